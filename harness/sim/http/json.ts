@@ -1,0 +1,476 @@
+// epee-compatible JSON: a port of the parser in epee's portable_storage_from_json.h
+// (+ parserse_base_utils) and of the printer in portable_storage_to_json.h, as used by
+// salviumd and salvium-wallet-rpc for every HTTP body.
+//
+// Parsing follows epee rather than RFC 8259 where the two differ, because the simulator must
+// accept and refuse what the real servers accept and refuse:
+//  * the document must be an object (after optional whitespace); an empty or whitespace-only
+//    document is `{}`; anything after the closing `}` of the top-level object is ignored;
+//  * input that ends while the top-level object is still open is accepted with what was read so
+//    far (`{` -> {}, `{"method":"get_info"` -> {method:"get_info"}); but a string, number or
+//    `true`/`false`/`null` running into the end of input is an error, and so is a nested object
+//    left open (epee then rescans its contents at the outer level and trips over them);
+//  * `null` values and empty arrays produce no key at all (epee's storage has no null and only
+//    creates an array with its first element); `true`/`false`/`null` are case-insensitive;
+//  * arrays hold one kind of element (objects, strings, numbers of one C type, or booleans);
+//    arrays of arrays, `null` inside arrays and `[1,]` are errors; `{"a":1,}` is fine;
+//  * numbers are lexed like epee (optional `-`, then a run of `0-9 . e E + -`) and converted
+//    like strtoull/strtoll/strtod (longest valid prefix); integers outside uint64/int64 and
+//    doubles that overflow or underflow are errors; values are kept exact in `RawNumber`;
+//  * strings may hold raw control characters; escapes are \b \f \n \r \t \v \' \" \\ \/ and
+//    \uXXXX (surrogate pairs combined, lone surrogates refused); other escapes yield the char;
+//  * objects nest at most 100 deep (EPEE_JSON_RECURSION_LIMIT_INTERNAL).
+
+/** A JSON number as written in the request, with epee's reading of it. */
+export class RawNumber {
+  #classified: Classified | undefined;
+
+  constructor(readonly text: string) {}
+
+  /** How epee stores it: `uint` (uint64), `int` (int64, written with a leading `-`) or `float` (double). */
+  get kind(): NumberKind {
+    return (this.#classified ??= classifyNumber(this.text)).kind;
+  }
+
+  /** The value epee stores: a bigint for `uint`/`int`, a number for `float`. */
+  get value(): bigint | number {
+    return (this.#classified ??= classifyNumber(this.text)).value;
+  }
+
+  toString(): string {
+    return this.text;
+  }
+}
+
+export type NumberKind = 'uint' | 'int' | 'float';
+
+export type Parsed = null | boolean | string | RawNumber | Parsed[] | { [key: string]: Parsed };
+
+export type ParsedObject = { [key: string]: Parsed };
+
+export function isParsedObject(v: unknown): v is ParsedObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof RawNumber);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Number conversion (strtoull / strtoll / strtod on epee's number token)
+
+const U64_MAX = (1n << 64n) - 1n;
+const I64_MIN = -(1n << 63n);
+const I64_MAX = (1n << 63n) - 1n;
+const DBL_MIN = 2.2250738585072014e-308;
+
+interface Classified {
+  kind: NumberKind;
+  value: bigint | number;
+  /** strtoX would set errno = ERANGE: epee refuses the document. */
+  outOfRange: boolean;
+}
+
+const INT_PREFIX = /^[+-]?[0-9]+/;
+const FLOAT_PREFIX = /^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?/;
+
+export function classifyNumber(text: string): Classified {
+  const isFloat = /[.eE]/.test(text);
+  if (isFloat) {
+    const m = FLOAT_PREFIX.exec(text);
+    if (!m) return { kind: 'float', value: 0, outOfRange: false };
+    const value = Number(m[0]);
+    const mantissaNonZero = /[1-9]/.test(m[0].replace(/[eE].*$/, ''));
+    const outOfRange = !Number.isFinite(value) || (mantissaNonZero && Math.abs(value) < DBL_MIN);
+    return { kind: 'float', value, outOfRange };
+  }
+  const signed = text.startsWith('-');
+  const m = INT_PREFIX.exec(text);
+  const value = m ? BigInt(m[0]) : 0n;
+  if (signed) return { kind: 'int', value, outOfRange: value < I64_MIN || value > I64_MAX };
+  return { kind: 'uint', value, outOfRange: value < 0n || value > U64_MAX };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parser
+
+const RECURSION_LIMIT = 100;
+
+class ParseFailure extends Error {}
+const FAIL = new ParseFailure('epee JSON parse error');
+
+const isSpace = (c: number): boolean => c === 0x20 || (c >= 0x09 && c <= 0x0d);
+const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
+const isAlpha = (c: number): boolean => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+// lut flag 16: 0-9 . e E + -
+const isNumberChar = (c: number): boolean => isDigit(c) || c === 0x2e || c === 0x65 || c === 0x45 || c === 0x2b || c === 0x2d;
+const hexValue = (c: number): number => {
+  if (c >= 0x30 && c <= 0x39) return c - 0x30;
+  if (c >= 0x41 && c <= 0x46) return c - 0x41 + 10;
+  if (c >= 0x61 && c <= 0x66) return c - 0x61 + 10;
+  return -1;
+};
+
+function setKey(obj: ParsedObject, key: string, value: Parsed): void {
+  if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  else obj[key] = value;
+}
+
+type ArrayMode = 'none' | 'objects' | 'strings' | 'numbers' | 'booleans';
+
+const State = {
+  SectionStart: 0,
+  Name: 1,
+  Separator: 2,
+  AfterSeparator: 3,
+  AfterValue: 4,
+  ArrayStart: 5,
+  ArrayAfterValue: 6,
+  ArrayWaitingValue: 7,
+} as const;
+type State = (typeof State)[keyof typeof State];
+
+class Parser {
+  constructor(private readonly s: string) {}
+
+  /** match_string2: `at` is the opening quote; returns [value, index of the closing quote]. */
+  private string(at: number): [string, number] {
+    const s = this.s;
+    let out = '';
+    let i = at + 1;
+    let chunk = i;
+    for (; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c === 0x22) {
+        out += s.slice(chunk, i);
+        return [out, i];
+      }
+      if (c !== 0x5c) continue;
+      out += s.slice(chunk, i);
+      i++;
+      if (i >= s.length) throw FAIL;
+      const e = s[i] as string;
+      switch (e) {
+        case 'b': out += '\b'; break;
+        case 'f': out += '\f'; break;
+        case 'n': out += '\n'; break;
+        case 'r': out += '\r'; break;
+        case 't': out += '\t'; break;
+        case 'v': out += '\v'; break;
+        case 'u': {
+          const hi = this.hex4(i);
+          i += 4;
+          if (hi >= 0xd800 && hi <= 0xdbff) {
+            if (s.charCodeAt(i + 1) !== 0x5c || s.charCodeAt(i + 2) !== 0x75) throw FAIL;
+            const lo = this.hex4(i + 2);
+            if (lo < 0xdc00 || lo > 0xdfff) throw FAIL;
+            i += 6;
+            out += String.fromCharCode(hi, lo);
+          } else {
+            if (hi >= 0xdc00 && hi <= 0xdfff) throw FAIL;
+            out += String.fromCharCode(hi);
+          }
+          break;
+        }
+        default:
+          // \' \" \\ \/ and any unknown escape: the character itself
+          out += e;
+      }
+      chunk = i + 1;
+    }
+    throw FAIL; // end of input inside a string
+  }
+
+  /** Four hex digits after the `u` at index `u`. */
+  private hex4(u: number): number {
+    if (this.s.length - u < 5) throw FAIL;
+    let v = 0;
+    for (let k = 1; k <= 4; k++) {
+      const h = hexValue(this.s.charCodeAt(u + k));
+      if (h < 0) throw FAIL;
+      v = (v << 4) | h;
+    }
+    return v;
+  }
+
+  /** match_number2: returns [token, index of its last character]. */
+  private number(at: number): [RawNumber, number] {
+    const s = this.s;
+    let i = at;
+    if (s.charCodeAt(i) === 0x2d) i++;
+    while (i < s.length && isNumberChar(s.charCodeAt(i))) i++;
+    if (i >= s.length) throw FAIL; // a number running into the end of input
+    const text = s.slice(at, i);
+    if (classifyNumber(text).outOfRange) throw FAIL;
+    return [new RawNumber(text), i - 1];
+  }
+
+  /** match_word2: returns [lower-cased word, index of its last character]. */
+  private word(at: number): [string, number] {
+    const s = this.s;
+    let i = at;
+    while (i < s.length && isAlpha(s.charCodeAt(i))) i++;
+    if (i >= s.length) throw FAIL;
+    return [s.slice(at, i).toLowerCase(), i - 1];
+  }
+
+  /**
+   * run_handler. `start.pos` is where scanning starts; it is set to the closing `}` when the object
+   * ends there, and left alone when the input runs out (as epee does; see the header comment).
+   */
+  object(section: ParsedObject, start: { pos: number }, recursion: number): void {
+    if (recursion >= RECURSION_LIMIT) throw FAIL;
+    const s = this.s;
+    let name = '';
+    let arr: Parsed[] | null = null;
+    let mode: ArrayMode = 'none';
+    let numberKind: NumberKind = 'uint';
+    let state: State = State.SectionStart;
+    for (let it = start.pos; it < s.length; it++) {
+      const c = s.charCodeAt(it);
+      switch (state) {
+        case State.SectionStart:
+          if (c === 0x7b) state = State.Name;
+          else if (!isSpace(c)) throw FAIL;
+          break;
+        case State.Name:
+          if (c === 0x22) {
+            [name, it] = this.string(it);
+            state = State.Separator;
+          } else if (c === 0x7d) {
+            start.pos = it;
+            return;
+          } else if (!isSpace(c)) throw FAIL;
+          break;
+        case State.Separator:
+          if (c === 0x3a) state = State.AfterSeparator;
+          else if (!isSpace(c)) throw FAIL;
+          break;
+        case State.AfterSeparator:
+          if (c === 0x22) {
+            let v: string;
+            [v, it] = this.string(it);
+            setKey(section, name, v);
+            state = State.AfterValue;
+          } else if (isDigit(c) || c === 0x2d) {
+            let v: RawNumber;
+            [v, it] = this.number(it);
+            setKey(section, name, v);
+            state = State.AfterValue;
+          } else if (isAlpha(c)) {
+            let w: string;
+            [w, it] = this.word(it);
+            if (w === 'true') setKey(section, name, true);
+            else if (w === 'false') setKey(section, name, false);
+            else if (w !== 'null') throw FAIL; // null: no key
+            state = State.AfterValue;
+          } else if (c === 0x7b) {
+            // open_section(name, create): an existing object under the same name is reused
+            const existing = Object.prototype.hasOwnProperty.call(section, name) ? section[name] : undefined;
+            const child: ParsedObject = isParsedObject(existing) ? existing : {};
+            setKey(section, name, child);
+            const ref = { pos: it };
+            this.object(child, ref, recursion + 1);
+            it = ref.pos;
+            state = State.AfterValue;
+          } else if (c === 0x5b) {
+            state = State.ArrayStart;
+          } else if (!isSpace(c)) throw FAIL;
+          break;
+        case State.AfterValue:
+          if (c === 0x2c) state = State.Name;
+          else if (c === 0x7d) {
+            start.pos = it;
+            return;
+          } else if (!isSpace(c)) throw FAIL;
+          break;
+        case State.ArrayStart:
+          if (c === 0x5b) throw FAIL; // array of arrays
+          if (c === 0x7b) {
+            const child: ParsedObject = {};
+            arr = [child];
+            setKey(section, name, arr);
+            const ref = { pos: it };
+            this.object(child, ref, recursion + 1);
+            it = ref.pos;
+            mode = 'objects';
+            state = State.ArrayAfterValue;
+          } else if (c === 0x22) {
+            let v: string;
+            [v, it] = this.string(it);
+            arr = [v];
+            setKey(section, name, arr);
+            mode = 'strings';
+            state = State.ArrayAfterValue;
+          } else if (isDigit(c) || c === 0x2d) {
+            let v: RawNumber;
+            [v, it] = this.number(it);
+            arr = [v];
+            setKey(section, name, arr);
+            numberKind = v.kind;
+            mode = 'numbers';
+            state = State.ArrayAfterValue;
+          } else if (c === 0x5d) {
+            // empty array: no key
+            mode = 'none';
+            state = State.AfterValue;
+          } else if (isAlpha(c)) {
+            let w: string;
+            [w, it] = this.word(it);
+            if (w !== 'true' && w !== 'false') throw FAIL;
+            arr = [w === 'true'];
+            setKey(section, name, arr);
+            mode = 'booleans';
+            state = State.ArrayAfterValue;
+          } else if (!isSpace(c)) throw FAIL;
+          break;
+        case State.ArrayAfterValue:
+          if (c === 0x2c) state = State.ArrayWaitingValue;
+          else if (c === 0x5d) {
+            arr = null;
+            mode = 'none';
+            state = State.AfterValue;
+          } else if (!isSpace(c)) throw FAIL;
+          break;
+        case State.ArrayWaitingValue: {
+          if (isSpace(c)) break;
+          if (arr === null) throw FAIL;
+          if (mode === 'objects' && c === 0x7b) {
+            const child: ParsedObject = {};
+            arr.push(child);
+            const ref = { pos: it };
+            this.object(child, ref, recursion + 1);
+            it = ref.pos;
+          } else if (mode === 'strings' && c === 0x22) {
+            let v: string;
+            [v, it] = this.string(it);
+            arr.push(v);
+          } else if (mode === 'numbers' && (isDigit(c) || c === 0x2d)) {
+            let v: RawNumber;
+            [v, it] = this.number(it);
+            // insert_next_value refuses a value of another C type than the first element
+            if (v.kind !== numberKind) throw FAIL;
+            arr.push(v);
+          } else if (mode === 'booleans' && isAlpha(c)) {
+            let w: string;
+            [w, it] = this.word(it);
+            if (w !== 'true' && w !== 'false') throw FAIL;
+            arr.push(w === 'true');
+          } else throw FAIL;
+          state = State.ArrayAfterValue;
+          break;
+        }
+      }
+    }
+    // end of input: accept what was read so far
+  }
+}
+
+/** Parse a request body the way epee's `load_from_json` does. The value is always an object. */
+export function parseEpeeJson(text: string): { ok: true; value: Parsed } | { ok: false } {
+  const root: ParsedObject = {};
+  try {
+    new Parser(text).object(root, { pos: 0 }, 0);
+  } catch (err) {
+    if (err instanceof ParseFailure || err instanceof RangeError) return { ok: false };
+    throw err;
+  }
+  return { ok: true, value: root };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Printer
+
+/** `std::ostream << double` with the default flags (%g, precision 6). */
+export function formatDouble(v: number): string {
+  if (Number.isNaN(v)) return 'nan';
+  if (v === Infinity) return 'inf';
+  if (v === -Infinity) return '-inf';
+  if (v === 0) return Object.is(v, -0) ? '-0' : '0';
+  const exp = Number((v.toExponential(5).split('e')[1] ?? '0'));
+  if (exp < -4 || exp >= 6) {
+    const [mant = '', e = '0'] = v.toExponential(5).split('e');
+    const m = mant.includes('.') ? mant.replace(/0+$/, '').replace(/\.$/, '') : mant;
+    const en = Number(e);
+    const abs = Math.abs(en);
+    return `${m}e${en < 0 ? '-' : '+'}${abs < 10 ? '0' : ''}${abs}`;
+  }
+  const fixed = v.toFixed(Math.max(0, 5 - exp));
+  return fixed.includes('.') ? fixed.replace(/0+$/, '').replace(/\.$/, '') : fixed;
+}
+
+/** epee's transform_to_escape_sequence. */
+function escapeString(s: string): string {
+  return s.replace(/[\b\f\n\r\t\v"\\/]/g, (ch) => {
+    switch (ch) {
+      case '\b': return '\\b';
+      case '\f': return '\\f';
+      case '\n': return '\\n';
+      case '\r': return '\\r';
+      case '\t': return '\\t';
+      case '\v': return '\\v';
+      case '"': return '\\"';
+      case '\\': return '\\\\';
+      default: return '\\/';
+    }
+  });
+}
+
+/** std::map<std::string> order: UTF-8 byte order, i.e. code point order. */
+function compareKeys(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.codePointAt(i) as number;
+    const y = b.codePointAt(i) as number;
+    if (x !== y) return x < y ? -1 : 1;
+    if (x > 0xffff) i++;
+  }
+  return a.length - b.length;
+}
+
+const isOmitted = (v: unknown): boolean =>
+  v === undefined || typeof v === 'function' || typeof v === 'symbol' || (Array.isArray(v) && !v.some((e) => !isOmitted(e)));
+
+function printNumberLike(v: number | bigint | RawNumber): string {
+  if (typeof v === 'bigint') return v.toString();
+  if (typeof v === 'number') return Number.isInteger(v) ? BigInt(v).toString() : formatDouble(v);
+  const c = classifyNumber(v.text);
+  return typeof c.value === 'bigint' ? c.value.toString() : formatDouble(c.value);
+}
+
+function print(v: unknown, indent: number): string {
+  if (v === null) return 'null';
+  switch (typeof v) {
+    case 'string':
+      return `"${escapeString(v)}"`;
+    case 'boolean':
+      return v ? 'true' : 'false';
+    case 'number':
+    case 'bigint':
+      return printNumberLike(v);
+    case 'object':
+      break;
+    default:
+      return 'null';
+  }
+  if (v instanceof RawNumber) return printNumberLike(v);
+  if (Array.isArray(v)) {
+    return `[${v.filter((e) => !isOmitted(e)).map((e) => print(e, indent)).join(',')}]`;
+  }
+  const entries = Object.keys(v as object)
+    .filter((k) => !isOmitted((v as Record<string, unknown>)[k]))
+    .sort(compareKeys);
+  const pad = '  '.repeat(indent + 1);
+  let out = '{\r\n';
+  entries.forEach((k, i) => {
+    out += `${pad}"${escapeString(k)}": ${print((v as Record<string, unknown>)[k], indent + 1)}`;
+    if (i !== entries.length - 1) out += ',';
+    out += '\r\n';
+  });
+  return `${out}${'  '.repeat(indent)}}`;
+}
+
+/**
+ * Serialise like epee's store_t_to_json: keys sorted, 2-space indentation, CRLF line ends,
+ * arrays on one line, empty arrays (and `undefined`) left out at every level, 64-bit integers
+ * as plain numbers (bigints exactly), non-integer numbers as C++ streams print doubles.
+ */
+export function toEpeeJson(value: unknown): string {
+  return print(value, 0);
+}
