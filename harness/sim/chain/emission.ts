@@ -1,0 +1,61 @@
+// Block reward and fee estimate (reference §4.3, §9).
+import { FEE_REFERENCE_TX_WEIGHT, FULL_REWARD_ZONE, HF_CARROT, HF_TOKENS, MONEY_SUPPLY, TAIL_EMISSION, hardForkAt } from './constants.js';
+
+/** base = (MONEY_SUPPLY − already_generated) >> 20, floored at the tail emission. */
+export function baseReward(alreadyGenerated: bigint): bigint {
+  const base = (MONEY_SUPPLY - alreadyGenerated) >> 20n;
+  return base < TAIL_EMISSION ? TAIL_EMISSION : base;
+}
+
+export interface RewardSplit {
+  miner: bigint;
+  /** Burnt for stakers (`amount_burnt`) before HF10, staker share after. */
+  stake: bigint;
+  treasury: bigint;
+}
+
+/** Split of (base + fees) for the block at `blockIndex`. */
+export function splitReward(blockIndex: number, base: bigint, fees: bigint): RewardSplit {
+  const total = base + fees;
+  if (hardForkAt(blockIndex) >= HF_TOKENS) {
+    const treasury = total / 4n;
+    const rest = total - treasury;
+    const stake = rest / 5n;
+    return { miner: rest - stake, stake, treasury };
+  }
+  void HF_CARROT; // HF10 keeps the 80/20 split; only the output type changes.
+  const stake = total / 5n;
+  return { miner: total - stake, stake, treasury: 0n };
+}
+
+/** Round up to two significant digits (Monero's round_money_up with 2 places). */
+export function roundMoneyUp(value: bigint): bigint {
+  if (value < 100n) return value;
+  let scale = 1n;
+  while (value / scale >= 100n) scale *= 10n;
+  return ((value + scale - 1n) / scale) * scale;
+}
+
+/** Per-byte fee levels (low, normal, medium, high) from the next block's base reward (2021 scaling, median at the full-reward zone). */
+export function feeEstimate(nextBase: bigint): bigint[] {
+  const zone = BigInt(FULL_REWARD_ZONE);
+  const low = (nextBase * FEE_REFERENCE_TX_WEIGHT) / (zone * zone);
+  return [low, low * 4n, low * 16n, low * 64n].map(roundMoneyUp);
+}
+
+/** Fee level used for a wallet priority: 0/1 → 0, 2 → 1, 3 → 2, ≥4 → 3. */
+export const feeLevelForPriority = (priority: number): number => (priority <= 1 ? 0 : Math.min(priority - 1, 3));
+
+/**
+ * Estimated weight of a Carrot tx, matching the real wallet's fee arithmetic seen in the
+ * transcripts (520 per byte × 2383 for 1 input, 3573 for 2 inputs, 20233 for 16 inputs, two outputs).
+ * The per-extra-output and per-extra-byte terms are not established; see harness/sim/README.md.
+ */
+export function estimateWeight(inputs: number, outputs: number, extraBytes = 0): number {
+  return 1193 + 1190 * inputs + 110 * Math.max(0, outputs - 2) + extraBytes;
+}
+
+/** The weight the built tx reports (a little below the estimate, as observed). */
+export function actualWeight(inputs: number, outputs: number, extraBytes = 0): number {
+  return 1207 + 1177 * inputs + 110 * Math.max(0, outputs - 2) + Math.ceil(extraBytes / 8) - (inputs > 2 ? 6 * (inputs - 2) : 0);
+}

@@ -1,0 +1,259 @@
+// The simulated chain: blocks, spent key images, tokens and the mempool, with the
+// consensus checks a real daemon applies to a transaction (reference §4, §5, §7).
+import { createHash } from 'node:crypto';
+import { decodeAddress } from '../crypto/address.js';
+import {
+  CARROT_MAX_INPUTS,
+  CARROT_MAX_OUTPUTS,
+  DEFAULT_TX_SPENDABLE_AGE,
+  HF_CARROT,
+  HF_SHUTDOWN,
+  HF_TOKENS,
+  MAX_TOKEN_SUPPLY,
+  MAX_TX_WEIGHT,
+  MINED_MONEY_UNLOCK_WINDOW,
+  PREMINE,
+  TREASURY_MINT,
+  TxType,
+  coinbaseAsset,
+  hardForkAt,
+  isTreasuryMintHeight,
+  tokenPrice,
+} from './constants.js';
+import { baseReward, feeEstimate, splitReward } from './emission.js';
+import type { Block, IndexedOutput, TokenRecord, Tx, TxOutput } from './types.js';
+
+/** Where the premine and the treasury's outputs go: fixed addresses no harness wallet owns. */
+export const PREMINE_ADDRESS = 'premine';
+export const TREASURY_ADDRESS = 'treasury';
+
+export interface Ledger {
+  blocks: Block[];
+  outputs: Map<string, IndexedOutput>;
+  spentKeyImages: Set<string>;
+  tokens: Map<string, TokenRecord>;
+  pool: Map<string, Tx>;
+  /** Unix seconds at which each pool tx arrived. */
+  poolArrival: Map<string, number>;
+}
+
+export const sha256Hex = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+const ZERO_HASH = '0'.repeat(64);
+const ZERO_PID = '0'.repeat(16);
+
+export function emptyTx(type: TxType, txid: string, timestamp: number): Tx {
+  return { txid, type, inputs: [], outputs: [], fee: 0n, burnt: 0n, sourceAsset: 'SAL1', destAsset: 'SAL1', paymentId: ZERO_PID, weight: 0, timestamp, unlockTime: 0 };
+}
+
+export function genesisBlock(): Block {
+  const timestamp = 1_700_000_000;
+  const minerTx = emptyTx(TxType.MINER, sha256Hex('saltnet-sim genesis miner tx'), timestamp);
+  minerTx.sourceAsset = minerTx.destAsset = 'SAL';
+  minerTx.outputs.push({ id: `${minerTx.txid}:0`, address: PREMINE_ADDRESS, amount: PREMINE, asset: 'SAL' });
+  const protocolTx = emptyTx(TxType.PROTOCOL, sha256Hex('saltnet-sim genesis protocol tx'), timestamp);
+  return {
+    index: 0,
+    hash: sha256Hex('saltnet-sim testnet genesis'),
+    prevHash: ZERO_HASH,
+    timestamp,
+    nonce: 10000,
+    majorVersion: 1,
+    minorVersion: 1,
+    difficulty: 1n,
+    cumulativeDifficulty: 1n,
+    alreadyGenerated: PREMINE,
+    minerTx,
+    protocolTx,
+    txs: [],
+    reward: PREMINE,
+    weight: 100,
+  };
+}
+
+export function newLedger(): Ledger {
+  const ledger: Ledger = { blocks: [], outputs: new Map(), spentKeyImages: new Set(), tokens: new Map(), pool: new Map(), poolArrival: new Map() };
+  applyBlock(ledger, genesisBlock());
+  return ledger;
+}
+
+export const height = (l: Ledger): number => l.blocks.length;
+export const topBlock = (l: Ledger): Block => l.blocks[l.blocks.length - 1] as Block;
+
+/** Index a block's effects: outputs, spent key images, tokens; drop its txs from the pool. */
+export function applyBlock(l: Ledger, block: Block): void {
+  l.blocks.push(block);
+  const coinbaseTxs = [block.minerTx, block.protocolTx];
+  for (const tx of coinbaseTxs) for (const o of tx.outputs) l.outputs.set(o.id, { output: o, blockIndex: block.index, coinbase: true });
+  for (const tx of block.txs) {
+    for (const o of tx.outputs) l.outputs.set(o.id, { output: o, blockIndex: block.index, coinbase: false });
+    for (const i of tx.inputs) l.spentKeyImages.add(i.keyImage);
+    if (tx.token) {
+      const t = tx.token;
+      l.tokens.set(`sal${t.ticker}`, { assetType: `sal${t.ticker}`, ticker: t.ticker, supply: t.supply, name: t.name, url: t.url, hash: t.hash, size: t.size, creator: t.creator, height: block.index });
+    }
+    l.pool.delete(tx.txid);
+    l.poolArrival.delete(tx.txid);
+  }
+}
+
+/** Per-byte fee levels the daemon quotes for the next block. */
+export function currentFees(l: Ledger): bigint[] {
+  return feeEstimate(baseReward(topBlock(l).alreadyGenerated));
+}
+
+/** Spendable in a block at index `atIndex`? Coinbase/protocol outputs after 60 blocks, others after 10. */
+export function isUnlocked(o: IndexedOutput, atIndex: number): boolean {
+  return atIndex >= o.blockIndex + (o.coinbase ? MINED_MONEY_UNLOCK_WINDOW : DEFAULT_TX_SPENDABLE_AGE);
+}
+
+export function isTokenAsset(asset: string): boolean {
+  return /^sal[0-9A-Z]{4}$/.test(asset);
+}
+
+/** Token tickers a filter matches: substring of the asset type or of the token name (case-sensitive). */
+export function matchTokens(l: Ledger, filter: string): string[] {
+  const out: string[] = [];
+  for (const t of l.tokens.values()) if (filter === '' || t.assetType.includes(filter) || t.name.includes(filter)) out.push(t.assetType);
+  return out.sort();
+}
+
+export function checkTicker(ticker: string): string | null {
+  if (!/^[0-9A-Z]{4}$/.test(ticker)) return 'invalid ticker';
+  if (ticker.startsWith('SAL')) return 'ticker cannot start with SAL';
+  if (ticker === 'BURN') return 'reserved ticker';
+  return null;
+}
+
+/**
+ * Consensus and pool checks for a transaction that would go into the next block.
+ * Returns null when acceptable, else the daemon's rejection reason.
+ */
+export function validateTx(l: Ledger, tx: Tx): string | null {
+  const next = height(l);
+  const hf = hardForkAt(next);
+  if (hf === HF_SHUTDOWN) return 'HF shutdown: non-coinbase tx rejected';
+  if (l.pool.has(tx.txid) || l.outputs.has(`${tx.txid}:0`)) return 'tx already known';
+  if (tx.inputs.length === 0) return 'tx has no inputs';
+  if (hf >= HF_CARROT && tx.inputs.length > CARROT_MAX_INPUTS) return 'too many inputs';
+  if (hf >= HF_CARROT && (tx.outputs.length < 2 || tx.outputs.length > CARROT_MAX_OUTPUTS)) return 'wrong number of outputs';
+  if (tx.weight > MAX_TX_WEIGHT) return 'tx too big';
+  const pooledKeyImages = new Set<string>();
+  for (const p of l.pool.values()) for (const i of p.inputs) pooledKeyImages.add(i.keyImage);
+  const sums = new Map<string, bigint>();
+  const seen = new Set<string>();
+  for (const input of tx.inputs) {
+    if (seen.has(input.keyImage) || l.spentKeyImages.has(input.keyImage) || pooledKeyImages.has(input.keyImage)) return 'double spend';
+    seen.add(input.keyImage);
+    const out = l.outputs.get(input.outputId);
+    if (!out || out.output.amount !== input.amount || out.output.asset !== input.asset) return 'invalid input';
+    if (!isUnlocked(out, next)) return 'input is locked';
+    if (hf >= HF_TOKENS && input.asset === 'SAL') return 'SAL inputs are invalid from HF11';
+    sums.set(input.asset, (sums.get(input.asset) ?? 0n) + input.amount);
+  }
+  for (const o of tx.outputs) {
+    const a = decodeAddress(o.address);
+    if (!a || a.network !== 'testnet' || a.coin !== 'salvium') return 'invalid output address';
+    if (hf >= HF_CARROT && a.family !== 'carrot') return 'non-Carrot output after HF10';
+    if (hf < HF_CARROT && a.family !== 'cn') return 'Carrot output before HF10';
+    if (o.amount < 0n) return 'invalid output';
+    sums.set(o.asset, (sums.get(o.asset) ?? 0n) - o.amount);
+  }
+  sums.set('SAL1', (sums.get('SAL1') ?? 0n) - tx.fee - tx.burnt);
+  for (const [asset, rest] of sums) if (rest !== 0n) return `overspend or unbalanced amounts in ${asset}`;
+  if (tx.type === TxType.CREATE_TOKEN) {
+    const t = tx.token;
+    if (!t) return 'CREATE_TOKEN without token data';
+    if (hf < HF_TOKENS) return 'tokens not enabled';
+    const bad = checkTicker(t.ticker);
+    if (bad) return bad;
+    if (t.supply < 1n || t.supply > MAX_TOKEN_SUPPLY) return 'invalid token supply';
+    if (tx.burnt !== tokenPrice(t.ticker)) return 'Invalid fee paid for CREATE_TOKEN';
+    if (l.tokens.has(`sal${t.ticker}`)) return 'token already exists';
+    for (const p of l.pool.values()) if (p.token?.ticker === t.ticker) return 'token already being created';
+  } else if (tx.type !== TxType.TRANSFER && tx.type !== TxType.ROLLUP && tx.type !== TxType.BURN) {
+    return `unsupported tx type ${tx.type}`;
+  }
+  return null;
+}
+
+export function addToPool(l: Ledger, tx: Tx, now: number): string | null {
+  const reason = validateTx(l, tx);
+  if (reason) return reason;
+  l.pool.set(tx.txid, tx);
+  l.poolArrival.set(tx.txid, now);
+  return null;
+}
+
+export interface MinedBlock {
+  block: Block;
+  /** Pool txs that were no longer valid and were dropped. */
+  dropped: string[];
+}
+
+/** Build and apply the next block paying `minerAddress`, including every valid pool tx. */
+export function mineBlock(l: Ledger, minerAddress: string, timestamp: number, difficulty: bigint): MinedBlock {
+  const index = height(l);
+  const prev = topBlock(l);
+  const hf = hardForkAt(index);
+  const txs: Tx[] = [];
+  const dropped: string[] = [];
+  // Re-check pool txs in arrival order against the chain as it stands (e.g. HF changes).
+  const pool = [...l.pool.values()];
+  l.pool.clear();
+  for (const tx of pool) {
+    const reason = validateTx(l, tx);
+    if (reason) {
+      dropped.push(tx.txid);
+      l.poolArrival.delete(tx.txid);
+    } else {
+      txs.push(tx);
+      l.pool.set(tx.txid, tx);
+    }
+  }
+  const fees = txs.reduce((s, t) => s + t.fee, 0n);
+  const base = baseReward(prev.alreadyGenerated);
+  const split = splitReward(index, base, fees);
+  const asset = coinbaseAsset(index);
+  const hash = sha256Hex(`${prev.hash}:${index}:${timestamp}:${minerAddress}:${txs.map((t) => t.txid).join(',')}`);
+  const minerTx = emptyTx(TxType.MINER, sha256Hex(`miner:${hash}`), timestamp);
+  minerTx.sourceAsset = minerTx.destAsset = asset;
+  minerTx.burnt = split.stake;
+  minerTx.unlockTime = hf >= HF_CARROT ? 0 : index + 60;
+  minerTx.outputs.push({ id: `${minerTx.txid}:0`, address: minerAddress, amount: split.miner, asset });
+  const protocolTx = emptyTx(TxType.PROTOCOL, sha256Hex(`protocol:${hash}`), timestamp);
+  const protocolOutputs: Omit<TxOutput, 'id'>[] = [];
+  if (split.treasury > 0n) protocolOutputs.push({ address: TREASURY_ADDRESS, amount: split.treasury, asset: 'SAL1' });
+  if (isTreasuryMintHeight(index)) protocolOutputs.push({ address: TREASURY_ADDRESS, amount: TREASURY_MINT, asset: 'SAL1' });
+  for (const tx of txs) {
+    if (tx.token) protocolOutputs.push({ address: tx.token.creator, amount: tx.token.supply * 100_000_000n, asset: `sal${tx.token.ticker}` });
+  }
+  protocolTx.outputs = protocolOutputs.map((o, i) => ({ ...o, id: `${protocolTx.txid}:${i}` }));
+  const block: Block = {
+    index,
+    hash,
+    prevHash: prev.hash,
+    timestamp,
+    nonce: Number.parseInt(hash.slice(0, 8), 16),
+    majorVersion: hf,
+    minorVersion: hf,
+    difficulty,
+    cumulativeDifficulty: prev.cumulativeDifficulty + difficulty,
+    alreadyGenerated: prev.alreadyGenerated + base,
+    minerTx,
+    protocolTx,
+    txs,
+    reward: split.miner,
+    weight: 100 + txs.reduce((s, t) => s + t.weight, 0),
+  };
+  applyBlock(l, block);
+  return { block, dropped };
+}
+
+/** Would a miner with this address be able to build the next block's template? */
+export function templateError(l: Ledger, family: 'cn' | 'carrot'): string | null {
+  const hf = hardForkAt(height(l));
+  if (hf >= HF_CARROT && family === 'cn') return 'mining to CryptoNote wallet address, but Carrot wallet address is required';
+  if (hf < HF_CARROT && family === 'carrot') return "Mining to Carrot wallet address, but Carrot isn't supported yet";
+  return null;
+}

@@ -1,0 +1,63 @@
+// Persistence of the simulated chain inside the daemon's data dir, in the folder where the
+// real daemon keeps LMDB (`<data-dir>/testnet/19/lmdb/`). Blocks are appended one JSON line
+// each, so saving is O(1) per block; a torn last line (a crash mid-write) is ignored on load.
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { decode, encode } from './codec.js';
+import { applyBlock, newLedger, type Ledger } from './ledger.js';
+import type { Block, Tx } from './types.js';
+
+export const BLOCKS_FILE = 'sim-blocks.jsonl';
+export const POOL_FILE = 'sim-pool.json';
+
+export interface ChainStore {
+  readonly dir: string;
+  appendBlock(block: Block): void;
+  savePool(l: Ledger): void;
+}
+
+export function openChain(dir: string): { ledger: Ledger; store: ChainStore } {
+  mkdirSync(dir, { recursive: true });
+  const ledger = newLedger();
+  const blocksPath = join(dir, BLOCKS_FILE);
+  if (existsSync(blocksPath)) {
+    const lines = readFileSync(blocksPath, 'utf8').split('\n');
+    let intact = 0;
+    for (const line of lines) {
+      if (!line.trim()) break;
+      let block: Block;
+      try {
+        block = decode<Block>(line);
+      } catch {
+        break; // torn final write: everything before it is intact
+      }
+      if (block.index !== ledger.blocks.length) break;
+      applyBlock(ledger, block);
+      intact++;
+    }
+    // Cut a torn tail so that later appends follow the last intact block.
+    if (intact < lines.filter((l) => l.trim()).length) writeFileSync(blocksPath, lines.slice(0, intact).map((l) => l + '\n').join(''));
+  }
+  const poolPath = join(dir, POOL_FILE);
+  if (existsSync(poolPath)) {
+    try {
+      const saved = decode<{ txs: Tx[]; arrival: [string, number][] }>(readFileSync(poolPath, 'utf8'));
+      for (const tx of saved.txs) ledger.pool.set(tx.txid, tx);
+      for (const [id, t] of saved.arrival) ledger.poolArrival.set(id, t);
+    } catch {
+      // an unreadable pool is dropped, as a real daemon may drop its txpool
+    }
+  }
+  const store: ChainStore = {
+    dir,
+    appendBlock(block) {
+      appendFileSync(blocksPath, encode(block) + '\n');
+    },
+    savePool(l) {
+      const tmp = `${poolPath}.tmp`;
+      writeFileSync(tmp, encode({ txs: [...l.pool.values()], arrival: [...l.poolArrival] }));
+      renameSync(tmp, poolPath);
+    },
+  };
+  return { ledger, store };
+}

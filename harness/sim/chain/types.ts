@@ -1,0 +1,89 @@
+// The simulated chain's data model, shared by the simulated daemon and wallet.
+import type { TxType } from './constants.js';
+
+export interface TxOutput {
+  /** `<txid>:<index>` — the simulator's global output id. */
+  id: string;
+  /** Destination address text (CN or Carrot, standard or subaddress). */
+  address: string;
+  amount: bigint;
+  asset: string;
+}
+
+export interface TxInput {
+  outputId: string;
+  keyImage: string;
+  amount: bigint;
+  asset: string;
+}
+
+export interface TokenCreation {
+  ticker: string;
+  supply: bigint;
+  name: string;
+  url: string;
+  hash: string;
+  size: bigint;
+  metadataHex: string;
+  /** Address the protocol tx mints the supply to. */
+  creator: string;
+}
+
+export interface Tx {
+  txid: string;
+  type: TxType;
+  inputs: TxInput[];
+  outputs: TxOutput[];
+  fee: bigint;
+  /** `amount_burnt`: the token creation price, or the stakers' share of a miner tx. */
+  burnt: bigint;
+  sourceAsset: string;
+  destAsset: string;
+  /** 16 hex chars (encrypted dummy payment id), or zeros. */
+  paymentId: string;
+  weight: number;
+  /** Unix seconds at which the wallet built it (or the block time for coinbase). */
+  timestamp: number;
+  /** Height-based unlock time (pre-Carrot coinbase only), 0 otherwise. */
+  unlockTime: number;
+  token?: TokenCreation;
+}
+
+export interface Block {
+  index: number;
+  hash: string;
+  prevHash: string;
+  timestamp: number;
+  nonce: number;
+  majorVersion: number;
+  minorVersion: number;
+  difficulty: bigint;
+  cumulativeDifficulty: bigint;
+  /** Coins generated up to and including this block (premine included). */
+  alreadyGenerated: bigint;
+  minerTx: Tx;
+  protocolTx: Tx;
+  txs: Tx[];
+  /** Sum of the miner's outputs (after the stake/treasury split). */
+  reward: bigint;
+  weight: number;
+}
+
+export interface TokenRecord {
+  assetType: string;
+  ticker: string;
+  supply: bigint;
+  name: string;
+  url: string;
+  hash: string;
+  size: bigint;
+  creator: string;
+  height: number;
+}
+
+/** A spendable output as the daemon indexes it. */
+export interface IndexedOutput {
+  output: TxOutput;
+  blockIndex: number;
+  coinbase: boolean;
+}

@@ -1,0 +1,40 @@
+// Simulator-only knobs, read from the environment so that every command-line flag stays
+// exactly as the real programs accept it. Documented in harness/sim/README.md.
+export interface SimConfig {
+  /** Simulated hashes per second per mining thread. */
+  hashRatePerThread: number;
+  /** Exponentially distributed block times (as real mining) instead of a steady pace. */
+  jitter: boolean;
+  /** Floor on the time between two simulated blocks. */
+  minBlockMs: number;
+  /** After the miner stops itself at HF10, `/start_mining` answers `Failed, mining not started` for this long. */
+  restartDelayMs: number;
+  /** Whether a wallet sees the token supply minted to it by its own create_token (not established on real Salvium). */
+  tokenMintVisible: boolean;
+  /** Delay of the offline banner after `Starting p2p net loop...` (real: about 1 s). */
+  bannerDelayMs: number;
+}
+
+/** Real v1.1.3c light-mode hash rate per thread (392 H/s measured on two threads). */
+export const REALISTIC_HASHRATE = 196;
+
+function num(name: string, dflt: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return dflt;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`${name}=${raw} is not a non-negative number`);
+  return n;
+}
+
+export function loadSimConfig(): SimConfig {
+  const rate = process.env.SALTNET_SIM_HASHRATE;
+  const realistic = rate === 'realistic';
+  return {
+    hashRatePerThread: realistic ? REALISTIC_HASHRATE : num('SALTNET_SIM_HASHRATE', 50_000),
+    jitter: realistic || process.env.SALTNET_SIM_JITTER === '1',
+    minBlockMs: num('SALTNET_SIM_MIN_BLOCK_MS', 2),
+    restartDelayMs: num('SALTNET_SIM_RESTART_DELAY_MS', 500),
+    tokenMintVisible: process.env.SALTNET_SIM_TOKEN_MINT_VISIBLE === '1',
+    bannerDelayMs: num('SALTNET_SIM_BANNER_DELAY_MS', 1000),
+  };
+}

@@ -1,0 +1,109 @@
+// A command-line parser that fails the way boost::program_options does in the real
+// programs: `Failed to parse arguments: <boost message>` on stderr, the option list, exit 1.
+export interface OptionSpec {
+  /** Long name without dashes, e.g. `data-dir`. */
+  name: string;
+  /** `flag` takes no argument (bool_switch); `value` takes exactly one. */
+  kind: 'flag' | 'value';
+  /** Validates a value; return false to get boost's "the argument ... is invalid". */
+  valid?: (value: string) => boolean;
+  /** May be given several times (collected in order). */
+  multi?: boolean;
+  description?: string;
+}
+
+export class OptionError extends Error {}
+
+export interface ParsedOptions {
+  values: Map<string, string[]>;
+  positional: string[];
+  has(name: string): boolean;
+  get(name: string): string | undefined;
+  getAll(name: string): string[];
+}
+
+export const isUnsigned = (v: string): boolean => /^\d+$/.test(v);
+export const isPort = (v: string): boolean => isUnsigned(v) && Number(v) <= 65535;
+
+export function parseOptions(argv: readonly string[], specs: readonly OptionSpec[]): ParsedOptions {
+  const byName = new Map(specs.map((s) => [s.name, s]));
+  const values = new Map<string, string[]>();
+  const positional: string[] = [];
+  const add = (spec: OptionSpec, value: string): void => {
+    const list = values.get(spec.name) ?? [];
+    if (list.length > 0 && !spec.multi) throw new OptionError(`option '--${spec.name}' cannot be specified more than once`);
+    if (spec.kind === 'value' && spec.valid && !spec.valid(value)) {
+      throw new OptionError(`the argument ('${value}') for option '--${spec.name}' is invalid`);
+    }
+    list.push(value);
+    values.set(spec.name, list);
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === '--') {
+      positional.push(...argv.slice(i + 1));
+      break;
+    }
+    if (!arg.startsWith('--') || arg === '-') {
+      if (arg.startsWith('-') && arg.length > 1) throw new OptionError(`unrecognised option '${arg}'`);
+      positional.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const name = arg.slice(2, eq === -1 ? undefined : eq);
+    const spec = byName.get(name);
+    if (!spec) throw new OptionError(`unrecognised option '${eq === -1 ? arg : arg.slice(0, eq)}'`);
+    if (spec.kind === 'flag') {
+      if (eq !== -1) throw new OptionError(`option '--${name}' does not take any arguments`);
+      add(spec, 'true');
+      continue;
+    }
+    if (eq !== -1) {
+      add(spec, arg.slice(eq + 1));
+      continue;
+    }
+    const next = argv[i + 1];
+    if (next === undefined || (next.startsWith('--') && next.length > 2)) {
+      throw new OptionError(`the required argument for option '--${name}' is missing`);
+    }
+    add(spec, next);
+    i++;
+  }
+  return {
+    values,
+    positional,
+    has: (n) => values.has(n),
+    get: (n) => values.get(n)?.[0],
+    getAll: (n) => values.get(n) ?? [],
+  };
+}
+
+export function requireOption(parsed: ParsedOptions, name: string): void {
+  if (!parsed.has(name)) throw new OptionError(`the option '--${name}' is required but missing`);
+}
+
+export function optionList(specs: readonly OptionSpec[]): string {
+  const lines = specs.map((s) => {
+    const left = `  --${s.name}${s.kind === 'value' ? ' arg' : ''}`;
+    return s.description ? `${left.padEnd(40)}${s.description}` : left;
+  });
+  return ['', 'Options:', ...lines, ''].join('\n');
+}
+
+/** Print boost's parse failure the way the real programs do and exit with code 1. */
+export function failParse(err: unknown, specs: readonly OptionSpec[]): never {
+  const message = err instanceof Error ? err.message : String(err);
+  process.stderr.write(`Failed to parse arguments: ${message}\n${optionList(specs)}`);
+  process.exit(1);
+}
+
+/** Options every Monero-family program accepts. */
+export const COMMON_OPTIONS: OptionSpec[] = [
+  { name: 'help', kind: 'flag', description: 'Produce help message' },
+  { name: 'version', kind: 'flag', description: 'Output version information' },
+  { name: 'log-file', kind: 'value', description: 'Specify log file' },
+  { name: 'log-level', kind: 'value' },
+  { name: 'max-log-file-size', kind: 'value', valid: isUnsigned },
+  { name: 'max-log-files', kind: 'value', valid: isUnsigned },
+  { name: 'config-file', kind: 'value' },
+];

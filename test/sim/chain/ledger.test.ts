@@ -1,0 +1,130 @@
+import { appendFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TxType } from '../../../harness/sim/chain/constants.js';
+import { addToPool, height, matchTokens, mineBlock, newLedger, templateError, validateTx, type Ledger } from '../../../harness/sim/chain/ledger.js';
+import { BLOCKS_FILE, openChain } from '../../../harness/sim/chain/store.js';
+import type { Tx } from '../../../harness/sim/chain/types.js';
+import { walletFromSeed } from '../../../harness/sim/crypto/keys.js';
+import { cleanup, tempDir } from '../../../harness/sim/launch.js';
+
+const alice = walletFromSeed(new Uint8Array(32).fill(1), 'testnet');
+const bob = walletFromSeed(new Uint8Array(32).fill(2), 'testnet');
+
+function mineTo(l: Ledger, target: number): void {
+  while (height(l) < target) mineBlock(l, height(l) < 1100 ? alice.cn.address : alice.carrot.address, 1_700_000_000 + height(l), 1n);
+}
+
+let n = 0;
+/** A tx spending one coinbase output of block `index` to bob, with change back to alice. */
+function spend(l: Ledger, index: number, o: Partial<Tx> = {}): Tx {
+  const out = l.blocks[index]!.minerTx.outputs[0]!;
+  const txid = `t${n++}`.padEnd(64, '0');
+  const fee = 1_000_000n;
+  const addr = (w: typeof alice): string => (height(l) >= 1100 ? w.carrot.address : w.cn.address);
+  return {
+    txid, type: TxType.TRANSFER, fee, burnt: 0n, sourceAsset: out.asset, destAsset: out.asset, paymentId: '0'.repeat(16), weight: 2384, timestamp: 0, unlockTime: 0,
+    inputs: [{ outputId: out.id, keyImage: `ki-${out.id}`, amount: out.amount, asset: out.asset }],
+    outputs: [
+      { id: `${txid}:0`, address: addr(bob), amount: 100n, asset: out.asset },
+      { id: `${txid}:1`, address: addr(alice), amount: out.amount - 100n - fee, asset: out.asset },
+    ],
+    ...o,
+  };
+}
+
+describe('ledger consensus rules', () => {
+  let l: Ledger;
+  beforeAll(() => {
+    l = newLedger();
+    mineTo(l, 1210);
+  });
+
+  it('refuses coinbase outputs younger than 60 blocks and accepts them after', () => {
+    expect(validateTx(l, spend(l, height(l) - 59))).toBe('input is locked');
+    expect(validateTx(l, spend(l, height(l) - 60))).toBeNull();
+  });
+
+  it('rejects a double spend in the pool and after it is mined', () => {
+    const a = spend(l, 900);
+    expect(addToPool(l, a, 0)).toBeNull();
+    expect(validateTx(l, spend(l, 900))).toBe('double spend');
+    mineTo(l, height(l) + 1);
+    expect(l.pool.size).toBe(0);
+    expect(validateTx(l, spend(l, 900))).toBe('double spend');
+  });
+
+  it('requires Carrot outputs from HF10 and rejects SAL inputs from HF11', () => {
+    const tx = spend(l, 901);
+    tx.outputs[0]!.address = bob.cn.address;
+    expect(validateTx(l, tx)).toBe('non-Carrot output after HF10');
+    expect(validateTx(l, spend(l, 500))).toBe('SAL inputs are invalid from HF11');
+  });
+
+  it('refuses unbalanced amounts', () => {
+    const tx = spend(l, 902);
+    tx.outputs[1]!.amount += 1n;
+    expect(validateTx(l, tx)).toMatch(/^overspend/);
+  });
+
+  it('creates a token only with the exact burn, lists it after one block, mints it to the creator', () => {
+    const base = spend(l, 903);
+    const burn = 1000n * 100_000_000n;
+    const token = { ticker: 'ABCD', supply: 10n, name: 'A b c', url: '', hash: '', size: 0n, metadataHex: '', creator: alice.carrot.address };
+    const inputs = [904, 905, 906, 907, 908, 909, 910, 911, 912].map((i) => l.blocks[i]!.minerTx.outputs[0]!).concat(l.blocks[903]!.minerTx.outputs[0]!);
+    const sum = inputs.reduce((s, o) => s + o.amount, 0n);
+    const make = (burnt: bigint): Tx => ({
+      ...base, txid: `c${burnt}`.padEnd(64, '0'), type: TxType.CREATE_TOKEN, burnt, token,
+      inputs: inputs.map((o) => ({ outputId: o.id, keyImage: `ki-${o.id}`, amount: o.amount, asset: o.asset })),
+      outputs: [
+        { id: 'c:0', address: alice.carrot.address, amount: sum - burnt - base.fee, asset: 'SAL1' },
+        { id: 'c:1', address: alice.carrot.address, amount: 0n, asset: 'SAL1' },
+      ],
+    });
+    expect(validateTx(l, make(burn - 1n))).not.toBeNull();
+    expect(validateTx(l, make(burn - 1n))).toMatch(/overspend|Invalid fee/);
+    const ok = make(burn);
+    ok.outputs[0]!.amount = sum - burn - base.fee;
+    expect(addToPool(l, ok, 0)).toBeNull();
+    expect(matchTokens(l, '')).toEqual([]);
+    mineTo(l, height(l) + 1);
+    expect(matchTokens(l, '')).toEqual(['salABCD']);
+    expect(matchTokens(l, 'b c')).toEqual(['salABCD']); // names match too
+    const mint = l.blocks[height(l) - 1]!.protocolTx.outputs.find((o) => o.asset === 'salABCD');
+    expect(mint).toMatchObject({ address: alice.carrot.address, amount: 10n * 100_000_000n });
+  });
+
+  it('stops a CN miner at HF10 and a Carrot miner before it', () => {
+    const early = newLedger();
+    expect(templateError(early, 'carrot')).toBe("Mining to Carrot wallet address, but Carrot isn't supported yet");
+    expect(templateError(l, 'cn')).toBe('mining to CryptoNote wallet address, but Carrot wallet address is required');
+    expect(templateError(l, 'carrot')).toBeNull();
+  });
+
+  it('shuts user transactions down during HF5', () => {
+    const hf5 = newLedger();
+    mineTo(hf5, 800);
+    expect(validateTx(hf5, spend(hf5, 700))).toBe('HF shutdown: non-coinbase tx rejected');
+  });
+});
+
+describe('chain store', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = tempDir();
+  });
+  afterAll(() => cleanup(dir));
+
+  it('reloads the same chain, and cuts a torn last line instead of losing later blocks', () => {
+    const { ledger, store } = openChain(dir);
+    for (let i = 0; i < 20; i++) store.appendBlock(mineBlock(ledger, alice.cn.address, 1_700_000_000 + i, 1n).block);
+    const top = ledger.blocks[19]!.hash;
+    appendFileSync(join(dir, BLOCKS_FILE), '{"index":21,"hash":"tor');
+    const again = openChain(dir);
+    expect(height(again.ledger)).toBe(21);
+    expect(again.ledger.blocks[19]!.hash).toBe(top);
+    again.store.appendBlock(mineBlock(again.ledger, alice.cn.address, 1_800_000_000, 1n).block);
+    expect(height(openChain(dir).ledger)).toBe(22);
+    expect(readFileSync(join(dir, BLOCKS_FILE), 'utf8').split('\n').filter(Boolean)).toHaveLength(21);
+  });
+});
