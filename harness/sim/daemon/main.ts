@@ -1,0 +1,249 @@
+// Entry point of the simulated `salviumd`: the real flags, startup and shutdown lines (§1.1, §3)
+// and HTTP surface (§2), over the simulated chain kept in the data dir.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { homedir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { loadSimConfig } from '../common/config.js';
+import { createLogger, YELLOW, type Logger } from '../common/log.js';
+import { failParse, OptionError, parseOptions, type ParsedOptions } from '../common/options.js';
+import { VERSION_LINE } from '../common/version.js';
+import { TESTNET_PORTS, TESTNET_VERSION } from '../chain/constants.js';
+import { openChain } from '../chain/store.js';
+import { startRpcServer, type RpcServer } from '../http/server.js';
+import { createMiner } from './miner.js';
+import { DAEMON_OPTIONS } from './options.js';
+import { daemonJsonRpcMethods, daemonUriEndpoints, type DaemonContext } from './rpc.js';
+
+const STARS = '*'.repeat(70);
+const isLoopback = (ip: string): boolean => ip === 'localhost' || ip.startsWith('127.') || ip === '::1';
+
+/** Options from a config file (`key=value` lines), as boost's config-file parser reads them. */
+function configFileArgs(path: string): string[] {
+  const args: string[] = [];
+  for (const raw of readFileSync(path, 'utf8').split('\n')) {
+    const line = raw.replace(/#.*/, '').trim();
+    if (!line) continue;
+    const eq = line.indexOf('=');
+    const key = (eq === -1 ? line : line.slice(0, eq)).trim();
+    const value = eq === -1 ? '' : line.slice(eq + 1).trim();
+    const spec = DAEMON_OPTIONS.find((s) => s.name === key);
+    if (spec?.kind === 'flag') {
+      if (value === '' || value === '1' || value === 'true') args.push(`--${key}`);
+    } else args.push(`--${key}=${value}`);
+  }
+  return args;
+}
+
+function parse(argv: string[]): ParsedOptions {
+  try {
+    const cli = parseOptions(argv, DAEMON_OPTIONS);
+    const conf = cli.get('config-file') ?? join(homedir(), '.salvium', cli.has('testnet') ? 'testnet' : '', 'salvium.conf');
+    if (!existsSync(conf)) return cli;
+    const fromFile = parseOptions(configFileArgs(conf), DAEMON_OPTIONS);
+    for (const [k, v] of fromFile.values) if (!cli.values.has(k)) cli.values.set(k, v);
+    return cli;
+  } catch (err) {
+    if (err instanceof OptionError) failParse(err, DAEMON_OPTIONS);
+    throw err;
+  }
+}
+
+function fail(log: Logger, reason: string): never {
+  log.log('E', `Exception in main! ${reason}`);
+  process.exit(1);
+}
+
+function listen(server: Server, host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+}
+
+async function main(): Promise<void> {
+  const opts = parse(process.argv.slice(2));
+  if (opts.has('help') || opts.has('version')) {
+    process.stdout.write(`${VERSION_LINE}\n`);
+    if (opts.has('help')) process.stdout.write(`\nUsage: ${basename(process.argv[1] ?? 'salviumd')} [options|settings] [daemon_command...]\n`);
+    return;
+  }
+  const nets = ['testnet', 'stagenet', 'regtest'].filter((n) => opts.has(n));
+  if (nets.length > 1) {
+    process.stderr.write("Can't specify more than one of --tesnet and --stagenet and --regtest\n");
+    process.exit(1);
+  }
+  if (opts.positional.length > 0) {
+    process.stderr.write(`Unknown command: ${opts.positional[0]}\n`);
+    process.exit(1);
+  }
+  if (nets[0] !== 'testnet') {
+    process.stderr.write('saltnet simulator: only --testnet is simulated (mainnet, stagenet and regtest are not)\n');
+    process.exit(1);
+  }
+  const config = loadSimConfig();
+  const dataDir = join(opts.get('data-dir') ?? join(homedir(), '.salvium'), 'testnet');
+  const logOpt = opts.get('log-file');
+  const logFile = logOpt ? (dirname(logOpt) === '.' && !logOpt.startsWith('.') ? join(dataDir, logOpt) : logOpt) : join(dataDir, 'salvium.log');
+  const log = createLogger({ file: logFile, console: true, category: 'global', sourceFile: 'daemon.cpp', level: Number(opts.get('log-level') ?? 0) || 0 });
+  const offline = opts.has('offline') && !opts.has('no-sync');
+  const rpcIp = opts.get('rpc-bind-ip') ?? '127.0.0.1';
+  const rpcPort = Number(opts.get('rpc-bind-port') ?? TESTNET_PORTS.rpc);
+  const zmqIp = opts.get('zmq-rpc-bind-ip') ?? '127.0.0.1';
+  const zmqPort = Number(opts.get('zmq-rpc-bind-port') ?? TESTNET_PORTS.zmq);
+  const fixed = BigInt(opts.get('fixed-difficulty') ?? '0');
+  const difficulty = (): bigint => (fixed > 0n ? fixed : 1n);
+  const checkUpdates = opts.get('check-updates');
+  const startMiningAddr = opts.get('start-mining');
+
+  log.log('I', VERSION_LINE);
+  if (opts.has('pidfile')) writeFileSync(opts.get('pidfile') as string, `${process.pid}\n`);
+  log.log('I', 'Initializing cryptonote protocol...');
+  log.log('I', 'Cryptonote protocol initialized OK');
+  log.log('I', 'Initializing core...');
+  const dbDir = join(dataDir, String(TESTNET_VERSION), 'lmdb');
+  log.log('I', `Loading blockchain from folder ${dbDir} ...`);
+  if (checkUpdates !== undefined && !['disabled', 'notify', 'download', 'update'].includes(checkUpdates)) {
+    log.log('E', `Invalid argument to --dns-versions-check: ${checkUpdates}`);
+    fail(log, 'Failed to initialize core');
+  }
+  const { ledger, store } = openChain(dbDir);
+  log.log('I', 'Loading checkpoints');
+  log.log('I', 'Core initialized OK');
+  log.log('I', 'Initializing p2p server...');
+  const sockets: Server[] = [];
+  if (!offline) {
+    const p2p = createServer();
+    try {
+      await listen(p2p, opts.get('p2p-bind-ip') ?? '0.0.0.0', Number(opts.get('p2p-bind-port') ?? TESTNET_PORTS.p2p));
+      sockets.push(p2p);
+    } catch {
+      fail(log, 'Failed to initialize p2p server.');
+    }
+  }
+  log.log('I', 'p2p server initialized OK');
+  log.log('I', 'Initializing core RPC server...');
+  if (!isLoopback(rpcIp) && !opts.has('confirm-external-bind')) {
+    log.log('E', '--rpc-bind-ip permits inbound unencrypted external connections. Consider SSH tunnel or SSL proxy instead. Override with --confirm-external-bind');
+    fail(log, 'Failed to initialize core RPC server.');
+  }
+  log.log('I', `Binding on ${rpcIp} (IPv4):${rpcPort}`);
+
+  let server: RpcServer | undefined;
+  let shuttingDown = false;
+  let bannerTimer: NodeJS.Timeout | undefined;
+  const miner = createMiner({
+    ledger,
+    config,
+    log,
+    difficulty,
+    onBlock: (block) => {
+      store.appendBlock(block);
+      if (block.txs.length > 0 || ledger.pool.size > 0) store.savePool(ledger);
+    },
+  });
+  const shutdown = async (): Promise<void> => {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    if (bannerTimer) clearTimeout(bannerTimer);
+    miner.stop();
+    store.savePool(ledger);
+    log.log('I', 'p2p net loop stopped');
+    log.log('I', 'Stopping core RPC server...');
+    log.log('I', 'Node stopped.');
+    await server?.close();
+    log.log('I', 'Deinitializing core RPC server...');
+    log.log('I', 'Deinitializing p2p...');
+    await Promise.all(sockets.map((s) => new Promise((r) => s.close(() => r(undefined)))));
+    log.log('I', 'Deinitializing core...');
+    log.log('I', 'Stopping cryptonote protocol...');
+    log.log('I', 'Cryptonote protocol stopped successfully');
+    process.exit(0);
+  };
+  const ctx: DaemonContext = {
+    ledger,
+    miner,
+    log,
+    dbDir,
+    dataDir,
+    offline,
+    restricted: opts.has('restricted-rpc'),
+    difficulty,
+    startTime: Math.floor(Date.now() / 1000),
+    poolChanged: () => store.savePool(ledger),
+    shutdown: () => void shutdown(),
+  };
+  try {
+    server = await startRpcServer({
+      host: rpcIp,
+      port: rpcPort,
+      jsonRpcMethods: daemonJsonRpcMethods(ctx),
+      uriEndpoints: daemonUriEndpoints(ctx),
+      maxBodyBytes: 1024 * 1024,
+    });
+  } catch {
+    log.log('F', 'Error starting server: Failed to bind IPv4 (set to required)');
+    fail(log, 'Failed to initialize core RPC server.');
+  }
+  log.log('I', `core RPC server initialized OK on port: ${rpcPort}`);
+  if (!opts.has('no-zmq')) {
+    const zmq = createServer((s) => s.destroy());
+    try {
+      await listen(zmq, zmqIp, zmqPort);
+      sockets.push(zmq);
+    } catch {
+      log.log('E', `Failed to add TCP socket(${zmqIp}:${zmqPort}) to ZMQ RPC Server`);
+      await server.close();
+      fail(log, 'Failed to initialize zmq_pub');
+    }
+  }
+  log.log('I', 'Starting core RPC server...');
+  log.log('I', 'core RPC server started ok');
+  log.log('I', 'Starting p2p net loop...');
+  process.on('SIGINT', () => void shutdown());
+  process.on('SIGTERM', () => void shutdown());
+  bannerTimer = setTimeout(() => {
+    const third = offline
+      ? 'The daemon is running offline and will not attempt to sync to the Salvium network.'
+      : 'The daemon will start synchronizing with the network. This may take a long time to complete.';
+    const box = [
+      '',
+      STARS,
+      third,
+      '',
+      'You can set the level of process detailization through "set_log <level|categories>" command,',
+      'where <level> is between 0 (no details) and 4 (very verbose), or custom category based levels (eg, *:WARNING).',
+      '',
+      'Use the "help" command to see the list of available commands.',
+      'Use "help <command>" to see a command\'s documentation.',
+      STARS,
+    ];
+    log.log('I', box.join('\n'), { colour: YELLOW });
+  }, config.bannerDelayMs);
+  void startMiningAddr; // like the real daemon, --start-mining waits for a "synchronized" event that never fires offline
+
+  if (!opts.has('non-interactive')) {
+    process.stdin.setEncoding('utf8');
+    let buffered = '';
+    process.stdin.on('data', (chunk: string) => {
+      buffered += chunk;
+      let nl: number;
+      while ((nl = buffered.indexOf('\n')) !== -1) {
+        const cmd = buffered.slice(0, nl).trim();
+        buffered = buffered.slice(nl + 1);
+        if (cmd === 'exit' || cmd === 'q' || cmd === 'stop_daemon') void shutdown();
+        else if (cmd === 'print_height') process.stdout.write(`${ledger.blocks.length}\n`);
+        else if (cmd) process.stdout.write(`Unknown command: ${cmd}\n`);
+      }
+    });
+    process.stdin.on('end', () => {
+      log.log('I', 'EOF on stdin, exiting');
+      void shutdown();
+    });
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});

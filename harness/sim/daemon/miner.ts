@@ -1,0 +1,110 @@
+// The simulated miner: produces blocks at difficulty / (hash rate × threads) seconds each,
+// and stops itself, like the real one, when it can no longer build a template (CN address at HF10).
+import { decodeAddress } from '../crypto/address.js';
+import type { SimConfig } from '../common/config.js';
+import type { Logger } from '../common/log.js';
+import { height, mineBlock, templateError, type Ledger } from '../chain/ledger.js';
+import type { Block } from '../chain/types.js';
+
+export interface MinerDeps {
+  ledger: Ledger;
+  config: SimConfig;
+  log: Logger;
+  difficulty: () => bigint;
+  onBlock: (block: Block, dropped: string[]) => void;
+}
+
+export interface Miner {
+  readonly active: boolean;
+  readonly address: string;
+  readonly threads: number;
+  /** Hashes per second over all threads while active. */
+  readonly speed: number;
+  /** True while a just-stopped miner is still winding down (start attempts fail). */
+  readonly stopping: boolean;
+  start(address: string, threads: number): void;
+  stop(): void;
+}
+
+export function createMiner(deps: MinerDeps): Miner {
+  let active = false;
+  let address = '';
+  let threads = 0;
+  /** Cancels the scheduled next block, if any. */
+  let cancel: (() => void) | undefined;
+  let stoppingUntil = 0;
+
+  const blockDelayMs = (): number => {
+    const rate = deps.config.hashRatePerThread * Math.max(threads, 1);
+    const mean = rate > 0 ? (Number(deps.difficulty()) / rate) * 1000 : Number.POSITIVE_INFINITY;
+    const ms = deps.config.jitter ? -Math.log(1 - Math.random()) * mean : mean;
+    return Math.max(ms, deps.config.minBlockMs);
+  };
+
+  /** Below 1 ms a timer would be clamped to 1 ms; the next event-loop turn is as soon as possible. */
+  const schedule = (): void => {
+    const delay = blockDelayMs();
+    if (delay < 1) {
+      const i = setImmediate(tick);
+      cancel = () => clearImmediate(i);
+    } else {
+      const t = setTimeout(tick, delay);
+      cancel = () => clearTimeout(t);
+    }
+  };
+
+  const halt = (): void => {
+    cancel?.();
+    cancel = undefined;
+    for (let i = 0; i < threads; i++) deps.log.log('I', `Miner thread stopped [${i}]`);
+    active = false;
+  };
+
+  function tick(): void {
+    cancel = undefined;
+    if (!active) return;
+    const family = decodeAddress(address)?.family ?? 'cn';
+    const err = templateError(deps.ledger, family);
+    if (err) {
+      deps.log.log('E', err);
+      deps.log.log('E', 'Failed to get_block_template(), stopping mining');
+      halt();
+      stoppingUntil = Date.now() + deps.config.restartDelayMs;
+      return;
+    }
+    const index = height(deps.ledger);
+    const difficulty = deps.difficulty();
+    const { block, dropped } = mineBlock(deps.ledger, address, Math.floor(Date.now() / 1000), difficulty);
+    deps.log.log('I', `Found block <${block.hash}> at height ${index} for difficulty: ${difficulty}`);
+    deps.onBlock(block, dropped);
+    if (active) schedule();
+  }
+
+  return {
+    get active() {
+      return active;
+    },
+    get address() {
+      return active ? address : '';
+    },
+    get threads() {
+      return active ? threads : 0;
+    },
+    get speed() {
+      return active ? Math.round(deps.config.hashRatePerThread * threads) : 0;
+    },
+    get stopping() {
+      return Date.now() < stoppingUntil;
+    },
+    start(addr, n) {
+      address = addr;
+      threads = Math.max(1, n);
+      active = true;
+      for (let i = 0; i < threads; i++) deps.log.log('I', `Miner thread was started [${i}]`);
+      schedule();
+    },
+    stop() {
+      if (active) halt();
+    },
+  };
+}
