@@ -1,0 +1,285 @@
+// Entry point of the simulated `salvium-wallet-cli` (reference §1.2): the real startup lines,
+// prompts (password, seed language, background mining) read line by line, wallet generation and
+// opening, `--command`, and an interactive loop with the commonly used commands.
+import { existsSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { loadSimConfig } from '../common/config.js';
+import { failParse, OptionError, parseOptions, type ParsedOptions } from '../common/options.js';
+import { VERSION_LINE } from '../common/version.js';
+import { seedToWords, wordsToSeed } from '../crypto/mnemonic.js';
+import { fromHex } from '../crypto/hex.js';
+import { createDaemonClient, type DaemonClient } from '../wallet/daemon-client.js';
+import { InvalidPassword, walletExists } from '../wallet/files.js';
+import { LANGUAGES, isNativeLanguage } from '../wallet/languages.js';
+import { daemonAddress, WALLET_CLI_OPTIONS } from '../wallet/options.js';
+import { refresh } from '../wallet/scan.js';
+import { loadWallet, newWallet, primaryAddress, saveWallet, type Wallet } from '../wallet/state.js';
+import { balanceOf } from '../wallet/views.js';
+import { createLineInput, type LineInput } from './input.js';
+
+const STARS = '*'.repeat(70);
+const out = (line = ''): void => void process.stdout.write(`${line}\n`);
+const money = (atomic: bigint): string => {
+  const s = atomic.toString().padStart(9, '0');
+  return `${s.slice(0, -8)}.${s.slice(-8)}`;
+};
+
+/** Commands of the real CLI that the simulator does not implement (they answer so, honestly). */
+const REAL_COMMANDS = new Set([
+  'transfer', 'sweep_all', 'sweep_single', 'burn', 'stake', 'audit', 'create_token', 'get_tokens', 'token_info', 'show_transfers', 'set',
+  'set_daemon', 'rescan_bc', 'incoming_transfers', 'payments', 'account', 'integrated_address', 'address_book', 'sign', 'verify', 'export_key_images',
+  'import_key_images', 'password', 'status', 'wallet_info', 'spendkey', 'welcome', 'version',
+]);
+
+function parse(argv: string[]): ParsedOptions {
+  try {
+    return parseOptions(argv, WALLET_CLI_OPTIONS);
+  } catch (err) {
+    if (err instanceof OptionError) failParse(err, WALLET_CLI_OPTIONS);
+    throw err;
+  }
+}
+
+async function readPassword(opts: ParsedOptions, input: LineInput, creating: boolean): Promise<string | undefined> {
+  const given = opts.get('password');
+  if (given !== undefined) return given;
+  if (!process.stdin.isTTY) return input.ask(); // not a TTY: exactly one line, no prompt, no confirmation
+  for (;;) {
+    const pw = await input.ask(creating ? 'Enter a new password for the wallet: ' : 'Wallet password: ');
+    if (pw === undefined || !creating) return pw;
+    const again = await input.ask('Confirm password: ');
+    if (again === pw) return pw;
+    out('Passwords do not match! Please try again.');
+  }
+}
+
+async function readLanguage(opts: ParsedOptions, input: LineInput): Promise<string | undefined> {
+  const given = opts.get('mnemonic-language');
+  if (given && isNativeLanguage(given)) return given;
+  out("List of available languages for your wallet's seed:");
+  out('If your display freezes, exit blind with ^C, then run again with --use-english-language-names');
+  const english = opts.has('use-english-language-names');
+  LANGUAGES.forEach((l, i) => out(`${i} : ${english ? l.english : l.native}`));
+  for (;;) {
+    const answer = await input.ask('Enter the number corresponding to the language of your choice: ');
+    if (answer === undefined) return undefined;
+    const n = Number(answer.trim());
+    if (/^\d+$/.test(answer.trim()) && n < LANGUAGES.length) return LANGUAGES[n]!.native;
+    out('Invalid language choice entered. Please try again.');
+  }
+}
+
+function printGenerated(w: Wallet, showSeed: boolean): void {
+  out(`Generated new legacy (CN) wallet: ${w.keys.cn.address}`);
+  out(`Generated new Carrot wallet: ${w.keys.carrot.address}`);
+  out(`View key: ${w.keys.cn.viewSecret}`);
+  if (!showSeed) return;
+  const words = seedToWords(fromHex(w.keysFile.seed));
+  out(STARS);
+  out('Your wallet has been generated!');
+  out('To start synchronizing with the daemon, use the "refresh" command.');
+  out('Use the "help" command to see a simplified list of available commands.');
+  out('Use "help all" command to see the list of all available commands.');
+  out('Use "help <command>" to see a command\'s documentation.');
+  out('Always use the "exit" command when closing salvium-wallet-cli to save ');
+  out("your current session's state. Otherwise, you might need to synchronize ");
+  out('your wallet again (your wallet keys are NOT at risk in any case).');
+  out('');
+  out('NOTE: the following 25 words can be used to recover access to your wallet. Write them down and store them somewhere safe and secure. Please do not store them in your email or on file storage services outside of your immediate control.');
+  out('');
+  out(words.slice(0, 8).join(' '));
+  out(words.slice(8, 16).join(' '));
+  out(words.slice(16).join(' '));
+  out(STARS);
+  out('If you are new to Salvium, type "welcome" for a brief overview.');
+}
+
+async function daemonHeight(daemon: DaemonClient): Promise<number | undefined> {
+  return daemon.height().catch(() => undefined);
+}
+
+async function create(path: string, opts: ParsedOptions, input: LineInput, daemon: DaemonClient): Promise<Wallet> {
+  const password = await readPassword(opts, input, true);
+  if (password === undefined) process.exit(1);
+  let seed: Uint8Array | undefined;
+  let refreshFrom: number;
+  let language = 'English';
+  if (opts.has('restore-deterministic-wallet') || opts.has('restore-from-seed')) {
+    const words = opts.get('electrum-seed') ?? (await input.ask('Specify Electrum seed: '));
+    if (words === undefined) process.exit(1);
+    try {
+      seed = wordsToSeed(words);
+    } catch {
+      out('Error: Electrum-style word list failed verification');
+      process.exit(1);
+    }
+    if (!opts.has('electrum-seed')) await input.ask('Enter seed offset passphrase, empty if none: ');
+    const h = opts.get('restore-height') ?? (await input.ask('Restore from specific blockchain height (optional, default 0),\nor alternatively from specific date (YYYY-MM-DD): '));
+    refreshFrom = /^\d+$/.test((h ?? '').trim()) ? Number((h ?? '').trim()) : 0;
+  } else {
+    const lang = await readLanguage(opts, input);
+    if (lang === undefined) process.exit(1);
+    language = lang;
+    refreshFrom = (await daemonHeight(daemon)) ?? 0;
+  }
+  if (walletExists(path)) {
+    out(`Error: failed to generate new wallet: file already exists "${existsSync(path) ? path : `${path}.keys`}"`);
+    process.exit(1);
+  }
+  const w = newWallet(path, password, { ...(seed ? { seed } : {}), language, refreshFrom });
+  saveWallet(w);
+  if (opts.has('create-address-file')) writeFileSync(`${path}.address.txt`, primaryAddress(w));
+  printGenerated(w, !seed);
+  return w;
+}
+
+function open(path: string, password: string): Wallet {
+  try {
+    const w = loadWallet(path, password);
+    out(`Opened legacy (CN) wallet: ${w.keys.cn.address}`);
+    out(`Opened Carrot wallet: ${w.keys.carrot.address}`);
+    return w;
+  } catch (err) {
+    if (err instanceof InvalidPassword) out('Error: failed to load wallet: invalid password');
+    else out('Error: Key file not found. Failed to open wallet');
+    process.exit(1);
+  }
+}
+
+async function runCommand(line: string, w: Wallet, daemon: DaemonClient, tokenMintVisible: boolean): Promise<'exit' | void> {
+  const [cmd, ...args] = line.trim().split(/\s+/);
+  if (!cmd) return;
+  switch (cmd) {
+    case 'exit':
+    case 'q':
+      return 'exit';
+    case 'address': {
+      const used = w.state.outputs.length > 0;
+      out(`${'0'.padStart(8)} CN     ${w.keys.cn.address.padStart(96)} ${'Primary address'.padStart(21)} ${(used ? '(used)' : '').padStart(6)}`);
+      out(`${' '.repeat(9)}Carrot ${w.keys.carrot.address.padStart(96)}`);
+      return;
+    }
+    case 'balance':
+      for (const asset of [...w.state.assetsSeen].sort()) {
+        const b = balanceOf(w, asset);
+        out(`Asset: ${asset}, balance: ${money(b.balance)}, unlocked balance: ${money(b.unlocked)}`);
+      }
+      return;
+    case 'refresh':
+      out('Starting refresh...');
+      try {
+        const r = await refresh(w, daemon, { tokenMintVisible });
+        out(`Refresh done, blocks received: ${r.blocksFetched}`);
+      } catch {
+        out(`Error: refresh failed: no connection to daemon`);
+      }
+      return;
+    case 'bc_height': {
+      const h = await daemonHeight(daemon);
+      out(h === undefined ? 'Error: failed to get blockchain height: no connection to daemon' : String(h));
+      return;
+    }
+    case 'seed':
+      out('NOTE: the following 25 words can be used to recover access to your wallet. Write them down and store them somewhere safe and secure. Please do not store them in your email or on file storage services outside of your immediate control.');
+      out(seedToWords(fromHex(w.keysFile.seed)).join(' '));
+      return;
+    case 'viewkey':
+      out(`secret: ${w.keys.cn.viewSecret}`);
+      out(`public: ${w.keys.cn.viewPublic}`);
+      return;
+    case 'save':
+      saveWallet(w);
+      out('Wallet data saved');
+      return;
+    case 'help':
+      out('Commands: address, balance, refresh, bc_height, seed, viewkey, save, exit');
+      return;
+    default:
+      void args;
+      if (REAL_COMMANDS.has(cmd)) out(`Error: the saltnet simulator does not implement the '${cmd}' command`);
+      else out(`Error: Unknown command: ${cmd}`);
+  }
+}
+
+async function main(): Promise<void> {
+  const opts = parse(process.argv.slice(2));
+  out('This is the command line Salvium wallet. It needs to connect to a Salvium daemon to work correctly.');
+  out('WARNING: Do not reuse your Salvium keys on another fork, UNLESS this fork has key reuse mitigations built in. Doing so will harm your privacy.');
+  out('');
+  out(VERSION_LINE);
+  if (opts.has('help') || opts.has('version')) return;
+  const logFile = resolve(opts.get('log-file') ?? join(dirname(process.argv[1] ?? '.'), 'salvium-wallet-cli.log'));
+  out(`Logging to ${logFile}`);
+  if (!opts.has('testnet')) {
+    out('Error: saltnet simulator: only --testnet is simulated');
+    process.exit(1);
+  }
+  const config = loadSimConfig();
+  const input = createLineInput();
+  const address = daemonAddress((n) => opts.get(n));
+  const daemon = createDaemonClient(address);
+  let w: Wallet;
+  const generate = opts.get('generate-new-wallet');
+  const walletFile = opts.get('wallet-file');
+  if (generate) {
+    w = await create(resolve(generate), opts, input, daemon);
+  } else if (walletFile) {
+    const password = await readPassword(opts, input, false);
+    if (password === undefined) process.exit(1);
+    w = open(resolve(walletFile), password);
+  } else {
+    out("Specify wallet file name (e.g., MyWallet). If the wallet doesn't exist, it will be created.");
+    const name = (await input.ask('Wallet file name (or Ctrl-C to quit): '))?.trim();
+    if (!name) process.exit(1);
+    const path = resolve(name);
+    if (walletExists(path)) {
+      out('Wallet and key files found, loading...');
+      const password = await readPassword(opts, input, false);
+      if (password === undefined) process.exit(1);
+      w = open(path, password);
+    } else {
+      out(`No wallet found with that name. Confirm creation of new wallet named: ${name}`);
+      const yes = await input.ask('  (Y/Yes/N/No): ');
+      if (!yes || !/^(y|yes)$/i.test(yes.trim())) process.exit(1);
+      w = await create(path, opts, input, daemon);
+    }
+  }
+  const commandWords = [...opts.getAll('command'), ...opts.positional];
+  if (commandWords.length > 0) {
+    // --command: no refresh before it, no background-mining question; save and exit 0 whatever happened.
+    await runCommand(commandWords.join(' '), w, daemon, config.tokenMintVisible);
+    saveWallet(w);
+    input.close();
+    process.exit(0);
+  }
+  const height = await daemonHeight(daemon);
+  if (height === undefined) {
+    out(`Error: wallet failed to connect to daemon: ${address}. Daemon either is not started or wrong port was passed. Please make sure daemon is running or change the daemon address using the 'set_daemon' command.`);
+  } else {
+    const mining = await daemon.post('/mining_status', {}).catch(() => ({ active: false }));
+    if (!mining.active) {
+      out('The daemon is not set up to background mine.');
+      out('With background mining enabled, the daemon will mine when idle and not on battery.');
+      out('Enabling this supports the network you are using, and makes you eligible for receiving new salvium');
+      const answer = await input.ask('Do you want to do it now? (Y/Yes/N/No): : ');
+      if (answer !== undefined && /^(y|yes)$/i.test(answer.trim())) out('Background mining enabled. Thank you for supporting the network.');
+      else out('Background mining not enabled. Set setup-background-mining to 1 to change.');
+    }
+    await runCommand('refresh', w, daemon, config.tokenMintVisible);
+  }
+  out('Background refresh thread started');
+  const tag = (): string => `[wallet ${primaryAddress(w).slice(0, 8)}${height === undefined ? ' (no daemon)' : ''}]: `;
+  for (;;) {
+    const line = await input.ask(tag());
+    if (line === undefined) break;
+    if ((await runCommand(line, w, daemon, config.tokenMintVisible)) === 'exit') break;
+  }
+  saveWallet(w);
+  input.close();
+  process.exit(0);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});

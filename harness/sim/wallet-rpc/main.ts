@@ -1,0 +1,171 @@
+// Entry point of the simulated `salvium-wallet-rpc` (reference §1.3): real flags, startup and
+// shutdown lines, Digest login unless --disable-rpc-login, a single-threaded JSON-RPC server with
+// the automatic refresh every 20 s in the same queue.
+import { randomBytes } from 'node:crypto';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { loadSimConfig } from '../common/config.js';
+import { createLogger, type Logger } from '../common/log.js';
+import { failParse, OptionError, parseOptions, requireOption, type ParsedOptions } from '../common/options.js';
+import { VERSION_LINE } from '../common/version.js';
+import { startRpcServer, type RpcServer } from '../http/server.js';
+import { createDaemonClient } from '../wallet/daemon-client.js';
+import { InvalidPassword } from '../wallet/files.js';
+import { daemonAddress, WALLET_RPC_OPTIONS } from '../wallet/options.js';
+import { refresh } from '../wallet/scan.js';
+import { loadWallet, saveWallet, type Wallet } from '../wallet/state.js';
+import { walletMethods, type WalletRpcContext } from './methods.js';
+
+const AUTO_REFRESH_MS = 20_000;
+const isLoopback = (ip: string): boolean => ip === 'localhost' || ip.startsWith('127.') || ip === '::1';
+
+function parse(argv: string[]): ParsedOptions {
+  try {
+    const opts = parseOptions(argv, WALLET_RPC_OPTIONS);
+    if (!opts.has('help') && !opts.has('version')) requireOption(opts, 'rpc-bind-port');
+    return opts;
+  } catch (err) {
+    if (err instanceof OptionError) failParse(err, WALLET_RPC_OPTIONS);
+    throw err;
+  }
+}
+
+function die(log: Logger, message: string): never {
+  log.log('E', message);
+  process.exit(1);
+}
+
+async function main(): Promise<void> {
+  const opts = parse(process.argv.slice(2));
+  process.stdout.write('This is the RPC Salvium wallet. It needs to connect to a Salvium daemon to work correctly.\n\n');
+  process.stdout.write(`${VERSION_LINE}\n`);
+  if (opts.has('help') || opts.has('version')) return;
+  const config = loadSimConfig();
+  const logFile = resolve(opts.get('log-file') ?? join(dirname(process.argv[1] ?? '.'), 'salvium-wallet-rpc.log'));
+  process.stdout.write(`Logging to ${logFile}\n`);
+  const log = createLogger({ file: logFile, console: true, category: 'wallet.rpc', sourceFile: 'wallet_rpc_server.cpp', level: Number(opts.get('log-level') ?? 0) || 0 });
+
+  if (opts.has('testnet') && opts.has('stagenet')) die(log, "Can't specify more than one of --testnet and --stagenet");
+  if (opts.has('wallet-file') && opts.has('generate-from-json')) die(log, "Can't specify more than one of --wallet-file and --generate-from-json");
+  if (opts.has('password-file') && opts.has('wallet-dir')) die(log, '--password-file is not allowed in combination with --wallet-dir');
+  if (!opts.has('wallet-file') && !opts.has('generate-from-json') && !opts.has('wallet-dir')) die(log, 'Must specify --wallet-file or --generate-from-json or --wallet-dir');
+  if (opts.has('disable-rpc-login') && opts.has('rpc-login')) die(log, 'Cannot specify --disable-rpc-login and --rpc-login');
+  if (opts.has('wallet-dir') && opts.has('wallet-file')) {
+    log.log('E', 'wallet-dir and wallet-file are incompatible, use only one of them');
+    die(log, 'Failed to initialize wallet RPC server');
+  }
+  if (!opts.has('testnet')) die(log, 'saltnet simulator: only --testnet is simulated');
+  if (opts.has('generate-from-json')) die(log, 'saltnet simulator: --generate-from-json is not simulated');
+
+  const rpcIp = opts.get('rpc-bind-ip') ?? '127.0.0.1';
+  const rpcPort = Number(opts.get('rpc-bind-port'));
+  if (!isLoopback(rpcIp) && !opts.has('confirm-external-bind')) {
+    log.log('E', '--rpc-bind-ip permits inbound unencrypted external connections. Consider SSH tunnel or SSL proxy instead. Override with --confirm-external-bind');
+    die(log, 'Failed to initialize wallet RPC server');
+  }
+  const daemon = createDaemonClient(daemonAddress((n) => opts.get(n)));
+  const scan = { tokenMintVisible: config.tokenMintVisible };
+  let wallet: Wallet | null = null;
+  const walletFile = opts.get('wallet-file');
+  if (walletFile) {
+    let password = opts.get('password');
+    if (password === undefined && opts.has('password-file')) password = readFileSync(opts.get('password-file') as string, 'utf8').replace(/\r?\n$/, '');
+    if (password === undefined) die(log, 'no password specified; use --prompt-for-password to prompt for a password');
+    log.log('W', 'Loading wallet...');
+    try {
+      wallet = loadWallet(resolve(walletFile), password);
+    } catch (err) {
+      if (err instanceof InvalidPassword) die(log, 'Wallet initialization failed: invalid password');
+      die(log, `Wallet initialization failed: file not found "${resolve(walletFile)}.keys"`);
+    }
+    log.log('W', `Loaded wallet keys file, with public addresses: \n      CN : ${wallet.keys.cn.address}\n  Carrot : ${wallet.keys.carrot.address}`);
+    if (!opts.has('no-initial-sync')) {
+      try {
+        const r = await refresh(wallet, daemon, scan);
+        for (const e of r.events) log.log('W', e);
+        saveWallet(wallet);
+      } catch (err) {
+        log.log('E', `Initial refresh failed: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+    log.log('W', 'Background mining not enabled. Run "set setup-background-mining 1" in salvium-wallet-cli to change.');
+  }
+
+  let auth: { username: string; password: string } | undefined;
+  let loginFile: string | undefined;
+  if (!opts.has('disable-rpc-login')) {
+    const given = opts.get('rpc-login');
+    if (given) {
+      const i = given.indexOf(':');
+      auth = { username: i === -1 ? given : given.slice(0, i), password: i === -1 ? '' : given.slice(i + 1) };
+    } else {
+      auth = { username: 'monero', password: randomBytes(16).toString('base64') };
+      loginFile = resolve(`salvium-wallet-rpc.${rpcPort}.login`);
+      writeFileSync(loginFile, `${auth.username}:${auth.password}`, { mode: 0o600 });
+      log.log('W', `RPC username/password is stored in file salvium-wallet-rpc.${rpcPort}.login`);
+    }
+  }
+
+  let server: RpcServer | undefined;
+  let stopping = false;
+  const ctx: WalletRpcContext = {
+    wallet,
+    daemon,
+    walletDir: opts.has('wallet-dir') ? resolve(opts.get('wallet-dir') as string) : undefined,
+    restricted: opts.has('restricted-rpc'),
+    scan,
+    log,
+    stop: () => void stop(),
+  };
+  let refreshTimer: NodeJS.Timeout | undefined;
+  const stop = async (): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    if (refreshTimer) clearTimeout(refreshTimer);
+    await server?.close();
+    log.log('W', 'Stopped wallet RPC server');
+    if (ctx.wallet) {
+      log.log('W', 'Saving wallet...');
+      saveWallet(ctx.wallet);
+      log.log('W', 'Successfully saved');
+    }
+    if (loginFile) rmSync(loginFile, { force: true });
+    process.exit(0);
+  };
+  log.log('I', `Binding on ${rpcIp} (IPv4):${rpcPort}`);
+  try {
+    server = await startRpcServer({ host: rpcIp, port: rpcPort, jsonRpcMethods: walletMethods(ctx), serial: true, ...(auth ? { auth } : {}) });
+  } catch {
+    log.log('F', 'Error starting server: Failed to bind IPv4 (set to required)');
+    if (loginFile) rmSync(loginFile, { force: true });
+    die(log, 'Failed to initialize wallet RPC server');
+  }
+  log.log('W', 'Starting wallet RPC server');
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+  if (opts.has('pidfile')) writeFileSync(opts.get('pidfile') as string, `${process.pid}\n`);
+
+  // The real server refreshes in its own (single) thread about 1 s after start, then every 20 s.
+  const autoRefresh = (): void => {
+    refreshTimer = setTimeout(() => {
+      void server!
+        .runExclusive(async () => {
+          const w = ctx.wallet;
+          if (!w || stopping) return;
+          const r = await refresh(w, daemon, scan);
+          for (const e of r.events) log.log('W', e);
+          if (r.blocksFetched > 0) saveWallet(w);
+        })
+        .catch(() => undefined)
+        .finally(() => {
+          if (!stopping) autoRefresh();
+        });
+    }, refreshTimer === undefined ? 1000 : AUTO_REFRESH_MS);
+  };
+  autoRefresh();
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});

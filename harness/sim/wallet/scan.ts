@@ -1,0 +1,181 @@
+// Refresh: scan new blocks and the pool for this wallet's outputs and spends, following the real
+// wallet's bookkeeping (Monero wallet2): spends mark outputs spent; a tx that spends our outputs
+// is an outgoing transfer whose own-account outputs count as change (no incoming entry); other
+// received outputs are incoming payments (`block` for miner/protocol txs).
+import { keyImage } from '../crypto/keys.js';
+import { DEFAULT_TX_SPENDABLE_AGE, MINED_MONEY_UNLOCK_WINDOW, TxType } from '../chain/constants.js';
+import type { Block, Tx } from '../chain/types.js';
+import type { DaemonClient } from './daemon-client.js';
+import { emptyState, ownsAddress, type OwnedOutput, type Wallet } from './state.js';
+
+export interface RefreshResult {
+  blocksFetched: number;
+  receivedMoney: boolean;
+  /** Lines the real wallet logs while refreshing (`Received money: …`, `Spent money: …`). */
+  events: string[];
+}
+
+export interface ScanOptions {
+  /** Whether outputs a protocol tx mints for our own create_token are seen (not established on real Salvium). */
+  tokenMintVisible: boolean;
+}
+
+const fmt = (atomic: bigint): string => {
+  const s = atomic.toString().padStart(9, '0');
+  return `${s.slice(0, -8)}.${s.slice(-8)}`;
+};
+
+function addAsset(w: Wallet, asset: string): void {
+  if (!w.state.assetsSeen.includes(asset)) w.state.assetsSeen.push(asset);
+}
+
+function scanTx(w: Wallet, tx: Tx, block: Block, opts: ScanOptions, events: string[]): boolean {
+  const st = w.state;
+  const coinbase = tx.type === TxType.MINER || tx.type === TxType.PROTOCOL;
+  // Spends of our outputs.
+  const byKeyImage = new Map(st.outputs.filter((o) => !o.spent || o.spentBy === tx.txid).map((o) => [o.keyImage, o]));
+  let spentIn = 0n;
+  const spentOutputs: OwnedOutput[] = [];
+  for (const input of tx.inputs) {
+    const mine = byKeyImage.get(input.keyImage);
+    if (!mine) continue;
+    mine.spent = true;
+    mine.spentBy = tx.txid;
+    spentIn += mine.amount;
+    spentOutputs.push(mine);
+  }
+  // Our outputs in this tx.
+  let received = false;
+  const got: OwnedOutput[] = [];
+  for (const o of tx.outputs) {
+    if (!ownsAddress(w, o.address) || o.amount === 0n) continue;
+    if (tx.type === TxType.PROTOCOL && o.asset.startsWith('sal') && o.asset.length === 7 && !opts.tokenMintVisible) continue;
+    if (st.outputs.some((x) => x.id === o.id)) continue;
+    const owned: OwnedOutput = {
+      id: o.id,
+      txid: tx.txid,
+      amount: o.amount,
+      asset: o.asset,
+      blockIndex: block.index,
+      coinbase,
+      keyImage: keyImage(w.keys.carrot.spendSecret, o.id),
+      unlockHeight: block.index + (coinbase ? MINED_MONEY_UNLOCK_WINDOW : DEFAULT_TX_SPENDABLE_AGE),
+      unlockTime: tx.unlockTime,
+      address: o.address,
+      spent: false,
+    };
+    st.outputs.push(owned);
+    got.push(owned);
+    addAsset(w, o.asset);
+    received = true;
+  }
+  for (const g of got) events.push(`Received money: ${fmt(g.amount)}, with tx: <${tx.txid}>`);
+  for (const s of spentOutputs) events.push(`Spent money: ${fmt(s.amount)}, with tx: <${tx.txid}>`);
+  const selfReceived = got.reduce((s, o) => s + o.amount, 0n);
+  if (spentIn > 0n) {
+    // Outgoing: confirm our record (or reconstruct one for a tx sent by another copy of this wallet).
+    let rec = st.outs.find((r) => r.txid === tx.txid);
+    if (!rec) {
+      rec = { txid: tx.txid, state: 'confirmed', height: block.index, timestamp: block.timestamp, amountIn: spentIn, change: selfReceived, fee: tx.fee + tx.burnt, asset: tx.sourceAsset, destinations: [], paymentId: tx.paymentId, inputs: spentOutputs.map((o) => o.id) };
+      st.outs.push(rec);
+    }
+    rec.state = 'confirmed';
+    rec.height = block.index;
+    rec.timestamp = block.timestamp;
+    rec.amountIn = spentIn;
+    // Sending to ourselves: the whole received amount is change, so the entry's amount shows 0.
+    if (spentIn === selfReceived + rec.fee || selfReceived > rec.change) rec.change = selfReceived;
+  } else if (got.length > 0) {
+    const byAsset = new Map<string, OwnedOutput[]>();
+    for (const g of got) byAsset.set(g.asset, [...(byAsset.get(g.asset) ?? []), g]);
+    for (const [asset, outs] of byAsset) {
+      st.ins.push({
+        txid: tx.txid,
+        height: block.index,
+        timestamp: block.timestamp,
+        amount: outs.reduce((s, o) => s + o.amount, 0n),
+        amounts: outs.map((o) => o.amount),
+        asset,
+        coinbase,
+        unlockHeight: outs[0]!.unlockHeight,
+        unlockTime: tx.unlockTime,
+        paymentId: tx.paymentId,
+        address: outs[0]!.address,
+      });
+    }
+    st.pool = st.pool.filter((p) => p.txid !== tx.txid);
+  }
+  return received;
+}
+
+export function scanBlocks(w: Wallet, blocks: Block[], opts: ScanOptions, events: string[]): boolean {
+  let received = false;
+  for (const block of blocks) {
+    if (block.index !== w.state.height) continue;
+    if (block.index >= w.state.refreshFrom) {
+      for (const tx of [block.minerTx, block.protocolTx, ...block.txs]) if (scanTx(w, tx, block, opts, events)) received = true;
+    }
+    w.state.height = block.index + 1;
+    w.state.topHash = block.hash;
+    w.state.lastBlockReward = block.reward;
+  }
+  return received;
+}
+
+/** Pool: incoming unconfirmed payments, and pending sends that the daemon no longer holds (failed). */
+export function scanPool(w: Wallet, pool: Tx[]): void {
+  const st = w.state;
+  const inPool = new Set(pool.map((t) => t.txid));
+  for (const rec of st.outs) {
+    if (rec.state !== 'pending' || inPool.has(rec.txid)) continue;
+    rec.state = 'failed';
+    for (const o of st.outputs) if (o.spentBy === rec.txid) {
+      o.spent = false;
+      delete o.spentBy;
+    }
+  }
+  const mine = new Set(st.outs.map((r) => r.txid));
+  st.pool = [];
+  for (const tx of pool) {
+    if (mine.has(tx.txid)) continue;
+    const outs = tx.outputs.filter((o) => ownsAddress(w, o.address) && o.amount > 0n);
+    if (outs.length === 0) continue;
+    st.pool.push({
+      txid: tx.txid,
+      timestamp: tx.timestamp,
+      amount: outs.reduce((s, o) => s + o.amount, 0n),
+      amounts: outs.map((o) => o.amount),
+      asset: outs[0]!.asset,
+      paymentId: tx.paymentId,
+      address: outs[0]!.address,
+    });
+  }
+}
+
+/** Bring the wallet up to the daemon's height. */
+export async function refresh(w: Wallet, daemon: DaemonClient, opts: ScanOptions): Promise<RefreshResult> {
+  const events: string[] = [];
+  const before = w.state.height;
+  let received = false;
+  for (;;) {
+    const { blocks, currentHeight } = await daemon.blocks(w.state.height);
+    if (w.state.height > currentHeight) {
+      // The daemon's chain is shorter than what we scanned: a different chain. Rescan from scratch.
+      resetScan(w);
+      continue;
+    }
+    if (blocks.length > 0 && w.state.topHash && blocks[0]!.prevHash !== w.state.topHash) {
+      resetScan(w);
+      continue;
+    }
+    if (scanBlocks(w, blocks, opts, events)) received = true;
+    if (blocks.length === 0 || w.state.height >= currentHeight) break;
+  }
+  scanPool(w, await daemon.pool());
+  return { blocksFetched: Math.max(0, w.state.height - before), receivedMoney: received, events };
+}
+
+/** Forget everything scanned (e.g. the daemon now serves a different chain) and scan again. */
+export function resetScan(w: Wallet): void {
+  w.state = emptyState(w.state.refreshFrom);
+}
