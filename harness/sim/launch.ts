@@ -105,19 +105,29 @@ export async function waitFor<T>(what: string, fn: () => Promise<T | undefined |
 
 export interface SimDaemon extends Proc {
   port: number;
+  zmqPort: number;
   dataDir: string;
 }
 
-export async function startDaemon(dir: string, opts: { difficulty?: number; env?: Record<string, string>; extra?: string[] } = {}): Promise<SimDaemon> {
-  const port = await freePort();
-  const zmq = await freePort();
+export interface DaemonOptions {
+  difficulty?: number;
+  env?: Record<string, string>;
+  extra?: string[];
+  /** Reuse ports (to restart a daemon where its wallets expect it). */
+  port?: number;
+  zmqPort?: number;
+}
+
+export async function startDaemon(dir: string, opts: DaemonOptions = {}): Promise<SimDaemon> {
+  const port = opts.port ?? (await freePort());
+  const zmq = opts.zmqPort ?? (await freePort());
   const dataDir = join(dir, 'daemon');
   const p = spawnSim('salviumd', [
     '--testnet', '--offline', '--non-interactive', '--fixed-difficulty', String(opts.difficulty ?? 1), '--data-dir', dataDir,
     '--rpc-bind-ip', '127.0.0.1', '--rpc-bind-port', String(port), '--zmq-rpc-bind-port', String(zmq), '--log-file', join(dir, 'daemon.log'), ...(opts.extra ?? []),
   ], { ...(opts.env ? { env: opts.env } : {}) });
   await waitFor('daemon /get_info', async () => (await post(port, '/get_info', {})).json?.status === 'OK');
-  return { ...p, port, dataDir };
+  return { ...p, port, zmqPort: zmq, dataDir };
 }
 
 export interface CliWallet {

@@ -180,6 +180,7 @@ async function main(): Promise<void> {
       jsonRpcMethods: daemonJsonRpcMethods(ctx),
       uriEndpoints: daemonUriEndpoints(ctx),
       maxBodyBytes: 1024 * 1024,
+      onError: (err, where) => log.log('E', `Exception in ${where.method ?? where.path}: ${err instanceof Error ? err.message : String(err)}`),
     });
   } catch {
     log.log('F', 'Error starting server: Failed to bind IPv4 (set to required)');

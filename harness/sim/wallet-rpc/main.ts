@@ -2,7 +2,7 @@
 // shutdown lines, Digest login unless --disable-rpc-login, a single-threaded JSON-RPC server with
 // the automatic refresh every 20 s in the same queue.
 import { randomBytes } from 'node:crypto';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { loadSimConfig } from '../common/config.js';
 import { createLogger, type Logger } from '../common/log.js';
@@ -108,10 +108,12 @@ async function main(): Promise<void> {
 
   let server: RpcServer | undefined;
   let stopping = false;
+  const walletDir = opts.has('wallet-dir') ? resolve(opts.get('wallet-dir') as string) : undefined;
+  if (walletDir) mkdirSync(walletDir, { recursive: true, mode: 0o700 });
   const ctx: WalletRpcContext = {
     wallet,
     daemon,
-    walletDir: opts.has('wallet-dir') ? resolve(opts.get('wallet-dir') as string) : undefined,
+    walletDir,
     restricted: opts.has('restricted-rpc'),
     scan,
     log,
@@ -134,7 +136,15 @@ async function main(): Promise<void> {
   };
   log.log('I', `Binding on ${rpcIp} (IPv4):${rpcPort}`);
   try {
-    server = await startRpcServer({ host: rpcIp, port: rpcPort, jsonRpcMethods: walletMethods(ctx), serial: true, ...(auth ? { auth } : {}) });
+    server = await startRpcServer({
+      host: rpcIp,
+      port: rpcPort,
+      jsonRpcMethods: walletMethods(ctx),
+      serial: true,
+      ...(auth ? { auth } : {}),
+      // Like an exception escaping a real handler: the caller gets {code: 0, message: ""}, the log says why.
+      onError: (err, where) => log.log('E', `Exception in ${where.method ?? where.path}: ${err instanceof Error ? err.message : String(err)}`),
+    });
   } catch {
     log.log('F', 'Error starting server: Failed to bind IPv4 (set to required)');
     if (loginFile) rmSync(loginFile, { force: true });

@@ -1,0 +1,274 @@
+// The simulated wallet RPC as a process: startup failures, Digest login, wallet files, and a
+// two-wallet story across HF10 and HF11 covering transfers, the transfer groups, splitting,
+// the 64-input limit, sweeps, failed transactions, token minting and bad input.
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { digestAuthorizationHeader } from '../../harness/sim/http/digest.js';
+import {
+  cleanup, freePort, generateWallet, height, mineAcrossCarrot, mineTo, post, rpc, spawnSim, startDaemon, startWalletRpc, stopAll, tempDir, waitFor,
+  type CliWallet, type SimDaemon, type SimWalletRpc,
+} from '../../harness/sim/launch.js';
+
+const FAST = { SALTNET_SIM_MIN_BLOCK_MS: '0' };
+const SAL1 = 100_000_000;
+let dir: string;
+let daemon: SimDaemon;
+let alice: CliWallet;
+let aliceRpc: SimWalletRpc;
+let bobRpc: SimWalletRpc;
+let bob: { cn: string; carrot: string };
+
+const transfer = (port: number, to: string, amounts: number[], extra: Record<string, unknown> = {}, method = 'transfer'): Promise<any> =>
+  rpc(port, method, { destinations: amounts.map((amount) => ({ address: to, amount, asset_type: 'SAL1' })), source_asset: 'SAL1', dest_asset: 'SAL1', tx_type: 3, ...extra });
+const balance = async (port: number): Promise<any> => (await rpc(port, 'get_balance', { asset_type: 'SAL1' })).result?.balances?.[0];
+const mine = async (n: number): Promise<void> => {
+  await mineTo(daemon.port, alice.carrot, (await height(daemon.port)) + n);
+};
+const sync = async (...ports: number[]): Promise<void> => {
+  for (const p of ports) expect((await rpc(p, 'refresh')).result).toBeDefined();
+};
+
+beforeAll(async () => {
+  dir = tempDir('saltnet-wallet-rpc-');
+  daemon = await startDaemon(dir, { env: FAST });
+  alice = await generateWallet(join(dir, 'alice'), 'pw', daemon.port);
+  await mineTo(daemon.port, alice.cn, 900);
+  aliceRpc = await startWalletRpc(['--wallet-file', alice.path, '--password', 'pw', '--log-file', join(dir, 'alice-rpc.log')], daemon.port);
+  bobRpc = await startWalletRpc(['--wallet-dir', join(dir, 'wallets'), '--log-file', join(dir, 'bob-rpc.log')], daemon.port);
+  expect(await rpc(bobRpc.port, 'create_wallet', { filename: 'bob', password: 'bob-Secret-Passw0rd', language: 'English' })).toMatchObject({ result: {} });
+  const a = (await rpc(bobRpc.port, 'get_address')).result.addresses[0];
+  bob = { cn: a.address_cn, carrot: a.address_carrot };
+}, 120_000);
+
+afterAll(async () => {
+  await stopAll();
+  if (dir) cleanup(dir);
+});
+
+describe('wallet RPC before HF10 (height 900)', () => {
+  it('shows the CN address, refuses Carrot destinations and token creation', async () => {
+    expect((await rpc(aliceRpc.port, 'get_address')).result.address).toBe(alice.cn);
+    expect((await transfer(aliceRpc.port, bob.carrot, [SAL1])).error).toEqual({ code: -4, message: 'Carrot address supplied, but Carrot not yet active' });
+    expect((await rpc(aliceRpc.port, 'create_token', { ticker: 'EARL', supply: 1 })).error).toEqual({ code: -7, message: 'Create_token is not available yet.' });
+  });
+
+  it('answers a fresh wallet’s balance with the real error, even for all_assets', async () => {
+    const missing = { code: -1, message: "Source asset 'SAL1' not found in wallet" };
+    expect((await rpc(bobRpc.port, 'get_balance')).error).toEqual(missing);
+    expect((await rpc(bobRpc.port, 'get_balance', { all_assets: true })).error).toEqual(missing);
+  });
+});
+
+describe('wallet RPC after HF11', () => {
+  beforeAll(async () => {
+    await mineAcrossCarrot(daemon.port, alice, 1330);
+    await sync(aliceRpc.port, bobRpc.port);
+  }, 60_000);
+
+  it('moves SAL1 between wallets through the pool, pending, in and out groups', async () => {
+    const sent = await transfer(aliceRpc.port, bob.carrot, [5 * SAL1]);
+    expect(sent.result.amount).toBe(5 * SAL1);
+    await sync(bobRpc.port);
+    const pool = (await rpc(bobRpc.port, 'get_transfers', { pool: true })).result.pool;
+    expect(pool).toHaveLength(1);
+    expect(pool[0]).toMatchObject({ type: 'pool', amount: 5 * SAL1, txid: sent.result.tx_hash, height: 0, locked: true });
+    const pending = (await rpc(aliceRpc.port, 'get_transfers', { pending: true })).result.pending;
+    expect(pending[0]).toMatchObject({ type: 'pending', amount: 5 * SAL1, txid: sent.result.tx_hash });
+    await mine(1);
+    await sync(aliceRpc.port, bobRpc.port);
+    const inn = (await rpc(bobRpc.port, 'get_transfers', { in: true, pool: true })).result;
+    expect(inn.pool).toBeUndefined();
+    const top = (await rpc(bobRpc.port, 'get_height')).result.height;
+    const entry = inn.in[0];
+    expect(entry).toMatchObject({ type: 'in', amount: 5 * SAL1, locked: true, amounts: [5 * SAL1], confirmations: top - entry.height });
+    // A normal output unlocks 10 blocks after the block that holds it.
+    expect(await balance(bobRpc.port)).toMatchObject({ balance: 5 * SAL1, unlocked_balance: 0, blocks_to_unlock: entry.height + 10 - top });
+    const out = (await rpc(aliceRpc.port, 'get_transfers', { out: true })).result.out.find((e: any) => e.txid === sent.result.tx_hash);
+    expect(out).toMatchObject({ type: 'out', amount: 5 * SAL1, fee: sent.result.fee });
+    expect(out.destinations[0].amount).toBe(5 * SAL1);
+    await mineTo(daemon.port, alice.carrot, entry.height + 10);
+    await sync(bobRpc.port);
+    expect(await balance(bobRpc.port)).toMatchObject({ balance: 5 * SAL1, unlocked_balance: 5 * SAL1, blocks_to_unlock: 0 });
+  });
+
+  it('splits more than 7 destinations over several txs, and transfer refuses them', async () => {
+    expect((await transfer(aliceRpc.port, bob.carrot, Array(8).fill(SAL1))).error).toEqual({ code: -18, message: 'Transaction would be too large.  try /transfer_split.' });
+    const split = await transfer(aliceRpc.port, bob.carrot, Array(70).fill(SAL1), {}, 'transfer_split');
+    expect(split.result.tx_hash_list).toHaveLength(10);
+    expect(split.result.amount_list.reduce((s: number, a: number) => s + a, 0)).toBe(70 * SAL1);
+    await mine(10);
+    await sync(bobRpc.port);
+    expect((await balance(bobRpc.port)).unlocked_balance).toBe(75 * SAL1);
+  });
+
+  it('keeps Carrot txs to 64 inputs: transfer answers -18, transfer_split uses two txs', async () => {
+    const need = 70 * SAL1;
+    expect((await transfer(bobRpc.port, alice.carrot, [need])).error).toEqual({ code: -18, message: 'Transaction would be too large.  try /transfer_split.' });
+    const split = await transfer(bobRpc.port, alice.carrot, [need], {}, 'transfer_split');
+    expect(split.result.tx_hash_list.length).toBeGreaterThanOrEqual(2);
+    for (const k of split.result.spent_key_images_list) expect(k.key_images.length).toBeLessThanOrEqual(64);
+    expect(split.result.amount_list.reduce((s: number, a: number) => s + a, 0)).toBe(need);
+  });
+
+  it('sweeps one output by key image, once', async () => {
+    const outs = (await rpc(aliceRpc.port, 'incoming_transfers', { transfer_type: 'available' })).result.transfers;
+    const ki = outs.find((o: any) => o.unlocked && o.asset_type === 'SAL1').key_image;
+    const swept = await rpc(aliceRpc.port, 'sweep_single', { address: bob.carrot, key_image: ki });
+    expect(swept.result.spent_key_images.key_images).toEqual([ki]);
+    expect(swept.result.amount + swept.result.fee).toBe(outs.find((o: any) => o.key_image === ki).amount);
+    expect((await rpc(aliceRpc.port, 'sweep_single', { address: bob.carrot, key_image: ki })).error).toEqual({ code: -1, message: 'No outputs found' });
+  });
+
+  it('marks a pending tx failed when the daemon loses it, and gives its inputs back', async () => {
+    await mine(1);
+    await sync(aliceRpc.port);
+    const before = await balance(aliceRpc.port);
+    const sent = await transfer(aliceRpc.port, bob.carrot, [SAL1]);
+    expect((await balance(aliceRpc.port)).unlocked_balance).toBeLessThan(before.unlocked_balance);
+    await daemon.stop();
+    rmSync(join(daemon.dataDir, 'testnet', '19', 'lmdb', 'sim-pool.json'));
+    daemon = await startDaemon(dir, { env: FAST, port: daemon.port, zmqPort: daemon.zmqPort });
+    await sync(aliceRpc.port);
+    const failed = (await rpc(aliceRpc.port, 'get_transfers', { failed: true, pending: true })).result;
+    expect(failed.pending).toBeUndefined();
+    expect(failed.failed).toHaveLength(1);
+    expect(failed.failed[0]).toMatchObject({ type: 'failed', txid: sent.result.tx_hash });
+    expect((await balance(aliceRpc.port)).unlocked_balance).toBe(before.unlocked_balance);
+  });
+
+  it('sweeps everything in txs of at most 64 inputs', async () => {
+    await mine(10);
+    await sync(bobRpc.port);
+    const outputs = (await rpc(bobRpc.port, 'incoming_transfers', { transfer_type: 'available' })).result.transfers.filter((o: any) => o.unlocked);
+    const sweep = await rpc(bobRpc.port, 'sweep_all', { address: alice.carrot });
+    expect(sweep.result.tx_hash_list).toHaveLength(Math.ceil(outputs.length / 64));
+    expect(sweep.result.spent_key_images_list.flatMap((k: any) => k.key_images)).toHaveLength(outputs.length);
+    expect((await rpc(bobRpc.port, 'sweep_all', { address: alice.carrot })).error).toEqual({ code: -4, message: 'No unlocked balance in the specified account' });
+  });
+
+  it('hides the minted supply from the creator by default and shows it when switched on', async () => {
+    expect((await rpc(aliceRpc.port, 'create_token', { ticker: 'vis1', supply: 10, name: 'Visible one' })).result.tx_hash_list).toHaveLength(1);
+    await mine(1);
+    await sync(aliceRpc.port);
+    expect((await rpc(aliceRpc.port, 'get_tokens', { regex: 'VIS' })).result.tokens).toEqual(['salVIS1']);
+    expect((await rpc(aliceRpc.port, 'get_balance', { asset_type: 'salVIS1' })).error).toEqual({ code: -1, message: "Source asset 'salVIS1' not found in wallet" });
+    expect((await rpc(aliceRpc.port, 'create_token', { ticker: 'VIS2', supply: 7 })).result).toBeDefined();
+    await rpc(aliceRpc.port, 'stop_wallet');
+    await aliceRpc.proc;
+    await mine(1);
+    aliceRpc = await startWalletRpc(['--wallet-file', alice.path, '--password', 'pw', '--log-file', join(dir, 'alice-rpc.log')], daemon.port, { env: { SALTNET_SIM_TOKEN_MINT_VISIBLE: '1' } });
+    const minted = (await rpc(aliceRpc.port, 'get_balance', { asset_type: 'SALvis2' })).result.balances[0];
+    const block = (await rpc(aliceRpc.port, 'get_transfers', { in: true })).result.in.find((e: any) => e.asset_type === 'salVIS2');
+    expect(block).toMatchObject({ type: 'block', amount: 7 * SAL1, locked: true });
+    // Minted like coinbase: locked for 60 blocks from the block that created the token.
+    const top = (await rpc(aliceRpc.port, 'get_height')).result.height;
+    expect(minted).toMatchObject({ asset_type: 'salVIS2', balance: 7 * SAL1, unlocked_balance: 0, blocks_to_unlock: block.height + 60 - top });
+  });
+
+  it('answers bad input with the real errors and keeps serving', async () => {
+    const bad = [
+      ['transfer', { destinations: 'x' }],
+      ['transfer', { destinations: [{ address: bob.carrot, amount: -1, asset_type: 'SAL1' }] }],
+      ['transfer', { destinations: [{ address: bob.carrot, amount: 1.5, asset_type: 'SAL1' }] }],
+      ['get_balance', { asset_type: 123 }],
+      ['get_transfers', { in: 1 }],
+      ['create_token', { ticker: 'ABCD', supply: '1e3' }],
+    ] as const;
+    for (const [m, p] of bad) expect((await rpc(aliceRpc.port, m, p)).error, `${m} ${JSON.stringify(p)}`).toEqual({ code: -32602, message: 'Invalid params' });
+    const digits = await transfer(aliceRpc.port, bob.carrot, [0]);
+    expect(digits.error).toEqual({ code: -46, message: 'destination amount is zero' });
+    const huge = await rpc(aliceRpc.port, 'transfer', { destinations: [{ address: bob.carrot, amount: '18446744073709551615', asset_type: 'SAL1' }], source_asset: 'SAL1', tx_type: 3 });
+    expect(huge.error.code).toBe(-4);
+    expect(huge.error.message).toMatch(/^Not enough money in all inputs \(\d+\) to fund minimum output sum \(\d+\)$/);
+    expect((await rpc(aliceRpc.port, 'create_token', { ticker: 'ABCD', supply: '18440000000000001' })).error).toEqual({ code: -7, message: 'Supply amount must be between 1 and MONEY_SUPPLY.' });
+    expect((await post(aliceRpc.port, '/json_rpc', '{"jsonrpc":"2.0","id":1,"method":5}')).status).toBe(500);
+    expect((await rpc(aliceRpc.port, 'get_version')).result.version).toBe(65564);
+  });
+
+  it('refuses mutating calls in restricted mode', async () => {
+    const r = await startWalletRpc(['--wallet-file', alice.path, '--password', 'pw', '--restricted-rpc', '--no-initial-sync', '--log-file', join(dir, 'restricted.log')], daemon.port);
+    expect((await transfer(r.port, bob.carrot, [SAL1])).error).toEqual({ code: -7, message: 'Command unavailable in restricted mode.' });
+    expect((await rpc(r.port, 'get_height')).result.height).toBeGreaterThan(0);
+    await r.stop();
+  });
+});
+
+describe('wallet files over RPC', () => {
+  it('creates, refuses, opens and closes wallets with the real codes and messages', async () => {
+    const p = bobRpc.port;
+    expect((await rpc(aliceRpc.port, 'create_wallet', { filename: 'x', password: '', language: 'English' })).error).toEqual({ code: -23, message: 'No wallet dir configured' });
+    expect((await rpc(p, 'create_wallet', { filename: 'a/b', password: '', language: 'English' })).error).toEqual({ code: -1, message: 'Invalid filename' });
+    expect((await rpc(p, 'create_wallet', { filename: 'k', password: '', language: 'Klingon' })).error).toEqual({ code: -1, message: 'Unknown language: Klingon' });
+    expect((await rpc(p, 'create_wallet', { filename: 'bob', password: '', language: 'English' })).error).toEqual({ code: -21, message: 'Cannot create wallet. Already exists.' });
+    expect((await rpc(p, 'open_wallet', { filename: 'bob', password: 'wrong' })).error).toEqual({ code: -1, message: 'Failed to open wallet : Invalid password.' });
+    expect((await rpc(p, 'open_wallet', { filename: 'nobody', password: '' })).error).toEqual({ code: -1, message: `Failed to open wallet : file not found "${join(dir, 'wallets', 'nobody')}.keys"` });
+    expect(await rpc(p, 'close_wallet')).toMatchObject({ result: {} });
+    expect((await rpc(p, 'get_balance')).error).toEqual({ code: -13, message: 'No wallet file' });
+    expect(await rpc(p, 'open_wallet', { filename: 'bob', password: 'bob-Secret-Passw0rd' })).toMatchObject({ result: {} });
+    expect((await rpc(p, 'get_address')).result.addresses[0].address_carrot).toBe(bob.carrot);
+  });
+
+  it('keeps secrets out of the wallet files', () => {
+    const text = readFileSync(join(dir, 'wallets', 'bob.keys'), 'utf8') + readFileSync(join(dir, 'wallets', 'bob'), 'utf8');
+    expect(text).not.toContain('bob-Secret-Passw0rd');
+    expect(text).not.toContain(Buffer.from('bob-Secret-Passw0rd').toString('base64').slice(0, 16));
+    expect(text).not.toMatch(/"seed"|spend/i);
+  });
+});
+
+describe('wallet RPC startup', () => {
+  const run = async (args: string[], opts: { cwd?: string } = {}): Promise<{ code: number | undefined; out: string }> => {
+    const p = spawnSim('salvium-wallet-rpc', args, opts);
+    const r = await p.proc;
+    return { code: r.exitCode, out: p.output() };
+  };
+
+  it('requires --rpc-bind-port like boost', async () => {
+    const r = await run(['--testnet', '--wallet-file', alice.path, '--password', 'pw']);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain("Failed to parse arguments: the option '--rpc-bind-port' is required but missing");
+  });
+
+  it('fails with the real lines on a wrong password, a missing wallet and a busy port', async () => {
+    const port = String(await freePort());
+    const wrong = await run(['--testnet', '--rpc-bind-port', port, '--wallet-file', alice.path, '--password', 'nope', '--disable-rpc-login']);
+    expect(wrong.code).toBe(1);
+    expect(wrong.out).toMatch(/\tE Wallet initialization failed: invalid password\n/);
+    const missing = await run(['--testnet', '--rpc-bind-port', port, '--wallet-file', join(dir, 'none'), '--password', 'x', '--disable-rpc-login']);
+    expect(missing.out).toContain(`E Wallet initialization failed: file not found "${join(dir, 'none')}.keys"`);
+    const busy = await run(['--testnet', '--rpc-bind-port', String(bobRpc.port), '--wallet-dir', join(dir, 'wallets'), '--disable-rpc-login']);
+    expect(busy.code).toBe(1);
+    expect(busy.out).toMatch(/F Error starting server: Failed to bind IPv4 \(set to required\)\n.*E Failed to initialize wallet RPC server/);
+    const both = await run(['--testnet', '--rpc-bind-port', port, '--wallet-dir', dir, '--wallet-file', alice.path, '--disable-rpc-login']);
+    expect(both.out).toContain('wallet-dir and wallet-file are incompatible, use only one of them');
+  });
+
+  it('uses Digest login with a generated password unless --disable-rpc-login', async () => {
+    const r = await startWalletRpc(['--wallet-dir', join(dir, 'wallets'), '--log-file', join(dir, 'digest.log')], daemon.port, { cwd: dir, login: true });
+    const loginFile = join(dir, `salvium-wallet-rpc.${r.port}.login`);
+    const [user, password] = readFileSync(loginFile, 'utf8').split(':') as [string, string];
+    expect(user).toBe('monero');
+    expect(r.output()).toContain(`RPC username/password is stored in file salvium-wallet-rpc.${r.port}.login`);
+    expect((await post(r.port, '/json_rpc', { jsonrpc: '2.0', id: 1, method: 'get_version' })).status).toBe(401);
+    const client = new Client(`http://127.0.0.1:${r.port}`);
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'get_version' });
+    const challenge = await client.request({ path: '/json_rpc', method: 'POST', body });
+    await challenge.body.text();
+    expect(challenge.statusCode).toBe(401);
+    const authorization = digestAuthorizationHeader({ username: 'monero', password, method: 'POST', uri: '/json_rpc', wwwAuthenticate: challenge.headers['www-authenticate'] as string[], nc: 1 });
+    const ok = await client.request({ path: '/json_rpc', method: 'POST', body, headers: { authorization } });
+    expect(JSON.parse(await ok.body.text()).result.version).toBe(65564);
+    await client.close();
+    await r.stop();
+    expect(existsSync(loginFile)).toBe(false);
+  });
+
+  it('reports a dead daemon: refresh -38, create_token code 0 with an empty message', async () => {
+    await daemon.stop();
+    expect((await rpc(aliceRpc.port, 'refresh')).error).toEqual({ code: -38, message: 'no connection to daemon' });
+    expect((await rpc(aliceRpc.port, 'create_token', { ticker: 'DEAD', supply: 1 })).error).toEqual({ code: 0, message: '' });
+    await waitFor('wallet still answering', async () => (await rpc(aliceRpc.port, 'get_version')).result);
+  });
+});
