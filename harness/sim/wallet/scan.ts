@@ -29,16 +29,25 @@ function addAsset(w: Wallet, asset: string): void {
   if (!w.state.assetsSeen.includes(asset)) w.state.assetsSeen.push(asset);
 }
 
-function scanTx(w: Wallet, tx: Tx, block: Block, opts: ScanOptions, events: string[]): boolean {
+/** Lookups a scan needs, built once per scan rather than once per transaction. */
+interface ScanIndex {
+  byKeyImage: Map<string, OwnedOutput>;
+  ids: Set<string>;
+}
+
+function indexOf(w: Wallet): ScanIndex {
+  return { byKeyImage: new Map(w.state.outputs.map((o) => [o.keyImage, o])), ids: new Set(w.state.outputs.map((o) => o.id)) };
+}
+
+function scanTx(w: Wallet, tx: Tx, block: Block, opts: ScanOptions, events: string[], index: ScanIndex): boolean {
   const st = w.state;
   const coinbase = tx.type === TxType.MINER || tx.type === TxType.PROTOCOL;
-  // Spends of our outputs.
-  const byKeyImage = new Map(st.outputs.filter((o) => !o.spent || o.spentBy === tx.txid).map((o) => [o.keyImage, o]));
+  // Spends of our outputs (already marked spent by our own pending tx, or not yet).
   let spentIn = 0n;
   const spentOutputs: OwnedOutput[] = [];
   for (const input of tx.inputs) {
-    const mine = byKeyImage.get(input.keyImage);
-    if (!mine) continue;
+    const mine = index.byKeyImage.get(input.keyImage);
+    if (!mine || (mine.spent && mine.spentBy !== tx.txid)) continue;
     mine.spent = true;
     mine.spentBy = tx.txid;
     spentIn += mine.amount;
@@ -50,7 +59,7 @@ function scanTx(w: Wallet, tx: Tx, block: Block, opts: ScanOptions, events: stri
   for (const o of tx.outputs) {
     if (!ownsAddress(w, o.address) || o.amount === 0n) continue;
     if (tx.type === TxType.PROTOCOL && o.asset.startsWith('sal') && o.asset.length === 7 && !opts.tokenMintVisible) continue;
-    if (st.outputs.some((x) => x.id === o.id)) continue;
+    if (index.ids.has(o.id)) continue;
     const owned: OwnedOutput = {
       id: o.id,
       txid: tx.txid,
@@ -65,6 +74,8 @@ function scanTx(w: Wallet, tx: Tx, block: Block, opts: ScanOptions, events: stri
       spent: false,
     };
     st.outputs.push(owned);
+    index.byKeyImage.set(owned.keyImage, owned);
+    index.ids.add(owned.id);
     got.push(owned);
     addAsset(w, o.asset);
     received = true;
@@ -110,10 +121,11 @@ function scanTx(w: Wallet, tx: Tx, block: Block, opts: ScanOptions, events: stri
 
 export function scanBlocks(w: Wallet, blocks: Block[], opts: ScanOptions, events: string[]): boolean {
   let received = false;
+  const index = indexOf(w);
   for (const block of blocks) {
     if (block.index !== w.state.height) continue;
     if (block.index >= w.state.refreshFrom) {
-      for (const tx of [block.minerTx, block.protocolTx, ...block.txs]) if (scanTx(w, tx, block, opts, events)) received = true;
+      for (const tx of [block.minerTx, block.protocolTx, ...block.txs]) if (scanTx(w, tx, block, opts, events, index)) received = true;
     }
     w.state.height = block.index + 1;
     w.state.topHash = block.hash;
