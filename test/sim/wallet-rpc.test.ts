@@ -1,7 +1,7 @@
 // The simulated wallet RPC as a process: startup failures, Digest login, wallet files, and a
 // two-wallet story across HF10 and HF11 covering transfers, the transfer groups, splitting,
 // the 64-input limit, sweeps, failed transactions, token minting and bad input.
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -209,6 +209,22 @@ describe('wallet files over RPC', () => {
     expect((await rpc(p, 'get_balance')).error).toEqual({ code: -13, message: 'No wallet file' });
     expect(await rpc(p, 'open_wallet', { filename: 'bob', password: 'bob-Secret-Passw0rd' })).toMatchObject({ result: {} });
     expect((await rpc(p, 'get_address')).result.addresses[0].address_carrot).toBe(bob.carrot);
+  });
+
+  it('continues from a copy of the wallet files placed elsewhere', async () => {
+    await rpc(aliceRpc.port, 'store');
+    const copyDir = join(dir, 'copied');
+    mkdirSync(copyDir);
+    for (const f of ['alice', 'alice.keys']) copyFileSync(join(dir, f), join(copyDir, f));
+    // num_unspent_outputs is meaningless (uninitialised in the real wallet): leave it out of the comparison.
+    const balances = async (port: number): Promise<string> => JSON.stringify((await rpc(port, 'get_balance', { all_assets: true })).result, (k, v) => (k === 'num_unspent_outputs' ? undefined : v));
+    const original = await balances(aliceRpc.port);
+    const copy = await startWalletRpc(['--wallet-file', join(copyDir, 'alice'), '--password', 'pw', '--no-initial-sync', '--log-file', join(dir, 'copy.log')], daemon.port);
+    expect((await rpc(copy.port, 'get_address')).result.addresses[0]).toMatchObject({ address_cn: alice.cn, address_carrot: alice.carrot });
+    expect(await balances(copy.port)).toBe(original);
+    expect(original).toContain('"asset_type":"SAL1"');
+    expect((await rpc(copy.port, 'get_height')).result).toEqual((await rpc(aliceRpc.port, 'get_height')).result);
+    await copy.stop();
   });
 
   it('keeps secrets out of the wallet files', () => {
