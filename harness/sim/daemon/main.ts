@@ -9,6 +9,7 @@ import { createLogger, YELLOW, type Logger } from '../common/log.js';
 import { failParse, OptionError, parseOptions, type ParsedOptions } from '../common/options.js';
 import { VERSION_LINE } from '../common/version.js';
 import { TESTNET_PORTS, TESTNET_VERSION } from '../chain/constants.js';
+import { decodeAddress } from '../crypto/address.js';
 import { openChain } from '../chain/store.js';
 import { startRpcServer, type RpcServer } from '../http/server.js';
 import { createMiner } from './miner.js';
@@ -109,6 +110,14 @@ async function main(): Promise<void> {
   }
   const { ledger, store } = openChain(dbDir);
   log.log('I', 'Loading checkpoints');
+  if (startMiningAddr !== undefined) {
+    // miner::init (from core::init): the address must parse for this network and not be a subaddress
+    const a = decodeAddress(startMiningAddr);
+    if (!a || a.coin !== 'salvium' || a.network !== 'testnet' || a.type === 'subaddress') {
+      log.log('E', `Target account address ${startMiningAddr} has wrong format, starting daemon canceled`);
+      fail(log, 'Failed to initialize core');
+    }
+  }
   log.log('I', 'Core initialized OK');
   log.log('I', 'Initializing p2p server...');
   const sockets: Server[] = [];
@@ -193,9 +202,10 @@ async function main(): Promise<void> {
       await listen(zmq, zmqIp, zmqPort);
       sockets.push(zmq);
     } catch {
-      log.log('E', `Failed to add TCP socket(${zmqIp}:${zmqPort}) to ZMQ RPC Server`);
+      // The real t_internals constructor throws this text; main() logs it as the reason
+      // ("Failed to initialize zmq_pub" is the --zmq-pub failure, not this one).
       await server.close();
-      fail(log, 'Failed to initialize zmq_pub');
+      fail(log, `Failed to add TCP socket(${zmqIp}:${zmqPort}) to ZMQ RPC Server`);
     }
   }
   log.log('I', 'Starting core RPC server...');

@@ -1,7 +1,7 @@
 // Entry point of the simulated `salvium-wallet-cli` (reference §1.2): the real startup lines,
 // prompts (password, seed language, background mining) read line by line, wallet generation and
 // opening, `--command`, and an interactive loop with the commonly used commands.
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { loadSimConfig } from '../common/config.js';
 import { failParse, OptionError, parseOptions, type ParsedOptions } from '../common/options.js';
@@ -43,6 +43,16 @@ function parse(argv: string[]): ParsedOptions {
 async function readPassword(opts: ParsedOptions, input: LineInput, creating: boolean): Promise<string | undefined> {
   const given = opts.get('password');
   if (given !== undefined) return given;
+  const file = opts.get('password-file');
+  if (file !== undefined) {
+    // wallet2's password_file handling: the file's text with trailing line breaks removed
+    try {
+      return readFileSync(file, 'utf8').replace(/[\r\n]+$/, '');
+    } catch {
+      out('Error: the password file specified could not be read');
+      process.exit(1);
+    }
+  }
   if (!process.stdin.isTTY) return input.ask(); // not a TTY: exactly one line, no prompt, no confirmation
   for (;;) {
     const pw = await input.ask(creating ? 'Enter a new password for the wallet: ' : 'Wallet password: ');
