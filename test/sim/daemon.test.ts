@@ -537,7 +537,7 @@ describe('mining, hard forks, rewards, fees and bad input on one chain', () => {
     expect(await hfVersion()).toBe(11);
     expect((await post(d.port, '/stop_mining', {})).json).toEqual({ status: 'Mining never started', untrusted: false });
     expect(await height(d.port)).toBe(h);
-    await mineTo(d.port, W1.carrot.address, 1300);
+    await mineTo(d.port, W1.carrot.address, 1301); // block index 1300 exists once the chain has 1301 blocks
     expect((await post(d.port, '/stop_mining', {})).json.status).toBe('Mining never started');
     expect(await hfVersion()).toBe(12);
   });

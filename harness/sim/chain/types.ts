@@ -69,15 +69,9 @@ export interface Block {
   weight: number;
 }
 
-export interface TokenRecord {
+/** A token on the chain: what its creation carried, under its asset type, from the block that mined it. */
+export interface TokenRecord extends Omit<TokenCreation, 'metadataHex'> {
   assetType: string;
-  ticker: string;
-  supply: bigint;
-  name: string;
-  url: string;
-  hash: string;
-  size: bigint;
-  creator: string;
   height: number;
 }
 

@@ -97,6 +97,9 @@ export function failParse(err: unknown, specs: readonly OptionSpec[]): never {
   process.exit(1);
 }
 
+export const flag = (name: string): OptionSpec => ({ name, kind: 'flag' });
+export const value = (name: string, valid?: (v: string) => boolean): OptionSpec => ({ name, kind: 'value', ...(valid ? { valid } : {}) });
+
 /** Options every Monero-family program accepts. */
 export const COMMON_OPTIONS: OptionSpec[] = [
   { name: 'help', kind: 'flag', description: 'Produce help message' },

@@ -5,6 +5,7 @@ import { createServer, type Server } from 'node:net';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { loadSimConfig } from '../common/config.js';
+import { handlerErrorLine, isLoopback } from '../common/format.js';
 import { createLogger, YELLOW, type Logger } from '../common/log.js';
 import { failParse, OptionError, parseOptions, type ParsedOptions } from '../common/options.js';
 import { VERSION_LINE } from '../common/version.js';
@@ -17,7 +18,6 @@ import { DAEMON_OPTIONS } from './options.js';
 import { daemonJsonRpcMethods, daemonUriEndpoints, type DaemonContext } from './rpc.js';
 
 const STARS = '*'.repeat(70);
-const isLoopback = (ip: string): boolean => ip === 'localhost' || ip.startsWith('127.') || ip === '::1';
 
 /** Options from a config file (`key=value` lines), as boost's config-file parser reads them. */
 function configFileArgs(path: string): string[] {
@@ -189,7 +189,7 @@ async function main(): Promise<void> {
       jsonRpcMethods: daemonJsonRpcMethods(ctx),
       uriEndpoints: daemonUriEndpoints(ctx),
       maxBodyBytes: 1024 * 1024,
-      onError: (err, where) => log.log('E', `Exception in ${where.method ?? where.path}: ${err instanceof Error ? err.message : String(err)}`),
+      onError: (err, where) => log.log('E', handlerErrorLine(err, where)),
     });
   } catch {
     log.log('F', 'Error starting server: Failed to bind IPv4 (set to required)');

@@ -1,8 +1,5 @@
 // salviumd's command-line options (reference §1.1), as boost would parse them.
-import { COMMON_OPTIONS, isPort, isUnsigned, type OptionSpec } from '../common/options.js';
-
-const flag = (name: string): OptionSpec => ({ name, kind: 'flag' });
-const value = (name: string, valid?: (v: string) => boolean): OptionSpec => ({ name, kind: 'value', ...(valid ? { valid } : {}) });
+import { COMMON_OPTIONS, flag, isPort, isUnsigned, value, type OptionSpec } from '../common/options.js';
 
 export const DAEMON_OPTIONS: OptionSpec[] = [
   ...COMMON_OPTIONS,

@@ -4,6 +4,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { loadSimConfig } from '../common/config.js';
+import { createLogger } from '../common/log.js';
+import { formatMoney as money } from '../common/format.js';
 import { failParse, OptionError, parseOptions, type ParsedOptions } from '../common/options.js';
 import { VERSION_LINE } from '../common/version.js';
 import { seedToWords, wordsToSeed } from '../crypto/mnemonic.js';
@@ -19,10 +21,6 @@ import { createLineInput, type LineInput } from './input.js';
 
 const STARS = '*'.repeat(70);
 const out = (line = ''): void => void process.stdout.write(`${line}\n`);
-const money = (atomic: bigint): string => {
-  const s = atomic.toString().padStart(9, '0');
-  return `${s.slice(0, -8)}.${s.slice(-8)}`;
-};
 
 /** Commands of the real CLI that the simulator does not implement (they answer so, honestly). */
 const REAL_COMMANDS = new Set([
@@ -218,8 +216,11 @@ async function main(): Promise<void> {
   out('');
   out(VERSION_LINE);
   if (opts.has('help') || opts.has('version')) return;
-  const logFile = resolve(opts.get('log-file') ?? join(dirname(process.argv[1] ?? '.'), 'salvium-wallet-cli.log'));
+  // The CLI wallet logs to its file only, never to the console.
+  const logFile = opts.get('log-file') ?? join(dirname(process.argv[1] ?? '.'), 'salvium-wallet-cli.log');
   out(`Logging to ${logFile}`);
+  const log = createLogger({ file: resolve(logFile), console: false, category: 'wallet.simplewallet', sourceFile: 'simplewallet.cpp' });
+  log.log('I', VERSION_LINE);
   if (!opts.has('testnet')) {
     out('Error: saltnet simulator: only --testnet is simulated');
     process.exit(1);
@@ -254,6 +255,7 @@ async function main(): Promise<void> {
       w = await create(path, opts, input, daemon);
     }
   }
+  log.log('I', `Wallet ${w.path}: CN ${w.keys.cn.address}, Carrot ${w.keys.carrot.address}`);
   const commandWords = [...opts.getAll('command'), ...opts.positional];
   if (commandWords.length > 0) {
     // --command: no refresh before it, no background-mining question; save and exit 0 whatever happened.

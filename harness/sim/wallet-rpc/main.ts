@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { loadSimConfig } from '../common/config.js';
+import { handlerErrorLine, isLoopback } from '../common/format.js';
 import { createLogger, type Logger } from '../common/log.js';
 import { failParse, OptionError, parseOptions, requireOption, type ParsedOptions } from '../common/options.js';
 import { VERSION_LINE } from '../common/version.js';
@@ -17,7 +18,6 @@ import { loadWallet, saveWallet, type Wallet } from '../wallet/state.js';
 import { walletMethods, type WalletRpcContext } from './methods.js';
 
 const AUTO_REFRESH_MS = 20_000;
-const isLoopback = (ip: string): boolean => ip === 'localhost' || ip.startsWith('127.') || ip === '::1';
 
 function parse(argv: string[]): ParsedOptions {
   try {
@@ -143,7 +143,7 @@ async function main(): Promise<void> {
       serial: true,
       ...(auth ? { auth } : {}),
       // Like an exception escaping a real handler: the caller gets {code: 0, message: ""}, the log says why.
-      onError: (err, where) => log.log('E', `Exception in ${where.method ?? where.path}: ${err instanceof Error ? err.message : String(err)}`),
+      onError: (err, where) => log.log('E', handlerErrorLine(err, where)),
     });
   } catch {
     log.log('F', 'Error starting server: Failed to bind IPv4 (set to required)');

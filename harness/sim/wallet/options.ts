@@ -1,8 +1,5 @@
 // Command-line options shared by salvium-wallet-cli and salvium-wallet-rpc (reference §1.2, §1.3).
-import { COMMON_OPTIONS, isPort, isUnsigned, type OptionSpec } from '../common/options.js';
-
-const flag = (name: string): OptionSpec => ({ name, kind: 'flag' });
-const value = (name: string, valid?: (v: string) => boolean): OptionSpec => ({ name, kind: 'value', ...(valid ? { valid } : {}) });
+import { COMMON_OPTIONS, flag, isPort, isUnsigned, value, type OptionSpec } from '../common/options.js';
 
 export const WALLET_COMMON_OPTIONS: OptionSpec[] = [
   ...COMMON_OPTIONS,
@@ -75,8 +72,8 @@ export const WALLET_CLI_OPTIONS: OptionSpec[] = [
   flag('create-address-file'),
   value('subaddress-lookahead'),
   flag('do-not-relay'),
-  value('command', undefined),
-].map((s) => (s.name === 'command' ? { ...s, multi: true } : s));
+  { name: 'command', kind: 'value', multi: true },
+];
 
 /** Daemon address from --daemon-address / --daemon-host / --daemon-port (default: local testnet port). */
 export function daemonAddress(get: (n: string) => string | undefined): string {

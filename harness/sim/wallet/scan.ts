@@ -2,6 +2,7 @@
 // wallet's bookkeeping (Monero wallet2): spends mark outputs spent; a tx that spends our outputs
 // is an outgoing transfer whose own-account outputs count as change (no incoming entry); other
 // received outputs are incoming payments (`block` for miner/protocol txs).
+import { formatMoney as fmt } from '../common/format.js';
 import { keyImage } from '../crypto/keys.js';
 import { DEFAULT_TX_SPENDABLE_AGE, MINED_MONEY_UNLOCK_WINDOW, TxType } from '../chain/constants.js';
 import type { Block, Tx } from '../chain/types.js';
@@ -20,10 +21,6 @@ export interface ScanOptions {
   tokenMintVisible: boolean;
 }
 
-const fmt = (atomic: bigint): string => {
-  const s = atomic.toString().padStart(9, '0');
-  return `${s.slice(0, -8)}.${s.slice(-8)}`;
-};
 
 function addAsset(w: Wallet, asset: string): void {
   if (!w.state.assetsSeen.includes(asset)) w.state.assetsSeen.push(asset);
