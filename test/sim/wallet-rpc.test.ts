@@ -5,7 +5,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:
 import { join } from 'node:path';
 import { Client } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { digestAuthorizationHeader } from '../../harness/sim/http/digest.js';
+import { digestAuthorizationHeader } from '../../harness/rpc/digest.js';
 import {
   cleanup, freePort, generateWallet, height, mineAcrossCarrot, mineTo, post, rpc, spawnSim, startDaemon, startWalletRpc, stopAll, tempDir, waitFor,
   type CliWallet, type SimDaemon, type SimWalletRpc,

@@ -99,7 +99,6 @@ function printGenerated(w: Wallet, showSeed: boolean): void {
   out(words.slice(8, 16).join(' '));
   out(words.slice(16).join(' '));
   out(STARS);
-  out('If you are new to Salvium, type "welcome" for a brief overview.');
 }
 
 async function daemonHeight(daemon: DaemonClient): Promise<number | undefined> {
@@ -277,6 +276,8 @@ async function main(): Promise<void> {
       if (answer !== undefined && /^(y|yes)$/i.test(answer.trim())) out('Background mining enabled. Thank you for supporting the network.');
       else out('Background mining not enabled. Set setup-background-mining to 1 to change.');
     }
+    // Where the real (Monero 0.18) CLI prints it: after the background-mining question.
+    out('If you are new to Salvium, type "welcome" for a brief overview.');
     await runCommand('refresh', w, daemon, config.tokenMintVisible);
   }
   out('Background refresh thread started');

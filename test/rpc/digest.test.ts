@@ -8,7 +8,7 @@ import {
   parseDigestAuthorization,
   parseDigestChallenges,
   verifyDigestAuthorization,
-} from '../../../harness/sim/http/digest.js';
+} from '../../harness/rpc/digest.js';
 
 // RFC 2617 §3.5
 const RFC_CHALLENGE = `Digest
