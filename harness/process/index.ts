@@ -1,0 +1,33 @@
+// The process supervisor: starts programs, watches them, knows when they are ready, and makes sure
+// every process it started is gone when the harness stops. Knows nothing about Salvium.
+export { setTimeoutFactor, scaled, timeoutFactor, resetTimeoutFactor } from './timeouts.js';
+export { redact, formatCommandLine, makeRedactor, shellQuote, REDACTED } from './redact.js';
+export { ProcessExitedError, ReadinessTimeout, ProcessStartError, describeExit, type ExitInfo } from './errors.js';
+export {
+  startProcess,
+  liveProcesses,
+  killNow,
+  type ManagedProcess,
+  type ManagedProcessOptions,
+  type StopOptions,
+  type TextPattern,
+  type WaitForTextOptions,
+} from './managed.js';
+export { waitUntilReady, tcpProbe, httpProbe, type ReadyStrategy, type Ready, type HttpProbeOptions } from './ready.js';
+export { freePorts, isPortFree, withFreshPorts, isBindError } from './ports.js';
+export {
+  stateDir,
+  writeRun,
+  readRun,
+  listRuns,
+  removeRun,
+  isAlive,
+  reapRun,
+  reapStale,
+  procStartTime,
+  selfStartTime,
+  type RunProcess,
+  type RunRecord,
+} from './registry.js';
+export { startReaper, REAPER_SCRIPT, REAPER_POLL_MS, REAPER_GRACE_MS, type Reaper } from './reaper.js';
+export { createSupervisor, type Supervisor, type SupervisorOptions } from './supervisor.js';

@@ -1,0 +1,527 @@
+// One program started by the harness: its output split into lines (ANSI stripped, secrets
+// redacted) that go to a log file, an in-memory tail and listeners; text waits (prompts without a
+// newline included); stdin; and a stop that always ends with the process gone.
+//
+// Every program is spawned detached, i.e. as the leader of its own process group: a Ctrl-C in the
+// terminal reaches the harness only, which then stops its programs in order, and a signal to the
+// group reaches grandchildren even after their parent died.
+import { accessSync, closeSync, constants, mkdirSync, openSync, statSync, writeSync } from 'node:fs';
+import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
+import { stripVTControlCharacters } from 'node:util';
+import { execa } from 'execa';
+import { ProcessExitedError, ProcessStartError, ReadinessTimeout, describeExit, type ExitInfo } from './errors.js';
+import { killTree, signal, signalGroup } from './kill.js';
+import { formatCommandLine, makeRedactor } from './redact.js';
+import { scaled } from './timeouts.js';
+
+export type { ExitInfo } from './errors.js';
+
+export interface StopOptions {
+  /** The graceful step (e.g. an RPC `stop_daemon`); default: SIGTERM. If it throws, SIGTERM is sent. */
+  graceful?: () => Promise<unknown>;
+  /** How long the graceful step and the exit may take before the tree is SIGKILLed (default 10 000; scaled). */
+  graceMs?: number;
+}
+
+export interface ManagedProcessOptions {
+  /** 'daemon', 'wallet-rpc', 'wallet-cli': used in messages. */
+  name: string;
+  command: string;
+  args: string[];
+  /** Merged over process.env; TERM=dumb is always set. */
+  env?: Record<string, string>;
+  cwd?: string;
+  /** stdout+stderr are appended here line by line (the file and its folder are created). */
+  logFile: string;
+  /** Redacted from commandLine, the log file, the tail, lines, waits and errors. */
+  secrets?: string[];
+  /** In-memory tail length (default 500). */
+  tailLines?: number;
+  /** 'pipe' to answer prompts with write(); default 'ignore'. */
+  stdin?: 'ignore' | 'pipe';
+  /** A one-shot program (e.g. a wallet CLI that creates a wallet): its own exit is not "unexpected". */
+  expectExit?: boolean;
+  /** Defaults for stop() (and so for Supervisor.stopAll()) when it is called without options. */
+  stop?: StopOptions;
+}
+
+export type TextPattern = RegExp | string;
+
+export interface WaitForTextOptions {
+  /** Deadline (scaled); Infinity waits until the process exits or `signal` aborts. */
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+export interface ManagedProcess {
+  readonly name: string;
+  readonly pid: number;
+  readonly commandLine: string;
+  readonly logFile: string;
+  readonly running: boolean;
+  /** Set once the process has exited and its output is drained (when `exited` resolves). */
+  readonly exitInfo: ExitInfo | undefined;
+  /** Resolves once the process has exited and its output is drained; never rejects. */
+  readonly exited: Promise<ExitInfo>;
+  /** The last n lines (default: all kept), ANSI stripped and redacted. */
+  tail(n?: number): string[];
+  /** The kept tail as one string (the whole output is not kept). */
+  output(): string;
+  /** Each complete line, and a final unterminated line at exit. Returns an unsubscribe function. */
+  onLine(listener: (line: string) => void): () => void;
+  /**
+   * Resolves with the first line printed after this call that matches (any of) `pattern` (a string
+   * matches as a substring; a RegExp line by line, so ^ and $ are line bounds). The unterminated
+   * last line (a prompt) counts once it has been quiet for 25 ms, so "Enter the number ...: "
+   * matches and a line arriving in two pieces does not match half-written; a prompt already
+   * printed before the call counts too unless an earlier wait matched it (so wait, write the
+   * answer, wait for the next prompt works even when both arrive in one chunk). A program reading
+   * a pipe does not echo the answer: what it prints next continues the prompt's line
+   * ("Password: Wrong password"). Rejects with
+   * ProcessExitedError if the process exits first, ReadinessTimeout at the (scaled) deadline.
+   */
+  waitForText(pattern: TextPattern | readonly TextPattern[], opts: WaitForTextOptions): Promise<string>;
+  /** Write to stdin (stdin: 'pipe'). */
+  write(text: string): void;
+  /** Close stdin. */
+  endInput(): void;
+  /**
+   * The graceful step (default SIGTERM); if the process has not exited after graceMs (default
+   * 10 000, scaled), SIGKILL to its whole tree and process group. Idempotent: later calls return
+   * the first call's promise. Never rejects.
+   */
+  stop(opts?: StopOptions): Promise<ExitInfo>;
+}
+
+/** How long a partial line must stay unchanged before waits may match it. */
+const PARTIAL_QUIET_MS = 25;
+/** After exit, how long to wait for the pipes to drain (a surviving grandchild may hold them). */
+const DRAIN_MS = 1000;
+
+// Processes alive in this harness: killed (SIGKILL, with their groups) if the harness exits
+// without stopping them, e.g. process.exit() from an error path.
+const live = new Map<number, ManagedProcessImpl>();
+let exitHookInstalled = false;
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', () => {
+    for (const pid of live.keys()) {
+      signalGroup(pid, 'SIGKILL');
+      signal(pid, 'SIGKILL');
+    }
+  });
+}
+
+/** Every process started by this harness that has not exited yet. */
+export function liveProcesses(): ManagedProcess[] {
+  return [...live.values()];
+}
+
+function describePattern(p: TextPattern | readonly TextPattern[]): string {
+  const list = Array.isArray(p) ? p : [p];
+  return list.map((x) => (typeof x === 'string' ? JSON.stringify(x) : String(x))).join(' or ');
+}
+
+function matcher(p: TextPattern | readonly TextPattern[]): (line: string) => boolean {
+  const list: TextPattern[] = Array.isArray(p) ? [...p] : [p as TextPattern];
+  if (list.length === 0) throw new Error('waitForText: no pattern');
+  // A global or sticky RegExp keeps state between test() calls: match with a fresh copy.
+  const tests = list.map((x) => {
+    if (typeof x === 'string') return (line: string) => line.includes(x);
+    const re = x.global || x.sticky ? new RegExp(x.source, x.flags.replace(/[gy]/g, '')) : x;
+    return (line: string) => re.test(line);
+  });
+  return (line) => tests.some((t) => t(line));
+}
+
+function cleanLine(raw: string): string {
+  let line = stripVTControlCharacters(raw);
+  if (line.endsWith('\r')) line = line.slice(0, -1);
+  // A carriage return redraws the line (progress bars): keep what is left visible.
+  const cr = line.lastIndexOf('\r');
+  if (cr >= 0) line = line.slice(cr + 1);
+  return line;
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function executableError(name: string, command: string, cwd: string | undefined, env: NodeJS.ProcessEnv, redactFn: (s: string) => string): ProcessStartError | undefined {
+  const check = (path: string): { code: string; reason: string } | undefined => {
+    let st;
+    try {
+      st = statSync(path);
+    } catch {
+      return { code: 'ENOENT', reason: 'does not exist' };
+    }
+    if (st.isDirectory()) return { code: 'EACCES', reason: 'is a directory, not a program' };
+    try {
+      accessSync(path, constants.X_OK);
+    } catch {
+      return { code: 'EACCES', reason: 'is not executable (chmod +x?)' };
+    }
+    return undefined;
+  };
+  if (command.includes('/')) {
+    const path = isAbsolute(command) ? command : resolve(cwd ?? process.cwd(), command);
+    const bad = check(path);
+    return bad ? new ProcessStartError({ processName: name, path: redactFn(path), ...bad }) : undefined;
+  }
+  const dirs = (env['PATH'] ?? '').split(delimiter).filter(Boolean);
+  let firstBad: { path: string; code: string; reason: string } | undefined;
+  for (const d of dirs) {
+    const path = join(d, command);
+    const bad = check(path);
+    if (!bad) return undefined;
+    if (bad.code !== 'ENOENT' && !firstBad) firstBad = { path, ...bad };
+  }
+  if (firstBad) return new ProcessStartError({ processName: name, path: redactFn(firstBad.path), code: firstBad.code, reason: firstBad.reason });
+  return new ProcessStartError({ processName: name, path: redactFn(command), code: 'ENOENT', reason: 'was not found in PATH' });
+}
+
+interface Waiter {
+  test: (line: string) => boolean;
+  /** Each splitter's version when the wait began: an unterminated line counts if it changed since, or no earlier wait matched it. */
+  since: number[];
+  resolve: (line: string) => void;
+  reject: (err: unknown) => void;
+}
+
+class LineSplitter {
+  private readonly decoder = new StringDecoder('utf8');
+  partial = '';
+  /** Bumped by every chunk. */
+  version = 0;
+  /** The version at which a wait last matched the unterminated line (a prompt already answered). */
+  consumed = 0;
+  constructor(private readonly emit: (lines: string[]) => void) {}
+  push(chunk: Buffer | string): void {
+    this.version++;
+    const text = this.partial + (typeof chunk === 'string' ? chunk : this.decoder.write(chunk));
+    const parts = text.split('\n');
+    this.partial = parts.pop() ?? '';
+    if (parts.length) this.emit(parts);
+  }
+  end(): void {
+    const rest = this.partial + this.decoder.end();
+    this.partial = '';
+    if (rest.length) this.emit([rest]);
+  }
+}
+
+class ManagedProcessImpl implements ManagedProcess {
+  readonly name: string;
+  readonly pid: number;
+  readonly commandLine: string;
+  readonly logFile: string;
+  readonly exited: Promise<ExitInfo>;
+  exitInfo: ExitInfo | undefined;
+
+  private alive = true;
+  private stopRequested = false;
+  private stopPromise: Promise<ExitInfo> | undefined;
+  private readonly lines: string[] = [];
+  private readonly tailMax: number;
+  private readonly listeners = new Set<(line: string) => void>();
+  private readonly waiters = new Set<Waiter>();
+  private readonly redactFn: (s: string) => string;
+  private readonly splitters: LineSplitter[] = [];
+  private quietTimer: NodeJS.Timeout | undefined;
+  private logFd: number | undefined;
+  private readonly stdinStream: NodeJS.WritableStream | null;
+  private readonly defaults: StopOptions;
+
+  constructor(opts: ManagedProcessOptions) {
+    this.name = opts.name;
+    this.logFile = opts.logFile;
+    this.defaults = opts.stop ?? {};
+    this.tailMax = Math.max(1, opts.tailLines ?? 500);
+    const secrets = (opts.secrets ?? []).filter((s) => s.length > 0);
+    this.redactFn = makeRedactor(secrets);
+    this.commandLine = formatCommandLine(opts.command, opts.args, secrets);
+
+    const env: NodeJS.ProcessEnv = { ...process.env, ...opts.env, TERM: 'dumb' };
+    if (opts.cwd !== undefined && !isDirectory(opts.cwd)) {
+      throw new ProcessStartError({ processName: opts.name, path: this.redactFn(opts.cwd), code: 'ENOENT', reason: '(its working directory) is not a directory' });
+    }
+    const bad = executableError(opts.name, opts.command, opts.cwd, env, this.redactFn);
+    if (bad) throw bad;
+
+    mkdirSync(dirname(opts.logFile), { recursive: true });
+    this.logFd = openSync(opts.logFile, 'a');
+    const child = execa(opts.command, opts.args, {
+      env,
+      extendEnv: false,
+      ...(opts.cwd ? { cwd: opts.cwd } : {}),
+      stdin: opts.stdin ?? 'ignore',
+      stdout: 'pipe',
+      stderr: 'pipe',
+      buffer: false,
+      reject: false,
+      detached: true,
+      cleanup: false,
+      forceKillAfterDelay: false,
+      stripFinalNewline: false,
+      windowsHide: true,
+    });
+    // The result promise never matters (exit comes from the 'exit' event); keep it from rejecting loudly.
+    child.then(undefined, () => undefined);
+    if (child.pid === undefined) {
+      this.closeLog();
+      // Found and executable a moment ago, yet spawn failed: report what we know.
+      throw new ProcessStartError({ processName: opts.name, path: this.redactFn(opts.command), code: 'ESPAWN', reason: 'could not be started' });
+    }
+    this.pid = child.pid;
+    this.stdinStream = child.stdin;
+    child.stdin?.on('error', () => undefined); // EPIPE once the program has gone
+    this.writeLog([`=== saltnet ${new Date().toISOString()} start ${this.name} (pid ${this.pid}): ${this.commandLine}`]);
+    live.set(this.pid, this);
+    installExitHook();
+
+    const streams = [child.stdout, child.stderr].filter((s): s is NonNullable<typeof s> => s !== null);
+    const drained = streams.map(
+      (s) =>
+        new Promise<void>((done) => {
+          const splitter = new LineSplitter((raw) => this.onRawLines(raw));
+          this.splitters.push(splitter);
+          s.on('data', (chunk: Buffer | string) => {
+            splitter.push(chunk);
+            if (splitter.partial) this.partialChanged();
+          });
+          s.once('end', () => done());
+          s.once('close', () => done());
+          s.once('error', () => done());
+        }),
+    );
+
+    this.exited = new Promise<ExitInfo>((resolveExit) => {
+      let finished = false;
+      const onExit = (code: number | null, sig: NodeJS.Signals | null): void => {
+        if (finished) return;
+        finished = true;
+        this.alive = false;
+        live.delete(this.pid);
+        // Whatever is left of its process group (orphaned grandchildren) goes with it.
+        signalGroup(this.pid, 'SIGKILL');
+        const info: ExitInfo = { code, signal: sig, expected: this.stopRequested };
+        let drainTimer: NodeJS.Timeout | undefined;
+        void Promise.race([Promise.all(drained), new Promise<void>((r) => (drainTimer = setTimeout(r, DRAIN_MS)))]).then(() => {
+          clearTimeout(drainTimer);
+          for (const s of streams) s.destroy();
+          for (const sp of this.splitters) sp.end();
+          if (this.quietTimer) clearTimeout(this.quietTimer);
+          this.writeLog([`=== saltnet ${new Date().toISOString()} ${this.name} (pid ${this.pid}) ${describeExit(info)}${info.expected ? ' (stopped by saltnet)' : ''}`]);
+          this.closeLog();
+          this.exitInfo = info;
+          resolveExit(info);
+          const err = new ProcessExitedError({ processName: this.name, exit: info, tail: this.tail(), logFile: this.logFile, during: 'while waiting for output' });
+          for (const w of [...this.waiters]) w.reject(err);
+          this.waiters.clear();
+        });
+      };
+      child.once('exit', onExit);
+      // Spawn failures are caught above (no pid); we never use child.kill(): nothing else to handle.
+      child.on('error', () => undefined);
+    });
+  }
+
+  get running(): boolean {
+    return this.alive;
+  }
+
+  private writeLog(lines: string[]): void {
+    if (this.logFd === undefined || lines.length === 0) return;
+    try {
+      writeSync(this.logFd, lines.join('\n') + '\n');
+    } catch {
+      this.closeLog(); // disk full or similar: keep running without the log
+    }
+  }
+
+  private closeLog(): void {
+    if (this.logFd === undefined) return;
+    try {
+      closeSync(this.logFd);
+    } catch {
+      /* already closed */
+    }
+    this.logFd = undefined;
+  }
+
+  private onRawLines(raw: string[]): void {
+    const lines = raw.map((l) => this.redactFn(cleanLine(l)));
+    this.writeLog(lines);
+    for (const line of lines) {
+      this.lines.push(line);
+      for (const l of [...this.listeners]) {
+        try {
+          l(line);
+        } catch {
+          /* a listener's bug must not stop the output pipeline */
+        }
+      }
+      for (const w of [...this.waiters]) if (w.test(line)) w.resolve(line);
+    }
+    if (this.lines.length > this.tailMax * 2) this.lines.splice(0, this.lines.length - this.tailMax);
+  }
+
+  private partialChanged(): void {
+    if (this.waiters.size === 0) return;
+    if (this.quietTimer) clearTimeout(this.quietTimer);
+    this.quietTimer = setTimeout(() => {
+      this.quietTimer = undefined;
+      this.splitters.forEach((sp, i) => {
+        if (!sp.partial) return;
+        const text = this.redactFn(cleanLine(sp.partial));
+        for (const w of [...this.waiters]) {
+          if (sp.version <= (w.since[i] ?? 0) && sp.version <= sp.consumed) continue;
+          if (w.test(text)) {
+            sp.consumed = sp.version;
+            w.resolve(text);
+          }
+        }
+      });
+    }, PARTIAL_QUIET_MS);
+  }
+
+  tail(n?: number): string[] {
+    const start = Math.max(0, this.lines.length - Math.min(n ?? this.tailMax, this.tailMax));
+    return this.lines.slice(start);
+  }
+
+  output(): string {
+    return this.tail().join('\n');
+  }
+
+  onLine(listener: (line: string) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  waitForText(pattern: TextPattern | readonly TextPattern[], opts: WaitForTextOptions): Promise<string> {
+    return this.waitForTextAbsolute(pattern, { ...opts, timeoutMs: scaled(opts.timeoutMs) });
+  }
+
+  /** waitForText with an already scaled deadline (for waitUntilReady). */
+  waitForTextAbsolute(pattern: TextPattern | readonly TextPattern[], opts: WaitForTextOptions): Promise<string> {
+    const test = matcher(pattern);
+    const started = performance.now();
+    return new Promise<string>((resolvePromise, rejectPromise) => {
+      if (opts.signal?.aborted) return rejectPromise(opts.signal.reason);
+      if (this.exitInfo) {
+        return rejectPromise(new ProcessExitedError({ processName: this.name, exit: this.exitInfo, tail: this.tail(), logFile: this.logFile, during: `before ${describePattern(pattern)} appeared` }));
+      }
+      let timer: NodeJS.Timeout | undefined;
+      const onAbort = (): void => waiter.reject(opts.signal?.reason);
+      const finish = (): void => {
+        this.waiters.delete(waiter);
+        if (timer) clearTimeout(timer);
+        opts.signal?.removeEventListener('abort', onAbort);
+      };
+      const waiter: Waiter = {
+        test,
+        since: this.splitters.map((sp) => sp.version),
+        resolve: (line) => {
+          finish();
+          resolvePromise(line);
+        },
+        reject: (err) => {
+          finish();
+          if (err instanceof ProcessExitedError) {
+            err = new ProcessExitedError({ processName: this.name, exit: err.exit, tail: err.tail, ...(err.logFile ? { logFile: err.logFile } : {}), during: `before ${describePattern(pattern)} appeared` });
+          }
+          rejectPromise(err);
+        },
+      };
+      this.waiters.add(waiter);
+      opts.signal?.addEventListener('abort', onAbort, { once: true });
+      // An unterminated line already there (a prompt no earlier wait matched) may be what we wait for.
+      if (this.splitters.some((sp) => sp.partial && sp.version > sp.consumed)) this.partialChanged();
+      if (Number.isFinite(opts.timeoutMs)) {
+        timer = setTimeout(() => {
+          const waitedMs = Math.round(performance.now() - started);
+          const waitingFor = describePattern(pattern);
+          waiter.reject(new ReadinessTimeout({ processName: this.name, waitedMs, waitingFor, tail: this.tail(), logFile: this.logFile, summary: `${this.name} did not print ${waitingFor} within ${waitedMs} ms` }));
+        }, opts.timeoutMs);
+      }
+    });
+  }
+
+  write(text: string): void {
+    if (!this.stdinStream) throw new Error(`${this.name}: stdin is not a pipe (start it with stdin: 'pipe')`);
+    if (!this.alive) throw new Error(`${this.name} has exited: cannot write to its stdin`);
+    this.stdinStream.write(text);
+  }
+
+  endInput(): void {
+    this.stdinStream?.end();
+  }
+
+  stop(opts?: StopOptions): Promise<ExitInfo> {
+    if (this.stopPromise) return this.stopPromise;
+    if (this.alive) this.stopRequested = true;
+    const graceful = opts?.graceful ?? this.defaults.graceful;
+    const graceMs = scaled(opts?.graceMs ?? this.defaults.graceMs ?? 10_000);
+    this.stopPromise = (async () => {
+      if (!this.alive) return this.exited;
+      let graceTimer: NodeJS.Timeout | undefined;
+      const graceOver = new Promise<'timeout'>((r) => (graceTimer = setTimeout(() => r('timeout'), graceMs)));
+      const exited = this.exited.then(() => 'exited' as const);
+      if (graceful) {
+        void Promise.resolve()
+          .then(graceful)
+          .catch((err: unknown) => {
+            if (!this.alive) return;
+            this.writeLog([`=== saltnet: graceful stop of ${this.name} failed (${err instanceof Error ? err.message : String(err)}): sending SIGTERM`]);
+            signal(this.pid, 'SIGTERM');
+          });
+      } else {
+        signal(this.pid, 'SIGTERM');
+      }
+      const how = await Promise.race([exited, graceOver]);
+      clearTimeout(graceTimer);
+      if (how === 'timeout' && this.alive) {
+        this.writeLog([`=== saltnet: ${this.name} still running ${graceMs} ms after the stop request: SIGKILL to its process tree`]);
+        await killTree(this.pid, 'SIGKILL');
+      }
+      return this.exited;
+    })();
+    return this.stopPromise;
+  }
+
+  /** SIGKILL the tree now (second Ctrl-C, harness crash). */
+  async kill(): Promise<ExitInfo> {
+    if (this.alive) {
+      this.stopRequested = true;
+      await killTree(this.pid, 'SIGKILL');
+    }
+    return this.exited;
+  }
+}
+
+/**
+ * Start `opts.command`. Throws ProcessStartError naming the path if the program is missing
+ * (ENOENT) or not executable (EACCES).
+ */
+export function startProcess(opts: ManagedProcessOptions): ManagedProcess {
+  return new ManagedProcessImpl(opts);
+}
+
+/** SIGKILL a process's tree at once (no graceful step); resolves when it has exited. */
+export function killNow(p: ManagedProcess): Promise<ExitInfo> {
+  if (p instanceof ManagedProcessImpl) return p.kill();
+  return p.stop({ graceMs: 0 });
+}
+
+/** waitForText with a deadline that is already scaled (internal to this folder). */
+export function waitForTextUnscaled(p: ManagedProcess, pattern: TextPattern | readonly TextPattern[], opts: WaitForTextOptions): Promise<string> {
+  if (p instanceof ManagedProcessImpl) return p.waitForTextAbsolute(pattern, opts);
+  return p.waitForText(pattern, opts);
+}

@@ -1,0 +1,101 @@
+// Free loopback ports for the programs of a testnet. A port found free can be taken by someone
+// else before our program binds it: withFreshPorts() retries the whole start with new ports when
+// that race is lost.
+import { createServer, type Server } from 'node:net';
+import pRetry from 'p-retry';
+
+// Ports handed out recently by this harness, so two testnets started side by side in one process
+// never get the same port before either has bound it.
+const RECENT_MS = 60_000;
+const recent = new Map<number, number>();
+
+function remember(port: number): void {
+  const now = Date.now();
+  for (const [p, t] of recent) if (now - t > RECENT_MS) recent.delete(p);
+  recent.set(port, now);
+}
+
+function listen(port: number, host: string): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.unref();
+    s.once('error', reject);
+    s.listen({ port, host, exclusive: true }, () => resolve(s));
+  });
+}
+
+function close(s: Server): Promise<void> {
+  return new Promise((resolve) => s.close(() => resolve()));
+}
+
+/** `n` distinct ports that are free on `host` right now (the OS picks them; none handed out recently). */
+export async function freePorts(n: number, host = '127.0.0.1'): Promise<number[]> {
+  if (!Number.isInteger(n) || n < 0) throw new RangeError(`freePorts: n must be a non-negative integer, got ${n}`);
+  // Hold every socket open until all are chosen, so the OS cannot give the same port twice.
+  const held: Server[] = [];
+  const ports: number[] = [];
+  try {
+    for (let attempts = 0; ports.length < n; attempts++) {
+      if (attempts > n + 100) throw new Error(`freePorts: could not find ${n} free ports on ${host}`);
+      const s = await listen(0, host);
+      held.push(s);
+      const port = (s.address() as { port: number }).port;
+      if (recent.has(port) || ports.includes(port)) continue;
+      ports.push(port);
+    }
+  } finally {
+    await Promise.all(held.map(close));
+  }
+  for (const p of ports) remember(p);
+  return ports;
+}
+
+/** Whether `port` can be bound on `host` now (false when in use or not permitted). */
+export async function isPortFree(port: number, host = '127.0.0.1'): Promise<boolean> {
+  try {
+    await close(await listen(port, host));
+    return true;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES') return false;
+    throw err;
+  }
+}
+
+const BIND_TEXT = /EADDRINUSE|address already in use|address in use|failed to bind|bind failed|could not bind|cannot bind|unable to bind/i;
+
+/**
+ * Whether `err` looks like a lost port race: code EADDRINUSE anywhere in its cause chain, or a bind
+ * failure in its message (a ProcessExitedError's message carries the program's last lines).
+ */
+export function isBindError(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && depth < 5; depth++) {
+    if (typeof e !== 'object') return typeof e === 'string' && BIND_TEXT.test(e);
+    const x = e as { code?: unknown; message?: unknown; tail?: unknown; cause?: unknown };
+    if (x.code === 'EADDRINUSE') return true;
+    if (typeof x.message === 'string' && BIND_TEXT.test(x.message)) return true;
+    if (Array.isArray(x.tail) && x.tail.some((l) => typeof l === 'string' && BIND_TEXT.test(l))) return true;
+    e = x.cause;
+  }
+  return false;
+}
+
+/**
+ * Run `fn` with `count` fresh free ports; if it fails with a bind error (see isBindError, or
+ * opts.isBindError), run it again with new ports, up to `retries` (default 3) more times. `fn` must
+ * clean up what it started before it throws.
+ */
+export async function withFreshPorts<T>(
+  count: number,
+  fn: (ports: number[]) => Promise<T>,
+  opts: { retries?: number; isBindError?: (err: unknown) => boolean; host?: string } = {},
+): Promise<T> {
+  const bindError = opts.isBindError ?? isBindError;
+  return pRetry(async () => fn(await freePorts(count, opts.host)), {
+    retries: opts.retries ?? 3,
+    minTimeout: 20,
+    factor: 2,
+    randomize: true,
+    shouldRetry: ({ error }) => bindError(error),
+  });
+}

@@ -1,0 +1,163 @@
+// The run registry: one JSON file per running testnet, naming the harness that owns it and every
+// program it started (pid + start time), so that `saltnet down`, the next `saltnet up` and the
+// reaper can find and kill what a dead harness left behind, and never a process that merely
+// inherited a recycled pid.
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { killTree, signal, signalGroup } from './kill.js';
+import { descendants, hasProcfs, procStartTime, readStat, type ProcStat } from './procfs.js';
+import { scaled } from './timeouts.js';
+
+export { procStartTime } from './procfs.js';
+
+export interface RunProcess {
+  name: string;
+  pid: number;
+  /** Field 22 of /proc/<pid>/stat ('' where there is no /proc): detects pid reuse. */
+  startTime: string;
+  commandLine: string;
+}
+
+export interface RunRecord {
+  runId: string;
+  ownerPid: number;
+  ownerStartTime: string;
+  startedAt: string;
+  workdir: string;
+  processes: RunProcess[];
+  /** Endpoints etc. for `saltnet status`. */
+  info?: Record<string, unknown>;
+}
+
+/** SALTNET_STATE_DIR, else $XDG_CACHE_HOME/saltnet/runs, else ~/.cache/saltnet/runs (created). */
+export function stateDir(): string {
+  const dir = process.env['SALTNET_STATE_DIR'] || join(process.env['XDG_CACHE_HOME'] || join(homedir(), '.cache'), 'saltnet', 'runs');
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+function checkRunId(runId: string): void {
+  if (!/^[A-Za-z0-9_-][A-Za-z0-9._-]*$/.test(runId) || runId.length > 200) throw new Error(`invalid run id ${JSON.stringify(runId)}: use letters, digits, '.', '_' and '-'`);
+}
+
+function runFile(runId: string): string {
+  checkRunId(runId);
+  return join(stateDir(), `${runId}.json`);
+}
+
+function isRunRecord(x: unknown): x is RunRecord {
+  const r = x as RunRecord;
+  return typeof r === 'object' && r !== null && typeof r.runId === 'string' && typeof r.ownerPid === 'number' && Array.isArray(r.processes);
+}
+
+/** Write (atomically: a temporary file renamed over the record). */
+export function writeRun(r: RunRecord): void {
+  const file = runFile(r.runId);
+  const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  try {
+    writeFileSync(tmp, JSON.stringify(r, null, 2) + '\n', { mode: 0o600 });
+    renameSync(tmp, file);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
+}
+
+export function readRun(runId: string): RunRecord | undefined {
+  let text: string;
+  try {
+    text = readFileSync(runFile(runId), 'utf8');
+  } catch {
+    return undefined;
+  }
+  try {
+    const r: unknown = JSON.parse(text);
+    return isRunRecord(r) ? r : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every readable record, oldest first. */
+export function listRuns(): RunRecord[] {
+  const dir = stateDir();
+  const out: RunRecord[] = [];
+  for (const f of readdirSync(dir)) {
+    if (!f.endsWith('.json')) continue;
+    const r = readRun(f.slice(0, -'.json'.length));
+    if (r) out.push(r);
+  }
+  return out.sort((a, b) => String(a.startedAt).localeCompare(String(b.startedAt)));
+}
+
+export function removeRun(runId: string): void {
+  rmSync(runFile(runId), { force: true });
+}
+
+/**
+ * Whether `pid` is still the process we recorded: it exists, is not a zombie, and (when /proc and
+ * `startTime` are available) started at `startTime`, i.e. the pid was not recycled.
+ */
+export function isAlive(pid: number, startTime?: string): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  if (!hasProcfs()) return true;
+  const st = readStat(pid);
+  if (!st) return false; // exited between the two checks
+  if (st.state === 'Z' || st.state === 'X') return false;
+  return !startTime || st.startTime === startTime;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+async function waitDead(check: () => boolean, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (check()) return true;
+    await sleep(50);
+  }
+  return check();
+}
+
+/**
+ * Stop every process of the run that is still alive and identical (pid and start time): SIGTERM to
+ * all of them (last started first), then, after `graceMs` (default 5000, scaled) or as soon as all
+ * have exited, SIGKILL to whatever is left of their trees and process groups. Removes the record.
+ * Returns what was killed, e.g. ['wallet-rpc (pid 123)', 'daemon (pid 122)'].
+ */
+export async function reapRun(r: RunRecord, opts: { graceMs?: number } = {}): Promise<string[]> {
+  const grace = opts.graceMs ?? scaled(5000);
+  const targets = [...r.processes].reverse().filter((p) => isAlive(p.pid, p.startTime || undefined));
+  // Remember each tree now, while it is intact: once a parent dies its children hang off init.
+  const trees = new Map<number, ProcStat[]>(targets.map((p) => [p.pid, descendants(p.pid)]));
+  for (const p of targets) signal(p.pid, 'SIGTERM');
+  const same = (p: { pid: number; startTime: string }): boolean => isAlive(p.pid, p.startTime || undefined);
+  await waitDead(() => targets.every((p) => !same(p)), grace);
+  for (const p of targets) {
+    if (same(p)) await killTree(p.pid, 'SIGKILL');
+    // Only signal the group and the remembered descendants of a process we verified above: a
+    // process group id cannot be reused while the group has members.
+    signalGroup(p.pid, 'SIGKILL');
+    for (const d of trees.get(p.pid) ?? []) if (same(d)) signal(d.pid, 'SIGKILL');
+  }
+  await waitDead(() => targets.every((p) => !same(p)) && [...trees.values()].flat().every((d) => !same(d)), 2000);
+  removeRun(r.runId);
+  return targets.map((p) => `${p.name} (pid ${p.pid})`);
+}
+
+/** Reap every run whose owning harness is dead (or a different process under a recycled pid). */
+export async function reapStale(opts: { graceMs?: number } = {}): Promise<RunRecord[]> {
+  const stale = listRuns().filter((r) => !isAlive(r.ownerPid, r.ownerStartTime || undefined));
+  for (const r of stale) await reapRun(r, opts);
+  return stale;
+}
+
+/** This process's own start time (for RunRecord.ownerStartTime). */
+export function selfStartTime(): string {
+  return procStartTime(process.pid) ?? '';
+}

@@ -1,0 +1,245 @@
+// The processes of one run (one testnet): started in order, stopped in reverse order, recorded in
+// the run registry and watched by the reaper, and stopped on Ctrl-C, SIGTERM, SIGHUP or a crash of
+// the harness.
+import { randomBytes } from 'node:crypto';
+import type { ExitInfo } from './errors.js';
+import { signal, signalGroup } from './kill.js';
+import { killNow, startProcess, type ManagedProcess, type ManagedProcessOptions } from './managed.js';
+import { procStartTime } from './procfs.js';
+import { startReaper, type Reaper } from './reaper.js';
+import { removeRun, selfStartTime, writeRun, type RunRecord } from './registry.js';
+
+export interface Supervisor {
+  readonly runId: string;
+  /** The run's record as last written (a copy). */
+  readonly record: RunRecord;
+  /** The watchdog's pid (0 without one). */
+  readonly reaperPid: number;
+  /** Start a program of the run and record it (the reaper watches it from now on). */
+  start(opts: ManagedProcessOptions): ManagedProcess;
+  processes(): ManagedProcess[];
+  /** Called at once when a process exits that we did not stop. Returns an unsubscribe function. */
+  onUnexpectedExit(listener: (p: ManagedProcess, exit: ExitInfo) => void): () => void;
+  /** Stored in the run record (endpoints etc. for `saltnet status`); replaces the previous info. */
+  setInfo(info: Record<string, unknown>): void;
+  /** Stop every process, last started first, each gracefully then killed after its grace; remove the run record. Idempotent. */
+  stopAll(): Promise<void>;
+}
+
+export interface SupervisorOptions {
+  workdir: string;
+  runId?: string;
+  /** SIGINT/SIGTERM/SIGHUP → stopAll() then exit 130/143/129; uncaughtException/unhandledRejection → stopAll() then exit 1 (default true). */
+  trapSignals?: boolean;
+  /** Start the watchdog that reaps the run if this process dies without stopping it (default true). */
+  reaper?: boolean;
+  /** Runs once after every process has stopped, on every path that stops them (stopAll, a trapped signal, a second Ctrl-C). */
+  afterStop?: () => void;
+}
+
+function newRunId(): string {
+  const t = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  return `${t}-${process.pid}-${randomBytes(3).toString('hex')}`;
+}
+
+class SupervisorImpl implements Supervisor {
+  readonly runId: string;
+  private readonly rec: RunRecord;
+  private readonly procs: ManagedProcess[] = [];
+  private readonly unexpected = new Set<(p: ManagedProcess, exit: ExitInfo) => void>();
+  private stopping: Promise<void> | undefined;
+  private reaper: Reaper | undefined;
+  private afterStop: (() => void) | undefined;
+  readonly trapping: boolean;
+
+  constructor(opts: SupervisorOptions) {
+    this.runId = opts.runId ?? newRunId();
+    this.rec = {
+      runId: this.runId,
+      ownerPid: process.pid,
+      ownerStartTime: selfStartTime(),
+      startedAt: new Date().toISOString(),
+      workdir: opts.workdir,
+      processes: [],
+    };
+    writeRun(this.rec);
+    this.afterStop = opts.afterStop;
+    this.trapping = opts.trapSignals ?? true;
+    active.add(this);
+    installExitHook();
+    if (this.trapping) trapSignals();
+    if (opts.reaper ?? true) {
+      try {
+        this.reaper = startReaper(this.runId);
+      } catch (err) {
+        active.delete(this);
+        removeRun(this.runId);
+        untrapIfIdle();
+        throw err;
+      }
+    }
+  }
+
+  get record(): RunRecord {
+    return structuredClone(this.rec);
+  }
+
+  /** The reaper's pid (0 without a reaper). */
+  get reaperPid(): number {
+    return this.reaper?.pid ?? 0;
+  }
+
+  start(opts: ManagedProcessOptions): ManagedProcess {
+    if (this.stopping) throw new Error(`run ${this.runId} is stopping: cannot start ${opts.name}`);
+    const p = startProcess(opts);
+    this.procs.push(p);
+    this.rec.processes.push({ name: p.name, pid: p.pid, startTime: procStartTime(p.pid) ?? '', commandLine: p.commandLine });
+    writeRun(this.rec);
+    void p.exited.then((exit) => {
+      if (exit.expected || opts.expectExit || this.stopping) return;
+      for (const l of [...this.unexpected]) {
+        try {
+          l(p, exit);
+        } catch {
+          /* a listener's bug must not hide the exit from the others */
+        }
+      }
+    });
+    return p;
+  }
+
+  processes(): ManagedProcess[] {
+    return [...this.procs];
+  }
+
+  onUnexpectedExit(listener: (p: ManagedProcess, exit: ExitInfo) => void): () => void {
+    this.unexpected.add(listener);
+    return () => this.unexpected.delete(listener);
+  }
+
+  setInfo(info: Record<string, unknown>): void {
+    this.rec.info = { ...info };
+    if (!this.stopping) writeRun(this.rec);
+  }
+
+  stopAll(): Promise<void> {
+    if (this.stopping) return this.stopping;
+    this.stopping = (async () => {
+      for (const p of [...this.procs].reverse()) await p.stop();
+      this.finish();
+      this.runAfterStop();
+    })();
+    return this.stopping;
+  }
+
+  private runAfterStop(): void {
+    const hook = this.afterStop;
+    this.afterStop = undefined;
+    try {
+      hook?.();
+    } catch {
+      /* a cleanup hook must not turn a clean stop into a failure */
+    }
+  }
+
+  /** SIGKILL everything now (a second Ctrl-C). */
+  async killAll(): Promise<void> {
+    if (!this.stopping) this.stopping = Promise.resolve();
+    await Promise.all(this.procs.map((p) => killNow(p)));
+    this.finish();
+    this.runAfterStop();
+  }
+
+  /** Synchronous last resort from process.on('exit'): SIGKILL every process group, then forget the run. */
+  exitNow(): void {
+    for (const p of this.procs) {
+      if (!p.running) continue;
+      signalGroup(p.pid, 'SIGKILL');
+      signal(p.pid, 'SIGKILL');
+    }
+    this.finish();
+  }
+
+  private finish(): void {
+    if (!active.has(this)) return;
+    active.delete(this);
+    removeRun(this.runId);
+    this.reaper?.stop();
+    untrapIfIdle();
+  }
+}
+
+// One set of process-wide handlers serves every live supervisor, so that a signal stops all of
+// them before the single exit.
+const active = new Set<SupervisorImpl>();
+const SIGNAL_EXIT: Record<string, number> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
+let trapped = false;
+let shuttingDown = false;
+
+function trapping(): SupervisorImpl[] {
+  return [...active].filter((s) => s.trapping);
+}
+
+function onSignal(sig: NodeJS.Signals): void {
+  const code = SIGNAL_EXIT[sig] ?? 1;
+  if (shuttingDown) {
+    // Asked twice: no more grace.
+    process.stderr.write(`saltnet: ${sig} again, killing every process now\n`);
+    void Promise.all(trapping().map((s) => s.killAll())).finally(() => process.exit(code));
+    return;
+  }
+  shuttingDown = true;
+  process.stderr.write(`saltnet: ${sig} received, stopping the testnet (again to kill at once)\n`);
+  const all = trapping();
+  void Promise.all(all.map((s) => s.stopAll())).finally(() => process.exit(code));
+}
+
+function onFatal(kind: string, err: unknown): void {
+  process.stderr.write(`saltnet: ${kind}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  if (shuttingDown) return;
+  shuttingDown = true;
+  void Promise.all(trapping().map((s) => s.stopAll())).finally(() => process.exit(1));
+}
+
+const handlers = {
+  SIGINT: () => onSignal('SIGINT'),
+  SIGTERM: () => onSignal('SIGTERM'),
+  SIGHUP: () => onSignal('SIGHUP'),
+  uncaughtException: (err: unknown) => onFatal('uncaught exception', err),
+  unhandledRejection: (err: unknown) => onFatal('unhandled rejection', err),
+};
+
+function trapSignals(): void {
+  if (trapped) return;
+  trapped = true;
+  process.on('SIGINT', handlers.SIGINT);
+  process.on('SIGTERM', handlers.SIGTERM);
+  process.on('SIGHUP', handlers.SIGHUP);
+  process.on('uncaughtException', handlers.uncaughtException);
+  process.on('unhandledRejection', handlers.unhandledRejection);
+}
+
+function untrapIfIdle(): void {
+  if (!trapped || trapping().length > 0 || shuttingDown) return;
+  trapped = false;
+  process.off('SIGINT', handlers.SIGINT);
+  process.off('SIGTERM', handlers.SIGTERM);
+  process.off('SIGHUP', handlers.SIGHUP);
+  process.off('uncaughtException', handlers.uncaughtException);
+  process.off('unhandledRejection', handlers.unhandledRejection);
+}
+
+let exitHookInstalled = false;
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  // process.exit() with runs still up: SIGKILL their processes and forget the runs.
+  process.on('exit', () => {
+    for (const s of [...active]) s.exitNow();
+  });
+}
+
+/** Create the supervisor of one run; writes its run record and (by default) starts its reaper and traps signals. */
+export function createSupervisor(opts: SupervisorOptions): Supervisor {
+  return new SupervisorImpl(opts);
+}

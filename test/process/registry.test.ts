@@ -1,0 +1,102 @@
+import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isAlive, listRuns, procStartTime, readRun, reapRun, reapStale, removeRun, selfStartTime, stateDir, writeRun, type RunRecord } from '../../harness/process/registry.js';
+import { waitUntilReady } from '../../harness/process/ready.js';
+import { cleanup, fake, sleep, tempDir, waitGone } from './helpers.js';
+
+let savedStateDir: string | undefined;
+beforeEach(() => {
+  savedStateDir = process.env['SALTNET_STATE_DIR'];
+  process.env['SALTNET_STATE_DIR'] = tempDir();
+});
+afterEach(async () => {
+  if (savedStateDir === undefined) delete process.env['SALTNET_STATE_DIR'];
+  else process.env['SALTNET_STATE_DIR'] = savedStateDir;
+  await cleanup();
+});
+
+function record(runId: string, over: Partial<RunRecord> = {}): RunRecord {
+  return { runId, ownerPid: process.pid, ownerStartTime: selfStartTime(), startedAt: new Date().toISOString(), workdir: '/tmp/x', processes: [], ...over };
+}
+
+/** A pid and start time of a process that has exited. */
+async function deadProcess(): Promise<{ pid: number; startTime: string }> {
+  const c = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 100)'], { stdio: 'ignore' });
+  await new Promise((r) => c.once('spawn', r));
+  const startTime = procStartTime(c.pid!)!;
+  await new Promise((r) => c.once('exit', r));
+  return { pid: c.pid!, startTime };
+}
+
+describe('run registry', () => {
+  it('round-trips records atomically and lists them oldest first', () => {
+    const dir = stateDir();
+    expect(dir).toBe(process.env['SALTNET_STATE_DIR']);
+    const a = record('run-a', { startedAt: '2025-01-01T00:00:00.000Z', info: { daemonRpc: 'http://127.0.0.1:1' } });
+    const b = record('run-b', { startedAt: '2024-01-01T00:00:00.000Z' });
+    writeRun(a);
+    writeRun(b);
+    expect(readRun('run-a')).toEqual(a);
+    expect(listRuns().map((r) => r.runId)).toEqual(['run-b', 'run-a']);
+    writeRun({ ...a, processes: [{ name: 'daemon', pid: 1, startTime: '1', commandLine: 'salviumd' }] });
+    expect(readRun('run-a')?.processes).toHaveLength(1);
+    expect(readdirSync(dir).sort()).toEqual(['run-a.json', 'run-b.json']); // no temporary files left
+    removeRun('run-a');
+    removeRun('run-a');
+    expect(readRun('run-a')).toBeUndefined();
+    expect(() => writeRun(record('../escape'))).toThrow(/invalid run id/);
+  });
+
+  it('isAlive detects dead pids and recycled pids by start time', async () => {
+    expect(isAlive(process.pid)).toBe(true);
+    expect(isAlive(process.pid, selfStartTime())).toBe(true);
+    expect(isAlive(process.pid, String(Number(selfStartTime()) - 1))).toBe(false); // same pid, other process
+    const dead = await deadProcess();
+    expect(isAlive(dead.pid)).toBe(false);
+    expect(isAlive(dead.pid, dead.startTime)).toBe(false);
+    expect(isAlive(0)).toBe(false);
+  });
+
+  it('reapRun stops live identical processes (SIGTERM first, trees included) and removes the record', async () => {
+    const polite = fake(['on-term:20', 'say:up', 'forever']);
+    const stubborn = fake(['ignore-term', 'grandchild', 'say:up', 'forever']);
+    const gc = Number((await stubborn.waitForText(/^grandchild \d+/, { timeoutMs: 5000 })).split(' ')[1]);
+    await waitUntilReady(polite, [{ kind: 'log', patterns: ['up'] }], { timeoutMs: 5000 });
+    const r = record('run-reap', {
+      processes: [polite, stubborn].map((p) => ({ name: p.name === 'fake' ? (p === polite ? 'polite' : 'stubborn') : p.name, pid: p.pid, startTime: procStartTime(p.pid)!, commandLine: p.commandLine })),
+    });
+    writeRun(r);
+    const killed = await reapRun(r, { graceMs: 300 });
+    expect(killed).toEqual([`stubborn (pid ${stubborn.pid})`, `polite (pid ${polite.pid})`]);
+    expect(await polite.exited).toMatchObject({ code: 0 }); // it had its SIGTERM
+    expect(polite.tail()).toContain('stopping');
+    expect(await stubborn.exited).toMatchObject({ signal: 'SIGKILL' });
+    await waitGone([gc], 2000);
+    expect(readRun('run-reap')).toBeUndefined();
+  });
+
+  it('reapRun leaves alone a process whose pid was recycled', async () => {
+    const p = fake(['say:up', 'forever']);
+    await p.waitForText('up', { timeoutMs: 5000 });
+    const r = record('run-reused', { processes: [{ name: 'daemon', pid: p.pid, startTime: String(Number(procStartTime(p.pid)) - 100), commandLine: 'salviumd' }] });
+    writeRun(r);
+    expect(await reapRun(r, { graceMs: 200 })).toEqual([]);
+    await sleep(100);
+    expect(p.running).toBe(true);
+    expect(readRun('run-reused')).toBeUndefined();
+  });
+
+  it('reapStale reaps only the runs whose owner is dead', async () => {
+    const orphan = fake(['say:up', 'forever']);
+    await orphan.waitForText('up', { timeoutMs: 5000 });
+    const owner = await deadProcess();
+    writeRun(record('run-stale', { ownerPid: owner.pid, ownerStartTime: owner.startTime, processes: [{ name: 'daemon', pid: orphan.pid, startTime: procStartTime(orphan.pid)!, commandLine: orphan.commandLine }] }));
+    writeRun(record('run-mine')); // owned by this live process
+    const reaped = await reapStale({ graceMs: 1000 });
+    expect(reaped.map((r) => r.runId)).toEqual(['run-stale']);
+    expect((await orphan.exited).signal).toBe('SIGTERM');
+    expect(readRun('run-stale')).toBeUndefined();
+    expect(readRun('run-mine')).toBeDefined();
+  });
+});
