@@ -1,0 +1,90 @@
+// Where the programs come from: --bin-dir, then SALTNET_BIN_DIR, then PATH; the simulator ships
+// its own. `auto` picks real Salvium when found and otherwise the simulator, and says why.
+import { accessSync, constants, existsSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { execa } from 'execa';
+import { SIM_BIN_DIR } from '../sim/launch.js';
+import { BACKENDS, type BackendName, type BackendSpec } from './backends.js';
+
+export interface ResolvedBackend {
+  spec: BackendSpec;
+  paths: { daemon: string; walletCli: string; walletRpc: string };
+  /** Where the binaries were found, for messages. */
+  source: string;
+  /** One line a user can read: which backend and why. */
+  reason: string;
+}
+
+export class MissingBinaryError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MissingBinaryError';
+  }
+}
+
+const isExecutable = (p: string): boolean => {
+  try {
+    accessSync(p, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+function findInDir(dir: string, spec: BackendSpec): ResolvedBackend['paths'] | undefined {
+  const paths = { daemon: join(dir, spec.binaries.daemon), walletCli: join(dir, spec.binaries.walletCli), walletRpc: join(dir, spec.binaries.walletRpc) };
+  return Object.values(paths).every(isExecutable) ? paths : undefined;
+}
+
+function findOnPath(spec: BackendSpec): { dir: string; paths: ResolvedBackend['paths'] } | undefined {
+  for (const dir of (process.env.PATH ?? '').split(delimiter).filter(Boolean)) {
+    const paths = findInDir(dir, spec);
+    if (paths) return { dir, paths };
+  }
+  return undefined;
+}
+
+/** Find real binaries for a backend, or explain exactly what is missing and how to fix it. */
+function locate(spec: BackendSpec, binDir: string | undefined): ResolvedBackend {
+  const explicit = binDir ?? process.env.SALTNET_BIN_DIR;
+  const label = binDir ? '--bin-dir' : 'SALTNET_BIN_DIR';
+  if (explicit) {
+    if (!existsSync(explicit)) throw new MissingBinaryError(`${label} ${explicit} does not exist`);
+    const paths = findInDir(explicit, spec);
+    if (!paths) {
+      const missing = Object.values(spec.binaries).filter((b) => !isExecutable(join(explicit, b)));
+      throw new MissingBinaryError(`${label} ${explicit} has no executable ${missing.join(', ')}: point it at the folder that holds ${Object.values(spec.binaries).join(', ')}`);
+    }
+    return { spec, paths, source: `${label} ${explicit}`, reason: `${spec.name} binaries from ${label} ${explicit}` };
+  }
+  const found = findOnPath(spec);
+  if (!found) {
+    const hint = spec.name === 'monero' ? 'install them with `apt-get install -y monero`' : 'pass --bin-dir, set SALTNET_BIN_DIR, or run `saltnet install`';
+    throw new MissingBinaryError(`${Object.values(spec.binaries).join(', ')} not found on PATH: ${hint}`);
+  }
+  return { spec, paths: found.paths, source: `PATH (${found.dir})`, reason: `${spec.name} binaries from PATH (${found.dir})` };
+}
+
+export function resolveBackend(name: BackendName | 'auto', binDir?: string): ResolvedBackend {
+  if (name === 'sim') {
+    const paths = findInDir(SIM_BIN_DIR, BACKENDS.sim);
+    if (!paths) throw new MissingBinaryError(`the simulator's launchers in ${SIM_BIN_DIR} are missing or not executable`);
+    return { spec: BACKENDS.sim, paths, source: 'the built-in simulator', reason: 'sim backend (the built-in simulator)' };
+  }
+  if (name !== 'auto') return locate(BACKENDS[name], binDir);
+  try {
+    const real = locate(BACKENDS.salvium, binDir);
+    return { ...real, reason: `auto: picked real Salvium (${real.source})` };
+  } catch (err) {
+    if (binDir || process.env.SALTNET_BIN_DIR) throw err; // asked for a folder that is wrong: say so, don't fall back silently
+    const sim = resolveBackend('sim');
+    return { ...sim, reason: 'auto: no salviumd on PATH, picked the built-in simulator (sim backend)' };
+  }
+}
+
+/** The version line a program prints for --version (first non-empty line). */
+export async function binaryVersion(path: string): Promise<string> {
+  const r = await execa(path, ['--version'], { reject: false, timeout: 15_000, env: { TERM: 'dumb' } });
+  const line = `${r.stdout}\n${r.stderr}`.split('\n').map((l) => l.trim()).find((l) => /\(v?\d/.test(l) || /version/i.test(l));
+  return line ?? `unknown (exit ${r.exitCode})`;
+}

@@ -1,0 +1,70 @@
+// Start the daemon: `--testnet --offline --non-interactive --fixed-difficulty …` on fresh loopback
+// ports, ready when its RPC answers (or its log says so), retried on a port race.
+import { join } from 'node:path';
+import type { ManagedProcess } from '../process/managed.js';
+import { withFreshPorts } from '../process/ports.js';
+import { waitUntilReady } from '../process/ready.js';
+import type { Supervisor } from '../process/supervisor.js';
+import { createDaemonClient, type DaemonClient } from '../rpc/daemon.js';
+import type { ResolvedBackend } from './binaries.js';
+
+export interface DaemonHandle {
+  proc: ManagedProcess;
+  client: DaemonClient;
+  url: string;
+  ports: { rpc: number; zmq: number; p2p: number };
+  dataDir: string;
+  logFile: string;
+}
+
+export interface DaemonOptions {
+  workdir: string;
+  difficulty: number;
+  timeoutMs: number;
+  extraArgs?: string[];
+  env?: Record<string, string>;
+}
+
+/** Lines the daemon prints when a port it needs is taken. */
+const BIND_FAILURE = /Failed to bind|Failed to add TCP socket|Address already in use/;
+
+export class PortRaceError extends Error {}
+
+export function daemonArgs(o: DaemonOptions, ports: DaemonHandle['ports']): string[] {
+  return [
+    '--testnet', '--offline', '--non-interactive', '--fixed-difficulty', String(o.difficulty),
+    '--data-dir', join(o.workdir, 'daemon'), '--rpc-bind-ip', '127.0.0.1', '--rpc-bind-port', String(ports.rpc),
+    '--zmq-rpc-bind-port', String(ports.zmq), '--p2p-bind-ip', '127.0.0.1', '--p2p-bind-port', String(ports.p2p),
+    '--log-file', join(o.workdir, 'logs', 'daemon-file.log'), '--no-igd', ...(o.extraArgs ?? []),
+  ];
+}
+
+export async function startDaemon(sup: Supervisor, be: ResolvedBackend, o: DaemonOptions): Promise<DaemonHandle> {
+  return withFreshPorts(
+    3,
+    async ([rpc, zmq, p2p]) => {
+      const ports = { rpc: rpc!, zmq: zmq!, p2p: p2p! };
+      const logFile = join(o.workdir, 'logs', 'daemon.log');
+      const proc = sup.start({ name: 'daemon', command: be.paths.daemon, args: daemonArgs(o, ports), env: { ...be.spec.daemonEnv, ...o.env }, logFile });
+      const url = `http://127.0.0.1:${ports.rpc}`;
+      const client = createDaemonClient(url, { timeoutMs: 30_000 });
+      try {
+        await waitUntilReady(
+          proc,
+          [
+            { kind: 'probe', name: 'get_info', check: async () => (await client.getInfo()).status === 'OK' },
+            { kind: 'log', patterns: be.spec.daemonReadyLines },
+          ],
+          { timeoutMs: o.timeoutMs },
+        );
+      } catch (err) {
+        await client.close();
+        await proc.stop({ graceMs: 2000 });
+        if (proc.tail(30).some((l) => BIND_FAILURE.test(l))) throw new PortRaceError(`daemon ports ${rpc}/${zmq}/${p2p} were taken: ${String(err)}`);
+        throw err;
+      }
+      return { proc, client, url, ports, dataDir: join(o.workdir, 'daemon'), logFile };
+    },
+    { retries: 3, isBindError: (err) => err instanceof PortRaceError },
+  );
+}

@@ -1,0 +1,118 @@
+// Mining to a target height through /start_mining and /stop_mining: the CN address below the
+// Carrot height and the Carrot address from it, a restart when the miner stops itself (it does at
+// 1100 with a CN address), retries of transient refusals (`Failed, mining not started` right after
+// that stop, `BUSY`), and a stop at the target with at most a block or two of overshoot.
+import type { DaemonClient } from '../rpc/daemon.js';
+import type { WalletClient } from '../rpc/wallet.js';
+import type { BackendSpec } from './backends.js';
+import type { Progress } from './progress.js';
+
+export interface MiningAddresses {
+  cn: string;
+  carrot?: string;
+}
+
+export interface MineOptions {
+  spec: BackendSpec;
+  addresses: MiningAddresses;
+  threads?: number;
+  /** Height poll interval (default 5 ms: the simulator mines ~100 blocks/s at its default pace). */
+  pollMs?: number;
+  timeoutMs: number;
+  progress?: Progress;
+  /** Aborted when a process of the testnet dies: mining stops at once with that reason. */
+  signal?: AbortSignal;
+}
+
+export class MiningError extends Error {}
+
+/** Answers of /start_mining worth retrying a moment later. */
+const TRANSIENT = new Set(['Failed, mining not started', 'BUSY']);
+
+export function miningAddress(spec: BackendSpec, a: MiningAddresses, height: number): string {
+  if (spec.carrotHeight !== undefined && height >= spec.carrotHeight) {
+    if (!a.carrot) throw new MiningError(`height ${height} needs a Carrot address to mine to, and the wallet has none`);
+    return a.carrot;
+  }
+  return a.cn;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+export async function mineTo(daemon: DaemonClient, target: number, o: MineOptions): Promise<{ height: number; restarts: number; ms: number }> {
+  const t0 = Date.now();
+  const deadline = t0 + o.timeoutMs;
+  const poll = o.pollMs ?? 5;
+  let restarts = 0;
+  let running = false;
+  let h = await daemon.height();
+  let lastChange = Date.now();
+  try {
+    while (h < target) {
+      o.signal?.throwIfAborted();
+      if (Date.now() > deadline) throw new MiningError(`mining to height ${target} timed out at height ${h} after ${Math.round((Date.now() - t0) / 1000)}s`);
+      if (!running) {
+        const address = miningAddress(o.spec, o.addresses, h);
+        const status = await daemon.startMining(address, o.threads ?? 1);
+        if (status === 'Already mining') {
+          await daemon.stopMining();
+          continue;
+        }
+        if (TRANSIENT.has(status)) {
+          await sleep(200);
+          continue;
+        }
+        if (status !== 'OK') throw new MiningError(`/start_mining at height ${h} answered "${status}" (address ${address})`);
+        running = true;
+      }
+      await sleep(poll);
+      const next = await daemon.height();
+      if (next !== h) lastChange = Date.now();
+      h = next;
+      o.progress?.update(h);
+      if (h >= target) break;
+      // The miner may have stopped itself (it does at the Carrot height with a CN address): check
+      // at that height, and whenever the height stalls, and start it again.
+      const atSwitch = o.spec.carrotHeight !== undefined && h >= o.spec.carrotHeight - 1 && h <= o.spec.carrotHeight + 1;
+      if (atSwitch || Date.now() - lastChange > 2000) {
+        const st = await daemon.miningStatus();
+        if (!st.active) {
+          running = false;
+          restarts++;
+        }
+        lastChange = Date.now();
+      }
+    }
+  } finally {
+    if (running) await daemon.stopMining().catch(() => undefined);
+  }
+  h = await daemon.height();
+  o.progress?.done(h);
+  return { height: h, restarts, ms: Date.now() - t0 };
+}
+
+export interface FundOptions extends MineOptions {
+  asset?: string;
+  amount: bigint;
+  /** Give up after mining this many extra blocks (default 400). */
+  maxExtraBlocks?: number;
+}
+
+/**
+ * Wait until the wallet has refreshed and holds `amount` unlocked, mining more blocks while
+ * coinbase outputs are still locked (60 blocks).
+ */
+export async function fundWallet(daemon: DaemonClient, wallet: WalletClient, o: FundOptions): Promise<{ unlocked: bigint; height: number }> {
+  const start = await daemon.height();
+  for (;;) {
+    o.signal?.throwIfAborted();
+    await wallet.refresh();
+    const b = await wallet.balance(o.asset ?? o.spec.fundAsset);
+    const h = await daemon.height();
+    if (b.unlocked >= o.amount) return { unlocked: b.unlocked, height: h };
+    if (h - start > (o.maxExtraBlocks ?? 400)) {
+      throw new MiningError(`the wallet holds ${b.unlocked} unlocked (${b.balance} in all) after ${h - start} extra blocks; it needs ${o.amount}`);
+    }
+    await mineTo(daemon, h + Math.min(Math.max(b.blocksToUnlock, 1), 60), { ...o, progress: undefined });
+  }
+}

@@ -1,0 +1,46 @@
+// Mining progress: a bar with height and ETA on a terminal, plain lines otherwise (CI logs).
+import { SingleBar } from 'cli-progress';
+
+export interface Progress {
+  update(height: number): void;
+  done(height: number): void;
+}
+
+export type ProgressMode = 'bar' | 'lines' | 'none';
+
+export function progressMode(requested: 'auto' | ProgressMode = 'auto'): ProgressMode {
+  if (requested !== 'auto') return requested;
+  return process.stderr.isTTY && process.env.CI === undefined ? 'bar' : 'lines';
+}
+
+export function createProgress(label: string, start: number, target: number, mode: ProgressMode, log: (line: string) => void): Progress {
+  const t0 = Date.now();
+  const rate = (h: number): number => (h - start) / Math.max((Date.now() - t0) / 1000, 0.001);
+  const eta = (h: number): string => {
+    const r = rate(h);
+    return r > 0 ? `${Math.max(0, Math.ceil((target - h) / r))}s` : '?';
+  };
+  if (mode === 'none') return { update: () => undefined, done: () => undefined };
+  if (mode === 'bar') {
+    const bar = new SingleBar({ format: `${label} |{bar}| {value}/{total} | {rate} blocks/s | ETA {etaText}`, stream: process.stderr, hideCursor: true, clearOnComplete: false }, undefined);
+    bar.start(target, start, { rate: '0', etaText: '?' });
+    return {
+      update: (h) => bar.update(Math.min(h, target), { rate: rate(h).toFixed(1), etaText: eta(h) }),
+      done: (h) => {
+        bar.update(Math.min(h, target), { rate: rate(h).toFixed(1), etaText: '0s' });
+        bar.stop();
+      },
+    };
+  }
+  let lastLine = 0;
+  return {
+    update(h) {
+      if (Date.now() - lastLine < 5000) return;
+      lastLine = Date.now();
+      log(`${label}: height ${h}/${target} (${Math.floor((100 * (h - start)) / Math.max(target - start, 1))}%), ${rate(h).toFixed(1)} blocks/s, ETA ${eta(h)}`);
+    },
+    done(h) {
+      log(`${label}: height ${h} reached in ${((Date.now() - t0) / 1000).toFixed(1)}s`);
+    },
+  };
+}

@@ -1,0 +1,90 @@
+// Start the wallet RPC server on a wallet file: ready when `get_version` answers (or its log says
+// `Starting wallet RPC server`). A real wallet RPC has been seen to die with a segmentation fault
+// in a long first scan: any exit during startup is reported with its log tail and the server is
+// started again, a bounded number of times.
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { ProcessExitedError } from '../process/errors.js';
+import type { ManagedProcess } from '../process/managed.js';
+import { withFreshPorts } from '../process/ports.js';
+import { waitUntilReady } from '../process/ready.js';
+import type { Supervisor } from '../process/supervisor.js';
+import type { Credentials } from '../rpc/http.js';
+import { createWalletClient, type WalletClient } from '../rpc/wallet.js';
+import type { ResolvedBackend } from './binaries.js';
+import { PortRaceError } from './daemon.js';
+
+export interface WalletRpcHandle {
+  proc: ManagedProcess;
+  client: WalletClient;
+  url: string;
+  port: number;
+  credentials?: Credentials;
+  logFile: string;
+  /** Startup attempts that crashed before this one succeeded. */
+  crashes: string[];
+}
+
+export interface WalletRpcOptions {
+  walletFile: string;
+  password: string;
+  daemonUrl: string;
+  workdir: string;
+  /** `digest`: HTTP Digest login with generated credentials; `none`: --disable-rpc-login. */
+  login: 'none' | 'digest';
+  timeoutMs: number;
+  /** How many crashed starts to retry (default 2). */
+  restarts?: number;
+  name?: string;
+  onCrash?: (message: string) => void;
+}
+
+export async function startWalletRpc(sup: Supervisor, be: ResolvedBackend, o: WalletRpcOptions): Promise<WalletRpcHandle> {
+  const name = o.name ?? 'wallet-rpc';
+  const crashes: string[] = [];
+  const credentials = o.login === 'digest' ? { username: 'saltnet', password: randomBytes(18).toString('base64url') } : undefined;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const h = await withFreshPorts(
+        1,
+        async ([port]) => {
+          const logFile = join(o.workdir, 'logs', `${name}.log`);
+          const args = [
+            '--testnet', '--wallet-file', o.walletFile, '--password', o.password, '--daemon-address', o.daemonUrl.replace(/^https?:\/\//, ''),
+            '--rpc-bind-ip', '127.0.0.1', '--rpc-bind-port', String(port), '--log-file', join(o.workdir, 'logs', `${name}-file.log`),
+            '--non-interactive', '--trusted-daemon', '--rpc-ssl', 'disabled', '--daemon-ssl', 'disabled',
+            ...(credentials ? ['--rpc-login', `${credentials.username}:${credentials.password}`] : ['--disable-rpc-login']),
+          ];
+          const proc = sup.start({ name, command: be.paths.walletRpc, args, logFile, secrets: [o.password, ...(credentials ? [credentials.password] : [])], cwd: join(o.workdir, 'wallets') });
+          const url = `http://127.0.0.1:${port}`;
+          const client = createWalletClient(url, { timeoutMs: 120_000, ...(credentials ? { auth: credentials } : {}) });
+          try {
+            await waitUntilReady(
+              proc,
+              [
+                { kind: 'probe', name: 'get_version', check: async () => (await client.version()) > 0 },
+                { kind: 'log', patterns: [/Starting wallet RPC server/] },
+              ],
+              { timeoutMs: o.timeoutMs },
+            );
+          } catch (err) {
+            await client.close();
+            await proc.stop({ graceMs: 2000 });
+            if (proc.tail(30).some((l) => /Failed to bind/.test(l))) throw new PortRaceError(`wallet RPC port ${port} was taken`);
+            throw err;
+          }
+          return { proc, client, url, port: port!, ...(credentials ? { credentials } : {}), logFile, crashes };
+        },
+        { retries: 3, isBindError: (err) => err instanceof PortRaceError },
+      );
+      return h;
+    } catch (err) {
+      // A wrong password or a missing wallet fails the same way every time: do not retry those.
+      const permanent = err instanceof ProcessExitedError && err.tail.some((l) => /invalid password|file not found|initialization failed/i.test(l));
+      if (!(err instanceof ProcessExitedError) || permanent || attempt >= (o.restarts ?? 2)) throw err;
+      const msg = `${name} crashed during startup (${err.exit.signal ?? `exit ${err.exit.code}`}), starting it again (${attempt + 1}/${o.restarts ?? 2})`;
+      crashes.push(`${msg}\n${err.tail.slice(-10).join('\n')}`);
+      o.onCrash?.(msg);
+    }
+  }
+}

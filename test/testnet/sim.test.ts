@@ -1,0 +1,158 @@
+// The whole lifecycle on the simulator: up (daemon, wallet by CLI, wallet RPC, mining across the
+// Carrot switch, funds unlocked), a transfer, a token, clean shutdown with nothing left behind.
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isAlive } from '../../harness/process/registry.js';
+import { cleanup, SIM_BIN_DIR, tempDir } from '../../harness/sim/launch.js';
+import { startTestnet, type Testnet } from '../../harness/testnet/testnet.js';
+
+/** The simulator at ~500 blocks/s: difficulty 500 and a fast simulated hash rate. */
+const FAST = { SALTNET_SIM_HASHRATE: '250000' };
+const SAL1 = 100_000_000n;
+const quiet = { progress: 'none' as const, log: () => undefined, trapSignals: false, daemonEnv: FAST };
+
+const gone = (pid: number): boolean => !isAlive(pid);
+
+describe('up on sim', () => {
+  let t: Testnet;
+  let lines: string[];
+  beforeAll(async () => {
+    lines = [];
+    t = await startTestnet({ ...quiet, backend: 'sim', log: (l) => lines.push(l) });
+  }, 120_000);
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it('reaches the token height with 1001 SAL1 unlocked and says which backend it picked', async () => {
+    expect(t.height).toBeGreaterThanOrEqual(1201);
+    const b = await t.wallet.client.balance('SAL1');
+    expect(b.unlocked).toBeGreaterThanOrEqual(1001n * SAL1);
+    expect(lines[0]).toBe('saltnet: sim backend (the built-in simulator)');
+    expect(t.wallet.address).toBe(t.wallet.addresses.carrot);
+    expect(t.wallet.addresses.cn).toMatch(/^SaLvT/);
+    expect(Object.keys(t.phases)).toEqual(['daemonReady', 'walletCreated', 'walletRpcReady', 'mined', 'unlocked']);
+  });
+
+  it('stops mining within two blocks of the target', async () => {
+    const start = await t.daemon.client.height();
+    const reached = await t.mine(start + 25);
+    expect(reached).toBeGreaterThanOrEqual(start + 25);
+    expect(reached).toBeLessThanOrEqual(start + 27);
+    expect((await t.daemon.client.miningStatus()).active).toBe(false);
+  });
+
+  it('sends SAL1 and creates a token on the funded wallet', async () => {
+    const tx = await t.wallet.client.call<{ tx_hash: string }>('transfer', {
+      destinations: [{ address: t.wallet.address, amount: 100_000_000, asset_type: 'SAL1' }], source_asset: 'SAL1', dest_asset: 'SAL1', tx_type: 3,
+    });
+    expect(tx.tx_hash).toMatch(/^[0-9a-f]{64}$/);
+    const token = await t.wallet.client.call<{ tx_hash_list: string[] }>('create_token', { ticker: 'UPUP', supply: 10, name: 'up' });
+    expect(token.tx_hash_list).toHaveLength(1);
+    await t.mine((await t.daemon.client.height()) + 1);
+    expect(await t.wallet.client.call('get_tokens', { regex: 'UPUP' })).toEqual({ tokens: ['salUPUP'] });
+  });
+
+  it('writes each process’s log and never the wallet password', () => {
+    const pw = readFileSync(join(t.workdir, 'wallets', '.password'), 'utf8');
+    expect(pw.length).toBeGreaterThan(10);
+    const logs = readdirSync(join(t.workdir, 'logs'));
+    expect(logs).toEqual(expect.arrayContaining(['daemon.log', 'wallet-cli.log', 'wallet-rpc.log']));
+    for (const f of logs) expect(readFileSync(join(t.workdir, 'logs', f), 'utf8'), f).not.toContain(pw);
+    for (const p of t.supervisor.processes()) expect(p.commandLine).not.toContain(pw);
+  });
+
+  it('stops every process and removes its temporary workdir', async () => {
+    const pids = [t.daemon.pid, t.wallet.pid];
+    const workdir = t.workdir;
+    await t.stop();
+    expect(pids.filter((p) => !gone(p))).toEqual([]);
+    expect(existsSync(workdir)).toBe(false);
+  });
+});
+
+describe('up with options', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = tempDir('saltnet-up-');
+  });
+  afterAll(() => cleanup(dir));
+
+  it('brings the same workdir up again: same wallet, chain continued, data kept', async () => {
+    const workdir = join(dir, 'keep');
+    const first = await startTestnet({ ...quiet, backend: 'sim', workdir, height: 50, unlocked: 0n });
+    const addr = first.wallet.addresses.cn;
+    const h = first.height;
+    await first.stop();
+    expect(existsSync(join(workdir, 'wallets', 'main.keys'))).toBe(true);
+    const again = await startTestnet({ ...quiet, backend: 'sim', workdir, height: 60, unlocked: 0n });
+    expect(again.wallet.addresses.cn).toBe(addr);
+    expect(again.height).toBeGreaterThanOrEqual(Math.max(h, 60));
+    await again.stop();
+  }, 60_000);
+
+  it('uses HTTP Digest login with generated credentials when asked', async () => {
+    const t = await startTestnet({ ...quiet, backend: 'sim', height: 20, unlocked: 0n, login: 'digest' });
+    try {
+      expect(t.wallet.credentials?.username).toBe('saltnet');
+      expect(await t.wallet.client.version()).toBe(65564);
+      const res = await fetch(`${t.wallet.url}/json_rpc`, { method: 'POST', body: '{"jsonrpc":"2.0","id":1,"method":"get_version"}' });
+      expect(res.status).toBe(401);
+      const login = readFileSync(join(t.workdir, 'wallets', '.rpc-login'), 'utf8');
+      expect(login).toBe(`saltnet:${t.wallet.credentials!.password}`);
+      for (const p of t.supervisor.processes()) expect(p.commandLine).not.toContain(t.wallet.credentials!.password);
+    } finally {
+      await t.stop();
+    }
+  }, 60_000);
+
+  it('restarts a wallet RPC that crashes during startup, and reports it', async () => {
+    // A --bin-dir of wrappers around the simulator whose wallet RPC dies with SIGSEGV on its first start.
+    const bin = join(dir, 'bin');
+    mkdirSync(bin);
+    const marker = join(dir, 'crashed-once');
+    for (const name of ['salviumd', 'salvium-wallet-cli']) {
+      writeFileSync(join(bin, name), `#!/bin/sh\nexec "${join(SIM_BIN_DIR, name)}" "$@"\n`);
+      chmodSync(join(bin, name), 0o755);
+    }
+    writeFileSync(join(bin, 'salvium-wallet-rpc'), `#!/bin/sh\nif [ ! -e "${marker}" ]; then touch "${marker}"; echo "scanning..."; kill -SEGV $$; fi\nexec "${join(SIM_BIN_DIR, 'salvium-wallet-rpc')}" "$@"\n`);
+    chmodSync(join(bin, 'salvium-wallet-rpc'), 0o755);
+    const lines: string[] = [];
+    const t = await startTestnet({ ...quiet, backend: 'salvium', binDir: bin, height: 20, unlocked: 0n, log: (l) => lines.push(l) });
+    try {
+      expect(lines[0]).toBe(`saltnet: salvium binaries from --bin-dir ${bin}`);
+      expect(lines.some((l) => /wallet-rpc crashed during startup \(SIGSEGV\), starting it again \(1\/2\)/.test(l))).toBe(true);
+      expect(await t.wallet.client.version()).toBe(65564);
+    } finally {
+      await t.stop();
+    }
+  }, 60_000);
+
+  it('fails fast and clearly when the daemon dies while mining', async () => {
+    let daemonPid = 0;
+    const t0 = Date.now();
+    const slow = { SALTNET_SIM_HASHRATE: '10000' }; // ~20 blocks/s: mining to 1201 would take a minute
+    const run = startTestnet({
+      ...quiet,
+      backend: 'sim',
+      daemonEnv: slow,
+      log: (l) => {
+        const m = /daemon ready at \S+ \(pid (\d+)\)/.exec(l);
+        if (m) daemonPid = Number(m[1]);
+        if (/wallet .* ready at/.test(l)) setTimeout(() => process.kill(daemonPid, 'SIGKILL'), 300);
+      },
+    });
+    const err = await run.then(() => undefined, (e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect(String(err)).toMatch(/daemon/);
+    expect(String(err)).toMatch(/SIGKILL/);
+    expect(Date.now() - t0).toBeLessThan(20_000);
+    expect(gone(daemonPid)).toBe(true);
+  }, 60_000);
+
+  it('names a wrong --bin-dir and how to fix it', async () => {
+    await expect(startTestnet({ ...quiet, backend: 'salvium', binDir: join(dir, 'nope') })).rejects.toThrow(`--bin-dir ${join(dir, 'nope')} does not exist`);
+    await expect(startTestnet({ ...quiet, backend: 'salvium', binDir: dir })).rejects.toThrow(/has no executable salviumd, salvium-wallet-cli, salvium-wallet-rpc/);
+  });
+});
