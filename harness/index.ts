@@ -1,4 +1,9 @@
-// saltnet's library entry point. The supervisor and scenario API arrive with their issues; today
-// it exposes the simulator's binaries, a drop-in `--bin-dir` for tools that expect real Salvium.
+// saltnet's library entry point.
+export { startTestnet, type Testnet, type TestnetOptions } from './testnet/testnet.js';
+export { BACKENDS, type BackendName, type BackendSpec } from './testnet/backends.js';
+export { resolveBackend, MissingBinaryError, type ResolvedBackend } from './testnet/binaries.js';
+export { createDaemonClient, type DaemonClient } from './rpc/daemon.js';
+export { createWalletClient, type WalletClient } from './rpc/wallet.js';
+export { RpcError, HttpStatusError, ConnectionError } from './rpc/errors.js';
 export { SIM_BIN_DIR } from './sim/launch.js';
 export { VERSION_LINE as SIM_VERSION_LINE } from './sim/common/version.js';

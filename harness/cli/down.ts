@@ -1,0 +1,34 @@
+// `saltnet down`: stop running testnets (their `up` stops gracefully) and reap anything stale.
+import type { CommandModule } from 'yargs';
+import { reapRun, reapStale, listRuns } from '../process/registry.js';
+import { ownerAlive } from './runs.js';
+
+interface DownArgs {
+  run?: string;
+}
+
+export const downCommand: CommandModule<object, DownArgs> = {
+  command: 'down',
+  describe: 'stop running testnets and reap stale processes',
+  builder: (y) => y.option('run', { type: 'string', describe: 'only this run' }),
+  handler: (argv) => down(argv),
+};
+
+async function down(argv: DownArgs): Promise<void> {
+  const stale = await reapStale();
+  for (const r of stale) process.stdout.write(`reaped stale run ${r.runId} (its saltnet had died)\n`);
+  const live = listRuns().filter((r) => ownerAlive(r) && (!argv.run || r.runId === argv.run));
+  for (const r of live) {
+    process.kill(r.ownerPid, 'SIGTERM');
+    const t0 = Date.now();
+    while (ownerAlive(r) && Date.now() - t0 < 20_000) await new Promise((res) => setTimeout(res, 100));
+    if (ownerAlive(r)) {
+      process.kill(r.ownerPid, 'SIGKILL');
+      await reapRun(r);
+    } else if (listRuns().some((x) => x.runId === r.runId)) {
+      await reapRun(r);
+    }
+    process.stdout.write(`stopped run ${r.runId}\n`);
+  }
+  if (stale.length === 0 && live.length === 0) process.stdout.write('nothing to stop\n');
+}

@@ -1,0 +1,42 @@
+#!/usr/bin/env node
+// The `saltnet` command.
+import yargs from 'yargs';
+import { hideBin } from 'yargs/helpers';
+import { setTimeoutFactor } from '../process/timeouts.js';
+import { doctorCommand } from './doctor.js';
+import { downCommand } from './down.js';
+import { explain } from './errors.js';
+import { mineCommand } from './mine.js';
+import { statusCommand } from './status.js';
+import { upCommand } from './up.js';
+
+async function main(): Promise<void> {
+  await yargs(hideBin(process.argv))
+    .scriptName('saltnet')
+    .usage('$0 <command> [options]\n\nA private, throwaway Salvium testnet.')
+    .option('timeout-factor', { type: 'number', global: true, describe: 'scale every deadline (slow machines: 2 or 3)' })
+    .middleware((a) => {
+      const f = (a.timeoutFactor as number | undefined) ?? (process.env.SALTNET_TIMEOUT_FACTOR ? Number(process.env.SALTNET_TIMEOUT_FACTOR) : undefined);
+      if (f !== undefined) {
+        if (!(f > 0)) throw new Error(`--timeout-factor must be a positive number, got ${String(f)}`);
+        setTimeoutFactor(f);
+      }
+    })
+    .command(upCommand)
+    .command(downCommand)
+    .command(statusCommand)
+    .command(mineCommand)
+    .command(doctorCommand)
+    .demandCommand(1, 'say what to do: saltnet up | down | status | mine | doctor')
+    .strict()
+    .fail((msg, err) => {
+      throw err ?? new Error(msg);
+    })
+    .help()
+    .parseAsync();
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`saltnet: ${explain(err)}\n`);
+  process.exit(1);
+});

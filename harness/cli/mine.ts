@@ -1,0 +1,55 @@
+// `saltnet mine <blocks> | --to <height>`: mine on the running testnet (address switch handled).
+import type { CommandModule } from 'yargs';
+import { createDaemonClient } from '../rpc/daemon.js';
+import { BACKENDS } from '../testnet/backends.js';
+import { mineTo } from '../testnet/mining.js';
+import { createProgress, progressMode } from '../testnet/progress.js';
+import { scaled } from '../process/timeouts.js';
+import { pickRun, runInfo } from './runs.js';
+
+interface MineArgs {
+  blocks?: number;
+  to?: number;
+  run?: string;
+}
+
+export const mineCommand: CommandModule<object, MineArgs> = {
+  command: 'mine [blocks]',
+  describe: 'mine blocks on the running testnet',
+  builder: (y) =>
+    y
+      .positional('blocks', { type: 'number', describe: 'how many blocks' })
+      .option('to', { type: 'number', describe: 'mine until this height' })
+      .option('run', { type: 'string', describe: 'which run, when several are up' })
+      .check((a) => {
+        if (a.blocks === undefined && a.to === undefined) throw new Error('say how far: `saltnet mine 10` or `saltnet mine --to 1300`');
+        if (a.blocks !== undefined && !(Number.isInteger(a.blocks) && a.blocks > 0)) throw new Error(`blocks must be a positive whole number, got ${String(a.blocks)}`);
+        return true;
+      }),
+  handler: (argv) => mine(argv),
+};
+
+async function mine(argv: MineArgs): Promise<void> {
+  const r = pickRun(argv.run);
+  const info = runInfo(r);
+  if (!info.daemon || !info.addresses || !info.backend) throw new Error(`run ${r.runId} is still starting; try again when \`saltnet up\` says it is up`);
+  const daemon = createDaemonClient(info.daemon);
+  try {
+    const start = await daemon.height();
+    const target = argv.to ?? start + (argv.blocks ?? 1);
+    if (target <= start) {
+      process.stdout.write(`already at height ${start}\n`);
+      return;
+    }
+    const spec = BACKENDS[info.backend];
+    const res = await mineTo(daemon, target, {
+      spec,
+      addresses: info.addresses,
+      timeoutMs: scaled(3_600_000),
+      progress: createProgress('mining', start, target, progressMode(), (l) => void process.stderr.write(`${l}\n`)),
+    });
+    process.stdout.write(`height ${res.height}\n`);
+  } finally {
+    await daemon.close();
+  }
+}

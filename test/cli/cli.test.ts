@@ -1,0 +1,122 @@
+// The `saltnet` command as users run it: up/status/mine/down, Ctrl-C, SIGTERM and SIGKILL of the
+// harness itself (nothing of the run may survive), and errors that name the problem and the fix.
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa, type ResultPromise } from 'execa';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { isAlive } from '../../harness/process/registry.js';
+import { cleanup, tempDir, waitFor } from '../../harness/sim/launch.js';
+
+const CLI = fileURLToPath(new URL('../../dist/harness/cli/main.js', import.meta.url));
+let state: string;
+const env = (): Record<string, string> => ({ SALTNET_STATE_DIR: state, SALTNET_SIM_HASHRATE: '250000', CI: '1' });
+const running: ResultPromise[] = [];
+
+function saltnet(args: string[]): ResultPromise {
+  const p = execa(process.execPath, [CLI, ...args], { env: env(), reject: false, all: true, buffer: true });
+  running.push(p);
+  return p;
+}
+
+/** Start `saltnet up --json` and wait for its ready line. */
+async function up(extra: string[] = []): Promise<{ proc: ResultPromise; ready: any }> {
+  const proc = execa(process.execPath, [CLI, 'up', '--backend', 'sim', '--json', '--height', '30', '--unlocked', '0', ...extra], { env: env(), reject: false, buffer: false, stdout: 'pipe', stderr: 'pipe' });
+  running.push(proc);
+  let out = '';
+  let err = '';
+  proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  proc.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  const line = await waitFor('saltnet up to be ready', async () => {
+    if (proc.exitCode !== null) throw new Error(`saltnet up exited ${proc.exitCode}:\n${err}`);
+    return out.split('\n').find((l) => l.startsWith('{'));
+  }, 60_000, 50);
+  return { proc, ready: JSON.parse(line) };
+}
+
+const pidsOf = (ready: any): number[] => [ready.daemon.pid, ready.wallet.pid];
+
+beforeAll(() => {
+  state = tempDir('saltnet-state-');
+});
+afterEach(async () => {
+  for (const p of running.splice(0)) {
+    p.kill('SIGKILL');
+    await p.catch(() => undefined);
+  }
+  await execa(process.execPath, [CLI, 'down'], { env: env(), reject: false });
+});
+afterAll(() => cleanup(state));
+
+describe('saltnet up, status, mine', () => {
+  it('prints endpoints and addresses, shows in status, mines on request, stops on Ctrl-C', async () => {
+    const { proc, ready } = await up();
+    expect(ready).toMatchObject({ event: 'ready', backend: 'sim', daemon: { url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) }, wallet: { url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) } });
+    expect(ready.height).toBeGreaterThanOrEqual(30);
+    const st = await saltnet(['status', '--json']);
+    const runs = JSON.parse(st.stdout as string);
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatchObject({ runId: ready.runId, state: 'running', backend: 'sim' });
+    const mined = await saltnet(['mine', '5']);
+    expect(mined.exitCode).toBe(0);
+    expect(Number(/height (\d+)/.exec(mined.stdout as string)?.[1])).toBeGreaterThanOrEqual(runs[0].height + 5);
+    proc.kill('SIGINT');
+    const r = await proc;
+    expect(r.exitCode).toBe(130);
+    expect(pidsOf(ready).filter((p) => isAlive(p))).toEqual([]);
+    expect(JSON.parse((await saltnet(['status', '--json'])).stdout as string)).toEqual([]);
+  });
+});
+
+describe('nothing survives the harness', () => {
+  it('SIGTERM: stops every process and exits 143', async () => {
+    const { proc, ready } = await up();
+    proc.kill('SIGTERM');
+    expect((await proc).exitCode).toBe(143);
+    expect(pidsOf(ready).filter((p) => isAlive(p))).toEqual([]);
+  });
+
+  it('SIGKILL: the reaper kills the children within 5 s; `saltnet down` finds nothing left', async () => {
+    const { proc, ready } = await up();
+    proc.kill('SIGKILL');
+    await proc;
+    const t0 = Date.now();
+    await waitFor('children to die', async () => pidsOf(ready).every((p) => !isAlive(p)), 5000, 50);
+    expect(Date.now() - t0).toBeLessThan(5000);
+    const down = await saltnet(['down']);
+    expect(down.stdout).toMatch(/nothing to stop|reaped stale run/);
+  });
+
+  it('`saltnet down` stops a running `saltnet up`', async () => {
+    const { proc, ready } = await up();
+    const down = await saltnet(['down']);
+    expect(down.stdout).toContain(`stopped run ${ready.runId}`);
+    expect((await proc).exitCode).toBe(143);
+    expect(pidsOf(ready).filter((p) => isAlive(p))).toEqual([]);
+  });
+});
+
+describe('errors name the problem and the fix', () => {
+  it('a missing binary folder', async () => {
+    const r = await saltnet(['up', '--backend', 'salvium', '--bin-dir', '/nonexistent/bin']);
+    expect(r.exitCode).toBe(1);
+    expect(r.all).toContain('saltnet: --bin-dir /nonexistent/bin does not exist');
+    expect(r.all).toContain('--backend sim');
+  });
+
+  it('bad arguments', async () => {
+    expect((await saltnet(['mine'])).all).toContain('say how far: `saltnet mine 10` or `saltnet mine --to 1300`');
+    expect((await saltnet(['mine', '2'])).all).toContain('no testnet is running: start one with `saltnet up`');
+    expect((await saltnet(['frobnicate'])).exitCode).toBe(1);
+    expect((await saltnet(['up', '--timeout-factor', '-1'])).all).toContain('--timeout-factor must be a positive number');
+  });
+
+  it('doctor reports the backends and the node version', async () => {
+    const r = await saltnet(['doctor', '--json']);
+    expect(r.exitCode).toBe(0);
+    const d = JSON.parse(r.stdout as string);
+    expect(d.node).toBe(process.version);
+    expect(d.backends.sim.found).toBe(true);
+    expect(d.backends.sim.version).toMatch(/Salvium 'One' \(v1\.1\.3c-simulated/);
+    expect(d.auto).toMatch(/sim|Salvium/);
+  });
+});
