@@ -1,9 +1,12 @@
 // `npm run bench`: prints the numbers the issues ask for. Nothing here asserts a time; it measures.
 //   sim.mine1300     time for the simulator to mine 1300 blocks (default pace, and unthrottled)
 //   sim.getBalance   1000 sequential get_balance calls against a wallet that mined those blocks
+//   up.<backend>.*   each phase of `saltnet up`, and the harness's overhead against the same steps by hand
+import { execaSync } from 'execa';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { cleanup, generateWallet, height, mineAcrossCarrot, post, rpc, startDaemon, startWalletRpc, stopAll, tempDir } from '../harness/sim/launch.js';
+import { cleanup, generateWallet, height, mineAcrossCarrot, post, rpc, startDaemon, startWalletRpc, stopAll, tempDir, waitFor } from '../harness/sim/launch.js';
+import { startTestnet } from '../harness/testnet/testnet.js';
 
 interface Row {
   name: string;
@@ -67,11 +70,58 @@ async function getBalance1000(): Promise<void> {
   }
 }
 
+/** `saltnet up` on a backend: the time of each phase. */
+async function upPhases(backend: 'sim' | 'monero', env: Record<string, string>, difficulty?: number): Promise<number> {
+  const t0 = performance.now();
+  const t = await startTestnet({ backend, progress: 'none', log: () => undefined, trapSignals: false, daemonEnv: env, ...(difficulty ? { difficulty } : {}) });
+  const total = performance.now() - t0;
+  for (const [phase, msTaken] of Object.entries(t.phases)) report(`up.${backend}.${phase}`, ms(msTaken));
+  report(`up.${backend}.total`, ms(total), `height ${t.height}, ${backend === 'sim' ? '1001 SAL1' : '1 XMR'} unlocked`);
+  const s0 = performance.now();
+  await t.stop();
+  report(`up.${backend}.stop`, ms(performance.now() - s0), 'every process stopped gracefully');
+  return total;
+}
+
+/** The same steps as `up` on sim, started by hand (no supervisor, registry, reaper or readiness strategies). */
+async function byHand(env: Record<string, string>): Promise<number> {
+  const dir = tempDir('saltnet-bench-');
+  try {
+    const t0 = performance.now();
+    const d = await startDaemon(dir, { difficulty: 500, env });
+    const w = await generateWallet(join(dir, 'w'), 'bench', d.port);
+    const wr = await startWalletRpc(['--wallet-file', w.path, '--password', 'bench', '--log-file', join(dir, 'wrpc.log')], d.port);
+    await mineAcrossCarrot(d.port, w, 1201);
+    await waitFor('1001 SAL1 unlocked', async () => {
+      await rpc(wr.port, 'refresh');
+      const b = (await rpc(wr.port, 'get_balance', { asset_type: 'SAL1' })).result?.balances?.[0];
+      return b && BigInt(b.unlocked_balance) >= 1001n * 100_000_000n;
+    }, 60_000, 20);
+    const total = performance.now() - t0;
+    report('up.sim.byHand', ms(total), 'the same processes and steps by hand');
+    return total;
+  } finally {
+    await stopAll();
+    cleanup(dir);
+  }
+}
+
 async function main(): Promise<void> {
   process.stdout.write(`saltnet bench — node ${process.version}, ${new Date().toISOString()}\n\n`);
   await mine1300('defaultPace', 500, {});
   await mine1300('unthrottled', 1, { SALTNET_SIM_MIN_BLOCK_MS: '0' });
   await getBalance1000();
+  process.stdout.write('\n');
+  await upPhases('sim', {});
+  // Overhead: a fast simulated hash rate so that mining (the same for both) does not drown it.
+  const fast = { SALTNET_SIM_HASHRATE: '250000' };
+  const harness = await upPhases('sim', fast);
+  const hand = await byHand(fast);
+  report('up.sim.overhead', ms(harness - hand), `harness ${ms(harness)} vs by hand ${ms(hand)} at ~500 blocks/s`);
+  if (execaSync('sh', ['-c', 'command -v monerod'], { reject: false }).exitCode === 0) {
+    process.stdout.write('\n');
+    await upPhases('monero', {}, 1);
+  } else report('up.monero', 'skipped', 'monerod not installed (apt-get install -y monero)');
 }
 
 main().catch(async (err: unknown) => {
