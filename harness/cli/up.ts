@@ -11,6 +11,7 @@ export interface UpArgs {
   workdir?: string;
   json: boolean;
   login: 'none' | 'digest';
+  walletCreation: 'cli' | 'rpc';
   unlocked?: number;
   timeoutFactor?: number;
   threads?: number;
@@ -25,6 +26,7 @@ const upBuilder = (y: Argv): Argv<UpArgs> =>
     .option('unlocked', { type: 'number', describe: 'wait until the wallet holds this many unlocked coins (default 1001 SAL1: a token plus fees)' })
     .option('workdir', { type: 'string', describe: 'keep data dirs, wallets and logs here (default: a temporary folder removed on exit)' })
     .option('login', { choices: ['none', 'digest'] as const, default: 'none' as const, describe: 'wallet RPC login: none, or HTTP Digest with generated credentials' })
+    .option('wallet-creation', { choices: ['cli', 'rpc'] as const, default: 'cli' as const, describe: 'create the wallet with the wallet CLI, or with the wallet RPC\'s create_wallet' })
     .option('threads', { type: 'number', describe: 'mining threads (default 1)' })
     .option('json', { type: 'boolean', default: false, describe: 'print one JSON line when ready' }) as unknown as Argv<UpArgs>;
 
@@ -68,6 +70,7 @@ async function up(argv: ArgumentsCamelCase<UpArgs>): Promise<void> {
     ...(argv.workdir ? { workdir: argv.workdir } : {}),
     ...(argv.threads ? { threads: argv.threads } : {}),
     login: argv.login,
+    walletCreation: argv.walletCreation,
     log,
   });
   const s = summary(t);

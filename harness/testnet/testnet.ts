@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ProcessExitedError } from '../process/errors.js';
+import { reapStale } from '../process/registry.js';
 import { createSupervisor, type Supervisor } from '../process/supervisor.js';
 import { scaled, setTimeoutFactor } from '../process/timeouts.js';
 import type { DaemonClient } from '../rpc/daemon.js';
@@ -32,6 +33,8 @@ export interface TestnetOptions {
   /** Where data dirs, wallets and logs go (kept); default: a fresh temporary folder (removed on a clean stop). */
   workdir?: string;
   login?: 'none' | 'digest';
+  /** Create the wallet with the wallet CLI (default) or through the wallet RPC's create_wallet. */
+  walletCreation?: 'cli' | 'rpc';
   timeoutFactor?: number;
   progress?: 'auto' | ProgressMode;
   /** Human-readable progress lines (default: stderr). */
@@ -83,6 +86,8 @@ export async function startTestnet(opts: TestnetOptions = {}): Promise<Testnet> 
   const log = opts.log ?? ((l: string) => process.stderr.write(`${l}\n`));
   const backend = resolveBackend(opts.backend ?? 'auto', opts.binDir);
   log(`saltnet: ${backend.reason}`);
+  // Whatever an earlier run left when it was killed goes first.
+  for (const r of await reapStale()) log(`saltnet: reaped stale run ${r.runId} (its owner had died)`);
   const ownWorkdir = opts.workdir === undefined;
   const workdir = resolve(opts.workdir ?? join(tmpdir(), `saltnet-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`));
   for (const d of ['logs', 'wallets']) mkdirSync(join(workdir, d), { recursive: true });
@@ -116,16 +121,33 @@ export async function startTestnet(opts: TestnetOptions = {}): Promise<Testnet> 
     log(`saltnet: daemon ready at ${daemon.url} (pid ${daemon.proc.pid})`);
     const file = join(workdir, 'wallets', 'main');
     const password = walletPassword(workdir);
+    const reuse = existsSync(`${file}.keys`); // this workdir already has its wallet: open it again
+    const viaRpc = opts.walletCreation === 'rpc';
     const created = await phase('walletCreated', async () => {
-      if (existsSync(`${file}.keys`)) return undefined; // this workdir already has its wallet: reuse it
+      if (reuse || viaRpc) return undefined;
       return createWalletWithCli(sup, backend, { file, password, daemonUrl: daemon.url, workdir, timeoutMs: scaled(120_000) });
     });
     walletRpcStarting = true;
     const rpc = await phase('walletRpcReady', () =>
-      startWalletRpc(sup, backend, { walletFile: file, password, daemonUrl: daemon.url, workdir, login: opts.login ?? 'none', timeoutMs: scaled(300_000), onCrash: log }),
+      startWalletRpc(sup, backend, {
+        ...(viaRpc ? { walletDir: join(workdir, 'wallets') } : { walletFile: file }),
+        password,
+        daemonUrl: daemon.url,
+        workdir,
+        login: opts.login ?? 'none',
+        timeoutMs: scaled(300_000),
+        onCrash: log,
+      }),
     ).finally(() => {
       walletRpcStarting = false;
     });
+    if (viaRpc) {
+      // create_wallet (or open_wallet on a reused workdir) through the RPC server's --wallet-dir.
+      const t0 = Date.now();
+      if (reuse) await rpc.client.call('open_wallet', { filename: 'main', password });
+      else await rpc.client.call('create_wallet', { filename: 'main', password, language: 'English' });
+      phases.walletCreated = Date.now() - t0;
+    }
     const addr = await rpc.client.call<{ addresses: { address_cn?: string; address_carrot?: string; address: string }[] }>('get_address');
     const first = addr.addresses[0]!;
     const addresses: MiningAddresses = { cn: first.address_cn || first.address, ...(first.address_carrot ? { carrot: first.address_carrot } : {}) };

@@ -26,7 +26,9 @@ export interface WalletRpcHandle {
 }
 
 export interface WalletRpcOptions {
-  walletFile: string;
+  /** Open this wallet at start (`--wallet-file`), or serve a folder (`--wallet-dir`) for create_wallet/open_wallet. */
+  walletFile?: string;
+  walletDir?: string;
   password: string;
   daemonUrl: string;
   workdir: string;
@@ -49,8 +51,9 @@ export async function startWalletRpc(sup: Supervisor, be: ResolvedBackend, o: Wa
         1,
         async ([port]) => {
           const logFile = join(o.workdir, 'logs', `${name}.log`);
+          const wallet = o.walletFile ? ['--wallet-file', o.walletFile, '--password', o.password] : ['--wallet-dir', o.walletDir ?? join(o.workdir, 'wallets')];
           const args = [
-            '--testnet', '--wallet-file', o.walletFile, '--password', o.password, '--daemon-address', o.daemonUrl.replace(/^https?:\/\//, ''),
+            '--testnet', ...wallet, '--daemon-address', o.daemonUrl.replace(/^https?:\/\//, ''),
             '--rpc-bind-ip', '127.0.0.1', '--rpc-bind-port', String(port), '--log-file', join(o.workdir, 'logs', `${name}-file.log`),
             '--non-interactive', '--trusted-daemon', '--rpc-ssl', 'disabled', '--daemon-ssl', 'disabled',
             ...(credentials ? ['--rpc-login', `${credentials.username}:${credentials.password}`] : ['--disable-rpc-login']),

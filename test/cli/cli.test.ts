@@ -1,5 +1,6 @@
 // The `saltnet` command as users run it: up/status/mine/down, Ctrl-C, SIGTERM and SIGKILL of the
 // harness itself (nothing of the run may survive), and errors that name the problem and the fix.
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa, type ResultPromise } from 'execa';
@@ -101,6 +102,20 @@ describe('errors name the problem and the fix', () => {
     expect(r.exitCode).toBe(1);
     expect(r.all).toContain('saltnet: --bin-dir /nonexistent/bin does not exist');
     expect(r.all).toContain('--backend sim');
+  });
+
+  it('a wallet password that does not open the wallet', async () => {
+    const workdir = join(state, 'pw');
+    const { proc } = await up(['--workdir', workdir]);
+    proc.kill('SIGINT');
+    await proc;
+    writeFileSync(join(workdir, 'wallets', '.password'), 'not-the-password');
+    const r = await saltnet(['up', '--backend', 'sim', '--workdir', workdir, '--height', '30', '--unlocked', '0']);
+    expect(r.exitCode).toBe(1);
+    expect(r.all).toMatch(/wallet-rpc exited with code 1/);
+    expect(r.all).toContain('Wallet initialization failed: invalid password');
+    expect(r.all).toContain('fix: the wallet password does not open this wallet; use a fresh --workdir');
+    expect(r.all).not.toContain('not-the-password');
   });
 
   it('bad arguments', async () => {

@@ -92,6 +92,19 @@ describe('up with options', () => {
     await again.stop();
   }, 60_000);
 
+  it('creates the wallet through the wallet RPC when asked, and reopens it on the same workdir', async () => {
+    const workdir = join(dir, 'by-rpc');
+    const t = await startTestnet({ ...quiet, backend: 'sim', workdir, height: 20, unlocked: 0n, walletCreation: 'rpc' });
+    const addr = t.wallet.addresses.cn;
+    expect(addr).toMatch(/^SaLvT/);
+    expect(t.supervisor.processes().map((p) => p.name)).toEqual(['daemon', 'wallet-rpc']); // no wallet CLI
+    expect(existsSync(join(workdir, 'wallets', 'main.keys'))).toBe(true);
+    await t.stop();
+    const again = await startTestnet({ ...quiet, backend: 'sim', workdir, height: 20, unlocked: 0n, walletCreation: 'rpc' });
+    expect(again.wallet.addresses.cn).toBe(addr);
+    await again.stop();
+  }, 60_000);
+
   it('uses HTTP Digest login with generated credentials when asked', async () => {
     const t = await startTestnet({ ...quiet, backend: 'sim', height: 20, unlocked: 0n, login: 'digest' });
     try {
