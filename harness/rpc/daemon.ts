@@ -1,6 +1,6 @@
 // A client of the daemon's RPC (salviumd or monerod): URI endpoints and /json_rpc.
 import { createEndpoint, type Endpoint, type EndpointOptions } from './http.js';
-import { RpcError } from './errors.js';
+import { jsonRpc } from './jsonrpc.js';
 
 export interface MiningStatus {
   active: boolean;
@@ -30,15 +30,7 @@ export interface DaemonClient {
 export function createDaemonClient(url: string, opts: EndpointOptions = {}): DaemonClient {
   const endpoint = createEndpoint(url, opts);
   const post = async <T>(path: string, body: unknown = {}): Promise<T> => (await endpoint.post(path, body)) as T;
-  let id = 0;
-  const call = async <T>(method: string, params?: unknown): Promise<T> => {
-    const res = (await endpoint.post('/json_rpc', { jsonrpc: '2.0', id: String(++id), method, ...(params === undefined ? {} : { params }) })) as {
-      result?: T;
-      error?: { code: number; message: string };
-    };
-    if (res.error) throw new RpcError(res.error.code, res.error.message, method, endpoint.url);
-    return res.result as T;
-  };
+  const { call } = jsonRpc(endpoint);
   return {
     url: endpoint.url,
     endpoint,

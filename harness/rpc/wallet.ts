@@ -1,5 +1,6 @@
 // A client of the wallet RPC server (salvium-wallet-rpc or monero-wallet-rpc).
 import { createEndpoint, type Endpoint, type EndpointOptions } from './http.js';
+import { jsonRpc, type JsonRpcAnswer } from './jsonrpc.js';
 import { RpcError } from './errors.js';
 import { toBigInt } from './json.js';
 
@@ -9,7 +10,7 @@ export interface WalletClient {
   /** Any wallet method; throws RpcError on an error answer. */
   call<T = Record<string, unknown>>(method: string, params?: unknown): Promise<T>;
   /** The full answer, error included (for scenarios that expect errors). */
-  raw(method: string, params?: unknown): Promise<{ result?: Record<string, unknown>; error?: { code: number; message: string } }>;
+  raw(method: string, params?: unknown): Promise<JsonRpcAnswer>;
   version(): Promise<number>;
   height(): Promise<number>;
   refresh(): Promise<{ blocks_fetched: number; received_money: boolean }>;
@@ -25,14 +26,7 @@ export interface WalletClient {
 
 export function createWalletClient(url: string, opts: EndpointOptions = {}): WalletClient {
   const endpoint = createEndpoint(url, opts);
-  let id = 0;
-  const raw = async (method: string, params?: unknown): Promise<{ result?: Record<string, unknown>; error?: { code: number; message: string } }> =>
-    (await endpoint.post('/json_rpc', { jsonrpc: '2.0', id: String(++id), method, ...(params === undefined ? {} : { params }) })) as never;
-  const call = async <T>(method: string, params?: unknown): Promise<T> => {
-    const res = await raw(method, params);
-    if (res.error) throw new RpcError(res.error.code, res.error.message, method, endpoint.url);
-    return res.result as T;
-  };
+  const { raw, call } = jsonRpc(endpoint);
   return {
     url: endpoint.url,
     endpoint,

@@ -26,31 +26,23 @@ export interface BackendSpec {
 
 const COIN = 100_000_000n;
 
+/** Real Salvium; the simulator is the same chain without RandomX (so no RandomX environment). */
+const SALVIUM: BackendSpec = {
+  name: 'salvium',
+  binaries: { daemon: 'salviumd', walletCli: 'salvium-wallet-cli', walletRpc: 'salvium-wallet-rpc' },
+  difficulty: 500,
+  carrotHeight: 1100,
+  tokenHeight: 1200,
+  fundAsset: 'SAL1',
+  defaultHeight: 1201,
+  defaultUnlocked: 1001n * COIN,
+  daemonEnv: { MONERO_RANDOMX_UMASK: '4' },
+  daemonReadyLines: [/core RPC server started ok/, /The daemon is running offline/, /SYNCHRONIZED OK/],
+};
+
 export const BACKENDS: Record<BackendName, BackendSpec> = {
-  salvium: {
-    name: 'salvium',
-    binaries: { daemon: 'salviumd', walletCli: 'salvium-wallet-cli', walletRpc: 'salvium-wallet-rpc' },
-    difficulty: 500,
-    carrotHeight: 1100,
-    tokenHeight: 1200,
-    fundAsset: 'SAL1',
-    defaultHeight: 1201,
-    defaultUnlocked: 1001n * COIN,
-    daemonEnv: { MONERO_RANDOMX_UMASK: '4' },
-    daemonReadyLines: [/core RPC server started ok/, /The daemon is running offline/, /SYNCHRONIZED OK/],
-  },
-  sim: {
-    name: 'sim',
-    binaries: { daemon: 'salviumd', walletCli: 'salvium-wallet-cli', walletRpc: 'salvium-wallet-rpc' },
-    difficulty: 500,
-    carrotHeight: 1100,
-    tokenHeight: 1200,
-    fundAsset: 'SAL1',
-    defaultHeight: 1201,
-    defaultUnlocked: 1001n * COIN,
-    daemonEnv: {},
-    daemonReadyLines: [/core RPC server started ok/, /The daemon is running offline/, /SYNCHRONIZED OK/],
-  },
+  salvium: SALVIUM,
+  sim: { ...SALVIUM, name: 'sim', daemonEnv: {} },
   monero: {
     name: 'monero',
     binaries: { daemon: 'monerod', walletCli: 'monero-wallet-cli', walletRpc: 'monero-wallet-rpc' },
