@@ -23,6 +23,8 @@ export interface DaemonOptions {
   timeoutMs: number;
   extraArgs?: string[];
   env?: Record<string, string>;
+  /** Start on these ports (a restart keeps its endpoints); default: fresh free ports. */
+  ports?: DaemonHandle['ports'];
 }
 
 /** Lines the daemon prints when a port it needs is taken. */
@@ -40,31 +42,32 @@ export function daemonArgs(o: DaemonOptions, ports: DaemonHandle['ports']): stri
 }
 
 export async function startDaemon(sup: Supervisor, be: ResolvedBackend, o: DaemonOptions): Promise<DaemonHandle> {
-  return withFreshPorts(
-    3,
-    async ([rpc, zmq, p2p]) => {
-      const ports = { rpc: rpc!, zmq: zmq!, p2p: p2p! };
-      const logFile = join(o.workdir, 'logs', 'daemon.log');
-      const proc = sup.start({ name: 'daemon', command: be.paths.daemon, args: daemonArgs(o, ports), env: { ...be.spec.daemonEnv, ...o.env }, logFile });
-      const url = `http://127.0.0.1:${ports.rpc}`;
-      const client = createDaemonClient(url, { timeoutMs: 30_000 });
-      try {
-        await waitUntilReady(
-          proc,
-          [
-            { kind: 'probe', name: 'get_info', check: async () => (await client.getInfo()).status === 'OK' },
-            { kind: 'log', patterns: be.spec.daemonReadyLines },
-          ],
-          { timeoutMs: o.timeoutMs },
-        );
-      } catch (err) {
-        await client.close();
-        await proc.stop({ graceMs: 2000 });
-        if (proc.tail(30).some((l) => BIND_FAILURE.test(l))) throw new PortRaceError(`daemon ports ${rpc}/${zmq}/${p2p} were taken: ${String(err)}`);
-        throw err;
-      }
-      return { proc, client, url, ports, dataDir: join(o.workdir, 'daemon'), logFile };
-    },
-    { retries: 3, isBindError: (err) => err instanceof PortRaceError },
-  );
+  if (o.ports) return launchDaemon(sup, be, o, o.ports);
+  return withFreshPorts(3, ([rpc, zmq, p2p]) => launchDaemon(sup, be, o, { rpc: rpc!, zmq: zmq!, p2p: p2p! }), {
+    retries: 3,
+    isBindError: (err) => err instanceof PortRaceError,
+  });
+}
+
+async function launchDaemon(sup: Supervisor, be: ResolvedBackend, o: DaemonOptions, ports: DaemonHandle['ports']): Promise<DaemonHandle> {
+  const logFile = join(o.workdir, 'logs', 'daemon.log');
+  const proc = sup.start({ name: 'daemon', command: be.paths.daemon, args: daemonArgs(o, ports), env: { ...be.spec.daemonEnv, ...o.env }, logFile });
+  const url = `http://127.0.0.1:${ports.rpc}`;
+  const client = createDaemonClient(url, { timeoutMs: 30_000 });
+  try {
+    await waitUntilReady(
+      proc,
+      [
+        { kind: 'probe', name: 'get_info', check: async () => (await client.getInfo()).status === 'OK' },
+        { kind: 'log', patterns: be.spec.daemonReadyLines },
+      ],
+      { timeoutMs: o.timeoutMs },
+    );
+  } catch (err) {
+    await client.close();
+    await proc.stop({ graceMs: 2000 });
+    if (proc.tail(30).some((l) => BIND_FAILURE.test(l))) throw new PortRaceError(`daemon ports ${ports.rpc}/${ports.zmq}/${ports.p2p} were taken: ${String(err)}`);
+    throw err;
+  }
+  return { proc, client, url, ports, dataDir: join(o.workdir, 'daemon'), logFile };
 }

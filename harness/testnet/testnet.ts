@@ -46,6 +46,23 @@ export interface TestnetOptions {
   daemonEnv?: Record<string, string>;
 }
 
+/** A wallet of the testnet: `main` (created by up) or one added with addWallet. */
+export interface WalletHandle {
+  name: string;
+  url: string;
+  client: WalletClient;
+  pid: number;
+  file: string;
+  addresses: MiningAddresses;
+  credentials?: Credentials;
+  logFile: string;
+}
+
+/** The address to send to on a chain of this height: Carrot from the Carrot height, CN before (and on Monero). */
+export function addressAt(spec: ResolvedBackend['spec'], a: MiningAddresses, height: number): string {
+  return spec.carrotHeight !== undefined && a.carrot && height >= spec.carrotHeight ? a.carrot : a.cn;
+}
+
 export interface Testnet {
   readonly backend: ResolvedBackend;
   readonly workdir: string;
@@ -68,6 +85,12 @@ export interface Testnet {
   readonly height: number;
   /** Mine to a height (CN/Carrot switch handled). */
   mine(target: number): Promise<number>;
+  /** Create another wallet (through a wallet RPC serving the wallets folder) or reopen it on a reused workdir. */
+  addWallet(name: string): Promise<WalletHandle>;
+  /** Every wallet by name, `main` first. */
+  wallets(): Map<string, WalletHandle>;
+  /** Stop a process gracefully and start it again on the same ports (wallets: the same credentials). */
+  restart(target: 'daemon' | 'wallet', walletName?: string): Promise<void>;
   stop(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
 }
@@ -168,13 +191,60 @@ export async function startTestnet(opts: TestnetOptions = {}): Promise<Testnet> 
       else await rpc.client.refresh();
     });
     const height = await daemon.client.height();
-    const currentAddress = (): string => (spec.carrotHeight !== undefined && addresses.carrot && height >= spec.carrotHeight ? addresses.carrot : addresses.cn);
+    const daemonView = { url: daemon.url, client: daemon.client, pid: daemon.proc.pid, dataDir: daemon.dataDir, logFile: daemon.logFile, ports: daemon.ports };
+    const main: WalletHandle = { name: 'main', url: rpc.url, client: rpc.client, pid: rpc.proc.pid, file, addresses, ...(rpc.credentials ? { credentials: rpc.credentials } : {}), logFile: rpc.logFile };
+    const wallets = new Map<string, WalletHandle>([['main', main]]);
+    const walletProcs = new Map([['main', { proc: rpc.proc, port: rpc.port, dirMode: viaRpc }]]);
+    let daemonProc = daemon.proc;
+    const rpcOptions = { password, daemonUrl: daemon.url, workdir, login: opts.login ?? 'none', timeoutMs: scaled(300_000), onCrash: log } as const;
+
+    const addWallet = async (name: string): Promise<WalletHandle> => {
+      if (wallets.has(name)) throw new Error(`the testnet already has a wallet named ${name}`);
+      if (!/^[A-Za-z0-9_-]+$/.test(name)) throw new Error(`wallet name ${JSON.stringify(name)} must be letters, digits, - or _`);
+      const h = await startWalletRpc(sup, backend, { ...rpcOptions, walletDir: join(workdir, 'wallets'), name: `wallet-rpc-${name}` });
+      if (existsSync(join(workdir, 'wallets', `${name}.keys`))) await h.client.call('open_wallet', { filename: name, password });
+      else await h.client.call('create_wallet', { filename: name, password, language: 'English' });
+      const a = (await h.client.call<{ addresses: { address_cn?: string; address_carrot?: string; address: string }[] }>('get_address')).addresses[0]!;
+      const w: WalletHandle = {
+        name, url: h.url, client: h.client, pid: h.proc.pid, file: join(workdir, 'wallets', name),
+        addresses: { cn: a.address_cn || a.address, ...(a.address_carrot ? { carrot: a.address_carrot } : {}) },
+        ...(h.credentials ? { credentials: h.credentials } : {}), logFile: h.logFile,
+      };
+      wallets.set(name, w);
+      walletProcs.set(name, { proc: h.proc, port: h.port, dirMode: true });
+      return w;
+    };
+
+    const restart = async (target: 'daemon' | 'wallet', walletName = 'main'): Promise<void> => {
+      if (target === 'daemon') {
+        await daemonProc.stop();
+        const d = await startDaemon(sup, backend, { workdir, difficulty: opts.difficulty ?? spec.difficulty, timeoutMs: scaled(60_000), ports: daemon.ports, ...(opts.daemonEnv ? { env: opts.daemonEnv } : {}) });
+        await d.client.close();
+        daemonProc = d.proc;
+        daemonView.pid = d.proc.pid;
+        return;
+      }
+      const w = wallets.get(walletName);
+      const p = walletProcs.get(walletName);
+      if (!w || !p) throw new Error(`no wallet named ${walletName}; this testnet has ${[...wallets.keys()].join(', ')}`);
+      await p.proc.stop();
+      const name = walletName === 'main' ? 'wallet-rpc' : `wallet-rpc-${walletName}`;
+      const h = await startWalletRpc(sup, backend, {
+        ...rpcOptions, name, port: p.port, ...(w.credentials ? { credentials: w.credentials } : {}),
+        ...(p.dirMode ? { walletDir: join(workdir, 'wallets') } : { walletFile: w.file }),
+      });
+      await h.client.close();
+      if (p.dirMode) await w.client.call('open_wallet', { filename: walletName === 'main' ? 'main' : walletName, password });
+      walletProcs.set(walletName, { ...p, proc: h.proc });
+      w.pid = h.proc.pid;
+    };
+
     let stopped = false;
     const stop = async (): Promise<void> => {
       if (stopped) return;
       stopped = true;
       offUnexpected();
-      await rpc.client.close().catch(() => undefined);
+      for (const w of wallets.values()) await w.client.close().catch(() => undefined);
       await daemon.client.close().catch(() => undefined);
       await sup.stopAll();
     };
@@ -183,11 +253,14 @@ export async function startTestnet(opts: TestnetOptions = {}): Promise<Testnet> 
       workdir,
       runId: sup.runId,
       supervisor: sup,
-      daemon: { url: daemon.url, client: daemon.client, pid: daemon.proc.pid, dataDir: daemon.dataDir, logFile: daemon.logFile, ports: daemon.ports },
-      wallet: { url: rpc.url, client: rpc.client, pid: rpc.proc.pid, file, addresses, address: currentAddress(), ...(rpc.credentials ? { credentials: rpc.credentials } : {}), logFile: rpc.logFile },
+      daemon: daemonView,
+      wallet: { ...main, address: addressAt(spec, addresses, height), get pid() { return main.pid; } },
       phases,
       height,
       mine: async (t: number) => (await mineTo(daemon.client, t, mineOpts)).height,
+      addWallet,
+      wallets: () => wallets,
+      restart,
       stop,
       [Symbol.asyncDispose]: stop,
     };

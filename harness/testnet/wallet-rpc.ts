@@ -39,48 +39,23 @@ export interface WalletRpcOptions {
   restarts?: number;
   name?: string;
   onCrash?: (message: string) => void;
+  /** Bind this port (a restart keeps its endpoint); default: a fresh free port. */
+  port?: number;
+  /** Reuse these Digest credentials (a restart); default: generated when login is digest. */
+  credentials?: Credentials;
 }
 
 export async function startWalletRpc(sup: Supervisor, be: ResolvedBackend, o: WalletRpcOptions): Promise<WalletRpcHandle> {
   const name = o.name ?? 'wallet-rpc';
   const crashes: string[] = [];
-  const credentials = o.login === 'digest' ? { username: 'saltnet', password: randomBytes(18).toString('base64url') } : undefined;
+  const credentials = o.credentials ?? (o.login === 'digest' ? { username: 'saltnet', password: randomBytes(18).toString('base64url') } : undefined);
   for (let attempt = 0; ; attempt++) {
     try {
-      const h = await withFreshPorts(
-        1,
-        async ([port]) => {
-          const logFile = join(o.workdir, 'logs', `${name}.log`);
-          const wallet = o.walletFile ? ['--wallet-file', o.walletFile, '--password', o.password] : ['--wallet-dir', o.walletDir ?? join(o.workdir, 'wallets')];
-          const args = [
-            '--testnet', ...wallet, '--daemon-address', o.daemonUrl.replace(/^https?:\/\//, ''),
-            '--rpc-bind-ip', '127.0.0.1', '--rpc-bind-port', String(port), '--log-file', join(o.workdir, 'logs', `${name}-file.log`),
-            '--non-interactive', '--trusted-daemon', '--rpc-ssl', 'disabled', '--daemon-ssl', 'disabled',
-            ...(credentials ? ['--rpc-login', `${credentials.username}:${credentials.password}`] : ['--disable-rpc-login']),
-          ];
-          const proc = sup.start({ name, command: be.paths.walletRpc, args, logFile, secrets: [o.password, ...(credentials ? [credentials.password] : [])], cwd: join(o.workdir, 'wallets') });
-          const url = `http://127.0.0.1:${port}`;
-          const client = createWalletClient(url, { timeoutMs: 120_000, ...(credentials ? { auth: credentials } : {}) });
-          try {
-            await waitUntilReady(
-              proc,
-              [
-                { kind: 'probe', name: 'get_version', check: async () => (await client.version()) > 0 },
-                { kind: 'log', patterns: [/Starting wallet RPC server/] },
-              ],
-              { timeoutMs: o.timeoutMs },
-            );
-          } catch (err) {
-            await client.close();
-            await proc.stop({ graceMs: 2000 });
-            if (proc.tail(30).some((l) => /Failed to bind/.test(l))) throw new PortRaceError(`wallet RPC port ${port} was taken`);
-            throw err;
-          }
-          return { proc, client, url, port: port!, ...(credentials ? { credentials } : {}), logFile, crashes };
-        },
-        { retries: 3, isBindError: (err) => err instanceof PortRaceError },
-      );
-      return h;
+      if (o.port) return await launchWalletRpc(sup, be, o, name, o.port, credentials, crashes);
+      return await withFreshPorts(1, ([port]) => launchWalletRpc(sup, be, o, name, port!, credentials, crashes), {
+        retries: 3,
+        isBindError: (err) => err instanceof PortRaceError,
+      });
     } catch (err) {
       // A wrong password or a missing wallet fails the same way every time: do not retry those.
       const permanent = err instanceof ProcessExitedError && err.tail.some((l) => /invalid password|file not found|initialization failed/i.test(l));
@@ -90,4 +65,42 @@ export async function startWalletRpc(sup: Supervisor, be: ResolvedBackend, o: Wa
       o.onCrash?.(msg);
     }
   }
+}
+
+async function launchWalletRpc(
+  sup: Supervisor,
+  be: ResolvedBackend,
+  o: WalletRpcOptions,
+  name: string,
+  port: number,
+  credentials: Credentials | undefined,
+  crashes: string[],
+): Promise<WalletRpcHandle> {
+  const logFile = join(o.workdir, 'logs', `${name}.log`);
+  const wallet = o.walletFile ? ['--wallet-file', o.walletFile, '--password', o.password] : ['--wallet-dir', o.walletDir ?? join(o.workdir, 'wallets')];
+  const args = [
+    '--testnet', ...wallet, '--daemon-address', o.daemonUrl.replace(/^https?:\/\//, ''),
+    '--rpc-bind-ip', '127.0.0.1', '--rpc-bind-port', String(port), '--log-file', join(o.workdir, 'logs', `${name}-file.log`),
+    '--non-interactive', '--trusted-daemon', '--rpc-ssl', 'disabled', '--daemon-ssl', 'disabled',
+    ...(credentials ? ['--rpc-login', `${credentials.username}:${credentials.password}`] : ['--disable-rpc-login']),
+  ];
+  const proc = sup.start({ name, command: be.paths.walletRpc, args, logFile, secrets: [o.password, ...(credentials ? [credentials.password] : [])], cwd: join(o.workdir, 'wallets') });
+  const url = `http://127.0.0.1:${port}`;
+  const client = createWalletClient(url, { timeoutMs: 120_000, ...(credentials ? { auth: credentials } : {}) });
+  try {
+    await waitUntilReady(
+      proc,
+      [
+        { kind: 'probe', name: 'get_version', check: async () => (await client.version()) > 0 },
+        { kind: 'log', patterns: [/Starting wallet RPC server/] },
+      ],
+      { timeoutMs: o.timeoutMs },
+    );
+  } catch (err) {
+    await client.close();
+    await proc.stop({ graceMs: 2000 });
+    if (proc.tail(30).some((l) => /Failed to bind/.test(l))) throw new PortRaceError(`wallet RPC port ${port} was taken`);
+    throw err;
+  }
+  return { proc, client, url, port, ...(credentials ? { credentials } : {}), logFile, crashes };
 }

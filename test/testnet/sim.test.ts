@@ -54,17 +54,36 @@ describe('up on sim', () => {
     expect(await t.wallet.client.call('get_tokens', { regex: 'UPUP' })).toEqual({ tokens: ['salUPUP'] });
   });
 
+  it('adds a named wallet, and restarts the daemon and wallets on the same endpoints with their state', async () => {
+    const bob = await t.addWallet('bob');
+    expect(bob.addresses.carrot).toMatch(/^SC1T/);
+    expect([...t.wallets().keys()]).toEqual(['main', 'bob']);
+    await t.wallet.client.call('transfer', { destinations: [{ address: bob.addresses.carrot, amount: 250_000_000, asset_type: 'SAL1' }], source_asset: 'SAL1', dest_asset: 'SAL1', tx_type: 3 });
+    const h = await t.mine((await t.daemon.client.height()) + 1);
+    const daemonPid = t.daemon.pid;
+    await t.restart('daemon');
+    expect(t.daemon.pid).not.toBe(daemonPid);
+    expect(await t.daemon.client.height()).toBe(h);
+    const bobPid = bob.pid;
+    await t.restart('wallet', 'bob');
+    expect(bob.pid).not.toBe(bobPid);
+    await bob.client.refresh();
+    expect((await bob.client.balance()).balance).toBe(250_000_000n);
+    await t.restart('wallet');
+    expect((await t.wallet.client.height())).toBe(h);
+  });
+
   it('writes each process’s log and never the wallet password', () => {
     const pw = readFileSync(join(t.workdir, 'wallets', '.password'), 'utf8');
     expect(pw.length).toBeGreaterThan(10);
     const logs = readdirSync(join(t.workdir, 'logs'));
-    expect(logs).toEqual(expect.arrayContaining(['daemon.log', 'wallet-cli.log', 'wallet-rpc.log']));
+    expect(logs).toEqual(expect.arrayContaining(['daemon.log', 'wallet-cli.log', 'wallet-rpc.log', 'wallet-rpc-bob.log']));
     for (const f of logs) expect(readFileSync(join(t.workdir, 'logs', f), 'utf8'), f).not.toContain(pw);
     for (const p of t.supervisor.processes()) expect(p.commandLine).not.toContain(pw);
   });
 
   it('stops every process and removes its temporary workdir', async () => {
-    const pids = [t.daemon.pid, t.wallet.pid];
+    const pids = [...t.supervisor.processes().map((p) => p.pid)];
     const workdir = t.workdir;
     await t.stop();
     expect(pids.filter((p) => !gone(p))).toEqual([]);
