@@ -1,0 +1,204 @@
+// The scenario model shared by the parser, the runner and the reporters.
+//
+// A scenario file (YAML):
+//
+//   name: token listed one block after creation
+//   tags: [tokens]
+//   backends: [sim, salvium]            # optional; default: every backend that has tokens when a step needs them
+//   requires:
+//     height: 1201
+//     unlocked: { SAL1: 1100 SAL1 }      # amounts: atomic integers or "1.5 SAL1"
+//   wallets:                             # extra named wallets besides `main`
+//     bob: {}                            # or { unlocked: { SAL1: 10 SAL1 } } funded from main
+//   steps:
+//     - create_token: { ticker: abcd, supply: 1000, name: Demo }
+//       save: { tx: result.tx_hash_list[0] }
+//     - get_tokens: {}
+//       expect: { result.tokens: { not_contains: salABCD } }
+//     - mine: 1
+//     - get_tokens: { regex: ABCD }
+//       expect: { result.tokens: [salABCD] }
+//     - transfer: { to: "${bob.address}", amount: 1.5 SAL1 }
+//       wallet: main
+//     - call: { method: get_info, on: daemon }
+//     - call: { path: /get_height, on: daemon }
+//     - wait: { call: { method: get_balance, params: { asset_type: SAL1 } }, wallet: bob, until: { "result.balances[0].unlocked_balance": { gte: 1.5 SAL1 } }, blocks: 12, mine: true }
+//     - metadata: { name: rich, fields: { name: Rich, description: "..." } }   # or file: fixtures/metadata/rich.json
+//     - restart: wallet                  # or daemon
+//
+// Every step has exactly one action key plus optional common keys:
+//   name, wallet (which wallet runs it; default main), expect, expect_error, save.
+
+/** A position in a scenario file, for error messages: 1-based line and column. */
+export interface SourcePos {
+  file: string;
+  line: number;
+  col: number;
+}
+
+/** An amount as written: atomic units, kept exact. */
+export type Amount = bigint;
+
+/** A value whose `${…}` placeholders are resolved just before the step runs (strings may contain them anywhere). */
+export type Template = unknown;
+
+/**
+ * A matcher applied to the value found at a path of the response. A plain value (scalar, array or
+ * object) means deep equality, with amounts compared as bigints.
+ */
+export type Matcher =
+  | { eq: Template }
+  | { ne: Template }
+  | { contains: Template }
+  | { not_contains: Template }
+  | { length: number | ComparisonMatcher }
+  | { gt: Template }
+  | { gte: Template }
+  | { lt: Template }
+  | { lte: Template }
+  | { matches: string }
+  | { absent: true }
+  | { present: true }
+  | { type: 'string' | 'number' | 'boolean' | 'array' | 'object' | 'null' }
+  | { all: Matcher[] };
+
+export type ComparisonMatcher = { gt: number } | { gte: number } | { lt: number } | { lte: number } | { eq: number };
+
+/**
+ * Expectations on a response `{ result?, error? }`: path → matcher or literal. Paths are dot and
+ * bracket paths from the response root: `result.tokens`, `result.balances[0].unlocked_balance`,
+ * `error.code`, `result.tokens.length` is spelled `{ length: … }` on `result.tokens`.
+ */
+export type Expectations = Record<string, Matcher | Template>;
+
+/** Expected error answer; each field optional; `message` may be a string (exact) or a matcher. */
+export interface ExpectedError {
+  code?: number;
+  message?: string | Matcher;
+}
+
+export type WalletMethod =
+  | 'get_balance'
+  | 'getbalance'
+  | 'transfer'
+  | 'transfer_split'
+  | 'sweep_all'
+  | 'sweep_single'
+  | 'get_transfers'
+  | 'create_token'
+  | 'get_tokens';
+
+/** The parsed action of a step (after validation; templates not yet resolved). */
+export type Action =
+  /** Generic call: a wallet or daemon JSON-RPC method, or a daemon HTTP endpoint (`path: /get_info`). */
+  | { kind: 'call'; on: 'wallet' | 'daemon'; method?: string; path?: string; params: Template }
+  /**
+   * The readable wallet forms. `params` is what the user wrote; the runner fills in the rest.
+   * transfer / transfer_split: `{ to, amount, asset? (SAL1) }` or `{ destinations: [{ to|address, amount, asset? }] }`,
+   *   plus any raw field (priority, get_tx_key, …); sets tx_type 3 and source/dest/destination assets.
+   * sweep_all / sweep_single: `{ to | address, key_image?, asset? }` plus raw fields.
+   * create_token: `{ ticker, supply, name?, url?, hash?, size?, metadata?: <metadata name> }` or `{ token_metadata_hex }`.
+   * get_balance / getbalance / get_transfers / get_tokens: raw params.
+   */
+  | { kind: 'wallet'; method: WalletMethod; params: Template }
+  /** Mine N blocks, or until a height. */
+  | { kind: 'mine'; blocks?: number; to?: number }
+  /** Repeat `call` until `until` holds, bounded by seconds and/or blocks; optionally mine one block between tries. */
+  | { kind: 'wait'; call: Extract<Action, { kind: 'call' | 'wallet' }>; until: Expectations; seconds?: number; blocks?: number; mine: boolean }
+  /** Build a tier-2 metadata JSON blob (from fields or a file), serve it on 127.0.0.1, save url/sha256/size under `metadata.<name>`. */
+  | { kind: 'metadata'; name: string; fields?: Record<string, unknown>; file?: string }
+  | { kind: 'restart'; target: 'daemon' | 'wallet' }
+  /** Checkpoint / roll back the whole testnet (issue 5; the runner may reject them until then). */
+  | { kind: 'snapshot'; name: string }
+  | { kind: 'revert'; name: string };
+
+export interface Step {
+  index: number;
+  name: string;
+  action: Action;
+  /** Wallet that runs wallet actions (default `main`). */
+  wallet: string;
+  expect?: Expectations;
+  expect_error?: ExpectedError;
+  /** name → path into the response (`result.tx_hash`), saved for `${name}`. */
+  save?: Record<string, string>;
+  pos: SourcePos;
+}
+
+export interface Requirements {
+  height?: number;
+  /** asset → atomic amount the main wallet must hold unlocked before the steps. */
+  unlocked?: Record<string, Amount>;
+}
+
+export interface WalletDecl {
+  name: string;
+  /** Funded from `main` before the steps (asset → atomic amount, unlocked). */
+  unlocked?: Record<string, Amount>;
+}
+
+export interface Scenario {
+  file: string;
+  name: string;
+  description?: string;
+  tags: string[];
+  /** Backends it is written for; undefined: any. */
+  backends?: ('salvium' | 'sim' | 'monero')[];
+  requires: Requirements;
+  wallets: WalletDecl[];
+  steps: Step[];
+}
+
+/** A scenario file that does not fit the language: every problem, each with where it is. */
+export interface ScenarioProblem {
+  pos: SourcePos;
+  /** `steps[3].transfer.amount` */
+  path: string;
+  message: string;
+  /** What would fit, e.g. `an amount: an integer (atomic units) or "1.5 SAL1"`. */
+  expected?: string;
+}
+
+export class ScenarioError extends Error {
+  constructor(readonly problems: ScenarioProblem[]) {
+    super(problems.map((p) => `${p.pos.file}:${p.pos.line}:${p.pos.col}: ${p.path}: ${p.message}${p.expected ? ` (expected ${p.expected})` : ''}`).join('\n'));
+    this.name = 'ScenarioError';
+  }
+}
+
+// ---- results (runner → reporters) ----
+
+export interface StepResult {
+  index: number;
+  name: string;
+  action: string;
+  status: 'passed' | 'failed' | 'skipped';
+  ms: number;
+  /** Resolved request (templates filled in; passwords never here). */
+  request?: unknown;
+  response?: unknown;
+  failure?: StepFailure;
+}
+
+export interface StepFailure {
+  message: string;
+  /** Path of the failing expectation. */
+  path?: string;
+  expected?: string;
+  actual?: string;
+  pos?: SourcePos;
+}
+
+export interface ScenarioResult {
+  file: string;
+  name: string;
+  status: 'passed' | 'failed' | 'skipped';
+  ms: number;
+  backend: string;
+  steps: StepResult[];
+  artifactDir?: string;
+  /** The first failure (or a setup error), for summaries. */
+  failure?: StepFailure;
+  /** Last lines of each process's log, captured on failure. */
+  logTails?: Record<string, string[]>;
+}
