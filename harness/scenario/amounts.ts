@@ -1,0 +1,94 @@
+// Amounts in scenario files: atomic integers or "<decimal> <unit>" strings, always exact
+// (digits are parsed as text; no floating point is involved anywhere).
+
+/** Decimals of each unit accepted in amount strings. Tokens (`salABCD`) use 8 like SAL1. */
+export const AMOUNT_DECIMALS = { SAL1: 8, SAL: 8, XMR: 12 } as const;
+export type AmountUnit = keyof typeof AMOUNT_DECIMALS;
+
+/** The accepted forms, for error messages and documentation. */
+export const AMOUNT_FORMS =
+  'an amount: a non-negative integer of atomic units (150000000, or quoted "150000000") or "<decimal> SAL1" / "<decimal> SAL" (up to 8 decimals) / "<decimal> XMR" (up to 12 decimals), e.g. "1.5 SAL1"';
+
+const UNIT_RE = /^\s*(\d+)(?:\.(\d*))?\s+([A-Za-z0-9]+)\s*$/;
+const DIGITS_RE = /^\d+$/;
+
+function show(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (typeof v === 'bigint') return v.toString();
+  if (v === undefined) return 'nothing';
+  if (typeof v === 'object' && v !== null) {
+    try {
+      return JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x)) ?? String(v);
+    } catch {
+      return Object.prototype.toString.call(v);
+    }
+  }
+  return String(v);
+}
+
+/** Why `v` is not an amount (a short reason), or undefined when it is one. */
+export function amountError(v: unknown): string | undefined {
+  return tryParse(v).error;
+}
+
+function tryParse(v: unknown): { value?: bigint; error?: string } {
+  if (typeof v === 'bigint') return v < 0n ? { error: 'amounts cannot be negative' } : { value: v };
+  if (typeof v === 'number') {
+    if (!Number.isFinite(v)) return { error: 'not a finite number' };
+    if (!Number.isInteger(v)) return { error: `a bare number with a fraction is ambiguous; write "${v} SAL1" for coins or an integer of atomic units` };
+    if (v < 0) return { error: 'amounts cannot be negative' };
+    if (v > 2 ** 53) return { error: 'too large to be exact as a number; write it as a quoted string of digits' };
+    return { value: BigInt(v) };
+  }
+  if (typeof v === 'string') {
+    const s = v.trim();
+    if (DIGITS_RE.test(s)) return { value: BigInt(s) };
+    if (s.startsWith('-')) return { error: 'amounts cannot be negative' };
+    const m = UNIT_RE.exec(s);
+    if (!m) {
+      if (/^\d+(\.\d+)?[A-Za-z]/.test(s)) return { error: 'put a space between the number and the unit' };
+      return { error: 'not a number of atomic units nor "<decimal> <unit>"' };
+    }
+    const [, whole = '', frac, unit = ''] = m;
+    if (!(unit in AMOUNT_DECIMALS)) {
+      const upper = unit.toUpperCase();
+      if (upper in AMOUNT_DECIMALS) return { error: `units are case-sensitive: write ${upper}` };
+      return { error: `unknown unit ${unit} (units: SAL1, SAL, XMR)` };
+    }
+    if (frac === '') return { error: 'a decimal point needs digits after it' };
+    const decimals = AMOUNT_DECIMALS[unit as AmountUnit];
+    const f = frac ?? '';
+    if (f.length > decimals) {
+      return { error: `${unit} has ${decimals} decimals, this has ${f.length}` };
+    }
+    return { value: BigInt(whole) * 10n ** BigInt(decimals) + BigInt(f.padEnd(decimals, '0') || '0') };
+  }
+  return { error: `a ${v === null ? 'null' : Array.isArray(v) ? 'list' : typeof v} is not an amount` };
+}
+
+/**
+ * An amount as atomic units. Accepts a non-negative integer (number ≤ 2^53, bigint, or a string of
+ * digits) or `"<decimal> SAL1"`, `"<decimal> SAL"` (8 decimals) or `"<decimal> XMR"` (12 decimals).
+ * Throws an Error naming the value (and `where`, when given) and the accepted forms.
+ */
+export function parseAmount(v: unknown, where?: string): bigint {
+  const r = tryParse(v);
+  if (r.value !== undefined) return r.value;
+  throw new Error(`${where ? `${where}: ` : ''}${show(v)} is not an amount (${r.error}); expected ${AMOUNT_FORMS}`);
+}
+
+/** True for a valid amount string with a unit (`"1.5 SAL1"`, `"0.000000000001 XMR"`); bare digits are not. */
+export function isAmountString(s: unknown): s is string {
+  return typeof s === 'string' && UNIT_RE.test(s) && tryParse(s).value !== undefined;
+}
+
+/** Atomic units as a decimal string with the unit: `formatAmount(150000000n)` → `"1.50000000 SAL1"`. */
+export function formatAmount(atomic: bigint, asset = 'SAL1'): string {
+  const decimals = (AMOUNT_DECIMALS as Record<string, number>)[asset] ?? 8;
+  const neg = atomic < 0n;
+  const abs = neg ? -atomic : atomic;
+  const scale = 10n ** BigInt(decimals);
+  const whole = abs / scale;
+  const frac = (abs % scale).toString().padStart(decimals, '0');
+  return `${neg ? '-' : ''}${whole}${decimals > 0 ? `.${frac}` : ''} ${asset}`;
+}
