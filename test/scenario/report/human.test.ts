@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { createHumanReporter } from '../../../harness/scenario/report/human.js';
+import type { ScenarioResult } from '../../../harness/scenario/types.js';
+import { failing, passing, setupFailed, skippedScenario } from './fixtures.js';
+
+function run(results: ScenarioResult[], color = false, streamSteps = true): string {
+  let out = '';
+  const rep = createHumanReporter({ write: (s) => void (out += s) }, { color });
+  for (const r of results) {
+    rep.scenarioStart({ file: r.file, name: r.name });
+    if (streamSteps) for (const s of r.steps) rep.step(s);
+    rep.scenarioEnd(r);
+  }
+  rep.summary(results);
+  return out;
+}
+
+const lines = (s: string): string[] => s.split('\n');
+
+describe('human reporter', () => {
+  it('a passing run: a line per step with its time, the summary line, total time, no colours', () => {
+    const out = run([passing]);
+    expect(out).toContain(`${passing.file} — ${passing.name}\n`);
+    expect(lines(out)).toContain('  ✓ create_token ABCD  (1.25 s)');
+    expect(lines(out)).toContain('  ✓ mine 1  (2.00 s)');
+    expect(lines(out)).toContain('  ✓ get_tokens  (0.01 s)');
+    expect(out).toContain('✓ passed in 3.46 s');
+    expect(lines(out)).toContain('1 passed, 0 failed');
+    expect(lines(out)).toContain('total time 3.46 s');
+    expect(out).not.toContain('\x1b');
+    expect(out).not.toContain('artifacts:');
+  });
+
+  it('a failing run: the step, file:line:col, path, expected, actual, log tails, artifact folder', () => {
+    const out = run([passing, failing, setupFailed, skippedScenario]);
+    const l = lines(out);
+    expect(l).toContain(`  ✗ get_balance <bob's> & co  (2.00 s)`);
+    expect(l).toContain('      expectation failed: "unlocked" < 1.5 SAL1');
+    expect(l).toContain('      second line');
+    expect(l).toContain(`      at scenarios/odd <&"'>.yaml:12:7`);
+    expect(l).toContain('      path: result.balances[0].unlocked_balance');
+    expect(l).toContain('      expected: { gte: 150000000 }');
+    expect(l).toContain('      actual: 0\\x01red'); // colour codes of the value stripped, control char shown
+    expect(l).toContain('  - mine 1  (skipped)');
+    expect(l).toContain('✗ failed at step 2 (get_balance <bob\'s> & co) in 2.10 s');
+    expect(l).toContain('  last lines of the logs:');
+    expect(l).toContain('    daemon:');
+    expect(l).toContain('      | 2025-01-01 00:00:00 I height 1201');
+    expect(l).toContain('    wallet-rpc:');
+    expect(l).toContain('      | Error: <refused> & "quoted"');
+    expect(l).toContain('  artifacts: /tmp/artifacts/run & <1>');
+    // the failure is shown once
+    expect(out.split('path: result.balances[0].unlocked_balance').length).toBe(2);
+    // setup failure: no step failed, the scenario's failure is shown
+    expect(l).toContain('✗ failed before the first step in 0.80 s');
+    expect(l).toContain('    funding bob failed: -1 not enough money');
+    expect(l).toContain('- skipped: written for backends: monero');
+    // the failed list, the summary line alone on its line, the total
+    expect(l).toContain(`  scenarios/odd <&"'>.yaml:12:7 — transfer "bob" & <check>: expectation failed: "unlocked" < 1.5 SAL1`);
+    expect(l).toContain('1 passed, 2 failed, 1 skipped');
+    expect(l.filter((x) => /^\d+ passed, \d+ failed(, \d+ skipped)?$/.test(x))).toHaveLength(1);
+    expect(l).toContain(`total time ${((3456.789 + 2100 + 800) / 1000).toFixed(2)} s`);
+    expect(out).not.toContain('\x1b');
+    expect(out).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f]/);
+  });
+
+  it('shows the failure at the end when steps were not streamed', () => {
+    const out = run([failing], false, false);
+    expect(out).toContain(`    at scenarios/odd <&"'>.yaml:12:7`);
+    expect(out).toContain('    expected: { gte: 150000000 }');
+  });
+
+  it('colours only when asked; the summary line stays plain', () => {
+    const out = run([passing, failing], true);
+    expect(out).toContain('\x1b[32m✓\x1b[0m create_token ABCD');
+    expect(out).toContain('\x1b[31m✗\x1b[0m');
+    expect(lines(out)).toContain('1 passed, 1 failed');
+  });
+});
