@@ -7,6 +7,8 @@ import { doctorCommand } from './doctor.js';
 import { downCommand } from './down.js';
 import { explain } from './errors.js';
 import { mineCommand } from './mine.js';
+import { reproCommand } from './repro.js';
+import { runCommand } from './run.js';
 import { statusCommand } from './status.js';
 import { upCommand } from './up.js';
 
@@ -27,7 +29,9 @@ async function main(): Promise<void> {
     .command(statusCommand)
     .command(mineCommand)
     .command(doctorCommand)
-    .demandCommand(1, 'say what to do: saltnet up | down | status | mine | doctor')
+    .command(runCommand)
+    .command(reproCommand)
+    .demandCommand(1, 'say what to do: saltnet up | down | status | mine | run | repro | doctor')
     .strict()
     .fail((msg, err) => {
       throw err ?? new Error(msg);

@@ -1,0 +1,32 @@
+// `saltnet repro <artifact folder>`: run a recorded scenario again, on a fresh testnet of the same backend.
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { CommandModule } from 'yargs';
+import { readArtifacts } from '../scenario/artifacts.js';
+import { runCommandLine } from './run.js';
+
+export const reproCommand: CommandModule<object, { dir: string; keep: boolean; binDir?: string }> = {
+  command: 'repro <dir>',
+  describe: 'replay a scenario run from its artifact folder',
+  builder: (y) =>
+    y
+      .positional('dir', { type: 'string', demandOption: true })
+      .option('keep', { type: 'boolean', default: false, describe: 'leave the testnet up if it fails again' })
+      .option('bin-dir', { type: 'string' }) as never,
+  handler: async (argv) => {
+    const dir = resolve(argv.dir);
+    if (!existsSync(dir)) throw new Error(`${dir} does not exist: give the artifact folder a run printed`);
+    const a = readArtifacts(dir);
+    const source = (a.scenario as { source?: string } | undefined)?.source;
+    const file = source !== undefined ? join(mkdtempSync(join(tmpdir(), 'saltnet-repro-')), 'scenario.yaml') : a.result?.file;
+    if (!file) throw new Error(`${dir} holds no scenario to replay`);
+    if (source !== undefined) writeFileSync(file, source);
+    const backend = (a.result?.backend ?? 'auto') as 'salvium' | 'sim' | 'monero' | 'auto';
+    const results = await runCommandLine({
+      files: [file], backend, isolation: 'fresh', workers: 1, bail: true, reporter: 'human', artifacts: join(dir, 'repro'), keep: argv.keep,
+      ...(argv.binDir ? { binDir: argv.binDir } : {}),
+    });
+    process.exitCode = results.every((r) => r.status !== 'failed') ? 0 : 1;
+  },
+};

@@ -1,0 +1,101 @@
+// `saltnet run <files or globs>`: run scenario files and report; exit 0 only when all passed.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { glob } from 'tinyglobby';
+import type { CommandModule } from 'yargs';
+import { createHumanReporter } from '../scenario/report/human.js';
+import { toJson } from '../scenario/report/json.js';
+import { toJUnit } from '../scenario/report/junit.js';
+import { runFiles, type RunnerOptions } from '../scenario/runner.js';
+import type { ScenarioResult } from '../scenario/types.js';
+import type { BackendName } from '../testnet/backends.js';
+
+export interface RunArgs {
+  files: string[];
+  backend: BackendName | 'auto';
+  binDir?: string;
+  difficulty?: number;
+  isolation: 'shared' | 'fresh';
+  workers: number;
+  shard?: string;
+  bail: boolean;
+  grep?: string;
+  reporter: 'human' | 'junit' | 'json';
+  output?: string;
+  artifacts: string;
+  keep: boolean;
+}
+
+/** Files matching the arguments (files or globs), sorted, deduplicated. */
+export async function expandFiles(patterns: string[]): Promise<string[]> {
+  const out = new Set<string>();
+  for (const p of patterns) {
+    const hits = /[*?{[]/.test(p) ? await glob(p, { absolute: true }) : [resolve(p)];
+    if (hits.length === 0) throw new Error(`no scenario file matches ${p}`);
+    for (const h of hits) out.add(h);
+  }
+  return [...out].sort();
+}
+
+/** `--shard i/n`: every n-th file starting at the i-th (1-based), so CI jobs split the suite. */
+export function shard(files: string[], spec: string | undefined): string[] {
+  if (!spec) return files;
+  const m = /^(\d+)\/(\d+)$/.exec(spec);
+  if (!m || Number(m[1]) < 1 || Number(m[1]) > Number(m[2])) throw new Error(`--shard takes i/n with 1 <= i <= n, e.g. 2/4; got ${spec}`);
+  const [i, n] = [Number(m[1]), Number(m[2])];
+  return files.filter((_, k) => k % n === i - 1);
+}
+
+export async function runCommandLine(argv: RunArgs, extra: Partial<RunnerOptions> = {}): Promise<ScenarioResult[]> {
+  const files = shard(await expandFiles(argv.files), argv.shard);
+  const grep = argv.grep ? new RegExp(argv.grep) : undefined;
+  const log = (l: string): void => void process.stderr.write(`${l}\n`);
+  const human = createHumanReporter(argv.reporter === 'human' && !argv.output ? process.stdout : process.stderr, { color: process.stdout.isTTY === true && !process.env.NO_COLOR });
+  const results = await runFiles(files, {
+    backend: argv.backend,
+    ...(argv.binDir ? { binDir: argv.binDir } : {}),
+    ...(argv.difficulty ? { difficulty: argv.difficulty } : {}),
+    isolation: argv.isolation,
+    workers: argv.workers,
+    bail: argv.bail,
+    artifactsRoot: resolve(argv.artifacts),
+    keep: argv.keep,
+    ...(grep ? { filter: (s: { name: string; tags: string[] }) => grep.test(s.name) || s.tags.some((t) => grep.test(t)) } : {}),
+    log,
+    hooks: { scenarioStart: (s) => human.scenarioStart(s), step: (r) => human.step(r), scenarioEnd: (r) => human.scenarioEnd(r) },
+    ...extra,
+  });
+  human.summary(results);
+  if (argv.reporter !== 'human' || argv.output) {
+    const text = argv.reporter === 'junit' ? toJUnit(results, { suiteName: 'saltnet' }) : argv.reporter === 'json' ? toJson(results) : '';
+    if (argv.output) {
+      mkdirSync(dirname(resolve(argv.output)), { recursive: true });
+      writeFileSync(argv.output, text);
+    } else process.stdout.write(text);
+  }
+  return results;
+}
+
+export const runCommand: CommandModule<object, RunArgs> = {
+  command: 'run <files..>',
+  describe: 'run scenario files (or globs) against a testnet',
+  builder: (y) =>
+    y
+      .positional('files', { type: 'string', array: true, demandOption: true, describe: 'scenario files or globs, e.g. scenarios/*.yaml' })
+      .option('backend', { choices: ['auto', 'salvium', 'sim', 'monero'] as const, default: 'auto' as const })
+      .option('bin-dir', { type: 'string' })
+      .option('difficulty', { type: 'number' })
+      .option('isolation', { choices: ['shared', 'fresh'] as const, default: 'shared' as const, describe: 'shared: one testnet, a fresh wallet per scenario; fresh: a testnet per scenario' })
+      .option('workers', { type: 'number', default: 1, describe: 'scenarios run at once' })
+      .option('shard', { type: 'string', describe: 'i/n: run the i-th of n slices (CI matrices)' })
+      .option('bail', { type: 'boolean', default: false, describe: 'stop at the first failed scenario' })
+      .option('grep', { type: 'string', describe: 'only scenarios whose name or a tag matches this regular expression' })
+      .option('reporter', { choices: ['human', 'junit', 'json'] as const, default: 'human' as const })
+      .option('output', { type: 'string', describe: 'write the junit/json report to this file' })
+      .option('artifacts', { type: 'string', default: '.saltnet/artifacts', describe: 'folder for each scenario run’s artifacts' })
+      .option('keep', { type: 'boolean', default: false, describe: 'leave the testnet up after a failure (with --isolation fresh)' }) as never,
+  handler: async (argv) => {
+    const results = await runCommandLine(argv);
+    process.exitCode = results.length > 0 && results.every((r) => r.status !== 'failed') ? 0 : 1;
+  },
+};

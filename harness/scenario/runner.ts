@@ -1,0 +1,310 @@
+// Running scenario files: prepare a testnet (fresh per scenario, or one shared testnet with fresh
+// wallets per scenario), satisfy each scenario's `requires`, run its steps, record artifacts, and
+// report. Failures never stop other scenarios unless --bail.
+import { readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { createDaemonClient } from '../rpc/daemon.js';
+import type { Endpoint } from '../rpc/http.js';
+import { createWalletClient } from '../rpc/wallet.js';
+import type { BackendName, BackendSpec } from '../testnet/backends.js';
+import { resolveBackend } from '../testnet/binaries.js';
+import { fundWallet } from '../testnet/mining.js';
+import { addressAt, startTestnet, type Testnet, type TestnetOptions, type WalletHandle } from '../testnet/testnet.js';
+import { createArtifacts, type Artifacts } from './artifacts.js';
+import { startMetadataServer, type MetadataServer } from './metadata.js';
+import { loadScenario } from './parse.js';
+import { refreshScope, runStep, type ScenarioWallet, type StepContext } from './steps.js';
+import { ScenarioError, type Scenario, type ScenarioResult, type StepResult } from './types.js';
+
+export interface RunnerHooks {
+  scenarioStart?(s: { file: string; name: string }): void;
+  step?(r: StepResult): void;
+  scenarioEnd?(r: ScenarioResult): void;
+}
+
+export interface RunnerOptions {
+  backend: BackendName | 'auto';
+  binDir?: string;
+  difficulty?: number;
+  /** `shared`: one testnet, a fresh wallet per scenario (fast); `fresh`: a testnet per scenario (isolated). */
+  isolation: 'shared' | 'fresh';
+  workers: number;
+  bail: boolean;
+  /** Where artifact folders go. */
+  artifactsRoot: string;
+  /** Leave the testnet up after a failure (fresh isolation) and print how to reach it. */
+  keep?: boolean;
+  timeoutFactor?: number;
+  daemonEnv?: Record<string, string>;
+  log: (line: string) => void;
+  hooks?: RunnerHooks;
+  /** Run only the scenarios this accepts (`--grep`). */
+  filter?: (s: Scenario) => boolean;
+}
+
+const SAL1 = 100_000_000n;
+
+function needsTokens(s: Scenario): boolean {
+  return s.steps.some((st) => st.action.kind === 'wallet' && st.action.method === 'create_token');
+}
+
+/** Why a scenario cannot run on this backend, or undefined. */
+function skipReason(s: Scenario, spec: BackendSpec): string | undefined {
+  if (s.backends && !s.backends.includes(spec.name)) return `written for ${s.backends.join(', ')}, not ${spec.name}`;
+  if (needsTokens(s) && spec.tokenHeight === undefined) return `${spec.name} has no tokens`;
+  return undefined;
+}
+
+function requiredHeight(s: Scenario, spec: BackendSpec): number {
+  const tokens = needsTokens(s) && spec.tokenHeight !== undefined ? spec.tokenHeight + 1 : 0;
+  return Math.max(s.requires.height ?? 0, tokens);
+}
+
+/** Unlocked funds the scenario's main wallet needs for its own steps (`requires`, and 1001 SAL1 for a token). */
+function ownFunds(s: Scenario, spec: BackendSpec): Map<string, bigint> {
+  const need = new Map<string, bigint>(Object.entries(s.requires.unlocked ?? {}));
+  if (needsTokens(s) && spec.fundAsset && !need.has(spec.fundAsset)) need.set(spec.fundAsset, 1001n * SAL1);
+  return need;
+}
+
+/** Everything the scenario needs: its main wallet's funds plus its other wallets' (with a fee margin each). */
+function requiredFunds(s: Scenario, spec: BackendSpec): Map<string, bigint> {
+  const need = ownFunds(s, spec);
+  for (const w of s.wallets) for (const [asset, amt] of Object.entries(w.unlocked ?? {})) need.set(asset, (need.get(asset) ?? 0n) + amt + SAL1);
+  return need;
+}
+
+function failed(s: { file: string; name: string }, backend: string, message: string, t0: number): ScenarioResult {
+  return { file: s.file, name: s.name, status: 'failed', ms: Date.now() - t0, backend, steps: [], failure: { message } };
+}
+
+/** Funding arrives as this many outputs (a Carrot tx carries at most 7 destinations), so a funded wallet can build several transactions at once, as a mining wallet can. */
+const FUNDING_OUTPUTS = 6n;
+
+/** Transfer `amount` of `asset` from one wallet to another (in a few outputs) and wait until it is unlocked there. */
+async function fund(t: Testnet, from: WalletHandle, to: WalletHandle, asset: string | undefined, amount: bigint): Promise<void> {
+  const height = await t.daemon.client.height();
+  const address = addressAt(t.backend.spec, to.addresses, height);
+  const part = amount / FUNDING_OUTPUTS + 1n;
+  const destinations = Array.from({ length: Number(FUNDING_OUTPUTS) }, () => ({ address, amount: part, ...(asset ? { asset_type: asset } : {}) }));
+  await from.client.call('transfer', asset ? { destinations, source_asset: asset, dest_asset: asset, tx_type: 3 } : { destinations });
+  await fundWallet(t.daemon.client, to.client, { spec: t.backend.spec, addresses: t.wallet.addresses, timeoutMs: 600_000, amount, ...(asset ? { asset } : {}) });
+}
+
+interface Prepared {
+  testnet: Testnet;
+  /** Scenario wallet name → testnet wallet. */
+  wallets: Map<string, WalletHandle>;
+  /** Stop what was started for this scenario only (fresh isolation: the whole testnet). */
+  release(failed: boolean): Promise<void>;
+}
+
+async function runOne(s: Scenario, prepare: () => Promise<Prepared>, o: RunnerOptions, backendName: string): Promise<ScenarioResult> {
+  const t0 = Date.now();
+  o.hooks?.scenarioStart?.({ file: s.file, name: s.name });
+  let artifacts: Artifacts | undefined;
+  let prepared: Prepared | undefined;
+  let metadata: MetadataServer | undefined;
+  const endpoints: Endpoint[] = [];
+  const result: ScenarioResult = { file: s.file, name: s.name, status: 'passed', ms: 0, backend: backendName, steps: [] };
+  try {
+    artifacts = createArtifacts(o.artifactsRoot, { file: s.file, name: s.name });
+    result.artifactDir = artifacts.dir;
+    // The source too, so that `saltnet repro` can run exactly this file again.
+    artifacts.writeScenario({ source: readFileSync(s.file, 'utf8'), parsed: s });
+    prepared = await prepare();
+    const t = prepared.testnet;
+    artifacts.writeCommandLines(t.supervisor.processes().map((p) => `${p.name}: ${p.commandLine}`));
+    const onExchange = (target: string) => (e: { path: string; request: unknown; status: number; response: unknown; ms: number }) =>
+      artifacts!.transcript({ time: new Date().toISOString(), target, ...e });
+    const daemon = createDaemonClient(t.daemon.url, { onExchange: onExchange('daemon') });
+    endpoints.push(daemon.endpoint);
+    const wallets = new Map<string, ScenarioWallet>();
+    for (const [name, handle] of prepared.wallets) {
+      const client = createWalletClient(handle.url, { timeoutMs: 300_000, onExchange: onExchange(`wallet:${name}`), ...(handle.credentials ? { auth: handle.credentials } : {}) });
+      endpoints.push(client.endpoint);
+      wallets.set(name, { handle, client });
+    }
+    const ctx: StepContext = {
+      testnet: t,
+      spec: t.backend.spec,
+      daemon,
+      wallets,
+      scope: {},
+      metadata: async () => (metadata ??= await startMetadataServer()),
+      baseDir: dirname(s.file),
+    };
+    await refreshScope(ctx);
+    for (const w of wallets.values()) await w.client.raw('refresh');
+    for (const step of s.steps) {
+      const r = await runStep(ctx, step);
+      result.steps.push(r);
+      o.hooks?.step?.(r);
+      if (r.status === 'failed') {
+        result.status = 'failed';
+        result.failure = r.failure;
+        break;
+      }
+    }
+    for (const st of s.steps.slice(result.steps.length)) result.steps.push({ index: st.index, name: st.name, action: st.action.kind, status: 'skipped', ms: 0 });
+  } catch (err) {
+    result.status = 'failed';
+    result.failure = { message: `setting up the scenario failed: ${err instanceof Error ? err.message : String(err)}` };
+  } finally {
+    result.ms = Date.now() - t0;
+    if (result.status === 'failed' && prepared) {
+      result.logTails = {};
+      for (const p of prepared.testnet.supervisor.processes()) result.logTails[p.name] = p.tail(20);
+    }
+    for (const e of endpoints) await e.close().catch(() => undefined);
+    await metadata?.close().catch(() => undefined);
+    if (prepared && artifacts) {
+      const logs: Record<string, string> = {};
+      for (const p of prepared.testnet.supervisor.processes()) logs[p.name] = p.logFile;
+      try {
+        artifacts.copyLogs(logs);
+      } catch {
+        /* a log that was never written */
+      }
+    }
+    artifacts?.writeResult(result);
+    artifacts?.close();
+    o.hooks?.scenarioEnd?.(result);
+    if (prepared) {
+      if (result.status === 'failed' && o.keep && o.isolation === 'fresh') {
+        const t = prepared.testnet;
+        o.log(`--keep: the testnet of "${s.name}" stays up: daemon ${t.daemon.url}, wallets ${[...prepared.wallets].map(([n, w]) => `${n} ${w.url}`).join(', ')}, workdir ${t.workdir}. Ctrl-C to stop it.`);
+        await new Promise<never>(() => undefined);
+      }
+      await prepared.release(result.status === 'failed');
+    }
+  }
+  return result;
+}
+
+async function pool<T, R>(items: T[], workers: number, fn: (item: T) => Promise<R>, stop: () => boolean): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.max(1, Math.min(workers, items.length)) }, async () => {
+      while (next < items.length && !stop()) {
+        const i = next++;
+        results[i] = await fn(items[i]!);
+      }
+    }),
+  );
+  return results.filter((r) => r !== undefined);
+}
+
+export async function runFiles(files: string[], o: RunnerOptions): Promise<ScenarioResult[]> {
+  const results: ScenarioResult[] = [];
+  const scenarios: Scenario[] = [];
+  for (const file of files) {
+    const t0 = Date.now();
+    try {
+      const s = await loadScenario(file);
+      if (!o.filter || o.filter(s)) scenarios.push(s);
+    } catch (err) {
+      const r = failed({ file, name: file }, o.backend, err instanceof ScenarioError ? err.message : `cannot read ${file}: ${err instanceof Error ? err.message : String(err)}`, t0);
+      o.hooks?.scenarioStart?.(r);
+      o.hooks?.scenarioEnd?.(r);
+      results.push(r);
+    }
+  }
+  if (scenarios.length === 0) return results;
+  let bailed = false;
+  const stop = (): boolean => o.bail && bailed;
+  const base: TestnetOptions = {
+    backend: o.backend,
+    progress: 'lines',
+    log: o.log,
+    ...(o.binDir ? { binDir: o.binDir } : {}),
+    ...(o.difficulty ? { difficulty: o.difficulty } : {}),
+    ...(o.timeoutFactor ? { timeoutFactor: o.timeoutFactor } : {}),
+    ...(o.daemonEnv ? { daemonEnv: o.daemonEnv } : {}),
+  };
+  const record = (r: ScenarioResult): ScenarioResult => {
+    if (r.status === 'failed') bailed = true;
+    return r;
+  };
+  const skipped = (s: Scenario, backend: string, why: string): ScenarioResult => {
+    const r: ScenarioResult = { file: s.file, name: s.name, status: 'skipped', ms: 0, backend, steps: [], failure: { message: `skipped: ${why}` } };
+    o.hooks?.scenarioStart?.(r);
+    o.hooks?.scenarioEnd?.(r);
+    return r;
+  };
+
+  if (o.isolation === 'fresh') {
+    const out = await pool(scenarios, o.workers, async (s) => {
+      const t0 = Date.now();
+      let testnet: Testnet;
+      try {
+        const spec = resolveBackend(o.backend, o.binDir).spec;
+        const why = skipReason(s, spec);
+        if (why) return skipped(s, spec.name, why);
+        const funds = requiredFunds(s, spec);
+        const asset = spec.fundAsset;
+        const prepare = async (): Promise<Prepared> => {
+          testnet = await startTestnet({ ...base, height: Math.max(requiredHeight(s, spec), 1), unlocked: asset ? (funds.get(asset) ?? 0n) : (funds.get('XMR') ?? 0n) });
+          const wallets = new Map<string, WalletHandle>([['main', testnet.wallets().get('main')!]]);
+          for (const w of s.wallets) {
+            const h = await testnet.addWallet(w.name);
+            wallets.set(w.name, h);
+            for (const [a, amt] of Object.entries(w.unlocked ?? {})) await fund(testnet, wallets.get('main')!, h, spec.fundAsset ? a : undefined, amt);
+          }
+          return { testnet, wallets, release: () => testnet.stop() };
+        };
+        return record(await runOne(s, prepare, o, spec.name));
+      } catch (err) {
+        return record(failed(s, o.backend, err instanceof Error ? err.message : String(err), t0));
+      }
+    }, stop);
+    return [...results, ...out];
+  }
+
+  // Shared: each worker has one testnet (so no block arrives during a scenario unless it mines one),
+  // brought to the highest required height; every scenario gets fresh wallets funded from the testnet's own.
+  const spec = resolveBackend(o.backend, o.binDir).spec;
+  const runnable = scenarios.filter((s) => !skipReason(s, spec));
+  for (const s of scenarios) if (skipReason(s, spec)) results.push(skipped(s, spec.name, skipReason(s, spec)!));
+  if (runnable.length === 0) return results;
+  const height = Math.max(1, ...runnable.map((s) => requiredHeight(s, spec)));
+  const asset = spec.fundAsset;
+  const workers = Math.max(1, Math.min(o.workers, runnable.length));
+  // Each worker's funder must cover the scenarios it may get: at most all but (workers - 1) of them.
+  const needs = runnable.map((s) => [...requiredFunds(s, spec)].reduce((sum, [a, v]) => (a === (asset ?? a) ? sum + v + SAL1 : sum), 0n)).sort((a, b) => (a < b ? 1 : -1));
+  const perWorker = needs.slice(0, runnable.length - workers + 1).reduce((a, b) => a + b, 0n);
+  const testnets: Promise<Testnet>[] = [];
+  let serial = 0;
+  const queue = [...runnable];
+  const out: ScenarioResult[] = [];
+  try {
+    await Promise.all(
+      Array.from({ length: workers }, async (_, w) => {
+        let testnet: Promise<Testnet> | undefined;
+        while (queue.length > 0 && !stop()) {
+          const s = queue.shift()!;
+          testnet ??= startTestnet({ ...base, height, unlocked: perWorker });
+          if (!testnets.includes(testnet)) testnets.push(testnet);
+          const tn = testnet;
+          const k = ++serial;
+          const prepare = async (): Promise<Prepared> => {
+            const t = await tn;
+            const funder = t.wallets().get('main')!;
+            const wallets = new Map<string, WalletHandle>();
+            const main = await t.addWallet(`w${w + 1}s${k}-main`);
+            wallets.set('main', main);
+            for (const d of s.wallets) wallets.set(d.name, await t.addWallet(`w${w + 1}s${k}-${d.name}`));
+            for (const [a, amt] of ownFunds(s, spec)) await fund(t, funder, main, asset ? a : undefined, amt);
+            for (const d of s.wallets) for (const [a, amt] of Object.entries(d.unlocked ?? {})) await fund(t, funder, wallets.get(d.name)!, asset ? a : undefined, amt);
+            return { testnet: t, wallets, release: async () => undefined };
+          };
+          out.push(record(await runOne(s, prepare, o, spec.name)));
+        }
+      }),
+    );
+    return [...results, ...out];
+  } finally {
+    for (const t of testnets) await t.then((x) => x.stop(), () => undefined);
+  }
+}
