@@ -2,11 +2,17 @@
 //   sim.mine1300     time for the simulator to mine 1300 blocks (default pace, and unthrottled)
 //   sim.getBalance   1000 sequential get_balance calls against a wallet that mined those blocks
 //   up.<backend>.*   each phase of `saltnet up`, and the harness's overhead against the same steps by hand
+//   run.*            the scenario runner's overhead per step against a raw HTTP call, and the example suite's wall time
 import { execaSync } from 'execa';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { cleanup, generateWallet, height, mineAcrossCarrot, post, rpc, startDaemon, startWalletRpc, stopAll, tempDir, waitFor } from '../harness/sim/launch.js';
 import { startTestnet } from '../harness/testnet/testnet.js';
+import { writeFileSync } from 'node:fs';
+import { glob } from 'tinyglobby';
+import { fileURLToPath } from 'node:url';
+import { runFiles } from '../harness/scenario/runner.js';
+import { createDaemonClient } from '../harness/rpc/daemon.js';
 
 interface Row {
   name: string;
@@ -106,6 +112,43 @@ async function byHand(env: Record<string, string>): Promise<number> {
   }
 }
 
+/** Per-step overhead: a scenario of N daemon calls against the same N calls made directly. */
+async function runnerOverhead(): Promise<void> {
+  const dir = tempDir('saltnet-bench-');
+  try {
+    const n = 300;
+    const file = join(dir, 'calls.yaml');
+    const steps = Array.from({ length: n }, () => '  - call: { path: /get_height }\n    expect: { result.status: OK }').join('\n');
+    writeFileSync(file, `name: ${n} daemon calls\nsteps:\n${steps}\n`);
+    const t = await startTestnet({ backend: 'sim', height: 2, unlocked: 0n, progress: 'none', log: () => undefined, trapSignals: false });
+    const raw = createDaemonClient(t.daemon.url);
+    const r0 = performance.now();
+    for (let i = 0; i < n; i++) await raw.post('/get_height');
+    const rawMs = performance.now() - r0;
+    await raw.close();
+    await t.stop();
+    const results = await runFiles([file], { backend: 'sim', isolation: 'shared', workers: 1, bail: false, artifactsRoot: join(dir, 'arts'), log: () => undefined });
+    const stepMs = results[0]!.steps.reduce((sum, st) => sum + st.ms, 0);
+    report('run.step.overhead', `${((stepMs - rawMs) / n).toFixed(2)} ms`, `per step: ${(stepMs / n).toFixed(2)} ms a step (templates, expectations, transcript) vs ${(rawMs / n).toFixed(2)} ms a raw call, ${n} calls`);
+  } finally {
+    cleanup(dir);
+  }
+}
+
+/** Wall time of every example scenario on sim. */
+async function exampleSuite(workers: number): Promise<void> {
+  const dir = tempDir('saltnet-bench-');
+  try {
+    const files = (await glob(fileURLToPath(new URL('../../scenarios/*.yaml', import.meta.url)), { absolute: true })).sort();
+    const t0 = performance.now();
+    const results = await runFiles(files, { backend: 'sim', isolation: 'shared', workers, bail: false, artifactsRoot: join(dir, 'arts'), log: () => undefined });
+    const passed = results.filter((r) => r.status === 'passed').length;
+    report(`run.examples.workers${workers}`, ms(performance.now() - t0), `${passed}/${results.length} passed, shared isolation, default simulator pace`);
+  } finally {
+    cleanup(dir);
+  }
+}
+
 async function main(): Promise<void> {
   process.stdout.write(`saltnet bench — node ${process.version}, ${new Date().toISOString()}\n\n`);
   await mine1300('defaultPace', 500, {});
@@ -118,6 +161,10 @@ async function main(): Promise<void> {
   const harness = await upPhases('sim', fast);
   const hand = await byHand(fast);
   report('up.sim.overhead', ms(harness - hand), `harness ${ms(harness)} vs by hand ${ms(hand)} at ~500 blocks/s`);
+  process.stdout.write('\n');
+  await runnerOverhead();
+  await exampleSuite(1);
+  await exampleSuite(2);
   if (execaSync('sh', ['-c', 'command -v monerod'], { reject: false }).exitCode === 0) {
     process.stdout.write('\n');
     await upPhases('monero', {}, 1);

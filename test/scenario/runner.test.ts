@@ -8,7 +8,7 @@ import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expandFiles, shard } from '../../harness/cli/run.js';
 import { runFiles } from '../../harness/scenario/runner.js';
-import { cleanup, tempDir } from '../../harness/sim/launch.js';
+import { cleanup, tempDir, waitFor } from '../../harness/sim/launch.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI = join(ROOT, 'dist/harness/cli/main.js');
@@ -102,6 +102,31 @@ describe('a failing scenario', () => {
     expect(r.exitCode).toBe(1);
     expect(r.all).toContain('wrong on purpose');
     expect(existsSync(join(artifactDir, 'repro'))).toBe(true);
+  }, 120_000);
+});
+
+describe('fresh isolation and --keep', () => {
+  it('runs a scenario on a testnet of its own', async () => {
+    const r = await saltnet(['run', join(ROOT, 'scenarios/token-lowercase.yaml'), '--backend', 'sim', '--isolation', 'fresh', '--reporter', 'json', '--output', 'fresh.json']);
+    expect(r.exitCode).toBe(0);
+    const report = JSON.parse(readFileSync(join(dir, 'fresh.json'), 'utf8'));
+    expect(report.summary).toMatchObject({ passed: 1, failed: 0 });
+  }, 120_000);
+
+  it('--keep leaves the failed testnet up, says how to reach it, and stops it on Ctrl-C', async () => {
+    writeFileSync(join(dir, 'failing-keep.yaml'), FAILING);
+    const p = execa(process.execPath, [CLI, 'run', 'failing-keep.yaml', '--backend', 'sim', '--isolation', 'fresh', '--keep'], {
+      cwd: dir, env: { ...FAST, SALTNET_STATE_DIR: state, CI: '1' }, reject: false, all: true, buffer: false,
+    });
+    let out = '';
+    p.all!.on('data', (d: Buffer) => (out += d.toString()));
+    const line = await waitFor('the --keep line', async () => out.split('\n').find((l) => l.startsWith('--keep:')), 60_000, 50);
+    const url = /daemon (http:\/\/127\.0\.0\.1:\d+)/.exec(line)![1]!;
+    expect((await (await fetch(`${url}/get_height`, { method: 'POST', body: '{}' })).json()).status).toBe('OK');
+    p.kill('SIGINT');
+    const r = await p;
+    expect(r.exitCode).toBe(130);
+    await expect(fetch(`${url}/get_height`, { method: 'POST', body: '{}' })).rejects.toThrow();
   }, 120_000);
 });
 
