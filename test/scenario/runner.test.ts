@@ -147,6 +147,15 @@ describe('selection and bad files', () => {
     expect(r.all).not.toMatch(/\n\s+at .*\(.*\.js:\d+:\d+\)/);
   });
 
+  it('--bail stops after the first failed scenario', async () => {
+    writeFileSync(join(dir, 'a-fails.yaml'), FAILING.replace('a failing expectation', 'first, failing'));
+    writeFileSync(join(dir, 'b-passes.yaml'), 'name: second\nsteps:\n  - call: { path: /get_height }\n');
+    const results = await runFiles([join(dir, 'a-fails.yaml'), join(dir, 'b-passes.yaml')], {
+      backend: 'sim', isolation: 'shared', workers: 1, bail: true, artifactsRoot: join(dir, 'arts-bail'), daemonEnv: FAST, log: () => undefined,
+    });
+    expect(results.map((r) => [r.name, r.status])).toEqual([['first, failing', 'failed']]);
+  }, 120_000);
+
   it('runs only what --grep selects, and fails when a glob matches nothing', async () => {
     const r = await saltnet(['run', join(ROOT, 'scenarios/*.yaml'), '--backend', 'sim', '--grep', '^daemon endpoints']);
     expect(r.exitCode).toBe(0);
