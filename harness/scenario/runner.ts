@@ -1,6 +1,6 @@
-// Running scenario files: prepare a testnet (fresh per scenario, or one shared testnet with fresh
-// wallets per scenario), satisfy each scenario's `requires`, run its steps, record artifacts, and
-// report. Failures never stop other scenarios unless --bail.
+// Running scenario files: prepare a testnet (a fresh one per scenario, or one per worker shared by
+// its scenarios, each with fresh funded wallets), satisfy each scenario's `requires`, run its steps,
+// record artifacts, and report. Failures never stop other scenarios unless --bail.
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createDaemonClient } from '../rpc/daemon.js';

@@ -126,9 +126,11 @@ export async function startTestnet(opts: TestnetOptions = {}): Promise<Testnet> 
   const aborter = new AbortController();
   // While the wallet RPC starts, its crashes are startWalletRpc's to report and retry.
   let walletRpcStarting = false;
+  let up = false;
   const offUnexpected = sup.onUnexpectedExit((p, exit) => {
     if (walletRpcStarting && p.name === 'wallet-rpc') return;
-    aborter.abort(new ProcessExitedError({ processName: p.name, exit, tail: p.tail(30), logFile: p.logFile, during: 'while the testnet was starting' }));
+    const during = up ? 'while the testnet was up' : 'while the testnet was starting';
+    aborter.abort(new ProcessExitedError({ processName: p.name, exit, tail: p.tail(30), logFile: p.logFile, during }));
   });
   const phases: Record<string, number> = {};
   const phase = async <T>(name: string, fn: () => Promise<T>): Promise<T> => {
@@ -239,6 +241,7 @@ export async function startTestnet(opts: TestnetOptions = {}): Promise<Testnet> 
       w.pid = h.proc.pid;
     };
 
+    up = true;
     let stopped = false;
     const stop = async (): Promise<void> => {
       if (stopped) return;

@@ -122,7 +122,7 @@ describe('fresh isolation and --keep', () => {
     p.all!.on('data', (d: Buffer) => (out += d.toString()));
     const line = await waitFor('the --keep line', async () => out.split('\n').find((l) => l.startsWith('--keep:')), 60_000, 50);
     const url = /daemon (http:\/\/127\.0\.0\.1:\d+)/.exec(line)![1]!;
-    expect((await (await fetch(`${url}/get_height`, { method: 'POST', body: '{}' })).json()).status).toBe('OK');
+    expect(((await (await fetch(`${url}/get_height`, { method: 'POST', body: '{}' })).json()) as { status: string }).status).toBe('OK');
     p.kill('SIGINT');
     const r = await p;
     expect(r.exitCode).toBe(130);
