@@ -93,13 +93,10 @@ export function buildWalletParams(method: string, raw: unknown, spec: BackendSpe
   }
   if (method === 'sweep_all' || method === 'sweep_single') {
     const { to, asset, ...rest } = p;
-    return { ...(to !== undefined ? { address: to } : {}), ...(hasAssets(spec) && (asset ?? rest.asset_type) === undefined ? { asset_type: defaultAsset } : {}), ...(asset !== undefined ? { asset_type: asset } : {}), ...rest };
+    const assetType = asset ?? rest.asset_type ?? (hasAssets(spec) ? defaultAsset : undefined);
+    return { ...(to !== undefined ? { address: to } : {}), ...rest, ...(assetType !== undefined ? { asset_type: assetType } : {}) };
   }
   return p;
-}
-
-async function callWallet(w: ScenarioWallet, method: string, params: unknown): Promise<Response> {
-  return w.client.raw(method, params);
 }
 
 async function callDaemon(ctx: StepContext, a: Extract<Action, { kind: 'call' }>, params: unknown): Promise<Response> {
@@ -120,7 +117,7 @@ async function invoke(ctx: StepContext, step: Step, a: Extract<Action, { kind: '
   if (a.kind === 'call') {
     if (a.on === 'daemon') return { request: { on: 'daemon', ...(a.path ? { path: a.path } : { method: a.method }), params }, response: await callDaemon(ctx, a, params) };
     const w = walletOf(ctx, step.wallet);
-    return { request: { wallet: step.wallet, method: a.method, params }, response: await callWallet(w, a.method!, params) };
+    return { request: { wallet: step.wallet, method: a.method, params }, response: await w.client.raw(a.method!, params) };
   }
   let built: Record<string, unknown> = buildWalletParams(a.method, params, ctx.spec);
   if (a.method === 'create_token' && typeof built.metadata === 'string') {
@@ -130,7 +127,7 @@ async function invoke(ctx: StepContext, step: Step, a: Extract<Action, { kind: '
     built = { url: m!.url, hash: m!.sha256, size: m!.size, ...rest };
   }
   const w = walletOf(ctx, step.wallet);
-  return { request: { wallet: step.wallet, method: a.method, params: built }, response: await callWallet(w, a.method, built) };
+  return { request: { wallet: step.wallet, method: a.method, params: built }, response: await w.client.raw(a.method, built) };
 }
 
 function verify(step: Step, response: Response, scope: Scope): StepFailure | undefined {
