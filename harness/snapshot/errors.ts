@@ -1,0 +1,29 @@
+// The one error type of the snapshot store: a code a caller can branch on and a message a person
+// can act on (it names the folder, key or archive concerned).
+
+export type SnapshotErrorCode =
+  | 'BAD_KEY' // not a usable snapshot key
+  | 'BAD_SOURCE' // a save source that is missing, not a folder, misnamed or holds something unsupported
+  | 'BAD_MANIFEST' // manifest fields given to saveSnapshot do not fit the schema
+  | 'SOURCE_CHANGED' // a file changed while it was being saved
+  | 'TARGET_NOT_EMPTY' // loadSnapshot never writes into a folder that holds anything
+  | 'BAD_TARGET' // load targets that are misnamed, the same folder twice or nested in each other
+  | 'UNKNOWN_SOURCE' // a load target names a source the snapshot does not have
+  | 'NOT_FOUND' // no snapshot under that key (export)
+  | 'CORRUPT' // the snapshot failed verification (export); it has been moved aside
+  | 'BAD_ARCHIVE'; // an import archive that is malformed or fails verification
+
+export class SnapshotError extends Error {
+  override readonly name = 'SnapshotError';
+  readonly code: SnapshotErrorCode;
+
+  constructor(code: SnapshotErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
+/** The errno code of a Node fs error, if any. */
+export function errnoCode(e: unknown): string | undefined {
+  return typeof e === 'object' && e !== null && 'code' in e && typeof e.code === 'string' ? e.code : undefined;
+}

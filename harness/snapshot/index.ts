@@ -1,0 +1,32 @@
+// Chain-state snapshots: save a testnet's data dirs once, restore them in well under a second.
+export { cacheDir, resolveCacheDir, snapshotsDir, type CacheDirOptions } from './cache-dir.js';
+export { SnapshotError, type SnapshotErrorCode } from './errors.js';
+export { cacheKey, cacheKeyDigest, canonicalJson, fileSha256, isValidKey, KEY_PATTERN, type CacheKeyInput } from './key.js';
+export {
+  MANIFEST_FORMAT_VERSION,
+  ManifestSchema,
+  ManifestFileSchema,
+  ManifestWalletSchema,
+  ManifestInputSchema,
+  parseManifest,
+  summarize,
+  type Manifest,
+  type ManifestFile,
+  type ManifestWallet,
+  type ManifestInput,
+  type SnapshotSummary,
+} from './manifest.js';
+export {
+  saveSnapshot,
+  loadSnapshot,
+  listSnapshots,
+  removeSnapshot,
+  clearSnapshots,
+  exportSnapshot,
+  importSnapshot,
+  type SnapshotSource,
+  type SaveProgress,
+  type SaveSnapshotOptions,
+  type LoadSnapshotOptions,
+  type LoadSnapshotResult,
+} from './store.js';

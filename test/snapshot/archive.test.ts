@@ -1,0 +1,165 @@
+// exportSnapshot / importSnapshot: one .tar.gz file per snapshot, verified on the way in.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
+import { exportSnapshot, importSnapshot, loadSnapshot, saveSnapshot } from '../../harness/snapshot/store.js';
+import { END_OF_ARCHIVE, padding, tarHeader } from '../../harness/snapshot/tar.js';
+import { cleanup, manifestInput, readTree, sampleSources, tempDir } from './helpers.js';
+
+afterEach(cleanup);
+
+const KEY = 'sim-d500-h1201-e0e0e0e0e0e0';
+
+function hasTar(): boolean {
+  try {
+    execFileSync('tar', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function exported(): Promise<{ cache: string; file: string; src: { daemon: string; wallets: string } }> {
+  const cache = tempDir('cache');
+  const src = sampleSources(tempDir('src'));
+  await saveSnapshot({ cacheDir: cache, key: KEY, sources: [{ name: 'daemon', dir: src.daemon }, { name: 'wallets', dir: src.wallets }], manifest: manifestInput() });
+  const file = join(tempDir('out'), 'bug-report.tar.gz');
+  await exportSnapshot(cache, KEY, file);
+  return { cache, file, src };
+}
+
+/** Rewrite the (uncompressed) archive and gzip it again. */
+function tamper(file: string, edit: (tar: Buffer) => Buffer): string {
+  const out = `${file}.tampered.tar.gz`;
+  writeFileSync(out, gzipSync(edit(gunzipSync(readFileSync(file)))));
+  return out;
+}
+
+function expectNothingImported(cache: string): void {
+  const dir = join(cache, 'snapshots');
+  expect(existsSync(dir) ? readdirSync(dir) : []).toEqual([]);
+}
+
+describe('export and import', () => {
+  it('round-trips a snapshot through one archive into another cache', async () => {
+    const { file, src } = await exported();
+    const other = tempDir('cache2');
+    const m = await importSnapshot(other, file);
+    expect(m.key).toBe(KEY);
+    expect(readdirSync(join(other, 'snapshots'))).toEqual([KEY]);
+    const out = tempDir('restored');
+    const r = await loadSnapshot({ cacheDir: other, key: KEY, targets: { daemon: join(out, 'd'), wallets: join(out, 'w') } });
+    expect('manifest' in r).toBe(true);
+    expect(readTree(join(out, 'd'))).toEqual(readTree(src.daemon));
+    expect(readTree(join(out, 'w'))).toEqual(readTree(src.wallets));
+    // Importing again replaces it (atomically, like a save).
+    await importSnapshot(other, file);
+    expect(readdirSync(join(other, 'snapshots'))).toEqual([KEY]);
+  });
+
+  it.runIf(hasTar())('is a plain .tar.gz that GNU tar lists and extracts to <key>/', async () => {
+    const { file, cache } = await exported();
+    const listing = execFileSync('tar', ['-tzf', file], { encoding: 'utf8' }).trim().split('\n');
+    expect(listing[0]).toBe(`${KEY}/`);
+    expect(listing[1]).toBe(`${KEY}/manifest.json`);
+    expect(listing).toContain(`${KEY}/daemon/testnet/empty-dir/`);
+    expect(listing).toContain(`${KEY}/daemon/ünïcode name.txt`);
+    expect(listing.some((l) => l.endsWith('a-rather-long-file-name-to-need-a-pax-header.bin'))).toBe(true);
+    const x = tempDir('x');
+    execFileSync('tar', ['-xzf', file, '-C', x]);
+    expect(readTree(join(x, KEY)).files).toEqual(readTree(join(cache, 'snapshots', KEY)).files);
+  });
+
+  it.runIf(hasTar())('imports an archive that GNU tar re-created from an extracted snapshot', async () => {
+    const { file } = await exported();
+    const x = tempDir('x');
+    execFileSync('tar', ['-xzf', file, '-C', x]);
+    const again = join(x, 'again.tar.gz');
+    // manifest.json first, as the importer requires; GNU format for the long name.
+    execFileSync('tar', ['-czf', again, '-C', x, `${KEY}/manifest.json`, '--exclude', 'manifest.json', KEY]);
+    const other = tempDir('cache2');
+    expect((await importSnapshot(other, again)).key).toBe(KEY);
+  });
+
+  const tampered: [string, (tar: Buffer) => Buffer, RegExp][] = [
+    [
+      'a changed byte in a file',
+      (t) => {
+        const at = t.indexOf(Buffer.from('wallet A'));
+        t[at] = 'W'.charCodeAt(0);
+        return t;
+      },
+      /wallets\/main differs from the manifest/,
+    ],
+    [
+      'a changed byte in a header',
+      (t) => {
+        const at = t.indexOf(Buffer.from(`${KEY}/wallets/main.keys`));
+        t[at + KEY.length + 2] = 'W'.charCodeAt(0);
+        return t;
+      },
+      /bad header checksum/,
+    ],
+    ['a truncated archive', (t) => t.subarray(0, Math.floor(t.length / 2)), /ends early|missing file|bad header/],
+    [
+      'an archive without a file the manifest lists',
+      (t) => {
+        const at = t.indexOf(Buffer.from(`${KEY}/wallets/main.keys`));
+        return Buffer.concat([t.subarray(0, at), t.subarray(at + 1024)]); // its header and one block of content
+      },
+      /missing file wallets\/main\.keys/,
+    ],
+    [
+      'a renamed entry',
+      (t) => {
+        const at = t.indexOf(Buffer.from(`${KEY}/wallets/main.keys`));
+        // Turn that entry's name into one that is not in the manifest (and fix the header checksum).
+        const hdr = at;
+        t.write('X', hdr + KEY.length + 1 + 'wallets/main.'.length, 'ascii');
+        fixChecksum(t, hdr);
+        return t;
+      },
+      /extra file wallets\/main\.Xeys/,
+    ],
+  ];
+
+  it.each(tampered)('refuses %s, importing nothing', async (_name, edit, problem) => {
+    const { file } = await exported();
+    const bad = tamper(file, edit);
+    const other = tempDir('cache2');
+    await expect(importSnapshot(other, bad)).rejects.toMatchObject({ code: 'BAD_ARCHIVE', message: expect.stringMatching(problem) });
+    expectNothingImported(other);
+  });
+
+  it('refuses a file that is not gzip, and paths that leave the snapshot', async () => {
+    const dir = tempDir('bad');
+    const other = tempDir('cache2');
+    writeFileSync(join(dir, 'plain.txt'), 'not an archive at all');
+    await expect(importSnapshot(other, join(dir, 'plain.txt'))).rejects.toMatchObject({ code: 'BAD_ARCHIVE', message: expect.stringMatching(/not a valid gzip file/) });
+
+    const { cache } = await exported();
+    const m = readFileSync(join(cache, 'snapshots', KEY, 'manifest.json'));
+    const evil = Buffer.concat([
+      tarHeader({ path: `${KEY}/manifest.json`, type: 'file', size: m.length, mode: 0o644, mtime: 0 }),
+      m,
+      padding(m.length),
+      tarHeader({ path: `${KEY}/../../escape.txt`, type: 'file', size: 1, mode: 0o644, mtime: 0 }),
+      Buffer.from('x'),
+      padding(1),
+      END_OF_ARCHIVE,
+    ]);
+    writeFileSync(join(dir, 'evil.tar.gz'), gzipSync(evil));
+    await expect(importSnapshot(other, join(dir, 'evil.tar.gz'))).rejects.toThrow(/unsafe or unexpected path/);
+    expectNothingImported(other);
+    expect(existsSync(join(other, 'escape.txt'))).toBe(false);
+  });
+});
+
+function fixChecksum(t: Buffer, at: number): void {
+  t.fill(0x20, at + 148, at + 156);
+  let sum = 0;
+  for (let i = at; i < at + 512; i++) sum += t[i] as number;
+  t.write(`${sum.toString(8).padStart(6, '0')}\0 `, at + 148, 8, 'ascii');
+}
