@@ -7,3 +7,6 @@ export { createWalletClient, type WalletClient } from './rpc/wallet.js';
 export { RpcError, HttpStatusError, ConnectionError } from './rpc/errors.js';
 export { SIM_BIN_DIR } from './sim/launch.js';
 export { VERSION_LINE as SIM_VERSION_LINE } from './sim/common/version.js';
+export { runFiles, type RunnerOptions } from './scenario/runner.js';
+export { parseScenario, loadScenario } from './scenario/parse.js';
+export { ScenarioError, type Scenario, type ScenarioResult, type StepResult } from './scenario/types.js';
