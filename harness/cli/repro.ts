@@ -1,6 +1,5 @@
 // `saltnet repro <artifact folder>`: run a recorded scenario again, on a fresh testnet of the same backend.
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { readArtifacts } from '../scenario/artifacts.js';
@@ -19,12 +18,16 @@ export const reproCommand: CommandModule<object, { dir: string; keep: boolean; b
     if (!existsSync(dir)) throw new Error(`${dir} does not exist: give the artifact folder a run printed`);
     const a = readArtifacts(dir);
     const source = (a.scenario as { source?: string } | undefined)?.source;
-    const file = source !== undefined ? join(mkdtempSync(join(tmpdir(), 'saltnet-repro-')), 'scenario.yaml') : a.result?.file;
+    // The recorded source goes next to the recording, so the replay reads exactly what ran.
+    const file = source !== undefined ? join(dir, 'repro', 'scenario.yaml') : a.result?.file;
     if (!file) throw new Error(`${dir} holds no scenario to replay`);
-    if (source !== undefined) writeFileSync(file, source);
+    if (source !== undefined) {
+      mkdirSync(join(dir, 'repro'), { recursive: true });
+      writeFileSync(file, source);
+    }
     const backend = (a.result?.backend ?? 'auto') as 'salvium' | 'sim' | 'monero' | 'auto';
     const results = await runCommandLine({
-      files: [file], backend, isolation: 'fresh', workers: 1, bail: true, reporter: 'human', artifacts: join(dir, 'repro'), keep: argv.keep,
+      files: [file], backend, isolation: 'fresh', workers: 1, bail: true, reporter: 'human', artifacts: join(dir, 'repro', 'artifacts'), keep: argv.keep,
       ...(argv.binDir ? { binDir: argv.binDir } : {}),
     });
     process.exitCode = results.every((r) => r.status !== 'failed') ? 0 : 1;

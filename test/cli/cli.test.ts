@@ -1,6 +1,6 @@
 // The `saltnet` command as users run it: up/status/mine/down, Ctrl-C, SIGTERM and SIGKILL of the
 // harness itself (nothing of the run may survive), and errors that name the problem and the fix.
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa, type ResultPromise } from 'execa';
@@ -86,6 +86,7 @@ describe('nothing survives the harness', () => {
     expect(Date.now() - t0).toBeLessThan(5000);
     const down = await saltnet(['down']);
     expect(down.stdout).toMatch(/nothing to stop|reaped stale run/);
+    rmSync(ready.workdir, { recursive: true, force: true }); // a killed harness leaves its workdir (and logs)
   });
 
   it('`saltnet down` stops a running `saltnet up`', async () => {

@@ -1,6 +1,6 @@
 // The whole lifecycle on the simulator: up (daemon, wallet by CLI, wallet RPC, mining across the
 // Carrot switch, funds unlocked), a transfer, a token, clean shutdown with nothing left behind.
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAlive } from '../../harness/process/registry.js';
@@ -163,6 +163,7 @@ describe('up with options', () => {
 
   it('fails fast and clearly when the daemon dies while mining', async () => {
     let daemonPid = 0;
+    const logged: string[] = [];
     const t0 = Date.now();
     const slow = { SALTNET_SIM_HASHRATE: '10000' }; // ~20 blocks/s: mining to 1201 would take a minute
     const run = startTestnet({
@@ -170,12 +171,17 @@ describe('up with options', () => {
       backend: 'sim',
       daemonEnv: slow,
       log: (l) => {
+        logged.push(l);
         const m = /daemon ready at \S+ \(pid (\d+)\)/.exec(l);
         if (m) daemonPid = Number(m[1]);
         if (/wallet .* ready at/.test(l)) setTimeout(() => process.kill(daemonPid, 'SIGKILL'), 300);
       },
     });
     const err = await run.then(() => undefined, (e: unknown) => e);
+    // A failed startup keeps its workdir for the logs; this test removes it.
+    const kept = /logs kept in (\S+)\/logs/.exec(logged.join('\n'))?.[1];
+    expect(kept).toBeDefined();
+    rmSync(kept!, { recursive: true, force: true });
     expect(err).toBeInstanceOf(Error);
     expect(String(err)).toMatch(/daemon/);
     expect(String(err)).toMatch(/SIGKILL/);
