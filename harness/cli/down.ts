@@ -1,6 +1,7 @@
 // `saltnet down`: stop running testnets (their `up` stops gracefully) and reap anything stale.
 import type { CommandModule } from 'yargs';
 import { reapRun, reapStale, listRuns } from '../process/registry.js';
+import { scaled } from '../process/timeouts.js';
 import { ownerAlive } from './runs.js';
 
 interface DownArgs {
@@ -19,11 +20,20 @@ async function down(argv: DownArgs): Promise<void> {
   for (const r of stale) process.stdout.write(`reaped stale run ${r.runId} (its saltnet had died)\n`);
   const live = listRuns().filter((r) => ownerAlive(r) && (!argv.run || r.runId === argv.run));
   for (const r of live) {
-    process.kill(r.ownerPid, 'SIGTERM');
+    try {
+      process.kill(r.ownerPid, 'SIGTERM');
+    } catch {
+      /* it exited between the check and the signal */
+    }
+    // A graceful stop saves the wallets; give it time (scaled by --timeout-factor) before killing.
     const t0 = Date.now();
-    while (ownerAlive(r) && Date.now() - t0 < 20_000) await new Promise((res) => setTimeout(res, 100));
+    while (ownerAlive(r) && Date.now() - t0 < scaled(60_000)) await new Promise((res) => setTimeout(res, 100));
     if (ownerAlive(r)) {
-      process.kill(r.ownerPid, 'SIGKILL');
+      try {
+        process.kill(r.ownerPid, 'SIGKILL');
+      } catch {
+        /* gone meanwhile */
+      }
       await reapRun(r);
     } else if (listRuns().some((x) => x.runId === r.runId)) {
       await reapRun(r);

@@ -48,7 +48,7 @@ afterEach(async () => {
 });
 afterAll(() => cleanup(state));
 
-describe('saltnet up, status, mine', () => {
+describe('saltnet up, status, mine', { timeout: 150_000 }, () => {
   it('prints endpoints and addresses, shows in status, mines on request, stops on Ctrl-C', async () => {
     const { proc, ready } = await up();
     expect(ready).toMatchObject({ event: 'ready', backend: 'sim', daemon: { url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) }, wallet: { url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) } });
@@ -68,7 +68,7 @@ describe('saltnet up, status, mine', () => {
   });
 });
 
-describe('nothing survives the harness', () => {
+describe('nothing survives the harness', { timeout: 150_000 }, () => {
   it('SIGTERM: stops every process and exits 143', async () => {
     const { proc, ready } = await up();
     proc.kill('SIGTERM');
@@ -85,15 +85,16 @@ describe('nothing survives the harness', () => {
     await waitFor(`children ${pidsOf(ready).join(', ')} to die`, async () => pidsOf(ready).every((p) => !isAlive(p)), 5000, 50);
     expect(Date.now() - t0).toBeLessThan(5000);
     const down = await saltnet(['down']);
-    expect(down.stdout).toMatch(/nothing to stop|reaped stale run/);
+    expect(down.stdout, String(down.all)).toMatch(/nothing to stop|reaped stale run/);
     rmSync(ready.workdir, { recursive: true, force: true }); // a killed harness leaves its workdir (and logs)
   });
 
   it('`saltnet down` stops a running `saltnet up`', async () => {
     const { proc, ready } = await up();
     const down = await saltnet(['down']);
-    expect(down.stdout).toContain(`stopped run ${ready.runId}`);
-    expect((await proc).exitCode).toBe(143);
+    expect(down.stdout, String(down.all)).toContain(`stopped run ${ready.runId}`);
+    const r = await proc;
+    expect(r.exitCode, `saltnet up: signal ${r.signal}`).toBe(143);
     expect(pidsOf(ready).filter((p) => isAlive(p))).toEqual([]);
   });
 });
