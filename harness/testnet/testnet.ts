@@ -20,6 +20,7 @@ import { startDaemon } from './daemon.js';
 import { fundWallet, mineTo, type MiningAddresses } from './mining.js';
 import { createProgress, progressMode, type ProgressMode } from './progress.js';
 import { createWalletWithCli } from './wallet-cli.js';
+import { generateSecret } from './secrets.js';
 import { startWalletRpc } from './wallet-rpc.js';
 
 export interface TestnetOptions {
@@ -99,7 +100,7 @@ export interface Testnet {
 function walletPassword(workdir: string): string {
   const file = join(workdir, 'wallets', '.password');
   if (existsSync(file)) return readFileSync(file, 'utf8');
-  const pw = randomBytes(18).toString('base64url');
+  const pw = generateSecret();
   writeFileSync(file, pw, { mode: 0o600 });
   return pw;
 }

@@ -2,7 +2,6 @@
 // `Starting wallet RPC server`). A real wallet RPC has been seen to die with a segmentation fault
 // in a long first scan: any exit during startup is reported with its log tail and the server is
 // started again, a bounded number of times.
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { ProcessExitedError } from '../process/errors.js';
 import type { ManagedProcess } from '../process/managed.js';
@@ -13,6 +12,7 @@ import type { Credentials } from '../rpc/http.js';
 import { createWalletClient, type WalletClient } from '../rpc/wallet.js';
 import type { ResolvedBackend } from './binaries.js';
 import { PortRaceError } from './daemon.js';
+import { generateSecret } from './secrets.js';
 
 export interface WalletRpcHandle {
   proc: ManagedProcess;
@@ -48,7 +48,7 @@ export interface WalletRpcOptions {
 export async function startWalletRpc(sup: Supervisor, be: ResolvedBackend, o: WalletRpcOptions): Promise<WalletRpcHandle> {
   const name = o.name ?? 'wallet-rpc';
   const crashes: string[] = [];
-  const credentials = o.credentials ?? (o.login === 'digest' ? { username: 'saltnet', password: randomBytes(18).toString('base64url') } : undefined);
+  const credentials = o.credentials ?? (o.login === 'digest' ? { username: 'saltnet', password: generateSecret() } : undefined);
   for (let attempt = 0; ; attempt++) {
     try {
       if (o.port) return await launchWalletRpc(sup, be, o, name, o.port, credentials, crashes);

@@ -342,3 +342,12 @@ describe('salvium-wallet-cli options and --command', () => {
     expect(readdirSync(dir).filter((f) => f.startsWith('badseed'))).toEqual([]);
   });
 });
+
+describe('a value that starts with a dash', () => {
+  it('is read as an option, as boost does: the password is missing', async () => {
+    const p = spawnSim('salvium-wallet-cli', ['--testnet', '--generate-new-wallet', join(dir, 'dash'), '--password', '-starts-with-a-dash'], { input: '' });
+    const r = await p.proc;
+    expect(r.exitCode).toBe(1);
+    expect(p.output()).toContain("Failed to parse arguments: the required argument for option '--password' is missing");
+  });
+});

@@ -63,7 +63,8 @@ export function parseOptions(argv: readonly string[], specs: readonly OptionSpec
       continue;
     }
     const next = argv[i + 1];
-    if (next === undefined || (next.startsWith('--') && next.length > 2)) {
+    // Like boost, a following token that starts with "-" is an option, so the value is missing.
+    if (next === undefined || (next.startsWith('-') && next.length > 1)) {
       throw new OptionError(`the required argument for option '--${name}' is missing`);
     }
     add(spec, next);
