@@ -1,4 +1,5 @@
 // `saltnet down`: stop running testnets (their `up` stops gracefully) and reap anything stale.
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { CommandModule } from 'yargs';
 import { reapRun, reapStale, listRuns } from '../process/registry.js';
 import { scaled } from '../process/timeouts.js';
@@ -27,7 +28,7 @@ async function down(argv: DownArgs): Promise<void> {
     }
     // A graceful stop saves the wallets; give it time (scaled by --timeout-factor) before killing.
     const t0 = Date.now();
-    while (ownerAlive(r) && Date.now() - t0 < scaled(60_000)) await new Promise((res) => setTimeout(res, 100));
+    while (ownerAlive(r) && Date.now() - t0 < scaled(60_000)) await sleep(100);
     if (ownerAlive(r)) {
       try {
         process.kill(r.ownerPid, 'SIGKILL');

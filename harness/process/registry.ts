@@ -5,6 +5,7 @@
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { killTree, signal, signalGroup } from './kill.js';
 import { descendants, hasProcfs, procStartTime, readStat, type ProcStat } from './procfs.js';
 import { scaled } from './timeouts.js';
@@ -113,7 +114,6 @@ export function isAlive(pid: number, startTime?: string): boolean {
   return !startTime || st.startTime === startTime;
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 async function waitDead(check: () => boolean, ms: number): Promise<boolean> {
   const end = Date.now() + ms;

@@ -2,6 +2,7 @@
 // the readable forms, call, check expectations, save values.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { DaemonClient } from '../rpc/daemon.js';
 import { HttpStatusError } from '../rpc/errors.js';
 import type { JsonRpcAnswer } from '../rpc/jsonrpc.js';
@@ -146,8 +147,6 @@ function save(step: Step, response: Response, scope: Scope): void {
     scope[name] = got.value;
   }
 }
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** Execute a step; never throws for a scenario failure (it is reported in the result). */
 export async function runStep(ctx: StepContext, step: Step): Promise<StepResult> {

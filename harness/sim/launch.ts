@@ -1,27 +1,22 @@
 // Start the simulated programs as real processes on free loopback ports and talk to them over
 // HTTP, for the simulator's own tests and benchmarks (the product's supervisor is harness/process).
 // Every process started here is killed by stopAll().
-import { createServer } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { execa, type ResultPromise } from 'execa';
+import { freePorts } from '../process/ports.js';
 
 /** The folder with the simulated `salviumd`, `salvium-wallet-cli` and `salvium-wallet-rpc` (a drop-in --bin-dir). */
 export const SIM_BIN_DIR = fileURLToPath(new URL(import.meta.url.includes('/dist/') ? '../../../harness/sim/bin/' : './bin/', import.meta.url));
 
 const running = new Set<ResultPromise>();
 
+/** A free loopback port (the supervisor's allocator: ports it handed out recently are not reissued). */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
+  return (await freePorts(1))[0]!;
 }
 
 export function tempDir(prefix = 'saltnet-test-'): string {
@@ -98,7 +93,7 @@ export async function waitFor<T>(what: string, fn: () => Promise<T | undefined |
     } catch (err) {
       last = err;
     }
-    await new Promise((r) => setTimeout(r, everyMs));
+    await sleep(everyMs);
   }
   throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
 }
@@ -119,8 +114,9 @@ export interface DaemonOptions {
 }
 
 export async function startDaemon(dir: string, opts: DaemonOptions = {}): Promise<SimDaemon> {
-  const port = opts.port ?? (await freePort());
-  const zmq = opts.zmqPort ?? (await freePort());
+  const [freeRpc, freeZmq] = await freePorts(2);
+  const port = opts.port ?? freeRpc!;
+  const zmq = opts.zmqPort ?? freeZmq!;
   const dataDir = join(dir, 'daemon');
   const p = spawnSim('salviumd', [
     '--testnet', '--offline', '--non-interactive', '--fixed-difficulty', String(opts.difficulty ?? 1), '--data-dir', dataDir,

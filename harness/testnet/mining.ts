@@ -2,6 +2,7 @@
 // Carrot height and the Carrot address from it, a restart when the miner stops itself (it does at
 // 1100 with a CN address), retries of transient refusals (`Failed, mining not started` right after
 // that stop, `BUSY`), and a stop at the target with at most a block or two of overshoot.
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { DaemonClient } from '../rpc/daemon.js';
 import type { WalletClient } from '../rpc/wallet.js';
 import type { BackendSpec } from './backends.js';
@@ -36,8 +37,6 @@ export function miningAddress(spec: BackendSpec, a: MiningAddresses, height: num
   }
   return a.cn;
 }
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 export async function mineTo(daemon: DaemonClient, target: number, o: MineOptions): Promise<{ height: number; restarts: number; ms: number }> {
   const t0 = Date.now();
