@@ -231,13 +231,12 @@ export async function startTestnet(opts: TestnetOptions = {}): Promise<Testnet> 
       const p = walletProcs.get(walletName);
       if (!w || !p) throw new Error(`no wallet named ${walletName}; this testnet has ${[...wallets.keys()].join(', ')}`);
       await p.proc.stop();
-      const name = walletName === 'main' ? 'wallet-rpc' : `wallet-rpc-${walletName}`;
       const h = await startWalletRpc(sup, backend, {
-        ...rpcOptions, name, port: p.port, ...(w.credentials ? { credentials: w.credentials } : {}),
+        ...rpcOptions, name: p.proc.name, port: p.port, ...(w.credentials ? { credentials: w.credentials } : {}),
         ...(p.dirMode ? { walletDir: join(workdir, 'wallets') } : { walletFile: w.file }),
       });
       await h.client.close();
-      if (p.dirMode) await w.client.call('open_wallet', { filename: walletName === 'main' ? 'main' : walletName, password });
+      if (p.dirMode) await w.client.call('open_wallet', { filename: walletName, password });
       walletProcs.set(walletName, { ...p, proc: h.proc });
       w.pid = h.proc.pid;
     };
