@@ -182,14 +182,15 @@ async function runOne(s: Scenario, prepare: () => Promise<Prepared>, o: RunnerOp
   return result;
 }
 
-async function pool<T, R>(items: T[], workers: number, fn: (item: T) => Promise<R>, stop: () => boolean): Promise<R[]> {
+/** Run `fn` over the items with at most `workers` at once; `worker` tells which worker (0-based) runs an item. */
+async function pool<T, R>(items: T[], workers: number, fn: (item: T, index: number, worker: number) => Promise<R>, stop: () => boolean): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let next = 0;
   await Promise.all(
-    Array.from({ length: Math.max(1, Math.min(workers, items.length)) }, async () => {
+    Array.from({ length: Math.max(1, Math.min(workers, items.length)) }, async (_, worker) => {
       while (next < items.length && !stop()) {
         const i = next++;
-        results[i] = await fn(items[i]!);
+        results[i] = await fn(items[i]!, i, worker);
       }
     }),
   );
@@ -274,37 +275,26 @@ export async function runFiles(files: string[], o: RunnerOptions): Promise<Scena
   // Each worker's funder must cover the scenarios it may get: at most all but (workers - 1) of them.
   const needs = runnable.map((s) => [...requiredFunds(s, spec)].reduce((sum, [a, v]) => (a === (asset ?? a) ? sum + v + SAL1 : sum), 0n)).sort((a, b) => (a < b ? 1 : -1));
   const perWorker = needs.slice(0, runnable.length - workers + 1).reduce((a, b) => a + b, 0n);
-  const testnets: Promise<Testnet>[] = [];
-  let serial = 0;
-  const queue = [...runnable];
-  const out: ScenarioResult[] = [];
+  // A chain per worker, started when the worker takes its first scenario.
+  const chains: Promise<Testnet>[] = [];
   try {
-    await Promise.all(
-      Array.from({ length: workers }, async (_, w) => {
-        let testnet: Promise<Testnet> | undefined;
-        while (queue.length > 0 && !stop()) {
-          const s = queue.shift()!;
-          testnet ??= startTestnet({ ...base, height, unlocked: perWorker });
-          if (!testnets.includes(testnet)) testnets.push(testnet);
-          const tn = testnet;
-          const k = ++serial;
-          const prepare = async (): Promise<Prepared> => {
-            const t = await tn;
-            const funder = t.wallets().get('main')!;
-            const wallets = new Map<string, WalletHandle>();
-            const main = await t.addWallet(`w${w + 1}s${k}-main`);
-            wallets.set('main', main);
-            for (const d of s.wallets) wallets.set(d.name, await t.addWallet(`w${w + 1}s${k}-${d.name}`));
-            for (const [a, amt] of ownFunds(s, spec)) await fund(t, funder, main, asset ? a : undefined, amt);
-            for (const d of s.wallets) for (const [a, amt] of Object.entries(d.unlocked ?? {})) await fund(t, funder, wallets.get(d.name)!, asset ? a : undefined, amt);
-            return { testnet: t, wallets, release: async () => undefined };
-          };
-          out.push(record(await runOne(s, prepare, o, spec.name)));
-        }
-      }),
-    );
+    const out = await pool(runnable, workers, async (s, k, w) => {
+      const tn = (chains[w] ??= startTestnet({ ...base, height, unlocked: perWorker }));
+      const prepare = async (): Promise<Prepared> => {
+        const t = await tn;
+        const funder = t.wallets().get('main')!;
+        const wallets = new Map<string, WalletHandle>();
+        const main = await t.addWallet(`w${w + 1}s${k + 1}-main`);
+        wallets.set('main', main);
+        for (const d of s.wallets) wallets.set(d.name, await t.addWallet(`w${w + 1}s${k + 1}-${d.name}`));
+        for (const [a, amt] of ownFunds(s, spec)) await fund(t, funder, main, asset ? a : undefined, amt);
+        for (const d of s.wallets) for (const [a, amt] of Object.entries(d.unlocked ?? {})) await fund(t, funder, wallets.get(d.name)!, asset ? a : undefined, amt);
+        return { testnet: t, wallets, release: async () => undefined };
+      };
+      return record(await runOne(s, prepare, o, spec.name));
+    }, stop);
     return [...results, ...out];
   } finally {
-    for (const t of testnets) await t.then((x) => x.stop(), () => undefined);
+    for (const t of chains) await t?.then((x) => x.stop(), () => undefined);
   }
 }
