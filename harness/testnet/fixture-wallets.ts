@@ -1,0 +1,46 @@
+// The deterministic wallets of fixtures/wallets/: fixed seeds restored on every cold start, so a
+// testnet's addresses are the same on every machine and its snapshots can be shared.
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+export const FixtureWalletSchema = z.object({
+  name: z.string().regex(/^[A-Za-z0-9_-]+$/),
+  purpose: z.string().optional(),
+  seed: z.string().refine((s) => s.trim().split(/\s+/).length === 25, 'expected 25 words'),
+});
+export type FixtureWallet = z.infer<typeof FixtureWalletSchema>;
+
+/** The package root (the folder with package.json), from the source tree or from dist/. */
+function packageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json'))) {
+    const up = dirname(dir);
+    if (up === dir) throw new Error(`cannot find saltnet's package.json above ${fileURLToPath(import.meta.url)}`);
+    dir = up;
+  }
+  return dir;
+}
+
+export const FIXTURE_WALLETS_DIR = join(packageRoot(), 'fixtures', 'wallets');
+
+/** Read fixtures/wallets/<name>.json (or `dir`/<name>.json), with a clear error naming the file. */
+export function fixtureWallet(name: string, dir = FIXTURE_WALLETS_DIR): FixtureWallet {
+  const file = join(dir, `${name}.json`);
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new Error(`cannot read the fixture wallet ${file}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const r = FixtureWalletSchema.safeParse(json);
+  if (!r.success) throw new Error(`${file}: ${r.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
+  return { ...r.data, seed: r.data.seed.trim().split(/\s+/).join(' ') };
+}
+
+/** What goes into a cache key for a seed: its sha256, never the words. */
+export function seedIdentity(seed: string): string {
+  return createHash('sha256').update(seed.trim().split(/\s+/).join(' ')).digest('hex');
+}
