@@ -1,7 +1,13 @@
-// Create a wallet with the wallet CLI, answering its prompts as they appear (never by timing):
-// the seed language (by finding "English" in the list it prints), the background-mining question,
-// then `exit` at the wallet prompt. Parses the CN and Carrot addresses (Salvium) or the single
-// address (Monero).
+// Create a wallet with the wallet CLI — a new one, or one restored from a 25-word seed — answering
+// its prompts as they appear (never by timing): the seed language (by finding "English" in the
+// list it prints), the restore height (0, if asked), the background-mining question (no), then
+// `exit` at the wallet prompt. Parses the CN and Carrot addresses (Salvium) or the single address
+// (Monero).
+//
+// One answer cannot wait for its prompt: on a restore the real CLI reads the seed offset
+// passphrase even with --electrum-seed, and with stdin not a TTY it prints no prompt for it. So an
+// empty line goes first; without it the next answer ("N") would become the passphrase and a
+// different wallet would be restored (seen with monero-wallet-cli 0.18).
 import { join } from 'node:path';
 import type { Supervisor } from '../process/supervisor.js';
 import type { ResolvedBackend } from './binaries.js';
@@ -18,37 +24,56 @@ export interface CreatedWallet {
 export class WalletCreationError extends Error {}
 
 const LANGUAGE_PROMPT = /Enter the number corresponding to the language of your choice: $/;
+const RESTORE_HEIGHT_PROMPT = /or alternatively from specific date \(YYYY-MM-DD\): ?$/;
 const MINING_PROMPT = /\(Y\/Yes\/N\/No\): : $/;
 const WALLET_PROMPT = /\[wallet [^\]]*\]: $/;
+const ERROR_LINE = /^Error: .*/;
 
-export async function createWalletWithCli(
-  sup: Supervisor,
-  be: ResolvedBackend,
-  o: { file: string; password: string; daemonUrl: string; workdir: string; timeoutMs: number },
-): Promise<CreatedWallet> {
+export interface CreateWalletOptions {
+  file: string;
+  password: string;
+  daemonUrl: string;
+  workdir: string;
+  timeoutMs: number;
+  /** Restore this 25-word seed (`--restore-deterministic-wallet --electrum-seed`, from height 0) instead of generating a new wallet. */
+  seed?: string;
+  /** Process name (and log file name); default `wallet-cli`. */
+  name?: string;
+}
+
+export async function createWalletWithCli(sup: Supervisor, be: ResolvedBackend, o: CreateWalletOptions): Promise<CreatedWallet> {
   const daemonAddress = o.daemonUrl.replace(/^https?:\/\//, '');
+  const name = o.name ?? 'wallet-cli';
+  const restore = o.seed ? ['--restore-deterministic-wallet', '--electrum-seed', o.seed, '--restore-height', '0'] : [];
   const proc = sup.start({
-    name: 'wallet-cli',
+    name,
     command: be.paths.walletCli,
-    args: ['--testnet', '--generate-new-wallet', o.file, '--password', o.password, '--daemon-address', daemonAddress, '--log-file', join(o.workdir, 'logs', 'wallet-cli-file.log')],
-    logFile: join(o.workdir, 'logs', 'wallet-cli.log'),
+    args: ['--testnet', ...restore, '--generate-new-wallet', o.file, '--password', o.password, '--daemon-address', daemonAddress, '--log-file', join(o.workdir, 'logs', `${name}-file.log`)],
+    logFile: join(o.workdir, 'logs', `${name}.log`),
     secrets: [o.password],
     stdin: 'pipe',
     expectExit: true,
   });
   let text = '';
   proc.onLine((l) => (text += `${l}\n`));
+  const prompts = [LANGUAGE_PROMPT, RESTORE_HEIGHT_PROMPT, MINING_PROMPT, WALLET_PROMPT, ERROR_LINE];
   try {
-    const lang = await proc.waitForText(LANGUAGE_PROMPT, { timeoutMs: o.timeoutMs });
-    const english = /(\d+) : English/.exec(lang)?.[1] ?? /(\d+) : English/.exec(proc.tail(40).join('\n'))?.[1];
-    if (!english) throw new WalletCreationError(`the wallet CLI offered no English seed language:\n${proc.tail(20).join('\n')}`);
-    proc.write(`${english}\n`);
-    // Next: the background-mining question (local daemon not mining), or straight to the wallet prompt.
-    const next = await proc.waitForText(new RegExp(`${MINING_PROMPT.source}|${WALLET_PROMPT.source}|Error: .*`), { timeoutMs: o.timeoutMs });
-    if (/Error: /.test(next)) throw new WalletCreationError(`the wallet CLI refused: ${/Error: .*/.exec(next)?.[0]}`);
-    if (MINING_PROMPT.test(next)) {
-      proc.write('N\n');
-      await proc.waitForText(WALLET_PROMPT, { timeoutMs: o.timeoutMs });
+    if (o.seed) proc.write('\n'); // the silent seed offset passphrase: none
+    // Each prompt is answered once; the wallet prompt ends the dialogue. A CLI asks only some of them, in this order.
+    for (let answered = 0; answered < prompts.length; answered++) {
+      const line = await proc.waitForText(prompts, { timeoutMs: o.timeoutMs });
+      if (ERROR_LINE.test(line)) {
+        // Failing to reach the daemon is only a warning for a new wallet: it still goes on to its prompt.
+        if (/failed to connect to daemon/.test(line)) continue;
+        throw new WalletCreationError(`the wallet CLI refused: ${ERROR_LINE.exec(line)?.[0]}`);
+      }
+      if (LANGUAGE_PROMPT.test(line)) {
+        const english = /(\d+) : English/.exec(proc.tail(40).join('\n'))?.[1];
+        if (!english) throw new WalletCreationError(`the wallet CLI offered no English seed language:\n${proc.tail(20).join('\n')}`);
+        proc.write(`${english}\n`);
+      } else if (RESTORE_HEIGHT_PROMPT.test(line)) proc.write('0\n');
+      else if (MINING_PROMPT.test(line)) proc.write('N\n');
+      else break; // the wallet prompt
     }
     proc.write('exit\n');
     proc.endInput();
@@ -57,7 +82,7 @@ export async function createWalletWithCli(
   } catch (err) {
     await proc.stop({ graceMs: 2000 });
     if (err instanceof WalletCreationError) throw err;
-    throw new WalletCreationError(`creating the wallet ${o.file} with ${be.paths.walletCli} failed: ${err instanceof Error ? err.message : String(err)}`);
+    throw new WalletCreationError(`${o.seed ? 'restoring' : 'creating'} the wallet ${o.file} with ${be.paths.walletCli} failed: ${err instanceof Error ? err.message : String(err)}`);
   }
   const all = text + proc.tail(200).join('\n');
   const cn = /Generated new legacy \(CN\) wallet: (\S+)/.exec(all)?.[1] ?? /Generated new wallet: (\S+)/.exec(all)?.[1];

@@ -317,7 +317,7 @@ describe('salvium-wallet-cli options and --command', () => {
   it('--restore-deterministic-wallet with the 25 words restores the same CN and Carrot addresses', async () => {
     expect(w.words).toHaveLength(25);
     const path = walletPath('restored');
-    const r = await cli(['--generate-new-wallet', path, '--restore-deterministic-wallet', '--electrum-seed', w.words.join(' '), '--restore-height', '0', '--password', 'pw'], 'N\nexit\n');
+    const r = await cli(['--generate-new-wallet', path, '--restore-deterministic-wallet', '--electrum-seed', w.words.join(' '), '--restore-height', '0', '--password', 'pw'], '\nN\nexit\n');
     expect(r.code).toBe(0);
     const cn = /Generated new legacy \(CN\) wallet: (\S+)/.exec(r.stdout)?.[1];
     const carrot = /Generated new Carrot wallet: (\S+)/.exec(r.stdout)?.[1];
@@ -330,13 +330,24 @@ describe('salvium-wallet-cli options and --command', () => {
     expect(opened.lines.slice(-3, -1)).toEqual(addressLines(w.cn, w.carrot));
   });
 
+  it('reads the seed offset passphrase silently from a non-TTY stdin even with --electrum-seed (as the real CLI does)', async () => {
+    // Forgetting that line makes the next answer the passphrase: the real CLI then restores another
+    // wallet; the simulator, which does not model passphrases, refuses loudly.
+    const path = walletPath('nopass');
+    const r = await cli(['--generate-new-wallet', path, '--restore-deterministic-wallet', '--electrum-seed', w.words.join(' '), '--restore-height', '0', '--password', 'pw'], 'N\nexit\n');
+    expect(r.code).toBe(1);
+    expect(r.stdout).not.toContain('Enter seed offset passphrase');
+    expect(r.lines.some((l) => l.includes('seed offset passphrase'))).toBe(true);
+    expect(readdirSync(dir).filter((f) => f.startsWith('nopass'))).toEqual([]);
+  });
+
   it('a seed that fails its checksum is refused and no wallet is written', async () => {
     const path = walletPath('badseed');
     // replace the checksum word (the 25th, a copy of one of the first 24) by one with another 3-letter prefix
     const words = [...w.words];
     const last = words[24] as string;
     words[24] = words.slice(0, 24).find((x) => x.slice(0, 3) !== last.slice(0, 3)) as string;
-    const r = await cli(['--generate-new-wallet', path, '--restore-deterministic-wallet', '--electrum-seed', words.join(' '), '--restore-height', '0', '--password', 'pw'], 'N\nexit\n');
+    const r = await cli(['--generate-new-wallet', path, '--restore-deterministic-wallet', '--electrum-seed', words.join(' '), '--restore-height', '0', '--password', 'pw'], '\nN\nexit\n');
     expect(r.code).not.toBe(0);
     expect(r.lines).toContain('Error: Electrum-style word list failed verification');
     expect(readdirSync(dir).filter((f) => f.startsWith('badseed'))).toEqual([]);

@@ -120,7 +120,13 @@ async function create(path: string, opts: ParsedOptions, input: LineInput, daemo
       out('Error: Electrum-style word list failed verification');
       process.exit(1);
     }
-    if (!opts.has('electrum-seed')) await input.ask('Enter seed offset passphrase, empty if none: ');
+    // The real CLI always asks for a seed offset passphrase, --electrum-seed or not; when stdin is
+    // not a TTY it prints no prompt and reads one line silently.
+    const passphrase = await input.ask(process.stdin.isTTY ? 'Enter seed offset passphrase, empty if none: ' : undefined);
+    if (passphrase) {
+      out('Error: the simulator does not model seed offset passphrases (see harness/sim/README.md)');
+      process.exit(1);
+    }
     const h = opts.get('restore-height') ?? (await input.ask('Restore from specific blockchain height (optional, default 0),\nor alternatively from specific date (YYYY-MM-DD): '));
     refreshFrom = /^\d+$/.test((h ?? '').trim()) ? Number((h ?? '').trim()) : 0;
   } else {

@@ -1,0 +1,49 @@
+// The deterministic wallets of a cold start: the miner and the main wallet restored from the seeds
+// in fixtures/wallets, with the wallet CLI (`--restore-deterministic-wallet --electrum-seed`) or
+// through a wallet RPC's `restore_deterministic_wallet`. Their addresses are kept in
+// wallets/addresses.json, so a restored or reused workdir knows them without opening the wallets.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Supervisor } from '../process/supervisor.js';
+import type { WalletClient } from '../rpc/wallet.js';
+import type { ResolvedBackend } from './binaries.js';
+import type { MiningAddresses } from './mining.js';
+import { createWalletWithCli } from './wallet-cli.js';
+
+export const ADDRESSES_FILE = 'addresses.json';
+
+export type WalletAddresses = Record<string, MiningAddresses>;
+
+export function readAddresses(walletsDir: string): WalletAddresses {
+  const file = join(walletsDir, ADDRESSES_FILE);
+  if (!existsSync(file)) return {};
+  return JSON.parse(readFileSync(file, 'utf8')) as WalletAddresses;
+}
+
+export function writeAddresses(walletsDir: string, a: WalletAddresses): void {
+  writeFileSync(join(walletsDir, ADDRESSES_FILE), `${JSON.stringify(a, null, 2)}\n`);
+}
+
+/** The CN (or only) and Carrot addresses of the wallet a wallet RPC has open. */
+export async function walletAddresses(client: WalletClient): Promise<MiningAddresses> {
+  const a = (await client.call<{ addresses: { address_cn?: string; address_carrot?: string; address: string }[] }>('get_address')).addresses[0]!;
+  return { cn: a.address_cn || a.address, ...(a.address_carrot ? { carrot: a.address_carrot } : {}) };
+}
+
+/** Restore `name` from `seed` with the wallet CLI into wallets/<name>. */
+export async function restoreWithCli(
+  sup: Supervisor,
+  be: ResolvedBackend,
+  o: { name: string; seed: string; walletsDir: string; password: string; daemonUrl: string; workdir: string; timeoutMs: number },
+): Promise<MiningAddresses> {
+  const w = await createWalletWithCli(sup, be, {
+    file: join(o.walletsDir, o.name), seed: o.seed, password: o.password, daemonUrl: o.daemonUrl, workdir: o.workdir, timeoutMs: o.timeoutMs, name: `wallet-cli-${o.name}`,
+  });
+  return { cn: w.cn, ...(w.carrot ? { carrot: w.carrot } : {}) };
+}
+
+/** Restore `name` from `seed` through a wallet RPC serving the wallets folder; it stays open there. */
+export async function restoreWithRpc(client: WalletClient, o: { name: string; seed: string; password: string }): Promise<MiningAddresses> {
+  await client.call('restore_deterministic_wallet', { filename: o.name, seed: o.seed, password: o.password, restore_height: 0, language: 'English' });
+  return walletAddresses(client);
+}
