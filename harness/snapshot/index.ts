@@ -30,3 +30,4 @@ export {
   type LoadSnapshotOptions,
   type LoadSnapshotResult,
 } from './store.js';
+export { acquireKeyLock, withKeyLock, type KeyLockOptions } from './lock.js';

@@ -345,6 +345,7 @@ export function clearSnapshots(cacheDir: string): number {
   let n = 0;
   for (const name of readdirSync(dir)) {
     if (stagingPid(name) !== undefined && !isStale(dir, name)) continue;
+    if (name.startsWith('.build-')) continue; // a build lock (lock.ts): its holder is building now
     try {
       if (removeNow(dir, join(dir, name))) n++;
     } catch {

@@ -1,0 +1,48 @@
+// One builder per snapshot key: when two runs (runner workers, CI shards on one machine) miss the
+// same key, the first builds while the others wait and then restore what it saved. The lock is
+// proper-lockfile's (a folder created atomically and touched while held, so a lock whose holder
+// died goes stale after a few seconds and is taken over).
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import lockfile from 'proper-lockfile';
+import { snapshotsDir } from './cache-dir.js';
+import { assertKey } from './snapshot-dir.js';
+
+export interface KeyLockOptions {
+  /** Called once if another process holds the lock, before waiting. */
+  onWait?: () => void;
+  signal?: AbortSignal;
+}
+
+/** Take the build lock of `key` in this cache, waiting while another process holds it; returns the release function. */
+export async function acquireKeyLock(cacheDir: string, key: string, o: KeyLockOptions = {}): Promise<() => Promise<void>> {
+  assertKey(key);
+  const dir = snapshotsDir(cacheDir);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const target = join(dir, `.build-${key}`);
+  let told = false;
+  for (;;) {
+    o.signal?.throwIfAborted();
+    try {
+      // realpath: false: the lock target need not exist; stale after 10 s without a touch (the holder touches it every 2 s).
+      const release = await lockfile.lock(target, { realpath: false, stale: 10_000, update: 2_000, lockfilePath: `${target}.lock` });
+      return async () => release().catch(() => undefined);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw err;
+      if (!told) o.onWait?.();
+      told = true;
+      await sleep(250);
+    }
+  }
+}
+
+/** Run `fn` holding the build lock of `key` in this cache. */
+export async function withKeyLock<T>(cacheDir: string, key: string, fn: () => Promise<T>, o: KeyLockOptions = {}): Promise<T> {
+  const release = await acquireKeyLock(cacheDir, key, o);
+  try {
+    return await fn();
+  } finally {
+    await release();
+  }
+}
