@@ -16,8 +16,19 @@ export interface BackendSpec {
   fundAsset?: string;
   /** Default target height of `up`. */
   defaultHeight: number;
-  /** Unlocked amount `up` waits for by default (atomic units): enough for a token plus fees on Salvium. */
+  /** Unlocked amount `up` waits for by default (atomic units): a token (1000 burnt) plus fees and change on Salvium. */
   defaultUnlocked: bigint;
+  /** First block index whose coinbase pays the fund asset (Salvium: SAL1 from HF6 at 815; SAL below is invalid from HF11). */
+  fundFromHeight: number;
+  /** A conservative miner reward per block (atomic units of the fund asset) around the funding heights: how many blocks the main wallet needs. */
+  typicalReward: bigint;
+  /** Blocks after which a coinbase output is spendable. */
+  coinbaseUnlock: number;
+  /**
+   * The fewest blocks mined to a funded wallet: outputs enough to build several transactions in a
+   * row (a token's 1000 SAL1 takes 16 inputs on Salvium, and change is locked for 10 blocks).
+   */
+  minFundBlocks: number;
   /** Extra environment for the daemon (light RandomX: ~256 MiB instead of 2 GiB per miner). */
   daemonEnv: Record<string, string>;
   /** Log lines that mean "RPC is up". The public guide's `SYNCHRONIZED OK` is never printed by Salvium, so it is only one pattern among others. */
@@ -35,7 +46,12 @@ const SALVIUM: BackendSpec = {
   tokenHeight: 1200,
   fundAsset: 'SAL1',
   defaultHeight: 1201,
-  defaultUnlocked: 1001n * COIN,
+  defaultUnlocked: 1100n * COIN,
+  // 123.7 SAL1 at 815-1199, 92.8 from 1200 (reference §4.3)
+  fundFromHeight: 815,
+  typicalReward: 90n * COIN,
+  coinbaseUnlock: 60,
+  minFundBlocks: 32,
   daemonEnv: { MONERO_RANDOMX_UMASK: '4' },
   daemonReadyLines: [/core RPC server started ok/, /The daemon is running offline/, /SYNCHRONIZED OK/],
 };
@@ -50,6 +66,11 @@ export const BACKENDS: Record<BackendName, BackendSpec> = {
     defaultHeight: 70,
     // 1 XMR (12 decimals): coinbase unlocks 60 blocks after it was mined
     defaultUnlocked: 1_000_000_000_000n,
+    fundFromHeight: 1,
+    // ~17.6 XMR per early testnet block
+    typicalReward: 10_000_000_000_000n,
+    coinbaseUnlock: 60,
+    minFundBlocks: 4,
     daemonEnv: { MONERO_RANDOMX_UMASK: '4' },
     daemonReadyLines: [/core RPC server started ok/, /The daemon is running offline/, /SYNCHRONIZED OK/],
   },

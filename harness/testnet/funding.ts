@@ -1,0 +1,79 @@
+// Mining a chain for a test wallet without giving it every block: a wallet that mined all 1201
+// blocks holds over a thousand outputs, which slows its first scan and every transaction it
+// builds. The blocks that only raise the height go to a separate miner wallet; the test wallet
+// gets just enough blocks for its funds, placed as late as they can be while still unlocked at the
+// target height (and, on Salvium, not below height 815, whose SAL coinbase is invalid from HF11).
+import type { DaemonClient } from '../rpc/daemon.js';
+import type { WalletClient } from '../rpc/wallet.js';
+import { fundWallet, mineTo, type MineOptions, type MiningAddresses } from './mining.js';
+import type { Progress } from './progress.js';
+
+export interface PlanInput {
+  /** Chain height now. */
+  height: number;
+  target: number;
+  need: bigint;
+  fundFromHeight: number;
+  typicalReward: bigint;
+  coinbaseUnlock: number;
+  minFundBlocks: number;
+}
+
+export interface MiningPlan {
+  /** Mine to the miner wallet until this height, then to the test wallet until `fundedTo`, then to the miner until the target. */
+  fundFrom: number;
+  fundedTo: number;
+  /** Blocks planned for the test wallet. */
+  fundBlocks: number;
+}
+
+/** Where the test wallet's blocks go (pure: tested on its own). Two blocks of margin cover a miner's overshoot. */
+export function planMining(p: PlanInput): MiningPlan {
+  if (p.need <= 0n) return { fundFrom: p.height, fundedTo: p.height, fundBlocks: 0 };
+  const blocks = Math.max(Number((p.need + p.typicalReward - 1n) / p.typicalReward) + 1, p.minFundBlocks);
+  // Block index i is spendable at chain height i + unlock: the last funding block must be <= target - unlock.
+  const latest = p.target - p.coinbaseUnlock - blocks - 2;
+  const fundFrom = Math.max(p.fundFromHeight, p.height, latest);
+  return { fundFrom, fundedTo: fundFrom + blocks, fundBlocks: blocks };
+}
+
+export interface MineForOptions extends Omit<MineOptions, 'addresses' | 'progress'> {
+  miner: MiningAddresses;
+  main: MiningAddresses;
+  target: number;
+  need: bigint;
+  asset?: string;
+  progress?: Progress;
+}
+
+export interface MinedChain {
+  height: number;
+  plan: MiningPlan;
+  /** Blocks mined after the plan because the funds were still locked or short. */
+  extraBlocks: number;
+}
+
+/** Mine to the target height, paying the test wallet only the blocks its funds need, and wait until they are unlocked. */
+export async function mineForWallet(daemon: DaemonClient, wallet: WalletClient, o: MineForOptions): Promise<MinedChain> {
+  const { miner, main, target, need, progress, ...mine } = o;
+  const start = await daemon.height();
+  // A restored or reused chain may hold the funds already: then nothing goes to the test wallet.
+  await wallet.refresh();
+  const held = need > 0n ? (await wallet.balance(o.asset ?? o.spec.fundAsset)).unlocked : 0n;
+  const plan = planMining({ height: start, target, need: held >= need ? 0n : need, fundFromHeight: o.spec.fundFromHeight, typicalReward: o.spec.typicalReward, coinbaseUnlock: o.spec.coinbaseUnlock, minFundBlocks: o.spec.minFundBlocks });
+  // One progress line/bar over the three stretches.
+  const segment = progress ? { update: (h: number) => progress.update(h), done: () => undefined } : undefined;
+  const to = async (height: number, addresses: MiningAddresses): Promise<void> => {
+    if ((await daemon.height()) < height) await mineTo(daemon, height, { ...mine, addresses, ...(segment ? { progress: segment } : {}) });
+  };
+  await to(plan.fundFrom, miner);
+  await to(plan.fundedTo, main);
+  await to(target, miner);
+  const before = await daemon.height();
+  progress?.done(before);
+  // The plan is an estimate: mine more to the test wallet if its funds are short or still locked.
+  if (need > 0n) await fundWallet(daemon, wallet, { ...mine, addresses: main, amount: need, ...(o.asset ? { asset: o.asset } : {}) });
+  else await wallet.refresh();
+  const height = await daemon.height();
+  return { height, plan, extraBlocks: height - before };
+}
