@@ -22,6 +22,8 @@ export interface Supervisor {
   onUnexpectedExit(listener: (p: ManagedProcess, exit: ExitInfo) => void): () => void;
   /** Stored in the run record (endpoints etc. for `saltnet status`); replaces the previous info. */
   setInfo(info: Record<string, unknown>): void;
+  /** Add to the info of the run record. */
+  updateInfo(patch: Record<string, unknown>): void;
   /** Stop every process, last started first, each gracefully then killed after its grace; remove the run record. Idempotent. */
   stopAll(): Promise<void>;
 }
@@ -120,6 +122,10 @@ class SupervisorImpl implements Supervisor {
   setInfo(info: Record<string, unknown>): void {
     this.rec.info = { ...info };
     if (!this.stopping) writeRun(this.rec);
+  }
+
+  updateInfo(patch: Record<string, unknown>): void {
+    this.setInfo({ ...this.rec.info, ...patch });
   }
 
   stopAll(): Promise<void> {

@@ -5,6 +5,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAlive } from '../../harness/process/registry.js';
 import { cleanup, SIM_BIN_DIR, tempDir } from '../../harness/sim/launch.js';
+import { wordsToSeed } from '../../harness/sim/crypto/mnemonic.js';
+import { walletFromSeed } from '../../harness/sim/crypto/keys.js';
+import { fixtureWallet } from '../../harness/testnet/fixture-wallets.js';
 import { startTestnet, type Testnet } from '../../harness/testnet/testnet.js';
 
 /** The simulator at ~500 blocks/s: difficulty 500 and a fast simulated hash rate. */
@@ -19,20 +22,41 @@ describe('up on sim', () => {
   let lines: string[];
   beforeAll(async () => {
     lines = [];
-    t = await startTestnet({ ...quiet, backend: 'sim', log: (l) => lines.push(l) });
+    // A cache of its own: this is a cold start (build, then save) whatever ran before.
+    t = await startTestnet({ ...quiet, backend: 'sim', log: (l) => lines.push(l), cacheDir: tempDir('saltnet-cache-') });
   }, 120_000);
   afterAll(async () => {
     await t?.stop();
   });
 
-  it('reaches the token height with 1001 SAL1 unlocked and says which backend it picked', async () => {
+  it('reaches the token height with 1100 SAL1 unlocked and says which backend it picked', async () => {
     expect(t.height).toBeGreaterThanOrEqual(1201);
     const b = await t.wallet.client.balance('SAL1');
-    expect(b.unlocked).toBeGreaterThanOrEqual(1001n * SAL1);
+    expect(b.unlocked).toBeGreaterThanOrEqual(1100n * SAL1);
     expect(lines[0]).toBe('saltnet: sim backend (the built-in simulator)');
     expect(t.wallet.address).toBe(t.wallet.addresses.carrot);
     expect(t.wallet.addresses.cn).toMatch(/^SaLvT/);
-    expect(Object.keys(t.phases)).toEqual(['daemonReady', 'walletCreated', 'walletRpcReady', 'mined', 'unlocked']);
+    expect(t.snapshot.status).toBe('built');
+    expect(Object.keys(t.phases)).toEqual(['snapshotRestore', 'daemonReady', 'walletCreated', 'walletRpcReady', 'mined', 'snapshotSave']);
+  });
+
+  it('restores the fixture wallets: the same addresses on every machine, miner and main apart', async () => {
+    const main = fixtureWallet('main');
+    const miner = fixtureWallet('miner');
+    const expected = (seed: string) => walletFromSeed(wordsToSeed(seed), 'testnet');
+    expect(t.wallet.addresses).toEqual({ cn: expected(main.seed).cn.address, carrot: expected(main.seed).carrot.address });
+    expect(t.miner.addresses).toEqual({ cn: expected(miner.seed).cn.address, carrot: expected(miner.seed).carrot.address });
+  });
+
+  it('mines only the blocks its funds need to the main wallet (the rest to the miner)', async () => {
+    const r = await t.wallet.client.call<{ transfers?: { block_height: number }[] }>('incoming_transfers', { transfer_type: 'all' });
+    const heights = (r.transfers ?? []).map((x) => x.block_height);
+    // 32 planned; the miner's stretch before may overshoot into it by a block or two
+    expect(heights.length).toBeGreaterThanOrEqual(28);
+    expect(heights.length).toBeLessThanOrEqual(40);
+    // SAL1 coinbase only (SAL below 815 is invalid from HF11), and unlocked at the target height
+    expect(Math.min(...heights)).toBeGreaterThanOrEqual(815);
+    expect(Math.max(...heights)).toBeLessThanOrEqual(1201 - 60);
   });
 
   it('stops mining within two blocks of the target', async () => {
@@ -77,7 +101,7 @@ describe('up on sim', () => {
     const pw = readFileSync(join(t.workdir, 'wallets', '.password'), 'utf8');
     expect(pw.length).toBeGreaterThan(10);
     const logs = readdirSync(join(t.workdir, 'logs'));
-    expect(logs).toEqual(expect.arrayContaining(['daemon.log', 'wallet-cli.log', 'wallet-rpc.log', 'wallet-rpc-bob.log']));
+    expect(logs).toEqual(expect.arrayContaining(['daemon.log', 'wallet-cli-miner.log', 'wallet-cli-main.log', 'wallet-rpc.log', 'wallet-rpc-bob.log']));
     for (const f of logs) expect(readFileSync(join(t.workdir, 'logs', f), 'utf8'), f).not.toContain(pw);
     for (const p of t.supervisor.processes()) expect(p.commandLine).not.toContain(pw);
   });
@@ -116,7 +140,8 @@ describe('up with options', () => {
     const t = await startTestnet({ ...quiet, backend: 'sim', workdir, height: 20, unlocked: 0n, walletCreation: 'rpc' });
     const addr = t.wallet.addresses.cn;
     expect(addr).toMatch(/^SaLvT/);
-    expect(t.supervisor.processes().map((p) => p.name)).toEqual(['daemon', 'wallet-rpc']); // no wallet CLI
+    expect(t.supervisor.processes().filter((p) => p.running).map((p) => p.name)).toEqual(['daemon', 'wallet-rpc']); // no wallet CLI
+    expect(t.supervisor.processes().some((p) => p.name.startsWith('wallet-cli'))).toBe(false);
     expect(existsSync(join(workdir, 'wallets', 'main.keys'))).toBe(true);
     await t.stop();
     const again = await startTestnet({ ...quiet, backend: 'sim', workdir, height: 20, unlocked: 0n, walletCreation: 'rpc' });
@@ -169,6 +194,7 @@ describe('up with options', () => {
     const run = startTestnet({
       ...quiet,
       backend: 'sim',
+      snapshots: false, // this is about mining
       daemonEnv: slow,
       log: (l) => {
         logged.push(l);

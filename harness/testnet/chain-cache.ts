@@ -1,0 +1,118 @@
+// The chain-state cache seen from a testnet: the key of the state a testnet would build (backend,
+// binary hashes, difficulty, target height, funds, wallet seeds), restoring it into a workdir, and
+// saving a workdir's state after a clean stop.
+import { createHash } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import { basename, join, relative } from 'node:path';
+import { cacheKey, fileSha256, type CacheKeyInput } from '../snapshot/key.js';
+import type { Manifest, ManifestWallet } from '../snapshot/manifest.js';
+import { loadSnapshot, saveSnapshot, type LoadSnapshotResult } from '../snapshot/store.js';
+import { SIM_BIN_DIR } from '../sim/launch.js';
+import type { ResolvedBackend } from './binaries.js';
+import type { MiningAddresses } from './mining.js';
+
+/** Bump when the way a chain state is built changes (what is mined to whom, files kept): every snapshot is rebuilt. */
+export const CHAIN_FORMAT_VERSION = 1;
+
+/** The simulator's chain rules live in its compiled code: a change to any of it must change the key. */
+async function simCodeHash(): Promise<string> {
+  const root = join(SIM_BIN_DIR, '..', '..', '..', 'dist', 'harness', 'sim');
+  const files = (await readdir(root, { recursive: true, withFileTypes: true }))
+    .filter((e) => e.isFile() && e.name.endsWith('.js'))
+    .map((e) => join(e.parentPath, e.name))
+    .sort();
+  const h = createHash('sha256');
+  for (const f of files) h.update(relative(root, f)).update('\0').update(await readFile(f)).update('\0');
+  return h.digest('hex');
+}
+
+const hashCache = new Map<string, Promise<Record<string, string>>>();
+
+/** sha256 of each program (the simulator: of its code), computed once per process. */
+export function binaryHashes(be: ResolvedBackend): Promise<Record<string, string>> {
+  const id = `${be.spec.name}:${be.paths.daemon}:${be.paths.walletCli}:${be.paths.walletRpc}`;
+  let p = hashCache.get(id);
+  if (!p) {
+    p = (async () => {
+      if (be.spec.name === 'sim') return { simulator: await simCodeHash() };
+      const out: Record<string, string> = {};
+      for (const path of [be.paths.daemon, be.paths.walletCli, be.paths.walletRpc]) out[basename(path)] = await fileSha256(path);
+      return out;
+    })();
+    hashCache.set(id, p);
+    p.catch(() => hashCache.delete(id));
+  }
+  return p;
+}
+
+export interface ChainSpec {
+  difficulty: number;
+  height: number;
+  /** Unlocked funds of the main wallet, atomic units of `asset`. */
+  unlocked: bigint;
+  asset: string;
+  /** The seeds of the deterministic wallets, in order (miner, main). */
+  seeds: string[];
+}
+
+export async function chainKeyInput(be: ResolvedBackend, c: ChainSpec): Promise<CacheKeyInput> {
+  return {
+    backend: be.spec.name,
+    binaries: await binaryHashes(be),
+    difficulty: c.difficulty,
+    height: c.height,
+    unlocked: `${c.unlocked} ${c.asset}`,
+    walletSeeds: c.seeds.map((s) => createHash('sha256').update(s).digest('hex')),
+    formatVersion: CHAIN_FORMAT_VERSION,
+  };
+}
+
+export async function chainKey(be: ResolvedBackend, c: ChainSpec): Promise<string> {
+  return cacheKey(await chainKeyInput(be, c));
+}
+
+/** The folders of a workdir that make up its chain state. */
+export function stateDirs(workdir: string): { daemon: string; wallets: string } {
+  return { daemon: join(workdir, 'daemon'), wallets: join(workdir, 'wallets') };
+}
+
+/** Files that are not state: per-run credentials, locks, logs. */
+export function excludeFromSnapshot(path: string): boolean {
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  return name === '.rpc-login' || name === 'lock.mdb' || name.endsWith('.log') || /\.log-\d/.test(name);
+}
+
+/** Restore the snapshot `key` into a workdir whose daemon and wallets folders are new or empty. */
+export function restoreChain(cacheDir: string, key: string, workdir: string): Promise<LoadSnapshotResult> {
+  return loadSnapshot({ cacheDir, key, targets: stateDirs(workdir) });
+}
+
+export interface SaveChainInput {
+  be: ResolvedBackend;
+  binaryVersion?: string;
+  difficulty: number;
+  height: number;
+  wallets: { name: string; addresses: MiningAddresses }[];
+  extra?: Record<string, unknown>;
+}
+
+/** Save a workdir's state (its processes stopped cleanly) as snapshot `key`. */
+export async function saveChain(cacheDir: string, key: string, workdir: string, s: SaveChainInput): Promise<Manifest> {
+  const dirs = stateDirs(workdir);
+  const wallets: ManifestWallet[] = s.wallets.map((w) => ({ name: w.name, addresses: { cn: w.addresses.cn, ...(w.addresses.carrot ? { carrot: w.addresses.carrot } : {}) } }));
+  return saveSnapshot({
+    cacheDir,
+    key,
+    sources: [{ name: 'daemon', dir: dirs.daemon }, { name: 'wallets', dir: dirs.wallets }],
+    exclude: excludeFromSnapshot,
+    manifest: {
+      backend: s.be.spec.name,
+      ...(s.binaryVersion ? { binaryVersion: s.binaryVersion } : {}),
+      binaries: await binaryHashes(s.be),
+      difficulty: s.difficulty,
+      height: s.height,
+      wallets,
+      ...(s.extra ? { extra: s.extra } : {}),
+    },
+  });
+}

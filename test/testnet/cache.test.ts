@@ -1,0 +1,205 @@
+// The chain-state cache as `up` uses it, on the simulator: a miss builds and saves, a hit restores
+// (same addresses, height and funds, no mining), a change of anything in the key misses, a corrupt
+// snapshot is reported, never used, and rebuilt, a run killed while saving leaves no half
+// snapshot, two runs missing the same key build it once, and checkpoints roll a testnet back.
+import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanup, tempDir } from '../../harness/sim/launch.js';
+import { listSnapshots } from '../../harness/snapshot/store.js';
+import { chainKey } from '../../harness/testnet/chain-cache.js';
+import { resolveBackend } from '../../harness/testnet/binaries.js';
+import { fixtureWallet } from '../../harness/testnet/fixture-wallets.js';
+import { addressAt, startTestnet, type TestnetOptions } from '../../harness/testnet/testnet.js';
+
+const FAST = { SALTNET_SIM_HASHRATE: '250000' };
+const SAL1 = 100_000_000n;
+const CLI = join(import.meta.dirname, '..', '..', 'dist', 'harness', 'cli', 'main.js');
+
+let root: string;
+let cache: string;
+const logs: string[] = [];
+const opts = (o: Partial<TestnetOptions> = {}): TestnetOptions => ({
+  backend: 'sim', progress: 'none', trapSignals: false, daemonEnv: FAST, log: (l) => logs.push(l), cacheDir: cache, height: 300, unlocked: 100n * SAL1, ...o,
+});
+const snapshotDirs = (): string[] => readdirSync(join(cache, 'snapshots')).filter((n) => !n.startsWith('.'));
+
+beforeAll(() => {
+  root = tempDir('saltnet-cachetest-');
+  cache = join(root, 'cache');
+});
+afterAll(() => cleanup(root));
+
+describe('up with the chain-state cache', () => {
+  let built: { addresses: unknown; miner: unknown; height: number; key: string };
+
+  it('a miss builds the state and saves it', async () => {
+    const t = await startTestnet(opts());
+    try {
+      expect(t.snapshot.status).toBe('built');
+      expect(t.snapshot.key).toMatch(/^sim-d500-h300-[0-9a-f]{12}$/);
+      expect(t.phases.snapshotSave).toBeGreaterThan(0);
+      built = { addresses: t.wallet.addresses, miner: t.miner.addresses, height: t.height, key: t.snapshot.key! };
+      // after the save the processes run again, on the same endpoints
+      expect(await t.daemon.client.height()).toBe(t.height);
+      expect((await t.wallet.client.balance('SAL1')).unlocked).toBeGreaterThanOrEqual(100n * SAL1);
+    } finally {
+      await t.stop();
+    }
+    const [s] = listSnapshots(cache);
+    expect(s).toMatchObject({ key: built.key, backend: 'sim', height: built.height, difficulty: 500 });
+    const manifest = JSON.parse(readFileSync(join(cache, 'snapshots', built.key, 'manifest.json'), 'utf8')) as { files: { path: string }[]; wallets: { name: string }[] };
+    const paths = manifest.files.map((f) => f.path);
+    expect(paths).toEqual(expect.arrayContaining(['wallets/main.keys', 'wallets/miner.keys', 'wallets/addresses.json']));
+    expect(paths.some((p) => p.startsWith('daemon/'))).toBe(true);
+    expect(paths.filter((p) => p.endsWith('.rpc-login') || p.endsWith('.log'))).toEqual([]);
+    expect(manifest.wallets.map((w) => w.name)).toEqual(['miner', 'main']);
+  });
+
+  it('a hit restores the same chain and wallets without mining', async () => {
+    const t = await startTestnet(opts());
+    try {
+      expect(t.snapshot).toMatchObject({ status: 'hit', key: built.key });
+      expect(t.height).toBe(built.height);
+      expect(t.wallet.addresses).toEqual(built.addresses);
+      expect(t.miner.addresses).toEqual(built.miner);
+      expect(t.phases.walletCreated).toBeUndefined();
+      expect(t.phases.snapshotSave).toBeUndefined();
+      expect((await t.wallet.client.balance('SAL1')).unlocked).toBeGreaterThanOrEqual(100n * SAL1);
+    } finally {
+      await t.stop();
+    }
+    expect(logs.some((l) => l.includes(`restored snapshot ${built.key}`))).toBe(true);
+  });
+
+  it('a change of height, difficulty or funds is another key (a miss)', async () => {
+    const be = resolveBackend('sim');
+    const seeds = [fixtureWallet('miner').seed, fixtureWallet('main').seed];
+    const base = { difficulty: 500, height: 300, unlocked: 100n * SAL1, asset: 'SAL1', seeds };
+    const k = await chainKey(be, base);
+    expect(k).toBe(built.key);
+    const others = await Promise.all([
+      chainKey(be, { ...base, height: 301 }),
+      chainKey(be, { ...base, difficulty: 400 }),
+      chainKey(be, { ...base, unlocked: 101n * SAL1 }),
+      chainKey(be, { ...base, seeds: [seeds[0]!, fixtureWallet('miner').seed] }),
+    ]);
+    expect(new Set([k, ...others]).size).toBe(5);
+    const t = await startTestnet(opts({ height: 301 }));
+    try {
+      expect(t.snapshot.status).toBe('built');
+      expect(t.snapshot.key).not.toBe(built.key);
+    } finally {
+      await t.stop();
+    }
+    expect(snapshotDirs().sort()).toEqual([built.key, t.snapshot.key].sort());
+  });
+
+  it('a corrupt snapshot is reported, never used, moved aside and rebuilt', async () => {
+    const file = join(cache, 'snapshots', built.key, 'wallets', 'addresses.json');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"main"', '"mian"'));
+    const t = await startTestnet(opts());
+    try {
+      expect(t.snapshot.status).toBe('rebuilt');
+      expect(t.wallet.addresses).toEqual(built.addresses);
+    } finally {
+      await t.stop();
+    }
+    expect(logs.some((l) => l.includes(`snapshot ${built.key} is corrupt`) && l.includes('wallets/addresses.json'))).toBe(true);
+    expect(snapshotDirs().filter((n) => n.startsWith(`${built.key}.corrupt-`))).toHaveLength(1);
+    const again = await startTestnet(opts());
+    expect(again.snapshot.status).toBe('hit');
+    await again.stop();
+  });
+
+  it('two runs that miss the same key build it once', async () => {
+    const [a, b] = await Promise.all([startTestnet(opts({ height: 250 })), startTestnet(opts({ height: 250 }))]);
+    try {
+      expect([a.snapshot.status, b.snapshot.status].sort()).toEqual(['built', 'hit']);
+      expect(a.wallet.addresses).toEqual(b.wallet.addresses);
+      expect(a.daemon.url).not.toBe(b.daemon.url);
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+    expect(logs.some((l) => l.includes('another saltnet is building snapshot'))).toBe(true);
+  });
+
+  it('with snapshots off it neither reads nor writes the cache', async () => {
+    const before = snapshotDirs().sort();
+    const t = await startTestnet(opts({ height: 260, snapshots: false }));
+    expect(t.snapshot.status).toBe('off');
+    await t.stop();
+    expect(snapshotDirs().sort()).toEqual(before);
+  });
+});
+
+describe('a run killed while saving', () => {
+  it('leaves no half snapshot, and the next run builds it again', async () => {
+    // `saltnet up` in its own process, SIGKILLed as soon as it says it is saving.
+    const killCache = join(root, 'kill-cache');
+    const child = spawn(process.execPath, [CLI, 'up', '--backend', 'sim', '--height', '200', '--unlocked', '10', '--cache-dir', killCache], {
+      env: { ...process.env, ...FAST }, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let err = '';
+    const killed = new Promise<void>((ok) => {
+      child.stderr.on('data', (d: Buffer) => {
+        err += d.toString();
+        if (/mined \d+ blocks/.test(err) && child.exitCode === null) {
+          child.kill('SIGKILL');
+          ok();
+        }
+      });
+      child.on('exit', () => ok());
+    });
+    await killed;
+    if (child.exitCode === null && child.signalCode === null) await once(child, 'exit');
+    expect(err).toMatch(/mined \d+ blocks/);
+    // whatever moment the kill hit, the cache holds a complete snapshot or none
+    expect(listSnapshots(killCache).length).toBeLessThanOrEqual(1);
+    const leftovers = existsSync(join(killCache, 'snapshots')) ? readdirSync(join(killCache, 'snapshots')).filter((n) => !n.startsWith('.build-')) : [];
+    for (const n of leftovers.filter((x) => !x.startsWith('.'))) expect(existsSync(join(killCache, 'snapshots', n, 'manifest.json'))).toBe(true);
+    // the watchdog reaps the killed run's processes; then `down` clears the record
+    execFileSync(process.execPath, [CLI, 'down'], { env: process.env, stdio: 'ignore', timeout: 60_000 });
+    const t = await startTestnet(opts({ cacheDir: killCache, height: 200, unlocked: 10n * SAL1 }));
+    try {
+      expect(['built', 'hit']).toContain(t.snapshot.status);
+      expect(t.height).toBeGreaterThanOrEqual(200);
+    } finally {
+      await t.stop();
+    }
+    expect(listSnapshots(killCache)).toHaveLength(1);
+  }, 120_000);
+});
+
+describe('checkpoints', () => {
+  it('revert rolls the chain and every wallet back, as often as asked, on the same endpoints', async () => {
+    const t = await startTestnet(opts());
+    try {
+      const bob = await t.addWallet('bob');
+      const h0 = await t.daemon.client.height();
+      const bal0 = (await t.wallet.client.balance('SAL1')).balance;
+      await t.checkpoint('before');
+      expect(t.checkpoints()).toEqual(['before']);
+      const url = t.wallet.url;
+      for (let round = 0; round < 2; round++) {
+        // SAL1 funds need blocks from 815 on, so this chain is past 875 but below the Carrot height: CN address
+        await t.wallet.client.call('transfer', { destinations: [{ address: addressAt(t.backend.spec, bob.addresses, h0), amount: 5n * SAL1, asset_type: 'SAL1' }], source_asset: 'SAL1', dest_asset: 'SAL1', tx_type: 3 });
+        await t.mine(h0 + 3);
+        await bob.client.refresh();
+        expect((await bob.client.balance('SAL1')).balance).toBe(5n * SAL1);
+        await t.revert('before');
+        expect(await t.daemon.client.height()).toBe(h0);
+        await t.wallet.client.refresh();
+        await bob.client.refresh();
+        expect((await t.wallet.client.balance('SAL1')).balance).toBe(bal0);
+        expect((await bob.client.balance('SAL1')).balance).toBe(0n);
+        expect(t.wallet.url).toBe(url);
+      }
+      await expect(t.revert('nope')).rejects.toThrow(/no checkpoint named nope; this testnet has before/);
+    } finally {
+      await t.stop();
+    }
+  }, 120_000);
+});
