@@ -3,12 +3,14 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { setTimeoutFactor } from '../process/timeouts.js';
+import { cacheCommand } from './cache.js';
 import { doctorCommand } from './doctor.js';
 import { downCommand } from './down.js';
 import { explain } from './errors.js';
 import { mineCommand } from './mine.js';
 import { reproCommand } from './repro.js';
 import { runCommand } from './run.js';
+import { snapshotCommand } from './snapshot.js';
 import { statusCommand } from './status.js';
 import { upCommand } from './up.js';
 
@@ -31,7 +33,9 @@ async function main(): Promise<void> {
     .command(doctorCommand)
     .command(runCommand)
     .command(reproCommand)
-    .demandCommand(1, 'say what to do: saltnet up | down | status | mine | run | repro | doctor')
+    .command(cacheCommand)
+    .command(snapshotCommand)
+    .demandCommand(1, 'say what to do: saltnet up | down | status | mine | run | repro | cache | snapshot | doctor')
     .strict()
     .fail((msg, err) => {
       throw err ?? new Error(msg);

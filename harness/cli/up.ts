@@ -1,34 +1,23 @@
-// `saltnet up`: start a testnet, print how to reach it, stay up until Ctrl-C.
+// `saltnet up`: start a testnet (from the chain-state cache when it can), print how to reach it,
+// stay up until Ctrl-C. `saltnet snapshot load` ends here too, from an imported snapshot.
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { startTestnet, type Testnet } from '../testnet/testnet.js';
-import type { BackendName } from '../testnet/backends.js';
+import { resolveCacheDir } from '../snapshot/cache-dir.js';
+import { startTestnet, type Testnet, type TestnetOptions } from '../testnet/testnet.js';
+import { startControlServer } from './control.js';
+import { testnetOptions, toTestnetOptions, type TestnetArgs } from './testnet-options.js';
 
-export interface UpArgs {
-  backend: BackendName | 'auto';
-  binDir?: string;
-  difficulty?: number;
-  height?: number;
+export interface UpArgs extends TestnetArgs {
   workdir?: string;
   json: boolean;
   login: 'none' | 'digest';
-  walletCreation: 'cli' | 'rpc';
-  unlocked?: number;
-  timeoutFactor?: number;
-  threads?: number;
+  snapshot?: string;
 }
 
-const upBuilder = (y: Argv): Argv<UpArgs> =>
-  y
-    .option('backend', { choices: ['auto', 'salvium', 'sim', 'monero'] as const, default: 'auto' as const, describe: 'which programs to run (auto: real Salvium if found, else the simulator)' })
-    .option('bin-dir', { type: 'string', describe: 'folder with salviumd, salvium-wallet-cli, salvium-wallet-rpc (or SALTNET_BIN_DIR)' })
-    .option('difficulty', { type: 'number', describe: 'fixed difficulty (default 500; 1 on monero)' })
-    .option('height', { type: 'number', describe: 'mine to this height (default 1201: tokens active; 70 on monero)' })
-    .option('unlocked', { type: 'number', describe: 'wait until the wallet holds this many unlocked coins (default 1001 SAL1: a token plus fees)' })
+export const upOptions = <T>(y: Argv<T>): Argv<T & UpArgs> =>
+  testnetOptions(y)
     .option('workdir', { type: 'string', describe: 'keep data dirs, wallets and logs here (default: a temporary folder removed on exit)' })
     .option('login', { choices: ['none', 'digest'] as const, default: 'none' as const, describe: 'wallet RPC login: none, or HTTP Digest with generated credentials' })
-    .option('wallet-creation', { choices: ['cli', 'rpc'] as const, default: 'cli' as const, describe: 'create the wallet with the wallet CLI, or with the wallet RPC\'s create_wallet' })
-    .option('threads', { type: 'number', describe: 'mining threads (default 1)' })
-    .option('json', { type: 'boolean', default: false, describe: 'print one JSON line when ready' }) as unknown as Argv<UpArgs>;
+    .option('json', { type: 'boolean', default: false, describe: 'print one JSON line when ready' }) as unknown as Argv<T & UpArgs>;
 
 export function summary(t: Testnet): Record<string, unknown> {
   return {
@@ -38,6 +27,7 @@ export function summary(t: Testnet): Record<string, unknown> {
     binaries: t.backend.source,
     workdir: t.workdir,
     height: t.height,
+    snapshot: t.snapshot,
     daemon: { url: t.daemon.url, pid: t.daemon.pid, dataDir: t.daemon.dataDir, log: t.daemon.logFile, ports: t.daemon.ports },
     wallet: {
       url: t.wallet.url,
@@ -48,6 +38,7 @@ export function summary(t: Testnet): Record<string, unknown> {
       log: t.wallet.logFile,
       ...(t.wallet.credentials ? { login: `${t.wallet.credentials.username}:<in ${t.workdir}/wallets/.rpc-login>` } : {}),
     },
+    miner: t.miner,
     phasesMs: t.phases,
   };
 }
@@ -55,24 +46,30 @@ export function summary(t: Testnet): Record<string, unknown> {
 export const upCommand: CommandModule<object, UpArgs> = {
   command: 'up',
   describe: 'start a testnet with a funded wallet and stay up until Ctrl-C',
-  builder: upBuilder,
+  builder: (y) => upOptions(y).option('snapshot', { type: 'string', describe: 'start from this snapshot key of the cache (see saltnet cache ls)' }) as unknown as Argv<UpArgs>,
   handler: (argv) => up(argv),
 };
 
-async function up(argv: ArgumentsCamelCase<UpArgs>): Promise<void> {
+const SNAPSHOT_WORDS: Record<string, string> = {
+  hit: 'restored from the cache',
+  built: 'built and saved to the cache',
+  rebuilt: 'rebuilt (the cached one was corrupt) and saved',
+  reused: 'continued from the workdir',
+  off: 'mined from scratch (cache off)',
+};
+
+export async function up(argv: ArgumentsCamelCase<UpArgs>, extra: Partial<TestnetOptions> = {}): Promise<void> {
   const log = (l: string): void => void process.stderr.write(`${l}\n`);
   const t = await startTestnet({
-    backend: argv.backend,
-    ...(argv.binDir ? { binDir: argv.binDir } : {}),
-    ...(argv.difficulty !== undefined ? { difficulty: argv.difficulty } : {}),
-    ...(argv.height !== undefined ? { height: argv.height } : {}),
-    ...(argv.unlocked !== undefined ? { unlocked: BigInt(Math.round(argv.unlocked * (argv.backend === 'monero' ? 1e12 : 1e8))) } : {}),
+    ...toTestnetOptions(argv),
     ...(argv.workdir ? { workdir: argv.workdir } : {}),
-    ...(argv.threads ? { threads: argv.threads } : {}),
+    ...(argv.snapshot ? { snapshotKey: argv.snapshot } : {}),
     login: argv.login,
-    walletCreation: argv.walletCreation,
     log,
+    ...extra,
   });
+  const control = await startControlServer(t, t.snapshot.cacheDir ?? resolveCacheDir(argv.cacheDir ? { cacheDir: argv.cacheDir } : {}));
+  t.supervisor.updateInfo({ control: control.info });
   const s = summary(t);
   if (argv.json) process.stdout.write(`${JSON.stringify(s)}\n`);
   else {
@@ -80,6 +77,7 @@ async function up(argv: ArgumentsCamelCase<UpArgs>): Promise<void> {
     process.stdout.write(
       [
         `saltnet is up (${t.backend.reason}), height ${t.height}`,
+        `  chain state  ${SNAPSHOT_WORDS[t.snapshot.status]}${t.snapshot.key ? ` (${t.snapshot.key})` : ''}`,
         `  daemon RPC   ${t.daemon.url}   (data dir ${t.daemon.dataDir})`,
         `  wallet RPC   ${t.wallet.url}   (wallet ${t.wallet.file})`,
         `  address      ${t.wallet.address}`,

@@ -1,0 +1,83 @@
+// `saltnet cache ls | build | key | clear`: the chain-state cache.
+import type { Argv, CommandModule } from 'yargs';
+import { cacheDir, resolveCacheDir } from '../snapshot/cache-dir.js';
+import { clearSnapshots, listSnapshots, removeSnapshot } from '../snapshot/store.js';
+import { resolveBackend } from '../testnet/binaries.js';
+import { chainKey } from '../testnet/chain-cache.js';
+import { fixtureWallet } from '../testnet/fixture-wallets.js';
+import { startTestnet } from '../testnet/testnet.js';
+import { testnetOptions, toTestnetOptions, type TestnetArgs } from './testnet-options.js';
+
+const mib = (n: number): string => `${(n / 2 ** 20).toFixed(1)} MiB`;
+const dirOf = (a: { cacheDir?: string }): string => resolveCacheDir(a.cacheDir ? { cacheDir: a.cacheDir } : {});
+
+/** The key `up` with these options would look up. */
+async function keyFor(a: TestnetArgs): Promise<string> {
+  const o = toTestnetOptions(a);
+  const be = resolveBackend(o.backend ?? 'auto', o.binDir);
+  return chainKey(be, {
+    difficulty: o.difficulty ?? be.spec.difficulty,
+    height: o.height ?? be.spec.defaultHeight,
+    unlocked: o.unlocked ?? be.spec.defaultUnlocked,
+    asset: be.spec.fundAsset ?? 'XMR',
+    seeds: [fixtureWallet('miner').seed, fixtureWallet('main').seed],
+  });
+}
+
+const ls: CommandModule<object, { cacheDir?: string; json: boolean }> = {
+  command: 'ls',
+  describe: 'list the cached chain states',
+  builder: (y) => y.option('cache-dir', { type: 'string' }).option('json', { type: 'boolean', default: false }),
+  handler: (a) => {
+    const dir = dirOf(a);
+    const rows = listSnapshots(dir);
+    if (a.json) return void process.stdout.write(`${JSON.stringify({ cacheDir: dir, snapshots: rows })}\n`);
+    process.stdout.write(`cache ${dir}\n`);
+    if (rows.length === 0) process.stdout.write('  no snapshots (saltnet up or saltnet cache build makes one)\n');
+    for (const r of rows) process.stdout.write(`  ${r.key}  ${r.backend}  height ${r.height}  difficulty ${r.difficulty}  ${mib(r.size)} in ${r.files} files  ${r.createdAt}\n`);
+  },
+};
+
+const key: CommandModule<object, TestnetArgs> = {
+  command: 'key',
+  describe: 'print the cache key of the chain state the options describe (for CI cache keys)',
+  builder: (y) => testnetOptions(y),
+  handler: async (a) => void process.stdout.write(`${await keyFor(a)}\n`),
+};
+
+const build: CommandModule<object, TestnetArgs & { force: boolean }> = {
+  command: 'build',
+  describe: 'build the chain state the options describe and save it (nothing to do on a hit)',
+  builder: (y) => testnetOptions(y).option('force', { type: 'boolean', default: false, describe: 'build again even when cached' }) as unknown as Argv<TestnetArgs & { force: boolean }>,
+  handler: async (a) => {
+    const log = (l: string): void => void process.stderr.write(`${l}\n`);
+    if (a.force) removeSnapshot(cacheDir(a.cacheDir ? { cacheDir: a.cacheDir } : {}), await keyFor(a));
+    const t0 = Date.now();
+    const t = await startTestnet({ ...toTestnetOptions(a), snapshots: true, log });
+    await t.stop();
+    if (t.snapshot.saveError) throw new Error(`the chain state was built but not saved: ${t.snapshot.saveError}`);
+    process.stdout.write(`${t.snapshot.key} ${t.snapshot.status === 'hit' ? 'was cached already' : 'built and saved'} (${((Date.now() - t0) / 1000).toFixed(1)} s) in ${t.snapshot.cacheDir}\n`);
+  },
+};
+
+const clear: CommandModule<object, { cacheDir?: string; key?: string }> = {
+  command: 'clear',
+  describe: 'remove cached chain states (all, or --key K)',
+  builder: (y) => y.option('cache-dir', { type: 'string' }).option('key', { type: 'string', describe: 'remove only this snapshot' }),
+  handler: (a) => {
+    const dir = dirOf(a);
+    if (a.key) {
+      if (!removeSnapshot(dir, a.key)) throw new Error(`no snapshot ${a.key} in ${dir} (saltnet cache ls lists them)`);
+      process.stdout.write(`removed ${a.key}\n`);
+      return;
+    }
+    process.stdout.write(`removed ${clearSnapshots(dir)} entries from ${dir}\n`);
+  },
+};
+
+export const cacheCommand: CommandModule = {
+  command: 'cache <command>',
+  describe: 'the chain-state cache: ls | build | key | clear',
+  builder: (y) => y.command(ls).command(build).command(key).command(clear).demandCommand(1, 'say what to do: saltnet cache ls | build | key | clear'),
+  handler: () => undefined,
+};

@@ -1,0 +1,81 @@
+// `saltnet snapshot save <file> | load <file>`: a testnet's state in one file, to attach to a bug
+// report and bring up elsewhere.
+import { randomBytes } from 'node:crypto';
+import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import { exportSnapshot, importSnapshot } from '../snapshot/archive.js';
+import { cacheDir } from '../snapshot/cache-dir.js';
+import { removeSnapshot } from '../snapshot/store.js';
+import { resolveBackend } from '../testnet/binaries.js';
+import { binaryHashes } from '../testnet/chain-cache.js';
+import { requestSave, type ControlInfo } from './control.js';
+import { pickRun, runInfo } from './runs.js';
+import { up, upOptions, type UpArgs } from './up.js';
+
+interface SaveArgs {
+  file: string;
+  run?: string;
+  key?: string;
+  cacheDir?: string;
+}
+
+const save: CommandModule<object, SaveArgs> = {
+  command: 'save <file>',
+  describe: 'save the running testnet (or a cached state, --key) to a .tar.gz file',
+  builder: (y) =>
+    y
+      .positional('file', { type: 'string', demandOption: true, describe: 'the archive to write (.tar.gz)' })
+      .option('run', { type: 'string', describe: 'which running testnet (see saltnet status)' })
+      .option('key', { type: 'string', describe: 'export this cached state instead (see saltnet cache ls)' })
+      .option('cache-dir', { type: 'string' }) as unknown as Argv<SaveArgs>,
+  handler: async (a) => {
+    if (a.key) {
+      const m = await exportSnapshot(cacheDir(a.cacheDir ? { cacheDir: a.cacheDir } : {}), a.key, a.file);
+      process.stdout.write(`wrote ${a.file}: ${m.key}, ${m.backend} height ${m.height}\n`);
+      return;
+    }
+    const r = pickRun(a.run);
+    const control = (r.info as { control?: ControlInfo } | undefined)?.control;
+    if (!control) throw new Error(`run ${r.runId} is still starting (or was started by an older saltnet); try again when saltnet up says it is up`);
+    const key = `saved-${runInfo(r).backend ?? 'x'}-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '')}-${randomBytes(3).toString('hex')}`;
+    process.stderr.write(`saltnet: stopping the processes of ${r.runId} for a moment to save a consistent state\n`);
+    const saved = await requestSave(control, key);
+    try {
+      const m = await exportSnapshot(saved.cacheDir, key, a.file);
+      process.stdout.write(`wrote ${a.file}: ${m.backend} height ${m.height}, ${m.files.length} files; bring it up with: saltnet snapshot load ${a.file}\n`);
+    } finally {
+      removeSnapshot(saved.cacheDir, key);
+    }
+  },
+};
+
+type LoadArgs = UpArgs & { file: string; importOnly: boolean };
+
+const load: CommandModule<object, LoadArgs> = {
+  command: 'load <file>',
+  describe: 'import a saved state into the cache and bring a testnet up from it',
+  builder: (y) =>
+    upOptions(y)
+      .positional('file', { type: 'string', demandOption: true, describe: 'an archive written by saltnet snapshot save' })
+      .option('import-only', { type: 'boolean', default: false, describe: 'only import it and print its key' }) as unknown as Argv<LoadArgs>,
+  handler: async (a: ArgumentsCamelCase<LoadArgs>) => {
+    const dir = cacheDir(a.cacheDir ? { cacheDir: a.cacheDir } : {});
+    const m = await importSnapshot(dir, a.file);
+    process.stderr.write(`saltnet: imported ${a.file} as ${m.key} (${m.backend}, height ${m.height})\n`);
+    if (a.importOnly) return void process.stdout.write(`${m.key}\n`);
+    const backend = a.backend === 'auto' ? (m.backend as UpArgs['backend']) : a.backend;
+    if (backend !== m.backend) throw new Error(`${a.file} holds a ${m.backend} chain; it cannot run on the ${backend} backend`);
+    const be = resolveBackend(backend, a.binDir);
+    const ours = await binaryHashes(be);
+    if (JSON.stringify(ours) !== JSON.stringify(m.binaries)) {
+      process.stderr.write(`saltnet: warning: ${a.file} was made with other ${m.backend} binaries (${m.binaryVersion ?? 'unknown version'}); it may not load\n`);
+    }
+    await up({ ...a, backend, ...(m.difficulty ? { difficulty: m.difficulty } : {}) }, { snapshotKey: m.key, height: m.height, unlocked: 0n });
+  },
+};
+
+export const snapshotCommand: CommandModule = {
+  command: 'snapshot <command>',
+  describe: 'a testnet state in one file: save <file> | load <file>',
+  builder: (y) => y.command(save).command(load).demandCommand(1, 'say what to do: saltnet snapshot save <file> | load <file>'),
+  handler: () => undefined,
+};
