@@ -198,6 +198,7 @@ function nested(child: Json, name: string, depth: number): Row[] {
 interface Link {
   type: string;
   description: string;
+  required?: string;
 }
 
 function fieldTable(node: Json, opts: { stop?: readonly string[]; link?: (key: string, node: Json) => Link | undefined } = {}): string {
@@ -205,7 +206,7 @@ function fieldTable(node: Json, opts: { stop?: readonly string[]; link?: (key: s
   const all = rows(node, '', stop);
   const body = all.map((r) => {
     const link = opts.link?.(r.name, r.node);
-    if (link) return [code(r.name), link.type, 'one of these', '', link.description];
+    if (link) return [code(r.name), link.type, link.required ?? r.required, '', link.description];
     return [code(r.name), typeText(r.node), r.required, defaultText(r.node), descriptionText(r.node) + examplesText(r.node)];
   });
   const notes: string[] = [];
@@ -413,7 +414,7 @@ function stepSection(kind: string, node: Json, stepProps: Json, files: ExampleFi
     // A field holding exactly what another step kind holds (wait's call or wallet method) links there.
     const same = (key: string, n: Json): boolean => kinds.includes(key) && key !== kind && JSON.stringify(n) === JSON.stringify(stepProps[key]);
     const link = (key: string, n: Json): Link | undefined =>
-      same(key, n) ? { type: `as the [\`${key}\`](#${anchor(key)}) step`, description: `the call to repeat, written as in a \`${key}\` step` } : undefined;
+      same(key, n) ? { type: `as the [\`${key}\`](#${anchor(key)}) step`, description: `the call to repeat, written as in a \`${key}\` step`, required: 'one of these' } : undefined;
     out.push(fieldTable(core, { stop: Object.keys(obj(core.properties)).filter((k) => same(k, obj(obj(core.properties)[k]))), link }), '');
   } else if (branches.length > 1) {
     out.push('Value, one of:', '');
@@ -535,7 +536,7 @@ function topLevelSection(schema: Json): string {
   return [
     '## Top-level keys',
     '',
-    fieldTable(schema, { stop: ['steps'] }),
+    fieldTable(schema, { stop: ['steps'], link: (key, n) => (key === 'steps' ? { type: `${n.minItems === 1 ? 'non-empty ' : ''}list of [steps](#steps)`, description: descriptionText(n) } : undefined) }),
     '',
     'Before the first step the runner brings the chain to `requires.height` (at least 1201 when the',
     'scenario creates a token), makes sure `main` holds the `requires.unlocked` amounts unlocked, and',
