@@ -423,8 +423,12 @@ const assetAmounts = (whose: string) =>
     .describe(`${whose}: asset (SAL1, SAL, XMR or a token such as salABCD) → amount, e.g. {SAL1: "1100 SAL1"}`)
     .meta({ propertyNames: { pattern: ASSET_RE.source } });
 
+const RAW_PARAMS_EXAMPLE: Record<string, string> = { get_transfers: '{in: true, pending: true}', get_tokens: '{regex: ABCD}' };
 const rawParams = (method: string) =>
-  z.record(z.string(), z.unknown()).nullable().describe(`${method} request parameters, sent as written (e.g. {asset_type: SAL1}); may be empty`);
+  z
+    .record(z.string(), z.unknown())
+    .nullable()
+    .describe(`${method} request parameters, sent as written (e.g. ${RAW_PARAMS_EXAMPLE[method] ?? '{asset_type: SAL1}'}); may be empty`);
 
 const addressText = 'a destination address, usually a placeholder such as "${bob.address}"';
 
