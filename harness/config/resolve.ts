@@ -93,7 +93,7 @@ function fromEnvText(spec: KeySpec, text: string): { value?: unknown; problem?: 
   const coerced = /^-?\d+(\.\d+)?$/.test(t) ? Number(t) : t === 'true' ? true : t === 'false' ? false : undefined;
   if (coerced === undefined) return asIs;
   const r = validateValue(spec, coerced);
-  return r.problem ? { problem: `expected ${spec.expected}, got ${JSON.stringify(text)}` } : r;
+  return r.problem ? asIs : r;
 }
 
 const show = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v));
