@@ -127,12 +127,3 @@ describe('module config files', () => {
     if (Number(process.versions.node.split('.')[0]) === 20) expect(nodeStripsTypes()).toBe(false);
   });
 });
-
-describe('the example file', () => {
-  it('fixtures/config/saltnet.config.example.yaml is valid', async () => {
-    const example = fileURLToPath(new URL('../../fixtures/config/saltnet.config.example.yaml', import.meta.url));
-    const c = await loadConfigFile(example);
-    expect(c.config.backend).toBeDefined();
-    expect(c.config.run).toBeDefined();
-  });
-});
