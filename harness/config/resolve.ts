@@ -116,6 +116,7 @@ export async function resolveConfig(opts: ResolveOptions = {}): Promise<Resolved
   const flagValue = (name: string): unknown => argv[camel(name)] ?? argv[name];
 
   const configFlag = flagValue('config');
+  if (configFlag === '') throw new ConfigError([{ where: 'flag --config', path: '(file)', message: '--config needs a file name', expected: '--config <file>' }]);
   const found = findConfigFile({ cwd, flag: typeof configFlag === 'string' ? configFlag : undefined, env: env.SALTNET_CONFIG || undefined });
   const loaded: LoadedConfig | undefined = found ? await loadConfigFile(found.file) : undefined;
 

@@ -141,6 +141,11 @@ describe('choosing the file', () => {
     expect(byFlag).toMatchObject({ file: join(root, 'ci/a.yaml'), fileVia: 'flag --config', values: { backend: 'monero' } });
   });
 
+  it('--config without a file name is an error, not a silent search', async () => {
+    const root = project({ 'saltnet.config.yaml': 'backend: sim\n' });
+    await expect(resolveConfig({ cwd: root, env: ENV, argv: { config: '' } })).rejects.toThrow('flag --config: (file): --config needs a file name');
+  });
+
   it('values from a module file have the file as their source, without a line', async () => {
     const root = project({ 'saltnet.config.mjs': "export default { backend: 'sim' };\n" });
     const r = await resolveConfig({ cwd: root, env: { ...ENV, SALTNET_BACKEND: 'monero' } });
