@@ -10,3 +10,4 @@ export { VERSION_LINE as SIM_VERSION_LINE } from './sim/common/version.js';
 export { runFiles, type RunnerOptions } from './scenario/runner.js';
 export { parseScenario, loadScenario } from './scenario/parse.js';
 export { ScenarioError, type Scenario, type ScenarioResult, type StepResult } from './scenario/types.js';
+export { defineConfig, resolveConfig, ConfigError, type SaltnetConfig, type ResolvedConfig } from './config/index.js';

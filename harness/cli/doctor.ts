@@ -1,6 +1,7 @@
 // `saltnet doctor`: what this machine has for each backend, and what might get in the way.
 import { freemem, totalmem } from 'node:os';
 import type { CommandModule } from 'yargs';
+import { CONFIG_OPTION, formatSource, givenFlags, KEYS, resolveConfig, type ResolvedConfig } from '../config/index.js';
 import { isPortFree } from '../process/ports.js';
 import { listRuns, stateDir } from '../process/registry.js';
 import { BACKENDS, type BackendName } from '../testnet/backends.js';
@@ -9,22 +10,66 @@ import { ownerAlive } from './runs.js';
 
 interface DoctorArgs {
   binDir?: string;
+  config?: string;
   json: boolean;
 }
 
 export const doctorCommand: CommandModule<object, DoctorArgs> = {
   command: 'doctor',
   describe: 'check binaries, versions, ports and memory',
-  builder: (y) => y.option('bin-dir', { type: 'string', describe: 'folder with the Salvium binaries' }).option('json', { type: 'boolean', default: false }),
+  builder: (y) =>
+    y
+      .option('bin-dir', { type: 'string', describe: 'folder with the Salvium binaries' })
+      .option('config', CONFIG_OPTION)
+      .option('json', { type: 'boolean', default: false }),
   handler: (argv) => doctor(argv),
 };
 
+type ConfigEntry = { value: unknown; source: string; unset?: string };
+
+/** The resolved configuration, key by key: `{ value, source }` (value null: unset, `unset` says what that means). */
+function configEntries(c: ResolvedConfig): Record<string, ConfigEntry> {
+  const out: Record<string, ConfigEntry> = {};
+  for (const k of KEYS) {
+    let v: unknown = c.values;
+    for (const seg of k.key.split('.')) v = (v as Record<string, unknown> | undefined)?.[seg];
+    out[k.key] = { value: v ?? null, source: formatSource(c.sources[k.key]), ...(v === undefined && k.unset ? { unset: k.unset } : {}) };
+  }
+  return out;
+}
+
+interface ConfigReport {
+  resolved?: ResolvedConfig;
+  entries?: Record<string, ConfigEntry>;
+  error?: string;
+}
+
+/**
+ * A broken config file does not stop doctor (everything else is still worth seeing): the problem is
+ * reported in place of the config section and the exit code is 1.
+ */
+async function configReport(argv: DoctorArgs): Promise<ConfigReport> {
+  try {
+    const resolved = await resolveConfig({ cwd: process.cwd(), argv: givenFlags(argv as unknown as Record<string, unknown>), env: process.env });
+    for (const n of resolved.notices) process.stderr.write(`saltnet: ${n}\n`);
+    return { resolved, entries: configEntries(resolved) };
+  } catch (err) {
+    process.exitCode = 1;
+    return { error: err instanceof Error ? err.message : String(err) };
+  }
+}
+
 async function doctor(argv: DoctorArgs): Promise<void> {
   const report: Record<string, unknown> = { node: process.version, platform: `${process.platform} ${process.arch}` };
+  const cfg = await configReport(argv);
+  report.configFile = cfg.resolved?.file ?? null;
+  report.config = cfg.entries ?? { error: cfg.error };
+  // The binaries doctor looks at are the ones `up` would use: --bin-dir, else the config file's binDir, else SALTNET_BIN_DIR.
+  const binDir = cfg.resolved?.values.binDir ?? argv.binDir;
   const backends: Record<string, unknown> = {};
   for (const name of Object.keys(BACKENDS) as BackendName[]) {
     try {
-      const b = resolveBackend(name, name === 'salvium' ? argv.binDir : undefined);
+      const b = resolveBackend(name, name === 'salvium' ? binDir : undefined);
       backends[name] = { found: true, source: b.source, daemon: b.paths.daemon, version: await binaryVersion(b.paths.daemon) };
     } catch (err) {
       backends[name] = { found: false, problem: err instanceof Error ? err.message : String(err) };
@@ -33,7 +78,7 @@ async function doctor(argv: DoctorArgs): Promise<void> {
   report.backends = backends;
   report.auto = (() => {
     try {
-      return resolveBackend('auto', argv.binDir).reason;
+      return resolveBackend('auto', binDir).reason;
     } catch (err) {
       return err instanceof Error ? err.message : String(err);
     }
@@ -56,5 +101,22 @@ async function doctor(argv: DoctorArgs): Promise<void> {
       for (const [kk, vv] of Object.entries(v)) print(kk, vv, `${indent}  `);
     } else process.stdout.write(`${indent}${k}: ${String(v)}\n`);
   };
-  for (const [k, v] of Object.entries(report)) print(k, v);
+  for (const [k, v] of Object.entries(report)) {
+    if (k === 'configFile') continue;
+    if (k === 'config') printConfig(cfg);
+    else print(k, v);
+  }
+}
+
+/** `  backend: sim   (config file /x/saltnet.config.yaml:2)`, one line per key. */
+function printConfig(cfg: ConfigReport): void {
+  if (!cfg.entries) {
+    process.stdout.write(`config: ERROR\n${(cfg.error ?? '').replace(/^/gm, '  ')}\n`);
+    return;
+  }
+  process.stdout.write(`config: ${cfg.resolved?.file ?? 'no saltnet.config.* file (searched from here up to the git root)'}\n`);
+  for (const [k, { value, source, unset }] of Object.entries(cfg.entries)) {
+    const shown = value === null ? `(unset: ${unset ?? 'none'})` : Array.isArray(value) ? value.join(', ') : String(value);
+    process.stdout.write(`  ${k}: ${shown}   (${source})\n`);
+  }
 }

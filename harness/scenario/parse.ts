@@ -26,7 +26,8 @@ function normalizeNumbers(v: unknown): unknown {
 
 // ---- positions ----
 
-class Locator {
+/** Paths into a parsed YAML (or JSON) document → file, line and column (also used by config/load.ts). */
+export class Locator {
   constructor(
     private readonly doc: Document.Parsed,
     private readonly lines: LineCounter,

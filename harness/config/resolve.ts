@@ -1,0 +1,178 @@
+// Merge built-in defaults < config file < environment < command-line flags, recording where each
+// value came from. When the environment overrides a value the config file sets, say so (a notice
+// the CLI prints to stderr): a team's shared file must never be overridden silently by a variable
+// left in someone's shell or CI settings.
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { resolveCacheDir } from '../snapshot/cache-dir.js';
+import { ConfigError, type ConfigProblem } from './errors.js';
+import { findConfigFile, type FoundConfig } from './find.js';
+import { loadConfigFile, type LoadedConfig } from './load.js';
+import { KEYS, type ConfigKey, type ConfigValues, type KeySpec } from './schema.js';
+import { validateValue } from './validate.js';
+
+/** Where a value came from. */
+export type Source =
+  | { kind: 'default' }
+  | { kind: 'file'; file: string; line?: number; col?: number }
+  | { kind: 'env'; name: string }
+  /** `name` as typed: `--bin-dir`, `--no-snapshots`, or `<files..>` for the positional. */
+  | { kind: 'flag'; name: string };
+
+/** `default`, `config file /x/saltnet.config.yaml:3`, `env SALTNET_BIN_DIR`, `flag --bin-dir`. */
+export function formatSource(s: Source): string {
+  switch (s.kind) {
+    case 'default':
+      return 'default';
+    case 'file':
+      return `config file ${s.file}${s.line !== undefined ? `:${s.line}` : ''}`;
+    case 'env':
+      return `env ${s.name}`;
+    case 'flag':
+      return s.name.startsWith('-') ? `flag ${s.name}` : `argument ${s.name}`;
+  }
+}
+
+export interface ResolveOptions {
+  /** Where to start looking for the config file, and what relative flags and env paths mean (default: process.cwd()). */
+  cwd?: string;
+  /**
+   * The flags the user actually gave (see givenFlags() in yargs.ts), keyed as yargs does (camelCase:
+   * `binDir`) or kebab-case; `config` for `--config`. A value here always wins, so defaults must not be in it.
+   */
+  argv?: Record<string, unknown>;
+  /** The environment (default: process.env). */
+  env?: Record<string, string | undefined>;
+}
+
+export interface ResolvedConfig {
+  values: ConfigValues;
+  sources: Record<ConfigKey, Source>;
+  /** The config file used, absolute; undefined when there is none. */
+  file?: string;
+  /** How the file was chosen: `flag --config`, `env SALTNET_CONFIG` or `search`. */
+  fileVia?: FoundConfig['via'];
+  /** One line per environment variable that overrides a value from the config file (print to stderr). */
+  notices: string[];
+}
+
+const camel = (kebab: string): string => kebab.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+
+const expandHome = (p: string): string => (p === '~' ? homedir() : p.startsWith('~/') ? join(homedir(), p.slice(2)) : p);
+
+/** Relative paths (and globs, `!negated` ones too) resolved against `base`. */
+function resolvePaths(spec: KeySpec, v: unknown, base: string, home: boolean): unknown {
+  const one = (p: string): string => {
+    const neg = spec.path === 'globs' && p.startsWith('!');
+    const body = home ? expandHome(neg ? p.slice(1) : p) : neg ? p.slice(1) : p;
+    return `${neg ? '!' : ''}${isAbsolute(body) ? body : resolve(base, body)}`;
+  };
+  if (spec.path === 'path' && typeof v === 'string') return one(v);
+  if (spec.path === 'globs' && Array.isArray(v)) return v.map((g) => one(String(g)));
+  return v;
+}
+
+function getPath(o: unknown, key: ConfigKey): unknown {
+  let v = o;
+  for (const seg of key.split('.')) v = typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[seg] : undefined;
+  return v;
+}
+
+function setPath(o: Record<string, unknown>, key: ConfigKey, value: unknown): void {
+  const segs = key.split('.');
+  let cur = o;
+  for (const seg of segs.slice(0, -1)) cur = (cur[seg] ??= {}) as Record<string, unknown>;
+  cur[segs[segs.length - 1]!] = value;
+}
+
+/** Environment values are text: try it as written, then as a number or boolean (SALTNET_WORKERS=4). */
+function fromEnvText(spec: KeySpec, text: string): { value?: unknown; problem?: string } {
+  const asIs = validateValue(spec, text);
+  if (!asIs.problem) return asIs;
+  const t = text.trim();
+  const coerced = /^-?\d+(\.\d+)?$/.test(t) ? Number(t) : t === 'true' ? true : t === 'false' ? false : undefined;
+  if (coerced === undefined) return asIs;
+  const r = validateValue(spec, coerced);
+  return r.problem ? asIs : r;
+}
+
+const show = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v));
+const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+interface Layer {
+  value: unknown;
+  source: Source;
+}
+
+/**
+ * The configuration for a command: built-in defaults < config file < environment < flags, with the
+ * source of every value. Reads the config file (found from `cwd` upwards, or `--config` /
+ * SALTNET_CONFIG); otherwise pure. Throws a ConfigError listing every problem with its place.
+ */
+export async function resolveConfig(opts: ResolveOptions = {}): Promise<ResolvedConfig> {
+  const cwd = resolve(opts.cwd ?? process.cwd());
+  const env = opts.env ?? process.env;
+  const argv = opts.argv ?? {};
+  const flagValue = (name: string): unknown => argv[camel(name)] ?? argv[name];
+
+  const configFlag = flagValue('config');
+  if (configFlag === '') throw new ConfigError([{ where: 'flag --config', path: '(file)', message: '--config needs a file name', expected: '--config <file>' }]);
+  const found = findConfigFile({ cwd, flag: typeof configFlag === 'string' ? configFlag : undefined, env: env.SALTNET_CONFIG || undefined });
+  const loaded: LoadedConfig | undefined = found ? await loadConfigFile(found.file) : undefined;
+
+  const builtIn: Partial<Record<ConfigKey, unknown>> = {
+    cacheDir: resolveCacheDir({ env: { ...env, SALTNET_CACHE_DIR: undefined } }),
+  };
+
+  const values: Record<string, unknown> = {};
+  const sources = {} as Record<ConfigKey, Source>;
+  const notices: string[] = [];
+  const problems: ConfigProblem[] = [];
+
+  for (const spec of KEYS) {
+    const layers: Layer[] = [];
+    const def = builtIn[spec.key] ?? spec.default;
+    layers.push({ value: def === undefined ? undefined : resolvePaths(spec, def, cwd, false), source: { kind: 'default' } });
+
+    let fileLayer: Layer | undefined;
+    const fromFile = loaded ? getPath(loaded.config, spec.key) : undefined;
+    if (loaded && fromFile !== undefined) {
+      const pos = loaded.position(spec.key.split('.'));
+      fileLayer = { value: resolvePaths(spec, fromFile, dirname(loaded.file), true), source: { kind: 'file', file: loaded.file, ...pos } };
+      layers.push(fileLayer);
+    }
+
+    const envText = spec.env ? env[spec.env] : undefined;
+    if (spec.env && envText !== undefined && envText.trim() !== '') {
+      const r = fromEnvText(spec, envText);
+      if (r.problem) problems.push({ where: `env ${spec.env}`, path: spec.key, message: r.problem });
+      else layers.push({ value: resolvePaths(spec, r.value, cwd, false), source: { kind: 'env', name: spec.env } });
+    }
+
+    const given = spec.flag ? flagValue(spec.flag) : undefined;
+    if (spec.flag && given !== undefined && !(spec.positional && Array.isArray(given) && given.length === 0)) {
+      const name = spec.positional ? `<${spec.flag}..>` : given === false && spec.schema.safeParse(true).success ? `--no-${spec.flag}` : `--${spec.flag}`;
+      const r = validateValue(spec, given);
+      if (r.problem) problems.push({ where: `flag ${name}`, path: spec.key, message: r.problem });
+      else layers.push({ value: resolvePaths(spec, r.value, cwd, false), source: { kind: 'flag', name } });
+    }
+
+    const winner = layers[layers.length - 1]!;
+    sources[spec.key] = winner.source;
+    if (winner.value !== undefined) setPath(values, spec.key, winner.value);
+    if (winner.source.kind === 'env' && fileLayer && !same(fileLayer.value, winner.value)) {
+      const f = fileLayer.source as Extract<Source, { kind: 'file' }>;
+      const where = `${relative(cwd, f.file) || f.file}${f.line !== undefined ? `:${f.line}` : ''}`;
+      notices.push(`${winner.source.name} overrides ${spec.key} from ${where} (${show(fileLayer.value)} → ${show(winner.value)})`);
+    }
+  }
+  if (problems.length) throw new ConfigError(problems);
+  values.run ??= {};
+
+  return {
+    values: values as unknown as ConfigValues,
+    sources,
+    ...(found ? { file: found.file, fileVia: found.via } : {}),
+    notices,
+  };
+}

@@ -1,0 +1,184 @@
+// The config file's keys in one table: for each key its zod schema, its command-line flag, its
+// environment variable, its built-in default and what to say when it is wrong. The file schema, the
+// environment mapping, the flag mapping, the defaults and the README's key table all follow from it.
+import { z } from 'zod';
+import { isAmountString } from '../scenario/amounts.js';
+
+export const BACKEND_CHOICES = ['auto', 'salvium', 'sim', 'monero'] as const;
+export const LOGIN_CHOICES = ['none', 'digest'] as const;
+export const WALLET_CREATION_CHOICES = ['cli', 'rpc'] as const;
+export const ISOLATION_CHOICES = ['shared', 'fresh'] as const;
+export const REPORTER_CHOICES = ['human', 'junit', 'json'] as const;
+
+const positiveInt = z.number().int().positive();
+const text = z.string().trim().min(1);
+
+/** A number of coins (1001: the backend's coin), or an amount with its unit ("1001 SAL1", "1 XMR"). */
+const unlockedSchema = z.union([
+  z.number().nonnegative().finite(),
+  z.string().refine((s) => isAmountString(s)),
+]);
+
+/** Globs: one string or a list of them; always a list afterwards. */
+const globsSchema = z.union([text.transform((s) => [s]), z.array(text).min(1)]);
+
+/** The keys, written as dotted paths (`run.workers`) wherever one flat name is needed. */
+export type ConfigKey =
+  | 'backend'
+  | 'binDir'
+  | 'difficulty'
+  | 'height'
+  | 'unlocked'
+  | 'workdir'
+  | 'cacheDir'
+  | 'login'
+  | 'walletCreation'
+  | 'threads'
+  | 'timeoutFactor'
+  | 'snapshots'
+  | 'run.isolation'
+  | 'run.workers'
+  | 'run.reporter'
+  | 'run.artifacts'
+  | 'run.bail'
+  | 'run.files';
+
+export interface KeySpec {
+  key: ConfigKey;
+  schema: z.ZodType;
+  /** What a valid value looks like, for error messages. */
+  expected: string;
+  /** The command-line option (kebab-case, without --); `positional` for `run <files..>`. */
+  flag?: string;
+  positional?: boolean;
+  /** The environment variable, for the few keys a team sets per machine or per CI job. */
+  env?: string;
+  /** The built-in value; absent when the command picks one later (e.g. per backend). */
+  default?: unknown;
+  /** What "unset" means, for keys without a built-in value (doctor and the README say it). */
+  unset?: string;
+  /** A folder or file: relative values resolve against the config file's folder (the cwd for flags and env). */
+  path?: 'path' | 'globs';
+  /** One line for the README and --help texts. */
+  describe: string;
+}
+
+const choices = (c: readonly string[]): string => `one of ${c.join(', ')}`;
+
+export const KEYS: readonly KeySpec[] = [
+  { key: 'backend', schema: z.enum(BACKEND_CHOICES), expected: choices(BACKEND_CHOICES), flag: 'backend', env: 'SALTNET_BACKEND', default: 'auto', describe: 'which programs to run (auto: real Salvium if found, else the simulator)' },
+  { key: 'binDir', schema: text, expected: 'a folder (relative to the config file)', flag: 'bin-dir', env: 'SALTNET_BIN_DIR', unset: 'look on PATH', path: 'path', describe: 'folder with salviumd, salvium-wallet-cli, salvium-wallet-rpc' },
+  { key: 'difficulty', schema: positiveInt, expected: 'a whole number ≥ 1', flag: 'difficulty', unset: "the backend's (500; monero: 1)", describe: 'fixed mining difficulty' },
+  { key: 'height', schema: z.number().int().nonnegative(), expected: 'a whole number ≥ 0', flag: 'height', unset: "the backend's (1201, tokens active; monero: 70)", describe: '`up` mines to this height' },
+  {
+    key: 'unlocked',
+    schema: unlockedSchema,
+    expected: 'a number of coins (e.g. 1001) or an amount with its unit (e.g. "1001 SAL1", "1 XMR")',
+    flag: 'unlocked',
+    unset: "the backend's (1001 SAL1, a token plus fees; monero: 1 XMR)",
+    describe: '`up` waits until the wallet holds this much, unlocked',
+  },
+  { key: 'workdir', schema: text, expected: 'a folder (relative to the config file)', flag: 'workdir', unset: 'a temporary folder, removed on a clean stop', path: 'path', describe: 'keep data dirs, wallets and logs here' },
+  {
+    key: 'cacheDir',
+    schema: text,
+    expected: 'a folder (relative to the config file)',
+    flag: 'cache-dir',
+    env: 'SALTNET_CACHE_DIR',
+    unset: '$XDG_CACHE_HOME/saltnet, else ~/.cache/saltnet',
+    path: 'path',
+    describe: 'where chain-state snapshots are kept',
+  },
+  { key: 'login', schema: z.enum(LOGIN_CHOICES), expected: choices(LOGIN_CHOICES), flag: 'login', default: 'none', describe: 'wallet RPC login: none, or HTTP Digest with generated credentials' },
+  { key: 'walletCreation', schema: z.enum(WALLET_CREATION_CHOICES), expected: choices(WALLET_CREATION_CHOICES), flag: 'wallet-creation', default: 'cli', describe: "create the wallet with the wallet CLI, or with the wallet RPC's create_wallet" },
+  { key: 'threads', schema: positiveInt, expected: 'a whole number ≥ 1', flag: 'threads', default: 1, describe: 'mining threads' },
+  { key: 'timeoutFactor', schema: z.number().positive().finite(), expected: 'a number > 0 (slow machines: 2 or 3)', flag: 'timeout-factor', env: 'SALTNET_TIMEOUT_FACTOR', default: 1, describe: 'scale every deadline' },
+  { key: 'snapshots', schema: z.boolean(), expected: 'true or false', flag: 'snapshots', default: true, describe: 'use the chain-state cache (`--no-snapshots`: mine from scratch)' },
+  { key: 'run.isolation', schema: z.enum(ISOLATION_CHOICES), expected: choices(ISOLATION_CHOICES), flag: 'isolation', default: 'shared', describe: 'shared: one testnet, a fresh wallet per scenario; fresh: a testnet per scenario' },
+  { key: 'run.workers', schema: positiveInt, expected: 'a whole number ≥ 1', flag: 'workers', env: 'SALTNET_WORKERS', default: 1, describe: 'scenarios run at once' },
+  { key: 'run.reporter', schema: z.enum(REPORTER_CHOICES), expected: choices(REPORTER_CHOICES), flag: 'reporter', default: 'human', describe: 'report format' },
+  { key: 'run.artifacts', schema: text, expected: 'a folder (relative to the config file)', flag: 'artifacts', default: '.saltnet/artifacts', path: 'path', describe: "folder for each scenario run's artifacts" },
+  { key: 'run.bail', schema: z.boolean(), expected: 'true or false', flag: 'bail', default: false, describe: 'stop at the first failed scenario' },
+  {
+    key: 'run.files',
+    schema: globsSchema,
+    expected: 'a glob or a list of globs (relative to the config file), e.g. scenarios/*.yaml',
+    flag: 'files',
+    positional: true,
+    unset: 'none: `saltnet run` needs files on the command line',
+    path: 'globs',
+    describe: 'scenario files `saltnet run` runs when the command line names none',
+  },
+];
+
+export const KEY_SPECS: ReadonlyMap<ConfigKey, KeySpec> = new Map(KEYS.map((k) => [k.key, k]));
+
+/** The `run:` section's own entry, for messages about `run` itself. */
+export const RUN_EXPECTED = `a mapping of run options: ${KEYS.filter((k) => k.key.startsWith('run.')).map((k) => k.key.slice(4)).join(', ')}`;
+
+function section(prefix: string): Record<string, z.ZodType> {
+  const out: Record<string, z.ZodType> = {};
+  for (const k of KEYS) {
+    const rest = prefix ? (k.key.startsWith(`${prefix}.`) ? k.key.slice(prefix.length + 1) : undefined) : k.key.includes('.') ? undefined : k.key;
+    if (rest !== undefined) out[rest] = k.schema.optional();
+  }
+  return out;
+}
+
+/** The whole file: every key optional, unknown keys rejected (typos must not be ignored silently). */
+export const configFileSchema = z.strictObject({ ...section(''), run: z.strictObject(section('run')).optional() });
+
+/** A config file's contents as written (what defineConfig() takes). */
+export interface SaltnetConfig {
+  backend?: (typeof BACKEND_CHOICES)[number];
+  binDir?: string;
+  difficulty?: number;
+  height?: number;
+  unlocked?: number | string;
+  workdir?: string;
+  cacheDir?: string;
+  login?: (typeof LOGIN_CHOICES)[number];
+  walletCreation?: (typeof WALLET_CREATION_CHOICES)[number];
+  threads?: number;
+  timeoutFactor?: number;
+  snapshots?: boolean;
+  run?: {
+    isolation?: (typeof ISOLATION_CHOICES)[number];
+    workers?: number;
+    reporter?: (typeof REPORTER_CHOICES)[number];
+    artifacts?: string;
+    bail?: boolean;
+    files?: string | string[];
+  };
+}
+
+/** The resolved configuration: paths absolute, every key with a built-in default filled in. */
+export interface ConfigValues {
+  backend: (typeof BACKEND_CHOICES)[number];
+  /** Unset: look on PATH. */
+  binDir?: string;
+  /** Unset: the backend's. */
+  difficulty?: number;
+  /** Unset: the backend's. */
+  height?: number;
+  /** Coins (a number) or an amount with its unit; see unlockedAtomic(). Unset: the backend's. */
+  unlocked?: number | string;
+  /** Unset: a temporary folder. */
+  workdir?: string;
+  cacheDir: string;
+  login: (typeof LOGIN_CHOICES)[number];
+  walletCreation: (typeof WALLET_CREATION_CHOICES)[number];
+  threads: number;
+  timeoutFactor: number;
+  snapshots: boolean;
+  run: {
+    isolation: (typeof ISOLATION_CHOICES)[number];
+    workers: number;
+    reporter: (typeof REPORTER_CHOICES)[number];
+    artifacts: string;
+    bail: boolean;
+    /** Absolute globs; unset: the command line must name files. */
+    files?: string[];
+  };
+}
+
