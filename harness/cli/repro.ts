@@ -27,7 +27,7 @@ export const reproCommand: CommandModule<object, { dir: string; keep: boolean; b
     }
     const backend = (a.result?.backend ?? 'auto') as 'salvium' | 'sim' | 'monero' | 'auto';
     const results = await runCommandLine({
-      files: [file], backend, isolation: 'fresh', workers: 1, bail: true, reporter: 'human', artifacts: join(dir, 'repro', 'artifacts'), keep: argv.keep,
+      files: [file], backend, isolation: 'fresh', workers: 1, bail: true, reporter: 'human', artifacts: join(dir, 'repro', 'artifacts'), keep: argv.keep, snapshots: true,
       ...(argv.binDir ? { binDir: argv.binDir } : {}),
     });
     process.exitCode = results.every((r) => r.status !== 'failed') ? 0 : 1;

@@ -24,6 +24,8 @@ export interface RunArgs {
   output?: string;
   artifacts: string;
   keep: boolean;
+  cacheDir?: string;
+  snapshots: boolean;
 }
 
 /** Files matching the arguments (files or globs), sorted, deduplicated. */
@@ -55,6 +57,8 @@ export async function runCommandLine(argv: RunArgs, extra: Partial<RunnerOptions
     backend: argv.backend,
     ...(argv.binDir ? { binDir: argv.binDir } : {}),
     ...(argv.difficulty ? { difficulty: argv.difficulty } : {}),
+    ...(argv.cacheDir ? { cacheDir: argv.cacheDir } : {}),
+    snapshots: argv.snapshots !== false,
     isolation: argv.isolation,
     workers: argv.workers,
     bail: argv.bail,
@@ -85,6 +89,8 @@ export const runCommand: CommandModule<object, RunArgs> = {
       .option('backend', { choices: ['auto', 'salvium', 'sim', 'monero'] as const, default: 'auto' as const })
       .option('bin-dir', { type: 'string' })
       .option('difficulty', { type: 'number' })
+      .option('cache-dir', { type: 'string', describe: 'chain-state cache folder (or SALTNET_CACHE_DIR; default ~/.cache/saltnet)' })
+      .option('snapshots', { type: 'boolean', default: true, describe: 'start testnets from the chain-state cache (--no-snapshots: mine from scratch)' })
       .option('isolation', { choices: ['shared', 'fresh'] as const, default: 'shared' as const, describe: 'shared: one testnet, a fresh wallet per scenario; fresh: a testnet per scenario' })
       .option('workers', { type: 'number', default: 1, describe: 'scenarios run at once' })
       .option('shard', { type: 'string', describe: 'i/n: run the i-th of n slices (CI matrices)' })

@@ -36,6 +36,9 @@ export interface RunnerOptions {
   keep?: boolean;
   timeoutFactor?: number;
   daemonEnv?: Record<string, string>;
+  /** The chain-state cache (see TestnetOptions). */
+  cacheDir?: string;
+  snapshots?: boolean;
   log: (line: string) => void;
   hooks?: RunnerHooks;
   /** Run only the scenarios this accepts (`--grep`). */
@@ -72,6 +75,17 @@ function requiredFunds(s: Scenario, spec: BackendSpec): Map<string, bigint> {
   const need = ownFunds(s, spec);
   for (const w of s.wallets) for (const [asset, amt] of Object.entries(w.unlocked ?? {})) need.set(asset, (need.get(asset) ?? 0n) + amt + SAL1);
   return need;
+}
+
+/**
+ * Funds rounded up to the backend's default times a power of two (1100, 2200, 4400… SAL1), so
+ * that suites with slightly different needs share one cached chain state instead of each building
+ * their own.
+ */
+export function fundingBucket(need: bigint, spec: BackendSpec): bigint {
+  let b = spec.defaultUnlocked;
+  while (b < need) b *= 2n;
+  return b;
 }
 
 function failed(s: { file: string; name: string }, backend: string, message: string, t0: number): ScenarioResult {
@@ -223,6 +237,8 @@ export async function runFiles(files: string[], o: RunnerOptions): Promise<Scena
     ...(o.difficulty ? { difficulty: o.difficulty } : {}),
     ...(o.timeoutFactor ? { timeoutFactor: o.timeoutFactor } : {}),
     ...(o.daemonEnv ? { daemonEnv: o.daemonEnv } : {}),
+    ...(o.cacheDir ? { cacheDir: o.cacheDir } : {}),
+    ...(o.snapshots === false ? { snapshots: false } : {}),
   };
   const record = (r: ScenarioResult): ScenarioResult => {
     if (r.status === 'failed') bailed = true;
@@ -246,7 +262,8 @@ export async function runFiles(files: string[], o: RunnerOptions): Promise<Scena
         const funds = requiredFunds(s, spec);
         const asset = spec.fundAsset;
         const prepare = async (): Promise<Prepared> => {
-          testnet = await startTestnet({ ...base, height: Math.max(requiredHeight(s, spec), 1), unlocked: asset ? (funds.get(asset) ?? 0n) : (funds.get('XMR') ?? 0n) });
+          const need = asset ? (funds.get(asset) ?? 0n) : (funds.get('XMR') ?? 0n);
+          testnet = await startTestnet({ ...base, height: Math.max(requiredHeight(s, spec), 1), unlocked: need > 0n ? fundingBucket(need, spec) : 0n });
           const wallets = new Map<string, WalletHandle>([['main', testnet.wallets().get('main')!]]);
           for (const w of s.wallets) {
             const h = await testnet.addWallet(w.name);
@@ -279,7 +296,7 @@ export async function runFiles(files: string[], o: RunnerOptions): Promise<Scena
   const chains: Promise<Testnet>[] = [];
   try {
     const out = await pool(runnable, workers, async (s, k, w) => {
-      const tn = (chains[w] ??= startTestnet({ ...base, height, unlocked: perWorker }));
+      const tn = (chains[w] ??= startTestnet({ ...base, height, unlocked: fundingBucket(perWorker, spec) }));
       const prepare = async (): Promise<Prepared> => {
         const t = await tn;
         const funder = t.wallets().get('main')!;

@@ -220,9 +220,20 @@ export async function runStep(ctx: StepContext, step: Step): Promise<StepResult>
         response = { result: {} };
         break;
       }
-      case 'snapshot':
-      case 'revert':
-        fail(`${a.kind} steps need chain snapshots, which this version of saltnet does not have yet`);
+      case 'snapshot': {
+        // The whole testnet: the daemon's chain and every wallet's file (processes stop for a moment).
+        request = { snapshot: a.name };
+        await ctx.testnet.checkpoint(a.name);
+        response = { result: { height: await ctx.daemon.height() } };
+        break;
+      }
+      case 'revert': {
+        request = { revert: a.name };
+        await ctx.testnet.revert(a.name);
+        for (const w of ctx.wallets.values()) await w.client.raw('refresh');
+        response = { result: { height: await ctx.daemon.height() } };
+        break;
+      }
     }
     return { ...base, status: 'passed', ms: Date.now() - t0, request, response };
   } catch (err) {
