@@ -44,7 +44,8 @@ async function mine(argv: MineArgs): Promise<void> {
     const spec = BACKENDS[info.backend];
     const res = await mineTo(daemon, target, {
       spec,
-      addresses: info.addresses,
+      // the blocks go to the miner wallet, so the main wallet's balance moves only with its own transactions
+      addresses: info.minerAddresses ?? info.addresses,
       timeoutMs: scaled(3_600_000),
       progress: createProgress('mining', start, target, progressMode(), (l) => void process.stderr.write(`${l}\n`)),
     });

@@ -5,6 +5,7 @@ export interface RunInfo {
   daemon?: string;
   wallet?: string;
   addresses?: { cn: string; carrot?: string };
+  minerAddresses?: { cn: string; carrot?: string };
   backend?: 'salvium' | 'sim' | 'monero';
   workdir?: string;
 }

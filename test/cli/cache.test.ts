@@ -1,0 +1,106 @@
+// `saltnet cache` and `saltnet snapshot` as users run them: keys for CI caches, build/ls/clear,
+// and a running testnet saved to a file and brought up again from it elsewhere.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa, type ResultPromise } from 'execa';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { cleanup, tempDir, waitFor } from '../../harness/sim/launch.js';
+
+const CLI = fileURLToPath(new URL('../../dist/harness/cli/main.js', import.meta.url));
+let root: string;
+let cache: string;
+const env = (): Record<string, string> => ({ SALTNET_STATE_DIR: join(root, 'state'), SALTNET_SIM_HASHRATE: '250000', CI: '1', SALTNET_CACHE_DIR: cache });
+const running: ResultPromise[] = [];
+const saltnet = (args: string[], extraEnv: Record<string, string> = {}) => execa(process.execPath, [CLI, ...args], { env: { ...env(), ...extraEnv }, reject: false, all: true });
+const SMALL = ['--backend', 'sim', '--height', '200', '--unlocked', '10'];
+
+async function up(args: string[]): Promise<{ proc: ResultPromise; ready: any; err: () => string }> {
+  const proc = execa(process.execPath, [CLI, ...args, '--json'], { env: env(), reject: false, buffer: false, stdout: 'pipe', stderr: 'pipe' });
+  running.push(proc);
+  let out = '';
+  let err = '';
+  proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  proc.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  const line = await waitFor('saltnet to be up', async () => {
+    if (proc.exitCode !== null) throw new Error(`saltnet exited ${proc.exitCode}:\n${err}`);
+    return out.split('\n').find((l) => l.startsWith('{'));
+  }, 120_000, 50);
+  return { proc, ready: JSON.parse(line), err: () => err };
+}
+
+beforeAll(() => {
+  root = tempDir('saltnet-clicache-');
+  cache = join(root, 'cache');
+});
+afterEach(async () => {
+  for (const p of running.splice(0)) {
+    p.kill('SIGINT');
+    await p.catch(() => undefined);
+  }
+  await execa(process.execPath, [CLI, 'down'], { env: env(), reject: false });
+});
+afterAll(() => cleanup(root));
+
+describe('saltnet cache', { timeout: 150_000 }, () => {
+  it('key: stable for the same options, another for another height; build, ls, clear', async () => {
+    const k1 = (await saltnet(['cache', 'key', ...SMALL])).stdout;
+    expect(k1).toMatch(/^sim-d500-h200-[0-9a-f]{12}$/);
+    expect((await saltnet(['cache', 'key', ...SMALL])).stdout).toBe(k1);
+    expect((await saltnet(['cache', 'key', '--backend', 'sim', '--height', '201', '--unlocked', '10'])).stdout).not.toBe(k1);
+
+    const b1 = await saltnet(['cache', 'build', ...SMALL]);
+    expect(b1.exitCode, b1.all).toBe(0);
+    expect(b1.stdout).toContain(`${k1} built and saved`);
+    const b2 = await saltnet(['cache', 'build', ...SMALL]);
+    expect(b2.stdout).toContain(`${k1} was cached already`);
+    const ls = JSON.parse((await saltnet(['cache', 'ls', '--json'])).stdout);
+    expect(ls).toMatchObject({ cacheDir: cache, snapshots: [{ key: k1, backend: 'sim', difficulty: 500 }] });
+    expect(ls.snapshots[0].height).toBeGreaterThanOrEqual(200);
+
+    const bad = await saltnet(['cache', 'clear', '--key', 'nope']);
+    expect(bad.exitCode).toBe(1);
+    expect(bad.stderr).toContain(`no snapshot nope in ${cache}`);
+    expect((await saltnet(['cache', 'clear', '--key', k1])).stdout).toBe(`removed ${k1}`);
+    expect(JSON.parse((await saltnet(['cache', 'ls', '--json'])).stdout).snapshots).toEqual([]);
+  });
+});
+
+describe('saltnet snapshot', { timeout: 180_000 }, () => {
+  it('save writes the running testnet to a file (it keeps running); load brings that state up', async () => {
+    const first = await up(['up', ...SMALL]);
+    const wallet = first.ready.wallet.url as string;
+    // a transaction the saved state must hold
+    const mine = await saltnet(['mine', '3']);
+    expect(mine.exitCode, mine.all).toBe(0);
+    const height = Number(/height (\d+)/.exec(mine.stdout)![1]);
+    const file = join(root, 'bug-report.tar.gz');
+    const saved = await saltnet(['snapshot', 'save', file]);
+    expect(saved.exitCode, saved.all).toBe(0);
+    expect(saved.stdout).toContain(`wrote ${file}: sim height ${height}`);
+    expect(existsSync(file)).toBe(true);
+    // the testnet is still up on the same endpoint, and the temporary cache entry is gone
+    const v = await fetch(`${wallet}/json_rpc`, { method: 'POST', body: '{"jsonrpc":"2.0","id":1,"method":"get_height"}' });
+    expect(((await v.json()) as { result: { height: number } }).result.height).toBe(height);
+    expect(JSON.parse((await saltnet(['cache', 'ls', '--json'])).stdout).snapshots.map((s: { key: string }) => s.key).filter((k: string) => k.startsWith('saved-'))).toEqual([]);
+    first.proc.kill('SIGINT');
+    await first.proc;
+
+    const second = await up(['snapshot', 'load', file]);
+    expect(second.ready.height).toBe(height);
+    expect(second.ready.snapshot.status).toBe('hit');
+    expect(second.ready.wallet.addresses).toEqual(first.ready.wallet.addresses);
+    expect(second.err()).toContain(`imported ${file}`);
+  });
+
+  it('save without a running testnet says how to start one; load of a damaged file is refused', async () => {
+    const r = await saltnet(['snapshot', 'save', join(root, 'x.tar.gz')]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('no testnet is running: start one with `saltnet up`');
+    const junk = join(root, 'junk.tar.gz');
+    (await import('node:fs')).writeFileSync(junk, 'not an archive');
+    const l = await saltnet(['snapshot', 'load', junk]);
+    expect(l.exitCode).toBe(1);
+    expect(l.stderr).toMatch(/junk\.tar\.gz/);
+  });
+});
