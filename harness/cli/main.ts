@@ -6,6 +6,7 @@ import { setTimeoutFactor } from '../process/timeouts.js';
 import { doctorCommand } from './doctor.js';
 import { downCommand } from './down.js';
 import { explain } from './errors.js';
+import { installCommand } from './install.js';
 import { mineCommand } from './mine.js';
 import { reproCommand } from './repro.js';
 import { runCommand } from './run.js';
@@ -31,7 +32,8 @@ async function main(): Promise<void> {
     .command(doctorCommand)
     .command(runCommand)
     .command(reproCommand)
-    .demandCommand(1, 'say what to do: saltnet up | down | status | mine | run | repro | doctor')
+    .command(installCommand)
+    .demandCommand(1, 'say what to do: saltnet up | down | status | mine | run | repro | doctor | install')
     .strict()
     .fail((msg, err) => {
       throw err ?? new Error(msg);
