@@ -112,6 +112,22 @@ describe('a good archive', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('follows a redirect (GitHub answers with one) and retries a 503 once', async () => {
+    const bytes = tarGz(programs('', 0o755));
+    const { opts } = setup([{ name: TAR, bytes }]);
+    let failed = false;
+    const server = await serve({});
+    server.routes.set(`/${VERSION}/${TAR}`, (_req, res) => res.writeHead(302, { location: '/objects/blob' }).end());
+    server.routes.set('/objects/blob', (_req, res) => {
+      if (!failed) {
+        failed = true;
+        res.writeHead(503).end('busy');
+      } else res.writeHead(200, { 'content-length': bytes.length }).end(bytes);
+    });
+    expect(await installSalvium(opts({ mirror: server.url }))).toMatchObject({ alreadyInstalled: false, sha256: sha256(bytes) });
+    expect(server.requests).toEqual([`/${VERSION}/${TAR}`, '/objects/blob', `/${VERSION}/${TAR}`, '/objects/blob']);
+  });
+
   it('a leftover temp folder of a killed install is removed by the next run', async () => {
     const bytes = tarGz(programs('', 0o755));
     const { cache, opts } = setup([{ name: TAR, bytes }]);
@@ -180,6 +196,22 @@ describe('refusals', () => {
     expect(err.message).toContain(`${server.url}/${VERSION}/${TAR}: HTTP 404`);
     expect(err.message).toContain('--asset');
     expect(server.requests).toHaveLength(1); // a 404 is not retried
+    expect(readdirSync(binRoot(cache))).toEqual([]);
+  });
+
+  it('a download larger than the limit, declared or not, is cut off', async () => {
+    const bytes = tarGz(programs('', 0o755));
+    const max = bytes.length - 1;
+    const { cache, opts } = setup([{ name: TAR, bytes }]);
+    const server = await serve({ [TAR]: bytes });
+    const declared = await refusal(installSalvium(opts({ mirror: server.url, maxBytes: max })));
+    expect(declared).toMatchObject({ code: 'DOWNLOAD_FAILED', message: expect.stringContaining(`larger than ${max} bytes`) });
+    server.routes.set(`/${VERSION}/${TAR}`, (_req, res) => {
+      res.writeHead(200); // chunked: no content-length to judge by
+      res.end(bytes);
+    });
+    const streamed = await refusal(installSalvium(opts({ mirror: server.url, maxBytes: max })));
+    expect(streamed).toMatchObject({ code: 'DOWNLOAD_FAILED', message: expect.stringContaining(`larger than ${max} bytes`) });
     expect(readdirSync(binRoot(cache))).toEqual([]);
   });
 
