@@ -7,6 +7,7 @@ import { cacheCommand } from './cache.js';
 import { doctorCommand } from './doctor.js';
 import { downCommand } from './down.js';
 import { explain } from './errors.js';
+import { installCommand } from './install.js';
 import { mineCommand } from './mine.js';
 import { reproCommand } from './repro.js';
 import { runCommand } from './run.js';
@@ -35,7 +36,8 @@ async function main(): Promise<void> {
     .command(reproCommand)
     .command(cacheCommand)
     .command(snapshotCommand)
-    .demandCommand(1, 'say what to do: saltnet up | down | status | mine | run | repro | cache | snapshot | doctor')
+    .command(installCommand)
+    .demandCommand(1, 'say what to do: saltnet up | down | status | mine | run | repro | cache | snapshot | install | doctor')
     .strict()
     .fail((msg, err) => {
       throw err ?? new Error(msg);

@@ -1,0 +1,193 @@
+// Getting a release archive onto disk: from an HTTP(S) base URL (GitHub releases by default, or a
+// --mirror) with undici's fetch, or from a local folder (an offline mirror). The SHA-256 is
+// computed while the bytes stream to the file, so the archive is read once; a size limit and
+// connect/headers/idle timeouts keep a bad server from filling the disk or hanging the command.
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream, existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { fileURLToPath } from 'node:url';
+import pRetry from 'p-retry';
+import { Agent, fetch } from 'undici';
+import { scaled } from '../process/timeouts.js';
+import { InstallError } from './errors.js';
+
+export const DEFAULT_BASE_URL = 'https://github.com/salvium/salvium/releases/download';
+/** Salvium's archives are ~100 MiB; anything far larger is not a release archive. */
+export const DEFAULT_MAX_BYTES = 1024 * 2 ** 20;
+
+/** Where one archive comes from. */
+export type ArchiveSource = { kind: 'http'; url: string } | { kind: 'file'; dir: string; candidates: string[] };
+
+/**
+ * The source of `<version>/<asset>` under a base: GitHub's layout `<base>/<version>/<asset>`. A
+ * base that is a folder (a path or file: URL) is an offline mirror, where the archive may sit at
+ * `<folder>/<version>/<asset>` or directly at `<folder>/<asset>`.
+ */
+export function archiveSource(base: string, version: string, asset: string): ArchiveSource {
+  if (/^https?:\/\//i.test(base)) return { kind: 'http', url: `${base.replace(/\/+$/, '')}/${encodeURIComponent(version)}/${encodeURIComponent(asset)}` };
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(base) && !/^file:/i.test(base)) {
+    throw new InstallError('BAD_OPTIONS', `--mirror ${base}: use an http(s):// URL or a local folder`);
+  }
+  const dir = resolve(/^file:/i.test(base) ? fileURLToPath(base) : base);
+  return { kind: 'file', dir, candidates: [resolve(dir, version, asset), resolve(dir, asset)] };
+}
+
+/** The URL or path of a source, for messages. */
+export function describeSource(s: ArchiveSource): string {
+  return s.kind === 'http' ? s.url : (s.candidates[0] ?? s.dir);
+}
+
+export interface DownloadOptions {
+  maxBytes?: number;
+  /** For messages: what is being downloaded ("Salvium v1.1.3c (salvium-….zip)"). */
+  what?: string;
+}
+
+export interface Downloaded {
+  /** The URL or path actually read. */
+  from: string;
+  sha256: string;
+  size: number;
+}
+
+/** A failed attempt, and whether another attempt may succeed. */
+class AttemptError extends InstallError {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+    options?: { cause?: unknown },
+  ) {
+    super('DOWNLOAD_FAILED', message, options);
+  }
+}
+
+const RETRYABLE_CODES = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CLOSED']);
+
+const PLAIN: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'DNS lookup failed',
+  ENETUNREACH: 'network unreachable',
+  EHOSTUNREACH: 'host unreachable',
+  ECONNRESET: 'connection reset',
+  ETIMEDOUT: 'timed out',
+  UND_ERR_CONNECT_TIMEOUT: 'connect timed out',
+  UND_ERR_HEADERS_TIMEOUT: 'no answer in time',
+  UND_ERR_BODY_TIMEOUT: 'the download stalled',
+  UND_ERR_SOCKET: 'the connection closed early',
+};
+
+/** The errno/undici code under fetch's generic "fetch failed" / "terminated" errors. */
+function rootCode(err: unknown): string | undefined {
+  for (let e: unknown = err, depth = 0; e && depth < 8; depth++) {
+    if (e instanceof AggregateError && e.errors.length) e = e.errors[0];
+    const code = typeof e === 'object' && e !== null && 'code' in e && typeof e.code === 'string' ? e.code : undefined;
+    if (code) return code;
+    e = typeof e === 'object' && e !== null && 'cause' in e ? e.cause : undefined;
+  }
+  return undefined;
+}
+
+function networkError(url: string, err: unknown): AttemptError {
+  if (err instanceof AttemptError) return err;
+  const code = rootCode(err);
+  const what = code ? `${PLAIN[code] ?? 'network error'} (${code})` : err instanceof Error ? err.message : String(err);
+  return new AttemptError(`could not download ${url}: ${what}`, code !== undefined && RETRYABLE_CODES.has(code), { cause: err });
+}
+
+function newAgent(): Agent {
+  return new Agent({ connect: { timeout: scaled(15_000) }, headersTimeout: scaled(30_000), bodyTimeout: scaled(60_000) });
+}
+
+/** Counts and hashes what passes through, and stops at `max` bytes. */
+function meter(max: number, onTooLarge: () => Error): { stream: Transform; result: () => { sha256: string; size: number } } {
+  const hash = createHash('sha256');
+  let size = 0;
+  const stream = new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      size += chunk.length;
+      if (size > max) return cb(onTooLarge());
+      hash.update(chunk);
+      cb(null, chunk);
+    },
+  });
+  return { stream, result: () => ({ sha256: hash.digest('hex'), size }) };
+}
+
+async function httpOnce(url: string, dest: string, maxBytes: number): Promise<Downloaded> {
+  const agent = newAgent();
+  try {
+    let res;
+    try {
+      res = await fetch(url, { dispatcher: agent, redirect: 'follow', headers: { 'user-agent': 'saltnet-install' } });
+    } catch (err) {
+      throw networkError(url, err);
+    }
+    if (!res.ok || !res.body) {
+      await res.body?.cancel().catch(() => {});
+      const retryable = res.status >= 500 || res.status === 429;
+      throw new AttemptError(`could not download ${url}: HTTP ${res.status} ${res.statusText}`.trim(), retryable);
+    }
+    const declared = Number(res.headers.get('content-length') ?? NaN);
+    const tooLarge = (): AttemptError => new AttemptError(`refusing ${url}: it is larger than ${maxBytes} bytes, too large for a Salvium release archive`, false);
+    if (declared > maxBytes) {
+      await res.body.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    const m = meter(maxBytes, tooLarge);
+    try {
+      await pipeline(Readable.fromWeb(res.body as WebReadableStream<Uint8Array>), m.stream, createWriteStream(dest, { mode: 0o600 }));
+    } catch (err) {
+      throw networkError(url, err);
+    }
+    return { from: url, ...m.result() };
+  } finally {
+    await agent.close().catch(() => {});
+  }
+}
+
+/**
+ * Download (or copy) an archive to `dest`, returning its SHA-256 and size. Transient network
+ * failures (a reset, a stall, HTTP 5xx) are retried twice; a refused connection, an unknown host
+ * and HTTP 4xx fail at once, since retrying cannot help.
+ */
+export async function downloadTo(source: ArchiveSource, dest: string, opts: DownloadOptions = {}): Promise<Downloaded> {
+  const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
+  if (source.kind === 'file') {
+    const path = source.candidates.find((p) => existsSync(p));
+    if (!path) throw new InstallError('DOWNLOAD_FAILED', `${opts.what ?? 'the archive'} is not in the mirror folder ${source.dir}: looked for ${source.candidates.join(' and ')}`);
+    const m = meter(maxBytes, () => new InstallError('DOWNLOAD_FAILED', `refusing ${path}: it is larger than ${maxBytes} bytes`));
+    await pipeline(createReadStream(path), m.stream, createWriteStream(dest, { mode: 0o600 }));
+    return { from: path, ...m.result() };
+  }
+  return pRetry(() => httpOnce(source.url, dest, maxBytes), {
+    retries: 2,
+    minTimeout: 1000,
+    shouldRetry: ({ error }) => error instanceof AttemptError && error.retryable,
+  });
+}
+
+/** A small text file (a hashes file) over HTTP(S). */
+export async function fetchText(url: string, opts: { maxBytes: number }): Promise<string> {
+  const agent = newAgent();
+  try {
+    let res;
+    try {
+      res = await fetch(url, { dispatcher: agent, redirect: 'follow', headers: { 'user-agent': 'saltnet-install' } });
+    } catch (err) {
+      throw networkError(url, err);
+    }
+    if (!res.ok) throw new InstallError('DOWNLOAD_FAILED', `could not download ${url}: HTTP ${res.status} ${res.statusText}`.trim());
+    const buf = Buffer.from(await res.arrayBuffer());
+    if (buf.length > opts.maxBytes) throw new InstallError('DOWNLOAD_FAILED', `refusing ${url}: larger than ${opts.maxBytes} bytes, not a hashes file`);
+    return buf.toString('utf8');
+  } catch (err) {
+    if (err instanceof InstallError) throw err;
+    throw networkError(url, err);
+  } finally {
+    await agent.close().catch(() => {});
+  }
+}
