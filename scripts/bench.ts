@@ -1,12 +1,15 @@
 // `npm run bench`: prints the numbers the issues ask for. Nothing here asserts a time; it measures.
 //   sim.mine1300     time for the simulator to mine 1300 blocks (default pace, and unthrottled)
 //   sim.getBalance   1000 sequential get_balance calls against a wallet that mined those blocks
-//   up.<backend>.*   each phase of `saltnet up`, and the harness's overhead against the same steps by hand
+//   up.<backend>.*   each phase of `saltnet up`, cold (build + save a snapshot) and warm (restore),
+//                    and the harness's overhead against the same steps by hand
+//   wallet.*         a wallet that mined every block against the test wallet fed only its funding blocks
 //   run.*            the scenario runner's overhead per step against a raw HTTP call, and the example suite's wall time
 import { execaSync } from 'execa';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { cleanup, generateWallet, height, mineAcrossCarrot, post, rpc, startDaemon, startWalletRpc, stopAll, tempDir, waitFor } from '../harness/sim/launch.js';
+import { fixtureWallet } from '../harness/testnet/fixture-wallets.js';
 import { startTestnet } from '../harness/testnet/testnet.js';
 import { writeFileSync } from 'node:fs';
 import { glob } from 'tinyglobby';
@@ -76,17 +79,79 @@ async function getBalance1000(): Promise<void> {
   }
 }
 
-/** `saltnet up` on a backend: the time of each phase. */
-async function upPhases(backend: 'sim' | 'monero', env: Record<string, string>, difficulty?: number): Promise<number> {
-  const t0 = performance.now();
-  const t = await startTestnet({ backend, progress: 'none', log: () => undefined, trapSignals: false, daemonEnv: env, ...(difficulty ? { difficulty } : {}) });
-  const total = performance.now() - t0;
-  for (const [phase, msTaken] of Object.entries(t.phases)) report(`up.${backend}.${phase}`, ms(msTaken));
-  report(`up.${backend}.total`, ms(total), `height ${t.height}, ${backend === 'sim' ? '1001 SAL1' : '1 XMR'} unlocked`);
-  const s0 = performance.now();
-  await t.stop();
-  report(`up.${backend}.stop`, ms(performance.now() - s0), 'every process stopped gracefully');
-  return total;
+/** `saltnet up` on a backend, cold (empty cache: build and save) then warm (restore): the time of each phase. */
+async function upPhases(backend: 'sim' | 'monero', env: Record<string, string>, difficulty?: number, label: string = backend): Promise<{ cold: number; warm: number }> {
+  const cache = tempDir('saltnet-bench-cache-');
+  const opts = { backend, progress: 'none' as const, log: () => undefined, trapSignals: false, daemonEnv: env, cacheDir: cache, ...(difficulty ? { difficulty } : {}) };
+  try {
+    const totals: Record<string, number> = {};
+    for (const kind of ['cold', 'warm'] as const) {
+      const t0 = performance.now();
+      const t = await startTestnet(opts);
+      const total = performance.now() - t0;
+      totals[kind] = total;
+      for (const [phase, msTaken] of Object.entries(t.phases)) report(`up.${label}.${kind}.${phase}`, ms(msTaken));
+      const b = await t.wallet.client.balance(t.backend.spec.fundAsset);
+      const unit = backend === 'monero' ? 1e12 : 1e8;
+      report(`up.${label}.${kind}.total`, ms(total), `snapshot ${t.snapshot.status}, height ${t.height}, ${(Number(b.unlocked) / unit).toFixed(2)} ${backend === 'monero' ? 'XMR' : 'SAL1'} unlocked (token-ready: height > 1200, >= 1100 SAL1)`);
+      const s0 = performance.now();
+      await t.stop();
+      report(`up.${label}.${kind}.stop`, ms(performance.now() - s0), 'every process stopped gracefully');
+    }
+    return { cold: totals.cold!, warm: totals.warm! };
+  } finally {
+    cleanup(cache);
+  }
+}
+
+/** A wallet restored from its seed in a fresh wallet RPC on this daemon: first scan, outputs, transaction building. */
+async function walletCost(label: string, daemonPort: number, seed: string, dir: string): Promise<void> {
+  const w = await startWalletRpc(['--wallet-dir', dir, '--log-file', join(dir, `${label}.log`)], daemonPort);
+  try {
+    const t0 = performance.now();
+    const restored = await rpc(w.port, 'restore_deterministic_wallet', { filename: `bench-${label}`, seed, password: 'bench', restore_height: 0, language: 'English' });
+    if (!restored.result) throw new Error(JSON.stringify(restored));
+    await rpc(w.port, 'refresh');
+    const scan = performance.now() - t0;
+    const outs = (await rpc(w.port, 'incoming_transfers', { transfer_type: 'available' })).result?.transfers?.length ?? 0;
+    const address = (await rpc(w.port, 'get_address')).result.address_carrot;
+    const times: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const s0 = performance.now();
+      const r = await rpc(w.port, 'transfer', { destinations: [{ address, amount: 100_000_000, asset_type: 'SAL1' }], source_asset: 'SAL1', dest_asset: 'SAL1', tx_type: 3, do_not_relay: true });
+      if (!r.result) throw new Error(JSON.stringify(r.error));
+      times.push(performance.now() - s0);
+    }
+    times.sort((a, b) => a - b);
+    report(`wallet.${label}.outputs`, String(outs), 'unspent outputs after the first scan');
+    report(`wallet.${label}.firstScan`, ms(scan), 'restore from seed + first refresh over the whole chain');
+    report(`wallet.${label}.transfer`, ms(quantile(times, 0.5)), `p50 of 20 transfers built (do_not_relay), p95 ${ms(quantile(times, 0.95))}`);
+  } finally {
+    await w.stop();
+  }
+}
+
+/** The effect of the miner wallet: a wallet that mined every block against the test wallet that got only its funding blocks. */
+async function fewerOutputs(): Promise<void> {
+  const dir = tempDir('saltnet-bench-');
+  const cache = tempDir('saltnet-bench-cache-');
+  try {
+    const d = await startDaemon(dir, { difficulty: 1, env: { SALTNET_SIM_MIN_BLOCK_MS: '0' } });
+    const all = await generateWallet(join(dir, 'all'), 'bench', d.port);
+    await mineAcrossCarrot(d.port, all, 1201);
+    await walletCost('minedEveryBlock', d.port, all.seed.join(' '), dir);
+    await d.stop();
+    const t = await startTestnet({ backend: 'sim', progress: 'none', log: () => undefined, trapSignals: false, cacheDir: cache, daemonEnv: { SALTNET_SIM_HASHRATE: '250000' } });
+    try {
+      await walletCost('fundingBlocksOnly', t.daemon.ports.rpc, fixtureWallet('main').seed, dir);
+    } finally {
+      await t.stop();
+    }
+  } finally {
+    await stopAll();
+    cleanup(dir);
+    cleanup(cache);
+  }
 }
 
 /** The same steps as `up` on sim, started by hand (no supervisor, registry, reaper or readiness strategies). */
@@ -155,19 +220,23 @@ async function main(): Promise<void> {
   await mine1300('unthrottled', 1, { SALTNET_SIM_MIN_BLOCK_MS: '0' });
   await getBalance1000();
   process.stdout.write('\n');
-  await upPhases('sim', {});
+  const paced = await upPhases('sim', {});
+  report('up.sim.speedup', `${(paced.cold / paced.warm).toFixed(0)}x`, `warm ${ms(paced.warm)} vs cold ${ms(paced.cold)} at the default simulator pace (difficulty 500)`);
   // Overhead: a fast simulated hash rate so that mining (the same for both) does not drown it.
   const fast = { SALTNET_SIM_HASHRATE: '250000' };
-  const harness = await upPhases('sim', fast);
+  const harness = await upPhases('sim', fast, undefined, 'simFast');
   const hand = await byHand(fast);
-  report('up.sim.overhead', ms(harness - hand), `harness ${ms(harness)} vs by hand ${ms(hand)} at ~500 blocks/s`);
+  report('up.sim.overhead', ms(harness.cold - hand), `harness cold start ${ms(harness.cold)} (incl. saving the snapshot) vs by hand ${ms(hand)} at ~500 blocks/s`);
+  process.stdout.write('\n');
+  await fewerOutputs();
   process.stdout.write('\n');
   await runnerOverhead();
   await exampleSuite(1);
   await exampleSuite(2);
   if (execaSync('sh', ['-c', 'command -v monerod'], { reject: false }).exitCode === 0) {
     process.stdout.write('\n');
-    await upPhases('monero', {}, 1);
+    const m = await upPhases('monero', {}, 1);
+    report('up.monero.speedup', `${(m.cold / m.warm).toFixed(1)}x`, `warm ${ms(m.warm)} vs cold ${ms(m.cold)} (real monerod, difficulty 1, height 70)`);
   } else report('up.monero', 'skipped', 'monerod not installed (apt-get install -y monero)');
 }
 
