@@ -2,7 +2,8 @@
 // The `saltnet` command.
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { setTimeoutFactor } from '../process/timeouts.js';
+import { CONFIG_OPTION } from '../config/yargs.js';
+import { applyConfig } from './config.js';
 import { cacheCommand } from './cache.js';
 import { doctorCommand } from './doctor.js';
 import { downCommand } from './down.js';
@@ -20,13 +21,8 @@ async function main(): Promise<void> {
     .scriptName('saltnet')
     .usage('$0 <command> [options]\n\nA private, throwaway Salvium testnet.')
     .option('timeout-factor', { type: 'number', global: true, describe: 'scale every deadline (slow machines: 2 or 3)' })
-    .middleware((a) => {
-      const f = (a.timeoutFactor as number | undefined) ?? (process.env.SALTNET_TIMEOUT_FACTOR ? Number(process.env.SALTNET_TIMEOUT_FACTOR) : undefined);
-      if (f !== undefined) {
-        if (!(f > 0)) throw new Error(`--timeout-factor must be a positive number, got ${String(f)}`);
-        setTimeoutFactor(f);
-      }
-    })
+    .option('config', { ...CONFIG_OPTION, global: true })
+    .middleware(applyConfig)
     .command(upCommand)
     .command(downCommand)
     .command(statusCommand)

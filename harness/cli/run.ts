@@ -49,6 +49,7 @@ export function shard(files: string[], spec: string | undefined): string[] {
 }
 
 export async function runCommandLine(argv: RunArgs, extra: Partial<RunnerOptions> = {}): Promise<ScenarioResult[]> {
+  if (!argv.files?.length) throw new Error('say which scenarios to run: saltnet run scenarios/*.yaml (or set run.files in saltnet.config.yaml)');
   const files = shard(await expandFiles(argv.files), argv.shard);
   const grep = argv.grep ? new RegExp(argv.grep) : undefined;
   const log = (l: string): void => void process.stderr.write(`${l}\n`);
@@ -81,11 +82,11 @@ export async function runCommandLine(argv: RunArgs, extra: Partial<RunnerOptions
 }
 
 export const runCommand: CommandModule<object, RunArgs> = {
-  command: 'run <files..>',
+  command: 'run [files..]',
   describe: 'run scenario files (or globs) against a testnet',
   builder: (y) =>
     y
-      .positional('files', { type: 'string', array: true, demandOption: true, describe: 'scenario files or globs, e.g. scenarios/*.yaml' })
+      .positional('files', { type: 'string', array: true, describe: 'scenario files or globs, e.g. scenarios/*.yaml (default: run.files of the config file)' })
       .option('backend', { choices: ['auto', 'salvium', 'sim', 'monero'] as const, default: 'auto' as const })
       .option('bin-dir', { type: 'string' })
       .option('difficulty', { type: 'number' })

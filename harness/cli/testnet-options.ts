@@ -1,5 +1,6 @@
 // The options that describe a testnet, shared by `up`, `cache build`, `cache key` and `snapshot load`.
 import type { Argv } from 'yargs';
+import { unlockedAtomic } from '../config/unlocked.js';
 import type { BackendName } from '../testnet/backends.js';
 import type { TestnetOptions } from '../testnet/testnet.js';
 
@@ -8,7 +9,8 @@ export interface TestnetArgs {
   binDir?: string;
   difficulty?: number;
   height?: number;
-  unlocked?: number;
+  /** Coins (a number) or an amount with its unit ("1100 SAL1", from a config file). */
+  unlocked?: number | string;
   cacheDir?: string;
   snapshots: boolean;
   threads?: number;
@@ -38,13 +40,13 @@ export function coinsToAtomic(backend: BackendName | 'auto', coins: number): big
 export function toTestnetOptions(a: TestnetArgs): TestnetOptions {
   if (a.height !== undefined && !(Number.isInteger(a.height) && a.height >= 1)) throw new Error(`--height must be a whole number >= 1, got ${a.height}`);
   if (a.difficulty !== undefined && !(Number.isInteger(a.difficulty) && a.difficulty >= 1)) throw new Error(`--difficulty must be a whole number >= 1, got ${a.difficulty}`);
-  if (a.unlocked !== undefined && !(a.unlocked >= 0)) throw new Error(`--unlocked must be a number of coins >= 0, got ${a.unlocked}`);
+  if (typeof a.unlocked === 'number' && !(a.unlocked >= 0)) throw new Error(`--unlocked must be a number of coins >= 0, got ${a.unlocked}`);
   return {
     backend: a.backend,
     ...(a.binDir ? { binDir: a.binDir } : {}),
     ...(a.difficulty !== undefined ? { difficulty: a.difficulty } : {}),
     ...(a.height !== undefined ? { height: a.height } : {}),
-    ...(a.unlocked !== undefined ? { unlocked: coinsToAtomic(a.backend, a.unlocked) } : {}),
+    ...(a.unlocked !== undefined ? { unlocked: typeof a.unlocked === 'string' ? unlockedAtomic(a.unlocked, a.backend === 'monero' ? 'monero' : 'sim') : coinsToAtomic(a.backend, a.unlocked) } : {}),
     ...(a.cacheDir ? { cacheDir: a.cacheDir } : {}),
     ...(a.threads ? { threads: a.threads } : {}),
     snapshots: a.snapshots,
