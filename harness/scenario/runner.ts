@@ -43,6 +43,8 @@ export interface RunnerOptions {
   hooks?: RunnerHooks;
   /** Run only the scenarios this accepts (`--grep`). */
   filter?: (s: Scenario) => boolean;
+  /** Run on this testnet (shared isolation, one worker) instead of starting one; it is mined to the required height and left running. */
+  testnet?: Testnet;
 }
 
 const SAL1 = 100_000_000n;
@@ -251,6 +253,7 @@ export async function runFiles(files: string[], o: RunnerOptions): Promise<Scena
     return r;
   };
 
+  if (o.isolation === 'fresh' && o.testnet) throw new Error('isolation "fresh" starts a testnet per scenario; to run on a testnet of yours, use isolation "shared"');
   if (o.isolation === 'fresh') {
     const out = await pool(scenarios, o.workers, async (s) => {
       const t0 = Date.now();
@@ -282,13 +285,14 @@ export async function runFiles(files: string[], o: RunnerOptions): Promise<Scena
 
   // Shared: each worker has one testnet (so no block arrives during a scenario unless it mines one),
   // brought to the highest required height; every scenario gets fresh wallets funded from the testnet's own.
-  const spec = resolveBackend(o.backend, o.binDir).spec;
+  const given = o.testnet;
+  const spec = given?.backend.spec ?? resolveBackend(o.backend, o.binDir).spec;
   const runnable = scenarios.filter((s) => !skipReason(s, spec));
   for (const s of scenarios) if (skipReason(s, spec)) results.push(skipped(s, spec.name, skipReason(s, spec)!));
   if (runnable.length === 0) return results;
   const height = Math.max(1, ...runnable.map((s) => requiredHeight(s, spec)));
   const asset = spec.fundAsset;
-  const workers = Math.max(1, Math.min(o.workers, runnable.length));
+  const workers = given ? 1 : Math.max(1, Math.min(o.workers, runnable.length));
   // Each worker's funder must cover the scenarios it may get: at most all but (workers - 1) of them.
   const needs = runnable.map((s) => [...requiredFunds(s, spec)].reduce((sum, [a, v]) => (a === (asset ?? a) ? sum + v + SAL1 : sum), 0n)).sort((a, b) => (a < b ? 1 : -1));
   const perWorker = needs.slice(0, runnable.length - workers + 1).reduce((a, b) => a + b, 0n);
@@ -296,7 +300,9 @@ export async function runFiles(files: string[], o: RunnerOptions): Promise<Scena
   const chains: Promise<Testnet>[] = [];
   try {
     const out = await pool(runnable, workers, async (s, k, w) => {
-      const tn = (chains[w] ??= startTestnet({ ...base, height, unlocked: fundingBucket(perWorker, spec) }));
+      const tn = (chains[w] ??= given
+        ? given.daemon.client.height().then(async (h) => (h < height && (await given.mine(height)), given))
+        : startTestnet({ ...base, height, unlocked: fundingBucket(perWorker, spec) }));
       const prepare = async (): Promise<Prepared> => {
         const t = await tn;
         const funder = t.wallets().get('main')!;
@@ -312,6 +318,6 @@ export async function runFiles(files: string[], o: RunnerOptions): Promise<Scena
     }, stop);
     return [...results, ...out];
   } finally {
-    for (const t of chains) await t?.then((x) => x.stop(), () => undefined);
+    if (!given) for (const t of chains) await t?.then((x) => x.stop(), () => undefined);
   }
 }
