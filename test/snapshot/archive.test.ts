@@ -133,13 +133,47 @@ describe('export and import', () => {
     expectNothingImported(other);
   });
 
-  it('refuses a file that is not gzip, and paths that leave the snapshot', async () => {
+  it('writes the same bytes for the same snapshot', async () => {
+    const { cache, file } = await exported();
+    const again = join(tempDir('out'), 'again.tar.gz');
+    await exportSnapshot(cache, KEY, again);
+    expect(readFileSync(again).equals(readFileSync(file))).toBe(true);
+  });
+
+  it('refuses links, devices, unknown entry types, absolute paths and oversized pax records, importing nothing', async () => {
+    const { cache } = await exported();
+    const m = tarEntry(`${KEY}/manifest.json`, readFileSync(join(cache, 'snapshots', KEY, 'manifest.json')));
+    const cases: [string, Buffer, RegExp][] = [
+      ['symlink', tarEntry(`${KEY}/daemon/link`, '', { type: 'SymbolicLink', linkpath: '/etc/passwd' }), /daemon\/link is a SymbolicLink entry/],
+      ['hard link', tarEntry(`${KEY}/wallets/main`, '', { type: 'Link', linkpath: `${KEY}/wallets/main.keys` }), /wallets\/main is a Link entry/],
+      ['device', tarEntry(`${KEY}/daemon/null`, '', { type: 'CharacterDevice' }), /is a CharacterDevice entry/],
+      ['FIFO', tarEntry(`${KEY}/daemon/fifo`, '', { type: 'FIFO' }), /is a FIFO entry/],
+      ['unknown type', tarEntry(`${KEY}/daemon/sparse`, 'x', { type: 'SparseFile' }), /unsupported entry type \(S\)/],
+      ['absolute path', tarEntry('/tmp/escape.txt', 'x'), /\/tmp\/escape\.txt lies outside/],
+      ['oversized pax record', tarEntry('PaxHeader', Buffer.alloc((1 << 20) + 1, 'x'), { type: 'ExtendedHeader' }), /oversized ExtendedHeader entry/],
+    ];
+    const dir = tempDir('bad');
+    for (const [name, entry, problem] of cases) {
+      const bad = join(dir, `${name}.tar.gz`);
+      writeFileSync(bad, gzipSync(Buffer.concat([m, entry, END_OF_ARCHIVE])));
+      const other = tempDir('cache2');
+      await expect(importSnapshot(other, bad), name).rejects.toMatchObject({ code: 'BAD_ARCHIVE', message: expect.stringMatching(problem) });
+      expectNothingImported(other);
+    }
+  });
+
+  it('refuses a file that is not gzip or is cut short, and paths that leave the snapshot', async () => {
     const dir = tempDir('bad');
     const other = tempDir('cache2');
     writeFileSync(join(dir, 'plain.txt'), 'not an archive at all');
     await expect(importSnapshot(other, join(dir, 'plain.txt'))).rejects.toMatchObject({ code: 'BAD_ARCHIVE', message: expect.stringMatching(/not a valid gzip file/) });
 
-    const { cache } = await exported();
+    const { cache, file } = await exported();
+    const gz = readFileSync(file);
+    writeFileSync(join(dir, 'cut.tar.gz'), gz.subarray(0, gz.length - 100));
+    await expect(importSnapshot(other, join(dir, 'cut.tar.gz'))).rejects.toMatchObject({ code: 'BAD_ARCHIVE', message: expect.stringMatching(/not a valid gzip file/) });
+    expectNothingImported(other);
+
     const m = readFileSync(join(cache, 'snapshots', KEY, 'manifest.json'));
     const evil = Buffer.concat([tarEntry(`${KEY}/manifest.json`, m), tarEntry(`${KEY}/../../escape.txt`, 'x'), END_OF_ARCHIVE]);
     writeFileSync(join(dir, 'evil.tar.gz'), gzipSync(evil));
