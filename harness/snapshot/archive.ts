@@ -4,16 +4,16 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
-import { Readable } from 'node:stream';
+import { once } from 'node:events';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
+import { Header, Pack, Parser, ReadEntry } from 'tar';
 import { snapshotsDir } from './cache-dir.js';
 import { SnapshotError, errnoCode } from './errors.js';
 import { fsyncDir, mapLimit, randomHex } from './files.js';
 import { isSafeRelativePath, isValidSourceName, parseManifest, serializeManifest, type Manifest } from './manifest.js';
 import { SAVE_CONCURRENCY, assertKey, cacheMode, ensureSnapshotsDir, lstatOrNull, moveAside, writeDurably } from './snapshot-dir.js';
 import { cleanStale, publish, removeQuietly, stagingName, startHeartbeat } from './staging.js';
-import { END_OF_ARCHIVE, TarFormatError, TarReader, padding, tarHeader } from './tar.js';
 import { verifySnapshotDir } from './verify.js';
 
 /**
@@ -32,17 +32,42 @@ export async function exportSnapshot(cacheDir: string, key: string, file: string
     throw new SnapshotError('CORRUPT', `snapshot ${key} is corrupt: ${v.problem}${movedTo ? ` (moved aside to ${movedTo})` : ''}`);
   }
   const { manifest, dirs } = v;
-  const mtime = Math.floor(Date.parse(manifest.createdAt) / 1000);
+  // Whole seconds, uid/gid 0, modes from the manifest: the same snapshot always gives the same bytes.
+  const mtime = new Date(Math.floor(Date.parse(manifest.createdAt) / 1000) * 1000);
   const manifestBytes = Buffer.from(serializeManifest(manifest), 'utf8');
 
-  async function* entries(): AsyncGenerator<Buffer> {
-    yield tarHeader({ path: key, type: 'dir', size: 0, mode: 0o755, mtime });
-    yield tarHeader({ path: `${key}/manifest.json`, type: 'file', size: manifestBytes.length, mode: 0o644, mtime });
-    yield manifestBytes;
-    yield padding(manifestBytes.length);
-    for (const d of dirs) yield tarHeader({ path: `${key}/${d}`, type: 'dir', size: 0, mode: 0o755, mtime });
+  // node-tar writes the headers (pax records where a path or size needs them), padding and end
+  // blocks; each entry's content is fed by hand so that it is hashed again on its way in.
+  const out = resolve(file);
+  const tmp = `${out}.tmp-${process.pid}-${randomHex()}`;
+  // Pack counts every added entry as a running job until it is written out, and starts writing the
+  // next one only while fewer than `jobs` are counted: folder entries are added here without waiting,
+  // so any limit could stall the export. (Contents are fed one entry at a time, with backpressure.)
+  const pack = new Pack({ strict: true, jobs: Infinity });
+  const abort = new AbortController();
+  let failure: { error: unknown } | undefined;
+  const written = pipeline(pack, createGzip(), createWriteStream(tmp, { flags: 'wx', mode: 0o644 }), { signal: abort.signal }).catch((e: unknown) => {
+    failure ??= { error: e };
+    abort.abort();
+  });
+  const add = (entryPath: string, type: 'File' | 'Directory', size: number, mode: number): ReadEntry => {
+    abort.signal.throwIfAborted();
+    const entry = new ReadEntry(new Header({ path: entryPath, type, size, mode, uid: 0, gid: 0, mtime }));
+    pack.add(entry);
+    return entry;
+  };
+  const put = async (entry: ReadEntry, chunk: Buffer): Promise<void> => {
+    if (!entry.write(chunk)) await once(entry, 'drain', { signal: abort.signal });
+  };
+
+  try {
+    add(`${key}/`, 'Directory', 0, 0o755).end();
+    const m = add(`${key}/manifest.json`, 'File', manifestBytes.length, 0o644);
+    await put(m, manifestBytes);
+    m.end();
+    for (const d of dirs) add(`${key}/${d}/`, 'Directory', 0, 0o755).end();
     for (const f of manifest.files) {
-      yield tarHeader({ path: `${key}/${f.path}`, type: 'file', size: f.size, mode: f.mode, mtime });
+      const entry = add(`${key}/${f.path}`, 'File', f.size, f.mode);
       // Hash again while reading, so that what is written is exactly what was verified.
       const hash = createHash('sha256');
       let size = 0;
@@ -51,28 +76,109 @@ export async function exportSnapshot(cacheDir: string, key: string, file: string
         size += b.length;
         if (size > f.size) break;
         hash.update(b);
-        yield b;
+        await put(entry, b);
       }
       if (size !== f.size || hash.digest('hex') !== f.sha256) throw new SnapshotError('CORRUPT', `snapshot ${key}: ${f.path} changed during the export`);
-      yield padding(f.size);
+      entry.end();
     }
-    yield END_OF_ARCHIVE;
-  }
-
-  const out = resolve(file);
-  const tmp = `${out}.tmp-${process.pid}-${randomHex()}`;
-  try {
-    await pipeline(Readable.from(entries()), createGzip(), createWriteStream(tmp, { flags: 'wx', mode: 0o644 }));
+    pack.end();
+    await written;
+    if (failure) throw failure.error;
     await rename(tmp, out);
   } catch (e) {
+    failure ??= { error: e };
+    abort.abort();
+    await written;
     await rm(tmp, { force: true }).catch(() => {});
-    throw e;
+    throw failure.error;
   }
   return manifest;
 }
 
 function badArchive(file: string, what: string, cause?: unknown): SnapshotError {
   return new SnapshotError('BAD_ARCHIVE', `cannot import ${file}: ${what}`, cause === undefined ? undefined : { cause });
+}
+
+/** A node-tar parse error: strict mode turns every warning into one, with the warning's code. */
+function isTarError(e: unknown): e is Error & { tarCode: string } {
+  return e instanceof Error && typeof (e as { tarCode?: unknown }).tarCode === 'string';
+}
+
+const FILE_TYPES = new Set(['File', 'OldFile', 'ContiguousFile']);
+
+/**
+ * The entries of a node-tar Parser, one at a time (the parser emits the next entry only when the
+ * current one has been read). A parse or input error is thrown by the next call that waits on the
+ * parser, and an entry node-tar skips (an unknown type, an oversized pax record) is an error too.
+ */
+class TarEntries {
+  private readonly ready: ReadEntry[] = [];
+  private current: ReadEntry | undefined;
+  private ended = false;
+  private failure: { error: unknown } | undefined;
+  private wake: (() => void) | undefined;
+
+  constructor(parser: Parser, archive: string) {
+    parser.on('entry', (e: ReadEntry) => {
+      this.ready.push(e);
+      this.notify();
+    });
+    parser.on('ignoredEntry', (e: ReadEntry) => {
+      const what = e.meta ? `an oversized ${e.type} entry (${e.size} bytes, the limit is ${parser.maxMetaEntrySize})` : `${e.path} has an unsupported entry type (${e.header.typeKey})`;
+      this.fail(badArchive(archive, what));
+    });
+    parser.on('error', (e: unknown) => this.fail(e));
+    parser.on('end', () => {
+      this.ended = true;
+      this.notify();
+    });
+  }
+
+  private notify(): void {
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
+  }
+
+  /** Stop: the error is thrown to the reader, and an entry being read ends at once. */
+  fail(error: unknown): void {
+    this.failure ??= { error };
+    this.current?.destroy();
+    this.notify();
+  }
+
+  /** Throw the error that stopped the reading, if any. */
+  check(): void {
+    if (this.failure) throw this.failure.error;
+  }
+
+  /** The next entry (what the caller did not read of the previous one is skipped), or null at the end. */
+  async next(): Promise<ReadEntry | null> {
+    if (this.current && !this.current.emittedEnd) this.current.resume();
+    this.current = undefined;
+    for (;;) {
+      this.check();
+      const e = this.ready.shift();
+      if (e) return (this.current = e);
+      if (this.ended) return null;
+      await new Promise<void>((r) => (this.wake = r));
+    }
+  }
+
+  /** The content of the current entry, in chunks. */
+  async *body(e: ReadEntry): AsyncGenerator<Buffer> {
+    this.check();
+    try {
+      for await (const c of e) {
+        yield c;
+        this.check();
+      }
+    } catch (err) {
+      this.check();
+      throw err;
+    }
+    this.check();
+  }
 }
 
 /**
@@ -84,11 +190,20 @@ export async function importSnapshot(cacheDir: string, file: string): Promise<Ma
   const archive = resolve(file);
   const dir = await ensureSnapshotsDir(cacheDir);
   cleanStale(dir);
-  const source = createReadStream(archive);
-  const gunzip = createGunzip();
-  source.on('error', (e) => gunzip.destroy(e));
-  source.pipe(gunzip);
-  const reader = new TarReader(gunzip);
+  // node-tar parses (headers, checksums, pax and GNU long names; strict: every warning is an
+  // error); the entries are only ever written here, as checked regular files and folders.
+  const parser = new Parser({ strict: true });
+  const reader = new TarEntries(parser, archive);
+  const abort = new AbortController();
+  const fed = pipeline(
+    createReadStream(archive),
+    createGunzip(),
+    async (chunks: AsyncIterable<Buffer>) => {
+      for await (const c of chunks) if (!parser.write(c)) await once(parser, 'drain', { signal: abort.signal });
+      parser.end();
+    },
+    { signal: abort.signal },
+  ).catch((e: unknown) => reader.fail(e));
   let tmp: string | undefined;
   let stopHeartbeat = (): void => {};
   try {
@@ -99,21 +214,22 @@ export async function importSnapshot(cacheDir: string, file: string): Promise<Ma
     for (;;) {
       const e = await reader.next();
       if (!e) throw badArchive(archive, 'it holds no manifest.json');
-      const slash = e.path.indexOf('/');
-      if (e.type === 'dir') {
-        early.push(e.path);
+      const p = e.path.replace(/\/+$/, '');
+      const slash = p.indexOf('/');
+      if (e.type === 'Directory') {
+        early.push(p);
         continue;
       }
-      if (e.type !== 'file' || slash === -1 || e.path.slice(slash + 1) !== 'manifest.json') {
-        throw badArchive(archive, `the first file must be <key>/manifest.json, found ${e.type} ${e.path} (is this an archive from saltnet's snapshot export?)`);
+      if (!FILE_TYPES.has(e.type) || slash === -1 || p.slice(slash + 1) !== 'manifest.json') {
+        throw badArchive(archive, `the first file must be <key>/manifest.json, found ${e.type} ${p} (is this an archive from saltnet's snapshot export?)`);
       }
       if (e.size > 64 << 20) throw badArchive(archive, 'manifest.json is too large');
       const parts: Buffer[] = [];
-      for await (const c of reader.body()) parts.push(c);
+      for await (const c of reader.body(e)) parts.push(c);
       const parsed = parseManifest(Buffer.concat(parts).toString('utf8'));
       if ('problem' in parsed) throw badArchive(archive, parsed.problem);
       manifest = parsed.manifest;
-      top = e.path.slice(0, slash);
+      top = p.slice(0, slash);
       if (top !== manifest.key) throw badArchive(archive, `manifest.json is for key ${manifest.key} but lies in ${top}/`);
       break;
     }
@@ -146,12 +262,13 @@ export async function importSnapshot(cacheDir: string, file: string): Promise<Ma
     for (;;) {
       const e = await reader.next();
       if (!e) break;
-      const rel = inner(e.path);
-      if (e.type === 'dir') {
+      const p = e.path.replace(/\/+$/, '');
+      const rel = inner(p);
+      if (e.type === 'Directory') {
         await mkdirs(rel);
         continue;
       }
-      if (e.type !== 'file') throw badArchive(archive, `${e.path} is a ${e.type} (typeflag ${e.typeflag}); a snapshot holds regular files only`);
+      if (!FILE_TYPES.has(e.type)) throw badArchive(archive, `${p} is a ${e.type} entry; a snapshot holds only regular files and folders`);
       const want = expected.get(rel);
       if (!want) throw badArchive(archive, `extra file ${rel} (not in the manifest)`);
       if (seen.has(rel)) throw badArchive(archive, `${rel} appears twice`);
@@ -160,9 +277,11 @@ export async function importSnapshot(cacheDir: string, file: string): Promise<Ma
       await mkdirs(rel.slice(0, rel.lastIndexOf('/')));
       const fh: FileHandle = await open(join(tmp, rel), 'wx', 0o600);
       const hash = createHash('sha256');
+      let size = 0;
       try {
-        for await (const c of reader.body()) {
+        for await (const c of reader.body(e)) {
           hash.update(c);
+          size += c.length;
           await fh.write(c);
         }
         await fh.chmod(cacheMode(want.mode));
@@ -170,6 +289,7 @@ export async function importSnapshot(cacheDir: string, file: string): Promise<Ma
       } finally {
         await fh.close();
       }
+      if (size !== want.size) throw badArchive(archive, `${rel} ends early (${size} of ${want.size} bytes)`);
       if (hash.digest('hex') !== want.sha256) throw badArchive(archive, `${rel} differs from the manifest (sha256 mismatch)`);
     }
     const missing = manifest.files.filter((f) => !seen.has(f.path));
@@ -179,15 +299,18 @@ export async function importSnapshot(cacheDir: string, file: string): Promise<Ma
     await mapLimit([...made], SAVE_CONCURRENCY, (d) => fsyncDir(join(tmp as string, d)));
     await fsyncDir(tmp);
     stopHeartbeat();
+    await fed;
+    reader.check();
     await publish(dir, tmp, key);
     return manifest;
   } catch (e) {
     stopHeartbeat();
-    source.destroy();
-    gunzip.destroy();
+    abort.abort();
+    reader.fail(e);
+    await fed;
     if (tmp) await removeQuietly(dir, tmp);
     if (e instanceof SnapshotError) throw e;
-    if (e instanceof TarFormatError) throw badArchive(archive, e.message, e);
+    if (isTarError(e)) throw badArchive(archive, `not a valid tar archive, or a damaged or truncated one (${e.message})`, e);
     if ((errnoCode(e) ?? '').startsWith('Z_')) throw badArchive(archive, `not a valid gzip file (${(e as Error).message})`, e);
     throw e;
   }

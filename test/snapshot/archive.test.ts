@@ -3,9 +3,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
+import { Header, type HeaderData } from 'tar';
 import { afterEach, describe, expect, it } from 'vitest';
 import { exportSnapshot, importSnapshot, loadSnapshot, saveSnapshot } from '../../harness/snapshot/store.js';
-import { END_OF_ARCHIVE, padding, tarHeader } from '../../harness/snapshot/tar.js';
 import { cleanup, manifestInput, readTree, sampleSources, tempDir } from './helpers.js';
 
 afterEach(cleanup);
@@ -100,9 +100,9 @@ describe('export and import', () => {
         t[at + KEY.length + 2] = 'W'.charCodeAt(0);
         return t;
       },
-      /bad header checksum/,
+      /checksum failure/,
     ],
-    ['a truncated archive', (t) => t.subarray(0, Math.floor(t.length / 2)), /ends early|missing file|bad header/],
+    ['a truncated archive', (t) => t.subarray(0, Math.floor(t.length / 2)), /Truncated input|missing file/],
     [
       'an archive without a file the manifest lists',
       (t) => {
@@ -133,29 +133,65 @@ describe('export and import', () => {
     expectNothingImported(other);
   });
 
-  it('refuses a file that is not gzip, and paths that leave the snapshot', async () => {
+  it('writes the same bytes for the same snapshot', async () => {
+    const { cache, file } = await exported();
+    const again = join(tempDir('out'), 'again.tar.gz');
+    await exportSnapshot(cache, KEY, again);
+    expect(readFileSync(again).equals(readFileSync(file))).toBe(true);
+  });
+
+  it('refuses links, devices, unknown entry types, absolute paths and oversized pax records, importing nothing', async () => {
+    const { cache } = await exported();
+    const m = tarEntry(`${KEY}/manifest.json`, readFileSync(join(cache, 'snapshots', KEY, 'manifest.json')));
+    const cases: [string, Buffer, RegExp][] = [
+      ['symlink', tarEntry(`${KEY}/daemon/link`, '', { type: 'SymbolicLink', linkpath: '/etc/passwd' }), /daemon\/link is a SymbolicLink entry/],
+      ['hard link', tarEntry(`${KEY}/wallets/main`, '', { type: 'Link', linkpath: `${KEY}/wallets/main.keys` }), /wallets\/main is a Link entry/],
+      ['device', tarEntry(`${KEY}/daemon/null`, '', { type: 'CharacterDevice' }), /is a CharacterDevice entry/],
+      ['FIFO', tarEntry(`${KEY}/daemon/fifo`, '', { type: 'FIFO' }), /is a FIFO entry/],
+      ['unknown type', tarEntry(`${KEY}/daemon/sparse`, 'x', { type: 'SparseFile' }), /unsupported entry type \(S\)/],
+      ['absolute path', tarEntry('/tmp/escape.txt', 'x'), /\/tmp\/escape\.txt lies outside/],
+      ['oversized pax record', tarEntry('PaxHeader', Buffer.alloc((1 << 20) + 1, 'x'), { type: 'ExtendedHeader' }), /oversized ExtendedHeader entry/],
+    ];
+    const dir = tempDir('bad');
+    for (const [name, entry, problem] of cases) {
+      const bad = join(dir, `${name}.tar.gz`);
+      writeFileSync(bad, gzipSync(Buffer.concat([m, entry, END_OF_ARCHIVE])));
+      const other = tempDir('cache2');
+      await expect(importSnapshot(other, bad), name).rejects.toMatchObject({ code: 'BAD_ARCHIVE', message: expect.stringMatching(problem) });
+      expectNothingImported(other);
+    }
+  });
+
+  it('refuses a file that is not gzip or is cut short, and paths that leave the snapshot', async () => {
     const dir = tempDir('bad');
     const other = tempDir('cache2');
     writeFileSync(join(dir, 'plain.txt'), 'not an archive at all');
     await expect(importSnapshot(other, join(dir, 'plain.txt'))).rejects.toMatchObject({ code: 'BAD_ARCHIVE', message: expect.stringMatching(/not a valid gzip file/) });
 
-    const { cache } = await exported();
+    const { cache, file } = await exported();
+    const gz = readFileSync(file);
+    writeFileSync(join(dir, 'cut.tar.gz'), gz.subarray(0, gz.length - 100));
+    await expect(importSnapshot(other, join(dir, 'cut.tar.gz'))).rejects.toMatchObject({ code: 'BAD_ARCHIVE', message: expect.stringMatching(/not a valid gzip file/) });
+    expectNothingImported(other);
+
     const m = readFileSync(join(cache, 'snapshots', KEY, 'manifest.json'));
-    const evil = Buffer.concat([
-      tarHeader({ path: `${KEY}/manifest.json`, type: 'file', size: m.length, mode: 0o644, mtime: 0 }),
-      m,
-      padding(m.length),
-      tarHeader({ path: `${KEY}/../../escape.txt`, type: 'file', size: 1, mode: 0o644, mtime: 0 }),
-      Buffer.from('x'),
-      padding(1),
-      END_OF_ARCHIVE,
-    ]);
+    const evil = Buffer.concat([tarEntry(`${KEY}/manifest.json`, m), tarEntry(`${KEY}/../../escape.txt`, 'x'), END_OF_ARCHIVE]);
     writeFileSync(join(dir, 'evil.tar.gz'), gzipSync(evil));
     await expect(importSnapshot(other, join(dir, 'evil.tar.gz'))).rejects.toThrow(/unsafe or unexpected path/);
     expectNothingImported(other);
     expect(existsSync(join(other, 'escape.txt'))).toBe(false);
   });
 });
+
+/** One entry of a hand-made tar (test data): node-tar encodes the header, the content is padded to a block. */
+function tarEntry(path: string, content: Buffer | string = '', header: HeaderData = {}): Buffer {
+  const body = Buffer.from(content);
+  const h = new Header({ path, type: 'File', size: body.length, mode: 0o644, uid: 0, gid: 0, mtime: new Date(0), ...header });
+  h.encode();
+  return Buffer.concat([h.block as Buffer, body, Buffer.alloc((512 - (body.length % 512)) % 512)]);
+}
+
+const END_OF_ARCHIVE = Buffer.alloc(1024);
 
 function fixChecksum(t: Buffer, at: number): void {
   t.fill(0x20, at + 148, at + 156);
