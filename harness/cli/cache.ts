@@ -6,14 +6,26 @@ import { resolveBackend } from '../testnet/binaries.js';
 import { chainKey } from '../testnet/chain-cache.js';
 import { fixtureWallet } from '../testnet/fixture-wallets.js';
 import { startTestnet } from '../testnet/testnet.js';
+import { suiteChain } from '../scenario/runner.js';
+import { expandFiles } from './run.js';
 import { testnetOptions, toTestnetOptions, type TestnetArgs } from './testnet-options.js';
 
 const mib = (n: number): string => `${(n / 2 ** 20).toFixed(1)} MiB`;
 const dirOf = (a: { cacheDir?: string }): string => resolveCacheDir(a.cacheDir ? { cacheDir: a.cacheDir } : {});
 
-/** The key `up` with these options would look up. */
-async function keyFor(a: TestnetArgs): Promise<string> {
-  const o = toTestnetOptions(a);
+type CacheArgs = TestnetArgs & { for?: string[] };
+
+/** `--for <globs>`: the state `saltnet run` of those files needs (the same for every --shard). */
+async function withSuite(a: CacheArgs): Promise<TestnetArgs & { chain?: { height: number; unlocked: bigint } }> {
+  if (!a.for?.length) return a;
+  const be = resolveBackend(toTestnetOptions(a).backend ?? 'auto', a.binDir);
+  return { ...a, chain: await suiteChain(await expandFiles(a.for), be.spec) };
+}
+
+/** The key `up` (or, with --for, `run`) with these options would look up. */
+async function keyFor(a: CacheArgs): Promise<string> {
+  const s = await withSuite(a);
+  const o = { ...toTestnetOptions(a), ...(s.chain ? { height: s.chain.height, unlocked: s.chain.unlocked } : {}) };
   const be = resolveBackend(o.backend ?? 'auto', o.binDir);
   return chainKey(be, {
     difficulty: o.difficulty ?? be.spec.difficulty,
@@ -38,22 +50,25 @@ const ls: CommandModule<object, { cacheDir?: string; json: boolean }> = {
   },
 };
 
-const key: CommandModule<object, TestnetArgs> = {
+const FOR = { type: 'string', array: true, describe: 'scenario files or globs: the state `saltnet run` of them starts from (same for every --shard)' } as const;
+
+const key: CommandModule<object, CacheArgs> = {
   command: 'key',
   describe: 'print the cache key of the chain state the options describe (for CI cache keys)',
-  builder: (y) => testnetOptions(y),
+  builder: (y) => testnetOptions(y).option('for', FOR) as unknown as Argv<CacheArgs>,
   handler: async (a) => void process.stdout.write(`${await keyFor(a)}\n`),
 };
 
-const build: CommandModule<object, TestnetArgs & { force: boolean }> = {
+const build: CommandModule<object, CacheArgs & { force: boolean }> = {
   command: 'build',
   describe: 'build the chain state the options describe and save it (nothing to do on a hit)',
-  builder: (y) => testnetOptions(y).option('force', { type: 'boolean', default: false, describe: 'build again even when cached' }) as unknown as Argv<TestnetArgs & { force: boolean }>,
+  builder: (y) => testnetOptions(y).option('for', FOR).option('force', { type: 'boolean', default: false, describe: 'build again even when cached' }) as unknown as Argv<CacheArgs & { force: boolean }>,
   handler: async (a) => {
     const log = (l: string): void => void process.stderr.write(`${l}\n`);
     if (a.force) removeSnapshot(cacheDir(a.cacheDir ? { cacheDir: a.cacheDir } : {}), await keyFor(a));
     const t0 = Date.now();
-    const t = await startTestnet({ ...toTestnetOptions(a), snapshots: true, log });
+    const s = await withSuite(a);
+    const t = await startTestnet({ ...toTestnetOptions(a), ...(s.chain ? { height: s.chain.height, unlocked: s.chain.unlocked } : {}), snapshots: true, log });
     await t.stop();
     if (t.snapshot.saveError) throw new Error(`the chain state was built but not saved: ${t.snapshot.saveError}`);
     process.stdout.write(`${t.snapshot.key} ${t.snapshot.status === 'hit' ? 'was cached already' : 'built and saved'} (${((Date.now() - t0) / 1000).toFixed(1)} s) in ${t.snapshot.cacheDir}\n`);

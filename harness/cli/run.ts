@@ -6,7 +6,8 @@ import type { CommandModule } from 'yargs';
 import { createHumanReporter } from '../scenario/report/human.js';
 import { toJson } from '../scenario/report/json.js';
 import { toJUnit } from '../scenario/report/junit.js';
-import { runFiles, type RunnerOptions } from '../scenario/runner.js';
+import { runFiles, suiteChain, type RunnerOptions } from '../scenario/runner.js';
+import { resolveBackend } from '../testnet/binaries.js';
 import type { ScenarioResult } from '../scenario/types.js';
 import type { BackendName } from '../testnet/backends.js';
 
@@ -50,7 +51,10 @@ export function shard(files: string[], spec: string | undefined): string[] {
 
 export async function runCommandLine(argv: RunArgs, extra: Partial<RunnerOptions> = {}): Promise<ScenarioResult[]> {
   if (!argv.files?.length) throw new Error('say which scenarios to run: saltnet run scenarios/*.yaml (or set run.files in saltnet.config.yaml)');
-  const files = shard(await expandFiles(argv.files), argv.shard);
+  const all = await expandFiles(argv.files);
+  const files = shard(all, argv.shard);
+  // The chain state comes from the whole suite, not this shard: every shard restores the same snapshot.
+  const chain = argv.isolation === 'shared' ? await suiteChain(all, resolveBackend(argv.backend, argv.binDir).spec) : undefined;
   const grep = argv.grep ? new RegExp(argv.grep) : undefined;
   const log = (l: string): void => void process.stderr.write(`${l}\n`);
   const human = createHumanReporter(argv.reporter === 'human' && !argv.output ? process.stdout : process.stderr, { color: process.stdout.isTTY === true && !process.env.NO_COLOR });
@@ -61,6 +65,7 @@ export async function runCommandLine(argv: RunArgs, extra: Partial<RunnerOptions
     ...(argv.cacheDir ? { cacheDir: argv.cacheDir } : {}),
     snapshots: argv.snapshots !== false,
     isolation: argv.isolation,
+    ...(chain ? { chain } : {}),
     workers: argv.workers,
     bail: argv.bail,
     artifactsRoot: resolve(argv.artifacts),

@@ -45,6 +45,11 @@ export interface RunnerOptions {
   filter?: (s: Scenario) => boolean;
   /** Run on this testnet (shared isolation, one worker) instead of starting one; it is mined to the required height and left running. */
   testnet?: Testnet;
+  /**
+   * The chain state each shared testnet starts from (see suiteChain): computed over the whole suite
+   * before sharding, so every CI shard asks for the same state — one snapshot key for all jobs.
+   */
+  chain?: { height: number; unlocked: bigint };
 }
 
 const SAL1 = 100_000_000n;
@@ -88,6 +93,22 @@ export function fundingBucket(need: bigint, spec: BackendSpec): bigint {
   let b = spec.defaultUnlocked;
   while (b < need) b *= 2n;
   return b;
+}
+
+/**
+ * The chain state a shared-isolation run of these files needs: the highest required height and
+ * every scenario's funds together (bucketed). Files that do not parse are left out (the run reports them).
+ */
+export async function suiteChain(files: string[], spec: BackendSpec): Promise<{ height: number; unlocked: bigint }> {
+  let height = 1;
+  let total = 0n;
+  for (const f of files) {
+    const s = await loadScenario(f).catch(() => undefined);
+    if (!s || skipReason(s, spec)) continue;
+    height = Math.max(height, requiredHeight(s, spec));
+    for (const [a, v] of requiredFunds(s, spec)) if (a === (spec.fundAsset ?? a)) total += v + SAL1;
+  }
+  return { height, unlocked: fundingBucket(total, spec) };
 }
 
 function failed(s: { file: string; name: string }, backend: string, message: string, t0: number): ScenarioResult {
@@ -290,19 +311,20 @@ export async function runFiles(files: string[], o: RunnerOptions): Promise<Scena
   const runnable = scenarios.filter((s) => !skipReason(s, spec));
   for (const s of scenarios) if (skipReason(s, spec)) results.push(skipped(s, spec.name, skipReason(s, spec)!));
   if (runnable.length === 0) return results;
-  const height = Math.max(1, ...runnable.map((s) => requiredHeight(s, spec)));
+  const height = Math.max(o.chain?.height ?? 1, ...runnable.map((s) => requiredHeight(s, spec)));
   const asset = spec.fundAsset;
   const workers = given ? 1 : Math.max(1, Math.min(o.workers, runnable.length));
   // Each worker's funder must cover the scenarios it may get: at most all but (workers - 1) of them.
   const needs = runnable.map((s) => [...requiredFunds(s, spec)].reduce((sum, [a, v]) => (a === (asset ?? a) ? sum + v + SAL1 : sum), 0n)).sort((a, b) => (a < b ? 1 : -1));
   const perWorker = needs.slice(0, runnable.length - workers + 1).reduce((a, b) => a + b, 0n);
+  const unlocked = fundingBucket(o.chain && o.chain.unlocked > perWorker ? o.chain.unlocked : perWorker, spec);
   // A chain per worker, started when the worker takes its first scenario.
   const chains: Promise<Testnet>[] = [];
   try {
     const out = await pool(runnable, workers, async (s, k, w) => {
       const tn = (chains[w] ??= given
         ? given.daemon.client.height().then(async (h) => (h < height && (await given.mine(height)), given))
-        : startTestnet({ ...base, height, unlocked: fundingBucket(perWorker, spec) }));
+        : startTestnet({ ...base, height, unlocked }));
       const prepare = async (): Promise<Prepared> => {
         const t = await tn;
         const funder = t.wallets().get('main')!;

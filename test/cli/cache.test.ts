@@ -66,6 +66,23 @@ describe('saltnet cache', { timeout: 150_000 }, () => {
   });
 });
 
+describe('saltnet cache key --for', { timeout: 150_000 }, () => {
+  it('names the state every shard of `saltnet run` starts from', async () => {
+    const suite = join(root, 'suite');
+    (await import('node:fs')).mkdirSync(suite, { recursive: true });
+    for (const [i, need] of [[1, 30], [2, 700], [3, 5]] as const) {
+      (await import('node:fs')).writeFileSync(join(suite, `s${i}.yaml`), `name: s${i}\nrequires:\n  height: 120\n  unlocked: { SAL1: ${need} SAL1 }\nsteps:\n  - get_balance: {}\n`);
+    }
+    const key = (await saltnet(['cache', 'key', '--backend', 'sim', '--for', join(suite, '*.yaml')])).stdout;
+    expect(key).toMatch(/^sim-d500-h120-[0-9a-f]{12}$/);
+    for (const shard of ['1/2', '2/2']) {
+      const r = await saltnet(['run', join(suite, '*.yaml'), '--backend', 'sim', '--shard', shard, '--artifacts', join(root, 'arts')]);
+      expect(r.exitCode, r.all).toBe(0);
+      expect(r.stderr).toMatch(new RegExp(`(no snapshot|restored snapshot) ${key}`));
+    }
+  });
+});
+
 describe('saltnet snapshot', { timeout: 180_000 }, () => {
   it('save writes the running testnet to a file (it keeps running); load brings that state up', async () => {
     const first = await up(['up', ...SMALL]);
