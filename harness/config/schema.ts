@@ -75,7 +75,7 @@ export const KEYS: readonly KeySpec[] = [
     schema: unlockedSchema,
     expected: 'a number of coins (e.g. 1001) or an amount with its unit (e.g. "1001 SAL1", "1 XMR")',
     flag: 'unlocked',
-    unset: "the backend's (1001 SAL1, a token plus fees; monero: 1 XMR)",
+    unset: "the backend's (1100 SAL1, a token plus fees and change; monero: 1 XMR)",
     describe: '`up` waits until the wallet holds this much, unlocked',
   },
   { key: 'workdir', schema: text, expected: 'a folder (relative to the config file)', flag: 'workdir', unset: 'a temporary folder, removed on a clean stop', path: 'path', describe: 'keep data dirs, wallets and logs here' },
