@@ -14,7 +14,8 @@ import { startTestnet } from '../harness/testnet/testnet.js';
 import { writeFileSync } from 'node:fs';
 import { glob } from 'tinyglobby';
 import { fileURLToPath } from 'node:url';
-import { runFiles } from '../harness/scenario/runner.js';
+import { runFiles, suiteChain } from '../harness/scenario/runner.js';
+import { resolveBackend } from '../harness/testnet/binaries.js';
 import { createDaemonClient } from '../harness/rpc/daemon.js';
 
 interface Row {
@@ -186,14 +187,14 @@ async function runnerOverhead(): Promise<void> {
     const file = join(dir, 'calls.yaml');
     const steps = Array.from({ length: n }, () => '  - call: { path: /get_height }\n    expect: { result.status: OK }').join('\n');
     writeFileSync(file, `name: ${n} daemon calls\nsteps:\n${steps}\n`);
-    const t = await startTestnet({ backend: 'sim', height: 2, unlocked: 0n, progress: 'none', log: () => undefined, trapSignals: false });
+    const t = await startTestnet({ backend: 'sim', height: 2, unlocked: 0n, progress: 'none', log: () => undefined, trapSignals: false, snapshots: false });
     const raw = createDaemonClient(t.daemon.url);
     const r0 = performance.now();
     for (let i = 0; i < n; i++) await raw.post('/get_height');
     const rawMs = performance.now() - r0;
     await raw.close();
     await t.stop();
-    const results = await runFiles([file], { backend: 'sim', isolation: 'shared', workers: 1, bail: false, artifactsRoot: join(dir, 'arts'), log: () => undefined });
+    const results = await runFiles([file], { backend: 'sim', isolation: 'shared', workers: 1, bail: false, artifactsRoot: join(dir, 'arts'), log: () => undefined, snapshots: false });
     const stepMs = results[0]!.steps.reduce((sum, st) => sum + st.ms, 0);
     report('run.step.overhead', `${((stepMs - rawMs) / n).toFixed(2)} ms`, `per step: ${(stepMs / n).toFixed(2)} ms a step (templates, expectations, transcript) vs ${(rawMs / n).toFixed(2)} ms a raw call, ${n} calls`);
   } finally {
@@ -201,15 +202,16 @@ async function runnerOverhead(): Promise<void> {
   }
 }
 
-/** Wall time of every example scenario on sim. */
-async function exampleSuite(workers: number): Promise<void> {
+/** Wall time of every example scenario on sim: cold (empty cache: the suite's chain state is built) and warm. */
+async function exampleSuite(workers: number, cache: string, kind: string): Promise<void> {
   const dir = tempDir('saltnet-bench-');
   try {
     const files = (await glob(fileURLToPath(new URL('../../scenarios/*.yaml', import.meta.url)), { absolute: true })).sort();
+    const chain = await suiteChain(files, resolveBackend('sim').spec);
     const t0 = performance.now();
-    const results = await runFiles(files, { backend: 'sim', isolation: 'shared', workers, bail: false, artifactsRoot: join(dir, 'arts'), log: () => undefined });
+    const results = await runFiles(files, { backend: 'sim', isolation: 'shared', workers, bail: false, artifactsRoot: join(dir, 'arts'), log: () => undefined, cacheDir: cache, chain });
     const passed = results.filter((r) => r.status === 'passed').length;
-    report(`run.examples.workers${workers}`, ms(performance.now() - t0), `${passed}/${results.length} passed, shared isolation, default simulator pace`);
+    report(`run.examples.${kind}.workers${workers}`, ms(performance.now() - t0), `${passed}/${results.length} passed, shared isolation, default simulator pace, ${kind} cache`);
   } finally {
     cleanup(dir);
   }
@@ -236,8 +238,14 @@ async function main(): Promise<void> {
   await fewerOutputs();
   process.stdout.write('\n');
   await runnerOverhead();
-  await exampleSuite(1);
-  await exampleSuite(2);
+  const suiteCache = tempDir('saltnet-bench-cache-');
+  try {
+    await exampleSuite(1, suiteCache, 'cold');
+    await exampleSuite(1, suiteCache, 'warm');
+    await exampleSuite(2, suiteCache, 'warm');
+  } finally {
+    cleanup(suiteCache);
+  }
   if (execaSync('sh', ['-c', 'command -v monerod'], { reject: false }).exitCode === 0) {
     process.stdout.write('\n');
     const m = await upPhases('monero', {}, 1);
