@@ -20,6 +20,7 @@ export interface DaemonHandle {
 export interface DaemonOptions {
   workdir: string;
   difficulty: number;
+  /** Readiness deadline, unscaled: waitUntilReady applies --timeout-factor. */
   timeoutMs: number;
   extraArgs?: string[];
   env?: Record<string, string>;

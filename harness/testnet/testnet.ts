@@ -228,7 +228,9 @@ export async function startTestnet(opts: TestnetOptions = {}): Promise<Testnet> 
     }
 
     // 2. The daemon.
-    const daemonOpts = { workdir, difficulty, timeoutMs: scaled(60_000), ...(opts.daemonEnv ? { env: opts.daemonEnv } : {}) };
+    // Readiness deadlines are scaled by --timeout-factor where they are awaited (waitUntilReady,
+    // waitForText): pass them unscaled. Mining deadlines are not, so they are scaled here.
+    const daemonOpts = { workdir, difficulty, timeoutMs: 60_000, ...(opts.daemonEnv ? { env: opts.daemonEnv } : {}) };
     const daemon: DaemonHandle = await phase('daemonReady', () => startDaemon(sup, backend, daemonOpts));
     let daemonProc = daemon.proc;
     log(`saltnet: daemon ready at ${daemon.url} (pid ${daemon.proc.pid})`);
@@ -238,14 +240,14 @@ export async function startTestnet(opts: TestnetOptions = {}): Promise<Testnet> 
     const password = walletPassword(workdir);
     const fresh = !existsSync(`${file}.keys`);
     const addresses = readAddresses(dirs.wallets);
-    const cliOpts = { walletsDir: dirs.wallets, password, daemonUrl: daemon.url, workdir, timeoutMs: scaled(120_000) };
+    const cliOpts = { walletsDir: dirs.wallets, password, daemonUrl: daemon.url, workdir, timeoutMs: 120_000 };
     if (fresh && !viaRpc) {
       await phase('walletCreated', async () => {
         addresses.miner = await restoreWithCli(sup, backend, { ...cliOpts, name: 'miner', seed: seeds.miner });
         addresses.main = await restoreWithCli(sup, backend, { ...cliOpts, name: 'main', seed: seeds.main });
       });
     }
-    const rpcOptions = { password, daemonUrl: daemon.url, workdir, login, timeoutMs: scaled(300_000), onCrash: log } as const;
+    const rpcOptions = { password, daemonUrl: daemon.url, workdir, login, timeoutMs: 300_000, onCrash: log } as const;
     const launchRpc = async (o: { name?: string; port?: number; credentials?: Credentials; dirMode: boolean; file?: string }): Promise<WalletRpcHandle> => {
       walletRpcStarting = true;
       try {

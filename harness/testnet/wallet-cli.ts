@@ -34,6 +34,7 @@ export interface CreateWalletOptions {
   password: string;
   daemonUrl: string;
   workdir: string;
+  /** Deadline for each prompt, unscaled: waitForText applies --timeout-factor. */
   timeoutMs: number;
   /** Restore this 25-word seed (`--restore-deterministic-wallet --electrum-seed`, from height 0) instead of generating a new wallet. */
   seed?: string;

@@ -34,6 +34,7 @@ export interface WalletRpcOptions {
   workdir: string;
   /** `digest`: HTTP Digest login with generated credentials; `none`: --disable-rpc-login. */
   login: 'none' | 'digest';
+  /** Readiness deadline, unscaled: waitUntilReady applies --timeout-factor. */
   timeoutMs: number;
   /** How many crashed starts to retry (default 2). */
   restarts?: number;
