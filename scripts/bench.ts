@@ -94,7 +94,7 @@ async function upPhases(backend: 'sim' | 'monero', env: Record<string, string>, 
       for (const [phase, msTaken] of Object.entries(t.phases)) report(`up.${label}.${kind}.${phase}`, ms(msTaken));
       const b = await t.wallet.client.balance(t.backend.spec.fundAsset);
       const unit = backend === 'monero' ? 1e12 : 1e8;
-      report(`up.${label}.${kind}.total`, ms(total), `snapshot ${t.snapshot.status}, height ${t.height}, ${(Number(b.unlocked) / unit).toFixed(2)} ${backend === 'monero' ? 'XMR' : 'SAL1'} unlocked (token-ready: height > 1200, >= 1100 SAL1)`);
+      report(`up.${label}.${kind}.total`, ms(total), `snapshot ${t.snapshot.status}, height ${t.height}, ${(Number(b.unlocked) / unit).toFixed(2)} ${backend === 'monero' ? 'XMR' : 'SAL1'} unlocked${backend === 'monero' ? '' : ' (token-ready: height > 1200, >= 1100 SAL1)'}`);
       const s0 = performance.now();
       await t.stop();
       report(`up.${label}.${kind}.stop`, ms(performance.now() - s0), 'every process stopped gracefully');
