@@ -26,7 +26,9 @@ export async function acquireKeyLock(cacheDir: string, key: string, o: KeyLockOp
     o.signal?.throwIfAborted();
     try {
       // realpath: false: the lock target need not exist; stale after 10 s without a touch (the holder touches it every 2 s).
-      const release = await lockfile.lock(target, { realpath: false, stale: 10_000, update: 2_000, lockfilePath: `${target}.lock` });
+      // A lock found compromised (its folder touched late, e.g. a stalled event loop) would by default
+      // throw from a timer and kill the run; at worst two builders save the same key, and saves are atomic.
+      const release = await lockfile.lock(target, { realpath: false, stale: 10_000, update: 2_000, lockfilePath: `${target}.lock`, onCompromised: () => undefined });
       return async () => release().catch(() => undefined);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw err;
