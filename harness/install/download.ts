@@ -10,7 +10,7 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { fileURLToPath } from 'node:url';
 import pRetry from 'p-retry';
-import { Agent, fetch } from 'undici';
+import { Agent, fetch, type Response } from 'undici';
 import { scaled } from '../process/timeouts.js';
 import { InstallError } from './errors.js';
 
@@ -117,15 +117,19 @@ function meter(max: number, onTooLarge: () => Error): { stream: Transform; resul
   return { stream, result: () => ({ sha256: hash.digest('hex'), size }) };
 }
 
+/** GET with redirects; a failure to connect is an InstallError naming the URL. */
+async function get(url: string, agent: ReturnType<typeof newAgent>): Promise<Response> {
+  try {
+    return await fetch(url, { dispatcher: agent, redirect: 'follow', headers: { 'user-agent': 'saltnet-install' } });
+  } catch (err) {
+    throw networkError(url, err);
+  }
+}
+
 async function httpOnce(url: string, dest: string, maxBytes: number): Promise<Downloaded> {
   const agent = newAgent();
   try {
-    let res;
-    try {
-      res = await fetch(url, { dispatcher: agent, redirect: 'follow', headers: { 'user-agent': 'saltnet-install' } });
-    } catch (err) {
-      throw networkError(url, err);
-    }
+    const res = await get(url, agent);
     if (!res.ok || !res.body) {
       await res.body?.cancel().catch(() => {});
       const retryable = res.status >= 500 || res.status === 429;
@@ -174,12 +178,7 @@ export async function downloadTo(source: ArchiveSource, dest: string, opts: Down
 export async function fetchText(url: string, opts: { maxBytes: number }): Promise<string> {
   const agent = newAgent();
   try {
-    let res;
-    try {
-      res = await fetch(url, { dispatcher: agent, redirect: 'follow', headers: { 'user-agent': 'saltnet-install' } });
-    } catch (err) {
-      throw networkError(url, err);
-    }
+    const res = await get(url, agent);
     if (!res.ok) throw new InstallError('DOWNLOAD_FAILED', `could not download ${url}: HTTP ${res.status} ${res.statusText}`.trim());
     const buf = Buffer.from(await res.arrayBuffer());
     if (buf.length > opts.maxBytes) throw new InstallError('DOWNLOAD_FAILED', `refusing ${url}: larger than ${opts.maxBytes} bytes, not a hashes file`);
