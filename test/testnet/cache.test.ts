@@ -4,7 +4,7 @@
 // snapshot, two runs missing the same key build it once, and checkpoints roll a testnet back.
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, tempDir } from '../../harness/sim/launch.js';
@@ -160,8 +160,12 @@ describe('a run killed while saving', () => {
     expect(listSnapshots(killCache).length).toBeLessThanOrEqual(1);
     const leftovers = existsSync(join(killCache, 'snapshots')) ? readdirSync(join(killCache, 'snapshots')).filter((n) => !n.startsWith('.build-')) : [];
     for (const n of leftovers.filter((x) => !x.startsWith('.'))) expect(existsSync(join(killCache, 'snapshots', n, 'manifest.json'))).toBe(true);
-    // the watchdog reaps the killed run's processes; then `down` clears the record
+    // the watchdog reaps the killed run's processes; then `down` clears the record. The killed run
+    // could not remove its temporary workdir (kept, like any failed run's, for its logs): this test does.
     execFileSync(process.execPath, [CLI, 'down'], { env: process.env, stdio: 'ignore', timeout: 60_000 });
+    const workdir = /wallet (\S+)\/wallets\/main ready/.exec(err)?.[1];
+    expect(workdir).toBeDefined();
+    rmSync(workdir!, { recursive: true, force: true });
     const t = await startTestnet(opts({ cacheDir: killCache, height: 200, unlocked: 10n * SAL1 }));
     try {
       expect(['built', 'hit']).toContain(t.snapshot.status);

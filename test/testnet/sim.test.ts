@@ -20,13 +20,16 @@ const gone = (pid: number): boolean => !isAlive(pid);
 describe('up on sim', () => {
   let t: Testnet;
   let lines: string[];
+  let cache: string;
   beforeAll(async () => {
     lines = [];
     // A cache of its own: this is a cold start (build, then save) whatever ran before.
-    t = await startTestnet({ ...quiet, backend: 'sim', log: (l) => lines.push(l), cacheDir: tempDir('saltnet-cache-') });
+    cache = tempDir('saltnet-cache-');
+    t = await startTestnet({ ...quiet, backend: 'sim', log: (l) => lines.push(l), cacheDir: cache });
   }, 120_000);
   afterAll(async () => {
     await t?.stop();
+    cleanup(cache);
   });
 
   it('reaches the token height with 1100 SAL1 unlocked and says which backend it picked', async () => {
