@@ -140,7 +140,8 @@ describe('a run killed while saving', () => {
     // `saltnet up` in its own process, SIGKILLed as soon as it says it is saving.
     const killCache = join(root, 'kill-cache');
     const child = spawn(process.execPath, [CLI, 'up', '--backend', 'sim', '--height', '200', '--unlocked', '10', '--cache-dir', killCache], {
-      env: { ...process.env, ...FAST }, stdio: ['ignore', 'pipe', 'pipe'],
+      // a run registry of its own: `saltnet down` below must not touch other tests' testnets
+      env: { ...process.env, ...FAST, SALTNET_STATE_DIR: join(root, 'kill-state') }, stdio: ['ignore', 'pipe', 'pipe'],
     });
     let err = '';
     const killed = new Promise<void>((ok) => {
@@ -162,7 +163,7 @@ describe('a run killed while saving', () => {
     for (const n of leftovers.filter((x) => !x.startsWith('.'))) expect(existsSync(join(killCache, 'snapshots', n, 'manifest.json'))).toBe(true);
     // the watchdog reaps the killed run's processes; then `down` clears the record. The killed run
     // could not remove its temporary workdir (kept, like any failed run's, for its logs): this test does.
-    execFileSync(process.execPath, [CLI, 'down'], { env: process.env, stdio: 'ignore', timeout: 60_000 });
+    execFileSync(process.execPath, [CLI, 'down'], { env: { ...process.env, SALTNET_STATE_DIR: join(root, 'kill-state') }, stdio: 'ignore', timeout: 60_000 });
     const workdir = /wallet (\S+)\/wallets\/main ready/.exec(err)?.[1];
     expect(workdir).toBeDefined();
     rmSync(workdir!, { recursive: true, force: true });
