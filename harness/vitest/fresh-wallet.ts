@@ -6,19 +6,25 @@
 // - stop() (or `await using`, or useFreshWallet's afterAll): the wallet RPC stops gracefully and
 //   the wallet's folder goes; the test file's folder goes with its last wallet.
 // - The worker ends with a wallet still up: vitest ends a worker process with SIGTERM, and a
-//   Ctrl-C reaches the workers too. While a fresh wallet is up, SIGTERM/SIGINT/SIGHUP make the
-//   worker exit at once; the supervisor's 'exit' hook SIGKILLs the wallet RPCs, and this module's
-//   removes their folders. (Only while one is up: otherwise the worker keeps Node's defaults.)
+//   Ctrl-C reaches the workers too (they are in vitest's process group). While a fresh wallet is
+//   up, SIGTERM/SIGINT/SIGHUP SIGKILL every fresh wallet's processes at once, remove their
+//   folders, and then let the signal end the worker as it would have. (Only while one is up:
+//   otherwise the worker keeps Node's defaults.) process.exit() is no way out here: vitest
+//   replaces it in workers with a function that throws.
 // - vitest's main process dies (a signal sent to it alone): a forks worker would carry on with its
 //   test, orphaned, its wallet RPCs up until the test ends (a hung test: never). Its IPC channel
-//   closes, so while a fresh wallet is up 'disconnect' ends the worker the same way.
-// - The worker dies without an exit (SIGKILL): the wallet's reaper stops its wallet RPC.
+//   closes: while a fresh wallet is up, 'disconnect' does the same, then ends the worker (SIGTERM).
+// - Any other exit: the supervisors' 'exit' hook SIGKILLs, and this module's removes the folders.
+// - The worker dies without running anything (SIGKILL): each wallet's reaper stops its wallet RPC.
+// In the signal paths the run records are left to the reapers: they find the worker gone within
+// a poll, find nothing alive to kill, and remove the records.
 // The supervisor never traps uncaughtException/unhandledRejection here: vitest's worker reports an
 // unhandled error only while its own listener is the sole one, and the trap would exit the worker.
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { constants, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { expect } from 'vitest';
+import { signal, signalGroup } from '../process/kill.js';
 import { createSupervisor, type Supervisor } from '../process/supervisor.js';
 import { scaled, setTimeoutFactor } from '../process/timeouts.js';
 import { createDaemonClient } from '../rpc/daemon.js';
@@ -101,27 +107,38 @@ function release(file: string, f: FileFolder): void {
   if (!f.keep) rmSync(f.dir, { recursive: true, force: true });
 }
 
+/** Synchronous: every live fresh wallet's processes SIGKILLed (process group and pid), the folders removed. */
+function killAllNow(): void {
+  for (const [sup, dir] of live) {
+    for (const p of sup.processes()) {
+      if (!p.running) continue;
+      signalGroup(p.pid, 'SIGKILL');
+      signal(p.pid, 'SIGKILL');
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }
+  for (const f of folders.values()) if (!f.keep) rmSync(f.dir, { recursive: true, force: true });
+}
+
 const SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
 const onSignal = (sig: NodeJS.Signals): void => {
-  // process.exit runs the 'exit' hooks: the supervisors' SIGKILL every wallet RPC, ours removes the folders.
-  process.exit(128 + (constants.signals[sig] ?? 1));
+  killAllNow();
+  disarm();
+  // Without our listener the signal does what it would have done (end the worker), as vitest expects.
+  process.kill(process.pid, sig);
 };
 const onDisconnect = (): void => {
   process.stderr.write('saltnet: the vitest main process is gone; stopping this worker and its fresh wallets\n');
-  process.exit(1);
+  onSignal('SIGTERM');
 };
 let armed = false;
 let exitHook = false;
 
-/** While a fresh wallet is up, a signal ends the worker through process.exit (so the 'exit' hooks run). */
+/** While a fresh wallet is up, a signal (or the loss of vitest's main process) kills the fresh wallets first. */
 function arm(): void {
   if (!exitHook) {
     exitHook = true;
-    // After the supervisors' own 'exit' hook (installed with the first supervisor): the processes are gone first.
-    process.on('exit', () => {
-      for (const dir of live.values()) rmSync(dir, { recursive: true, force: true });
-      for (const f of folders.values()) if (!f.keep) rmSync(f.dir, { recursive: true, force: true });
-    });
+    process.on('exit', killAllNow);
   }
   if (armed) return;
   armed = true;
@@ -130,11 +147,15 @@ function arm(): void {
   if (process.connected) process.on('disconnect', onDisconnect);
 }
 
-function disarmIfIdle(): void {
-  if (!armed || live.size > 0) return;
+function disarm(): void {
+  if (!armed) return;
   armed = false;
   for (const s of SIGNALS) process.off(s, onSignal);
   process.off('disconnect', onDisconnect);
+}
+
+function disarmIfIdle(): void {
+  if (live.size === 0) disarm();
 }
 
 /** The backend as startWalletRpc wants it, from the context's paths. */
