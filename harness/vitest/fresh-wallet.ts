@@ -45,7 +45,7 @@ export interface FreshWalletOptions {
   unlocked?: bigint;
   /** The asset to fund (default: the backend's, SAL1 on Salvium; ignored on Monero). */
   asset?: string;
-  /** The wallet file's name (letters, digits, - and _), unique in the test file; default wallet-1, wallet-2, … */
+  /** The wallet file's name (letters, digits, - and _), unique among the test file's fresh wallets that are up; default wallet-1, wallet-2, … */
   name?: string;
 }
 
@@ -172,12 +172,13 @@ export async function freshWallet(context: SaltnetContext, opts: FreshWalletOpti
   setTimeoutFactor(c.timeoutFactor);
   const unlocked = opts.unlocked ?? 0n;
   if (typeof unlocked !== 'bigint' || unlocked < 0n) throw new Error(`freshWallet: unlocked must be a bigint of atomic units >= 0n (e.g. 10n * 100_000_000n for 10 SAL1), got ${String(unlocked)}`);
+  if (opts.name !== undefined && !/^[A-Za-z0-9_-]+$/.test(opts.name)) throw new Error(`freshWallet: name ${JSON.stringify(opts.name)} must be letters, digits, - or _`);
   const file = currentTestFile();
   const folder = folderFor(file);
   const name = opts.name ?? `wallet-${folder.made + 1}`;
-  if (!/^[A-Za-z0-9_-]+$/.test(name)) throw new Error(`freshWallet: name ${JSON.stringify(name)} must be letters, digits, - or _`);
+  // Only a folder with wallets up can hold the name (it goes with its last wallet): nothing to clean up here.
   if (folder.names.has(name) || existsSync(join(folder.dir, name))) {
-    throw new Error(`freshWallet: this test file has a fresh wallet named ${name} already: give each one its own name (or leave name out)`);
+    throw new Error(`freshWallet: this test file has a fresh wallet named ${name} up already: give each one its own name (or leave name out)`);
   }
   folder.names.add(name);
   folder.made += 1;
