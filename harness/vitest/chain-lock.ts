@@ -15,7 +15,10 @@ export function chainLockPath(ctx: Pick<SaltnetContext, 'workdir'>): string {
   return join(ctx.workdir, '.vitest-chain');
 }
 
-/** Run `fn` holding the chain lock of the testnet: one at a time in this worker, and one at a time across workers. */
+/**
+ * Run `fn` holding the chain lock of the testnet: one at a time in this worker, and one at a time
+ * across workers. Not reentrant: `fn` must not call freshWallet's funding or mine() (they take it).
+ */
 export function withChainLock<T>(ctx: Pick<SaltnetContext, 'workdir'>, fn: () => Promise<T>): Promise<T> {
   const run = queue.then(async () => {
     const release = await acquireFileLock(chainLockPath(ctx));

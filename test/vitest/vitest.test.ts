@@ -2,7 +2,7 @@
 // its package.json exports point at dist/, which the test run's global setup builds) and
 // node_modules/vitest, the example project copied in, and the repository's vitest run on it as a
 // separate process. Checked: the example passes; a failing test fails the run; and after a normal
-// end, a Ctrl-C to the whole process group, or a SIGTERM to vitest's main process alone, nothing
+// end, a wallet a test forgot to stop, a Ctrl-C to the whole process group, or a SIGTERM to vitest's main process alone, nothing
 // saltnet started is left: every process the run registry recorded is dead, no process carries the
 // run's SALTNET_STATE_DIR (the reapers included), and the testnet's and fresh wallets' folders are gone.
 import type { ChildProcess } from 'node:child_process';
@@ -134,6 +134,15 @@ it('expects a balance carol does not have', async () => {
 });
 `;
 
+const LEAKY = `import { inject, it } from 'vitest';
+import { freshWallet } from 'saltnet/vitest';
+
+it('forgets to stop its fresh wallet', async () => {
+  const w = await freshWallet(inject('saltnet'), { name: 'leaky' });
+  console.log(\`LEAKY \${w.pid}\`);
+});
+`;
+
 const HELD = `import { inject, it } from 'vitest';
 import { freshWallet } from 'saltnet/vitest';
 
@@ -171,6 +180,19 @@ describe('a real vitest run of the example project', () => {
       await nothingLeft(r.runs);
     } finally {
       cleanup(join(project, 'failing.spec.ts'));
+    }
+  }, 300_000);
+
+  it('stops a fresh wallet a test forgot to stop when its worker ends', async () => {
+    writeFileSync(join(project, 'leaky.spec.ts'), LEAKY);
+    try {
+      const r = await vitest(['leaky.spec.ts']).done;
+      expect(r.exitCode, r.output).toBe(0);
+      expect(r.output).toMatch(/LEAKY \d+/);
+      expect(r.runs.flatMap((x) => x.processes.map((p) => p.name))).toContain('wallet-rpc-leaky');
+      await nothingLeft(r.runs);
+    } finally {
+      cleanup(join(project, 'leaky.spec.ts'));
     }
   }, 300_000);
 });

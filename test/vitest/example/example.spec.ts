@@ -31,21 +31,18 @@ describe('a transfer between fresh wallets', () => {
   });
 
   it('alice sends 1 SAL1 to bob, who sees it once a block confirms it', async () => {
-    // A wallet for this test only: stopped in finally (or: `await using bob = …` where supported).
-    const bob = await freshWallet(saltnet, { name: 'bob' });
-    try {
-      const tx = await alice().client.call<{ tx_hash: string }>('transfer', {
-        destinations: [{ address: bob.address, amount: SAL1, asset_type: 'SAL1' }],
-        source_asset: 'SAL1',
-        dest_asset: 'SAL1',
-        tx_type: 3,
-      });
-      expect(tx.tx_hash).toMatch(/^[0-9a-f]{64}$/);
-      await mine(saltnet, 1);
-      await bob.client.refresh();
-      expect((await bob.client.balance('SAL1')).balance).toBe(SAL1);
-    } finally {
-      await bob.stop();
-    }
+    // A wallet for this test only: `await using` stops it when the test ends, passed or failed
+    // (without that syntax: try { … } finally { await bob.stop(); }).
+    await using bob = await freshWallet(saltnet, { name: 'bob' });
+    const tx = await alice().client.call<{ tx_hash: string }>('transfer', {
+      destinations: [{ address: bob.address, amount: SAL1, asset_type: 'SAL1' }],
+      source_asset: 'SAL1',
+      dest_asset: 'SAL1',
+      tx_type: 3,
+    });
+    expect(tx.tx_hash).toMatch(/^[0-9a-f]{64}$/);
+    await mine(saltnet, 1);
+    await bob.client.refresh();
+    expect((await bob.client.balance('SAL1')).balance).toBe(SAL1);
   });
 });
