@@ -45,7 +45,7 @@ export interface FreshWalletOptions {
   unlocked?: bigint;
   /** The asset to fund (default: the backend's, SAL1 on Salvium; ignored on Monero). */
   asset?: string;
-  /** The wallet file's name (letters, digits, - and _), unique among the test file's fresh wallets that are up; default wallet-1, wallet-2, … */
+  /** The wallet file's name (letters, digits, - and _), unique among the test file's fresh wallets that are up; default wallet-1, wallet-2, … (never reused in a file's folder). */
   name?: string;
 }
 
@@ -176,7 +176,7 @@ export async function freshWallet(context: SaltnetContext, opts: FreshWalletOpti
   const file = currentTestFile();
   const folder = folderFor(file);
   const name = opts.name ?? `wallet-${folder.made + 1}`;
-  // Only a folder with wallets up can hold the name (it goes with its last wallet): nothing to clean up here.
+  // Only a wallet that is up (or failed, its logs kept) holds its name: nothing to clean up here.
   if (folder.names.has(name) || existsSync(join(folder.dir, name))) {
     throw new Error(`freshWallet: this test file has a fresh wallet named ${name} up already: give each one its own name (or leave name out)`);
   }
@@ -188,6 +188,7 @@ export async function freshWallet(context: SaltnetContext, opts: FreshWalletOpti
   const walletsDir = join(dir, 'wallets');
   mkdirSync(walletsDir, { recursive: true });
   let sup: Supervisor;
+  let failed = false;
   try {
     sup = createSupervisor({
       workdir: dir,
@@ -196,6 +197,10 @@ export async function freshWallet(context: SaltnetContext, opts: FreshWalletOpti
       afterStop: () => {
         live.delete(sup);
         disarmIfIdle();
+        if (!failed) {
+          rmSync(dir, { recursive: true, force: true });
+          folder.names.delete(name);
+        }
         release(file, folder);
       },
     });
@@ -244,6 +249,7 @@ export async function freshWallet(context: SaltnetContext, opts: FreshWalletOpti
     };
   } catch (err) {
     // The logs stay for the error's reader (the test file's folder is kept); the processes go.
+    failed = true;
     folder.keep = true;
     await rpc?.client.close().catch(() => undefined);
     await sup.stopAll();

@@ -96,6 +96,10 @@ describe('freshWallet and friends against a testnet in this process', () => {
       expect(ws.map((w) => w.name)).toEqual(['wallet-1', 'wallet-2', 'wallet-3']);
       const unlocked = await Promise.all(ws.map(async (w) => (await w.client.balance('SAL1')).unlocked));
       expect(unlocked.map((u, i) => u >= BigInt(i + 1) * SAL1)).toEqual([true, true, true]);
+      // One stopped while the others are up: its own folder goes now, the test file's stays.
+      await ws[0]!.stop();
+      expect(existsSync(ws[0]!.dir)).toBe(false);
+      expect(existsSync(ws[1]!.dir)).toBe(true);
     } finally {
       await Promise.all(ws.map((w) => w.stop()));
     }
