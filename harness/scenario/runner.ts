@@ -8,8 +8,8 @@ import type { Endpoint } from '../rpc/http.js';
 import { createWalletClient } from '../rpc/wallet.js';
 import type { BackendName, BackendSpec } from '../testnet/backends.js';
 import { resolveBackend } from '../testnet/binaries.js';
-import { fundWallet } from '../testnet/mining.js';
-import { addressAt, startTestnet, type Testnet, type TestnetOptions, type WalletHandle } from '../testnet/testnet.js';
+import { fundFromWallet } from '../testnet/funding.js';
+import { startTestnet, type Testnet, type TestnetOptions, type WalletHandle } from '../testnet/testnet.js';
 import { createArtifacts, type Artifacts } from './artifacts.js';
 import { startMetadataServer, type MetadataServer } from './metadata.js';
 import { loadScenario } from './parse.js';
@@ -115,17 +115,9 @@ function failed(s: { file: string; name: string }, backend: string, message: str
   return { file: s.file, name: s.name, status: 'failed', ms: Date.now() - t0, backend, steps: [], failure: { message } };
 }
 
-/** Funding arrives as this many outputs (a Carrot tx carries at most 7 destinations), so a funded wallet can build several transactions at once, as a mining wallet can. */
-const FUNDING_OUTPUTS = 6n;
-
-/** Transfer `amount` of `asset` from one wallet to another (in a few outputs) and wait until it is unlocked there. */
+/** Transfer `amount` of `asset` from one wallet of the testnet to another and wait until it is unlocked there (blocks mined meanwhile go to the main wallet). */
 async function fund(t: Testnet, from: WalletHandle, to: WalletHandle, asset: string | undefined, amount: bigint): Promise<void> {
-  const height = await t.daemon.client.height();
-  const address = addressAt(t.backend.spec, to.addresses, height);
-  const part = amount / FUNDING_OUTPUTS + 1n;
-  const destinations = Array.from({ length: Number(FUNDING_OUTPUTS) }, () => ({ address, amount: part, ...(asset ? { asset_type: asset } : {}) }));
-  await from.client.call('transfer', asset ? { destinations, source_asset: asset, dest_asset: asset, tx_type: 3 } : { destinations });
-  await fundWallet(t.daemon.client, to.client, { spec: t.backend.spec, addresses: t.wallet.addresses, timeoutMs: 600_000, amount, ...(asset ? { asset } : {}) });
+  await fundFromWallet({ daemon: t.daemon.client, spec: t.backend.spec, from: from.client, to, minerAddresses: t.wallet.addresses, amount, ...(asset ? { asset } : {}) });
 }
 
 interface Prepared {

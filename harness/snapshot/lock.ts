@@ -20,7 +20,15 @@ export async function acquireKeyLock(cacheDir: string, key: string, o: KeyLockOp
   assertKey(key);
   const dir = snapshotsDir(cacheDir);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const target = join(dir, `.build-${key}`);
+  return acquireFileLock(join(dir, `.build-${key}`), o);
+}
+
+/**
+ * Take the lock of `target` (a path that need not exist; the lock is `${target}.lock`), waiting
+ * while another process holds it; returns the release function. Also used outside the cache
+ * (harness/vitest: one funding at a time per testnet, across vitest workers).
+ */
+export async function acquireFileLock(target: string, o: KeyLockOptions = {}): Promise<() => Promise<void>> {
   let told = false;
   for (;;) {
     o.signal?.throwIfAborted();

@@ -3,9 +3,13 @@
 // builds. The blocks that only raise the height go to a separate miner wallet; the test wallet
 // gets just enough blocks for its funds, placed as late as they can be while still unlocked at the
 // target height (and, on Salvium, not below height 815, whose SAL coinbase is invalid from HF11).
+//
+// Funding one wallet from another (the scenario runner's extra wallets, the vitest integration's
+// fresh wallets) is here too: a transfer in a few outputs, then a wait until they are unlocked.
 import type { DaemonClient } from '../rpc/daemon.js';
 import type { WalletClient } from '../rpc/wallet.js';
-import { fundWallet, mineTo, type MineOptions, type MiningAddresses } from './mining.js';
+import type { BackendSpec } from './backends.js';
+import { addressAt, fundWallet, mineTo, type MineOptions, type MiningAddresses } from './mining.js';
 import type { Progress } from './progress.js';
 
 export interface PlanInput {
@@ -76,4 +80,38 @@ export async function mineForWallet(daemon: DaemonClient, wallet: WalletClient, 
   else await wallet.refresh();
   const height = await daemon.height();
   return { height, plan, extraBlocks: height - before };
+}
+
+/** Funding arrives as this many outputs (a Carrot tx carries at most 7 destinations), so a funded wallet can build several transactions at once, as a mining wallet can. */
+export const FUNDING_OUTPUTS = 6n;
+
+export interface FundFromWalletOptions {
+  daemon: DaemonClient;
+  spec: BackendSpec;
+  /** The wallet that pays (the testnet's main wallet). */
+  from: WalletClient;
+  /** The wallet that receives; it must be open in `client`. */
+  to: { client: WalletClient; addresses: MiningAddresses };
+  /** Blocks mined while the funds are locked go here (the main wallet's addresses: it earns back what it gives). */
+  minerAddresses: MiningAddresses;
+  /** The asset to send (Salvium: e.g. SAL1); undefined on Monero. */
+  asset?: string;
+  amount: bigint;
+  /** How long mining until the funds are unlocked may take (default 600 000 ms). */
+  timeoutMs?: number;
+}
+
+/**
+ * Transfer `amount` of `asset` from one wallet to another (in FUNDING_OUTPUTS outputs, each a
+ * sixth plus one atomic unit) and wait, mining, until the receiver holds `amount` unlocked.
+ * Callers that share the paying wallet between processes must hold a lock around the call (see
+ * harness/vitest): two transfers at once may pick the same inputs, and two miners stop each other.
+ */
+export async function fundFromWallet(o: FundFromWalletOptions): Promise<void> {
+  const height = await o.daemon.height();
+  const address = addressAt(o.spec, o.to.addresses, height);
+  const part = o.amount / FUNDING_OUTPUTS + 1n;
+  const destinations = Array.from({ length: Number(FUNDING_OUTPUTS) }, () => ({ address, amount: part, ...(o.asset ? { asset_type: o.asset } : {}) }));
+  await o.from.call('transfer', o.asset ? { destinations, source_asset: o.asset, dest_asset: o.asset, tx_type: 3 } : { destinations });
+  await fundWallet(o.daemon, o.to.client, { spec: o.spec, addresses: o.minerAddresses, timeoutMs: o.timeoutMs ?? 600_000, amount: o.amount, ...(o.asset ? { asset: o.asset } : {}) });
 }

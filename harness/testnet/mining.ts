@@ -30,6 +30,11 @@ export class MiningError extends Error {}
 /** Answers of /start_mining worth retrying a moment later. */
 const TRANSIENT = new Set(['Failed, mining not started', 'BUSY']);
 
+/** The address to send to on a chain of this height: Carrot from the Carrot height, CN before (and on Monero). */
+export function addressAt(spec: BackendSpec, a: MiningAddresses, height: number): string {
+  return spec.carrotHeight !== undefined && a.carrot && height >= spec.carrotHeight ? a.carrot : a.cn;
+}
+
 export function miningAddress(spec: BackendSpec, a: MiningAddresses, height: number): string {
   if (spec.carrotHeight !== undefined && height >= spec.carrotHeight) {
     if (!a.carrot) throw new MiningError(`height ${height} needs a Carrot address to mine to, and the wallet has none`);

@@ -30,7 +30,7 @@ import { checkpointState, revertState } from './checkpoint.js';
 import { startDaemon, type DaemonHandle } from './daemon.js';
 import { fixtureWallet } from './fixture-wallets.js';
 import { mineForWallet } from './funding.js';
-import { mineTo, type MiningAddresses } from './mining.js';
+import { addressAt, mineTo, type MiningAddresses } from './mining.js';
 import { createProgress, progressMode, type ProgressMode } from './progress.js';
 import { generateSecret } from './secrets.js';
 import { readAddresses, restoreWithCli, restoreWithRpc, walletAddresses, writeAddresses } from './wallet-setup.js';
@@ -88,10 +88,8 @@ export interface SnapshotInfo {
   saveError?: string;
 }
 
-/** The address to send to on a chain of this height: Carrot from the Carrot height, CN before (and on Monero). */
-export function addressAt(spec: ResolvedBackend['spec'], a: MiningAddresses, height: number): string {
-  return spec.carrotHeight !== undefined && a.carrot && height >= spec.carrotHeight ? a.carrot : a.cn;
-}
+// Kept here too: scenario steps and tests import it with the testnet (it lives in mining.ts, which funding.ts can import without a cycle).
+export { addressAt } from './mining.js';
 
 export interface Testnet {
   readonly backend: ResolvedBackend;

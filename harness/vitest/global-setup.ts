@@ -1,0 +1,103 @@
+// vitest globalSetup (`saltnet/vitest/global-setup`): one testnet per vitest run, started in
+// vitest's main process before any test file, handed to the workers as a plain JSON context
+// (project.provide('saltnet', …), read with inject('saltnet')), and stopped by the teardown.
+//
+// The options are the team's: built-in defaults < saltnet.config.* (searched from the vitest root
+// upwards, or SALTNET_CONFIG) < environment (SALTNET_BACKEND, SALTNET_BIN_DIR, SALTNET_CACHE_DIR,
+// SALTNET_TIMEOUT_FACTOR) < options given in code to saltnetGlobalSetup(). The config's `workdir`
+// is not used: a test run gets a fresh temporary folder (pass `workdir` in code to keep one).
+//
+// Signals: the testnet's supervisor keeps its default, trapSignals: true. That is the safe choice
+// in vitest's main process, and trapSignals: false is not, because of how the listeners interact:
+// - vitest's logger listens with process.once('SIGINT'/'SIGTERM'), sets the exit code and calls
+//   process.exit() a millisecond later (no teardown runs). proper-lockfile (the snapshot lock)
+//   loads signal-exit, whose SIGINT/SIGTERM/SIGHUP listener re-raises the signal when it finds
+//   itself the only listener left, and after vitest's `once` listener has run, it is. So with
+//   trapSignals: false a Ctrl-C kills vitest by the signal itself: no 'exit' event, the
+//   supervisor's exit hook never runs, the processes are left to the reaper (after vitest is gone)
+//   and the workdir stays. With the trap listening, signal-exit stands back, vitest's
+//   process.exit() happens, and the supervisor's 'exit' hook SIGKILLs every process group
+//   synchronously before vitest's process ends (the trap's own graceful stop has no time to).
+// - SIGHUP (the terminal closed), which vitest does not handle: the trap stops the testnet
+//   gracefully, then exits.
+// - SIGKILL / OOM of vitest: nothing runs in-process; the run's reaper (a detached watchdog) reaps.
+// The trap also listens for uncaughtException/unhandledRejection: in vitest's main process that
+// only stops the testnet before the exit the error causes anyway. Test workers are another
+// matter: there vitest reports unhandled errors only while its listener is the sole one, so the
+// wallet RPCs workers start never trap (see fresh-wallet.ts).
+// test/vitest/vitest.test.ts sends these signals to a real vitest run and checks nothing is left.
+import { rmSync } from 'node:fs';
+import type { TestProject } from 'vitest/node';
+import { resolveConfig } from '../config/resolve.js';
+import type { ConfigValues } from '../config/schema.js';
+import { unlockedAtomic } from '../config/unlocked.js';
+import { resolveBackend } from '../testnet/binaries.js';
+import { startTestnet, type TestnetOptions } from '../testnet/testnet.js';
+import { contextOf } from './context.js';
+
+export type { SaltnetContext } from './context.js';
+
+export interface SaltnetGlobalSetupOptions extends Omit<TestnetOptions, 'trapSignals'> {
+  /** Read this config file (default: saltnet.config.* searched from the vitest root upwards, or $SALTNET_CONFIG). */
+  config?: string;
+}
+
+const defined = <T extends object>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+
+/** The testnet options: the resolved configuration under the options given in code. */
+export function testnetOptionsFrom(v: ConfigValues, code: SaltnetGlobalSetupOptions = {}): TestnetOptions {
+  const { config: _config, ...given } = code;
+  const backend = given.backend ?? v.backend;
+  const binDir = given.binDir ?? v.binDir;
+  // A config's unlocked is coins or "1001 SAL1"; the testnet wants atomic units of the coin of the backend that will run.
+  const unlocked = given.unlocked ?? (v.unlocked !== undefined ? unlockedAtomic(v.unlocked, resolveBackend(backend, binDir).spec.name) : undefined);
+  return {
+    // vitest owns the terminal: progress as the few `saltnet:` lines only, no bar.
+    progress: 'none',
+    ...defined({
+      backend,
+      binDir,
+      difficulty: v.difficulty,
+      height: v.height,
+      unlocked,
+      cacheDir: v.cacheDir,
+      snapshots: v.snapshots,
+      timeoutFactor: v.timeoutFactor,
+      login: v.login,
+      walletCreation: v.walletCreation,
+      threads: v.threads,
+    }),
+    ...defined(given),
+    // See the header: the safe choice in vitest's main process.
+    trapSignals: true,
+  };
+}
+
+/** A globalSetup function with options given in code: `export default saltnetGlobalSetup({ height: 100 })` in a file of your own. */
+export function saltnetGlobalSetup(options: SaltnetGlobalSetupOptions = {}): (project: TestProject) => Promise<() => Promise<void>> {
+  return async (project) => {
+    const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+    const cfg = await resolveConfig({ cwd: project.config.root, env: process.env, ...(options.config ? { argv: { config: options.config } } : {}) });
+    if (cfg.file) log(`saltnet: options from ${cfg.file}`);
+    for (const n of cfg.notices) log(`saltnet: ${n}`);
+    const opts = { ...testnetOptionsFrom(cfg.values, options), log };
+    const t = await startTestnet(opts);
+    // vitest's exit on Ctrl-C (see the header) leaves no time for the testnet's own cleanup: the
+    // supervisor's 'exit' hook (installed first, so it runs first) SIGKILLs the processes, and this
+    // one removes the temporary workdir the testnet would have removed on a clean stop.
+    const removeWorkdir = (): void => rmSync(t.workdir, { recursive: true, force: true, maxRetries: 3 });
+    if (opts.workdir === undefined) process.on('exit', removeWorkdir);
+    const ctx = contextOf(t, opts.timeoutFactor ?? 1);
+    project.provide('saltnet', ctx);
+    log(`saltnet: testnet ready for the tests: daemon ${ctx.daemonUrl}, wallet ${ctx.wallet.url}, height ${ctx.height}, snapshot ${ctx.snapshot.status}`);
+    return async () => {
+      process.off('exit', removeWorkdir);
+      await t.stop();
+    };
+  };
+}
+
+/** The globalSetup with the team's configuration and no options in code. */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  return saltnetGlobalSetup()(project);
+}

@@ -1,0 +1,83 @@
+// saltnet/vitest: what a test file uses against the testnet the global setup started
+// (`saltnet/vitest/global-setup`). The context comes from inject('saltnet'); everything here
+// takes it as its first argument, so it works in any test file, hook or helper.
+import { afterAll, beforeAll } from 'vitest';
+import { scaled, setTimeoutFactor } from '../process/timeouts.js';
+import { createDaemonClient, type DaemonClient } from '../rpc/daemon.js';
+import { createWalletClient, type WalletClient } from '../rpc/wallet.js';
+import { BACKENDS } from '../testnet/backends.js';
+import { mineTo } from '../testnet/mining.js';
+import { withChainLock } from './chain-lock.js';
+import { checkContext, type SaltnetContext } from './context.js';
+import { freshWallet, type FreshWallet, type FreshWalletOptions } from './fresh-wallet.js';
+
+export { checkContext, type ContextAddresses, type SaltnetContext } from './context.js';
+export { freshWallet, type FreshWallet, type FreshWalletOptions } from './fresh-wallet.js';
+export { withChainLock } from './chain-lock.js';
+export type { DaemonClient } from '../rpc/daemon.js';
+export type { WalletClient } from '../rpc/wallet.js';
+
+export interface Connection {
+  daemon: DaemonClient;
+  /** The main wallet (shared by every worker): read from it freely; send from it only through freshWallet's funding. */
+  wallet: WalletClient;
+  close(): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/** Clients of the testnet's daemon and main wallet. Close them when done (afterAll, or `await using`). */
+export function connect(context: SaltnetContext): Connection {
+  const c = checkContext(context);
+  setTimeoutFactor(c.timeoutFactor);
+  const daemon = createDaemonClient(c.daemonUrl);
+  const wallet = createWalletClient(c.wallet.url, { timeoutMs: scaled(120_000), ...(c.wallet.credentials ? { auth: c.wallet.credentials } : {}) });
+  const close = async (): Promise<void> => {
+    await Promise.all([daemon.close(), wallet.close()]);
+  };
+  return { daemon, wallet, close, [Symbol.asyncDispose]: close };
+}
+
+/**
+ * Mine `blocks` blocks (to the miner wallet, which no test uses) and return the new height; it may
+ * overshoot by a block or two. Holds the chain lock, so two workers never mine at once.
+ */
+export async function mine(context: SaltnetContext, blocks = 1): Promise<number> {
+  const c = checkContext(context);
+  if (!Number.isInteger(blocks) || blocks < 1) throw new Error(`mine: blocks must be a whole number >= 1, got ${blocks}`);
+  setTimeoutFactor(c.timeoutFactor);
+  const daemon = createDaemonClient(c.daemonUrl);
+  try {
+    return await withChainLock(c, async () => {
+      const target = (await daemon.height()) + blocks;
+      return (await mineTo(daemon, target, { spec: BACKENDS[c.backend], addresses: c.miner.addresses, timeoutMs: scaled(600_000) })).height;
+    });
+  } finally {
+    await daemon.close();
+  }
+}
+
+export interface UseFreshWalletOptions extends FreshWalletOptions {
+  /** The beforeAll hook's timeout in ms (default 120 000 times the timeout factor: funding waits for blocks). */
+  hookTimeout?: number;
+}
+
+/**
+ * A fresh wallet for the enclosing describe block (or file): created in beforeAll, stopped in
+ * afterAll. Returns a getter: call it inside tests and hooks, not while the file is collected.
+ */
+export function useFreshWallet(context: SaltnetContext, opts: UseFreshWalletOptions = {}): () => FreshWallet {
+  const { hookTimeout, ...walletOpts } = opts;
+  const c = checkContext(context);
+  let wallet: FreshWallet | undefined;
+  beforeAll(async () => {
+    wallet = await freshWallet(c, walletOpts);
+  }, hookTimeout ?? 120_000 * c.timeoutFactor);
+  afterAll(async () => {
+    await wallet?.stop();
+    wallet = undefined;
+  });
+  return () => {
+    if (!wallet) throw new Error(`useFreshWallet${opts.name ? ` (${opts.name})` : ''}: the wallet is not there: read it inside a test or a hook after beforeAll, not while the file is collected (or its beforeAll failed: see that error)`);
+    return wallet;
+  };
+}

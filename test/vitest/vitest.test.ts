@@ -1,0 +1,232 @@
+// saltnet/vitest as a user has it: a temporary project with node_modules/saltnet (this repository:
+// its package.json exports point at dist/, which the test run's global setup builds) and
+// node_modules/vitest, the example project copied in, and the repository's vitest run on it as a
+// separate process. Checked: the example passes; a failing test fails the run; and after a normal
+// end, a wallet a test forgot to stop, a Ctrl-C to the whole process group, or a SIGTERM to vitest's main process alone, nothing
+// saltnet started is left: every process the run registry recorded is dead, no process carries the
+// run's SALTNET_STATE_DIR (the reapers included), and the testnet's and fresh wallets' folders are gone.
+import type { ChildProcess } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasProcfs } from '../../harness/process/procfs.js';
+import { isAlive, listRuns, type RunRecord } from '../../harness/process/registry.js';
+import { cleanup, tempDir } from '../../harness/sim/launch.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const VITEST = join(ROOT, 'node_modules/vitest/vitest.mjs');
+const EXAMPLE = join(ROOT, 'test/vitest/example');
+
+let project: string;
+let state: string;
+const dirs: string[] = [];
+
+beforeAll(() => {
+  project = tempDir('saltnet-vitest-project-');
+  state = tempDir('saltnet-vitest-state-');
+  dirs.push(project, state);
+  mkdirSync(join(project, 'node_modules'));
+  symlinkSync(ROOT, join(project, 'node_modules/saltnet'));
+  symlinkSync(realpathSync(join(ROOT, 'node_modules/vitest')), join(project, 'node_modules/vitest'));
+  cpSync(EXAMPLE, project, { recursive: true });
+});
+afterAll(() => {
+  for (const d of dirs) cleanup(d);
+});
+
+/** Wait until `cond` holds or `ms` have passed (then the assertion after it says what is wrong). */
+async function until(cond: () => boolean, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond() && Date.now() < end) await sleep(50);
+}
+
+/** listRuns() of another state dir (it reads SALTNET_STATE_DIR when called; synchronous, so nothing else sees the swap). */
+function runsIn(dir: string): RunRecord[] {
+  const before = process.env.SALTNET_STATE_DIR;
+  process.env.SALTNET_STATE_DIR = dir;
+  try {
+    return listRuns();
+  } finally {
+    if (before === undefined) delete process.env.SALTNET_STATE_DIR;
+    else process.env.SALTNET_STATE_DIR = before;
+  }
+}
+
+/** Pids of live processes whose environment holds `entry` (Linux: /proc/<pid>/environ). */
+function processesWith(entry: string): number[] {
+  const out: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${name}/environ`, 'latin1').split('\0').includes(entry) && isAlive(Number(name))) out.push(Number(name));
+    } catch {
+      /* gone, or not ours */
+    }
+  }
+  return out;
+}
+
+interface Run {
+  child: Pick<ChildProcess, 'pid' | 'exitCode' | 'kill'>;
+  output(): string;
+  /** Every run record seen while the run was going (latest version of each: records only grow). */
+  seen: Map<string, RunRecord>;
+  done: Promise<{ exitCode: number | undefined; signal: string | undefined; output: string; runs: RunRecord[] }>;
+}
+
+/** Start the repository's vitest on the temporary project, watching the run registry meanwhile. */
+function vitest(args: string[]): Run {
+  // The worker we run in is a vitest worker: its VITEST_* variables must not leak into the inner run.
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('VITEST') && k !== 'FORCE_COLOR' && k !== 'NODE_OPTIONS') env[k] = v;
+  expect(env.SALTNET_CACHE_DIR, 'test/setup/build.ts sets a cache per test run').toBeTruthy();
+  Object.assign(env, { SALTNET_BACKEND: 'sim', SALTNET_SIM_HASHRATE: '250000', SALTNET_STATE_DIR: state, CI: '1', NO_COLOR: '1' });
+  const child = execa(process.execPath, [VITEST, 'run', '--root', project, '--reporter', 'verbose', ...args], {
+    cwd: project, env, extendEnv: false, reject: false, all: true, buffer: true, detached: true,
+  });
+  let out = '';
+  child.all?.on('data', (d: Buffer) => (out += d.toString()));
+  const seen = new Map<string, RunRecord>();
+  const look = (): void => {
+    for (const r of runsIn(state)) seen.set(r.runId, r);
+  };
+  const timer = setInterval(look, 20);
+  const done = (async () => {
+    const r = await child;
+    clearInterval(timer);
+    look();
+    return { exitCode: r.exitCode, signal: r.signal, output: out, runs: [...seen.values()] };
+  })();
+  return { child, output: () => out, seen, done };
+}
+
+/** The folders a run record stands for: its workdir and, for a fresh wallet, the test file's folder around it. */
+function foldersOf(r: RunRecord): string[] {
+  const parent = dirname(r.workdir);
+  return basename(parent).startsWith('saltnet-vitest-') ? [r.workdir, parent] : [r.workdir];
+}
+
+/** Nothing of the run is left: the processes it recorded, its records, its reapers, its folders. */
+async function nothingLeft(runs: RunRecord[]): Promise<void> {
+  const dead = (p: { pid: number; startTime: string }): boolean => !isAlive(p.pid, p.startTime || undefined);
+  const strays = (): number[] => (hasProcfs() ? processesWith(`SALTNET_STATE_DIR=${state}`) : []);
+  // Signalled workers finish their exit a moment after vitest's main process, the kernel reaps
+  // SIGKILLed processes a moment later, and a reaper exits within one poll (250 ms) of its
+  // record's removal: wait for all that, then say precisely what is still there.
+  await until(() => runs.every((r) => r.processes.every(dead) && foldersOf(r).every((d) => !existsSync(d))) && runsIn(state).length === 0 && strays().length === 0, 10_000);
+  for (const r of runs) for (const p of r.processes) expect(dead(p), `${p.name} (pid ${p.pid}) of run ${r.runId} is alive`).toBe(true);
+  expect(runsIn(state).map((r) => r.runId)).toEqual([]);
+  expect(strays()).toEqual([]);
+  for (const r of runs) for (const d of foldersOf(r)) expect(existsSync(d), `folder ${d} of run ${r.runId}`).toBe(false);
+}
+
+const FAILING = `import { expect, inject, it } from 'vitest';
+import { useFreshWallet } from 'saltnet/vitest';
+
+const saltnet = inject('saltnet');
+const carol = useFreshWallet(saltnet, { name: 'carol', unlocked: 100_000_000n });
+
+it('expects a balance carol does not have', async () => {
+  expect((await carol().client.balance('SAL1')).unlocked).toBe(1n);
+});
+`;
+
+const LEAKY = `import { inject, it } from 'vitest';
+import { freshWallet } from 'saltnet/vitest';
+
+it('forgets to stop its fresh wallet', async () => {
+  const w = await freshWallet(inject('saltnet'), { name: 'leaky' });
+  console.log(\`LEAKY \${w.pid}\`);
+});
+`;
+
+const HELD = `import { inject, it } from 'vitest';
+import { freshWallet } from 'saltnet/vitest';
+
+it('holds a fresh wallet until the run is interrupted', async () => {
+  const w = await freshWallet(inject('saltnet'), { name: 'held' });
+  console.log(\`HELD \${w.pid}\`);
+  await new Promise(() => undefined);
+}, 600_000);
+`;
+
+describe('a real vitest run of the example project', () => {
+  it('passes: the global setup starts the testnet, the tests inject it, fund a fresh wallet and transfer', async () => {
+    const r = await vitest(['example.spec.ts']).done;
+    expect(r.exitCode, r.output).toBe(0);
+    expect(r.output).toContain('saltnet: testnet ready for the tests');
+    expect(r.output).toContain('the testnet > is up at the height the global setup reached, with a funded main wallet');
+    expect(r.output).toContain('a transfer between fresh wallets > alice starts with 10 SAL1 unlocked');
+    expect(r.output).toContain('a transfer between fresh wallets > alice sends 1 SAL1 to bob, who sees it once a block confirms it');
+    expect(r.output).toMatch(/Tests\s+3 passed \(3\)/);
+    // What the registry showed while it ran: the testnet, and the two fresh wallets' own wallet RPCs.
+    const names = r.runs.flatMap((x) => x.processes.map((p) => p.name));
+    expect(names).toEqual(expect.arrayContaining(['daemon', 'wallet-rpc', 'wallet-rpc-alice', 'wallet-rpc-bob']));
+    await nothingLeft(r.runs);
+  }, 300_000);
+
+  it('fails when a test fails (two files, two workers funding from the main wallet at once), and still leaves nothing', async () => {
+    writeFileSync(join(project, 'failing.spec.ts'), FAILING);
+    try {
+      const r = await vitest(['--maxWorkers=2']).done;
+      expect(r.exitCode, r.output).toBe(1);
+      expect(r.output).toContain('expects a balance carol does not have');
+      expect(r.output).toMatch(/Tests\s+1 failed \| 3 passed \(4\)/);
+      const names = r.runs.flatMap((x) => x.processes.map((p) => p.name));
+      expect(names).toEqual(expect.arrayContaining(['wallet-rpc-alice', 'wallet-rpc-carol']));
+      await nothingLeft(r.runs);
+    } finally {
+      cleanup(join(project, 'failing.spec.ts'));
+    }
+  }, 300_000);
+
+  it('stops a fresh wallet a test forgot to stop when its worker ends', async () => {
+    writeFileSync(join(project, 'leaky.spec.ts'), LEAKY);
+    try {
+      const r = await vitest(['leaky.spec.ts']).done;
+      expect(r.exitCode, r.output).toBe(0);
+      expect(r.output).toMatch(/LEAKY \d+/);
+      expect(r.runs.flatMap((x) => x.processes.map((p) => p.name))).toContain('wallet-rpc-leaky');
+      await nothingLeft(r.runs);
+    } finally {
+      cleanup(join(project, 'leaky.spec.ts'));
+    }
+  }, 300_000);
+});
+
+describe('an interrupted vitest run leaves nothing', () => {
+  let held: string;
+  beforeAll(() => {
+    held = join(project, 'held.spec.ts');
+    writeFileSync(held, HELD);
+  });
+  afterAll(() => cleanup(held));
+
+  /** Start the held spec and wait until its fresh wallet is up. */
+  async function heldRun(): Promise<Run> {
+    const run = vitest(['held.spec.ts']);
+    await until(() => /HELD \d+/.test(run.output()) || run.child.exitCode !== null, 240_000);
+    expect(run.output(), 'the held test did not start').toMatch(/HELD \d+/);
+    return run;
+  }
+
+  it('Ctrl-C (SIGINT to the whole process group, as a terminal sends it)', async () => {
+    const run = await heldRun();
+    process.kill(-run.child.pid!, 'SIGINT');
+    const r = await run.done;
+    expect(r.exitCode ?? r.signal, r.output).toBe(130);
+    expect(r.runs.flatMap((x) => x.processes.map((p) => p.name))).toEqual(expect.arrayContaining(['daemon', 'wallet-rpc-held']));
+    await nothingLeft(r.runs);
+  }, 300_000);
+
+  it("SIGTERM to vitest's main process alone (its worker is orphaned and must notice)", async () => {
+    const run = await heldRun();
+    run.child.kill('SIGTERM');
+    const r = await run.done;
+    expect(r.exitCode ?? r.signal, r.output).toBe(143);
+    await nothingLeft(r.runs);
+  }, 300_000);
+});
