@@ -117,7 +117,7 @@ function failed(s: { file: string; name: string }, backend: string, message: str
 
 /** Transfer `amount` of `asset` from one wallet of the testnet to another and wait until it is unlocked there (blocks mined meanwhile go to the main wallet). */
 async function fund(t: Testnet, from: WalletHandle, to: WalletHandle, asset: string | undefined, amount: bigint): Promise<void> {
-  await fundFromWallet({ daemon: t.daemon.client, spec: t.backend.spec, from: from.client, to, minerAddresses: t.wallet.addresses, amount, ...(asset ? { asset } : {}) });
+  await fundFromWallet({ daemon: t.daemon.client, spec: t.backend.spec, from: from.client, to, minerAddresses: t.miner.addresses, amount, ...(asset ? { asset } : {}) });
 }
 
 interface Prepared {
