@@ -260,7 +260,8 @@ export async function startTestnet(opts: TestnetOptions = {}): Promise<Testnet> 
         walletRpcStarting = false;
       }
     };
-    // A workdir whose main wallet was restored through the RPC keeps being served that way.
+    // With --wallet-creation rpc the wallet RPC serves the wallets folder (restore_deterministic_wallet,
+    // open_wallet); otherwise it opens wallets/main with --wallet-file. Either works on any state.
     const dirMode = viaRpc;
     const rpc = await phase('walletRpcReady', () => launchRpc({ dirMode }));
     if (dirMode) {
