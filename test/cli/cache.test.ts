@@ -2,12 +2,11 @@
 // and a running testnet saved to a file and brought up again from it elsewhere.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, tempDir, waitFor } from '../../harness/sim/launch.js';
+import { cleanup, tempDir } from '../../harness/sim/launch.js';
+import { CLI, startUntilReady } from './helpers.js';
 
-const CLI = fileURLToPath(new URL('../../dist/harness/cli/main.js', import.meta.url));
 let root: string;
 let cache: string;
 const env = (): Record<string, string> => ({ SALTNET_STATE_DIR: join(root, 'state'), SALTNET_SIM_HASHRATE: '250000', CI: '1', SALTNET_CACHE_DIR: cache });
@@ -15,19 +14,7 @@ const running: ResultPromise[] = [];
 const saltnet = (args: string[], extraEnv: Record<string, string> = {}) => execa(process.execPath, [CLI, ...args], { env: { ...env(), ...extraEnv }, reject: false, all: true });
 const SMALL = ['--backend', 'sim', '--height', '200', '--unlocked', '10'];
 
-async function up(args: string[]): Promise<{ proc: ResultPromise; ready: any; err: () => string }> {
-  const proc = execa(process.execPath, [CLI, ...args, '--json'], { env: env(), reject: false, buffer: false, stdout: 'pipe', stderr: 'pipe' });
-  running.push(proc);
-  let out = '';
-  let err = '';
-  proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  proc.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  const line = await waitFor('saltnet to be up', async () => {
-    if (proc.exitCode !== null) throw new Error(`saltnet exited ${proc.exitCode}:\n${err}`);
-    return out.split('\n').find((l) => l.startsWith('{'));
-  }, 120_000, 50);
-  return { proc, ready: JSON.parse(line), err: () => err };
-}
+const up = (args: string[]) => startUntilReady(args, env(), running);
 
 beforeAll(() => {
   root = tempDir('saltnet-clicache-');

@@ -2,13 +2,12 @@
 // harness itself (nothing of the run may survive), and errors that name the problem and the fix.
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isAlive } from '../../harness/process/registry.js';
 import { cleanup, tempDir, waitFor } from '../../harness/sim/launch.js';
+import { CLI, startUntilReady } from './helpers.js';
 
-const CLI = fileURLToPath(new URL('../../dist/harness/cli/main.js', import.meta.url));
 let state: string;
 const env = (): Record<string, string> => ({ SALTNET_STATE_DIR: state, SALTNET_SIM_HASHRATE: '250000', CI: '1' });
 const running: ResultPromise[] = [];
@@ -21,17 +20,7 @@ function saltnet(args: string[]): ResultPromise {
 
 /** Start `saltnet up --json` and wait for its ready line. */
 async function up(extra: string[] = []): Promise<{ proc: ResultPromise; ready: any }> {
-  const proc = execa(process.execPath, [CLI, 'up', '--backend', 'sim', '--json', '--height', '30', '--unlocked', '0', ...extra], { env: env(), reject: false, buffer: false, stdout: 'pipe', stderr: 'pipe' });
-  running.push(proc);
-  let out = '';
-  let err = '';
-  proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  proc.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  const line = await waitFor('saltnet up to be ready', async () => {
-    if (proc.exitCode !== null) throw new Error(`saltnet up exited ${proc.exitCode}:\n${err}`);
-    return out.split('\n').find((l) => l.startsWith('{'));
-  }, 120_000, 50); // generous: the suite runs other testnets at the same time
-  return { proc, ready: JSON.parse(line) };
+  return startUntilReady(['up', '--backend', 'sim', '--height', '30', '--unlocked', '0', ...extra], env(), running);
 }
 
 const pidsOf = (ready: any): number[] => [ready.daemon.pid, ready.wallet.pid];

@@ -1,0 +1,29 @@
+// Starting a long-running `saltnet` command (up, snapshot load) as a user would, and waiting for
+// the JSON line it prints when the testnet is ready.
+import { fileURLToPath } from 'node:url';
+import { execa, type ResultPromise } from 'execa';
+import { waitFor } from '../../harness/sim/launch.js';
+
+export const CLI = fileURLToPath(new URL('../../dist/harness/cli/main.js', import.meta.url));
+
+export interface Started {
+  proc: ResultPromise;
+  ready: any;
+  /** Everything it printed on stderr so far. */
+  err(): string;
+}
+
+/** Run `saltnet <args> --json` and wait (generously: the suite runs other testnets at once) for its ready line. */
+export async function startUntilReady(args: string[], env: Record<string, string>, running: ResultPromise[]): Promise<Started> {
+  const proc = execa(process.execPath, [CLI, ...args, '--json'], { env, reject: false, buffer: false, stdout: 'pipe', stderr: 'pipe' });
+  running.push(proc);
+  let out = '';
+  let err = '';
+  proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  proc.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  const line = await waitFor('saltnet to be ready', async () => {
+    if (proc.exitCode !== null) throw new Error(`saltnet exited ${proc.exitCode}:\n${err}`);
+    return out.split('\n').find((l) => l.startsWith('{'));
+  }, 120_000, 50);
+  return { proc, ready: JSON.parse(line), err: () => err };
+}
