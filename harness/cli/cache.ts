@@ -3,8 +3,7 @@ import type { Argv, CommandModule } from 'yargs';
 import { cacheDir, resolveCacheDir } from '../snapshot/cache-dir.js';
 import { clearSnapshots, listSnapshots, removeSnapshot } from '../snapshot/store.js';
 import { resolveBackend } from '../testnet/binaries.js';
-import { chainKey } from '../testnet/chain-cache.js';
-import { fixtureWallet } from '../testnet/fixture-wallets.js';
+import { chainKey, chainSpecFor } from '../testnet/chain-cache.js';
 import { startTestnet } from '../testnet/testnet.js';
 import { suiteChain } from '../scenario/runner.js';
 import { expandFiles } from './run.js';
@@ -27,13 +26,7 @@ async function keyFor(a: CacheArgs): Promise<string> {
   const s = await withSuite(a);
   const o = { ...toTestnetOptions(a), ...(s.chain ? { height: s.chain.height, unlocked: s.chain.unlocked } : {}) };
   const be = resolveBackend(o.backend ?? 'auto', o.binDir);
-  return chainKey(be, {
-    difficulty: o.difficulty ?? be.spec.difficulty,
-    height: o.height ?? be.spec.defaultHeight,
-    unlocked: o.unlocked ?? be.spec.defaultUnlocked,
-    asset: be.spec.fundAsset ?? 'XMR',
-    seeds: [fixtureWallet('miner').seed, fixtureWallet('main').seed],
-  });
+  return chainKey(be, chainSpecFor(be, o));
 }
 
 const ls: CommandModule<object, { cacheDir?: string; json: boolean }> = {

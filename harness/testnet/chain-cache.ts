@@ -9,6 +9,7 @@ import type { Manifest, ManifestWallet } from '../snapshot/manifest.js';
 import { loadSnapshot, saveSnapshot, type LoadSnapshotResult } from '../snapshot/store.js';
 import { SIM_BIN_DIR } from '../sim/launch.js';
 import type { ResolvedBackend } from './binaries.js';
+import { fixtureWallet } from './fixture-wallets.js';
 import type { MiningAddresses } from './mining.js';
 
 /** Bump when the way a chain state is built changes (what is mined to whom, files kept): every snapshot is rebuilt. */
@@ -53,6 +54,21 @@ export interface ChainSpec {
   asset: string;
   /** The seeds of the deterministic wallets, in order (miner, main). */
   seeds: string[];
+}
+
+/**
+ * The chain state a testnet with these options builds: the backend's defaults filled in and the
+ * fixture wallets' seeds (miner, main). `up` and `saltnet cache key` both take it from here, so the
+ * key the command prints is the key `up` looks up.
+ */
+export function chainSpecFor(be: ResolvedBackend, o: { difficulty?: number; height?: number; unlocked?: bigint }): ChainSpec {
+  return {
+    difficulty: o.difficulty ?? be.spec.difficulty,
+    height: o.height ?? be.spec.defaultHeight,
+    unlocked: o.unlocked ?? be.spec.defaultUnlocked,
+    asset: be.spec.fundAsset ?? 'XMR',
+    seeds: [fixtureWallet('miner').seed, fixtureWallet('main').seed],
+  };
 }
 
 export async function chainKeyInput(be: ResolvedBackend, c: ChainSpec): Promise<CacheKeyInput> {

@@ -25,10 +25,9 @@ import { acquireKeyLock } from '../snapshot/lock.js';
 import type { Manifest } from '../snapshot/manifest.js';
 import type { BackendName } from './backends.js';
 import { binaryVersion, resolveBackend, type ResolvedBackend } from './binaries.js';
-import { chainKey, restoreChain, saveChain, stateDirs } from './chain-cache.js';
+import { chainKey, chainSpecFor, restoreChain, saveChain, stateDirs } from './chain-cache.js';
 import { checkpointState, revertState } from './checkpoint.js';
 import { startDaemon, type DaemonHandle } from './daemon.js';
-import { fixtureWallet } from './fixture-wallets.js';
 import { mineForWallet } from './funding.js';
 import { addressAt, mineTo, type MiningAddresses } from './mining.js';
 import { createProgress, progressMode, type ProgressMode } from './progress.js';
@@ -157,6 +156,9 @@ export async function startTestnet(opts: TestnetOptions = {}): Promise<Testnet> 
   const log = opts.log ?? ((l: string) => process.stderr.write(`${l}\n`));
   const backend = resolveBackend(opts.backend ?? 'auto', opts.binDir);
   log(`saltnet: ${backend.reason}`);
+  // Before anything is started: a broken fixture wallet file fails here, with nothing to clean up.
+  const chain = chainSpecFor(backend, opts);
+  const { difficulty, height: target, unlocked: need, asset } = chain;
   // Whatever an earlier run left when it was killed goes first.
   for (const r of await reapStale()) log(`saltnet: reaped stale run ${r.runId} (its owner had died)`);
   const ownWorkdir = opts.workdir === undefined;
@@ -191,21 +193,17 @@ export async function startTestnet(opts: TestnetOptions = {}): Promise<Testnet> 
   };
   const spec = backend.spec;
   const mode = progressMode(opts.progress);
-  const difficulty = opts.difficulty ?? spec.difficulty;
-  const target = opts.height ?? spec.defaultHeight;
-  const need = opts.unlocked ?? spec.defaultUnlocked;
-  const asset = spec.fundAsset ?? 'XMR';
   const viaRpc = opts.walletCreation === 'rpc';
   const login = opts.login ?? 'none';
   let releaseLock: (() => Promise<void>) | undefined;
   try {
-    const seeds = { miner: fixtureWallet('miner').seed, main: fixtureWallet('main').seed };
+    const seeds = { miner: chain.seeds[0]!, main: chain.seeds[1]! };
 
     // 1. The chain state: reuse the workdir's, restore the cached one, or build it below.
     let snapshot: SnapshotInfo = { status: hadState ? 'reused' : 'off' };
     if (!hadState && (opts.snapshots !== false || opts.snapshotKey)) {
       const cdir = resolveCacheDir(opts.cacheDir ? { cacheDir: opts.cacheDir } : {});
-      const key = opts.snapshotKey ?? (await chainKey(backend, { difficulty, height: target, unlocked: need, asset, seeds: [seeds.miner, seeds.main] }));
+      const key = opts.snapshotKey ?? (await chainKey(backend, chain));
       // One builder per key: another run building it now is waited for, then its snapshot is restored.
       if (!opts.snapshotKey) releaseLock = await acquireKeyLock(cdir, key, { signal: aborter.signal, onWait: () => log(`saltnet: another saltnet is building snapshot ${key}; waiting for it`) });
       const r = await phase('snapshotRestore', () => restoreChain(cdir, key, workdir));
