@@ -29,6 +29,13 @@ export interface BackendSpec {
    * row (a token's 1000 SAL1 takes 16 inputs on Salvium, and change is locked for 10 blocks).
    */
   minFundBlocks: number;
+  /**
+   * Extra arguments for both wallet programs. Salvium 1.1.3c's parallel block scan races on the
+   * wallet's subaddress map: it segfaults in about half of the cold chain builds and silently
+   * loses outputs (read with gdb; see ../shared/salvium/README.md). `--max-concurrency 1` scans on
+   * one thread: no crash in 4 of 4 cold builds, every output found.
+   */
+  walletArgs: string[];
   /** Extra environment for the daemon (light RandomX: ~256 MiB instead of 2 GiB per miner). */
   daemonEnv: Record<string, string>;
   /** Log lines that mean "RPC is up". The public guide's `SYNCHRONIZED OK` is never printed by Salvium, so it is only one pattern among others. */
@@ -52,6 +59,7 @@ const SALVIUM: BackendSpec = {
   typicalReward: 90n * COIN,
   coinbaseUnlock: 60,
   minFundBlocks: 32,
+  walletArgs: ['--max-concurrency', '1'],
   daemonEnv: { MONERO_RANDOMX_UMASK: '4' },
   daemonReadyLines: [/core RPC server started ok/, /The daemon is running offline/, /SYNCHRONIZED OK/],
 };
@@ -71,6 +79,7 @@ export const BACKENDS: Record<BackendName, BackendSpec> = {
     typicalReward: 10_000_000_000_000n,
     coinbaseUnlock: 60,
     minFundBlocks: 4,
+    walletArgs: [],
     daemonEnv: { MONERO_RANDOMX_UMASK: '4' },
     daemonReadyLines: [/core RPC server started ok/, /The daemon is running offline/, /SYNCHRONIZED OK/],
   },

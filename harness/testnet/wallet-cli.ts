@@ -49,7 +49,7 @@ export async function createWalletWithCli(sup: Supervisor, be: ResolvedBackend, 
   const proc = sup.start({
     name,
     command: be.paths.walletCli,
-    args: ['--testnet', ...restore, '--generate-new-wallet', o.file, '--password', o.password, '--daemon-address', daemonAddress, '--log-file', join(o.workdir, 'logs', `${name}-file.log`)],
+    args: ['--testnet', ...restore, '--generate-new-wallet', o.file, '--password', o.password, '--daemon-address', daemonAddress, ...be.spec.walletArgs, '--log-file', join(o.workdir, 'logs', `${name}-file.log`)],
     logFile: join(o.workdir, 'logs', `${name}.log`),
     secrets: [o.password],
     stdin: 'pipe',

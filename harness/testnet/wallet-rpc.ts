@@ -82,7 +82,7 @@ async function launchWalletRpc(
   const args = [
     '--testnet', ...wallet, '--daemon-address', o.daemonUrl.replace(/^https?:\/\//, ''),
     '--rpc-bind-ip', '127.0.0.1', '--rpc-bind-port', String(port), '--log-file', join(o.workdir, 'logs', `${name}-file.log`),
-    '--non-interactive', '--trusted-daemon', '--rpc-ssl', 'disabled', '--daemon-ssl', 'disabled',
+    '--non-interactive', '--trusted-daemon', '--rpc-ssl', 'disabled', '--daemon-ssl', 'disabled', ...be.spec.walletArgs,
     ...(credentials ? ['--rpc-login', `${credentials.username}:${credentials.password}`] : ['--disable-rpc-login']),
   ];
   const proc = sup.start({ name, command: be.paths.walletRpc, args, logFile, secrets: [o.password, ...(credentials ? [credentials.password] : [])], cwd: join(o.workdir, 'wallets') });
