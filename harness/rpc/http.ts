@@ -12,12 +12,33 @@ export interface Credentials {
   password: string;
 }
 
+/** A request that could not be completed because the connection failed. */
+export interface ConnectionProblem {
+  path: string;
+  request: unknown;
+  /** False when the server cannot have seen the request (the connection was refused). */
+  sent: boolean;
+  error: ConnectionError;
+}
+
 export interface EndpointOptions {
   /** Per-request timeout in ms (default 60 s). */
   timeoutMs?: number;
   auth?: Credentials;
   /** Observe every exchange (the scenario runner records transcripts). */
   onExchange?: (e: { path: string; request: unknown; status: number; response: unknown; ms: number }) => void;
+  /**
+   * Called when a request fails on the connection (the program behind the endpoint may have
+   * crashed): resolve true to send it again (e.g. once the program was restarted). At most 3 times.
+   */
+  recover?: (p: ConnectionProblem) => Promise<boolean>;
+}
+
+const REFUSED = new Set(['ECONNREFUSED', 'ENOENT']);
+
+function neverSent(err: ConnectionError): boolean {
+  const cause = err.cause as { code?: string; cause?: { code?: string } } | undefined;
+  return REFUSED.has(cause?.code ?? '') || REFUSED.has(cause?.cause?.code ?? '');
 }
 
 export interface Endpoint {
@@ -54,10 +75,21 @@ export function createEndpoint(url: string, opts: EndpointOptions = {}): Endpoin
     }
   };
 
+  const onceRecovering = async (path: string, request: unknown, body: string, timeoutMs: number): ReturnType<typeof once> => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await once(path, body, timeoutMs);
+      } catch (err) {
+        if (!(err instanceof ConnectionError) || !opts.recover || attempt >= 3) throw err;
+        if (!(await opts.recover({ path, request, sent: !neverSent(err), error: err }))) throw err;
+      }
+    }
+  };
+
   const exchange = async (path: string, request: unknown, timeoutMs: number): Promise<unknown> => {
     const body = stringifyJson(request);
     const t0 = Date.now();
-    let r = await once(path, body, timeoutMs);
+    let r = await onceRecovering(path, request, body, timeoutMs);
     if (r.status === 401 && opts.auth && r.wwwAuth) {
       challenge = r.wwwAuth;
       nc = 0;

@@ -146,11 +146,12 @@ async function runOne(s: Scenario, prepare: () => Promise<Prepared>, o: RunnerOp
     artifacts.writeCommandLines(t.supervisor.processes().map((p) => `${p.name}: ${p.commandLine}`));
     const onExchange = (target: string) => (e: { path: string; request: unknown; status: number; response: unknown; ms: number }) =>
       artifacts!.transcript({ time: new Date().toISOString(), target, ...e });
-    const daemon = createDaemonClient(t.daemon.url, { onExchange: onExchange('daemon') });
+    // The clients wait out a crash of the program behind them (it is restarted) and repeat what is safe to repeat.
+    const daemon = createDaemonClient(t.daemon.url, { onExchange: onExchange('daemon'), recover: t.daemon.recover });
     endpoints.push(daemon.endpoint);
     const wallets = new Map<string, ScenarioWallet>();
     for (const [name, handle] of prepared.wallets) {
-      const client = createWalletClient(handle.url, { timeoutMs: 300_000, onExchange: onExchange(`wallet:${name}`), ...(handle.credentials ? { auth: handle.credentials } : {}) });
+      const client = createWalletClient(handle.url, { timeoutMs: 300_000, onExchange: onExchange(`wallet:${name}`), recover: handle.recover, ...(handle.credentials ? { auth: handle.credentials } : {}) });
       endpoints.push(client.endpoint);
       wallets.set(name, { handle, client });
     }

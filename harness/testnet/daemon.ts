@@ -7,6 +7,7 @@ import { waitUntilReady } from '../process/ready.js';
 import type { Supervisor } from '../process/supervisor.js';
 import { createDaemonClient, type DaemonClient } from '../rpc/daemon.js';
 import type { ResolvedBackend } from './binaries.js';
+import type { ProgramDefinition } from './program.js';
 
 export interface DaemonHandle {
   proc: ManagedProcess;
@@ -71,4 +72,16 @@ async function launchDaemon(sup: Supervisor, be: ResolvedBackend, o: DaemonOptio
     throw err;
   }
   return { proc, client, url, ports, dataDir: join(o.workdir, 'daemon'), logFile };
+}
+
+/** The daemon as a program of the testnet: a restart keeps its ports and data dir. */
+export function defineDaemon(sup: Supervisor, be: ResolvedBackend, o: DaemonOptions): ProgramDefinition<DaemonHandle> {
+  return {
+    name: 'daemon',
+    async start(previous) {
+      if (previous) await previous.client.close().catch(() => undefined);
+      return startDaemon(sup, be, previous ? { ...o, ports: previous.ports } : o);
+    },
+    health: async (h) => (await h.client.getInfo()).status === 'OK',
+  };
 }

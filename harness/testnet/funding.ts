@@ -59,12 +59,23 @@ export interface MinedChain {
 
 /** Mine to the target height, paying the test wallet only the blocks its funds need, and wait until they are unlocked. */
 export async function mineForWallet(daemon: DaemonClient, wallet: WalletClient, o: MineForOptions): Promise<MinedChain> {
-  const { miner, main, target, need, progress, ...mine } = o;
-  const start = await daemon.height();
   // A restored or reused chain may hold the funds already: then nothing goes to the test wallet.
   await wallet.refresh();
-  const held = need > 0n ? (await wallet.balance(o.asset ?? o.spec.fundAsset)).unlocked : 0n;
-  const plan = planMining({ height: start, target, need: held >= need ? 0n : need, fundFromHeight: o.spec.fundFromHeight, typicalReward: o.spec.typicalReward, coinbaseUnlock: o.spec.coinbaseUnlock, minFundBlocks: o.spec.minFundBlocks });
+  const held = o.need > 0n ? (await wallet.balance(o.asset ?? o.spec.fundAsset)).unlocked : 0n;
+  const mined = await mineChain(daemon, { ...o, need: held >= o.need ? 0n : o.need });
+  const extraBlocks = await topUp(daemon, wallet, o);
+  return { ...mined, height: await daemon.height(), extraBlocks };
+}
+
+/**
+ * Mine to the target height by the plan alone, without asking the test wallet anything: a cold
+ * build needs no wallet RPC while it mines (the addresses come from the wallet CLI's restore).
+ * Follow it with topUp once the wallet RPC runs.
+ */
+export async function mineChain(daemon: DaemonClient, o: MineForOptions): Promise<Omit<MinedChain, 'extraBlocks'>> {
+  const { miner, main, target, need, progress, ...mine } = o;
+  const start = await daemon.height();
+  const plan = planMining({ height: start, target, need, fundFromHeight: o.spec.fundFromHeight, typicalReward: o.spec.typicalReward, coinbaseUnlock: o.spec.coinbaseUnlock, minFundBlocks: o.spec.minFundBlocks });
   // One progress line/bar over the three stretches.
   const segment = progress ? { update: (h: number) => progress.update(h), done: () => undefined } : undefined;
   const to = async (height: number, addresses: MiningAddresses): Promise<void> => {
@@ -73,13 +84,19 @@ export async function mineForWallet(daemon: DaemonClient, wallet: WalletClient, 
   await to(plan.fundFrom, miner);
   await to(plan.fundedTo, main);
   await to(target, miner);
+  const height = await daemon.height();
+  progress?.done(height);
+  return { height, plan };
+}
+
+/** The plan is an estimate: mine more to the test wallet while its funds are short or still locked. Returns the blocks mined. */
+export async function topUp(daemon: DaemonClient, wallet: WalletClient, o: MineForOptions): Promise<number> {
+  const { main, need } = o;
+  const mine = { spec: o.spec, timeoutMs: o.timeoutMs, ...(o.threads ? { threads: o.threads } : {}), ...(o.pollMs ? { pollMs: o.pollMs } : {}), ...(o.signal ? { signal: o.signal } : {}) };
   const before = await daemon.height();
-  progress?.done(before);
-  // The plan is an estimate: mine more to the test wallet if its funds are short or still locked.
   if (need > 0n) await fundWallet(daemon, wallet, { ...mine, addresses: main, amount: need, ...(o.asset ? { asset: o.asset } : {}) });
   else await wallet.refresh();
-  const height = await daemon.height();
-  return { height, plan, extraBlocks: height - before };
+  return (await daemon.height()) - before;
 }
 
 /** Funding arrives as this many outputs (a Carrot tx carries at most 7 destinations), so a funded wallet can build several transactions at once, as a mining wallet can. */

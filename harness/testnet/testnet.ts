@@ -1,6 +1,10 @@
 // `up`: one call gives a private testnet with a funded wallet — daemon ready, wallets restored
-// from fixed seeds, wallet RPC ready, mined to the target height, funds unlocked — and every
+// from fixed seeds, mined to the target height, wallet RPC ready, funds unlocked — and every
 // process it started is gone when it stops (or when the harness dies: see harness/process).
+//
+// The testnet is built from programs (harness/testnet/program.ts): the daemon and one wallet RPC
+// per wallet, each with one definition and the same lifecycle. A program that crashes at any phase
+// is reported and started again on the same data and endpoint (three times per run by default).
 //
 // The chain state comes from the cache when it can (harness/snapshot): a hit restores the daemon
 // data dir and wallet files in well under a second; a miss builds the state (blocks that only raise
@@ -12,28 +16,34 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ProcessExitedError } from '../process/errors.js';
-import type { ManagedProcess } from '../process/managed.js';
+import type { ProcessExitedError } from '../process/errors.js';
 import { reapStale } from '../process/registry.js';
 import { createSupervisor, type Supervisor } from '../process/supervisor.js';
 import { scaled, setTimeoutFactor } from '../process/timeouts.js';
-import type { DaemonClient } from '../rpc/daemon.js';
-import type { Credentials } from '../rpc/http.js';
+import { createDaemonClient, type DaemonClient } from '../rpc/daemon.js';
+import type { ConnectionProblem, Credentials } from '../rpc/http.js';
 import type { WalletClient } from '../rpc/wallet.js';
 import { cacheDir as resolveCacheDir } from '../snapshot/cache-dir.js';
-import { acquireKeyLock } from '../snapshot/lock.js';
 import type { Manifest } from '../snapshot/manifest.js';
 import type { BackendName } from './backends.js';
 import { binaryVersion, resolveBackend, type ResolvedBackend } from './binaries.js';
-import { chainKey, chainSpecFor, restoreChain, saveChain, stateDirs } from './chain-cache.js';
+import { chainSpecFor, saveChain, stateDirs, type ChainSpec } from './chain-cache.js';
 import { checkpointState, revertState } from './checkpoint.js';
-import { startDaemon, type DaemonHandle } from './daemon.js';
-import { mineForWallet } from './funding.js';
+import { defineDaemon, type DaemonHandle } from './daemon.js';
+import { mineChain, mineForWallet, topUp, type MineForOptions } from './funding.js';
 import { addressAt, mineTo, type MiningAddresses } from './mining.js';
+import { Program, type CrashReport, type ProgramOptions } from './program.js';
 import { createProgress, progressMode, type ProgressMode } from './progress.js';
 import { generateSecret } from './secrets.js';
-import { readAddresses, restoreWithCli, restoreWithRpc, walletAddresses, writeAddresses } from './wallet-setup.js';
-import { startWalletRpc, type WalletRpcHandle } from './wallet-rpc.js';
+import { chooseState, type SnapshotInfo } from './state.js';
+import { readAddresses, restoreWithCli, restoreWithRpc, writeAddresses, type WalletAddresses } from './wallet-setup.js';
+import { WalletSet, type WalletHandle } from './wallets.js';
+
+export type { SnapshotInfo } from './state.js';
+export type { WalletHandle } from './wallets.js';
+export type { CrashReport } from './program.js';
+// Kept here too: scenario steps and tests import it with the testnet (it lives in mining.ts, which funding.ts can import without a cycle).
+export { addressAt } from './mining.js';
 
 export interface TestnetOptions {
   backend?: BackendName | 'auto';
@@ -63,49 +73,23 @@ export interface TestnetOptions {
   cacheDir?: string;
   /** Start from this snapshot of the cache (e.g. one imported with `saltnet snapshot load`) instead of the one the options describe. */
   snapshotKey?: string;
+  /** Restarts after crashes, per program (default 3); one crash more fails the testnet. */
+  maxRestarts?: number;
 }
-
-/** A wallet of the testnet: `main` (restored by up) or one added with addWallet. */
-export interface WalletHandle {
-  name: string;
-  url: string;
-  client: WalletClient;
-  pid: number;
-  file: string;
-  addresses: MiningAddresses;
-  credentials?: Credentials;
-  logFile: string;
-}
-
-/** How the chain state of this testnet came about. */
-export interface SnapshotInfo {
-  /** hit: restored from the cache; built: a miss, built and saved; rebuilt: the cached one was corrupt; reused: the workdir had a state; off: no cache. */
-  status: 'hit' | 'built' | 'rebuilt' | 'reused' | 'off';
-  key?: string;
-  cacheDir?: string;
-  /** Why the save failed (the testnet is up all the same). */
-  saveError?: string;
-}
-
-// Kept here too: scenario steps and tests import it with the testnet (it lives in mining.ts, which funding.ts can import without a cycle).
-export { addressAt } from './mining.js';
 
 export interface Testnet {
   readonly backend: ResolvedBackend;
   readonly workdir: string;
   readonly runId: string;
   readonly supervisor: Supervisor;
-  readonly daemon: { url: string; client: DaemonClient; pid: number; dataDir: string; logFile: string; ports: { rpc: number; zmq: number; p2p: number } };
-  readonly wallet: {
-    url: string;
-    client: WalletClient;
-    pid: number;
-    file: string;
-    addresses: MiningAddresses;
+  readonly daemon: {
+    url: string; client: DaemonClient; readonly pid: number; dataDir: string; logFile: string; ports: { rpc: number; zmq: number; p2p: number };
+    /** For daemon clients of your own: wait out a crash and repeat what is safe to repeat. */
+    recover: (p: ConnectionProblem) => Promise<boolean>;
+  };
+  readonly wallet: WalletHandle & {
     /** The address transfers should go to on this chain now (Carrot from HF10 on Salvium). */
     address: string;
-    credentials?: Credentials;
-    logFile: string;
   };
   /** The wallet that receives the blocks mined only for height (no process serves it). */
   readonly miner: { addresses: MiningAddresses };
@@ -113,6 +97,8 @@ export interface Testnet {
   /** Milliseconds spent in each phase of `up`. */
   readonly phases: Record<string, number>;
   readonly height: number;
+  /** Every crash of a program of this testnet so far (each restarted, or the one that failed it). */
+  crashes(): CrashReport[];
   /** Mine to a height (CN/Carrot switch handled); the blocks go to the miner wallet. */
   mine(target: number): Promise<number>;
   /** Create another wallet (through a wallet RPC serving the wallets folder) or reopen it on a reused workdir. */
@@ -144,21 +130,40 @@ function walletPassword(workdir: string): string {
 
 const nonEmpty = (dir: string): boolean => existsSync(dir) && readdirSync(dir).length > 0;
 
-interface WalletProc {
-  proc: ManagedProcess;
-  port: number;
-  /** Served with --wallet-dir and opened with open_wallet (else --wallet-file). */
-  dirMode: boolean;
+/** What one `up` shares between its phases. */
+interface Run {
+  opts: TestnetOptions;
+  log: (line: string) => void;
+  backend: ResolvedBackend;
+  chain: ChainSpec;
+  workdir: string;
+  dirs: { daemon: string; wallets: string };
+  hadState: boolean;
+  sup: Supervisor;
+  aborter: AbortController;
+  phases: Record<string, number>;
+  /** What the testnet is doing now, for crash reports. */
+  activity: string;
+  programs: ProgramOptions;
+  setKeepWorkdir(keep: boolean): void;
 }
 
-export async function startTestnet(opts: TestnetOptions = {}): Promise<Testnet> {
+async function phase<T>(run: Run, name: string, fn: () => Promise<T>): Promise<T> {
+  const t0 = Date.now();
+  try {
+    return await fn();
+  } finally {
+    run.phases[name] = (run.phases[name] ?? 0) + Date.now() - t0;
+  }
+}
+
+async function openRun(opts: TestnetOptions): Promise<Run> {
   if (opts.timeoutFactor) setTimeoutFactor(opts.timeoutFactor);
   const log = opts.log ?? ((l: string) => process.stderr.write(`${l}\n`));
   const backend = resolveBackend(opts.backend ?? 'auto', opts.binDir);
   log(`saltnet: ${backend.reason}`);
   // Before anything is started: a broken fixture wallet file fails here, with nothing to clean up.
   const chain = chainSpecFor(backend, opts);
-  const { difficulty, height: target, unlocked: need, asset } = chain;
   // Whatever an earlier run left when it was killed goes first.
   for (const r of await reapStale()) log(`saltnet: reaped stale run ${r.runId} (its owner had died)`);
   const ownWorkdir = opts.workdir === undefined;
@@ -176,279 +181,254 @@ export async function startTestnet(opts: TestnetOptions = {}): Promise<Testnet> 
     },
   });
   const aborter = new AbortController();
-  // While a wallet RPC starts, its crashes are startWalletRpc's to report and retry.
-  let walletRpcStarting = false;
-  let up = false;
-  const offUnexpected = sup.onUnexpectedExit((p, exit) => {
-    if (walletRpcStarting && p.name.startsWith('wallet-rpc')) return;
-    const during = up ? 'while the testnet was up' : 'while the testnet was starting';
-    aborter.abort(new ProcessExitedError({ processName: p.name, exit, tail: p.tail(30), logFile: p.logFile, during }));
-  });
-  const phases: Record<string, number> = {};
-  const phase = async <T>(name: string, fn: () => Promise<T>): Promise<T> => {
-    const t0 = Date.now();
-    const r = await fn();
-    phases[name] = (phases[name] ?? 0) + Date.now() - t0;
-    return r;
+  const run: Run = {
+    opts, log, backend, chain, workdir, dirs, hadState, sup, aborter, phases: {}, activity: 'while the testnet was starting',
+    programs: {
+      log,
+      phase: () => run.activity,
+      ...(opts.maxRestarts !== undefined ? { maxRestarts: opts.maxRestarts } : {}),
+      onFatal: (err: ProcessExitedError) => {
+        if (!aborter.signal.aborted) aborter.abort(err);
+        log(`saltnet: the testnet cannot go on: ${err.message.split('\n')[0]}`);
+      },
+    },
+    setKeepWorkdir: (keep) => (keepWorkdir = keep),
   };
-  const spec = backend.spec;
-  const mode = progressMode(opts.progress);
-  const viaRpc = opts.walletCreation === 'rpc';
-  const login = opts.login ?? 'none';
+  return run;
+}
+
+interface Daemon {
+  program: Program<DaemonHandle>;
+  client: DaemonClient;
+}
+
+async function startDaemonProgram(run: Run): Promise<Daemon> {
+  const o = run.opts;
+  // Readiness deadlines are scaled by --timeout-factor where they are awaited: pass them unscaled.
+  const def = defineDaemon(run.sup, run.backend, { workdir: run.workdir, difficulty: run.chain.difficulty, timeoutMs: 60_000, ...(o.daemonEnv ? { env: o.daemonEnv } : {}) });
+  const program = new Program(def, run.programs);
+  const h = await phase(run, 'daemonReady', () => program.start());
+  run.log(`saltnet: daemon ready at ${h.url} (pid ${h.proc.pid})`);
+  return { program, client: createDaemonClient(h.url, { timeoutMs: 30_000, recover: program.recover }) };
+}
+
+function mineOptions(run: Run): Omit<MineForOptions, 'miner' | 'main' | 'target' | 'need'> {
+  // Mining deadlines are not scaled where they are awaited: scale them here.
+  return { spec: run.backend.spec, timeoutMs: scaled(3_600_000), signal: run.aborter.signal, ...(run.opts.threads ? { threads: run.opts.threads } : {}) };
+}
+
+/**
+ * The wallets and the chain. Cold (wallets restored with the CLI): mine to the target first, with
+ * no wallet RPC running (none is needed, and a real one scanning while blocks arrive is where
+ * Salvium's wallet crashed), then start the main wallet's RPC and wait for its funds. Otherwise the
+ * wallet RPC comes first (it restores the wallets, or finds the funds a reused state holds).
+ */
+async function buildChain(run: Run, daemon: Daemon, wallets: WalletSet, password: string): Promise<{ main: WalletHandle; addresses: WalletAddresses }> {
+  const { dirs, chain } = run;
+  const seeds = { miner: chain.seeds[0]!, main: chain.seeds[1]! };
+  const addresses = readAddresses(dirs.wallets);
+  const fresh = !existsSync(join(dirs.wallets, 'main.keys'));
+  const viaRpc = run.opts.walletCreation === 'rpc';
+  const daemonUrl = daemon.program.current.url;
+  const funds = { target: chain.height, need: chain.unlocked, asset: chain.asset };
+  const start = await daemon.client.height();
+  const progress = start < chain.height ? createProgress('mining', start, chain.height, progressMode(run.opts.progress), run.log) : undefined;
+  const mining = (main: MiningAddresses): MineForOptions => ({ ...mineOptions(run), ...funds, miner: addresses.miner ?? main, main, ...(progress ? { progress } : {}) });
+  let main: WalletHandle;
+  run.activity = 'while building the chain';
+  if (fresh && !viaRpc) {
+    await phase(run, 'walletCreated', async () => {
+      const cli = { walletsDir: dirs.wallets, password, daemonUrl, workdir: run.workdir, timeoutMs: 120_000 };
+      addresses.miner = await restoreWithCli(run.sup, run.backend, { ...cli, name: 'miner', seed: seeds.miner });
+      addresses.main = await restoreWithCli(run.sup, run.backend, { ...cli, name: 'main', seed: seeds.main });
+    });
+    const plan = await phase(run, 'mined', () => mineChain(daemon.client, mining(addresses.main!)));
+    main = await phase(run, 'walletRpcReady', () => wallets.start('main', { dirMode: false }));
+    const extra = await phase(run, 'funded', () => topUp(daemon.client, main.client, mining(addresses.main!)));
+    if (start < chain.height) run.log(`saltnet: mined ${plan.height + extra - start} blocks, ${plan.plan.fundBlocks + extra} of them to the main wallet`);
+  } else {
+    main = await phase(run, 'walletRpcReady', () =>
+      wallets.start('main', {
+        dirMode: viaRpc,
+        prepare: viaRpc
+          ? async (c: WalletClient) => {
+              if (!fresh) return void (await c.call('open_wallet', { filename: 'main', password }));
+              addresses.miner = await restoreWithRpc(c, { name: 'miner', seed: seeds.miner, password });
+              await c.call('close_wallet', {});
+              addresses.main = await restoreWithRpc(c, { name: 'main', seed: seeds.main, password });
+            }
+          : undefined,
+      }),
+    );
+    const r = await phase(run, 'mined', () => mineForWallet(daemon.client, main.client, mining(main.addresses)));
+    if (start < chain.height) run.log(`saltnet: mined ${r.height - start} blocks, ${r.plan.fundBlocks + r.extraBlocks} of them to the main wallet`);
+  }
+  if (addresses.main && addresses.main.cn !== main.addresses.cn) throw new Error(`the wallet RPC opened ${main.addresses.cn}, but the main wallet is ${addresses.main.cn}`);
+  addresses.main = main.addresses;
+  writeAddresses(dirs.wallets, addresses);
+  return { main, addresses };
+}
+
+export async function startTestnet(opts: TestnetOptions = {}): Promise<Testnet> {
+  const run = await openRun(opts);
   let releaseLock: (() => Promise<void>) | undefined;
+  const closers: (() => Promise<void>)[] = [];
   try {
-    const seeds = { miner: chain.seeds[0]!, main: chain.seeds[1]! };
-
-    // 1. The chain state: reuse the workdir's, restore the cached one, or build it below.
-    let snapshot: SnapshotInfo = { status: hadState ? 'reused' : 'off' };
-    if (!hadState && (opts.snapshots !== false || opts.snapshotKey)) {
-      const cdir = resolveCacheDir(opts.cacheDir ? { cacheDir: opts.cacheDir } : {});
-      const key = opts.snapshotKey ?? (await chainKey(backend, chain));
-      // One builder per key: another run building it now is waited for, then its snapshot is restored.
-      if (!opts.snapshotKey) releaseLock = await acquireKeyLock(cdir, key, { signal: aborter.signal, onWait: () => log(`saltnet: another saltnet is building snapshot ${key}; waiting for it`) });
-      const r = await phase('snapshotRestore', () => restoreChain(cdir, key, workdir));
-      if ('manifest' in r) {
-        snapshot = { status: 'hit', key, cacheDir: cdir };
-        log(`saltnet: restored snapshot ${key} (height ${r.manifest.height}) in ${r.ms.toFixed(0)} ms`);
-        await releaseLock?.();
-        releaseLock = undefined;
-      } else if (opts.snapshotKey) {
-        throw new Error('corrupt' in r ? `snapshot ${key} is corrupt: ${r.corrupt}` : `no snapshot ${key} in ${cdir} (saltnet cache ls lists them)`);
-      } else if ('corrupt' in r) {
-        snapshot = { status: 'rebuilt', key, cacheDir: cdir };
-        log(`saltnet: snapshot ${key} is corrupt (${r.corrupt}); ${r.movedTo ? `moved aside to ${r.movedTo}; ` : ''}building it again`);
-      } else {
-        snapshot = { status: 'built', key, cacheDir: cdir };
-        log(`saltnet: no snapshot ${key} in ${cdir}: building it (once per machine)`);
-      }
-    }
-
-    // 2. The daemon.
-    // Readiness deadlines are scaled by --timeout-factor where they are awaited (waitUntilReady,
-    // waitForText): pass them unscaled. Mining deadlines are not, so they are scaled here.
-    const daemonOpts = { workdir, difficulty, timeoutMs: 60_000, ...(opts.daemonEnv ? { env: opts.daemonEnv } : {}) };
-    const daemon: DaemonHandle = await phase('daemonReady', () => startDaemon(sup, backend, daemonOpts));
-    let daemonProc = daemon.proc;
-    log(`saltnet: daemon ready at ${daemon.url} (pid ${daemon.proc.pid})`);
-
-    // 3. The wallets: restored from the fixture seeds on a cold start; else opened from the files.
-    const file = join(dirs.wallets, 'main');
-    const password = walletPassword(workdir);
-    const fresh = !existsSync(`${file}.keys`);
-    const addresses = readAddresses(dirs.wallets);
-    const cliOpts = { walletsDir: dirs.wallets, password, daemonUrl: daemon.url, workdir, timeoutMs: 120_000 };
-    if (fresh && !viaRpc) {
-      await phase('walletCreated', async () => {
-        addresses.miner = await restoreWithCli(sup, backend, { ...cliOpts, name: 'miner', seed: seeds.miner });
-        addresses.main = await restoreWithCli(sup, backend, { ...cliOpts, name: 'main', seed: seeds.main });
-      });
-    }
-    const rpcOptions = { password, daemonUrl: daemon.url, workdir, login, timeoutMs: 300_000, onCrash: log } as const;
-    const launchRpc = async (o: { name?: string; port?: number; credentials?: Credentials; dirMode: boolean; file?: string }): Promise<WalletRpcHandle> => {
-      walletRpcStarting = true;
-      try {
-        return await startWalletRpc(sup, backend, {
-          ...rpcOptions,
-          ...(o.name ? { name: o.name } : {}),
-          ...(o.port ? { port: o.port } : {}),
-          ...(o.credentials ? { credentials: o.credentials } : {}),
-          ...(o.dirMode ? { walletDir: dirs.wallets } : { walletFile: o.file ?? file }),
-        });
-      } finally {
-        walletRpcStarting = false;
-      }
-    };
-    // With --wallet-creation rpc the wallet RPC serves the wallets folder (restore_deterministic_wallet,
-    // open_wallet); otherwise it opens wallets/main with --wallet-file. Either works on any state.
-    const dirMode = viaRpc;
-    const rpc = await phase('walletRpcReady', () => launchRpc({ dirMode }));
-    if (dirMode) {
-      await phase('walletCreated', async () => {
-        if (fresh) {
-          addresses.miner = await restoreWithRpc(rpc.client, { name: 'miner', seed: seeds.miner, password });
-          await rpc.client.call('close_wallet', {});
-          addresses.main = await restoreWithRpc(rpc.client, { name: 'main', seed: seeds.main, password });
-        } else await rpc.client.call('open_wallet', { filename: 'main', password });
-      });
-    }
-    const mainAddresses = await walletAddresses(rpc.client);
-    if (addresses.main && addresses.main.cn !== mainAddresses.cn) throw new Error(`the wallet RPC opened ${mainAddresses.cn}, but the main wallet is ${addresses.main.cn}`);
-    addresses.main = mainAddresses;
-    // A workdir from before the miner wallet existed: its blocks go to the main wallet.
-    const minerAddresses = addresses.miner ?? mainAddresses;
-    writeAddresses(dirs.wallets, addresses);
+    const choice = await phase(run, 'snapshotRestore', () =>
+      chooseState({ backend: run.backend, chain: run.chain, workdir: run.workdir, hadState: run.hadState, signal: run.aborter.signal, log: run.log, ...pick(opts, 'snapshots', 'cacheDir', 'snapshotKey') }),
+    );
+    releaseLock = choice.releaseLock;
+    const daemon = await startDaemonProgram(run);
+    closers.push(() => daemon.client.close());
+    const password = walletPassword(run.workdir);
+    const wallets = new WalletSet({
+      sup: run.sup, backend: run.backend, walletsDir: run.dirs.wallets, workdir: run.workdir, password, daemonUrl: daemon.program.current.url, login: opts.login ?? 'none', programs: run.programs,
+    });
+    closers.push(() => wallets.closeClients());
+    const { main, addresses } = await buildChain(run, daemon, wallets, password);
     const writeLogin = (): void => {
-      if (rpc.credentials) writeFileSync(join(dirs.wallets, '.rpc-login'), `${rpc.credentials.username}:${rpc.credentials.password}`, { mode: 0o600 });
+      if (main.credentials) writeFileSync(join(run.dirs.wallets, '.rpc-login'), `${main.credentials.username}:${main.credentials.password}`, { mode: 0o600 });
     };
     writeLogin();
-    log(`saltnet: wallet ${file} ready at ${rpc.url}: ${mainAddresses.cn}${mainAddresses.carrot ? ` / ${mainAddresses.carrot}` : ''}`);
-    sup.setInfo({ daemon: daemon.url, wallet: rpc.url, addresses: mainAddresses, minerAddresses, backend: spec.name, workdir });
-
-    // 4. The chain: mined to the target (miner wallet) with the main wallet's funds unlocked.
-    const mineOpts = { spec, timeoutMs: scaled(3_600_000), signal: aborter.signal, ...(opts.threads ? { threads: opts.threads } : {}) };
-    const start = await daemon.client.height();
-    await phase('mined', async () => {
-      const progress = start < target ? createProgress('mining', start, target, mode, log) : undefined;
-      const r = await mineForWallet(daemon.client, rpc.client, { ...mineOpts, miner: minerAddresses, main: mainAddresses, target, need, asset, ...(progress ? { progress } : {}) });
-      if (start < target) log(`saltnet: mined ${r.height - start} blocks, ${r.plan.fundBlocks + r.extraBlocks} of them to the main wallet`);
-    });
-
-    const wallets = new Map<string, WalletHandle>();
-    const main: WalletHandle = { name: 'main', url: rpc.url, client: rpc.client, pid: rpc.proc.pid, file, addresses: mainAddresses, ...(rpc.credentials ? { credentials: rpc.credentials } : {}), logFile: rpc.logFile };
-    wallets.set('main', main);
-    const walletProcs = new Map<string, WalletProc>([['main', { proc: rpc.proc, port: rpc.port, dirMode }]]);
-    const daemonView = { url: daemon.url, client: daemon.client, pid: daemon.proc.pid, dataDir: daemon.dataDir, logFile: daemon.logFile, ports: daemon.ports };
-
-    /** The daemon again, on its ports (clients keep their endpoints). */
-    const startDaemonAgain = async (): Promise<void> => {
-      const d = await startDaemon(sup, backend, { ...daemonOpts, ports: daemon.ports });
-      await d.client.close();
-      daemonProc = d.proc;
-      daemonView.pid = d.proc.pid;
-    };
-    const startWallet = async (name: string): Promise<void> => {
-      const w = wallets.get(name)!;
-      const p = walletProcs.get(name)!;
-      const h = await launchRpc({ name: p.proc.name, port: p.port, dirMode: p.dirMode, file: w.file, ...(w.credentials ? { credentials: w.credentials } : {}) });
-      await h.client.close();
-      if (p.dirMode) await w.client.call('open_wallet', { filename: name, password });
-      walletProcs.set(name, { ...p, proc: h.proc });
-      w.pid = h.proc.pid;
-    };
-    /** Every process stopped cleanly (wallets stored first): the state on disk is whole. */
-    const stopProcesses = async (): Promise<void> => {
-      for (const [name, w] of wallets) {
-        await w.client.call('store').catch(() => undefined);
-        await walletProcs.get(name)!.proc.stop();
-      }
-      await daemonProc.stop();
-    };
-    const startProcesses = async (): Promise<void> => {
-      await startDaemonAgain();
-      for (const name of wallets.keys()) await startWallet(name);
-      writeLogin();
-    };
-    const saveState = async (cdir: string, key: string): Promise<Manifest> => {
-      const height = await daemon.client.height();
-      const version = await binaryVersion(backend.paths.daemon).catch(() => undefined);
-      await stopProcesses();
-      try {
-        return await saveChain(cdir, key, workdir, {
-          be: backend, ...(version ? { binaryVersion: version } : {}), difficulty, height, wallets: Object.entries(addresses).map(([name, a]) => ({ name, addresses: a })),
-          extra: { unlocked: `${need} ${asset}`, target },
-        });
-      } finally {
-        await startProcesses();
-      }
-    };
-
-    // 5. A state built here goes into the cache (a failed save only costs the next run time).
-    if ((snapshot.status === 'built' || snapshot.status === 'rebuilt') && snapshot.key && snapshot.cacheDir) {
-      const { key, cacheDir } = snapshot;
-      await phase('snapshotSave', async () => {
-        try {
-          const m = await saveState(cacheDir, key);
-          log(`saltnet: saved snapshot ${key} (${m.files.length} files, ${(m.files.reduce((n, f) => n + f.size, 0) / 2 ** 20).toFixed(1)} MiB); the next run starts from it`);
-        } catch (err) {
-          snapshot = { ...snapshot, saveError: err instanceof Error ? err.message : String(err) };
-          log(`saltnet: could not save snapshot ${key}: ${snapshot.saveError}`);
-        }
-      });
-    }
+    const minerAddresses = addresses.miner ?? main.addresses;
+    run.sup.setInfo({ daemon: daemon.program.current.url, wallet: main.url, addresses: main.addresses, minerAddresses, backend: run.backend.spec.name, workdir: run.workdir });
+    run.log(`saltnet: wallet ${main.file} ready at ${main.url}: ${main.addresses.cn}${main.addresses.carrot ? ` / ${main.addresses.carrot}` : ''}`);
+    const t = assemble(run, { daemon, wallets, main, addresses, minerAddresses, writeLogin, snapshot: choice.snapshot });
+    // A state built here goes into the cache (a failed save only costs the next run time).
+    await t.saveBuilt();
     await releaseLock?.();
     releaseLock = undefined;
+    run.activity = 'while the testnet was up';
+    return t.finish(await daemon.client.height());
+  } catch (err) {
+    // A dead process shows up first as a refused connection; its exit (code or signal, log tail)
+    // is the better answer, and it arrives within moments.
+    if (!run.aborter.signal.aborted) await Promise.race([once(run.aborter.signal, 'abort'), sleep(1000)]);
+    const reason: unknown = run.aborter.signal.aborted ? run.aborter.signal.reason : err;
+    run.setKeepWorkdir(true);
+    for (const c of closers) await c().catch(() => undefined);
+    await releaseLock?.();
+    await run.sup.stopAll();
+    run.log(`saltnet: up failed; logs kept in ${join(run.workdir, 'logs')}`);
+    throw reason;
+  }
+}
+
+function pick<T extends object, K extends keyof T>(o: T, ...keys: K[]): Partial<Pick<T, K>> {
+  const out: Partial<Pick<T, K>> = {};
+  for (const k of keys) if (o[k] !== undefined) out[k] = o[k];
+  return out;
+}
+
+interface Parts {
+  daemon: Daemon;
+  wallets: WalletSet;
+  main: WalletHandle;
+  addresses: WalletAddresses;
+  minerAddresses: MiningAddresses;
+  writeLogin: () => void;
+  snapshot: SnapshotInfo;
+}
+
+/** The Testnet object over the running programs: processes stopped and started together for saves, checkpoints and reverts. */
+function assemble(run: Run, p: Parts): { saveBuilt(): Promise<void>; finish(height: number): Testnet } {
+  const { daemon, wallets, main } = p;
+  let snapshot = p.snapshot;
+  /** Every process stopped cleanly (wallets stored first): the state on disk is whole. */
+  const stopProcesses = async (): Promise<void> => {
+    await wallets.stopAll();
+    await daemon.program.stop();
+  };
+  const startProcesses = async (): Promise<void> => {
+    await daemon.program.start();
+    await wallets.startAll();
+    p.writeLogin();
+  };
+  /** Stop everything, do `fn` on the stopped state, start everything again (also when fn fails). */
+  const whileStopped = async <T>(fn: () => Promise<T>): Promise<T> => {
+    await stopProcesses();
+    try {
+      return await fn();
+    } finally {
+      await startProcesses();
+    }
+  };
+  const saveState = async (cdir: string, key: string): Promise<Manifest> => {
     const height = await daemon.client.height();
-
-    const addWallet = async (name: string): Promise<WalletHandle> => {
-      if (wallets.has(name)) throw new Error(`the testnet already has a wallet named ${name}`);
-      if (!/^[A-Za-z0-9_-]+$/.test(name)) throw new Error(`wallet name ${JSON.stringify(name)} must be letters, digits, - or _`);
-      if (name === 'miner') throw new Error('the wallet name miner is taken by the wallet that receives the mined blocks');
-      const h = await launchRpc({ name: `wallet-rpc-${name}`, dirMode: true });
-      if (existsSync(join(dirs.wallets, `${name}.keys`))) await h.client.call('open_wallet', { filename: name, password });
-      else await h.client.call('create_wallet', { filename: name, password, language: 'English' });
-      const w: WalletHandle = {
-        name, url: h.url, client: h.client, pid: h.proc.pid, file: join(dirs.wallets, name), addresses: await walletAddresses(h.client),
-        ...(h.credentials ? { credentials: h.credentials } : {}), logFile: h.logFile,
-      };
-      wallets.set(name, w);
-      walletProcs.set(name, { proc: h.proc, port: h.port, dirMode: true });
-      return w;
-    };
-
-    const restart = async (what: 'daemon' | 'wallet', walletName = 'main'): Promise<void> => {
-      if (what === 'daemon') {
-        await daemonProc.stop();
-        return startDaemonAgain();
-      }
-      const w = wallets.get(walletName);
-      const p = walletProcs.get(walletName);
-      if (!w || !p) throw new Error(`no wallet named ${walletName}; this testnet has ${[...wallets.keys()].join(', ')}`);
-      await p.proc.stop();
-      await startWallet(walletName);
-    };
-
-    const taken = new Set<string>();
-    const checkpoint = async (name: string): Promise<void> => {
-      await stopProcesses();
+    const version = await binaryVersion(run.backend.paths.daemon).catch(() => undefined);
+    return whileStopped(async () =>
+      saveChain(cdir, key, run.workdir, {
+        be: run.backend, ...(version ? { binaryVersion: version } : {}), difficulty: run.chain.difficulty, height,
+        wallets: Object.entries(p.addresses).map(([name, a]) => ({ name, addresses: a })),
+        extra: { unlocked: `${run.chain.unlocked} ${run.chain.asset}`, target: run.chain.height },
+      }),
+    );
+  };
+  const saveBuilt = async (): Promise<void> => {
+    if ((snapshot.status !== 'built' && snapshot.status !== 'rebuilt') || !snapshot.key || !snapshot.cacheDir) return;
+    const { key, cacheDir } = snapshot;
+    await phase(run, 'snapshotSave', async () => {
       try {
-        await checkpointState(workdir, name);
-        taken.add(name);
-      } finally {
-        await startProcesses();
+        const m = await saveState(cacheDir, key);
+        run.log(`saltnet: saved snapshot ${key} (${m.files.length} files, ${(m.files.reduce((n, f) => n + f.size, 0) / 2 ** 20).toFixed(1)} MiB); the next run starts from it`);
+      } catch (err) {
+        snapshot = { ...snapshot, saveError: err instanceof Error ? err.message : String(err) };
+        run.log(`saltnet: could not save snapshot ${key}: ${snapshot.saveError}`);
       }
-    };
-    const revert = async (name: string): Promise<void> => {
-      if (!taken.has(name)) throw new Error(`no checkpoint named ${name}${taken.size ? `; this testnet has ${[...taken].join(', ')}` : ' (take one first)'}`);
-      await stopProcesses();
-      try {
-        await revertState(workdir, name);
-      } finally {
-        await startProcesses();
-      }
-    };
-
-    up = true;
+    });
+  };
+  const taken = new Set<string>();
+  const finish = (height: number): Testnet => {
     let stopped = false;
     const stop = async (): Promise<void> => {
       if (stopped) return;
       stopped = true;
-      offUnexpected();
-      for (const w of wallets.values()) await w.client.close().catch(() => undefined);
+      await wallets.closeClients();
       await daemon.client.close().catch(() => undefined);
-      await sup.stopAll();
+      await run.sup.stopAll();
     };
+    const d = daemon.program;
     return {
-      backend,
-      workdir,
-      runId: sup.runId,
-      supervisor: sup,
-      daemon: daemonView,
-      wallet: { ...main, address: addressAt(spec, mainAddresses, height), get pid() { return main.pid; } },
-      miner: { addresses: minerAddresses },
-      get snapshot() { return snapshot; },
-      phases,
+      backend: run.backend,
+      workdir: run.workdir,
+      runId: run.sup.runId,
+      supervisor: run.sup,
+      daemon: {
+        url: d.current.url, client: daemon.client, dataDir: d.current.dataDir, logFile: d.current.logFile, ports: d.current.ports, recover: d.recover,
+        get pid() {
+          return d.current.proc.pid;
+        },
+      },
+      wallet: Object.defineProperty({ ...main, address: addressAt(run.backend.spec, main.addresses, height) }, 'pid', { get: () => main.pid, enumerable: true }) as Testnet['wallet'],
+      miner: { addresses: p.minerAddresses },
+      get snapshot() {
+        return snapshot;
+      },
+      phases: run.phases,
       height,
-      mine: async (t: number) => (await mineTo(daemon.client, t, { ...mineOpts, addresses: minerAddresses })).height,
-      addWallet,
-      wallets: () => wallets,
-      restart,
-      checkpoint,
-      revert,
+      crashes: () => [d, ...wallets.programs()].flatMap((x) => x.crashes),
+      mine: async (target: number) => (await mineTo(daemon.client, target, { ...mineOptions(run), addresses: p.minerAddresses })).height,
+      addWallet: (name: string) => wallets.add(name),
+      wallets: () => wallets.handles(),
+      restart: async (what, walletName = 'main') => {
+        if (what === 'daemon') await d.restart();
+        else await wallets.restart(walletName);
+      },
+      checkpoint: (name: string) =>
+        whileStopped(async () => {
+          await checkpointState(run.workdir, name);
+          taken.add(name);
+        }),
+      revert: async (name: string) => {
+        if (!taken.has(name)) throw new Error(`no checkpoint named ${name}${taken.size ? `; this testnet has ${[...taken].join(', ')}` : ' (take one first)'}`);
+        await whileStopped(() => revertState(run.workdir, name));
+      },
       checkpoints: () => [...taken],
-      saveSnapshot: (key: string) => saveState(resolveCacheDir(opts.cacheDir ? { cacheDir: opts.cacheDir } : {}), key),
+      saveSnapshot: (key: string) => saveState(resolveCacheDir(run.opts.cacheDir ? { cacheDir: run.opts.cacheDir } : {}), key),
       stop,
       [Symbol.asyncDispose]: stop,
     };
-  } catch (err) {
-    // A dead process shows up first as a refused connection; its exit (code or signal, log tail)
-    // is the better answer, and it arrives within moments.
-    if (!aborter.signal.aborted) await Promise.race([once(aborter.signal, 'abort'), sleep(1000)]);
-    const reason = aborter.signal.aborted ? aborter.signal.reason : err;
-    offUnexpected();
-    keepWorkdir = true;
-    await releaseLock?.();
-    await sup.stopAll();
-    log(`saltnet: up failed; logs kept in ${join(workdir, 'logs')}`);
-    throw reason;
-  }
+  };
+  return { saveBuilt, finish };
 }
+

@@ -12,6 +12,7 @@ import type { Credentials } from '../rpc/http.js';
 import { createWalletClient, type WalletClient } from '../rpc/wallet.js';
 import type { ResolvedBackend } from './binaries.js';
 import { PortRaceError } from './daemon.js';
+import type { ProgramDefinition } from './program.js';
 import { generateSecret } from './secrets.js';
 
 export interface WalletRpcHandle {
@@ -46,6 +47,11 @@ export interface WalletRpcOptions {
   credentials?: Credentials;
 }
 
+/** A start that no restart mends: the same wrong password or missing wallet every time. */
+export function permanentStartFailure(err: ProcessExitedError): boolean {
+  return err.tail.some((l) => /invalid password|file not found|initialization failed/i.test(l));
+}
+
 export async function startWalletRpc(sup: Supervisor, be: ResolvedBackend, o: WalletRpcOptions): Promise<WalletRpcHandle> {
   const name = o.name ?? 'wallet-rpc';
   const crashes: string[] = [];
@@ -59,7 +65,7 @@ export async function startWalletRpc(sup: Supervisor, be: ResolvedBackend, o: Wa
       });
     } catch (err) {
       // A wrong password or a missing wallet fails the same way every time: do not retry those.
-      const permanent = err instanceof ProcessExitedError && err.tail.some((l) => /invalid password|file not found|initialization failed/i.test(l));
+      const permanent = err instanceof ProcessExitedError && permanentStartFailure(err);
       if (!(err instanceof ProcessExitedError) || permanent || attempt >= (o.restarts ?? 2)) throw err;
       const msg = `${name} crashed during startup (${err.exit.signal ?? `exit ${err.exit.code}`}), starting it again (${attempt + 1}/${o.restarts ?? 2})`;
       crashes.push(`${msg}\n${err.tail.slice(-10).join('\n')}`);
@@ -104,4 +110,33 @@ async function launchWalletRpc(
     throw err;
   }
   return { proc, client, url, port, ...(credentials ? { credentials } : {}), logFile, crashes };
+}
+
+export interface WalletRpcDefinitionOptions extends Omit<WalletRpcOptions, 'restarts' | 'port' | 'credentials' | 'name'> {
+  name: string;
+  /** The wallet to open after each start when serving a folder (none before it exists). */
+  open?: () => { filename: string; password: string } | undefined;
+}
+
+/**
+ * A wallet RPC as a program of the testnet: the first start takes a free port (and generates
+ * Digest credentials when asked); a restart keeps port and credentials, and opens its wallet again.
+ */
+export function defineWalletRpc(sup: Supervisor, be: ResolvedBackend, o: WalletRpcDefinitionOptions): ProgramDefinition<WalletRpcHandle> {
+  return {
+    name: o.name,
+    async start(previous) {
+      if (previous) await previous.client.close().catch(() => undefined);
+      const again = previous ? { port: previous.port, ...(previous.credentials ? { credentials: previous.credentials } : {}) } : {};
+      const h = await startWalletRpc(sup, be, { ...o, ...again, restarts: 0 });
+      const open = o.open?.();
+      if (open) await h.client.call('open_wallet', open);
+      return h;
+    },
+    async beforeStop(h) {
+      await h.client.call('store');
+    },
+    health: async (h) => (await h.client.version()) > 0,
+    permanent: permanentStartFailure,
+  };
 }

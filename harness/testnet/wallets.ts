@@ -1,0 +1,145 @@
+// The wallets of a testnet, each served by a wallet RPC program of its own (harness/testnet/program.ts):
+// `main`, restored by `up`, and any added later. Each has one client for the testnet's lifetime
+// whose requests survive a crash of its wallet RPC (they wait for the restart and are repeated
+// when that is safe), so callers never see a new endpoint.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Supervisor } from '../process/supervisor.js';
+import type { ConnectionProblem, Credentials } from '../rpc/http.js';
+import { createWalletClient, type WalletClient } from '../rpc/wallet.js';
+import type { ResolvedBackend } from './binaries.js';
+import type { MiningAddresses } from './mining.js';
+import { Program, type ProgramOptions } from './program.js';
+import { walletAddresses } from './wallet-setup.js';
+import { defineWalletRpc, type WalletRpcHandle } from './wallet-rpc.js';
+
+/** A wallet of the testnet: `main` (restored by up) or one added with addWallet. */
+export interface WalletHandle {
+  name: string;
+  url: string;
+  client: WalletClient;
+  /** The wallet RPC's pid now (it changes when the program is restarted). */
+  readonly pid: number;
+  file: string;
+  addresses: MiningAddresses;
+  credentials?: Credentials;
+  logFile: string;
+  /** For clients of this wallet RPC of your own (EndpointOptions.recover): wait out a crash and repeat what is safe to repeat. */
+  recover: (p: ConnectionProblem) => Promise<boolean>;
+}
+
+export interface WalletSetOptions {
+  sup: Supervisor;
+  backend: ResolvedBackend;
+  walletsDir: string;
+  workdir: string;
+  password: string;
+  daemonUrl: string;
+  login: 'none' | 'digest';
+  programs: ProgramOptions;
+}
+
+interface Entry {
+  handle: WalletHandle;
+  program: Program<WalletRpcHandle>;
+}
+
+const NAME = /^[A-Za-z0-9_-]+$/;
+
+export class WalletSet {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(private readonly o: WalletSetOptions) {}
+
+  /** Every wallet by name, `main` first. */
+  handles(): Map<string, WalletHandle> {
+    return new Map([...this.entries].map(([n, e]) => [n, e.handle]));
+  }
+
+  get(name: string): WalletHandle | undefined {
+    return this.entries.get(name)?.handle;
+  }
+
+  programs(): Program<WalletRpcHandle>[] {
+    return [...this.entries.values()].map((e) => e.program);
+  }
+
+  /**
+   * Start a wallet RPC for `name`: on its file (`--wallet-file`), or serving the wallets folder
+   * (`--wallet-dir`) where `prepare` creates, restores or opens the wallet once it is up.
+   */
+  async start(name: string, o: { dirMode: boolean; prepare?: (client: WalletClient) => Promise<void> }): Promise<WalletHandle> {
+    const file = join(this.o.walletsDir, name);
+    let opened = false;
+    const def = defineWalletRpc(this.o.sup, this.o.backend, {
+      name: name === 'main' ? 'wallet-rpc' : `wallet-rpc-${name}`,
+      password: this.o.password,
+      daemonUrl: this.o.daemonUrl,
+      workdir: this.o.workdir,
+      login: this.o.login,
+      timeoutMs: 300_000,
+      ...(o.dirMode ? { walletDir: this.o.walletsDir } : { walletFile: file }),
+      open: () => (o.dirMode && opened ? { filename: name, password: this.o.password } : undefined),
+    });
+    const program = new Program(def, this.o.programs);
+    const h = await program.start();
+    const client = createWalletClient(h.url, { timeoutMs: 300_000, recover: program.recover, ...(h.credentials ? { auth: h.credentials } : {}) });
+    try {
+      await o.prepare?.(client);
+      opened = true;
+      const handle: WalletHandle = {
+        name, url: h.url, client, file, addresses: await walletAddresses(client), logFile: h.logFile, recover: program.recover,
+        ...(h.credentials ? { credentials: h.credentials } : {}),
+        get pid() {
+          return program.current.proc.pid;
+        },
+      };
+      this.entries.set(name, { handle, program });
+      return handle;
+    } catch (err) {
+      await client.close();
+      await program.stop();
+      throw err;
+    }
+  }
+
+  /** Another wallet: created (or opened, on a reused workdir) through a wallet RPC of its own serving the wallets folder. */
+  add(name: string): Promise<WalletHandle> {
+    if (this.entries.has(name)) throw new Error(`the testnet already has a wallet named ${name}`);
+    if (!NAME.test(name)) throw new Error(`wallet name ${JSON.stringify(name)} must be letters, digits, - or _`);
+    if (name === 'miner') throw new Error('the wallet name miner is taken by the wallet that receives the mined blocks');
+    const password = this.o.password;
+    return this.start(name, {
+      dirMode: true,
+      prepare: async (c) => {
+        if (existsSync(join(this.o.walletsDir, `${name}.keys`))) await c.call('open_wallet', { filename: name, password });
+        else await c.call('create_wallet', { filename: name, password, language: 'English' });
+      },
+    });
+  }
+
+  private entry(name: string): Entry {
+    const e = this.entries.get(name);
+    if (!e) throw new Error(`no wallet named ${name}; this testnet has ${[...this.entries.keys()].join(', ')}`);
+    return e;
+  }
+
+  /** Stop a wallet RPC gracefully (its wallet stored) and start it again on the same endpoint. */
+  async restart(name: string): Promise<void> {
+    await this.entry(name).program.restart();
+  }
+
+  /** Every wallet RPC stopped, each wallet stored first. */
+  async stopAll(): Promise<void> {
+    for (const e of this.entries.values()) await e.program.stop();
+  }
+
+  async startAll(): Promise<void> {
+    for (const e of this.entries.values()) await e.program.start();
+  }
+
+  /** Close the clients (at the end of the testnet). */
+  async closeClients(): Promise<void> {
+    for (const e of this.entries.values()) await e.handle.client.close().catch(() => undefined);
+  }
+}
