@@ -11,6 +11,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export default function setup(): () => void {
+  // Both projects (sim, real) name this setup: build once per run.
+  if (process.env.SALTNET_TEST_BUILT) return () => undefined;
+  process.env.SALTNET_TEST_BUILT = '1';
   const root = fileURLToPath(new URL('../..', import.meta.url));
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   execFileSync(process.execPath, [tsc, '-p', 'tsconfig.json', '--noEmit'], { cwd: root, stdio: 'inherit' });

@@ -1,0 +1,113 @@
+// `saltnet up` on the real programs as a user runs it: cold from an empty cache at difficulty 1
+// (mining across the CN→Carrot switch at 1100 to the token height), then status, mine, a snapshot
+// saved to a file, Ctrl-C; then warm from the cache; then `snapshot load` of the file.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa, type ResultPromise } from 'execa';
+import { afterAll, expect, it } from 'vitest';
+import { isAlive } from '../../harness/process/registry.js';
+import { createWalletClient } from '../../harness/rpc/wallet.js';
+import { CLI } from '../cli/helpers.js';
+import { BIN_DIR, describeReal, SAL1 } from './real.js';
+
+interface Up {
+  proc: ResultPromise;
+  ready: Record<string, any>;
+  err: () => string;
+}
+
+describeReal('saltnet up on real Salvium', () => {
+  const root = mkdtempSync(join(tmpdir(), 'saltnet-real-up-'));
+  const env = { ...process.env, SALTNET_STATE_DIR: join(root, 'state'), NO_COLOR: '1' } as Record<string, string>;
+  const base = ['--backend', 'salvium', '--bin-dir', BIN_DIR, '--difficulty', '1', '--cache-dir', join(root, 'cache')];
+  const running: ResultPromise[] = [];
+  afterAll(async () => {
+    for (const p of running) if (p.exitCode === null) p.kill('SIGKILL');
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  const start = async (args: string[]): Promise<Up> => {
+    const proc = execa(process.execPath, [CLI, ...args, '--json'], { env, reject: false, buffer: false, stdout: 'pipe', stderr: 'pipe' });
+    running.push(proc);
+    let out = '';
+    let err = '';
+    proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    proc.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+    for (;;) {
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (line) return { proc, ready: JSON.parse(line), err: () => err };
+      if (proc.exitCode !== null) throw new Error(`saltnet exited ${proc.exitCode}:\n${err}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  const cli = (args: string[]) => execa(process.execPath, [CLI, ...args], { env, reject: false, timeout: 300_000 });
+  const stopped = async (u: Up): Promise<void> => {
+    u.proc.kill('SIGINT');
+    const r = await u.proc;
+    expect(r.exitCode === 130 || r.exitCode === 0, `exit ${r.exitCode}`).toBe(true);
+    expect(isAlive(u.ready.daemon.pid)).toBe(false);
+    expect(isAlive(u.ready.wallet.pid)).toBe(false);
+  };
+  const file = join(root, 'state.saltnet');
+  let addresses: unknown;
+
+  it('comes up cold from an empty cache, across the Carrot switch, funded and token-ready', async () => {
+    const t0 = Date.now();
+    const u = await start(['up', ...base]);
+    try {
+      expect(u.ready.snapshot.status).toBe('built');
+      expect(u.ready.height).toBeGreaterThanOrEqual(1201);
+      expect(u.ready.wallet.address).toBe(u.ready.wallet.addresses.carrot);
+      expect(u.ready.wallet.addresses.cn).toMatch(/^SaLv/);
+      // The cold build mines with no wallet RPC running, then starts it.
+      expect(Object.keys(u.ready.phasesMs)).toEqual(['snapshotRestore', 'daemonReady', 'walletCreated', 'mined', 'walletRpcReady', 'funded', 'snapshotSave']);
+      addresses = u.ready.wallet.addresses;
+      const w = createWalletClient(u.ready.wallet.url);
+      const b = await w.balance('SAL1');
+      await w.close();
+      expect(b.unlocked).toBeGreaterThanOrEqual(1100n * SAL1);
+      // a token is one call away
+      const token = createWalletClient(u.ready.wallet.url);
+      const r = await token.raw('create_token', { ticker: 'REAL', supply: 1000, name: 'real tier' });
+      await token.close();
+      expect(r.error, JSON.stringify(r.error)).toBeUndefined();
+
+      const st = await cli(['status', '--json']);
+      expect(st.exitCode).toBe(0);
+      expect(st.stdout).toContain(u.ready.daemon.url);
+      const m = await cli(['mine', '3']);
+      expect(m.exitCode, m.stderr).toBe(0);
+      const s = await cli(['snapshot', 'save', file]);
+      expect(s.exitCode, s.stderr).toBe(0);
+      expect(existsSync(file)).toBe(true);
+    } finally {
+      await stopped(u);
+    }
+    process.stderr.write(`real tier: cold up to token-ready in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+  });
+
+  it('comes up warm from the cache with the same wallets, without mining', async () => {
+    const u = await start(['up', ...base]);
+    try {
+      expect(u.ready.snapshot.status).toBe('hit');
+      expect(u.ready.wallet.addresses).toEqual(addresses);
+      expect(u.ready.phasesMs.mined).toBeUndefined();
+    } finally {
+      await stopped(u);
+    }
+  });
+
+  it('brings a testnet up from a snapshot file (with the token created before the save)', async () => {
+    const u = await start(['snapshot', 'load', file, ...base.slice(0, 4), '--cache-dir', join(root, 'cache2')]);
+    try {
+      expect(u.ready.wallet.addresses).toEqual(addresses);
+      const w = createWalletClient(u.ready.wallet.url);
+      const tokens = await w.raw('get_balance', { asset_type: 'salREAL' });
+      await w.close();
+      expect(tokens.error, JSON.stringify(tokens.error)).toBeUndefined();
+    } finally {
+      await stopped(u);
+    }
+  });
+});
