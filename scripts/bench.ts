@@ -5,6 +5,8 @@
 //                    and the harness's overhead against the same steps by hand
 //   wallet.*         a wallet that mined every block against the test wallet fed only its funding blocks
 //   run.*            the scenario runner's overhead per step against a raw HTTP call, and the example suite's wall time
+//   *.salvium.*      on real Salvium when its binaries are found (SALTNET_BIN_DIR or ../shared/salvium/):
+//                    cold up by phase and its ratio to mining alone, warm up, the example suite cold
 import { execaSync } from 'execa';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -17,6 +19,8 @@ import { fileURLToPath } from 'node:url';
 import { runFiles, suiteChain } from '../harness/scenario/runner.js';
 import { resolveBackend } from '../harness/testnet/binaries.js';
 import { createDaemonClient } from '../harness/rpc/daemon.js';
+import { benchReal } from './bench-real.js';
+import { findRealBinaries } from './real-binaries.js';
 
 interface Row {
   name: string;
@@ -251,6 +255,10 @@ async function main(): Promise<void> {
     const m = await upPhases('monero', {}, 1);
     report('up.monero.speedup', `${(m.cold / m.warm).toFixed(1)}x`, `warm ${ms(m.warm)} vs cold ${ms(m.cold)} (real monerod, difficulty 1, height 70)`);
   } else report('up.monero', 'skipped', 'monerod not installed (apt-get install -y monero)');
+  process.stdout.write('\n');
+  const real = await findRealBinaries(fileURLToPath(new URL('../..', import.meta.url)));
+  if ('dir' in real) await benchReal(real.dir, report);
+  else report('up.salvium', 'skipped', real.why);
 }
 
 main().catch(async (err: unknown) => {
