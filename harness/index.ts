@@ -13,6 +13,6 @@ export { VERSION_LINE as SIM_VERSION_LINE } from './sim/common/version.js';
 export { runFiles, type RunnerOptions } from './scenario/runner.js';
 export { runScenario, runScenarios, type RunScenarioOptions } from './scenario/api.js';
 export { parseScenario, loadScenario } from './scenario/parse.js';
-export { ScenarioError, type Scenario, type ScenarioResult, type StepResult } from './scenario/types.js';
+export { ScenarioError, isUnsuccessful, type Scenario, type ScenarioResult, type ScenarioStatus, type StepResult } from './scenario/types.js';
 export { defineConfig, resolveConfig, ConfigError, type SaltnetConfig, type ResolvedConfig } from './config/index.js';
 export { installSalvium, type InstallOptions, type InstallResult } from './install/install.js';

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { readArtifacts } from '../scenario/artifacts.js';
+import { isUnsuccessful } from '../scenario/types.js';
 import { runCommandLine } from './run.js';
 
 export const reproCommand: CommandModule<object, { dir: string; keep: boolean; binDir?: string }> = {
@@ -30,6 +31,6 @@ export const reproCommand: CommandModule<object, { dir: string; keep: boolean; b
       files: [file], backend, isolation: 'fresh', workers: 1, bail: true, reporter: 'human', artifacts: join(dir, 'repro', 'artifacts'), keep: argv.keep, snapshots: true,
       ...(argv.binDir ? { binDir: argv.binDir } : {}),
     });
-    process.exitCode = results.every((r) => r.status !== 'failed') ? 0 : 1;
+    process.exitCode = results.some(isUnsuccessful) ? 1 : 0;
   },
 };

@@ -1,4 +1,5 @@
-// `saltnet run <files or globs>`: run scenario files and report; exit 0 only when all passed.
+// `saltnet run <files or globs>`: run scenario files and report; exit 0 only when none failed or
+// ended in an infrastructure error (and there was at least one).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { glob } from 'tinyglobby';
@@ -8,7 +9,7 @@ import { toJson } from '../scenario/report/json.js';
 import { toJUnit } from '../scenario/report/junit.js';
 import { runFiles, suiteChain, type RunnerOptions } from '../scenario/runner.js';
 import { resolveBackend } from '../testnet/binaries.js';
-import type { ScenarioResult } from '../scenario/types.js';
+import { isUnsuccessful, type ScenarioResult } from '../scenario/types.js';
 import type { BackendName } from '../testnet/backends.js';
 
 export interface RunArgs {
@@ -108,6 +109,6 @@ export const runCommand: CommandModule<object, RunArgs> = {
       .option('keep', { type: 'boolean', default: false, describe: 'leave the testnet up after a failure (with --isolation fresh)' }) as never,
   handler: async (argv) => {
     const results = await runCommandLine(argv);
-    process.exitCode = results.length > 0 && results.every((r) => r.status !== 'failed') ? 0 : 1;
+    process.exitCode = results.length > 0 && !results.some(isUnsuccessful) ? 0 : 1;
   },
 };

@@ -24,7 +24,7 @@ export function runScenarios(files: string[], o: RunScenarioOptions = {}): Promi
   return runFiles(files, withDefaults(o));
 }
 
-/** Run one scenario file and return its result (status passed | failed | skipped, steps, failure, artifact folder). */
+/** Run one scenario file and return its result (status passed | failed | error (infrastructure) | skipped, steps, failure, artifact folder). */
 export async function runScenario(file: string, o: RunScenarioOptions = {}): Promise<ScenarioResult> {
   const [r] = await runScenarios([file], o);
   if (!r) throw new Error(`${file} holds no scenario that was run (filtered out?)`);

@@ -1,20 +1,15 @@
 // Running scenario files: prepare a testnet (a fresh one per scenario, or one per worker shared by
 // its scenarios, each with fresh funded wallets), satisfy each scenario's `requires`, run its steps,
-// record artifacts, and report. Failures never stop other scenarios unless --bail.
-import { readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { createDaemonClient } from '../rpc/daemon.js';
-import type { Endpoint } from '../rpc/http.js';
-import { createWalletClient } from '../rpc/wallet.js';
+// record artifacts, and report. Failures never stop other scenarios unless --bail. A testnet that
+// does not start is started once more before its scenarios end as infrastructure errors.
 import type { BackendName, BackendSpec } from '../testnet/backends.js';
 import { resolveBackend } from '../testnet/binaries.js';
 import { fundFromWallet } from '../testnet/funding.js';
 import { startTestnet, type Testnet, type TestnetOptions, type WalletHandle } from '../testnet/testnet.js';
-import { createArtifacts, type Artifacts } from './artifacts.js';
-import { startMetadataServer, type MetadataServer } from './metadata.js';
+import { messageOf, retryOnce } from './infra.js';
 import { loadScenario } from './parse.js';
-import { refreshScope, runStep, type ScenarioWallet, type StepContext } from './steps.js';
-import { ScenarioError, type Scenario, type ScenarioResult, type StepResult } from './types.js';
+import { endedEarly, runOne, type Prepared } from './run-one.js';
+import { isUnsuccessful, ScenarioError, type Scenario, type ScenarioResult, type StepResult } from './types.js';
 
 export interface RunnerHooks {
   scenarioStart?(s: { file: string; name: string }): void;
@@ -111,105 +106,9 @@ export async function suiteChain(files: string[], spec: BackendSpec): Promise<{ 
   return { height, unlocked: fundingBucket(total, spec) };
 }
 
-function failed(s: { file: string; name: string }, backend: string, message: string, t0: number): ScenarioResult {
-  return { file: s.file, name: s.name, status: 'failed', ms: Date.now() - t0, backend, steps: [], failure: { message } };
-}
-
 /** Transfer `amount` of `asset` from one wallet of the testnet to another and wait until it is unlocked there (blocks mined meanwhile go to the main wallet). */
 async function fund(t: Testnet, from: WalletHandle, to: WalletHandle, asset: string | undefined, amount: bigint): Promise<void> {
   await fundFromWallet({ daemon: t.daemon.client, spec: t.backend.spec, from: from.client, to, minerAddresses: t.miner.addresses, amount, ...(asset ? { asset } : {}) });
-}
-
-interface Prepared {
-  testnet: Testnet;
-  /** Scenario wallet name → testnet wallet. */
-  wallets: Map<string, WalletHandle>;
-  /** Stop what was started for this scenario only (fresh isolation: the whole testnet). */
-  release(failed: boolean): Promise<void>;
-}
-
-async function runOne(s: Scenario, prepare: () => Promise<Prepared>, o: RunnerOptions, backendName: string): Promise<ScenarioResult> {
-  const t0 = Date.now();
-  o.hooks?.scenarioStart?.({ file: s.file, name: s.name });
-  let artifacts: Artifacts | undefined;
-  let prepared: Prepared | undefined;
-  let metadata: MetadataServer | undefined;
-  const endpoints: Endpoint[] = [];
-  const result: ScenarioResult = { file: s.file, name: s.name, status: 'passed', ms: 0, backend: backendName, steps: [] };
-  try {
-    artifacts = createArtifacts(o.artifactsRoot, { file: s.file, name: s.name });
-    result.artifactDir = artifacts.dir;
-    // The source too, so that `saltnet repro` can run exactly this file again.
-    artifacts.writeScenario({ source: readFileSync(s.file, 'utf8'), parsed: s });
-    prepared = await prepare();
-    const t = prepared.testnet;
-    artifacts.writeCommandLines(t.supervisor.processes().map((p) => `${p.name}: ${p.commandLine}`));
-    const onExchange = (target: string) => (e: { path: string; request: unknown; status: number; response: unknown; ms: number }) =>
-      artifacts!.transcript({ time: new Date().toISOString(), target, ...e });
-    // The clients wait out a crash of the program behind them (it is restarted) and repeat what is safe to repeat.
-    const daemon = createDaemonClient(t.daemon.url, { onExchange: onExchange('daemon'), recover: t.daemon.recover });
-    endpoints.push(daemon.endpoint);
-    const wallets = new Map<string, ScenarioWallet>();
-    for (const [name, handle] of prepared.wallets) {
-      const client = createWalletClient(handle.url, { timeoutMs: 300_000, onExchange: onExchange(`wallet:${name}`), recover: handle.recover, ...(handle.credentials ? { auth: handle.credentials } : {}) });
-      endpoints.push(client.endpoint);
-      wallets.set(name, { handle, client });
-    }
-    const ctx: StepContext = {
-      testnet: t,
-      spec: t.backend.spec,
-      daemon,
-      wallets,
-      scope: {},
-      metadata: async () => (metadata ??= await startMetadataServer()),
-      baseDir: dirname(s.file),
-    };
-    await refreshScope(ctx);
-    for (const w of wallets.values()) await w.client.raw('refresh');
-    for (const step of s.steps) {
-      const r = await runStep(ctx, step);
-      result.steps.push(r);
-      o.hooks?.step?.(r);
-      if (r.status === 'failed') {
-        result.status = 'failed';
-        result.failure = r.failure;
-        break;
-      }
-    }
-    for (const st of s.steps.slice(result.steps.length)) result.steps.push({ index: st.index, name: st.name, action: st.action.kind, status: 'skipped', ms: 0 });
-  } catch (err) {
-    result.status = 'failed';
-    result.failure = { message: `setting up the scenario failed: ${err instanceof Error ? err.message : String(err)}` };
-  } finally {
-    result.ms = Date.now() - t0;
-    if (result.status === 'failed' && prepared) {
-      result.logTails = {};
-      for (const p of prepared.testnet.supervisor.processes()) result.logTails[p.name] = p.tail(20);
-    }
-    for (const e of endpoints) await e.close().catch(() => undefined);
-    await metadata?.close().catch(() => undefined);
-    if (prepared && artifacts) {
-      const logs: Record<string, string> = {};
-      for (const p of prepared.testnet.supervisor.processes()) logs[p.name] = p.logFile;
-      try {
-        artifacts.copyLogs(logs);
-      } catch {
-        /* a log that was never written */
-      }
-    }
-    artifacts?.writeResult(result);
-    artifacts?.close();
-    o.hooks?.scenarioEnd?.(result);
-    if (prepared) {
-      if (result.status === 'failed' && o.keep && o.isolation === 'fresh') {
-        const t = prepared.testnet;
-        o.log(`--keep: the testnet of "${s.name}" stays up: daemon ${t.daemon.url}, wallets ${[...prepared.wallets].map(([n, w]) => `${n} ${w.url}`).join(', ')}, workdir ${t.workdir}. Ctrl-C to stop it.`);
-        await new Promise<never>(() => undefined);
-      }
-      await prepared.release(result.status === 'failed');
-    }
-  }
-  return result;
 }
 
 /** Run `fn` over the items with at most `workers` at once; `worker` tells which worker (0-based) runs an item. */
@@ -227,6 +126,16 @@ async function pool<T, R>(items: T[], workers: number, fn: (item: T, index: numb
   return results.filter((r) => r !== undefined);
 }
 
+
+/** What runFresh and runShared share: the run's options, the testnet options of every start, and the bail bookkeeping. */
+interface RunContext {
+  o: RunnerOptions;
+  base: TestnetOptions;
+  stop: () => boolean;
+  record: (r: ScenarioResult) => ScenarioResult;
+  skipped: (s: Scenario, backend: string, why: string) => ScenarioResult;
+}
+
 export async function runFiles(files: string[], o: RunnerOptions): Promise<ScenarioResult[]> {
   const results: ScenarioResult[] = [];
   const scenarios: Scenario[] = [];
@@ -236,74 +145,100 @@ export async function runFiles(files: string[], o: RunnerOptions): Promise<Scena
       const s = await loadScenario(file);
       if (!o.filter || o.filter(s)) scenarios.push(s);
     } catch (err) {
-      const r = failed({ file, name: file }, o.backend, err instanceof ScenarioError ? err.message : `cannot read ${file}: ${err instanceof Error ? err.message : String(err)}`, t0);
+      // A file that does not parse (or cannot be read) is the scenario's failure, not the infrastructure's.
+      const r = endedEarly({ file, name: file }, 'failed', o.backend, err instanceof ScenarioError ? err.message : `cannot read ${file}: ${messageOf(err)}`, t0);
       o.hooks?.scenarioStart?.(r);
       o.hooks?.scenarioEnd?.(r);
       results.push(r);
     }
   }
   if (scenarios.length === 0) return results;
-  let bailed = false;
-  const stop = (): boolean => o.bail && bailed;
-  const base: TestnetOptions = {
-    backend: o.backend,
-    progress: 'lines',
-    log: o.log,
-    ...(o.binDir ? { binDir: o.binDir } : {}),
-    ...(o.difficulty ? { difficulty: o.difficulty } : {}),
-    ...(o.timeoutFactor ? { timeoutFactor: o.timeoutFactor } : {}),
-    ...(o.daemonEnv ? { daemonEnv: o.daemonEnv } : {}),
-    ...(o.cacheDir ? { cacheDir: o.cacheDir } : {}),
-    ...(o.snapshots === false ? { snapshots: false } : {}),
-  };
-  const record = (r: ScenarioResult): ScenarioResult => {
-    if (r.status === 'failed') bailed = true;
-    return r;
-  };
-  const skipped = (s: Scenario, backend: string, why: string): ScenarioResult => {
-    const r: ScenarioResult = { file: s.file, name: s.name, status: 'skipped', ms: 0, backend, steps: [], failure: { message: `skipped: ${why}` } };
-    o.hooks?.scenarioStart?.(r);
-    o.hooks?.scenarioEnd?.(r);
-    return r;
-  };
-
   if (o.isolation === 'fresh' && o.testnet) throw new Error('isolation "fresh" starts a testnet per scenario; to run on a testnet of yours, use isolation "shared"');
-  if (o.isolation === 'fresh') {
-    const out = await pool(scenarios, o.workers, async (s) => {
-      const t0 = Date.now();
-      let testnet: Testnet;
-      try {
-        const spec = resolveBackend(o.backend, o.binDir).spec;
-        const why = skipReason(s, spec);
-        if (why) return skipped(s, spec.name, why);
-        const funds = requiredFunds(s, spec);
-        const asset = spec.fundAsset;
-        const prepare = async (): Promise<Prepared> => {
-          const need = asset ? (funds.get(asset) ?? 0n) : (funds.get('XMR') ?? 0n);
-          testnet = await startTestnet({ ...base, height: Math.max(requiredHeight(s, spec), 1), unlocked: need > 0n ? fundingBucket(need, spec) : 0n });
-          const wallets = new Map<string, WalletHandle>([['main', testnet.wallets().get('main')!]]);
-          for (const w of s.wallets) {
-            const h = await testnet.addWallet(w.name);
-            wallets.set(w.name, h);
-            for (const [a, amt] of Object.entries(w.unlocked ?? {})) await fund(testnet, wallets.get('main')!, h, spec.fundAsset ? a : undefined, amt);
-          }
-          return { testnet, wallets, release: () => testnet.stop() };
-        };
-        return record(await runOne(s, prepare, o, spec.name));
-      } catch (err) {
-        return record(failed(s, o.backend, err instanceof Error ? err.message : String(err), t0));
-      }
-    }, stop);
-    return [...results, ...out];
-  }
+  let bailed = false;
+  const ctx: RunContext = {
+    o,
+    base: {
+      backend: o.backend,
+      progress: 'lines',
+      log: o.log,
+      ...(o.binDir ? { binDir: o.binDir } : {}),
+      ...(o.difficulty ? { difficulty: o.difficulty } : {}),
+      ...(o.timeoutFactor ? { timeoutFactor: o.timeoutFactor } : {}),
+      ...(o.daemonEnv ? { daemonEnv: o.daemonEnv } : {}),
+      ...(o.cacheDir ? { cacheDir: o.cacheDir } : {}),
+      ...(o.snapshots === false ? { snapshots: false } : {}),
+    },
+    stop: () => o.bail && bailed,
+    record: (r) => {
+      if (isUnsuccessful(r)) bailed = true;
+      return r;
+    },
+    skipped: (s, backend, why) => {
+      const r: ScenarioResult = { file: s.file, name: s.name, status: 'skipped', ms: 0, backend, steps: [], failure: { message: `skipped: ${why}` } };
+      o.hooks?.scenarioStart?.(r);
+      o.hooks?.scenarioEnd?.(r);
+      return r;
+    },
+  };
+  const ran = o.isolation === 'fresh' ? await runFresh(scenarios, ctx) : await runShared(scenarios, ctx);
+  return [...results, ...ran];
+}
 
-  // Shared: each worker has one testnet (so no block arrives during a scenario unless it mines one),
-  // brought to the highest required height; every scenario gets fresh wallets funded from the testnet's own.
+/** A testnet per scenario, started (tried twice) with just what it requires. */
+function runFresh(scenarios: Scenario[], c: RunContext): Promise<ScenarioResult[]> {
+  const { o } = c;
+  return pool(scenarios, o.workers, async (s) => {
+    const t0 = Date.now();
+    let spec: BackendSpec;
+    try {
+      spec = resolveBackend(o.backend, o.binDir).spec;
+    } catch (err) {
+      // No usable binaries: the infrastructure's.
+      const r = endedEarly(s, 'error', o.backend, messageOf(err), t0);
+      o.hooks?.scenarioStart?.(r);
+      o.hooks?.scenarioEnd?.(r);
+      return c.record(r);
+    }
+    const why = skipReason(s, spec);
+    if (why) return c.skipped(s, spec.name, why);
+    return c.record(await runOne(s, () => prepareFresh(s, spec, c), o, spec.name));
+  }, c.stop);
+}
+
+async function prepareFresh(s: Scenario, spec: BackendSpec, c: RunContext): Promise<Prepared> {
+  const funds = requiredFunds(s, spec);
+  const need = funds.get(spec.fundAsset ?? 'XMR') ?? 0n;
+  const options: TestnetOptions = { ...c.base, height: Math.max(requiredHeight(s, spec), 1), unlocked: need > 0n ? fundingBucket(need, spec) : 0n };
+  const testnet = await retryOnce(() => startTestnet(options), `starting the testnet of "${s.name}"`, c.o.log);
+  try {
+    const main = testnet.wallets().get('main')!;
+    const wallets = new Map<string, WalletHandle>([['main', main]]);
+    for (const w of s.wallets) {
+      const h = await testnet.addWallet(w.name);
+      wallets.set(w.name, h);
+      for (const [a, amt] of Object.entries(w.unlocked ?? {})) await fund(testnet, main, h, spec.fundAsset ? a : undefined, amt);
+    }
+    return { testnet, wallets, release: () => testnet.stop() };
+  } catch (err) {
+    // Nobody else holds this testnet: it goes now.
+    await testnet.stop().catch(() => undefined);
+    throw err;
+  }
+}
+
+/**
+ * Shared: each worker has one testnet (so no block arrives during a scenario unless it mines one),
+ * brought to the highest required height; every scenario gets fresh wallets funded from the
+ * testnet's own. A worker's testnet that does not start on the second try ends each of its
+ * scenarios as an infrastructure error.
+ */
+async function runShared(scenarios: Scenario[], c: RunContext): Promise<ScenarioResult[]> {
+  const { o } = c;
   const given = o.testnet;
   const spec = given?.backend.spec ?? resolveBackend(o.backend, o.binDir).spec;
   const runnable = scenarios.filter((s) => !skipReason(s, spec));
-  for (const s of scenarios) if (skipReason(s, spec)) results.push(skipped(s, spec.name, skipReason(s, spec)!));
-  if (runnable.length === 0) return results;
+  const skipped = scenarios.flatMap((s) => (skipReason(s, spec) ? [c.skipped(s, spec.name, skipReason(s, spec)!)] : []));
+  if (runnable.length === 0) return skipped;
   const height = Math.max(o.chain?.height ?? 1, ...runnable.map((s) => requiredHeight(s, spec)));
   const asset = spec.fundAsset;
   const workers = given ? 1 : Math.max(1, Math.min(o.workers, runnable.length));
@@ -313,11 +248,18 @@ export async function runFiles(files: string[], o: RunnerOptions): Promise<Scena
   const unlocked = fundingBucket(o.chain && o.chain.unlocked > perWorker ? o.chain.unlocked : perWorker, spec);
   // A chain per worker, started when the worker takes its first scenario.
   const chains: Promise<Testnet>[] = [];
+  const chainOf = (w: number): Promise<Testnet> => {
+    const known = chains[w];
+    if (known) return known;
+    const started = given
+      ? given.daemon.client.height().then(async (h) => (h < height && (await given.mine(height)), given))
+      : retryOnce(() => startTestnet({ ...c.base, height, unlocked }), 'building the shared testnet', o.log);
+    started.catch(() => undefined); // awaited by each scenario of the worker, which reports it
+    return (chains[w] = started);
+  };
   try {
-    const out = await pool(runnable, workers, async (s, k, w) => {
-      const tn = (chains[w] ??= given
-        ? given.daemon.client.height().then(async (h) => (h < height && (await given.mine(height)), given))
-        : startTestnet({ ...base, height, unlocked }));
+    const ran = await pool(runnable, workers, async (s, k, w) => {
+      const tn = chainOf(w);
       const prepare = async (): Promise<Prepared> => {
         const t = await tn;
         const funder = t.wallets().get('main')!;
@@ -329,9 +271,9 @@ export async function runFiles(files: string[], o: RunnerOptions): Promise<Scena
         for (const d of s.wallets) for (const [a, amt] of Object.entries(d.unlocked ?? {})) await fund(t, funder, wallets.get(d.name)!, asset ? a : undefined, amt);
         return { testnet: t, wallets, release: async () => undefined };
       };
-      return record(await runOne(s, prepare, o, spec.name));
-    }, stop);
-    return [...results, ...out];
+      return c.record(await runOne(s, prepare, o, spec.name));
+    }, c.stop);
+    return [...skipped, ...ran];
   } finally {
     if (!given) for (const t of chains) await t?.then((x) => x.stop(), () => undefined);
   }

@@ -189,15 +189,28 @@ export interface StepFailure {
   pos?: SourcePos;
 }
 
+/**
+ * How a scenario ended. `failed`: the scenario's own failure (a step's expectation did not hold, an
+ * RPC answered differently, the file does not parse or cannot be read). `error`: the infrastructure
+ * let it down before it could be judged (the testnet did not start even on a second try, funding
+ * its wallets failed, a process of the testnet died and was not started again). Both fail the run.
+ */
+export type ScenarioStatus = 'passed' | 'failed' | 'error' | 'skipped';
+
+/** Whether the scenario failed or errored (what makes a run fail, `--bail` stop, `--keep` keep). */
+export function isUnsuccessful(r: { status: ScenarioStatus }): boolean {
+  return r.status === 'failed' || r.status === 'error';
+}
+
 export interface ScenarioResult {
   file: string;
   name: string;
-  status: 'passed' | 'failed' | 'skipped';
+  status: ScenarioStatus;
   ms: number;
   backend: string;
   steps: StepResult[];
   artifactDir?: string;
-  /** The first failure (or a setup error), for summaries. */
+  /** The first failure (or, with status `error`, what went wrong in the infrastructure), for summaries. */
   failure?: StepFailure;
   /** Last lines of each process's log, captured on failure. */
   logTails?: Record<string, string[]>;

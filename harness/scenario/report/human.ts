@@ -1,5 +1,5 @@
 // Human output for a terminal or a CI log: a line per step as it finishes, the details of a
-// failure, and a closing `N passed, N failed` line.
+// failure (or of an infrastructure error, labelled as such), and a closing `N passed, N failed` line.
 import type { ScenarioResult, StepFailure, StepResult } from '../types.js';
 import { failureLines, formatPos, seconds, stripAnsi } from './text.js';
 import { summarize } from './json.js';
@@ -43,6 +43,10 @@ const CONTROL = /[\x00-\x08\x0B-\x1F\x7F]/g;
  *
  *     1 passed, 1 failed
  *     total time 15.02 s
+ *
+ * A scenario the infrastructure let down (status `error`: the testnet did not start, funding
+ * failed, a process died) ends with `✗ ERROR (infrastructure)` instead of `✗ failed`, is listed
+ * under `errors (infrastructure, not the scenario):`, and counted apart: `1 passed, 1 failed, 1 error`.
  *
  * Text from logs and messages is stripped of terminal control sequences.
  */
@@ -91,11 +95,12 @@ export function createHumanReporter(out: { write(s: string): void }, opts: Human
       } else {
         const failed = r.steps.find((s) => s.status === 'failed');
         const where = failed ? ` at step ${failed.index + 1} (${clean(failed.name)})` : r.steps.some((s) => s.status !== 'skipped') ? '' : ' before the first step';
-        line(`${paint('red', '✗ failed')}${where} in ${seconds(r.ms, 2)} s`);
-        if (!failureShown) {
-          const f = failed?.failure ?? r.failure;
-          if (f) showFailure(f, '    ');
-        }
+        const label = r.status === 'error' ? '✗ ERROR (infrastructure)' : '✗ failed';
+        line(`${paint('red', label)}${where} in ${seconds(r.ms, 2)} s`);
+        const f = failed?.failure ?? r.failure;
+        // An error's own message says what broke; the step's details were shown under the step.
+        if (r.status === 'error' && r.failure) showFailure(failureShown ? { message: r.failure.message } : r.failure, '    ');
+        else if (!failureShown && f) showFailure(f, '    ');
         const tails = Object.entries(r.logTails ?? {});
         if (tails.length) {
           line('  last lines of the logs:');
@@ -111,20 +116,35 @@ export function createHumanReporter(out: { write(s: string): void }, opts: Human
     },
 
     summary(all) {
-      const s = summarize(all);
-      const failed = all.filter((r) => r.status === 'failed');
-      if (failed.length) {
-        line(paint('red', 'failed:'));
-        for (const r of failed) {
-          const f = r.steps.find((x) => x.status === 'failed')?.failure ?? r.failure;
-          const at = f?.pos ? formatPos(f.pos) : r.file;
-          line(`  ${clean(at)} — ${clean(r.name)}${f ? `: ${clean(f.message.split('\n', 1)[0] ?? '')}` : ''}`);
-        }
-        line();
-      }
-      // Exactly `N passed, N failed[, N skipped]`, alone and uncoloured: CI reads this line.
-      line(`${s.passed} passed, ${s.failed} failed${s.skipped ? `, ${s.skipped} skipped` : ''}`);
-      line(`total time ${seconds(s.ms, 2)} s`);
+      writeSummary(all, { line, paint, clean });
     },
   };
+}
+
+interface Writer {
+  line(s?: string): void;
+  paint(style: Style, s: string): string;
+  clean(s: string): string;
+}
+
+/** The failed and errored scenarios, each with its first message line, then the counts and the total time. */
+function writeSummary(all: ScenarioResult[], { line, paint, clean }: Writer): void {
+  const s = summarize(all);
+  const list = (title: string, status: 'failed' | 'error'): void => {
+    const them = all.filter((r) => r.status === status);
+    if (!them.length) return;
+    line(paint('red', title));
+    for (const r of them) {
+      const f = r.status === 'error' ? r.failure : (r.steps.find((x) => x.status === 'failed')?.failure ?? r.failure);
+      const at = f?.pos ? formatPos(f.pos) : r.file;
+      line(`  ${clean(at)} — ${clean(r.name)}${f ? `: ${clean(f.message.split('\n', 1)[0] ?? '')}` : ''}`);
+    }
+    line();
+  };
+  list('failed:', 'failed');
+  list('errors (infrastructure, not the scenario):', 'error');
+  // Exactly `N passed, N failed[, N error(s)][, N skipped]`, alone and uncoloured: CI reads this line.
+  const errors = s.errors ? `, ${s.errors} error${s.errors === 1 ? '' : 's'}` : '';
+  line(`${s.passed} passed, ${s.failed} failed${errors}${s.skipped ? `, ${s.skipped} skipped` : ''}`);
+  line(`total time ${seconds(s.ms, 2)} s`);
 }

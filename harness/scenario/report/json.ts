@@ -115,7 +115,10 @@ export function orderResult(r: ScenarioResult): Record<string, unknown> {
 
 export interface RunSummary {
   passed: number;
+  /** Scenarios that failed on their own (a step, their file). */
   failed: number;
+  /** Scenarios the infrastructure let down (status `error`). */
+  errors: number;
   skipped: number;
   total: number;
   /** Sum of the scenarios' times. */
@@ -123,17 +126,18 @@ export interface RunSummary {
 }
 
 export function summarize(results: readonly ScenarioResult[]): RunSummary {
-  const s: RunSummary = { passed: 0, failed: 0, skipped: 0, total: results.length, ms: 0 };
+  const s: RunSummary = { passed: 0, failed: 0, errors: 0, skipped: 0, total: results.length, ms: 0 };
   for (const r of results) {
     if (r.status === 'passed') s.passed++;
     else if (r.status === 'failed') s.failed++;
+    else if (r.status === 'error') s.errors++;
     else s.skipped++;
     s.ms += Number.isFinite(r.ms) ? r.ms : 0;
   }
   return s;
 }
 
-/** The JSON report's shape. Bigints inside requests and responses arrive as decimal strings. */
+/** The JSON report's shape: each result's `status` is passed, failed, error (infrastructure) or skipped. Bigints inside requests and responses arrive as decimal strings. */
 export interface JsonReport {
   version: 1;
   summary: RunSummary;

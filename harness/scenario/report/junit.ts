@@ -1,6 +1,6 @@
 // JUnit XML for CI systems (GitHub test reporters, GitLab, Jenkins): one <testsuite> per scenario
-// file, one <testcase> per step.
-import type { ScenarioResult, StepFailure, StepResult } from '../types.js';
+// file, one <testcase> per step; a scenario's failure is a <failure>, an infrastructure error an <error>.
+import { isUnsuccessful, type ScenarioResult, type StepFailure, type StepResult } from '../types.js';
 import { failureLines, seconds, stripAnsi } from './text.js';
 
 // Characters XML 1.0 does not allow at all (even as &#…;): C0 controls other than tab, newline and
@@ -61,7 +61,7 @@ function failureBody(f: StepFailure, r: ScenarioResult): string {
 function systemOut(r: ScenarioResult): string | undefined {
   const parts: string[] = [];
   if (r.artifactDir) parts.push(`artifacts: ${r.artifactDir}`);
-  if (r.status === 'failed' && r.logTails) {
+  if (isUnsuccessful(r) && r.logTails) {
     for (const [name, lines] of Object.entries(r.logTails)) {
       parts.push(`--- ${name}: last ${lines.length} line${lines.length === 1 ? '' : 's'} ---`, ...lines);
     }
@@ -74,24 +74,28 @@ interface Case {
   ms: number;
   status: 'passed' | 'failed' | 'skipped';
   failure?: StepFailure;
-  failureType: 'assertion' | 'setup' | 'error';
+  /** `<failure type=…>` for the scenario's own failures; `<error type="infrastructure">` for the infrastructure's. */
+  failureType: 'assertion' | 'setup' | 'error' | 'infrastructure';
   skipMessage?: string;
 }
 
 /** The testcases of one scenario: its steps, plus `setup` (or `scenario`) when it failed outside any step. */
 function cases(r: ScenarioResult): Case[] {
+  const infra = r.status === 'error';
   const out: Case[] = r.steps.map((s: StepResult) => {
-    const c: Case = { name: s.name || `step ${s.index + 1}`, ms: s.ms, status: s.status, failureType: 'assertion' };
-    if (s.status === 'failed') c.failure = s.failure ?? (r.failure && { ...r.failure }) ?? { message: 'step failed' };
+    const c: Case = { name: s.name || `step ${s.index + 1}`, ms: s.ms, status: s.status, failureType: infra ? 'infrastructure' : 'assertion' };
+    // With an infrastructure error, the failed step carries the scenario's failure (which says what died).
+    if (s.status === 'failed') c.failure = (infra ? r.failure : s.failure) ?? s.failure ?? (r.failure && { ...r.failure }) ?? { message: 'step failed' };
     return c;
   });
   const anyStepFailed = r.steps.some((s) => s.status === 'failed');
   const anyStepRan = r.steps.some((s) => s.status !== 'skipped');
-  if (r.status === 'failed' && !anyStepFailed) {
-    // Failed before any step ran (start-up, funding, an unusable file), or between/after steps.
+  if (isUnsuccessful(r) && !anyStepFailed) {
+    // Ended before any step ran (start-up, funding, an unusable file), or between/after steps.
     const name = anyStepRan ? 'scenario' : 'setup';
     const stepMs = r.steps.reduce((a, s) => a + (Number.isFinite(s.ms) ? s.ms : 0), 0);
-    const c: Case = { name, ms: Math.max(0, r.ms - stepMs), status: 'failed', failure: r.failure ?? { message: 'scenario failed' }, failureType: anyStepRan ? 'error' : 'setup' };
+    const failureType = infra ? 'infrastructure' : anyStepRan ? 'error' : 'setup';
+    const c: Case = { name, ms: Math.max(0, r.ms - stepMs), status: 'failed', failure: r.failure ?? { message: 'scenario failed' }, failureType };
     if (anyStepRan) out.push(c);
     else out.unshift(c);
   } else if (r.status === 'skipped' && out.length === 0) {
@@ -109,33 +113,38 @@ export interface JUnitOptions {
  * JUnit XML for the results: `<testsuites>` → one `<testsuite>` per scenario (name = scenario
  * name, `file` = its file) → one `<testcase classname=file name=step>` per step. A failed step has
  * `<failure message type="assertion">` whose body holds the position, path, expected and actual
- * values; a skipped step `<skipped/>`. A scenario that failed before any step ran gets a `setup`
- * testcase with the failure (type `setup`); one that failed outside its steps after some ran, a
- * `scenario` testcase (type `error`). `<system-out>` of each suite names the artifact folder and,
- * on failure, holds the tail of each process log. Times are seconds with three decimals. Every
- * string is escaped; characters XML 1.0 forbids are replaced by `\uXXXX` and terminal escape
- * sequences removed.
+ * values; a skipped step `<skipped/>`. A scenario that failed before any step ran (a file that does
+ * not parse) gets a `setup` testcase with the failure (type `setup`). A scenario that ended in an
+ * infrastructure error (status `error`) has `<error message type="infrastructure">` instead: on a
+ * `setup` testcase when it ended before its first step (the testnet did not start, funding
+ * failed), on the step that failed when a process of the testnet died under it; these count in
+ * `errors`, scenario failures in `failures`. `<system-out>` of each suite names the artifact folder
+ * and, on failure or error, holds the tail of each process log. Times are seconds with three
+ * decimals. Every string is escaped; characters XML 1.0 forbids are replaced by `\uXXXX` and
+ * terminal escape sequences removed.
  */
 export function toJUnit(results: readonly ScenarioResult[], opts: JUnitOptions = {}): string {
-  let tests = 0;
-  let failures = 0;
-  let skipped = 0;
-  let totalMs = 0;
+  const total = { tests: 0, failures: 0, errors: 0, skipped: 0, ms: 0 };
   const suites: string[] = [];
   for (const r of results) {
     const cs = cases(r);
-    const f = cs.filter((c) => c.status === 'failed').length;
-    const s = cs.filter((c) => c.status === 'skipped').length;
-    tests += cs.length;
-    failures += f;
-    skipped += s;
-    totalMs += Number.isFinite(r.ms) && r.ms > 0 ? r.ms : 0;
+    const count = {
+      failures: cs.filter((c) => c.status === 'failed' && c.failureType !== 'infrastructure').length,
+      errors: cs.filter((c) => c.status === 'failed' && c.failureType === 'infrastructure').length,
+      skipped: cs.filter((c) => c.status === 'skipped').length,
+    };
+    total.tests += cs.length;
+    total.failures += count.failures;
+    total.errors += count.errors;
+    total.skipped += count.skipped;
+    total.ms += Number.isFinite(r.ms) && r.ms > 0 ? r.ms : 0;
 
     const children: string[] = [element('    ', 'properties', {}, [element('      ', 'property', { name: 'backend', value: r.backend }, undefined), element('      ', 'property', { name: 'status', value: r.status }, undefined)])];
     for (const c of cs) {
       const inner: string[] = [];
       if (c.status === 'failed' && c.failure) {
-        inner.push(element('      ', 'failure', { message: failureMessage(c.failure), type: c.failureType }, failureBody(c.failure, r)));
+        const tag = c.failureType === 'infrastructure' ? 'error' : 'failure';
+        inner.push(element('      ', tag, { message: failureMessage(c.failure), type: c.failureType }, failureBody(c.failure, r)));
       } else if (c.status === 'skipped') {
         inner.push(element('      ', 'skipped', { message: c.skipMessage }, undefined));
       }
@@ -143,10 +152,8 @@ export function toJUnit(results: readonly ScenarioResult[], opts: JUnitOptions =
     }
     const out = systemOut(r);
     if (out !== undefined) children.push(element('    ', 'system-out', {}, out));
-    suites.push(
-      element('  ', 'testsuite', { name: r.name, file: r.file, tests: cs.length, failures: f, errors: 0, skipped: s, time: seconds(r.ms, 3) }, children),
-    );
+    suites.push(element('  ', 'testsuite', { name: r.name, file: r.file, tests: cs.length, ...count, time: seconds(r.ms, 3) }, children));
   }
-  const root = element('', 'testsuites', { name: opts.suiteName ?? 'saltnet', tests, failures, errors: 0, skipped, time: seconds(totalMs, 3) }, suites);
+  const root = element('', 'testsuites', { name: opts.suiteName ?? 'saltnet', tests: total.tests, failures: total.failures, errors: total.errors, skipped: total.skipped, time: seconds(total.ms, 3) }, suites);
   return `<?xml version="1.0" encoding="UTF-8"?>\n${root}\n`;
 }

@@ -53,10 +53,11 @@ export const failing: ScenarioResult = {
   },
 };
 
+/** Funding its wallets failed: an infrastructure error before the first step. */
 export const setupFailed: ScenarioResult = {
   file: 'scenarios/setup.yaml',
   name: 'needs funding',
-  status: 'failed',
+  status: 'error',
   ms: 800,
   backend: 'sim',
   steps: [
@@ -76,4 +77,31 @@ export const skippedScenario: ScenarioResult = {
   backend: 'sim',
   steps: [],
   failure: { message: 'written for backends: monero' },
+};
+
+/** A file that does not parse: the scenario's own failure, before any step. */
+export const badFile: ScenarioResult = {
+  file: 'scenarios/bad.yaml',
+  name: 'scenarios/bad.yaml',
+  status: 'failed',
+  ms: 3,
+  backend: 'sim',
+  steps: [],
+  failure: { message: 'scenarios/bad.yaml:3:5: steps[0].transferr: unknown step kind' },
+};
+
+/** The daemon died under a step: an infrastructure error on that step. */
+export const processDied: ScenarioResult = {
+  file: 'scenarios/died.yaml',
+  name: 'daemon died',
+  status: 'error',
+  ms: 1500,
+  backend: 'sim',
+  steps: [
+    { index: 0, name: 'get_height', action: 'call', status: 'passed', ms: 10 },
+    { index: 1, name: 'get_info', action: 'call', status: 'failed', ms: 20, failure: { message: 'connect ECONNREFUSED 127.0.0.1:4000', pos: { file: 'scenarios/died.yaml', line: 6, col: 5 } } },
+    { index: 2, name: 'mine 1', action: 'mine', status: 'skipped', ms: 0 },
+  ],
+  failure: { message: "the testnet's daemon died (killed by SIGKILL) and was not started again: connect ECONNREFUSED 127.0.0.1:4000", pos: { file: 'scenarios/died.yaml', line: 6, col: 5 } },
+  logTails: { daemon: ['height 30'] },
 };

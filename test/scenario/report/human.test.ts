@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createHumanReporter } from '../../../harness/scenario/report/human.js';
 import type { ScenarioResult } from '../../../harness/scenario/types.js';
-import { failing, passing, setupFailed, skippedScenario } from './fixtures.js';
+import { failing, passing, processDied, setupFailed, skippedScenario } from './fixtures.js';
 
 function run(results: ScenarioResult[], color = false, streamSteps = true): string {
   let out = '';
@@ -51,17 +51,39 @@ describe('human reporter', () => {
     expect(l).toContain('  artifacts: /tmp/artifacts/run & <1>');
     // the failure is shown once
     expect(out.split('path: result.balances[0].unlocked_balance').length).toBe(2);
-    // setup failure: no step failed, the scenario's failure is shown
-    expect(l).toContain('✗ failed before the first step in 0.80 s');
+    // setup error (infrastructure): labelled apart from failures, its message is shown
+    expect(l).toContain('✗ ERROR (infrastructure) before the first step in 0.80 s');
+    expect(l).not.toContain('✗ failed before the first step in 0.80 s');
     expect(l).toContain('    funding bob failed: -1 not enough money');
     expect(l).toContain('- skipped: written for backends: monero');
     // the failed list, the summary line alone on its line, the total
     expect(l).toContain(`  scenarios/odd <&"'>.yaml:12:7 — transfer "bob" & <check>: expectation failed: "unlocked" < 1.5 SAL1`);
-    expect(l).toContain('1 passed, 2 failed, 1 skipped');
-    expect(l.filter((x) => /^\d+ passed, \d+ failed(, \d+ skipped)?$/.test(x))).toHaveLength(1);
+    expect(l).toContain('errors (infrastructure, not the scenario):');
+    expect(l).toContain('  scenarios/setup.yaml — needs funding: funding bob failed: -1 not enough money');
+    expect(l).toContain('1 passed, 1 failed, 1 error, 1 skipped');
+    expect(l.filter((x) => /^\d+ passed, \d+ failed(, \d+ errors?)?(, \d+ skipped)?$/.test(x))).toHaveLength(1);
     expect(l).toContain(`total time ${((3456.789 + 2100 + 800) / 1000).toFixed(2)} s`);
     expect(out).not.toContain('\x1b');
     expect(out).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f]/);
+  });
+
+  it('an infrastructure error is listed apart from the failures and counted as an error', () => {
+    const l = lines(run([failing, setupFailed]));
+    const failedList = l.slice(l.indexOf('failed:'), l.indexOf('errors (infrastructure, not the scenario):'));
+    expect(failedList.some((x) => x.includes('needs funding'))).toBe(false);
+    expect(failedList.some((x) => x.includes('transfer "bob"'))).toBe(true);
+    expect(l).toContain('0 passed, 1 failed, 1 error');
+  });
+
+  it('a process that died under a step: the step as it failed, then what died, under an ERROR label', () => {
+    const l = lines(run([processDied, setupFailed]));
+    expect(l).toContain('  ✗ get_info  (0.02 s)');
+    expect(l).toContain('      connect ECONNREFUSED 127.0.0.1:4000');
+    expect(l).toContain('✗ ERROR (infrastructure) at step 2 (get_info) in 1.50 s');
+    expect(l).toContain("    the testnet's daemon died (killed by SIGKILL) and was not started again: connect ECONNREFUSED 127.0.0.1:4000");
+    expect(l).toContain('      | height 30');
+    expect(l).not.toContain('failed:');
+    expect(l).toContain('0 passed, 0 failed, 2 errors');
   });
 
   it('shows the failure at the end when steps were not streamed', () => {

@@ -13,7 +13,8 @@ describe('toJson', () => {
     const text = toJson(all);
     const doc = parseJsonReport(text);
     expect(doc.version).toBe(1);
-    expect(doc.summary).toEqual({ passed: 1, failed: 2, skipped: 1, total: 4, ms: 3456.789 + 2100 + 800 });
+    expect(doc.summary).toEqual({ passed: 1, failed: 1, errors: 1, skipped: 1, total: 4, ms: 3456.789 + 2100 + 800 });
+    expect(doc.results.map((r) => r.status)).toEqual(['passed', 'failed', 'error', 'skipped']);
     expect(doc.results).toEqual(expectedAfterJson(all));
     const fee = (doc.results[0]?.steps[0]?.response as { result: { fee_list: unknown[] } }).result.fee_list[0];
     expect(fee).toBe('123456789012345678901');
@@ -53,7 +54,9 @@ describe('toJson', () => {
   });
 
   it('summarize counts scenarios', () => {
-    expect(summarize([])).toEqual({ passed: 0, failed: 0, skipped: 0, total: 0, ms: 0 });
+    expect(summarize([])).toEqual({ passed: 0, failed: 0, errors: 0, skipped: 0, total: 0, ms: 0 });
+    // an error is neither a failure nor a skip
+    expect(summarize([setupFailed, setupFailed, failing])).toMatchObject({ failed: 1, errors: 2, skipped: 0, total: 3 });
   });
 
   it('parseJsonReport rejects something else', () => {

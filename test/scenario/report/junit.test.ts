@@ -2,7 +2,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { escapeXmlAttr, escapeXmlText, toJUnit, xmlSafe } from '../../../harness/scenario/report/junit.js';
 import type { ScenarioResult } from '../../../harness/scenario/types.js';
-import { failing, passing, setupFailed, skippedScenario } from './fixtures.js';
+import { badFile, failing, passing, processDied, setupFailed, skippedScenario } from './fixtures.js';
 
 type Node = Record<string, unknown>;
 
@@ -40,9 +40,10 @@ describe('toJUnit', () => {
     expect(root['@name']).toBe('nightly');
     // 3 + 3 + (setup + 2 skipped) + 1 skipped scenario
     expect(root['@tests']).toBe('10');
-    expect(root['@failures']).toBe('2');
+    // the step failure; the funding error of `setupFailed` is an error, not a failure
+    expect(root['@failures']).toBe('1');
     expect(root['@skipped']).toBe('4');
-    expect(root['@errors']).toBe('0');
+    expect(root['@errors']).toBe('1');
     expect(root['@time']).toBe(((3456.789 + 2100 + 800) / 1000).toFixed(3));
   });
 
@@ -98,15 +99,48 @@ describe('toJUnit', () => {
     expect(out).toContain('--- wallet-rpc: last 1 line ---\nError: <refused> & "quoted"');
   });
 
-  it('a scenario that failed before any step gets a setup testcase', () => {
+  it('an infrastructure error before any step is an <error type="infrastructure"> on a setup testcase, not a <failure>', () => {
     const cs = casesOf(s);
     expect(cs.map((c) => c['@name'])).toEqual(['setup', 'get_balance', 'mine 1']);
-    const failure = (cs[0] as Node).failure as Node;
-    expect(failure['@message']).toBe('funding bob failed: -1 not enough money');
-    expect(failure['@type']).toBe('setup');
-    expect(s['@failures']).toBe('1');
+    expect((cs[0] as Node).failure).toBeUndefined();
+    const error = (cs[0] as Node).error as Node;
+    expect(error['@message']).toBe('funding bob failed: -1 not enough money');
+    expect(error['@type']).toBe('infrastructure');
+    expect(error['#text']).toContain('artifacts: /tmp/artifacts/setup');
+    expect(s['@failures']).toBe('0');
+    expect(s['@errors']).toBe('1');
     expect(s['@skipped']).toBe('2');
     expect((cs[0] as Node)['@time']).toBe('0.800');
+    expect((s.properties as Node).property).toContainEqual({ '@name': 'status', '@value': 'error' });
+    // the log tails are there for errors as for failures
+    expect(s['system-out']).toContain('--- daemon: last 1 line ---\nlast line');
+  });
+
+  it('a file that does not parse is the scenario\'s <failure type="setup">, not an error', () => {
+    const [suite] = suitesOf(parse(toJUnit([badFile]))) as [Node];
+    const [c] = casesOf(suite) as [Node];
+    expect(c['@name']).toBe('setup');
+    expect(c.error).toBeUndefined();
+    expect((c.failure as Node)['@type']).toBe('setup');
+    expect((c.failure as Node)['@message']).toBe(badFile.failure!.message);
+    expect([suite['@failures'], suite['@errors']]).toEqual(['1', '0']);
+  });
+
+  it('a process that died under a step: that step has the <error> saying what died, the others pass or skip', () => {
+    const doc = parse(toJUnit([processDied, failing]));
+    expect([(doc.testsuites as Node)['@failures'], (doc.testsuites as Node)['@errors']]).toEqual(['1', '1']);
+    const [died, failed] = suitesOf(doc) as [Node, Node];
+    const [ok, broken, skipped] = casesOf(died) as [Node, Node, Node];
+    expect(ok.error ?? ok.failure).toBeUndefined();
+    expect(broken.failure).toBeUndefined();
+    expect((broken.error as Node)['@type']).toBe('infrastructure');
+    expect((broken.error as Node)['@message']).toMatch(/^the testnet's daemon died \(killed by SIGKILL\)/);
+    expect((broken.error as Node)['#text']).toContain('at scenarios/died.yaml:6:5');
+    expect(skipped.skipped).toBeDefined();
+    expect([died['@failures'], died['@errors']]).toEqual(['0', '1']);
+    // and a step that failed on its own next to it is still a <failure>
+    expect([failed['@failures'], failed['@errors']]).toEqual(['1', '0']);
+    expect(casesOf(failed).some((c) => c.error !== undefined)).toBe(false);
   });
 
   it('a skipped scenario without steps is one skipped testcase', () => {
