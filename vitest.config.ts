@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+import NameOrder from './test/real/sequencer.js';
 
 export default defineConfig({
   test: {
@@ -30,7 +31,7 @@ export default defineConfig({
           fileParallelism: false,
           testTimeout: 900_000,
           hookTimeout: 900_000,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 1, sequencer: NameOrder },
         },
       },
     ],

@@ -264,12 +264,21 @@ async function runShared(scenarios: Scenario[], c: RunContext): Promise<Scenario
         const t = await tn;
         const funder = t.wallets().get('main')!;
         const wallets = new Map<string, WalletHandle>();
-        const main = await t.addWallet(`w${w + 1}s${k + 1}-main`);
-        wallets.set('main', main);
-        for (const d of s.wallets) wallets.set(d.name, await t.addWallet(`w${w + 1}s${k + 1}-${d.name}`));
-        for (const [a, amt] of ownFunds(s, spec)) await fund(t, funder, main, asset ? a : undefined, amt);
-        for (const d of s.wallets) for (const [a, amt] of Object.entries(d.unlocked ?? {})) await fund(t, funder, wallets.get(d.name)!, asset ? a : undefined, amt);
-        return { testnet: t, wallets, release: async () => undefined };
+        // The scenario's wallets go with it: their wallet RPCs would otherwise keep running (each
+        // real one ~300 MB, scanning every block) and be stopped and started by every checkpoint.
+        const release = async (): Promise<void> => {
+          for (const h of wallets.values()) await t.removeWallet(h.name).catch(() => undefined);
+        };
+        try {
+          wallets.set('main', await t.addWallet(`w${w + 1}s${k + 1}-main`));
+          for (const d of s.wallets) wallets.set(d.name, await t.addWallet(`w${w + 1}s${k + 1}-${d.name}`));
+          for (const [a, amt] of ownFunds(s, spec)) await fund(t, funder, wallets.get('main')!, asset ? a : undefined, amt);
+          for (const d of s.wallets) for (const [a, amt] of Object.entries(d.unlocked ?? {})) await fund(t, funder, wallets.get(d.name)!, asset ? a : undefined, amt);
+        } catch (err) {
+          await release();
+          throw err;
+        }
+        return { testnet: t, wallets, release };
       };
       return c.record(await runOne(s, prepare, o, spec.name));
     }, c.stop);

@@ -105,6 +105,8 @@ export interface Testnet {
   addWallet(name: string): Promise<WalletHandle>;
   /** Every wallet by name, `main` first. */
   wallets(): Map<string, WalletHandle>;
+  /** Stop an added wallet's RPC for good (the wallet is stored; its files stay) and forget it. */
+  removeWallet(name: string): Promise<void>;
   /** Stop a process gracefully and start it again on the same ports (wallets: the same credentials). */
   restart(target: 'daemon' | 'wallet', walletName?: string): Promise<void>;
   /** Checkpoint the whole testnet (chain and every wallet) under a name: processes stop cleanly, the state is copied, they start again on the same endpoints. */
@@ -406,10 +408,11 @@ function assemble(run: Run, p: Parts): { saveBuilt(): Promise<void>; finish(heig
       },
       phases: run.phases,
       height,
-      crashes: () => [d, ...wallets.programs()].flatMap((x) => x.crashes),
+      crashes: () => [...d.crashes, ...wallets.crashes()],
       mine: async (target: number) => (await mineTo(daemon.client, target, { ...mineOptions(run), addresses: p.minerAddresses })).height,
       addWallet: (name: string) => wallets.add(name),
       wallets: () => wallets.handles(),
+      removeWallet: (name: string) => wallets.remove(name),
       restart: async (what, walletName = 'main') => {
         if (what === 'daemon') await d.restart();
         else await wallets.restart(walletName);

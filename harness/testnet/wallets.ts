@@ -9,7 +9,7 @@ import type { ConnectionProblem, Credentials } from '../rpc/http.js';
 import { createWalletClient, type WalletClient } from '../rpc/wallet.js';
 import type { ResolvedBackend } from './binaries.js';
 import type { MiningAddresses } from './mining.js';
-import { Program, type ProgramOptions } from './program.js';
+import { Program, type CrashReport, type ProgramOptions } from './program.js';
 import { walletAddresses } from './wallet-setup.js';
 import { defineWalletRpc, type WalletRpcHandle } from './wallet-rpc.js';
 
@@ -48,6 +48,8 @@ const NAME = /^[A-Za-z0-9_-]+$/;
 
 export class WalletSet {
   private readonly entries = new Map<string, Entry>();
+  /** Crashes of wallets removed since. */
+  private readonly pastCrashes: CrashReport[] = [];
 
   constructor(private readonly o: WalletSetOptions) {}
 
@@ -60,8 +62,9 @@ export class WalletSet {
     return this.entries.get(name)?.handle;
   }
 
-  programs(): Program<WalletRpcHandle>[] {
-    return [...this.entries.values()].map((e) => e.program);
+  /** Every crash of a wallet RPC of this set, removed wallets' included. */
+  crashes(): CrashReport[] {
+    return [...this.pastCrashes, ...[...this.entries.values()].flatMap((e) => e.program.crashes)];
   }
 
   /**
@@ -122,6 +125,16 @@ export class WalletSet {
     const e = this.entries.get(name);
     if (!e) throw new Error(`no wallet named ${name}; this testnet has ${[...this.entries.keys()].join(', ')}`);
     return e;
+  }
+
+  /** Stop a wallet's RPC for good (its wallet stored; the files stay) and forget it: a wallet a scenario no longer needs costs no memory, scans or restarts. */
+  async remove(name: string): Promise<void> {
+    if (name === 'main') throw new Error('the main wallet cannot be removed: it funds the others');
+    const e = this.entry(name);
+    this.entries.delete(name);
+    await e.handle.client.close().catch(() => undefined);
+    await e.program.stop();
+    this.pastCrashes.push(...e.program.crashes);
   }
 
   /** Stop a wallet RPC gracefully (its wallet stored) and start it again on the same endpoint. */

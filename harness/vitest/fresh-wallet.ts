@@ -36,7 +36,8 @@ import { fundFromWallet } from '../testnet/funding.js';
 import { addressAt, type MiningAddresses } from '../testnet/mining.js';
 import { generateSecret } from '../testnet/secrets.js';
 import { walletAddresses } from '../testnet/wallet-setup.js';
-import { startWalletRpc, type WalletRpcHandle } from '../testnet/wallet-rpc.js';
+import { Program } from '../testnet/program.js';
+import { defineWalletRpc } from '../testnet/wallet-rpc.js';
 import { withChainLock } from './chain-lock.js';
 import { checkContext, type SaltnetContext } from './context.js';
 
@@ -60,8 +61,8 @@ export interface FreshWallet {
   credentials?: Credentials;
   /** The wallet's folder: the wallet files in wallets/, the wallet RPC's log in logs/. */
   dir: string;
-  /** The wallet RPC's pid. */
-  pid: number;
+  /** The wallet RPC's pid now (a wallet RPC that crashed is started again, with another pid). */
+  readonly pid: number;
   /** Stop the wallet RPC and remove the wallet's folder. Idempotent. */
   stop(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
@@ -211,39 +212,47 @@ export async function freshWallet(context: SaltnetContext, opts: FreshWalletOpti
   live.set(sup, dir);
   arm();
 
-  let rpc: WalletRpcHandle | undefined;
+  let client: WalletClient | undefined;
   try {
     const password = generateSecret();
-    rpc = await startWalletRpc(sup, backendOf(c), {
-      walletDir: walletsDir,
-      password,
-      daemonUrl: c.daemonUrl,
-      workdir: dir,
-      login: c.wallet.credentials ? 'digest' : 'none',
-      timeoutMs: scaled(120_000),
-      name: `wallet-rpc-${name}`,
-    });
-    await rpc.client.call('create_wallet', { filename: name, password, language: 'English' });
-    const addresses = await walletAddresses(rpc.client);
-    if (unlocked > 0n) await fundFresh(c, { client: rpc.client, addresses }, unlocked, opts.asset, name);
+    let created = false;
+    // One program with the testnet's lifecycle: a wallet RPC that crashes is reported and started again on its wallet.
+    const program = new Program(
+      defineWalletRpc(sup, backendOf(c), {
+        name: `wallet-rpc-${name}`, walletDir: walletsDir, password, daemonUrl: c.daemonUrl, workdir: dir, login: c.wallet.credentials ? 'digest' : 'none',
+        // Unscaled: the readiness wait applies --timeout-factor.
+        timeoutMs: 120_000,
+        open: () => (created ? { filename: name, password } : undefined),
+      }),
+      { log: (l) => process.stderr.write(`${l}\n`), phase: () => `(fresh wallet ${name})`, onFatal: () => undefined },
+    );
+    const h = await program.start();
+    const rpc = createWalletClient(h.url, { timeoutMs: scaled(300_000), recover: program.recover, ...(h.credentials ? { auth: h.credentials } : {}) });
+    client = rpc;
+    await rpc.call('create_wallet', { filename: name, password, language: 'English' });
+    created = true;
+    const addresses = await walletAddresses(rpc);
+    if (unlocked > 0n) await fundFresh(c, { client: rpc, addresses }, unlocked, opts.asset, name);
     const daemon = createDaemonClient(c.daemonUrl);
     const height = await daemon.height().finally(() => daemon.close());
-    const h = rpc;
     let stopping: Promise<void> | undefined;
     const stop = (): Promise<void> =>
       (stopping ??= (async () => {
-        await h.client.close().catch(() => undefined);
+        await rpc.close().catch(() => undefined);
+        await program.stop();
         await sup.stopAll();
       })());
     return {
       name,
-      client: h.client,
+      client: rpc,
       url: h.url,
       address: addressAt(BACKENDS[c.backend], addresses, height),
       addresses,
       ...(h.credentials ? { credentials: h.credentials } : {}),
       dir,
-      pid: h.proc.pid,
+      get pid() {
+        return program.current.proc.pid;
+      },
       stop,
       [Symbol.asyncDispose]: stop,
     };
@@ -251,7 +260,7 @@ export async function freshWallet(context: SaltnetContext, opts: FreshWalletOpti
     // The logs stay for the error's reader (the test file's folder is kept); the processes go.
     failed = true;
     folder.keep = true;
-    await rpc?.client.close().catch(() => undefined);
+    await client?.close().catch(() => undefined);
     await sup.stopAll();
     const msg = err instanceof Error ? err.message : String(err);
     throw new Error(`freshWallet ${name} failed: ${msg}\n(its logs are kept in ${join(dir, 'logs')})`, { cause: err });

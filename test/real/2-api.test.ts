@@ -15,7 +15,7 @@ describeReal('the library API on real Salvium', () => {
   let t: Testnet;
   const lines: string[] = [];
   beforeAll(async () => {
-    // The default chain state, shared with the tier's other files through its cache (built once).
+    // The default chain state 1-up built into the tier's cache (or built here when run alone).
     t = await startTestnet({ ...REAL, cacheDir: CACHE_DIR, progress: 'lines', trapSignals: false, log: (l) => lines.push(l) });
   });
   afterAll(async () => {

@@ -9,7 +9,7 @@ import { afterAll, expect, it } from 'vitest';
 import { isAlive } from '../../harness/process/registry.js';
 import { createWalletClient } from '../../harness/rpc/wallet.js';
 import { CLI } from '../cli/helpers.js';
-import { BIN_DIR, describeReal, SAL1 } from './real.js';
+import { BIN_DIR, CACHE_DIR, describeReal, SAL1 } from './real.js';
 
 interface Up {
   proc: ResultPromise;
@@ -20,7 +20,8 @@ interface Up {
 describeReal('saltnet up on real Salvium', () => {
   const root = mkdtempSync(join(tmpdir(), 'saltnet-real-up-'));
   const env = { ...process.env, SALTNET_STATE_DIR: join(root, 'state'), NO_COLOR: '1' } as Record<string, string>;
-  const base = ['--backend', 'salvium', '--bin-dir', BIN_DIR, '--difficulty', '1', '--cache-dir', join(root, 'cache')];
+  // The tier's cache, empty until this file (the first) builds the default chain state; 2-api restores it.
+  const base = ['--backend', 'salvium', '--bin-dir', BIN_DIR, '--difficulty', '1', '--cache-dir', CACHE_DIR];
   const running: ResultPromise[] = [];
   afterAll(async () => {
     for (const p of running) if (p.exitCode === null) p.kill('SIGKILL');
@@ -51,6 +52,7 @@ describeReal('saltnet up on real Salvium', () => {
   };
   const file = join(root, 'state.saltnet');
   let addresses: unknown;
+  let coldHeight = 0;
 
   it('comes up cold from an empty cache, across the Carrot switch, funded and token-ready', async () => {
     const t0 = Date.now();
@@ -63,13 +65,15 @@ describeReal('saltnet up on real Salvium', () => {
       // The cold build mines with no wallet RPC running, then starts it.
       expect(Object.keys(u.ready.phasesMs)).toEqual(['snapshotRestore', 'daemonReady', 'walletCreated', 'mined', 'walletRpcReady', 'funded', 'snapshotSave']);
       addresses = u.ready.wallet.addresses;
+      coldHeight = u.ready.height;
       const w = createWalletClient(u.ready.wallet.url);
       const b = await w.balance('SAL1');
       await w.close();
       expect(b.unlocked).toBeGreaterThanOrEqual(1100n * SAL1);
       // a token is one call away
       const token = createWalletClient(u.ready.wallet.url);
-      const r = await token.raw('create_token', { ticker: 'REAL', supply: 1000, name: 'real tier' });
+      // (a ticker such as REAL is premium on real Salvium: it burns 10000 SAL1, not 1000)
+      const r = await token.raw('create_token', { ticker: 'RTR1', supply: 1000, name: 'real tier' });
       await token.close();
       expect(r.error, JSON.stringify(r.error)).toBeUndefined();
 
@@ -92,7 +96,8 @@ describeReal('saltnet up on real Salvium', () => {
     try {
       expect(u.ready.snapshot.status).toBe('hit');
       expect(u.ready.wallet.addresses).toEqual(addresses);
-      expect(u.ready.phasesMs.mined).toBeUndefined();
+      // the cached state as saved: no block mined on top
+      expect(u.ready.height).toBe(coldHeight);
     } finally {
       await stopped(u);
     }
@@ -103,7 +108,7 @@ describeReal('saltnet up on real Salvium', () => {
     try {
       expect(u.ready.wallet.addresses).toEqual(addresses);
       const w = createWalletClient(u.ready.wallet.url);
-      const tokens = await w.raw('get_balance', { asset_type: 'salREAL' });
+      const tokens = await w.raw('get_balance', { asset_type: 'salRTR1' });
       await w.close();
       expect(tokens.error, JSON.stringify(tokens.error)).toBeUndefined();
     } finally {
