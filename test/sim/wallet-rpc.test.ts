@@ -196,23 +196,31 @@ describe('wallet RPC after HF11', () => {
     }
   });
 
-  it('hides the minted supply from the creator by default and shows it when switched on', async () => {
+  it('shows the creator the supply it minted, one block after the creation (as real), unless switched off', async () => {
     expect((await rpc(aliceRpc.port, 'create_token', { ticker: 'vis1', supply: 10, name: 'Visible one' })).result.tx_hash_list).toHaveLength(1);
+    expect((await rpc(aliceRpc.port, 'get_balance', { asset_type: 'salVIS1' })).error).toEqual({ code: -1, message: "Source asset 'salVIS1' not found in wallet" });
     await mine(1);
     await sync(aliceRpc.port);
     expect((await rpc(aliceRpc.port, 'get_tokens', { regex: 'VIS' })).result.tokens).toEqual(['salVIS1']);
-    expect((await rpc(aliceRpc.port, 'get_balance', { asset_type: 'salVIS1' })).error).toEqual({ code: -1, message: "Source asset 'salVIS1' not found in wallet" });
-    expect((await rpc(aliceRpc.port, 'create_token', { ticker: 'VIS2', supply: 7 })).result).toBeDefined();
-    await rpc(aliceRpc.port, 'stop_wallet');
-    await aliceRpc.proc;
-    await mine(1);
-    aliceRpc = await startWalletRpc(['--wallet-file', alice.path, '--password', 'pw', '--log-file', join(dir, 'alice-rpc.log')], daemon.port, { env: { SALTNET_SIM_TOKEN_MINT_VISIBLE: '1' } });
-    const minted = (await rpc(aliceRpc.port, 'get_balance', { asset_type: 'SALvis2' })).result.balances[0];
-    const block = (await rpc(aliceRpc.port, 'get_transfers', { in: true })).result.in.find((e: any) => e.asset_type === 'salVIS2');
-    expect(block).toMatchObject({ type: 'block', amount: 7 * SAL1, locked: true });
-    // Minted like coinbase: locked for 60 blocks from the block that created the token.
+    const minted = (await rpc(aliceRpc.port, 'get_balance', { asset_type: 'SALvis1' })).result.balances[0];
+    const block = (await rpc(aliceRpc.port, 'get_transfers', { in: true })).result.in.find((e: any) => e.asset_type === 'salVIS1');
+    // As recorded on Salvium 1.1.3c: type block, fee 0, unlock_time 60, locked like coinbase for 60 blocks from the creating block.
+    expect(block).toMatchObject({ type: 'block', amount: 10 * SAL1, amounts: [10 * SAL1], fee: 0, unlock_time: 60, locked: true, suggested_confirmations_threshold: 1 });
     const top = (await rpc(aliceRpc.port, 'get_height')).result.height;
-    expect(minted).toMatchObject({ asset_type: 'salVIS2', balance: 7 * SAL1, unlocked_balance: 0, blocks_to_unlock: block.height + 60 - top });
+    expect(minted).toMatchObject({ asset_type: 'salVIS1', balance: 10 * SAL1, unlocked_balance: 0, blocks_to_unlock: block.height + 60 - top });
+    expect((await rpc(aliceRpc.port, 'get_balance', { all_assets: true })).result.balances.map((b: any) => b.asset_type)).toEqual(expect.arrayContaining(['SAL1', 'salVIS1']));
+    // SALTNET_SIM_TOKEN_MINT_VISIBLE=0 hides it (the simulator's old default).
+    const restart = async (env: Record<string, string>): Promise<void> => {
+      await rpc(aliceRpc.port, 'stop_wallet');
+      await aliceRpc.proc;
+      aliceRpc = await startWalletRpc(['--wallet-file', alice.path, '--password', 'pw', '--log-file', join(dir, 'alice-rpc.log')], daemon.port, { env });
+    };
+    await restart({ SALTNET_SIM_TOKEN_MINT_VISIBLE: '0' });
+    expect((await rpc(aliceRpc.port, 'create_token', { ticker: 'VIS2', supply: 7 })).result).toBeDefined();
+    await mine(1);
+    await sync(aliceRpc.port);
+    expect((await rpc(aliceRpc.port, 'get_balance', { asset_type: 'salVIS2' })).error).toEqual({ code: -1, message: "Source asset 'salVIS2' not found in wallet" });
+    await restart({});
   });
 
   it('answers bad input with the real errors and keeps serving', async () => {
