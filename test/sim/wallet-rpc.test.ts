@@ -113,13 +113,42 @@ describe('wallet RPC after HF11', () => {
     expect(split.result.amount_list.reduce((s: number, a: number) => s + a, 0)).toBe(need);
   });
 
-  it('sweeps one output by key image, once', async () => {
-    const outs = (await rpc(aliceRpc.port, 'incoming_transfers', { transfer_type: 'available' })).result.transfers;
-    const ki = outs.find((o: any) => o.unlocked && o.asset_type === 'SAL1').key_image;
-    const swept = await rpc(aliceRpc.port, 'sweep_single', { address: bob.carrot, key_image: ki });
-    expect(swept.result.spent_key_images.key_images).toEqual([ki]);
-    expect(swept.result.amount + swept.result.fee).toBe(outs.find((o: any) => o.key_image === ki).amount);
-    expect((await rpc(aliceRpc.port, 'sweep_single', { address: bob.carrot, key_image: ki })).error).toEqual({ code: -1, message: 'No outputs found' });
+  it('sweep_single sends nothing from HF10, as Salvium 1.1.3c: every check, then -1 No outputs found', async () => {
+    const pending = async (): Promise<number> => ((await rpc(aliceRpc.port, 'get_transfers', { pending: true })).result.pending ?? []).length;
+    const before = { balance: await balance(aliceRpc.port), pending: await pending() };
+    const outs = (await rpc(aliceRpc.port, 'incoming_transfers', { transfer_type: 'all' })).result.transfers;
+    // The real entries have no asset_type.
+    for (const o of outs) expect(o).not.toHaveProperty('asset_type');
+    const usable = outs.find((o: any) => o.unlocked && !o.spent).key_image;
+    const spent = outs.find((o: any) => o.spent).key_image;
+    const locked = outs.find((o: any) => !o.unlocked && !o.spent).key_image;
+    const sweep = (ki: string, extra: Record<string, unknown> = {}): Promise<any> => rpc(aliceRpc.port, 'sweep_single', { address: bob.carrot, key_image: ki, ...extra });
+    const err = (code: number, message: string): { code: number; message: string } => ({ code, message });
+    expect((await sweep(usable)).error).toEqual(err(-1, 'No outputs found'));
+    expect((await sweep(usable.toUpperCase(), { do_not_relay: true, outputs: 7 })).error).toEqual(err(-1, 'No outputs found'));
+    expect((await sweep('11'.repeat(32))).error).toEqual(err(-4, 'Key image not found'));
+    const notUsable = err(-4, 'make_carrot_transaction_proposals_wallet2_sweep: transfer not usable as an input');
+    expect((await sweep(spent)).error).toEqual(notUsable);
+    expect((await sweep(locked)).error).toEqual(notUsable);
+    expect((await sweep('abcd')).error).toEqual(err(-10, 'failed to parse key image'));
+    expect((await sweep(usable, { address: bob.cn })).error).toEqual(err(-4, 'CryptoNote address supplied, but Carrot is now active'));
+    expect((await sweep(usable, { outputs: 0, address: 'bogus' })).error).toEqual(err(-16, 'Amount of outputs should be greater than 0.'));
+    // The outputs count: more than 8 before the key image is looked up, 8 after it.
+    expect((await sweep('11'.repeat(32), { outputs: 9 })).error).toEqual(err(-4, 'too many sweep destinations per transaction'));
+    expect((await sweep('11'.repeat(32), { outputs: 8 })).error).toEqual(err(-4, 'Key image not found'));
+    expect((await sweep(usable, { outputs: 8 })).error).toEqual(err(-4, 'too many *outgoing* sweep destinations per tx, we also need 1 self-send output'));
+    expect((await sweep(usable, { outputs: 8, address: alice.carrot })).error).toEqual(err(-4, 'get_carrot_default_tx_extra_size: n_outputs too high: 9'));
+    // Nothing was sent: the output is still unspent, the balance unchanged, no new pending tx.
+    const after = (await rpc(aliceRpc.port, 'incoming_transfers', { transfer_type: 'available' })).result.transfers;
+    expect(after.find((o: any) => o.key_image === usable)).toMatchObject({ spent: false, unlocked: true });
+    expect({ balance: await balance(aliceRpc.port), pending: await pending() }).toEqual(before);
+  });
+
+  it('incoming_transfers needs a transfer_type', async () => {
+    const refused = { code: -6, message: 'Transfer type must be one of: all, available, or unavailable' };
+    expect((await rpc(aliceRpc.port, 'incoming_transfers')).error).toEqual(refused);
+    expect((await rpc(aliceRpc.port, 'incoming_transfers', { transfer_type: 'bogus' })).error).toEqual(refused);
+    expect((await rpc(aliceRpc.port, 'incoming_transfers', { transfer_type: 'unavailable', account_index: 1 })).result).toEqual({});
   });
 
   it('marks a pending tx failed when the daemon loses it, and gives its inputs back', async () => {
@@ -146,26 +175,52 @@ describe('wallet RPC after HF11', () => {
     const sweep = await rpc(bobRpc.port, 'sweep_all', { address: alice.carrot });
     expect(sweep.result.tx_hash_list).toHaveLength(Math.ceil(outputs.length / 64));
     expect(sweep.result.spent_key_images_list.flatMap((k: any) => k.key_images)).toHaveLength(outputs.length);
-    expect((await rpc(bobRpc.port, 'sweep_all', { address: alice.carrot })).error).toEqual({ code: -4, message: 'No unlocked balance in the specified account' });
+    const noneLeft = { code: -4, message: 'make_carrot_transaction_proposals_wallet2_sweep_all: no usable transfers to sweep' };
+    expect((await rpc(bobRpc.port, 'sweep_all', { address: alice.carrot })).error).toEqual(noneLeft);
+    // Nothing usable is reported before a bad outputs count.
+    expect((await rpc(bobRpc.port, 'sweep_all', { address: alice.carrot, outputs: 9 })).error).toEqual(noneLeft);
   });
 
-  it('hides the minted supply from the creator by default and shows it when switched on', async () => {
+  it('sweep_all refuses more outputs than a Carrot tx holds, and an asset the wallet never held', async () => {
+    const sweep = (extra: Record<string, unknown>): Promise<any> => rpc(aliceRpc.port, 'sweep_all', { address: bob.carrot, do_not_relay: true, ...extra });
+    expect((await sweep({ outputs: 9 })).error).toEqual({ code: -4, message: 'too many sweep destinations per transaction' });
+    expect((await sweep({ outputs: 8 })).error).toEqual({ code: -4, message: 'too many *outgoing* sweep destinations per tx, we also need 1 self-send output' });
+    expect((await sweep({ outputs: 8, address: alice.carrot })).error).toEqual({ code: -4, message: 'get_carrot_default_tx_extra_size: n_outputs too high: 9' });
+    const fresh = await startWalletRpc(['--wallet-dir', join(dir, 'fresh-wallets'), '--log-file', join(dir, 'fresh-rpc.log')], daemon.port);
+    try {
+      expect(await rpc(fresh.port, 'create_wallet', { filename: 'carol', password: '', language: 'English' })).toMatchObject({ result: {} });
+      expect((await rpc(fresh.port, 'sweep_all', { address: alice.carrot })).error).toEqual({ code: -4, message: 'invalid asset_type specified to get_transfers' });
+      expect((await rpc(fresh.port, 'sweep_single', { address: alice.carrot, key_image: '11'.repeat(32) })).error).toEqual({ code: -4, message: 'Key image not found' });
+    } finally {
+      await fresh.stop();
+    }
+  });
+
+  it('shows the creator the supply it minted, one block after the creation (as real), unless switched off', async () => {
     expect((await rpc(aliceRpc.port, 'create_token', { ticker: 'vis1', supply: 10, name: 'Visible one' })).result.tx_hash_list).toHaveLength(1);
+    expect((await rpc(aliceRpc.port, 'get_balance', { asset_type: 'salVIS1' })).error).toEqual({ code: -1, message: "Source asset 'salVIS1' not found in wallet" });
     await mine(1);
     await sync(aliceRpc.port);
     expect((await rpc(aliceRpc.port, 'get_tokens', { regex: 'VIS' })).result.tokens).toEqual(['salVIS1']);
-    expect((await rpc(aliceRpc.port, 'get_balance', { asset_type: 'salVIS1' })).error).toEqual({ code: -1, message: "Source asset 'salVIS1' not found in wallet" });
-    expect((await rpc(aliceRpc.port, 'create_token', { ticker: 'VIS2', supply: 7 })).result).toBeDefined();
-    await rpc(aliceRpc.port, 'stop_wallet');
-    await aliceRpc.proc;
-    await mine(1);
-    aliceRpc = await startWalletRpc(['--wallet-file', alice.path, '--password', 'pw', '--log-file', join(dir, 'alice-rpc.log')], daemon.port, { env: { SALTNET_SIM_TOKEN_MINT_VISIBLE: '1' } });
-    const minted = (await rpc(aliceRpc.port, 'get_balance', { asset_type: 'SALvis2' })).result.balances[0];
-    const block = (await rpc(aliceRpc.port, 'get_transfers', { in: true })).result.in.find((e: any) => e.asset_type === 'salVIS2');
-    expect(block).toMatchObject({ type: 'block', amount: 7 * SAL1, locked: true });
-    // Minted like coinbase: locked for 60 blocks from the block that created the token.
+    const minted = (await rpc(aliceRpc.port, 'get_balance', { asset_type: 'SALvis1' })).result.balances[0];
+    const block = (await rpc(aliceRpc.port, 'get_transfers', { in: true })).result.in.find((e: any) => e.asset_type === 'salVIS1');
+    // As recorded on Salvium 1.1.3c: type block, fee 0, unlock_time 60, locked like coinbase for 60 blocks from the creating block.
+    expect(block).toMatchObject({ type: 'block', amount: 10 * SAL1, amounts: [10 * SAL1], fee: 0, unlock_time: 60, locked: true, suggested_confirmations_threshold: 1 });
     const top = (await rpc(aliceRpc.port, 'get_height')).result.height;
-    expect(minted).toMatchObject({ asset_type: 'salVIS2', balance: 7 * SAL1, unlocked_balance: 0, blocks_to_unlock: block.height + 60 - top });
+    expect(minted).toMatchObject({ asset_type: 'salVIS1', balance: 10 * SAL1, unlocked_balance: 0, blocks_to_unlock: block.height + 60 - top });
+    expect((await rpc(aliceRpc.port, 'get_balance', { all_assets: true })).result.balances.map((b: any) => b.asset_type)).toEqual(expect.arrayContaining(['SAL1', 'salVIS1']));
+    // SALTNET_SIM_TOKEN_MINT_VISIBLE=0 hides it (the simulator's old default).
+    const restart = async (env: Record<string, string>): Promise<void> => {
+      await rpc(aliceRpc.port, 'stop_wallet');
+      await aliceRpc.proc;
+      aliceRpc = await startWalletRpc(['--wallet-file', alice.path, '--password', 'pw', '--log-file', join(dir, 'alice-rpc.log')], daemon.port, { env });
+    };
+    await restart({ SALTNET_SIM_TOKEN_MINT_VISIBLE: '0' });
+    expect((await rpc(aliceRpc.port, 'create_token', { ticker: 'VIS2', supply: 7 })).result).toBeDefined();
+    await mine(1);
+    await sync(aliceRpc.port);
+    expect((await rpc(aliceRpc.port, 'get_balance', { asset_type: 'salVIS2' })).error).toEqual({ code: -1, message: "Source asset 'salVIS2' not found in wallet" });
+    await restart({});
   });
 
   it('answers bad input with the real errors and keeps serving', async () => {

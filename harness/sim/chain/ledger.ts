@@ -219,9 +219,13 @@ export function mineBlock(l: Ledger, minerAddress: string, timestamp: number, di
   const minerTx = emptyTx(TxType.MINER, sha256Hex(`miner:${hash}`), timestamp);
   minerTx.sourceAsset = minerTx.destAsset = asset;
   minerTx.burnt = split.stake;
-  minerTx.unlockTime = hf >= HF_CARROT ? 0 : index + 60;
+  // From HF10 the Carrot coinbase txs (miner and protocol) carry unlock_time 60, as the real daemon's
+  // get_block shows; before it the real miner tx has 0 (with 60 on the output), here index + 60 (the
+  // wallet's view of that is not established).
+  minerTx.unlockTime = hf >= HF_CARROT ? MINED_MONEY_UNLOCK_WINDOW : index + 60;
   minerTx.outputs.push({ id: `${minerTx.txid}:0`, address: minerAddress, amount: split.miner, asset });
   const protocolTx = emptyTx(TxType.PROTOCOL, sha256Hex(`protocol:${hash}`), timestamp);
+  if (hf >= HF_CARROT) protocolTx.unlockTime = MINED_MONEY_UNLOCK_WINDOW;
   const protocolOutputs: Omit<TxOutput, 'id'>[] = [];
   if (split.treasury > 0n) protocolOutputs.push({ address: TREASURY_ADDRESS, amount: split.treasury, asset: 'SAL1' });
   if (isTreasuryMintHeight(index)) protocolOutputs.push({ address: TREASURY_ADDRESS, amount: TREASURY_MINT, asset: 'SAL1' });

@@ -34,7 +34,7 @@ export function loadSimConfig(): SimConfig {
     jitter: realistic || process.env.SALTNET_SIM_JITTER === '1',
     minBlockMs: num('SALTNET_SIM_MIN_BLOCK_MS', 2),
     restartDelayMs: num('SALTNET_SIM_RESTART_DELAY_MS', 500),
-    tokenMintVisible: process.env.SALTNET_SIM_TOKEN_MINT_VISIBLE === '1',
+    tokenMintVisible: process.env.SALTNET_SIM_TOKEN_MINT_VISIBLE !== '0',
     bannerDelayMs: num('SALTNET_SIM_BANNER_DELAY_MS', 1000),
   };
 }

@@ -6,7 +6,7 @@ import { fromHex as bytesFromHex } from '../crypto/hex.js';
 import { seedToWords, wordsToSeed } from '../crypto/mnemonic.js';
 import { WALLET_RPC_VERSION } from '../common/version.js';
 import type { Logger } from '../common/log.js';
-import { HF_CARROT, HF_TOKENS, MAX_TOKEN_SUPPLY, MONEY_SUPPLY, tokenPrice } from '../chain/constants.js';
+import { CARROT_MAX_OUTPUTS, HF_CARROT, HF_TOKENS, MAX_TOKEN_SUPPLY, MONEY_SUPPLY, tokenPrice } from '../chain/constants.js';
 import { feeLevelForPriority } from '../chain/emission.js';
 import { encode, toHex } from '../chain/codec.js';
 import { RpcError, type Handler } from '../http/server.js';
@@ -16,7 +16,7 @@ import type { DaemonClient } from '../wallet/daemon-client.js';
 import { InvalidPassword, walletExists } from '../wallet/files.js';
 import { isLanguage } from '../wallet/languages.js';
 import { refresh, type ScanOptions } from '../wallet/scan.js';
-import { loadWallet, newWallet, primaryAddress, saveWallet, type Destination, type Wallet } from '../wallet/state.js';
+import { loadWallet, newWallet, ownsAddress, primaryAddress, saveWallet, type Destination, type Wallet } from '../wallet/state.js';
 import { getBalance, getTransfers } from '../wallet/views.js';
 
 export interface WalletRpcContext {
@@ -63,6 +63,7 @@ const P = {
     address: str(), priority: u32(), ring_size: u64(), outputs: u64(1n), unlock_time: u64(), payment_id: str(), get_tx_key: bool(), key_image: str(),
     do_not_relay: bool(), get_tx_hex: bool(), get_tx_metadata: bool(), asset_type: str('SAL1'),
   }),
+  incoming: params({ transfer_type: str(), account_index: u32(), subaddr_indices: list(u32()) }),
   transfers: params({
     in: bool(), out: bool(), pending: bool(), failed: bool(), pool: bool(), filter_by_height: bool(), min_height: u64(), max_height: u64(500000000n),
     account_index: u32(), subaddr_indices: list(u32()), all_accounts: bool(),
@@ -114,6 +115,18 @@ function checkFamilies(dests: Destination[], hf: number): void {
     if (hf >= HF_CARROT && family === 'cn') throw new RpcError(-4, 'CryptoNote address supplied, but Carrot is now active');
     if (hf < HF_CARROT && family === 'carrot') throw new RpcError(-4, 'Carrot address supplied, but Carrot not yet active');
   }
+}
+
+/**
+ * The outputs count of a Carrot sweep (make_carrot_transaction_proposals_wallet2_sweep), checked
+ * after the inputs: every sweep tx also gets a self-send change output, so at most 7 outputs go
+ * to another wallet, and 8 to the wallet itself make 9 outputs. More than 8 is refused first.
+ */
+function checkSweepOutputs(w: Wallet, address: string, outputs: bigint): void {
+  if (outputs > BigInt(CARROT_MAX_OUTPUTS)) throw new RpcError(-4, 'too many sweep destinations per transaction');
+  if (outputs < BigInt(CARROT_MAX_OUTPUTS)) return;
+  if (!ownsAddress(w, address)) throw new RpcError(-4, 'too many *outgoing* sweep destinations per tx, we also need 1 self-send output');
+  throw new RpcError(-4, `get_carrot_default_tx_extra_size: n_outputs too high: ${outputs + 1n}`);
 }
 
 /** Submit built txs to the daemon (unless do_not_relay), then mark them pending. */
@@ -294,7 +307,12 @@ export function walletMethods(ctx: WalletRpcContext): Map<string, Handler> {
     const bctx = await buildContext(ctx, p.priority);
     checkFamilies([d!], bctx.hf);
     const inputs = spendable(w, p.asset_type, bctx.hf).filter((o) => p.below_amount === 0n || o.amount < p.below_amount);
-    if (inputs.length === 0) throw new RpcError(-4, 'No unlocked balance in the specified account');
+    if (bctx.hf >= HF_CARROT) {
+      // make_carrot_transaction_proposals_wallet2_sweep_all: the asset's transfers, the usable ones, then the outputs count.
+      if (!w.state.assetsSeen.includes(p.asset_type)) throw new RpcError(-4, 'invalid asset_type specified to get_transfers');
+      if (inputs.filter((o) => o.amount > 0n).length === 0) throw new RpcError(-4, 'make_carrot_transaction_proposals_wallet2_sweep_all: no usable transfers to sweep');
+      checkSweepOutputs(w, p.address, p.outputs);
+    } else if (inputs.length === 0) throw new RpcError(-4, 'No unlocked balance in the specified account');
     const built = buildSweep(w, bctx, { inputs, address: p.address, outputs: Number(p.outputs), asset: p.asset_type, code: -4 });
     await relay(ctx, w, built, p.do_not_relay, -4);
     return splitResponse(built, { getTxKeys: p.get_tx_keys, getTxHex: p.get_tx_hex, getTxMetadata: p.get_tx_metadata });
@@ -307,6 +325,18 @@ export function walletMethods(ctx: WalletRpcContext): Map<string, Handler> {
     if (!/^[0-9a-fA-F]{64}$/.test(p.key_image)) throw new RpcError(-10, 'failed to parse key image');
     const bctx = await buildContext(ctx, p.priority);
     checkFamilies([d!], bctx.hf);
+    if (bctx.hf >= HF_CARROT) {
+      // Salvium 1.1.3c's wallet2::create_transactions_single builds the Carrot sweep proposal with
+      // every check below, then returns no transaction (the step that turns proposals into pending
+      // txs is a TODO there): sweep_single can never send anything from HF10. Established on the
+      // real programs (README, "Established on the real programs").
+      if (p.outputs > BigInt(CARROT_MAX_OUTPUTS)) throw new RpcError(-4, 'too many sweep destinations per transaction');
+      const owned = w.state.outputs.find((o) => o.keyImage === p.key_image.toLowerCase());
+      if (!owned) throw new RpcError(-4, 'Key image not found');
+      if (owned.spent || w.state.height < owned.unlockHeight) throw new RpcError(-4, 'make_carrot_transaction_proposals_wallet2_sweep: transfer not usable as an input');
+      checkSweepOutputs(w, p.address, p.outputs);
+      throw new RpcError(-1, 'No outputs found');
+    }
     const output = w.state.outputs.find((o) => o.keyImage === p.key_image.toLowerCase() && !o.spent);
     if (!output || w.state.height < output.unlockHeight) throw new RpcError(-1, 'No outputs found');
     const built = buildSweep(w, bctx, { inputs: [output], address: p.address, outputs: Number(p.outputs), asset: output.asset, code: -1 });
@@ -321,12 +351,17 @@ export function walletMethods(ctx: WalletRpcContext): Map<string, Handler> {
     });
   });
   def(['incoming_transfers'], (raw) => {
-    const p = params({ transfer_type: str('all') }).parse(raw);
+    const p = P.incoming.parse(raw);
     const w = need(ctx);
-    const outs = w.state.outputs.filter((o) => p.transfer_type === 'all' || (p.transfer_type === 'available') === !o.spent);
+    // transfer_type has no default: a request without it is refused too.
+    if (!['all', 'available', 'unavailable'].includes(p.transfer_type)) throw new RpcError(-6, 'Transfer type must be one of: all, available, or unavailable');
+    // Only account 0, index 0 exists here (subaddresses are not simulated).
+    const inAccount = p.account_index === 0 && (p.subaddr_indices.length === 0 || p.subaddr_indices.includes(0));
+    const outs = w.state.outputs.filter((o) => inAccount && (p.transfer_type === 'all' || (p.transfer_type === 'available') === !o.spent));
     return {
+      // The real entries carry no asset_type.
       transfers: outs.map((o) => ({
-        amount: o.amount, asset_type: o.asset, block_height: o.blockIndex, frozen: false, global_index: 0, key_image: o.keyImage,
+        amount: o.amount, block_height: o.blockIndex, frozen: false, global_index: 0, key_image: o.keyImage,
         pubkey: o.id.slice(0, 64), spent: o.spent, subaddr_index: { major: 0, minor: 0 }, tx_hash: o.txid, unlocked: w.state.height >= o.unlockHeight,
       })),
     };
