@@ -42,6 +42,8 @@ export type ActionKey = (typeof ACTION_KEYS)[number];
 
 /** Keys every step may have besides its one action. */
 export const STEP_COMMON_KEYS = ['name', 'wallet', 'expect', 'expect_error', 'save'] as const;
+/** Actions that make no RPC call of their own whose error a step could expect. */
+const NO_ERROR_ACTIONS: readonly string[] = ['mine', 'wait', 'metadata', 'restart', 'snapshot', 'revert'];
 export const BACKENDS = ['salvium', 'sim', 'monero'] as const;
 /** Names a declared wallet cannot take: the built-in wallet and the placeholder roots. */
 export const RESERVED_WALLET_NAMES: readonly string[] = ['main', ...SCOPE_ROOTS];
@@ -555,8 +557,8 @@ const save = z
 const stepShape = {
   name: z.string().describe('a title for reports').optional(),
   wallet: nameLeaf('wallet name', 'bob').describe('the wallet that runs this step: main (default) or a declared wallet').optional(),
-  expect: expectations.optional(),
-  expect_error: expectError.optional(),
+  expect: expectations.describe('expectations on what the step answered (any step kind: a wait its last answer, mine {result: {height}}, snapshot/revert {result: {height}})').optional(),
+  expect_error: expectError.describe('the error answer the call must give (call and wallet methods only)').optional(),
   save: save.optional(),
   call: call.optional(),
   ...optionalMethods,
@@ -1039,6 +1041,10 @@ export function checkRules(doc: unknown): SchemaProblem[] {
       else checkAction(ctx, a, st[a], [...path, a], args);
     }
     if (has(st, 'wallet')) checkWalletRef(ctx, st.wallet, [...path, 'wallet']);
+    const kind = actions[0];
+    if (has(st, 'expect_error') && kind && NO_ERROR_ACTIONS.includes(kind)) {
+      problem(ctx, [...path, 'expect_error'], 'key', `a ${kind} step answers no RPC error to expect${kind === 'wait' ? ' (a wait ends when its until holds; an error answer keeps it waiting)' : ''}`, 'expect_error only on call or a wallet method');
+    }
     checkExpectationKeys(ctx, st.expect, [...path, 'expect']);
     if (typeof st.revert === 'string' && NAME_RE.test(st.revert) && !snapshots.has(st.revert)) {
       problem(ctx, [...path, 'revert'], 'value', `no earlier snapshot is named "${st.revert}"${didYouMean(suggest(st.revert, [...snapshots]))}`, 'the name of an earlier snapshot step');

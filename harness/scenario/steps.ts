@@ -235,6 +235,11 @@ export async function runStep(ctx: StepContext, step: Step): Promise<StepResult>
         break;
       }
     }
+    // Every other kind answers something too (a wait its last answer, mine the height reached…): its `expect` holds on that.
+    if (a.kind !== 'call' && a.kind !== 'wallet' && step.expect) {
+      const failure = checkExpectations(response as Response, step.expect, ctx.scope);
+      if (failure) fail(failure.message, { ...failure, pos: step.pos });
+    }
     return { ...base, status: 'passed', ms: Date.now() - t0, request, response };
   } catch (err) {
     const failure: StepFailure = err instanceof StepFailed ? { pos: step.pos, ...err.failure } : { message: err instanceof Error ? err.message : String(err), pos: step.pos };
