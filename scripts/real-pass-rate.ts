@@ -30,7 +30,7 @@ async function once(binDir: string, i: number, n: number): Promise<boolean> {
     } catch {
       summary = `no report (${(r.all ?? '').split('\n').slice(-3).join(' | ')})`;
     }
-    const crashes = ((r.all ?? '').match(/exited with signal \w+ .*starting it again/g) ?? []).length;
+    const crashes = ((r.all ?? '').match(/exited with (signal|code) \S+ .*starting it again/g) ?? []).length;
     process.stdout.write(`run ${i}/${n}: ${r.exitCode === 0 ? 'PASS' : 'FAIL'} in ${secs} s, ${summary}${crashes ? `, ${crashes} crash(es) recovered` : ''}\n`);
     return r.exitCode === 0;
   } finally {
