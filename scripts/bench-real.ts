@@ -9,32 +9,18 @@ import { glob } from 'tinyglobby';
 import { fileURLToPath } from 'node:url';
 import { runFiles, suiteChain } from '../harness/scenario/runner.js';
 import { resolveBackend } from '../harness/testnet/binaries.js';
-import { startTestnet } from '../harness/testnet/testnet.js';
+import type { Testnet } from '../harness/testnet/testnet.js';
+import { ms, upColdWarm, type Report } from './bench-up.js';
 
-export type Report = (name: string, value: string, note?: string) => void;
-
-const ms = (n: number): string => `${n.toFixed(1)} ms`;
-
-/** Cold then warm `up` on real Salvium, each phase reported; returns the cold and warm totals. */
+/** Cold then warm `up` on real Salvium, each phase reported, and the cold total against mining alone. */
 async function upReal(binDir: string, report: Report): Promise<void> {
   const cache = mkdtempSync(join(tmpdir(), 'saltnet-bench-real-'));
-  const opts = { backend: 'salvium' as const, binDir, difficulty: 1, progress: 'none' as const, log: () => undefined, trapSignals: false, cacheDir: cache };
   try {
-    const totals: Record<string, number> = {};
-    for (const kind of ['cold', 'warm'] as const) {
-      const t0 = performance.now();
-      const t = await startTestnet(opts);
-      const total = performance.now() - t0;
-      totals[kind] = total;
-      for (const [phase, taken] of Object.entries(t.phases)) report(`up.salvium.${kind}.${phase}`, ms(taken));
-      const b = await t.wallet.client.balance('SAL1');
-      report(`up.salvium.${kind}.total`, ms(total), `snapshot ${t.snapshot.status}, height ${t.height}, ${(Number(b.unlocked) / 1e8).toFixed(2)} SAL1 unlocked, ${t.crashes().length} crash(es) recovered`);
-      if (kind === 'cold' && t.phases.mined) {
-        report('up.salvium.cold.ratioToMining', `${(total / t.phases.mined).toFixed(2)}x`, `cold total / mining alone (${ms(t.phases.mined)}, ${(t.height / (t.phases.mined / 1000)).toFixed(1)} blocks/s)`);
-      }
-      await t.stop();
-    }
-    report('up.salvium.speedup', `${(totals.cold! / totals.warm!).toFixed(1)}x`, `warm ${ms(totals.warm!)} vs cold ${ms(totals.cold!)} (real salviumd, difficulty 1, height 1201)`);
+    const describe = async (t: Testnet): Promise<string> => `${(Number((await t.wallet.client.balance('SAL1')).unlocked) / 1e8).toFixed(2)} SAL1 unlocked, ${t.crashes().length} crash(es) recovered`;
+    const r = await upColdWarm('salvium', { backend: 'salvium', binDir, difficulty: 1, cacheDir: cache }, report, describe);
+    const mined = r.coldPhases.mined;
+    if (mined) report('up.salvium.cold.ratioToMining', `${(r.cold / mined).toFixed(2)}x`, `cold total ${ms(r.cold)} / mining alone ${ms(mined)}`);
+    report('up.salvium.speedup', `${(r.cold / r.warm).toFixed(1)}x`, `warm ${ms(r.warm)} vs cold ${ms(r.cold)} (real salviumd, difficulty 1, height 1201)`);
   } finally {
     rmSync(cache, { recursive: true, force: true });
   }

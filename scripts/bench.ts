@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { cleanup, generateWallet, height, mineAcrossCarrot, post, rpc, startDaemon, startWalletRpc, stopAll, tempDir, waitFor } from '../harness/sim/launch.js';
 import { fixtureWallet } from '../harness/testnet/fixture-wallets.js';
-import { startTestnet } from '../harness/testnet/testnet.js';
+import { startTestnet, type Testnet } from '../harness/testnet/testnet.js';
+import { ms, upColdWarm } from './bench-up.js';
 import { writeFileSync } from 'node:fs';
 import { glob } from 'tinyglobby';
 import { fileURLToPath } from 'node:url';
@@ -32,7 +33,6 @@ const report = (name: string, value: string, note = ''): void => {
   rows.push({ name, value, note });
   process.stdout.write(`${name.padEnd(34)} ${value.padStart(14)}  ${note}\n`);
 };
-const ms = (n: number): string => `${n.toFixed(1)} ms`;
 
 function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
@@ -87,23 +87,13 @@ async function getBalance1000(): Promise<void> {
 /** `saltnet up` on a backend, cold (empty cache: build and save) then warm (restore): the time of each phase. */
 async function upPhases(backend: 'sim' | 'monero', env: Record<string, string>, difficulty?: number, label: string = backend): Promise<{ cold: number; warm: number }> {
   const cache = tempDir('saltnet-bench-cache-');
-  const opts = { backend, progress: 'none' as const, log: () => undefined, trapSignals: false, daemonEnv: env, cacheDir: cache, ...(difficulty ? { difficulty } : {}) };
   try {
-    const totals: Record<string, number> = {};
-    for (const kind of ['cold', 'warm'] as const) {
-      const t0 = performance.now();
-      const t = await startTestnet(opts);
-      const total = performance.now() - t0;
-      totals[kind] = total;
-      for (const [phase, msTaken] of Object.entries(t.phases)) report(`up.${label}.${kind}.${phase}`, ms(msTaken));
+    const unit = backend === 'monero' ? 1e12 : 1e8;
+    const describe = async (t: Testnet): Promise<string> => {
       const b = await t.wallet.client.balance(t.backend.spec.fundAsset);
-      const unit = backend === 'monero' ? 1e12 : 1e8;
-      report(`up.${label}.${kind}.total`, ms(total), `snapshot ${t.snapshot.status}, height ${t.height}, ${(Number(b.unlocked) / unit).toFixed(2)} ${backend === 'monero' ? 'XMR' : 'SAL1'} unlocked${backend === 'monero' ? '' : ' (token-ready: height > 1200, >= 1100 SAL1)'}`);
-      const s0 = performance.now();
-      await t.stop();
-      report(`up.${label}.${kind}.stop`, ms(performance.now() - s0), 'every process stopped gracefully');
-    }
-    return { cold: totals.cold!, warm: totals.warm! };
+      return `${(Number(b.unlocked) / unit).toFixed(2)} ${backend === 'monero' ? 'XMR' : 'SAL1'} unlocked${backend === 'monero' ? '' : ' (token-ready: height > 1200, >= 1100 SAL1)'}`;
+    };
+    return await upColdWarm(label, { backend, daemonEnv: env, cacheDir: cache, ...(difficulty ? { difficulty } : {}) }, report, describe);
   } finally {
     cleanup(cache);
   }

@@ -18,108 +18,30 @@ import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ProcessExitedError } from '../process/errors.js';
 import { reapStale } from '../process/registry.js';
-import { createSupervisor, type Supervisor } from '../process/supervisor.js';
-import { scaled, setTimeoutFactor } from '../process/timeouts.js';
-import { createDaemonClient, type DaemonClient } from '../rpc/daemon.js';
-import type { ConnectionProblem, Credentials } from '../rpc/http.js';
+import { createSupervisor } from '../process/supervisor.js';
+import { setTimeoutFactor } from '../process/timeouts.js';
+import { createDaemonClient } from '../rpc/daemon.js';
 import type { WalletClient } from '../rpc/wallet.js';
-import { cacheDir as resolveCacheDir } from '../snapshot/cache-dir.js';
-import type { Manifest } from '../snapshot/manifest.js';
-import type { BackendName } from './backends.js';
-import { binaryVersion, resolveBackend, type ResolvedBackend } from './binaries.js';
-import { chainSpecFor, saveChain, stateDirs, type ChainSpec } from './chain-cache.js';
-import { checkpointState, revertState } from './checkpoint.js';
-import { defineDaemon, type DaemonHandle } from './daemon.js';
+import { resolveBackend } from './binaries.js';
+import { chainSpecFor, stateDirs } from './chain-cache.js';
+import { defineDaemon } from './daemon.js';
 import { mineChain, mineForWallet, topUp, type MineForOptions } from './funding.js';
-import { addressAt, mineTo, type MiningAddresses } from './mining.js';
-import { Program, type CrashReport, type ProgramOptions } from './program.js';
-import { createProgress, progressMode, type ProgressMode } from './progress.js';
+import type { MiningAddresses } from './mining.js';
+import { Program } from './program.js';
+import { createProgress, progressMode } from './progress.js';
+import { assemble, mineOptions, phase, type Daemon, type Run } from './running.js';
 import { generateSecret } from './secrets.js';
-import { chooseState, type SnapshotInfo } from './state.js';
+import { chooseState } from './state.js';
+import type { Testnet, TestnetOptions } from './types.js';
 import { readAddresses, restoreWithCli, restoreWithRpc, writeAddresses, type WalletAddresses } from './wallet-setup.js';
 import { WalletSet, type WalletHandle } from './wallets.js';
 
+export type { Testnet, TestnetOptions } from './types.js';
 export type { SnapshotInfo } from './state.js';
 export type { WalletHandle } from './wallets.js';
 export type { CrashReport } from './program.js';
 // Kept here too: scenario steps and tests import it with the testnet (it lives in mining.ts, which funding.ts can import without a cycle).
 export { addressAt } from './mining.js';
-
-export interface TestnetOptions {
-  backend?: BackendName | 'auto';
-  binDir?: string;
-  difficulty?: number;
-  /** Target height (block count); default: the backend's (1201 on Salvium: tokens active). */
-  height?: number;
-  /** Unlocked amount (atomic units) of the backend's asset the main wallet must hold; 0n for none. */
-  unlocked?: bigint;
-  /** Where data dirs, wallets and logs go (kept); default: a fresh temporary folder (removed on a clean stop). */
-  workdir?: string;
-  login?: 'none' | 'digest';
-  /** Restore the wallets with the wallet CLI (default) or through the wallet RPC's restore_deterministic_wallet. */
-  walletCreation?: 'cli' | 'rpc';
-  timeoutFactor?: number;
-  progress?: 'auto' | ProgressMode;
-  /** Human-readable progress lines (default: stderr). */
-  log?: (line: string) => void;
-  /** Stop everything on SIGINT/SIGTERM (default true). */
-  trapSignals?: boolean;
-  threads?: number;
-  /** Extra environment for the daemon (e.g. the simulator's knobs). */
-  daemonEnv?: Record<string, string>;
-  /** Use the chain-state cache (default true): restore on a hit; on a miss build, then save. */
-  snapshots?: boolean;
-  /** The cache folder (default: $SALTNET_CACHE_DIR, $XDG_CACHE_HOME/saltnet, ~/.cache/saltnet). */
-  cacheDir?: string;
-  /** Start from this snapshot of the cache (e.g. one imported with `saltnet snapshot load`) instead of the one the options describe. */
-  snapshotKey?: string;
-  /** Restarts after crashes, per program (default 3); one crash more fails the testnet. */
-  maxRestarts?: number;
-}
-
-export interface Testnet {
-  readonly backend: ResolvedBackend;
-  readonly workdir: string;
-  readonly runId: string;
-  readonly supervisor: Supervisor;
-  readonly daemon: {
-    url: string; client: DaemonClient; readonly pid: number; dataDir: string; logFile: string; ports: { rpc: number; zmq: number; p2p: number };
-    /** For daemon clients of your own: wait out a crash and repeat what is safe to repeat. */
-    recover: (p: ConnectionProblem) => Promise<boolean>;
-  };
-  readonly wallet: WalletHandle & {
-    /** The address transfers should go to on this chain now (Carrot from HF10 on Salvium). */
-    address: string;
-  };
-  /** The wallet that receives the blocks mined only for height (no process serves it). */
-  readonly miner: { addresses: MiningAddresses };
-  readonly snapshot: SnapshotInfo;
-  /** Milliseconds spent in each phase of `up`. */
-  readonly phases: Record<string, number>;
-  readonly height: number;
-  /** Every crash of a program of this testnet so far (each restarted, or the one that failed it). */
-  crashes(): CrashReport[];
-  /** Mine to a height (CN/Carrot switch handled); the blocks go to the miner wallet. */
-  mine(target: number): Promise<number>;
-  /** Create another wallet (through a wallet RPC serving the wallets folder) or reopen it on a reused workdir. */
-  addWallet(name: string): Promise<WalletHandle>;
-  /** Every wallet by name, `main` first. */
-  wallets(): Map<string, WalletHandle>;
-  /** Stop an added wallet's RPC for good (the wallet is stored; its files stay) and forget it. */
-  removeWallet(name: string): Promise<void>;
-  /** Stop a process gracefully and start it again on the same ports (wallets: the same credentials). */
-  restart(target: 'daemon' | 'wallet', walletName?: string): Promise<void>;
-  /** Checkpoint the whole testnet (chain and every wallet) under a name: processes stop cleanly, the state is copied, they start again on the same endpoints. */
-  checkpoint(name: string): Promise<void>;
-  /** Roll the whole testnet back to a checkpoint (as often as wanted); endpoints stay the same. */
-  revert(name: string): Promise<void>;
-  /** Names of the checkpoints taken so far. */
-  checkpoints(): string[];
-  /** Save the current state as a snapshot in the cache (processes stop and start again); returns its manifest. */
-  saveSnapshot(key: string): Promise<Manifest>;
-  stop(): Promise<void>;
-  [Symbol.asyncDispose](): Promise<void>;
-}
 
 /** The wallet password lives in the wallets folder (mode 0600), so the same workdir or snapshot can be brought up again. */
 function walletPassword(workdir: string): string {
@@ -131,33 +53,6 @@ function walletPassword(workdir: string): string {
 }
 
 const nonEmpty = (dir: string): boolean => existsSync(dir) && readdirSync(dir).length > 0;
-
-/** What one `up` shares between its phases. */
-interface Run {
-  opts: TestnetOptions;
-  log: (line: string) => void;
-  backend: ResolvedBackend;
-  chain: ChainSpec;
-  workdir: string;
-  dirs: { daemon: string; wallets: string };
-  hadState: boolean;
-  sup: Supervisor;
-  aborter: AbortController;
-  phases: Record<string, number>;
-  /** What the testnet is doing now, for crash reports. */
-  activity: string;
-  programs: ProgramOptions;
-  setKeepWorkdir(keep: boolean): void;
-}
-
-async function phase<T>(run: Run, name: string, fn: () => Promise<T>): Promise<T> {
-  const t0 = Date.now();
-  try {
-    return await fn();
-  } finally {
-    run.phases[name] = (run.phases[name] ?? 0) + Date.now() - t0;
-  }
-}
 
 async function openRun(opts: TestnetOptions): Promise<Run> {
   if (opts.timeoutFactor) setTimeoutFactor(opts.timeoutFactor);
@@ -199,11 +94,6 @@ async function openRun(opts: TestnetOptions): Promise<Run> {
   return run;
 }
 
-interface Daemon {
-  program: Program<DaemonHandle>;
-  client: DaemonClient;
-}
-
 async function startDaemonProgram(run: Run): Promise<Daemon> {
   const o = run.opts;
   // Readiness deadlines are scaled by --timeout-factor where they are awaited: pass them unscaled.
@@ -212,11 +102,6 @@ async function startDaemonProgram(run: Run): Promise<Daemon> {
   const h = await phase(run, 'daemonReady', () => program.start());
   run.log(`saltnet: daemon ready at ${h.url} (pid ${h.proc.pid})`);
   return { program, client: createDaemonClient(h.url, { timeoutMs: 30_000, recover: program.recover }) };
-}
-
-function mineOptions(run: Run): Omit<MineForOptions, 'miner' | 'main' | 'target' | 'need'> {
-  // Mining deadlines are not scaled where they are awaited: scale them here.
-  return { spec: run.backend.spec, timeoutMs: scaled(3_600_000), signal: run.aborter.signal, ...(run.opts.threads ? { threads: run.opts.threads } : {}) };
 }
 
 /**
@@ -321,117 +206,3 @@ function pick<T extends object, K extends keyof T>(o: T, ...keys: K[]): Partial<
   for (const k of keys) if (o[k] !== undefined) out[k] = o[k];
   return out;
 }
-
-interface Parts {
-  daemon: Daemon;
-  wallets: WalletSet;
-  main: WalletHandle;
-  addresses: WalletAddresses;
-  minerAddresses: MiningAddresses;
-  writeLogin: () => void;
-  snapshot: SnapshotInfo;
-}
-
-/** The Testnet object over the running programs: processes stopped and started together for saves, checkpoints and reverts. */
-function assemble(run: Run, p: Parts): { saveBuilt(): Promise<void>; finish(height: number): Testnet } {
-  const { daemon, wallets, main } = p;
-  let snapshot = p.snapshot;
-  /** Every process stopped cleanly (wallets stored first): the state on disk is whole. */
-  const stopProcesses = async (): Promise<void> => {
-    await wallets.stopAll();
-    await daemon.program.stop();
-  };
-  const startProcesses = async (): Promise<void> => {
-    await daemon.program.start();
-    await wallets.startAll();
-    p.writeLogin();
-  };
-  /** Stop everything, do `fn` on the stopped state, start everything again (also when fn fails). */
-  const whileStopped = async <T>(fn: () => Promise<T>): Promise<T> => {
-    await stopProcesses();
-    try {
-      return await fn();
-    } finally {
-      await startProcesses();
-    }
-  };
-  const saveState = async (cdir: string, key: string): Promise<Manifest> => {
-    const height = await daemon.client.height();
-    const version = await binaryVersion(run.backend.paths.daemon).catch(() => undefined);
-    return whileStopped(async () =>
-      saveChain(cdir, key, run.workdir, {
-        be: run.backend, ...(version ? { binaryVersion: version } : {}), difficulty: run.chain.difficulty, height,
-        wallets: Object.entries(p.addresses).map(([name, a]) => ({ name, addresses: a })),
-        extra: { unlocked: `${run.chain.unlocked} ${run.chain.asset}`, target: run.chain.height },
-      }),
-    );
-  };
-  const saveBuilt = async (): Promise<void> => {
-    if ((snapshot.status !== 'built' && snapshot.status !== 'rebuilt') || !snapshot.key || !snapshot.cacheDir) return;
-    const { key, cacheDir } = snapshot;
-    await phase(run, 'snapshotSave', async () => {
-      try {
-        const m = await saveState(cacheDir, key);
-        run.log(`saltnet: saved snapshot ${key} (${m.files.length} files, ${(m.files.reduce((n, f) => n + f.size, 0) / 2 ** 20).toFixed(1)} MiB); the next run starts from it`);
-      } catch (err) {
-        snapshot = { ...snapshot, saveError: err instanceof Error ? err.message : String(err) };
-        run.log(`saltnet: could not save snapshot ${key}: ${snapshot.saveError}`);
-      }
-    });
-  };
-  const taken = new Set<string>();
-  const finish = (height: number): Testnet => {
-    let stopped = false;
-    const stop = async (): Promise<void> => {
-      if (stopped) return;
-      stopped = true;
-      await wallets.closeClients();
-      await daemon.client.close().catch(() => undefined);
-      await run.sup.stopAll();
-    };
-    const d = daemon.program;
-    return {
-      backend: run.backend,
-      workdir: run.workdir,
-      runId: run.sup.runId,
-      supervisor: run.sup,
-      daemon: {
-        url: d.current.url, client: daemon.client, dataDir: d.current.dataDir, logFile: d.current.logFile, ports: d.current.ports, recover: d.recover,
-        get pid() {
-          return d.current.proc.pid;
-        },
-      },
-      wallet: Object.defineProperty({ ...main, address: addressAt(run.backend.spec, main.addresses, height) }, 'pid', { get: () => main.pid, enumerable: true }) as Testnet['wallet'],
-      miner: { addresses: p.minerAddresses },
-      get snapshot() {
-        return snapshot;
-      },
-      phases: run.phases,
-      height,
-      crashes: () => [...d.crashes, ...wallets.crashes()],
-      mine: async (target: number) => (await mineTo(daemon.client, target, { ...mineOptions(run), addresses: p.minerAddresses })).height,
-      addWallet: (name: string) => wallets.add(name),
-      wallets: () => wallets.handles(),
-      removeWallet: (name: string) => wallets.remove(name),
-      restart: async (what, walletName = 'main') => {
-        if (what === 'daemon') await d.restart();
-        else await wallets.restart(walletName);
-      },
-      checkpoint: (name: string) =>
-        whileStopped(async () => {
-          await checkpointState(run.workdir, name);
-          taken.add(name);
-        }),
-      revert: async (name: string) => {
-        if (!taken.has(name)) throw new Error(`no checkpoint named ${name}${taken.size ? `; this testnet has ${[...taken].join(', ')}` : ' (take one first)'}`);
-        await whileStopped(() => revertState(run.workdir, name));
-      },
-      checkpoints: () => [...taken],
-      saveSnapshot: (key: string) => saveState(resolveCacheDir(run.opts.cacheDir ? { cacheDir: run.opts.cacheDir } : {}), key),
-      stop,
-      [Symbol.asyncDispose]: stop,
-    };
-  };
-  return { saveBuilt, finish };
-}
-

@@ -14,7 +14,7 @@ export interface Started {
 }
 
 /** Run `saltnet <args> --json` and wait (generously: the suite runs other testnets at once) for its ready line. */
-export async function startUntilReady(args: string[], env: Record<string, string>, running: ResultPromise[]): Promise<Started> {
+export async function startUntilReady(args: string[], env: Record<string, string>, running: ResultPromise[], timeoutMs = 120_000): Promise<Started> {
   const proc = execa(process.execPath, [CLI, ...args, '--json'], { env, reject: false, buffer: false, stdout: 'pipe', stderr: 'pipe' });
   running.push(proc);
   let out = '';
@@ -24,6 +24,6 @@ export async function startUntilReady(args: string[], env: Record<string, string
   const line = await waitFor('saltnet to be ready', async () => {
     if (proc.exitCode !== null) throw new Error(`saltnet exited ${proc.exitCode}:\n${err}`);
     return out.split('\n').find((l) => l.startsWith('{'));
-  }, 120_000, 50);
+  }, timeoutMs, 50);
   return { proc, ready: JSON.parse(line), err: () => err };
 }

@@ -8,14 +8,8 @@ import { execa, type ResultPromise } from 'execa';
 import { afterAll, expect, it } from 'vitest';
 import { isAlive } from '../../harness/process/registry.js';
 import { createWalletClient } from '../../harness/rpc/wallet.js';
-import { CLI } from '../cli/helpers.js';
+import { CLI, startUntilReady, type Started } from '../cli/helpers.js';
 import { BIN_DIR, CACHE_DIR, describeReal, SAL1 } from './real.js';
-
-interface Up {
-  proc: ResultPromise;
-  ready: Record<string, any>;
-  err: () => string;
-}
 
 describeReal('saltnet up on real Salvium', () => {
   const root = mkdtempSync(join(tmpdir(), 'saltnet-real-up-'));
@@ -28,22 +22,10 @@ describeReal('saltnet up on real Salvium', () => {
     rmSync(root, { recursive: true, force: true });
   });
 
-  const start = async (args: string[]): Promise<Up> => {
-    const proc = execa(process.execPath, [CLI, ...args, '--json'], { env, reject: false, buffer: false, stdout: 'pipe', stderr: 'pipe' });
-    running.push(proc);
-    let out = '';
-    let err = '';
-    proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-    proc.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-    for (;;) {
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line) return { proc, ready: JSON.parse(line), err: () => err };
-      if (proc.exitCode !== null) throw new Error(`saltnet exited ${proc.exitCode}:\n${err}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  };
+  // A cold real build takes minutes: wait up to 15 for the ready line.
+  const start = (args: string[]): Promise<Started> => startUntilReady(args, env, running, 900_000);
   const cli = (args: string[]) => execa(process.execPath, [CLI, ...args], { env, reject: false, timeout: 300_000 });
-  const stopped = async (u: Up): Promise<void> => {
+  const stopped = async (u: Started): Promise<void> => {
     u.proc.kill('SIGINT');
     const r = await u.proc;
     expect(r.exitCode === 130 || r.exitCode === 0, `exit ${r.exitCode}`).toBe(true);

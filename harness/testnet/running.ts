@@ -1,0 +1,182 @@
+// A testnet while it runs: what one `up` shares between its phases (Run), and the Testnet object
+// over its running programs — saves, checkpoints and reverts stop and start every program together.
+import { cacheDir as resolveCacheDir } from '../snapshot/cache-dir.js';
+import type { Manifest } from '../snapshot/manifest.js';
+import type { Supervisor } from '../process/supervisor.js';
+import { scaled } from '../process/timeouts.js';
+import type { DaemonClient } from '../rpc/daemon.js';
+import { binaryVersion, type ResolvedBackend } from './binaries.js';
+import { saveChain, type ChainSpec } from './chain-cache.js';
+import { checkpointState, revertState } from './checkpoint.js';
+import type { DaemonHandle } from './daemon.js';
+import type { MineForOptions } from './funding.js';
+import { addressAt, mineTo, type MiningAddresses } from './mining.js';
+import type { Program, ProgramOptions } from './program.js';
+import type { SnapshotInfo } from './state.js';
+import type { Testnet, TestnetOptions } from './types.js';
+import type { WalletAddresses } from './wallet-setup.js';
+import type { WalletHandle, WalletSet } from './wallets.js';
+
+/** What one `up` shares between its phases. */
+export interface Run {
+  opts: TestnetOptions;
+  log: (line: string) => void;
+  backend: ResolvedBackend;
+  chain: ChainSpec;
+  workdir: string;
+  dirs: { daemon: string; wallets: string };
+  hadState: boolean;
+  sup: Supervisor;
+  aborter: AbortController;
+  phases: Record<string, number>;
+  /** What the testnet is doing now, for crash reports. */
+  activity: string;
+  programs: ProgramOptions;
+  setKeepWorkdir(keep: boolean): void;
+}
+
+
+export interface Daemon {
+  program: Program<DaemonHandle>;
+  client: DaemonClient;
+}
+
+export function mineOptions(run: Run): Omit<MineForOptions, 'miner' | 'main' | 'target' | 'need'> {
+  // Mining deadlines are not scaled where they are awaited: scale them here.
+  return { spec: run.backend.spec, timeoutMs: scaled(3_600_000), signal: run.aborter.signal, ...(run.opts.threads ? { threads: run.opts.threads } : {}) };
+}
+
+export async function phase<T>(run: Run, name: string, fn: () => Promise<T>): Promise<T> {
+  const t0 = Date.now();
+  try {
+    return await fn();
+  } finally {
+    run.phases[name] = (run.phases[name] ?? 0) + Date.now() - t0;
+  }
+}
+
+export interface Parts {
+  daemon: Daemon;
+  wallets: WalletSet;
+  main: WalletHandle;
+  addresses: WalletAddresses;
+  minerAddresses: MiningAddresses;
+  writeLogin: () => void;
+  snapshot: SnapshotInfo;
+}
+
+/** Stopping and starting every program together, for saves, checkpoints and reverts. */
+interface StateOps {
+  whileStopped<T>(fn: () => Promise<T>): Promise<T>;
+  saveState(cacheDir: string, key: string): Promise<Manifest>;
+}
+
+function stateOps(run: Run, p: Parts): StateOps {
+  const { daemon, wallets } = p;
+  /** Every process stopped cleanly (wallets stored first): the state on disk is whole. */
+  const stopProcesses = async (): Promise<void> => {
+    await wallets.stopAll();
+    await daemon.program.stop();
+  };
+  const startProcesses = async (): Promise<void> => {
+    await daemon.program.start();
+    await wallets.startAll();
+    p.writeLogin();
+  };
+  /** Stop everything, do `fn` on the stopped state, start everything again (also when fn fails). */
+  const whileStopped = async <T>(fn: () => Promise<T>): Promise<T> => {
+    await stopProcesses();
+    try {
+      return await fn();
+    } finally {
+      await startProcesses();
+    }
+  };
+  const saveState = async (cdir: string, key: string): Promise<Manifest> => {
+    const height = await daemon.client.height();
+    const version = await binaryVersion(run.backend.paths.daemon).catch(() => undefined);
+    return whileStopped(async () =>
+      saveChain(cdir, key, run.workdir, {
+        be: run.backend, ...(version ? { binaryVersion: version } : {}), difficulty: run.chain.difficulty, height,
+        wallets: Object.entries(p.addresses).map(([name, a]) => ({ name, addresses: a })),
+        extra: { unlocked: `${run.chain.unlocked} ${run.chain.asset}`, target: run.chain.height },
+      }),
+    );
+  };
+  return { whileStopped, saveState };
+}
+
+/** The testnet over its running programs: `saveBuilt` puts a state built here into the cache, `finish` gives the Testnet. */
+export function assemble(run: Run, p: Parts): { saveBuilt(): Promise<void>; finish(height: number): Testnet } {
+  const ops = stateOps(run, p);
+  let snapshot = p.snapshot;
+  const saveBuilt = async (): Promise<void> => {
+    if ((snapshot.status !== 'built' && snapshot.status !== 'rebuilt') || !snapshot.key || !snapshot.cacheDir) return;
+    const { key, cacheDir } = snapshot;
+    await phase(run, 'snapshotSave', async () => {
+      try {
+        const m = await ops.saveState(cacheDir, key);
+        run.log(`saltnet: saved snapshot ${key} (${m.files.length} files, ${(m.files.reduce((n, f) => n + f.size, 0) / 2 ** 20).toFixed(1)} MiB); the next run starts from it`);
+      } catch (err) {
+        snapshot = { ...snapshot, saveError: err instanceof Error ? err.message : String(err) };
+        run.log(`saltnet: could not save snapshot ${key}: ${snapshot.saveError}`);
+      }
+    });
+  };
+  return { saveBuilt, finish: (height) => testnetObject(run, p, ops, height, () => snapshot) };
+}
+
+function testnetObject(run: Run, p: Parts, ops: StateOps, height: number, snapshot: () => SnapshotInfo): Testnet {
+  const { daemon, wallets, main } = p;
+  const d = daemon.program;
+  const taken = new Set<string>();
+  let stopped = false;
+  const stop = async (): Promise<void> => {
+    if (stopped) return;
+    stopped = true;
+    await wallets.closeClients();
+    await daemon.client.close().catch(() => undefined);
+    await run.sup.stopAll();
+  };
+  return {
+    backend: run.backend,
+    workdir: run.workdir,
+    runId: run.sup.runId,
+    supervisor: run.sup,
+    daemon: {
+      url: d.current.url, client: daemon.client, dataDir: d.current.dataDir, logFile: d.current.logFile, ports: d.current.ports, recover: d.recover,
+      get pid() {
+        return d.current.proc.pid;
+      },
+    },
+    wallet: Object.defineProperty({ ...main, address: addressAt(run.backend.spec, main.addresses, height) }, 'pid', { get: () => main.pid, enumerable: true }) as Testnet['wallet'],
+    miner: { addresses: p.minerAddresses },
+    get snapshot() {
+      return snapshot();
+    },
+    phases: run.phases,
+    height,
+    crashes: () => [...d.crashes, ...wallets.crashes()],
+    mine: async (target: number) => (await mineTo(daemon.client, target, { ...mineOptions(run), addresses: p.minerAddresses })).height,
+    addWallet: (name: string) => wallets.add(name),
+    wallets: () => wallets.handles(),
+    removeWallet: (name: string) => wallets.remove(name),
+    restart: async (what, walletName = 'main') => {
+      if (what === 'daemon') await d.restart();
+      else await wallets.restart(walletName);
+    },
+    checkpoint: (name: string) =>
+      ops.whileStopped(async () => {
+        await checkpointState(run.workdir, name);
+        taken.add(name);
+      }),
+    revert: async (name: string) => {
+      if (!taken.has(name)) throw new Error(`no checkpoint named ${name}${taken.size ? `; this testnet has ${[...taken].join(', ')}` : ' (take one first)'}`);
+      await ops.whileStopped(() => revertState(run.workdir, name));
+    },
+    checkpoints: () => [...taken],
+    saveSnapshot: (key: string) => ops.saveState(resolveCacheDir(run.opts.cacheDir ? { cacheDir: run.opts.cacheDir } : {}), key),
+    stop,
+    [Symbol.asyncDispose]: stop,
+  };
+}

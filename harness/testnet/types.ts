@@ -1,0 +1,88 @@
+// The testnet's public shapes: the options of `startTestnet` and the running testnet it gives.
+import type { Supervisor } from '../process/supervisor.js';
+import type { DaemonClient } from '../rpc/daemon.js';
+import type { ConnectionProblem } from '../rpc/http.js';
+import type { Manifest } from '../snapshot/manifest.js';
+import type { BackendName } from './backends.js';
+import type { ResolvedBackend } from './binaries.js';
+import type { MiningAddresses } from './mining.js';
+import type { CrashReport } from './program.js';
+import type { ProgressMode } from './progress.js';
+import type { SnapshotInfo } from './state.js';
+import type { WalletHandle } from './wallets.js';
+
+export interface TestnetOptions {
+  backend?: BackendName | 'auto';
+  binDir?: string;
+  difficulty?: number;
+  /** Target height (block count); default: the backend's (1201 on Salvium: tokens active). */
+  height?: number;
+  /** Unlocked amount (atomic units) of the backend's asset the main wallet must hold; 0n for none. */
+  unlocked?: bigint;
+  /** Where data dirs, wallets and logs go (kept); default: a fresh temporary folder (removed on a clean stop). */
+  workdir?: string;
+  login?: 'none' | 'digest';
+  /** Restore the wallets with the wallet CLI (default) or through the wallet RPC's restore_deterministic_wallet. */
+  walletCreation?: 'cli' | 'rpc';
+  timeoutFactor?: number;
+  progress?: 'auto' | ProgressMode;
+  /** Human-readable progress lines (default: stderr). */
+  log?: (line: string) => void;
+  /** Stop everything on SIGINT/SIGTERM (default true). */
+  trapSignals?: boolean;
+  threads?: number;
+  /** Extra environment for the daemon (e.g. the simulator's knobs). */
+  daemonEnv?: Record<string, string>;
+  /** Use the chain-state cache (default true): restore on a hit; on a miss build, then save. */
+  snapshots?: boolean;
+  /** The cache folder (default: $SALTNET_CACHE_DIR, $XDG_CACHE_HOME/saltnet, ~/.cache/saltnet). */
+  cacheDir?: string;
+  /** Start from this snapshot of the cache (e.g. one imported with `saltnet snapshot load`) instead of the one the options describe. */
+  snapshotKey?: string;
+  /** Restarts after crashes, per program (default 3); one crash more fails the testnet. */
+  maxRestarts?: number;
+}
+
+export interface Testnet {
+  readonly backend: ResolvedBackend;
+  readonly workdir: string;
+  readonly runId: string;
+  readonly supervisor: Supervisor;
+  readonly daemon: {
+    url: string; client: DaemonClient; readonly pid: number; dataDir: string; logFile: string; ports: { rpc: number; zmq: number; p2p: number };
+    /** For daemon clients of your own: wait out a crash and repeat what is safe to repeat. */
+    recover: (p: ConnectionProblem) => Promise<boolean>;
+  };
+  readonly wallet: WalletHandle & {
+    /** The address transfers should go to on this chain now (Carrot from HF10 on Salvium). */
+    address: string;
+  };
+  /** The wallet that receives the blocks mined only for height (no process serves it). */
+  readonly miner: { addresses: MiningAddresses };
+  readonly snapshot: SnapshotInfo;
+  /** Milliseconds spent in each phase of `up`. */
+  readonly phases: Record<string, number>;
+  readonly height: number;
+  /** Every crash of a program of this testnet so far (each restarted, or the one that failed it). */
+  crashes(): CrashReport[];
+  /** Mine to a height (CN/Carrot switch handled); the blocks go to the miner wallet. */
+  mine(target: number): Promise<number>;
+  /** Create another wallet (through a wallet RPC serving the wallets folder) or reopen it on a reused workdir. */
+  addWallet(name: string): Promise<WalletHandle>;
+  /** Every wallet by name, `main` first. */
+  wallets(): Map<string, WalletHandle>;
+  /** Stop an added wallet's RPC for good (the wallet is stored; its files stay) and forget it. */
+  removeWallet(name: string): Promise<void>;
+  /** Stop a process gracefully and start it again on the same ports (wallets: the same credentials). */
+  restart(target: 'daemon' | 'wallet', walletName?: string): Promise<void>;
+  /** Checkpoint the whole testnet (chain and every wallet) under a name: processes stop cleanly, the state is copied, they start again on the same endpoints. */
+  checkpoint(name: string): Promise<void>;
+  /** Roll the whole testnet back to a checkpoint (as often as wanted); endpoints stay the same. */
+  revert(name: string): Promise<void>;
+  /** Names of the checkpoints taken so far. */
+  checkpoints(): string[];
+  /** Save the current state as a snapshot in the cache (processes stop and start again); returns its manifest. */
+  saveSnapshot(key: string): Promise<Manifest>;
+  stop(): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
+}
