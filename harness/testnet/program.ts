@@ -94,18 +94,11 @@ export class Program<H extends Instance> {
     return this.crashes.filter((c) => c.restart > 0).length;
   }
 
-  /** True when `proc` is (or was) a process of this program. */
-  owns(proc: ManagedProcess): boolean {
-    return proc.name === this.name;
-  }
-
   /** Start it (a crash during the start counts against the restarts, as any crash does). */
   async start(): Promise<H> {
     this.state = 'starting';
     try {
-      const h = await this.startWithRetries();
-      this.state = 'running';
-      return h;
+      return await this.startWithRetries();
     } catch (err) {
       this.state = 'failed';
       throw err;
@@ -135,6 +128,7 @@ export class Program<H extends Instance> {
     return this.current;
   }
 
+  /** Running and answering its RPC now (the definition's health check). */
   async health(): Promise<boolean> {
     return this.state === 'running' && this.inst !== undefined && this.inst.proc.running && (await this.def.health(this.inst).catch(() => false));
   }
@@ -162,6 +156,8 @@ export class Program<H extends Instance> {
       try {
         const h = await this.def.start(this.inst);
         this.inst = h;
+        // Running from here: an exit from now on is a crash, even before the caller hears of the start.
+        this.state = 'running';
         void h.proc.exited.then((exit) => this.onExit(h, exit));
         return h;
       } catch (err) {

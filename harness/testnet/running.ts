@@ -156,6 +156,7 @@ function testnetObject(run: Run, p: Parts, ops: StateOps, height: number, snapsh
     },
     phases: run.phases,
     height,
+    health: async () => ({ [d.name]: await d.health(), ...(await wallets.health()) }),
     crashes: () => [...d.crashes, ...wallets.crashes()],
     mine: async (target: number) => (await mineTo(daemon.client, target, { ...mineOptions(run), addresses: p.minerAddresses })).height,
     addWallet: (name: string) => wallets.add(name),

@@ -63,6 +63,8 @@ export interface Testnet {
   /** Milliseconds spent in each phase of `up`. */
   readonly phases: Record<string, number>;
   readonly height: number;
+  /** Each program by name (daemon, wallet-rpc, wallet-rpc-<name>): running and answering its RPC now. */
+  health(): Promise<Record<string, boolean>>;
   /** Every crash of a program of this testnet so far (each restarted, or the one that failed it). */
   crashes(): CrashReport[];
   /** Mine to a height (CN/Carrot switch handled); the blocks go to the miner wallet. */

@@ -62,6 +62,13 @@ export class WalletSet {
     return this.entries.get(name)?.handle;
   }
 
+  /** Each wallet RPC by program name: running and answering now. */
+  async health(): Promise<Record<string, boolean>> {
+    const out: Record<string, boolean> = {};
+    for (const e of this.entries.values()) out[e.program.name] = await e.program.health();
+    return out;
+  }
+
   /** Every crash of a wallet RPC of this set, removed wallets' included. */
   crashes(): CrashReport[] {
     return [...this.pastCrashes, ...[...this.entries.values()].flatMap((e) => e.program.crashes)];

@@ -107,6 +107,7 @@ describe('crash recovery (sim)', () => {
       const c = t.crashes().at(-1)!;
       expect(c).toMatchObject({ program: 'wallet-rpc', pid: before, exit: { signal: 'SIGSEGV' }, during: 'while the testnet was up' });
       expect(c.logFile).toMatch(/wallet-rpc\.log$/);
+      expect(await t.health()).toEqual({ daemon: true, 'wallet-rpc': true });
     });
 
     it('a daemon killed with SIGKILL is restarted on its ports, and mining goes on', async () => {
@@ -116,6 +117,7 @@ describe('crash recovery (sim)', () => {
       expect(await t.mine(h + 3)).toBeGreaterThanOrEqual(h + 3);
       expect(t.daemon.pid).not.toBe(before);
       expect(t.crashes().filter((c) => c.program === 'daemon')).toMatchObject([{ pid: before, exit: { signal: 'SIGKILL' }, during: 'while the testnet was up', restart: 1 }]);
+      expect((await t.health()).daemon).toBe(true);
     });
 
     it('a scenario whose wallet RPC is killed mid-scenario still passes', async () => {
