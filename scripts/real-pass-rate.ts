@@ -2,7 +2,7 @@
 // each time from an empty cache (`saltnet run 'scenarios/*.yaml' --backend salvium --difficulty 1`,
 // exactly as a user would), and print each run's result and the pass rate. The real programs come
 // from SALTNET_BIN_DIR or ../shared/salvium/ (scripts/real-binaries.ts).
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,7 @@ async function once(binDir: string, i: number, n: number): Promise<boolean> {
   const dir = mkdtempSync(join(tmpdir(), 'saltnet-pass-rate-'));
   const report = join(dir, 'report.json');
   const t0 = Date.now();
+  let keep = false;
   try {
     const r = await execa(process.execPath, [CLI, 'run', 'scenarios/*.yaml', '--backend', 'salvium', '--bin-dir', binDir, '--difficulty', '1', '--cache-dir', join(dir, 'cache'), '--artifacts', join(dir, 'artifacts'), '--reporter', 'json', '--output', report], {
       cwd: root, reject: false, all: true, env: { ...process.env, NO_COLOR: '1' },
@@ -32,9 +33,16 @@ async function once(binDir: string, i: number, n: number): Promise<boolean> {
     }
     const crashes = ((r.all ?? '').match(/exited with (signal|code) \S+ .*starting it again/g) ?? []).length;
     process.stdout.write(`run ${i}/${n}: ${r.exitCode === 0 ? 'PASS' : 'FAIL'} in ${secs} s, ${summary}${crashes ? `, ${crashes} crash(es) recovered` : ''}\n`);
+    if (r.exitCode !== 0) {
+      // Kept for reading: the run's output, and each scenario's artifacts (transcript, logs).
+      writeFileSync(join(dir, 'output.txt'), r.all ?? '');
+      rmSync(join(dir, 'cache'), { recursive: true, force: true });
+      keep = true;
+      process.stdout.write(`  its output and artifacts are kept in ${dir}\n`);
+    }
     return r.exitCode === 0;
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    if (!keep) rmSync(dir, { recursive: true, force: true });
   }
 }
 
