@@ -147,6 +147,16 @@ async function runSide(side: SideName, files: string[], spec: BackendSpec, o: Di
   return runFiles(files, options);
 }
 
+/** The side's backend, or an error that says which side lacks its programs. */
+function specOf(side: SideName, s: DiffSide): BackendSpec {
+  try {
+    return resolveBackend(s.backend, s.binDir).spec;
+  } catch (err) {
+    const what = s.binDir ? `${s.backend}, bin dir ${s.binDir}` : s.backend;
+    throw new Error(`side ${side.toUpperCase()} (${what}): ${err instanceof Error ? err.message : String(err)}\n(give that side a folder of its programs, or the sim backend)`);
+  }
+}
+
 /**
  * Run the scenario files on side A, then on side B, and compare them step by step. Both sides'
  * programs are looked up first, so a missing build fails at once rather than after side A ran.
@@ -155,7 +165,7 @@ async function runSide(side: SideName, files: string[], spec: BackendSpec, o: Di
 export async function diffScenarios(files: string[], o: DiffOptions): Promise<DiffResult> {
   const accept = typeof o.accept === 'string' ? await loadAcceptFile(o.accept) : (o.accept ?? []);
   const abs = files.map((f) => resolve(f));
-  const specs = { a: resolveBackend(o.a.backend, o.a.binDir).spec, b: resolveBackend(o.b.backend, o.b.binDir).spec };
+  const specs = { a: specOf('a', o.a), b: specOf('b', o.b) };
   const root = resolve(o.artifactsRoot ?? join(tmpdir(), 'saltnet-artifacts', 'diff'));
   const a = await runSide('a', abs, specs.a, o, root);
   const b = await runSide('b', abs, specs.b, o, root);

@@ -87,6 +87,9 @@ export function toHuman(r: DiffResult): string {
     lines.push(`${LABEL[s.status].padEnd(10)}  ${clean(shortFile(s.file))} — ${clean(s.name)}${steps}`);
     if (s.status === 'error' || s.status === 'skipped') {
       for (const [side, o] of [['A', s.a], ['B', s.b]] as const) lines.push(`    ${side}: ${o.status}${o.message ? `: ${clean(o.message)}` : ''}`);
+    } else if (s.a.status === 'failed' && s.b.status === 'failed') {
+      // The same on both sides, but not a pass: worth knowing.
+      lines.push(`    failed on both sides (A: ${clean(s.a.message ?? 'failed')})`);
     }
     if (s.divergences.length) lines.push(...divergenceTable(s.divergences, '    '));
   }

@@ -152,7 +152,7 @@ describe('before anything runs', () => {
 
   it('a side whose programs are missing fails at once, before side A runs', async () => {
     const started: string[] = [];
-    await expect(diffScenarios(EXAMPLES, { a: { backend: 'sim' }, b: { backend: 'salvium', binDir: join(dir, 'nowhere') }, hooks: { sideStart: (s) => started.push(s) } })).rejects.toThrow(/nowhere/);
+    await expect(diffScenarios(EXAMPLES, { a: { backend: 'sim' }, b: { backend: 'salvium', binDir: join(dir, 'nowhere') }, hooks: { sideStart: (s) => started.push(s) } })).rejects.toThrow(/^side B \(salvium, bin dir .*nowhere\): /);
     expect(started).toEqual([]);
   });
 });

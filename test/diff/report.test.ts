@@ -75,3 +75,12 @@ describe('junit', () => {
     expect(suite['system-err']).toContain('stale accept entry');
   });
 });
+
+describe('a scenario that fails the same way on both sides', () => {
+  it('is the same, and the human report says it failed on both', () => {
+    const failed = (): ScenarioResult => run('/p/f.yaml', 'fails', [{ ...step(0, 'x', { result: { x: 1 } }), status: 'failed', failure: { message: 'result.x: expected 2\ndetail' } }], { status: 'failed', failure: { message: 'result.x: expected 2' } });
+    const r = compareRuns([failed()], [failed()], { a: { backend: 'sim' }, b: { backend: 'sim' } });
+    expect([r.scenarios[0]!.status, r.ok]).toEqual(['same', true]);
+    expect(toHuman(r).split('\n')).toContain('    failed on both sides (A: result.x: expected 2)');
+  });
+});
