@@ -16,3 +16,8 @@ export { parseScenario, loadScenario } from './scenario/parse.js';
 export { ScenarioError, isUnsuccessful, type Scenario, type ScenarioResult, type ScenarioStatus, type StepResult } from './scenario/types.js';
 export { defineConfig, resolveConfig, ConfigError, type SaltnetConfig, type ResolvedConfig } from './config/index.js';
 export { installSalvium, type InstallOptions, type InstallResult } from './install/install.js';
+export { diffScenarios, compareRuns, type DiffOptions, type DiffHooks } from './diff/diff.js';
+export { loadAcceptFile, parseAcceptFile, AcceptFileError, DEFAULT_ACCEPT_FILE } from './diff/accept.js';
+export { RULES as DIFF_RULES, type Rule as DiffRule } from './diff/rules.js';
+export { toHuman as diffToText, toJsonReport as diffToJson, toJUnitReport as diffToJUnit } from './diff/report.js';
+export type { DiffResult, DiffSide, Divergence, ScenarioDiff, AcceptEntry, DiffSummary } from './diff/types.js';

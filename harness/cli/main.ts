@@ -5,6 +5,7 @@ import { hideBin } from 'yargs/helpers';
 import { CONFIG_OPTION } from '../config/yargs.js';
 import { applyConfig } from './config.js';
 import { cacheCommand } from './cache.js';
+import { diffCommand } from './diff.js';
 import { doctorCommand } from './doctor.js';
 import { downCommand } from './down.js';
 import { explain } from './errors.js';
@@ -29,11 +30,12 @@ async function main(): Promise<void> {
     .command(mineCommand)
     .command(doctorCommand)
     .command(runCommand)
+    .command(diffCommand)
     .command(reproCommand)
     .command(cacheCommand)
     .command(snapshotCommand)
     .command(installCommand)
-    .demandCommand(1, 'say what to do: saltnet up | down | status | mine | run | repro | cache | snapshot | install | doctor')
+    .demandCommand(1, 'say what to do: saltnet up | down | status | mine | run | diff | repro | cache | snapshot | install | doctor')
     .strict()
     .fail((msg, err) => {
       throw err ?? new Error(msg);

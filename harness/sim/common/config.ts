@@ -13,6 +13,8 @@ export interface SimConfig {
   tokenMintVisible: boolean;
   /** Delay of the offline banner after `Starting p2p net loop...` (real: about 1 s). */
   bannerDelayMs: number;
+  /** TEST ONLY: appended to the message of every JSON-RPC error the daemon and wallet RPC answer (a simulator that answers differently, for `saltnet diff`'s tests). */
+  testErrorSuffix: string;
 }
 
 /** Real v1.1.3c light-mode hash rate per thread (392 H/s measured on two threads). */
@@ -36,5 +38,6 @@ export function loadSimConfig(): SimConfig {
     restartDelayMs: num('SALTNET_SIM_RESTART_DELAY_MS', 500),
     tokenMintVisible: process.env.SALTNET_SIM_TOKEN_MINT_VISIBLE !== '0',
     bannerDelayMs: num('SALTNET_SIM_BANNER_DELAY_MS', 1000),
+    testErrorSuffix: process.env.SALTNET_SIM_TEST_ERROR_SUFFIX ?? '',
   };
 }

@@ -189,6 +189,7 @@ async function main(): Promise<void> {
       jsonRpcMethods: daemonJsonRpcMethods(ctx),
       uriEndpoints: daemonUriEndpoints(ctx),
       maxBodyBytes: 1024 * 1024,
+      ...(config.testErrorSuffix ? { errorSuffix: config.testErrorSuffix } : {}),
       onError: (err, where) => log.log('E', handlerErrorLine(err, where)),
     });
   } catch {

@@ -58,6 +58,8 @@ export interface RpcServerOptions {
   serial?: boolean;
   /** Close the connection (no response) once a request exceeds this many bytes (daemon: 1 MiB). */
   maxBodyBytes?: number;
+  /** TEST ONLY (SALTNET_SIM_TEST_ERROR_SUFFIX): appended to the message of every JSON-RPC error a method throws. */
+  errorSuffix?: string;
   /** Called with the request target of every request. */
   onRequest?: (path: string) => void;
   /** Called with handler exceptions that are not RpcError/InvalidParams/BadRequest, and other internal errors. */
@@ -174,7 +176,7 @@ export function startRpcServer(opts: RpcServerOptions): Promise<RpcServer> {
       return jsonReply({ id: echo, jsonrpc: '2.0', result: result ?? {} });
     } catch (err) {
       if (err instanceof InvalidParams) return errorReply(-32602, 'Invalid params', echo);
-      if (err instanceof RpcError) return errorReply(err.code, err.message, echo);
+      if (err instanceof RpcError) return errorReply(err.code, err.message + (opts.errorSuffix ?? ''), echo);
       report(err, path, method);
       return errorReply(0, '', echo);
     }

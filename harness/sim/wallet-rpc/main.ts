@@ -142,6 +142,7 @@ async function main(): Promise<void> {
       jsonRpcMethods: walletMethods(ctx),
       serial: true,
       ...(auth ? { auth } : {}),
+      ...(config.testErrorSuffix ? { errorSuffix: config.testErrorSuffix } : {}),
       // Like an exception escaping a real handler: the caller gets {code: 0, message: ""}, the log says why.
       onError: (err, where) => log.log('E', handlerErrorLine(err, where)),
     });

@@ -1,0 +1,105 @@
+// `saltnet diff <files or globs>`: run scenario files on two sides (two backends, or one backend
+// with two bin dirs) and report every step whose status or answer differs; exit 0 only when
+// nothing diverged beyond the accept file and nothing ended in an infrastructure error.
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
+import type { CommandModule } from 'yargs';
+import { DEFAULT_ACCEPT_FILE } from '../diff/accept.js';
+import { diffScenarios } from '../diff/diff.js';
+import { describeSide, toHuman, toJsonReport, toJUnitReport } from '../diff/report.js';
+import type { DiffResult, DiffSide } from '../diff/types.js';
+import type { BackendName } from '../testnet/backends.js';
+import { expandFiles } from './run.js';
+
+type Backend = BackendName | 'auto';
+
+export interface DiffArgs {
+  files: string[];
+  a: Backend;
+  b: Backend;
+  binDirA?: string;
+  binDirB?: string;
+  /** From the config file (`binDir`) or SALTNET_BIN_DIR handling: the bin dir of a non-sim side given none of its own. */
+  binDir?: string;
+  difficulty?: number;
+  cacheDir?: string;
+  snapshots: boolean;
+  isolation: 'shared' | 'fresh';
+  reporter: 'human' | 'junit' | 'json';
+  output?: string;
+  accept?: string;
+  artifacts: string;
+}
+
+function side(backend: Backend, own: string | undefined, shared: string | undefined): DiffSide {
+  const binDir = own ?? (backend === 'sim' ? undefined : shared);
+  return { backend, ...(binDir ? { binDir: resolve(binDir) } : {}) };
+}
+
+/** The accept file: --accept, else saltnet.diff-accept.yaml in the working directory when there is one. */
+function acceptFile(given: string | undefined): string | undefined {
+  if (given) return resolve(given);
+  return existsSync(DEFAULT_ACCEPT_FILE) ? resolve(DEFAULT_ACCEPT_FILE) : undefined;
+}
+
+export async function diffCommandLine(argv: DiffArgs): Promise<DiffResult> {
+  if (!argv.files?.length) throw new Error('say which scenarios to compare: saltnet diff scenarios/*.yaml --a sim --b salvium');
+  const files = await expandFiles(argv.files);
+  const a = side(argv.a, argv.binDirA, argv.binDir);
+  const b = side(argv.b, argv.binDirB, argv.binDir);
+  if (a.backend === b.backend && a.binDir === b.binDir && a.backend !== 'sim') {
+    process.stderr.write(`saltnet diff: note: both sides are ${describeSide(a)}; give --bin-dir-a and --bin-dir-b to compare two builds\n`);
+  }
+  const err = (l: string): void => void process.stderr.write(`${l}\n`);
+  const accept = acceptFile(argv.accept);
+  if (accept) err(`saltnet diff: accepted divergences from ${relative(process.cwd(), accept) || accept}`);
+  const result = await diffScenarios(files, {
+    a,
+    b,
+    ...(argv.difficulty ? { difficulty: argv.difficulty } : {}),
+    ...(argv.cacheDir ? { cacheDir: argv.cacheDir } : {}),
+    snapshots: argv.snapshots !== false,
+    isolation: argv.isolation,
+    artifactsRoot: resolve(argv.artifacts, 'diff'),
+    ...(accept ? { accept } : {}),
+    log: err,
+    hooks: {
+      sideStart: (s, d) => err(`saltnet diff: side ${s.toUpperCase()} (${describeSide(d)}): ${files.length} scenario file${files.length === 1 ? '' : 's'}`),
+      scenarioEnd: (s, r) => err(`  ${s.toUpperCase()} ${r.status.padEnd(7)} ${relative(process.cwd(), r.file) || r.file} — ${r.name}`),
+    },
+  });
+  const human = toHuman(result);
+  const report = argv.reporter === 'json' ? toJsonReport(result) : argv.reporter === 'junit' ? toJUnitReport(result) : human;
+  if (argv.reporter !== 'human' || argv.output) process.stderr.write(human);
+  if (argv.output) {
+    mkdirSync(dirname(resolve(argv.output)), { recursive: true });
+    writeFileSync(argv.output, report);
+  } else process.stdout.write(report);
+  return result;
+}
+
+const BACKENDS = ['auto', 'salvium', 'sim', 'monero'] as const;
+
+export const diffCommand: CommandModule<object, DiffArgs> = {
+  command: 'diff [files..]',
+  describe: 'run scenario files on two backends (or two builds) and report where their answers differ, step by step',
+  builder: (y) =>
+    y
+      .positional('files', { type: 'string', array: true, describe: 'scenario files or globs, e.g. scenarios/*.yaml (default: run.files of the config file)' })
+      .option('a', { choices: BACKENDS, default: 'sim' as const, describe: 'backend of side A' })
+      .option('b', { choices: BACKENDS, default: 'salvium' as const, describe: 'backend of side B' })
+      .option('bin-dir-a', { type: 'string', describe: 'the programs of side A (salvium or monero backend)' })
+      .option('bin-dir-b', { type: 'string', describe: 'the programs of side B (e.g. another Salvium build)' })
+      .option('difficulty', { type: 'number' })
+      .option('cache-dir', { type: 'string', describe: 'chain-state cache folder (or SALTNET_CACHE_DIR; default ~/.cache/saltnet)' })
+      .option('snapshots', { type: 'boolean', default: true, describe: 'start testnets from the chain-state cache (--no-snapshots: mine from scratch)' })
+      .option('isolation', { choices: ['shared', 'fresh'] as const, default: 'shared' as const, describe: 'as for saltnet run' })
+      .option('reporter', { choices: ['human', 'junit', 'json'] as const, default: 'human' as const })
+      .option('output', { type: 'string', describe: 'write the report to this file (the human summary then goes to stderr)' })
+      .option('accept', { type: 'string', describe: `accepted divergences (YAML; default ${DEFAULT_ACCEPT_FILE} in the working directory, if there is one)` })
+      .option('artifacts', { type: 'string', default: '.saltnet/artifacts', describe: 'artifact folders of both sides go under <this>/diff/a and <this>/diff/b' }) as never,
+  handler: async (argv) => {
+    const r = await diffCommandLine(argv);
+    process.exitCode = r.ok ? 0 : 1;
+  },
+};

@@ -1,0 +1,141 @@
+// Comparing two RPC answers value by value: the same keys, the same JSON types (recursively), the
+// same list lengths, deterministic values equal, random ones (rules.ts) of the same form.
+import { formatPath, type PathSegment } from '../scenario/path.js';
+import { classify, shapeOf } from './rules.js';
+
+/**
+ * What differs at a path:
+ * - `answer`: one side answered a result, the other an error (compared no further);
+ * - `only-in-a` / `only-in-b`: a key (or a whole answer) one side has and the other lacks;
+ * - `type`: different JSON types (string, number, boolean, null, list, object);
+ * - `length`: lists of different lengths (their common elements are compared too);
+ * - `value`: a deterministic value differs;
+ * - `format`: a random value (hash, timestamp, address…) has a different form;
+ * - `status`: a step (or the scenario) passed on one side and not on the other.
+ */
+export type DivergenceKind = 'answer' | 'only-in-a' | 'only-in-b' | 'type' | 'length' | 'value' | 'format' | 'status';
+
+export interface ValueDivergence {
+  /** From the answer's root: `result.balances[0].balance`, `error.message`; `(answer)` for the whole answer. */
+  path: string;
+  kind: DivergenceKind;
+  /** A's and B's values as JSON text (`(absent)` where a side has none). */
+  a: string;
+  b: string;
+  /** For `format`, `type` and `length`: what each side's value is, e.g. `lowercase hex, 64 chars ≠ text`. */
+  detail?: string;
+  /** The rule that made a value compare by form (rules.ts), for `format`. */
+  rule?: string;
+}
+
+export const ABSENT = '(absent)';
+
+type JsonType = 'string' | 'number' | 'boolean' | 'null' | 'list' | 'object' | 'undefined' | 'other';
+
+export function jsonType(v: unknown): JsonType {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'list';
+  switch (typeof v) {
+    case 'string':
+      return 'string';
+    case 'number':
+    case 'bigint':
+      return 'number';
+    case 'boolean':
+      return 'boolean';
+    case 'object':
+      return 'object';
+    case 'undefined':
+      return 'undefined';
+    default:
+      return 'other';
+  }
+}
+
+const BIG = '\u2063saltnet-bigint:';
+const BIG_TEXT = /"\u2063saltnet-bigint:(-?\d+)"/g;
+
+/** A value as JSON text; bigints as plain digits. */
+export function show(v: unknown): string {
+  if (v === undefined) return ABSENT;
+  const text = JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? `${BIG}${x}` : x)) as string | undefined;
+  return text === undefined ? String(v) : text.replace(BIG_TEXT, '$1');
+}
+
+function numbersEqual(a: number | bigint, b: number | bigint): boolean {
+  if (typeof a === 'number' && typeof b === 'number') return a === b || (Number.isNaN(a) && Number.isNaN(b));
+  if (typeof a === 'number' && !Number.isInteger(a)) return false;
+  if (typeof b === 'number' && !Number.isInteger(b)) return false;
+  return BigInt(a) === BigInt(b);
+}
+
+const items = (n: number): string => `${n} item${n === 1 ? '' : 's'}`;
+
+function compareLeaf(path: PathSegment[], a: unknown, b: unknown, out: ValueDivergence[]): void {
+  const at = formatPath(path);
+  const rule = classify(path, at, a, b);
+  if (rule) {
+    const [sa, sb] = [shapeOf(rule.format, a), shapeOf(rule.format, b)];
+    if (sa !== sb) out.push({ path: at, kind: 'format', a: show(a), b: show(b), detail: `${sa} ≠ ${sb}`, rule: rule.name });
+    return;
+  }
+  const same = typeof a === 'number' || typeof a === 'bigint' ? numbersEqual(a, b as number | bigint) : a === b;
+  if (!same) out.push({ path: at, kind: 'value', a: show(a), b: show(b) });
+}
+
+function walk(path: PathSegment[], a: unknown, b: unknown, out: ValueDivergence[]): void {
+  const [ta, tb] = [jsonType(a), jsonType(b)];
+  if (ta !== tb) {
+    out.push({ path: formatPath(path) || '(answer)', kind: 'type', a: show(a), b: show(b), detail: `${ta} ≠ ${tb}` });
+    return;
+  }
+  if (ta === 'list') {
+    const [la, lb] = [a as unknown[], b as unknown[]];
+    if (la.length !== lb.length) out.push({ path: formatPath(path), kind: 'length', a: show(la), b: show(lb), detail: `${items(la.length)} ≠ ${items(lb.length)}` });
+    for (let i = 0; i < Math.min(la.length, lb.length); i++) walk([...path, i], la[i], lb[i], out);
+    return;
+  }
+  if (ta === 'object') {
+    const [oa, ob] = [a as Record<string, unknown>, b as Record<string, unknown>];
+    for (const k of Object.keys(oa)) {
+      if (!(k in ob) || ob[k] === undefined) {
+        if (oa[k] !== undefined) out.push({ path: formatPath([...path, k]), kind: 'only-in-a', a: show(oa[k]), b: ABSENT });
+      } else walk([...path, k], oa[k], ob[k], out);
+    }
+    for (const k of Object.keys(ob)) {
+      if ((!(k in oa) || oa[k] === undefined) && ob[k] !== undefined) out.push({ path: formatPath([...path, k]), kind: 'only-in-b', a: ABSENT, b: show(ob[k]) });
+    }
+    return;
+  }
+  compareLeaf(path, a, b, out);
+}
+
+interface Answer {
+  result?: unknown;
+  error?: { code?: unknown; message?: unknown };
+}
+
+const isAnswer = (v: unknown): v is Answer => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function describeAnswer(v: Answer): string {
+  if (v.error !== undefined) return `error ${show(v.error.code)}: ${typeof v.error.message === 'string' ? v.error.message : show(v.error.message)}`;
+  return 'a result';
+}
+
+/**
+ * Every divergence between A's and B's answer to the same step (`{ result }` or `{ error: { code,
+ * message } }`, plus the JSON-RPC envelope). An answer with a result against one with an error is
+ * one `answer` divergence; otherwise the answers are walked together.
+ */
+export function compareAnswers(a: unknown, b: unknown): ValueDivergence[] {
+  if (a === undefined && b === undefined) return [];
+  if (a === undefined || b === undefined) {
+    return [{ path: '(answer)', kind: a === undefined ? 'only-in-b' : 'only-in-a', a: show(a), b: show(b) }];
+  }
+  if (isAnswer(a) && isAnswer(b) && (a.error !== undefined) !== (b.error !== undefined)) {
+    return [{ path: '(answer)', kind: 'answer', a: describeAnswer(a), b: describeAnswer(b) }];
+  }
+  const out: ValueDivergence[] = [];
+  walk([], a, b, out);
+  return out;
+}

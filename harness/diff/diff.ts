@@ -1,0 +1,173 @@
+// `diffScenarios`: run the same scenario files on two sides (two backends, or one backend with two
+// bin dirs), one side after the other, with the scenario runner, then pair the results — scenario
+// by file, step by index — and compare each step's status and answer (compare.ts, rules.ts).
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { runFiles, suiteChain, type RunnerOptions } from '../scenario/runner.js';
+import type { ScenarioResult, StepResult } from '../scenario/types.js';
+import { resolveBackend } from '../testnet/binaries.js';
+import type { BackendSpec } from '../testnet/backends.js';
+import { applyAccept, loadAcceptFile } from './accept.js';
+import { ABSENT, compareAnswers } from './compare.js';
+import type { AcceptEntry, DiffResult, DiffSide, Divergence, ScenarioDiff, SideOutcome } from './types.js';
+
+export type SideName = 'a' | 'b';
+
+export interface DiffHooks {
+  /** A side starts running its scenarios. */
+  sideStart?(side: SideName, s: DiffSide): void;
+  scenarioEnd?(side: SideName, r: ScenarioResult): void;
+}
+
+export interface DiffOptions {
+  a: DiffSide;
+  b: DiffSide;
+  difficulty?: number;
+  /** The chain-state cache both sides use (each backend and build has its own entries in it). */
+  cacheDir?: string;
+  snapshots?: boolean;
+  timeoutFactor?: number;
+  /** As for `saltnet run` (default `shared`). */
+  isolation?: 'shared' | 'fresh';
+  /** Each side's artifact folders go under `<artifactsRoot>/a` and `<artifactsRoot>/b` (default: the temporary folder). */
+  artifactsRoot?: string;
+  /** Accepted divergences: the entries, or the path of an accept file (accept.ts). */
+  accept?: readonly AcceptEntry[] | string;
+  /** Progress lines of the testnets (which backend, building the chain…). */
+  log?: (line: string) => void;
+  hooks?: DiffHooks;
+}
+
+const firstLine = (s: string | undefined): string | undefined => s?.split('\n', 1)[0];
+
+function outcome(r: ScenarioResult): SideOutcome {
+  const o: SideOutcome = { status: r.status, backend: r.backend };
+  const message = r.status === 'passed' ? undefined : firstLine(r.failure?.message ?? r.steps.find((s) => s.status === 'failed')?.failure?.message);
+  if (message) o.message = message;
+  if (r.artifactDir) o.artifactDir = r.artifactDir;
+  return o;
+}
+
+function stepStatus(s: StepResult | undefined): string {
+  if (!s) return ABSENT;
+  return s.status === 'failed' ? `failed: ${firstLine(s.failure?.message) ?? 'step failed'}` : s.status;
+}
+
+function scenarioStatus(o: SideOutcome): string {
+  if (!o.message) return o.status;
+  return o.message.startsWith(`${o.status}: `) ? o.message : `${o.status}: ${o.message}`;
+}
+
+/** The divergences of one step pair: its status, then (when it ran on both sides) its answer. */
+function compareStep(sa: StepResult | undefined, sb: StepResult | undefined): Divergence[] {
+  const any = (sa ?? sb)!;
+  const where = { step: any.index + 1, stepName: any.name };
+  const out: Divergence[] = [];
+  if (sa?.status !== sb?.status) out.push({ ...where, path: '(status)', kind: 'status', a: stepStatus(sa), b: stepStatus(sb) });
+  if (sa && sb && sa.status !== 'skipped' && sb.status !== 'skipped') {
+    for (const d of compareAnswers(sa.response, sb.response)) out.push({ ...where, ...d });
+  }
+  return out;
+}
+
+/** One scenario's results on both sides, compared (before accept entries are applied). */
+export function compareScenario(ra: ScenarioResult, rb: ScenarioResult): ScenarioDiff {
+  const d: ScenarioDiff = { file: ra.file, name: ra.name, status: 'same', a: outcome(ra), b: outcome(rb), stepsCompared: 0, divergences: [] };
+  if (ra.status === 'error' || rb.status === 'error') return { ...d, status: 'error' };
+  if (ra.status === 'skipped' && rb.status === 'skipped') return { ...d, status: 'skipped' };
+  // Skipped on one side only (written for other backends, no tokens there): nothing to pair its steps with.
+  if (ra.status === 'skipped' || rb.status === 'skipped') {
+    return { ...d, status: 'diverged', divergences: [{ path: '(status)', kind: 'status', a: scenarioStatus(d.a), b: scenarioStatus(d.b) }] };
+  }
+  for (let i = 0; i < Math.max(ra.steps.length, rb.steps.length); i++) {
+    const [sa, sb] = [ra.steps[i], rb.steps[i]];
+    if ((sa?.status ?? 'skipped') === 'skipped' && (sb?.status ?? 'skipped') === 'skipped') continue;
+    d.stepsCompared++;
+    d.divergences.push(...compareStep(sa, sb));
+  }
+  // A scenario status no step explains (skipped on one side, a file one side could not read…).
+  if (ra.status !== rb.status && !d.divergences.some((x) => x.kind === 'status')) {
+    d.divergences.unshift({ path: '(status)', kind: 'status', a: scenarioStatus(d.a), b: scenarioStatus(d.b) });
+  }
+  d.status = d.divergences.length ? 'diverged' : 'same';
+  return d;
+}
+
+/** A scenario one side has no result for (it was not run there). */
+function missing(r: ScenarioResult, backend: string): ScenarioResult {
+  return { file: r.file, name: r.name, status: 'error', ms: 0, backend, steps: [], failure: { message: 'not run on this side' } };
+}
+
+/**
+ * Compare two runs of the same scenario files (`runFiles` results of side A and side B), pairing
+ * scenarios by file and steps by index, and apply the accept entries. Pure: no process is started.
+ */
+export function compareRuns(a: readonly ScenarioResult[], b: readonly ScenarioResult[], o: { a: DiffSide; b: DiffSide; accept?: readonly AcceptEntry[] }): DiffResult {
+  const byFile = (rs: readonly ScenarioResult[]): Map<string, ScenarioResult> => new Map(rs.map((r) => [r.file, r]));
+  const [ma, mb] = [byFile(a), byFile(b)];
+  const files = [...new Set([...ma.keys(), ...mb.keys()])];
+  const scenarios = files.map((f) => {
+    const [ra, rb] = [ma.get(f), mb.get(f)];
+    return compareScenario(ra ?? missing(rb!, o.a.backend), rb ?? missing(ra!, o.b.backend));
+  });
+  const stale = applyAccept(scenarios, o.accept ?? []);
+  const all = scenarios.flatMap((s) => s.divergences);
+  const summary = {
+    scenarios: scenarios.length,
+    steps: scenarios.reduce((n, s) => n + s.stepsCompared, 0),
+    divergences: all.filter((d) => !d.accepted).length,
+    accepted: all.filter((d) => d.accepted).length,
+    diverged: scenarios.filter((s) => s.status === 'diverged').length,
+    errors: scenarios.filter((s) => s.status === 'error').length,
+    stale: stale.length,
+  };
+  return { a: o.a, b: o.b, scenarios, stale, summary, ok: scenarios.length > 0 && summary.diverged === 0 && summary.errors === 0 };
+}
+
+async function runSide(side: SideName, files: string[], spec: BackendSpec, o: DiffOptions, root: string): Promise<ScenarioResult[]> {
+  const s = o[side];
+  o.hooks?.sideStart?.(side, s);
+  const chain = (o.isolation ?? 'shared') === 'shared' ? await suiteChain(files, spec) : undefined;
+  const options: RunnerOptions = {
+    backend: s.backend,
+    ...(s.binDir ? { binDir: s.binDir } : {}),
+    ...(s.daemonEnv ? { daemonEnv: s.daemonEnv } : {}),
+    ...(o.difficulty ? { difficulty: o.difficulty } : {}),
+    ...(o.cacheDir ? { cacheDir: o.cacheDir } : {}),
+    ...(o.timeoutFactor ? { timeoutFactor: o.timeoutFactor } : {}),
+    ...(o.snapshots === false ? { snapshots: false } : {}),
+    ...(chain ? { chain } : {}),
+    isolation: o.isolation ?? 'shared',
+    workers: 1,
+    bail: false,
+    artifactsRoot: join(root, side),
+    log: o.log ?? (() => undefined),
+    hooks: { scenarioEnd: (r) => o.hooks?.scenarioEnd?.(side, r) },
+  };
+  return runFiles(files, options);
+}
+
+/** The side's backend, or an error that says which side lacks its programs. */
+function specOf(side: SideName, s: DiffSide): BackendSpec {
+  try {
+    return resolveBackend(s.backend, s.binDir).spec;
+  } catch (err) {
+    const what = s.binDir ? `${s.backend}, bin dir ${s.binDir}` : s.backend;
+    throw new Error(`side ${side.toUpperCase()} (${what}): ${err instanceof Error ? err.message : String(err)}\n(give that side a folder of its programs, or the sim backend)`);
+  }
+}
+
+/**
+ * Run the scenario files on side A, then on side B, and compare them step by step. Both sides'
+ * programs are looked up first, so a missing build fails at once rather than after side A ran.
+ * A file that does not parse is compared like any failed scenario (it fails the same way on both sides).
+ */
+export async function diffScenarios(files: string[], o: DiffOptions): Promise<DiffResult> {
+  const accept = typeof o.accept === 'string' ? await loadAcceptFile(o.accept) : (o.accept ?? []);
+  const abs = files.map((f) => resolve(f));
+  const specs = { a: specOf('a', o.a), b: specOf('b', o.b) };
+  const root = resolve(o.artifactsRoot ?? join(tmpdir(), 'saltnet-artifacts', 'diff'));
+  const a = await runSide('a', abs, specs.a, o, root);
+  const b = await runSide('b', abs, specs.b, o, root);
+  return compareRuns(a, b, { a: o.a, b: o.b, accept });
+}

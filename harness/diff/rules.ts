@@ -1,0 +1,147 @@
+// Which values of an RPC answer `saltnet diff` compares exactly and which only by their form: one
+// table of rules, first match wins; a value no rule matches is compared exactly. To teach the diff
+// about another random or machine-dependent field, add a row to RULES (and a case to
+// test/diff/rules.test.ts).
+import { ADDRESS_PREFIXES } from '../sim/crypto/address.js';
+import { decode as base58Decode } from '../sim/crypto/base58.js';
+import { decodeVarint } from '../sim/crypto/varint.js';
+import type { PathSegment } from '../scenario/path.js';
+
+/**
+ * How a value matched by a rule is compared (after its JSON type, which always has to match):
+ * - `opaque`: random text (hashes, keys, blobs, addresses, URLs): the same shape (`opaqueShape`);
+ * - `timestamp`: seconds or milliseconds since 1970: both in the same plausible range (other values, e.g. `unlock_time: 0`, exactly);
+ * - `count`: a number that depends on how far the chain got or on the machine: both non-negative integers;
+ * - `any`: only the JSON type.
+ */
+export type Format = 'opaque' | 'timestamp' | 'count' | 'any';
+
+export interface Rule {
+  /** Shown with a divergence of a value it matched, e.g. `hash or key`. */
+  name: string;
+  /** Matches the nearest object key above the value (elements of a list take the list's key). */
+  key?: RegExp;
+  /** Matches the whole path from the answer's root, e.g. `^id$`. */
+  path?: RegExp;
+  /** Matches the value itself (tried on A's value, then on B's). */
+  value?: (v: unknown) => boolean;
+  format: Format;
+  /** Why such a value differs between two runs of the same scenario. */
+  why: string;
+}
+
+const HEX64 = /^[0-9a-fA-F]{64}$/;
+const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\/[^\s/]+/i;
+const HOST_PORT = /^[\w.-]+:\d{1,5}$/;
+
+/** `salvium testnet carrot standard` for text that starts like an address (prefix and length; no checksum or key check). */
+export function addressKind(text: string): string | undefined {
+  if (text.length < 90 || text.length > 120) return undefined;
+  const raw = base58Decode(text);
+  if (!raw) return undefined;
+  const tag = decodeVarint(raw);
+  const p = tag && ADDRESS_PREFIXES.find((x) => x.prefix === tag.value);
+  if (!p || !tag) return undefined;
+  const body = raw.length - tag.length;
+  if (body !== 68 && body !== 76) return undefined; // two keys + checksum, plus a payment id when integrated
+  return `${p.coin} ${p.network} ${p.family} ${p.type}`;
+}
+
+const isString = (v: unknown): v is string => typeof v === 'string';
+
+/** The rules, most specific first. */
+export const RULES: readonly Rule[] = [
+  { name: 'JSON-RPC id', path: /^id$/, format: 'any', why: 'the client numbers its requests' },
+  {
+    name: 'hash or key',
+    key: /(^|_)(hash|hashes|hash_list|txid|txids|tx_id|tx_key|tx_keys|tx_key_list|key_image|key_images|pubkey|pub_key|public_key|spend_key|view_key|secret_key|signature|payment_id)$/,
+    format: 'opaque',
+    why: 'derived from random keys and nonces',
+  },
+  { name: 'serialized data', key: /(^|_)(blob|blobs|blob_list|metadata|metadata_list|txset|multisig_info)$/, format: 'opaque', why: 'serialized transactions hold random keys' },
+  { name: 'address', key: /(^|_)(address|addresses)$/, format: 'opaque', why: 'wallets a scenario creates have fresh keys; daemon addresses have free ports' },
+  { name: 'timestamp', key: /^(time|timestamp|[a-z0-9_]+_time|[a-z0-9_]+_timestamp)$/, format: 'timestamp', why: 'wall-clock time' },
+  {
+    name: 'chain position',
+    key: /^(height|height_without_bootstrap|block_height|blockchain_height|current_height|target_height|depth|confirmations|tx_count|votes|window|cumulative_difficulty|cumulative_difficulty_top64|wide_cumulative_difficulty)$/,
+    format: 'count',
+    why: 'how far the chain got: a miner stops a block or two past its target, so two runs mine a few blocks more or less',
+  },
+  {
+    name: 'machine-dependent',
+    key: /^(database_size|free_space|rpc_connections_count|num_unspent_outputs|speed|nonce)$/,
+    format: 'count',
+    why: 'disk, connections, hash rate, mining nonce or (num_unspent_outputs) an uninitialised value',
+  },
+  { name: 'port, pid or duration', key: /(^|_)(port|pid|ms|duration|elapsed|uptime)$/, format: 'count', why: 'free ports, process ids and timings differ on every run' },
+  { name: '64-hex hash', value: (v) => isString(v) && HEX64.test(v), format: 'opaque', why: 'hashes and keys are random' },
+  { name: 'address', value: (v) => isString(v) && addressKind(v) !== undefined, format: 'opaque', why: 'wallets a scenario creates have fresh keys' },
+  { name: 'URL', value: (v) => isString(v) && (URL_LIKE.test(v) || HOST_PORT.test(v)), format: 'opaque', why: 'servers listen on free ports' },
+];
+
+/** The nearest object key of a path (`result.tx_hash_list[0]` → `tx_hash_list`). */
+function nearestKey(path: readonly PathSegment[]): string | undefined {
+  for (let i = path.length - 1; i >= 0; i--) if (typeof path[i] === 'string') return path[i] as string;
+  return undefined;
+}
+
+/**
+ * The rule for the value at `path` (formatted as `formatted`), given A's and B's values there; undefined:
+ * compare exactly. Key and path rules come first, then value rules on A's value, then on B's.
+ */
+export function classify(path: readonly PathSegment[], formatted: string, a: unknown, b: unknown): Rule | undefined {
+  const key = nearestKey(path);
+  for (const r of RULES) {
+    if (r.value) {
+      if (r.value(a) || r.value(b)) return r;
+    } else if ((r.key && key !== undefined && r.key.test(key)) || (r.path && r.path.test(formatted))) {
+      return r;
+    }
+  }
+  return undefined;
+}
+
+/** The form of a random string: what two runs must agree on. */
+export function opaqueShape(s: string): string {
+  if (s === '') return 'empty';
+  const address = addressKind(s);
+  if (address) return `address (${address})`;
+  if (URL_LIKE.test(s)) {
+    try {
+      const u = new URL(s);
+      return `URL ${u.protocol}//${u.hostname}${u.port ? ':<port>' : ''}`;
+    } catch {
+      return 'URL';
+    }
+  }
+  if (HOST_PORT.test(s)) return `${s.slice(0, s.lastIndexOf(':'))}:<port>`;
+  if (/^0x[0-9a-fA-F]+$/.test(s)) return 'hex number';
+  const hexCase = /^[0-9a-f]+$/.test(s) ? 'lowercase hex' : /^[0-9A-F]+$/.test(s) ? 'uppercase hex' : /^[0-9a-fA-F]+$/.test(s) ? 'mixed-case hex' : undefined;
+  // Keys, hashes and ids have a fixed length; blobs do not (and are encoded differently by each build).
+  if (hexCase) return s.length <= 128 ? `${hexCase}, ${s.length} chars` : hexCase;
+  if (/^[1-9A-HJ-NP-Za-km-z]+$/.test(s)) return 'base58 text';
+  return 'text';
+}
+
+const TS_SECONDS: readonly [number, number] = [946_684_800, 4_102_444_800]; // 2000 to 2100
+const TS_MILLIS: readonly [number, number] = [TS_SECONDS[0] * 1000, TS_SECONDS[1] * 1000];
+
+/** The form of a value under a rule's format; two values agree when their shapes are equal. */
+export function shapeOf(format: Format, v: unknown): string {
+  if (format === 'any') return 'any';
+  const n = typeof v === 'bigint' ? Number(v) : v;
+  if (typeof n === 'number') {
+    if (format === 'timestamp') {
+      if (n >= TS_SECONDS[0] && n < TS_SECONDS[1]) return 'a time in seconds since 1970';
+      if (n >= TS_MILLIS[0] && n < TS_MILLIS[1]) return 'a time in milliseconds since 1970';
+      return String(v); // 0, an unlock height…: exactly
+    }
+    if (!Number.isInteger(n)) return 'a fractional number';
+    return n < 0 ? 'a negative integer' : 'a non-negative integer';
+  }
+  if (typeof v === 'string') {
+    if (format === 'timestamp') return Number.isNaN(Date.parse(v)) ? `"${v}"` : 'a date';
+    return opaqueShape(v);
+  }
+  return typeof v;
+}

@@ -1,0 +1,159 @@
+// The value rules of `saltnet diff`: which answers agree (random values of the same form) and which
+// diverge (a deterministic value, a key, a JSON type, an error), and where.
+import { describe, expect, it } from 'vitest';
+import { compareAnswers } from '../../harness/diff/compare.js';
+import { addressKind, classify, opaqueShape, shapeOf } from '../../harness/diff/rules.js';
+import { walletFromSeed } from '../../harness/sim/crypto/keys.js';
+import { wordsToSeed } from '../../harness/sim/crypto/mnemonic.js';
+import { fixtureWallet } from '../../harness/testnet/fixture-wallets.js';
+
+const hex = (c: string): string => c.repeat(64);
+const main = walletFromSeed(wordsToSeed(fixtureWallet('main').seed), 'testnet');
+const miner = walletFromSeed(wordsToSeed(fixtureWallet('miner').seed), 'testnet');
+
+/** A transfer answer as both backends give it: only the random parts differ between a and b. */
+function transfer(seed: 'a' | 'b', over: Record<string, unknown> = {}): Record<string, unknown> {
+  const h = seed === 'a' ? '1' : '2';
+  return {
+    id: seed === 'a' ? '3' : '7',
+    jsonrpc: '2.0',
+    result: {
+      amount: 150_000_000,
+      fee: 30_720_000n,
+      tx_hash: hex(h),
+      tx_key: hex(seed === 'a' ? 'a' : 'b'),
+      tx_blob: seed === 'a' ? 'ab'.repeat(700) : 'cd'.repeat(650),
+      spent_key_images: { key_images: [hex(h === '1' ? 'e' : 'f'), hex(h)] },
+      unsigned_txset: '',
+      weight: 1520,
+      payment_id: seed === 'a' ? '115297c1c0b0aa4b' : '70b3197b0bc70171',
+      timestamp: seed === 'a' ? 1_795_447_855 : 1_795_447_873,
+      unlock_time: 0,
+      height: seed === 'a' ? 1212 : 1214,
+      address: seed === 'a' ? main.carrot.address : miner.carrot.address,
+      url: `http://127.0.0.1:${seed === 'a' ? 41169 : 44313}/rich.json`,
+      ...over,
+    },
+  };
+}
+
+describe('answers that agree', () => {
+  it('the same shapes with different hashes, keys, blobs, ids, timestamps, heights, addresses and ports: no divergence', () => {
+    expect(compareAnswers(transfer('a'), transfer('b'))).toEqual([]);
+  });
+
+  it('equal errors, and equal amounts given once as a number and once as a bigint', () => {
+    const e = { error: { code: -1, message: "Source asset 'XYZW' not found in wallet" } };
+    expect(compareAnswers(e, structuredClone(e))).toEqual([]);
+    expect(compareAnswers({ result: { balance: 5n } }, { result: { balance: 5 } })).toEqual([]);
+  });
+});
+
+describe('answers that diverge', () => {
+  it('a differing amount is a value divergence at its path', () => {
+    expect(compareAnswers(transfer('a'), transfer('b', { amount: 150_000_001 }))).toEqual([
+      { path: 'result.amount', kind: 'value', a: '150000000', b: '150000001' },
+    ]);
+  });
+
+  it('bigints differing beyond 2^53 are told apart', () => {
+    expect(compareAnswers({ result: { supply: 2n ** 60n } }, { result: { supply: 2n ** 60n + 1n } })).toEqual([
+      { path: 'result.supply', kind: 'value', a: String(2n ** 60n), b: String(2n ** 60n + 1n) },
+    ]);
+  });
+
+  it('a key only one side has', () => {
+    const b = transfer('b');
+    delete (b.result as Record<string, unknown>).weight;
+    (b.result as Record<string, unknown>).extra = true;
+    expect(compareAnswers(transfer('a'), b)).toEqual([
+      { path: 'result.weight', kind: 'only-in-a', a: '1520', b: '(absent)' },
+      { path: 'result.extra', kind: 'only-in-b', a: '(absent)', b: 'true' },
+    ]);
+  });
+
+  it('a type change, also of a random value', () => {
+    expect(compareAnswers(transfer('a'), transfer('b', { fee: '30720000', tx_hash: 5 }))).toEqual([
+      { path: 'result.fee', kind: 'type', a: '30720000', b: '"30720000"', detail: 'number ≠ string' },
+      { path: 'result.tx_hash', kind: 'type', a: JSON.stringify(hex('1')), b: '5', detail: 'string ≠ number' },
+    ]);
+  });
+
+  it('a different error code or message', () => {
+    const a = { error: { code: -1, message: "Source asset 'XYZW' not found in wallet" } };
+    expect(compareAnswers(a, { error: { code: -2, message: a.error.message } })).toEqual([{ path: 'error.code', kind: 'value', a: '-1', b: '-2' }]);
+    expect(compareAnswers(a, { error: { code: -1, message: 'No such asset' } })).toEqual([
+      { path: 'error.message', kind: 'value', a: JSON.stringify(a.error.message), b: '"No such asset"' },
+    ]);
+  });
+
+  it('a result against an error is one divergence of the whole answer', () => {
+    expect(compareAnswers({ result: { tokens: [] } }, { error: { code: -7, message: 'Asset type must be exactly 4 characters long.' } })).toEqual([
+      { path: '(answer)', kind: 'answer', a: 'a result', b: 'error -7: Asset type must be exactly 4 characters long.' },
+    ]);
+  });
+
+  it('a hash of another form, a timestamp out of range, an address of another kind', () => {
+    const out = compareAnswers(transfer('a'), transfer('b', { tx_hash: hex('A'), timestamp: 17, address: main.cn.address }));
+    expect(out.map((d) => [d.path, d.kind, d.rule, d.detail])).toEqual([
+      ['result.tx_hash', 'format', 'hash or key', 'lowercase hex, 64 chars ≠ uppercase hex, 64 chars'],
+      ['result.timestamp', 'format', 'timestamp', 'a time in seconds since 1970 ≠ 17'],
+      ['result.address', 'format', 'address', 'address (salvium testnet carrot standard) ≠ address (salvium testnet cn standard)'],
+    ]);
+  });
+
+  it('lists of different lengths: one length divergence, then their common elements', () => {
+    const out = compareAnswers({ result: { tokens: ['salABCD', 'salWXYZ'] } }, { result: { tokens: ['salABCE'] } });
+    expect(out).toEqual([
+      { path: 'result.tokens', kind: 'length', a: '["salABCD","salWXYZ"]', b: '["salABCE"]', detail: '2 items ≠ 1 item' },
+      { path: 'result.tokens[0]', kind: 'value', a: '"salABCD"', b: '"salABCE"' },
+    ]);
+  });
+
+  it('an unlock_time (a height, not a time) and a blocks_to_unlock count compare exactly', () => {
+    const out = compareAnswers({ result: { unlock_time: 0, blocks_to_unlock: 9 } }, { result: { unlock_time: 1300, blocks_to_unlock: 10 } });
+    expect(out.map((d) => [d.path, d.kind])).toEqual([
+      ['result.unlock_time', 'format'],
+      ['result.blocks_to_unlock', 'value'],
+    ]);
+  });
+});
+
+describe('the rule table', () => {
+  const rule = (path: (string | number)[], v: unknown): string | undefined => classify(path, path.join('.'), v, v)?.name;
+
+  it('classifies by key name, by path and by value shape; anything else is compared exactly', () => {
+    expect(rule(['result', 'tx_hash_list', 0], hex('1'))).toBe('hash or key');
+    expect(rule(['result', 'spent_key_images', 'key_images', 3], hex('1'))).toBe('hash or key');
+    expect(rule(['result', 'transfers', 0, 'timestamp'], 1)).toBe('timestamp');
+    expect(rule(['result', 'start_time'], 1)).toBe('timestamp');
+    expect(rule(['result', 'block_header', 'depth'], 1)).toBe('chain position');
+    expect(rule(['result', 'free_space'], 1)).toBe('machine-dependent');
+    expect(rule(['id'], '0')).toBe('JSON-RPC id');
+    expect(rule(['result', 'sha256'], hex('c'))).toBe('64-hex hash');
+    expect(rule(['result', 'sal_token', 'url'], 'http://127.0.0.1:1/x')).toBe('URL');
+    for (const [path, v] of [[['result', 'balance'], 5], [['result', 'blocks_to_unlock'], 9], [['error', 'message'], 'x'], [['result', 'tokens', 0], 'salABCD'], [['result', 'time_to_unlock'], 0]] as const) {
+      expect(rule([...path], v)).toBeUndefined();
+    }
+  });
+
+  it('tells address kinds from their prefix and length', () => {
+    expect(addressKind(main.carrot.address)).toBe('salvium testnet carrot standard');
+    expect(addressKind(main.cn.address)).toBe('salvium testnet cn standard');
+    expect(addressKind('SC1Tnot-an-address')).toBeUndefined();
+    expect(addressKind('x'.repeat(99))).toBeUndefined();
+  });
+
+  it('shapes: hashes by case and length, blobs by case only, URLs without their port, timestamps by range', () => {
+    expect(opaqueShape(hex('a'))).toBe('lowercase hex, 64 chars');
+    expect(opaqueShape('ab'.repeat(500))).toBe('lowercase hex');
+    expect(opaqueShape('')).toBe('empty');
+    expect(opaqueShape('http://127.0.0.1:4000/a.json')).toBe(opaqueShape('http://127.0.0.1:5123/b.json'));
+    expect(opaqueShape('127.0.0.1:4000')).toBe('127.0.0.1:<port>');
+    expect(shapeOf('timestamp', 1_795_447_855)).toBe(shapeOf('timestamp', 1_795_447_999n));
+    expect(shapeOf('timestamp', 1_795_447_855_000)).toBe('a time in milliseconds since 1970');
+    expect(shapeOf('timestamp', 0)).toBe('0');
+    expect(shapeOf('count', 1212)).toBe(shapeOf('count', 1214));
+    expect(shapeOf('count', -1)).not.toBe(shapeOf('count', 1));
+  });
+});
