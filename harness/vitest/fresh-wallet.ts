@@ -37,7 +37,7 @@ import { addressAt, type MiningAddresses } from '../testnet/mining.js';
 import { generateSecret } from '../testnet/secrets.js';
 import { walletAddresses } from '../testnet/wallet-setup.js';
 import { Program } from '../testnet/program.js';
-import { defineWalletRpc } from '../testnet/wallet-rpc.js';
+import { defineWalletRpc, type WalletRpcHandle } from '../testnet/wallet-rpc.js';
 import { withChainLock } from './chain-lock.js';
 import { checkContext, type SaltnetContext } from './context.js';
 
@@ -216,16 +216,7 @@ export async function freshWallet(context: SaltnetContext, opts: FreshWalletOpti
   try {
     const password = generateSecret();
     let created = false;
-    // One program with the testnet's lifecycle: a wallet RPC that crashes is reported and started again on its wallet.
-    const program = new Program(
-      defineWalletRpc(sup, backendOf(c), {
-        name: `wallet-rpc-${name}`, walletDir: walletsDir, password, daemonUrl: c.daemonUrl, workdir: dir, login: c.wallet.credentials ? 'digest' : 'none',
-        // Unscaled: the readiness wait applies --timeout-factor.
-        timeoutMs: 120_000,
-        open: () => (created ? { filename: name, password } : undefined),
-      }),
-      { log: (l) => process.stderr.write(`${l}\n`), phase: () => `(fresh wallet ${name})`, onFatal: () => undefined },
-    );
+    const program = walletProgram(sup, c, { name, walletsDir, dir, password, opened: () => created });
     const h = await program.start();
     const rpc = createWalletClient(h.url, { timeoutMs: scaled(300_000), recover: program.recover, ...(h.credentials ? { auth: h.credentials } : {}) });
     client = rpc;
@@ -265,6 +256,17 @@ export async function freshWallet(context: SaltnetContext, opts: FreshWalletOpti
     const msg = err instanceof Error ? err.message : String(err);
     throw new Error(`freshWallet ${name} failed: ${msg}\n(its logs are kept in ${join(dir, 'logs')})`, { cause: err });
   }
+}
+
+/** The fresh wallet's wallet RPC as a program with the testnet's lifecycle: a crash is reported and the wallet RPC started again on its wallet. */
+function walletProgram(sup: Supervisor, c: SaltnetContext, o: { name: string; walletsDir: string; dir: string; password: string; opened: () => boolean }): Program<WalletRpcHandle> {
+  const def = defineWalletRpc(sup, backendOf(c), {
+    name: `wallet-rpc-${o.name}`, walletDir: o.walletsDir, password: o.password, daemonUrl: c.daemonUrl, workdir: o.dir, login: c.wallet.credentials ? 'digest' : 'none',
+    // Unscaled: the readiness wait applies --timeout-factor.
+    timeoutMs: 120_000,
+    open: () => (o.opened() ? { filename: o.name, password: o.password } : undefined),
+  });
+  return new Program(def, { log: (l) => process.stderr.write(`${l}\n`), phase: () => `(fresh wallet ${o.name})`, onFatal: () => undefined });
 }
 
 /** Send the funds from the main wallet, holding the chain lock, and wait until they are unlocked. */
