@@ -50,6 +50,8 @@ export async function mineTo(daemon: DaemonClient, target: number, o: MineOption
   let restarts = 0;
   let running = false;
   let h = await daemon.height();
+  // A transaction submitted a moment ago may not be minable yet (see BackendSpec.relaySettleMs).
+  if (h < target && o.spec.relaySettleMs > 0) await sleep(o.spec.relaySettleMs);
   let lastChange = Date.now();
   try {
     while (h < target) {

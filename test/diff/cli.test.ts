@@ -90,8 +90,10 @@ describe('side B answers differently', () => {
     const doc = JSON.parse(r.stdout);
     expect(doc).toMatchObject({ ok: false, a: { backend: 'sim' }, b: { backend: 'salvium', binDir: bin } });
     expect(doc.summary).toEqual({ scenarios: 2, steps: 9, divergences: 1, accepted: 0, diverged: 1, errors: 0, stale: 0 });
-    // In file order (the temporary folder's file sorts first).
-    const [reworded, daemon] = doc.scenarios;
+    // By name: their order follows the paths, and where the checkout lives decides which sorts first.
+    const byName = new Map<string, any>(doc.scenarios.map((x: any) => [x.name, x]));
+    const reworded = byName.get('an asset the wallet never held');
+    const daemon = byName.get('daemon endpoints and methods');
     expect([daemon.name, daemon.status, daemon.b.backend]).toEqual(['daemon endpoints and methods', 'same', 'salvium']);
     expect(reworded).toMatchObject({ file: scenario, status: 'diverged', a: { status: 'passed' }, b: { status: 'passed' } });
     expect(reworded.divergences).toEqual([expected]);
