@@ -2,7 +2,7 @@
 // divergence between them, with the accept entry that covers it, if any.
 import type { BackendName } from '../testnet/backends.js';
 import type { ScenarioStatus } from '../scenario/types.js';
-import type { DivergenceKind } from './compare.js';
+import type { ValueDivergence } from './compare.js';
 
 export interface DiffSide {
   backend: BackendName | 'auto';
@@ -30,17 +30,11 @@ export interface AcceptEntry {
   pos: AcceptPos;
 }
 
-export interface Divergence {
+/** A value divergence placed in its scenario: `path` is in the step's answer, `(status)` for a step's (or the scenario's) status. */
+export interface Divergence extends ValueDivergence {
   /** 1-based step number as `saltnet run` shows it; absent for the scenario as a whole (e.g. skipped on one side only). */
   step?: number;
   stepName?: string;
-  /** Path in the step's answer; `(status)` for a step's (or the scenario's) status, `(answer)` for the whole answer. */
-  path: string;
-  kind: DivergenceKind;
-  a: string;
-  b: string;
-  detail?: string;
-  rule?: string;
   /** Set when an accept entry covers it: it is listed, but does not fail the run. */
   accepted?: { reason: string; pos: AcceptPos };
 }
