@@ -190,18 +190,34 @@ function onSignal(sig: NodeJS.Signals): void {
   const code = SIGNAL_EXIT[sig] ?? 1;
   if (shuttingDown) {
     // Asked twice: no more grace.
-    process.stderr.write(`saltnet: ${sig} again, killing every process now\n`);
+    say(`saltnet: ${sig} again, killing every process now\n`);
     void Promise.all(trapping().map((s) => s.killAll())).finally(() => process.exit(code));
     return;
   }
   shuttingDown = true;
-  process.stderr.write(`saltnet: ${sig} received, stopping the testnet (again to kill at once)\n`);
+  say(`saltnet: ${sig} received, stopping the testnet (again to kill at once)\n`);
   const all = trapping();
   void Promise.all(all.map((s) => s.stopAll())).finally(() => process.exit(code));
 }
 
+/**
+ * Our own stdout/stderr may have lost their reader (the parent that read them died): a write then
+ * fails with EPIPE. Unheard, that error is an uncaught exception whose report fails the same way,
+ * a loop at 100% CPU that starves the stop (seen: an orphaned `saltnet run` spinning for an hour).
+ */
+const ignoreStdioError = (): void => undefined;
+
+function say(text: string): void {
+  if (process.stderr.destroyed || process.stderr.writableEnded) return;
+  try {
+    process.stderr.write(text);
+  } catch {
+    /* nowhere to say it */
+  }
+}
+
 function onFatal(kind: string, err: unknown): void {
-  process.stderr.write(`saltnet: ${kind}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  say(`saltnet: ${kind}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   if (shuttingDown) return;
   shuttingDown = true;
   void Promise.all(trapping().map((s) => s.stopAll())).finally(() => process.exit(1));
@@ -223,6 +239,8 @@ function trapSignals(): void {
   process.on('SIGHUP', handlers.SIGHUP);
   process.on('uncaughtException', handlers.uncaughtException);
   process.on('unhandledRejection', handlers.unhandledRejection);
+  process.stdout.on('error', ignoreStdioError);
+  process.stderr.on('error', ignoreStdioError);
 }
 
 function untrapIfIdle(): void {
@@ -233,6 +251,8 @@ function untrapIfIdle(): void {
   process.off('SIGHUP', handlers.SIGHUP);
   process.off('uncaughtException', handlers.uncaughtException);
   process.off('unhandledRejection', handlers.unhandledRejection);
+  process.stdout.off('error', ignoreStdioError);
+  process.stderr.off('error', ignoreStdioError);
 }
 
 let exitHookInstalled = false;
