@@ -23,6 +23,10 @@ export interface DaemonClient {
   startMining(address: string, threads?: number): Promise<string>;
   stopMining(): Promise<string>;
   miningStatus(): Promise<MiningStatus>;
+  /** `/pop_blocks`: take the top `n` blocks off the chain (their txs go back to the pool); returns the new height. */
+  popBlocks(n: number): Promise<number>;
+  /** How many transactions (besides the miner's) the block at this height holds. */
+  txCount(height: number): Promise<number>;
   stopDaemon(): Promise<void>;
   close(): Promise<void>;
 }
@@ -42,6 +46,8 @@ export function createDaemonClient(url: string, opts: EndpointOptions = {}): Dae
       (await post<{ status: string }>('/start_mining', { miner_address: address, threads_count: threads, do_background_mining: false, ignore_battery: true })).status,
     stopMining: async () => (await post<{ status: string }>('/stop_mining')).status,
     miningStatus: () => post<MiningStatus>('/mining_status'),
+    popBlocks: async (n) => (await post<{ height: number }>('/pop_blocks', { nblocks: n })).height,
+    txCount: async (height) => (await call<{ block_header: { num_txes: number } }>('get_block_header_by_height', { height })).block_header.num_txes,
     stopDaemon: async () => {
       await post('/stop_daemon');
     },

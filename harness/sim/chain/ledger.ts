@@ -261,3 +261,20 @@ export function templateError(l: Ledger, family: 'cn' | 'carrot'): string | null
   if (hf < HF_CARROT && family === 'carrot') return "Mining to Carrot wallet address, but Carrot isn't supported yet";
   return null;
 }
+
+/**
+ * Take the top block off the chain (never the genesis block), undoing its effects, and return its
+ * transactions to the pool, as the real `Blockchain::pop_block_from_blockchain` does.
+ */
+export function popBlock(l: Ledger, now: number): Block | undefined {
+  if (l.blocks.length <= 1) return undefined;
+  const block = l.blocks.pop() as Block;
+  for (const tx of [block.minerTx, block.protocolTx, ...block.txs]) for (const o of tx.outputs) l.outputs.delete(o.id);
+  for (const tx of block.txs) {
+    for (const i of tx.inputs) l.spentKeyImages.delete(i.keyImage);
+    if (tx.token) l.tokens.delete(`sal${tx.token.ticker}`);
+    l.pool.set(tx.txid, tx);
+    l.poolArrival.set(tx.txid, now);
+  }
+  return block;
+}

@@ -13,6 +13,8 @@ export const POOL_FILE = 'sim-pool.json';
 export interface ChainStore {
   readonly dir: string;
   appendBlock(block: Block): void;
+  /** Write the whole chain again (after blocks were popped). */
+  rewrite(l: Ledger): void;
   savePool(l: Ledger): void;
 }
 
@@ -52,6 +54,11 @@ export function openChain(dir: string): { ledger: Ledger; store: ChainStore } {
     dir,
     appendBlock(block) {
       appendFileSync(blocksPath, encode(block) + '\n');
+    },
+    rewrite(l) {
+      const tmp = `${blocksPath}.tmp`;
+      writeFileSync(tmp, l.blocks.slice(1).map((b) => encode(b) + '\n').join(''));
+      renameSync(tmp, blocksPath);
     },
     savePool(l) {
       const tmp = `${poolPath}.tmp`;

@@ -1,7 +1,12 @@
 // Simulator-only knobs, read from the environment so that every command-line flag stays
 // exactly as the real programs accept it. Documented in harness/sim/README.md.
 export interface SimConfig {
-  /** Simulated hashes per second per mining thread. */
+  /**
+   * `fast`: blocks as fast as the process can make them (the default: a newcomer's first chain in
+   * about a second); `paced`: a block takes difficulty / (hash rate × threads) seconds.
+   */
+  pace: 'fast' | 'paced';
+  /** Simulated hashes per second per mining thread (the `paced` pace; also what mining_status reports). */
   hashRatePerThread: number;
   /** Exponentially distributed block times (as real mining) instead of a steady pace. */
   jitter: boolean;
@@ -28,10 +33,20 @@ function num(name: string, dflt: number): number {
   return n;
 }
 
+/** `SALTNET_SIM_PACE` (fast, steady, realistic), or a hash rate given on its own (paced at that rate). */
+function paceOf(rate: string | undefined): { pace: SimConfig['pace']; realistic: boolean } {
+  const given = process.env.SALTNET_SIM_PACE ?? '';
+  if (!['', 'fast', 'steady', 'realistic'].includes(given)) throw new Error(`SALTNET_SIM_PACE=${given} is not one of fast, steady, realistic`);
+  const realistic = given === 'realistic' || (given === '' && rate === 'realistic');
+  if (realistic || given === 'steady' || (given === '' && rate !== undefined && rate !== '')) return { pace: 'paced', realistic };
+  return { pace: 'fast', realistic: false };
+}
+
 export function loadSimConfig(): SimConfig {
   const rate = process.env.SALTNET_SIM_HASHRATE;
-  const realistic = rate === 'realistic';
+  const { pace, realistic } = paceOf(rate);
   return {
+    pace,
     hashRatePerThread: realistic ? REALISTIC_HASHRATE : num('SALTNET_SIM_HASHRATE', 50_000),
     jitter: realistic || process.env.SALTNET_SIM_JITTER === '1',
     minBlockMs: num('SALTNET_SIM_MIN_BLOCK_MS', 2),

@@ -180,6 +180,10 @@ async function main(): Promise<void> {
     difficulty,
     startTime: Math.floor(Date.now() / 1000),
     poolChanged: () => store.savePool(ledger),
+    chainRewritten: () => {
+      store.rewrite(ledger);
+      store.savePool(ledger);
+    },
     shutdown: () => void shutdown(),
   };
   try {

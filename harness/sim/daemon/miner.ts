@@ -35,6 +35,7 @@ export function createMiner(deps: MinerDeps): Miner {
   let stoppingUntil = 0;
 
   const blockDelayMs = (): number => {
+    if (deps.config.pace === 'fast') return 0;
     const rate = deps.config.hashRatePerThread * Math.max(threads, 1);
     const mean = rate > 0 ? (Number(deps.difficulty()) / rate) * 1000 : Number.POSITIVE_INFINITY;
     const ms = deps.config.jitter ? -Math.log(1 - Math.random()) * mean : mean;

@@ -6,7 +6,7 @@ import { decodeAddress } from '../crypto/address.js';
 import { CORE_RPC_VERSION, VERSION_FULL } from '../common/version.js';
 import { DIFFICULTY_TARGET, HF_CARROT, TESTNET_HARD_FORKS, nextHardFork } from '../chain/constants.js';
 import { baseReward, splitReward } from '../chain/emission.js';
-import { addToPool, currentFees, height, matchTokens, topBlock, type Ledger } from '../chain/ledger.js';
+import { addToPool, currentFees, height, matchTokens, popBlock, topBlock, type Ledger } from '../chain/ledger.js';
 import { decode, encode, fromHex, toHex } from '../chain/codec.js';
 import type { Block, Tx } from '../chain/types.js';
 import { RpcError, type Handler } from '../http/server.js';
@@ -27,6 +27,8 @@ export interface DaemonContext {
   startTime: number;
   /** Called after the pool changed (to persist it). */
   poolChanged: () => void;
+  /** Called after blocks were popped (to persist the shorter chain and the pool). */
+  chainRewritten: () => void;
   shutdown: () => void;
 }
 
@@ -137,6 +139,7 @@ const tokensParams = params({ filter: str() });
 const tokenInfoParams = params({ asset_type: str() });
 const feeParams = params({ grace_blocks: u64() });
 const blocksParams = params({ start_height: u64(), count: u64(1000n) });
+const popParams = params({ nblocks: u64() });
 const rawTxParams = params({ tx_as_hex: str(), do_not_relay: bool() });
 const keyImagesParams = params({ key_images: list(str()) });
 
@@ -252,6 +255,13 @@ export function daemonUriEndpoints(ctx: DaemonContext): Map<string, Handler> {
       return STATUS;
     });
     m.set('/save_bc', () => STATUS);
+    // As Blockchain::pop_blocks: never the genesis block; the popped blocks' txs go back to the pool.
+    m.set('/pop_blocks', (raw) => {
+      const n = Math.min(Number(popParams.parse(raw).nblocks), height(l) - 1);
+      for (let i = 0; i < n; i++) popBlock(l, now());
+      if (n > 0) ctx.chainRewritten();
+      return { height: height(l), ...STATUS };
+    });
   }
   // Wallet-facing endpoints. The real daemon speaks epee binary on /getblocks.bin; the simulated
   // wallet and daemon exchange the simulator's JSON there instead (never used by the supervisor).

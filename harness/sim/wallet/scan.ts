@@ -116,6 +116,9 @@ function scanTx(w: Wallet, tx: Tx, block: Block, opts: ScanOptions, events: stri
   return received;
 }
 
+/** How many block hashes a wallet keeps to detach from (a real wallet keeps them all). */
+const RECENT_HASHES = 200;
+
 export function scanBlocks(w: Wallet, blocks: Block[], opts: ScanOptions, events: string[]): boolean {
   let received = false;
   const index = indexOf(w);
@@ -126,6 +129,9 @@ export function scanBlocks(w: Wallet, blocks: Block[], opts: ScanOptions, events
     }
     w.state.height = block.index + 1;
     w.state.topHash = block.hash;
+    const recent = (w.state.recentHashes ??= []);
+    recent.push(block.hash);
+    if (recent.length > RECENT_HASHES) recent.splice(0, recent.length - RECENT_HASHES);
     w.state.lastBlockReward = block.reward;
   }
   return received;
@@ -168,13 +174,12 @@ export async function refresh(w: Wallet, daemon: DaemonClient, opts: ScanOptions
   let received = false;
   for (;;) {
     const { blocks, currentHeight } = await daemon.blocks(w.state.height);
-    if (w.state.height > currentHeight) {
-      // The daemon's chain is shorter than what we scanned: a different chain. Rescan from scratch.
-      resetScan(w);
-      continue;
-    }
-    if (blocks.length > 0 && w.state.topHash && blocks[0]!.prevHash !== w.state.topHash) {
-      resetScan(w);
+    // The daemon's chain is shorter than what we scanned, or does not continue our top block:
+    // blocks were popped or replaced. Detach from where the chains split (or rescan).
+    if (w.state.height > currentHeight || (blocks.length > 0 && w.state.topHash && blocks[0]!.prevHash !== w.state.topHash)) {
+      const split = await splitHeight(w, daemon);
+      if (split === undefined) resetScan(w);
+      else detach(w, split, events);
       continue;
     }
     if (scanBlocks(w, blocks, opts, events)) received = true;
@@ -182,6 +187,39 @@ export async function refresh(w: Wallet, daemon: DaemonClient, opts: ScanOptions
   }
   scanPool(w, await daemon.pool());
   return { blocksFetched: Math.max(0, w.state.height - before), receivedMoney: received, events };
+}
+
+/** The height from which our scanned blocks differ from the daemon's chain, if within the recent hashes. */
+async function splitHeight(w: Wallet, daemon: DaemonClient): Promise<number | undefined> {
+  const recent = w.state.recentHashes ?? [];
+  const base = w.state.height - recent.length;
+  if (recent.length === 0 || base < 0) return undefined;
+  const { blocks } = await daemon.blocks(base);
+  let split: number | undefined;
+  for (const b of blocks) {
+    if (b.index - base >= recent.length || recent[b.index - base] !== b.hash) break;
+    split = b.index + 1;
+  }
+  return split;
+}
+
+/**
+ * Forget the blocks from `h` on, as wallet2::detach_blockchain: outputs received in them, incoming
+ * entries, and spends. A send confirmed in a detached block is pending again (its tx is back in the
+ * daemon's pool, as pop_blocks returns it there).
+ */
+export function detach(w: Wallet, h: number, events: string[]): void {
+  const st = w.state;
+  const blocksDetached = st.height - h;
+  const gone = st.outputs.filter((o) => o.blockIndex >= h).length;
+  st.outputs = st.outputs.filter((o) => o.blockIndex < h);
+  st.ins = st.ins.filter((r) => r.height < h);
+  for (const r of st.outs) if (r.state === 'confirmed' && r.height >= h) r.state = 'pending';
+  const recent = st.recentHashes ?? [];
+  recent.splice(recent.length - blocksDetached);
+  st.height = h;
+  st.topHash = recent[recent.length - 1] ?? '';
+  events.push(`Detached blockchain on height ${h}, transfers detached ${gone}, blocks detached ${blocksDetached}`);
 }
 
 /** Forget everything scanned (e.g. the daemon now serves a different chain) and scan again. */

@@ -81,6 +81,8 @@ export interface WalletState {
   lastBlockReward: bigint;
   /** Hash of the last scanned block, to notice a different chain. */
   topHash: string;
+  /** Hashes of the last scanned blocks (the last one is topHash), to find where a different chain splits off. */
+  recentHashes?: string[];
 }
 
 export interface KeysFile {
