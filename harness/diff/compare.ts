@@ -1,7 +1,7 @@
 // Comparing two RPC answers value by value: the same keys, the same JSON types (recursively), the
 // same list lengths, deterministic values equal, random ones (rules.ts) of the same form.
 import { formatPath, type PathSegment } from '../scenario/path.js';
-import { classify, shapeOf } from './rules.js';
+import { classify, near, NEAR_PERCENT, shapeOf } from './rules.js';
 
 /**
  * What differs at a path:
@@ -74,6 +74,10 @@ const items = (n: number): string => `${n} item${n === 1 ? '' : 's'}`;
 function compareLeaf(path: PathSegment[], a: unknown, b: unknown, out: ValueDivergence[]): void {
   const at = formatPath(path);
   const rule = classify(path, at, a, b);
+  if (rule?.format === 'near') {
+    if (!near(a, b)) out.push({ path: at, kind: 'value', a: show(a), b: show(b), detail: `more than ${NEAR_PERCENT}% apart`, rule: rule.name });
+    return;
+  }
   if (rule) {
     const [sa, sb] = [shapeOf(rule.format, a), shapeOf(rule.format, b)];
     if (sa !== sb) out.push({ path: at, kind: 'format', a: show(a), b: show(b), detail: `${sa} ≠ ${sb}`, rule: rule.name });
@@ -83,6 +87,18 @@ function compareLeaf(path: PathSegment[], a: unknown, b: unknown, out: ValueDive
   if (!same) out.push({ path: at, kind: 'value', a: show(a), b: show(b) });
 }
 
+/** Lists the real programs fill from a hash map (get_balance's `balances`): their order means nothing. */
+const UNORDERED = new Set(['balances']);
+const unordered = (path: readonly PathSegment[]): boolean => UNORDERED.has(String(path[path.length - 1]));
+
+/** A list of objects with distinct `asset_type`s, sorted by it (any other list as it is). */
+function byAsset(list: unknown[]): unknown[] {
+  const key = (x: unknown): unknown => (typeof x === 'object' && x !== null ? (x as Record<string, unknown>).asset_type : undefined);
+  const keys = list.map(key);
+  if (!keys.every((k) => typeof k === 'string') || new Set(keys).size !== keys.length) return list;
+  return [...list].sort((x, y) => ((key(x) as string) < (key(y) as string) ? -1 : 1));
+}
+
 function walk(path: PathSegment[], a: unknown, b: unknown, out: ValueDivergence[]): void {
   const [ta, tb] = [jsonType(a), jsonType(b)];
   if (ta !== tb) {
@@ -90,7 +106,7 @@ function walk(path: PathSegment[], a: unknown, b: unknown, out: ValueDivergence[
     return;
   }
   if (ta === 'list') {
-    const [la, lb] = [a as unknown[], b as unknown[]];
+    const [la, lb] = unordered(path) ? [byAsset(a as unknown[]), byAsset(b as unknown[])] : [a as unknown[], b as unknown[]];
     if (la.length !== lb.length) out.push({ path: formatPath(path), kind: 'length', a: show(la), b: show(lb), detail: `${items(la.length)} ≠ ${items(lb.length)}` });
     for (let i = 0; i < Math.min(la.length, lb.length); i++) walk([...path, i], la[i], lb[i], out);
     return;

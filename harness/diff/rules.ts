@@ -11,10 +11,15 @@ import type { PathSegment } from '../scenario/path.js';
  * How a value matched by a rule is compared (after its JSON type, which always has to match):
  * - `opaque`: random text (hashes, keys, blobs, addresses, URLs): the same shape (`opaqueShape`);
  * - `timestamp`: seconds or milliseconds since 1970: both in the same plausible range (other values, e.g. `unlock_time: 0`, exactly);
- * - `count`: a number that depends on how far the chain got or on the machine: both non-negative integers;
+ * - `count`: a number that depends on the machine: both non-negative integers;
+ * - `near`: a size that depends on random parts of a transaction (decoy offsets are varints): within
+ *   NEAR_PERCENT of each other;
  * - `any`: only the JSON type.
  */
-export type Format = 'opaque' | 'timestamp' | 'count' | 'any';
+export type Format = 'opaque' | 'timestamp' | 'count' | 'near' | 'any';
+
+/** How far apart two `near` values may be, in percent of the larger. */
+export const NEAR_PERCENT = 3;
 
 export interface Rule {
   /** Shown with a divergence of a value it matched, e.g. `hash or key`. */
@@ -62,11 +67,12 @@ export const RULES: readonly Rule[] = [
   { name: 'address', key: /(^|_)(address|addresses)$/, format: 'opaque', why: 'wallets a scenario creates have fresh keys; daemon addresses have free ports' },
   { name: 'timestamp', key: /^(time|timestamp|[a-z0-9_]+_time|[a-z0-9_]+_timestamp)$/, format: 'timestamp', why: 'wall-clock time' },
   {
-    name: 'chain position',
-    key: /^(height|height_without_bootstrap|block_height|blockchain_height|current_height|target_height|depth|confirmations|tx_count|votes|window|cumulative_difficulty|cumulative_difficulty_top64|wide_cumulative_difficulty)$/,
-    format: 'count',
-    why: 'how far the chain got: a miner stops a block or two past its target, so two runs mine a few blocks more or less',
+    name: 'size',
+    key: /^(weight|weight_list|block_size|block_weight|long_term_weight|block_size_median|block_weight_median)$/,
+    format: 'near',
+    why: 'a transaction\'s size depends on its random decoys (offsets are varints): two runs of the same transfer differ by a few bytes',
   },
+  { name: 'build version', value: (v) => isString(v) && / based on Monero /.test(v), format: 'opaque', why: 'names the build (its commit), which differs between any two builds' },
   {
     name: 'machine-dependent',
     key: /^(database_size|free_space|rpc_connections_count|num_unspent_outputs|speed|nonce)$/,
@@ -126,11 +132,19 @@ export function opaqueShape(s: string): string {
 const TS_SECONDS: readonly [number, number] = [946_684_800, 4_102_444_800]; // 2000 to 2100
 const TS_MILLIS: readonly [number, number] = [TS_SECONDS[0] * 1000, TS_SECONDS[1] * 1000];
 
+/** Whether two `near` values are within NEAR_PERCENT of each other. */
+export function near(a: unknown, b: unknown): boolean {
+  const [x, y] = [Number(a), Number(b)];
+  if (!Number.isFinite(x) || !Number.isFinite(y)) return x === y;
+  return Math.abs(x - y) * 100 <= NEAR_PERCENT * Math.max(Math.abs(x), Math.abs(y));
+}
+
 /** The form of a value under a rule's format; two values agree when their shapes are equal. */
 export function shapeOf(format: Format, v: unknown): string {
   if (format === 'any') return 'any';
   const n = typeof v === 'bigint' ? Number(v) : v;
   if (typeof n === 'number') {
+    if (format === 'near') return 'a number';
     if (format === 'timestamp') {
       if (n >= TS_SECONDS[0] && n < TS_SECONDS[1]) return 'a time in seconds since 1970';
       if (n >= TS_MILLIS[0] && n < TS_MILLIS[1]) return 'a time in milliseconds since 1970';

@@ -2,7 +2,7 @@
 // diverge (a deterministic value, a key, a JSON type, an error), and where.
 import { describe, expect, it } from 'vitest';
 import { compareAnswers } from '../../harness/diff/compare.js';
-import { addressKind, classify, opaqueShape, shapeOf } from '../../harness/diff/rules.js';
+import { addressKind, classify, near, opaqueShape, shapeOf } from '../../harness/diff/rules.js';
 import { walletFromSeed } from '../../harness/sim/crypto/keys.js';
 import { wordsToSeed } from '../../harness/sim/crypto/mnemonic.js';
 import { fixtureWallet } from '../../harness/testnet/fixture-wallets.js';
@@ -25,11 +25,11 @@ function transfer(seed: 'a' | 'b', over: Record<string, unknown> = {}): Record<s
       tx_blob: seed === 'a' ? 'ab'.repeat(700) : 'cd'.repeat(650),
       spent_key_images: { key_images: [hex(h === '1' ? 'e' : 'f'), hex(h)] },
       unsigned_txset: '',
-      weight: 1520,
+      weight: seed === 'a' ? 1520 : 1518,
       payment_id: seed === 'a' ? '115297c1c0b0aa4b' : '70b3197b0bc70171',
       timestamp: seed === 'a' ? 1_795_447_855 : 1_795_447_873,
       unlock_time: 0,
-      height: seed === 'a' ? 1212 : 1214,
+      height: 1212,
       address: seed === 'a' ? main.carrot.address : miner.carrot.address,
       url: `http://127.0.0.1:${seed === 'a' ? 41169 : 44313}/rich.json`,
       ...over,
@@ -38,7 +38,7 @@ function transfer(seed: 'a' | 'b', over: Record<string, unknown> = {}): Record<s
 }
 
 describe('answers that agree', () => {
-  it('the same shapes with different hashes, keys, blobs, ids, timestamps, heights, addresses and ports: no divergence', () => {
+  it('the same shapes with different hashes, keys, blobs, ids, timestamps, addresses and ports, and weights a few bytes apart: no divergence', () => {
     expect(compareAnswers(transfer('a'), transfer('b'))).toEqual([]);
   });
 
@@ -110,6 +110,27 @@ describe('answers that diverge', () => {
     ]);
   });
 
+  it('heights compare exactly (mining ends exactly at its target on every backend)', () => {
+    expect(compareAnswers(transfer('a'), transfer('b', { height: 1213 }))).toEqual([{ path: 'result.height', kind: 'value', a: '1212', b: '1213' }]);
+  });
+
+  it('sizes more than 3% apart diverge; the build named in a version string does not', () => {
+    expect(compareAnswers(transfer('a'), transfer('b', { weight: 1570 }))).toEqual([
+      { path: 'result.weight', kind: 'value', a: '1520', b: '1570', detail: 'more than 3% apart', rule: 'size' },
+    ]);
+    const version = (v: string): unknown => ({ result: { version: v } });
+    expect(compareAnswers(version('1.1.3c-simulated, based on Monero 0.18.4.0-release'), version('1.1.3c-bcd1c3b84, based on Monero 0.18.4.0-release'))).toEqual([]);
+    expect(compareAnswers({ result: { version: 12 } }, { result: { version: 13 } })).toHaveLength(1);
+  });
+
+  it("get_balance's balances compare in any order (the real wallet lists them from a hash map), other lists in order", () => {
+    const bal = (...assets: string[]): unknown => ({ result: { balances: assets.map((a) => ({ asset_type: a, balance: a.length })) } });
+    expect(compareAnswers(bal('SAL1', 'salMNT1'), bal('salMNT1', 'SAL1'))).toEqual([]);
+    expect(compareAnswers(bal('SAL1', 'salMNT1'), bal('salMNT1', 'SAL1', 'salXYZ1'))).toMatchObject([{ path: 'result.balances', kind: 'length' }]);
+    const tokens = (...t: string[]): unknown => ({ result: { tokens: t } });
+    expect(compareAnswers(tokens('salA', 'salB'), tokens('salB', 'salA'))).toHaveLength(2);
+  });
+
   it('an unlock_time (a height, not a time) and a blocks_to_unlock count compare exactly', () => {
     const out = compareAnswers({ result: { unlock_time: 0, blocks_to_unlock: 9 } }, { result: { unlock_time: 1300, blocks_to_unlock: 10 } });
     expect(out.map((d) => [d.path, d.kind])).toEqual([
@@ -127,12 +148,12 @@ describe('the rule table', () => {
     expect(rule(['result', 'spent_key_images', 'key_images', 3], hex('1'))).toBe('hash or key');
     expect(rule(['result', 'transfers', 0, 'timestamp'], 1)).toBe('timestamp');
     expect(rule(['result', 'start_time'], 1)).toBe('timestamp');
-    expect(rule(['result', 'block_header', 'depth'], 1)).toBe('chain position');
+    expect(rule(['result', 'block_header', 'block_weight'], 1)).toBe('size');
     expect(rule(['result', 'free_space'], 1)).toBe('machine-dependent');
     expect(rule(['id'], '0')).toBe('JSON-RPC id');
     expect(rule(['result', 'sha256'], hex('c'))).toBe('64-hex hash');
     expect(rule(['result', 'sal_token', 'url'], 'http://127.0.0.1:1/x')).toBe('URL');
-    for (const [path, v] of [[['result', 'balance'], 5], [['result', 'blocks_to_unlock'], 9], [['error', 'message'], 'x'], [['result', 'tokens', 0], 'salABCD'], [['result', 'time_to_unlock'], 0]] as const) {
+    for (const [path, v] of [[['result', 'balance'], 5], [['result', 'blocks_to_unlock'], 9], [['error', 'message'], 'x'], [['result', 'tokens', 0], 'salABCD'], [['result', 'time_to_unlock'], 0], [['result', 'block_header', 'depth'], 3], [['result', 'height'], 1201], [['result', 'sal_token', 'size'], 170]] as const) {
       expect(rule([...path], v)).toBeUndefined();
     }
   });
@@ -154,6 +175,8 @@ describe('the rule table', () => {
     expect(shapeOf('timestamp', 1_795_447_855_000)).toBe('a time in milliseconds since 1970');
     expect(shapeOf('timestamp', 0)).toBe('0');
     expect(shapeOf('count', 1212)).toBe(shapeOf('count', 1214));
+    expect(near(1520, 1566)).toBe(true);
+    expect(near(1520, 1568)).toBe(false);
     expect(shapeOf('count', -1)).not.toBe(shapeOf('count', 1));
   });
 });

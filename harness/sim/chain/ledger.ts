@@ -7,12 +7,14 @@ import {
   CARROT_MAX_OUTPUTS,
   DEFAULT_TX_SPENDABLE_AGE,
   HF_CARROT,
+  HF_SAL1,
   HF_SHUTDOWN,
   HF_TOKENS,
   MAX_TOKEN_SUPPLY,
   MAX_TX_WEIGHT,
   MINED_MONEY_UNLOCK_WINDOW,
   PREMINE,
+  TESTNET_HARD_FORKS,
   TREASURY_MINT,
   TxType,
   coinbaseAsset,
@@ -240,18 +242,34 @@ export function mineBlock(l: Ledger, minerAddress: string, timestamp: number, di
     timestamp,
     nonce: Number.parseInt(hash.slice(0, 8), 16),
     majorVersion: hf,
-    minorVersion: hf,
+    // Blockchain::create_block_template votes with the newest version this build knows.
+    minorVersion: TESTNET_HARD_FORKS[TESTNET_HARD_FORKS.length - 1]!.version,
     difficulty,
     cumulativeDifficulty: prev.cumulativeDifficulty + difficulty,
     alreadyGenerated: prev.alreadyGenerated + base,
     minerTx,
     protocolTx,
     txs,
-    reward: split.miner,
-    weight: 100 + txs.reduce((s, t) => s + t.weight, 0),
+    // As get_outs_money_amount(miner_tx): the real miner tx also carries the treasury's share
+    // and its mints (here in the protocol tx).
+    reward: split.miner + protocolTx.outputs.filter((o) => o.address === TREASURY_ADDRESS).reduce((s, o) => s + o.amount, 0n),
+    weight: minerTxWeight(index, hf, [split.miner, ...protocolTx.outputs.filter((o) => o.address === TREASURY_ADDRESS).map((o) => o.amount)]) + txs.reduce((s, t) => s + t.weight, 0),
   };
   applyBlock(l, block);
   return { block, dropped };
+}
+
+const varintBytes = (n: bigint | number): number => Math.max(1, Math.ceil(BigInt(n).toString(2).length / 7));
+
+/**
+ * The size of the real miner tx (a block's weight when it holds no other tx), fitted to the real
+ * v1.1.3c testnet: 90 bytes + the height's varint (+1 for the SAL1 asset type from HF6) before
+ * Carrot; from HF10 112 bytes for the miner's output and 90 + the amount's varint per other output
+ * (the treasury's share from HF11, the treasury mints). Within a byte of what the real daemon reports.
+ */
+export function minerTxWeight(index: number, hf: number, amounts: readonly bigint[]): number {
+  if (hf < HF_CARROT) return 90 + varintBytes(index) + (hf >= HF_SAL1 ? 1 : 0);
+  return 112 + amounts.slice(1).reduce((s, a) => s + 90 + varintBytes(a), 0);
 }
 
 /** Would a miner with this address be able to build the next block's template? */

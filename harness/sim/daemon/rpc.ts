@@ -56,7 +56,7 @@ function blockHeader(l: Ledger, b: Block, fillPowHash: boolean): Record<string, 
     orphan_status: false,
     pow_hash: fillPowHash ? b.hash.split('').reverse().join('') : '',
     prev_hash: b.prevHash,
-    pricing_record: { height: 0, pr_version: 0, signature: '', supply: { sal: 0, vsd: 0 }, timestamp: 0, assets: [] },
+    pricing_record: { height: 0, pr_version: 0, signature: '', supply: { SAL: 0, VSD: 0 }, timestamp: 0, assets: [] },
     protocol_tx_hash: b.protocolTx.txid,
     reward: b.reward,
     timestamp: b.timestamp,
@@ -208,7 +208,8 @@ function hardForkInfo(l: Ledger): Record<string, unknown> {
     untrusted: false,
     version: v,
     votes: Math.max(window - 1, 0),
-    voting: next.version,
+    // HardFork::get_voting_info: the newest version this build knows, whatever the height.
+    voting: TESTNET_HARD_FORKS[TESTNET_HARD_FORKS.length - 1]!.version,
     window,
   };
 }

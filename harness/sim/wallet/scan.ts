@@ -109,6 +109,7 @@ function scanTx(w: Wallet, tx: Tx, block: Block, opts: ScanOptions, events: stri
         unlockTime: tx.unlockTime,
         paymentId: tx.paymentId,
         address: outs[0]!.address,
+        fee: coinbase ? 0n : tx.fee,
       });
     }
     st.pool = st.pool.filter((p) => p.txid !== tx.txid);
@@ -157,6 +158,7 @@ export function scanPool(w: Wallet, pool: Tx[]): void {
     if (outs.length === 0) continue;
     st.pool.push({
       txid: tx.txid,
+      fee: tx.fee,
       timestamp: tx.timestamp,
       amount: outs.reduce((s, o) => s + o.amount, 0n),
       amounts: outs.map((o) => o.amount),

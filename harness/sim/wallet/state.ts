@@ -56,10 +56,13 @@ export interface InRecord {
   unlockTime: number;
   paymentId: string;
   address: string;
+  /** The tx's network fee (0 for coinbase), shown on the incoming entry as real wallets do. */
+  fee?: bigint;
 }
 
 export interface PoolRecord {
   txid: string;
+  fee?: bigint;
   timestamp: number;
   amount: bigint;
   amounts: bigint[];

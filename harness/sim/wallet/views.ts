@@ -35,6 +35,9 @@ export function balanceOf(w: Wallet, asset: string): { balance: bigint; unlocked
 export function getBalance(w: Wallet, rawAsset: string, allAssets: boolean): Record<string, unknown> {
   const asset = normaliseBalanceAsset(rawAsset);
   if (!w.state.assetsSeen.includes(asset)) throw new RpcError(-1, `Source asset '${asset}' not found in wallet`);
+  // The real wallet lists its assets from an unordered_map, in an order that depends on hash
+  // buckets and on when the wallet was last opened (recorded: [SAL, SAL1], and [salMNT1, SAL1]);
+  // sorted here. `saltnet diff` compares these lists in any order.
   const assets = allAssets ? [...w.state.assetsSeen].sort() : [asset];
   const balances = [];
   for (const a of assets) {
@@ -113,7 +116,7 @@ export function getTransfers(w: Wallet, f: TransferFilter): Record<string, unkno
           amount: r.amount,
           amounts: r.amounts,
           asset_type: r.asset,
-          fee: 0n,
+          fee: r.fee ?? 0n,
           height: r.height,
           locked: st.height < r.unlockHeight,
           payment_id: r.paymentId,
@@ -149,8 +152,9 @@ export function getTransfers(w: Wallet, f: TransferFilter): Record<string, unkno
           address: p.address,
           amount: p.amount,
           amounts: p.amounts,
-          asset_type: p.asset,
-          fee: 0n,
+          // The real pool entry leaves asset_type unset (wallet_rpc_server's pool fill_transfer_entry).
+          asset_type: '',
+          fee: p.fee ?? 0n,
           height: 0,
           locked: true,
           payment_id: p.paymentId,
