@@ -1,6 +1,7 @@
 // Comparing two RPC answers value by value: the same keys, the same JSON types (recursively), the
 // same list lengths, deterministic values equal, random ones (rules.ts) of the same form.
 import { formatPath, type PathSegment } from '../scenario/path.js';
+import { compareInputDependent, INPUT_DEPENDENT, isTxObject } from './inputs.js';
 import { classify, near, NEAR_PERCENT, shapeOf } from './rules.js';
 
 /**
@@ -113,10 +114,12 @@ function walk(path: PathSegment[], a: unknown, b: unknown, out: ValueDivergence[
   }
   if (ta === 'object') {
     const [oa, ob] = [a as Record<string, unknown>, b as Record<string, unknown>];
+    const tx = isTxObject(oa) && isTxObject(ob);
     for (const k of Object.keys(oa)) {
       if (!(k in ob) || ob[k] === undefined) {
         if (oa[k] !== undefined) out.push({ path: formatPath([...path, k]), kind: 'only-in-a', a: show(oa[k]), b: ABSENT });
-      } else walk([...path, k], oa[k], ob[k], out);
+      } else if (tx && INPUT_DEPENDENT.has(k)) compareInputDependent(path, k, oa, ob, out, (p, x, y) => walk(p, x, y, out));
+      else walk([...path, k], oa[k], ob[k], out);
     }
     for (const k of Object.keys(ob)) {
       if ((!(k in oa) || oa[k] === undefined) && ob[k] !== undefined) out.push({ path: formatPath([...path, k]), kind: 'only-in-b', a: ABSENT, b: show(ob[k]) });

@@ -115,8 +115,10 @@ describe('answers that diverge', () => {
   });
 
   it('sizes more than 3% apart diverge; the build named in a version string does not', () => {
-    expect(compareAnswers(transfer('a'), transfer('b', { weight: 1570 }))).toEqual([
-      { path: 'result.weight', kind: 'value', a: '1520', b: '1570', detail: 'more than 3% apart', rule: 'size' },
+    const header = (w: number): unknown => ({ result: { block_header: { block_weight: w, hash: hex('3') } } });
+    expect(compareAnswers(header(1520), header(1566))).toEqual([]);
+    expect(compareAnswers(header(1520), header(1570))).toEqual([
+      { path: 'result.block_header.block_weight', kind: 'value', a: '1520', b: '1570', detail: 'more than 3% apart', rule: 'size' },
     ]);
     const version = (v: string): unknown => ({ result: { version: v } });
     expect(compareAnswers(version('1.1.3c-simulated, based on Monero 0.18.4.0-release'), version('1.1.3c-bcd1c3b84, based on Monero 0.18.4.0-release'))).toEqual([]);
@@ -129,6 +131,24 @@ describe('answers that diverge', () => {
     expect(compareAnswers(bal('SAL1', 'salMNT1'), bal('salMNT1', 'SAL1', 'salXYZ1'))).toMatchObject([{ path: 'result.balances', kind: 'length' }]);
     const tokens = (...t: string[]): unknown => ({ result: { tokens: t } });
     expect(compareAnswers(tokens('salA', 'salB'), tokens('salB', 'salA'))).toHaveLength(2);
+  });
+
+  it('a transfer that chose 1 input on one side and 2 on the other (Salvium picks at random): fee, weight and key images agree by the fee model', () => {
+    const tx = (fee: number, weight: number, images: number): unknown => ({ result: { fee, weight, amount: 250_000_000, tx_hash: hex('1'), spent_key_images: { key_images: Array.from({ length: images }, () => hex('e')) } } });
+    expect(compareAnswers(tx(1_239_160, 2384, 1), tx(1_857_960, 3562, 2))).toEqual([]);
+    const entry = (fee: number): unknown => ({ result: { pending: [{ txid: hex('1'), fee, amount: 250_000_000 }] } });
+    expect(compareAnswers(entry(1_239_160), entry(1_857_960))).toEqual([]);
+    // Another fee per byte, a burn that is missing, a fee against none: divergences.
+    expect(compareAnswers(tx(1_239_160, 2384, 1), tx(1_500_000, 2384, 1))).toMatchObject([{ path: 'result.fee', rule: 'fee', detail: 'fee per byte 519.8 ≠ 629.2 (more than 3% apart)' }]);
+    expect(compareAnswers(entry(100_010_521_160), entry(10_521_160))).toMatchObject([{ path: 'result.pending[0].fee', kind: 'value' }]);
+    expect(compareAnswers(entry(0), entry(1_239_160))).toHaveLength(1);
+    expect(compareAnswers(tx(1_239_160, 2384, 1), tx(1_239_160, 2384, 0))).toMatchObject([{ path: 'result.spent_key_images.key_images', kind: 'length' }]);
+    // transfer_split: per transaction.
+    const split = (fees: number[], weights: number[]): unknown => ({ result: { fee_list: fees, weight_list: weights, tx_hash_list: fees.map(() => hex('2')) } });
+    expect(compareAnswers(split([2_201_160, 1_857_960], [4221, 3561]), split([3_195_400, 1_857_960], [6134, 3560]))).toEqual([]);
+    expect(compareAnswers(split([2_201_160], [4221]), split([2_201_160, 1_857_960], [4221, 3560]))).toMatchObject([{ path: 'result.fee_list', kind: 'length' }, { path: 'result.weight_list', kind: 'length' }, { path: 'result.tx_hash_list', kind: 'length' }]);
+    // get_fee_estimate's fee is a rate, not a transaction's: exact.
+    expect(compareAnswers({ result: { fee: 520, fees: [520, 2080] } }, { result: { fee: 521, fees: [520, 2080] } })).toEqual([{ path: 'result.fee', kind: 'value', a: '520', b: '521' }]);
   });
 
   it('an unlock_time (a height, not a time) and a blocks_to_unlock count compare exactly', () => {

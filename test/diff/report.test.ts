@@ -15,7 +15,7 @@ const A = [
   run('/p/c.yaml', 'infra', [], { status: 'passed' }),
 ];
 const B = [
-  run('/p/a.yaml', 'errors <&>', [step(0, 'bad asset', { error: { code: -1, message: "Source asset 'XYZW' not found in wallet (B)" } }), step(1, 'fee', { result: { fee: 11, tx_hash: 'b'.repeat(64) } })]),
+  run('/p/a.yaml', 'errors <&>', [step(0, 'bad asset', { error: { code: -1, message: "Source asset 'XYZW' not found in wallet (B)" } }), step(1, 'fee', { result: { fee: 25, tx_hash: 'b'.repeat(64) } })]),
   run('/p/b.yaml', 'same', [step(0, 'height', { result: { height: 1212 } })]),
   run('/p/c.yaml', 'infra', [], { status: 'error', failure: { message: 'setting up the scenario failed: daemon exited with code 3' } }),
 ];
@@ -34,7 +34,7 @@ describe('human', () => {
     const header = lines.findIndex((l) => l.trimStart().startsWith('step'));
     expect(lines[header]!.split(/\s{2,}/).filter(Boolean)).toEqual(['step', 'path', 'A', 'B', 'kind']);
     expect(lines[header + 1]!.split(/\s{2,}/).filter(Boolean)).toEqual(['1 bad asset', 'error.message', '…found in wallet"', '…found in wallet (B)"', 'value']);
-    expect(lines[header + 2]!.split(/\s{2,}/).filter(Boolean)).toEqual(['2 fee', 'result.fee', '10', '11', 'value']);
+    expect(lines[header + 2]!.split(/\s{2,}/).filter(Boolean)).toEqual(['2 fee', 'result.fee', '10', '25', 'value (not within a factor of 2 (what 1 or 2 inputs give))']);
     expect(lines[header + 3]).toBe('      accepted: fee model differs (/p/saltnet.diff-accept.yaml:2:5)');
     expect(lines).toContain('✓ same      /p/b.yaml — same (1 step)');
     expect(lines).toContain('! error     /p/c.yaml — infra');
@@ -53,7 +53,7 @@ describe('json', () => {
     expect(doc).toMatchObject({ version: 1, ok: false, a: { backend: 'sim' }, b: { backend: 'salvium', binDir: '/opt/b' }, summary: { scenarios: 3, steps: 3, divergences: 1, accepted: 1, diverged: 1, errors: 1, stale: 1 } });
     expect(doc.scenarios[0].divergences).toEqual([
       { step: 1, stepName: 'bad asset', path: 'error.message', kind: 'value', a: `"Source asset 'XYZW' not found in wallet"`, b: `"Source asset 'XYZW' not found in wallet (B)"` },
-      { step: 2, stepName: 'fee', path: 'result.fee', kind: 'value', a: '10', b: '11', accepted: { reason: 'fee model differs', at: '/p/saltnet.diff-accept.yaml:2:5' } },
+      { step: 2, stepName: 'fee', path: 'result.fee', kind: 'value', a: '10', b: '25', detail: 'not within a factor of 2 (what 1 or 2 inputs give)', rule: 'fee', accepted: { reason: 'fee model differs', at: '/p/saltnet.diff-accept.yaml:2:5' } },
     ]);
     expect(doc.scenarios[2]).toMatchObject({ status: 'error', a: { status: 'passed' }, b: { status: 'error', message: 'setting up the scenario failed: daemon exited with code 3' } });
     expect(doc.stale).toEqual([{ at: '/p/saltnet.diff-accept.yaml:3:5', scenario: 'same', path: 'result.x', reason: 'gone' }]);

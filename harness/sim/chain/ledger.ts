@@ -37,7 +37,11 @@ export interface Ledger {
   pool: Map<string, Tx>;
   /** Unix seconds at which each pool tx arrived. */
   poolArrival: Map<string, number>;
+  /** Global index of each block's first output (outputs are numbered in chain order, genesis first). */
+  firstOutput: number[];
 }
+
+const outputCount = (b: Block): number => [b.minerTx, b.protocolTx, ...b.txs].reduce((n, tx) => n + tx.outputs.length, 0);
 
 export const sha256Hex = (text: string): string => createHash('sha256').update(text).digest('hex');
 
@@ -74,7 +78,7 @@ export function genesisBlock(): Block {
 }
 
 export function newLedger(): Ledger {
-  const ledger: Ledger = { blocks: [], outputs: new Map(), spentKeyImages: new Set(), tokens: new Map(), pool: new Map(), poolArrival: new Map() };
+  const ledger: Ledger = { blocks: [], outputs: new Map(), spentKeyImages: new Set(), tokens: new Map(), pool: new Map(), poolArrival: new Map(), firstOutput: [] };
   applyBlock(ledger, genesisBlock());
   return ledger;
 }
@@ -84,6 +88,8 @@ export const topBlock = (l: Ledger): Block => l.blocks[l.blocks.length - 1] as B
 
 /** Index a block's effects: outputs, spent key images, tokens; drop its txs from the pool. */
 export function applyBlock(l: Ledger, block: Block): void {
+  const prev = l.blocks[l.blocks.length - 1];
+  l.firstOutput.push(prev ? (l.firstOutput[l.firstOutput.length - 1] as number) + outputCount(prev) : 0);
   l.blocks.push(block);
   const coinbaseTxs = [block.minerTx, block.protocolTx];
   for (const tx of coinbaseTxs) for (const o of tx.outputs) l.outputs.set(o.id, { output: o, blockIndex: block.index, coinbase: true });
@@ -287,6 +293,7 @@ export function templateError(l: Ledger, family: 'cn' | 'carrot'): string | null
 export function popBlock(l: Ledger, now: number): Block | undefined {
   if (l.blocks.length <= 1) return undefined;
   const block = l.blocks.pop() as Block;
+  l.firstOutput.pop();
   for (const tx of [block.minerTx, block.protocolTx, ...block.txs]) for (const o of tx.outputs) l.outputs.delete(o.id);
   for (const tx of block.txs) {
     for (const i of tx.inputs) l.spentKeyImages.delete(i.keyImage);

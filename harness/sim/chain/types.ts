@@ -64,9 +64,11 @@ export interface Block {
   minerTx: Tx;
   protocolTx: Tx;
   txs: Tx[];
-  /** Sum of the miner's outputs (after the stake/treasury split). */
+  /** What get_block_header reports: the miner tx's outputs (the miner's and, from HF11, the treasury's share and mints). */
   reward: bigint;
   weight: number;
+  /** Sent to wallets with the block (not stored): the global index of its first output. */
+  firstOutputIndex?: number;
 }
 
 /** A token on the chain: what its creation carried, under its asset type, from the block that mined it. */

@@ -180,6 +180,7 @@ async function main(): Promise<void> {
     difficulty,
     startTime: Math.floor(Date.now() / 1000),
     poolChanged: () => store.savePool(ledger),
+    popped: 0,
     chainRewritten: () => {
       store.rewrite(ledger);
       store.savePool(ledger);

@@ -29,6 +29,8 @@ export interface DaemonContext {
   poolChanged: () => void;
   /** Called after blocks were popped (to persist the shorter chain and the pool). */
   chainRewritten: () => void;
+  /** Blocks popped since the daemon started (hard_fork_info's window remembers them). */
+  popped: number;
   shutdown: () => void;
 }
 
@@ -192,11 +194,16 @@ function sendRawTransaction(ctx: DaemonContext, hex: string): Record<string, unk
   return { ...base, status: 'OK' };
 }
 
-function hardForkInfo(l: Ledger): Record<string, unknown> {
+/**
+ * `popped`: blocks popped since the daemon started. HardFork::on_block_popped slides its vote window
+ * back (pops a vote, pushes the popped height's major version at the front) instead of shrinking
+ * it, so until a restart the window holds one entry more, and one vote less, per popped block.
+ */
+function hardForkInfo(l: Ledger, popped: number): Record<string, unknown> {
   const count = height(l);
   const v = nextHardFork(count);
   const next = TESTNET_HARD_FORKS.find((f) => f.version > v) ?? TESTNET_HARD_FORKS[TESTNET_HARD_FORKS.length - 1]!;
-  const window = Math.min(count, 10080);
+  const window = Math.min(count + popped, 10080);
   return {
     credits: 0,
     earliest_height: next.height,
@@ -207,7 +214,7 @@ function hardForkInfo(l: Ledger): Record<string, unknown> {
     top_hash: '',
     untrusted: false,
     version: v,
-    votes: Math.max(window - 1, 0),
+    votes: Math.max(window - 1 - popped, 0),
     // HardFork::get_voting_info: the newest version this build knows, whatever the height.
     voting: TESTNET_HARD_FORKS[TESTNET_HARD_FORKS.length - 1]!.version,
     window,
@@ -260,6 +267,7 @@ export function daemonUriEndpoints(ctx: DaemonContext): Map<string, Handler> {
     m.set('/pop_blocks', (raw) => {
       const n = Math.min(Number(popParams.parse(raw).nblocks), height(l) - 1);
       for (let i = 0; i < n; i++) popBlock(l, now());
+      ctx.popped += Math.max(n, 0);
       if (n > 0) ctx.chainRewritten();
       return { height: height(l), ...STATUS };
     });
@@ -270,7 +278,7 @@ export function daemonUriEndpoints(ctx: DaemonContext): Map<string, Handler> {
     const p = blocksParams.parse(raw);
     const start = Number(p.start_height);
     const count = Math.min(Number(p.count), 5000);
-    const blocks = l.blocks.slice(start, start + count);
+    const blocks = l.blocks.slice(start, start + count).map((b) => ({ ...b, firstOutputIndex: l.firstOutput[b.index] }));
     return { blocks_json: encode(blocks), current_height: height(l), ...STATUS };
   });
   const pool: Handler = () => ({
@@ -333,7 +341,7 @@ export function daemonJsonRpcMethods(ctx: DaemonContext): Map<string, Handler> {
   });
   alias(['hard_fork_info'], (raw) => {
     hfParams.parse(raw);
-    return hardForkInfo(l);
+    return hardForkInfo(l, ctx.popped);
   });
   alias(['get_version'], () => ({
     current_height: height(l),

@@ -361,7 +361,7 @@ export function walletMethods(ctx: WalletRpcContext): Map<string, Handler> {
     return {
       // The real entries carry no asset_type.
       transfers: outs.map((o) => ({
-        amount: o.amount, block_height: o.blockIndex, frozen: false, global_index: 0, key_image: o.keyImage,
+        amount: o.amount, block_height: o.blockIndex, frozen: false, global_index: o.globalIndex ?? 0, key_image: o.keyImage,
         pubkey: o.id.slice(0, 64), spent: o.spent, subaddr_index: { major: 0, minor: 0 }, tx_hash: o.txid, unlocked: w.state.height >= o.unlockHeight,
       })),
     };

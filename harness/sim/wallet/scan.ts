@@ -36,7 +36,7 @@ function indexOf(w: Wallet): ScanIndex {
   return { byKeyImage: new Map(w.state.outputs.map((o) => [o.keyImage, o])), ids: new Set(w.state.outputs.map((o) => o.id)) };
 }
 
-function scanTx(w: Wallet, tx: Tx, block: Block, opts: ScanOptions, events: string[], index: ScanIndex): boolean {
+function scanTx(w: Wallet, tx: Tx, block: Block, opts: ScanOptions, events: string[], index: ScanIndex, firstIndex: number | undefined): boolean {
   const st = w.state;
   const coinbase = tx.type === TxType.MINER || tx.type === TxType.PROTOCOL;
   // Spends of our outputs (already marked spent by our own pending tx, or not yet).
@@ -53,7 +53,7 @@ function scanTx(w: Wallet, tx: Tx, block: Block, opts: ScanOptions, events: stri
   // Our outputs in this tx.
   let received = false;
   const got: OwnedOutput[] = [];
-  for (const o of tx.outputs) {
+  for (const [position, o] of tx.outputs.entries()) {
     if (!ownsAddress(w, o.address) || o.amount === 0n) continue;
     if (tx.type === TxType.PROTOCOL && o.asset.startsWith('sal') && o.asset.length === 7 && !opts.tokenMintVisible) continue;
     if (index.ids.has(o.id)) continue;
@@ -69,6 +69,7 @@ function scanTx(w: Wallet, tx: Tx, block: Block, opts: ScanOptions, events: stri
       unlockTime: tx.unlockTime,
       address: o.address,
       spent: false,
+      ...(firstIndex !== undefined ? { globalIndex: firstIndex + position } : {}),
     };
     st.outputs.push(owned);
     index.byKeyImage.set(owned.keyImage, owned);
@@ -126,7 +127,11 @@ export function scanBlocks(w: Wallet, blocks: Block[], opts: ScanOptions, events
   for (const block of blocks) {
     if (block.index !== w.state.height) continue;
     if (block.index >= w.state.refreshFrom) {
-      for (const tx of [block.minerTx, block.protocolTx, ...block.txs]) if (scanTx(w, tx, block, opts, events, index)) received = true;
+      let next = block.firstOutputIndex;
+      for (const tx of [block.minerTx, block.protocolTx, ...block.txs]) {
+        if (scanTx(w, tx, block, opts, events, index, next)) received = true;
+        if (next !== undefined) next += tx.outputs.length;
+      }
     }
     w.state.height = block.index + 1;
     w.state.topHash = block.hash;

@@ -19,6 +19,8 @@ export interface OwnedOutput {
   address: string;
   spent: boolean;
   spentBy?: string;
+  /** Position among all outputs of the chain (incoming_transfers' global_index). */
+  globalIndex?: number;
 }
 
 export interface Destination {

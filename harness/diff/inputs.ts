@@ -1,0 +1,72 @@
+// Values of a transaction that depend on how many inputs its wallet chose. Salvium 1.1.3c's Carrot
+// input selection prefers 1 or 2 inputs *at random* when one input can pay
+// (carrot_impl/input_selection.cpp, get_input_counts_in_preferred_order), so two runs of the same
+// transfer — even on the same build — may differ in fee, weight and number of key images. Those are
+// compared by what does not depend on that coin flip: the fee per byte of weight (the fee model),
+// a fee of the same order (a burn or a missing fee still shows), and at least one key image.
+import { formatPath, type PathSegment } from '../scenario/path.js';
+import type { ValueDivergence } from './compare.js';
+import { NEAR_PERCENT, near } from './rules.js';
+
+type Obj = Record<string, unknown>;
+
+/** Keys whose values follow the input count, in an object that describes a transaction. */
+export const INPUT_DEPENDENT = new Set(['fee', 'fee_list', 'weight', 'weight_list', 'spent_key_images', 'spent_key_images_list']);
+
+const TX_KEYS = ['tx_hash', 'tx_hash_list', 'txid', 'spent_key_images', 'spent_key_images_list'];
+
+/** A transfer answer or a transfer entry (not get_fee_estimate, whose `fee` is a rate and compared exactly). */
+export const isTxObject = (o: Obj): boolean => TX_KEYS.some((k) => k in o);
+
+const show = (v: unknown): string => (typeof v === 'bigint' ? v.toString() : JSON.stringify(v) ?? '(absent)');
+const num = (v: unknown): number => Number(v);
+
+/** Fees (or weights) of the same transaction with 1 or 2 inputs: both zero, or both non-zero within a factor of 2. */
+function sameFeeOrder(a: unknown, b: unknown): boolean {
+  const [x, y] = [num(a), num(b)];
+  if (x === 0 || y === 0) return x === y;
+  return Math.max(x, y) <= 2 * Math.min(x, y);
+}
+
+function compareFee(path: PathSegment[], a: unknown, b: unknown, wa: unknown, wb: unknown, out: ValueDivergence[]): void {
+  const at = formatPath(path);
+  if (typeof a !== 'number' && typeof a !== 'bigint') return void (a !== b && out.push({ path: at, kind: 'value', a: show(a), b: show(b) }));
+  if (!sameFeeOrder(a, b)) out.push({ path: at, kind: 'value', a: show(a), b: show(b), detail: 'not within a factor of 2 (what 1 or 2 inputs give)', rule: 'fee' });
+  else if (wa !== undefined && wb !== undefined && num(wa) > 0 && num(wb) > 0 && !near(num(a) / num(wa), num(b) / num(wb))) {
+    const rate = (f: unknown, w: unknown): string => (num(f) / num(w)).toFixed(1);
+    out.push({ path: at, kind: 'value', a: show(a), b: show(b), detail: `fee per byte ${rate(a, wa)} ≠ ${rate(b, wb)} (more than ${NEAR_PERCENT}% apart)`, rule: 'fee' });
+  }
+}
+
+/** Key images: each side spent at least one (their form is compared with the other hashes). */
+function compareKeyImages(path: PathSegment[], a: unknown, b: unknown, out: ValueDivergence[]): void {
+  const count = (v: unknown): number => (Array.isArray((v as Obj | undefined)?.key_images) ? ((v as Obj).key_images as unknown[]).length : 0);
+  if ((count(a) > 0) !== (count(b) > 0)) out.push({ path: formatPath([...path, 'key_images']), kind: 'length', a: show(a), b: show(b), detail: `${count(a)} ≠ ${count(b)} key images`, rule: 'input count' });
+}
+
+function compareWeight(path: PathSegment[], a: unknown, b: unknown, out: ValueDivergence[]): void {
+  if (!sameFeeOrder(a, b)) out.push({ path: formatPath(path), kind: 'value', a: show(a), b: show(b), detail: 'not within a factor of 2 (what 1 or 2 inputs give)', rule: 'size' });
+}
+
+const kindOf = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'list' : typeof v === 'bigint' ? 'number' : typeof v);
+
+/**
+ * Compare one input-dependent key of two transaction objects; `walk` compares values whose JSON
+ * types differ (reported as any type change is).
+ */
+export function compareInputDependent(path: PathSegment[], key: string, a: Obj, b: Obj, out: ValueDivergence[], walk: (p: PathSegment[], x: unknown, y: unknown) => void): void {
+  const [va, vb] = [a[key], b[key]];
+  const at = [...path, key];
+  if (kindOf(va) !== kindOf(vb)) return walk(at, va, vb);
+  if (key === 'fee') return compareFee(at, va, vb, a.weight, b.weight, out);
+  if (key === 'weight') return compareWeight(at, va, vb, out);
+  if (key === 'spent_key_images') return compareKeyImages(at, va, vb, out);
+  const [la, lb] = [Array.isArray(va) ? va : [], Array.isArray(vb) ? vb : []];
+  if (la.length !== lb.length) out.push({ path: formatPath(at), kind: 'length', a: show(va), b: show(vb), detail: `${la.length} ≠ ${lb.length} items` });
+  const [wa, wb] = [a.weight_list as unknown[] | undefined, b.weight_list as unknown[] | undefined];
+  for (let i = 0; i < Math.min(la.length, lb.length); i++) {
+    if (key === 'fee_list') compareFee([...at, i], la[i], lb[i], wa?.[i], wb?.[i], out);
+    else if (key === 'weight_list') compareWeight([...at, i], la[i], lb[i], out);
+    else compareKeyImages([...at, i], la[i], lb[i], out);
+  }
+}
