@@ -237,7 +237,7 @@ describe('wallet RPC after HF11', () => {
     expect(digits.error).toEqual({ code: -46, message: 'destination amount is zero' });
     const huge = await rpc(aliceRpc.port, 'transfer', { destinations: [{ address: bob.carrot, amount: '18446744073709551615', asset_type: 'SAL1' }], source_asset: 'SAL1', tx_type: 3 });
     expect(huge.error.code).toBe(-4);
-    expect(huge.error.message).toMatch(/^Not enough money in all inputs \(\d+\) to fund minimum output sum \(\d+\)$/);
+    expect(huge.error.message).toMatch(/^Not enough money in all inputs \(\d+\.\d{8}\) to fund minimum output sum \(\d+\.\d{8}\)$/);
     expect((await rpc(aliceRpc.port, 'create_token', { ticker: 'ABCD', supply: '18440000000000001' })).error).toEqual({ code: -7, message: 'Supply amount must be between 1 and MONEY_SUPPLY.' });
     expect((await post(aliceRpc.port, '/json_rpc', '{"jsonrpc":"2.0","id":1,"method":5}')).status).toBe(500);
     expect((await rpc(aliceRpc.port, 'get_version')).result.version).toBe(65564);

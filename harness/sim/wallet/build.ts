@@ -9,6 +9,7 @@ import { actualWeight, estimateWeight } from '../chain/emission.js';
 import { sha256Hex } from '../chain/ledger.js';
 import type { TokenCreation, Tx, TxOutput } from '../chain/types.js';
 import { RpcError } from '../http/server.js';
+import { formatMoney } from '../common/format.js';
 import type { Destination, OutRecord, OwnedOutput, Wallet } from './state.js';
 
 export interface BuildContext {
@@ -70,7 +71,7 @@ function pickInputs(cands: OwnedOutput[], amount: bigint, nOut: number, perByte:
 
 function insufficient(p: Extract<Pick, { ok: false }>, code: number): RpcError {
   if (p.have === 0n) return new RpcError(code, 'no input candidates provided');
-  return new RpcError(code, `Not enough money in all inputs (${p.have}) to fund minimum output sum (${p.need})`);
+  return new RpcError(code, `Not enough money in all inputs (${formatMoney(p.have)}) to fund minimum output sum (${formatMoney(p.need)})`);
 }
 
 function changeAddress(w: Wallet, hf: number): string {
@@ -188,7 +189,7 @@ export function buildSweep(w: Wallet, ctx: BuildContext, o: { inputs: OwnedOutpu
     const inputs = o.inputs.slice(i, i + CARROT_MAX_INPUTS);
     const fee = ctx.feePerByte * BigInt(estimateWeight(inputs.length, o.outputs + 1));
     const total = inputs.reduce((s, c) => s + c.amount, 0n) - (o.asset === 'SAL1' ? fee : 0n);
-    if (total <= 0n) throw new RpcError(o.code, `Not enough money in all inputs (${total + fee}) to fund minimum output sum (${fee})`);
+    if (total <= 0n) throw new RpcError(o.code, `Not enough money in all inputs (${formatMoney(total + fee)}) to fund minimum output sum (${formatMoney(fee)})`);
     const each = total / BigInt(o.outputs);
     const dests: Destination[] = Array.from({ length: o.outputs }, (_, k) => ({ address: o.address, amount: k === 0 ? total - each * BigInt(o.outputs - 1) : each, asset: o.asset }));
     built.push(makeTx(w, ctx, { type: TxType.TRANSFER, inputs, dests, fee, burnt: 0n, asset: o.asset, sourceAsset: o.asset }));
