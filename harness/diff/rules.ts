@@ -79,6 +79,18 @@ export const RULES: readonly Rule[] = [
     format: 'count',
     why: 'disk, connections, hash rate, mining nonce or (num_unspent_outputs) an uninitialised value',
   },
+  {
+    name: 'output position',
+    key: /^global_index$/,
+    format: 'count',
+    why: 'outputs are numbered in chain order, but a transaction\'s own outputs are shuffled, so which of them gets which number differs from run to run',
+  },
+  {
+    name: 'vote window',
+    key: /^(window|votes)$/,
+    format: 'count',
+    why: 'the daemon slides its hard-fork vote window back for every popped block (until it restarts), and how many blocks are popped after mining depends on how far the miner overshot',
+  },
   { name: 'port, pid or duration', key: /(^|_)(port|pid|ms|duration|elapsed|uptime)$/, format: 'count', why: 'free ports, process ids and timings differ on every run' },
   { name: '64-hex hash', value: (v) => isString(v) && HEX64.test(v), format: 'opaque', why: 'hashes and keys are random' },
   { name: 'address', value: (v) => isString(v) && addressKind(v) !== undefined, format: 'opaque', why: 'wallets a scenario creates have fresh keys' },

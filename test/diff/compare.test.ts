@@ -169,6 +169,8 @@ describe('the rule table', () => {
     expect(rule(['result', 'transfers', 0, 'timestamp'], 1)).toBe('timestamp');
     expect(rule(['result', 'start_time'], 1)).toBe('timestamp');
     expect(rule(['result', 'block_header', 'block_weight'], 1)).toBe('size');
+    expect(rule(['result', 'transfers', 0, 'global_index'], 1298)).toBe('output position');
+    expect(rule(['result', 'window'], 1214)).toBe('vote window');
     expect(rule(['result', 'free_space'], 1)).toBe('machine-dependent');
     expect(rule(['id'], '0')).toBe('JSON-RPC id');
     expect(rule(['result', 'sha256'], hex('c'))).toBe('64-hex hash');
