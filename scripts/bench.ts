@@ -5,6 +5,7 @@
 //                    and the harness's overhead against the same steps by hand
 //   wallet.*         a wallet that mined every block against the test wallet fed only its funding blocks
 //   run.*            the scenario runner's overhead per step against a raw HTTP call, and the example suite's wall time
+//   (`npm run bench -- --sim-only` stops after the simulator's numbers)
 //   *.salvium.*      on real Salvium when its binaries are found (SALTNET_BIN_DIR or ../shared/salvium/):
 //                    cold up by phase and its ratio to mining alone, warm up, the example suite cold
 import { execaSync } from 'execa';
@@ -241,6 +242,7 @@ async function main(): Promise<void> {
   } finally {
     cleanup(suiteCache);
   }
+  if (process.argv.includes('--sim-only')) return;
   if (execaSync('sh', ['-c', 'command -v monerod'], { reject: false }).exitCode === 0) {
     process.stdout.write('\n');
     const m = await upPhases('monero', {}, 1);

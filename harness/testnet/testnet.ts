@@ -126,8 +126,11 @@ async function buildChain(run: Run, daemon: Daemon, wallets: WalletSet, password
   if (fresh && !viaRpc) {
     await phase(run, 'walletCreated', async () => {
       const cli = { walletsDir: dirs.wallets, password, daemonUrl, workdir: run.workdir, timeoutMs: 120_000 };
-      addresses.miner = await restoreWithCli(run.sup, run.backend, { ...cli, name: 'miner', seed: seeds.miner });
-      addresses.main = await restoreWithCli(run.sup, run.backend, { ...cli, name: 'main', seed: seeds.main });
+      // Two wallet programs restoring side by side: each mostly waits on its daemon.
+      [addresses.miner, addresses.main] = await Promise.all([
+        restoreWithCli(run.sup, run.backend, { ...cli, name: 'miner', seed: seeds.miner }),
+        restoreWithCli(run.sup, run.backend, { ...cli, name: 'main', seed: seeds.main }),
+      ]);
     });
     const plan = await phase(run, 'mined', () => mineChain(daemon.client, mining(addresses.main!)));
     main = await phase(run, 'walletRpcReady', () => wallets.start('main', { dirMode: false }));
