@@ -50,7 +50,7 @@ export function loadSimConfig(): SimConfig {
     hashRatePerThread: realistic ? REALISTIC_HASHRATE : num('SALTNET_SIM_HASHRATE', 50_000),
     jitter: realistic || process.env.SALTNET_SIM_JITTER === '1',
     minBlockMs: num('SALTNET_SIM_MIN_BLOCK_MS', 2),
-    restartDelayMs: num('SALTNET_SIM_RESTART_DELAY_MS', 500),
+    restartDelayMs: num('SALTNET_SIM_RESTART_DELAY_MS', 150),
     tokenMintVisible: process.env.SALTNET_SIM_TOKEN_MINT_VISIBLE !== '0',
     bannerDelayMs: num('SALTNET_SIM_BANNER_DELAY_MS', 1000),
     testErrorSuffix: process.env.SALTNET_SIM_TEST_ERROR_SUFFIX ?? '',

@@ -29,6 +29,8 @@ export interface Miner {
 export function createMiner(deps: MinerDeps): Miner {
   let active = false;
   let address = '';
+  /** The mining address's family, decoded once per start (decoding checks the keys: not per block). */
+  let family: 'cn' | 'carrot' = 'cn';
   let threads = 0;
   /** Cancels the scheduled next block, if any. */
   let cancel: (() => void) | undefined;
@@ -61,10 +63,19 @@ export function createMiner(deps: MinerDeps): Miner {
     active = false;
   };
 
+  /** At the fast pace, blocks for up to this long in one turn of the event loop (then requests are served). */
+  const BURST_MS = 5;
+
   function tick(): void {
     cancel = undefined;
+    const until = deps.config.pace === 'fast' ? performance.now() + BURST_MS : 0;
+    do mineOne();
+    while (active && performance.now() < until);
+    if (active) schedule();
+  }
+
+  function mineOne(): void {
     if (!active) return;
-    const family = decodeAddress(address)?.family ?? 'cn';
     const err = templateError(deps.ledger, family);
     if (err) {
       deps.log.log('E', err);
@@ -78,7 +89,6 @@ export function createMiner(deps: MinerDeps): Miner {
     const { block, dropped } = mineBlock(deps.ledger, address, Math.floor(Date.now() / 1000), difficulty);
     deps.log.log('I', `Found block <${block.hash}> at height ${index} for difficulty: ${difficulty}`);
     deps.onBlock(block, dropped);
-    if (active) schedule();
   }
 
   return {
@@ -99,6 +109,7 @@ export function createMiner(deps: MinerDeps): Miner {
     },
     start(addr, n) {
       address = addr;
+      family = decodeAddress(addr)?.family ?? 'cn';
       threads = Math.max(1, n);
       active = true;
       for (let i = 0; i < threads; i++) deps.log.log('I', `Miner thread was started [${i}]`);
