@@ -165,13 +165,18 @@ export async function height(daemonPort: number): Promise<number> {
   return (await post(daemonPort, '/get_height', {})).json.height as number;
 }
 
-/** Mine with `address` until the chain is at least `target` blocks high, then stop the miner. */
+/**
+ * Mine with `address` until the chain is `target` blocks high, then stop the miner and pop the
+ * blocks it found past the target (as saltnet's own mining does), so stories land on exact heights.
+ */
 export async function mineTo(daemonPort: number, address: string, target: number): Promise<number> {
   if ((await height(daemonPort)) >= target) return height(daemonPort);
   const start = await post(daemonPort, '/start_mining', { miner_address: address, threads_count: 1 });
   if (start.json.status !== 'OK') throw new Error(`start_mining: ${start.json.status}`);
   await waitFor(`height ${target}`, async () => (await height(daemonPort)) >= target, 120_000, 2);
   await post(daemonPort, '/stop_mining', {});
+  const reached = await height(daemonPort);
+  if (reached > target) await post(daemonPort, '/pop_blocks', { nblocks: reached - target });
   return height(daemonPort);
 }
 

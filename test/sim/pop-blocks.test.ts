@@ -40,7 +40,12 @@ describe('/pop_blocks', () => {
     const ins = (await rpc(wallet.port, 'get_transfers', { in: true })).result.in as any[];
     const popped = ins.filter((e) => e.height >= h - 3);
     expect(popped.map((e) => e.type)).toEqual(['block', 'block', 'block']);
+    const hf0 = (await rpc(daemon.port, 'hard_fork_info')).result;
     expect(await pop(3)).toEqual({ height: h - 3, status: 'OK', untrusted: false });
+    // As the real daemon (observed: window 1214 at height 1212 after 2 popped blocks): the vote
+    // window slides back instead of shrinking (until the daemon restarts), and loses the popped votes.
+    const hf1 = (await rpc(daemon.port, 'hard_fork_info')).result;
+    expect([hf1.window, hf1.votes]).toEqual([hf0.window, hf0.votes - 3]);
     expect(await height(daemon.port)).toBe(h - 3);
     await rpc(wallet.port, 'refresh');
     expect(await walletHeight()).toBe(h - 3);
@@ -51,13 +56,9 @@ describe('/pop_blocks', () => {
     expect(left.filter((e) => e.height >= h - 3)).toEqual([]);
     expect(readFileSync(join(dir, 'alice-rpc.log'), 'utf8')).toContain(`Detached blockchain on height ${h - 3}, transfers detached 3, blocks detached 3`);
     // Mining on continues the shorter chain; the wallet follows it.
-    const now = await mineTo(daemon.port, alice.carrot, h - 1);
+    expect(await mineTo(daemon.port, alice.carrot, h - 1)).toBe(h - 1);
     await rpc(wallet.port, 'refresh');
-    expect(await walletHeight()).toBe(now);
-    // As the real daemon (observed: window 1214 at height 1212 after 2 popped blocks): the vote
-    // window slid back instead of shrinking, until the daemon restarts.
-    const hf = (await rpc(daemon.port, 'hard_fork_info')).result;
-    expect([hf.window, hf.votes]).toEqual([now + 3, now + 3 - 1 - 3]);
+    expect(await walletHeight()).toBe(h - 1);
   });
 
   it('returns a popped block\'s transactions to the pool, and they are mined again', async () => {
