@@ -9,8 +9,9 @@
 // message; per step its index, name, action, status, failure message and answer. Artifact folders,
 // log tails, requests and timings are left out, and the run's machine is scrubbed from what is kept:
 // paths under the project root, the temporary folder and the home folder become `<root>`, `<tmp>`
-// and `~`, loopback ports the run chose (a `127.0.0.1:<port>` the scenario file does not spell) and
-// `port`/`pid` fields become 0 — the diff compares ports only by form. Integers beyond 2^53 survive.
+// and `~`; loopback ports the run chose (a `127.0.0.1:<port>` the scenario file does not spell) and
+// the numbers of `port`/`pid` fields and of the machine's `free_space`, `database_size` and hash rate
+// (`speed`) become 0 — the diff compares all of them by form only. Integers beyond 2^53 survive.
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
@@ -84,7 +85,8 @@ interface Scrub {
 }
 
 const LOOPBACK_PORT = /\b(127\.0\.0\.1|localhost|\[::1\]):(\d{1,5})\b/g;
-const PORT_OR_PID = /(^|_)(port|pid)$/;
+/** Numbers of the recording machine: its ports and pids, free disk, database file size, hash rate. */
+const MACHINE_NUMBER = /(^|_)(port|pid)$|^(free_space|database_size|speed)$/;
 
 function scrubText(s: string, c: Scrub): string {
   let out = s;
@@ -96,7 +98,7 @@ function scrubText(s: string, c: Scrub): string {
 
 function scrubValue(v: unknown, c: Scrub, key?: string): unknown {
   if (typeof v === 'string') return scrubText(v, c);
-  if ((typeof v === 'number' || typeof v === 'bigint') && key !== undefined && PORT_OR_PID.test(key)) return 0;
+  if ((typeof v === 'number' || typeof v === 'bigint') && key !== undefined && MACHINE_NUMBER.test(key)) return 0;
   if (Array.isArray(v)) return v.map((x) => scrubValue(x, c, key));
   if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined).map(([k, x]) => [k, scrubValue(x, c, k)]));
   return v;

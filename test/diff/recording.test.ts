@@ -39,7 +39,7 @@ function result(file: string, name = 'two steps'): ScenarioResult {
     steps: [
       {
         index: 0, name: 'call /get_info', action: 'call', status: 'passed', ms: 12, request: { path: '/get_info', port: 45001 },
-        response: { result: { version: '1.1.3c-bcd1c3b84, based on Monero 0.18.4.0-release', nettype: 'testnet', height: 1201, supply: 2n ** 70n + 1n, rpc_port: 45001, pid: 4242, data_dir: join(tmpdir(), 'saltnet-x', 'daemon'), home: join(homedir(), '.cache', 'saltnet') } },
+        response: { result: { version: '1.1.3c-bcd1c3b84, based on Monero 0.18.4.0-release', nettype: 'testnet', height: 1201, supply: 2n ** 70n + 1n, rpc_port: 45001, pid: 4242, free_space: 84928819200, database_size: 2449408, speed: 31, data_dir: join(tmpdir(), 'saltnet-x', 'daemon'), home: join(homedir(), '.cache', 'saltnet') } },
       },
       {
         index: 1, name: 'get_token_info', action: 'call', status: 'failed', ms: 3, failure: { message: `no token, see ${join(root, 'scenarios', 'info.yaml')}`, path: 'result' },
@@ -69,7 +69,7 @@ describe('a round trip', () => {
     expect(r).toEqual({
       file: 'scenarios/info.yaml', name: 'two steps', status: 'passed', ms: 0, backend: 'salvium',
       steps: [
-        { index: 0, name: 'call /get_info', action: 'call', status: 'passed', ms: 0, response: { result: { version: '1.1.3c-bcd1c3b84, based on Monero 0.18.4.0-release', nettype: 'testnet', height: 1201, supply: 2n ** 70n + 1n, rpc_port: 0, pid: 0, data_dir: '<tmp>/saltnet-x/daemon', home: '~/.cache/saltnet' } } },
+        { index: 0, name: 'call /get_info', action: 'call', status: 'passed', ms: 0, response: { result: { version: '1.1.3c-bcd1c3b84, based on Monero 0.18.4.0-release', nettype: 'testnet', height: 1201, supply: 2n ** 70n + 1n, rpc_port: 0, pid: 0, free_space: 0, database_size: 0, speed: 0, data_dir: '<tmp>/saltnet-x/daemon', home: '~/.cache/saltnet' } } },
         // The run's own ports become 0; the one the scenario file spells stays.
         { index: 1, name: 'get_token_info', action: 'call', status: 'failed', ms: 0, failure: { message: 'no token, see <root>/scenarios/info.yaml' }, response: { result: { hosted: 'http://127.0.0.1:0/rich.json', given: 'http://127.0.0.1:8000/x.json', daemon: 'localhost:0' } } },
       ],
