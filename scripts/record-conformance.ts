@@ -1,7 +1,7 @@
 // `npm run record-conformance -- [--bin-dir D] [--cache-dir D] [--out DIR] [--allow-failures]`:
 // run every example scenario (scenarios/*.yaml) on the real Salvium programs at difficulty 1, with
-// the scenario runner in the chain state saltnet builds itself (restored from the chain-state
-// cache when it holds it), and write the results as a recording (harness/diff/recording.ts) to
+// the scenario runner, each on a testnet of its own in the chain state saltnet builds itself
+// (restored from the chain-state cache when it holds it), and write the results as a recording (harness/diff/recording.ts) to
 // fixtures/conformance/salvium-<version>/ — the corpus test/sim/conformance-recorded.test.ts holds
 // the simulator to, and what `saltnet diff --against` compares with. For a new Salvium release,
 // run it with the new programs: it writes a new folder beside the old one (the same release: the
@@ -17,14 +17,17 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { glob } from 'tinyglobby';
 import { programInfo, rpcVersion, writeRecording } from '../harness/diff/recording.js';
-import { runFiles, suiteChain } from '../harness/scenario/runner.js';
+import { runFiles } from '../harness/scenario/runner.js';
 import { isUnsuccessful, type ScenarioResult } from '../harness/scenario/types.js';
 import { resolveCacheDir } from '../harness/snapshot/cache-dir.js';
-import { resolveBackend } from '../harness/testnet/binaries.js';
 import { findRealBinaries } from './real-binaries.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const DIFFICULTY = 1;
+/** Each scenario on its own testnet, restored from the cached chain state its `requires` asks for:
+ * its answers do not depend on which scenarios ran before it, so a subset, or a recording with a
+ * stale scenario left out, still compares step by step. */
+const ISOLATION = 'fresh';
 const say = (line: string): void => void process.stderr.write(`${line}\n`);
 
 function options(): { binDir?: string; cacheDir?: string; out?: string; allowFailures: boolean } {
@@ -69,14 +72,13 @@ async function main(): Promise<void> {
   const out = resolve(o.out ?? join(root, 'fixtures', 'conformance', `salvium-${program.tag}`));
   const cacheDir = resolveCacheDir(o.cacheDir ? { cacheDir: o.cacheDir } : {});
   const files = (await glob('scenarios/*.yaml', { cwd: root, absolute: true })).sort();
-  say(`record-conformance: ${files.length} scenarios on ${program.program} (${binDir}), difficulty ${DIFFICULTY}, cache ${cacheDir}`);
+  say(`record-conformance: ${files.length} scenarios on ${program.program} (${binDir}), difficulty ${DIFFICULTY}, isolation ${ISOLATION}, cache ${cacheDir}`);
   const artifacts = mkdtempSync(join(tmpdir(), 'saltnet-record-'));
   let keep = false;
   try {
     const t0 = Date.now();
     const results = await runFiles(files, {
-      backend: 'salvium', binDir, difficulty: DIFFICULTY, isolation: 'shared', workers: 1, bail: false, artifactsRoot: artifacts, cacheDir,
-      chain: await suiteChain(files, resolveBackend('salvium', binDir).spec),
+      backend: 'salvium', binDir, difficulty: DIFFICULTY, isolation: ISOLATION, workers: 1, bail: false, artifactsRoot: artifacts, cacheDir,
       log: (l) => say(`  ${l}`),
       hooks: { scenarioEnd: (r) => say(`  ${r.status.padEnd(7)} ${relative(root, r.file)} — ${r.name} (${(r.ms / 1000).toFixed(1)} s)`) },
     });
@@ -92,7 +94,7 @@ async function main(): Promise<void> {
     const saltnetVersion = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
     const shown = out.startsWith(`${root}`) ? relative(root, out) : out;
     const rerun = `npm run record-conformance${o.out ? ` -- --out ${shown}` : ''}`;
-    const m = await writeRecording(out, results, { root, backend: 'salvium', program, difficulty: DIFFICULTY, saltnetVersion, recordedWith: rerun });
+    const m = await writeRecording(out, results, { root, backend: 'salvium', program, difficulty: DIFFICULTY, isolation: ISOLATION, saltnetVersion, recordedWith: rerun });
     const size = folderSize(out);
     const steps = results.reduce((n, r) => n + r.steps.length, 0);
     say(`record-conformance: wrote ${shown}: ${m.scenarios.length} scenarios, ${steps} steps, ${size.files} files, ${(size.bytes / 1024).toFixed(0)} KiB; Salvium ${rpcVersion(results) ?? program.program}; the run took ${secs} s`);

@@ -5,6 +5,8 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
+import { hideBin } from 'yargs/helpers';
+import { givenFlags } from '../config/yargs.js';
 import { DEFAULT_ACCEPT_FILE } from '../diff/accept.js';
 import { diffAgainstRecording, diffScenarios, type DiffHooks, type DiffOptions } from '../diff/diff.js';
 import { describeSide, toHuman, toJsonReport, toJUnitReport } from '../diff/report.js';
@@ -33,6 +35,8 @@ export interface DiffArgs {
   artifacts: string;
   /** A recording folder that stands for side B. */
   against?: string;
+  /** The options typed on the command line (not from the config file): with --against, the others follow the recording. */
+  typed?: ReadonlySet<string>;
 }
 
 function side(backend: Backend, own: string | undefined, shared: string | undefined): DiffSide {
@@ -73,7 +77,11 @@ async function againstCommandLine(argv: DiffArgs, err: (l: string) => void): Pro
   const files = argv.files?.length ? await expandFiles(argv.files) : undefined;
   const a = side(argv.a, argv.binDirA, argv.binDir);
   err(`saltnet diff: side B is the recording ${argv.against}${files ? '' : ' (its scenario files, relative to the working directory)'}`);
-  return diffAgainstRecording(files, { ...commonOptions(argv, files?.length, err), a, recording: resolve(argv.against!) });
+  // Difficulty and isolation as recorded, unless typed: a config file's own are for live runs.
+  const o = commonOptions(argv, files?.length, err);
+  const own = (name: 'difficulty' | 'isolation'): boolean => !argv.typed || argv.typed.has(name);
+  const { difficulty, isolation, ...rest } = o;
+  return diffAgainstRecording(files, { ...rest, ...(own('difficulty') && difficulty ? { difficulty } : {}), ...(own('isolation') && isolation ? { isolation } : {}), a, recording: resolve(argv.against!) });
 }
 
 export async function diffCommandLine(argv: DiffArgs): Promise<DiffResult> {
@@ -119,13 +127,14 @@ export const diffCommand: CommandModule<object, DiffArgs> = {
       .option('difficulty', { type: 'number', describe: "fixed mining difficulty (default: the backend's; with --against, the recording's)" })
       .option('cache-dir', { type: 'string', describe: 'chain-state cache folder (or SALTNET_CACHE_DIR; default ~/.cache/saltnet)' })
       .option('snapshots', { type: 'boolean', default: true, describe: 'start testnets from the chain-state cache (--no-snapshots: mine from scratch)' })
-      .option('isolation', { choices: ['shared', 'fresh'] as const, default: 'shared' as const, describe: 'as for saltnet run' })
+      .option('isolation', { choices: ['shared', 'fresh'] as const, default: 'shared' as const, describe: "as for saltnet run (with --against: the recording's, unless given)" })
       .option('reporter', { choices: ['human', 'junit', 'json'] as const, default: 'human' as const })
       .option('output', { type: 'string', describe: 'write the report to this file (the human summary then goes to stderr)' })
       .option('accept', { type: 'string', describe: `accepted divergences (YAML; default ${DEFAULT_ACCEPT_FILE} in the working directory, if there is one)` })
       .option('artifacts', { type: 'string', default: '.saltnet/artifacts', describe: 'artifact folders of both sides go under <this>/diff/a and <this>/diff/b' }) as never,
   handler: async (argv) => {
-    const r = await diffCommandLine(argv);
+    const typed = new Set(Object.keys(givenFlags(argv as unknown as Record<string, unknown>, hideBin(process.argv))));
+    const r = await diffCommandLine({ ...argv, typed });
     process.exitCode = r.ok ? 0 : 1;
   },
 };

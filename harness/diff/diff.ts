@@ -185,7 +185,7 @@ export interface AgainstOptions extends Omit<DiffOptions, 'b'> {
  * Run the scenario files (default: every scenario of the recording) on side A only and compare them
  * with a recording, step by step. A scenario whose file changed since the recording (another
  * SHA-256), is gone, or is not in the recording is not run: it is reported as an error telling the
- * user to re-record. Side A runs at the recording's difficulty unless `difficulty` is given.
+ * user to re-record. Side A runs at the recording's difficulty and isolation unless given.
  */
 export async function diffAgainstRecording(files: string[] | undefined, o: AgainstOptions): Promise<DiffResult> {
   const accept = typeof o.accept === 'string' ? await loadAcceptFile(o.accept) : (o.accept ?? []);
@@ -194,7 +194,9 @@ export async function diffAgainstRecording(files: string[] | undefined, o: Again
   const spec = specOf('a', o.a);
   const root = resolve(o.root ?? process.cwd());
   const plan = planAgainst(rec, await checkScenarios(rec, root, files), spec.name);
-  const options: DiffOptions = { ...o, b, difficulty: o.difficulty ?? rec.manifest.difficulty };
+  const m = rec.manifest;
+  const options: DiffOptions = { ...o, b, difficulty: o.difficulty ?? m.difficulty, isolation: o.isolation ?? m.isolation };
+  o.log?.(`saltnet diff: the recording: ${m.backend}, ${m.version.program}, difficulty ${m.difficulty}, isolation ${m.isolation}, recorded ${m.recordedAt}; side A runs at difficulty ${options.difficulty}, isolation ${options.isolation}`);
   const artifacts = resolve(o.artifactsRoot ?? join(tmpdir(), 'saltnet-artifacts', 'diff'));
   const ran = plan.run.length ? await runSide('a', plan.run, spec, options, artifacts) : [];
   return compareRuns([...ran, ...plan.notRun], plan.recorded, { a: o.a, b, accept });

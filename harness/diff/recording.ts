@@ -42,6 +42,8 @@ const manifestSchema = z.strictObject({
   /** Program name → SHA-256 (the simulator: of its code). */
   binaries: z.record(z.string(), sha256),
   difficulty: z.number().int().min(1),
+  /** How the scenarios ran (`fresh`: each on its own testnet from the cached chain state, so each stands alone). */
+  isolation: z.enum(['shared', 'fresh']),
   recordedAt: z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'expected an ISO date'),
   saltnet: z.string(),
   /** How to make it again, for the "re-record" message. */
@@ -180,6 +182,7 @@ export interface WriteOptions {
   backend: BackendName;
   program: ProgramInfo;
   difficulty: number;
+  isolation: 'shared' | 'fresh';
   saltnetVersion: string;
   recordedWith?: string;
   date?: Date;
@@ -215,6 +218,7 @@ export async function writeRecording(dir: string, results: readonly ScenarioResu
       version: { ...(o.program.tag ? { tag: o.program.tag } : {}), program: o.program.program, ...(rpc ? { rpc } : {}) },
       binaries: o.program.binaries,
       difficulty: o.difficulty,
+      isolation: o.isolation,
       recordedAt: (o.date ?? new Date()).toISOString(),
       saltnet: o.saltnetVersion,
       ...(o.recordedWith ? { recordedWith: o.recordedWith } : {}),

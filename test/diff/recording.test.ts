@@ -24,7 +24,7 @@ beforeEach(() => {
 });
 afterEach(() => cleanup(root));
 
-const opts = (over: Partial<WriteOptions> = {}): WriteOptions => ({ root, backend: 'salvium', program: PROGRAM, difficulty: 1, saltnetVersion: '0.1.0', recordedWith: 'npm run record-conformance', date: new Date('2026-01-02T03:04:05Z'), ...over });
+const opts = (over: Partial<WriteOptions> = {}): WriteOptions => ({ root, backend: 'salvium', program: PROGRAM, difficulty: 1, isolation: 'fresh', saltnetVersion: '0.1.0', recordedWith: 'npm run record-conformance', date: new Date('2026-01-02T03:04:05Z'), ...over });
 
 /** A real run's result, with everything the recording must drop or scrub. */
 function result(file: string, name = 'two steps'): ScenarioResult {
@@ -53,7 +53,7 @@ describe('a round trip', () => {
   it('keeps each step\'s index, name, status, failure message and answer (bigints exact); drops artifacts, logs, requests and timings; scrubs the machine', async () => {
     const dir = join(root, 'rec');
     const m = await writeRecording(dir, [result('scenarios/more/info.yaml', 'the other info'), result('scenarios/info.yaml')], opts());
-    expect(m).toMatchObject({ format: 1, backend: 'salvium', difficulty: 1, saltnet: '0.1.0', recordedAt: '2026-01-02T03:04:05.000Z', binaries: PROGRAM.binaries });
+    expect(m).toMatchObject({ format: 1, backend: 'salvium', difficulty: 1, isolation: 'fresh', saltnet: '0.1.0', recordedAt: '2026-01-02T03:04:05.000Z', binaries: PROGRAM.binaries });
     expect(m.version).toEqual({ tag: 'v1.1.3c', program: PROGRAM.program, rpc: '1.1.3c-bcd1c3b84, based on Monero 0.18.4.0-release' });
     // Relative files, sorted; a base name taken already gets its folders.
     expect(m.scenarios.map((s) => [s.file, s.result, s.status])).toEqual([['scenarios/info.yaml', 'info.json', 'passed'], ['scenarios/more/info.yaml', 'scenarios_more_info.json', 'passed']]);

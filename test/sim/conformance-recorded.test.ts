@@ -63,12 +63,12 @@ beforeAll(async () => {
     daemonEnv: { SALTNET_SIM_HASHRATE: '250000' },
     difficulty: rec.manifest.difficulty,
     cacheDir: join(dir, 'cache'),
-    isolation: 'shared',
+    isolation: rec.manifest.isolation,
     workers: 1,
     bail: false,
     artifactsRoot: join(dir, 'artifacts'),
     log: () => undefined,
-    chain: await suiteChain(plan.run, resolveBackend('sim').spec),
+    ...(rec.manifest.isolation === 'shared' ? { chain: await suiteChain(plan.run, resolveBackend('sim').spec) } : {}),
   });
   const accept = existsSync(ACCEPT) ? await loadAcceptFile(ACCEPT) : [];
   result = compareRuns([...ran, ...plan.notRun], plan.recorded, { a: { backend: 'sim' }, b: { backend: rec.manifest.backend, recording: newest }, accept });
