@@ -1,11 +1,14 @@
 // `saltnet diff <files or globs>`: run scenario files on two sides (two backends, or one backend
 // with two bin dirs) and report every step whose status or answer differs; exit 0 only when
-// nothing diverged beyond the accept file and nothing ended in an infrastructure error.
+// nothing diverged beyond the accept file and nothing ended in an infrastructure error. With
+// `--against <recording>`, side B is a recording (harness/diff/recording.ts) and only side A runs.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
+import { hideBin } from 'yargs/helpers';
+import { givenFlags } from '../config/yargs.js';
 import { DEFAULT_ACCEPT_FILE } from '../diff/accept.js';
-import { diffScenarios } from '../diff/diff.js';
+import { diffAgainstRecording, diffScenarios, type DiffHooks, type DiffOptions } from '../diff/diff.js';
 import { describeSide, toHuman, toJsonReport, toJUnitReport } from '../diff/report.js';
 import type { DiffResult, DiffSide } from '../diff/types.js';
 import type { BackendName } from '../testnet/backends.js';
@@ -16,7 +19,8 @@ type Backend = BackendName | 'auto';
 export interface DiffArgs {
   files: string[];
   a: Backend;
-  b: Backend;
+  /** Default `salvium`; not with --against. */
+  b?: Backend;
   binDirA?: string;
   binDirB?: string;
   /** From the config file (`binDir`) or SALTNET_BIN_DIR handling: the bin dir of a non-sim side given none of its own. */
@@ -29,6 +33,10 @@ export interface DiffArgs {
   output?: string;
   accept?: string;
   artifacts: string;
+  /** A recording folder that stands for side B. */
+  against?: string;
+  /** The options typed on the command line (not from the config file): with --against, the others follow the recording. */
+  typed?: ReadonlySet<string>;
 }
 
 function side(backend: Backend, own: string | undefined, shared: string | undefined): DiffSide {
@@ -42,20 +50,16 @@ function acceptFile(given: string | undefined): string | undefined {
   return existsSync(DEFAULT_ACCEPT_FILE) ? resolve(DEFAULT_ACCEPT_FILE) : undefined;
 }
 
-export async function diffCommandLine(argv: DiffArgs): Promise<DiffResult> {
-  if (!argv.files?.length) throw new Error('say which scenarios to compare: saltnet diff scenarios/*.yaml --a sim --b salvium');
-  const files = await expandFiles(argv.files);
-  const a = side(argv.a, argv.binDirA, argv.binDir);
-  const b = side(argv.b, argv.binDirB, argv.binDir);
-  if (a.backend === b.backend && a.binDir === b.binDir && a.backend !== 'sim') {
-    process.stderr.write(`saltnet diff: note: both sides are ${describeSide(a)}; give --bin-dir-a and --bin-dir-b to compare two builds\n`);
-  }
-  const err = (l: string): void => void process.stderr.write(`${l}\n`);
+/** The options both forms share: the run's settings, the accept file, progress on stderr. */
+function commonOptions(argv: DiffArgs, files: number | undefined, err: (l: string) => void): Omit<DiffOptions, 'a' | 'b'> {
   const accept = acceptFile(argv.accept);
   if (accept) err(`saltnet diff: accepted divergences from ${relative(process.cwd(), accept) || accept}`);
-  const result = await diffScenarios(files, {
-    a,
-    b,
+  const count = files === undefined ? '' : `: ${files} scenario file${files === 1 ? '' : 's'}`;
+  const hooks: DiffHooks = {
+    sideStart: (s, d) => err(`saltnet diff: side ${s.toUpperCase()} (${describeSide(d)})${count}`),
+    scenarioEnd: (s, r) => err(`  ${s.toUpperCase()} ${r.status.padEnd(7)} ${relative(process.cwd(), r.file) || r.file} — ${r.name}`),
+  };
+  return {
     ...(argv.difficulty ? { difficulty: argv.difficulty } : {}),
     ...(argv.cacheDir ? { cacheDir: argv.cacheDir } : {}),
     snapshots: argv.snapshots !== false,
@@ -63,11 +67,37 @@ export async function diffCommandLine(argv: DiffArgs): Promise<DiffResult> {
     artifactsRoot: resolve(argv.artifacts, 'diff'),
     ...(accept ? { accept } : {}),
     log: err,
-    hooks: {
-      sideStart: (s, d) => err(`saltnet diff: side ${s.toUpperCase()} (${describeSide(d)}): ${files.length} scenario file${files.length === 1 ? '' : 's'}`),
-      scenarioEnd: (s, r) => err(`  ${s.toUpperCase()} ${r.status.padEnd(7)} ${relative(process.cwd(), r.file) || r.file} — ${r.name}`),
-    },
-  });
+    hooks,
+  };
+}
+
+/** `--against DIR`: side A runs, side B is the recording. */
+async function againstCommandLine(argv: DiffArgs, err: (l: string) => void): Promise<DiffResult> {
+  if (argv.b !== undefined || argv.binDirB !== undefined) throw new Error('--against gives side B (the recording): leave out --b and --bin-dir-b');
+  const files = argv.files?.length ? await expandFiles(argv.files) : undefined;
+  const a = side(argv.a, argv.binDirA, argv.binDir);
+  err(`saltnet diff: side B is the recording ${argv.against}${files ? '' : ' (its scenario files, relative to the working directory)'}`);
+  // Difficulty and isolation as recorded, unless typed: a config file's own are for live runs.
+  const o = commonOptions(argv, files?.length, err);
+  const own = (name: 'difficulty' | 'isolation'): boolean => !argv.typed || argv.typed.has(name);
+  const { difficulty, isolation, ...rest } = o;
+  return diffAgainstRecording(files, { ...rest, ...(own('difficulty') && difficulty ? { difficulty } : {}), ...(own('isolation') && isolation ? { isolation } : {}), a, recording: resolve(argv.against!) });
+}
+
+export async function diffCommandLine(argv: DiffArgs): Promise<DiffResult> {
+  const err = (l: string): void => void process.stderr.write(`${l}\n`);
+  let result: DiffResult;
+  if (argv.against) result = await againstCommandLine(argv, err);
+  else {
+    if (!argv.files?.length) throw new Error('say which scenarios to compare: saltnet diff scenarios/*.yaml --a sim --b salvium (or --against a recording)');
+    const files = await expandFiles(argv.files);
+    const a = side(argv.a, argv.binDirA, argv.binDir);
+    const b = side(argv.b ?? 'salvium', argv.binDirB, argv.binDir);
+    if (a.backend === b.backend && a.binDir === b.binDir && a.backend !== 'sim') {
+      process.stderr.write(`saltnet diff: note: both sides are ${describeSide(a)}; give --bin-dir-a and --bin-dir-b to compare two builds\n`);
+    }
+    result = await diffScenarios(files, { ...commonOptions(argv, files.length, err), a, b });
+  }
   const human = toHuman(result);
   const report = argv.reporter === 'json' ? toJsonReport(result) : argv.reporter === 'junit' ? toJUnitReport(result) : human;
   if (argv.reporter !== 'human' || argv.output) process.stderr.write(human);
@@ -82,24 +112,29 @@ const BACKENDS = ['auto', 'salvium', 'sim', 'monero'] as const;
 
 export const diffCommand: CommandModule<object, DiffArgs> = {
   command: 'diff [files..]',
-  describe: 'run scenario files on two backends (or two builds) and report where their answers differ, step by step',
+  describe: 'run scenario files on two backends (or two builds, or one side against a recording) and report where their answers differ, step by step',
   builder: (y) =>
     y
-      .positional('files', { type: 'string', array: true, describe: 'scenario files or globs, e.g. scenarios/*.yaml (default: run.files of the config file)' })
+      .positional('files', { type: 'string', array: true, describe: 'scenario files or globs, e.g. scenarios/*.yaml (default: run.files of the config file; with --against, else every scenario of the recording)' })
       .option('a', { choices: BACKENDS, default: 'sim' as const, describe: 'backend of side A' })
-      .option('b', { choices: BACKENDS, default: 'salvium' as const, describe: 'backend of side B' })
+      .option('b', { choices: BACKENDS, defaultDescription: 'salvium', describe: 'backend of side B' })
+      .option('against', {
+        type: 'string',
+        describe: 'side B is this recording (e.g. fixtures/conformance/salvium-v1.1.3c, written by npm run record-conformance): only side A runs; a scenario file changed since the recording is an error (re-record it), not compared',
+      })
       .option('bin-dir-a', { type: 'string', describe: 'the programs of side A (salvium or monero backend)' })
       .option('bin-dir-b', { type: 'string', describe: 'the programs of side B (e.g. another Salvium build)' })
-      .option('difficulty', { type: 'number' })
+      .option('difficulty', { type: 'number', describe: "fixed mining difficulty (default: the backend's; with --against, the recording's)" })
       .option('cache-dir', { type: 'string', describe: 'chain-state cache folder (or SALTNET_CACHE_DIR; default ~/.cache/saltnet)' })
       .option('snapshots', { type: 'boolean', default: true, describe: 'start testnets from the chain-state cache (--no-snapshots: mine from scratch)' })
-      .option('isolation', { choices: ['shared', 'fresh'] as const, default: 'shared' as const, describe: 'as for saltnet run' })
+      .option('isolation', { choices: ['shared', 'fresh'] as const, default: 'shared' as const, describe: "as for saltnet run (with --against: the recording's, unless given)" })
       .option('reporter', { choices: ['human', 'junit', 'json'] as const, default: 'human' as const })
       .option('output', { type: 'string', describe: 'write the report to this file (the human summary then goes to stderr)' })
       .option('accept', { type: 'string', describe: `accepted divergences (YAML; default ${DEFAULT_ACCEPT_FILE} in the working directory, if there is one)` })
       .option('artifacts', { type: 'string', default: '.saltnet/artifacts', describe: 'artifact folders of both sides go under <this>/diff/a and <this>/diff/b' }) as never,
   handler: async (argv) => {
-    const r = await diffCommandLine(argv);
+    const typed = new Set(Object.keys(givenFlags(argv as unknown as Record<string, unknown>, hideBin(process.argv))));
+    const r = await diffCommandLine({ ...argv, typed });
     process.exitCode = r.ok ? 0 : 1;
   },
 };

@@ -1,6 +1,7 @@
 // `diffScenarios`: run the same scenario files on two sides (two backends, or one backend with two
 // bin dirs), one side after the other, with the scenario runner, then pair the results — scenario
 // by file, step by index — and compare each step's status and answer (compare.ts, rules.ts).
+// `diffAgainstRecording`: the same with side B read from a recording (recording.ts) instead of run.
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { runFiles, suiteChain, type RunnerOptions } from '../scenario/runner.js';
@@ -9,6 +10,7 @@ import { resolveBackend } from '../testnet/binaries.js';
 import type { BackendSpec } from '../testnet/backends.js';
 import { applyAccept, loadAcceptFile } from './accept.js';
 import { ABSENT, compareAnswers } from './compare.js';
+import { checkScenarios, planAgainst, readRecording } from './recording.js';
 import type { AcceptEntry, DiffResult, DiffSide, Divergence, ScenarioDiff, SideOutcome } from './types.js';
 
 export type SideName = 'a' | 'b';
@@ -170,4 +172,32 @@ export async function diffScenarios(files: string[], o: DiffOptions): Promise<Di
   const a = await runSide('a', abs, specs.a, o, root);
   const b = await runSide('b', abs, specs.b, o, root);
   return compareRuns(a, b, { a: o.a, b: o.b, accept });
+}
+
+export interface AgainstOptions extends Omit<DiffOptions, 'b'> {
+  /** The recording folder (recording.ts) that stands for side B. */
+  recording: string;
+  /** The project root the recording's scenario files are relative to (default: the working directory). */
+  root?: string;
+}
+
+/**
+ * Run the scenario files (default: every scenario of the recording) on side A only and compare them
+ * with a recording, step by step. A scenario whose file changed since the recording (another
+ * SHA-256), is gone, or is not in the recording is not run: it is reported as an error telling the
+ * user to re-record. Side A runs at the recording's difficulty and isolation unless given.
+ */
+export async function diffAgainstRecording(files: string[] | undefined, o: AgainstOptions): Promise<DiffResult> {
+  const accept = typeof o.accept === 'string' ? await loadAcceptFile(o.accept) : (o.accept ?? []);
+  const rec = await readRecording(o.recording);
+  const b: DiffSide = { backend: rec.manifest.backend, recording: rec.dir };
+  const spec = specOf('a', o.a);
+  const root = resolve(o.root ?? process.cwd());
+  const plan = planAgainst(rec, await checkScenarios(rec, root, files), spec.name);
+  const m = rec.manifest;
+  const options: DiffOptions = { ...o, b, difficulty: o.difficulty ?? m.difficulty, isolation: o.isolation ?? m.isolation };
+  o.log?.(`saltnet diff: the recording: ${m.backend}, ${m.version.program}, difficulty ${m.difficulty}, isolation ${m.isolation}, recorded ${m.recordedAt}; side A runs at difficulty ${options.difficulty}, isolation ${options.isolation}`);
+  const artifacts = resolve(o.artifactsRoot ?? join(tmpdir(), 'saltnet-artifacts', 'diff'));
+  const ran = plan.run.length ? await runSide('a', plan.run, spec, options, artifacts) : [];
+  return compareRuns([...ran, ...plan.notRun], plan.recorded, { a: o.a, b, accept });
 }

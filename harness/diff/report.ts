@@ -14,6 +14,7 @@ const clean = (s: string): string => stripAnsi(s).replace(CONTROL, (c) => `\\x${
 
 /** `sim`, `salvium (bin dir /opt/a)` */
 export function describeSide(s: DiffSide): string {
+  if (s.recording) return `${s.backend} (recording ${shortFile(s.recording)})`;
   return s.binDir ? `${s.backend} (bin dir ${s.binDir})` : s.backend;
 }
 
@@ -102,7 +103,7 @@ export function toHuman(r: DiffResult): string {
 // ---- JSON ----
 
 function sideJson(s: DiffSide): Record<string, unknown> {
-  return { backend: s.backend, ...(s.binDir ? { binDir: s.binDir } : {}) };
+  return { backend: s.backend, ...(s.binDir ? { binDir: s.binDir } : {}), ...(s.recording ? { recording: s.recording } : {}) };
 }
 
 function divergenceJson(d: Divergence): Record<string, unknown> {

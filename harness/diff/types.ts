@@ -10,6 +10,8 @@ export interface DiffSide {
   binDir?: string;
   /** Extra environment of this side's daemon (the simulator's knobs, say). */
   daemonEnv?: Record<string, string>;
+  /** This side was not run: its results come from this recording folder (`saltnet diff --against`). */
+  recording?: string;
 }
 
 /** Where an accept entry is: its file and the position of the entry in it. */
