@@ -73,6 +73,12 @@ export const RULES: readonly Rule[] = [
     format: 'count',
     why: 'disk, connections, hash rate, mining nonce or (num_unspent_outputs) an uninitialised value',
   },
+  {
+    name: 'tx weight',
+    key: /^(weight|weight_list)$/,
+    format: 'count',
+    why: "a real tx's weight varies by a few bytes from run to run (its ring member offsets are varints of randomly picked decoys), and the simulator only estimates it",
+  },
   { name: 'port, pid or duration', key: /(^|_)(port|pid|ms|duration|elapsed|uptime)$/, format: 'count', why: 'free ports, process ids and timings differ on every run' },
   { name: '64-hex hash', value: (v) => isString(v) && HEX64.test(v), format: 'opaque', why: 'hashes and keys are random' },
   { name: 'address', value: (v) => isString(v) && addressKind(v) !== undefined, format: 'opaque', why: 'wallets a scenario creates have fresh keys' },

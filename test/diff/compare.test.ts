@@ -129,6 +129,9 @@ describe('the rule table', () => {
     expect(rule(['result', 'start_time'], 1)).toBe('timestamp');
     expect(rule(['result', 'block_header', 'depth'], 1)).toBe('chain position');
     expect(rule(['result', 'free_space'], 1)).toBe('machine-dependent');
+    expect(rule(['result', 'weight_list', 0], 8175)).toBe('tx weight');
+    expect(rule(['result', 'weight'], 2383)).toBe('tx weight');
+    expect(rule(['result', 'block_header', 'block_weight'], 303)).toBeUndefined();
     expect(rule(['id'], '0')).toBe('JSON-RPC id');
     expect(rule(['result', 'sha256'], hex('c'))).toBe('64-hex hash');
     expect(rule(['result', 'sal_token', 'url'], 'http://127.0.0.1:1/x')).toBe('URL');
