@@ -35,6 +35,8 @@ export interface Ledger {
   pool: Map<string, Tx>;
   /** Unix seconds at which each pool tx arrived. */
   poolArrival: Map<string, number>;
+  /** Token transfers paid for by a ROLLUP on chain (Blockchain::is_tx_paid_for). */
+  paid: Set<string>;
 }
 
 export const sha256Hex = (text: string): string => createHash('sha256').update(text).digest('hex');
@@ -72,7 +74,7 @@ export function genesisBlock(): Block {
 }
 
 export function newLedger(): Ledger {
-  const ledger: Ledger = { blocks: [], outputs: new Map(), spentKeyImages: new Set(), tokens: new Map(), pool: new Map(), poolArrival: new Map() };
+  const ledger: Ledger = { blocks: [], outputs: new Map(), spentKeyImages: new Set(), tokens: new Map(), pool: new Map(), poolArrival: new Map(), paid: new Set() };
   applyBlock(ledger, genesisBlock());
   return ledger;
 }
@@ -88,6 +90,7 @@ export function applyBlock(l: Ledger, block: Block): void {
   for (const tx of block.txs) {
     for (const o of tx.outputs) l.outputs.set(o.id, { output: o, blockIndex: block.index, coinbase: false });
     for (const i of tx.inputs) l.spentKeyImages.add(i.keyImage);
+    for (const id of tx.rollup ?? []) l.paid.add(id);
     if (tx.token) {
       const t = tx.token;
       l.tokens.set(`sal${t.ticker}`, { assetType: `sal${t.ticker}`, ticker: t.ticker, supply: t.supply, name: t.name, url: t.url, hash: t.hash, size: t.size, creator: t.creator, height: block.index });
@@ -110,6 +113,14 @@ export function isUnlocked(o: IndexedOutput, atIndex: number): boolean {
 export function isTokenAsset(asset: string): boolean {
   return /^sal[0-9A-Z]{4}$/.test(asset);
 }
+
+/** A token TRANSFER: its fee is nominal, burnt by the ROLLUP that pays for it, not taken from its inputs. */
+export function isTokenTransfer(tx: Tx): boolean {
+  return tx.type === TxType.TRANSFER && isTokenAsset(tx.sourceAsset);
+}
+
+/** Can this pool tx go into the next block? A token transfer waits for its ROLLUP to be on chain. */
+export const readyToMine = (l: Ledger, tx: Tx): boolean => !isTokenTransfer(tx) || l.paid.has(tx.txid);
 
 /** Token tickers a filter matches: substring of the asset type or of the token name (case-sensitive). */
 export function matchTokens(l: Ledger, filter: string): string[] {
@@ -159,7 +170,7 @@ export function validateTx(l: Ledger, tx: Tx): string | null {
     if (o.amount < 0n) return 'invalid output';
     sums.set(o.asset, (sums.get(o.asset) ?? 0n) - o.amount);
   }
-  sums.set('SAL1', (sums.get('SAL1') ?? 0n) - tx.fee - tx.burnt);
+  sums.set('SAL1', (sums.get('SAL1') ?? 0n) - (isTokenTransfer(tx) ? 0n : tx.fee) - tx.burnt);
   for (const [asset, rest] of sums) if (rest !== 0n) return `overspend or unbalanced amounts in ${asset}`;
   if (tx.type === TxType.CREATE_TOKEN) {
     const t = tx.token;
@@ -171,7 +182,10 @@ export function validateTx(l: Ledger, tx: Tx): string | null {
     if (tx.burnt !== tokenPrice(t.ticker)) return 'Invalid fee paid for CREATE_TOKEN';
     if (l.tokens.has(`sal${t.ticker}`)) return 'token already exists';
     for (const p of l.pool.values()) if (p.token?.ticker === t.ticker) return 'token already being created';
-  } else if (tx.type !== TxType.TRANSFER && tx.type !== TxType.ROLLUP && tx.type !== TxType.BURN) {
+  } else if (tx.type === TxType.ROLLUP) {
+    if (hf < HF_TOKENS) return 'ROLLUP TXs are not permitted before HF11';
+    if (!tx.rollup?.length) return 'ROLLUP must include at least one paid TX entry';
+  } else if (tx.type !== TxType.TRANSFER && tx.type !== TxType.BURN) {
     return `unsupported tx type ${tx.type}`;
   }
   return null;
@@ -207,7 +221,8 @@ export function mineBlock(l: Ledger, minerAddress: string, timestamp: number, di
       dropped.push(tx.txid);
       l.poolArrival.delete(tx.txid);
     } else {
-      txs.push(tx);
+      // Kept in the pool either way; a token transfer whose ROLLUP is not on chain yet waits.
+      if (readyToMine(l, tx)) txs.push(tx);
       l.pool.set(tx.txid, tx);
     }
   }
@@ -247,7 +262,8 @@ export function mineBlock(l: Ledger, minerAddress: string, timestamp: number, di
     minerTx,
     protocolTx,
     txs,
-    reward: split.miner,
+    // As the real block header and the wallet's confirmation threshold count it: everything but the stakers' share.
+    reward: split.miner + split.treasury + (isTreasuryMintHeight(index) ? TREASURY_MINT : 0n),
     weight: 100 + txs.reduce((s, t) => s + t.weight, 0),
   };
   applyBlock(l, block);

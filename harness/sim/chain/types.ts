@@ -47,6 +47,11 @@ export interface Tx {
   /** Height-based unlock time (pre-Carrot coinbase only), 0 otherwise. */
   unlockTime: number;
   token?: TokenCreation;
+  /**
+   * A ROLLUP's paid transactions: the ids of the token transfers whose (nominal) fees it burns. A
+   * daemon mines a token transfer only once the ROLLUP naming it is on chain.
+   */
+  rollup?: string[];
 }
 
 export interface Block {
@@ -64,7 +69,10 @@ export interface Block {
   minerTx: Tx;
   protocolTx: Tx;
   txs: Tx[];
-  /** Sum of the miner's outputs (after the stake/treasury split). */
+  /**
+   * The block's reward as the real header reports it (the real miner tx pays the treasury too):
+   * emission and fees less the stakers' share, plus a treasury mint.
+   */
   reward: bigint;
   weight: number;
 }

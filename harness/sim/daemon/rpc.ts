@@ -205,7 +205,8 @@ function hardForkInfo(l: Ledger): Record<string, unknown> {
     untrusted: false,
     version: v,
     votes: Math.max(window - 1, 0),
-    voting: next.version,
+    // The version this daemon votes for: the newest it knows, whatever the chain's (as recorded).
+    voting: TESTNET_HARD_FORKS[TESTNET_HARD_FORKS.length - 1]!.version,
     window,
   };
 }
