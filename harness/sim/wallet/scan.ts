@@ -9,6 +9,8 @@ import type { Block, Tx } from '../chain/types.js';
 import type { DaemonClient } from './daemon-client.js';
 import { emptyState, ownsAddress, type OwnedOutput, type Wallet } from './state.js';
 
+const ZERO_PAYMENT_ID = '0'.repeat(16);
+
 export interface RefreshResult {
   blocksFetched: number;
   receivedMoney: boolean;
@@ -94,6 +96,8 @@ function scanTx(w: Wallet, tx: Tx, block: Block, opts: ScanOptions, events: stri
     // Sending to ourselves: the whole received amount is change, so the entry's amount shows 0.
     if (spentIn === selfReceived + rec.fee || selfReceived > rec.change) rec.change = selfReceived;
   } else if (got.length > 0) {
+    // One entry per asset; `amounts` lists every output of the tx the wallet got (as recorded for
+    // two tokens minted in one protocol tx). A receiver cannot read the dummy payment id: zeros.
     const byAsset = new Map<string, OwnedOutput[]>();
     for (const g of got) byAsset.set(g.asset, [...(byAsset.get(g.asset) ?? []), g]);
     for (const [asset, outs] of byAsset) {
@@ -102,13 +106,14 @@ function scanTx(w: Wallet, tx: Tx, block: Block, opts: ScanOptions, events: stri
         height: block.index,
         timestamp: block.timestamp,
         amount: outs.reduce((s, o) => s + o.amount, 0n),
-        amounts: outs.map((o) => o.amount),
+        amounts: got.map((o) => o.amount),
         asset,
         coinbase,
         unlockHeight: outs[0]!.unlockHeight,
         unlockTime: tx.unlockTime,
-        paymentId: tx.paymentId,
+        paymentId: ZERO_PAYMENT_ID,
         address: outs[0]!.address,
+        fee: tx.fee,
       });
     }
     st.pool = st.pool.filter((p) => p.txid !== tx.txid);
@@ -155,8 +160,9 @@ export function scanPool(w: Wallet, pool: Tx[]): void {
       amount: outs.reduce((s, o) => s + o.amount, 0n),
       amounts: outs.map((o) => o.amount),
       asset: outs[0]!.asset,
-      paymentId: tx.paymentId,
+      paymentId: ZERO_PAYMENT_ID,
       address: outs[0]!.address,
+      fee: tx.fee,
     });
   }
 }

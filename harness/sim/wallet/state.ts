@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { walletFromSeed } from '../crypto/keys.js';
 import { decode, encode } from '../chain/codec.js';
 import { HF_CARROT, hardForkAt } from '../chain/constants.js';
+import { unorderedMapOrder } from './asset-order.js';
 import { deriveKey, readCache, readKeys, writeCache, writeKeys, type WalletKey } from './files.js';
 
 export interface OwnedOutput {
@@ -56,6 +57,8 @@ export interface InRecord {
   unlockTime: number;
   paymentId: string;
   address: string;
+  /** The tx's fee (a token tx's nominal fee; 0 for coinbase). Absent in caches written before it was kept. */
+  fee?: bigint;
 }
 
 export interface PoolRecord {
@@ -66,6 +69,8 @@ export interface PoolRecord {
   asset: string;
   paymentId: string;
   address: string;
+  /** The tx's fee. Absent in caches written before it was kept. */
+  fee?: bigint;
 }
 
 export interface WalletState {
@@ -123,6 +128,8 @@ export function loadWallet(path: string, password: string): Wallet {
   const keysFile = JSON.parse(plaintext) as KeysFile;
   const cache = readCache(path, key);
   const state = cache ? decode<WalletState>(cache) : emptyState(keysFile.refreshFrom);
+  // Loading inserts the assets again in the order they were listed (asset-order.ts).
+  state.assetsSeen = unorderedMapOrder(state.assetsSeen);
   return { path, key, keysFile, keys: walletFromSeed(new Uint8Array(Buffer.from(keysFile.seed, 'hex')), 'testnet'), state };
 }
 
