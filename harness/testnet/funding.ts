@@ -129,6 +129,9 @@ export async function fundFromWallet(o: FundFromWalletOptions): Promise<void> {
   const address = addressAt(o.spec, o.to.addresses, height);
   const part = o.amount / FUNDING_OUTPUTS + 1n;
   const destinations = Array.from({ length: Number(FUNDING_OUTPUTS) }, () => ({ address, amount: part, ...(o.asset ? { asset_type: o.asset } : {}) }));
+  // The payer sees the blocks mined since its last funding (its change unlocked with the receiver's
+  // funds): without this it waits for its own 20 s refresh and may find nothing unlocked.
+  await o.from.refresh();
   await o.from.call('transfer', o.asset ? { destinations, source_asset: o.asset, dest_asset: o.asset, tx_type: 3 } : { destinations });
   await fundWallet(o.daemon, o.to.client, { spec: o.spec, addresses: o.minerAddresses, timeoutMs: o.timeoutMs ?? 600_000, amount: o.amount, ...(o.asset ? { asset: o.asset } : {}) });
 }

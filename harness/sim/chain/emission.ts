@@ -47,12 +47,28 @@ export function feeEstimate(nextBase: bigint): bigint[] {
 export const feeLevelForPriority = (priority: number): number => (priority <= 1 ? 0 : Math.min(priority - 1, 3));
 
 /**
- * Estimated weight of a Carrot tx, matching the real wallet's fee arithmetic seen in the
- * transcripts (520 per byte × 2383 for 1 input, 3573 for 2 inputs, 20233 for 16 inputs, two outputs).
- * The per-extra-output and per-extra-byte terms are not established; see harness/sim/README.md.
+ * The weight a Bulletproof+ over more than two outputs adds to the estimate (Monero's
+ * estimate_tx_weight): the proof grows 64 bytes per doubling of the padded output count, and the
+ * clawback charges 4/5 of what per-output proofs would have cost beyond it.
+ */
+function bulletproofExtra(outputs: number): number {
+  let log = 1;
+  while (2 ** log < outputs) log++;
+  const proof = 32 * (6 + 2 * (6 + log));
+  const clawback = Math.floor(((320 * 2 ** log - proof) * 4) / 5);
+  return proof - 640 + clawback;
+}
+
+/**
+ * Estimated weight of a Carrot tx, matching the real wallet's fee arithmetic (520 per byte × 2383
+ * for 1 input, 3573 for 2, 20233 for 16, two outputs; 3103 for one input and three outputs, 22642
+ * for 16 inputs and 7 outputs, 10905 for 6 inputs and 8 outputs): from three outputs on, each
+ * output beyond two adds 163 and the tx 33 more, plus the Bulletproof+ terms. The per-extra-byte
+ * term is not established; see harness/sim/README.md.
  */
 export function estimateWeight(inputs: number, outputs: number, extraBytes = 0): number {
-  return 1193 + 1190 * inputs + 110 * Math.max(0, outputs - 2) + extraBytes;
+  const moreOutputs = outputs > 2 ? 163 * (outputs - 2) + 33 + bulletproofExtra(outputs) : 0;
+  return 1193 + 1190 * inputs + moreOutputs + extraBytes;
 }
 
 /** The weight the built tx reports (a little below the estimate, as observed). */

@@ -39,6 +39,8 @@ export interface Ledger {
   poolArrival: Map<string, number>;
   /** Global index of each block's first output (outputs are numbered in chain order, genesis first). */
   firstOutput: number[];
+  /** Token transfers paid for by a ROLLUP on chain (Blockchain::is_tx_paid_for). */
+  paid: Set<string>;
 }
 
 const outputCount = (b: Block): number => [b.minerTx, b.protocolTx, ...b.txs].reduce((n, tx) => n + tx.outputs.length, 0);
@@ -78,7 +80,7 @@ export function genesisBlock(): Block {
 }
 
 export function newLedger(): Ledger {
-  const ledger: Ledger = { blocks: [], outputs: new Map(), spentKeyImages: new Set(), tokens: new Map(), pool: new Map(), poolArrival: new Map(), firstOutput: [] };
+  const ledger: Ledger = { blocks: [], outputs: new Map(), spentKeyImages: new Set(), tokens: new Map(), pool: new Map(), poolArrival: new Map(), firstOutput: [], paid: new Set() };
   applyBlock(ledger, genesisBlock());
   return ledger;
 }
@@ -96,6 +98,7 @@ export function applyBlock(l: Ledger, block: Block): void {
   for (const tx of block.txs) {
     for (const o of tx.outputs) l.outputs.set(o.id, { output: o, blockIndex: block.index, coinbase: false });
     for (const i of tx.inputs) l.spentKeyImages.add(i.keyImage);
+    for (const id of tx.rollup ?? []) l.paid.add(id);
     if (tx.token) {
       const t = tx.token;
       l.tokens.set(`sal${t.ticker}`, { assetType: `sal${t.ticker}`, ticker: t.ticker, supply: t.supply, name: t.name, url: t.url, hash: t.hash, size: t.size, creator: t.creator, height: block.index });
@@ -118,6 +121,14 @@ export function isUnlocked(o: IndexedOutput, atIndex: number): boolean {
 export function isTokenAsset(asset: string): boolean {
   return /^sal[0-9A-Z]{4}$/.test(asset);
 }
+
+/** A token TRANSFER: its fee is nominal, burnt by the ROLLUP that pays for it, not taken from its inputs. */
+export function isTokenTransfer(tx: Tx): boolean {
+  return tx.type === TxType.TRANSFER && isTokenAsset(tx.sourceAsset);
+}
+
+/** Can this pool tx go into the next block? A token transfer waits for its ROLLUP to be on chain. */
+export const readyToMine = (l: Ledger, tx: Tx): boolean => !isTokenTransfer(tx) || l.paid.has(tx.txid);
 
 /** Token tickers a filter matches: substring of the asset type or of the token name (case-sensitive). */
 export function matchTokens(l: Ledger, filter: string): string[] {
@@ -167,7 +178,7 @@ export function validateTx(l: Ledger, tx: Tx): string | null {
     if (o.amount < 0n) return 'invalid output';
     sums.set(o.asset, (sums.get(o.asset) ?? 0n) - o.amount);
   }
-  sums.set('SAL1', (sums.get('SAL1') ?? 0n) - tx.fee - tx.burnt);
+  sums.set('SAL1', (sums.get('SAL1') ?? 0n) - (isTokenTransfer(tx) ? 0n : tx.fee) - tx.burnt);
   for (const [asset, rest] of sums) if (rest !== 0n) return `overspend or unbalanced amounts in ${asset}`;
   if (tx.type === TxType.CREATE_TOKEN) {
     const t = tx.token;
@@ -179,7 +190,10 @@ export function validateTx(l: Ledger, tx: Tx): string | null {
     if (tx.burnt !== tokenPrice(t.ticker)) return 'Invalid fee paid for CREATE_TOKEN';
     if (l.tokens.has(`sal${t.ticker}`)) return 'token already exists';
     for (const p of l.pool.values()) if (p.token?.ticker === t.ticker) return 'token already being created';
-  } else if (tx.type !== TxType.TRANSFER && tx.type !== TxType.ROLLUP && tx.type !== TxType.BURN) {
+  } else if (tx.type === TxType.ROLLUP) {
+    if (hf < HF_TOKENS) return 'ROLLUP TXs are not permitted before HF11';
+    if (!tx.rollup?.length) return 'ROLLUP must include at least one paid TX entry';
+  } else if (tx.type !== TxType.TRANSFER && tx.type !== TxType.BURN) {
     return `unsupported tx type ${tx.type}`;
   }
   return null;
@@ -215,7 +229,8 @@ export function mineBlock(l: Ledger, minerAddress: string, timestamp: number, di
       dropped.push(tx.txid);
       l.poolArrival.delete(tx.txid);
     } else {
-      txs.push(tx);
+      // Kept in the pool either way; a token transfer whose ROLLUP is not on chain yet waits.
+      if (readyToMine(l, tx)) txs.push(tx);
       l.pool.set(tx.txid, tx);
     }
   }
@@ -298,6 +313,7 @@ export function popBlock(l: Ledger, now: number): Block | undefined {
   for (const tx of block.txs) {
     for (const i of tx.inputs) l.spentKeyImages.delete(i.keyImage);
     if (tx.token) l.tokens.delete(`sal${tx.token.ticker}`);
+    for (const id of tx.rollup ?? []) l.paid.delete(id);
     l.pool.set(tx.txid, tx);
     l.poolArrival.set(tx.txid, now);
   }

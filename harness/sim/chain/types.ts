@@ -47,6 +47,11 @@ export interface Tx {
   /** Height-based unlock time (pre-Carrot coinbase only), 0 otherwise. */
   unlockTime: number;
   token?: TokenCreation;
+  /**
+   * A ROLLUP's paid transactions: the ids of the token transfers whose (nominal) fees it burns. A
+   * daemon mines a token transfer only once the ROLLUP naming it is on chain.
+   */
+  rollup?: string[];
 }
 
 export interface Block {

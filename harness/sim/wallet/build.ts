@@ -3,14 +3,14 @@
 // a power of two (1 for a small transfer, 2 for transfer_split, 16 for a token's 1000 SAL1);
 // at most 64 inputs and 7 destinations per tx (reference §0, §6, §7.1, §9).
 import { randomBytes } from 'node:crypto';
+import { formatMoney } from '../common/format.js';
 import { carrotDestinationDisplayAddress } from '../crypto/keys.js';
-import { CARROT_MAX_DESTINATIONS, CARROT_MAX_INPUTS, HF_CARROT, HF_TOKENS, TxType } from '../chain/constants.js';
+import { CARROT_MAX_INPUTS, HF_CARROT, HF_TOKENS, TxType } from '../chain/constants.js';
 import { actualWeight, estimateWeight } from '../chain/emission.js';
 import { sha256Hex } from '../chain/ledger.js';
 import type { TokenCreation, Tx, TxOutput } from '../chain/types.js';
 import { RpcError } from '../http/server.js';
-import { formatMoney } from '../common/format.js';
-import type { Destination, OutRecord, OwnedOutput, Wallet } from './state.js';
+import { ownsAddress, type Destination, type OutRecord, type OwnedOutput, type Wallet } from './state.js';
 
 export interface BuildContext {
   /** The daemon's next-block hard fork. */
@@ -23,7 +23,7 @@ export interface Built {
   tx: Tx;
   record: OutRecord;
   inputs: OwnedOutput[];
-  /** Network fee only (what `fee`/`fee_list` report). */
+  /** Network fee only (what `fee`/`fee_list` report; for a token tx the nominal fee its ROLLUP burns). */
   fee: bigint;
   /** What `amount`/`amount_list` report. */
   amount: bigint;
@@ -42,9 +42,9 @@ export function spendable(w: Wallet, asset: string, hf: number): OwnedOutput[] {
     .sort((a, b) => a.blockIndex - b.blockIndex || (a.id < b.id ? -1 : 1));
 }
 
-type Pick = { ok: true; inputs: OwnedOutput[]; fee: bigint } | { ok: false; tooMany: boolean; have: bigint; need: bigint };
+export type Pick = { ok: true; inputs: OwnedOutput[]; fee: bigint } | { ok: false; tooMany: boolean; have: bigint; need: bigint };
 
-function pickInputs(cands: OwnedOutput[], amount: bigint, nOut: number, perByte: bigint, minInputs: number, roundUp: boolean): Pick {
+export function pickInputs(cands: OwnedOutput[], amount: bigint, nOut: number, perByte: bigint, minInputs: number, roundUp: boolean): Pick {
   const chosen: OwnedOutput[] = [];
   let sum = 0n;
   const feeFor = (n: number): bigint => perByte * BigInt(estimateWeight(n, nOut));
@@ -56,7 +56,8 @@ function pickInputs(cands: OwnedOutput[], amount: bigint, nOut: number, perByte:
   }
   if (chosen.length === 0 || sum < amount + feeFor(chosen.length)) {
     const have = cands.reduce((s, c) => s + c.amount, 0n);
-    return { ok: false, tooMany: chosen.length >= CARROT_MAX_INPUTS && have >= amount + feeFor(chosen.length), have, need: amount + feeFor(Math.max(chosen.length, 1)) };
+    // The real minimum is the output sum plus the fee of the smallest input count (carrot input selection).
+    return { ok: false, tooMany: chosen.length >= CARROT_MAX_INPUTS && have >= amount + feeFor(chosen.length), have, need: amount + feeFor(1) };
   }
   const target = Math.min(Math.max(minInputs, roundUp ? nextPow2(chosen.length) : chosen.length), CARROT_MAX_INPUTS);
   for (const c of cands.slice(chosen.length)) {
@@ -69,7 +70,7 @@ function pickInputs(cands: OwnedOutput[], amount: bigint, nOut: number, perByte:
   return { ok: true, inputs: chosen, fee: feeFor(chosen.length) };
 }
 
-function insufficient(p: Extract<Pick, { ok: false }>, code: number): RpcError {
+export function insufficient(p: Extract<Pick, { ok: false }>, code: number): RpcError {
   if (p.have === 0n) return new RpcError(code, 'no input candidates provided');
   return new RpcError(code, `Not enough money in all inputs (${formatMoney(p.have)}) to fund minimum output sum (${formatMoney(p.need)})`);
 }
@@ -78,7 +79,7 @@ function changeAddress(w: Wallet, hf: number): string {
   return hf >= HF_CARROT ? w.keys.carrot.address : w.keys.cn.address;
 }
 
-function makeTx(
+export function makeTx(
   w: Wallet,
   ctx: BuildContext,
   o: { type: TxType; inputs: OwnedOutput[]; dests: Destination[]; fee: bigint; burnt: bigint; asset: string; sourceAsset: string; token?: Omit<TokenCreation, 'creator'>; extraBytes?: number },
@@ -114,87 +115,14 @@ function makeTx(
     timestamp: ctx.now,
     amountIn: inSum,
     change,
-    fee: o.fee + o.burnt,
+    fee: feeAsset,
     asset: o.sourceAsset,
-    destinations: o.dests.map((d) => ({ ...d, address: carrotDestinationDisplayAddress(d.address) })),
+    // A destination of the wallet's own shows another view key (as recorded); others as sent.
+    destinations: o.dests.map((d) => ({ ...d, address: ownsAddress(w, d.address) ? carrotDestinationDisplayAddress(d.address) : d.address })),
     paymentId,
     inputs: o.inputs.map((i) => i.id),
   };
   return { tx, record, inputs: o.inputs, fee: o.fee, amount: destSum, destAmounts: o.dests.map((d) => d.amount) };
-}
-
-export interface TransferRequest {
-  destinations: Destination[];
-  sourceAsset: string;
-  txType: number;
-  split: boolean;
-}
-
-/** `transfer` / `transfer_split` from HF10 on; the caller has validated addresses and the destination list. */
-export function buildTransfer(w: Wallet, ctx: BuildContext, req: TransferRequest): Built[] {
-  const asset = req.destinations[0]?.asset ?? '';
-  if (req.destinations.some((d) => d.asset !== asset)) throw new RpcError(-4, 'Mixed asset_types in transaction outputs is forbidden');
-  if (asset !== '' && !w.state.assetsSeen.includes(asset)) throw new RpcError(-4, 'invalid asset_type specified to get_transfers');
-  const tokenPath = req.sourceAsset !== 'SAL1';
-  const cands = asset === '' ? [] : spendable(w, asset, ctx.hf);
-  const used = new Set<string>();
-  const built: Built[] = [];
-  const queue = req.destinations.map((d) => ({ ...d }));
-  while (queue.length > 0) {
-    const chunk = queue.splice(0, CARROT_MAX_DESTINATIONS);
-    if (queue.length > 0 && !req.split) throw TOO_LARGE();
-    const total = chunk.reduce((s, d) => s + d.amount, 0n);
-    const free = cands.filter((c) => !used.has(c.id));
-    // A token transfer pays no fee itself: its SAL1 fee goes in a separate ROLLUP tx.
-    const pick = pickInputs(free, total, chunk.length + 1, tokenPath ? 0n : ctx.feePerByte, req.split ? 2 : 1, true);
-    if (!pick.ok) {
-      if (!pick.tooMany) throw insufficient(pick, -4);
-      if (!req.split) throw TOO_LARGE();
-      // Pay what 64 inputs can carry and move the rest to the next tx.
-      const inputs = free.slice(0, CARROT_MAX_INPUTS);
-      const fee = tokenPath ? 0n : ctx.feePerByte * BigInt(estimateWeight(inputs.length, chunk.length + 1));
-      let budget = inputs.reduce((s, c) => s + c.amount, 0n) - fee;
-      const paid: Destination[] = [];
-      for (const d of chunk) {
-        const pay = d.amount <= budget ? d.amount : budget;
-        if (pay > 0n) paid.push({ ...d, amount: pay });
-        budget -= pay;
-        if (pay < d.amount) queue.unshift({ ...d, amount: d.amount - pay });
-      }
-      inputs.forEach((i) => used.add(i.id));
-      built.push(makeTx(w, ctx, { type: TxType.TRANSFER, inputs, dests: paid, fee, burnt: 0n, asset, sourceAsset: req.sourceAsset }));
-      continue;
-    }
-    pick.inputs.forEach((i) => used.add(i.id));
-    built.push(makeTx(w, ctx, { type: TxType.TRANSFER, inputs: pick.inputs, dests: chunk, fee: pick.fee, burnt: 0n, asset, sourceAsset: req.sourceAsset }));
-  }
-  if (tokenPath) {
-    // The ROLLUP tx: SAL1 inputs pay the network fee of the whole transfer.
-    const sal1 = spendable(w, 'SAL1', ctx.hf).filter((c) => !used.has(c.id));
-    const fee = built.reduce((s, b) => s + ctx.feePerByte * BigInt(estimateWeight(b.inputs.length, b.tx.outputs.length)), 0n);
-    const pick = pickInputs(sal1, fee, 2, ctx.feePerByte, 1, true);
-    if (!pick.ok) throw insufficient(pick, -4);
-    built.unshift(makeTx(w, ctx, { type: TxType.ROLLUP, inputs: pick.inputs, dests: [], fee: fee + pick.fee, burnt: 0n, asset: 'SAL1', sourceAsset: 'SAL1' }));
-  }
-  if (req.txType === TxType.UNSET) throw new RpcError(-4, 'make_pending_carrot_tx: tx proposal has unset tx type');
-  if (req.txType !== TxType.TRANSFER) throw new RpcError(-4, `Invalid tx type specified: ${req.txType}`);
-  if (built.length > 1 && !req.split) throw TOO_LARGE();
-  return built;
-}
-
-/** `sweep_all` (every unlocked output of an asset) and `sweep_single` (one output). */
-export function buildSweep(w: Wallet, ctx: BuildContext, o: { inputs: OwnedOutput[]; address: string; outputs: number; asset: string; code: number }): Built[] {
-  const built: Built[] = [];
-  for (let i = 0; i < o.inputs.length; i += CARROT_MAX_INPUTS) {
-    const inputs = o.inputs.slice(i, i + CARROT_MAX_INPUTS);
-    const fee = ctx.feePerByte * BigInt(estimateWeight(inputs.length, o.outputs + 1));
-    const total = inputs.reduce((s, c) => s + c.amount, 0n) - (o.asset === 'SAL1' ? fee : 0n);
-    if (total <= 0n) throw new RpcError(o.code, `Not enough money in all inputs (${formatMoney(total + fee)}) to fund minimum output sum (${formatMoney(fee)})`);
-    const each = total / BigInt(o.outputs);
-    const dests: Destination[] = Array.from({ length: o.outputs }, (_, k) => ({ address: o.address, amount: k === 0 ? total - each * BigInt(o.outputs - 1) : each, asset: o.asset }));
-    built.push(makeTx(w, ctx, { type: TxType.TRANSFER, inputs, dests, fee, burnt: 0n, asset: o.asset, sourceAsset: o.asset }));
-  }
-  return built;
 }
 
 /** The CREATE_TOKEN tx: SAL1 inputs, burn of the creation price, change back to the creator. */

@@ -9,6 +9,8 @@ import type { Block, Tx } from '../chain/types.js';
 import type { DaemonClient } from './daemon-client.js';
 import { emptyState, ownsAddress, type OwnedOutput, type Wallet } from './state.js';
 
+const ZERO_PAYMENT_ID = '0'.repeat(16);
+
 export interface RefreshResult {
   blocksFetched: number;
   receivedMoney: boolean;
@@ -34,6 +36,32 @@ interface ScanIndex {
 
 function indexOf(w: Wallet): ScanIndex {
   return { byKeyImage: new Map(w.state.outputs.map((o) => [o.keyImage, o])), ids: new Set(w.state.outputs.map((o) => o.id)) };
+}
+
+/**
+ * Money received in a tx this wallet did not send: one entry per asset; `amounts` lists every
+ * output of the tx the wallet got (as recorded for two tokens minted in one protocol tx). A
+ * receiver cannot read the dummy payment id: zeros.
+ */
+function recordIncoming(w: Wallet, tx: Tx, block: Block, got: OwnedOutput[]): void {
+  const byAsset = new Map<string, OwnedOutput[]>();
+  for (const g of got) byAsset.set(g.asset, [...(byAsset.get(g.asset) ?? []), g]);
+  for (const [asset, outs] of byAsset) {
+    w.state.ins.push({
+      txid: tx.txid,
+      height: block.index,
+      timestamp: block.timestamp,
+      amount: outs.reduce((s, o) => s + o.amount, 0n),
+      amounts: got.map((o) => o.amount),
+      asset,
+      coinbase: outs[0]!.coinbase,
+      unlockHeight: outs[0]!.unlockHeight,
+      unlockTime: tx.unlockTime,
+      paymentId: ZERO_PAYMENT_ID,
+      address: outs[0]!.address,
+      fee: tx.fee,
+    });
+  }
 }
 
 function scanTx(w: Wallet, tx: Tx, block: Block, opts: ScanOptions, events: string[], index: ScanIndex, firstIndex: number | undefined): boolean {
@@ -95,24 +123,7 @@ function scanTx(w: Wallet, tx: Tx, block: Block, opts: ScanOptions, events: stri
     // Sending to ourselves: the whole received amount is change, so the entry's amount shows 0.
     if (spentIn === selfReceived + rec.fee || selfReceived > rec.change) rec.change = selfReceived;
   } else if (got.length > 0) {
-    const byAsset = new Map<string, OwnedOutput[]>();
-    for (const g of got) byAsset.set(g.asset, [...(byAsset.get(g.asset) ?? []), g]);
-    for (const [asset, outs] of byAsset) {
-      st.ins.push({
-        txid: tx.txid,
-        height: block.index,
-        timestamp: block.timestamp,
-        amount: outs.reduce((s, o) => s + o.amount, 0n),
-        amounts: outs.map((o) => o.amount),
-        asset,
-        coinbase,
-        unlockHeight: outs[0]!.unlockHeight,
-        unlockTime: tx.unlockTime,
-        paymentId: tx.paymentId,
-        address: outs[0]!.address,
-        fee: coinbase ? 0n : tx.fee,
-      });
-    }
+    recordIncoming(w, tx, block, got);
     st.pool = st.pool.filter((p) => p.txid !== tx.txid);
   }
   return received;
@@ -163,13 +174,13 @@ export function scanPool(w: Wallet, pool: Tx[]): void {
     if (outs.length === 0) continue;
     st.pool.push({
       txid: tx.txid,
-      fee: tx.fee,
       timestamp: tx.timestamp,
       amount: outs.reduce((s, o) => s + o.amount, 0n),
       amounts: outs.map((o) => o.amount),
       asset: outs[0]!.asset,
-      paymentId: tx.paymentId,
+      paymentId: ZERO_PAYMENT_ID,
       address: outs[0]!.address,
+      fee: tx.fee,
     });
   }
 }

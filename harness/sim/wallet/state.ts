@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { walletFromSeed } from '../crypto/keys.js';
 import { decode, encode } from '../chain/codec.js';
 import { HF_CARROT, hardForkAt } from '../chain/constants.js';
+import { unorderedMapOrder } from './asset-order.js';
 import { deriveKey, readCache, readKeys, writeCache, writeKeys, type WalletKey } from './files.js';
 
 export interface OwnedOutput {
@@ -58,19 +59,20 @@ export interface InRecord {
   unlockTime: number;
   paymentId: string;
   address: string;
-  /** The tx's network fee (0 for coinbase), shown on the incoming entry as real wallets do. */
+  /** The tx's fee (a token tx's nominal fee; 0 for coinbase). Absent in caches written before it was kept. */
   fee?: bigint;
 }
 
 export interface PoolRecord {
   txid: string;
-  fee?: bigint;
   timestamp: number;
   amount: bigint;
   amounts: bigint[];
   asset: string;
   paymentId: string;
   address: string;
+  /** The tx's fee. Absent in caches written before it was kept. */
+  fee?: bigint;
 }
 
 export interface WalletState {
@@ -130,6 +132,8 @@ export function loadWallet(path: string, password: string): Wallet {
   const keysFile = JSON.parse(plaintext) as KeysFile;
   const cache = readCache(path, key);
   const state = cache ? decode<WalletState>(cache) : emptyState(keysFile.refreshFrom);
+  // Loading inserts the assets again in the order they were listed (asset-order.ts).
+  state.assetsSeen = unorderedMapOrder(state.assetsSeen);
   return { path, key, keysFile, keys: walletFromSeed(new Uint8Array(Buffer.from(keysFile.seed, 'hex')), 'testnet'), state };
 }
 

@@ -2,6 +2,7 @@
 // entries and addresses. Zero-valued optional fields are omitted as epee's KV_SERIALIZE_OPT does.
 import { RpcError } from '../http/server.js';
 import { DEFAULT_TX_SPENDABLE_AGE } from '../chain/constants.js';
+import { unorderedMapOrder } from './asset-order.js';
 import { primaryAddress, type Wallet } from './state.js';
 
 /** Uninitialised in the real wallet (a huge meaningless number); the simulator is consistent per process. */
@@ -35,10 +36,7 @@ export function balanceOf(w: Wallet, asset: string): { balance: bigint; unlocked
 export function getBalance(w: Wallet, rawAsset: string, allAssets: boolean): Record<string, unknown> {
   const asset = normaliseBalanceAsset(rawAsset);
   if (!w.state.assetsSeen.includes(asset)) throw new RpcError(-1, `Source asset '${asset}' not found in wallet`);
-  // The real wallet lists its assets from an unordered_map, in an order that depends on hash
-  // buckets and on when the wallet was last opened (recorded: [SAL, SAL1], and [salMNT1, SAL1]);
-  // sorted here. `saltnet diff` compares these lists in any order.
-  const assets = allAssets ? [...w.state.assetsSeen].sort() : [asset];
+  const assets = allAssets ? unorderedMapOrder(w.state.assetsSeen) : [asset];
   const balances = [];
   for (const a of assets) {
     const b = balanceOf(w, a);
@@ -104,12 +102,18 @@ function entry(w: Wallet, e: Record<string, unknown> & { amount: bigint; height:
 const newestFirst = (a: Record<string, unknown>, b: Record<string, unknown>): number =>
   (b.height as number) - (a.height as number) || (b.timestamp as number) - (a.timestamp as number);
 
+/**
+ * Entries newest first; among equals the one recorded last comes first, as the real wallet's
+ * unordered maps iterate (a token transfer's entries: the token, then the ROLLUP built before it).
+ */
+const ordered = (entries: Record<string, unknown>[]): Record<string, unknown>[] => entries.reverse().sort(newestFirst);
+
 export function getTransfers(w: Wallet, f: TransferFilter): Record<string, unknown> {
   const st = w.state;
   const inRange = (h: number): boolean => !f.filterByHeight || (BigInt(h) >= f.minHeight && BigInt(h) <= f.maxHeight);
   const result: Record<string, unknown[]> = {};
   if (f.in) {
-    result.in = st.ins
+    result.in = ordered(st.ins
       .filter((r) => inRange(r.height))
       .map((r) =>
         entry(w, {
@@ -126,8 +130,7 @@ export function getTransfers(w: Wallet, f: TransferFilter): Record<string, unkno
           unlock_time: r.unlockTime,
           address: r.address,
         }),
-      )
-      .sort(newestFirst);
+      ));
   }
   const outEntry = (r: (typeof st.outs)[number], type: string): Record<string, unknown> =>
     entry(w, {
@@ -142,17 +145,17 @@ export function getTransfers(w: Wallet, f: TransferFilter): Record<string, unkno
       txid: r.txid,
       type,
     });
-  if (f.out) result.out = st.outs.filter((r) => r.state === 'confirmed' && inRange(r.height)).map((r) => outEntry(r, 'out')).sort(newestFirst);
-  if (f.pending) result.pending = st.outs.filter((r) => r.state === 'pending').map((r) => outEntry(r, 'pending')).sort(newestFirst);
-  if (f.failed) result.failed = st.outs.filter((r) => r.state === 'failed').map((r) => outEntry(r, 'failed')).sort(newestFirst);
+  if (f.out) result.out = ordered(st.outs.filter((r) => r.state === 'confirmed' && inRange(r.height)).map((r) => outEntry(r, 'out')));
+  if (f.pending) result.pending = ordered(st.outs.filter((r) => r.state === 'pending').map((r) => outEntry(r, 'pending')));
+  if (f.failed) result.failed = ordered(st.outs.filter((r) => r.state === 'failed').map((r) => outEntry(r, 'failed')));
   if (f.pool) {
-    result.pool = st.pool
+    result.pool = ordered(st.pool
       .map((p) =>
         entry(w, {
           address: p.address,
           amount: p.amount,
           amounts: p.amounts,
-          // The real pool entry leaves asset_type unset (wallet_rpc_server's pool fill_transfer_entry).
+          // As recorded: a pool entry's asset_type is empty (SAL1 and tokens alike).
           asset_type: '',
           fee: p.fee ?? 0n,
           height: 0,
@@ -162,8 +165,7 @@ export function getTransfers(w: Wallet, f: TransferFilter): Record<string, unkno
           txid: p.txid,
           type: 'pool',
         }),
-      )
-      .sort(newestFirst);
+      ));
   }
   return result;
 }

@@ -94,6 +94,39 @@ describe('ledger consensus rules', () => {
     expect(mint).toMatchObject({ address: alice.carrot.address, amount: 10n * 100_000_000n });
   });
 
+  it('mines a token transfer only once the ROLLUP that pays its fee is on chain', () => {
+    mineTo(l, height(l) + 60);
+    const mint = l.blocks.flatMap((b) => b.protocolTx.outputs).find((o) => o.asset === 'salABCD')!;
+    const fee = 1_239_160n;
+    const coin = 100_000_000n;
+    const token: Tx = {
+      txid: 'tok'.padEnd(64, '0'), type: TxType.TRANSFER, fee, burnt: 0n, sourceAsset: 'salABCD', destAsset: 'salABCD', paymentId: '0'.repeat(16), weight: 1422, timestamp: 0, unlockTime: 0,
+      inputs: [{ outputId: mint.id, keyImage: `ki-${mint.id}`, amount: mint.amount, asset: 'salABCD' }],
+      // Token inputs pay no fee: the outputs add up to the inputs.
+      outputs: [
+        { id: 'tok:0', address: bob.carrot.address, amount: 3n * coin, asset: 'salABCD' },
+        { id: 'tok:1', address: alice.carrot.address, amount: mint.amount - 3n * coin, asset: 'salABCD' },
+      ],
+    };
+    const paying = spend(l, 913);
+    const rollup: Tx = {
+      ...paying, txid: 'rol'.padEnd(64, '0'), type: TxType.ROLLUP, sourceAsset: 'SAL1', destAsset: 'SAL1', burnt: fee, rollup: [token.txid],
+      outputs: [
+        { id: 'rol:0', address: alice.carrot.address, amount: paying.inputs[0]!.amount - paying.fee - fee, asset: 'SAL1' },
+        { id: 'rol:1', address: alice.carrot.address, amount: 0n, asset: 'SAL1' },
+      ],
+    };
+    expect(validateTx(l, { ...rollup, rollup: [] })).toBe('ROLLUP must include at least one paid TX entry');
+    expect(addToPool(l, token, 0)).toBeNull();
+    expect(addToPool(l, rollup, 0)).toBeNull();
+    mineTo(l, height(l) + 1);
+    expect(l.blocks[height(l) - 1]!.txs.map((t) => t.txid)).toEqual([rollup.txid]);
+    expect(l.pool.has(token.txid)).toBe(true);
+    mineTo(l, height(l) + 1);
+    expect(l.blocks[height(l) - 1]!.txs.map((t) => t.txid)).toEqual([token.txid]);
+    expect(l.pool.size).toBe(0);
+  });
+
   it('stops a CN miner at HF10 and a Carrot miner before it', () => {
     const early = newLedger();
     expect(templateError(early, 'carrot')).toBe("Mining to Carrot wallet address, but Carrot isn't supported yet");
