@@ -172,9 +172,8 @@ describe('the rule table', () => {
     expect(rule(['result', 'transfers', 0, 'global_index'], 1298)).toBe('output position');
     expect(rule(['result', 'window'], 1214)).toBe('vote window');
     expect(rule(['result', 'free_space'], 1)).toBe('machine-dependent');
-    expect(rule(['result', 'weight_list', 0], 8175)).toBe('tx weight');
-    expect(rule(['result', 'weight'], 2383)).toBe('tx weight');
-    expect(rule(['result', 'block_header', 'block_weight'], 303)).toBeUndefined();
+    expect(rule(['result', 'weight_list', 0], 8175)).toBe('size');
+    expect(rule(['result', 'weight'], 2383)).toBe('size');
     expect(rule(['id'], '0')).toBe('JSON-RPC id');
     expect(rule(['result', 'sha256'], hex('c'))).toBe('64-hex hash');
     expect(rule(['result', 'sal_token', 'url'], 'http://127.0.0.1:1/x')).toBe('URL');
