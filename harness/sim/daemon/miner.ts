@@ -26,6 +26,26 @@ export interface Miner {
   stop(): void;
 }
 
+/** At the fast pace, blocks for up to this long in one turn of the event loop (then requests are served). */
+const BURST_MS = 5;
+
+function mineNext(deps: MinerDeps, address: string): void {
+  const index = height(deps.ledger);
+  const difficulty = deps.difficulty();
+  const { block, dropped } = mineBlock(deps.ledger, address, Math.floor(Date.now() / 1000), difficulty);
+  deps.log.log('I', `Found block <${block.hash}> at height ${index} for difficulty: ${difficulty}`);
+  deps.onBlock(block, dropped);
+}
+
+/** The time to the next block: none at the fast pace, else difficulty / (rate × threads), jittered if asked. */
+function blockDelay(deps: MinerDeps, threads: number): number {
+  if (deps.config.pace === 'fast') return 0;
+  const rate = deps.config.hashRatePerThread * Math.max(threads, 1);
+  const mean = rate > 0 ? (Number(deps.difficulty()) / rate) * 1000 : Number.POSITIVE_INFINITY;
+  const ms = deps.config.jitter ? -Math.log(1 - Math.random()) * mean : mean;
+  return Math.max(ms, deps.config.minBlockMs);
+}
+
 export function createMiner(deps: MinerDeps): Miner {
   let active = false;
   let address = '';
@@ -36,17 +56,9 @@ export function createMiner(deps: MinerDeps): Miner {
   let cancel: (() => void) | undefined;
   let stoppingUntil = 0;
 
-  const blockDelayMs = (): number => {
-    if (deps.config.pace === 'fast') return 0;
-    const rate = deps.config.hashRatePerThread * Math.max(threads, 1);
-    const mean = rate > 0 ? (Number(deps.difficulty()) / rate) * 1000 : Number.POSITIVE_INFINITY;
-    const ms = deps.config.jitter ? -Math.log(1 - Math.random()) * mean : mean;
-    return Math.max(ms, deps.config.minBlockMs);
-  };
-
   /** Below 1 ms a timer would be clamped to 1 ms; the next event-loop turn is as soon as possible. */
   const schedule = (): void => {
-    const delay = blockDelayMs();
+    const delay = blockDelay(deps, threads);
     if (delay < 1) {
       const i = setImmediate(tick);
       cancel = () => clearImmediate(i);
@@ -62,9 +74,6 @@ export function createMiner(deps: MinerDeps): Miner {
     for (let i = 0; i < threads; i++) deps.log.log('I', `Miner thread stopped [${i}]`);
     active = false;
   };
-
-  /** At the fast pace, blocks for up to this long in one turn of the event loop (then requests are served). */
-  const BURST_MS = 5;
 
   function tick(): void {
     cancel = undefined;
@@ -84,11 +93,7 @@ export function createMiner(deps: MinerDeps): Miner {
       stoppingUntil = Date.now() + deps.config.restartDelayMs;
       return;
     }
-    const index = height(deps.ledger);
-    const difficulty = deps.difficulty();
-    const { block, dropped } = mineBlock(deps.ledger, address, Math.floor(Date.now() / 1000), difficulty);
-    deps.log.log('I', `Found block <${block.hash}> at height ${index} for difficulty: ${difficulty}`);
-    deps.onBlock(block, dropped);
+    mineNext(deps, address);
   }
 
   return {

@@ -221,6 +221,31 @@ function hardForkInfo(l: Ledger, popped: number): Record<string, unknown> {
   };
 }
 
+function miningStatus(ctx: DaemonContext): Record<string, unknown> {
+  const l = ctx.ledger;
+  const active = ctx.miner.active;
+  const next = active ? splitReward(height(l), baseReward(topBlock(l).alreadyGenerated), 0n).miner : 0n;
+  return {
+    active,
+    address: ctx.miner.address,
+    bg_idle_threshold: 0,
+    bg_ignore_battery: false,
+    bg_min_idle_seconds: 0,
+    bg_target: 0,
+    block_reward: next,
+    block_target: DIFFICULTY_TARGET,
+    difficulty: ctx.difficulty(),
+    difficulty_top64: 0,
+    is_background_mining_enabled: false,
+    pow_algorithm: 'RandomX',
+    speed: ctx.miner.speed,
+    status: 'OK',
+    threads_count: ctx.miner.threads,
+    untrusted: false,
+    wide_difficulty: wide(ctx.difficulty()),
+  };
+}
+
 export function daemonUriEndpoints(ctx: DaemonContext): Map<string, Handler> {
   const l = ctx.ledger;
   const m = new Map<string, Handler>();
@@ -235,29 +260,7 @@ export function daemonUriEndpoints(ctx: DaemonContext): Map<string, Handler> {
       ctx.miner.stop();
       return STATUS;
     });
-    m.set('/mining_status', () => {
-      const active = ctx.miner.active;
-      const next = active ? splitReward(height(l), baseReward(topBlock(l).alreadyGenerated), 0n).miner : 0n;
-      return {
-        active,
-        address: ctx.miner.address,
-        bg_idle_threshold: 0,
-        bg_ignore_battery: false,
-        bg_min_idle_seconds: 0,
-        bg_target: 0,
-        block_reward: next,
-        block_target: DIFFICULTY_TARGET,
-        difficulty: ctx.difficulty(),
-        difficulty_top64: 0,
-        is_background_mining_enabled: false,
-        pow_algorithm: 'RandomX',
-        speed: ctx.miner.speed,
-        status: 'OK',
-        threads_count: ctx.miner.threads,
-        untrusted: false,
-        wide_difficulty: wide(ctx.difficulty()),
-      };
-    });
+    m.set('/mining_status', () => miningStatus(ctx));
     m.set('/stop_daemon', () => {
       setImmediate(ctx.shutdown);
       return STATUS;
