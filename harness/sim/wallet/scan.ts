@@ -47,7 +47,9 @@ function recordIncoming(w: Wallet, tx: Tx, block: Block, got: OwnedOutput[]): vo
   const byAsset = new Map<string, OwnedOutput[]>();
   for (const g of got) byAsset.set(g.asset, [...(byAsset.get(g.asset) ?? []), g]);
   for (const [asset, outs] of byAsset) {
-    w.state.ins.push({
+    // wallet2's m_payments is an unordered_multimap keyed by payment id, all zero here: libstdc++
+    // puts a new entry in front of its equal keys, so the newest is listed first (until a reload).
+    w.state.ins.unshift({
       txid: tx.txid,
       height: block.index,
       timestamp: block.timestamp,

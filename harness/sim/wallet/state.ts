@@ -132,6 +132,8 @@ export function loadWallet(path: string, password: string): Wallet {
   const keysFile = JSON.parse(plaintext) as KeysFile;
   const cache = readCache(path, key);
   const state = cache ? decode<WalletState>(cache) : emptyState(keysFile.refreshFrom);
+  // Loading wallet2's m_payments inserts the saved entries again, each in front of the last: reversed.
+  state.ins.reverse();
   // Loading inserts the assets again in the order they were listed (asset-order.ts).
   state.assetsSeen = unorderedMapOrder(state.assetsSeen);
   return { path, key, keysFile, keys: walletFromSeed(new Uint8Array(Buffer.from(keysFile.seed, 'hex')), 'testnet'), state };

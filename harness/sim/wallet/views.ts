@@ -113,7 +113,9 @@ export function getTransfers(w: Wallet, f: TransferFilter): Record<string, unkno
   const inRange = (h: number): boolean => !f.filterByHeight || (BigInt(h) >= f.minHeight && BigInt(h) <= f.maxHeight);
   const result: Record<string, unknown[]> = {};
   if (f.in) {
-    result.in = ordered(st.ins
+    // In the order of wallet2's m_payments (scan.ts, state.ts): newest first since the wallet was
+    // opened, older ones in the reverse of that order (loading the file inserts them again).
+    result.in = st.ins
       .filter((r) => inRange(r.height))
       .map((r) =>
         entry(w, {
@@ -130,7 +132,7 @@ export function getTransfers(w: Wallet, f: TransferFilter): Record<string, unkno
           unlock_time: r.unlockTime,
           address: r.address,
         }),
-      ));
+      );
   }
   const outEntry = (r: (typeof st.outs)[number], type: string): Record<string, unknown> =>
     entry(w, {
