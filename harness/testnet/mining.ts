@@ -101,18 +101,23 @@ export async function mineTo(daemon: DaemonClient, target: number, o: MineOption
  * The miner cannot be stopped between two blocks, so it often finds one or two more than asked
  * for (hundreds per second on the simulator). Pop those extra blocks so that mining to a height
  * ends exactly there, as long as they hold nothing but their coinbase: a block with a transaction
- * (one that reached the pool while mining) is kept, and the chain ends there.
+ * (one that reached the pool while mining) is kept, and the chain ends there. A daemon that does
+ * not pop (restricted RPC) keeps its overshoot.
  */
 async function trimOvershoot(daemon: DaemonClient, target: number, h: number): Promise<number> {
   if (h <= target) return h;
-  let keep = target;
-  for (let index = h - 1; index >= target; index--) {
-    if ((await daemon.txCount(index)) > 0) {
-      keep = index + 1;
-      break;
+  try {
+    let keep = target;
+    for (let index = h - 1; index >= target; index--) {
+      if ((await daemon.txCount(index)) > 0) {
+        keep = index + 1;
+        break;
+      }
     }
+    return keep < h ? await daemon.popBlocks(h - keep) : h;
+  } catch {
+    return daemon.height();
   }
-  return keep < h ? daemon.popBlocks(h - keep) : h;
 }
 
 export interface FundOptions extends MineOptions {
