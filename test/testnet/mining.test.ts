@@ -1,0 +1,59 @@
+// mineTo ends exactly at its target: the blocks a miner finds past it are popped when they hold only
+// their coinbase; a block past the target that holds a transaction is kept (and all below it); a
+// daemon that cannot pop keeps its overshoot rather than failing the mine.
+import { describe, expect, it } from 'vitest';
+import type { DaemonClient } from '../../harness/rpc/daemon.js';
+import { BACKENDS } from '../../harness/testnet/backends.js';
+import { mineTo } from '../../harness/testnet/mining.js';
+
+/** A daemon whose miner finds `perPoll` blocks between two height polls; `txAt` marks blocks holding a tx. */
+function fakeDaemon(o: { start: number; perPoll: number; txAt?: number[]; canPop?: boolean }): DaemonClient & { popped: number[] } {
+  let height = o.start;
+  let mining = false;
+  const popped: number[] = [];
+  const d = {
+    popped,
+    height: async () => {
+      if (mining) height += o.perPoll;
+      return height;
+    },
+    startMining: async () => {
+      mining = true;
+      return 'OK';
+    },
+    stopMining: async () => {
+      mining = false;
+      return 'OK';
+    },
+    miningStatus: async () => ({ active: mining, address: '', speed: 1, threads_count: 1 }),
+    txCount: async (h: number) => ((o.txAt ?? []).includes(h) ? 1 : 0),
+    popBlocks: async (n: number) => {
+      if (o.canPop === false) throw new Error('403 Forbidden');
+      popped.push(n);
+      height -= n;
+      return height;
+    },
+  };
+  return d as unknown as DaemonClient & { popped: number[] };
+}
+
+const opts = { spec: BACKENDS.sim, addresses: { cn: 'cn', carrot: 'carrot' }, timeoutMs: 5_000, pollMs: 1 };
+
+describe('mineTo', () => {
+  it('pops the coinbase-only blocks found past the target', async () => {
+    const d = fakeDaemon({ start: 1300, perPoll: 7 });
+    expect((await mineTo(d, 1301, opts)).height).toBe(1301);
+    expect(d.popped).toEqual([6]);
+  });
+
+  it('keeps a block past the target that holds a transaction, and every block below it', async () => {
+    const d = fakeDaemon({ start: 1300, perPoll: 7, txAt: [1303] });
+    expect((await mineTo(d, 1301, opts)).height).toBe(1304);
+    expect(d.popped).toEqual([3]);
+  });
+
+  it('keeps the overshoot when the daemon cannot pop (restricted RPC)', async () => {
+    const d = fakeDaemon({ start: 1300, perPoll: 4, canPop: false });
+    expect((await mineTo(d, 1302, opts)).height).toBe(1304);
+  });
+});
