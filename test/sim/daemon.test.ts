@@ -17,7 +17,8 @@ import { rawExchange } from './http/helpers.js';
 const VERSION_RE = /^Salvium 'One' \(v1\.1\.3c-\w{9}, based on Monero 0\.18\.4\.0-release\)$/;
 const STARS = '*'.repeat(70);
 /** Mining as fast as the simulator goes: difficulty 1 and no floor on the block time. */
-const FAST = { SALTNET_SIM_MIN_BLOCK_MS: '0' };
+// Paced (not the default burst-mining 'fast' pace): these tests stop the miner near a height and expect it there.
+const FAST = { SALTNET_SIM_PACE: 'steady', SALTNET_SIM_MIN_BLOCK_MS: '0' };
 
 const SHUTDOWN_LINES = [
   'I p2p net loop stopped',
