@@ -88,16 +88,27 @@ function compareLeaf(path: PathSegment[], a: unknown, b: unknown, out: ValueDive
   if (!same) out.push({ path: at, kind: 'value', a: show(a), b: show(b) });
 }
 
-/** Lists the real programs fill from a hash map (get_balance's `balances`): their order means nothing. */
-const UNORDERED = new Set(['balances']);
+/**
+ * Lists the real programs fill from hash maps keyed by something random, so that their order means
+ * nothing: get_balance's `balances` (by asset type) and get_transfers' `out`, `pending`, `failed` and
+ * `pool` (wallet2 keeps them in unordered maps keyed by txid). `in` is ordered (its key, the payment
+ * id, is the same for all: the simulator models that order).
+ */
+const UNORDERED = new Set(['balances', 'out', 'pending', 'failed', 'pool']);
 const unordered = (path: readonly PathSegment[]): boolean => UNORDERED.has(String(path[path.length - 1]));
 
-/** A list of objects with distinct `asset_type`s, sorted by it (any other list as it is). */
+/** What an entry of an unordered list is sorted by: the deterministic parts of a balance or a transfer. */
+function entryKey(x: unknown): string | undefined {
+  if (typeof x !== 'object' || x === null) return undefined;
+  const o = x as Record<string, unknown>;
+  return [o.height, o.asset_type, o.amount, o.type].map((v) => show(v)).join('|');
+}
+
+/** An unordered list in a canonical order (objects by entryKey; anything else as it is). */
 function byAsset(list: unknown[]): unknown[] {
-  const key = (x: unknown): unknown => (typeof x === 'object' && x !== null ? (x as Record<string, unknown>).asset_type : undefined);
-  const keys = list.map(key);
-  if (!keys.every((k) => typeof k === 'string') || new Set(keys).size !== keys.length) return list;
-  return [...list].sort((x, y) => ((key(x) as string) < (key(y) as string) ? -1 : 1));
+  const keys = list.map(entryKey);
+  if (!keys.every((k) => k !== undefined)) return list;
+  return list.map((x, i) => ({ x, k: keys[i] as string })).sort((p, q) => (p.k < q.k ? -1 : p.k > q.k ? 1 : 0)).map((p) => p.x);
 }
 
 function walk(path: PathSegment[], a: unknown, b: unknown, out: ValueDivergence[]): void {

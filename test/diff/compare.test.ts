@@ -125,10 +125,16 @@ describe('answers that diverge', () => {
     expect(compareAnswers({ result: { version: 12 } }, { result: { version: 13 } })).toHaveLength(1);
   });
 
-  it("get_balance's balances compare in any order (the real wallet lists them from a hash map), other lists in order", () => {
+  it("get_balance's balances and get_transfers' out/pending/pool/failed compare in any order (hash maps on real), other lists in order", () => {
     const bal = (...assets: string[]): unknown => ({ result: { balances: assets.map((a) => ({ asset_type: a, balance: a.length })) } });
     expect(compareAnswers(bal('SAL1', 'salMNT1'), bal('salMNT1', 'SAL1'))).toEqual([]);
     expect(compareAnswers(bal('SAL1', 'salMNT1'), bal('salMNT1', 'SAL1', 'salXYZ1'))).toMatchObject([{ path: 'result.balances', kind: 'length' }]);
+    // get_transfers' out entries come from an unordered map keyed by txid on real: any order too.
+    const outs = (...e: [number, string][]): unknown => ({ result: { out: e.map(([height, asset_type]) => ({ height, asset_type, amount: 1, txid: hex('4') })) } });
+    expect(compareAnswers(outs([1779, 'salTRF1'], [1778, 'SAL1']), outs([1778, 'SAL1'], [1779, 'salTRF1']))).toEqual([]);
+    expect(compareAnswers(outs([1779, 'salTRF1']), outs([1779, 'SAL1']))).toHaveLength(1);
+    const ins = (...h: number[]): unknown => ({ result: { in: h.map((height) => ({ height, amount: 1 })) } });
+    expect(compareAnswers(ins(1, 2), ins(2, 1))).toHaveLength(2);
     const tokens = (...t: string[]): unknown => ({ result: { tokens: t } });
     expect(compareAnswers(tokens('salA', 'salB'), tokens('salB', 'salA'))).toHaveLength(2);
   });
