@@ -105,7 +105,7 @@ function entryKey(x: unknown): string | undefined {
 }
 
 /** An unordered list in a canonical order (objects by entryKey; anything else as it is). */
-function byAsset(list: unknown[]): unknown[] {
+function canonicalOrder(list: unknown[]): unknown[] {
   const keys = list.map(entryKey);
   if (!keys.every((k) => k !== undefined)) return list;
   return list.map((x, i) => ({ x, k: keys[i] as string })).sort((p, q) => (p.k < q.k ? -1 : p.k > q.k ? 1 : 0)).map((p) => p.x);
@@ -118,7 +118,7 @@ function walk(path: PathSegment[], a: unknown, b: unknown, out: ValueDivergence[
     return;
   }
   if (ta === 'list') {
-    const [la, lb] = unordered(path) ? [byAsset(a as unknown[]), byAsset(b as unknown[])] : [a as unknown[], b as unknown[]];
+    const [la, lb] = unordered(path) ? [canonicalOrder(a as unknown[]), canonicalOrder(b as unknown[])] : [a as unknown[], b as unknown[]];
     if (la.length !== lb.length) out.push({ path: formatPath(path), kind: 'length', a: show(la), b: show(lb), detail: `${items(la.length)} ≠ ${items(lb.length)}` });
     for (let i = 0; i < Math.min(la.length, lb.length); i++) walk([...path, i], la[i], lb[i], out);
     return;

@@ -5,7 +5,7 @@
 // compared by what does not depend on that coin flip: fees and weights of the same order (within a
 // factor of 2: a missing fee or burn still shows) and at least one key image.
 import { formatPath, type PathSegment } from '../scenario/path.js';
-import type { ValueDivergence } from './compare.js';
+import { show, type ValueDivergence } from './compare.js';
 
 type Obj = Record<string, unknown>;
 
@@ -17,7 +17,6 @@ const TX_KEYS = ['tx_hash', 'tx_hash_list', 'txid', 'spent_key_images', 'spent_k
 /** A transfer answer or a transfer entry (not get_fee_estimate, whose `fee` is a rate and compared exactly). */
 export const isTxObject = (o: Obj): boolean => TX_KEYS.some((k) => k in o);
 
-const show = (v: unknown): string => (typeof v === 'bigint' ? v.toString() : JSON.stringify(v) ?? '(absent)');
 const num = (v: unknown): number => Number(v);
 
 /** Fees (or weights) of the same transaction with 1 or 2 inputs: both zero, or both non-zero within a factor of 2. */
@@ -27,22 +26,21 @@ function sameFeeOrder(a: unknown, b: unknown): boolean {
   return Math.max(x, y) <= 2 * Math.min(x, y);
 }
 
-function compareFee(path: PathSegment[], a: unknown, b: unknown, out: ValueDivergence[]): void {
+/**
+ * A fee or a weight: of the same order on both sides. Not a fee per byte of weight: the fee follows
+ * the *estimated* weight, and a real token tx weighs 1422 whatever fee its estimate gave (871 per
+ * byte), a ROLLUP ~540, a plain transfer ~520.
+ */
+function compareOrder(path: PathSegment[], a: unknown, b: unknown, out: ValueDivergence[], rule: 'fee' | 'size'): void {
   const at = formatPath(path);
   if (typeof a !== 'number' && typeof a !== 'bigint') return void (a !== b && out.push({ path: at, kind: 'value', a: show(a), b: show(b) }));
-  // Not per byte of weight: the fee follows the *estimated* weight, and a real token tx weighs 1422
-  // whatever fee its estimate gave (871 per byte), a ROLLUP ~540, a plain transfer ~520.
-  if (!sameFeeOrder(a, b)) out.push({ path: at, kind: 'value', a: show(a), b: show(b), detail: 'not within a factor of 2 (what 1 or 2 inputs give)', rule: 'fee' });
+  if (!sameFeeOrder(a, b)) out.push({ path: at, kind: 'value', a: show(a), b: show(b), detail: 'not within a factor of 2 (what 1 or 2 inputs give)', rule });
 }
 
 /** Key images: each side spent at least one (their form is compared with the other hashes). */
 function compareKeyImages(path: PathSegment[], a: unknown, b: unknown, out: ValueDivergence[]): void {
   const count = (v: unknown): number => (Array.isArray((v as Obj | undefined)?.key_images) ? ((v as Obj).key_images as unknown[]).length : 0);
   if ((count(a) > 0) !== (count(b) > 0)) out.push({ path: formatPath([...path, 'key_images']), kind: 'length', a: show(a), b: show(b), detail: `${count(a)} ≠ ${count(b)} key images`, rule: 'input count' });
-}
-
-function compareWeight(path: PathSegment[], a: unknown, b: unknown, out: ValueDivergence[]): void {
-  if (!sameFeeOrder(a, b)) out.push({ path: formatPath(path), kind: 'value', a: show(a), b: show(b), detail: 'not within a factor of 2 (what 1 or 2 inputs give)', rule: 'size' });
 }
 
 const kindOf = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'list' : typeof v === 'bigint' ? 'number' : typeof v);
@@ -55,14 +53,14 @@ export function compareInputDependent(path: PathSegment[], key: string, a: Obj, 
   const [va, vb] = [a[key], b[key]];
   const at = [...path, key];
   if (kindOf(va) !== kindOf(vb)) return walk(at, va, vb);
-  if (key === 'fee') return compareFee(at, va, vb, out);
-  if (key === 'weight') return compareWeight(at, va, vb, out);
+  if (key === 'fee') return compareOrder(at, va, vb, out, 'fee');
+  if (key === 'weight') return compareOrder(at, va, vb, out, 'size');
   if (key === 'spent_key_images') return compareKeyImages(at, va, vb, out);
   const [la, lb] = [Array.isArray(va) ? va : [], Array.isArray(vb) ? vb : []];
   if (la.length !== lb.length) out.push({ path: formatPath(at), kind: 'length', a: show(va), b: show(vb), detail: `${la.length} ≠ ${lb.length} items` });
   for (let i = 0; i < Math.min(la.length, lb.length); i++) {
-    if (key === 'fee_list') compareFee([...at, i], la[i], lb[i], out);
-    else if (key === 'weight_list') compareWeight([...at, i], la[i], lb[i], out);
+    if (key === 'fee_list') compareOrder([...at, i], la[i], lb[i], out, 'fee');
+    else if (key === 'weight_list') compareOrder([...at, i], la[i], lb[i], out, 'size');
     else compareKeyImages([...at, i], la[i], lb[i], out);
   }
 }

@@ -153,6 +153,8 @@ describe('answers that diverge', () => {
     const split = (fees: number[], weights: number[]): unknown => ({ result: { fee_list: fees, weight_list: weights, tx_hash_list: fees.map(() => hex('2')) } });
     expect(compareAnswers(split([2_201_160, 1_857_960], [4221, 3561]), split([3_195_400, 1_857_960], [6134, 3560]))).toEqual([]);
     expect(compareAnswers(split([2_201_160], [4221]), split([2_201_160, 1_857_960], [4221, 3560]))).toMatchObject([{ path: 'result.fee_list', kind: 'length' }, { path: 'result.weight_list', kind: 'length' }, { path: 'result.tx_hash_list', kind: 'length' }]);
+    // Amounts parsed as bigints are shown as digits (no "cannot serialize a BigInt").
+    expect(compareAnswers({ result: { fee_list: [1n], tx_hash_list: [hex('2')] } }, { result: { fee_list: [1n, 2n], tx_hash_list: [hex('2')] } })).toMatchObject([{ path: 'result.fee_list', kind: 'length', a: '[1]', b: '[1,2]' }]);
     // get_fee_estimate's fee is a rate, not a transaction's: exact.
     expect(compareAnswers({ result: { fee: 520, fees: [520, 2080] } }, { result: { fee: 521, fees: [520, 2080] } })).toEqual([{ path: 'result.fee', kind: 'value', a: '520', b: '521' }]);
   });
