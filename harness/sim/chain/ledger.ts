@@ -256,6 +256,8 @@ export function mineBlock(l: Ledger, minerAddress: string, timestamp: number, di
     if (tx.token) protocolOutputs.push({ address: tx.token.creator, amount: tx.token.supply * 100_000_000n, asset: `sal${tx.token.ticker}` });
   }
   protocolTx.outputs = protocolOutputs.map((o, i) => ({ ...o, id: `${protocolTx.txid}:${i}` }));
+  /** What the real miner tx pays: the miner, then the treasury's share and mints. */
+  const minerTxAmounts = [split.miner, ...protocolTx.outputs.filter((o) => o.address === TREASURY_ADDRESS).map((o) => o.amount)];
   const block: Block = {
     index,
     hash,
@@ -273,8 +275,8 @@ export function mineBlock(l: Ledger, minerAddress: string, timestamp: number, di
     txs,
     // As get_outs_money_amount(miner_tx): the real miner tx also carries the treasury's share
     // and its mints (here in the protocol tx).
-    reward: split.miner + protocolTx.outputs.filter((o) => o.address === TREASURY_ADDRESS).reduce((s, o) => s + o.amount, 0n),
-    weight: minerTxWeight(index, hf, [split.miner, ...protocolTx.outputs.filter((o) => o.address === TREASURY_ADDRESS).map((o) => o.amount)]) + txs.reduce((s, t) => s + t.weight, 0),
+    reward: minerTxAmounts.reduce((s, a) => s + a, 0n),
+    weight: minerTxWeight(index, hf, minerTxAmounts) + txs.reduce((s, t) => s + t.weight, 0),
   };
   applyBlock(l, block);
   return { block, dropped };
