@@ -12,7 +12,6 @@
 // and `~`; loopback ports the run chose (a `127.0.0.1:<port>` the scenario file does not spell) and
 // the numbers of `port`/`pid` fields and of the machine's `free_space`, `database_size` and hash rate
 // (`speed`) become 0 — the diff compares all of them by form only. Integers beyond 2^53 survive.
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
@@ -20,7 +19,9 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'nod
 import { stringify } from 'lossless-json';
 import { z } from 'zod';
 import { parseJson } from '../rpc/json.js';
+import { sha256Hex } from '../scenario/metadata.js';
 import { formatPath, type PathSegment } from '../scenario/path.js';
+import { fileSha256 } from '../snapshot/key.js';
 import type { ScenarioResult, StepResult } from '../scenario/types.js';
 import { binaryHashes } from '../testnet/chain-cache.js';
 import { binaryVersion, resolveBackend } from '../testnet/binaries.js';
@@ -130,8 +131,6 @@ function recordScenario(r: ScenarioResult, file: string, c: Scrub): Record<strin
 
 // ---- writing ----
 
-export const fileSha256 = async (file: string): Promise<string> => createHash('sha256').update(await readFile(file)).digest('hex');
-
 /** A scenario file relative to the project root, with `/`; an error for one outside it. */
 export function relativeToRoot(root: string, file: string): string {
   const rel = relative(root, resolve(root, file));
@@ -206,10 +205,11 @@ export async function writeRecording(dir: string, results: readonly ScenarioResu
   try {
     for (const r of sorted) {
       const file = relativeToRoot(root, r.file);
-      const source = await readFile(resolve(root, file), 'utf8');
+      const bytes = await readFile(resolve(root, file));
+      const source = bytes.toString('utf8');
       const result = resultName(file, taken);
       await writeFile(join(staging, result), toJson(recordScenario(r, file, { root, source })));
-      scenarios.push({ file, sha256: createHash('sha256').update(source).digest('hex'), result, name: r.name, status: r.status });
+      scenarios.push({ file, sha256: sha256Hex(bytes), result, name: r.name, status: r.status });
     }
     const rpc = rpcVersion(results);
     const manifest: RecordingManifest = {
