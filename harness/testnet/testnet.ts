@@ -28,6 +28,7 @@ import { defineDaemon } from './daemon.js';
 import { mineChain, mineForWallet, topUp, type MineForOptions } from './funding.js';
 import type { MiningAddresses } from './mining.js';
 import { Program } from './program.js';
+import { runEvents } from './events.js';
 import { createProgress, progressMode } from './progress.js';
 import { assemble, mineOptions, phase, type Daemon, type Run } from './running.js';
 import { generateSecret } from './secrets.js';
@@ -40,6 +41,7 @@ export type { Testnet, TestnetOptions } from './types.js';
 export type { SnapshotInfo } from './state.js';
 export type { WalletHandle } from './wallets.js';
 export type { CrashReport } from './program.js';
+export type { TestnetEvent } from './events.js';
 // Kept here too: scenario steps and tests import it with the testnet (it lives in mining.ts, which funding.ts can import without a cycle).
 export { addressAt } from './mining.js';
 
@@ -51,6 +53,8 @@ function walletPassword(workdir: string): string {
   writeFileSync(file, pw, { mode: 0o600 });
   return pw;
 }
+
+const UP = 'while the testnet was up';
 
 const nonEmpty = (dir: string): boolean => existsSync(dir) && readdirSync(dir).length > 0;
 
@@ -69,19 +73,26 @@ async function openRun(opts: TestnetOptions): Promise<Run> {
   const hadState = nonEmpty(dirs.daemon) || nonEmpty(dirs.wallets);
   for (const d of ['logs', 'wallets']) mkdirSync(join(workdir, d), { recursive: true });
   // A temporary workdir goes with the testnet on every clean stop (Ctrl-C included); it stays when startup failed, for its logs.
+  // So does one whose programs crashed while it was up: the crash logs are what the user needs next.
   let keepWorkdir = !ownWorkdir;
   const sup = createSupervisor({
     workdir,
     trapSignals: opts.trapSignals ?? true,
     afterStop: () => {
       if (!keepWorkdir) rmSync(workdir, { recursive: true, force: true });
+      else if (ownWorkdir && events.crashedAfterReady) log(`saltnet: a program crashed while the testnet was up: workdir kept in ${workdir} (logs in ${join(workdir, 'logs')})`);
     },
   });
   const aborter = new AbortController();
+  const events = runEvents(sup, {
+    isUp: () => run.activity === UP,
+    onCrashAfterReady: () => (keepWorkdir = true),
+  });
   const run: Run = {
-    opts, log, backend, chain, workdir, dirs, hadState, sup, aborter, phases: {}, activity: 'while the testnet was starting',
+    opts, log, backend, chain, workdir, dirs, hadState, sup, aborter, events, phases: {}, activity: 'while the testnet was starting',
     programs: {
       log,
+      onEvent: (e) => events.handle(e),
       phase: () => run.activity,
       ...(opts.maxRestarts !== undefined ? { maxRestarts: opts.maxRestarts } : {}),
       onFatal: (err: ProcessExitedError) => {
@@ -188,7 +199,7 @@ export async function startTestnet(opts: TestnetOptions = {}): Promise<Testnet> 
     await t.saveBuilt();
     await releaseLock?.();
     releaseLock = undefined;
-    run.activity = 'while the testnet was up';
+    run.activity = UP;
     return t.finish(await daemon.client.height());
   } catch (err) {
     // A dead process shows up first as a refused connection; its exit (code or signal, log tail)
