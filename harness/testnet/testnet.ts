@@ -12,7 +12,7 @@
 // processes cleanly, saves the snapshot, and starts them again.
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -168,7 +168,10 @@ export async function startTestnet(opts: TestnetOptions = {}): Promise<Testnet> 
     closers.push(() => wallets.closeClients());
     const { main, addresses } = await buildChain(run, daemon, wallets, password);
     const writeLogin = (): void => {
-      if (main.credentials) writeFileSync(join(run.dirs.wallets, '.rpc-login'), `${main.credentials.username}:${main.credentials.password}`, { mode: 0o600 });
+      if (!main.credentials) return;
+      const file = join(run.dirs.wallets, '.rpc-login');
+      writeFileSync(file, `${main.credentials.username}:${main.credentials.password}`, { mode: 0o600 });
+      chmodSync(file, 0o600); // the mode above applies only to a new file: one kept in a reused workdir may be looser
     };
     writeLogin();
     const minerAddresses = addresses.miner ?? main.addresses;

@@ -17,9 +17,10 @@ describe('secrets stay off command lines (sim, --login digest)', () => {
   let password: string;
   let login: string;
   let bob: WalletHandle;
+  let bin: string;
   beforeAll(async () => {
     dir = tempDir('saltnet-cmdline-');
-    const bin = join(dir, 'bin');
+    bin = join(dir, 'bin');
     argvLog = join(dir, 'argv.log');
     mkdirSync(bin);
     for (const name of ['salviumd', 'salvium-wallet-cli', 'salvium-wallet-rpc']) {
@@ -71,4 +72,13 @@ describe('secrets stay off command lines (sim, --login digest)', () => {
       expect(text, f).not.toContain(login);
     }
   });
+
+  it('makes the secret files 0600 again when a reused workdir has them looser', async () => {
+    await t.stop();
+    const wallets = join(dir, 'work', 'wallets');
+    for (const f of ['.password', '.rpc-login']) chmodSync(join(wallets, f), 0o644);
+    t = await startTestnet({ ...quiet, backend: 'salvium', binDir: bin, workdir: join(dir, 'work'), cacheDir: join(dir, 'cache'), height: 20, unlocked: 0n, login: 'digest' });
+    for (const f of ['.password', '.rpc-login']) expect(statSync(join(wallets, f)).mode & 0o777, f).toBe(0o600);
+    expect(readFileSync(join(wallets, '.password'), 'utf8')).toBe(password);
+  }, 60_000);
 });
