@@ -7,6 +7,7 @@ import type { Endpoint } from '../rpc/http.js';
 import { createWalletClient } from '../rpc/wallet.js';
 import type { Testnet, WalletHandle } from '../testnet/testnet.js';
 import { createArtifacts, type Artifacts } from './artifacts.js';
+import { envRedaction, type EnvRedaction } from './env-secrets.js';
 import { messageOf, watchDeaths, type DeathWatch } from './infra.js';
 import { startMetadataServer, type MetadataServer } from './metadata.js';
 import { refreshScope, runStep, type ScenarioWallet, type StepContext } from './steps.js';
@@ -28,6 +29,8 @@ export function endedEarly(s: { file: string; name: string }, status: 'failed' |
 
 /** What one scenario run holds on to until it is finished. */
 interface Run {
+  /** `${env.NAME}` values out of everything the run writes or reports. */
+  env: EnvRedaction;
   artifacts?: Artifacts;
   prepared?: Prepared;
   metadata?: MetadataServer;
@@ -43,10 +46,12 @@ interface Run {
 export async function runOne(s: Scenario, prepare: () => Promise<Prepared>, o: RunnerOptions, backendName: string): Promise<ScenarioResult> {
   const t0 = Date.now();
   o.hooks?.scenarioStart?.({ file: s.file, name: s.name });
-  const run: Run = { endpoints: [] };
+  const run: Run = { env: envRedaction(s), endpoints: [] };
+  for (const w of run.env.warnings) o.log(`saltnet: ${s.file}: ${w}`);
   const result: ScenarioResult = { file: s.file, name: s.name, status: 'passed', ms: 0, backend: backendName, steps: [] };
   try {
-    run.artifacts = createArtifacts(o.artifactsRoot, { file: s.file, name: s.name });
+    const redact = run.env.redact;
+    run.artifacts = createArtifacts(o.artifactsRoot, { file: s.file, name: s.name }, { secrets: run.env.secrets, redact: (text) => redact(text) });
     result.artifactDir = run.artifacts.dir;
     // The source too, so that `saltnet repro` can run exactly this file again.
     run.artifacts.writeScenario({ source: readFileSync(s.file, 'utf8'), parsed: s });
@@ -89,7 +94,7 @@ async function runSteps(s: Scenario, run: Run, o: RunnerOptions, result: Scenari
   await refreshScope(ctx);
   for (const w of wallets.values()) await w.client.raw('refresh');
   for (const step of s.steps) {
-    const r = await runStep(ctx, step);
+    const r = run.env.redactValue(await runStep(ctx, step));
     result.steps.push(r);
     o.hooks?.step?.(r);
     if (r.status === 'failed') {
@@ -112,6 +117,8 @@ async function finish(s: Scenario, run: Run, o: RunnerOptions, result: ScenarioR
     result.logTails = {};
     for (const p of prepared.testnet.supervisor.processes()) result.logTails[p.name] = p.tail(20);
   }
+  // The result goes to result.json, the hooks (reports, junit) and the caller: redacted in place.
+  Object.assign(result, run.env.redactValue({ ...result }));
   for (const e of run.endpoints) await e.close().catch(() => undefined);
   await run.metadata?.close().catch(() => undefined);
   if (prepared && artifacts) {

@@ -12,7 +12,7 @@
 // processes cleanly, saves the snapshot, and starts them again.
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -31,7 +31,7 @@ import { Program } from './program.js';
 import { runEvents } from './events.js';
 import { createProgress, progressMode } from './progress.js';
 import { assemble, mineOptions, phase, type Daemon, type Run } from './running.js';
-import { generateSecret } from './secrets.js';
+import { walletPassword, walletPasswordFile } from './secrets.js';
 import { chooseState } from './state.js';
 import type { Testnet, TestnetOptions } from './types.js';
 import { readAddresses, restoreWithCli, restoreWithRpc, writeAddresses, type WalletAddresses } from './wallet-setup.js';
@@ -44,15 +44,6 @@ export type { CrashReport } from './program.js';
 export type { TestnetEvent } from './events.js';
 // Kept here too: scenario steps and tests import it with the testnet (it lives in mining.ts, which funding.ts can import without a cycle).
 export { addressAt } from './mining.js';
-
-/** The wallet password lives in the wallets folder (mode 0600), so the same workdir or snapshot can be brought up again. */
-function walletPassword(workdir: string): string {
-  const file = join(workdir, 'wallets', '.password');
-  if (existsSync(file)) return readFileSync(file, 'utf8');
-  const pw = generateSecret();
-  writeFileSync(file, pw, { mode: 0o600 });
-  return pw;
-}
 
 const UP = 'while the testnet was up';
 
@@ -136,7 +127,7 @@ async function buildChain(run: Run, daemon: Daemon, wallets: WalletSet, password
   run.activity = 'while building the chain';
   if (fresh && !viaRpc) {
     await phase(run, 'walletCreated', async () => {
-      const cli = { walletsDir: dirs.wallets, password, daemonUrl, workdir: run.workdir, timeoutMs: 120_000 };
+      const cli = { walletsDir: dirs.wallets, password, passwordFile: walletPasswordFile(run.workdir), daemonUrl, workdir: run.workdir, timeoutMs: 120_000 };
       // Two wallet programs restoring side by side: each mostly waits on its daemon.
       [addresses.miner, addresses.main] = await Promise.all([
         restoreWithCli(run.sup, run.backend, { ...cli, name: 'miner', seed: seeds.miner }),
@@ -183,12 +174,15 @@ export async function startTestnet(opts: TestnetOptions = {}): Promise<Testnet> 
     closers.push(() => daemon.client.close());
     const password = walletPassword(run.workdir);
     const wallets = new WalletSet({
-      sup: run.sup, backend: run.backend, walletsDir: run.dirs.wallets, workdir: run.workdir, password, daemonUrl: daemon.program.current.url, login: opts.login ?? 'none', programs: run.programs,
+      sup: run.sup, backend: run.backend, walletsDir: run.dirs.wallets, workdir: run.workdir, password, passwordFile: walletPasswordFile(run.workdir), daemonUrl: daemon.program.current.url, login: opts.login ?? 'none', programs: run.programs,
     });
     closers.push(() => wallets.closeClients());
     const { main, addresses } = await buildChain(run, daemon, wallets, password);
     const writeLogin = (): void => {
-      if (main.credentials) writeFileSync(join(run.dirs.wallets, '.rpc-login'), `${main.credentials.username}:${main.credentials.password}`, { mode: 0o600 });
+      if (!main.credentials) return;
+      const file = join(run.dirs.wallets, '.rpc-login');
+      writeFileSync(file, `${main.credentials.username}:${main.credentials.password}`, { mode: 0o600 });
+      chmodSync(file, 0o600); // the mode above applies only to a new file: one kept in a reused workdir may be looser
     };
     writeLogin();
     const minerAddresses = addresses.miner ?? main.addresses;
