@@ -45,7 +45,7 @@ export function formatBytes(n: number): string {
   return `${n} bytes`;
 }
 
-const HEIGHT_WHY = `heights go up to ${MAX_HEIGHT}, so that a scenario cannot mine for hours (every Salvium fork is active by height 1400)`;
+const HEIGHT_WHY = `heights go up to ${MAX_HEIGHT}, so that a scenario cannot mine for hours; every Salvium fork is active by height 1400`;
 const BLOCKS_WHY = `one step mines at most ${MAX_BLOCKS_PER_STEP} blocks, so that it cannot mine for hours`;
 const SECONDS_WHY = `a wait lasts at most ${MAX_WAIT_SECONDS} seconds (an hour)`;
 

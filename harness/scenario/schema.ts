@@ -711,7 +711,8 @@ function problemsFromIssue(iss: z.core.$ZodIssue, base: readonly PathSegment[]):
       if (input === undefined) return [withExpected({ path, at: 'parent', message: `missing ${keyLabel(path)}` })];
       const want = TYPE_WORDS[iss.expected] ?? `a ${iss.expected}`;
       const why = typeof input === 'bigint' ? limitReason(path) : undefined; // a whole number too large for a number: no maximum check ran
-      const hint = why ? `: far too large (${why})` : iss.expected === 'string' && (typeof input === 'number' || typeof input === 'bigint' || typeof input === 'boolean') ? ` (quote it: "${String(input)}")` : '';
+      if (why) return [withExpected({ path, at: 'value', message: `${String(input)} is far too large (${why})` })];
+      const hint = iss.expected === 'string' && (typeof input === 'number' || typeof input === 'bigint' || typeof input === 'boolean') ? ` (quote it: "${String(input)}")` : '';
       return [withExpected({ path, at: 'value', message: `expected ${want}, got ${describeValue(input)}${hint}` })];
     }
     case 'unrecognized_keys':
