@@ -153,8 +153,10 @@ export async function runFiles(files: string[], o: RunnerOptions): Promise<Scena
     const t0 = Date.now();
     try {
       const s = await loadScenario(file);
+      if (o.filter && !o.filter(s)) continue;
+      // The files its metadata steps serve, before any testnet starts (steps.ts checks them again as it reads them).
       checkScenarioFiles(s, { baseDir: dirname(file), allowOutside: o.allowFilesOutside === true });
-      if (!o.filter || o.filter(s)) scenarios.push(s);
+      scenarios.push(s);
     } catch (err) {
       // A file that does not parse (or cannot be read) is the scenario's failure, not the infrastructure's.
       const r = endedEarly({ file, name: file }, 'failed', o.backend, err instanceof ScenarioError ? err.message : `cannot read ${file}: ${messageOf(err)}`, t0);
