@@ -28,6 +28,7 @@ export interface RunArgs {
   keep: boolean;
   cacheDir?: string;
   snapshots: boolean;
+  allowFilesOutside?: boolean;
 }
 
 /** Files matching the arguments (files or globs), sorted, deduplicated. */
@@ -71,6 +72,7 @@ export async function runCommandLine(argv: RunArgs, extra: Partial<RunnerOptions
     bail: argv.bail,
     artifactsRoot: resolve(argv.artifacts),
     keep: argv.keep,
+    ...(argv.allowFilesOutside ? { allowFilesOutside: true } : {}),
     ...(grep ? { filter: (s: { name: string; tags: string[] }) => grep.test(s.name) || s.tags.some((t) => grep.test(t)) } : {}),
     log,
     hooks: { scenarioStart: (s) => human.scenarioStart(s), step: (r) => human.step(r), scenarioEnd: (r) => human.scenarioEnd(r) },
@@ -106,7 +108,8 @@ export const runCommand: CommandModule<object, RunArgs> = {
       .option('reporter', { choices: ['human', 'junit', 'json'] as const, default: 'human' as const })
       .option('output', { type: 'string', describe: 'write the junit/json report to this file' })
       .option('artifacts', { type: 'string', default: '.saltnet/artifacts', describe: 'folder for each scenario run’s artifacts' })
-      .option('keep', { type: 'boolean', default: false, describe: 'leave the testnet up after a failure (with --isolation fresh)' }) as never,
+      .option('keep', { type: 'boolean', default: false, describe: 'leave the testnet up after a failure (with --isolation fresh)' })
+      .option('allow-files-outside', { type: 'boolean', default: false, describe: "let metadata steps serve files outside the scenario's folder and the working directory" }) as never,
   handler: async (argv) => {
     const results = await runCommandLine(argv);
     process.exitCode = results.length > 0 && !results.some(isUnsuccessful) ? 0 : 1;

@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { isMap, isSeq, parseDocument } from 'yaml';
 import { AMOUNT_DECIMALS, AMOUNT_FORMS, amountError, parseAmount } from './amounts.js';
 import { METADATA_FIELDS, SCOPE_ROOTS, WALLET_FIELDS } from './interpolate.js';
+import { limitsMarkdown } from './limits.js';
 import { parseScenario } from './parse.js';
 import { ASSET_RE, KNOWN_PARAMS, NAME_RE, RESERVED_WALLET_NAMES, STEP_COMMON_KEYS, WALLET_METHODS, scenarioJsonSchema } from './schema.js';
 import type { WalletMethod } from './types.js';
@@ -78,6 +79,8 @@ function keyKind(node: Json): string {
   return 'key';
 }
 
+const atMost = (node: Json): string => (typeof node.maximum === 'number' && node.maximum < MAX_INT ? `, ≤ ${node.maximum} ([limits](#limits))` : '');
+
 /** A short type for a schema node, with links to the sections that explain it. */
 export function typeText(node: Json): string {
   if (typeof node.$ref === 'string') {
@@ -97,10 +100,10 @@ export function typeText(node: Json): string {
       return node.pattern === NAME_RE.source ? '[name](#names-assets-and-backends)' : 'string';
     case 'integer': {
       const min = typeof node.minimum === 'number' && node.minimum > -MAX_INT ? node.minimum : undefined;
-      return min === undefined ? 'integer' : `integer ≥ ${min}`;
+      return `${min === undefined ? 'integer' : `integer ≥ ${min}`}${atMost(node)}`;
     }
     case 'number':
-      return typeof node.exclusiveMinimum === 'number' ? `number > ${node.exclusiveMinimum}` : 'number';
+      return `${typeof node.exclusiveMinimum === 'number' ? `number > ${node.exclusiveMinimum}` : 'number'}${atMost(node)}`;
     case 'boolean':
       return 'boolean';
     case 'array': {
@@ -594,6 +597,7 @@ export function scenarioLanguageMarkdown(opts: DocsOptions): string {
     ['Placeholders', 'placeholders'],
     ['Amounts', 'amounts'],
     ['Names, assets and backends', 'names-assets-and-backends'],
+    ['Limits', 'limits'],
     ['More examples', 'more-examples'],
     ['When a step fails', 'when-a-step-fails'],
   ];
@@ -625,6 +629,8 @@ export function scenarioLanguageMarkdown(opts: DocsOptions): string {
     amountSection(),
     '',
     namesSection(schema),
+    '',
+    limitsMarkdown(),
     '',
     '## More examples',
     '',

@@ -7,6 +7,7 @@
 import { AMOUNT_DECIMALS, formatAmount, isAmountString, parseAmount } from './amounts.js';
 import { interpolate, type Scope } from './interpolate.js';
 import { formatPath, parsePath, type PathSegment } from './path.js';
+import { regexTest } from './regex.js';
 import type { ExpectedError, Expectations, StepFailure } from './types.js';
 
 export { formatPath, parsePath, type PathSegment } from './path.js';
@@ -268,16 +269,13 @@ export function matchValue(found: boolean, actual: unknown, matcher: unknown): M
     case 'matches': {
       const expected = `matching /${String(op)}/`;
       if (!found) return { expected, actual: '(absent)' };
-      let re: RegExp;
-      try {
-        re = new RegExp(String(op));
-      } catch (e) {
-        return { expected, actual: act(), note: `bad regular expression: ${(e as Error).message}` };
-      }
       if (typeof actual !== 'string' && typeof actual !== 'number' && typeof actual !== 'bigint' && typeof actual !== 'boolean') {
         return { expected, actual: act(), note: `matches applies to a string or a number, not a ${typeName(actual)}` };
       }
-      return re.test(String(actual)) ? undefined : { expected, actual: act() };
+      // RE2 (regex.ts): linear time, so a pattern from a scenario cannot hang the harness.
+      const r = regexTest(String(op), String(actual));
+      if (r.error !== undefined) return { expected, actual: act(), note: r.error };
+      return r.matched ? undefined : { expected, actual: act() };
     }
     case 'absent':
       return !found || isEmptyArray(actual) ? undefined : { expected: 'absent (or an empty list, which epee omits)', actual: act() };

@@ -1,8 +1,8 @@
 // Scenario files: YAML text → the Scenario model of types.ts, or a ScenarioError listing every
 // problem with its file, line and column.
-import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node as YamlNode } from 'yaml';
+import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node as YamlNode } from 'yaml';
+import { FileRefused, readBounded } from './files.js';
+import { formatBytes, MAX_PROBLEMS_COLLECTED, MAX_SCENARIO_BYTES } from './limits.js';
 import { formatPath, type PathSegment } from './path.js';
 import { ACTION_KEYS, WALLET_METHODS, validateDocument, type ActionKey, type SchemaProblem, type ValidatedDocument } from './schema.js';
 import { ScenarioError, type Action, type Expectations, type ExpectedError, type Requirements, type Scenario, type SourcePos, type Step, type WalletDecl, type WalletMethod } from './types.js';
@@ -153,9 +153,11 @@ function buildAction(key: ActionKey, v: unknown): Action {
   }
 }
 
-function buildStep(raw: Obj, index: number, pos: SourcePos): Step {
+function buildStep(raw: Obj, index: number, loc: Locator): Step {
   const key = ACTION_KEYS.find((k) => has(raw, k))!;
   const action = buildAction(key, raw[key]);
+  const pos = loc.locate(['steps', index], 'value');
+  if (action.kind === 'metadata' && action.file !== undefined) action.filePos = loc.locate(['steps', index, 'metadata', 'file'], 'value');
   const waitWallet = key === 'wait' && isObj(raw.wait) ? raw.wait.wallet : undefined;
   const step: Step = {
     index,
@@ -170,7 +172,7 @@ function buildStep(raw: Obj, index: number, pos: SourcePos): Step {
   return step;
 }
 
-function build(v: ValidatedDocument, file: string, stepPos: (i: number) => SourcePos): Scenario {
+function build(v: ValidatedDocument, file: string, loc: Locator): Scenario {
   const requires: Requirements = {};
   if (isObj(v.requires)) {
     if (typeof v.requires.height === 'number') requires.height = v.requires.height;
@@ -187,7 +189,7 @@ function build(v: ValidatedDocument, file: string, stepPos: (i: number) => Sourc
     tags: (v.tags as string[] | undefined) ?? [],
     requires,
     wallets,
-    steps: (v.steps as Obj[]).map((st, i) => buildStep(st, i, stepPos(i))),
+    steps: (v.steps as Obj[]).map((st, i) => buildStep(st, i, loc)),
   };
   if (typeof v.description === 'string') s.description = v.description;
   if (Array.isArray(v.backends)) s.backends = v.backends as Scenario['backends'];
@@ -198,6 +200,7 @@ function build(v: ValidatedDocument, file: string, stepPos: (i: number) => Sourc
 
 function yamlMessage(code: string, message: string): string {
   if (code === 'MULTIPLE_DOCS') return 'a scenario file holds one YAML document (remove the "---" separator and what follows, or split the file)';
+  if (/Maximum call stack size exceeded/.test(message)) return 'nested too deeply (lists and mappings inside one another, hundreds of levels down)';
   const text = message.replace(/\s+/g, ' ').trim();
   if (/Unexpected flow-(seq|map)-start at node end/.test(text)) {
     return `${text}: inside { … } or [ … ], quote values that contain [ ] { } or commas, e.g. { tx: "result.tx_hash_list[0]" }`;
@@ -210,71 +213,103 @@ const byPosition = (a: { pos: SourcePos }, b: { pos: SourcePos }): number => a.p
 /** YAML problems that leave the structure intact enough to validate the rest. */
 const SOFT_YAML_ERRORS = new Set(['DUPLICATE_KEY']);
 
+/** A key written twice in one mapping, as the YAML parser's uniqueKeys check words it (scalar keys, compared by value). */
+function duplicateKeys(doc: Document.Parsed): { code: string; message: string; pos: [number] }[] {
+  const out: { code: string; message: string; pos: [number] }[] = [];
+  visit(doc, {
+    Map(_, map) {
+      const seen = new Set<unknown>();
+      for (const pair of map.items) {
+        if (!isScalar(pair.key)) continue;
+        if (seen.has(pair.key.value)) out.push({ code: 'DUPLICATE_KEY', message: 'Map keys must be unique', pos: [pair.key.range?.[0] ?? 0] });
+        seen.add(pair.key.value);
+      }
+    },
+  });
+  return out;
+}
+
+/** A message of at most 1000 characters (one naming thousands of things is cut). */
+const clip = (s: string): string => (s.length > 1000 ? `${s.slice(0, 1000)}…` : s);
+
+/** `fn()`, with a stack overflow (a document nested hundreds of levels deep) as a ScenarioError. */
+function deepSafe<T>(file: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    throw new ScenarioError([{ pos: { file, line: 1, col: 1 }, path: '(yaml)', message: `YAML: ${yamlMessage('', e.message)}`, expected: 'valid YAML' }]);
+  }
+}
+
+/** A scenario too large to read: refused before the YAML parser sees it. */
+function tooLarge(file: string, why: string): ScenarioError {
+  const message = `${why}; a scenario file is at most ${formatBytes(MAX_SCENARIO_BYTES)}, so that reading one stays quick`;
+  return new ScenarioError([{ pos: { file, line: 1, col: 1 }, path: '(file)', message, expected: `a scenario file of at most ${formatBytes(MAX_SCENARIO_BYTES).split(' (')[0]}` }]);
+}
+
 /**
  * Parse and validate a scenario file. Throws a ScenarioError listing every problem (YAML syntax,
- * unknown keys, wrong types, bad amounts, bad matchers, unknown references…) with line and column.
+ * unknown keys, wrong types, bad amounts, bad matchers, unknown references, limits…) with line and
+ * column — the first MAX_PROBLEMS_COLLECTED of them. Text over MAX_SCENARIO_BYTES is refused unparsed.
  */
 export function parseScenario(text: string, file: string): Scenario {
+  if (text.length > MAX_SCENARIO_BYTES || Buffer.byteLength(text, 'utf8') > MAX_SCENARIO_BYTES) throw tooLarge(file, `the scenario is ${Buffer.byteLength(text, 'utf8')} bytes`);
   const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, intAsBigInt: true, prettyErrors: false, merge: true, uniqueKeys: true });
+  // uniqueKeys: false, then duplicateKeys(): the parser's own check compares each key with every other (minutes for a big mapping).
+  const doc = deepSafe(file, () => parseDocument(text, { lineCounter: lines, intAsBigInt: true, prettyErrors: false, merge: true, uniqueKeys: false }));
   const loc = new Locator(doc, lines, file);
+  const errors = [...doc.errors, ...deepSafe(file, () => duplicateKeys(doc))];
   // One syntax error per line: the parser's follow-up errors on the same line add nothing.
   const seenLines = new Set<number>();
-  const yamlProblems = doc.errors.flatMap((e) => {
+  const yamlProblems = errors.slice(0, MAX_PROBLEMS_COLLECTED).flatMap((e) => {
     const pos = loc.pos(e.pos[0]);
     if (seenLines.has(pos.line)) return [];
     seenLines.add(pos.line);
     return [{ pos, path: '(yaml)', message: `YAML: ${yamlMessage(e.code, e.message)}`, expected: e.code === 'DUPLICATE_KEY' ? 'each key once per mapping' : 'valid YAML' }];
   });
   yamlProblems.sort(byPosition);
-  if (yamlProblems.length && doc.errors.some((e) => !SOFT_YAML_ERRORS.has(e.code))) throw new ScenarioError(yamlProblems);
+  const yamlTruncated = errors.length > MAX_PROBLEMS_COLLECTED;
+  if (yamlProblems.length && errors.some((e) => !SOFT_YAML_ERRORS.has(e.code))) throw new ScenarioError(yamlProblems, yamlTruncated);
   let data: unknown;
   try {
     data = normalizeNumbers(doc.toJS({ maxAliasCount: 1000 }));
   } catch (e) {
-    throw new ScenarioError([...yamlProblems, { pos: loc.pos(0), path: '(yaml)', message: `YAML: ${(e as Error).message}`, expected: 'valid YAML' }]);
+    throw new ScenarioError([...yamlProblems, { pos: loc.pos(0), path: '(yaml)', message: `YAML: ${yamlMessage('', (e as Error).message)}`, expected: 'valid YAML' }]);
   }
-  const { value, problems } = validateDocument(data);
+  const { value, problems, truncated } = deepSafe(file, () => validateDocument(data));
   const all = [
     ...yamlProblems,
     ...problems.map((p) => ({
       pos: loc.locate(p.path, p.at),
       path: formatPath(p.path) || '(file)',
-      message: p.message,
-      ...(p.expected ? { expected: p.expected } : {}),
+      message: clip(p.message),
+      ...(p.expected ? { expected: clip(p.expected) } : {}),
     })),
   ];
   if (all.length || !value) {
     all.sort(byPosition);
-    throw new ScenarioError(all);
+    throw new ScenarioError(all, truncated === true || yamlTruncated);
   }
-  return build(value, file, (i) => loc.locate(['steps', i], 'value'));
+  return build(value, file, loc);
 }
 
-function readProblem(path: string, e: unknown): ScenarioError {
-  const err = e as NodeJS.ErrnoException;
-  const why = err.code === 'ENOENT' ? 'no such file' : err.code === 'EISDIR' ? 'it is a folder' : err.message;
-  return new ScenarioError([{ pos: { file: path, line: 1, col: 1 }, path: '(file)', message: `cannot read the scenario file: ${why}`, expected: 'a readable YAML file' }]);
-}
-
-/** Read and parse a scenario file (see parseScenario). */
-export async function loadScenario(path: string): Promise<Scenario> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (e) {
-    throw readProblem(path, e);
-  }
-  return parseScenario(text, path);
-}
-
-/** loadScenario without the promise. */
+/**
+ * Read (at most MAX_SCENARIO_BYTES: /dev/zero or a FIFO is refused, not read) and parse a scenario
+ * file. Throws a ScenarioError. (The runner also checks the files its metadata steps serve: files.ts.)
+ */
 export function loadScenarioSync(path: string): Scenario {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(path, 'utf8');
+    bytes = readBounded(path, MAX_SCENARIO_BYTES, 'a scenario file');
   } catch (e) {
-    throw readProblem(path, e);
+    if (!(e instanceof FileRefused)) throw e;
+    throw new ScenarioError([{ pos: { file: path, line: 1, col: 1 }, path: '(file)', message: `cannot read the scenario file: ${e.message}`, expected: 'a readable YAML file' }]);
   }
-  return parseScenario(text, path);
+  return parseScenario(bytes.toString('utf8'), path);
+}
+
+/** loadScenarioSync as a promise (the file is at most MAX_SCENARIO_BYTES: reading it at once is quick). */
+export async function loadScenario(path: string): Promise<Scenario> {
+  return loadScenarioSync(path);
 }

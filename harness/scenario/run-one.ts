@@ -90,6 +90,7 @@ async function runSteps(s: Scenario, run: Run, o: RunnerOptions, result: Scenari
     scope: {},
     metadata: async () => (run.metadata ??= await startMetadataServer()),
     baseDir: dirname(s.file),
+    allowFilesOutside: o.allowFilesOutside === true,
   };
   await refreshScope(ctx);
   for (const w of wallets.values()) await w.client.raw('refresh');

@@ -2,11 +2,14 @@
 // its scenarios, each with fresh funded wallets), satisfy each scenario's `requires`, run its steps,
 // record artifacts, and report. Failures never stop other scenarios unless --bail. A testnet that
 // does not start is started once more before its scenarios end as infrastructure errors.
+import { dirname } from 'node:path';
 import type { BackendName, BackendSpec } from '../testnet/backends.js';
 import { resolveBackend } from '../testnet/binaries.js';
 import { fundFromWallet } from '../testnet/funding.js';
 import { startTestnet, type Testnet, type TestnetOptions, type WalletHandle } from '../testnet/testnet.js';
+import { checkScenarioFiles } from './files.js';
 import { messageOf, retryOnce } from './infra.js';
+import { maxFundable } from './limits.js';
 import { loadScenario } from './parse.js';
 import { endedEarly, runOne, type Prepared } from './run-one.js';
 import { isUnsuccessful, ScenarioError, type Scenario, type ScenarioResult, type StepResult } from './types.js';
@@ -45,6 +48,11 @@ export interface RunnerOptions {
    * before sharding, so every CI shard asks for the same state — one snapshot key for all jobs.
    */
   chain?: { height: number; unlocked: bigint };
+  /**
+   * Let metadata steps serve files outside the scenario file's folder and the working directory
+   * (`saltnet run --allow-files-outside`); default false.
+   */
+  allowFilesOutside?: boolean;
 }
 
 const SAL1 = 100_000_000n;
@@ -87,7 +95,9 @@ function requiredFunds(s: Scenario, spec: BackendSpec): Map<string, bigint> {
 export function fundingBucket(need: bigint, spec: BackendSpec): bigint {
   let b = spec.defaultUnlocked;
   while (b < need) b *= 2n;
-  return b;
+  // Rounding up never goes past what funding can give below the height limit (limits.ts).
+  const cap = maxFundable(spec);
+  return b > cap ? (need > cap ? need : cap) : b;
 }
 
 /**
@@ -143,7 +153,10 @@ export async function runFiles(files: string[], o: RunnerOptions): Promise<Scena
     const t0 = Date.now();
     try {
       const s = await loadScenario(file);
-      if (!o.filter || o.filter(s)) scenarios.push(s);
+      if (o.filter && !o.filter(s)) continue;
+      // The files its metadata steps serve, before any testnet starts (steps.ts checks them again as it reads them).
+      checkScenarioFiles(s, { baseDir: dirname(file), allowOutside: o.allowFilesOutside === true });
+      scenarios.push(s);
     } catch (err) {
       // A file that does not parse (or cannot be read) is the scenario's failure, not the infrastructure's.
       const r = endedEarly({ file, name: file }, 'failed', o.backend, err instanceof ScenarioError ? err.message : `cannot read ${file}: ${messageOf(err)}`, t0);

@@ -10,8 +10,11 @@ import { dirname } from 'node:path';
 import { z } from 'zod';
 import { AMOUNT_FORMS, amountError, parseAmount } from './amounts.js';
 import { METADATA_FIELDS, SCOPE_ROOTS, WALLET_FIELDS, isTemplateString, scanTemplate } from './interpolate.js';
+import { MAX_BLOCKS_PER_STEP, MAX_HEIGHT, MAX_PATTERN_LENGTH, MAX_PROBLEMS_COLLECTED, MAX_WAIT_SECONDS, limitProblems, limitReason, sizeProblems } from './limits.js';
 import { MATCHER_KEYS, TYPE_NAMES } from './match.js';
 import { formatPath, parsePath, type PathSegment } from './path.js';
+import { REGEX_EXPECTED, regexProblem } from './regex.js';
+import { suggest } from './suggest.js';
 import type { WalletMethod } from './types.js';
 
 // ---- vocabulary ----
@@ -100,6 +103,8 @@ export interface SchemaProblem {
 
 // ---- small helpers ----
 
+export { suggest } from './suggest.js';
+
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array);
 }
@@ -124,37 +129,12 @@ function showShort(v: unknown): string {
   return String(v);
 }
 
-/** Optimal-string-alignment distance (Levenshtein with transpositions). */
-function editDistance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
-      d[i]![j] = v;
-    }
-  }
-  return d[a.length]![b.length]!;
-}
-
-/** The closest candidate when `word` looks like a typo of it (or differs only in case). */
-export function suggest(word: string, candidates: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestD = Infinity;
-  for (const c of candidates) {
-    if (c === word) continue;
-    const d = c.toLowerCase() === word.toLowerCase() ? 0 : editDistance(word.toLowerCase(), c.toLowerCase());
-    const limit = Math.max(word.length, c.length) >= 6 ? 2 : 1;
-    if (d <= limit && d < Math.min(word.length, c.length) && d < bestD) {
-      best = c;
-      bestD = d;
-    }
-  }
-  return best;
-}
-
 const didYouMean = (s: string | undefined): string => (s ? ` (did you mean "${s}"?)` : '');
+/** Up to 20 names, comma-separated, then how many more (a hostile file may have thousands). */
+const listed = (names: Iterable<string>): string => {
+  const all = [...names];
+  return all.length > 20 ? `${all.slice(0, 20).join(', ')} and ${all.length - 20} more` : all.join(', ');
+};
 
 // ---- leaves: values with hand-written checks, messages and JSON Schema ----
 
@@ -318,14 +298,9 @@ function operandIssues(key: string, op: unknown): LeafIssue[] {
       return at(`length takes a number or one comparison, got ${describeValue(op)}`, 'a whole number, or {gt|gte|lt|lte|eq: n}');
     }
     case 'matches':
-      if (typeof op !== 'string') return at(`matches takes a regular expression (a string), got ${describeValue(op)}`, 'a JavaScript regular expression source, e.g. "^[0-9a-f]{64}$"');
+      if (typeof op !== 'string') return at(`matches takes a regular expression (a string), got ${describeValue(op)}`, REGEX_EXPECTED);
       if (isTemplateString(op)) return [];
-      try {
-        new RegExp(op);
-        return [];
-      } catch (e) {
-        return at(`bad regular expression: ${(e as Error).message}`, 'a JavaScript regular expression source, e.g. "^[0-9a-f]{64}$"');
-      }
+      return regexProblem(op) === undefined ? [] : at(`bad regular expression: ${regexProblem(op)}`, REGEX_EXPECTED);
     case 'absent':
     case 'present':
       if (op === true) return [];
@@ -357,7 +332,7 @@ export function matcherIssues(v: unknown, strict = false): LeafIssue[] {
   }
   if (mk.length > 0) {
     const others = keys.filter((k) => !mk.includes(k));
-    return [{ message: `mixes matcher keys (${mk.join(', ')}) with other keys (${others.join(', ')}); a matcher has exactly one key, and an object to compare with is written eq: {…}`, expected: MATCHER_EXPECTED }];
+    return [{ message: `mixes matcher keys (${mk.join(', ')}) with other keys (${listed(others)}); a matcher has exactly one key, and an object to compare with is written eq: {…}`, expected: MATCHER_EXPECTED }];
   }
   if (keys.length === 1 || strict) {
     const out: LeafIssue[] = [];
@@ -395,7 +370,7 @@ const MATCHER_JSON = {
     gte: { description: 'greater than or equal', anyOf: [{ type: 'number' }, { type: 'string' }] },
     lt: { description: 'less than', anyOf: [{ type: 'number' }, { type: 'string' }] },
     lte: { description: 'less than or equal', anyOf: [{ type: 'number' }, { type: 'string' }] },
-    matches: { description: 'a JavaScript regular expression the value (as text) must match', type: 'string' },
+    matches: { description: `a regular expression (RE2 syntax: JavaScript's without backreferences or lookaround) the value (as text) must match somewhere`, type: 'string', maxLength: MAX_PATTERN_LENGTH },
     absent: { description: 'the path is missing (an empty list counts: epee omits empty lists)', const: true },
     present: { description: 'the path exists and is not an empty list', const: true },
     type: { description: 'the JSON type of the value', enum: [...TYPE_NAMES] },
@@ -509,11 +484,11 @@ const optionalMethods = Object.fromEntries(Object.entries(methods).map(([k, s]) 
 
 const mine = z
   .union([
-    z.int().min(1).describe('number of blocks'),
+    z.int().min(1).max(MAX_BLOCKS_PER_STEP).describe('number of blocks'),
     z
       .strictObject({
-        blocks: z.int().min(1).describe('number of blocks to mine').optional(),
-        to: z.int().min(0).describe('mine until the chain has this height').optional(),
+        blocks: z.int().min(1).max(MAX_BLOCKS_PER_STEP).describe('number of blocks to mine').optional(),
+        to: z.int().min(0).max(MAX_HEIGHT).describe('mine until the chain has this height').optional(),
       })
       .meta({ oneOf: [{ required: ['blocks'] }, { required: ['to'] }] }),
   ])
@@ -525,8 +500,8 @@ const wait = z
     ...optionalMethods,
     wallet: nameLeaf('wallet name', 'bob').describe('the wallet that runs the call (default: the step\'s wallet, main)').optional(),
     until: expectations.describe('expectations that end the wait when they all hold'),
-    seconds: z.number().positive().describe('give up after this many seconds').optional(),
-    blocks: z.int().min(1).describe('give up after this many blocks (mined by the wait when mine is true)').optional(),
+    seconds: z.number().positive().max(MAX_WAIT_SECONDS).describe('give up after this many seconds').optional(),
+    blocks: z.int().min(1).max(MAX_BLOCKS_PER_STEP).describe('give up after this many blocks (mined by the wait when mine is true)').optional(),
     mine: z.boolean().describe('mine one block between tries (default false)').optional(),
   })
   .describe('repeat a call until expectations hold: {call: {…} | <wallet method>: {…}, until: {…}, seconds?, blocks?, mine?} (seconds and/or blocks)')
@@ -536,7 +511,7 @@ const metadata = z
   .strictObject({
     name: nameLeaf('metadata name', 'rich'),
     fields: z.record(z.string(), z.unknown()).describe('the JSON fields of the blob').optional(),
-    file: z.string().min(1).describe('a JSON file with the blob, e.g. fixtures/metadata/rich.json').optional(),
+    file: z.string().min(1).describe('a JSON file with the blob (at most 1 MiB, in the scenario\'s folder or the working directory; relative to the scenario\'s folder, else to the working directory), e.g. ../fixtures/metadata/gold.json').optional(),
   })
   .describe('build a metadata blob and serve it: {name, fields: {…}} or {name, file}; its url, sha256 and size become ${metadata.<name>.url|sha256|size}')
   .meta({ oneOf: [{ required: ['fields'] }, { required: ['file'] }] });
@@ -583,7 +558,7 @@ export const scenarioSchema = z
     backends: z.array(z.enum(BACKENDS)).min(1).describe('backends the scenario is written for (salvium, sim, monero); default: any').optional(),
     requires: z
       .strictObject({
-        height: z.int().min(0).describe('minimum chain height before the steps').optional(),
+        height: z.int().min(0).max(MAX_HEIGHT).describe('minimum chain height before the steps').optional(),
         unlocked: assetAmounts('unlocked amounts the main wallet must hold before the steps').optional(),
       })
       .describe('what must hold before the steps: {height?, unlocked?: {SAL1: "1100 SAL1"}}')
@@ -735,11 +710,13 @@ function problemsFromIssue(iss: z.core.$ZodIssue, base: readonly PathSegment[]):
     case 'invalid_type': {
       if (input === undefined) return [withExpected({ path, at: 'parent', message: `missing ${keyLabel(path)}` })];
       const want = TYPE_WORDS[iss.expected] ?? `a ${iss.expected}`;
+      const why = typeof input === 'bigint' ? limitReason(path) : undefined; // a whole number too large for a number: no maximum check ran
+      if (why) return [withExpected({ path, at: 'value', message: `${String(input)} is far too large (${why})` })];
       const hint = iss.expected === 'string' && (typeof input === 'number' || typeof input === 'bigint' || typeof input === 'boolean') ? ` (quote it: "${String(input)}")` : '';
       return [withExpected({ path, at: 'value', message: `expected ${want}, got ${describeValue(input)}${hint}` })];
     }
     case 'unrecognized_keys':
-      return iss.keys.map((k) => unknownKeyProblem(path, k));
+      return iss.keys.slice(0, MAX_PROBLEMS_COLLECTED).map((k) => unknownKeyProblem(path, k));
     case 'too_small': {
       const min = String(iss.minimum);
       if (iss.origin === 'array') return [withExpected({ path, at: 'value', message: min === '1' ? 'the list is empty (at least one item is needed)' : `the list needs at least ${min} items` })];
@@ -750,7 +727,8 @@ function problemsFromIssue(iss: z.core.$ZodIssue, base: readonly PathSegment[]):
       const max = String(iss.maximum);
       if (iss.origin === 'array') return [withExpected({ path, at: 'value', message: `has more than ${max} items` })];
       if (iss.origin === 'string') return [withExpected({ path, at: 'value', message: `is longer than ${max} characters` })];
-      return [withExpected({ path, at: 'value', message: `must be ${iss.inclusive ? 'at most' : 'less than'} ${max}, got ${showShort(input)}` })];
+      const why = limitReason(path);
+      return [withExpected({ path, at: 'value', message: `must be ${iss.inclusive ? 'at most' : 'less than'} ${max}, got ${showShort(input)}${why ? ` (${why})` : ''}` })];
     }
     case 'invalid_value': {
       const values = iss.values.map((v) => String(v));
@@ -777,8 +755,12 @@ interface Ctx {
   savedBy: Map<string, number>;
 }
 
+/** Thrown by problem() once MAX_PROBLEMS_COLLECTED are in: the rules stop looking. */
+const ENOUGH = Symbol('enough problems');
+
 function problem(ctx: Ctx, path: PathSegment[], at: SchemaProblem['at'], message: string, expected?: string): void {
   ctx.out.push(expected ? { path, at, message, expected } : { path, at, message });
+  if (ctx.out.length >= MAX_PROBLEMS_COLLECTED) throw ENOUGH;
 }
 
 function checkAssetKeys(ctx: Ctx, m: unknown, path: PathSegment[]): void {
@@ -995,13 +977,21 @@ function checkPlaceholder(ctx: Ctx, expr: string, where: { path: PathSegment[]; 
   const later = ctx.savedBy.get(root);
   if (later !== undefined && later >= stepIndex) return bad(`${ph}: "${root}" is saved by step ${later + 1}, which runs ${later === stepIndex ? 'at the end of this step' : 'after this one'}`);
   const known = [...saved, ...ctx.wallets, ...SCOPE_ROOTS];
-  bad(`unknown name "${root}" in ${ph}${didYouMean(suggest(root, known))}; defined here: ${[...saved].length ? `saved ${[...saved].join(', ')}; ` : ''}wallets ${[...ctx.wallets].join(', ')}; metadata.<name>; height; env.NAME`);
+  bad(`unknown name "${root}" in ${ph}${didYouMean(suggest(root, known))}; defined here: ${saved.size ? `saved ${listed(saved)}; ` : ''}wallets ${[...ctx.wallets].join(', ')}; metadata.<name>; height; env.NAME`);
 }
 
-/** Rules zod does not check: run on the raw document, whatever its structural problems. */
+/** Rules zod does not check: run on the raw document, whatever its structural problems (the first MAX_PROBLEMS_COLLECTED problems). */
 export function checkRules(doc: unknown): SchemaProblem[] {
   const ctx: Ctx = { out: [], wallets: new Set(['main']), savedBy: new Map() };
-  if (!isPlainObject(doc)) return ctx.out;
+  try {
+    if (isPlainObject(doc)) collectRuleProblems(ctx, doc);
+  } catch (e) {
+    if (e !== ENOUGH) throw e;
+  }
+  return ctx.out;
+}
+
+function collectRuleProblems(ctx: Ctx, doc: Record<string, unknown>): void {
   if (isPlainObject(doc.wallets)) {
     for (const [name, decl] of Object.entries(doc.wallets)) {
       if (name === 'main') problem(ctx, ['wallets', name], 'key', '"main" is the built-in wallet (it runs steps by default); give extra wallets other names', 'a wallet name other than main');
@@ -1079,7 +1069,6 @@ export function checkRules(doc: unknown): SchemaProblem[] {
     }
     if (typeof st.snapshot === 'string') snapshots.add(st.snapshot);
   });
-  return ctx.out;
 }
 
 // ---- entry points ----
@@ -1087,16 +1076,23 @@ export function checkRules(doc: unknown): SchemaProblem[] {
 /** The validated document: amounts as bigints (placeholders kept), everything else as written. */
 export type ValidatedDocument = Record<string, unknown>;
 
-/** Validate a parsed document (YAML or JSON data): every problem, each located by path. */
-export function validateDocument(doc: unknown): { value?: ValidatedDocument; problems: SchemaProblem[] } {
+/**
+ * Validate a parsed document (YAML or JSON data): every problem, each located by path — up to
+ * MAX_PROBLEMS_COLLECTED of them (then `truncated`), and only the size problems of a document with
+ * too many steps or wallets.
+ */
+export function validateDocument(doc: unknown): { value?: ValidatedDocument; problems: SchemaProblem[]; truncated?: boolean } {
   if (!isPlainObject(doc)) {
     return {
       problems: [{ path: [], at: 'value', message: `a scenario file is a mapping (name: …, steps: …), this is ${describeValue(doc)}`, expected: describeSchema(scenarioSchema) }],
     };
   }
+  const tooBig = sizeProblems(doc);
+  if (tooBig.length) return { problems: tooBig };
   const r = scenarioSchema.safeParse(doc, { reportInput: true });
-  const problems = r.success ? [] : r.error.issues.flatMap((iss) => problemsFromIssue(iss, []));
-  problems.push(...checkRules(doc));
+  const problems: SchemaProblem[] = [];
+  for (const iss of r.success ? [] : r.error.issues) if (problems.length < MAX_PROBLEMS_COLLECTED) problems.push(...problemsFromIssue(iss, []));
+  problems.push(...checkRules(doc), ...limitProblems(doc));
   // One report per place and message.
   const seen = new Set<string>();
   const unique = problems.filter((p) => {
@@ -1105,6 +1101,7 @@ export function validateDocument(doc: unknown): { value?: ValidatedDocument; pro
     seen.add(k);
     return true;
   });
+  if (unique.length >= MAX_PROBLEMS_COLLECTED) return { problems: unique.slice(0, MAX_PROBLEMS_COLLECTED), truncated: true };
   return unique.length ? { problems: unique } : { value: r.data as ValidatedDocument, problems: [] };
 }
 

@@ -1,7 +1,5 @@
 // Executing one scenario step against a testnet: resolve templates, build the real request from
 // the readable forms, call, check expectations, save values.
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DaemonClient } from '../rpc/daemon.js';
 import { HttpStatusError } from '../rpc/errors.js';
@@ -12,8 +10,10 @@ import { addressAt, type Testnet, type WalletHandle } from '../testnet/testnet.j
 import { parseAmount } from './amounts.js';
 import { interpolate, type Scope } from './interpolate.js';
 import { checkError, checkExpectations, getPath } from './match.js';
-import { buildMetadata, loadMetadataFile, type MetadataServer } from './metadata.js';
-import type { Action, Step, StepFailure, StepResult } from './types.js';
+import { FileRefused, metadataFileProblem, readMetadataFile } from './files.js';
+import { MAX_BLOCKS_PER_STEP, MAX_WAIT_SECONDS } from './limits.js';
+import { buildMetadata, type MetadataServer } from './metadata.js';
+import type { Action, SourcePos, Step, StepFailure, StepResult } from './types.js';
 
 export interface ScenarioWallet {
   handle: WalletHandle;
@@ -31,6 +31,8 @@ export interface StepContext {
   metadata: () => Promise<MetadataServer>;
   /** Folder the scenario file is in (metadata files are found relative to it, then to the cwd). */
   baseDir: string;
+  /** Serve metadata files outside baseDir and the working directory (`--allow-files-outside`). */
+  allowFilesOutside?: boolean;
 }
 
 type Response = JsonRpcAnswer;
@@ -148,6 +150,42 @@ function save(step: Step, response: Response, scope: Scope): void {
   }
 }
 
+/** What a wait's last try sent and got (reported when the wait fails). */
+interface Seen {
+  request?: unknown;
+  response?: unknown;
+}
+
+/**
+ * Repeat the wait's call until its `until` holds, or fail once its bound is reached. Every wait ends
+ * within MAX_WAIT_SECONDS and a mining one after MAX_BLOCKS_PER_STEP blocks, whatever it says: a wait
+ * with only `blocks` and no `mine` would otherwise wait for ever for blocks nobody mines.
+ */
+async function runWait(ctx: StepContext, step: Step, a: Extract<Action, { kind: 'wait' }>, seen: Seen): Promise<void> {
+  const started = Date.now();
+  const startHeight = await ctx.daemon.height();
+  const seconds = Math.min(a.seconds ?? MAX_WAIT_SECONDS, MAX_WAIT_SECONDS);
+  const blocks = a.mine ? Math.min(a.blocks ?? MAX_BLOCKS_PER_STEP, MAX_BLOCKS_PER_STEP) : a.blocks;
+  for (let tries = 1; ; tries++) {
+    await refreshScope(ctx);
+    const r = await invoke(ctx, step, a.call);
+    seen.request = r.request;
+    seen.response = r.response;
+    const failure = r.response.error ? { message: `error ${r.response.error.code}: ${r.response.error.message}` } : checkExpectations(r.response, a.until, ctx.scope);
+    if (!failure) return save(step, r.response, ctx.scope);
+    const h = await ctx.daemon.height();
+    const outOfTime = Date.now() - started > seconds * 1000;
+    const outOfBlocks = blocks !== undefined && h - startHeight >= blocks;
+    if (outOfTime || outOfBlocks) {
+      fail(`wait: still not true after ${tries} tries, ${Math.round((Date.now() - started) / 1000)} s and ${h - startHeight} blocks: ${failure.message}`, { ...failure, pos: step.pos });
+    }
+    if (a.mine) await ctx.testnet.mine(h + 1);
+    else await sleep(250);
+    // A wallet only sees new blocks after a refresh.
+    for (const w of ctx.wallets.values()) await w.client.raw('refresh').catch(() => undefined);
+  }
+}
+
 /** Execute a step; never throws for a scenario failure (it is reported in the result). */
 export async function runStep(ctx: StepContext, step: Step): Promise<StepResult> {
   const t0 = Date.now();
@@ -177,35 +215,17 @@ export async function runStep(ctx: StepContext, step: Step): Promise<StepResult>
         break;
       }
       case 'wait': {
-        const started = Date.now();
-        const startHeight = await ctx.daemon.height();
-        let tries = 0;
-        for (;;) {
-          tries++;
-          await refreshScope(ctx);
-          const r = await invoke(ctx, step, a.call);
-          request = r.request;
-          response = r.response;
-          const failure = r.response.error ? { message: `error ${r.response.error.code}: ${r.response.error.message}` } : checkExpectations(r.response, a.until, ctx.scope);
-          if (!failure) {
-            save(step, r.response, ctx.scope);
-            break;
-          }
-          const h = await ctx.daemon.height();
-          const outOfTime = a.seconds !== undefined && Date.now() - started > a.seconds * 1000;
-          const outOfBlocks = a.blocks !== undefined && h - startHeight >= a.blocks;
-          if (outOfTime || outOfBlocks) {
-            fail(`wait: still not true after ${tries} tries, ${Math.round((Date.now() - started) / 1000)} s and ${h - startHeight} blocks: ${failure.message}`, { ...failure, pos: step.pos });
-          }
-          if (a.mine) await ctx.testnet.mine(h + 1);
-          else await sleep(250);
-          // A wallet only sees new blocks after a refresh.
-          for (const w of ctx.wallets.values()) await w.client.raw('refresh').catch(() => undefined);
+        const seen: Seen = {};
+        try {
+          await runWait(ctx, step, a, seen);
+        } finally {
+          request = seen.request;
+          response = seen.response;
         }
         break;
       }
       case 'metadata': {
-        const body = a.file ? loadMetadataFile(resolveFile(ctx.baseDir, a.file)) : buildMetadata(interpolate(a.fields ?? {}, ctx.scope) as Record<string, unknown>);
+        const body = a.file ? metadataFile(ctx, a.file, a.filePos) : buildMetadata(interpolate(a.fields ?? {}, ctx.scope) as Record<string, unknown>);
         const hosted = (await ctx.metadata()).host(a.name, body);
         const all = (ctx.scope.metadata ??= {}) as Record<string, unknown>;
         all[a.name] = hosted;
@@ -247,8 +267,12 @@ export async function runStep(ctx: StepContext, step: Step): Promise<StepResult>
   }
 }
 
-/** A file named in a scenario: relative to the scenario's folder if it is there, else to the working directory. */
-function resolveFile(baseDir: string, file: string): string {
-  const near = resolve(baseDir, file);
-  return existsSync(near) ? near : resolve(file);
+/** A metadata step's file, checked again as it is read (see files.ts); a refusal fails the step, at the line of `file:`. */
+function metadataFile(ctx: StepContext, file: string, pos: SourcePos | undefined): Buffer {
+  try {
+    return readMetadataFile(file, { baseDir: ctx.baseDir, allowOutside: ctx.allowFilesOutside === true });
+  } catch (e) {
+    if (e instanceof FileRefused) return fail(metadataFileProblem(file, e.message), { path: 'metadata.file', ...(pos ? { pos } : {}) });
+    throw e;
+  }
 }

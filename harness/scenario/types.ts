@@ -29,6 +29,8 @@
 // Every step has exactly one action key plus optional common keys:
 //   name, wallet (which wallet runs it; default main), expect, expect_error, save.
 
+import { MAX_PROBLEMS_SHOWN } from './limits.js';
+
 /** A position in a scenario file, for error messages: 1-based line and column. */
 export interface SourcePos {
   file: string;
@@ -106,7 +108,7 @@ export type Action =
   /** Repeat `call` until `until` holds, bounded by seconds and/or blocks; optionally mine one block between tries. */
   | { kind: 'wait'; call: Extract<Action, { kind: 'call' | 'wallet' }>; until: Expectations; seconds?: number; blocks?: number; mine: boolean }
   /** Build a tier-2 metadata JSON blob (from fields or a file), serve it on 127.0.0.1, save url/sha256/size under `metadata.<name>`. */
-  | { kind: 'metadata'; name: string; fields?: Record<string, unknown>; file?: string }
+  | { kind: 'metadata'; name: string; fields?: Record<string, unknown>; file?: string; /** Where `file:` is written, for messages about it. */ filePos?: SourcePos }
   | { kind: 'restart'; target: 'daemon' | 'wallet' }
   /** Checkpoint / roll back the whole testnet (issue 5; the runner may reject them until then). */
   | { kind: 'snapshot'; name: string }
@@ -159,9 +161,23 @@ export interface ScenarioProblem {
   expected?: string;
 }
 
+/** One line per problem, the first MAX_PROBLEMS_SHOWN of them, then how many more there are. */
+function problemLines(problems: ScenarioProblem[], truncated: boolean): string {
+  const lines = problems.slice(0, MAX_PROBLEMS_SHOWN).map((p) => `${p.pos.file}:${p.pos.line}:${p.pos.col}: ${p.path}: ${p.message}${p.expected ? ` (expected ${p.expected})` : ''}`);
+  const more = problems.length - MAX_PROBLEMS_SHOWN;
+  const stopped = truncated ? 'the check stopped there, so there may be others' : '';
+  if (more > 0) lines.push(`… and ${more} more problem${more === 1 ? '' : 's'}${stopped ? `; ${stopped}` : ''}`);
+  else if (stopped) lines.push(`… ${stopped}`);
+  return lines.join('\n');
+}
+
 export class ScenarioError extends Error {
-  constructor(readonly problems: ScenarioProblem[]) {
-    super(problems.map((p) => `${p.pos.file}:${p.pos.line}:${p.pos.col}: ${p.path}: ${p.message}${p.expected ? ` (expected ${p.expected})` : ''}`).join('\n'));
+  /** `truncated`: validation stopped looking after `problems` (MAX_PROBLEMS_COLLECTED). */
+  constructor(
+    readonly problems: ScenarioProblem[],
+    readonly truncated = false,
+  ) {
+    super(problemLines(problems, truncated));
     this.name = 'ScenarioError';
   }
 }

@@ -89,7 +89,7 @@ describe('a rich scenario using every construct', () => {
       mine: false,
     });
     expect(byName('metadata rich').action).toEqual({ kind: 'metadata', name: 'rich', fields: { name: 'Rich', description: '...' } });
-    expect(byName('metadata from_file').action).toEqual({ kind: 'metadata', name: 'from_file', file: 'fixtures/metadata/rich.json' });
+    expect(byName('metadata from_file').action).toEqual({ kind: 'metadata', name: 'from_file', file: 'fixtures/metadata/rich.json', filePos: { file: fixture('rich.yaml'), line: 80, col: 40 } });
     expect(s.steps[19]!.action).toEqual({ kind: 'wallet', method: 'create_token', params: { ticker: 'RICH', supply: '18440000000000000', metadata: 'rich', get_tx_keys: true } });
     expect(s.steps[20]).toMatchObject({ expect_error: { code: -7, message: 'Token already exists.' } });
     expect(byName('mine 2').action).toEqual({ kind: 'mine', blocks: 2 });
@@ -111,7 +111,7 @@ describe('a rich scenario using every construct', () => {
     const s = parseScenario(
       [
         'name: big',
-        'requires: { unlocked: { SAL1: 18440000000000000000, salABCD: "0.00000001 SAL1" } }',
+        'requires: { unlocked: { salABCD: 18440000000000000, SAL1: "0.00000001 SAL1" } }',
         'steps:',
         '  - &t { transfer: { to: "${main.address}", amount: 18440000000000000000 } }',
         '  - *t',
@@ -119,7 +119,7 @@ describe('a rich scenario using every construct', () => {
       ].join('\n'),
       'big.yaml',
     );
-    expect(s.requires.unlocked).toEqual({ SAL1: 18440000000000000000n, salABCD: 1n });
+    expect(s.requires.unlocked).toEqual({ salABCD: 18440000000000000n, SAL1: 1n });
     expect(s.steps.map((x) => x.action)).toEqual(Array(3).fill({ kind: 'wallet', method: 'transfer', params: { to: '${main.address}', amount: 18440000000000000000n } }));
     expect(s.steps[2]!.name).toBe('again');
   });

@@ -1,0 +1,140 @@
+// Files a scenario is, or names: read with the cap enforced while reading (open without blocking,
+// fstat, then at most cap + 1 bytes), so that /dev/zero, a FIFO, a folder or a file that keeps
+// growing can neither fill memory nor hang the harness. A metadata `file:` must also be a regular
+// file inside the scenario file's folder or the working directory (the folder saltnet runs in),
+// after symbolic links are followed, unless the run allows files outside them
+// (`saltnet run --allow-files-outside`, RunnerOptions.allowFilesOutside).
+import { closeSync, constants, existsSync, fstatSync, openSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { formatBytes, MAX_METADATA_FILE_BYTES } from './limits.js';
+import { ScenarioError, type Scenario, type ScenarioProblem } from './types.js';
+
+/** A file that is not read, and why (the message names no path: the caller says which file). */
+export class FileRefused extends Error {}
+
+function kindOf(st: Stats): string {
+  if (st.isDirectory()) return 'a folder';
+  if (st.isFIFO()) return 'a FIFO (named pipe)';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a block device';
+  if (st.isSocket()) return 'a socket';
+  if (st.isSymbolicLink()) return 'a symbolic link';
+  return 'not a regular file';
+}
+
+function errnoText(e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  if (err.code === 'ENOENT') return 'no such file';
+  if (err.code === 'EACCES' || err.code === 'EPERM') return 'permission denied';
+  if (err.code === 'ELOOP') return 'it is a symbolic link';
+  return err.message;
+}
+
+/**
+ * The bytes of the regular file at `path`, at most `maxBytes` of them (`what` names the limit in
+ * the message, e.g. "a scenario file"). With `noFollow` a symbolic link is refused.
+ * Throws FileRefused: no such file, not a regular file, larger than the cap (also when it grows
+ * past the cap while being read).
+ */
+export function readBounded(path: string, maxBytes: number, what: string, noFollow = false): Buffer {
+  let fd: number;
+  try {
+    // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer.
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (noFollow ? (constants.O_NOFOLLOW ?? 0) : 0));
+  } catch (e) {
+    throw new FileRefused(errnoText(e));
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new FileRefused(`it is ${kindOf(st)}, not a regular file`);
+    const tooBig = (size: string): FileRefused => new FileRefused(`it is ${size}; ${what} is at most ${formatBytes(maxBytes)}`);
+    if (st.size > maxBytes) throw tooBig(`${st.size} bytes`);
+    const buf = Buffer.alloc(maxBytes + 1);
+    let got = 0;
+    for (;;) {
+      const n = readSync(fd, buf, got, buf.length - got, null);
+      if (n === 0) break;
+      got += n;
+      if (got > maxBytes) throw tooBig('larger than that (it grew while being read)');
+    }
+    return buf.subarray(0, got);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export interface FileAccess {
+  /** The scenario file's folder. */
+  baseDir: string;
+  /** The working directory (default process.cwd()). */
+  cwd?: string;
+  /** Serve files outside baseDir and cwd too (`--allow-files-outside`). */
+  allowOutside?: boolean;
+}
+
+const realOr = (p: string): string => {
+  try {
+    return realpathSync(p);
+  } catch {
+    return resolve(p);
+  }
+};
+
+function inside(path: string, root: string): boolean {
+  const rel = relative(root, path);
+  return rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
+}
+
+/**
+ * The real path of a metadata `file:` (relative to the scenario's folder if it is there, else to the
+ * working directory), checked: it exists, is a regular file of at most MAX_METADATA_FILE_BYTES, and
+ * (unless allowOutside) is inside the scenario's folder or the working directory once symbolic links
+ * are followed. Throws FileRefused saying why.
+ */
+export function resolveMetadataFile(file: string, o: FileAccess): string {
+  const cwd = o.cwd ?? process.cwd();
+  const near = resolve(o.baseDir, file);
+  const path = existsSync(near) ? near : resolve(cwd, file);
+  let real: string;
+  try {
+    real = realpathSync(path);
+  } catch (e) {
+    throw new FileRefused(`${errnoText(e)} (looked for ${near}${path !== near ? ` and ${path}` : ''})`);
+  }
+  if (!o.allowOutside && !inside(real, realOr(o.baseDir)) && !inside(real, realOr(cwd))) {
+    const via = real !== path ? ` (${path} leads to ${real})` : '';
+    throw new FileRefused(
+      `it is outside the scenario's folder (${o.baseDir}) and the working directory (${cwd})${via}; a scenario serves only files from those (saltnet run --allow-files-outside, or the runner option allowFilesOutside, lifts this)`,
+    );
+  }
+  const st = statSync(real);
+  if (!st.isFile()) throw new FileRefused(`it is ${kindOf(st)}, not a regular file`);
+  if (st.size > MAX_METADATA_FILE_BYTES) throw new FileRefused(`it is ${st.size} bytes; a metadata file is at most ${formatBytes(MAX_METADATA_FILE_BYTES)}`);
+  return real;
+}
+
+/** A metadata file's bytes, checked as resolveMetadataFile says and read with the cap (a file swapped for a link or a device since is refused too). */
+export function readMetadataFile(file: string, o: FileAccess): Buffer {
+  return readBounded(resolveMetadataFile(file, o), MAX_METADATA_FILE_BYTES, 'a metadata file', true);
+}
+
+/** The problem with a metadata step's file, worded for a scenario problem or a step failure. */
+export function metadataFileProblem(file: string, why: string): string {
+  return `cannot serve the metadata file ${JSON.stringify(file)}: ${why}`;
+}
+
+/** Check every metadata `file:` of a scenario before anything runs; throws a ScenarioError (file, line, field, path, why). */
+export function checkScenarioFiles(s: Scenario, o: FileAccess): void {
+  const problems: ScenarioProblem[] = [];
+  for (const st of s.steps) {
+    const a = st.action;
+    if (a.kind !== 'metadata' || a.file === undefined) continue;
+    try {
+      resolveMetadataFile(a.file, o);
+    } catch (e) {
+      if (!(e instanceof FileRefused)) throw e;
+      problems.push({ pos: a.filePos ?? st.pos, path: `steps[${st.index}].metadata.file`, message: metadataFileProblem(a.file, e.message), expected: `a regular file of at most ${formatBytes(MAX_METADATA_FILE_BYTES).split(' (')[0]} inside the scenario's folder or the working directory` });
+    }
+  }
+  if (problems.length) throw new ScenarioError(problems);
+}
