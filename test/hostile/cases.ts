@@ -20,6 +20,8 @@ export interface HostileCase {
   prepare?: (dir: string, canary: string) => unknown;
   /** Environment added for this case. */
   env?: Record<string, string>;
+  /** Paths the user named on the command line: opening them (to look at them) is allowed. */
+  mayOpen?: string[];
   /** Values that must appear in no output and no artifact. */
   secrets?: string[];
 }
@@ -48,8 +50,10 @@ const parseCases: HostileCase[] = [
   { id: 'steps not a list', files: { 's.yaml': 'name: a\nsteps: 3\n' }, args: run(), says: [at(), /steps/] },
   { id: 'two actions in a step', files: { 's.yaml': scenario('  - mine: 1\n    get_balance: {}\n') }, args: run(), says: [at(), /one/i] },
   { id: 'unknown step kind', files: { 's.yaml': scenario('  - frobnicate: 1\n') }, args: run(), says: [at(), /frobnicate/] },
+  { id: '250 KB of unknown steps (under the size cap)', files: { 's.yaml': unknownSteps(250_000) }, args: run(), says: [at(), /at most 1000/] },
+  { id: '700 unknown steps: the first problems, then a count', files: { 's.yaml': unknownSteps(700 * 25) }, args: run(), says: [/frobnicate/, /and \d+ more problems/] },
   { id: '1 MB of unknown steps', files: { 's.yaml': unknownSteps(1 << 20) }, args: run(), says: [/s\.yaml/] },
-  { id: '10 MB of unknown steps', files: { 's.yaml': unknownSteps(10 << 20) }, args: run(), says: [/s\.yaml/, /MiB|too (big|large)/i] },
+  { id: '10 MB of unknown steps', files: { 's.yaml': unknownSteps(10 << 20) }, args: run(), says: [/s\.yaml/, /at most \d+ (KiB|MiB)/] },
   {
     id: 'alias bomb (billion laughs)',
     files: { 's.yaml': `a: &a ["x","x","x","x","x","x","x","x","x"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]\ng: [*f,*f,*f,*f,*f,*f,*f,*f,*f]\nname: x\nsteps:\n  - mine: 1\n` },
@@ -57,14 +61,14 @@ const parseCases: HostileCase[] = [
     says: [/s\.yaml/, /alias/i],
   },
   { id: 'nesting 5000 deep', files: { 's.yaml': `name: x\nsteps:\n  - call: { method: get_info, params: ${'['.repeat(5000)}${']'.repeat(5000)} }\n` }, args: run(), says: [/s\.yaml/] },
-  { id: 'a 2 MB line', files: { 's.yaml': `name: "${'x'.repeat(2 << 20)}"\nsteps:\n  - mine: 1\n` }, args: run(), says: [/s\.yaml/, /MiB|too (big|large)/i] },
+  { id: 'a 2 MB line', files: { 's.yaml': `name: "${'x'.repeat(2 << 20)}"\nsteps:\n  - mine: 1\n` }, args: run(), says: [/s\.yaml/, /at most \d+ (KiB|MiB)/] },
   { id: 'binary garbage', files: { 's.yaml': Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256)) }, args: run(), says: [/s\.yaml/] },
   { id: 'NUL bytes in a name', files: { 's.yaml': 'name: "a\\0b"\nsteps:\n  - mine: 1\n\0\0\0' }, args: run(), says: [/s\.yaml/] },
   { id: 'prototype pollution keys', files: { 's.yaml': scenario('  - call: { method: get_info, params: { __proto__: { polluted: 1 }, constructor: { prototype: { x: 1 } } } }\n') }, args: [...run(), '--grep', 'nomatch'], says: [/no scenario|0 passed|matches/i] },
 ];
 
 const regexCases: HostileCase[] = [
-  { id: 'catastrophic regex', files: { 's.yaml': scenario('  - call: { method: get_address }\n    expect: { result.address: { matches: "^([A-Za-z0-9]+)+!$" } }\n') }, args: run(), says: [/matches|does not match/i] },
+  { id: 'catastrophic regex', files: { 's.yaml': scenario('  - call: { method: get_address }\n    expect: { result.address: { matches: "^([A-Za-z0-9]+)+!$" } }\n') }, args: run(), says: [/expected matching/, at()] },
   { id: 'nested quantifier regex (a*)*b', files: { 's.yaml': scenario('  - call: { method: get_address }\n    expect: { result.address: { matches: "^(a*)*b$" } }\n') }, args: run(), says: [/match/i] },
   { id: 'backreference regex', files: { 's.yaml': scenario('  - mine: 1\n    expect: { result.height: { matches: "(a)\\\\1" } }\n') }, args: run(), says: [at()] },
   { id: 'lookahead regex', files: { 's.yaml': scenario('  - mine: 1\n    expect: { result.height: { matches: "(?=a)a" } }\n') }, args: run(), says: [at()] },
@@ -121,11 +125,11 @@ const placeholderCases: HostileCase[] = [
   { id: 'an unset env variable', files: { 's.yaml': scenario('  - call: { method: get_info, params: { x: "${env.SALTNET_HOSTILE_UNSET}" } }\n') }, args: run(), says: [/SALTNET_HOSTILE_UNSET/] },
   {
     id: 'an env secret is used, and appears in no artifact',
-    files: { 's.yaml': scenario('  - call: { method: get_info, params: { x: "${env.HOSTILE_TOKEN}" } }\n  - call: { method: nope_${env.HOSTILE_TOKEN} }\n') },
+    files: { 's.yaml': scenario('  - call: { method: "nope_${env.HOSTILE_TOKEN}" }\n') },
     env: { HOSTILE_TOKEN: 'tok-5f2a9c81e7d3' },
     secrets: ['tok-5f2a9c81e7d3'],
     args: run('s.yaml', '--reporter', 'junit', '--output', 'report.xml'),
-    says: [/nope_/],
+    says: [/nope_\$\{env\.HOSTILE_TOKEN\}/, /Method not found/],
   },
   { id: 'a wallet that is not declared', files: { 's.yaml': scenario('  - get_balance: {}\n    wallet: ghost\n') }, args: run(), says: [at(), /ghost/] },
   { id: 'a revert to no checkpoint', files: { 's.yaml': scenario('  - revert: never\n') }, args: run(), says: [at(), /never/] },
@@ -134,7 +138,7 @@ const placeholderCases: HostileCase[] = [
 const cliCases: HostileCase[] = [
   { id: 'run: a file that does not exist', args: run('missing.yaml'), says: [/missing\.yaml/] },
   { id: 'run: an empty folder', prepare: (dir) => mkdirSync(`${dir}/empty`), args: run('empty'), says: [/empty/] },
-  { id: 'run: /dev/zero as the scenario', args: run('/dev/zero'), says: [/zero/] },
+  { id: 'run: /dev/zero as the scenario', args: run('/dev/zero'), says: [/zero/, /not a regular file/], mayOpen: ['/dev/zero'] },
   { id: 'run: --reporter junit --output into a folder', files: { 's.yaml': scenario('  - mine: 1\n') }, args: run('s.yaml', '--reporter', 'junit', '--output', '/'), says: [/\//] },
   { id: 'up --height abc', args: ['up', '--backend', 'sim', '--height', 'abc'], says: [/--height/, /abc/] },
   { id: 'up --height 1e400', args: ['up', '--backend', 'sim', '--height', '1e400'], says: [/--height/] },
@@ -146,7 +150,7 @@ const cliCases: HostileCase[] = [
   { id: 'down --run ../../etc', args: ['down', '--run', '../../etc'], says: [/etc/] },
   { id: 'mine -5', args: ['mine', '--', '-5'], says: [/mine|blocks/i] },
   { id: '--timeout-factor 0', args: ['status', '--timeout-factor', '0'], says: [/timeout-factor/] },
-  { id: 'snapshot load /dev/zero', args: ['snapshot', 'load', '/dev/zero', '--backend', 'sim'], says: [/zero/] },
+  { id: 'snapshot load /dev/zero', args: ['snapshot', 'load', '/dev/zero', '--backend', 'sim'], says: [/zero/], mayOpen: ['/dev/zero'] },
   { id: 'snapshot load of a text file', files: { 'notes.tar.gz': 'not an archive' }, args: ['snapshot', 'load', 'notes.tar.gz', '--backend', 'sim'], says: [/notes\.tar\.gz/] },
   { id: 'cache rm ../x', args: ['cache', 'rm', '../x'], says: [/\.\.\/x/] },
 ];
