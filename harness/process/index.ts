@@ -24,6 +24,7 @@ export {
   isAlive,
   reapRun,
   reapStale,
+  type ReapOptions,
   procStartTime,
   selfStartTime,
   type RunProcess,
@@ -31,3 +32,4 @@ export {
 } from './registry.js';
 export { startReaper, REAPER_SCRIPT, REAPER_POLL_MS, REAPER_GRACE_MS, type Reaper } from './reaper.js';
 export { createSupervisor, type Supervisor, type SupervisorOptions } from './supervisor.js';
+export { newTempWorkdir, isTempWorkdirPath, settleWorkdir } from './workdir.js';

@@ -24,12 +24,16 @@ export interface Supervisor {
   setInfo(info: Record<string, unknown>): void;
   /** Add to the info of the run record. */
   updateInfo(patch: Record<string, unknown>): void;
+  /** Whether whoever reaps this run after a death of its saltnet keeps its temporary workdir (RunRecord.keepWorkdir). */
+  keepWorkdir(keep: boolean): void;
   /** Stop every process, last started first, each gracefully then killed after its grace; remove the run record. Idempotent. */
   stopAll(): Promise<void>;
 }
 
 export interface SupervisorOptions {
   workdir: string;
+  /** The run created `workdir` as a temporary folder: a reaper removes it with the run (RunRecord.tempWorkdir). */
+  tempWorkdir?: boolean;
   runId?: string;
   /** SIGINT/SIGTERM/SIGHUP → stopAll() then exit 130/143/129; uncaughtException/unhandledRejection → stopAll() then exit 1 (default true). */
   trapSignals?: boolean;
@@ -63,6 +67,7 @@ class SupervisorImpl implements Supervisor {
       startedAt: new Date().toISOString(),
       workdir: opts.workdir,
       processes: [],
+      ...(opts.tempWorkdir ? { tempWorkdir: true } : {}),
     };
     writeRun(this.rec);
     this.afterStop = opts.afterStop;
@@ -126,6 +131,12 @@ class SupervisorImpl implements Supervisor {
 
   updateInfo(patch: Record<string, unknown>): void {
     this.setInfo({ ...this.rec.info, ...patch });
+  }
+
+  keepWorkdir(keep: boolean): void {
+    if ((this.rec.keepWorkdir ?? false) === keep) return;
+    this.rec.keepWorkdir = keep;
+    if (!this.stopping) writeRun(this.rec);
   }
 
   stopAll(): Promise<void> {

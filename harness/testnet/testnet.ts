@@ -10,14 +10,13 @@
 // data dir and wallet files in well under a second; a miss builds the state (blocks that only raise
 // the height go to a miner wallet, only the blocks the funds need to the main wallet), stops the
 // processes cleanly, saves the snapshot, and starts them again.
-import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ProcessExitedError } from '../process/errors.js';
 import { reapStale } from '../process/registry.js';
+import { newTempWorkdir } from '../process/workdir.js';
 import { createSupervisor } from '../process/supervisor.js';
 import { setTimeoutFactor } from '../process/timeouts.js';
 import { createDaemonClient } from '../rpc/daemon.js';
@@ -62,9 +61,9 @@ async function openRun(opts: TestnetOptions): Promise<Run> {
   // Before anything is started: a broken fixture wallet file fails here, with nothing to clean up.
   const chain = chainSpecFor(backend, opts);
   // Whatever an earlier run left when it was killed goes first.
-  for (const r of await reapStale()) log(`saltnet: reaped stale run ${r.runId} (its owner had died)`);
+  for (const r of await reapStale({ log })) log(`saltnet: reaped stale run ${r.runId} (its owner had died)`);
   const ownWorkdir = opts.workdir === undefined;
-  const workdir = resolve(opts.workdir ?? join(tmpdir(), `saltnet-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`));
+  const workdir = resolve(opts.workdir ?? newTempWorkdir());
   const dirs = stateDirs(workdir);
   const hadState = nonEmpty(dirs.daemon) || nonEmpty(dirs.wallets);
   for (const d of ['logs', 'wallets']) mkdirSync(join(workdir, d), { recursive: true });
@@ -72,6 +71,7 @@ async function openRun(opts: TestnetOptions): Promise<Run> {
   let keepWorkdir = !ownWorkdir;
   const sup = createSupervisor({
     workdir,
+    tempWorkdir: ownWorkdir,
     trapSignals: opts.trapSignals ?? true,
     afterStop: () => {
       if (!keepWorkdir) rmSync(workdir, { recursive: true, force: true });
@@ -89,7 +89,11 @@ async function openRun(opts: TestnetOptions): Promise<Run> {
         log(`saltnet: the testnet cannot go on: ${err.message.split('\n')[0]}`);
       },
     },
-    setKeepWorkdir: (keep) => (keepWorkdir = keep),
+    setKeepWorkdir: (keep) => {
+      keepWorkdir = keep;
+      // A reaper (saltnet itself killed) must decide the same: the record says it.
+      if (ownWorkdir) sup.keepWorkdir(keep);
+    },
   };
   return run;
 }
