@@ -17,6 +17,8 @@ export { waitUntilReady, tcpProbe, httpProbe, type ReadyStrategy, type Ready, ty
 export { freePorts, isPortFree, withFreshPorts, isBindError } from './ports.js';
 export {
   stateDir,
+  resolveStateDir,
+  isRunId,
   writeRun,
   readRun,
   listRuns,

@@ -4,7 +4,7 @@
 // inherited a recycled pid.
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { killTree, signal, signalGroup } from './kill.js';
 import { descendants, hasProcfs, procStartTime, readStat, type ProcStat } from './procfs.js';
@@ -36,15 +36,43 @@ export interface RunRecord {
   keepWorkdir?: boolean;
 }
 
-/** SALTNET_STATE_DIR, else $XDG_CACHE_HOME/saltnet/runs, else ~/.cache/saltnet/runs (created). */
+/**
+ * The run registry's folder and where that choice came from: $SALTNET_STATE_DIR, else
+ * $SALTNET_CACHE_DIR/runs, else $XDG_CACHE_HOME/saltnet/runs, else ~/.cache/saltnet/runs — the
+ * `runs` folder of the cache folder saltnet uses by default. Only environment variables decide it
+ * (never a flag or a config file), so that every command of a shell sees the same runs.
+ */
+export function resolveStateDir(env: NodeJS.ProcessEnv = process.env): { dir: string; source: string } {
+  if (env['SALTNET_STATE_DIR']) return { dir: resolve(env['SALTNET_STATE_DIR']), source: 'env SALTNET_STATE_DIR' };
+  if (env['SALTNET_CACHE_DIR']) return { dir: join(resolve(env['SALTNET_CACHE_DIR']), 'runs'), source: 'env SALTNET_CACHE_DIR (its runs folder)' };
+  // The XDG spec says a relative $XDG_CACHE_HOME is invalid and must be ignored (as snapshot/cache-dir.ts does).
+  const xdg = env['XDG_CACHE_HOME'];
+  if (xdg && isAbsolute(xdg)) return { dir: join(xdg, 'saltnet', 'runs'), source: 'default ($XDG_CACHE_HOME/saltnet/runs)' };
+  return { dir: join(env['HOME'] || homedir(), '.cache', 'saltnet', 'runs'), source: 'default (~/.cache/saltnet/runs)' };
+}
+
+/** The run registry's folder (created): see resolveStateDir. */
 export function stateDir(): string {
-  const dir = process.env['SALTNET_STATE_DIR'] || join(process.env['XDG_CACHE_HOME'] || join(homedir(), '.cache'), 'saltnet', 'runs');
-  mkdirSync(dir, { recursive: true });
+  const { dir, source } = resolveStateDir();
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    const why = e.code === 'ENOTDIR' || e.code === 'EEXIST' ? 'a file is in the way' : e.code === 'EACCES' || e.code === 'EPERM' ? 'permission denied' : e.message;
+    throw new Error(`cannot use ${dir} for the run registry (${source}): ${why}; set SALTNET_STATE_DIR to a folder you can write`);
+  }
   return dir;
 }
 
+const RUN_ID = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
+
+/** Whether `runId` can name a run (and a file of the registry: no path separators, no leading dot). */
+export function isRunId(runId: string): boolean {
+  return RUN_ID.test(runId) && runId.length <= 200;
+}
+
 function checkRunId(runId: string): void {
-  if (!/^[A-Za-z0-9_-][A-Za-z0-9._-]*$/.test(runId) || runId.length > 200) throw new Error(`invalid run id ${JSON.stringify(runId)}: use letters, digits, '.', '_' and '-'`);
+  if (!isRunId(runId)) throw new Error(`invalid run id ${JSON.stringify(runId)}: use letters, digits, '.', '_' and '-'`);
 }
 
 function runFile(runId: string): string {
