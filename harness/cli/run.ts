@@ -3,6 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { glob } from 'tinyglobby';
+import { NUMBER_RULES, numberOption } from '../config/numbers.js';
 import type { CommandModule } from 'yargs';
 import { createHumanReporter } from '../scenario/report/human.js';
 import { toJson } from '../scenario/report/json.js';
@@ -95,11 +96,11 @@ export const runCommand: CommandModule<object, RunArgs> = {
       .positional('files', { type: 'string', array: true, describe: 'scenario files or globs, e.g. scenarios/*.yaml (default: run.files of the config file)' })
       .option('backend', { choices: ['auto', 'salvium', 'sim', 'monero'] as const, default: 'auto' as const })
       .option('bin-dir', { type: 'string' })
-      .option('difficulty', { type: 'number' })
+      .option('difficulty', numberOption('difficulty', NUMBER_RULES.difficulty, "fixed mining difficulty (default: the backend's)"))
       .option('cache-dir', { type: 'string', describe: 'chain-state cache folder (or SALTNET_CACHE_DIR; default ~/.cache/saltnet)' })
       .option('snapshots', { type: 'boolean', default: true, describe: 'start testnets from the chain-state cache (--no-snapshots: mine from scratch)' })
       .option('isolation', { choices: ['shared', 'fresh'] as const, default: 'shared' as const, describe: 'shared: one testnet, a fresh wallet per scenario; fresh: a testnet per scenario' })
-      .option('workers', { type: 'number', default: 1, describe: 'scenarios run at once' })
+      .option('workers', numberOption('workers', NUMBER_RULES.workers, 'scenarios run at once (default 1)'))
       .option('shard', { type: 'string', describe: 'i/n: run the i-th of n slices (CI matrices)' })
       .option('bail', { type: 'boolean', default: false, describe: 'stop at the first failed scenario' })
       .option('grep', { type: 'string', describe: 'only scenarios whose name or a tag matches this regular expression' })

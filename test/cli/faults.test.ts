@@ -1,5 +1,6 @@
 // Hostile and mistaken command lines (issue 12): each is refused with one line that names the
 // option, the value and what would do, a non-zero exit and no stack trace.
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,6 +37,42 @@ async function refused(args: string[], message: string | RegExp, env?: Record<st
   expect(r.out).not.toMatch(/\n\s+at [^\n]+:\d+:\d+/);
   return r.out;
 }
+
+describe('numbers on the command line', () => {
+  it('are refused with the option, the value and what would do; exponents and out-of-range values too', async () => {
+    const cases: [string[], string][] = [
+      [['up', '--height', 'abc'], "saltnet: --height: 'abc' is not a whole number"],
+      [['up', '--height', '1e400'], "saltnet: --height: '1e400' is written with an exponent; write it in plain digits (at most 100000)"],
+      [['up', '--height', '1e3'], "saltnet: --height: '1e3' is written with an exponent; write it in plain digits (1000)"],
+      [['up', '--height', '100001'], 'saltnet: --height: 100001 is more than 100000 (saltnet mines to height 100000 at most)'],
+      [['up', '--height', '0'], 'saltnet: --height: 0 is too small: it must be at least 1'],
+      [['up', '--height'], 'saltnet: --height: needs a whole number'],
+      [['up', '--difficulty', '5000000'], 'saltnet: --difficulty: 5000000 is more than 1000000 (a CPU miner would take hours per block)'],
+      [['up', '--threads', '1e9'], "saltnet: --threads: '1e9' is written with an exponent; write it in plain digits (at most 256)"],
+      [['up', '--threads', '257'], 'saltnet: --threads: 257 is more than 256 (more threads than CPU cores do not mine faster)'],
+      [['up', '--timeout-factor', 'abc'], "saltnet: --timeout-factor: 'abc' is not a number"],
+      [['up', '--timeout-factor', '1000'], 'saltnet: --timeout-factor: 1000 is more than 100 (slow machines need 2 or 3)'],
+      [['up', '--unlocked', '1e3 SAL1'], "saltnet: --unlocked: '1e3 SAL1' is written with an exponent; write it in plain digits (e.g. 1000 for 1e3)"],
+      [['up', '--backend', 'sim', '--unlocked', '0.000000001'], 'saltnet: unlocked: 0.000000001 has 9 decimals, but SAL1 has 8'],
+      [['up', '--unlocked', '0.000000001 SAL1'], "saltnet: --unlocked: '0.000000001 SAL1' is not an amount: SAL1 has 8 decimals, this has 9"],
+      [['mine', 'abc'], "saltnet: <blocks>: 'abc' is not a whole number"],
+      [['mine', '100001'], 'saltnet: <blocks>: 100001 is more than 100000 (saltnet mines to height 100000 at most)'],
+      [['mine', '--to', '1e400'], "saltnet: --to: '1e400' is written with an exponent; write it in plain digits (at most 100000)"],
+      [['run', 'x.yaml', '--workers', 'two'], "saltnet: --workers: 'two' is not a whole number"],
+      [['cache', 'key', '--height', 'NaN'], "saltnet: --height: 'NaN' is not a whole number"],
+    ];
+    await Promise.all(cases.map(([args, message]) => refused(args, message)));
+  });
+
+  it('environment variables and config files are held to the same ranges', async () => {
+    await refused(['status'], "saltnet: env SALTNET_TIMEOUT_FACTOR: timeoutFactor: '2e0' is written with an exponent; write it in plain digits (2)", { SALTNET_TIMEOUT_FACTOR: '2e0' });
+    await refused(['status'], 'saltnet: env SALTNET_WORKERS: run.workers: 65 is more than 64 (each worker runs a testnet of its own)', { SALTNET_WORKERS: '65' });
+    const dir = join(home, 'cfg');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'saltnet.config.yaml'), 'height: 200000\n');
+    await refused(['status', '--config', join(dir, 'saltnet.config.yaml')], 'saltnet.config.yaml:1:9: height: expected a whole number from 1 to 100000, got the number 200000');
+  });
+});
 
 describe('saltnet down --run', () => {
   it('refuses what cannot be a run id', async () => {
