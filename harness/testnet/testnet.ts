@@ -11,7 +11,7 @@
 // the height go to a miner wallet, only the blocks the funds need to the main wallet), stops the
 // processes cleanly, saves the snapshot, and starts them again.
 import { once } from 'node:events';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ProcessExitedError } from '../process/errors.js';
@@ -34,6 +34,7 @@ import { chooseState } from './state.js';
 import type { Testnet, TestnetOptions } from './types.js';
 import { readAddresses, restoreWithCli, restoreWithRpc, writeAddresses, type WalletAddresses } from './wallet-setup.js';
 import { WalletSet, type WalletHandle } from './wallets.js';
+import { makeWorkdir } from './workdir.js';
 
 export type { Testnet, TestnetOptions } from './types.js';
 export type { SnapshotInfo } from './state.js';
@@ -66,7 +67,7 @@ async function openRun(opts: TestnetOptions): Promise<Run> {
   const workdir = resolve(opts.workdir ?? newTempWorkdir());
   const dirs = stateDirs(workdir);
   const hadState = nonEmpty(dirs.daemon) || nonEmpty(dirs.wallets);
-  for (const d of ['logs', 'wallets']) mkdirSync(join(workdir, d), { recursive: true });
+  makeWorkdir(workdir, !ownWorkdir, ['logs', 'wallets']);
   // A temporary workdir goes with the testnet on every clean stop (Ctrl-C included); it stays when startup failed, for its logs.
   let keepWorkdir = !ownWorkdir;
   const sup = createSupervisor({

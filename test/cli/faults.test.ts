@@ -74,6 +74,24 @@ describe('numbers on the command line', () => {
   });
 });
 
+describe('--workdir', () => {
+  it('a file, or a folder under a file, is refused before anything starts', async () => {
+    const file = join(home, 'a-file');
+    writeFileSync(file, 'not a folder');
+    await refused(['up', '--backend', 'sim', '--workdir', file], `saltnet: --workdir ${file} is a file, not a folder: give another --workdir`);
+    await refused(['up', '--backend', 'sim', '--workdir', join(file, 'sub')], `saltnet: --workdir ${join(file, 'sub')} cannot be created: ${file} is a file, not a folder: give another --workdir`);
+    const out = await refused(['up', '--backend', 'sim'], 'cannot be created: ', { TMPDIR: file });
+    expect(out).toContain(`is a file, not a folder: set TMPDIR to a folder you can write, or give --workdir`);
+    expect(out).not.toContain('ENOTDIR');
+  });
+
+  it.skipIf(process.getuid?.() === 0)('a folder saltnet may not write is refused with "permission denied"', async () => {
+    const locked = join(home, 'locked');
+    mkdirSync(locked, { mode: 0o500 });
+    await refused(['up', '--backend', 'sim', '--workdir', join(locked, 'w')], `saltnet: --workdir ${join(locked, 'w')} cannot be created or written: permission denied`);
+  });
+});
+
 describe('saltnet down --run', () => {
   it('refuses what cannot be a run id', async () => {
     await refused(['down', '--run', '../../etc'], `saltnet: --run "../../etc" is not a run id (run ids are made of letters, digits, '.', '_' and '-'); \`saltnet status\` lists them`);
