@@ -1,37 +1,67 @@
-// `saltnet status`: the registered runs, their endpoints and current heights.
+// `saltnet status`: the registered runs, what each runs now (current pids, restarts, the last
+// crash) and its height. A run is `running` only when its owner and every program it keeps are
+// alive; otherwise it says which program is restarting, stopped for a save, failed, or gone.
 import type { CommandModule } from 'yargs';
-import { isAlive, listRuns } from '../process/registry.js';
+import { isAlive, listRuns, type RunRecord } from '../process/registry.js';
 import { createDaemonClient } from '../rpc/daemon.js';
+import type { ProgramStatus } from '../testnet/events.js';
 import { ownerAlive, runInfo } from './runs.js';
 
 export const statusCommand: CommandModule<object, { json: boolean }> = {
   command: 'status',
-  describe: 'list testnets, their endpoints and heights',
+  describe: 'list testnets, their endpoints, programs and heights',
   builder: (y) => y.option('json', { type: 'boolean', default: false }),
   handler: (argv) => status(argv),
 };
+
+interface ProgramRow extends Partial<ProgramStatus> {
+  name: string;
+  pid: number;
+  alive: boolean;
+}
+
+/** The programs a run keeps (from its record's info) and any other process it runs now (a wallet CLI during a build). */
+function programRows(r: RunRecord): ProgramRow[] {
+  const programs = ((r.info ?? {})['programs'] ?? {}) as Record<string, ProgramStatus>;
+  const live = (pid: number): boolean => {
+    const p = r.processes.find((x) => x.pid === pid);
+    return p !== undefined && isAlive(p.pid, p.startTime);
+  };
+  const rows: ProgramRow[] = Object.entries(programs).map(([name, p]) => ({ name, ...p, alive: p.state === 'running' && live(p.pid) }));
+  for (const p of r.processes) if (!rows.some((x) => x.pid === p.pid)) rows.push({ name: p.name, pid: p.pid, alive: isAlive(p.pid, p.startTime) });
+  return rows;
+}
+
+function runState(r: RunRecord, rows: ProgramRow[]): string {
+  if (!ownerAlive(r)) return 'stale';
+  const kept = rows.filter((p) => p.state !== undefined);
+  if (kept.some((p) => p.state === 'failed')) return 'failed';
+  if (kept.some((p) => p.state === 'restarting')) return 'restarting';
+  if (kept.some((p) => p.state === 'stopped')) return 'paused';
+  if (kept.some((p) => !p.alive)) return 'degraded';
+  return 'running';
+}
+
+function programLine(p: ProgramRow): string {
+  const what = p.state === undefined ? (p.alive ? 'alive' : 'gone') : p.state === 'running' && !p.alive ? 'gone (not restarted yet)' : p.state;
+  const restarts = p.restarts ? `, restarted ${p.restarts} time${p.restarts === 1 ? '' : 's'}` : '';
+  const crash = p.lastCrash ? `; last crash: pid ${p.lastCrash.pid} ${p.lastCrash.exit} at ${p.lastCrash.at} (log ${p.lastCrash.logFile})` : '';
+  return `  ${p.name} pid ${p.pid} ${what}${restarts}${crash}\n`;
+}
 
 async function status(argv: { json: boolean }): Promise<void> {
   const rows = [];
   for (const r of listRuns()) {
     const info = runInfo(r);
+    const programs = programRows(r);
+    const state = runState(r, programs);
     let height: number | undefined;
-    if (info.daemon && ownerAlive(r)) {
+    if (info.daemon && state !== 'stale') {
       const c = createDaemonClient(info.daemon, { timeoutMs: 3000 });
       height = await c.height().catch(() => undefined);
       await c.close();
     }
-    rows.push({
-      runId: r.runId,
-      state: ownerAlive(r) ? 'running' : 'stale',
-      backend: info.backend,
-      height,
-      daemon: info.daemon,
-      wallet: info.wallet,
-      addresses: info.addresses,
-      workdir: info.workdir ?? r.workdir,
-      processes: r.processes.map((p) => ({ name: p.name, pid: p.pid, alive: isAlive(p.pid, p.startTime) })),
-    });
+    rows.push({ runId: r.runId, state, backend: info.backend, height, daemon: info.daemon, wallet: info.wallet, addresses: info.addresses, workdir: info.workdir ?? r.workdir, processes: programs });
   }
   if (argv.json) {
     process.stdout.write(`${JSON.stringify(rows)}\n`);
@@ -39,7 +69,8 @@ async function status(argv: { json: boolean }): Promise<void> {
   }
   if (rows.length === 0) process.stdout.write('no testnet is running\n');
   for (const r of rows) {
-    process.stdout.write(`${r.runId}  ${r.state}  ${r.backend ?? '?'}  height ${r.height ?? '?'}\n  daemon ${r.daemon ?? '?'}\n  wallet ${r.wallet ?? '?'}\n  workdir ${r.workdir}\n`);
-    for (const p of r.processes) process.stdout.write(`  ${p.name} pid ${p.pid} ${p.alive ? 'alive' : 'gone'}\n`);
+    const hint = r.state === 'stale' ? ' (its saltnet died: `saltnet down` reaps what it left)' : '';
+    process.stdout.write(`${r.runId}  ${r.state}${hint}  ${r.backend ?? '?'}  height ${r.height ?? '?'}\n  daemon ${r.daemon ?? '?'}\n  wallet ${r.wallet ?? '?'}\n  workdir ${r.workdir}\n`);
+    for (const p of r.processes) process.stdout.write(programLine(p));
   }
 }

@@ -2,7 +2,7 @@
 // stay up until Ctrl-C. `saltnet snapshot load` ends here too, from an imported snapshot.
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { resolveCacheDir } from '../snapshot/cache-dir.js';
-import { startTestnet, type Testnet, type TestnetOptions } from '../testnet/testnet.js';
+import { startTestnet, type Testnet, type TestnetEvent, type TestnetOptions } from '../testnet/testnet.js';
 import { startControlServer } from './control.js';
 import { testnetOptions, toTestnetOptions, type TestnetArgs } from './testnet-options.js';
 
@@ -17,7 +17,7 @@ export const upOptions = <T>(y: Argv<T>): Argv<T & UpArgs> =>
   testnetOptions(y)
     .option('workdir', { type: 'string', describe: 'keep data dirs, wallets and logs here (default: a temporary folder removed on exit)' })
     .option('login', { choices: ['none', 'digest'] as const, default: 'none' as const, describe: 'wallet RPC login: none, or HTTP Digest with generated credentials' })
-    .option('json', { type: 'boolean', default: false, describe: 'print one JSON line when ready' }) as unknown as Argv<T & UpArgs>;
+    .option('json', { type: 'boolean', default: false, describe: 'print one JSON line when ready, then one per crash, restart and pid change' }) as unknown as Argv<T & UpArgs>;
 
 export function summary(t: Testnet): Record<string, unknown> {
   return {
@@ -90,6 +90,16 @@ export async function up(argv: ArgumentsCamelCase<UpArgs>, extra: Partial<Testne
       ].join('\n'),
     );
   }
-  // Stay up until a signal; the supervisor stops every process on SIGINT/SIGTERM and exits.
-  await new Promise<never>(() => undefined);
+  // Stay up until a signal (the supervisor stops every process on SIGINT/SIGTERM and exits) or
+  // until a program has crashed once more than its restarts allow. Every crash, restart and pid
+  // change is told as it happens: on stderr by the testnet, and with --json as a line on stdout.
+  const failed = await new Promise<Extract<TestnetEvent, { event: 'failed' }>>((ok) =>
+    t.onEvent((e) => {
+      if (argv.json) process.stdout.write(`${JSON.stringify(e)}\n`);
+      if (e.event === 'failed') ok(e);
+    }),
+  );
+  await control.close();
+  await t.stop();
+  throw new Error(`the testnet is down: ${failed.program} crashed and has no restarts left (${failed.message})${failed.logFile ? `; its log: ${failed.logFile}` : ''}`);
 }

@@ -15,6 +15,14 @@ export function makeRedactor(secrets: readonly string[]): (text: string) => stri
   return (text) => text.replace(re, REDACTED);
 }
 
+/** A function that replaces each secret (a key of `labels`) by its own label; longer secrets win over their substrings. */
+export function makeLabelledRedactor(labels: ReadonlyMap<string, string>): (text: string) => string {
+  const list = [...labels.keys()].filter((s) => s.length > 0).sort((a, b) => b.length - a.length);
+  if (list.length === 0) return (text) => text;
+  const re = new RegExp(list.map(escapeRegExp).join('|'), 'g');
+  return (text) => text.replace(re, (m) => labels.get(m) ?? REDACTED);
+}
+
 /** `text` with every occurrence of every secret replaced by '***'. */
 export function redact(text: string, secrets: readonly string[]): string {
   return makeRedactor(secrets)(text);

@@ -105,7 +105,11 @@ class SupervisorImpl implements Supervisor {
     this.rec.processes.push({ name: p.name, pid: p.pid, startTime: procStartTime(p.pid) ?? '', commandLine: p.commandLine });
     writeRun(this.rec);
     void p.exited.then((exit) => {
-      if (exit.expected || opts.expectExit || this.stopping) return;
+      if (this.stopping) return;
+      // The record lists the processes that run now (status and the reaper read it), not every pid the run ever had.
+      this.rec.processes = this.rec.processes.filter((r) => r.pid !== p.pid);
+      writeRun(this.rec);
+      if (exit.expected || opts.expectExit) return;
       for (const l of [...this.unexpected]) {
         try {
           l(p, exit);

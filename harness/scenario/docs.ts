@@ -304,7 +304,8 @@ const PLACEHOLDERS: { form: string; root: string; meaning: string }[] = [
   { form: '${wallets.<wallet>.address}', root: 'wallets', meaning: 'the long form of the three above (also `.cn`, `.carrot`); `<wallet>` is `main` or a declared wallet' },
   { form: '${metadata.<name>.url}', root: 'metadata', meaning: 'what an earlier `metadata` step serves: `.url`, `.sha256` (64 hex characters) and `.size` (bytes), exactly as served' },
   { form: '${height}', root: 'height', meaning: "the daemon's height (number of blocks) when the step starts" },
-  { form: '${env.NAME}', root: 'env', meaning: 'the environment variable NAME of the `saltnet run` process' },
+  { form: '${env.NAME}', root: 'env', meaning: 'the environment variable NAME of the `saltnet run` process: a secret, replaced by `<redacted env.NAME>` wherever its value appears in the artifacts, logs and reports' },
+  { form: '${env.public.NAME}', root: 'env', meaning: 'the same value, marked as no secret: not redacted (unless the scenario also names it as `${env.NAME}`)' },
 ];
 
 function checkVocabulary(): void {

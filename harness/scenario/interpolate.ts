@@ -6,7 +6,8 @@
 //                       shorthand `${bob.address}`, `${bob.cn}`, `${bob.carrot}`
 //   metadata            { <metadata name>: { url, sha256, size } }   → `${metadata.rich.url}`
 //   height              the daemon height when the step starts        → `${height}`
-//   env                 optional override of process.env (tests)      → `${env.HOME}`
+//   env                 optional override of process.env (tests)      → `${env.HOME}`; `${env.public.HOME}`
+//                       is the same value, marked as no secret (see env-secrets.ts)
 //
 // A string that is exactly one placeholder takes the value's own type (bigint, number, object…);
 // placeholders embedded in text are stringified (bigints exactly, objects as JSON). `$${` is a
@@ -142,8 +143,9 @@ export function lookup(expr: string, scope: Scope): unknown {
   const [root, ...rest] = segs;
   if (typeof root !== 'string') throw new Error(`bad placeholder ${ph}: it must start with a name; ${definedNames(scope)}`);
   if (root === 'env') {
-    const name = rest[0];
-    if (rest.length !== 1 || typeof name !== 'string') throw new Error(`bad placeholder ${ph}: write \${env.NAME} for the environment variable NAME`);
+    // ${env.public.NAME}: the same value, marked as no secret (not redacted from artifacts: env-secrets.ts)
+    const name = rest.length === 2 && rest[0] === 'public' ? rest[1] : rest.length === 1 ? rest[0] : undefined;
+    if (typeof name !== 'string') throw new Error(`bad placeholder ${ph}: write \${env.NAME} for the environment variable NAME (\${env.public.NAME} when its value may appear in the artifacts)`);
     const env = isPlainObject(scope.env) ? (scope.env as Record<string, unknown>) : process.env;
     const v = env[name];
     if (v === undefined) throw new Error(`placeholder ${ph}: the environment variable ${name} is not set`);

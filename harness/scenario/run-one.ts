@@ -7,6 +7,7 @@ import type { Endpoint } from '../rpc/http.js';
 import { createWalletClient } from '../rpc/wallet.js';
 import type { Testnet, WalletHandle } from '../testnet/testnet.js';
 import { createArtifacts, type Artifacts } from './artifacts.js';
+import { envRedaction, type EnvRedaction } from './env-secrets.js';
 import { interruptionMessage, messageOf, RunInterrupted, untilAborted, watchDeaths, type DeathWatch } from './infra.js';
 import { startMetadataServer, type MetadataServer } from './metadata.js';
 import { refreshScope, runStep, type ScenarioWallet, type StepContext } from './steps.js';
@@ -28,6 +29,8 @@ export function endedEarly(s: { file: string; name: string }, status: 'failed' |
 
 /** What one scenario run holds on to until it is finished. */
 interface Run {
+  /** `${env.NAME}` values out of everything the run writes or reports. */
+  env: EnvRedaction;
   artifacts?: Artifacts;
   prepared?: Prepared;
   metadata?: MetadataServer;
@@ -43,10 +46,12 @@ interface Run {
 export async function runOne(s: Scenario, prepare: () => Promise<Prepared>, o: RunnerOptions, backendName: string): Promise<ScenarioResult> {
   const t0 = Date.now();
   o.hooks?.scenarioStart?.({ file: s.file, name: s.name });
-  const run: Run = { endpoints: [] };
+  const run: Run = { env: envRedaction(s), endpoints: [] };
+  for (const w of run.env.warnings) o.log(`saltnet: ${s.file}: ${w}`);
   const result: ScenarioResult = { file: s.file, name: s.name, status: 'passed', ms: 0, backend: backendName, steps: [] };
   try {
-    run.artifacts = createArtifacts(o.artifactsRoot, { file: s.file, name: s.name });
+    const redact = run.env.redact;
+    run.artifacts = createArtifacts(o.artifactsRoot, { file: s.file, name: s.name }, { secrets: run.env.secrets, redact: (text) => redact(text) });
     result.artifactDir = run.artifacts.dir;
     // The source too, so that `saltnet repro` can run exactly this file again.
     run.artifacts.writeScenario({ source: readFileSync(s.file, 'utf8'), parsed: s });
@@ -101,13 +106,14 @@ async function runSteps(s: Scenario, run: Run, o: RunnerOptions, result: Scenari
     o.signal,
   );
   for (const step of s.steps) {
-    const r = await stepUnlessInterrupted(ctx, step, o.signal);
-    if (!r) {
+    const done = await stepUnlessInterrupted(ctx, step, o.signal);
+    if (!done) {
       // Stopped between two steps.
       result.status = 'interrupted';
       result.failure = { message: `${interruptionMessage(o.signal!)} before step ${step.index + 1}` };
       break;
     }
+    const r = run.env.redactValue(done);
     result.steps.push(r);
     o.hooks?.step?.(r);
     if (r.status === 'interrupted') {
@@ -153,6 +159,8 @@ async function finish(s: Scenario, run: Run, o: RunnerOptions, result: ScenarioR
     result.logTails = {};
     for (const p of prepared.testnet.supervisor.processes()) result.logTails[p.name] = p.tail(20);
   }
+  // The result goes to result.json, the hooks (reports, junit) and the caller: redacted in place.
+  Object.assign(result, run.env.redactValue({ ...result }));
   for (const e of run.endpoints) await e.close().catch(() => undefined);
   await run.metadata?.close().catch(() => undefined);
   if (prepared && artifacts) {

@@ -951,7 +951,7 @@ function* strings(v: unknown, path: PathSegment[]): Generator<{ s: string; path:
   }
 }
 
-const PLACEHOLDER_EXPECTED = 'a saved name, ${<wallet>.address|cn|carrot}, ${wallets.<wallet>.address}, ${metadata.<name>.url|sha256|size}, ${height} or ${env.NAME}';
+const PLACEHOLDER_EXPECTED = 'a saved name, ${<wallet>.address|cn|carrot}, ${wallets.<wallet>.address}, ${metadata.<name>.url|sha256|size}, ${height}, ${env.NAME} or ${env.public.NAME}';
 
 function checkPlaceholder(ctx: Ctx, expr: string, where: { path: PathSegment[]; at: 'key' | 'value' }, stepIndex: number, saved: Set<string>, metadataNames: Set<string>, metadataLater: Map<string, number>): void {
   const ph = `\${${expr}}`;
@@ -971,7 +971,8 @@ function checkPlaceholder(ctx: Ctx, expr: string, where: { path: PathSegment[]; 
   };
   if (saved.has(root)) return;
   if (root === 'env') {
-    if (segs.length !== 2 || typeof second !== 'string') return bad(`write \${env.NAME} for the environment variable NAME, not ${ph}`);
+    const named = segs.length === 3 && second === 'public' ? third : segs.length === 2 ? second : undefined;
+    if (typeof named !== 'string') return bad(`write \${env.NAME} (or \${env.public.NAME}: not redacted from the artifacts) for the environment variable NAME, not ${ph}`);
     return;
   }
   if (root === 'height') {

@@ -151,11 +151,13 @@ export interface SimWalletRpc extends Proc {
   port: number;
 }
 
-export async function startWalletRpc(args: string[], daemonPort: number, opts: { env?: Record<string, string>; cwd?: string; login?: boolean } = {}): Promise<SimWalletRpc> {
+/** `input`: written to its stdin, which is then closed (the password of `--rpc-login <user>`). */
+export async function startWalletRpc(args: string[], daemonPort: number, opts: { env?: Record<string, string>; cwd?: string; login?: boolean; input?: string } = {}): Promise<SimWalletRpc> {
   const port = await freePort();
   const p = spawnSim('salvium-wallet-rpc', ['--testnet', '--daemon-address', `127.0.0.1:${daemonPort}`, '--rpc-bind-port', String(port), ...(opts.login ? [] : ['--disable-rpc-login']), ...args], {
     ...(opts.env ? { env: opts.env } : {}),
     ...(opts.cwd ? { cwd: opts.cwd } : {}),
+    ...(opts.input !== undefined ? { input: opts.input } : {}),
   });
   await waitFor('wallet RPC start', async () => p.output().includes('Starting wallet RPC server') || (p.proc.exitCode !== null && Promise.reject(new Error(p.output()))));
   return { ...p, port };

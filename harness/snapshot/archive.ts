@@ -46,7 +46,7 @@ export async function exportSnapshot(cacheDir: string, key: string, file: string
   const pack = new Pack({ strict: true, jobs: Infinity });
   const abort = new AbortController();
   let failure: { error: unknown } | undefined;
-  const written = pipeline(pack, createGzip(), createWriteStream(tmp, { flags: 'wx', mode: 0o644 }), { signal: abort.signal }).catch((e: unknown) => {
+  const written = pipeline(pack, createGzip(), createWriteStream(tmp, { flags: 'wx', mode: 0o600 }), { signal: abort.signal }).catch((e: unknown) => {
     failure ??= { error: e };
     abort.abort();
   });

@@ -43,9 +43,24 @@ export interface CrashReport {
   at: string;
 }
 
+/**
+ * What happens to a program while the testnet runs, as it happens (`saltnet up --json` prints each):
+ * `crash` an exit nobody asked for; `pid` the program runs under a new pid (first start, a restart
+ * asked for, a save or checkpoint that stops and starts it, or the recovery from a crash);
+ * `stopped` stopped on purpose (before a restart, a save or a checkpoint, or for good);
+ * `failed` no restart is left: the testnet cannot go on.
+ */
+export type ProgramEvent =
+  | ({ event: 'crash' } & Omit<CrashReport, 'tail'> & { tail: string[] })
+  | { event: 'pid'; program: string; pid: number; previousPid: number; reason: 'start' | 'restart' | 'crash'; during: string; at: string }
+  | { event: 'stopped'; program: string; pid: number; during: string; at: string }
+  | { event: 'failed'; program: string; message: string; logFile: string; at: string };
+
 export interface ProgramOptions {
   /** Restarts after crashes per run (default 3); one more crash fails the testnet. */
   maxRestarts?: number;
+  /** Told of every crash, pid change and failure (see ProgramEvent). */
+  onEvent?: (e: ProgramEvent) => void;
   log: (line: string) => void;
   /** The program crashed once too often (or could not be started again): the testnet cannot go on. */
   onFatal: (err: ProcessExitedError) => void;
@@ -53,7 +68,7 @@ export interface ProgramOptions {
   phase: () => string;
 }
 
-type State = 'stopped' | 'starting' | 'running' | 'recovering' | 'failed';
+export type ProgramState = 'stopped' | 'starting' | 'running' | 'recovering' | 'failed';
 
 /** Requests that may be sent again when it is unknown whether the dead process handled them. */
 const READ_ONLY = /^(get_|getbalance$|getaddress$|getheight$|incoming_transfers$|refresh$|store$|query_key$|auto_refresh$|mining_status$|on_get_block_hash$|validate_address$)/;
@@ -67,7 +82,7 @@ function repeatable(path: string, request: unknown): boolean {
 export class Program<H extends Instance> {
   readonly crashes: CrashReport[] = [];
   private inst: H | undefined;
-  private state: State = 'stopped';
+  private state: ProgramState = 'stopped';
   private recovering: Promise<H> | undefined;
   private failure: ProcessExitedError | undefined;
 
@@ -88,6 +103,11 @@ export class Program<H extends Instance> {
 
   get pid(): number {
     return this.current.proc.pid;
+  }
+
+  /** Where it is in its lifecycle now (`recovering`: restarting after a crash). */
+  get status(): ProgramState {
+    return this.state;
   }
 
   get restarts(): number {
@@ -113,6 +133,7 @@ export class Program<H extends Instance> {
     if (!h?.proc.running) return;
     if (this.def.beforeStop) await this.def.beforeStop(h).catch(() => undefined);
     await h.proc.stop();
+    this.emit({ event: 'stopped', program: this.name, pid: h.proc.pid, during: this.o.phase(), at: new Date().toISOString() });
   }
 
   /** Stop, then start again on the same endpoint (asked for: not counted as a crash). */
@@ -151,11 +172,14 @@ export class Program<H extends Instance> {
     return !p.sent || repeatable(p.path, p.request);
   };
 
-  private async startWithRetries(): Promise<H> {
+  private async startWithRetries(reason: 'start' | 'crash' = 'start'): Promise<H> {
     for (;;) {
       try {
-        const h = await this.def.start(this.inst);
+        const previous = this.inst;
+        const h = await this.def.start(previous);
         this.inst = h;
+        const why = reason === 'crash' ? 'crash' : previous ? 'restart' : 'start';
+        this.emit({ event: 'pid', program: this.name, pid: h.proc.pid, previousPid: previous?.proc.pid ?? 0, reason: why, during: this.o.phase(), at: new Date().toISOString() });
         // Running from here: an exit from now on is a crash, even before the caller hears of the start.
         this.state = 'running';
         void h.proc.exited.then((exit) => this.onExit(h, exit));
@@ -172,7 +196,9 @@ export class Program<H extends Instance> {
   private noteCrash(c: { pid: number; exit: ExitInfo; tail: string[]; logFile: string }, during: string): boolean {
     const more = this.restarts < (this.o.maxRestarts ?? 3);
     const restart = more ? this.restarts + 1 : 0;
-    this.crashes.push({ program: this.name, ...c, during, restart, at: new Date().toISOString() });
+    const report: CrashReport = { program: this.name, ...c, during, restart, at: new Date().toISOString() };
+    this.crashes.push(report);
+    this.emit({ event: 'crash', ...report, tail: c.tail.slice(-10) });
     const tail = c.tail.slice(-10).map((l) => `    ${l}`).join('\n');
     const what = more ? `starting it again on the same data (restart ${restart} of ${this.o.maxRestarts ?? 3})` : 'no restarts left';
     this.o.log(`saltnet: ${this.name}${c.pid ? ` (pid ${c.pid})` : ''} ${describeExit(c.exit)} ${during}; ${what}${tail ? `\n  last lines${c.logFile ? ` (${c.logFile})` : ''}:\n${tail}` : ''}`);
@@ -188,7 +214,7 @@ export class Program<H extends Instance> {
       return;
     }
     this.state = 'recovering';
-    const r = this.startWithRetries();
+    const r = this.startWithRetries('crash');
     this.recovering = r;
     r.then(
       () => {
@@ -206,6 +232,15 @@ export class Program<H extends Instance> {
   private fail(err: ProcessExitedError): void {
     this.state = 'failed';
     this.failure = err;
+    this.emit({ event: 'failed', program: this.name, message: err.message.split('\n')[0] ?? err.message, logFile: err.logFile ?? '', at: new Date().toISOString() });
     this.o.onFatal(err);
+  }
+
+  private emit(e: ProgramEvent): void {
+    try {
+      this.o.onEvent?.(e);
+    } catch {
+      /* a listener's bug must not stop the program's supervision */
+    }
   }
 }

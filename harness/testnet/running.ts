@@ -1,6 +1,7 @@
 // A testnet while it runs: what one `up` shares between its phases (Run), and the Testnet object
 // over its running programs — saves, checkpoints and reverts stop and start every program together.
 import { cacheDir as resolveCacheDir } from '../snapshot/cache-dir.js';
+import { assertKey } from '../snapshot/snapshot-dir.js';
 import type { Manifest } from '../snapshot/manifest.js';
 import type { Supervisor } from '../process/supervisor.js';
 import { scaled } from '../process/timeouts.js';
@@ -12,6 +13,7 @@ import type { DaemonHandle } from './daemon.js';
 import type { MineForOptions } from './funding.js';
 import { addressAt, mineTo, type MiningAddresses } from './mining.js';
 import type { Program, ProgramOptions } from './program.js';
+import type { RunEvents } from './events.js';
 import type { SnapshotInfo } from './state.js';
 import type { Testnet, TestnetOptions } from './types.js';
 import type { WalletAddresses } from './wallet-setup.js';
@@ -28,6 +30,8 @@ export interface Run {
   hadState: boolean;
   sup: Supervisor;
   aborter: AbortController;
+  /** Crashes, pid changes and failures of its programs, for listeners and the run record. */
+  events: RunEvents;
   phases: Record<string, number>;
   /** What the testnet is doing now, for crash reports. */
   activity: string;
@@ -67,7 +71,7 @@ export interface Parts {
 
 /** Stopping and starting every program together, for saves, checkpoints and reverts. */
 interface StateOps {
-  whileStopped<T>(fn: () => Promise<T>): Promise<T>;
+  whileStopped<T>(why: string, fn: () => Promise<T>): Promise<T>;
   saveState(cacheDir: string, key: string): Promise<Manifest>;
 }
 
@@ -83,19 +87,25 @@ function stateOps(run: Run, p: Parts): StateOps {
     await wallets.startAll();
     p.writeLogin();
   };
-  /** Stop everything, do `fn` on the stopped state, start everything again (also when fn fails). */
-  const whileStopped = async <T>(fn: () => Promise<T>): Promise<T> => {
-    await stopProcesses();
+  /** Stop everything, do `fn` on the stopped state, start everything again (also when fn fails). `why` goes into the programs' events. */
+  const whileStopped = async <T>(why: string, fn: () => Promise<T>): Promise<T> => {
+    const was = run.activity;
+    run.activity = why;
     try {
-      return await fn();
+      await stopProcesses();
+      try {
+        return await fn();
+      } finally {
+        await startProcesses();
+      }
     } finally {
-      await startProcesses();
+      run.activity = was;
     }
   };
   const saveState = async (cdir: string, key: string): Promise<Manifest> => {
     const height = await daemon.client.height();
     const version = await binaryVersion(run.backend.paths.daemon).catch(() => undefined);
-    return whileStopped(async () =>
+    return whileStopped(`while saving snapshot ${key}`, async () =>
       saveChain(cdir, key, run.workdir, {
         be: run.backend, ...(version ? { binaryVersion: version } : {}), difficulty: run.chain.difficulty, height,
         wallets: Object.entries(p.addresses).map(([name, a]) => ({ name, addresses: a })),
@@ -167,16 +177,24 @@ function testnetObject(run: Run, p: Parts, ops: StateOps, height: number, snapsh
       else await wallets.restart(walletName);
     },
     checkpoint: (name: string) =>
-      ops.whileStopped(async () => {
+      ops.whileStopped(`while taking checkpoint ${name}`, async () => {
         await checkpointState(run.workdir, name);
         taken.add(name);
       }),
     revert: async (name: string) => {
       if (!taken.has(name)) throw new Error(`no checkpoint named ${name}${taken.size ? `; this testnet has ${[...taken].join(', ')}` : ' (take one first)'}`);
-      await ops.whileStopped(() => revertState(run.workdir, name));
+      await ops.whileStopped(`while reverting to checkpoint ${name}`, () => revertState(run.workdir, name));
     },
     checkpoints: () => [...taken],
-    saveSnapshot: (key: string) => ops.saveState(resolveCacheDir(run.opts.cacheDir ? { cacheDir: run.opts.cacheDir } : {}), key),
+    saveSnapshot: async (key: string) => {
+      // Refused before any program is stopped: a bad key must not cost the user their pids.
+      assertKey(key);
+      return ops.saveState(resolveCacheDir(run.opts.cacheDir ? { cacheDir: run.opts.cacheDir } : {}), key);
+    },
+    onEvent: (listener) => run.events.on(listener),
+    get failure() {
+      return run.events.failure;
+    },
     stop,
     [Symbol.asyncDispose]: stop,
   };

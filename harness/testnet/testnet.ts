@@ -11,7 +11,7 @@
 // the height go to a miner wallet, only the blocks the funds need to the main wallet), stops the
 // processes cleanly, saves the snapshot, and starts them again.
 import { once } from 'node:events';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ProcessExitedError } from '../process/errors.js';
@@ -27,9 +27,10 @@ import { defineDaemon } from './daemon.js';
 import { mineChain, mineForWallet, topUp, type MineForOptions } from './funding.js';
 import type { MiningAddresses } from './mining.js';
 import { Program } from './program.js';
+import { runEvents } from './events.js';
 import { createProgress, progressMode } from './progress.js';
 import { assemble, mineOptions, phase, type Daemon, type Run } from './running.js';
-import { generateSecret } from './secrets.js';
+import { walletPassword, walletPasswordFile } from './secrets.js';
 import { chooseState } from './state.js';
 import type { Testnet, TestnetOptions } from './types.js';
 import { readAddresses, restoreWithCli, restoreWithRpc, writeAddresses, type WalletAddresses } from './wallet-setup.js';
@@ -40,17 +41,11 @@ export type { Testnet, TestnetOptions } from './types.js';
 export type { SnapshotInfo } from './state.js';
 export type { WalletHandle } from './wallets.js';
 export type { CrashReport } from './program.js';
+export type { TestnetEvent } from './events.js';
 // Kept here too: scenario steps and tests import it with the testnet (it lives in mining.ts, which funding.ts can import without a cycle).
 export { addressAt } from './mining.js';
 
-/** The wallet password lives in the wallets folder (mode 0600), so the same workdir or snapshot can be brought up again. */
-function walletPassword(workdir: string): string {
-  const file = join(workdir, 'wallets', '.password');
-  if (existsSync(file)) return readFileSync(file, 'utf8');
-  const pw = generateSecret();
-  writeFileSync(file, pw, { mode: 0o600 });
-  return pw;
-}
+const UP = 'while the testnet was up';
 
 const nonEmpty = (dir: string): boolean => existsSync(dir) && readdirSync(dir).length > 0;
 
@@ -69,20 +64,32 @@ async function openRun(opts: TestnetOptions): Promise<Run> {
   const hadState = nonEmpty(dirs.daemon) || nonEmpty(dirs.wallets);
   makeWorkdir(workdir, !ownWorkdir, ['logs', 'wallets']);
   // A temporary workdir goes with the testnet on every clean stop (Ctrl-C included); it stays when startup failed, for its logs.
+  // So does one whose programs crashed while it was up: the crash logs are what the user needs next.
   let keepWorkdir = !ownWorkdir;
+  // The run record says it too, so that a reaper (saltnet itself killed) decides the same.
+  const setKeepWorkdir = (keep: boolean): void => {
+    keepWorkdir = keep;
+    if (ownWorkdir) sup.keepWorkdir(keep);
+  };
   const sup = createSupervisor({
     workdir,
     tempWorkdir: ownWorkdir,
     trapSignals: opts.trapSignals ?? true,
     afterStop: () => {
       if (!keepWorkdir) rmSync(workdir, { recursive: true, force: true });
+      else if (ownWorkdir && events.crashedAfterReady) log(`saltnet: a program crashed while the testnet was up: workdir kept in ${workdir} (logs in ${join(workdir, 'logs')})`);
     },
   });
   const aborter = new AbortController();
+  const events = runEvents(sup, {
+    isUp: () => run.activity === UP,
+    onCrashAfterReady: () => setKeepWorkdir(true),
+  });
   const run: Run = {
-    opts, log, backend, chain, workdir, dirs, hadState, sup, aborter, phases: {}, activity: 'while the testnet was starting',
+    opts, log, backend, chain, workdir, dirs, hadState, sup, aborter, events, phases: {}, activity: 'while the testnet was starting',
     programs: {
       log,
+      onEvent: (e) => events.handle(e),
       phase: () => run.activity,
       ...(opts.maxRestarts !== undefined ? { maxRestarts: opts.maxRestarts } : {}),
       onFatal: (err: ProcessExitedError) => {
@@ -90,11 +97,7 @@ async function openRun(opts: TestnetOptions): Promise<Run> {
         log(`saltnet: the testnet cannot go on: ${err.message.split('\n')[0]}`);
       },
     },
-    setKeepWorkdir: (keep) => {
-      keepWorkdir = keep;
-      // A reaper (saltnet itself killed) must decide the same: the record says it.
-      if (ownWorkdir) sup.keepWorkdir(keep);
-    },
+    setKeepWorkdir,
   };
   return run;
 }
@@ -130,7 +133,7 @@ async function buildChain(run: Run, daemon: Daemon, wallets: WalletSet, password
   run.activity = 'while building the chain';
   if (fresh && !viaRpc) {
     await phase(run, 'walletCreated', async () => {
-      const cli = { walletsDir: dirs.wallets, password, daemonUrl, workdir: run.workdir, timeoutMs: 120_000 };
+      const cli = { walletsDir: dirs.wallets, password, passwordFile: walletPasswordFile(run.workdir), daemonUrl, workdir: run.workdir, timeoutMs: 120_000 };
       // Two wallet programs restoring side by side: each mostly waits on its daemon.
       [addresses.miner, addresses.main] = await Promise.all([
         restoreWithCli(run.sup, run.backend, { ...cli, name: 'miner', seed: seeds.miner }),
@@ -177,12 +180,15 @@ export async function startTestnet(opts: TestnetOptions = {}): Promise<Testnet> 
     closers.push(() => daemon.client.close());
     const password = walletPassword(run.workdir);
     const wallets = new WalletSet({
-      sup: run.sup, backend: run.backend, walletsDir: run.dirs.wallets, workdir: run.workdir, password, daemonUrl: daemon.program.current.url, login: opts.login ?? 'none', programs: run.programs,
+      sup: run.sup, backend: run.backend, walletsDir: run.dirs.wallets, workdir: run.workdir, password, passwordFile: walletPasswordFile(run.workdir), daemonUrl: daemon.program.current.url, login: opts.login ?? 'none', programs: run.programs,
     });
     closers.push(() => wallets.closeClients());
     const { main, addresses } = await buildChain(run, daemon, wallets, password);
     const writeLogin = (): void => {
-      if (main.credentials) writeFileSync(join(run.dirs.wallets, '.rpc-login'), `${main.credentials.username}:${main.credentials.password}`, { mode: 0o600 });
+      if (!main.credentials) return;
+      const file = join(run.dirs.wallets, '.rpc-login');
+      writeFileSync(file, `${main.credentials.username}:${main.credentials.password}`, { mode: 0o600 });
+      chmodSync(file, 0o600); // the mode above applies only to a new file: one kept in a reused workdir may be looser
     };
     writeLogin();
     const minerAddresses = addresses.miner ?? main.addresses;
@@ -193,7 +199,7 @@ export async function startTestnet(opts: TestnetOptions = {}): Promise<Testnet> 
     await t.saveBuilt();
     await releaseLock?.();
     releaseLock = undefined;
-    run.activity = 'while the testnet was up';
+    run.activity = UP;
     return t.finish(await daemon.client.height());
   } catch (err) {
     // A dead process shows up first as a refused connection; its exit (code or signal, log tail)

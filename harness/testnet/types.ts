@@ -6,6 +6,7 @@ import type { Manifest } from '../snapshot/manifest.js';
 import type { BackendName } from './backends.js';
 import type { ResolvedBackend } from './binaries.js';
 import type { MiningAddresses } from './mining.js';
+import type { TestnetEvent } from './events.js';
 import type { CrashReport } from './program.js';
 import type { ProgressMode } from './progress.js';
 import type { SnapshotInfo } from './state.js';
@@ -67,6 +68,10 @@ export interface Testnet {
   health(): Promise<Record<string, boolean>>;
   /** Every crash of a program of this testnet so far (each restarted, or the one that failed it). */
   crashes(): CrashReport[];
+  /** Be told of every crash, pid change, purposeful stop and failure from now on; returns the unsubscribe function. */
+  onEvent(listener: (e: TestnetEvent) => void): () => void;
+  /** The `failed` event that ended this testnet (a program crashed once more than its restarts allow), if one did. */
+  readonly failure: TestnetEvent | undefined;
   /** Mine to a height (CN/Carrot switch handled); the blocks go to the miner wallet. */
   mine(target: number): Promise<number>;
   /** Create another wallet (through a wallet RPC serving the wallets folder) or reopen it on a reused workdir. */

@@ -31,7 +31,10 @@ const ERROR_LINE = /^Error: .*/;
 
 export interface CreateWalletOptions {
   file: string;
+  /** The wallet password: only to redact it from the CLI's output (the CLI reads it from passwordFile). */
   password: string;
+  /** `--password-file`: the password never goes on the command line. */
+  passwordFile: string;
   daemonUrl: string;
   workdir: string;
   /** Deadline for each prompt, unscaled: waitForText applies --timeout-factor. */
@@ -49,7 +52,7 @@ export async function createWalletWithCli(sup: Supervisor, be: ResolvedBackend, 
   const proc = sup.start({
     name,
     command: be.paths.walletCli,
-    args: ['--testnet', ...restore, '--generate-new-wallet', o.file, '--password', o.password, '--daemon-address', daemonAddress, ...be.spec.walletArgs, '--log-file', join(o.workdir, 'logs', `${name}-file.log`)],
+    args: ['--testnet', ...restore, '--generate-new-wallet', o.file, '--password-file', o.passwordFile, '--daemon-address', daemonAddress, ...be.spec.walletArgs, '--log-file', join(o.workdir, 'logs', `${name}-file.log`)],
     logFile: join(o.workdir, 'logs', `${name}.log`),
     secrets: [o.password],
     stdin: 'pipe',

@@ -2,6 +2,11 @@
 // `Starting wallet RPC server`). A real wallet RPC has been seen to die with a segmentation fault
 // in a long first scan: any exit during startup is reported with its log tail and the server is
 // started again, a bounded number of times.
+//
+// No secret on its command line: the wallet password comes from `--password-file`, and the Digest
+// login as `--rpc-login <user>` with the password written to its stdin, which the real program
+// reads when no `:password` follows the user (password_container::prompt reads one line from a
+// stdin that is not a terminal).
 import { join } from 'node:path';
 import { ProcessExitedError } from '../process/errors.js';
 import type { ManagedProcess } from '../process/managed.js';
@@ -13,7 +18,7 @@ import { createWalletClient, type WalletClient } from '../rpc/wallet.js';
 import type { ResolvedBackend } from './binaries.js';
 import { PortRaceError } from './daemon.js';
 import type { ProgramDefinition } from './program.js';
-import { generateSecret } from './secrets.js';
+import { generateSecret, passwordLine } from './secrets.js';
 
 export interface WalletRpcHandle {
   proc: ManagedProcess;
@@ -30,7 +35,10 @@ export interface WalletRpcOptions {
   /** Open this wallet at start (`--wallet-file`), or serve a folder (`--wallet-dir`) for create_wallet/open_wallet. */
   walletFile?: string;
   walletDir?: string;
+  /** The wallet password: redacted from the output, and opened with (see WalletRpcDefinitionOptions.open). */
   password: string;
+  /** `--password-file` for walletFile (the real program refuses it with walletDir). */
+  passwordFile?: string;
   daemonUrl: string;
   workdir: string;
   /** `digest`: HTTP Digest login with generated credentials; `none`: --disable-rpc-login. */
@@ -45,6 +53,13 @@ export interface WalletRpcOptions {
   port?: number;
   /** Reuse these Digest credentials (a restart); default: generated when login is digest. */
   credentials?: Credentials;
+}
+
+/** How the wallet RPC finds its wallet: a file (its password from a file) or a folder. */
+function walletArgs(o: WalletRpcOptions): string[] {
+  if (!o.walletFile) return ['--wallet-dir', o.walletDir ?? join(o.workdir, 'wallets')];
+  if (!o.passwordFile) throw new Error(`starting a wallet RPC on ${o.walletFile} needs its password file (passwordFile): the password never goes on the command line`);
+  return ['--wallet-file', o.walletFile, '--password-file', o.passwordFile];
 }
 
 /** A start that no restart mends: the same wrong password or missing wallet every time. */
@@ -84,14 +99,22 @@ async function launchWalletRpc(
   crashes: string[],
 ): Promise<WalletRpcHandle> {
   const logFile = join(o.workdir, 'logs', `${name}.log`);
-  const wallet = o.walletFile ? ['--wallet-file', o.walletFile, '--password', o.password] : ['--wallet-dir', o.walletDir ?? join(o.workdir, 'wallets')];
   const args = [
-    '--testnet', ...wallet, '--daemon-address', o.daemonUrl.replace(/^https?:\/\//, ''),
+    '--testnet', ...walletArgs(o), '--daemon-address', o.daemonUrl.replace(/^https?:\/\//, ''),
     '--rpc-bind-ip', '127.0.0.1', '--rpc-bind-port', String(port), '--log-file', join(o.workdir, 'logs', `${name}-file.log`),
     '--non-interactive', '--trusted-daemon', '--rpc-ssl', 'disabled', '--daemon-ssl', 'disabled', ...be.spec.walletArgs,
-    ...(credentials ? ['--rpc-login', `${credentials.username}:${credentials.password}`] : ['--disable-rpc-login']),
+    // The user alone: the program then reads the password from stdin.
+    ...(credentials ? ['--rpc-login', credentials.username] : ['--disable-rpc-login']),
   ];
-  const proc = sup.start({ name, command: be.paths.walletRpc, args, logFile, secrets: [o.password, ...(credentials ? [credentials.password] : [])], cwd: join(o.workdir, 'wallets') });
+  const input = credentials ? passwordLine(credentials.password) : undefined;
+  const proc = sup.start({
+    name, command: be.paths.walletRpc, args, logFile, secrets: [o.password, ...(credentials ? [credentials.password] : [])], cwd: join(o.workdir, 'wallets'),
+    ...(input ? { stdin: 'pipe' as const } : {}),
+  });
+  if (input) {
+    proc.write(input);
+    proc.endInput();
+  }
   const url = `http://127.0.0.1:${port}`;
   const client = createWalletClient(url, { timeoutMs: 120_000, ...(credentials ? { auth: credentials } : {}) });
   try {

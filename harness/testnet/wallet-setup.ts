@@ -34,10 +34,10 @@ export async function walletAddresses(client: WalletClient): Promise<MiningAddre
 export async function restoreWithCli(
   sup: Supervisor,
   be: ResolvedBackend,
-  o: { name: string; seed: string; walletsDir: string; password: string; daemonUrl: string; workdir: string; timeoutMs: number },
+  o: { name: string; seed: string; walletsDir: string; password: string; passwordFile: string; daemonUrl: string; workdir: string; timeoutMs: number },
 ): Promise<MiningAddresses> {
   const w = await createWalletWithCli(sup, be, {
-    file: join(o.walletsDir, o.name), seed: o.seed, password: o.password, daemonUrl: o.daemonUrl, workdir: o.workdir, timeoutMs: o.timeoutMs, name: `wallet-cli-${o.name}`,
+    file: join(o.walletsDir, o.name), seed: o.seed, password: o.password, passwordFile: o.passwordFile, daemonUrl: o.daemonUrl, workdir: o.workdir, timeoutMs: o.timeoutMs, name: `wallet-cli-${o.name}`,
   });
   return { cn: w.cn, ...(w.carrot ? { carrot: w.carrot } : {}) };
 }

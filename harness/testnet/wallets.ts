@@ -34,6 +34,8 @@ export interface WalletSetOptions {
   walletsDir: string;
   workdir: string;
   password: string;
+  /** The file that holds `password` (`--password-file` of a wallet RPC on a wallet file). */
+  passwordFile: string;
   daemonUrl: string;
   login: 'none' | 'digest';
   programs: ProgramOptions;
@@ -84,6 +86,7 @@ export class WalletSet {
     const def = defineWalletRpc(this.o.sup, this.o.backend, {
       name: name === 'main' ? 'wallet-rpc' : `wallet-rpc-${name}`,
       password: this.o.password,
+      passwordFile: this.o.passwordFile,
       daemonUrl: this.o.daemonUrl,
       workdir: this.o.workdir,
       login: this.o.login,

@@ -11,6 +11,8 @@ export interface Started {
   ready: any;
   /** Everything it printed on stderr so far. */
   err(): string;
+  /** The JSON lines it printed on stdout after the ready line, so far. */
+  events(): any[];
 }
 
 /** Run `saltnet <args> --json` and wait (generously: the suite runs other testnets at once) for its ready line. */
@@ -25,5 +27,11 @@ export async function startUntilReady(args: string[], env: Record<string, string
     if (proc.exitCode !== null) throw new Error(`saltnet exited ${proc.exitCode}:\n${err}`);
     return out.split('\n').find((l) => l.startsWith('{'));
   }, timeoutMs, 50);
-  return { proc, ready: JSON.parse(line), err: () => err };
+  const events = (): any[] =>
+    out
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .slice(1)
+      .map((l) => JSON.parse(l));
+  return { proc, ready: JSON.parse(line), err: () => err, events };
 }

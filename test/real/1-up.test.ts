@@ -1,7 +1,7 @@
 // `saltnet up` on the real programs as a user runs it: cold from an empty cache at difficulty 1
 // (mining across the CN→Carrot switch at 1100 to the token height), then status, mine, a snapshot
 // saved to a file, Ctrl-C; then warm from the cache; then `snapshot load` of the file.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
@@ -73,13 +73,26 @@ describeReal('saltnet up on real Salvium', () => {
     process.stderr.write(`real tier: cold up to token-ready in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
   });
 
-  it('comes up warm from the cache with the same wallets, without mining', async () => {
-    const u = await start(['up', ...base]);
+  it('comes up warm from the cache with the same wallets, without mining, and no secret on a command line', async () => {
+    const u = await start(['up', ...base, '--login', 'digest']);
     try {
       expect(u.ready.snapshot.status).toBe('hit');
       expect(u.ready.wallet.addresses).toEqual(addresses);
       // the cached state as saved: no block mined on top
       expect(u.ready.height).toBe(coldHeight);
+      // The real wallet RPC read its wallet password from --password-file and its Digest password from stdin.
+      const wallets = join(u.ready.workdir, 'wallets');
+      const password = readFileSync(join(wallets, '.password'), 'utf8');
+      const [username, login] = readFileSync(join(wallets, '.rpc-login'), 'utf8').split(':') as [string, string];
+      for (const pid of [u.ready.daemon.pid, u.ready.wallet.pid]) {
+        const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+        expect(cmdline).not.toContain(password);
+        expect(cmdline).not.toContain(login);
+      }
+      expect(readFileSync(`/proc/${u.ready.wallet.pid}/cmdline`, 'utf8').split('\0')).toEqual(expect.arrayContaining(['--password-file', '--rpc-login', 'saltnet']));
+      const w = createWalletClient(u.ready.wallet.url, { auth: { username, password: login } });
+      expect(await w.version()).toBeGreaterThan(0);
+      await w.close();
     } finally {
       await stopped(u);
     }

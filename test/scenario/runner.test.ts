@@ -96,8 +96,9 @@ describe('a failing scenario', () => {
     expect(transcript.some((e) => e.path === '/get_info' && e.response.nettype === 'testnet')).toBe(true);
     expect(readdirSync(join(artifactDir, 'logs')).length).toBeGreaterThanOrEqual(2);
     const all = readdirSync(artifactDir).map((f) => (f === 'logs' ? '' : readFileSync(join(artifactDir, f), 'utf8'))).join('\n');
-    // command lines are recorded with the wallet password redacted
-    expect(all).toMatch(/--password \*\*\*/);
+    // command lines are recorded; the wallet password is in none of them (it is read from a file)
+    expect(all).toMatch(/--password-file \S+\/wallets\/\.password/);
+    expect(all).not.toMatch(/--password /);
   });
 
   it('replays from its artifact folder and fails the same way', async () => {

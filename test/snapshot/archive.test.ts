@@ -1,6 +1,6 @@
 // exportSnapshot / importSnapshot: one .tar.gz file per snapshot, verified on the way in.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { Header, type HeaderData } from 'tar';
@@ -57,6 +57,15 @@ describe('export and import', () => {
     // Importing again replaces it (atomically, like a save).
     await importSnapshot(other, file);
     expect(readdirSync(join(other, 'snapshots'))).toEqual([KEY]);
+  });
+
+  it('writes the archive readable by its owner only (it holds the wallets and their password file), even over a 0644 file', async () => {
+    const { cache, file } = await exported();
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const loose = join(tempDir('out2'), 'loose.tar.gz');
+    writeFileSync(loose, 'old', { mode: 0o644 });
+    await exportSnapshot(cache, KEY, loose);
+    expect(statSync(loose).mode & 0o777).toBe(0o600);
   });
 
   it.runIf(hasTar())('is a plain .tar.gz that GNU tar lists and extracts to <key>/', async () => {

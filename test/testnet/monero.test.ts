@@ -1,5 +1,7 @@
 // The supervisor against real C++ programs: Debian's `monero` package (monerod, monero-wallet-cli,
 // monero-wallet-rpc), installed by .ci/run. Difficulty 1; no token steps on Monero.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { execaSync } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAlive } from '../../harness/process/registry.js';
@@ -14,7 +16,8 @@ describe.skipIf(!hasMonero)('up on real Monero programs', () => {
   let t: Testnet;
   const lines: string[] = [];
   beforeAll(async () => {
-    t = await startTestnet({ backend: 'monero', difficulty: 1, progress: 'lines', log: (l) => lines.push(l), trapSignals: false });
+    // With Digest login: the real monero-wallet-rpc reads its password from stdin (--rpc-login saltnet).
+    t = await startTestnet({ backend: 'monero', difficulty: 1, progress: 'lines', log: (l) => lines.push(l), trapSignals: false, login: 'digest' });
   }, 300_000);
   afterAll(async () => {
     await t?.stop();
@@ -29,6 +32,20 @@ describe.skipIf(!hasMonero)('up on real Monero programs', () => {
     expect(t.height).toBeGreaterThanOrEqual(70);
     const b = await t.wallet.client.balance();
     expect(b.unlocked).toBeGreaterThanOrEqual(1_000_000_000_000n);
+  });
+
+  it('started the real wallet programs without a password on their command lines', async () => {
+    const password = readFileSync(join(t.workdir, 'wallets', '.password'), 'utf8');
+    const login = t.wallet.credentials!.password;
+    for (const pid of [t.daemon.pid, t.wallet.pid]) {
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      expect(cmdline.join(' ')).not.toContain(password);
+      expect(cmdline.join(' ')).not.toContain(login);
+    }
+    expect(readFileSync(`/proc/${t.wallet.pid}/cmdline`, 'utf8').split('\0')).toEqual(expect.arrayContaining(['--password-file', '--rpc-login', 'saltnet']));
+    // and answers Digest requests with those credentials, none without
+    expect(await t.wallet.client.version()).toBeGreaterThan(0);
+    expect((await fetch(`${t.wallet.url}/json_rpc`, { method: 'POST', body: '{"jsonrpc":"2.0","id":1,"method":"get_version"}' })).status).toBe(401);
   });
 
   it('makes a transfer that is mined into the next blocks', async () => {

@@ -1,10 +1,11 @@
 // Entry point of the simulated `salvium-wallet-cli` (reference §1.2): the real startup lines,
 // prompts (password, seed language, background mining) read line by line, wallet generation and
 // opening, `--command`, and an interactive loop with the commonly used commands.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { loadSimConfig } from '../common/config.js';
 import { createLogger } from '../common/log.js';
+import { readPasswordFile } from '../common/password.js';
 import { formatMoney as money } from '../common/format.js';
 import { failParse, OptionError, parseOptions, type ParsedOptions } from '../common/options.js';
 import { VERSION_LINE } from '../common/version.js';
@@ -43,9 +44,8 @@ async function readPassword(opts: ParsedOptions, input: LineInput, creating: boo
   if (given !== undefined) return given;
   const file = opts.get('password-file');
   if (file !== undefined) {
-    // wallet2's password_file handling: the file's text with trailing line breaks removed
     try {
-      return readFileSync(file, 'utf8').replace(/[\r\n]+$/, '');
+      return readPasswordFile(file);
     } catch {
       out('Error: the password file specified could not be read');
       process.exit(1);

@@ -2,11 +2,12 @@
 // shutdown lines, Digest login unless --disable-rpc-login, a single-threaded JSON-RPC server with
 // the automatic refresh every 20 s in the same queue.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { loadSimConfig } from '../common/config.js';
 import { handlerErrorLine, isLoopback } from '../common/format.js';
 import { createLogger, type Logger } from '../common/log.js';
+import { promptPassword, readPasswordFile } from '../common/password.js';
 import { failParse, OptionError, parseOptions, requireOption, type ParsedOptions } from '../common/options.js';
 import { VERSION_LINE } from '../common/version.js';
 import { startRpcServer, type RpcServer } from '../http/server.js';
@@ -33,6 +34,51 @@ function parse(argv: string[]): ParsedOptions {
 function die(log: Logger, message: string): never {
   log.log('E', message);
   process.exit(1);
+}
+
+/** The wallet's password: --password, --password-file (as wallet2 reads it) or --prompt-for-password. */
+async function walletPassword(opts: ParsedOptions, log: Logger): Promise<string> {
+  const given = opts.get('password');
+  if (given !== undefined && opts.has('password-file')) die(log, "Wallet initialization failed: can't specify more than one of --password and --password-file");
+  if (given !== undefined) return given;
+  if (opts.has('password-file')) {
+    try {
+      return readPasswordFile(opts.get('password-file') as string);
+    } catch (err) {
+      die(log, `Wallet initialization failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  if (opts.has('prompt-for-password')) {
+    const pw = await promptPassword('Wallet password', false);
+    if (pw !== undefined) return pw;
+  }
+  die(log, 'Wallet initialization failed: no password specified; use --prompt-for-password to prompt for a password');
+}
+
+/**
+ * The Digest login (rpc_args.cpp): `--rpc-login user:pass`, or `--rpc-login user` (or RPC_LOGIN in
+ * the environment) with the password read like a prompt — one line from stdin when it is not a
+ * terminal; none of these: a generated login in salvium-wallet-rpc.<port>.login.
+ */
+async function rpcLogin(opts: ParsedOptions, log: Logger, rpcPort: number): Promise<{ auth?: { username: string; password: string }; loginFile?: string }> {
+  if (opts.has('disable-rpc-login')) return {};
+  const given = opts.get('rpc-login') ?? (process.env.RPC_LOGIN || undefined);
+  if (given !== undefined) {
+    const i = given.indexOf(':');
+    const password = i === -1 ? await promptPassword('RPC server password', true) : given.slice(i + 1);
+    if (password === undefined) die(log, 'Failed to initialize wallet RPC server');
+    const username = i === -1 ? given : given.slice(0, i);
+    if (!username) {
+      log.log('E', 'Username specified with --rpc-login cannot be empty');
+      die(log, 'Failed to initialize wallet RPC server');
+    }
+    return { auth: { username, password } };
+  }
+  const auth = { username: 'monero', password: randomBytes(16).toString('base64') };
+  const loginFile = resolve(`salvium-wallet-rpc.${rpcPort}.login`);
+  writeFileSync(loginFile, `${auth.username}:${auth.password}`, { mode: 0o600 });
+  log.log('W', `RPC username/password is stored in file salvium-wallet-rpc.${rpcPort}.login`);
+  return { auth, loginFile };
 }
 
 async function main(): Promise<void> {
@@ -68,9 +114,7 @@ async function main(): Promise<void> {
   let wallet: Wallet | null = null;
   const walletFile = opts.get('wallet-file');
   if (walletFile) {
-    let password = opts.get('password');
-    if (password === undefined && opts.has('password-file')) password = readFileSync(opts.get('password-file') as string, 'utf8').replace(/\r?\n$/, '');
-    if (password === undefined) die(log, 'no password specified; use --prompt-for-password to prompt for a password');
+    const password = await walletPassword(opts, log);
     log.log('W', 'Loading wallet...');
     try {
       wallet = loadWallet(resolve(walletFile), password);
@@ -91,20 +135,7 @@ async function main(): Promise<void> {
     log.log('W', 'Background mining not enabled. Run "set setup-background-mining 1" in salvium-wallet-cli to change.');
   }
 
-  let auth: { username: string; password: string } | undefined;
-  let loginFile: string | undefined;
-  if (!opts.has('disable-rpc-login')) {
-    const given = opts.get('rpc-login');
-    if (given) {
-      const i = given.indexOf(':');
-      auth = { username: i === -1 ? given : given.slice(0, i), password: i === -1 ? '' : given.slice(i + 1) };
-    } else {
-      auth = { username: 'monero', password: randomBytes(16).toString('base64') };
-      loginFile = resolve(`salvium-wallet-rpc.${rpcPort}.login`);
-      writeFileSync(loginFile, `${auth.username}:${auth.password}`, { mode: 0o600 });
-      log.log('W', `RPC username/password is stored in file salvium-wallet-rpc.${rpcPort}.login`);
-    }
-  }
+  const { auth, loginFile } = await rpcLogin(opts, log, rpcPort);
 
   let server: RpcServer | undefined;
   let stopping = false;
