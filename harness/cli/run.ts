@@ -51,8 +51,11 @@ export async function expandFiles(patterns: string[]): Promise<string[]> {
   const out = new Set<string>();
   for (const p of patterns) {
     let hits: string[];
-    if (/[*?{[]/.test(p)) hits = await glob(p, { absolute: true });
-    else if (isFolder(p)) hits = await folderFiles(resolve(p), p);
+    const kind = /[*?{[]/.test(p) ? 'glob' : pathKind(p);
+    if (kind === 'glob') hits = await glob(p, { absolute: true });
+    else if (kind === 'folder') hits = await folderFiles(resolve(p), p);
+    else if (kind === 'other') throw new Error(`${p} is not a scenario file (it is a device, a pipe or a socket): give files, folders or globs`);
+    // A file that is missing or unreadable is that scenario's failure, in the report.
     else hits = [resolve(p)];
     if (hits.length === 0) throw new Error(`no scenario file matches ${p}`);
     for (const h of hits) out.add(h);
@@ -60,11 +63,12 @@ export async function expandFiles(patterns: string[]): Promise<string[]> {
   return [...out].sort();
 }
 
-function isFolder(p: string): boolean {
+function pathKind(p: string): 'folder' | 'file' | 'other' | 'missing' {
   try {
-    return statSync(p).isDirectory();
+    const st = statSync(p);
+    return st.isDirectory() ? 'folder' : st.isFile() ? 'file' : 'other';
   } catch {
-    return false;
+    return 'missing';
   }
 }
 

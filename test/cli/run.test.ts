@@ -59,11 +59,12 @@ describe('saltnet run <folder>', () => {
     expect(await expandFiles([dir, join(dir, 'b.yaml')])).toEqual([join(dir, 'a.yml'), join(dir, 'b.yaml'), join(dir, 'c.YAML')]);
   });
 
-  it('an empty folder is an error, with a hint when its subfolders hold scenarios', async () => {
+  it('an empty folder, or a device, is an error; with a hint when its subfolders hold scenarios', async () => {
     const empty = folder('empty', { 'readme.md': 'x' });
     await expect(expandFiles([empty])).rejects.toThrow(`no scenario files (*.yaml, *.yml) in the folder ${empty}`);
     const nested = folder('nested', { 'deep/a.yaml': QUICK });
     await expect(expandFiles([nested])).rejects.toThrow(`no scenario files (*.yaml, *.yml) in the folder ${nested}; its subfolders have some: run '${join(nested, '**', '*.yaml')}'`);
+    await expect(expandFiles(['/dev/null'])).rejects.toThrow('/dev/null is not a scenario file (it is a device, a pipe or a socket): give files, folders or globs');
     const r = await execa(process.execPath, [CLI, 'run', empty, '--backend', 'sim'], { env: env(), reject: false, all: true });
     expect(r.exitCode).toBe(1);
     expect(r.all).toBe(`saltnet: no scenario files (*.yaml, *.yml) in the folder ${empty}`);
