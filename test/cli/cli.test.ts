@@ -1,6 +1,6 @@
 // The `saltnet` command as users run it: up/status/mine/down, Ctrl-C, SIGTERM and SIGKILL of the
 // harness itself (nothing of the run may survive), and errors that name the problem and the fix.
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -78,6 +78,22 @@ describe('nothing survives the harness', { timeout: 150_000 }, () => {
     expect(Date.now() - t0).toBeLessThan(5000);
     const down = await saltnet(['down']);
     expect(down.stdout, String(down.all)).toMatch(/nothing to stop|reaped stale run/);
+  });
+
+  it('SIGKILL after a program crashed: the reaper kills the rest and keeps the temporary workdir, saying so in it', async () => {
+    const s = await startUntilReady(['up', '--backend', 'sim', '--height', '30', '--unlocked', '0'], env(), running);
+    const old = s.ready.daemon.pid as number;
+    process.kill(old, 'SIGKILL');
+    await waitFor('the restarted daemon', async () => s.events().find((e: any) => e.event === 'pid' && e.previousPid === old), 20_000, 20);
+    const record = JSON.parse(readFileSync(join(state, `${s.ready.runId}.json`), 'utf8'));
+    expect(record).toMatchObject({ tempWorkdir: true, keepWorkdir: true });
+    s.proc.kill('SIGKILL');
+    await s.proc;
+    await waitFor('the run record to go', async () => !existsSync(join(state, `${s.ready.runId}.json`)), 5000, 50);
+    for (const p of record.processes as { pid: number; startTime: string }[]) expect(isAlive(p.pid, p.startTime)).toBe(false);
+    expect(existsSync(join(s.ready.workdir, 'logs', 'daemon.log'))).toBe(true);
+    expect(readFileSync(join(s.ready.workdir, 'saltnet-reaper.log'), 'utf8')).toContain(`its workdir is kept for its logs: ${s.ready.workdir}`);
+    rmSync(s.ready.workdir, { recursive: true, force: true });
   });
 
   it('SIGKILL with --workdir: the processes go, the folder the user named stays', async () => {
