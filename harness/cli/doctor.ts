@@ -3,7 +3,7 @@ import { freemem, totalmem } from 'node:os';
 import type { CommandModule } from 'yargs';
 import { CONFIG_OPTION, formatSource, givenFlags, KEYS, resolveConfig, type ResolvedConfig } from '../config/index.js';
 import { isPortFree } from '../process/ports.js';
-import { listRuns, stateDir } from '../process/registry.js';
+import { listRuns, resolveStateDir, stateDir } from '../process/registry.js';
 import { BACKENDS, type BackendName } from '../testnet/backends.js';
 import { binaryVersion, resolveBackend } from '../testnet/binaries.js';
 import { ownerAlive } from './runs.js';
@@ -88,8 +88,7 @@ async function doctor(argv: DoctorArgs): Promise<void> {
   for (const [k, p] of Object.entries(defaults)) ports[`${k} ${p}`] = (await isPortFree(p)) ? 'free' : 'in use (saltnet allocates its own ports, so this only matters to hand-started programs)';
   report.defaultPorts = ports;
   report.memory = { totalMiB: Math.round(totalmem() / 2 ** 20), freeMiB: Math.round(freemem() / 2 ** 20), note: 'a real Salvium miner needs ~256 MiB in light mode (MONERO_RANDOMX_UMASK=4, which saltnet sets) and ~2 GiB in full mode' };
-  const runs = listRuns();
-  report.runs = { stateDir: stateDir(), running: runs.filter(ownerAlive).length, stale: runs.filter((r) => !ownerAlive(r)).length };
+  report.runs = runsReport();
   report.timeoutFactor = process.env.SALTNET_TIMEOUT_FACTOR ?? '1';
   if (argv.json) {
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
@@ -105,6 +104,19 @@ async function doctor(argv: DoctorArgs): Promise<void> {
     if (k === 'configFile') continue;
     if (k === 'config') printConfig(cfg);
     else print(k, v);
+  }
+}
+
+/** The run registry: its folder, where that choice came from (SALTNET_STATE_DIR, SALTNET_CACHE_DIR or the default), and its runs. */
+function runsReport(): Record<string, unknown> {
+  const { dir, source } = resolveStateDir();
+  try {
+    stateDir();
+    const runs = listRuns();
+    return { stateDir: dir, stateDirFrom: source, running: runs.filter(ownerAlive).length, stale: runs.filter((r) => !ownerAlive(r)).length };
+  } catch (err) {
+    process.exitCode = 1;
+    return { stateDir: dir, stateDirFrom: source, error: err instanceof Error ? err.message : String(err) };
   }
 }
 

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { CommandModule } from 'yargs';
 import { reapRun, reapStale, listRuns } from '../process/registry.js';
 import { scaled } from '../process/timeouts.js';
-import { ownerAlive } from './runs.js';
+import { checkRunOption, ownerAlive } from './runs.js';
 
 interface DownArgs {
   run?: string;
@@ -17,9 +17,14 @@ export const downCommand: CommandModule<object, DownArgs> = {
 };
 
 async function down(argv: DownArgs): Promise<void> {
-  const stale = await reapStale();
-  for (const r of stale) process.stdout.write(`reaped stale run ${r.runId} (its saltnet had died)\n`);
-  const live = listRuns().filter((r) => ownerAlive(r) && (!argv.run || r.runId === argv.run));
+  checkRunOption(argv.run);
+  const say = (l: string): void => void process.stdout.write(`${l}\n`);
+  const stale = await reapStale({ log: say });
+  for (const r of stale) say(`reaped stale run ${r.runId} (its saltnet had died)`);
+  const live = listRuns().filter((r) => ownerAlive(r) && (argv.run === undefined || r.runId === argv.run));
+  if (argv.run !== undefined && live.length === 0 && !stale.some((r) => r.runId === argv.run)) {
+    throw new Error(`no run ${argv.run}; \`saltnet status\` lists them`);
+  }
   for (const r of live) {
     try {
       process.kill(r.ownerPid, 'SIGTERM');
@@ -35,9 +40,9 @@ async function down(argv: DownArgs): Promise<void> {
       } catch {
         /* gone meanwhile */
       }
-      await reapRun(r);
+      await reapRun(r, { log: say });
     } else if (listRuns().some((x) => x.runId === r.runId)) {
-      await reapRun(r);
+      await reapRun(r, { log: say });
     }
     process.stdout.write(`stopped run ${r.runId}\n`);
   }

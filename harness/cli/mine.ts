@@ -1,5 +1,7 @@
 // `saltnet mine <blocks> | --to <height>`: mine on the running testnet (address switch handled).
 import type { CommandModule } from 'yargs';
+import { NUMBER_RULES, numberOption } from '../config/numbers.js';
+import { MAX_HEIGHT } from '../limits.js';
 import { createDaemonClient } from '../rpc/daemon.js';
 import { BACKENDS } from '../testnet/backends.js';
 import { mineTo } from '../testnet/mining.js';
@@ -18,12 +20,12 @@ export const mineCommand: CommandModule<object, MineArgs> = {
   describe: 'mine blocks on the running testnet',
   builder: (y) =>
     y
-      .positional('blocks', { type: 'number', describe: 'how many blocks' })
-      .option('to', { type: 'number', describe: 'mine until this height' })
+      .positional('blocks', numberOption('blocks', NUMBER_RULES.blocks, 'how many blocks', true))
+      .option('to', numberOption('to', NUMBER_RULES.height, 'mine until this height'))
       .option('run', { type: 'string', describe: 'which run, when several are up' })
       .check((a) => {
         if (a.blocks === undefined && a.to === undefined) throw new Error('say how far: `saltnet mine 10` or `saltnet mine --to 1300`');
-        if (a.blocks !== undefined && !(Number.isInteger(a.blocks) && a.blocks > 0)) throw new Error(`blocks must be a positive whole number, got ${String(a.blocks)}`);
+        if (a.blocks !== undefined && a.to !== undefined) throw new Error('say how far once: `saltnet mine 10` or `saltnet mine --to 1300`, not both');
         return true;
       }),
   handler: (argv) => mine(argv),
@@ -37,6 +39,7 @@ async function mine(argv: MineArgs): Promise<void> {
   try {
     const start = await daemon.height();
     const target = argv.to ?? start + (argv.blocks ?? 1);
+    if (target > MAX_HEIGHT) throw new Error(`mining ${argv.blocks} blocks from height ${start} would pass height ${MAX_HEIGHT}, the highest saltnet mines to`);
     if (target <= start) {
       process.stdout.write(`already at height ${start}\n`);
       return;

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { readArtifacts } from '../scenario/artifacts.js';
 import { isUnsuccessful } from '../scenario/types.js';
+import { interruptedExitCode } from './interruptible.js';
 import { runCommandLine } from './run.js';
 
 export const reproCommand: CommandModule<object, { dir: string; keep: boolean; binDir?: string }> = {
@@ -31,6 +32,6 @@ export const reproCommand: CommandModule<object, { dir: string; keep: boolean; b
       files: [file], backend, isolation: 'fresh', workers: 1, bail: true, reporter: 'human', artifacts: join(dir, 'repro', 'artifacts'), keep: argv.keep, snapshots: true,
       ...(argv.binDir ? { binDir: argv.binDir } : {}),
     });
-    process.exitCode = results.some(isUnsuccessful) ? 1 : 0;
+    process.exitCode = interruptedExitCode() ?? (results.some(isUnsuccessful) ? 1 : 0);
   },
 };

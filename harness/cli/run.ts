@@ -1,8 +1,11 @@
-// `saltnet run <files or globs>`: run scenario files and report; exit 0 only when none failed or
+// `saltnet run <files, folders or globs>`: run scenario files and report; exit 0 only when none failed or
 // ended in an infrastructure error (and there was at least one).
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import { glob } from 'tinyglobby';
+import { NUMBER_RULES, numberOption } from '../config/numbers.js';
+import { interruptible, interruptedExitCode } from './interruptible.js';
 import type { CommandModule } from 'yargs';
 import { createHumanReporter } from '../scenario/report/human.js';
 import { toJson } from '../scenario/report/json.js';
@@ -31,15 +34,43 @@ export interface RunArgs {
   allowFilesOutside?: boolean;
 }
 
-/** Files matching the arguments (files or globs), sorted, deduplicated. */
+const SCENARIO_FILE = /\.ya?ml$/i;
+
+// The scenario files directly in a folder (*.yaml, *.yml; not its subfolders: the glob
+// folder/**/*.yaml says that), sorted; an error when there is none.
+async function folderFiles(dir: string, given: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  const files = entries.filter((e) => (e.isFile() || e.isSymbolicLink()) && SCENARIO_FILE.test(e.name)).map((e) => join(dir, e.name));
+  if (files.length > 0) return files.sort();
+  const deeper = (await glob('**/*.{yaml,yml}', { cwd: dir })).length > 0;
+  const hint = deeper ? `; its subfolders have some: run '${join(given, '**', '*.yaml')}'` : '';
+  throw new Error(`no scenario files (*.yaml, *.yml) in the folder ${given}${hint}`);
+}
+
+/** Files matching the arguments (files, folders or globs), sorted, deduplicated. A folder stands for the scenario files directly in it. */
 export async function expandFiles(patterns: string[]): Promise<string[]> {
   const out = new Set<string>();
   for (const p of patterns) {
-    const hits = /[*?{[]/.test(p) ? await glob(p, { absolute: true }) : [resolve(p)];
+    let hits: string[];
+    const kind = /[*?{[]/.test(p) ? 'glob' : pathKind(p);
+    if (kind === 'glob') hits = await glob(p, { absolute: true });
+    else if (kind === 'folder') hits = await folderFiles(resolve(p), p);
+    else if (kind === 'other') throw new Error(`${p} is not a scenario file (it is a device, a pipe or a socket): give files, folders or globs`);
+    // A file that is missing or unreadable is that scenario's failure, in the report.
+    else hits = [resolve(p)];
     if (hits.length === 0) throw new Error(`no scenario file matches ${p}`);
     for (const h of hits) out.add(h);
   }
   return [...out].sort();
+}
+
+function pathKind(p: string): 'folder' | 'file' | 'other' | 'missing' {
+  try {
+    const st = statSync(p);
+    return st.isDirectory() ? 'folder' : st.isFile() ? 'file' : 'other';
+  } catch {
+    return 'missing';
+  }
 }
 
 /** `--shard i/n`: every n-th file starting at the i-th (1-based), so CI jobs split the suite. */
@@ -51,7 +82,15 @@ export function shard(files: string[], spec: string | undefined): string[] {
   return files.filter((_, k) => k % n === i - 1);
 }
 
-export async function runCommandLine(argv: RunArgs, extra: Partial<RunnerOptions> = {}): Promise<ScenarioResult[]> {
+/**
+ * Run the scenarios and write the reports. Ctrl-C or SIGTERM stops the run, not the process: the
+ * step that runs ends as interrupted, the report is written, then the process exits 130 (143).
+ */
+export function runCommandLine(argv: RunArgs, extra: Partial<RunnerOptions> = {}): Promise<ScenarioResult[]> {
+  return interruptible((signal) => runAndReport(argv, { signal, ...extra }));
+}
+
+async function runAndReport(argv: RunArgs, extra: Partial<RunnerOptions>): Promise<ScenarioResult[]> {
   if (!argv.files?.length) throw new Error('say which scenarios to run: saltnet run scenarios/*.yaml (or set run.files in saltnet.config.yaml)');
   const all = await expandFiles(argv.files);
   const files = shard(all, argv.shard);
@@ -91,17 +130,17 @@ export async function runCommandLine(argv: RunArgs, extra: Partial<RunnerOptions
 
 export const runCommand: CommandModule<object, RunArgs> = {
   command: 'run [files..]',
-  describe: 'run scenario files (or globs) against a testnet',
+  describe: 'run scenario files (or folders, or globs) against a testnet',
   builder: (y) =>
     y
-      .positional('files', { type: 'string', array: true, describe: 'scenario files or globs, e.g. scenarios/*.yaml (default: run.files of the config file)' })
+      .positional('files', { type: 'string', array: true, describe: 'scenario files, folders (their *.yaml and *.yml files, not subfolders) or globs, e.g. scenarios/*.yaml (default: run.files of the config file)' })
       .option('backend', { choices: ['auto', 'salvium', 'sim', 'monero'] as const, default: 'auto' as const })
       .option('bin-dir', { type: 'string' })
-      .option('difficulty', { type: 'number' })
+      .option('difficulty', numberOption('difficulty', NUMBER_RULES.difficulty, "fixed mining difficulty (default: the backend's)"))
       .option('cache-dir', { type: 'string', describe: 'chain-state cache folder (or SALTNET_CACHE_DIR; default ~/.cache/saltnet)' })
       .option('snapshots', { type: 'boolean', default: true, describe: 'start testnets from the chain-state cache (--no-snapshots: mine from scratch)' })
       .option('isolation', { choices: ['shared', 'fresh'] as const, default: 'shared' as const, describe: 'shared: one testnet, a fresh wallet per scenario; fresh: a testnet per scenario' })
-      .option('workers', { type: 'number', default: 1, describe: 'scenarios run at once' })
+      .option('workers', numberOption('workers', NUMBER_RULES.workers, 'scenarios run at once (default 1)'))
       .option('shard', { type: 'string', describe: 'i/n: run the i-th of n slices (CI matrices)' })
       .option('bail', { type: 'boolean', default: false, describe: 'stop at the first failed scenario' })
       .option('grep', { type: 'string', describe: 'only scenarios whose name or a tag matches this regular expression' })
@@ -112,6 +151,6 @@ export const runCommand: CommandModule<object, RunArgs> = {
       .option('allow-files-outside', { type: 'boolean', default: false, describe: "let metadata steps serve files outside the scenario's folder and the working directory" }) as never,
   handler: async (argv) => {
     const results = await runCommandLine(argv);
-    process.exitCode = results.length > 0 && !results.some(isUnsuccessful) ? 0 : 1;
+    process.exitCode = interruptedExitCode() ?? (results.length > 0 && !results.some(isUnsuccessful) ? 0 : 1);
   },
 };

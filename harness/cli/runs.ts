@@ -1,5 +1,5 @@
 // Finding the runs `saltnet up` registered, for down, status and mine.
-import { isAlive, listRuns, type RunRecord } from '../process/registry.js';
+import { isAlive, isRunId, listRuns, type RunRecord } from '../process/registry.js';
 
 export interface RunInfo {
   daemon?: string;
@@ -13,12 +13,20 @@ export interface RunInfo {
 export const runInfo = (r: RunRecord): RunInfo => (r.info ?? {}) as RunInfo;
 export const ownerAlive = (r: RunRecord): boolean => isAlive(r.ownerPid, r.ownerStartTime);
 
+/** `--run <id>` as given: refused unless it can be a run id (an empty one, a path such as ../../etc). */
+export function checkRunOption(runId: string | undefined): void {
+  if (runId === undefined) return;
+  if (runId === '') throw new Error('--run needs a run id; `saltnet status` lists them');
+  if (!isRunId(runId)) throw new Error(`--run ${JSON.stringify(runId)} is not a run id (run ids are made of letters, digits, '.', '_' and '-'); \`saltnet status\` lists them`);
+}
+
 /** The one live run, or the one named; a clear error otherwise. */
 export function pickRun(runId?: string): RunRecord {
+  checkRunOption(runId);
   const live = listRuns().filter(ownerAlive);
-  if (runId) {
+  if (runId !== undefined) {
     const r = live.find((x) => x.runId === runId);
-    if (!r) throw new Error(`no live run ${runId}; see \`saltnet status\``);
+    if (!r) throw new Error(`no running testnet ${runId}; \`saltnet status\` lists them`);
     return r;
   }
   if (live.length === 0) throw new Error('no testnet is running: start one with `saltnet up`');

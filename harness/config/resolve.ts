@@ -8,6 +8,7 @@ import { resolveCacheDir } from '../snapshot/cache-dir.js';
 import { ConfigError, type ConfigProblem } from './errors.js';
 import { findConfigFile, type FoundConfig } from './find.js';
 import { loadConfigFile, type LoadedConfig } from './load.js';
+import { parseNumberText } from './numbers.js';
 import { KEYS, type ConfigKey, type ConfigValues, type KeySpec } from './schema.js';
 import { validateValue } from './validate.js';
 
@@ -85,8 +86,14 @@ function setPath(o: Record<string, unknown>, key: ConfigKey, value: unknown): vo
   cur[segs[segs.length - 1]!] = value;
 }
 
-/** Environment values are text: try it as written, then as a number or boolean (SALTNET_WORKERS=4). */
+/** Environment values are text: numbers as the command line reads them (numbers.ts), else as written, then as a boolean. */
 function fromEnvText(spec: KeySpec, text: string): { value?: unknown; problem?: string } {
+  if (spec.number) {
+    const n = parseNumberText(text, spec.number);
+    if (!('problem' in n)) return validateValue(spec, n.value);
+    // "not a number" gets what would do; the other problems (range, exponent) already say it.
+    return { problem: /is not|^needs/.test(n.problem) ? `${n.problem} (expected ${spec.expected})` : n.problem };
+  }
   const asIs = validateValue(spec, text);
   if (!asIs.problem) return asIs;
   const t = text.trim();

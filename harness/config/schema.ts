@@ -3,6 +3,7 @@
 // environment mapping, the flag mapping, the defaults and the README's key table all follow from it.
 import { z } from 'zod';
 import { isAmountString } from '../scenario/amounts.js';
+import { describeRule, NUMBER_RULES, type NumberRule } from './numbers.js';
 
 export const BACKEND_CHOICES = ['auto', 'salvium', 'sim', 'monero'] as const;
 export const LOGIN_CHOICES = ['none', 'digest'] as const;
@@ -10,7 +11,12 @@ export const WALLET_CREATION_CHOICES = ['cli', 'rpc'] as const;
 export const ISOLATION_CHOICES = ['shared', 'fresh'] as const;
 export const REPORTER_CHOICES = ['human', 'junit', 'json'] as const;
 
-const positiveInt = z.number().int().positive();
+/** A number within its rule's range (numbers.ts: the same ranges as the command line's). */
+function ranged(r: NumberRule): z.ZodNumber {
+  let n = r.whole ? z.number().int() : z.number().finite();
+  n = r.minExclusive ? n.gt(r.min) : n.gte(r.min);
+  return n.lte(r.max);
+}
 const text = z.string().trim().min(1);
 
 /** A number of coins (1001: the backend's coin), or an amount with its unit ("1001 SAL1", "1 XMR"). */
@@ -61,6 +67,8 @@ export interface KeySpec {
   path?: 'path' | 'globs';
   /** One line for the README and --help texts. */
   describe: string;
+  /** A number key's range: environment text is parsed by numbers.ts with it. */
+  number?: NumberRule;
 }
 
 const choices = (c: readonly string[]): string => `one of ${c.join(', ')}`;
@@ -68,8 +76,8 @@ const choices = (c: readonly string[]): string => `one of ${c.join(', ')}`;
 export const KEYS: readonly KeySpec[] = [
   { key: 'backend', schema: z.enum(BACKEND_CHOICES), expected: choices(BACKEND_CHOICES), flag: 'backend', env: 'SALTNET_BACKEND', default: 'auto', describe: 'which programs to run (auto: real Salvium if found, else the simulator)' },
   { key: 'binDir', schema: text, expected: 'a folder (relative to the config file)', flag: 'bin-dir', env: 'SALTNET_BIN_DIR', unset: 'look on PATH', path: 'path', describe: 'folder with salviumd, salvium-wallet-cli, salvium-wallet-rpc' },
-  { key: 'difficulty', schema: positiveInt, expected: 'a whole number ≥ 1', flag: 'difficulty', unset: "the backend's (500; monero: 1)", describe: 'fixed mining difficulty' },
-  { key: 'height', schema: z.number().int().nonnegative(), expected: 'a whole number ≥ 0', flag: 'height', unset: "the backend's (1201, tokens active; monero: 70)", describe: '`up` mines to this height' },
+  { key: 'difficulty', schema: ranged(NUMBER_RULES.difficulty), number: NUMBER_RULES.difficulty, expected: describeRule(NUMBER_RULES.difficulty), flag: 'difficulty', unset: "the backend's (500; monero: 1)", describe: 'fixed mining difficulty' },
+  { key: 'height', schema: ranged(NUMBER_RULES.height), number: NUMBER_RULES.height, expected: describeRule(NUMBER_RULES.height), flag: 'height', unset: "the backend's (1201, tokens active; monero: 70)", describe: '`up` mines to this height' },
   {
     key: 'unlocked',
     schema: unlockedSchema,
@@ -91,11 +99,11 @@ export const KEYS: readonly KeySpec[] = [
   },
   { key: 'login', schema: z.enum(LOGIN_CHOICES), expected: choices(LOGIN_CHOICES), flag: 'login', default: 'none', describe: 'wallet RPC login: none, or HTTP Digest with generated credentials' },
   { key: 'walletCreation', schema: z.enum(WALLET_CREATION_CHOICES), expected: choices(WALLET_CREATION_CHOICES), flag: 'wallet-creation', default: 'cli', describe: "create the wallet with the wallet CLI, or with the wallet RPC's create_wallet" },
-  { key: 'threads', schema: positiveInt, expected: 'a whole number ≥ 1', flag: 'threads', default: 1, describe: 'mining threads' },
-  { key: 'timeoutFactor', schema: z.number().positive().finite(), expected: 'a number > 0 (slow machines: 2 or 3)', flag: 'timeout-factor', env: 'SALTNET_TIMEOUT_FACTOR', default: 1, describe: 'scale every deadline' },
+  { key: 'threads', schema: ranged(NUMBER_RULES.threads), number: NUMBER_RULES.threads, expected: describeRule(NUMBER_RULES.threads), flag: 'threads', default: 1, describe: 'mining threads' },
+  { key: 'timeoutFactor', schema: ranged(NUMBER_RULES.timeoutFactor), number: NUMBER_RULES.timeoutFactor, expected: `${describeRule(NUMBER_RULES.timeoutFactor)} (slow machines: 2 or 3)`, flag: 'timeout-factor', env: 'SALTNET_TIMEOUT_FACTOR', default: 1, describe: 'scale every deadline' },
   { key: 'snapshots', schema: z.boolean(), expected: 'true or false', flag: 'snapshots', default: true, describe: 'use the chain-state cache (`--no-snapshots`: mine from scratch)' },
   { key: 'run.isolation', schema: z.enum(ISOLATION_CHOICES), expected: choices(ISOLATION_CHOICES), flag: 'isolation', default: 'shared', describe: 'shared: one testnet, a fresh wallet per scenario; fresh: a testnet per scenario' },
-  { key: 'run.workers', schema: positiveInt, expected: 'a whole number ≥ 1', flag: 'workers', env: 'SALTNET_WORKERS', default: 1, describe: 'scenarios run at once' },
+  { key: 'run.workers', schema: ranged(NUMBER_RULES.workers), number: NUMBER_RULES.workers, expected: describeRule(NUMBER_RULES.workers), flag: 'workers', env: 'SALTNET_WORKERS', default: 1, describe: 'scenarios run at once' },
   { key: 'run.reporter', schema: z.enum(REPORTER_CHOICES), expected: choices(REPORTER_CHOICES), flag: 'reporter', default: 'human', describe: 'report format' },
   { key: 'run.artifacts', schema: text, expected: 'a folder (relative to the config file)', flag: 'artifacts', default: '.saltnet/artifacts', path: 'path', describe: "folder for each scenario run's artifacts" },
   { key: 'run.bail', schema: z.boolean(), expected: 'true or false', flag: 'bail', default: false, describe: 'stop at the first failed scenario' },

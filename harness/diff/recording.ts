@@ -201,6 +201,9 @@ export async function writeRecording(dir: string, results: readonly ScenarioResu
   await mkdir(staging, { recursive: true });
   const taken = new Set([MANIFEST_FILE]);
   const scenarios: RecordedScenarioEntry[] = [];
+  // A run stopped half-way records nothing: its statuses say how it was stopped, not how the backend answers.
+  const cut = results.find((r) => r.status === 'interrupted');
+  if (cut) throw new Error(`the run was interrupted (at ${cut.file}): nothing recorded`);
   const sorted = [...results].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   try {
     for (const r of sorted) {
@@ -209,7 +212,7 @@ export async function writeRecording(dir: string, results: readonly ScenarioResu
       const source = bytes.toString('utf8');
       const result = resultName(file, taken);
       await writeFile(join(staging, result), toJson(recordScenario(r, file, { root, source })));
-      scenarios.push({ file, sha256: sha256Hex(bytes), result, name: r.name, status: r.status });
+      scenarios.push({ file, sha256: sha256Hex(bytes), result, name: r.name, status: r.status as Exclude<typeof r.status, 'interrupted'> });
     }
     const rpc = rpcVersion(results);
     const manifest: RecordingManifest = {

@@ -17,6 +17,8 @@ export { waitUntilReady, tcpProbe, httpProbe, type ReadyStrategy, type Ready, ty
 export { freePorts, isPortFree, withFreshPorts, isBindError } from './ports.js';
 export {
   stateDir,
+  resolveStateDir,
+  isRunId,
   writeRun,
   readRun,
   listRuns,
@@ -24,6 +26,7 @@ export {
   isAlive,
   reapRun,
   reapStale,
+  type ReapOptions,
   procStartTime,
   selfStartTime,
   type RunProcess,
@@ -31,3 +34,4 @@ export {
 } from './registry.js';
 export { startReaper, REAPER_SCRIPT, REAPER_POLL_MS, REAPER_GRACE_MS, type Reaper } from './reaper.js';
 export { createSupervisor, type Supervisor, type SupervisorOptions } from './supervisor.js';
+export { newTempWorkdir, isTempWorkdirPath, settleWorkdir } from './workdir.js';

@@ -22,10 +22,13 @@ if (!runId || !Number.isInteger(ownerPid)) {
       const record = readRun(runId);
       if (!record || record.ownerPid !== ownerPid) process.exit(0);
       if (isAlive(ownerPid, ownerStartTime || undefined)) return;
-      const killed = await reapRun(record, { graceMs: GRACE_MS });
+      // A temporary workdir goes with the run (reapRun), unless the run asked to keep it: then the log says so, in it.
+      const notes: string[] = [];
+      const killed = await reapRun(record, { graceMs: GRACE_MS, log: (l) => notes.push(l) });
       try {
         if (existsSync(record.workdir)) {
-          appendFileSync(join(record.workdir, 'saltnet-reaper.log'), `${new Date().toISOString()} owner ${ownerPid} of run ${runId} died; reaped: ${killed.join(', ') || 'nothing left'}\n`);
+          const lines = [`owner ${ownerPid} of run ${runId} died; reaped: ${killed.join(', ') || 'nothing left'}`, ...notes];
+          appendFileSync(join(record.workdir, 'saltnet-reaper.log'), lines.map((l) => `${new Date().toISOString()} ${l}\n`).join(''));
         }
       } catch {
         /* best effort */

@@ -4,11 +4,12 @@
 // inherited a recycled pid.
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { killTree, signal, signalGroup } from './kill.js';
 import { descendants, hasProcfs, procStartTime, readStat, type ProcStat } from './procfs.js';
 import { scaled } from './timeouts.js';
+import { settleWorkdir } from './workdir.js';
 
 export { procStartTime } from './procfs.js';
 
@@ -29,17 +30,49 @@ export interface RunRecord {
   processes: RunProcess[];
   /** Endpoints etc. for `saltnet status`. */
   info?: Record<string, unknown>;
+  /** The run created `workdir` as a temporary folder (no --workdir): reaping the run removes it (see workdir.ts). */
+  tempWorkdir?: boolean;
+  /** Keep the temporary workdir when the run is reaped: a program crashed or the start failed, and its logs are the evidence. */
+  keepWorkdir?: boolean;
 }
 
-/** SALTNET_STATE_DIR, else $XDG_CACHE_HOME/saltnet/runs, else ~/.cache/saltnet/runs (created). */
+/**
+ * The run registry's folder and where that choice came from: $SALTNET_STATE_DIR, else
+ * $SALTNET_CACHE_DIR/runs, else $XDG_CACHE_HOME/saltnet/runs, else ~/.cache/saltnet/runs — the
+ * `runs` folder of the cache folder saltnet uses by default. Only environment variables decide it
+ * (never a flag or a config file), so that every command of a shell sees the same runs.
+ */
+export function resolveStateDir(env: NodeJS.ProcessEnv = process.env): { dir: string; source: string } {
+  if (env['SALTNET_STATE_DIR']) return { dir: resolve(env['SALTNET_STATE_DIR']), source: 'env SALTNET_STATE_DIR' };
+  if (env['SALTNET_CACHE_DIR']) return { dir: join(resolve(env['SALTNET_CACHE_DIR']), 'runs'), source: 'env SALTNET_CACHE_DIR (its runs folder)' };
+  // The XDG spec says a relative $XDG_CACHE_HOME is invalid and must be ignored (as snapshot/cache-dir.ts does).
+  const xdg = env['XDG_CACHE_HOME'];
+  if (xdg && isAbsolute(xdg)) return { dir: join(xdg, 'saltnet', 'runs'), source: 'default ($XDG_CACHE_HOME/saltnet/runs)' };
+  return { dir: join(env['HOME'] || homedir(), '.cache', 'saltnet', 'runs'), source: 'default (~/.cache/saltnet/runs)' };
+}
+
+/** The run registry's folder (created): see resolveStateDir. */
 export function stateDir(): string {
-  const dir = process.env['SALTNET_STATE_DIR'] || join(process.env['XDG_CACHE_HOME'] || join(homedir(), '.cache'), 'saltnet', 'runs');
-  mkdirSync(dir, { recursive: true });
+  const { dir, source } = resolveStateDir();
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    const why = e.code === 'ENOTDIR' || e.code === 'EEXIST' ? 'a file is in the way' : e.code === 'EACCES' || e.code === 'EPERM' ? 'permission denied' : e.message;
+    throw new Error(`cannot use ${dir} for the run registry (${source}): ${why}; set SALTNET_STATE_DIR to a folder you can write`);
+  }
   return dir;
 }
 
+const RUN_ID = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
+
+/** Whether `runId` can name a run (and a file of the registry: no path separators, no leading dot). */
+export function isRunId(runId: string): boolean {
+  return RUN_ID.test(runId) && runId.length <= 200;
+}
+
 function checkRunId(runId: string): void {
-  if (!/^[A-Za-z0-9_-][A-Za-z0-9._-]*$/.test(runId) || runId.length > 200) throw new Error(`invalid run id ${JSON.stringify(runId)}: use letters, digits, '.', '_' and '-'`);
+  if (!isRunId(runId)) throw new Error(`invalid run id ${JSON.stringify(runId)}: use letters, digits, '.', '_' and '-'`);
 }
 
 function runFile(runId: string): string {
@@ -124,13 +157,21 @@ async function waitDead(check: () => boolean, ms: number): Promise<boolean> {
   return check();
 }
 
+export interface ReapOptions {
+  graceMs?: number;
+  /** Told where a temporary workdir was kept (the run asked to keep it), or that removing it failed. */
+  log?: (line: string) => void;
+}
+
 /**
  * Stop every process of the run that is still alive and identical (pid and start time): SIGTERM to
  * all of them (last started first), then, after `graceMs` (default 5000, scaled) or as soon as all
- * have exited, SIGKILL to whatever is left of their trees and process groups. Removes the record.
+ * have exited, SIGKILL to whatever is left of their trees and process groups. Then the run's
+ * temporary workdir goes (unless the record says to keep it; a --workdir of the user's always
+ * stays: see workdir.ts) and the record is removed.
  * Returns what was killed, e.g. ['wallet-rpc (pid 123)', 'daemon (pid 122)'].
  */
-export async function reapRun(r: RunRecord, opts: { graceMs?: number } = {}): Promise<string[]> {
+export async function reapRun(r: RunRecord, opts: ReapOptions = {}): Promise<string[]> {
   const grace = opts.graceMs ?? scaled(5000);
   const targets = [...r.processes].reverse().filter((p) => isAlive(p.pid, p.startTime || undefined));
   // Remember each tree now, while it is intact: once a parent dies its children hang off init.
@@ -146,12 +187,17 @@ export async function reapRun(r: RunRecord, opts: { graceMs?: number } = {}): Pr
     for (const d of trees.get(p.pid) ?? []) if (same(d)) signal(d.pid, 'SIGKILL');
   }
   await waitDead(() => targets.every((p) => !same(p)) && [...trees.values()].flat().every((d) => !same(d)), 2000);
+  try {
+    if (settleWorkdir(r) === 'kept') opts.log?.(`saltnet: run ${r.runId}: its workdir is kept for its logs: ${r.workdir}`);
+  } catch (err) {
+    opts.log?.(`saltnet: run ${r.runId}: cannot remove its temporary workdir ${r.workdir}: ${(err as Error).message}`);
+  }
   removeRun(r.runId);
   return targets.map((p) => `${p.name} (pid ${p.pid})`);
 }
 
 /** Reap every run whose owning harness is dead (or a different process under a recycled pid). */
-export async function reapStale(opts: { graceMs?: number } = {}): Promise<RunRecord[]> {
+export async function reapStale(opts: ReapOptions = {}): Promise<RunRecord[]> {
   const stale = listRuns().filter((r) => !isAlive(r.ownerPid, r.ownerStartTime || undefined));
   for (const r of stale) await reapRun(r, opts);
   return stale;

@@ -6,8 +6,10 @@ import type { ExitInfo } from './errors.js';
 import { signal, signalGroup } from './kill.js';
 import { killNow, startProcess, type ManagedProcess, type ManagedProcessOptions } from './managed.js';
 import { procStartTime } from './procfs.js';
+import { exitHeld, interrupt, SIGNAL_EXIT_CODES } from './interrupt.js';
 import { startReaper, type Reaper } from './reaper.js';
 import { removeRun, selfStartTime, writeRun, type RunRecord } from './registry.js';
+import { scaled } from './timeouts.js';
 
 export interface Supervisor {
   readonly runId: string;
@@ -24,14 +26,18 @@ export interface Supervisor {
   setInfo(info: Record<string, unknown>): void;
   /** Add to the info of the run record. */
   updateInfo(patch: Record<string, unknown>): void;
+  /** Whether whoever reaps this run after a death of its saltnet keeps its temporary workdir (RunRecord.keepWorkdir). */
+  keepWorkdir(keep: boolean): void;
   /** Stop every process, last started first, each gracefully then killed after its grace; remove the run record. Idempotent. */
   stopAll(): Promise<void>;
 }
 
 export interface SupervisorOptions {
   workdir: string;
+  /** The run created `workdir` as a temporary folder: a reaper removes it with the run (RunRecord.tempWorkdir). */
+  tempWorkdir?: boolean;
   runId?: string;
-  /** SIGINT/SIGTERM/SIGHUP → stopAll() then exit 130/143/129; uncaughtException/unhandledRejection → stopAll() then exit 1 (default true). */
+  /** SIGINT/SIGTERM/SIGHUP → interrupt(), stopAll(), what holdExit() holds, then exit 130/143/129; uncaughtException/unhandledRejection → stopAll() then exit 1 (default true). */
   trapSignals?: boolean;
   /** Start the watchdog that reaps the run if this process dies without stopping it (default true). */
   reaper?: boolean;
@@ -63,6 +69,7 @@ class SupervisorImpl implements Supervisor {
       startedAt: new Date().toISOString(),
       workdir: opts.workdir,
       processes: [],
+      ...(opts.tempWorkdir ? { tempWorkdir: true } : {}),
     };
     writeRun(this.rec);
     this.afterStop = opts.afterStop;
@@ -132,6 +139,12 @@ class SupervisorImpl implements Supervisor {
     this.setInfo({ ...this.rec.info, ...patch });
   }
 
+  keepWorkdir(keep: boolean): void {
+    if ((this.rec.keepWorkdir ?? false) === keep) return;
+    this.rec.keepWorkdir = keep;
+    if (!this.stopping) writeRun(this.rec);
+  }
+
   stopAll(): Promise<void> {
     if (this.stopping) return this.stopping;
     this.stopping = (async () => {
@@ -182,7 +195,6 @@ class SupervisorImpl implements Supervisor {
 // One set of process-wide handlers serves every live supervisor, so that a signal stops all of
 // them before the single exit.
 const active = new Set<SupervisorImpl>();
-const SIGNAL_EXIT: Record<string, number> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
 let trapped = false;
 let shuttingDown = false;
 
@@ -190,8 +202,15 @@ function trapping(): SupervisorImpl[] {
   return [...active].filter((s) => s.trapping);
 }
 
+/** Whether the supervisors' signal handlers are installed (a testnet is up): they stop it and exit on a signal. */
+export function trappingSignals(): boolean {
+  return trapped;
+}
+
 function onSignal(sig: NodeJS.Signals): void {
-  const code = SIGNAL_EXIT[sig] ?? 1;
+  const code = SIGNAL_EXIT_CODES[sig] ?? 1;
+  // First of all: whatever waits on the testnet learns why it is about to go away.
+  interrupt(sig);
   if (shuttingDown) {
     // Asked twice: no more grace.
     say(`saltnet: ${sig} again, killing every process now\n`);
@@ -201,7 +220,10 @@ function onSignal(sig: NodeJS.Signals): void {
   shuttingDown = true;
   say(`saltnet: ${sig} received, stopping the testnet (again to kill at once)\n`);
   const all = trapping();
-  void Promise.all(all.map((s) => s.stopAll())).finally(() => process.exit(code));
+  // Then stop, and let what must be finished first (a run's report: holdExit) finish.
+  void Promise.all(all.map((s) => s.stopAll()))
+    .then(() => exitHeld(scaled(60_000)))
+    .finally(() => process.exit(code));
 }
 
 /**

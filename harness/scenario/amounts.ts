@@ -11,6 +11,8 @@ export const AMOUNT_FORMS =
 
 const UNIT_RE = /^\s*(\d+)(?:\.(\d*))?\s+([A-Za-z0-9]+)\s*$/;
 const DIGITS_RE = /^\d+$/;
+/** A number written with an exponent (1e3, 1.5E-2), alone or before a unit. */
+export const EXPONENT_RE = /^[+-]?(\d+\.?\d*|\.\d+)[eE][+-]?\d+(?![\d.])/;
 
 function show(v: unknown): string {
   if (typeof v === 'string') return JSON.stringify(v);
@@ -45,6 +47,7 @@ function tryParse(v: unknown): { value?: bigint; error?: string } {
     if (DIGITS_RE.test(s)) return { value: BigInt(s) };
     if (s.startsWith('-')) return { error: 'amounts cannot be negative' };
     const m = UNIT_RE.exec(s);
+    if (EXPONENT_RE.test(s)) return { error: 'an exponent (1e3) is not accepted in an amount; write the digits, e.g. "1000 SAL1"' };
     if (!m) {
       if (/^\d+(\.\d+)?[A-Za-z]/.test(s)) return { error: 'put a space between the number and the unit' };
       return { error: 'not a number of atomic units nor "<decimal> <unit>"' };

@@ -13,12 +13,15 @@ export function messageOf(err: unknown): string {
 
 /**
  * `start()`, and once more if it rejects, after logging `saltnet: <what> failed (<first line of the
- * error>); trying once more`. Rejects with the second attempt's error when that one fails too.
+ * error>); trying once more`. Rejects with the second attempt's error when that one fails too, and
+ * does not try again once `signal` has aborted.
  */
-export function retryOnce<T>(start: () => Promise<T>, what: string, log: (line: string) => void): Promise<T> {
+export function retryOnce<T>(start: () => Promise<T>, what: string, log: (line: string) => void, signal?: AbortSignal): Promise<T> {
   return pRetry(() => start(), {
     retries: 1,
     minTimeout: 500,
+    // Not once more after Ctrl-C: the first attempt failed because the run is being stopped.
+    ...(signal ? { signal } : {}),
     onFailedAttempt: ({ error, retriesLeft }) => {
       if (retriesLeft > 0) log(`saltnet: ${what} failed (${error.message.split('\n', 1)[0]}); trying once more`);
     },
@@ -56,4 +59,51 @@ export function watchDeaths(t: Testnet): DeathWatch {
     },
     off,
   };
+}
+
+/** Thrown by untilAborted when the run was interrupted first. */
+export class RunInterrupted extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RunInterrupted';
+  }
+}
+
+/** Why the run was stopped: the reason's message (`interrupted by SIGINT`), else `interrupted`. */
+export function interruptionMessage(signal: AbortSignal): string {
+  const r: unknown = signal.reason;
+  return r instanceof Error && r.message ? r.message : typeof r === 'string' && r ? r : 'interrupted';
+}
+
+/**
+ * `work`'s outcome, or a RunInterrupted as soon as `signal` aborts (at once when it already has).
+ * What the work still does afterwards is not waited for: `abandoned` gets its value (to release
+ * what it made), and a rejection of it is ignored.
+ */
+export function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined, abandoned?: (value: T) => void): Promise<T> {
+  if (!signal) return work;
+  return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    const onAbort = (): void => {
+      if (settled) return;
+      settled = true;
+      reject(new RunInterrupted(interruptionMessage(signal)));
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        if (settled) return abandoned?.(v);
+        settled = true;
+        resolve(v);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        if (settled) return;
+        settled = true;
+        reject(err);
+      },
+    );
+  });
 }

@@ -8,11 +8,11 @@ import { createWalletClient } from '../rpc/wallet.js';
 import type { Testnet, WalletHandle } from '../testnet/testnet.js';
 import { createArtifacts, type Artifacts } from './artifacts.js';
 import { envRedaction, type EnvRedaction } from './env-secrets.js';
-import { messageOf, watchDeaths, type DeathWatch } from './infra.js';
+import { interruptionMessage, messageOf, RunInterrupted, untilAborted, watchDeaths, type DeathWatch } from './infra.js';
 import { startMetadataServer, type MetadataServer } from './metadata.js';
 import { refreshScope, runStep, type ScenarioWallet, type StepContext } from './steps.js';
 import type { RunnerOptions } from './runner.js';
-import { isUnsuccessful, type Scenario, type ScenarioResult } from './types.js';
+import { isUnsuccessful, type Scenario, type ScenarioResult, type StepResult } from './types.js';
 
 export interface Prepared {
   testnet: Testnet;
@@ -55,12 +55,19 @@ export async function runOne(s: Scenario, prepare: () => Promise<Prepared>, o: R
     result.artifactDir = run.artifacts.dir;
     // The source too, so that `saltnet repro` can run exactly this file again.
     run.artifacts.writeScenario({ source: readFileSync(s.file, 'utf8'), parsed: s });
-    run.prepared = await prepare();
+    // Stopped meanwhile: what prepare() still makes is released when it is made.
+    run.prepared = await untilAborted(prepare(), o.signal, (late) => void late.release(true).catch(() => undefined));
     run.deaths = watchDeaths(run.prepared.testnet);
     await runSteps(s, run, o, result);
   } catch (err) {
-    result.status = 'error';
-    result.failure = { message: `setting up the scenario failed: ${messageOf(err)}` };
+    if (o.signal?.aborted) {
+      // The testnet is being stopped under us: whatever failed, the cause is the interruption.
+      result.status = 'interrupted';
+      result.failure = { message: interruptionMessage(o.signal) };
+    } else {
+      result.status = 'error';
+      result.failure = { message: `setting up the scenario failed: ${messageOf(err)}` };
+    }
   } finally {
     await finish(s, run, o, result, t0);
   }
@@ -92,12 +99,29 @@ async function runSteps(s: Scenario, run: Run, o: RunnerOptions, result: Scenari
     baseDir: dirname(s.file),
     allowFilesOutside: o.allowFilesOutside === true,
   };
-  await refreshScope(ctx);
-  for (const w of wallets.values()) await w.client.raw('refresh');
+  await untilAborted(
+    (async () => {
+      await refreshScope(ctx);
+      for (const w of wallets.values()) await w.client.raw('refresh');
+    })(),
+    o.signal,
+  );
   for (const step of s.steps) {
-    const r = run.env.redactValue(await runStep(ctx, step));
+    const done = await stepUnlessInterrupted(ctx, step, o.signal);
+    if (!done) {
+      // Stopped between two steps.
+      result.status = 'interrupted';
+      result.failure = { message: `${interruptionMessage(o.signal!)} before step ${step.index + 1}` };
+      break;
+    }
+    const r = run.env.redactValue(done);
     result.steps.push(r);
     o.hooks?.step?.(r);
+    if (r.status === 'interrupted') {
+      result.status = 'interrupted';
+      result.failure = r.failure ?? { message: 'interrupted' };
+      break;
+    }
     if (r.status === 'failed') {
       const failure = r.failure ?? { message: 'step failed' };
       const broken = await run.deaths?.broken();
@@ -109,12 +133,30 @@ async function runSteps(s: Scenario, run: Run, o: RunnerOptions, result: Scenari
   for (const st of s.steps.slice(result.steps.length)) result.steps.push({ index: st.index, name: st.name, action: st.action.kind, status: 'skipped', ms: 0 });
 }
 
+/**
+ * The step's result; when the run is stopped while it runs, at once an `interrupted` result (the
+ * step itself is not waited for: its answer would be the refused connection of a stopping
+ * program); undefined when the run was stopped before it began.
+ */
+async function stepUnlessInterrupted(ctx: StepContext, step: Scenario['steps'][number], signal: AbortSignal | undefined): Promise<StepResult | undefined> {
+  if (signal?.aborted) return undefined;
+  const t0 = Date.now();
+  try {
+    return await untilAborted(runStep(ctx, step), signal);
+  } catch (err) {
+    if (!(err instanceof RunInterrupted)) throw err;
+    const action = step.action.kind === 'wallet' ? step.action.method : step.action.kind;
+    return { index: step.index, name: step.name, action, status: 'interrupted', ms: Date.now() - t0, failure: { message: err.message, pos: step.pos } };
+  }
+}
+
 async function finish(s: Scenario, run: Run, o: RunnerOptions, result: ScenarioResult, t0: number): Promise<void> {
   result.ms = Date.now() - t0;
   run.deaths?.off();
   const { prepared, artifacts } = run;
   const bad = isUnsuccessful(result);
-  if (bad && prepared) {
+  // An interruption is not a failure to investigate: no log tails for it.
+  if (bad && prepared && result.status !== 'interrupted') {
     result.logTails = {};
     for (const p of prepared.testnet.supervisor.processes()) result.logTails[p.name] = p.tail(20);
   }
@@ -135,10 +177,11 @@ async function finish(s: Scenario, run: Run, o: RunnerOptions, result: ScenarioR
   artifacts?.close();
   o.hooks?.scenarioEnd?.(result);
   if (!prepared) return;
-  if (bad && o.keep && o.isolation === 'fresh') {
+  if (bad && o.keep && o.isolation === 'fresh' && result.status !== 'interrupted') {
     const t = prepared.testnet;
     o.log(`--keep: the testnet of "${s.name}" stays up: daemon ${t.daemon.url}, wallets ${[...prepared.wallets].map(([n, w]) => `${n} ${w.url}`).join(', ')}, workdir ${t.workdir}. Ctrl-C to stop it.`);
-    await new Promise<never>(() => undefined);
+    // Up until Ctrl-C: with a signal to watch, the run then ends (and its report is written).
+    await new Promise<void>((resolve) => o.signal?.addEventListener('abort', () => resolve(), { once: true }));
   }
   await prepared.release(bad).catch((err: unknown) => o.log(`saltnet: stopping the testnet of "${s.name}" failed: ${messageOf(err)}`));
 }

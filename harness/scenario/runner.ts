@@ -8,7 +8,7 @@ import { resolveBackend } from '../testnet/binaries.js';
 import { fundFromWallet } from '../testnet/funding.js';
 import { startTestnet, type Testnet, type TestnetOptions, type WalletHandle } from '../testnet/testnet.js';
 import { checkScenarioFiles } from './files.js';
-import { messageOf, retryOnce } from './infra.js';
+import { interruptionMessage, messageOf, retryOnce } from './infra.js';
 import { maxFundable } from './limits.js';
 import { loadScenario } from './parse.js';
 import { endedEarly, runOne, type Prepared } from './run-one.js';
@@ -41,6 +41,12 @@ export interface RunnerOptions {
   hooks?: RunnerHooks;
   /** Run only the scenarios this accepts (`--grep`). */
   filter?: (s: Scenario) => boolean;
+  /**
+   * Stop the run when this aborts (the CLI passes its Ctrl-C/SIGTERM interruption): the step that
+   * runs ends as `interrupted` (its reason's message, e.g. `interrupted by SIGINT`), the steps after
+   * it are `skipped`, scenarios not started yet are `skipped` (`not run: …`), and runFiles returns.
+   */
+  signal?: AbortSignal;
   /** Run on this testnet (shared isolation, one worker) instead of starting one; it is mined to the required height and left running. */
   testnet?: Testnet;
   /**
@@ -181,7 +187,7 @@ export async function runFiles(files: string[], o: RunnerOptions): Promise<Scena
       ...(o.cacheDir ? { cacheDir: o.cacheDir } : {}),
       ...(o.snapshots === false ? { snapshots: false } : {}),
     },
-    stop: () => o.bail && bailed,
+    stop: () => (o.bail && bailed) || o.signal?.aborted === true,
     record: (r) => {
       if (isUnsuccessful(r)) bailed = true;
       return r;
@@ -194,7 +200,17 @@ export async function runFiles(files: string[], o: RunnerOptions): Promise<Scena
     },
   };
   const ran = o.isolation === 'fresh' ? await runFresh(scenarios, ctx) : await runShared(scenarios, ctx);
-  return [...results, ...ran];
+  return [...results, ...ran, ...notRun(scenarios, ran, o)];
+}
+
+/** After an interruption, the scenarios that never started, as `skipped` (a report then still names every scenario). */
+function notRun(scenarios: Scenario[], ran: ScenarioResult[], o: RunnerOptions): ScenarioResult[] {
+  if (!o.signal?.aborted) return [];
+  const done = new Set(ran.map((r) => `${r.file}\0${r.name}`));
+  const message = `not run: ${interruptionMessage(o.signal)}`;
+  return scenarios
+    .filter((s) => !done.has(`${s.file}\0${s.name}`))
+    .map((s): ScenarioResult => ({ file: s.file, name: s.name, status: 'skipped', ms: 0, backend: String(o.backend), steps: [], failure: { message } }));
 }
 
 /** A testnet per scenario, started (tried twice) with just what it requires. */
@@ -222,7 +238,7 @@ async function prepareFresh(s: Scenario, spec: BackendSpec, c: RunContext): Prom
   const funds = requiredFunds(s, spec);
   const need = funds.get(spec.fundAsset ?? 'XMR') ?? 0n;
   const options: TestnetOptions = { ...c.base, height: Math.max(requiredHeight(s, spec), 1), unlocked: need > 0n ? fundingBucket(need, spec) : 0n };
-  const testnet = await retryOnce(() => startTestnet(options), `starting the testnet of "${s.name}"`, c.o.log);
+  const testnet = await retryOnce(() => startTestnet(options), `starting the testnet of "${s.name}"`, c.o.log, c.o.signal);
   try {
     const main = testnet.wallets().get('main')!;
     const wallets = new Map<string, WalletHandle>([['main', main]]);
@@ -266,7 +282,7 @@ async function runShared(scenarios: Scenario[], c: RunContext): Promise<Scenario
     if (known) return known;
     const started = given
       ? given.daemon.client.height().then(async (h) => (h < height && (await given.mine(height)), given))
-      : retryOnce(() => startTestnet({ ...c.base, height, unlocked }), 'building the shared testnet', o.log);
+      : retryOnce(() => startTestnet({ ...c.base, height, unlocked }), 'building the shared testnet', o.log, o.signal);
     started.catch(() => undefined); // awaited by each scenario of the worker, which reports it
     return (chains[w] = started);
   };

@@ -188,7 +188,8 @@ export interface StepResult {
   index: number;
   name: string;
   action: string;
-  status: 'passed' | 'failed' | 'skipped';
+  /** `interrupted`: the run was stopped (Ctrl-C, SIGTERM) while this step ran; the steps after it are `skipped`. */
+  status: 'passed' | 'failed' | 'skipped' | 'interrupted';
   ms: number;
   /** Resolved request (templates filled in; passwords never here). */
   request?: unknown;
@@ -209,13 +210,14 @@ export interface StepFailure {
  * How a scenario ended. `failed`: the scenario's own failure (a step's expectation did not hold, an
  * RPC answered differently, the file does not parse or cannot be read). `error`: the infrastructure
  * let it down before it could be judged (the testnet did not start even on a second try, funding
- * its wallets failed, a process of the testnet died and was not started again). Both fail the run.
+ * its wallets failed, a process of the testnet died and was not started again). `interrupted`:
+ * the run was stopped (Ctrl-C, SIGTERM) while this scenario ran. All three fail the run.
  */
-export type ScenarioStatus = 'passed' | 'failed' | 'error' | 'skipped';
+export type ScenarioStatus = 'passed' | 'failed' | 'error' | 'interrupted' | 'skipped';
 
-/** Whether the scenario failed or errored (what makes a run fail, `--bail` stop, `--keep` keep). */
+/** Whether the scenario failed, errored or was interrupted (what makes a run fail, `--bail` stop; `--keep` keeps a failed or errored one). */
 export function isUnsuccessful(r: { status: ScenarioStatus }): boolean {
-  return r.status === 'failed' || r.status === 'error';
+  return r.status === 'failed' || r.status === 'error' || r.status === 'interrupted';
 }
 
 export interface ScenarioResult {

@@ -10,14 +10,13 @@
 // data dir and wallet files in well under a second; a miss builds the state (blocks that only raise
 // the height go to a miner wallet, only the blocks the funds need to the main wallet), stops the
 // processes cleanly, saves the snapshot, and starts them again.
-import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ProcessExitedError } from '../process/errors.js';
 import { reapStale } from '../process/registry.js';
+import { newTempWorkdir } from '../process/workdir.js';
 import { createSupervisor } from '../process/supervisor.js';
 import { setTimeoutFactor } from '../process/timeouts.js';
 import { createDaemonClient } from '../rpc/daemon.js';
@@ -36,6 +35,7 @@ import { chooseState } from './state.js';
 import type { Testnet, TestnetOptions } from './types.js';
 import { readAddresses, restoreWithCli, restoreWithRpc, writeAddresses, type WalletAddresses } from './wallet-setup.js';
 import { WalletSet, type WalletHandle } from './wallets.js';
+import { makeWorkdir } from './workdir.js';
 
 export type { Testnet, TestnetOptions } from './types.js';
 export type { SnapshotInfo } from './state.js';
@@ -57,17 +57,23 @@ async function openRun(opts: TestnetOptions): Promise<Run> {
   // Before anything is started: a broken fixture wallet file fails here, with nothing to clean up.
   const chain = chainSpecFor(backend, opts);
   // Whatever an earlier run left when it was killed goes first.
-  for (const r of await reapStale()) log(`saltnet: reaped stale run ${r.runId} (its owner had died)`);
+  for (const r of await reapStale({ log })) log(`saltnet: reaped stale run ${r.runId} (its owner had died)`);
   const ownWorkdir = opts.workdir === undefined;
-  const workdir = resolve(opts.workdir ?? join(tmpdir(), `saltnet-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`));
+  const workdir = resolve(opts.workdir ?? newTempWorkdir());
   const dirs = stateDirs(workdir);
   const hadState = nonEmpty(dirs.daemon) || nonEmpty(dirs.wallets);
-  for (const d of ['logs', 'wallets']) mkdirSync(join(workdir, d), { recursive: true });
+  makeWorkdir(workdir, !ownWorkdir, ['logs', 'wallets']);
   // A temporary workdir goes with the testnet on every clean stop (Ctrl-C included); it stays when startup failed, for its logs.
   // So does one whose programs crashed while it was up: the crash logs are what the user needs next.
   let keepWorkdir = !ownWorkdir;
+  // The run record says it too, so that a reaper (saltnet itself killed) decides the same.
+  const setKeepWorkdir = (keep: boolean): void => {
+    keepWorkdir = keep;
+    if (ownWorkdir) sup.keepWorkdir(keep);
+  };
   const sup = createSupervisor({
     workdir,
+    tempWorkdir: ownWorkdir,
     trapSignals: opts.trapSignals ?? true,
     afterStop: () => {
       if (!keepWorkdir) rmSync(workdir, { recursive: true, force: true });
@@ -77,7 +83,7 @@ async function openRun(opts: TestnetOptions): Promise<Run> {
   const aborter = new AbortController();
   const events = runEvents(sup, {
     isUp: () => run.activity === UP,
-    onCrashAfterReady: () => (keepWorkdir = true),
+    onCrashAfterReady: () => setKeepWorkdir(true),
   });
   const run: Run = {
     opts, log, backend, chain, workdir, dirs, hadState, sup, aborter, events, phases: {}, activity: 'while the testnet was starting',
@@ -91,7 +97,7 @@ async function openRun(opts: TestnetOptions): Promise<Run> {
         log(`saltnet: the testnet cannot go on: ${err.message.split('\n')[0]}`);
       },
     },
-    setKeepWorkdir: (keep) => (keepWorkdir = keep),
+    setKeepWorkdir,
   };
   return run;
 }

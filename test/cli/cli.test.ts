@@ -1,6 +1,6 @@
 // The `saltnet` command as users run it: up/status/mine/down, Ctrl-C, SIGTERM and SIGKILL of the
 // harness itself (nothing of the run may survive), and errors that name the problem and the fix.
-import { rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -65,17 +65,47 @@ describe('nothing survives the harness', { timeout: 150_000 }, () => {
     expect(pidsOf(ready).filter((p) => isAlive(p))).toEqual([]);
   });
 
-  it('SIGKILL: the reaper kills the children within 5 s; `saltnet down` finds nothing left', async () => {
+  it('SIGKILL: the reaper kills the children and removes the temporary workdir within 5 s; `saltnet down` finds nothing left', async () => {
     const { proc, ready } = await up();
+    expect(ready.workdir).toMatch(/\/saltnet-[0-9a-z]+-[0-9a-f]{6}$/);
+    expect(existsSync(ready.workdir)).toBe(true);
     proc.kill('SIGKILL');
     await proc;
     const t0 = Date.now();
-    // The requirement: within 5 s of the harness's SIGKILL, no process of the run is left.
+    // The requirement: within 5 s of the harness's SIGKILL, no process of the run is left, and no temporary folder.
     await waitFor(`children ${pidsOf(ready).join(', ')} to die`, async () => pidsOf(ready).every((p) => !isAlive(p)), 5000, 50);
+    await waitFor(`${ready.workdir} to be removed`, async () => !existsSync(ready.workdir), 5000 - (Date.now() - t0), 50);
     expect(Date.now() - t0).toBeLessThan(5000);
     const down = await saltnet(['down']);
     expect(down.stdout, String(down.all)).toMatch(/nothing to stop|reaped stale run/);
-    rmSync(ready.workdir, { recursive: true, force: true }); // a killed harness leaves its workdir (and logs)
+  });
+
+  it('SIGKILL after a program crashed: the reaper kills the rest and keeps the temporary workdir, saying so in it', async () => {
+    const s = await startUntilReady(['up', '--backend', 'sim', '--height', '30', '--unlocked', '0'], env(), running);
+    const old = s.ready.daemon.pid as number;
+    process.kill(old, 'SIGKILL');
+    await waitFor('the restarted daemon', async () => s.events().find((e: any) => e.event === 'pid' && e.previousPid === old), 20_000, 20);
+    const record = JSON.parse(readFileSync(join(state, `${s.ready.runId}.json`), 'utf8'));
+    expect(record).toMatchObject({ tempWorkdir: true, keepWorkdir: true });
+    s.proc.kill('SIGKILL');
+    await s.proc;
+    await waitFor('the run record to go', async () => !existsSync(join(state, `${s.ready.runId}.json`)), 5000, 50);
+    for (const p of record.processes as { pid: number; startTime: string }[]) expect(isAlive(p.pid, p.startTime)).toBe(false);
+    expect(existsSync(join(s.ready.workdir, 'logs', 'daemon.log'))).toBe(true);
+    expect(readFileSync(join(s.ready.workdir, 'saltnet-reaper.log'), 'utf8')).toContain(`its workdir is kept for its logs: ${s.ready.workdir}`);
+    rmSync(s.ready.workdir, { recursive: true, force: true });
+  });
+
+  it('SIGKILL with --workdir: the processes go, the folder the user named stays', async () => {
+    const workdir = join(state, 'kept-after-kill');
+    const { proc, ready } = await up(['--workdir', workdir]);
+    proc.kill('SIGKILL');
+    await proc;
+    await waitFor(`children ${pidsOf(ready).join(', ')} to die`, async () => pidsOf(ready).every((p) => !isAlive(p)), 5000, 50);
+    // The reaper is done once the run's record is gone: only then is "still there" a verdict.
+    await waitFor('the run record to go', async () => JSON.parse((await saltnet(['status', '--json'])).stdout as string).length === 0, 5000, 100);
+    expect(existsSync(join(workdir, 'wallets', 'main.keys'))).toBe(true);
+    expect(existsSync(join(workdir, 'logs'))).toBe(true);
   });
 
   it('`saltnet down` stops a running `saltnet up`', async () => {
@@ -116,7 +146,7 @@ describe('errors name the problem and the fix', () => {
     expect((await saltnet(['frobnicate'])).exitCode).toBe(1);
     const tf = await saltnet(['up', '--timeout-factor', '-1']);
     expect(tf.exitCode).toBe(1);
-    expect(tf.all).toContain('flag --timeout-factor: timeoutFactor: expected a number > 0');
+    expect(tf.all).toContain('saltnet: --timeout-factor: -1 is too small: it must be above 0');
   });
 
   it('doctor reports the backends and the node version', async () => {

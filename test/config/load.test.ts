@@ -63,7 +63,7 @@ describe('YAML config files', () => {
     const problems = await problemsOf(() => loadConfigFile(file));
     expect(brief(problems)).toEqual([
       '1:10 backend: expected one of auto, salvium, sim, monero, got the string "simm" (did you mean "sim"?)',
-      '2:10 threads: expected a whole number ≥ 1, got the number 1.5',
+      '2:10 threads: expected a whole number from 1 to 256, got the number 1.5',
       '3:11 unlocked: expected a number of coins (e.g. 1001) or an amount with its unit (e.g. "1001 SAL1", "1 XMR"), got the string "1001" (a number of coins is written without quotes, e.g. unlocked: 1001; or give the unit: "1001 SAL1")',
       '5:13 run.reporter: expected one of human, junit, json, got a list',
       '7:9 run.bail: expected true or false, got the string "yes"',
@@ -82,7 +82,7 @@ describe('JSON config files', () => {
   it('validation problems have line and column too', async () => {
     const root = project({ 'saltnet.config.json': '{\n  "backend": "sim",\n  "run": { "workers": 0 },\n  "cachedir": "c"\n}\n' });
     const problems = await problemsOf(() => loadConfigFile(join(root, 'saltnet.config.json')));
-    expect(brief(problems)).toEqual(['3:23 run.workers: expected a whole number ≥ 1, got the number 0', '4:3 cachedir: unknown key "cachedir" (did you mean "cacheDir"?)']);
+    expect(brief(problems)).toEqual(['3:23 run.workers: expected a whole number from 1 to 64, got the number 0', '4:3 cachedir: unknown key "cachedir" (did you mean "cacheDir"?)']);
   });
 
   it('a JSON syntax error names the line', async () => {

@@ -1,8 +1,11 @@
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isAlive, listRuns, procStartTime, readRun, reapRun, reapStale, removeRun, selfStartTime, stateDir, writeRun, type RunRecord } from '../../harness/process/registry.js';
 import { waitUntilReady } from '../../harness/process/ready.js';
+import { isTempWorkdirPath, newTempWorkdir } from '../../harness/process/workdir.js';
 import { cleanup, fake, sleep, tempDir, waitGone } from './helpers.js';
 
 let savedStateDir: string | undefined;
@@ -98,5 +101,58 @@ describe('run registry', () => {
     expect((await orphan.exited).signal).toBe('SIGTERM');
     expect(readRun('run-stale')).toBeUndefined();
     expect(readRun('run-mine')).toBeDefined();
+  });
+
+  it('reapRun removes a temporary workdir the run created, and nothing else', async () => {
+    const temp = newTempWorkdir();
+    mkdirSync(join(temp, 'logs'), { recursive: true });
+    writeFileSync(join(temp, 'logs', 'daemon.log'), 'x');
+    expect(isTempWorkdirPath(temp)).toBe(true);
+    const r = record('run-temp', { workdir: temp, tempWorkdir: true });
+    writeRun(r);
+    await reapRun(r, { graceMs: 100 });
+    expect(existsSync(temp)).toBe(false);
+    expect(readRun('run-temp')).toBeUndefined();
+  });
+
+  it('reapRun keeps a temporary workdir the run asked to keep, and says where', async () => {
+    const temp = newTempWorkdir();
+    mkdirSync(temp);
+    try {
+      const lines: string[] = [];
+      const r = record('run-kept', { workdir: temp, tempWorkdir: true, keepWorkdir: true });
+      writeRun(r);
+      await reapRun(r, { graceMs: 100, log: (l) => lines.push(l) });
+      expect(existsSync(temp)).toBe(true);
+      expect(lines).toEqual([`saltnet: run run-kept: its workdir is kept for its logs: ${temp}`]);
+    } finally {
+      rmSync(temp, { recursive: true, force: true });
+    }
+  });
+
+  it('reapRun never removes a workdir the run did not create, nor one outside the temp folder, nor a symlink', async () => {
+    const user = newTempWorkdir(); // named like ours, but the record does not say the run created it (--workdir)
+    mkdirSync(user);
+    const elsewhere = mkdtempSync(join(tempDir(), 'saltnet-')); // flagged, but not directly in os.tmpdir()
+    const target = mkdtempSync(join(tmpdir(), 'saltnet-target-'));
+    const link = newTempWorkdir(); // flagged, named like ours, but a symlink to somewhere else
+    symlinkSync(target, link);
+    try {
+      for (const [id, over] of [
+        ['run-user', { workdir: user }],
+        ['run-user2', { workdir: user, tempWorkdir: false }],
+        ['run-elsewhere', { workdir: elsewhere, tempWorkdir: true }],
+        ['run-link', { workdir: link, tempWorkdir: true }],
+        ['run-parent', { workdir: tmpdir(), tempWorkdir: true }],
+      ] as const) {
+        const r = record(id, over);
+        writeRun(r);
+        await reapRun(r, { graceMs: 100 });
+        expect(readRun(id)).toBeUndefined();
+      }
+      for (const d of [user, elsewhere, target, link, tmpdir()]) expect(existsSync(d), d).toBe(true);
+    } finally {
+      for (const d of [user, target, link]) rmSync(d, { recursive: true, force: true });
+    }
   });
 });

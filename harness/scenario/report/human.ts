@@ -70,6 +70,7 @@ export function createHumanReporter(out: { write(s: string): void }, opts: Human
     const name = clean(r.name || `step ${r.index + 1}`);
     if (r.status === 'passed') line(`  ${paint('green', '✓')} ${name}  ${time(r.ms)}`);
     else if (r.status === 'failed') line(`  ${paint('red', '✗')} ${paint('bold', name)}  ${time(r.ms)}`);
+    else if (r.status === 'interrupted') line(`  ${paint('yellow', '✗')} ${paint('bold', name)}  ${paint('yellow', `(${clean(r.failure?.message ?? 'interrupted')})`)}`);
     else line(`  ${paint('yellow', '-')} ${paint('dim', name)}  ${paint('dim', '(skipped)')}`);
   };
 
@@ -93,14 +94,14 @@ export function createHumanReporter(out: { write(s: string): void }, opts: Human
       } else if (r.status === 'skipped') {
         line(`${paint('yellow', '- skipped')}${r.failure ? `: ${clean(r.failure.message)}` : ''}`);
       } else {
-        const failed = r.steps.find((s) => s.status === 'failed');
+        const failed = r.steps.find((s) => s.status === 'failed' || s.status === 'interrupted');
         const where = failed ? ` at step ${failed.index + 1} (${clean(failed.name)})` : r.steps.some((s) => s.status !== 'skipped') ? '' : ' before the first step';
-        const label = r.status === 'error' ? '✗ ERROR (infrastructure)' : '✗ failed';
+        const label = r.status === 'error' ? '✗ ERROR (infrastructure)' : r.status === 'interrupted' ? `✗ ${clean(r.failure?.message ?? 'interrupted')}` : '✗ failed';
         line(`${paint('red', label)}${where} in ${seconds(r.ms, 2)} s`);
         const f = failed?.failure ?? r.failure;
         // An error's own message says what broke; the step's details were shown under the step.
         if (r.status === 'error' && r.failure) showFailure(failureShown ? { message: r.failure.message } : r.failure, '    ');
-        else if (!failureShown && f) showFailure(f, '    ');
+        else if (!failureShown && f && r.status !== 'interrupted') showFailure(f, '    ');
         const tails = Object.entries(r.logTails ?? {});
         if (tails.length) {
           line('  last lines of the logs:');
@@ -130,12 +131,12 @@ interface Writer {
 /** The failed and errored scenarios, each with its first message line, then the counts and the total time. */
 function writeSummary(all: ScenarioResult[], { line, paint, clean }: Writer): void {
   const s = summarize(all);
-  const list = (title: string, status: 'failed' | 'error'): void => {
+  const list = (title: string, status: 'failed' | 'error' | 'interrupted'): void => {
     const them = all.filter((r) => r.status === status);
     if (!them.length) return;
     line(paint('red', title));
     for (const r of them) {
-      const f = r.status === 'error' ? r.failure : (r.steps.find((x) => x.status === 'failed')?.failure ?? r.failure);
+      const f = r.status === 'failed' ? (r.steps.find((x) => x.status === 'failed')?.failure ?? r.failure) : r.failure;
       const at = f?.pos ? formatPos(f.pos) : r.file;
       line(`  ${clean(at)} — ${clean(r.name)}${f ? `: ${clean(f.message.split('\n', 1)[0] ?? '')}` : ''}`);
     }
@@ -143,8 +144,10 @@ function writeSummary(all: ScenarioResult[], { line, paint, clean }: Writer): vo
   };
   list('failed:', 'failed');
   list('errors (infrastructure, not the scenario):', 'error');
-  // Exactly `N passed, N failed[, N error(s)][, N skipped]`, alone and uncoloured: CI reads this line.
+  list('interrupted:', 'interrupted');
+  // Exactly `N passed, N failed[, N error(s)][, N interrupted][, N skipped]`, alone and uncoloured: CI reads this line.
   const errors = s.errors ? `, ${s.errors} error${s.errors === 1 ? '' : 's'}` : '';
-  line(`${s.passed} passed, ${s.failed} failed${errors}${s.skipped ? `, ${s.skipped} skipped` : ''}`);
+  const interrupted = s.interrupted ? `, ${s.interrupted} interrupted` : '';
+  line(`${s.passed} passed, ${s.failed} failed${errors}${interrupted}${s.skipped ? `, ${s.skipped} skipped` : ''}`);
   line(`total time ${seconds(s.ms, 2)} s`);
 }

@@ -119,6 +119,8 @@ export interface RunSummary {
   failed: number;
   /** Scenarios the infrastructure let down (status `error`). */
   errors: number;
+  /** Scenarios that were running when the run was stopped (Ctrl-C, SIGTERM). */
+  interrupted: number;
   skipped: number;
   total: number;
   /** Sum of the scenarios' times. */
@@ -126,18 +128,19 @@ export interface RunSummary {
 }
 
 export function summarize(results: readonly ScenarioResult[]): RunSummary {
-  const s: RunSummary = { passed: 0, failed: 0, errors: 0, skipped: 0, total: results.length, ms: 0 };
+  const s: RunSummary = { passed: 0, failed: 0, errors: 0, interrupted: 0, skipped: 0, total: results.length, ms: 0 };
   for (const r of results) {
     if (r.status === 'passed') s.passed++;
     else if (r.status === 'failed') s.failed++;
     else if (r.status === 'error') s.errors++;
+    else if (r.status === 'interrupted') s.interrupted++;
     else s.skipped++;
     s.ms += Number.isFinite(r.ms) ? r.ms : 0;
   }
   return s;
 }
 
-/** The JSON report's shape: each result's `status` is passed, failed, error (infrastructure) or skipped. Bigints inside requests and responses arrive as decimal strings. */
+/** The JSON report's shape: each result's `status` is passed, failed, error (infrastructure), interrupted (the run was stopped) or skipped. Bigints inside requests and responses arrive as decimal strings. */
 export interface JsonReport {
   version: 1;
   summary: RunSummary;

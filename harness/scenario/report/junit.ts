@@ -74,27 +74,36 @@ interface Case {
   ms: number;
   status: 'passed' | 'failed' | 'skipped';
   failure?: StepFailure;
-  /** `<failure type=…>` for the scenario's own failures; `<error type="infrastructure">` for the infrastructure's. */
-  failureType: 'assertion' | 'setup' | 'error' | 'infrastructure';
+  /** `<failure type=…>` for the scenario's own failures; `<error type="infrastructure">` for the infrastructure's, `<error type="interrupted">` for a stopped run. */
+  failureType: 'assertion' | 'setup' | 'error' | 'infrastructure' | 'interrupted';
   skipMessage?: string;
+}
+
+/** Written as `<error>` (counted in `errors`), not `<failure>`: the scenario was not judged. */
+const isError = (c: Case): boolean => c.failureType === 'infrastructure' || c.failureType === 'interrupted';
+
+/** The testcase of one step. */
+function stepCase(s: StepResult, r: ScenarioResult): Case {
+  const infra = r.status === 'error';
+  const name = s.name || `step ${s.index + 1}`;
+  if (s.status === 'interrupted') return { name, ms: s.ms, status: 'failed', failureType: 'interrupted', failure: { message: s.failure?.message ?? r.failure?.message ?? 'interrupted' } };
+  const c: Case = { name, ms: s.ms, status: s.status, failureType: infra ? 'infrastructure' : 'assertion' };
+  // With an infrastructure error, the failed step carries the scenario's failure (which says what died).
+  if (s.status === 'failed') c.failure = (infra ? r.failure : s.failure) ?? s.failure ?? (r.failure && { ...r.failure }) ?? { message: 'step failed' };
+  return c;
 }
 
 /** The testcases of one scenario: its steps, plus `setup` (or `scenario`) when it failed outside any step. */
 function cases(r: ScenarioResult): Case[] {
   const infra = r.status === 'error';
-  const out: Case[] = r.steps.map((s: StepResult) => {
-    const c: Case = { name: s.name || `step ${s.index + 1}`, ms: s.ms, status: s.status, failureType: infra ? 'infrastructure' : 'assertion' };
-    // With an infrastructure error, the failed step carries the scenario's failure (which says what died).
-    if (s.status === 'failed') c.failure = (infra ? r.failure : s.failure) ?? s.failure ?? (r.failure && { ...r.failure }) ?? { message: 'step failed' };
-    return c;
-  });
-  const anyStepFailed = r.steps.some((s) => s.status === 'failed');
+  const out: Case[] = r.steps.map((s) => stepCase(s, r));
+  const anyStepFailed = r.steps.some((s) => s.status === 'failed' || s.status === 'interrupted');
   const anyStepRan = r.steps.some((s) => s.status !== 'skipped');
   if (isUnsuccessful(r) && !anyStepFailed) {
-    // Ended before any step ran (start-up, funding, an unusable file), or between/after steps.
+    // Ended before any step ran (start-up, funding, an unusable file, an interruption), or between/after steps.
     const name = anyStepRan ? 'scenario' : 'setup';
     const stepMs = r.steps.reduce((a, s) => a + (Number.isFinite(s.ms) ? s.ms : 0), 0);
-    const failureType = infra ? 'infrastructure' : anyStepRan ? 'error' : 'setup';
+    const failureType = r.status === 'interrupted' ? 'interrupted' : infra ? 'infrastructure' : anyStepRan ? 'error' : 'setup';
     const c: Case = { name, ms: Math.max(0, r.ms - stepMs), status: 'failed', failure: r.failure ?? { message: 'scenario failed' }, failureType };
     if (anyStepRan) out.push(c);
     else out.unshift(c);
@@ -117,8 +126,10 @@ export interface JUnitOptions {
  * not parse) gets a `setup` testcase with the failure (type `setup`). A scenario that ended in an
  * infrastructure error (status `error`) has `<error message type="infrastructure">` instead: on a
  * `setup` testcase when it ended before its first step (the testnet did not start, funding
- * failed), on the step that failed when a process of the testnet died under it; these count in
- * `errors`, scenario failures in `failures`. `<system-out>` of each suite names the artifact folder
+ * failed), on the step that failed when a process of the testnet died under it. A run stopped by
+ * Ctrl-C or SIGTERM gives the step it stopped `<error message="interrupted by SIGINT"
+ * type="interrupted">` (or a `setup` testcase, when it stopped before the first step) and the steps
+ * after it `<skipped/>`. Errors count in `errors`, scenario failures in `failures`. `<system-out>` of each suite names the artifact folder
  * and, on failure or error, holds the tail of each process log. Times are seconds with three
  * decimals. Every string is escaped; characters XML 1.0 forbids are replaced by `\uXXXX` and
  * terminal escape sequences removed.
@@ -129,8 +140,8 @@ export function toJUnit(results: readonly ScenarioResult[], opts: JUnitOptions =
   for (const r of results) {
     const cs = cases(r);
     const count = {
-      failures: cs.filter((c) => c.status === 'failed' && c.failureType !== 'infrastructure').length,
-      errors: cs.filter((c) => c.status === 'failed' && c.failureType === 'infrastructure').length,
+      failures: cs.filter((c) => c.status === 'failed' && !isError(c)).length,
+      errors: cs.filter((c) => c.status === 'failed' && isError(c)).length,
       skipped: cs.filter((c) => c.status === 'skipped').length,
     };
     total.tests += cs.length;
@@ -143,7 +154,7 @@ export function toJUnit(results: readonly ScenarioResult[], opts: JUnitOptions =
     for (const c of cs) {
       const inner: string[] = [];
       if (c.status === 'failed' && c.failure) {
-        const tag = c.failureType === 'infrastructure' ? 'error' : 'failure';
+        const tag = isError(c) ? 'error' : 'failure';
         inner.push(element('      ', tag, { message: failureMessage(c.failure), type: c.failureType }, failureBody(c.failure, r)));
       } else if (c.status === 'skipped') {
         inner.push(element('      ', 'skipped', { message: c.skipMessage }, undefined));

@@ -105,3 +105,30 @@ export const processDied: ScenarioResult = {
   failure: { message: "the testnet's daemon died (killed by SIGKILL) and was not started again: connect ECONNREFUSED 127.0.0.1:4000", pos: { file: 'scenarios/died.yaml', line: 6, col: 5 } },
   logTails: { daemon: ['height 30'] },
 };
+
+/** Ctrl-C while the second step ran: that step interrupted, the third skipped. */
+export const interruptedRun: ScenarioResult = {
+  file: 'scenarios/waits.yaml',
+  name: 'waits a long time',
+  status: 'interrupted',
+  ms: 2500,
+  backend: 'sim',
+  steps: [
+    { index: 0, name: 'before', action: 'call', status: 'passed', ms: 10 },
+    { index: 1, name: 'the long wait', action: 'wait', status: 'interrupted', ms: 2400, failure: { message: 'interrupted by SIGINT', pos: { file: 'scenarios/waits.yaml', line: 5, col: 5 } } },
+    { index: 2, name: 'after', action: 'call', status: 'skipped', ms: 0 },
+  ],
+  failure: { message: 'interrupted by SIGINT', pos: { file: 'scenarios/waits.yaml', line: 5, col: 5 } },
+  artifactDir: '/tmp/artifacts/waits',
+};
+
+/** A scenario the interruption kept from starting. */
+export const notRun: ScenarioResult = {
+  file: 'scenarios/later.yaml',
+  name: 'never started',
+  status: 'skipped',
+  ms: 0,
+  backend: 'sim',
+  steps: [],
+  failure: { message: 'not run: interrupted by SIGINT' },
+};

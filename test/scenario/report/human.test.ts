@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createHumanReporter } from '../../../harness/scenario/report/human.js';
 import type { ScenarioResult } from '../../../harness/scenario/types.js';
-import { failing, passing, processDied, setupFailed, skippedScenario } from './fixtures.js';
+import { failing, interruptedRun, notRun, passing, processDied, setupFailed, skippedScenario } from './fixtures.js';
 
 function run(results: ScenarioResult[], color = false, streamSteps = true): string {
   let out = '';
@@ -84,6 +84,18 @@ describe('human reporter', () => {
     expect(l).toContain('      | height 30');
     expect(l).not.toContain('failed:');
     expect(l).toContain('0 passed, 0 failed, 2 errors');
+  });
+
+  it('an interrupted run: the step it stopped, the label, the list and the count', () => {
+    const l = lines(run([passing, interruptedRun, notRun]));
+    expect(l).toContain('  ✗ the long wait  (interrupted by SIGINT)');
+    expect(l).toContain('  - after  (skipped)');
+    expect(l).toContain('✗ interrupted by SIGINT at step 2 (the long wait) in 2.50 s');
+    expect(l).toContain('interrupted:');
+    expect(l).toContain('  scenarios/waits.yaml:5:5 — waits a long time: interrupted by SIGINT');
+    expect(l).toContain('1 passed, 0 failed, 1 interrupted, 1 skipped');
+    expect(l).not.toContain('failed:');
+    expect(l.join('\n')).not.toContain('ERROR');
   });
 
   it('shows the failure at the end when steps were not streamed', () => {

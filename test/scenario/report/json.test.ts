@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseJsonReport, safeStringify, summarize, toJson, toPlain } from '../../../harness/scenario/report/json.js';
 import type { ScenarioResult } from '../../../harness/scenario/types.js';
-import { failing, passing, setupFailed, skippedScenario } from './fixtures.js';
+import { failing, interruptedRun, notRun, passing, setupFailed, skippedScenario } from './fixtures.js';
 
 const all = [passing, failing, setupFailed, skippedScenario];
 
@@ -13,7 +13,7 @@ describe('toJson', () => {
     const text = toJson(all);
     const doc = parseJsonReport(text);
     expect(doc.version).toBe(1);
-    expect(doc.summary).toEqual({ passed: 1, failed: 1, errors: 1, skipped: 1, total: 4, ms: 3456.789 + 2100 + 800 });
+    expect(doc.summary).toEqual({ passed: 1, failed: 1, errors: 1, interrupted: 0, skipped: 1, total: 4, ms: 3456.789 + 2100 + 800 });
     expect(doc.results.map((r) => r.status)).toEqual(['passed', 'failed', 'error', 'skipped']);
     expect(doc.results).toEqual(expectedAfterJson(all));
     const fee = (doc.results[0]?.steps[0]?.response as { result: { fee_list: unknown[] } }).result.fee_list[0];
@@ -54,7 +54,8 @@ describe('toJson', () => {
   });
 
   it('summarize counts scenarios', () => {
-    expect(summarize([])).toEqual({ passed: 0, failed: 0, errors: 0, skipped: 0, total: 0, ms: 0 });
+    expect(summarize([])).toEqual({ passed: 0, failed: 0, errors: 0, interrupted: 0, skipped: 0, total: 0, ms: 0 });
+    expect(summarize([interruptedRun, notRun, passing])).toMatchObject({ passed: 1, interrupted: 1, skipped: 1, total: 3 });
     // an error is neither a failure nor a skip
     expect(summarize([setupFailed, setupFailed, failing])).toMatchObject({ failed: 1, errors: 2, skipped: 0, total: 3 });
   });

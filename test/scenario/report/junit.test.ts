@@ -2,7 +2,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { escapeXmlAttr, escapeXmlText, toJUnit, xmlSafe } from '../../../harness/scenario/report/junit.js';
 import type { ScenarioResult } from '../../../harness/scenario/types.js';
-import { badFile, failing, passing, processDied, setupFailed, skippedScenario } from './fixtures.js';
+import { badFile, failing, interruptedRun, notRun, passing, processDied, setupFailed, skippedScenario } from './fixtures.js';
 
 type Node = Record<string, unknown>;
 
@@ -141,6 +141,28 @@ describe('toJUnit', () => {
     // and a step that failed on its own next to it is still a <failure>
     expect([failed['@failures'], failed['@errors']]).toEqual(['1', '0']);
     expect(casesOf(failed).some((c) => c.error !== undefined)).toBe(false);
+  });
+
+  it('an interrupted run: the step it stopped has <error type="interrupted">, the steps after it and the scenarios not run are skipped', () => {
+    const doc = parse(toJUnit([interruptedRun, notRun]));
+    expect([(doc.testsuites as Node)['@failures'], (doc.testsuites as Node)['@errors'], (doc.testsuites as Node)['@skipped']]).toEqual(['0', '1', '2']);
+    const [cut, later] = suitesOf(doc) as [Node, Node];
+    const [before, waiting, after] = casesOf(cut) as [Node, Node, Node];
+    expect(before.error ?? before.failure ?? before.skipped).toBeUndefined();
+    expect(waiting['@name']).toBe('the long wait');
+    expect(waiting.failure).toBeUndefined();
+    expect(waiting.error).toMatchObject({ '@message': 'interrupted by SIGINT', '@type': 'interrupted' });
+    expect(after.skipped).toBeDefined();
+    expect((cut.properties as Node).property).toContainEqual({ '@name': 'status', '@value': 'interrupted' });
+    expect((((casesOf(later)[0] as Node).skipped) as Node)['@message']).toBe('not run: interrupted by SIGINT');
+  });
+
+  it('interrupted before its first step: an <error type="interrupted"> on a setup testcase', () => {
+    const r: ScenarioResult = { ...interruptedRun, steps: interruptedRun.steps.map((s) => ({ ...s, status: 'skipped' as const, ms: 0 })) };
+    const [c, ...rest] = casesOf((suitesOf(parse(toJUnit([r]))) as [Node])[0]) as Node[];
+    expect(c!['@name']).toBe('setup');
+    expect(c!.error).toMatchObject({ '@message': 'interrupted by SIGINT', '@type': 'interrupted' });
+    expect(rest.every((x) => x.skipped !== undefined)).toBe(true);
   });
 
   it('a skipped scenario without steps is one skipped testcase', () => {

@@ -1,0 +1,40 @@
+// The run's workdir made ready (its logs/ and wallets/ folders), with an error that says what is in
+// the way — a file where the folder should be, a folder saltnet may not write — instead of a raw
+// ENOTDIR or EACCES.
+import { mkdirSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+/** The first of `dir` and its parents that exists and is not a folder, if any. */
+function fileInTheWay(dir: string): string | undefined {
+  for (let p = dir; ; p = dirname(p)) {
+    try {
+      if (!statSync(p).isDirectory()) return p;
+      return undefined; // an existing folder: nothing above it can be in the way
+    } catch {
+      /* missing: look at its parent */
+    }
+    if (dirname(p) === p) return undefined;
+  }
+}
+
+/** One line for a failure to create `sub` in the workdir `dir`; `given`: the user named it (--workdir). */
+export function workdirProblem(err: NodeJS.ErrnoException, dir: string, given: boolean): string {
+  const label = given ? `--workdir ${dir}` : `the temporary workdir ${dir}`;
+  const fix = given ? 'give another --workdir' : 'set TMPDIR to a folder you can write, or give --workdir';
+  const file = err.code === 'ENOTDIR' || err.code === 'EEXIST' ? fileInTheWay(dir) : undefined;
+  if (file === dir) return `${label} is a file, not a folder: ${fix}`;
+  if (file) return `${label} cannot be created: ${file} is a file, not a folder: ${fix}`;
+  if (err.code === 'EACCES' || err.code === 'EPERM') return `${label} cannot be created or written: permission denied${err.path ? ` on ${err.path}` : ''}: ${fix}`;
+  if (err.code === 'EROFS') return `${label} is on a read-only file system: ${fix}`;
+  if (err.code === 'ENOSPC') return `${label}: no space left on the device: free some space or ${fix}`;
+  return `${label} cannot be created: ${err.message}`;
+}
+
+/** Create `dir` with the given subfolders (missing parents too), or throw an Error with workdirProblem's message. */
+export function makeWorkdir(dir: string, given: boolean, subfolders: readonly string[]): void {
+  try {
+    for (const d of subfolders) mkdirSync(`${dir}/${d}`, { recursive: true });
+  } catch (err) {
+    throw new Error(workdirProblem(err as NodeJS.ErrnoException, dir, given));
+  }
+}
