@@ -25,8 +25,9 @@ export const MAX_WALLETS = 20;
 export const MAX_PROBLEMS_SHOWN = 20;
 /** Validation stops looking after this many problems: a huge broken file costs no more than a small one. */
 export const MAX_PROBLEMS_COLLECTED = 200;
-/** `requires.height` and `mine: {to: …}`; also the chain funding may grow to (every fork is active by 1400). */
-export const MAX_HEIGHT = 100_000;
+/** `requires.height` and `mine: {to: …}`; also the chain funding may grow to (every fork is active by 1400): the same bound as --height. */
+export { MAX_HEIGHT } from '../limits.js';
+import { MAX_HEIGHT } from '../limits.js';
 /** Blocks one `mine` step, or one `wait` with `mine: true`, may mine. */
 export const MAX_BLOCKS_PER_STEP = 10_000;
 /** Blocks the steps of a scenario may mine in all (a `wait` with `mine: true` and no `blocks` counts MAX_BLOCKS_PER_STEP). */
