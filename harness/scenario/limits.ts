@@ -6,6 +6,7 @@
 //
 // The numbers the zod schema bounds itself (`.max()`, so that editors see them in the JSON Schema)
 // get their reason from limitReason(); the rest are checked here on the parsed document.
+import { MAX_HEIGHT } from '../limits.js';
 import { MONEY_SUPPLY } from '../sim/chain/constants.js';
 import { BACKENDS, type BackendSpec } from '../testnet/backends.js';
 import { planMining } from '../testnet/funding.js';
@@ -26,8 +27,7 @@ export const MAX_PROBLEMS_SHOWN = 20;
 /** Validation stops looking after this many problems: a huge broken file costs no more than a small one. */
 export const MAX_PROBLEMS_COLLECTED = 200;
 /** `requires.height` and `mine: {to: …}`; also the chain funding may grow to (every fork is active by 1400): the same bound as --height. */
-export { MAX_HEIGHT } from '../limits.js';
-import { MAX_HEIGHT } from '../limits.js';
+export { MAX_HEIGHT };
 /** Blocks one `mine` step, or one `wait` with `mine: true`, may mine. */
 export const MAX_BLOCKS_PER_STEP = 10_000;
 /** Blocks the steps of a scenario may mine in all (a `wait` with `mine: true` and no `blocks` counts MAX_BLOCKS_PER_STEP). */
