@@ -90,8 +90,12 @@ function vitest(args: string[]): Run {
   let out = '';
   child.all?.on('data', (d: Buffer) => (out += d.toString()));
   const seen = new Map<string, RunRecord>();
+  // A record lists the processes that run now; keep every one seen (a fresh wallet's RPC comes and goes between looks).
   const look = (): void => {
-    for (const r of runsIn(state)) seen.set(r.runId, r);
+    for (const r of runsIn(state)) {
+      const before = seen.get(r.runId)?.processes ?? [];
+      seen.set(r.runId, { ...r, processes: [...before.filter((p) => !r.processes.some((q) => q.pid === p.pid)), ...r.processes] });
+    }
   };
   const timer = setInterval(look, 20);
   const done = (async () => {
