@@ -36,7 +36,8 @@ export interface Run {
   /** What the testnet is doing now, for crash reports. */
   activity: string;
   programs: ProgramOptions;
-  setKeepWorkdir(keep: boolean): void;
+  /** Keep a temporary workdir (and its logs) when the testnet stops, and say so in the run record for a reaper. */
+  keepWorkdir(): void;
 }
 
 

@@ -65,25 +65,24 @@ async function openRun(opts: TestnetOptions): Promise<Run> {
   makeWorkdir(workdir, !ownWorkdir, ['logs', 'wallets']);
   // A temporary workdir goes with the testnet on every clean stop (Ctrl-C included); it stays when startup failed, for its logs.
   // So does one whose programs crashed while it was up: the crash logs are what the user needs next.
-  let keepWorkdir = !ownWorkdir;
-  // The run record says it too, so that a reaper (saltnet itself killed) decides the same.
-  const setKeepWorkdir = (keep: boolean): void => {
-    keepWorkdir = keep;
-    if (ownWorkdir) sup.keepWorkdir(keep);
+  // The run record says whether to keep it, so that a reaper (saltnet itself killed) decides the same.
+  const keepWorkdir = (): void => {
+    if (ownWorkdir) sup.keepWorkdir(true);
   };
   const sup = createSupervisor({
     workdir,
     tempWorkdir: ownWorkdir,
     trapSignals: opts.trapSignals ?? true,
     afterStop: () => {
-      if (!keepWorkdir) rmSync(workdir, { recursive: true, force: true });
-      else if (ownWorkdir && events.crashedAfterReady) log(`saltnet: a program crashed while the testnet was up: workdir kept in ${workdir} (logs in ${join(workdir, 'logs')})`);
+      if (!ownWorkdir) return;
+      if (!sup.record.keepWorkdir) rmSync(workdir, { recursive: true, force: true });
+      else if (events.crashedAfterReady) log(`saltnet: a program crashed while the testnet was up: workdir kept in ${workdir} (logs in ${join(workdir, 'logs')})`);
     },
   });
   const aborter = new AbortController();
   const events = runEvents(sup, {
     isUp: () => run.activity === UP,
-    onCrashAfterReady: () => setKeepWorkdir(true),
+    onCrashAfterReady: keepWorkdir,
   });
   const run: Run = {
     opts, log, backend, chain, workdir, dirs, hadState, sup, aborter, events, phases: {}, activity: 'while the testnet was starting',
@@ -97,7 +96,7 @@ async function openRun(opts: TestnetOptions): Promise<Run> {
         log(`saltnet: the testnet cannot go on: ${err.message.split('\n')[0]}`);
       },
     },
-    setKeepWorkdir,
+    keepWorkdir,
   };
   return run;
 }
@@ -206,7 +205,7 @@ export async function startTestnet(opts: TestnetOptions = {}): Promise<Testnet> 
     // is the better answer, and it arrives within moments.
     if (!run.aborter.signal.aborted) await Promise.race([once(run.aborter.signal, 'abort'), sleep(1000)]);
     const reason: unknown = run.aborter.signal.aborted ? run.aborter.signal.reason : err;
-    run.setKeepWorkdir(true);
+    run.keepWorkdir();
     for (const c of closers) await c().catch(() => undefined);
     await releaseLock?.();
     await run.sup.stopAll();
