@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, tempDir } from '../../harness/sim/launch.js';
-import { CLI, startUntilReady } from './helpers.js';
+import { CLI, startUntilReady, stopStarted } from './helpers.js';
 
 let root: string;
 let cache: string;
@@ -20,13 +20,7 @@ beforeAll(() => {
   root = tempDir('saltnet-clicache-');
   cache = join(root, 'cache');
 });
-afterEach(async () => {
-  for (const p of running.splice(0)) {
-    p.kill('SIGINT');
-    await p.catch(() => undefined);
-  }
-  await execa(process.execPath, [CLI, 'down'], { env: env(), reject: false });
-});
+afterEach(() => stopStarted(running, env(), 'SIGINT'));
 afterAll(() => cleanup(root));
 
 describe('saltnet cache', { timeout: 150_000 }, () => {

@@ -6,7 +6,7 @@ import { execa, type ResultPromise } from 'execa';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isAlive } from '../../harness/process/registry.js';
 import { cleanup, tempDir, waitFor } from '../../harness/sim/launch.js';
-import { CLI, startUntilReady } from './helpers.js';
+import { CLI, startUntilReady, stopStarted } from './helpers.js';
 
 let state: string;
 const env = (): Record<string, string> => ({ SALTNET_STATE_DIR: state, SALTNET_SIM_HASHRATE: '250000', CI: '1' });
@@ -28,13 +28,7 @@ const pidsOf = (ready: any): number[] => [ready.daemon.pid, ready.wallet.pid];
 beforeAll(() => {
   state = tempDir('saltnet-state-');
 });
-afterEach(async () => {
-  for (const p of running.splice(0)) {
-    p.kill('SIGKILL');
-    await p.catch(() => undefined);
-  }
-  await execa(process.execPath, [CLI, 'down'], { env: env(), reject: false });
-});
+afterEach(() => stopStarted(running, env()));
 afterAll(() => cleanup(state));
 
 describe('saltnet up, status, mine', { timeout: 150_000 }, () => {

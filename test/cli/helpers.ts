@@ -35,3 +35,15 @@ export async function startUntilReady(args: string[], env: Record<string, string
       .map((l) => JSON.parse(l));
   return { proc, ready: JSON.parse(line), err: () => err, events };
 }
+
+/**
+ * The teardown after each test: end every command the test started (`signal`: SIGKILL, or SIGINT
+ * to let it stop its testnet itself), then `saltnet down` for whatever a killed one left.
+ */
+export async function stopStarted(running: ResultPromise[], env: Record<string, string>, signal: 'SIGKILL' | 'SIGINT' = 'SIGKILL'): Promise<void> {
+  for (const p of running.splice(0)) {
+    p.kill(signal);
+    await p.catch(() => undefined);
+  }
+  await execa(process.execPath, [CLI, 'down'], { env, reject: false });
+}

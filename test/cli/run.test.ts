@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isAlive } from '../../harness/process/registry.js';
 import { cleanup, tempDir, waitFor } from '../../harness/sim/launch.js';
 import { expandFiles } from '../../harness/cli/run.js';
-import { CLI } from './helpers.js';
+import { CLI, stopStarted } from './helpers.js';
 
 let home: string;
 const running: ResultPromise[] = [];
@@ -42,13 +42,7 @@ function folder(name: string, files: Record<string, string>): string {
 beforeAll(() => {
   home = tempDir('saltnet-run-');
 });
-afterEach(async () => {
-  for (const p of running.splice(0)) {
-    p.kill('SIGKILL');
-    await p.catch(() => undefined);
-  }
-  await execa(process.execPath, [CLI, 'down'], { env: env(), reject: false });
-});
+afterEach(() => stopStarted(running, env()));
 afterAll(() => cleanup(home));
 
 describe('saltnet run <folder>', () => {

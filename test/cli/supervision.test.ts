@@ -7,7 +7,7 @@ import { execa, type ResultPromise } from 'execa';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isAlive, listRuns } from '../../harness/process/registry.js';
 import { cleanup, tempDir, waitFor } from '../../harness/sim/launch.js';
-import { CLI, startUntilReady, type Started } from './helpers.js';
+import { CLI, startUntilReady, type Started, stopStarted } from './helpers.js';
 
 let state: string;
 let cache: string;
@@ -25,13 +25,7 @@ beforeAll(() => {
   // listRuns() here reads the registry the CLI writes.
   process.env['SALTNET_STATE_DIR'] = state;
 });
-afterEach(async () => {
-  for (const p of running.splice(0)) {
-    p.kill('SIGKILL');
-    await p.catch(() => undefined);
-  }
-  await saltnet(['down']);
-});
+afterEach(() => stopStarted(running, env()));
 afterAll(() => {
   cleanup(state);
   cleanup(cache);
