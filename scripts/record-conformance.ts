@@ -19,7 +19,7 @@ import { glob } from 'tinyglobby';
 import { programInfo, rpcVersion, writeRecording } from '../harness/diff/recording.js';
 import { runFiles } from '../harness/scenario/runner.js';
 import { isUnsuccessful, type ScenarioResult } from '../harness/scenario/types.js';
-import { resolveCacheDir } from '../harness/snapshot/cache-dir.js';
+import { resolveCacheDir } from '../harness/common/cache-dir.js';
 import { findRealBinaries } from './real-binaries.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

@@ -1,6 +1,6 @@
 // `saltnet cache ls | build | key | clear`: the chain-state cache.
 import type { Argv, CommandModule } from 'yargs';
-import { cacheDir, resolveCacheDir } from '../snapshot/cache-dir.js';
+import { cacheDir, resolveCacheDir } from '../common/cache-dir.js';
 import { clearSnapshots, listSnapshots, removeSnapshot } from '../snapshot/store.js';
 import { resolveBackend } from '../testnet/binaries.js';
 import { chainKey, chainSpecFor } from '../testnet/chain-cache.js';

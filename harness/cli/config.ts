@@ -6,7 +6,7 @@ import type { Arguments } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { givenFlags } from '../config/yargs.js';
 import { resolveConfig } from '../config/resolve.js';
-import { setTimeoutFactor } from '../process/timeouts.js';
+import { setTimeoutFactor } from '../common/timeouts.js';
 
 /** Commands that read their own configuration (doctor reports a broken file instead of failing). */
 const SELF_CONFIGURED = new Set(['doctor']);

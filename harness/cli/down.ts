@@ -2,7 +2,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CommandModule } from 'yargs';
 import { reapRun, reapStale, listRuns } from '../process/registry.js';
-import { scaled } from '../process/timeouts.js';
+import { scaled } from '../common/timeouts.js';
 import { checkRunOption, ownerAlive } from './runs.js';
 
 interface DownArgs {

@@ -6,7 +6,7 @@ import { createDaemonClient } from '../rpc/daemon.js';
 import { BACKENDS } from '../testnet/backends.js';
 import { mineTo } from '../testnet/mining.js';
 import { createProgress, progressMode } from '../testnet/progress.js';
-import { scaled } from '../process/timeouts.js';
+import { scaled } from '../common/timeouts.js';
 import { pickRun, runInfo } from './runs.js';
 
 interface MineArgs {

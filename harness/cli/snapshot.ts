@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { exportSnapshot, importSnapshot } from '../snapshot/archive.js';
-import { cacheDir } from '../snapshot/cache-dir.js';
+import { cacheDir } from '../common/cache-dir.js';
 import { removeSnapshot } from '../snapshot/store.js';
 import { resolveBackend } from '../testnet/binaries.js';
 import { binaryHashes } from '../testnet/chain-cache.js';

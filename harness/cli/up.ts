@@ -1,7 +1,7 @@
 // `saltnet up`: start a testnet (from the chain-state cache when it can), print how to reach it,
 // stay up until Ctrl-C. `saltnet snapshot load` ends here too, from an imported snapshot.
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { resolveCacheDir } from '../snapshot/cache-dir.js';
+import { resolveCacheDir } from '../common/cache-dir.js';
 import { startTestnet, type Testnet, type TestnetEvent, type TestnetOptions } from '../testnet/testnet.js';
 import { startControlServer } from './control.js';
 import { testnetOptions, toTestnetOptions, type TestnetArgs } from './testnet-options.js';

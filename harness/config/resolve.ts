@@ -4,7 +4,7 @@
 // left in someone's shell or CI settings.
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { resolveCacheDir } from '../snapshot/cache-dir.js';
+import { resolveCacheDir } from '../common/cache-dir.js';
 import { ConfigError, type ConfigProblem } from './errors.js';
 import { findConfigFile, type FoundConfig } from './find.js';
 import { loadConfigFile, type LoadedConfig } from './load.js';

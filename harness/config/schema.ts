@@ -2,7 +2,7 @@
 // environment variable, its built-in default and what to say when it is wrong. The file schema, the
 // environment mapping, the flag mapping, the defaults and the README's key table all follow from it.
 import { z } from 'zod';
-import { isAmountString } from '../scenario/amounts.js';
+import { isAmountString } from '../common/amounts.js';
 import { describeRule, NUMBER_RULES, type NumberRule } from './numbers.js';
 
 export const BACKEND_CHOICES = ['auto', 'salvium', 'sim', 'monero'] as const;

@@ -2,7 +2,7 @@
 // testnet wants atomic units of the backend's coin. The conversion is exact (decimal text, never
 // floating point arithmetic on atomic units): a number of coins is read as the shortest decimal
 // that is that number (what was typed), and more decimals than the coin has are an error, never rounded.
-import { AMOUNT_DECIMALS, amountError, EXPONENT_RE, parseAmount } from '../scenario/amounts.js';
+import { AMOUNT_DECIMALS, amountError, EXPONENT_RE, parseAmount } from '../common/amounts.js';
 import type { BackendName } from '../testnet/backends.js';
 
 /** `v` as plain decimal digits, exactly as JavaScript prints it but without an exponent (1e-7 → "0.0000001"). */

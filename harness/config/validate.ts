@@ -2,8 +2,9 @@
 // problem carries a path and says whether it is about the key or the value; load.ts turns paths
 // into line and column where the format has them.
 import type { z } from 'zod';
-import type { PathSegment } from '../scenario/path.js';
-import { describeValue, suggest } from '../scenario/schema.js';
+import type { PathSegment } from '../common/path.js';
+import { describeValue } from '../common/describe.js';
+import { suggest } from '../common/suggest.js';
 import { KEYS, KEY_SPECS, RUN_EXPECTED, configFileSchema, type ConfigKey, type KeySpec, type SaltnetConfig } from './schema.js';
 
 export interface ConfigIssue {

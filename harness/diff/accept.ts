@@ -13,9 +13,10 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
-import { Locator } from '../scenario/parse.js';
-import { formatPath, type PathSegment } from '../scenario/path.js';
-import { describeValue, suggest } from '../scenario/schema.js';
+import { Locator } from '../common/locator.js';
+import { formatPath, type PathSegment } from '../common/path.js';
+import { describeValue } from '../common/describe.js';
+import { suggest } from '../common/suggest.js';
 import { fileGlob, isGlob, pathGlob, pathGlobProblem } from './glob.js';
 import type { AcceptEntry, AcceptPos, Divergence, ScenarioDiff } from './types.js';
 

@@ -1,6 +1,6 @@
 // Comparing two RPC answers value by value: the same keys, the same JSON types (recursively), the
 // same list lengths, deterministic values equal, random ones (rules.ts) of the same form.
-import { formatPath, type PathSegment } from '../scenario/path.js';
+import { formatPath, type PathSegment } from '../common/path.js';
 import { compareInputDependent, INPUT_DEPENDENT, isTxObject } from './inputs.js';
 import { classify, near, NEAR_PERCENT, shapeOf } from './rules.js';
 

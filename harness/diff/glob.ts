@@ -1,6 +1,6 @@
 // The two small glob languages of an accept file: file globs (`scenarios/*.yaml`, `**`, `?`,
 // `{a,b}`) and answer-path globs (`result.balances[*].blocks_to_unlock`, `result.**`).
-import { parsePath } from '../scenario/path.js';
+import { parsePath } from '../common/path.js';
 
 const escape = (c: string): string => c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 

@@ -4,7 +4,7 @@
 // transfer — even on the same build — may differ in fee, weight and number of key images. Those are
 // compared by what does not depend on that coin flip: fees and weights of the same order (within a
 // factor of 2: a missing fee or burn still shows) and at least one key image.
-import { formatPath, type PathSegment } from '../scenario/path.js';
+import { formatPath, type PathSegment } from '../common/path.js';
 import { show, type ValueDivergence } from './compare.js';
 
 type Obj = Record<string, unknown>;

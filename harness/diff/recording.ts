@@ -20,7 +20,7 @@ import { stringify } from 'lossless-json';
 import { z } from 'zod';
 import { parseJson } from '../rpc/json.js';
 import { sha256Hex } from '../scenario/metadata.js';
-import { formatPath, type PathSegment } from '../scenario/path.js';
+import { formatPath, type PathSegment } from '../common/path.js';
 import { fileSha256 } from '../snapshot/key.js';
 import type { ScenarioResult, StepResult } from '../scenario/types.js';
 import { binaryHashes } from '../testnet/chain-cache.js';

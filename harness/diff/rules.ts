@@ -5,7 +5,7 @@
 import { ADDRESS_PREFIXES } from '../sim/crypto/address.js';
 import { decode as base58Decode } from '../sim/crypto/base58.js';
 import { decodeVarint } from '../sim/crypto/varint.js';
-import type { PathSegment } from '../scenario/path.js';
+import type { PathSegment } from '../common/path.js';
 
 /**
  * How a value matched by a rule is compared (after its JSON type, which always has to match):

@@ -4,7 +4,7 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { chmod } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { walk } from '../snapshot/files.js';
+import { walk } from '../common/files.js';
 import { InstallError } from './errors.js';
 import { binaryNames, type PlatformId } from './platform.js';
 

@@ -11,7 +11,7 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { fileURLToPath } from 'node:url';
 import pRetry from 'p-retry';
 import { Agent, fetch, type Response } from 'undici';
-import { scaled } from '../process/timeouts.js';
+import { scaled } from '../common/timeouts.js';
 import { InstallError } from './errors.js';
 
 export const DEFAULT_BASE_URL = 'https://github.com/salvium/salvium/releases/download';

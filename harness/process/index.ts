@@ -1,7 +1,7 @@
 // The process supervisor: starts programs, watches them, knows when they are ready, and makes sure
 // every process it started is gone when the harness stops. Knows nothing about Salvium.
-export { setTimeoutFactor, scaled, timeoutFactor, resetTimeoutFactor } from './timeouts.js';
-export { redact, formatCommandLine, makeRedactor, shellQuote, REDACTED } from './redact.js';
+export { setTimeoutFactor, scaled, timeoutFactor, resetTimeoutFactor } from '../common/timeouts.js';
+export { redact, formatCommandLine, makeRedactor, shellQuote, REDACTED } from '../common/redact.js';
 export { ProcessExitedError, ReadinessTimeout, ProcessStartError, describeExit, type ExitInfo } from './errors.js';
 export {
   startProcess,

@@ -12,8 +12,8 @@ import { stripVTControlCharacters } from 'node:util';
 import { execa } from 'execa';
 import { ProcessExitedError, ProcessStartError, ReadinessTimeout, describeExit, type ExitInfo } from './errors.js';
 import { killTree, signal, signalGroup } from './kill.js';
-import { formatCommandLine, makeRedactor } from './redact.js';
-import { scaled } from './timeouts.js';
+import { formatCommandLine, makeRedactor } from '../common/redact.js';
+import { scaled } from '../common/timeouts.js';
 
 export type { ExitInfo } from './errors.js';
 

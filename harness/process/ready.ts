@@ -5,7 +5,7 @@ import { connect } from 'node:net';
 import { request } from 'undici';
 import { ProcessExitedError, ReadinessTimeout } from './errors.js';
 import { waitForTextUnscaled, type ManagedProcess, type TextPattern } from './managed.js';
-import { scaled } from './timeouts.js';
+import { scaled } from '../common/timeouts.js';
 
 export type ReadyStrategy =
   /** Any line (or quiet unterminated prompt) matching any pattern; lines already in the tail count. */

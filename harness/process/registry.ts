@@ -8,7 +8,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { killTree, signal, signalGroup } from './kill.js';
 import { descendants, hasProcfs, procStartTime, readStat, type ProcStat } from './procfs.js';
-import { scaled } from './timeouts.js';
+import { scaled } from '../common/timeouts.js';
 import { settleWorkdir } from './workdir.js';
 
 export { procStartTime } from './procfs.js';

@@ -9,7 +9,7 @@ import { procStartTime } from './procfs.js';
 import { exitHeld, interrupt, SIGNAL_EXIT_CODES } from './interrupt.js';
 import { startReaper, type Reaper } from './reaper.js';
 import { removeRun, selfStartTime, writeRun, type RunRecord } from './registry.js';
-import { scaled } from './timeouts.js';
+import { scaled } from '../common/timeouts.js';
 
 export interface Supervisor {
   readonly runId: string;

@@ -13,7 +13,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
-import { redact as defaultRedact } from '../process/redact.js';
+import { redact as defaultRedact } from '../common/redact.js';
 import { orderResult, safeStringify, toPlain } from './report/json.js';
 import type { ScenarioResult } from './types.js';
 

@@ -6,7 +6,7 @@
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { isMap, isSeq, parseDocument } from 'yaml';
-import { AMOUNT_DECIMALS, AMOUNT_FORMS, amountError, parseAmount } from './amounts.js';
+import { AMOUNT_DECIMALS, AMOUNT_FORMS, amountError, parseAmount } from '../common/amounts.js';
 import { METADATA_FIELDS, SCOPE_ROOTS, WALLET_FIELDS } from './interpolate.js';
 import { limitsMarkdown } from './limits.js';
 import { parseScenario } from './parse.js';

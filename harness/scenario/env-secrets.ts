@@ -4,8 +4,8 @@
 // names as `${env.NAME}` is replaced, wherever it appears in what the run writes or prints, by
 // `<redacted env.NAME>`. `${env.public.NAME}` names a value that may appear (a URL, an amount):
 // a variable named only that way is left as it is.
-import { makeLabelledRedactor } from '../process/redact.js';
-import { parsePath } from './path.js';
+import { makeLabelledRedactor } from '../common/redact.js';
+import { parsePath } from '../common/path.js';
 import { scanTemplate } from './interpolate.js';
 
 /** `<redacted env.NAME>`: what a secret environment value becomes in artifacts and reports. */

@@ -5,7 +5,8 @@
 // after symbolic links are followed, unless the run allows files outside them
 // (`saltnet run --allow-files-outside`, RunnerOptions.allowFilesOutside).
 import { closeSync, constants, existsSync, fstatSync, openSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { resolve } from 'node:path';
+import { isBelow } from '../common/paths.js';
 import { formatBytes, MAX_METADATA_FILE_BYTES } from './limits.js';
 import { ScenarioError, type Scenario, type ScenarioProblem } from './types.js';
 
@@ -80,11 +81,6 @@ const realOr = (p: string): string => {
   }
 };
 
-function inside(path: string, root: string): boolean {
-  const rel = relative(root, path);
-  return rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
-}
-
 /**
  * The real path of a metadata `file:` (relative to the scenario's folder if it is there, else to the
  * working directory), checked: it exists, is a regular file of at most MAX_METADATA_FILE_BYTES, and
@@ -101,7 +97,7 @@ export function resolveMetadataFile(file: string, o: FileAccess): string {
   } catch (e) {
     throw new FileRefused(`${errnoText(e)} (looked for ${near}${path !== near ? ` and ${path}` : ''})`);
   }
-  if (!o.allowOutside && !inside(real, realOr(o.baseDir)) && !inside(real, realOr(cwd))) {
+  if (!o.allowOutside && !isBelow(realOr(o.baseDir), real) && !isBelow(realOr(cwd), real)) {
     const via = real !== path ? ` (${path} leads to ${real})` : '';
     throw new FileRefused(
       `it is outside the scenario's folder (${o.baseDir}) and the working directory (${cwd})${via}; a scenario serves only files from those (saltnet run --allow-files-outside, or the runner option allowFilesOutside, lifts this)`,

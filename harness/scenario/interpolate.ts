@@ -12,7 +12,7 @@
 // A string that is exactly one placeholder takes the value's own type (bigint, number, object…);
 // placeholders embedded in text are stringified (bigints exactly, objects as JSON). `$${` is a
 // literal `${`. Interpolate a value once: the escape is removed on the way.
-import { formatPath, parsePath, type PathSegment } from './path.js';
+import { formatPath, parsePath, type PathSegment } from '../common/path.js';
 import type { Template } from './types.js';
 
 export type Scope = Record<string, unknown>;

@@ -10,8 +10,8 @@ import { MAX_HEIGHT } from '../limits.js';
 import { MONEY_SUPPLY } from '../sim/chain/constants.js';
 import { BACKENDS, type BackendSpec } from '../testnet/backends.js';
 import { planMining } from '../testnet/funding.js';
-import { formatAmount, parseAmount } from './amounts.js';
-import type { PathSegment } from './path.js';
+import { formatAmount, parseAmount } from '../common/amounts.js';
+import type { PathSegment } from '../common/path.js';
 import type { SchemaProblem } from './schema.js';
 
 /**

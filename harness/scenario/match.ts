@@ -4,13 +4,13 @@
 // bigints when both sides are integers (two plain strings always compare as text). epee omits empty
 // arrays from answers, so a missing key counts as an empty list: `absent` holds, `length: 0` holds,
 // `eq: []` holds, `not_contains` holds; and inside objects a missing key equals `[]`.
-import { AMOUNT_DECIMALS, formatAmount, isAmountString, parseAmount } from './amounts.js';
+import { AMOUNT_DECIMALS, formatAmount, isAmountString, parseAmount } from '../common/amounts.js';
 import { interpolate, type Scope } from './interpolate.js';
-import { formatPath, parsePath, type PathSegment } from './path.js';
+import { formatPath, parsePath, type PathSegment } from '../common/path.js';
 import { regexTest } from './regex.js';
 import type { ExpectedError, Expectations, StepFailure } from './types.js';
 
-export { formatPath, parsePath, type PathSegment } from './path.js';
+export { formatPath, parsePath, type PathSegment } from '../common/path.js';
 
 export const MATCHER_KEYS = [
   'eq',

@@ -1,10 +1,11 @@
 // Scenario files: YAML text → the Scenario model of types.ts, or a ScenarioError listing every
 // problem with its file, line and column.
-import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node as YamlNode } from 'yaml';
+import { isScalar, LineCounter, parseDocument, visit, type Document } from 'yaml';
 import { FileRefused, readBounded } from './files.js';
 import { formatBytes, MAX_PROBLEMS_COLLECTED, MAX_SCENARIO_BYTES } from './limits.js';
-import { formatPath, type PathSegment } from './path.js';
-import { ACTION_KEYS, WALLET_METHODS, validateDocument, type ActionKey, type SchemaProblem, type ValidatedDocument } from './schema.js';
+import { formatPath } from '../common/path.js';
+import { ACTION_KEYS, WALLET_METHODS, validateDocument, type ActionKey, type ValidatedDocument } from './schema.js';
+import { Locator } from '../common/locator.js';
 import { ScenarioError, type Action, type Expectations, type ExpectedError, type Requirements, type Scenario, type SourcePos, type Step, type WalletDecl, type WalletMethod } from './types.js';
 
 type Obj = Record<string, unknown>;
@@ -22,65 +23,6 @@ function normalizeNumbers(v: unknown): unknown {
     return out;
   }
   return v;
-}
-
-// ---- positions ----
-
-/** Paths into a parsed YAML (or JSON) document → file, line and column (also used by config/load.ts). */
-export class Locator {
-  constructor(
-    private readonly doc: Document.Parsed,
-    private readonly lines: LineCounter,
-    private readonly file: string,
-  ) {}
-
-  pos(offset: number | undefined): SourcePos {
-    if (offset === undefined) return { file: this.file, line: 1, col: 1 };
-    const { line, col } = this.lines.linePos(offset);
-    return { file: this.file, line, col };
-  }
-
-  private deref(n: unknown): unknown {
-    return isAlias(n) ? n.resolve(this.doc) : n;
-  }
-
-  /** The node at `path` (or the deepest one that exists) and, when it is a map value, its key. */
-  private walk(path: readonly PathSegment[]): { node: unknown; key?: unknown; complete: boolean } {
-    let node: unknown = this.doc.contents;
-    let key: unknown;
-    for (const seg of path) {
-      const cur = this.deref(node);
-      if (isMap(cur)) {
-        const pair = cur.items.find((p) => isPair(p) && keyText(p.key) === String(seg));
-        if (!pair) return { node: cur, key, complete: false };
-        key = pair.key;
-        node = pair.value ?? pair.key;
-      } else if (isSeq(cur) && typeof seg === 'number' && seg < cur.items.length) {
-        key = undefined;
-        node = cur.items[seg];
-      } else {
-        return { node: cur, key, complete: false };
-      }
-    }
-    return { node, key, complete: true };
-  }
-
-  private start(n: unknown): number | undefined {
-    const r = (n as YamlNode | undefined)?.range;
-    return r ? r[0] : undefined;
-  }
-
-  locate(path: readonly PathSegment[], at: SchemaProblem['at']): SourcePos {
-    if (at === 'parent') return this.pos(this.start(this.walk(path.slice(0, -1)).node));
-    const w = this.walk(path);
-    if (at === 'key' && w.complete && w.key) return this.pos(this.start(w.key));
-    return this.pos(this.start(w.node) ?? this.start(w.key));
-  }
-}
-
-function keyText(k: unknown): string | undefined {
-  if (isScalar(k)) return String(k.value);
-  return k === null || k === undefined ? undefined : String(k);
 }
 
 // ---- the model ----

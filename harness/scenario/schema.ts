@@ -8,13 +8,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
-import { AMOUNT_FORMS, amountError, parseAmount } from './amounts.js';
+import { AMOUNT_FORMS, amountError, parseAmount } from '../common/amounts.js';
 import { METADATA_FIELDS, SCOPE_ROOTS, WALLET_FIELDS, isTemplateString, scanTemplate } from './interpolate.js';
 import { MAX_BLOCKS_PER_STEP, MAX_HEIGHT, MAX_PATTERN_LENGTH, MAX_PROBLEMS_COLLECTED, MAX_WAIT_SECONDS, limitProblems, limitReason, sizeProblems } from './limits.js';
 import { MATCHER_KEYS, TYPE_NAMES } from './match.js';
-import { formatPath, parsePath, type PathSegment } from './path.js';
+import { formatPath, parsePath, type PathSegment } from '../common/path.js';
 import { REGEX_EXPECTED, regexProblem } from './regex.js';
-import { suggest } from './suggest.js';
+import { suggest } from '../common/suggest.js';
 import type { WalletMethod } from './types.js';
 
 // ---- vocabulary ----
@@ -96,14 +96,16 @@ export const KNOWN_PARAMS: Record<WalletMethod, readonly string[]> = {
 export interface SchemaProblem {
   path: PathSegment[];
   /** Point at the key at `path`, its value, or (missing keys) the object that should hold it. */
-  at: 'key' | 'value' | 'parent';
+  at: PathAnchor;
   message: string;
   expected?: string;
 }
 
 // ---- small helpers ----
 
-export { suggest } from './suggest.js';
+import { describeValue } from '../common/describe.js';
+import type { PathAnchor } from '../common/locator.js';
+export { suggest } from '../common/suggest.js';
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array);
@@ -111,16 +113,6 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 
 const has = (o: Record<string, unknown>, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
 
-/** A short description of a value for messages: `the number 5`, `the string "x"`, `a mapping`. */
-export function describeValue(v: unknown): string {
-  if (v === null || v === undefined) return 'nothing (an empty value)';
-  if (typeof v === 'string') return `the string ${JSON.stringify(v.length > 60 ? `${v.slice(0, 60)}…` : v)}`;
-  if (typeof v === 'number' || typeof v === 'bigint') return `the number ${String(v)}`;
-  if (typeof v === 'boolean') return String(v);
-  if (Array.isArray(v)) return 'a list';
-  if (isPlainObject(v)) return 'a mapping';
-  return typeof v;
-}
 
 function showShort(v: unknown): string {
   if (typeof v === 'string') return JSON.stringify(v);

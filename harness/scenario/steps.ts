@@ -7,7 +7,7 @@ import type { JsonRpcAnswer } from '../rpc/jsonrpc.js';
 import type { WalletClient } from '../rpc/wallet.js';
 import type { BackendSpec } from '../testnet/backends.js';
 import { addressAt, type Testnet, type WalletHandle } from '../testnet/testnet.js';
-import { parseAmount } from './amounts.js';
+import { parseAmount } from '../common/amounts.js';
 import { interpolate, type Scope } from './interpolate.js';
 import { checkError, checkExpectations, getPath } from './match.js';
 import { FileRefused, metadataFileProblem, readMetadataFile } from './files.js';

@@ -29,14 +29,11 @@
 // Every step has exactly one action key plus optional common keys:
 //   name, wallet (which wallet runs it; default main), expect, expect_error, save.
 
+import type { SourcePos } from '../common/locator.js';
 import { MAX_PROBLEMS_SHOWN } from './limits.js';
 
 /** A position in a scenario file, for error messages: 1-based line and column. */
-export interface SourcePos {
-  file: string;
-  line: number;
-  col: number;
-}
+export type { SourcePos };
 
 /** An amount as written: atomic units, kept exact. */
 export type Amount = bigint;

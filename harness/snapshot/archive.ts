@@ -8,12 +8,13 @@ import { once } from 'node:events';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
 import { Header, Pack, Parser, ReadEntry } from 'tar';
-import { snapshotsDir } from './cache-dir.js';
-import { SnapshotError, errnoCode } from './errors.js';
-import { fsyncDir, mapLimit, randomHex } from './files.js';
+import { snapshotsDir } from '../common/cache-dir.js';
+import { errnoCode } from '../common/errno.js';
+import { SnapshotError } from './errors.js';
+import { fsyncDir, mapLimit, randomHex } from '../common/files.js';
 import { isSafeRelativePath, isValidSourceName, parseManifest, serializeManifest, type Manifest } from './manifest.js';
 import { SAVE_CONCURRENCY, assertKey, cacheMode, ensureSnapshotsDir, lstatOrNull, moveAside, writeDurably } from './snapshot-dir.js';
-import { cleanStale, publish, removeQuietly, stagingName, startHeartbeat } from './staging.js';
+import { cleanStale, publish, removeQuietly, stagingName, startHeartbeat } from '../common/staging.js';
 import { verifySnapshotDir } from './verify.js';
 
 /**

@@ -23,7 +23,3 @@ export class SnapshotError extends Error {
   }
 }
 
-/** The errno code of a Node fs error, if any. */
-export function errnoCode(e: unknown): string | undefined {
-  return typeof e === 'object' && e !== null && 'code' in e && typeof e.code === 'string' ? e.code : undefined;
-}

@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import lockfile from 'proper-lockfile';
-import { snapshotsDir } from './cache-dir.js';
+import { snapshotsDir } from '../common/cache-dir.js';
 import { assertKey } from './snapshot-dir.js';
 
 export interface KeyLockOptions {

@@ -3,9 +3,10 @@
 import type { Stats } from 'node:fs';
 import { lstat, mkdir, open, rename } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { snapshotsDir } from './cache-dir.js';
-import { SnapshotError, errnoCode } from './errors.js';
-import { randomHex } from './files.js';
+import { snapshotsDir } from '../common/cache-dir.js';
+import { errnoCode } from '../common/errno.js';
+import { SnapshotError } from './errors.js';
+import { randomHex } from '../common/files.js';
 import { isValidKey } from './key.js';
 
 export const SAVE_CONCURRENCY = 8;

@@ -11,11 +11,13 @@
 // exportSnapshot / importSnapshot live in archive.ts and are re-exported here.
 import { chmodSync, constants, copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { chmod, copyFile, cp, lstat, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
+import { isWithin } from '../common/paths.js';
 import { performance } from 'node:perf_hooks';
-import { snapshotsDir } from './cache-dir.js';
-import { SnapshotError, errnoCode } from './errors.js';
-import { SMALL_FILE, byPath, fsyncDir, hashHandle, inBatches, mapLimit, randomHex, walk } from './files.js';
+import { snapshotsDir } from '../common/cache-dir.js';
+import { errnoCode } from '../common/errno.js';
+import { SnapshotError } from './errors.js';
+import { SMALL_FILE, byPath, fsyncDir, hashHandle, inBatches, mapLimit, randomHex, walk } from '../common/files.js';
 import { isValidKey } from './key.js';
 import {
   MANIFEST_FORMAT_VERSION,
@@ -32,7 +34,7 @@ import {
   type SnapshotSummary,
 } from './manifest.js';
 import { SAVE_CONCURRENCY, assertKey, cacheMode, ensureSnapshotsDir, lstatOrNull, moveAside, writeDurably } from './snapshot-dir.js';
-import { cleanStale, isStale, publish, removeNow, removeQuietly, stagingName, stagingPid, startHeartbeat } from './staging.js';
+import { cleanStale, isStale, publish, removeNow, removeQuietly, stagingName, stagingPid, startHeartbeat } from '../common/staging.js';
 import { verifySnapshotDir } from './verify.js';
 
 const RESTORE_CONCURRENCY = 4;
@@ -177,18 +179,13 @@ interface Target {
   existingMode: number | undefined;
 }
 
-function isInside(parent: string, child: string): boolean {
-  const rel = relative(parent, child);
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
-}
-
 async function checkTargets(targets: Record<string, string>): Promise<Target[]> {
   const out: Target[] = [];
   for (const [name, d] of Object.entries(targets)) {
     if (!isValidSourceName(name)) throw new SnapshotError('BAD_TARGET', `bad source name ${JSON.stringify(name)} in the load targets`);
     const dir = resolve(d);
     for (const t of out) {
-      if (isInside(t.dir, dir) || isInside(dir, t.dir)) throw new SnapshotError('BAD_TARGET', `load targets ${t.name} (${t.dir}) and ${name} (${dir}) overlap`);
+      if (isWithin(t.dir, dir) || isWithin(dir, t.dir)) throw new SnapshotError('BAD_TARGET', `load targets ${t.name} (${t.dir}) and ${name} (${dir}) overlap`);
     }
     const st = await lstatOrNull(dir);
     let existingMode: number | undefined;

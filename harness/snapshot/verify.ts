@@ -2,8 +2,8 @@
 // sha256, nothing else there. Read-only; the caller decides what to do with a problem.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { errnoCode } from './errors.js';
-import { SMALL_FILE, hashPath, hashSmallFileSync, inBatches, mapLimit, walk } from './files.js';
+import { errnoCode } from '../common/errno.js';
+import { SMALL_FILE, hashPath, hashSmallFileSync, inBatches, mapLimit, walk } from '../common/files.js';
 import { parseManifest, type Manifest, type ManifestFile } from './manifest.js';
 
 export interface VerifiedSnapshot {

@@ -1,10 +1,10 @@
 // A testnet while it runs: what one `up` shares between its phases (Run), and the Testnet object
 // over its running programs — saves, checkpoints and reverts stop and start every program together.
-import { cacheDir as resolveCacheDir } from '../snapshot/cache-dir.js';
+import { cacheDir as resolveCacheDir } from '../common/cache-dir.js';
 import { assertKey } from '../snapshot/snapshot-dir.js';
 import type { Manifest } from '../snapshot/manifest.js';
 import type { Supervisor } from '../process/supervisor.js';
-import { scaled } from '../process/timeouts.js';
+import { scaled } from '../common/timeouts.js';
 import type { DaemonClient } from '../rpc/daemon.js';
 import { binaryVersion, type ResolvedBackend } from './binaries.js';
 import { saveChain, type ChainSpec } from './chain-cache.js';

@@ -18,7 +18,7 @@ import type { ProcessExitedError } from '../process/errors.js';
 import { reapStale } from '../process/registry.js';
 import { newTempWorkdir } from '../process/workdir.js';
 import { createSupervisor } from '../process/supervisor.js';
-import { setTimeoutFactor } from '../process/timeouts.js';
+import { setTimeoutFactor } from '../common/timeouts.js';
 import { createDaemonClient } from '../rpc/daemon.js';
 import type { WalletClient } from '../rpc/wallet.js';
 import { resolveBackend } from './binaries.js';

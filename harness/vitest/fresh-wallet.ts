@@ -26,7 +26,7 @@ import { basename, join } from 'node:path';
 import { expect } from 'vitest';
 import { signal, signalGroup } from '../process/kill.js';
 import { createSupervisor, type Supervisor } from '../process/supervisor.js';
-import { scaled, setTimeoutFactor } from '../process/timeouts.js';
+import { scaled, setTimeoutFactor } from '../common/timeouts.js';
 import { createDaemonClient } from '../rpc/daemon.js';
 import type { Credentials } from '../rpc/http.js';
 import { createWalletClient, type WalletClient } from '../rpc/wallet.js';

@@ -2,7 +2,7 @@
 // (`saltnet/vitest/global-setup`). The context comes from inject('saltnet'); everything here
 // takes it as its first argument, so it works in any test file, hook or helper.
 import { afterAll, beforeAll } from 'vitest';
-import { scaled, setTimeoutFactor } from '../process/timeouts.js';
+import { scaled, setTimeoutFactor } from '../common/timeouts.js';
 import { createDaemonClient, type DaemonClient } from '../rpc/daemon.js';
 import { createWalletClient, type WalletClient } from '../rpc/wallet.js';
 import { BACKENDS } from '../testnet/backends.js';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { formatCommandLine, redact, shellQuote } from '../../harness/process/redact.js';
-import { resetTimeoutFactor, scaled, setTimeoutFactor, timeoutFactor } from '../../harness/process/timeouts.js';
+import { formatCommandLine, redact, shellQuote } from '../../harness/common/redact.js';
+import { resetTimeoutFactor, scaled, setTimeoutFactor, timeoutFactor } from '../../harness/common/timeouts.js';
 
 describe('redact', () => {
   it('replaces every occurrence of every secret, longest first, ignoring empty secrets', () => {

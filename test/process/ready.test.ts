@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ProcessExitedError, ReadinessTimeout } from '../../harness/process/errors.js';
 import { httpProbe, tcpProbe, waitUntilReady } from '../../harness/process/ready.js';
 import { freePorts } from '../../harness/process/ports.js';
-import { resetTimeoutFactor, setTimeoutFactor } from '../../harness/process/timeouts.js';
+import { resetTimeoutFactor, setTimeoutFactor } from '../../harness/common/timeouts.js';
 import { cleanup, fake } from './helpers.js';
 
 afterEach(async () => {

@@ -1,8 +1,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cacheDir, resolveCacheDir, snapshotsDir } from '../../harness/snapshot/cache-dir.js';
-import { cleanup, tempDir } from './helpers.js';
+import { cacheDir, resolveCacheDir, snapshotsDir } from '../../harness/common/cache-dir.js';
+import { cleanup, tempDir } from '../snapshot/helpers.js';
 
 afterEach(cleanup);
 

@@ -10,7 +10,7 @@
 import { lstatSync, readdirSync, renameSync, rmSync, utimesSync } from 'node:fs';
 import { rename, rm, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
-import { errnoCode } from './errors.js';
+import { errnoCode } from './errno.js';
 import { fsyncDir, isAlive, randomHex } from './files.js';
 
 export const STALE_AFTER_MS = 60_000;

@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { open, readdir, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { errnoCode } from './errors.js';
+import { errnoCode } from './errno.js';
 
 /** Files of a folder tree, as relative POSIX paths (prefix + '/' + path inside the root). */
 export interface Tree {
