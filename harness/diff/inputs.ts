@@ -5,7 +5,7 @@
 // compared by what does not depend on that coin flip: fees and weights of the same order (within a
 // factor of 2: a missing fee or burn still shows) and at least one key image.
 import { formatPath, type PathSegment } from '../common/path.js';
-import { show, type ValueDivergence } from './compare.js';
+import { show, type ValueDivergence } from './values.js';
 
 type Obj = Record<string, unknown>;
 
