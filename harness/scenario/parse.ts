@@ -4,9 +4,11 @@ import { isScalar, LineCounter, parseDocument, visit, type Document } from 'yaml
 import { FileRefused, readBounded } from './files.js';
 import { formatBytes, MAX_PROBLEMS_COLLECTED, MAX_SCENARIO_BYTES } from './limits.js';
 import { formatPath } from '../common/path.js';
-import { ACTION_KEYS, WALLET_METHODS, validateDocument, type ActionKey, type ValidatedDocument } from './schema.js';
+import { validateDocument, type ValidatedDocument } from './schema.js';
+import type { StepKind } from './steps/kind.js';
+import { STEP_KINDS } from './steps/registry.js';
 import { Locator } from '../common/locator.js';
-import { ScenarioError, type Action, type Expectations, type ExpectedError, type Requirements, type Scenario, type SourcePos, type Step, type WalletDecl, type WalletMethod } from './types.js';
+import { ScenarioError, type Action, type Expectations, type ExpectedError, type Requirements, type Scenario, type SourcePos, type Step, type WalletDecl } from './types.js';
 
 type Obj = Record<string, unknown>;
 
@@ -27,83 +29,14 @@ function normalizeNumbers(v: unknown): unknown {
 
 // ---- the model ----
 
-function defaultStepName(a: Action): string {
-  switch (a.kind) {
-    case 'call':
-      return a.path ? `call ${a.path}` : `call ${a.method ?? ''}${a.on === 'daemon' ? ' (daemon)' : ''}`;
-    case 'wallet':
-      return a.method;
-    case 'mine':
-      return a.to !== undefined ? `mine to ${a.to}` : `mine ${a.blocks ?? 1}`;
-    case 'wait':
-      return `wait ${a.call.kind === 'wallet' ? a.call.method : (a.call.method ?? a.call.path ?? '')}`;
-    case 'metadata':
-      return `metadata ${a.name}`;
-    case 'restart':
-      return `restart ${a.target}`;
-    case 'snapshot':
-      return `snapshot ${a.name}`;
-    case 'revert':
-      return `revert ${a.name}`;
-  }
-}
-
-function buildCall(v: Obj): Extract<Action, { kind: 'call' }> {
-  const a: Extract<Action, { kind: 'call' }> = { kind: 'call', on: (v.on as 'wallet' | 'daemon' | undefined) ?? (v.path !== undefined ? 'daemon' : 'wallet'), params: v.params ?? {} };
-  if (typeof v.method === 'string') a.method = v.method;
-  if (typeof v.path === 'string') a.path = v.path;
-  return a;
-}
-
-function buildAction(key: ActionKey, v: unknown): Action {
-  if ((WALLET_METHODS as readonly string[]).includes(key)) return { kind: 'wallet', method: key as WalletMethod, params: v ?? {} };
-  switch (key) {
-    case 'call':
-      return buildCall(v as Obj);
-    case 'mine': {
-      if (typeof v === 'number') return { kind: 'mine', blocks: v };
-      const o = v as Obj;
-      return typeof o.to === 'number' ? { kind: 'mine', to: o.to } : { kind: 'mine', blocks: o.blocks as number };
-    }
-    case 'wait': {
-      const o = v as Obj;
-      const inner = (['call', ...WALLET_METHODS] as const).find((k) => has(o, k))!;
-      const a: Extract<Action, { kind: 'wait' }> = {
-        kind: 'wait',
-        call: buildAction(inner, o[inner]) as Extract<Action, { kind: 'call' | 'wallet' }>,
-        until: o.until as Expectations,
-        mine: o.mine === true,
-      };
-      if (typeof o.seconds === 'number') a.seconds = o.seconds;
-      if (typeof o.blocks === 'number') a.blocks = o.blocks;
-      return a;
-    }
-    case 'metadata': {
-      const o = v as Obj;
-      const a: Extract<Action, { kind: 'metadata' }> = { kind: 'metadata', name: o.name as string };
-      if (o.fields !== undefined) a.fields = o.fields as Obj;
-      if (o.file !== undefined) a.file = o.file as string;
-      return a;
-    }
-    case 'restart':
-      return { kind: 'restart', target: v as 'daemon' | 'wallet' };
-    case 'snapshot':
-    case 'revert':
-      return { kind: key, name: v as string };
-    default:
-      throw new Error(`unhandled action ${key}`);
-  }
-}
-
 function buildStep(raw: Obj, index: number, loc: Locator): Step {
-  const key = ACTION_KEYS.find((k) => has(raw, k))!;
-  const action = buildAction(key, raw[key]);
+  const kind = STEP_KINDS.find((k) => has(raw, k.key))! as StepKind<string, Action>;
+  const action = kind.build(raw[kind.key], (path) => loc.locate(['steps', index, kind.key, ...path], 'value'));
   const pos = loc.locate(['steps', index], 'value');
-  if (action.kind === 'metadata' && action.file !== undefined) action.filePos = loc.locate(['steps', index, 'metadata', 'file'], 'value');
-  const waitWallet = key === 'wait' && isObj(raw.wait) ? raw.wait.wallet : undefined;
+  const waitWallet = kind.key === 'wait' && isObj(raw.wait) ? raw.wait.wallet : undefined;
   const step: Step = {
     index,
-    name: typeof raw.name === 'string' ? raw.name : defaultStepName(action),
+    name: typeof raw.name === 'string' ? raw.name : kind.defaultName(action),
     action,
     wallet: (raw.wallet as string | undefined) ?? (waitWallet as string | undefined) ?? 'main',
     pos,

@@ -30,6 +30,8 @@
 //   name, wallet (which wallet runs it; default main), expect, expect_error, save.
 
 import type { SourcePos } from '../common/locator.js';
+import type { Action } from './steps/registry.js';
+import type { BackendName } from '../testnet/backends.js';
 import { MAX_PROBLEMS_SHOWN } from './limits.js';
 
 /** A position in a scenario file, for error messages: 1-based line and column. */
@@ -76,40 +78,8 @@ export interface ExpectedError {
   message?: string | Matcher;
 }
 
-export type WalletMethod =
-  | 'get_balance'
-  | 'getbalance'
-  | 'transfer'
-  | 'transfer_split'
-  | 'sweep_all'
-  | 'sweep_single'
-  | 'get_transfers'
-  | 'create_token'
-  | 'get_tokens';
-
-/** The parsed action of a step (after validation; templates not yet resolved). */
-export type Action =
-  /** Generic call: a wallet or daemon JSON-RPC method, or a daemon HTTP endpoint (`path: /get_info`). */
-  | { kind: 'call'; on: 'wallet' | 'daemon'; method?: string; path?: string; params: Template }
-  /**
-   * The readable wallet forms. `params` is what the user wrote; the runner fills in the rest.
-   * transfer / transfer_split: `{ to, amount, asset? (SAL1) }` or `{ destinations: [{ to|address, amount, asset? }] }`,
-   *   plus any raw field (priority, get_tx_key, …); sets tx_type 3 and source/dest/destination assets.
-   * sweep_all / sweep_single: `{ to | address, key_image?, asset? }` plus raw fields.
-   * create_token: `{ ticker, supply, name?, url?, hash?, size?, metadata?: <metadata name> }` or `{ token_metadata_hex }`.
-   * get_balance / getbalance / get_transfers / get_tokens: raw params.
-   */
-  | { kind: 'wallet'; method: WalletMethod; params: Template }
-  /** Mine N blocks, or until a height. */
-  | { kind: 'mine'; blocks?: number; to?: number }
-  /** Repeat `call` until `until` holds, bounded by seconds and/or blocks; optionally mine one block between tries. */
-  | { kind: 'wait'; call: Extract<Action, { kind: 'call' | 'wallet' }>; until: Expectations; seconds?: number; blocks?: number; mine: boolean }
-  /** Build a tier-2 metadata JSON blob (from fields or a file), serve it on 127.0.0.1, save url/sha256/size under `metadata.<name>`. */
-  | { kind: 'metadata'; name: string; fields?: Record<string, unknown>; file?: string; /** Where `file:` is written, for messages about it. */ filePos?: SourcePos }
-  | { kind: 'restart'; target: 'daemon' | 'wallet' }
-  /** Checkpoint / roll back the whole testnet (issue 5; the runner may reject them until then). */
-  | { kind: 'snapshot'; name: string }
-  | { kind: 'revert'; name: string };
+/** The parsed action of a step, and the readable wallet forms: derived from the step kinds (steps/registry.ts). */
+export type { Action, ActionKey, WalletMethod } from './steps/registry.js';
 
 export interface Step {
   index: number;
@@ -142,7 +112,7 @@ export interface Scenario {
   description?: string;
   tags: string[];
   /** Backends it is written for; undefined: any. */
-  backends?: ('salvium' | 'sim' | 'monero')[];
+  backends?: BackendName[];
   requires: Requirements;
   wallets: WalletDecl[];
   steps: Step[];

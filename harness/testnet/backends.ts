@@ -97,3 +97,6 @@ export const BACKENDS: Record<BackendName, BackendSpec> = {
     daemonReadyLines: [/core RPC server started ok/, /The daemon is running offline/, /SYNCHRONIZED OK/],
   },
 };
+
+/** Every backend's name, in the order help texts list them. */
+export const BACKEND_NAMES = Object.keys(BACKENDS) as [BackendName, ...BackendName[]];

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
-import { documentedStepKinds, scenarioLanguageMarkdown } from '../../harness/scenario/docs.js';
+import { documentedStepKinds, scenarioLanguageMarkdown } from '../../scripts/docs/scenario-language.js';
 import { ACTION_KEYS } from '../../harness/scenario/schema.js';
 
 const committed = (): string => readFileSync(fileURLToPath(new URL('../../docs/scenario-language.md', import.meta.url)), 'utf8');

@@ -1,0 +1,116 @@
+// Leaves: values with hand-written checks, messages and JSON Schema (amounts, whole numbers, names,
+// response paths, endpoints), shared by the step kinds' schemas.
+import { z } from 'zod';
+import { AMOUNT_FORMS, amountError, parseAmount } from '../../common/amounts.js';
+import { describeValue } from '../../common/describe.js';
+import { parsePath, type PathSegment } from '../../common/path.js';
+import { suggest } from '../../common/suggest.js';
+import { isTemplateString } from '../interpolate.js';
+import { ASSET_RE, NAME_RE, RESPONSE_ROOTS, didYouMean, showShort } from './vocabulary.js';
+
+/** A problem inside one value, relative to it. */
+export interface LeafIssue {
+  path?: PathSegment[];
+  at?: 'key' | 'value';
+  message: string;
+  expected?: string;
+}
+type LeafCheck = (v: unknown) => LeafIssue[] | LeafIssue | undefined;
+
+/** A value validated by `check`; undefined (a missing key) is reported as missing. */
+export function leaf(description: string, json: Record<string, unknown>, check: LeafCheck, transform?: (v: unknown) => unknown): z.ZodType {
+  const base = z.unknown().superRefine((v, ctx) => {
+    if (v === undefined) {
+      ctx.addIssue({ code: 'custom', message: 'missing', params: { missing: true, expected: description } });
+      return;
+    }
+    const r = check(v);
+    for (const i of r === undefined ? [] : Array.isArray(r) ? r : [r]) {
+      ctx.addIssue({ code: 'custom', message: i.message, path: i.path ?? [], params: { expected: i.expected ?? description, at: i.at ?? 'value' } });
+    }
+  });
+  const s = transform ? base.transform(transform) : base;
+  return s.meta({ description, ...json });
+}
+
+const TEMPLATE_PATTERN = '\\$\\{';
+const AMOUNT_PATTERN = '^\\s*(\\d+|\\d+(\\.\\d{1,8})?\\s+(SAL1|SAL)|\\d+(\\.\\d{1,12})?\\s+XMR)\\s*$';
+const PLACEHOLDER_NOTE = 'or a "${…}" placeholder';
+
+/** An amount (converted to bigint); with `templates`, a string holding `${…}` is kept as written. */
+export function amountLeaf(templates: boolean): z.ZodType {
+  const description = templates ? `${AMOUNT_FORMS}, ${PLACEHOLDER_NOTE}` : AMOUNT_FORMS;
+  return leaf(
+    description,
+    { anyOf: [{ type: 'integer', minimum: 0 }, { type: 'string', pattern: templates ? `${AMOUNT_PATTERN}|${TEMPLATE_PATTERN}` : AMOUNT_PATTERN }] },
+    (v) => {
+      if (templates && isTemplateString(v)) return undefined;
+      const err = amountError(v);
+      return err ? { message: `${showShort(v)} is not an amount: ${err}` } : undefined;
+    },
+    (v) => (templates && isTemplateString(v) ? v : parseAmount(v)),
+  );
+}
+
+/** A whole number (number, bigint or string of digits, or a placeholder), kept as written. */
+export function integerLeaf(what: string): z.ZodType {
+  const description = `${what}: a whole number (a quoted string of digits for very large ones) ${PLACEHOLDER_NOTE}`;
+  return leaf(description, { anyOf: [{ type: 'integer' }, { type: 'string', pattern: `^-?\\d+$|${TEMPLATE_PATTERN}` }] }, (v) => {
+    if (typeof v === 'bigint' || (typeof v === 'number' && Number.isInteger(v))) return undefined;
+    if (typeof v === 'string' && (/^-?\d+$/.test(v.trim()) || isTemplateString(v))) return undefined;
+    return { message: `expected a whole number, got ${describeValue(v)}` };
+  });
+}
+
+export function nameLeaf(what: string, example: string): z.ZodType {
+  const description = `a ${what}: letters, digits and _, not starting with a digit (e.g. ${example})`;
+  return leaf(description, { type: 'string', pattern: NAME_RE.source }, (v) => {
+    if (typeof v !== 'string') return { message: `expected a ${what}, got ${describeValue(v)}` };
+    if (isTemplateString(v)) return { message: `a "\${…}" placeholder cannot be used as a ${what}: write the name out` };
+    if (!NAME_RE.test(v)) return { message: `${JSON.stringify(v)} is not a valid ${what}` };
+    return undefined;
+  });
+}
+
+export function responsePathProblem(p: string): string | undefined {
+  let segs: PathSegment[];
+  try {
+    segs = parsePath(p);
+  } catch (e) {
+    return (e as Error).message;
+  }
+  const root = segs[0];
+  if (root !== 'result' && root !== 'error') {
+    return `${JSON.stringify(p)} must start at result or error (the response is {result: …} or {error: …})${didYouMean(typeof root === 'string' ? suggest(root, RESPONSE_ROOTS) : undefined)}`;
+  }
+  return undefined;
+}
+
+export const RESPONSE_PATH_EXPECTED = 'a path into the response starting at result or error, e.g. result.tx_hash, result.balances[0].unlocked_balance, result["token.version"]';
+
+export const responsePathLeaf = leaf(RESPONSE_PATH_EXPECTED, { type: 'string', pattern: '^(result|error)([.\\[]|$)' }, (v) => {
+  if (typeof v !== 'string') return { message: `expected a path string, got ${describeValue(v)}` };
+  const p = responsePathProblem(v);
+  return p ? { message: p } : undefined;
+});
+
+export const httpPathLeaf = leaf('a daemon HTTP endpoint starting with /, e.g. /get_height', { type: 'string', pattern: '^/' }, (v) => {
+  if (typeof v !== 'string') return { message: `expected an endpoint path, got ${describeValue(v)}` };
+  if (!v.startsWith('/') && !isTemplateString(v)) return { message: `${JSON.stringify(v)} must start with / (e.g. /get_info)` };
+  return undefined;
+});
+
+export const assetAmounts = (whose: string) =>
+  z
+    .record(z.string(), amountLeaf(false))
+    .describe(`${whose}: asset (SAL1, SAL, XMR or a token such as salABCD) → amount, e.g. {SAL1: "1100 SAL1"}`)
+    .meta({ propertyNames: { pattern: ASSET_RE.source } });
+
+const RAW_PARAMS_EXAMPLE: Record<string, string> = { get_transfers: '{in: true, pending: true}', get_tokens: '{regex: ABCD}' };
+export const rawParams = (method: string) =>
+  z
+    .record(z.string(), z.unknown())
+    .nullable()
+    .describe(`${method} request parameters, sent as written (e.g. ${RAW_PARAMS_EXAMPLE[method] ?? '{asset_type: SAL1}'}); may be empty`);
+
+export const addressText = 'a destination address, usually a placeholder such as "${bob.address}"';

@@ -1,0 +1,74 @@
+// What the rules beyond the structure share: where problems are collected (at most
+// MAX_PROBLEMS_COLLECTED), and the checks several step kinds make (wallet references, addresses,
+// raw request keys that look misspelt, expectation paths).
+import type { PathSegment } from '../../common/path.js';
+import { suggest } from '../../common/suggest.js';
+import { isTemplateString } from '../interpolate.js';
+import { MAX_PROBLEMS_COLLECTED } from '../limits.js';
+import { RESPONSE_PATH_EXPECTED, addressText, responsePathProblem } from './leaves.js';
+import { ASSET_RE, NAME_RE, didYouMean, isPlainObject, type SchemaProblem } from './vocabulary.js';
+
+export interface RuleCtx {
+  out: SchemaProblem[];
+  wallets: Set<string>;
+  /** save name → index of the step that saves it */
+  savedBy: Map<string, number>;
+}
+
+/** Thrown by problem() once MAX_PROBLEMS_COLLECTED are in: the rules stop looking. */
+export const ENOUGH = Symbol('enough problems');
+
+export function problem(ctx: RuleCtx, path: PathSegment[], at: SchemaProblem['at'], message: string, expected?: string): void {
+  ctx.out.push(expected ? { path, at, message, expected } : { path, at, message });
+  if (ctx.out.length >= MAX_PROBLEMS_COLLECTED) throw ENOUGH;
+}
+
+export function checkAssetKeys(ctx: RuleCtx, m: unknown, path: PathSegment[]): void {
+  if (!isPlainObject(m)) return;
+  for (const k of Object.keys(m)) {
+    if (ASSET_RE.test(k)) continue;
+    const fix = ['SAL1', 'SAL', 'XMR'].find((a) => a.toLowerCase() === k.toLowerCase()) ?? (/^sal[0-9a-z]{4}$/i.test(k) ? `sal${k.slice(3).toUpperCase()}` : undefined);
+    problem(ctx, [...path, k], 'key', `"${k}" is not an asset${didYouMean(fix)}`, 'SAL1, SAL, XMR or a token such as salABCD (lower-case sal + 4 upper-case letters or digits)');
+  }
+}
+
+export function checkWalletRef(ctx: RuleCtx, v: unknown, path: PathSegment[]): void {
+  if (typeof v !== 'string' || !NAME_RE.test(v) || ctx.wallets.has(v)) return;
+  const names = [...ctx.wallets];
+  problem(ctx, path, 'value', `unknown wallet "${v}"${didYouMean(suggest(v, names))}`, `main or a wallet declared under wallets: (${names.join(', ')})`);
+}
+
+export function checkAddressValue(ctx: RuleCtx, v: unknown, path: PathSegment[]): void {
+  if (typeof v === 'string' && ctx.wallets.has(v)) {
+    problem(ctx, path, 'value', `"${v}" is a wallet name, not an address; write "\${${v}.address}"`, addressText);
+  }
+}
+
+export function checkRawKeys(ctx: RuleCtx, params: Record<string, unknown>, method: string, known: readonly string[], path: PathSegment[]): void {
+  for (const k of Object.keys(params)) {
+    if (known.includes(k)) continue;
+    const s = suggest(k, known);
+    if (s) {
+      problem(ctx, [...path, k], 'key', `unknown key "${k}" (did you mean "${s}"?); other keys are sent to ${method} as written, but this one looks like a typo — use call: {method: ${method}, params: …} to send it anyway`, `one of: ${known.join(', ')}, or a raw ${method} field`);
+    }
+  }
+}
+
+export function checkExpectationKeys(ctx: RuleCtx, m: unknown, path: PathSegment[]): void {
+  if (!isPlainObject(m)) return;
+  for (const k of Object.keys(m)) {
+    if (isTemplateString(k)) continue;
+    const p = responsePathProblem(k);
+    if (p) problem(ctx, [...path, k], 'key', p, RESPONSE_PATH_EXPECTED);
+  }
+}
+
+/** What a step kind's rules know of the rest of the file. */
+export interface RuleArgs {
+  metadataNames: Set<string>;
+  metadataLater: Map<string, number>;
+  /** Snapshot names of the steps so far (a snapshot step adds its own). */
+  snapshots: Set<string>;
+  /** The step's own `wallet:`, if any. */
+  stepWallet?: unknown;
+}

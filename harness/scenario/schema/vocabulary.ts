@@ -1,0 +1,47 @@
+// The scenario language's words and small helpers every part of its validation shares.
+import { describeValue } from '../../common/describe.js';
+import type { PathAnchor } from '../../common/locator.js';
+import type { PathSegment } from '../../common/path.js';
+import { SCOPE_ROOTS } from '../interpolate.js';
+
+/** Keys every step may have besides its one action. */
+export const STEP_COMMON_KEYS = ['name', 'wallet', 'expect', 'expect_error', 'save'] as const;
+/** Names a declared wallet cannot take: the built-in wallet and the placeholder roots. */
+export const RESERVED_WALLET_NAMES: readonly string[] = ['main', ...SCOPE_ROOTS];
+/** Wallet, save, metadata and snapshot names. */
+export const NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Assets in `unlocked` maps: SAL1, SAL, XMR, or a token such as salABCD. */
+export const ASSET_RE = /^(SAL1|SAL|XMR|sal[0-9A-Z]{4}|erc[0-9A-Z]{4})$/;
+/** Roots of response paths: the response is `{ result }` or `{ error }`. */
+export const RESPONSE_ROOTS = ['result', 'error'] as const;
+
+/** A problem found in a parsed document, located by path. */
+export interface SchemaProblem {
+  path: PathSegment[];
+  /** Point at the key at `path`, its value, or (missing keys) the object that should hold it. */
+  at: PathAnchor;
+  message: string;
+  expected?: string;
+}
+
+
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array);
+}
+
+export const has = (o: Record<string, unknown>, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+
+
+export function showShort(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (v === null || v === undefined) return 'nothing';
+  if (typeof v === 'object') return describeValue(v);
+  return String(v);
+}
+
+export const didYouMean = (s: string | undefined): string => (s ? ` (did you mean "${s}"?)` : '');
+/** Up to 20 names, comma-separated, then how many more (a hostile file may have thousands). */
+export const listed = (names: Iterable<string>): string => {
+  const all = [...names];
+  return all.length > 20 ? `${all.slice(0, 20).join(', ')} and ${all.length - 20} more` : all.join(', ');
+};

@@ -1,0 +1,50 @@
+// mine: N blocks (`mine: 5`, `{blocks: 5}`) or up to a height (`{to: 1300}`), exactly.
+import { z } from 'zod';
+import { MAX_BLOCKS_PER_STEP, MAX_HEIGHT } from '../limits.js';
+import { problem } from '../schema/rule-kit.js';
+import { has, isPlainObject } from '../schema/vocabulary.js';
+import { defineStep } from './kind.js';
+
+export interface MineAction {
+  kind: 'mine';
+  blocks?: number;
+  to?: number;
+}
+
+const schema = z
+  .union([
+    z.int().min(1).max(MAX_BLOCKS_PER_STEP).describe('number of blocks'),
+    z
+      .strictObject({
+        blocks: z.int().min(1).max(MAX_BLOCKS_PER_STEP).describe('number of blocks to mine').optional(),
+        to: z.int().min(0).max(MAX_HEIGHT).describe('mine until the chain has this height').optional(),
+      })
+      .meta({ oneOf: [{ required: ['blocks'] }, { required: ['to'] }] }),
+  ])
+  .describe('blocks to mine: a number (mine: 5), {blocks: 5} or {to: <height>}');
+
+export const mine = defineStep<'mine', MineAction>({
+  key: 'mine',
+  schema,
+  answersRpc: false,
+  build(v) {
+    if (typeof v === 'number') return { kind: 'mine', blocks: v };
+    const o = v as Record<string, unknown>;
+    return typeof o.to === 'number' ? { kind: 'mine', to: o.to } : { kind: 'mine', blocks: o.blocks as number };
+  },
+  defaultName: (a) => (a.to !== undefined ? `mine to ${a.to}` : `mine ${a.blocks ?? 1}`),
+  check(ctx, v, path) {
+    if (!isPlainObject(v)) return;
+    if (has(v, 'blocks') && has(v, 'to')) problem(ctx, [...path, 'to'], 'key', 'give either blocks or to, not both', '{blocks: N} or {to: <height>}');
+    else if (!has(v, 'blocks') && !has(v, 'to')) problem(ctx, path, 'value', 'mine needs a number of blocks or a height', '{blocks: N} or {to: <height>}');
+  },
+  async run(ctx, _step, a) {
+    const h = await ctx.daemon.height();
+    const target = a.to ?? h + (a.blocks ?? 1);
+    const reached = await ctx.testnet.mine(target);
+    return { request: { mine: target }, response: { result: { height: reached } } };
+  },
+  docs: {
+    note: 'Mines on the daemon until the chain has exactly that height, switching the mining address from CN to Carrot at height 1100 as needed. A miner cannot stop between two blocks, so it often finds a block or more past the target; saltnet pops those again (`/pop_blocks`) when they hold nothing but their coinbase, so `mine: 5` adds exactly 5 blocks on every backend (a block past the target that holds a transaction, one that reached the pool while mining, is kept). `mine: 5` is the same as `mine: { blocks: 5 }`. Wallets see the new blocks after their next refresh (the wallet RPC refreshes on its own every 20 s; `wait` refreshes before each try).',
+  },
+});

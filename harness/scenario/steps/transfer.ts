@@ -1,0 +1,85 @@
+// transfer and transfer_split: {to, amount, asset?} or {destinations: […]}, filled in as the real
+// request (destinations in atomic units with asset_type, source/dest asset, tx_type 3).
+import { z } from 'zod';
+import { AMOUNT_FORMS } from '../../common/amounts.js';
+import type { PathSegment } from '../../common/path.js';
+import { addressText, amountLeaf } from '../schema/leaves.js';
+import { checkAddressValue, problem, type RuleCtx } from '../schema/rule-kit.js';
+import { has, isPlainObject } from '../schema/vocabulary.js';
+import { transferRequest, walletStep } from './wallet.js';
+
+type Method = 'transfer' | 'transfer_split';
+
+const destination = z
+  .strictObject({
+    to: z.string().describe(addressText).optional(),
+    address: z.string().describe(`${addressText} (same as to)`).optional(),
+    amount: amountLeaf(true),
+    asset: z.string().describe('asset of the amount (default SAL1), e.g. salABCD').optional(),
+  })
+  .describe('a destination: {to (or address), amount, asset?}')
+  .meta({ oneOf: [{ required: ['to'] }, { required: ['address'] }] });
+
+function transferSchema(method: Method): z.ZodType {
+  return z
+    .looseObject({
+      to: z.string().describe(addressText).optional(),
+      amount: amountLeaf(true).optional(),
+      asset: z.string().describe('asset to send (default SAL1), e.g. salABCD; sets source/dest/destination asset_type').optional(),
+      destinations: z.array(destination).min(1).describe('several destinations: [{to, amount, asset?}]').optional(),
+    })
+    .describe(`${method}: {to, amount, asset?} or {destinations: [{to, amount, asset?}]}, plus raw ${method} fields (priority, do_not_relay, …) sent as written; tx_type 3 and the assets are filled in`)
+    .meta({ anyOf: [{ required: ['to', 'amount'] }, { required: ['destinations'] }] });
+}
+
+function checkDestinations(ctx: RuleCtx, list: unknown[], path: PathSegment[]): void {
+  list.forEach((d, i) => {
+    if (!isPlainObject(d)) return;
+    const dp = [...path, 'destinations', i];
+    if (has(d, 'to') && has(d, 'address')) problem(ctx, [...dp, 'address'], 'key', 'give either to or address, not both', '{to, amount, asset?}');
+    else if (!has(d, 'to') && !has(d, 'address')) problem(ctx, [...dp, 'to'], 'parent', 'missing "to" (the destination address)', addressText);
+    checkAddressValue(ctx, d.to, [...dp, 'to']);
+    checkAddressValue(ctx, d.address, [...dp, 'address']);
+  });
+}
+
+function checkTransfer(method: Method, ctx: RuleCtx, v: Record<string, unknown>, path: PathSegment[]): void {
+  if (has(v, 'address')) problem(ctx, [...path, 'address'], 'key', `${method} takes "to" for the destination address (or destinations: [{address, amount}])`, 'to: <address>');
+  if (has(v, 'destinations')) {
+    for (const k of ['to', 'amount', 'asset']) {
+      if (has(v, k)) problem(ctx, [...path, k], 'key', `"${k}" cannot be combined with destinations; give each destination its own ${k}`, '{destinations: [{to, amount, asset?}]}');
+    }
+    if (Array.isArray(v.destinations)) checkDestinations(ctx, v.destinations, path);
+  } else {
+    if (!has(v, 'to') && !has(v, 'address')) problem(ctx, [...path, 'to'], 'parent', `missing "to" (the destination address)`, `{to, amount, asset?} or {destinations: [{to, amount, asset?}]}`);
+    if (!has(v, 'amount')) problem(ctx, [...path, 'amount'], 'parent', 'missing "amount"', `${AMOUNT_FORMS}`);
+  }
+  checkAddressValue(ctx, v.to, [...path, 'to']);
+}
+
+export const transfer = walletStep({
+  method: 'transfer',
+  schema: transferSchema('transfer'),
+  known: [
+    'to', 'amount', 'asset', 'destinations', 'source_asset', 'dest_asset', 'tx_type', 'account_index', 'subaddr_indices',
+    'subtract_fee_from_outputs', 'priority', 'ring_size', 'unlock_time', 'payment_id', 'get_tx_key', 'do_not_relay',
+    'get_tx_hex', 'get_tx_metadata',
+  ],
+  check: (ctx, v, path) => checkTransfer('transfer', ctx, v as Record<string, unknown>, path),
+  request: (p, ctx) => transferRequest('transfer', p, ctx.spec),
+  docs: {
+    note: 'The readable form becomes the real request: each destination gets `address` and `amount` (atomic units) and `asset_type`; `source_asset` and `dest_asset` are set to the asset (SAL1 unless `asset:` says otherwise) and `tx_type` to 3 (TRANSFER). On the `monero` backend no asset fields are added. Any other key (e.g. `priority`, `do_not_relay`) is passed on unchanged. One transaction carries at most 7 destinations and 64 inputs; more is refused with `-18`: use `transfer_split`. Token transfers also need `transfer_split` (a token transfer is two transactions).',
+  },
+});
+
+export const transferSplit = walletStep({
+  method: 'transfer_split',
+  schema: transferSchema('transfer_split'),
+  known: [
+    'to', 'amount', 'asset', 'destinations', 'source_asset', 'dest_asset', 'tx_type', 'account_index', 'subaddr_indices',
+    'priority', 'ring_size', 'unlock_time', 'payment_id', 'get_tx_keys', 'do_not_relay', 'get_tx_hex', 'get_tx_metadata',
+  ],
+  check: (ctx, v, path) => checkTransfer('transfer_split', ctx, v as Record<string, unknown>, path),
+  request: (p, ctx) => transferRequest('transfer_split', p, ctx.spec),
+  docs: { note: 'Filled in as for `transfer`. The answer has lists: `tx_hash_list`, `fee_list`, `amount_list`, …, one entry per transaction.' },
+});
