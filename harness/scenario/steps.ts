@@ -34,6 +34,9 @@ export async function runStep(ctx: StepContext, step: Step): Promise<StepResult>
   const key = keyOf(step.action);
   const base = { index: step.index, name: step.name, action: key };
   let exchange: Partial<StepExchange> = {};
+  ctx.previousStepStartedAt = ctx.stepStartedAt ?? t0;
+  ctx.stepStartedAt = t0;
+  ctx.scenarioStartedAt ??= t0;
   try {
     await refreshScope(ctx);
     const kind = stepKind(key)!;

@@ -27,9 +27,8 @@ export interface StepContext {
   baseDir: string;
   /** Serve metadata files outside baseDir and the working directory (`--allow-files-outside`). */
   allowFilesOutside?: boolean;
-  /** The time the step started (Date.now()), for kinds that look at what happened since. */
+  /** When (Date.now()) this step started, the step before it (this one's for the first), and the first step: for kinds that look at what happened since. */
   stepStartedAt?: number;
-  /** When the previous step started, and when the scenario did. */
   previousStepStartedAt?: number;
   scenarioStartedAt?: number;
 }
