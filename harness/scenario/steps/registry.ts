@@ -6,6 +6,7 @@ import { createToken } from './create-token.js';
 import { getTokens } from './get-tokens.js';
 import { getTransfers } from './get-transfers.js';
 import type { StepKind } from './kind.js';
+import { log } from './log.js';
 import { metadata } from './metadata.js';
 import { mine } from './mine.js';
 import { restart } from './restart.js';
@@ -17,7 +18,7 @@ import { waitStep } from './wait.js';
 /** The kinds that make one RPC call, whose answer `expect_error` may expect; `wait` repeats one of them. */
 const CALLS = [call, getBalance, getbalance, transfer, transferSplit, sweepAll, sweepSingle, getTransfers, createToken, getTokens] as const;
 
-export const STEP_KINDS = [...CALLS, mine, waitStep(CALLS), metadata, restart, snapshot, revert] as const;
+export const STEP_KINDS = [...CALLS, mine, waitStep(CALLS), metadata, restart, snapshot, revert, log] as const;
 
 type Kind = (typeof STEP_KINDS)[number];
 /** A step kind's YAML key: call, transfer, mine, … */
