@@ -8,8 +8,7 @@ export { resolveBackend, MissingBinaryError, type ResolvedBackend } from './test
 export { createDaemonClient, type DaemonClient } from './rpc/daemon.js';
 export { createWalletClient, type WalletClient } from './rpc/wallet.js';
 export { RpcError, HttpStatusError, ConnectionError } from './rpc/errors.js';
-export { SIM_BIN_DIR } from './sim/launch.js';
-export { VERSION_LINE as SIM_VERSION_LINE } from './sim/common/version.js';
+export { SIM_BIN_DIR, SIM_VERSION_LINE } from './sim/index.js';
 export { runFiles, type RunnerOptions } from './scenario/runner.js';
 export { runScenario, runScenarios, type RunScenarioOptions } from './scenario/api.js';
 export { parseScenario, loadScenario } from './scenario/parse.js';

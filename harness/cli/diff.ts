@@ -14,6 +14,7 @@ import { describeSide, toHuman, toJsonReport, toJUnitReport } from '../diff/repo
 import type { DiffResult, DiffSide } from '../diff/types.js';
 import type { BackendName } from '../testnet/backends.js';
 import { expandFiles } from './run.js';
+import { BACKENDS, BACKEND_CHOICES } from '../testnet/backends.js';
 
 type Backend = BackendName | 'auto';
 
@@ -41,7 +42,8 @@ export interface DiffArgs {
 }
 
 function side(backend: Backend, own: string | undefined, shared: string | undefined): DiffSide {
-  const binDir = own ?? (backend === 'sim' ? undefined : shared);
+  // A backend bundled with saltnet takes no --bin-dir.
+  const binDir = own ?? (backend !== 'auto' && BACKENDS[backend].bundledBinDir ? undefined : shared);
   return { backend, ...(binDir ? { binDir: resolve(binDir) } : {}) };
 }
 
@@ -94,7 +96,7 @@ export async function diffCommandLine(argv: DiffArgs): Promise<DiffResult> {
     const files = await expandFiles(argv.files);
     const a = side(argv.a, argv.binDirA, argv.binDir);
     const b = side(argv.b ?? 'salvium', argv.binDirB, argv.binDir);
-    if (a.backend === b.backend && a.binDir === b.binDir && a.backend !== 'sim') {
+    if (a.backend === b.backend && a.binDir === b.binDir && !(a.backend !== 'auto' && BACKENDS[a.backend].bundledBinDir)) {
       process.stderr.write(`saltnet diff: note: both sides are ${describeSide(a)}; give --bin-dir-a and --bin-dir-b to compare two builds\n`);
     }
     result = await diffScenarios(files, { ...commonOptions(argv, files.length, err), a, b });
@@ -109,7 +111,6 @@ export async function diffCommandLine(argv: DiffArgs): Promise<DiffResult> {
   return result;
 }
 
-const BACKENDS = ['auto', 'salvium', 'sim', 'monero'] as const;
 
 export const diffCommand: CommandModule<object, DiffArgs> = {
   command: 'diff [files..]',
@@ -117,8 +118,8 @@ export const diffCommand: CommandModule<object, DiffArgs> = {
   builder: (y) =>
     y
       .positional('files', { type: 'string', array: true, describe: 'scenario files or globs, e.g. scenarios/*.yaml (default: run.files of the config file; with --against, else every scenario of the recording)' })
-      .option('a', { choices: BACKENDS, default: 'sim' as const, describe: 'backend of side A' })
-      .option('b', { choices: BACKENDS, defaultDescription: 'salvium', describe: 'backend of side B' })
+      .option('a', { choices: BACKEND_CHOICES, default: 'sim' as const, describe: 'backend of side A' })
+      .option('b', { choices: BACKEND_CHOICES, defaultDescription: 'salvium', describe: 'backend of side B' })
       .option('against', {
         type: 'string',
         describe: 'side B is this recording (e.g. fixtures/conformance/salvium-v1.1.3c, written by npm run record-conformance): only side A runs; a scenario file changed since the recording is an error (re-record it), not compared',

@@ -6,6 +6,7 @@ import { readArtifacts } from '../scenario/artifacts.js';
 import { isUnsuccessful } from '../scenario/types.js';
 import { interruptedExitCode } from './interruptible.js';
 import { runCommandLine } from './run.js';
+import type { BackendChoice } from '../testnet/backends.js';
 
 export const reproCommand: CommandModule<object, { dir: string; keep: boolean; binDir?: string }> = {
   command: 'repro <dir>',
@@ -27,7 +28,7 @@ export const reproCommand: CommandModule<object, { dir: string; keep: boolean; b
       mkdirSync(join(dir, 'repro'), { recursive: true });
       writeFileSync(file, source);
     }
-    const backend = (a.result?.backend ?? 'auto') as 'salvium' | 'sim' | 'monero' | 'auto';
+    const backend = (a.result?.backend ?? 'auto') as BackendChoice;
     const results = await runCommandLine({
       files: [file], backend, isolation: 'fresh', workers: 1, bail: true, reporter: 'human', artifacts: join(dir, 'repro', 'artifacts'), keep: argv.keep, snapshots: true,
       ...(argv.binDir ? { binDir: argv.binDir } : {}),

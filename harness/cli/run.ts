@@ -14,6 +14,7 @@ import { runFiles, suiteChain, type RunnerOptions } from '../scenario/runner.js'
 import { resolveBackend } from '../testnet/binaries.js';
 import { isUnsuccessful, type ScenarioResult } from '../scenario/types.js';
 import type { BackendName } from '../testnet/backends.js';
+import { BACKEND_CHOICES } from '../testnet/backends.js';
 
 export interface RunArgs {
   files: string[];
@@ -134,7 +135,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
   builder: (y) =>
     y
       .positional('files', { type: 'string', array: true, describe: 'scenario files, folders (their *.yaml and *.yml files, not subfolders) or globs, e.g. scenarios/*.yaml (default: run.files of the config file)' })
-      .option('backend', { choices: ['auto', 'salvium', 'sim', 'monero'] as const, default: 'auto' as const })
+      .option('backend', { choices: BACKEND_CHOICES, default: 'auto' as const })
       .option('bin-dir', { type: 'string' })
       .option('difficulty', numberOption('difficulty', NUMBER_RULES.difficulty, "fixed mining difficulty (default: the backend's)"))
       .option('cache-dir', { type: 'string', describe: 'chain-state cache folder (or SALTNET_CACHE_DIR; default ~/.cache/saltnet)' })

@@ -1,12 +1,13 @@
 // Finding the runs `saltnet up` registered, for down, status and mine.
 import { isAlive, isRunId, listRuns, type RunRecord } from '../process/registry.js';
+import type { BackendName } from '../testnet/backends.js';
 
 export interface RunInfo {
   daemon?: string;
   wallet?: string;
   addresses?: { cn: string; carrot?: string };
   minerAddresses?: { cn: string; carrot?: string };
-  backend?: 'salvium' | 'sim' | 'monero';
+  backend?: BackendName;
   workdir?: string;
 }
 

@@ -4,6 +4,7 @@ import { NUMBER_RULES, numberOption } from '../config/numbers.js';
 import { parseUnlockedText, unlockedAtomic } from '../config/unlocked.js';
 import type { BackendName } from '../testnet/backends.js';
 import type { TestnetOptions } from '../testnet/testnet.js';
+import { BACKEND_CHOICES } from '../testnet/backends.js';
 
 export interface TestnetArgs {
   backend: BackendName | 'auto';
@@ -20,7 +21,7 @@ export interface TestnetArgs {
 
 export function testnetOptions<T>(y: Argv<T>): Argv<T & TestnetArgs> {
   return y
-    .option('backend', { choices: ['auto', 'salvium', 'sim', 'monero'] as const, default: 'auto' as const, describe: 'which programs to run (auto: real Salvium if found, else the simulator)' })
+    .option('backend', { choices: BACKEND_CHOICES, default: 'auto' as const, describe: 'which programs to run (auto: real Salvium if found, else the simulator)' })
     .option('bin-dir', { type: 'string', describe: 'folder with salviumd, salvium-wallet-cli, salvium-wallet-rpc (or SALTNET_BIN_DIR)' })
     .option('difficulty', numberOption('difficulty', NUMBER_RULES.difficulty, 'fixed difficulty (default 500; 1 on monero)'))
     .option('height', numberOption('height', NUMBER_RULES.height, 'mine to this height (default 1201: tokens active; 70 on monero)'))
@@ -46,7 +47,7 @@ export function toTestnetOptions(a: TestnetArgs): TestnetOptions {
     ...(a.binDir ? { binDir: a.binDir } : {}),
     ...(a.difficulty !== undefined ? { difficulty: a.difficulty } : {}),
     ...(a.height !== undefined ? { height: a.height } : {}),
-    ...(a.unlocked !== undefined ? { unlocked: unlockedAtomic(a.unlocked, a.backend === 'monero' ? 'monero' : 'sim') } : {}),
+    ...(a.unlocked !== undefined ? { unlocked: unlockedAtomic(a.unlocked, a.backend) } : {}),
     ...(a.cacheDir ? { cacheDir: a.cacheDir } : {}),
     ...(a.threads ? { threads: a.threads } : {}),
     snapshots: a.snapshots,

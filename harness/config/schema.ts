@@ -5,7 +5,10 @@ import { z } from 'zod';
 import { isAmountString } from '../common/amounts.js';
 import { describeRule, NUMBER_RULES, type NumberRule } from './numbers.js';
 
-export const BACKEND_CHOICES = ['auto', 'salvium', 'sim', 'monero'] as const;
+import { BACKEND_CHOICES } from '../testnet/backends.js';
+
+export { BACKEND_CHOICES };
+
 export const LOGIN_CHOICES = ['none', 'digest'] as const;
 export const WALLET_CREATION_CHOICES = ['cli', 'rpc'] as const;
 export const ISOLATION_CHOICES = ['shared', 'fresh'] as const;

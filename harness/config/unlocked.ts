@@ -3,7 +3,7 @@
 // floating point arithmetic on atomic units): a number of coins is read as the shortest decimal
 // that is that number (what was typed), and more decimals than the coin has are an error, never rounded.
 import { AMOUNT_DECIMALS, amountError, EXPONENT_RE, parseAmount } from '../common/amounts.js';
-import type { BackendName } from '../testnet/backends.js';
+import { AUTO_ORDER, BACKENDS, type BackendChoice } from '../testnet/backends.js';
 
 /** `v` as plain decimal digits, exactly as JavaScript prints it but without an exponent (1e-7 → "0.0000001"). */
 export function plainDecimal(v: number): string {
@@ -19,8 +19,10 @@ export function plainDecimal(v: number): string {
 }
 
 /** Atomic units for `startTestnet({ unlocked })`; throws when the unit does not fit the backend (XMR on Salvium, SAL1 on Monero) or the coins have more decimals than the coin. */
-export function unlockedAtomic(value: number | string, backend: BackendName): bigint {
-  const coin = backend === 'monero' ? 'XMR' : 'SAL1';
+export function unlockedAtomic(value: number | string, backend: BackendChoice): bigint {
+  // auto picks among backends of one coin (AUTO_ORDER)
+  const spec = BACKENDS[backend === 'auto' ? AUTO_ORDER[0]! : backend];
+  const coin = spec.coin.unit as keyof typeof AMOUNT_DECIMALS;
   if (typeof value === 'number') {
     if (!Number.isFinite(value) || value < 0) throw new RangeError(`unlocked: expected a number of coins ≥ 0, got ${value}`);
     const text = plainDecimal(value);
@@ -29,8 +31,8 @@ export function unlockedAtomic(value: number | string, backend: BackendName): bi
     return parseAmount(`${text} ${coin}`, 'unlocked');
   }
   const unit = /([A-Za-z0-9]+)\s*$/.exec(value)?.[1];
-  if ((unit === 'XMR') !== (backend === 'monero')) {
-    throw new Error(`unlocked: ${JSON.stringify(value)} is in ${unit ?? 'no unit'}, but the ${backend} backend's coin is ${coin}`);
+  if ((unit === 'XMR') !== (coin === 'XMR')) {
+    throw new Error(`unlocked: ${JSON.stringify(value)} is in ${unit ?? 'no unit'}, but the ${spec.name} backend's coin is ${coin}`);
   }
   return parseAmount(value, 'unlocked');
 }

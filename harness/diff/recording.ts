@@ -26,6 +26,7 @@ import type { ScenarioResult, StepResult } from '../scenario/types.js';
 import { binaryHashes } from '../testnet/chain-cache.js';
 import { binaryVersion, resolveBackend } from '../testnet/binaries.js';
 import type { BackendName } from '../testnet/backends.js';
+import { BACKEND_NAMES } from '../testnet/backends.js';
 
 export const RECORDING_FORMAT = 1;
 export const MANIFEST_FILE = 'manifest.json';
@@ -37,7 +38,7 @@ const message = z.strictObject({ message: z.string() });
 
 const manifestSchema = z.strictObject({
   format: z.literal(RECORDING_FORMAT),
-  backend: z.enum(['salvium', 'sim', 'monero']),
+  backend: z.enum(BACKEND_NAMES),
   /** `tag`: v1.1.3c; `program`: what `salviumd --version` prints; `rpc`: what get_info answered as its version. */
   version: z.strictObject({ tag: z.string().optional(), program: z.string(), rpc: z.string().optional() }),
   /** Program name → SHA-256 (the simulator: of its code). */

@@ -2,9 +2,7 @@
 // table of rules, first match wins; a value no rule matches is compared exactly. To teach the diff
 // about another random or machine-dependent field, add a row to RULES (and a case to
 // test/diff/rules.test.ts).
-import { ADDRESS_PREFIXES } from '../sim/crypto/address.js';
-import { decode as base58Decode } from '../sim/crypto/base58.js';
-import { decodeVarint } from '../sim/crypto/varint.js';
+import { ADDRESS_PREFIXES, base58Decode, decodeVarint } from '../sim/index.js';
 import type { PathSegment } from '../common/path.js';
 
 /**

@@ -7,7 +7,7 @@
 // The numbers the zod schema bounds itself (`.max()`, so that editors see them in the JSON Schema)
 // get their reason from limitReason(); the rest are checked here on the parsed document.
 import { MAX_HEIGHT } from '../limits.js';
-import { MONEY_SUPPLY } from '../sim/chain/constants.js';
+import { MONEY_SUPPLY } from '../sim/index.js';
 import { BACKENDS, type BackendSpec } from '../testnet/backends.js';
 import { planMining } from '../testnet/funding.js';
 import { formatAmount, parseAmount } from '../common/amounts.js';

@@ -61,8 +61,6 @@ export interface RunnerOptions {
   allowFilesOutside?: boolean;
 }
 
-const SAL1 = 100_000_000n;
-
 function needsTokens(s: Scenario): boolean {
   return s.steps.some((st) => st.action.kind === 'wallet' && st.action.method === 'create_token');
 }
@@ -79,17 +77,17 @@ function requiredHeight(s: Scenario, spec: BackendSpec): number {
   return Math.max(s.requires.height ?? 0, tokens);
 }
 
-/** Unlocked funds the scenario's main wallet needs for its own steps (`requires`, and 1001 SAL1 for a token). */
+/** Unlocked funds the scenario's main wallet needs for its own steps (`requires`, and a token's cost plus one coin for its fee). */
 function ownFunds(s: Scenario, spec: BackendSpec): Map<string, bigint> {
   const need = new Map<string, bigint>(Object.entries(s.requires.unlocked ?? {}));
-  if (needsTokens(s) && spec.fundAsset && !need.has(spec.fundAsset)) need.set(spec.fundAsset, 1001n * SAL1);
+  if (needsTokens(s) && spec.fundAsset && spec.tokenCost && !need.has(spec.fundAsset)) need.set(spec.fundAsset, spec.tokenCost + spec.feeMargin);
   return need;
 }
 
 /** Everything the scenario needs: its main wallet's funds plus its other wallets' (with a fee margin each). */
 function requiredFunds(s: Scenario, spec: BackendSpec): Map<string, bigint> {
   const need = ownFunds(s, spec);
-  for (const w of s.wallets) for (const [asset, amt] of Object.entries(w.unlocked ?? {})) need.set(asset, (need.get(asset) ?? 0n) + amt + SAL1);
+  for (const w of s.wallets) for (const [asset, amt] of Object.entries(w.unlocked ?? {})) need.set(asset, (need.get(asset) ?? 0n) + amt + spec.feeMargin);
   return need;
 }
 
@@ -117,7 +115,7 @@ export async function suiteChain(files: string[], spec: BackendSpec): Promise<{ 
     const s = await loadScenario(f).catch(() => undefined);
     if (!s || skipReason(s, spec)) continue;
     height = Math.max(height, requiredHeight(s, spec));
-    for (const [a, v] of requiredFunds(s, spec)) if (a === (spec.fundAsset ?? a)) total += v + SAL1;
+    for (const [a, v] of requiredFunds(s, spec)) if (a === (spec.fundAsset ?? a)) total += v + spec.feeMargin;
   }
   return { height, unlocked: fundingBucket(total, spec) };
 }
@@ -236,7 +234,7 @@ function runFresh(scenarios: Scenario[], c: RunContext): Promise<ScenarioResult[
 
 async function prepareFresh(s: Scenario, spec: BackendSpec, c: RunContext): Promise<Prepared> {
   const funds = requiredFunds(s, spec);
-  const need = funds.get(spec.fundAsset ?? 'XMR') ?? 0n;
+  const need = funds.get(spec.fundAsset ?? spec.coin.unit) ?? 0n;
   const options: TestnetOptions = { ...c.base, height: Math.max(requiredHeight(s, spec), 1), unlocked: need > 0n ? fundingBucket(need, spec) : 0n };
   const testnet = await retryOnce(() => startTestnet(options), `starting the testnet of "${s.name}"`, c.o.log, c.o.signal);
   try {
@@ -272,7 +270,7 @@ async function runShared(scenarios: Scenario[], c: RunContext): Promise<Scenario
   const asset = spec.fundAsset;
   const workers = given ? 1 : Math.max(1, Math.min(o.workers, runnable.length));
   // Each worker's funder must cover the scenarios it may get: at most all but (workers - 1) of them.
-  const needs = runnable.map((s) => [...requiredFunds(s, spec)].reduce((sum, [a, v]) => (a === (asset ?? a) ? sum + v + SAL1 : sum), 0n)).sort((a, b) => (a < b ? 1 : -1));
+  const needs = runnable.map((s) => [...requiredFunds(s, spec)].reduce((sum, [a, v]) => (a === (asset ?? a) ? sum + v + spec.feeMargin : sum), 0n)).sort((a, b) => (a < b ? 1 : -1));
   const perWorker = needs.slice(0, runnable.length - workers + 1).reduce((a, b) => a + b, 0n);
   const unlocked = fundingBucket(o.chain && o.chain.unlocked > perWorker ? o.chain.unlocked : perWorker, spec);
   // A chain per worker, started when the worker takes its first scenario.

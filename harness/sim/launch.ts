@@ -4,13 +4,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { execa, type ResultPromise } from 'execa';
 import { freePorts } from '../process/ports.js';
 
-/** The folder with the simulated `salviumd`, `salvium-wallet-cli` and `salvium-wallet-rpc` (a drop-in --bin-dir). */
-export const SIM_BIN_DIR = fileURLToPath(new URL(import.meta.url.includes('/dist/') ? '../../../harness/sim/bin/' : './bin/', import.meta.url));
+import { SIM_BIN_DIR } from './index.js';
+
+export { SIM_BIN_DIR };
 
 const running = new Set<ResultPromise>();
 

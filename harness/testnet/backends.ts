@@ -1,11 +1,26 @@
 // The three backends behind one interface: what differs between real Salvium, the simulator and
-// Debian's Monero is data, not code paths.
+// Debian's Monero is data, not code paths. A new backend is one more entry in BACKENDS.
+import { SIM_BIN_DIR, simCodeHash } from '../sim/index.js';
 export type BackendName = 'salvium' | 'sim' | 'monero';
 
 export interface BackendSpec {
   name: BackendName;
+  /** What the programs are, in messages: "real Salvium", "the built-in simulator". */
+  description: string;
   /** Executable names inside a bin dir. */
   binaries: { daemon: string; walletCli: string; walletRpc: string };
+  /** The programs ship with saltnet (the simulator's launchers): their folder; undefined: found by --bin-dir, SALTNET_BIN_DIR or PATH. */
+  bundledBinDir?: string;
+  /** How a user gets the programs when they are not found (the end of the "not found" message). */
+  installHint: string;
+  /** The chain's coin: its unit in amounts (`1.5 SAL1`) and decimals. */
+  coin: { unit: string; decimals: number };
+  /** Atomic units of the coin a token creation burns (Salvium: 1000 SAL1); undefined: no tokens. */
+  tokenCost?: bigint;
+  /** Added to what a scenario's wallet needs, for the fees of moving it (atomic units of the coin). */
+  feeMargin: bigint;
+  /** What identifies the programs in a chain cache key when their binaries' hashes do not (the simulator: its code). */
+  identity?: () => Promise<Record<string, string>>;
   /** Default `--fixed-difficulty`. */
   difficulty: number;
   /** Height (block count) from which mining needs the Carrot address; undefined: one address only. */
@@ -57,7 +72,12 @@ const COIN = 100_000_000n;
 /** Real Salvium; the simulator is the same chain without RandomX (so no RandomX environment). */
 const SALVIUM: BackendSpec = {
   name: 'salvium',
+  description: 'real Salvium',
   binaries: { daemon: 'salviumd', walletCli: 'salvium-wallet-cli', walletRpc: 'salvium-wallet-rpc' },
+  installHint: 'pass --bin-dir, set SALTNET_BIN_DIR, or run `saltnet install`',
+  coin: { unit: 'SAL1', decimals: 8 },
+  tokenCost: 1000n * COIN,
+  feeMargin: COIN,
   difficulty: 500,
   carrotHeight: 1100,
   tokenHeight: 1200,
@@ -78,10 +98,23 @@ const SALVIUM: BackendSpec = {
 export const BACKENDS: Record<BackendName, BackendSpec> = {
   salvium: SALVIUM,
   // The simulator adds a submitted tx to the pool and its templates at once.
-  sim: { ...SALVIUM, name: 'sim', daemonEnv: {}, relaySettleMs: 0 },
+  sim: {
+    ...SALVIUM,
+    name: 'sim',
+    description: 'the built-in simulator',
+    bundledBinDir: SIM_BIN_DIR,
+    installHint: 'the simulator ships with saltnet: run `npm run build` in its folder',
+    identity: async () => ({ simulator: await simCodeHash() }),
+    daemonEnv: {},
+    relaySettleMs: 0,
+  },
   monero: {
     name: 'monero',
+    description: "Debian's Monero",
     binaries: { daemon: 'monerod', walletCli: 'monero-wallet-cli', walletRpc: 'monero-wallet-rpc' },
+    installHint: 'install them with `apt-get install -y monero`',
+    coin: { unit: 'XMR', decimals: 12 },
+    feeMargin: 100_000_000n,
     difficulty: 1,
     defaultHeight: 70,
     // 1 XMR (12 decimals): coinbase unlocks 60 blocks after it was mined
@@ -100,3 +133,9 @@ export const BACKENDS: Record<BackendName, BackendSpec> = {
 
 /** Every backend's name, in the order help texts list them. */
 export const BACKEND_NAMES = Object.keys(BACKENDS) as [BackendName, ...BackendName[]];
+/** `auto` picks the first of these whose programs are found (the last one ships with saltnet). */
+export const AUTO_ORDER: readonly BackendName[] = ['salvium', 'sim'];
+/** A backend name or `auto`, as the CLI, the config file and the library take it. */
+export const BACKEND_CHOICES = ['auto', ...BACKEND_NAMES] as const;
+export type BackendChoice = BackendName | 'auto';
+

@@ -3,8 +3,7 @@
 import { accessSync, constants, existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { execa } from 'execa';
-import { SIM_BIN_DIR } from '../sim/launch.js';
-import { BACKENDS, type BackendName, type BackendSpec } from './backends.js';
+import { AUTO_ORDER, BACKENDS, type BackendChoice, type BackendSpec } from './backends.js';
 
 export interface ResolvedBackend {
   spec: BackendSpec;
@@ -59,27 +58,34 @@ function locate(spec: BackendSpec, binDir: string | undefined): ResolvedBackend 
   }
   const found = findOnPath(spec);
   if (!found) {
-    const hint = spec.name === 'monero' ? 'install them with `apt-get install -y monero`' : 'pass --bin-dir, set SALTNET_BIN_DIR, or run `saltnet install`';
-    throw new MissingBinaryError(`${Object.values(spec.binaries).join(', ')} not found on PATH: ${hint}`);
+    throw new MissingBinaryError(`${Object.values(spec.binaries).join(', ')} not found on PATH: ${spec.installHint}`);
   }
   return { spec, paths: found.paths, source: `PATH (${found.dir})`, reason: `${spec.name} binaries from PATH (${found.dir})` };
 }
 
-export function resolveBackend(name: BackendName | 'auto', binDir?: string): ResolvedBackend {
-  if (name === 'sim') {
-    const paths = findInDir(SIM_BIN_DIR, BACKENDS.sim);
-    if (!paths) throw new MissingBinaryError(`the simulator's launchers in ${SIM_BIN_DIR} are missing or not executable`);
-    return { spec: BACKENDS.sim, paths, source: 'the built-in simulator', reason: 'sim backend (the built-in simulator)' };
+/** The programs of a backend that ships with saltnet (the simulator). */
+function bundled(spec: BackendSpec, dir: string): ResolvedBackend {
+  const paths = findInDir(dir, spec);
+  if (!paths) throw new MissingBinaryError(`the ${spec.name} backend's programs in ${dir} are missing or not executable: ${spec.installHint}`);
+  return { spec, paths, source: spec.description, reason: `${spec.name} backend (${spec.description})` };
+}
+
+export function resolveBackend(name: BackendChoice, binDir?: string): ResolvedBackend {
+  if (name !== 'auto') {
+    const spec = BACKENDS[name];
+    return spec.bundledBinDir ? bundled(spec, spec.bundledBinDir) : locate(spec, binDir);
   }
-  if (name !== 'auto') return locate(BACKENDS[name], binDir);
-  try {
-    const real = locate(BACKENDS.salvium, binDir);
-    return { ...real, reason: `auto: picked real Salvium (${real.source})` };
-  } catch (err) {
-    if (binDir || process.env.SALTNET_BIN_DIR) throw err; // asked for a folder that is wrong: say so, don't fall back silently
-    const sim = resolveBackend('sim');
-    return { ...sim, reason: 'auto: no salviumd on PATH, picked the built-in simulator (sim backend)' };
+  const last = AUTO_ORDER[AUTO_ORDER.length - 1]!;
+  for (const candidate of AUTO_ORDER.slice(0, -1)) {
+    try {
+      const real = locate(BACKENDS[candidate], binDir);
+      return { ...real, reason: `auto: picked ${BACKENDS[candidate].description} (${real.source})` };
+    } catch (err) {
+      if (binDir || process.env.SALTNET_BIN_DIR) throw err; // asked for a folder that is wrong: say so, don't fall back silently
+    }
   }
+  const fallback = resolveBackend(last);
+  return { ...fallback, reason: `auto: no ${AUTO_ORDER.slice(0, -1).map((n) => BACKENDS[n].binaries.daemon).join(' or ')} on PATH, picked ${fallback.spec.description} (${last} backend)` };
 }
 
 /** The version line a program prints for --version (first non-empty line). */

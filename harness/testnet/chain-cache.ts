@@ -2,30 +2,16 @@
 // binary hashes, difficulty, target height, funds, wallet seeds), restoring it into a workdir, and
 // saving a workdir's state after a clean stop.
 import { createHash } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
-import { basename, join, relative } from 'node:path';
+import { basename, join } from 'node:path';
 import { cacheKey, fileSha256, type CacheKeyInput } from '../snapshot/key.js';
 import type { Manifest, ManifestWallet } from '../snapshot/manifest.js';
 import { loadSnapshot, saveSnapshot, type LoadSnapshotResult } from '../snapshot/store.js';
-import { SIM_BIN_DIR } from '../sim/launch.js';
 import type { ResolvedBackend } from './binaries.js';
 import { fixtureWallet } from './fixture-wallets.js';
 import type { MiningAddresses } from './mining.js';
 
 /** Bump when the way a chain state is built changes (what is mined to whom, files kept): every snapshot is rebuilt. */
 export const CHAIN_FORMAT_VERSION = 1;
-
-/** The simulator's chain rules live in its compiled code: a change to any of it must change the key. */
-async function simCodeHash(): Promise<string> {
-  const root = join(SIM_BIN_DIR, '..', '..', '..', 'dist', 'harness', 'sim');
-  const files = (await readdir(root, { recursive: true, withFileTypes: true }))
-    .filter((e) => e.isFile() && e.name.endsWith('.js'))
-    .map((e) => join(e.parentPath, e.name))
-    .sort();
-  const h = createHash('sha256');
-  for (const f of files) h.update(relative(root, f)).update('\0').update(await readFile(f)).update('\0');
-  return h.digest('hex');
-}
 
 const hashCache = new Map<string, Promise<Record<string, string>>>();
 
@@ -35,7 +21,7 @@ export function binaryHashes(be: ResolvedBackend): Promise<Record<string, string
   let p = hashCache.get(id);
   if (!p) {
     p = (async () => {
-      if (be.spec.name === 'sim') return { simulator: await simCodeHash() };
+      if (be.spec.identity) return be.spec.identity();
       const out: Record<string, string> = {};
       for (const path of [be.paths.daemon, be.paths.walletCli, be.paths.walletRpc]) out[basename(path)] = await fileSha256(path);
       return out;
@@ -66,7 +52,7 @@ export function chainSpecFor(be: ResolvedBackend, o: { difficulty?: number; heig
     difficulty: o.difficulty ?? be.spec.difficulty,
     height: o.height ?? be.spec.defaultHeight,
     unlocked: o.unlocked ?? be.spec.defaultUnlocked,
-    asset: be.spec.fundAsset ?? 'XMR',
+    asset: be.spec.fundAsset ?? be.spec.coin.unit,
     seeds: [fixtureWallet('miner').seed, fixtureWallet('main').seed],
   };
 }

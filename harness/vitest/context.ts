@@ -53,7 +53,7 @@ export function contextOf(t: Testnet, timeoutFactor: number): SaltnetContext {
     backend: spec.name,
     spec: {
       name: spec.name,
-      asset: spec.fundAsset ?? 'XMR',
+      asset: spec.fundAsset ?? spec.coin.unit,
       ...(spec.carrotHeight !== undefined ? { carrotHeight: spec.carrotHeight } : {}),
       ...(spec.tokenHeight !== undefined ? { tokenHeight: spec.tokenHeight } : {}),
     },
