@@ -11,7 +11,7 @@
 import { execaSync } from 'execa';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { cleanup, generateWallet, height, mineAcrossCarrot, post, rpc, startDaemon, startWalletRpc, stopAll, tempDir, waitFor } from '../harness/sim/launch.js';
+import { cleanup, generateWallet, height, mineAcrossCarrot, post, rpc, startDaemon, startWalletRpc, stopAll, tempDir, waitFor } from '../test/helpers/sim.js';
 import { fixtureWallet } from '../harness/testnet/fixture-wallets.js';
 import { startTestnet, type Testnet } from '../harness/testnet/testnet.js';
 import { ms, upColdWarm } from './bench-up.js';

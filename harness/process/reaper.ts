@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { stateDir, selfStartTime } from './registry.js';
 
 /**
- * The compiled watchdog script. Like harness/sim/launch.ts's SIM_BIN_DIR: from dist/ it is the
+ * The compiled watchdog script. Like harness/sim/index.ts's SIM_BIN_DIR: from dist/ it is the
  * sibling file; from the TypeScript sources (vitest) it is the build in dist/ (the vitest global
  * setup builds it).
  */

@@ -8,7 +8,7 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as saltnet from 'saltnet';
 import { isAlive } from '../../harness/process/registry.js';
-import { cleanup, tempDir } from '../../harness/sim/launch.js';
+import { cleanup, tempDir } from '../helpers/sim.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const quiet = { backend: 'sim' as const, progress: 'none' as const, log: () => undefined, trapSignals: false, daemonEnv: { SALTNET_SIM_HASHRATE: '250000' } };

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, tempDir } from '../../harness/sim/launch.js';
+import { cleanup, tempDir } from '../helpers/sim.js';
 import { CLI, startUntilReady, stopStarted } from './helpers.js';
 
 let root: string;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isAlive } from '../../harness/process/registry.js';
-import { cleanup, tempDir, waitFor } from '../../harness/sim/launch.js';
+import { cleanup, tempDir, waitFor } from '../helpers/sim.js';
 import { CLI, startUntilReady, stopStarted } from './helpers.js';
 
 let state: string;

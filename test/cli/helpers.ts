@@ -2,7 +2,7 @@
 // the JSON line it prints when the testnet is ready.
 import { fileURLToPath } from 'node:url';
 import { execa, type ResultPromise } from 'execa';
-import { waitFor } from '../../harness/sim/launch.js';
+import { waitFor } from '../helpers/sim.js';
 
 export const CLI = fileURLToPath(new URL('../../dist/harness/cli/main.js', import.meta.url));
 

@@ -7,7 +7,7 @@ import { execa, type ResultPromise } from 'execa';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isAlive } from '../../harness/process/registry.js';
-import { cleanup, tempDir, waitFor } from '../../harness/sim/launch.js';
+import { cleanup, tempDir, waitFor } from '../helpers/sim.js';
 import { expandFiles } from '../../harness/cli/run.js';
 import { CLI, stopStarted } from './helpers.js';
 

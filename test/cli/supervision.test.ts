@@ -6,7 +6,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isAlive, listRuns } from '../../harness/process/registry.js';
-import { cleanup, tempDir, waitFor } from '../../harness/sim/launch.js';
+import { cleanup, tempDir, waitFor } from '../helpers/sim.js';
 import { CLI, startUntilReady, type Started, stopStarted } from './helpers.js';
 
 let state: string;

@@ -8,7 +8,7 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { programInfo, writeRecording } from '../../harness/diff/recording.js';
 import { runFiles } from '../../harness/scenario/runner.js';
-import { cleanup, tempDir } from '../../harness/sim/launch.js';
+import { cleanup, tempDir } from '../helpers/sim.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI = join(ROOT, 'dist/harness/cli/main.js');

@@ -9,7 +9,7 @@ import { execa } from 'execa';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diffScenarios } from '../../harness/diff/diff.js';
-import { cleanup, SIM_BIN_DIR, tempDir } from '../../harness/sim/launch.js';
+import { cleanup, SIM_BIN_DIR, tempDir } from '../helpers/sim.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI = join(ROOT, 'dist/harness/cli/main.js');

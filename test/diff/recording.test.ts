@@ -10,7 +10,7 @@ import {
   checkScenarios, newestRecording, planAgainst, readRecording, RecordingError, writeRecording, type ProgramInfo, type WriteOptions,
 } from '../../harness/diff/recording.js';
 import type { ScenarioResult } from '../../harness/scenario/types.js';
-import { cleanup, tempDir } from '../../harness/sim/launch.js';
+import { cleanup, tempDir } from '../helpers/sim.js';
 
 const PROGRAM: ProgramInfo = { binaries: { salviumd: 'a'.repeat(64), 'salvium-wallet-rpc': 'b'.repeat(64) }, program: "Salvium 'One' (v1.1.3c-bcd1c3b84, based on Monero 0.18.4.0-release)", tag: 'v1.1.3c' };
 const SCENARIO = 'name: two steps\nsteps:\n  - call: { path: /get_info }\n  - get_token_info: { url: "http://127.0.0.1:8000/x.json" }\n';

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { execa, type Options } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { platformFor } from '../../harness/install/platform.js';
-import { waitFor } from '../../harness/sim/launch.js';
+import { waitFor } from '../helpers/sim.js';
 import { cleanupDirs, closedPort, programs, serveReleases, sha256, tarGz, tempDir, VERSION, writeTable, type ReleaseServer } from './helpers.js';
 
 const CLI = fileURLToPath(new URL('../../dist/harness/cli/main.js', import.meta.url));

@@ -5,7 +5,7 @@ import { createDaemonClient } from '../../harness/rpc/daemon.js';
 import { ConnectionError, HttpStatusError, RpcError } from '../../harness/rpc/errors.js';
 import { parseJson, stringifyJson } from '../../harness/rpc/json.js';
 import { createWalletClient } from '../../harness/rpc/wallet.js';
-import { cleanup, freePort, generateWallet, mineTo, startDaemon, startWalletRpc, stopAll, tempDir, type SimDaemon } from '../../harness/sim/launch.js';
+import { cleanup, freePort, generateWallet, mineTo, startDaemon, startWalletRpc, stopAll, tempDir, type SimDaemon } from '../helpers/sim.js';
 
 describe('RPC JSON', () => {
   it('keeps integers beyond 2^53 exact and small ones as numbers', () => {

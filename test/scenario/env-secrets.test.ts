@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envRedaction, envReferences } from '../../harness/scenario/env-secrets.js';
 import { interpolate } from '../../harness/scenario/interpolate.js';
 import { parseScenario } from '../../harness/scenario/parse.js';
-import { cleanup, tempDir } from '../../harness/sim/launch.js';
+import { cleanup, tempDir } from '../helpers/sim.js';
 
 const CLI = fileURLToPath(new URL('../../dist/harness/cli/main.js', import.meta.url));
 const SECRET = 'hunter2-not-an-address-0123';

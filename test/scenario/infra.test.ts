@@ -10,7 +10,7 @@ import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runFiles } from '../../harness/scenario/runner.js';
 import { toJUnit } from '../../harness/scenario/report/junit.js';
-import { cleanup, SIM_BIN_DIR, tempDir } from '../../harness/sim/launch.js';
+import { cleanup, SIM_BIN_DIR, tempDir } from '../helpers/sim.js';
 import { startTestnet } from '../../harness/testnet/testnet.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

@@ -8,7 +8,7 @@ import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expandFiles, shard } from '../../harness/cli/run.js';
 import { runFiles } from '../../harness/scenario/runner.js';
-import { cleanup, tempDir, waitFor } from '../../harness/sim/launch.js';
+import { cleanup, tempDir, waitFor } from '../helpers/sim.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI = join(ROOT, 'dist/harness/cli/main.js');

@@ -8,7 +8,7 @@ import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { descendants } from '../../harness/process/procfs.js';
 import { isAlive } from '../../harness/process/registry.js';
-import { cleanup, tempDir, waitFor } from '../../harness/sim/launch.js';
+import { cleanup, tempDir, waitFor } from '../helpers/sim.js';
 import { CLI } from '../cli/helpers.js';
 
 const HOSTILE = `name: hostile wait

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseScenario } from '../../harness/scenario/parse.js';
 import { runFiles } from '../../harness/scenario/runner.js';
 import { ScenarioError, type ScenarioResult } from '../../harness/scenario/types.js';
-import { cleanup, tempDir } from '../../harness/sim/launch.js';
+import { cleanup, tempDir } from '../helpers/sim.js';
 
 let dir: string;
 let results: Map<string, ScenarioResult>;

@@ -15,7 +15,7 @@ import { compareRuns } from '../../harness/diff/diff.js';
 import { checkScenarios, newestRecording, planAgainst, readRecording, type Recording, type ScenarioCheck } from '../../harness/diff/recording.js';
 import type { DiffResult } from '../../harness/diff/types.js';
 import { runFiles, suiteChain } from '../../harness/scenario/runner.js';
-import { cleanup, tempDir } from '../../harness/sim/launch.js';
+import { cleanup, tempDir } from '../helpers/sim.js';
 import { resolveBackend } from '../../harness/testnet/binaries.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

@@ -10,7 +10,7 @@ import { conform } from './conform.js';
 import {
   cleanup, generateWallet, height, mineAcrossCarrot, mineTo, post, rpc, startDaemon, startWalletRpc, stopAll, tempDir,
   type CliWallet, type SimDaemon, type SimWalletRpc,
-} from '../../harness/sim/launch.js';
+} from '../helpers/sim.js';
 import { TRANSCRIPTS, transcript, transcriptText } from './transcripts.js';
 
 const REAL_CN = 'SaLvTyKyQDRGTjuP4tinmWCn3hm9j3qcsSXWQfXvPb3ncGTBo2tjW3Ggz9eoTAEytqHEDC5Z3AG1WXSUFyfDQPpYSJ3DQmeAnx33B';

@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   cleanup, freePort, height, mineTo, post, rpc, spawnSim, stopAll, tempDir, waitFor, type Proc,
-} from '../../harness/sim/launch.js';
+} from '../helpers/sim.js';
 import { encodeAddress, walletFromSeed } from '../../harness/sim/crypto/index.js';
 import { fromHex } from '../../harness/sim/crypto/hex.js';
 import { rawExchange } from './http/helpers.js';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   cleanup, generateWallet, height, mineAcrossCarrot, mineTo, post, rpc, startDaemon, startWalletRpc, stopAll, tempDir,
   type CliWallet, type SimDaemon, type SimWalletRpc,
-} from '../../harness/sim/launch.js';
+} from '../helpers/sim.js';
 
 let dir: string;
 let daemon: SimDaemon;

@@ -5,7 +5,7 @@
 import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, spawnSim, startDaemon, stopAll, tempDir, type SimDaemon } from '../../harness/sim/launch.js';
+import { cleanup, spawnSim, startDaemon, stopAll, tempDir, type SimDaemon } from '../helpers/sim.js';
 import { ENGLISH_WORDS } from '../../harness/sim/crypto/wordlist-english.js';
 import { walletFromSeed, wordsToSeed } from '../../harness/sim/crypto/index.js';
 

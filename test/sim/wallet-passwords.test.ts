@@ -5,7 +5,7 @@ import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWalletClient } from '../../harness/rpc/wallet.js';
-import { cleanup, freePort, generateWallet, post, rpc, spawnSim, startDaemon, startWalletRpc, stopAll, tempDir, type CliWallet, type SimDaemon } from '../../harness/sim/launch.js';
+import { cleanup, freePort, generateWallet, post, rpc, spawnSim, startDaemon, startWalletRpc, stopAll, tempDir, type CliWallet, type SimDaemon } from '../helpers/sim.js';
 
 let dir: string;
 let daemon: SimDaemon;

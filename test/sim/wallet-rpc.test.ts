@@ -5,11 +5,11 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:
 import { join } from 'node:path';
 import { Client } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { digestAuthorizationHeader } from '../../harness/rpc/digest.js';
+import { digestAuthorizationHeader } from '../../harness/common/digest.js';
 import {
   cleanup, freePort, generateWallet, height, mineAcrossCarrot, mineTo, post, rpc, spawnSim, startDaemon, startWalletRpc, stopAll, tempDir, waitFor,
   type CliWallet, type SimDaemon, type SimWalletRpc,
-} from '../../harness/sim/launch.js';
+} from '../helpers/sim.js';
 
 const FAST = { SALTNET_SIM_MIN_BLOCK_MS: '0' };
 const SAL1 = 100_000_000;

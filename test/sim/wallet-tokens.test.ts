@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   cleanup, generateWallet, height, mineAcrossCarrot, mineTo, rpc, startDaemon, startWalletRpc, stopAll, tempDir,
   type CliWallet, type SimDaemon, type SimWalletRpc,
-} from '../../harness/sim/launch.js';
+} from '../helpers/sim.js';
 
 const SAL1 = 100_000_000;
 const FEE_1_IN_2_OUT = 520 * 2383;

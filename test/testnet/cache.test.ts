@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, tempDir } from '../../harness/sim/launch.js';
+import { cleanup, tempDir } from '../helpers/sim.js';
 import { listSnapshots } from '../../harness/snapshot/store.js';
 import { chainKey } from '../../harness/testnet/chain-cache.js';
 import { resolveBackend } from '../../harness/testnet/binaries.js';

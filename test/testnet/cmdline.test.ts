@@ -5,7 +5,7 @@
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, SIM_BIN_DIR, tempDir } from '../../harness/sim/launch.js';
+import { cleanup, SIM_BIN_DIR, tempDir } from '../helpers/sim.js';
 import { startTestnet, type Testnet, type WalletHandle } from '../../harness/testnet/testnet.js';
 
 const quiet = { progress: 'none' as const, log: () => undefined, trapSignals: false };

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAlive } from '../../harness/process/registry.js';
 import { runScenario } from '../../harness/scenario/api.js';
-import { cleanup, tempDir } from '../../harness/sim/launch.js';
+import { cleanup, tempDir } from '../helpers/sim.js';
 import { startTestnet, type Testnet } from '../../harness/testnet/testnet.js';
 
 const FAST = { SALTNET_SIM_HASHRATE: '250000' };

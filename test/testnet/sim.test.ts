@@ -4,7 +4,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, wr
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAlive } from '../../harness/process/registry.js';
-import { cleanup, SIM_BIN_DIR, tempDir } from '../../harness/sim/launch.js';
+import { cleanup, SIM_BIN_DIR, tempDir } from '../helpers/sim.js';
 import { wordsToSeed } from '../../harness/sim/crypto/mnemonic.js';
 import { walletFromSeed } from '../../harness/sim/crypto/keys.js';
 import { fixtureWallet } from '../../harness/testnet/fixture-wallets.js';

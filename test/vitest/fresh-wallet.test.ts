@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestProject } from 'vitest/node';
 import { resolveConfig } from '../../harness/config/resolve.js';
 import { isAlive, listRuns } from '../../harness/process/registry.js';
-import { cleanup, tempDir } from '../../harness/sim/launch.js';
+import { cleanup, tempDir } from '../helpers/sim.js';
 import { startTestnet, type Testnet } from '../../harness/testnet/testnet.js';
 import { chainLockPath, withChainLock } from '../../harness/vitest/chain-lock.js';
 import { checkContext, contextOf, type SaltnetContext } from '../../harness/vitest/context.js';

@@ -14,7 +14,7 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasProcfs } from '../../harness/process/procfs.js';
 import { isAlive, listRuns, type RunRecord } from '../../harness/process/registry.js';
-import { cleanup, tempDir } from '../../harness/sim/launch.js';
+import { cleanup, tempDir } from '../helpers/sim.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const VITEST = join(ROOT, 'node_modules/vitest/vitest.mjs');

@@ -15,7 +15,7 @@
 //    connection (see digest.ts).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { DigestNonceStore, verifyDigestAuthorization } from '../../rpc/digest.js';
+import { DigestNonceStore, verifyDigestAuthorization } from '../../common/digest.js';
 import { isParsedObject, parseEpeeJson, toEpeeJson, type Parsed, type ParsedObject } from './json.js';
 import { InvalidParams, isAbsent } from './params.js';
 

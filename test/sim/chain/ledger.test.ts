@@ -6,7 +6,7 @@ import { addToPool, height, matchTokens, mineBlock, newLedger, templateError, va
 import { BLOCKS_FILE, openChain } from '../../../harness/sim/chain/store.js';
 import type { Tx } from '../../../harness/sim/chain/types.js';
 import { walletFromSeed } from '../../../harness/sim/crypto/keys.js';
-import { cleanup, tempDir } from '../../../harness/sim/launch.js';
+import { cleanup, tempDir } from '../../helpers/sim.js';
 
 const alice = walletFromSeed(new Uint8Array(32).fill(1), 'testnet');
 const bob = walletFromSeed(new Uint8Array(32).fill(2), 'testnet');

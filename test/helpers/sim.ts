@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { execa, type ResultPromise } from 'execa';
-import { freePorts } from '../process/ports.js';
+import { freePorts } from '../../harness/process/ports.js';
 
-import { SIM_BIN_DIR } from './index.js';
+import { SIM_BIN_DIR } from '../../harness/sim/index.js';
 
 export { SIM_BIN_DIR };
 
