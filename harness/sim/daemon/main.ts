@@ -15,7 +15,8 @@ import { openChain } from '../chain/store.js';
 import { startRpcServer, type RpcServer } from '../http/server.js';
 import { createMiner } from './miner.js';
 import { DAEMON_OPTIONS } from './options.js';
-import { daemonJsonRpcMethods, daemonUriEndpoints, type DaemonContext } from './rpc.js';
+import { daemonJsonRpcMethods } from './json-rpc.js';
+import { daemonUriEndpoints, type DaemonContext } from './rpc.js';
 
 const STARS = '*'.repeat(70);
 

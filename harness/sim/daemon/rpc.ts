@@ -1,151 +1,22 @@
-// The simulated daemon's HTTP surface (reference §2): URI endpoints and /json_rpc methods.
-import { statfsSync, statSync } from 'node:fs';
+// The simulated daemon's URI endpoints (reference §2.1): /get_info, /start_mining, /send_raw_transaction, …
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
 import { decodeAddress } from '../crypto/address.js';
-import { CORE_RPC_VERSION, VERSION_FULL } from '../common/version.js';
-import { DIFFICULTY_TARGET, HF_CARROT, TESTNET_HARD_FORKS, nextHardFork } from '../chain/constants.js';
-import { baseReward, splitReward } from '../chain/emission.js';
-import { addToPool, currentFees, height, matchTokens, popBlock, topBlock, type Ledger } from '../chain/ledger.js';
+import { HF_CARROT, nextHardFork } from '../chain/constants.js';
+import { addToPool, height, popBlock, topBlock } from '../chain/ledger.js';
 import { decode, encode, fromHex, toHex } from '../chain/codec.js';
-import type { Block, Tx } from '../chain/types.js';
-import { RpcError, type Handler } from '../http/server.js';
-import { bool, list, params, str, u32, u64, u8 } from '../http/params.js';
-import { BLOCKS_FILE } from '../chain/store.js';
-import type { Miner } from './miner.js';
-import type { Logger } from '../common/log.js';
+import type { Tx } from '../chain/types.js';
+import type { Handler } from '../http/server.js';
+import { bool, list, params, str, u64 } from '../http/params.js';
+import { STATUS, info, miningStatus, now, type DaemonContext } from './views.js';
 
-export interface DaemonContext {
-  ledger: Ledger;
-  miner: Miner;
-  log: Logger;
-  dbDir: string;
-  dataDir: string;
-  offline: boolean;
-  restricted: boolean;
-  difficulty: () => bigint;
-  startTime: number;
-  /** Called after the pool changed (to persist it). */
-  poolChanged: () => void;
-  /** Called after blocks were popped (to persist the shorter chain and the pool). */
-  chainRewritten: () => void;
-  /** Blocks popped since the daemon started (hard_fork_info's window remembers them). */
-  popped: number;
-  shutdown: () => void;
-}
-
-const STATUS = { status: 'OK', untrusted: false } as const;
-const wide = (n: bigint): string => `0x${n.toString(16)}`;
-const now = (): number => Math.floor(Date.now() / 1000);
-
-function blockHeader(l: Ledger, b: Block, fillPowHash: boolean): Record<string, unknown> {
-  return {
-    block_size: b.weight,
-    block_weight: b.weight,
-    cumulative_difficulty: b.cumulativeDifficulty,
-    cumulative_difficulty_top64: 0,
-    depth: height(l) - 1 - b.index,
-    difficulty: b.difficulty,
-    difficulty_top64: 0,
-    hash: b.hash,
-    height: b.index,
-    long_term_weight: b.weight,
-    major_version: b.majorVersion,
-    miner_tx_hash: b.minerTx.txid,
-    minor_version: b.minorVersion,
-    nonce: b.nonce,
-    num_txes: b.txs.length,
-    orphan_status: false,
-    pow_hash: fillPowHash ? b.hash.split('').reverse().join('') : '',
-    prev_hash: b.prevHash,
-    pricing_record: { height: 0, pr_version: 0, signature: '', supply: { SAL: 0, VSD: 0 }, timestamp: 0, assets: [] },
-    protocol_tx_hash: b.protocolTx.txid,
-    reward: b.reward,
-    timestamp: b.timestamp,
-    wide_cumulative_difficulty: wide(b.cumulativeDifficulty),
-    wide_difficulty: wide(b.difficulty),
-  };
-}
-
-function info(ctx: DaemonContext): Record<string, unknown> {
-  const l = ctx.ledger;
-  const top = topBlock(l);
-  let databaseSize = 0;
-  let freeSpace = 0;
-  try {
-    databaseSize = statSync(join(ctx.dbDir, BLOCKS_FILE)).size;
-  } catch {
-    /* empty chain: no file yet */
-  }
-  try {
-    const fs = statfsSync(ctx.dataDir);
-    freeSpace = fs.bavail * fs.bsize;
-  } catch {
-    /* unknown */
-  }
-  const userTxs = l.blocks.reduce((s, b) => s + b.txs.length, 0);
-  return {
-    adjusted_time: now(),
-    alt_blocks_count: 0,
-    block_size_limit: 600000,
-    block_size_median: 300000,
-    block_weight_limit: 600000,
-    block_weight_median: 300000,
-    bootstrap_daemon_address: '',
-    busy_syncing: false,
-    credits: 0,
-    cumulative_difficulty: top.cumulativeDifficulty,
-    cumulative_difficulty_top64: 0,
-    database_size: databaseSize,
-    difficulty: ctx.difficulty(),
-    difficulty_top64: 0,
-    free_space: freeSpace,
-    grey_peerlist_size: 0,
-    height: height(l),
-    height_without_bootstrap: height(l),
-    incoming_connections_count: 0,
-    mainnet: false,
-    nettype: 'testnet',
-    offline: ctx.offline,
-    outgoing_connections_count: 0,
-    restricted: ctx.restricted,
-    rpc_connections_count: 1,
-    stagenet: false,
-    start_time: ctx.startTime,
-    status: 'OK',
-    synchronized: ctx.offline,
-    target: DIFFICULTY_TARGET,
-    target_height: 0,
-    testnet: true,
-    top_block_hash: top.hash,
-    top_hash: '',
-    tx_count: height(l) + userTxs,
-    tx_pool_size: l.pool.size,
-    untrusted: false,
-    update_available: false,
-    version: VERSION_FULL,
-    was_bootstrap_ever_used: false,
-    white_peerlist_size: 0,
-    wide_cumulative_difficulty: wide(top.cumulativeDifficulty),
-    wide_difficulty: wide(ctx.difficulty()),
-  };
-}
+export type { DaemonContext } from './views.js';
 
 const startMiningParams = params({ miner_address: str(), threads_count: u64(), do_background_mining: bool(), ignore_battery: bool() });
-const heightParams = params({ height: u64(), fill_pow_hash: bool() });
-const hashParams = params({ hash: str(), fill_pow_hash: bool() });
-const powParams = params({ fill_pow_hash: bool() });
-const hfParams = params({ version: u8() });
-const genParams = params({ amount_of_blocks: u64(), wallet_address: str(), prev_block: str(), starting_nonce: u32() });
-const tokensParams = params({ filter: str() });
-const tokenInfoParams = params({ asset_type: str() });
-const feeParams = params({ grace_blocks: u64() });
 const blocksParams = params({ start_height: u64(), count: u64(1000n) });
 const popParams = params({ nblocks: u64() });
 const rawTxParams = params({ tx_as_hex: str(), do_not_relay: bool() });
 const keyImagesParams = params({ key_images: list(str()) });
 
-/** Answers of `/start_mining`, in the real order of checks (§4.1). */
 function startMining(ctx: DaemonContext, p: ReturnType<typeof startMiningParams.parse>): string {
   if (!ctx.offline) return 'BUSY';
   const addr = decodeAddress(p.miner_address);
@@ -199,53 +70,6 @@ function sendRawTransaction(ctx: DaemonContext, hex: string): Record<string, unk
  * back (pops a vote, pushes the popped height's major version at the front) instead of shrinking
  * it, so until a restart the window holds one entry more, and one vote less, per popped block.
  */
-function hardForkInfo(l: Ledger, popped: number): Record<string, unknown> {
-  const count = height(l);
-  const v = nextHardFork(count);
-  const next = TESTNET_HARD_FORKS.find((f) => f.version > v) ?? TESTNET_HARD_FORKS[TESTNET_HARD_FORKS.length - 1]!;
-  const window = Math.min(count + popped, 10080);
-  return {
-    credits: 0,
-    earliest_height: next.height,
-    enabled: next.version <= v,
-    state: 2,
-    status: 'OK',
-    threshold: 0,
-    top_hash: '',
-    untrusted: false,
-    version: v,
-    votes: Math.max(window - 1 - popped, 0),
-    // HardFork::get_voting_info: the newest version this build knows, whatever the height.
-    voting: TESTNET_HARD_FORKS[TESTNET_HARD_FORKS.length - 1]!.version,
-    window,
-  };
-}
-
-function miningStatus(ctx: DaemonContext): Record<string, unknown> {
-  const l = ctx.ledger;
-  const active = ctx.miner.active;
-  const next = active ? splitReward(height(l), baseReward(topBlock(l).alreadyGenerated), 0n).miner : 0n;
-  return {
-    active,
-    address: ctx.miner.address,
-    bg_idle_threshold: 0,
-    bg_ignore_battery: false,
-    bg_min_idle_seconds: 0,
-    bg_target: 0,
-    block_reward: next,
-    block_target: DIFFICULTY_TARGET,
-    difficulty: ctx.difficulty(),
-    difficulty_top64: 0,
-    is_background_mining_enabled: false,
-    pow_algorithm: 'RandomX',
-    speed: ctx.miner.speed,
-    status: 'OK',
-    threads_count: ctx.miner.threads,
-    untrusted: false,
-    wide_difficulty: wide(ctx.difficulty()),
-  };
-}
-
 export function daemonUriEndpoints(ctx: DaemonContext): Map<string, Handler> {
   const l = ctx.ledger;
   const m = new Map<string, Handler>();
@@ -315,63 +139,6 @@ export function daemonUriEndpoints(ctx: DaemonContext): Map<string, Handler> {
     const pooled = new Set<string>();
     for (const tx of l.pool.values()) for (const i of tx.inputs) pooled.add(i.keyImage);
     return { spent_status: p.key_images.map((k) => (l.spentKeyImages.has(k) ? 1 : pooled.has(k) ? 2 : 0)), ...STATUS };
-  });
-  return m;
-}
-
-export function daemonJsonRpcMethods(ctx: DaemonContext): Map<string, Handler> {
-  const l = ctx.ledger;
-  const m = new Map<string, Handler>();
-  const alias = (names: string[], h: Handler): void => names.forEach((n) => m.set(n, h));
-  alias(['get_block_count', 'getblockcount'], () => ({ count: height(l), ...STATUS }));
-  alias(['get_info'], () => info(ctx));
-  alias(['get_last_block_header', 'getlastblockheader'], (raw) => {
-    const p = powParams.parse(raw);
-    if (!ctx.offline) return { status: 'BUSY', untrusted: false };
-    return { block_header: blockHeader(l, topBlock(l), p.fill_pow_hash), credits: 0, top_hash: '', ...STATUS };
-  });
-  alias(['get_block_header_by_height', 'getblockheaderbyheight'], (raw) => {
-    const p = heightParams.parse(raw);
-    const top = height(l) - 1;
-    if (p.height > BigInt(top)) throw new RpcError(-2, `Requested block height: ${p.height} greater than current top block height: ${top}`);
-    return { block_header: blockHeader(l, l.blocks[Number(p.height)] as Block, p.fill_pow_hash), credits: 0, top_hash: '', ...STATUS };
-  });
-  alias(['get_block_header_by_hash', 'getblockheaderbyhash'], (raw) => {
-    const p = hashParams.parse(raw);
-    const b = l.blocks.find((x) => x.hash === p.hash);
-    if (!b) throw new RpcError(-5, `Internal error: can't get block by hash. Hash = ${p.hash}.`);
-    return { block_header: blockHeader(l, b, p.fill_pow_hash), credits: 0, top_hash: '', ...STATUS };
-  });
-  alias(['hard_fork_info'], (raw) => {
-    hfParams.parse(raw);
-    return hardForkInfo(l, ctx.popped);
-  });
-  alias(['get_version'], () => ({
-    current_height: height(l),
-    hard_forks: TESTNET_HARD_FORKS.map((f) => ({ height: f.height, hf_version: f.version })),
-    release: false,
-    status: 'OK',
-    target_height: 0,
-    untrusted: false,
-    version: CORE_RPC_VERSION,
-  }));
-  alias(['generateblocks'], (raw) => {
-    genParams.parse(raw);
-    if (!ctx.offline) return { status: 'BUSY', untrusted: false };
-    throw new RpcError(-13, 'Regtest required when generating blocks');
-  });
-  alias(['get_tokens'], (raw) => ({ status: 'OK', tokens: matchTokens(l, tokensParams.parse(raw).filter) }));
-  alias(['get_token_info'], (raw) => {
-    const t = l.tokens.get(tokenInfoParams.parse(raw).asset_type);
-    if (!t) {
-      return { sal_token: { name: '', size: 0, supply: 0, url: '' }, status: 'Token not found', 'token.asset_type': '', 'token.version': 0, token_type: 0 };
-    }
-    return { sal_token: { name: t.name, size: t.size, supply: t.supply, url: t.url }, status: 'OK', 'token.asset_type': t.ticker, 'token.version': 1, token_type: 2 };
-  });
-  alias(['get_fee_estimate'], (raw) => {
-    feeParams.parse(raw);
-    const fees = currentFees(l);
-    return { credits: 0, fee: fees[0], fees, quantization_mask: 1, status: 'OK', top_hash: '', untrusted: false };
   });
   return m;
 }

@@ -1,0 +1,174 @@
+// What the simulated daemon's answers are made of: block headers, get_info, hard_fork_info, mining_status.
+import { statfsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { VERSION_FULL } from '../common/version.js';
+import { DIFFICULTY_TARGET, TESTNET_HARD_FORKS, nextHardFork } from '../chain/constants.js';
+import { baseReward, splitReward } from '../chain/emission.js';
+import { height, topBlock, type Ledger } from '../chain/ledger.js';
+import type { Block } from '../chain/types.js';
+import { BLOCKS_FILE } from '../chain/store.js';
+import type { Miner } from './miner.js';
+import type { Logger } from '../common/log.js';
+
+export interface DaemonContext {
+  ledger: Ledger;
+  miner: Miner;
+  log: Logger;
+  dbDir: string;
+  dataDir: string;
+  offline: boolean;
+  restricted: boolean;
+  difficulty: () => bigint;
+  startTime: number;
+  /** Called after the pool changed (to persist it). */
+  poolChanged: () => void;
+  /** Called after blocks were popped (to persist the shorter chain and the pool). */
+  chainRewritten: () => void;
+  /** Blocks popped since the daemon started (hard_fork_info's window remembers them). */
+  popped: number;
+  shutdown: () => void;
+}
+
+export const STATUS = { status: 'OK', untrusted: false } as const;
+export const wide = (n: bigint): string => `0x${n.toString(16)}`;
+export const now = (): number => Math.floor(Date.now() / 1000);
+
+export function blockHeader(l: Ledger, b: Block, fillPowHash: boolean): Record<string, unknown> {
+  return {
+    block_size: b.weight,
+    block_weight: b.weight,
+    cumulative_difficulty: b.cumulativeDifficulty,
+    cumulative_difficulty_top64: 0,
+    depth: height(l) - 1 - b.index,
+    difficulty: b.difficulty,
+    difficulty_top64: 0,
+    hash: b.hash,
+    height: b.index,
+    long_term_weight: b.weight,
+    major_version: b.majorVersion,
+    miner_tx_hash: b.minerTx.txid,
+    minor_version: b.minorVersion,
+    nonce: b.nonce,
+    num_txes: b.txs.length,
+    orphan_status: false,
+    pow_hash: fillPowHash ? b.hash.split('').reverse().join('') : '',
+    prev_hash: b.prevHash,
+    pricing_record: { height: 0, pr_version: 0, signature: '', supply: { SAL: 0, VSD: 0 }, timestamp: 0, assets: [] },
+    protocol_tx_hash: b.protocolTx.txid,
+    reward: b.reward,
+    timestamp: b.timestamp,
+    wide_cumulative_difficulty: wide(b.cumulativeDifficulty),
+    wide_difficulty: wide(b.difficulty),
+  };
+}
+
+export function info(ctx: DaemonContext): Record<string, unknown> {
+  const l = ctx.ledger;
+  const top = topBlock(l);
+  let databaseSize = 0;
+  let freeSpace = 0;
+  try {
+    databaseSize = statSync(join(ctx.dbDir, BLOCKS_FILE)).size;
+  } catch {
+    /* empty chain: no file yet */
+  }
+  try {
+    const fs = statfsSync(ctx.dataDir);
+    freeSpace = fs.bavail * fs.bsize;
+  } catch {
+    /* unknown */
+  }
+  const userTxs = l.blocks.reduce((s, b) => s + b.txs.length, 0);
+  return {
+    adjusted_time: now(),
+    alt_blocks_count: 0,
+    block_size_limit: 600000,
+    block_size_median: 300000,
+    block_weight_limit: 600000,
+    block_weight_median: 300000,
+    bootstrap_daemon_address: '',
+    busy_syncing: false,
+    credits: 0,
+    cumulative_difficulty: top.cumulativeDifficulty,
+    cumulative_difficulty_top64: 0,
+    database_size: databaseSize,
+    difficulty: ctx.difficulty(),
+    difficulty_top64: 0,
+    free_space: freeSpace,
+    grey_peerlist_size: 0,
+    height: height(l),
+    height_without_bootstrap: height(l),
+    incoming_connections_count: 0,
+    mainnet: false,
+    nettype: 'testnet',
+    offline: ctx.offline,
+    outgoing_connections_count: 0,
+    restricted: ctx.restricted,
+    rpc_connections_count: 1,
+    stagenet: false,
+    start_time: ctx.startTime,
+    status: 'OK',
+    synchronized: ctx.offline,
+    target: DIFFICULTY_TARGET,
+    target_height: 0,
+    testnet: true,
+    top_block_hash: top.hash,
+    top_hash: '',
+    tx_count: height(l) + userTxs,
+    tx_pool_size: l.pool.size,
+    untrusted: false,
+    update_available: false,
+    version: VERSION_FULL,
+    was_bootstrap_ever_used: false,
+    white_peerlist_size: 0,
+    wide_cumulative_difficulty: wide(top.cumulativeDifficulty),
+    wide_difficulty: wide(ctx.difficulty()),
+  };
+}
+
+export function hardForkInfo(l: Ledger, popped: number): Record<string, unknown> {
+  const count = height(l);
+  const v = nextHardFork(count);
+  const next = TESTNET_HARD_FORKS.find((f) => f.version > v) ?? TESTNET_HARD_FORKS[TESTNET_HARD_FORKS.length - 1]!;
+  const window = Math.min(count + popped, 10080);
+  return {
+    credits: 0,
+    earliest_height: next.height,
+    enabled: next.version <= v,
+    state: 2,
+    status: 'OK',
+    threshold: 0,
+    top_hash: '',
+    untrusted: false,
+    version: v,
+    votes: Math.max(window - 1 - popped, 0),
+    // HardFork::get_voting_info: the newest version this build knows, whatever the height.
+    voting: TESTNET_HARD_FORKS[TESTNET_HARD_FORKS.length - 1]!.version,
+    window,
+  };
+}
+
+export function miningStatus(ctx: DaemonContext): Record<string, unknown> {
+  const l = ctx.ledger;
+  const active = ctx.miner.active;
+  const next = active ? splitReward(height(l), baseReward(topBlock(l).alreadyGenerated), 0n).miner : 0n;
+  return {
+    active,
+    address: ctx.miner.address,
+    bg_idle_threshold: 0,
+    bg_ignore_battery: false,
+    bg_min_idle_seconds: 0,
+    bg_target: 0,
+    block_reward: next,
+    block_target: DIFFICULTY_TARGET,
+    difficulty: ctx.difficulty(),
+    difficulty_top64: 0,
+    is_background_mining_enabled: false,
+    pow_algorithm: 'RandomX',
+    speed: ctx.miner.speed,
+    status: 'OK',
+    threads_count: ctx.miner.threads,
+    untrusted: false,
+    wide_difficulty: wide(ctx.difficulty()),
+  };
+}
