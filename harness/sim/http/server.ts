@@ -172,7 +172,8 @@ export function startRpcServer(opts: RpcServerOptions): Promise<RpcServer> {
     const echo = id ?? 0;
     const p = member(doc, 'params');
     try {
-      const result = await handler(isParsedObject(p) ? p : undefined);
+      // A method whose request is a list (on_get_block_hash) gets it; params() reads only objects.
+      const result = await handler(isParsedObject(p) || Array.isArray(p) ? p : undefined);
       return jsonReply({ id: echo, jsonrpc: '2.0', result: result ?? {} });
     } catch (err) {
       if (err instanceof InvalidParams) return errorReply(-32602, 'Invalid params', echo);

@@ -121,14 +121,14 @@ describe('server: JSON-RPC envelope', () => {
     );
   });
 
-  it('passes params objects to the handler; missing or non-object params -> undefined', async () => {
+  it('passes params objects and lists to the handler; missing or other params -> undefined', async () => {
     h.seen.length = 0;
     await rpc(h.base, { id: 1, method: 'echo', params: { a: 1, s: 'x' } });
     await rpc(h.base, { id: 1, method: 'echo' });
     await rpc(h.base, { id: 1, method: 'echo', params: [1, 2] });
     await rpc(h.base, { id: 1, method: 'echo', params: 'x' });
     await rpc(h.base, { id: 1, method: 'echo', params: null });
-    expect(h.seen.map((p) => plain(p as Parsed))).toEqual([{ a: 1, s: 'x' }, undefined, undefined, undefined, undefined]);
+    expect(h.seen.map((p) => plain(p as Parsed))).toEqual([{ a: 1, s: 'x' }, undefined, [1, 2], undefined, undefined]);
   });
 
   it('-32700 Parse error, id 0: text, top-level array, broken JSON', async () => {
