@@ -4,7 +4,7 @@ import { TESTNET_HARD_FORKS } from '../chain/constants.js';
 import { currentFees, height, matchTokens, topBlock } from '../chain/ledger.js';
 import type { Block } from '../chain/types.js';
 import { RpcError, type Handler } from '../http/server.js';
-import { bool, params, str, u32, u64, u8 } from '../http/params.js';
+import { bool, list, params, str, u32, u64, u8 } from '../http/params.js';
 import { STATUS, blockHeader, hardForkInfo, info, type DaemonContext } from './views.js';
 
 const heightParams = params({ height: u64(), fill_pow_hash: bool() });
@@ -22,6 +22,14 @@ export function daemonJsonRpcMethods(ctx: DaemonContext): Map<string, Handler> {
   const alias = (names: string[], h: Handler): void => names.forEach((n) => m.set(n, h));
   alias(['get_block_count', 'getblockcount'], () => ({ count: height(l), ...STATUS }));
   alias(['get_info'], () => info(ctx));
+  // A list of one height (an object, or another count: -1); a height past the top answers the null
+  // hash, as v1.1.3c does (on_getblockhash sets the error but returns true, so it is not sent).
+  alias(['on_get_block_hash', 'on_getblockhash'], (raw) => {
+    const heights = Array.isArray(raw) ? list(u64()).read(raw, 'params') : [];
+    if (heights.length !== 1) throw new RpcError(-1, 'Wrong parameters, expected height');
+    const h = heights[0]!;
+    return h < BigInt(height(l)) ? (l.blocks[Number(h)] as Block).hash : '0'.repeat(64);
+  });
   alias(['get_last_block_header', 'getlastblockheader'], (raw) => {
     const p = powParams.parse(raw);
     if (!ctx.offline) return { status: 'BUSY', untrusted: false };
