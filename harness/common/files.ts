@@ -3,6 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { open, readdir, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import pMap from 'p-map';
 import { errnoCode } from './errno.js';
 
 /** Files of a folder tree, as relative POSIX paths (prefix + '/' + path inside the root). */
@@ -127,28 +128,26 @@ export async function fsyncDir(path: string): Promise<void> {
 }
 
 /**
- * Run fn over items with at most `limit` at a time. On the first failure no new item is started,
- * the running ones are awaited, and the first error is thrown: nothing keeps writing after the
- * caller has been told it failed.
+ * Run fn over items with at most `limit` at a time (p-map). On the first failure no new item is
+ * started, the running ones are awaited, and the first error is thrown: nothing keeps writing after
+ * the caller has been told it failed (p-map alone rejects while the others still run).
  */
 export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  let failed = false;
-  let firstError: unknown;
-  const worker = async (): Promise<void> => {
-    while (!failed && next < items.length) {
-      const i = next++;
+  let failure: { error: unknown } | undefined;
+  const out = await pMap(
+    items,
+    async (item, i) => {
+      if (failure) return undefined as R;
       try {
-        out[i] = await fn(items[i] as T, i);
-      } catch (e) {
-        if (!failed) firstError = e;
-        failed = true;
+        return await fn(item, i);
+      } catch (error) {
+        failure ??= { error };
+        return undefined as R;
       }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
-  if (failed) throw firstError;
+    },
+    { concurrency: Math.max(1, limit) },
+  );
+  if (failure) throw failure.error;
   return out;
 }
 

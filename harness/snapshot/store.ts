@@ -84,13 +84,9 @@ export type LoadSnapshotResult =
 // ---------------------------------------------------------------------------------------------
 // save
 
-/** Copy every regular file of each source into a new snapshot `<key>` (replacing an existing one atomically). */
-export async function saveSnapshot(opts: SaveSnapshotOptions): Promise<Manifest> {
-  assertKey(opts.key);
-  const described = ManifestInputSchema.safeParse(opts.manifest);
-  if (!described.success) throw new SnapshotError('BAD_MANIFEST', `saveSnapshot ${opts.key}: the manifest fields do not fit: ${describeIssues(described.error)}`);
+async function checkSources(sources: SaveSnapshotOptions['sources']): Promise<void> {
   const names = new Set<string>();
-  for (const s of opts.sources) {
+  for (const s of sources) {
     if (!isValidSourceName(s.name)) throw new SnapshotError('BAD_SOURCE', `bad source name ${JSON.stringify(s.name)} (one folder name: letters, digits, '.', '-', '_')`);
     if (names.has(s.name)) throw new SnapshotError('BAD_SOURCE', `source name ${s.name} is given twice`);
     names.add(s.name);
@@ -101,10 +97,10 @@ export async function saveSnapshot(opts: SaveSnapshotOptions): Promise<Manifest>
     if (!st) throw new SnapshotError('BAD_SOURCE', `source ${s.name}: ${resolve(s.dir)} does not exist`);
     if (!st.isDirectory()) throw new SnapshotError('BAD_SOURCE', `source ${s.name}: ${resolve(s.dir)} is not a folder`);
   }
+}
 
-  const dir = await ensureSnapshotsDir(opts.cacheDir);
-  cleanStale(dir);
-
+/** What to copy: every folder and regular file of the sources (anything else is refused). */
+async function planCopy(opts: SaveSnapshotOptions): Promise<{ plan: { abs: string; path: string }[]; dirs: string[] }> {
   const plan: { abs: string; path: string }[] = [];
   const dirs: string[] = [];
   for (const s of opts.sources) {
@@ -117,38 +113,52 @@ export async function saveSnapshot(opts: SaveSnapshotOptions): Promise<Manifest>
     dirs.push(s.name, ...tree.dirs);
     for (const f of tree.files) plan.push({ abs: join(root, f.slice(s.name.length + 1)), path: f });
   }
+  return { plan, dirs };
+}
 
+/** Copy one file into the staging folder, hashed and synced; refused when it changes meanwhile. */
+async function copyOne(abs: string, dst: string, path: string): Promise<ManifestFile> {
+  const before = await lstat(abs);
+  if (!before.isFile()) throw new SnapshotError('SOURCE_CHANGED', `${abs} changed while saving (it is no longer a regular file)`);
+  await copyFile(abs, dst, constants.COPYFILE_FICLONE);
+  const fh = await open(dst, 'r');
+  let got: { sha256: string; size: number };
+  const mode = before.mode & 0o777;
+  try {
+    got = await hashHandle(fh, before.size);
+    if ((await fh.stat()).mode % 0o10000 !== cacheMode(mode)) await fh.chmod(cacheMode(mode));
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  const after = await lstat(abs);
+  if (got.size !== before.size || after.size !== before.size || after.mtimeMs !== before.mtimeMs) {
+    throw new SnapshotError('SOURCE_CHANGED', `${abs} changed while saving it (stop the programs that write to ${path.split('/')[0]} before saving a snapshot)`);
+  }
+  return { path, size: got.size, sha256: got.sha256, mode };
+}
+
+/** Copy every regular file of each source into a new snapshot `<key>` (replacing an existing one atomically). */
+export async function saveSnapshot(opts: SaveSnapshotOptions): Promise<Manifest> {
+  assertKey(opts.key);
+  const described = ManifestInputSchema.safeParse(opts.manifest);
+  if (!described.success) throw new SnapshotError('BAD_MANIFEST', `saveSnapshot ${opts.key}: the manifest fields do not fit: ${describeIssues(described.error)}`);
+  await checkSources(opts.sources);
+  const dir = await ensureSnapshotsDir(opts.cacheDir);
+  cleanStale(dir);
+  const { plan, dirs } = await planCopy(opts);
   const tmp = join(dir, stagingName('tmp', opts.key));
   await mkdir(tmp, { mode: 0o700 });
   const stopHeartbeat = startHeartbeat(tmp);
   try {
     for (const d of dirs) await mkdir(join(tmp, d));
     let done = 0;
-    const files = await mapLimit(plan, SAVE_CONCURRENCY, async ({ abs, path }): Promise<ManifestFile> => {
-      const before = await lstat(abs);
-      if (!before.isFile()) throw new SnapshotError('SOURCE_CHANGED', `${abs} changed while saving (it is no longer a regular file)`);
-      const dst = join(tmp, path);
-      await copyFile(abs, dst, constants.COPYFILE_FICLONE);
-      const fh = await open(dst, 'r');
-      let got: { sha256: string; size: number };
-      const mode = before.mode & 0o777;
-      try {
-        got = await hashHandle(fh, before.size);
-        if ((await fh.stat()).mode % 0o10000 !== cacheMode(mode)) await fh.chmod(cacheMode(mode));
-        await fh.sync();
-      } finally {
-        await fh.close();
-      }
-      const after = await lstat(abs);
-      if (got.size !== before.size || after.size !== before.size || after.mtimeMs !== before.mtimeMs) {
-        throw new SnapshotError('SOURCE_CHANGED', `${abs} changed while saving it (stop the programs that write to ${path.split('/')[0]} before saving a snapshot)`);
-      }
-      done++;
-      await opts.onFile?.({ path, size: got.size, done, total: plan.length });
-      return { path, size: got.size, sha256: got.sha256, mode };
+    const files = await mapLimit(plan, SAVE_CONCURRENCY, async ({ abs, path }) => {
+      const f = await copyOne(abs, join(tmp, path), path);
+      await opts.onFile?.({ path, size: f.size, done: ++done, total: plan.length });
+      return f;
     });
     await mapLimit(dirs, SAVE_CONCURRENCY, (d) => fsyncDir(join(tmp, d)));
-
     const manifest = ManifestSchema.parse({
       ...described.data,
       formatVersion: MANIFEST_FORMAT_VERSION,
