@@ -12,7 +12,7 @@ import { snapshotsDir } from '../common/cache-dir.js';
 import { errnoCode } from '../common/errno.js';
 import { SnapshotError } from './errors.js';
 import { fsyncDir, mapLimit, randomHex } from '../common/files.js';
-import { isSafeRelativePath, isValidSourceName, parseManifest, serializeManifest, type Manifest } from './manifest.js';
+import { isSafeRelativePath, isValidSourceName, parseManifest, serializeManifest, type Manifest, type ManifestFile } from './manifest.js';
 import { SAVE_CONCURRENCY, assertKey, cacheMode, ensureSnapshotsDir, lstatOrNull, moveAside, writeDurably } from './snapshot-dir.js';
 import { cleanStale, publish, removeQuietly, stagingName, startHeartbeat } from '../common/staging.js';
 import { verifySnapshotDir } from './verify.js';
@@ -182,6 +182,114 @@ class TarEntries {
   }
 }
 
+/** The archive's first file must be <key>/manifest.json (folders may come before it). */
+async function readManifestEntry(reader: TarEntries, archive: string): Promise<{ manifest: Manifest; early: string[] }> {
+  const early: string[] = [];
+  for (;;) {
+    const e = await reader.next();
+    if (!e) throw badArchive(archive, 'it holds no manifest.json');
+    const p = e.path.replace(/\/+$/, '');
+    const slash = p.indexOf('/');
+    if (e.type === 'Directory') {
+      early.push(p);
+      continue;
+    }
+    if (!FILE_TYPES.has(e.type) || slash === -1 || p.slice(slash + 1) !== 'manifest.json') {
+      throw badArchive(archive, `the first file must be <key>/manifest.json, found ${e.type} ${p} (is this an archive from saltnet's snapshot export?)`);
+    }
+    if (e.size > 64 << 20) throw badArchive(archive, 'manifest.json is too large');
+    const parts: Buffer[] = [];
+    for await (const c of reader.body(e)) parts.push(c);
+    const parsed = parseManifest(Buffer.concat(parts).toString('utf8'));
+    if ('problem' in parsed) throw badArchive(archive, parsed.problem);
+    const top = p.slice(0, slash);
+    if (top !== parsed.manifest.key) throw badArchive(archive, `manifest.json is for key ${parsed.manifest.key} but lies in ${top}/`);
+    return { manifest: parsed.manifest, early };
+  }
+}
+
+/** The staging folder an import writes: archive paths checked and mapped into it, folders made once. */
+class ImportTarget {
+  readonly made = new Set<string>();
+  readonly seen = new Set<string>();
+  private readonly expected: Map<string, ManifestFile>;
+  constructor(
+    readonly tmp: string,
+    private readonly archive: string,
+    readonly manifest: Manifest,
+  ) {
+    this.expected = new Map(manifest.files.map((f) => [f.path, f]));
+  }
+
+  /** Path inside the snapshot of an archive path, or a thrown error. */
+  inner(p: string): string {
+    const key = this.manifest.key;
+    if (p === key) return '';
+    if (!p.startsWith(`${key}/`)) throw badArchive(this.archive, `${p} lies outside the ${key}/ folder`);
+    const rel = p.slice(key.length + 1);
+    if (!isSafeRelativePath(rel) || !isValidSourceName(rel.split('/')[0] ?? '')) throw badArchive(this.archive, `unsafe or unexpected path ${p}`);
+    return rel;
+  }
+
+  async mkdirs(rel: string): Promise<void> {
+    if (!rel || this.made.has(rel)) return;
+    await this.mkdirs(rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '');
+    await mkdir(join(this.tmp, rel)).catch((err: unknown) => {
+      if (errnoCode(err) !== 'EEXIST') throw err;
+    });
+    this.made.add(rel);
+  }
+
+  /** The manifest's entry for a file entry, checked: listed, once, of the listed size. */
+  expect(rel: string, size: number): ManifestFile {
+    const want = this.expected.get(rel);
+    if (!want) throw badArchive(this.archive, `extra file ${rel} (not in the manifest)`);
+    if (this.seen.has(rel)) throw badArchive(this.archive, `${rel} appears twice`);
+    this.seen.add(rel);
+    if (size !== want.size) throw badArchive(this.archive, `${rel} has ${size} bytes, the manifest says ${want.size}`);
+    return want;
+  }
+
+  /** Write one file's body, checked against its size and sha256. */
+  async write(rel: string, want: ManifestFile, body: AsyncIterable<Buffer>): Promise<void> {
+    await this.mkdirs(rel.slice(0, rel.lastIndexOf('/')));
+    const fh: FileHandle = await open(join(this.tmp, rel), 'wx', 0o600);
+    const hash = createHash('sha256');
+    let size = 0;
+    try {
+      for await (const c of body) {
+        hash.update(c);
+        size += c.length;
+        await fh.write(c);
+      }
+      await fh.chmod(cacheMode(want.mode));
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    if (size !== want.size) throw badArchive(this.archive, `${rel} ends early (${size} of ${want.size} bytes)`);
+    if (hash.digest('hex') !== want.sha256) throw badArchive(this.archive, `${rel} differs from the manifest (sha256 mismatch)`);
+  }
+}
+
+/** Every entry after the manifest into the target; then nothing may be missing. */
+async function importEntries(reader: TarEntries, target: ImportTarget, archive: string): Promise<void> {
+  for (;;) {
+    const e = await reader.next();
+    if (!e) break;
+    const p = e.path.replace(/\/+$/, '');
+    const rel = target.inner(p);
+    if (e.type === 'Directory') {
+      await target.mkdirs(rel);
+      continue;
+    }
+    if (!FILE_TYPES.has(e.type)) throw badArchive(archive, `${p} is a ${e.type} entry; a snapshot holds only regular files and folders`);
+    await target.write(rel, target.expect(rel, e.size), reader.body(e));
+  }
+  const missing = target.manifest.files.filter((f) => !target.seen.has(f.path));
+  if (missing.length) throw badArchive(archive, `missing file${missing.length > 1 ? 's' : ''} ${missing.slice(0, 5).map((f) => f.path).join(', ')}${missing.length > 5 ? ', …' : ''}`);
+}
+
 /**
  * Import an archive written by exportSnapshot: every file is checked against the manifest
  * (size and sha256, nothing missing or extra, no links or special files, no path leaving the
@@ -208,101 +316,20 @@ export async function importSnapshot(cacheDir: string, file: string): Promise<Ma
   let tmp: string | undefined;
   let stopHeartbeat = (): void => {};
   try {
-    // Folders may come before the manifest; no file may.
-    const early: string[] = [];
-    let manifest: Manifest | undefined;
-    let top = '';
-    for (;;) {
-      const e = await reader.next();
-      if (!e) throw badArchive(archive, 'it holds no manifest.json');
-      const p = e.path.replace(/\/+$/, '');
-      const slash = p.indexOf('/');
-      if (e.type === 'Directory') {
-        early.push(p);
-        continue;
-      }
-      if (!FILE_TYPES.has(e.type) || slash === -1 || p.slice(slash + 1) !== 'manifest.json') {
-        throw badArchive(archive, `the first file must be <key>/manifest.json, found ${e.type} ${p} (is this an archive from saltnet's snapshot export?)`);
-      }
-      if (e.size > 64 << 20) throw badArchive(archive, 'manifest.json is too large');
-      const parts: Buffer[] = [];
-      for await (const c of reader.body(e)) parts.push(c);
-      const parsed = parseManifest(Buffer.concat(parts).toString('utf8'));
-      if ('problem' in parsed) throw badArchive(archive, parsed.problem);
-      manifest = parsed.manifest;
-      top = p.slice(0, slash);
-      if (top !== manifest.key) throw badArchive(archive, `manifest.json is for key ${manifest.key} but lies in ${top}/`);
-      break;
-    }
-    const key = manifest.key;
-    const expected = new Map(manifest.files.map((f) => [f.path, f]));
-    const seen = new Set<string>();
-    /** Path inside the snapshot of an archive path, or a thrown error. */
-    const inner = (p: string): string => {
-      if (p === key) return '';
-      if (!p.startsWith(`${key}/`)) throw badArchive(archive, `${p} lies outside the ${key}/ folder`);
-      const rel = p.slice(key.length + 1);
-      if (!isSafeRelativePath(rel) || !isValidSourceName(rel.split('/')[0] ?? '')) throw badArchive(archive, `unsafe or unexpected path ${p}`);
-      return rel;
-    };
-
-    tmp = join(dir, stagingName('tmp', key));
+    const { manifest, early } = await readManifestEntry(reader, archive);
+    tmp = join(dir, stagingName('tmp', manifest.key));
     await mkdir(tmp, { mode: 0o700 });
     stopHeartbeat = startHeartbeat(tmp);
-    const made = new Set<string>();
-    const mkdirs = async (rel: string): Promise<void> => {
-      if (!rel || made.has(rel)) return;
-      await mkdirs(rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '');
-      await mkdir(join(tmp as string, rel)).catch((err: unknown) => {
-        if (errnoCode(err) !== 'EEXIST') throw err;
-      });
-      made.add(rel);
-    };
-    for (const d of early) await mkdirs(inner(d));
-
-    for (;;) {
-      const e = await reader.next();
-      if (!e) break;
-      const p = e.path.replace(/\/+$/, '');
-      const rel = inner(p);
-      if (e.type === 'Directory') {
-        await mkdirs(rel);
-        continue;
-      }
-      if (!FILE_TYPES.has(e.type)) throw badArchive(archive, `${p} is a ${e.type} entry; a snapshot holds only regular files and folders`);
-      const want = expected.get(rel);
-      if (!want) throw badArchive(archive, `extra file ${rel} (not in the manifest)`);
-      if (seen.has(rel)) throw badArchive(archive, `${rel} appears twice`);
-      seen.add(rel);
-      if (e.size !== want.size) throw badArchive(archive, `${rel} has ${e.size} bytes, the manifest says ${want.size}`);
-      await mkdirs(rel.slice(0, rel.lastIndexOf('/')));
-      const fh: FileHandle = await open(join(tmp, rel), 'wx', 0o600);
-      const hash = createHash('sha256');
-      let size = 0;
-      try {
-        for await (const c of reader.body(e)) {
-          hash.update(c);
-          size += c.length;
-          await fh.write(c);
-        }
-        await fh.chmod(cacheMode(want.mode));
-        await fh.sync();
-      } finally {
-        await fh.close();
-      }
-      if (size !== want.size) throw badArchive(archive, `${rel} ends early (${size} of ${want.size} bytes)`);
-      if (hash.digest('hex') !== want.sha256) throw badArchive(archive, `${rel} differs from the manifest (sha256 mismatch)`);
-    }
-    const missing = manifest.files.filter((f) => !seen.has(f.path));
-    if (missing.length) throw badArchive(archive, `missing file${missing.length > 1 ? 's' : ''} ${missing.slice(0, 5).map((f) => f.path).join(', ')}${missing.length > 5 ? ', …' : ''}`);
-
+    const target = new ImportTarget(tmp, archive, manifest);
+    for (const d of early) await target.mkdirs(target.inner(d));
+    await importEntries(reader, target, archive);
     await writeDurably(join(tmp, 'manifest.json'), serializeManifest(manifest));
-    await mapLimit([...made], SAVE_CONCURRENCY, (d) => fsyncDir(join(tmp as string, d)));
+    await mapLimit([...target.made], SAVE_CONCURRENCY, (d) => fsyncDir(join(tmp as string, d)));
     await fsyncDir(tmp);
     stopHeartbeat();
     await fed;
     reader.check();
-    await publish(dir, tmp, key);
+    await publish(dir, tmp, manifest.key);
     return manifest;
   } catch (e) {
     stopHeartbeat();
