@@ -165,18 +165,14 @@ function backendOf(c: SaltnetContext): ResolvedBackend {
 }
 
 /**
- * A new wallet with a wallet RPC of its own, optionally funded from the main wallet (the transfer
- * and the wait until unlocked hold the chain lock: one funding at a time across workers).
+ * A name and folder for a fresh wallet of the current test file, and a supervisor for its wallet RPC
+ * that removes the folder when it stops (unless the wallet failed: its logs stay).
  */
-export async function freshWallet(context: SaltnetContext, opts: FreshWalletOptions = {}): Promise<FreshWallet> {
-  const c = checkContext(context);
-  setTimeoutFactor(c.timeoutFactor);
-  const unlocked = opts.unlocked ?? 0n;
-  if (typeof unlocked !== 'bigint' || unlocked < 0n) throw new Error(`freshWallet: unlocked must be a bigint of atomic units >= 0n (e.g. 10n * 100_000_000n for 10 SAL1), got ${String(unlocked)}`);
-  if (opts.name !== undefined && !/^[A-Za-z0-9_-]+$/.test(opts.name)) throw new Error(`freshWallet: name ${JSON.stringify(opts.name)} must be letters, digits, - or _`);
+function reserve(wanted: string | undefined): { name: string; dir: string; sup: Supervisor; failed: () => void } {
+  if (wanted !== undefined && !/^[A-Za-z0-9_-]+$/.test(wanted)) throw new Error(`freshWallet: name ${JSON.stringify(wanted)} must be letters, digits, - or _`);
   const file = currentTestFile();
   const folder = folderFor(file);
-  const name = opts.name ?? `wallet-${folder.made + 1}`;
+  const name = wanted ?? `wallet-${folder.made + 1}`;
   // Only a wallet that is up (or failed, its logs kept) holds its name: nothing to clean up here.
   if (folder.names.has(name) || existsSync(join(folder.dir, name))) {
     throw new Error(`freshWallet: this test file has a fresh wallet named ${name} up already: give each one its own name (or leave name out)`);
@@ -184,12 +180,10 @@ export async function freshWallet(context: SaltnetContext, opts: FreshWalletOpti
   folder.names.add(name);
   folder.made += 1;
   folder.live += 1;
-
   const dir = join(folder.dir, name);
-  const walletsDir = join(dir, 'wallets');
-  mkdirSync(walletsDir, { recursive: true });
-  let sup: Supervisor;
+  mkdirSync(join(dir, 'wallets'), { recursive: true });
   let failed = false;
+  let sup: Supervisor;
   try {
     sup = createSupervisor({
       workdir: dir,
@@ -211,12 +205,32 @@ export async function freshWallet(context: SaltnetContext, opts: FreshWalletOpti
   }
   live.set(sup, dir);
   arm();
+  return {
+    name,
+    dir,
+    sup,
+    failed: () => {
+      failed = true;
+      folder.keep = true;
+    },
+  };
+}
 
+/**
+ * A new wallet with a wallet RPC of its own, optionally funded from the main wallet (the transfer
+ * and the wait until unlocked hold the chain lock: one funding at a time across workers).
+ */
+export async function freshWallet(context: SaltnetContext, opts: FreshWalletOptions = {}): Promise<FreshWallet> {
+  const c = checkContext(context);
+  setTimeoutFactor(c.timeoutFactor);
+  const unlocked = opts.unlocked ?? 0n;
+  if (typeof unlocked !== 'bigint' || unlocked < 0n) throw new Error(`freshWallet: unlocked must be a bigint of atomic units >= 0n (e.g. 10n * 100_000_000n for 10 SAL1), got ${String(unlocked)}`);
+  const { name, dir, sup, failed } = reserve(opts.name);
   let client: WalletClient | undefined;
   try {
     const password = generateSecret();
     let created = false;
-    const program = walletProgram(sup, c, { name, walletsDir, dir, password, opened: () => created });
+    const program = walletProgram(sup, c, { name, walletsDir: join(dir, 'wallets'), dir, password, opened: () => created });
     const h = await program.start();
     const rpc = createWalletClient(h.url, { timeoutMs: scaled(300_000), recover: program.recover, ...(h.credentials ? { auth: h.credentials } : {}) });
     client = rpc;
@@ -249,8 +263,7 @@ export async function freshWallet(context: SaltnetContext, opts: FreshWalletOpti
     };
   } catch (err) {
     // The logs stay for the error's reader (the test file's folder is kept); the processes go.
-    failed = true;
-    folder.keep = true;
+    failed();
     await client?.close().catch(() => undefined);
     await sup.stopAll();
     const msg = err instanceof Error ? err.message : String(err);
