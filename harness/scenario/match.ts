@@ -4,10 +4,12 @@
 // bigints when both sides are integers (two plain strings always compare as text). epee omits empty
 // arrays from answers, so a missing key counts as an empty list: `absent` holds, `length: 0` holds,
 // `eq: []` holds, `not_contains` holds; and inside objects a missing key equals `[]`.
-import { AMOUNT_DECIMALS, formatAmount, isAmountString, parseAmount } from '../common/amounts.js';
 import { interpolate, type Scope } from './interpolate.js';
 import { formatPath, parsePath, type PathSegment } from '../common/path.js';
 import { regexTest } from './regex.js';
+import { compareNums, containsSubset, isEmptyArray, isPlainObject, showActual, showExpected, showValue, toNum, typeName, valuesEqual } from './match-values.js';
+
+export { showValue, valuesEqual } from './match-values.js';
 import type { ExpectedError, Expectations, StepFailure } from './types.js';
 
 export { formatPath, parsePath, type PathSegment } from '../common/path.js';
@@ -56,128 +58,11 @@ export function getPath(obj: unknown, path: string | readonly PathSegment[]): { 
   return { found: true, value: cur };
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  const proto = Object.getPrototypeOf(v) as unknown;
-  return proto === Object.prototype || proto === null;
-}
-
 /** A matcher object: exactly one key, and that key is a matcher name. */
 export function isMatcher(v: unknown): v is Record<MatcherKey, unknown> {
   if (!isPlainObject(v)) return false;
   const keys = Object.keys(v);
   return keys.length === 1 && (MATCHER_KEYS as readonly string[]).includes(keys[0]!);
-}
-
-const isEmptyArray = (v: unknown): boolean => Array.isArray(v) && v.length === 0;
-
-// ---- numbers ----
-
-type Num = { int: bigint } | { float: number };
-
-/** A number-like value as a bigint (integers) or a float; undefined when not number-like. */
-function toNum(v: unknown): Num | undefined {
-  if (typeof v === 'bigint') return { int: v };
-  if (typeof v === 'number') return Number.isInteger(v) ? { int: BigInt(v) } : Number.isFinite(v) ? { float: v } : undefined;
-  if (typeof v === 'string') {
-    const s = v.trim();
-    if (/^-?\d+$/.test(s)) return { int: BigInt(s) };
-    if (isAmountString(s)) return { int: parseAmount(s) };
-  }
-  return undefined;
-}
-
-function compareNums(a: Num, b: Num): number {
-  if ('int' in a && 'int' in b) return a.int < b.int ? -1 : a.int > b.int ? 1 : 0;
-  const x = 'int' in a ? Number(a.int) : a.float;
-  const y = 'int' in b ? Number(b.int) : b.float;
-  return x < y ? -1 : x > y ? 1 : 0;
-}
-
-/** Deep equality with amount-aware numbers and "missing key = empty list". */
-export function valuesEqual(actual: unknown, expected: unknown): boolean {
-  if (typeof actual === 'string' && typeof expected === 'string') {
-    if (actual === expected) return true;
-    if (!isAmountString(actual) && !isAmountString(expected)) return false;
-  }
-  const na = toNum(actual);
-  const ne = toNum(expected);
-  if (na && ne && (typeof actual !== 'string' || typeof expected !== 'string' || isAmountString(actual) || isAmountString(expected))) {
-    return compareNums(na, ne) === 0;
-  }
-  if (Array.isArray(actual) && Array.isArray(expected)) {
-    return actual.length === expected.length && actual.every((v, i) => valuesEqual(v, expected[i]));
-  }
-  if (isPlainObject(actual) && isPlainObject(expected)) {
-    const keys = new Set([...Object.keys(actual), ...Object.keys(expected)]);
-    for (const k of keys) {
-      const inA = Object.prototype.hasOwnProperty.call(actual, k) && actual[k] !== undefined;
-      const inE = Object.prototype.hasOwnProperty.call(expected, k) && expected[k] !== undefined;
-      if (inA && inE) {
-        if (!valuesEqual(actual[k], expected[k])) return false;
-      } else if (inA ? !isEmptyArray(actual[k]) : inE ? !isEmptyArray(expected[k]) : false) {
-        return false;
-      }
-    }
-    return true;
-  }
-  return Object.is(actual, expected) || (actual === null && expected === null);
-}
-
-/** Every key of `part` is in `whole` with an equal value (missing = empty list). */
-function containsSubset(whole: Record<string, unknown>, part: Record<string, unknown>): boolean {
-  return Object.entries(part).every(([k, v]) =>
-    Object.prototype.hasOwnProperty.call(whole, k) ? valuesEqual(whole[k], v) : isEmptyArray(v),
-  );
-}
-
-// ---- display ----
-
-const MAX_SHOWN = 300;
-
-/** A readable, exact rendering: strings quoted, bigints as digits, objects as compact JSON. */
-export function showValue(v: unknown): string {
-  let s: string;
-  if (v === undefined) s = '(absent)';
-  else if (typeof v === 'string') s = JSON.stringify(v);
-  else if (typeof v === 'bigint' || typeof v === 'number' || typeof v === 'boolean' || v === null) s = String(v);
-  else {
-    const marks: string[] = [];
-    try {
-      s = JSON.stringify(v, (_k, x: unknown) => {
-        if (typeof x !== 'bigint') return x;
-        marks.push(x.toString());
-        return `\u0000big${marks.length - 1}\u0000`;
-      }).replace(/"\\u0000big(\d+)\\u0000"/g, (_m, i: string) => marks[Number(i)]!);
-    } catch {
-      s = String(v);
-    }
-  }
-  return s.length > MAX_SHOWN ? `${s.slice(0, MAX_SHOWN)}…` : s;
-}
-
-/** An expected value; amount strings also in atomic units: `"1.5 SAL1" (150000000)`. */
-function showExpected(v: unknown): string {
-  if (isAmountString(v)) return `${JSON.stringify(v.trim())} (${parseAmount(v)})`;
-  return showValue(v);
-}
-
-/** An actual value; when the expectation was written as an amount, also in that unit. */
-function showActual(found: boolean, v: unknown, expected?: unknown): string {
-  if (!found) return '(absent)';
-  if (isAmountString(expected)) {
-    const unit = expected.trim().split(/\s+/)[1] ?? 'SAL1';
-    const n = toNum(v);
-    if (n && 'int' in n && unit in AMOUNT_DECIMALS) return `${showValue(v)} (${formatAmount(n.int, unit)})`;
-  }
-  return showValue(v);
-}
-
-function typeName(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'array';
-  if (typeof v === 'bigint') return 'number';
-  return typeof v;
 }
 
 // ---- matchers ----
@@ -198,103 +83,116 @@ const CMP: Record<string, { sym: string; ok: (c: number) => boolean }> = {
   eq: { sym: '==', ok: (c) => c === 0 },
 };
 
+type MatchFn = (found: boolean, actual: unknown, op: unknown, key: MatcherKey) => Mismatch | undefined;
+
+const act = (found: boolean, actual: unknown, op: unknown): string => showActual(found, actual, op);
+
+function equality(found: boolean, actual: unknown, op: unknown): Mismatch | undefined {
+  if (!found) return isEmptyArray(op) ? undefined : { expected: showExpected(op), actual: '(absent)' };
+  return valuesEqual(actual, op) ? undefined : { expected: showExpected(op), actual: act(found, actual, op) };
+}
+
+const contains: MatchFn = (found, actual, op, key) => {
+  const neg = key === 'not_contains';
+  const expected = `${neg ? 'not containing' : 'containing'} ${showExpected(op)}`;
+  if (!found || isEmptyArray(actual)) return neg ? undefined : { expected, actual: found ? '[]' : '(absent: an omitted list is empty)' };
+  let has: boolean;
+  // A list contains an object when one of its elements has all of that object's fields
+  // (`contains: { txid: …, type: in }` finds a transfer entry among many).
+  if (Array.isArray(actual)) has = actual.some((el) => (isPlainObject(el) && isPlainObject(op) ? containsSubset(el, op) : valuesEqual(el, op)));
+  else if (typeof actual === 'string') has = actual.includes(typeof op === 'string' ? op : showValue(op));
+  else if (isPlainObject(actual) && isPlainObject(op)) has = containsSubset(actual, op);
+  else return { expected, actual: act(found, actual, op), note: `${key} applies to a list, a string or (with an object) an object, not a ${typeName(actual)}` };
+  return has === neg ? { expected, actual: act(found, actual, op) } : undefined;
+};
+
+const length: MatchFn = (found, actual, op) => {
+  let len: number;
+  if (!found) len = 0;
+  else if (Array.isArray(actual) || typeof actual === 'string') len = actual.length;
+  else return { expected: `something with a length`, actual: act(found, actual, op), note: `length applies to a list or a string, not a ${typeName(actual)}` };
+  let ok: boolean;
+  let expected: string;
+  if (isPlainObject(op) && Object.keys(op).length === 1) {
+    const [ck, cv] = Object.entries(op)[0]!;
+    const c = CMP[ck];
+    const n = toNum(cv);
+    if (!c || !n) return { expected: `length ${showValue(op)}`, actual: act(found, actual, op), note: 'bad length matcher' };
+    ok = c.ok(compareNums({ int: BigInt(len) }, n));
+    expected = `length ${c.sym} ${showValue(cv)}`;
+  } else {
+    const n = toNum(op);
+    if (!n) return { expected: `length ${showValue(op)}`, actual: act(found, actual, op), note: 'length takes a number or {gt|gte|lt|lte|eq: n}' };
+    ok = compareNums({ int: BigInt(len) }, n) === 0;
+    expected = `length ${showValue(op)}`;
+  }
+  return ok ? undefined : { expected, actual: found ? `length ${len}: ${act(found, actual, op)}` : '(absent: an omitted list has length 0)' };
+};
+
+const comparison: MatchFn = (found, actual, op, key) => {
+  const c = CMP[key]!;
+  const expected = `${c.sym} ${showExpected(op)}`;
+  if (!found) return { expected, actual: '(absent)' };
+  const a = toNum(actual);
+  const e = toNum(op);
+  if (!e) return { expected, actual: act(found, actual, op), note: `${key} needs a number or an amount to compare with` };
+  if (!a) return { expected, actual: act(found, actual, op), note: 'not a number' };
+  return c.ok(compareNums(a, e)) ? undefined : { expected, actual: act(found, actual, op) };
+};
+
+const matches: MatchFn = (found, actual, op) => {
+  const expected = `matching /${String(op)}/`;
+  if (!found) return { expected, actual: '(absent)' };
+  if (typeof actual !== 'string' && typeof actual !== 'number' && typeof actual !== 'bigint' && typeof actual !== 'boolean') {
+    return { expected, actual: act(found, actual, op), note: `matches applies to a string or a number, not a ${typeName(actual)}` };
+  }
+  // RE2 (regex.ts): linear time, so a pattern from a scenario cannot hang the harness.
+  const r = regexTest(String(op), String(actual));
+  if (r.error !== undefined) return { expected, actual: act(found, actual, op), note: r.error };
+  return r.matched ? undefined : { expected, actual: act(found, actual, op) };
+};
+
+/** Each matcher (MATCHER_KEYS), by name. */
+const MATCHERS: Record<MatcherKey, MatchFn> = {
+  // The operand is always a literal, even when it looks like a matcher.
+  eq: (found, actual, op) => equality(found, actual, op),
+  ne: (found, actual, op) => {
+    if (!found) return { expected: `not ${showExpected(op)}`, actual: '(absent)' };
+    return valuesEqual(actual, op) ? { expected: `not ${showExpected(op)}`, actual: act(found, actual, op) } : undefined;
+  },
+  contains,
+  not_contains: contains,
+  length,
+  gt: comparison,
+  gte: comparison,
+  lt: comparison,
+  lte: comparison,
+  matches,
+  absent: (found, actual, op) => (!found || isEmptyArray(actual) ? undefined : { expected: 'absent (or an empty list, which epee omits)', actual: act(found, actual, op) }),
+  present: (found, actual) => (found && !isEmptyArray(actual) ? undefined : { expected: 'present (and not an empty list)', actual: found ? '[] (an empty list counts as absent)' : '(absent)' }),
+  type: (found, actual, op) => {
+    const expected = `a value of type ${String(op)}`;
+    if (!found) return { expected, actual: '(absent)' };
+    return typeName(actual) === op ? undefined : { expected, actual: `${act(found, actual, op)} (type ${typeName(actual)})` };
+  },
+  all: (found, actual, op) => {
+    const subs = Array.isArray(op) ? op : [op];
+    for (let i = 0; i < subs.length; i++) {
+      const m = matchValue(found, actual, subs[i]);
+      if (m) return { ...m, note: `all[${i}]${m.note ? `: ${m.note}` : ''}` };
+    }
+    return undefined;
+  },
+};
+
 /**
  * Apply a matcher (or a plain value: equality) to the value found at a path.
  * Returns undefined when it holds, else what was expected and what was there.
  */
 export function matchValue(found: boolean, actual: unknown, matcher: unknown): Mismatch | undefined {
-  if (!isMatcher(matcher)) {
-    if (!found) return isEmptyArray(matcher) ? undefined : { expected: showExpected(matcher), actual: '(absent)' };
-    return valuesEqual(actual, matcher) ? undefined : { expected: showExpected(matcher), actual: showActual(found, actual, matcher) };
-  }
+  if (!isMatcher(matcher)) return equality(found, actual, matcher);
   const [key, op] = Object.entries(matcher)[0] as [MatcherKey, unknown];
-  const act = () => showActual(found, actual, op);
-  switch (key) {
-    case 'eq':
-      // The operand is always a literal, even when it looks like a matcher.
-      if (!found) return isEmptyArray(op) ? undefined : { expected: showExpected(op), actual: '(absent)' };
-      return valuesEqual(actual, op) ? undefined : { expected: showExpected(op), actual: act() };
-    case 'ne':
-      if (!found) return { expected: `not ${showExpected(op)}`, actual: '(absent)' };
-      return valuesEqual(actual, op) ? { expected: `not ${showExpected(op)}`, actual: act() } : undefined;
-    case 'contains':
-    case 'not_contains': {
-      const neg = key === 'not_contains';
-      const expected = `${neg ? 'not containing' : 'containing'} ${showExpected(op)}`;
-      if (!found || isEmptyArray(actual)) return neg ? undefined : { expected, actual: found ? '[]' : '(absent: an omitted list is empty)' };
-      let has: boolean;
-      // A list contains an object when one of its elements has all of that object's fields
-      // (`contains: { txid: …, type: in }` finds a transfer entry among many).
-      if (Array.isArray(actual)) has = actual.some((el) => (isPlainObject(el) && isPlainObject(op) ? containsSubset(el, op) : valuesEqual(el, op)));
-      else if (typeof actual === 'string') has = actual.includes(typeof op === 'string' ? op : showValue(op));
-      else if (isPlainObject(actual) && isPlainObject(op)) has = containsSubset(actual, op);
-      else return { expected, actual: act(), note: `${key} applies to a list, a string or (with an object) an object, not a ${typeName(actual)}` };
-      return has === neg ? { expected, actual: act() } : undefined;
-    }
-    case 'length': {
-      let len: number;
-      if (!found) len = 0;
-      else if (Array.isArray(actual) || typeof actual === 'string') len = actual.length;
-      else return { expected: `something with a length`, actual: act(), note: `length applies to a list or a string, not a ${typeName(actual)}` };
-      let ok: boolean;
-      let expected: string;
-      if (isPlainObject(op) && Object.keys(op).length === 1) {
-        const [ck, cv] = Object.entries(op)[0]!;
-        const c = CMP[ck];
-        const n = toNum(cv);
-        if (!c || !n) return { expected: `length ${showValue(op)}`, actual: act(), note: 'bad length matcher' };
-        ok = c.ok(compareNums({ int: BigInt(len) }, n));
-        expected = `length ${c.sym} ${showValue(cv)}`;
-      } else {
-        const n = toNum(op);
-        if (!n) return { expected: `length ${showValue(op)}`, actual: act(), note: 'length takes a number or {gt|gte|lt|lte|eq: n}' };
-        ok = compareNums({ int: BigInt(len) }, n) === 0;
-        expected = `length ${showValue(op)}`;
-      }
-      return ok ? undefined : { expected, actual: found ? `length ${len}: ${act()}` : '(absent: an omitted list has length 0)' };
-    }
-    case 'gt':
-    case 'gte':
-    case 'lt':
-    case 'lte': {
-      const c = CMP[key]!;
-      const expected = `${c.sym} ${showExpected(op)}`;
-      if (!found) return { expected, actual: '(absent)' };
-      const a = toNum(actual);
-      const e = toNum(op);
-      if (!e) return { expected, actual: act(), note: `${key} needs a number or an amount to compare with` };
-      if (!a) return { expected, actual: act(), note: 'not a number' };
-      return c.ok(compareNums(a, e)) ? undefined : { expected, actual: act() };
-    }
-    case 'matches': {
-      const expected = `matching /${String(op)}/`;
-      if (!found) return { expected, actual: '(absent)' };
-      if (typeof actual !== 'string' && typeof actual !== 'number' && typeof actual !== 'bigint' && typeof actual !== 'boolean') {
-        return { expected, actual: act(), note: `matches applies to a string or a number, not a ${typeName(actual)}` };
-      }
-      // RE2 (regex.ts): linear time, so a pattern from a scenario cannot hang the harness.
-      const r = regexTest(String(op), String(actual));
-      if (r.error !== undefined) return { expected, actual: act(), note: r.error };
-      return r.matched ? undefined : { expected, actual: act() };
-    }
-    case 'absent':
-      return !found || isEmptyArray(actual) ? undefined : { expected: 'absent (or an empty list, which epee omits)', actual: act() };
-    case 'present':
-      return found && !isEmptyArray(actual) ? undefined : { expected: 'present (and not an empty list)', actual: found ? '[] (an empty list counts as absent)' : '(absent)' };
-    case 'type': {
-      const expected = `a value of type ${String(op)}`;
-      if (!found) return { expected, actual: '(absent)' };
-      return typeName(actual) === op ? undefined : { expected, actual: `${act()} (type ${typeName(actual)})` };
-    }
-    case 'all': {
-      const subs = Array.isArray(op) ? op : [op];
-      for (let i = 0; i < subs.length; i++) {
-        const m = matchValue(found, actual, subs[i]);
-        if (m) return { ...m, note: `all[${i}]${m.note ? `: ${m.note}` : ''}` };
-      }
-      return undefined;
-    }
-  }
+  return MATCHERS[key](found, actual, op, key);
 }
 
 // ---- responses ----

@@ -1,0 +1,120 @@
+// Values in expectations: deep equality (numbers, amounts and bigints compared exactly), subsets,
+// and how expected and actual values are shown in failures.
+import { AMOUNT_DECIMALS, formatAmount, isAmountString, parseAmount } from '../common/amounts.js';
+
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+export const isEmptyArray = (v: unknown): boolean => Array.isArray(v) && v.length === 0;
+
+// ---- numbers ----
+
+export type Num = { int: bigint } | { float: number };
+
+/** A number-like value as a bigint (integers) or a float; undefined when not number-like. */
+export function toNum(v: unknown): Num | undefined {
+  if (typeof v === 'bigint') return { int: v };
+  if (typeof v === 'number') return Number.isInteger(v) ? { int: BigInt(v) } : Number.isFinite(v) ? { float: v } : undefined;
+  if (typeof v === 'string') {
+    const s = v.trim();
+    if (/^-?\d+$/.test(s)) return { int: BigInt(s) };
+    if (isAmountString(s)) return { int: parseAmount(s) };
+  }
+  return undefined;
+}
+
+export function compareNums(a: Num, b: Num): number {
+  if ('int' in a && 'int' in b) return a.int < b.int ? -1 : a.int > b.int ? 1 : 0;
+  const x = 'int' in a ? Number(a.int) : a.float;
+  const y = 'int' in b ? Number(b.int) : b.float;
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** Deep equality with amount-aware numbers and "missing key = empty list". */
+export function valuesEqual(actual: unknown, expected: unknown): boolean {
+  if (typeof actual === 'string' && typeof expected === 'string') {
+    if (actual === expected) return true;
+    if (!isAmountString(actual) && !isAmountString(expected)) return false;
+  }
+  const na = toNum(actual);
+  const ne = toNum(expected);
+  if (na && ne && (typeof actual !== 'string' || typeof expected !== 'string' || isAmountString(actual) || isAmountString(expected))) {
+    return compareNums(na, ne) === 0;
+  }
+  if (Array.isArray(actual) && Array.isArray(expected)) {
+    return actual.length === expected.length && actual.every((v, i) => valuesEqual(v, expected[i]));
+  }
+  if (isPlainObject(actual) && isPlainObject(expected)) {
+    const keys = new Set([...Object.keys(actual), ...Object.keys(expected)]);
+    for (const k of keys) {
+      const inA = Object.prototype.hasOwnProperty.call(actual, k) && actual[k] !== undefined;
+      const inE = Object.prototype.hasOwnProperty.call(expected, k) && expected[k] !== undefined;
+      if (inA && inE) {
+        if (!valuesEqual(actual[k], expected[k])) return false;
+      } else if (inA ? !isEmptyArray(actual[k]) : inE ? !isEmptyArray(expected[k]) : false) {
+        return false;
+      }
+    }
+    return true;
+  }
+  return Object.is(actual, expected) || (actual === null && expected === null);
+}
+
+/** Every key of `part` is in `whole` with an equal value (missing = empty list). */
+export function containsSubset(whole: Record<string, unknown>, part: Record<string, unknown>): boolean {
+  return Object.entries(part).every(([k, v]) =>
+    Object.prototype.hasOwnProperty.call(whole, k) ? valuesEqual(whole[k], v) : isEmptyArray(v),
+  );
+}
+
+// ---- display ----
+
+export const MAX_SHOWN = 300;
+
+/** A readable, exact rendering: strings quoted, bigints as digits, objects as compact JSON. */
+export function showValue(v: unknown): string {
+  let s: string;
+  if (v === undefined) s = '(absent)';
+  else if (typeof v === 'string') s = JSON.stringify(v);
+  else if (typeof v === 'bigint' || typeof v === 'number' || typeof v === 'boolean' || v === null) s = String(v);
+  else {
+    const marks: string[] = [];
+    try {
+      s = JSON.stringify(v, (_k, x: unknown) => {
+        if (typeof x !== 'bigint') return x;
+        marks.push(x.toString());
+        return `\u0000big${marks.length - 1}\u0000`;
+      }).replace(/"\\u0000big(\d+)\\u0000"/g, (_m, i: string) => marks[Number(i)]!);
+    } catch {
+      s = String(v);
+    }
+  }
+  return s.length > MAX_SHOWN ? `${s.slice(0, MAX_SHOWN)}…` : s;
+}
+
+/** An expected value; amount strings also in atomic units: `"1.5 SAL1" (150000000)`. */
+export function showExpected(v: unknown): string {
+  if (isAmountString(v)) return `${JSON.stringify(v.trim())} (${parseAmount(v)})`;
+  return showValue(v);
+}
+
+/** An actual value; when the expectation was written as an amount, also in that unit. */
+export function showActual(found: boolean, v: unknown, expected?: unknown): string {
+  if (!found) return '(absent)';
+  if (isAmountString(expected)) {
+    const unit = expected.trim().split(/\s+/)[1] ?? 'SAL1';
+    const n = toNum(v);
+    if (n && 'int' in n && unit in AMOUNT_DECIMALS) return `${showValue(v)} (${formatAmount(n.int, unit)})`;
+  }
+  return showValue(v);
+}
+
+export function typeName(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'bigint') return 'number';
+  return typeof v;
+}
