@@ -119,6 +119,48 @@ function attempt<T>(file: string, what: string, f: () => T): T {
   }
 }
 
+/** A new folder `<root>/<base>` (`-2`, `-3`, … when taken): an existing folder is never reused. */
+function runFolder(root: string, base: string): string {
+  const absRoot = path.resolve(root);
+  attempt(absRoot, 'create', () => fs.mkdirSync(absRoot, { recursive: true }));
+  for (let n = 1; ; n++) {
+    const candidate = path.join(absRoot, n === 1 ? base : `${base}-${n}`);
+    try {
+      fs.mkdirSync(candidate); // not recursive: fails with EEXIST instead of reusing a folder
+      return candidate;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST' && n < 1000) continue;
+      throw new ArtifactWriteError(candidate, e, 'create');
+    }
+  }
+}
+
+/** Copy each log (name → file) into logsDir under a safe, unique name; `red` redacts them on the way. */
+function copyLogFiles(logsDir: string, files: Record<string, string>, red: ((s: string) => string) | undefined): Record<string, string> {
+  attempt(logsDir, 'create', () => fs.mkdirSync(logsDir, { recursive: true }));
+  const copied: Record<string, string> = {};
+  const errors: ArtifactWriteError[] = [];
+  const used = new Set<string>();
+  for (const [name, src] of Object.entries(files)) {
+    const wanted = logFileName(name);
+    const ext = path.extname(wanted);
+    let fileName = wanted;
+    for (let n = 2; used.has(fileName); n++) fileName = `${wanted.slice(0, wanted.length - ext.length)}-${n}${ext}`;
+    used.add(fileName);
+    const dest = path.join(logsDir, fileName);
+    try {
+      if (red) fs.writeFileSync(dest, red(fs.readFileSync(src, 'utf8')));
+      else fs.copyFileSync(src, dest);
+      copied[name] = dest;
+    } catch (e) {
+      errors.push(new ArtifactWriteError(dest, e, `copy ${src} to`));
+    }
+  }
+  if (errors.length === 1) throw errors[0];
+  if (errors.length > 1) throw new AggregateError(errors, errors.map((e) => e.message).join('; '));
+  return copied;
+}
+
 /**
  * Creates the folder `<root>/<timestamp>-<slug of the scenario name>` (and `root` if needed) for
  * one run. An existing folder is never reused: when the name is taken, `-2`, `-3`, … is appended.
@@ -129,21 +171,7 @@ export function createArtifacts(root: string, scenario: { file: string; name: st
   const red = (s: string): string => (secrets.length ? redactFn(s, secrets) : s);
   const now = opts.now ?? (() => new Date());
 
-  const absRoot = path.resolve(root);
-  attempt(absRoot, 'create', () => fs.mkdirSync(absRoot, { recursive: true }));
-  const base = `${folderTimestamp(now())}-${slugify(scenario.name)}`;
-  let dir = '';
-  for (let n = 1; ; n++) {
-    const candidate = path.join(absRoot, n === 1 ? base : `${base}-${n}`);
-    try {
-      fs.mkdirSync(candidate); // not recursive: fails with EEXIST instead of reusing a folder
-      dir = candidate;
-      break;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'EEXIST' && n < 1000) continue;
-      throw new ArtifactWriteError(candidate, e, 'create');
-    }
-  }
+  const dir = runFolder(root, `${folderTimestamp(now())}-${slugify(scenario.name)}`);
 
   let transcriptFd: number | undefined;
   let closed = false;
@@ -191,29 +219,7 @@ export function createArtifacts(root: string, scenario: { file: string; name: st
 
     copyLogs(files) {
       assertOpen(ARTIFACT_FILES.logs);
-      const logsDir = path.join(dir, ARTIFACT_FILES.logs);
-      attempt(logsDir, 'create', () => fs.mkdirSync(logsDir, { recursive: true }));
-      const copied: Record<string, string> = {};
-      const errors: ArtifactWriteError[] = [];
-      const used = new Set<string>();
-      for (const [name, src] of Object.entries(files)) {
-        const wanted = logFileName(name);
-        const ext = path.extname(wanted);
-        let fileName = wanted;
-        for (let n = 2; used.has(fileName); n++) fileName = `${wanted.slice(0, wanted.length - ext.length)}-${n}${ext}`;
-        used.add(fileName);
-        const dest = path.join(logsDir, fileName);
-        try {
-          if (secrets.length) fs.writeFileSync(dest, red(fs.readFileSync(src, 'utf8')));
-          else fs.copyFileSync(src, dest);
-          copied[name] = dest;
-        } catch (e) {
-          errors.push(new ArtifactWriteError(dest, e, `copy ${src} to`));
-        }
-      }
-      if (errors.length === 1) throw errors[0];
-      if (errors.length > 1) throw new AggregateError(errors, errors.map((e) => e.message).join('; '));
-      return copied;
+      return copyLogFiles(path.join(dir, ARTIFACT_FILES.logs), files, secrets.length ? red : undefined);
     },
 
     writeResult(r) {
