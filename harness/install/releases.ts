@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { InstallError } from './errors.js';
-import { PLATFORMS, type PlatformId } from './platform.js';
+import { PLATFORMS } from './platform.js';
 
 /** fixtures/releases/salvium.json, from the sources (vitest) and from dist/ alike. */
 export const DEFAULT_TABLE_FILE = fileURLToPath(

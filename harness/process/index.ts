@@ -5,7 +5,6 @@ export { redact, formatCommandLine, makeRedactor, shellQuote, REDACTED } from '.
 export { ProcessExitedError, ReadinessTimeout, ProcessStartError, describeExit, type ExitInfo } from './errors.js';
 export {
   startProcess,
-  liveProcesses,
   killNow,
   type ManagedProcess,
   type ManagedProcessOptions,

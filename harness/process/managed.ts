@@ -14,6 +14,7 @@ import { ProcessExitedError, ProcessStartError, ReadinessTimeout, describeExit, 
 import { killTree, signal, signalGroup } from './kill.js';
 import { formatCommandLine, makeRedactor } from '../common/redact.js';
 import { scaled } from '../common/timeouts.js';
+import { onExit } from 'signal-exit';
 
 export type { ExitInfo } from './errors.js';
 
@@ -106,17 +107,12 @@ let exitHookInstalled = false;
 function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
-  process.on('exit', () => {
+  onExit(() => {
     for (const pid of live.keys()) {
       signalGroup(pid, 'SIGKILL');
       signal(pid, 'SIGKILL');
     }
   });
-}
-
-/** Every process started by this harness that has not exited yet. */
-export function liveProcesses(): ManagedProcess[] {
-  return [...live.values()];
 }
 
 function describePattern(p: TextPattern | readonly TextPattern[]): string {

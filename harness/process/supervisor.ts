@@ -10,6 +10,7 @@ import { exitHeld, interrupt, SIGNAL_EXIT_CODES } from './interrupt.js';
 import { startReaper, type Reaper } from './reaper.js';
 import { removeRun, selfStartTime, writeRun, type RunRecord } from './registry.js';
 import { scaled } from '../common/timeouts.js';
+import { onExit } from 'signal-exit';
 
 export interface Supervisor {
   readonly runId: string;
@@ -285,8 +286,9 @@ let exitHookInstalled = false;
 function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
-  // process.exit() with runs still up: SIGKILL their processes and forget the runs.
-  process.on('exit', () => {
+  // process.exit() (or, with no handler of ours, a fatal signal) with runs still up: SIGKILL their
+  // processes and forget the runs. signal-exit leaves a signal alone while trapSignals handles it.
+  onExit(() => {
     for (const s of [...active]) s.exitNow();
   });
 }

@@ -30,4 +30,4 @@ export {
   type LoadSnapshotOptions,
   type LoadSnapshotResult,
 } from './store.js';
-export { acquireKeyLock, withKeyLock, type KeyLockOptions } from './lock.js';
+export { acquireKeyLock, type KeyLockOptions } from './lock.js';

@@ -47,12 +47,3 @@ export async function acquireFileLock(target: string, o: KeyLockOptions = {}): P
   }
 }
 
-/** Run `fn` holding the build lock of `key` in this cache. */
-export async function withKeyLock<T>(cacheDir: string, key: string, fn: () => Promise<T>, o: KeyLockOptions = {}): Promise<T> {
-  const release = await acquireKeyLock(cacheDir, key, o);
-  try {
-    return await fn();
-  } finally {
-    await release();
-  }
-}

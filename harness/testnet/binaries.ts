@@ -1,7 +1,8 @@
 // Where the programs come from: --bin-dir, then SALTNET_BIN_DIR, then PATH; the simulator ships
 // its own. `auto` picks real Salvium when found and otherwise the simulator, and says why.
 import { accessSync, constants, existsSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { dirname, join } from 'node:path';
+import which from 'which';
 import { execa } from 'execa';
 import { AUTO_ORDER, BACKENDS, type BackendChoice, type BackendSpec } from './backends.js';
 
@@ -35,10 +36,11 @@ function findInDir(dir: string, spec: BackendSpec): ResolvedBackend['paths'] | u
   return Object.values(paths).every(isExecutable) ? paths : undefined;
 }
 
+/** The first folder on PATH with the daemon (which), when the wallet programs are beside it. */
 function findOnPath(spec: BackendSpec): { dir: string; paths: ResolvedBackend['paths'] } | undefined {
-  for (const dir of (process.env.PATH ?? '').split(delimiter).filter(Boolean)) {
-    const paths = findInDir(dir, spec);
-    if (paths) return { dir, paths };
+  for (const daemon of which.sync(spec.binaries.daemon, { all: true, nothrow: true }) ?? []) {
+    const paths = findInDir(dirname(daemon), spec);
+    if (paths) return { dir: dirname(daemon), paths };
   }
   return undefined;
 }

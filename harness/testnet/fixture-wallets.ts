@@ -1,6 +1,5 @@
 // The deterministic wallets of fixtures/wallets/: fixed seeds restored on every cold start, so a
 // testnet's addresses are the same on every machine and its snapshots can be shared.
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,7 +39,3 @@ export function fixtureWallet(name: string, dir = FIXTURE_WALLETS_DIR): FixtureW
   return { ...r.data, seed: r.data.seed.trim().split(/\s+/).join(' ') };
 }
 
-/** What goes into a cache key for a seed: its sha256, never the words. */
-export function seedIdentity(seed: string): string {
-  return createHash('sha256').update(seed.trim().split(/\s+/).join(' ')).digest('hex');
-}

@@ -44,7 +44,6 @@ async function replay(name: string): Promise<any> {
   return res.json;
 }
 
-const tokens = async (): Promise<string[]> => (await rpc(wallet.port, 'get_tokens')).result.tokens ?? [];
 const mineBlocks = async (n: number): Promise<void> => {
   await mineTo(daemon.port, w.carrot, (await height(daemon.port)) + n);
 };

@@ -1,6 +1,6 @@
 // The whole lifecycle on the simulator: up (daemon, wallet by CLI, wallet RPC, mining across the
 // Carrot switch, funds unlocked), a transfer, a token, clean shutdown with nothing left behind.
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAlive } from '../../harness/process/registry.js';

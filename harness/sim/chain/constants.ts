@@ -8,8 +8,6 @@ export const MINED_MONEY_UNLOCK_WINDOW = 60;
 /** Normal outputs become spendable after 10 blocks. */
 export const DEFAULT_TX_SPENDABLE_AGE = 10;
 export const TAIL_EMISSION = 60_000_000n;
-export const RING_SIZE = 16;
-export const MAX_TX_WEIGHT_HF1 = 19_400;
 export const MAX_TX_WEIGHT = 149_400;
 export const CARROT_MAX_INPUTS = 64;
 export const CARROT_MAX_OUTPUTS = 8;
