@@ -5,95 +5,22 @@
 // Every program is spawned detached, i.e. as the leader of its own process group: a Ctrl-C in the
 // terminal reaches the harness only, which then stops its programs in order, and a signal to the
 // group reaches grandchildren even after their parent died.
-import { accessSync, closeSync, constants, mkdirSync, openSync, statSync, writeSync } from 'node:fs';
-import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
-import { StringDecoder } from 'node:string_decoder';
-import { stripVTControlCharacters } from 'node:util';
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Readable } from 'node:stream';
 import { execa } from 'execa';
 import { ProcessExitedError, ProcessStartError, ReadinessTimeout, describeExit, type ExitInfo } from './errors.js';
+import { executableError, isDirectory } from './executable.js';
 import { killTree, signal, signalGroup } from './kill.js';
+import { LineSplitter, cleanLine, describePattern, matcher } from './output.js';
 import { formatCommandLine, makeRedactor } from '../common/redact.js';
 import { scaled } from '../common/timeouts.js';
 import { onExit } from 'signal-exit';
 
 export type { ExitInfo } from './errors.js';
 
-export interface StopOptions {
-  /** The graceful step (e.g. an RPC `stop_daemon`); default: SIGTERM. If it throws, SIGTERM is sent. */
-  graceful?: () => Promise<unknown>;
-  /** How long the graceful step and the exit may take before the tree is SIGKILLed (default 10 000; scaled). */
-  graceMs?: number;
-}
-
-export interface ManagedProcessOptions {
-  /** 'daemon', 'wallet-rpc', 'wallet-cli': used in messages. */
-  name: string;
-  command: string;
-  args: string[];
-  /** Merged over process.env; TERM=dumb is always set. */
-  env?: Record<string, string>;
-  cwd?: string;
-  /** stdout+stderr are appended here line by line (the file and its folder are created). */
-  logFile: string;
-  /** Redacted from commandLine, the log file, the tail, lines, waits and errors. */
-  secrets?: string[];
-  /** In-memory tail length (default 500). */
-  tailLines?: number;
-  /** 'pipe' to answer prompts with write(); default 'ignore'. */
-  stdin?: 'ignore' | 'pipe';
-  /** A one-shot program (e.g. a wallet CLI that creates a wallet): its own exit is not "unexpected". */
-  expectExit?: boolean;
-  /** Defaults for stop() (and so for Supervisor.stopAll()) when it is called without options. */
-  stop?: StopOptions;
-}
-
-export type TextPattern = RegExp | string;
-
-export interface WaitForTextOptions {
-  /** Deadline (scaled); Infinity waits until the process exits or `signal` aborts. */
-  timeoutMs: number;
-  signal?: AbortSignal;
-}
-
-export interface ManagedProcess {
-  readonly name: string;
-  readonly pid: number;
-  readonly commandLine: string;
-  readonly logFile: string;
-  readonly running: boolean;
-  /** Set once the process has exited and its output is drained (when `exited` resolves). */
-  readonly exitInfo: ExitInfo | undefined;
-  /** Resolves once the process has exited and its output is drained; never rejects. */
-  readonly exited: Promise<ExitInfo>;
-  /** The last n lines (default: all kept), ANSI stripped and redacted. */
-  tail(n?: number): string[];
-  /** The kept tail as one string (the whole output is not kept). */
-  output(): string;
-  /** Each complete line, and a final unterminated line at exit. Returns an unsubscribe function. */
-  onLine(listener: (line: string) => void): () => void;
-  /**
-   * Resolves with the first line printed after this call that matches (any of) `pattern` (a string
-   * matches as a substring; a RegExp line by line, so ^ and $ are line bounds). The unterminated
-   * last line (a prompt) counts once it has been quiet for 25 ms, so "Enter the number ...: "
-   * matches and a line arriving in two pieces does not match half-written; a prompt already
-   * printed before the call counts too unless an earlier wait matched it (so wait, write the
-   * answer, wait for the next prompt works even when both arrive in one chunk). A program reading
-   * a pipe does not echo the answer: what it prints next continues the prompt's line
-   * ("Password: Wrong password"). Rejects with
-   * ProcessExitedError if the process exits first, ReadinessTimeout at the (scaled) deadline.
-   */
-  waitForText(pattern: TextPattern | readonly TextPattern[], opts: WaitForTextOptions): Promise<string>;
-  /** Write to stdin (stdin: 'pipe'). */
-  write(text: string): void;
-  /** Close stdin. */
-  endInput(): void;
-  /**
-   * The graceful step (default SIGTERM); if the process has not exited after graceMs (default
-   * 10 000, scaled), SIGKILL to its whole tree and process group. Idempotent: later calls return
-   * the first call's promise. Never rejects.
-   */
-  stop(opts?: StopOptions): Promise<ExitInfo>;
-}
+export type { ManagedProcess, ManagedProcessOptions, StopOptions, TextPattern, WaitForTextOptions } from './process-types.js';
+import type { ManagedProcess, ManagedProcessOptions, StopOptions, TextPattern, WaitForTextOptions } from './process-types.js';
 
 /** How long a partial line must stay unchanged before waits may match it. */
 const PARTIAL_QUIET_MS = 25;
@@ -115,73 +42,6 @@ function installExitHook(): void {
   });
 }
 
-function describePattern(p: TextPattern | readonly TextPattern[]): string {
-  const list = Array.isArray(p) ? p : [p];
-  return list.map((x) => (typeof x === 'string' ? JSON.stringify(x) : String(x))).join(' or ');
-}
-
-function matcher(p: TextPattern | readonly TextPattern[]): (line: string) => boolean {
-  const list: TextPattern[] = Array.isArray(p) ? [...p] : [p as TextPattern];
-  if (list.length === 0) throw new Error('waitForText: no pattern');
-  // A global or sticky RegExp keeps state between test() calls: match with a fresh copy.
-  const tests = list.map((x) => {
-    if (typeof x === 'string') return (line: string) => line.includes(x);
-    const re = x.global || x.sticky ? new RegExp(x.source, x.flags.replace(/[gy]/g, '')) : x;
-    return (line: string) => re.test(line);
-  });
-  return (line) => tests.some((t) => t(line));
-}
-
-function cleanLine(raw: string): string {
-  let line = stripVTControlCharacters(raw);
-  if (line.endsWith('\r')) line = line.slice(0, -1);
-  // A carriage return redraws the line (progress bars): keep what is left visible.
-  const cr = line.lastIndexOf('\r');
-  if (cr >= 0) line = line.slice(cr + 1);
-  return line;
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-function executableError(name: string, command: string, cwd: string | undefined, env: NodeJS.ProcessEnv, redactFn: (s: string) => string): ProcessStartError | undefined {
-  const check = (path: string): { code: string; reason: string } | undefined => {
-    let st;
-    try {
-      st = statSync(path);
-    } catch {
-      return { code: 'ENOENT', reason: 'does not exist' };
-    }
-    if (st.isDirectory()) return { code: 'EACCES', reason: 'is a directory, not a program' };
-    try {
-      accessSync(path, constants.X_OK);
-    } catch {
-      return { code: 'EACCES', reason: 'is not executable (chmod +x?)' };
-    }
-    return undefined;
-  };
-  if (command.includes('/')) {
-    const path = isAbsolute(command) ? command : resolve(cwd ?? process.cwd(), command);
-    const bad = check(path);
-    return bad ? new ProcessStartError({ processName: name, path: redactFn(path), ...bad }) : undefined;
-  }
-  const dirs = (env['PATH'] ?? '').split(delimiter).filter(Boolean);
-  let firstBad: { path: string; code: string; reason: string } | undefined;
-  for (const d of dirs) {
-    const path = join(d, command);
-    const bad = check(path);
-    if (!bad) return undefined;
-    if (bad.code !== 'ENOENT' && !firstBad) firstBad = { path, ...bad };
-  }
-  if (firstBad) return new ProcessStartError({ processName: name, path: redactFn(firstBad.path), code: firstBad.code, reason: firstBad.reason });
-  return new ProcessStartError({ processName: name, path: redactFn(command), code: 'ENOENT', reason: 'was not found in PATH' });
-}
-
 interface Waiter {
   test: (line: string) => boolean;
   /** Each splitter's version when the wait began: an unterminated line counts if it changed since, or no earlier wait matched it. */
@@ -190,26 +50,26 @@ interface Waiter {
   reject: (err: unknown) => void;
 }
 
-class LineSplitter {
-  private readonly decoder = new StringDecoder('utf8');
-  partial = '';
-  /** Bumped by every chunk. */
-  version = 0;
-  /** The version at which a wait last matched the unterminated line (a prompt already answered). */
-  consumed = 0;
-  constructor(private readonly emit: (lines: string[]) => void) {}
-  push(chunk: Buffer | string): void {
-    this.version++;
-    const text = this.partial + (typeof chunk === 'string' ? chunk : this.decoder.write(chunk));
-    const parts = text.split('\n');
-    this.partial = parts.pop() ?? '';
-    if (parts.length) this.emit(parts);
-  }
-  end(): void {
-    const rest = this.partial + this.decoder.end();
-    this.partial = '';
-    if (rest.length) this.emit([rest]);
-  }
+/** Spawn a program as the leader of its own process group, its output piped, nothing buffered. */
+function spawnDetached(opts: ManagedProcessOptions, env: NodeJS.ProcessEnv) {
+  const child = execa(opts.command, opts.args, {
+    env,
+    extendEnv: false,
+    ...(opts.cwd ? { cwd: opts.cwd } : {}),
+    stdin: opts.stdin ?? 'ignore',
+    stdout: 'pipe',
+    stderr: 'pipe',
+    buffer: false,
+    reject: false,
+    detached: true,
+    cleanup: false,
+    forceKillAfterDelay: false,
+    stripFinalNewline: false,
+    windowsHide: true,
+  });
+  // The result promise never matters (exit comes from the 'exit' event); keep it from rejecting loudly.
+  child.then(undefined, () => undefined);
+  return child;
 }
 
 class ManagedProcessImpl implements ManagedProcess {
@@ -252,23 +112,7 @@ class ManagedProcessImpl implements ManagedProcess {
 
     mkdirSync(dirname(opts.logFile), { recursive: true });
     this.logFd = openSync(opts.logFile, 'a');
-    const child = execa(opts.command, opts.args, {
-      env,
-      extendEnv: false,
-      ...(opts.cwd ? { cwd: opts.cwd } : {}),
-      stdin: opts.stdin ?? 'ignore',
-      stdout: 'pipe',
-      stderr: 'pipe',
-      buffer: false,
-      reject: false,
-      detached: true,
-      cleanup: false,
-      forceKillAfterDelay: false,
-      stripFinalNewline: false,
-      windowsHide: true,
-    });
-    // The result promise never matters (exit comes from the 'exit' event); keep it from rejecting loudly.
-    child.then(undefined, () => undefined);
+    const child = spawnDetached(opts, env);
     if (child.pid === undefined) {
       this.closeLog();
       // Found and executable a moment ago, yet spawn failed: report what we know.
@@ -297,7 +141,12 @@ class ManagedProcessImpl implements ManagedProcess {
         }),
     );
 
-    this.exited = new Promise<ExitInfo>((resolveExit) => {
+    this.exited = this.watchExit(child, streams, drained);
+  }
+
+  /** The exit: noticed at once, the process group killed, the pipes drained (for a while), waits failed. */
+  private watchExit(child: ReturnType<typeof spawnDetached>, streams: Readable[], drained: Promise<void>[]): Promise<ExitInfo> {
+    return new Promise<ExitInfo>((resolveExit) => {
       let finished = false;
       const onExit = (code: number | null, sig: NodeJS.Signals | null): void => {
         if (finished) return;
