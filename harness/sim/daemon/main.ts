@@ -12,6 +12,7 @@ import { VERSION_LINE } from '../common/version.js';
 import { TESTNET_PORTS, TESTNET_VERSION } from '../chain/constants.js';
 import { decodeAddress } from '../crypto/address.js';
 import { openChain } from '../chain/store.js';
+import type { Block } from '../chain/types.js';
 import { startRpcServer, type RpcServer } from '../http/server.js';
 import { createMiner } from './miner.js';
 import { DAEMON_OPTIONS } from './options.js';
@@ -63,12 +64,12 @@ function listen(server: Server, host: string, port: number): Promise<void> {
   });
 }
 
-async function main(): Promise<void> {
-  const opts = parse(process.argv.slice(2));
+/** --help, --version and the command-line checks that end the program before it starts; true: done. */
+function commandLineDone(opts: ReturnType<typeof parse>): boolean {
   if (opts.has('help') || opts.has('version')) {
     process.stdout.write(`${VERSION_LINE}\n`);
     if (opts.has('help')) process.stdout.write(`\nUsage: ${basename(process.argv[1] ?? 'salviumd')} [options|settings] [daemon_command...]\n`);
-    return;
+    return true;
   }
   const nets = ['testnet', 'stagenet', 'regtest'].filter((n) => opts.has(n));
   if (nets.length > 1) {
@@ -83,36 +84,45 @@ async function main(): Promise<void> {
     process.stderr.write('saltnet simulator: only --testnet is simulated (mainnet, stagenet and regtest are not)\n');
     process.exit(1);
   }
-  const config = loadSimConfig();
+  return false;
+}
+
+/** The settings the daemon runs with, from its options (defaults as the real daemon's). */
+function settings(opts: ReturnType<typeof parse>) {
   const dataDir = join(opts.get('data-dir') ?? join(homedir(), '.salvium'), 'testnet');
   const logOpt = opts.get('log-file');
   const logFile = logOpt ? (dirname(logOpt) === '.' && !logOpt.startsWith('.') ? join(dataDir, logOpt) : logOpt) : join(dataDir, 'salvium.log');
-  const log = createLogger({ file: logFile, console: true, category: 'global', sourceFile: 'daemon.cpp', level: Number(opts.get('log-level') ?? 0) || 0 });
-  const offline = opts.has('offline') && !opts.has('no-sync');
-  const rpcIp = opts.get('rpc-bind-ip') ?? '127.0.0.1';
-  const rpcPort = Number(opts.get('rpc-bind-port') ?? TESTNET_PORTS.rpc);
-  const zmqIp = opts.get('zmq-rpc-bind-ip') ?? '127.0.0.1';
-  const zmqPort = Number(opts.get('zmq-rpc-bind-port') ?? TESTNET_PORTS.zmq);
   const fixed = BigInt(opts.get('fixed-difficulty') ?? '0');
-  const difficulty = (): bigint => (fixed > 0n ? fixed : 1n);
-  const checkUpdates = opts.get('check-updates');
-  const startMiningAddr = opts.get('start-mining');
+  return {
+    dataDir,
+    dbDir: join(dataDir, String(TESTNET_VERSION), 'lmdb'),
+    log: createLogger({ file: logFile, console: true, category: 'global', sourceFile: 'daemon.cpp', level: Number(opts.get('log-level') ?? 0) || 0 }),
+    offline: opts.has('offline') && !opts.has('no-sync'),
+    rpcIp: opts.get('rpc-bind-ip') ?? '127.0.0.1',
+    rpcPort: Number(opts.get('rpc-bind-port') ?? TESTNET_PORTS.rpc),
+    zmqIp: opts.get('zmq-rpc-bind-ip') ?? '127.0.0.1',
+    zmqPort: Number(opts.get('zmq-rpc-bind-port') ?? TESTNET_PORTS.zmq),
+    difficulty: (): bigint => (fixed > 0n ? fixed : 1n),
+  };
+}
+type Settings = ReturnType<typeof settings>;
 
-  log.log('I', VERSION_LINE);
-  if (opts.has('pidfile')) writeFileSync(opts.get('pidfile') as string, `${process.pid}\n`);
-  log.log('I', 'Initializing cryptonote protocol...');
-  log.log('I', 'Cryptonote protocol initialized OK');
+/** core::init: the chain opened, the option checks it makes. */
+function initCore(opts: ReturnType<typeof parse>, st: Settings): ReturnType<typeof openChain> {
+  const { log } = st;
   log.log('I', 'Initializing core...');
-  const dbDir = join(dataDir, String(TESTNET_VERSION), 'lmdb');
-  log.log('I', `Loading blockchain from folder ${dbDir} ...`);
+  log.log('I', `Loading blockchain from folder ${st.dbDir} ...`);
+  const checkUpdates = opts.get('check-updates');
   if (checkUpdates !== undefined && !['disabled', 'notify', 'download', 'update'].includes(checkUpdates)) {
     log.log('E', `Invalid argument to --dns-versions-check: ${checkUpdates}`);
     fail(log, 'Failed to initialize core');
   }
-  const { ledger, store } = openChain(dbDir);
+  const chain = openChain(st.dbDir);
   log.log('I', 'Loading checkpoints');
+  const startMiningAddr = opts.get('start-mining');
   if (startMiningAddr !== undefined) {
-    // miner::init (from core::init): the address must parse for this network and not be a subaddress
+    // miner::init (from core::init): the address must parse for this network and not be a subaddress.
+    // Like the real daemon, --start-mining then waits for a "synchronized" event that never fires offline.
     const a = decodeAddress(startMiningAddr);
     if (!a || a.coin !== 'salvium' || a.network !== 'testnet' || a.type === 'subaddress') {
       log.log('E', `Target account address ${startMiningAddr} has wrong format, starting daemon canceled`);
@@ -120,9 +130,14 @@ async function main(): Promise<void> {
     }
   }
   log.log('I', 'Core initialized OK');
+  return chain;
+}
+
+/** The p2p socket (online only), then the RPC bind checks. */
+async function initNetwork(opts: ReturnType<typeof parse>, st: Settings, sockets: Server[]): Promise<void> {
+  const { log } = st;
   log.log('I', 'Initializing p2p server...');
-  const sockets: Server[] = [];
-  if (!offline) {
+  if (!st.offline) {
     const p2p = createServer();
     try {
       await listen(p2p, opts.get('p2p-bind-ip') ?? '0.0.0.0', Number(opts.get('p2p-bind-port') ?? TESTNET_PORTS.p2p));
@@ -133,65 +148,21 @@ async function main(): Promise<void> {
   }
   log.log('I', 'p2p server initialized OK');
   log.log('I', 'Initializing core RPC server...');
-  if (!isLoopback(rpcIp) && !opts.has('confirm-external-bind')) {
+  if (!isLoopback(st.rpcIp) && !opts.has('confirm-external-bind')) {
     log.log('E', '--rpc-bind-ip permits inbound unencrypted external connections. Consider SSH tunnel or SSL proxy instead. Override with --confirm-external-bind');
     fail(log, 'Failed to initialize core RPC server.');
   }
-  log.log('I', `Binding on ${rpcIp} (IPv4):${rpcPort}`);
+  log.log('I', `Binding on ${st.rpcIp} (IPv4):${st.rpcPort}`);
+}
 
-  let server: RpcServer | undefined;
-  let shuttingDown = false;
-  let bannerTimer: NodeJS.Timeout | undefined;
-  const miner = createMiner({
-    ledger,
-    config,
-    log,
-    difficulty,
-    onBlock: (block) => {
-      store.appendBlock(block);
-      if (block.txs.length > 0 || ledger.pool.size > 0) store.savePool(ledger);
-    },
-  });
-  const shutdown = async (): Promise<void> => {
-    if (shuttingDown) return;
-    shuttingDown = true;
-    if (bannerTimer) clearTimeout(bannerTimer);
-    miner.stop();
-    store.savePool(ledger);
-    log.log('I', 'p2p net loop stopped');
-    log.log('I', 'Stopping core RPC server...');
-    log.log('I', 'Node stopped.');
-    await server?.close();
-    log.log('I', 'Deinitializing core RPC server...');
-    log.log('I', 'Deinitializing p2p...');
-    await Promise.all(sockets.map((s) => new Promise((r) => s.close(() => r(undefined)))));
-    log.log('I', 'Deinitializing core...');
-    log.log('I', 'Stopping cryptonote protocol...');
-    log.log('I', 'Cryptonote protocol stopped successfully');
-    process.exit(0);
-  };
-  const ctx: DaemonContext = {
-    ledger,
-    miner,
-    log,
-    dbDir,
-    dataDir,
-    offline,
-    restricted: opts.has('restricted-rpc'),
-    difficulty,
-    startTime: Math.floor(Date.now() / 1000),
-    poolChanged: () => store.savePool(ledger),
-    popped: 0,
-    chainRewritten: () => {
-      store.rewrite(ledger);
-      store.savePool(ledger);
-    },
-    shutdown: () => void shutdown(),
-  };
+/** The RPC server and the ZMQ socket (a plain listener: nothing is published offline). */
+async function startServers(opts: ReturnType<typeof parse>, st: Settings, ctx: DaemonContext, sockets: Server[], config: ReturnType<typeof loadSimConfig>): Promise<RpcServer> {
+  const { log } = st;
+  let server: RpcServer;
   try {
     server = await startRpcServer({
-      host: rpcIp,
-      port: rpcPort,
+      host: st.rpcIp,
+      port: st.rpcPort,
       jsonRpcMethods: daemonJsonRpcMethods(ctx),
       uriEndpoints: daemonUriEndpoints(ctx),
       maxBodyBytes: 1024 * 1024,
@@ -200,27 +171,27 @@ async function main(): Promise<void> {
     });
   } catch {
     log.log('F', 'Error starting server: Failed to bind IPv4 (set to required)');
-    fail(log, 'Failed to initialize core RPC server.');
+    return fail(log, 'Failed to initialize core RPC server.');
   }
-  log.log('I', `core RPC server initialized OK on port: ${rpcPort}`);
+  log.log('I', `core RPC server initialized OK on port: ${st.rpcPort}`);
   if (!opts.has('no-zmq')) {
     const zmq = createServer((s) => s.destroy());
     try {
-      await listen(zmq, zmqIp, zmqPort);
+      await listen(zmq, st.zmqIp, st.zmqPort);
       sockets.push(zmq);
     } catch {
       // The real t_internals constructor throws this text; main() logs it as the reason
       // ("Failed to initialize zmq_pub" is the --zmq-pub failure, not this one).
       await server.close();
-      fail(log, `Failed to add TCP socket(${zmqIp}:${zmqPort}) to ZMQ RPC Server`);
+      fail(log, `Failed to add TCP socket(${st.zmqIp}:${st.zmqPort}) to ZMQ RPC Server`);
     }
   }
-  log.log('I', 'Starting core RPC server...');
-  log.log('I', 'core RPC server started ok');
-  log.log('I', 'Starting p2p net loop...');
-  process.on('SIGINT', () => void shutdown());
-  process.on('SIGTERM', () => void shutdown());
-  bannerTimer = setTimeout(() => {
+  return server;
+}
+
+/** The yellow box the real daemon prints about a second after it started. */
+function banner(log: Settings['log'], offline: boolean, delayMs: number): NodeJS.Timeout {
+  return setTimeout(() => {
     const third = offline
       ? 'The daemon is running offline and will not attempt to sync to the Salvium network.'
       : 'The daemon will start synchronizing with the network. This may take a long time to complete.';
@@ -237,28 +208,89 @@ async function main(): Promise<void> {
       STARS,
     ];
     log.log('I', box.join('\n'), { colour: YELLOW });
-  }, config.bannerDelayMs);
-  void startMiningAddr; // like the real daemon, --start-mining waits for a "synchronized" event that never fires offline
+  }, delayMs);
+}
 
-  if (!opts.has('non-interactive')) {
-    process.stdin.setEncoding('utf8');
-    let buffered = '';
-    process.stdin.on('data', (chunk: string) => {
-      buffered += chunk;
-      let nl: number;
-      while ((nl = buffered.indexOf('\n')) !== -1) {
-        const cmd = buffered.slice(0, nl).trim();
-        buffered = buffered.slice(nl + 1);
-        if (cmd === 'exit' || cmd === 'q' || cmd === 'stop_daemon') void shutdown();
-        else if (cmd === 'print_height') process.stdout.write(`${ledger.blocks.length}\n`);
-        else if (cmd) process.stdout.write(`Unknown command: ${cmd}\n`);
-      }
-    });
-    process.stdin.on('end', () => {
-      log.log('I', 'EOF on stdin, exiting');
-      void shutdown();
-    });
-  }
+/** The interactive console (without --non-interactive): exit, print_height; EOF stops the daemon. */
+function readConsole(log: Settings['log'], ledger: DaemonContext['ledger'], shutdown: () => void): void {
+  process.stdin.setEncoding('utf8');
+  let buffered = '';
+  process.stdin.on('data', (chunk: string) => {
+    buffered += chunk;
+    let nl: number;
+    while ((nl = buffered.indexOf('\n')) !== -1) {
+      const cmd = buffered.slice(0, nl).trim();
+      buffered = buffered.slice(nl + 1);
+      if (cmd === 'exit' || cmd === 'q' || cmd === 'stop_daemon') shutdown();
+      else if (cmd === 'print_height') process.stdout.write(`${ledger.blocks.length}\n`);
+      else if (cmd) process.stdout.write(`Unknown command: ${cmd}\n`);
+    }
+  });
+  process.stdin.on('end', () => {
+    log.log('I', 'EOF on stdin, exiting');
+    shutdown();
+  });
+}
+
+async function main(): Promise<void> {
+  const opts = parse(process.argv.slice(2));
+  if (commandLineDone(opts)) return;
+  const config = loadSimConfig();
+  const st = settings(opts);
+  const { log } = st;
+  log.log('I', VERSION_LINE);
+  if (opts.has('pidfile')) writeFileSync(opts.get('pidfile') as string, `${process.pid}\n`);
+  log.log('I', 'Initializing cryptonote protocol...');
+  log.log('I', 'Cryptonote protocol initialized OK');
+  const { ledger, store } = initCore(opts, st);
+  const sockets: Server[] = [];
+  await initNetwork(opts, st, sockets);
+  let server: RpcServer | undefined;
+  let shuttingDown = false;
+  let bannerTimer: NodeJS.Timeout | undefined;
+  const onBlock = (block: Block): void => {
+    store.appendBlock(block);
+    if (block.txs.length > 0 || ledger.pool.size > 0) store.savePool(ledger);
+  };
+  const miner = createMiner({ ledger, config, log, difficulty: st.difficulty, onBlock });
+  const shutdown = async (): Promise<void> => {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    if (bannerTimer) clearTimeout(bannerTimer);
+    miner.stop();
+    store.savePool(ledger);
+    for (const line of ['p2p net loop stopped', 'Stopping core RPC server...', 'Node stopped.']) log.log('I', line);
+    await server?.close();
+    log.log('I', 'Deinitializing core RPC server...');
+    log.log('I', 'Deinitializing p2p...');
+    await Promise.all(sockets.map((s) => new Promise((r) => s.close(() => r(undefined)))));
+    for (const line of ['Deinitializing core...', 'Stopping cryptonote protocol...', 'Cryptonote protocol stopped successfully']) log.log('I', line);
+    process.exit(0);
+  };
+  const ctx: DaemonContext = {
+    ledger,
+    miner,
+    log,
+    dbDir: st.dbDir,
+    dataDir: st.dataDir,
+    offline: st.offline,
+    restricted: opts.has('restricted-rpc'),
+    difficulty: st.difficulty,
+    startTime: Math.floor(Date.now() / 1000),
+    poolChanged: () => store.savePool(ledger),
+    popped: 0,
+    chainRewritten: () => {
+      store.rewrite(ledger);
+      store.savePool(ledger);
+    },
+    shutdown: () => void shutdown(),
+  };
+  server = await startServers(opts, st, ctx, sockets, config);
+  for (const line of ['Starting core RPC server...', 'core RPC server started ok', 'Starting p2p net loop...']) log.log('I', line);
+  process.on('SIGINT', () => void shutdown());
+  process.on('SIGTERM', () => void shutdown());
+  bannerTimer = banner(log, st.offline, config.bannerDelayMs);
+  if (!opts.has('non-interactive')) readConsole(log, ledger, () => void shutdown());
 }
 
 main().catch((err: unknown) => {
