@@ -214,6 +214,35 @@ async function runCommand(line: string, w: Wallet, daemon: DaemonClient, tokenMi
   }
 }
 
+/** The wallet to use: --generate-new-wallet, --wallet-file, or the name asked for (opened, or created when confirmed). */
+async function chooseWallet(opts: ReturnType<typeof parse>, input: ReturnType<typeof createLineInput>, daemon: ReturnType<typeof createDaemonClient>): Promise<Wallet> {
+  const generate = opts.get('generate-new-wallet');
+  const walletFile = opts.get('wallet-file');
+  if (generate) {
+    return create(resolve(generate), opts, input, daemon);
+  } else if (walletFile) {
+    const password = await readPassword(opts, input, false);
+    if (password === undefined) process.exit(1);
+    return open(resolve(walletFile), password);
+  } else {
+    out("Specify wallet file name (e.g., MyWallet). If the wallet doesn't exist, it will be created.");
+    const name = (await input.ask('Wallet file name (or Ctrl-C to quit): '))?.trim();
+    if (!name) process.exit(1);
+    const path = resolve(name);
+    if (walletExists(path)) {
+      out('Wallet and key files found, loading...');
+      const password = await readPassword(opts, input, false);
+      if (password === undefined) process.exit(1);
+      return open(path, password);
+    } else {
+      out(`No wallet found with that name. Confirm creation of new wallet named: ${name}`);
+      const yes = await input.ask('  (Y/Yes/N/No): ');
+      if (!yes || !/^(y|yes)$/i.test(yes.trim())) process.exit(1);
+      return create(path, opts, input, daemon);
+    }
+  }
+}
+
 async function main(): Promise<void> {
   const opts = parse(process.argv.slice(2));
   out('This is the command line Salvium wallet. It needs to connect to a Salvium daemon to work correctly.');
@@ -234,32 +263,7 @@ async function main(): Promise<void> {
   const input = createLineInput();
   const address = daemonAddress((n) => opts.get(n));
   const daemon = createDaemonClient(address);
-  let w: Wallet;
-  const generate = opts.get('generate-new-wallet');
-  const walletFile = opts.get('wallet-file');
-  if (generate) {
-    w = await create(resolve(generate), opts, input, daemon);
-  } else if (walletFile) {
-    const password = await readPassword(opts, input, false);
-    if (password === undefined) process.exit(1);
-    w = open(resolve(walletFile), password);
-  } else {
-    out("Specify wallet file name (e.g., MyWallet). If the wallet doesn't exist, it will be created.");
-    const name = (await input.ask('Wallet file name (or Ctrl-C to quit): '))?.trim();
-    if (!name) process.exit(1);
-    const path = resolve(name);
-    if (walletExists(path)) {
-      out('Wallet and key files found, loading...');
-      const password = await readPassword(opts, input, false);
-      if (password === undefined) process.exit(1);
-      w = open(path, password);
-    } else {
-      out(`No wallet found with that name. Confirm creation of new wallet named: ${name}`);
-      const yes = await input.ask('  (Y/Yes/N/No): ');
-      if (!yes || !/^(y|yes)$/i.test(yes.trim())) process.exit(1);
-      w = await create(path, opts, input, daemon);
-    }
-  }
+  const w = await chooseWallet(opts, input, daemon);
   log.log('I', `Wallet ${w.path}: CN ${w.keys.cn.address}, Carrot ${w.keys.carrot.address}`);
   const commandWords = [...opts.getAll('command'), ...opts.positional];
   if (commandWords.length > 0) {

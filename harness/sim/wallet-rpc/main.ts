@@ -81,16 +81,8 @@ async function rpcLogin(opts: ParsedOptions, log: Logger, rpcPort: number): Prom
   return { auth, loginFile };
 }
 
-async function main(): Promise<void> {
-  const opts = parse(process.argv.slice(2));
-  process.stdout.write('This is the RPC Salvium wallet. It needs to connect to a Salvium daemon to work correctly.\n\n');
-  process.stdout.write(`${VERSION_LINE}\n`);
-  if (opts.has('help') || opts.has('version')) return;
-  const config = loadSimConfig();
-  const logFile = resolve(opts.get('log-file') ?? join(dirname(process.argv[1] ?? '.'), 'salvium-wallet-rpc.log'));
-  process.stdout.write(`Logging to ${logFile}\n`);
-  const log = createLogger({ file: logFile, console: true, category: 'wallet.rpc', sourceFile: 'wallet_rpc_server.cpp', level: Number(opts.get('log-level') ?? 0) || 0 });
-
+/** The option combinations the real wallet RPC refuses, with its messages. */
+function checkOptions(opts: ReturnType<typeof parse>, log: Logger): void {
   if (opts.has('testnet') && opts.has('stagenet')) die(log, "Can't specify more than one of --testnet and --stagenet");
   if (opts.has('wallet-file') && opts.has('generate-from-json')) die(log, "Can't specify more than one of --wallet-file and --generate-from-json");
   if (opts.has('password-file') && opts.has('wallet-dir')) die(log, '--password-file is not allowed in combination with --wallet-dir');
@@ -102,6 +94,79 @@ async function main(): Promise<void> {
   }
   if (!opts.has('testnet')) die(log, 'saltnet simulator: only --testnet is simulated');
   if (opts.has('generate-from-json')) die(log, 'saltnet simulator: --generate-from-json is not simulated');
+}
+
+/** --wallet-file: the wallet opened with its password, and its first refresh (unless --no-initial-sync). */
+async function openWalletFile(opts: ReturnType<typeof parse>, log: Logger, daemon: WalletRpcContext['daemon'], scan: WalletRpcContext['scan']): Promise<Wallet | null> {
+  const walletFile = opts.get('wallet-file');
+  if (!walletFile) return null;
+  let wallet: Wallet;
+  const password = await walletPassword(opts, log);
+  log.log('W', 'Loading wallet...');
+  try {
+    wallet = loadWallet(resolve(walletFile), password);
+  } catch (err) {
+    if (err instanceof InvalidPassword) die(log, 'Wallet initialization failed: invalid password');
+    die(log, `Wallet initialization failed: file not found "${resolve(walletFile)}.keys"`);
+  }
+  log.log('W', `Loaded wallet keys file, with public addresses: \n      CN : ${wallet.keys.cn.address}\n  Carrot : ${wallet.keys.carrot.address}`);
+  if (!opts.has('no-initial-sync')) {
+    try {
+      const r = await refresh(wallet, daemon, scan);
+      for (const e of r.events) log.log('W', e);
+      saveWallet(wallet);
+    } catch (err) {
+      log.log('E', `Initial refresh failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  log.log('W', 'Background mining not enabled. Run "set setup-background-mining 1" in salvium-wallet-cli to change.');
+  return wallet;
+}
+
+/** One background refresh, in the server's queue (never beside a request), unless stopping. */
+async function backgroundRefresh(server: RpcServer, ctx: WalletRpcContext, stopping: () => boolean): Promise<void> {
+  await server
+    .runExclusive(async () => {
+      const w = ctx.wallet;
+      if (!w || stopping()) return;
+      const r = await refresh(w, ctx.daemon, ctx.scan);
+      for (const e of r.events) ctx.log.log('W', e);
+      if (r.blocksFetched > 0) saveWallet(w);
+    })
+    .catch(() => undefined);
+}
+
+/** The wallet RPC server on its port; a port it cannot bind ends the program as the real one does. */
+async function serve(ctx: WalletRpcContext, o: { rpcIp: string; rpcPort: number; auth: Parameters<typeof startRpcServer>[0]['auth']; loginFile: string | undefined; errorSuffix: string | undefined }): Promise<RpcServer> {
+  try {
+    return await startRpcServer({
+      host: o.rpcIp,
+      port: o.rpcPort,
+      jsonRpcMethods: walletMethods(ctx),
+      serial: true,
+      ...(o.auth ? { auth: o.auth } : {}),
+      ...(o.errorSuffix ? { errorSuffix: o.errorSuffix } : {}),
+      // Like an exception escaping a real handler: the caller gets {code: 0, message: ""}, the log says why.
+      onError: (err, where) => ctx.log.log('E', handlerErrorLine(err, where)),
+    });
+  } catch {
+    ctx.log.log('F', 'Error starting server: Failed to bind IPv4 (set to required)');
+    if (o.loginFile) rmSync(o.loginFile, { force: true });
+    return die(ctx.log, 'Failed to initialize wallet RPC server');
+  }
+}
+
+async function main(): Promise<void> {
+  const opts = parse(process.argv.slice(2));
+  process.stdout.write('This is the RPC Salvium wallet. It needs to connect to a Salvium daemon to work correctly.\n\n');
+  process.stdout.write(`${VERSION_LINE}\n`);
+  if (opts.has('help') || opts.has('version')) return;
+  const config = loadSimConfig();
+  const logFile = resolve(opts.get('log-file') ?? join(dirname(process.argv[1] ?? '.'), 'salvium-wallet-rpc.log'));
+  process.stdout.write(`Logging to ${logFile}\n`);
+  const log = createLogger({ file: logFile, console: true, category: 'wallet.rpc', sourceFile: 'wallet_rpc_server.cpp', level: Number(opts.get('log-level') ?? 0) || 0 });
+
+  checkOptions(opts, log);
 
   const rpcIp = opts.get('rpc-bind-ip') ?? '127.0.0.1';
   const rpcPort = Number(opts.get('rpc-bind-port'));
@@ -111,29 +176,7 @@ async function main(): Promise<void> {
   }
   const daemon = createDaemonClient(daemonAddress((n) => opts.get(n)));
   const scan = { tokenMintVisible: config.tokenMintVisible };
-  let wallet: Wallet | null = null;
-  const walletFile = opts.get('wallet-file');
-  if (walletFile) {
-    const password = await walletPassword(opts, log);
-    log.log('W', 'Loading wallet...');
-    try {
-      wallet = loadWallet(resolve(walletFile), password);
-    } catch (err) {
-      if (err instanceof InvalidPassword) die(log, 'Wallet initialization failed: invalid password');
-      die(log, `Wallet initialization failed: file not found "${resolve(walletFile)}.keys"`);
-    }
-    log.log('W', `Loaded wallet keys file, with public addresses: \n      CN : ${wallet.keys.cn.address}\n  Carrot : ${wallet.keys.carrot.address}`);
-    if (!opts.has('no-initial-sync')) {
-      try {
-        const r = await refresh(wallet, daemon, scan);
-        for (const e of r.events) log.log('W', e);
-        saveWallet(wallet);
-      } catch (err) {
-        log.log('E', `Initial refresh failed: ${err instanceof Error ? err.message : String(err)}`);
-      }
-    }
-    log.log('W', 'Background mining not enabled. Run "set setup-background-mining 1" in salvium-wallet-cli to change.');
-  }
+  const wallet = await openWalletFile(opts, log, daemon, scan);
 
   const { auth, loginFile } = await rpcLogin(opts, log, rpcPort);
 
@@ -166,45 +209,21 @@ async function main(): Promise<void> {
     process.exit(0);
   };
   log.log('I', `Binding on ${rpcIp} (IPv4):${rpcPort}`);
-  try {
-    server = await startRpcServer({
-      host: rpcIp,
-      port: rpcPort,
-      jsonRpcMethods: walletMethods(ctx),
-      serial: true,
-      ...(auth ? { auth } : {}),
-      ...(config.testErrorSuffix ? { errorSuffix: config.testErrorSuffix } : {}),
-      // Like an exception escaping a real handler: the caller gets {code: 0, message: ""}, the log says why.
-      onError: (err, where) => log.log('E', handlerErrorLine(err, where)),
-    });
-  } catch {
-    log.log('F', 'Error starting server: Failed to bind IPv4 (set to required)');
-    if (loginFile) rmSync(loginFile, { force: true });
-    die(log, 'Failed to initialize wallet RPC server');
-  }
+  server = await serve(ctx, { rpcIp, rpcPort, auth, loginFile, errorSuffix: config.testErrorSuffix });
   log.log('W', 'Starting wallet RPC server');
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
   if (opts.has('pidfile')) writeFileSync(opts.get('pidfile') as string, `${process.pid}\n`);
 
   // The real server refreshes in its own (single) thread about 1 s after start, then every 20 s.
-  const autoRefresh = (): void => {
+  const autoRefresh = (first: boolean): void => {
     refreshTimer = setTimeout(() => {
-      void server!
-        .runExclusive(async () => {
-          const w = ctx.wallet;
-          if (!w || stopping) return;
-          const r = await refresh(w, daemon, scan);
-          for (const e of r.events) log.log('W', e);
-          if (r.blocksFetched > 0) saveWallet(w);
-        })
-        .catch(() => undefined)
-        .finally(() => {
-          if (!stopping) autoRefresh();
-        });
-    }, refreshTimer === undefined ? 1000 : AUTO_REFRESH_MS);
+      void backgroundRefresh(server!, ctx, () => stopping).finally(() => {
+        if (!stopping) autoRefresh(false);
+      });
+    }, first ? 1000 : AUTO_REFRESH_MS);
   };
-  autoRefresh();
+  autoRefresh(true);
 }
 
 main().catch((err: unknown) => {
