@@ -12,54 +12,20 @@
 //    a response; a chunked body is not read (epee only reads Content-Length bodies): the request
 //    is handled with an empty body and the connection closed;
 //  * with `auth`, HTTP Digest is required on every request, with one nonce session per
-//    connection (see digest.ts).
+//    connection (see harness/common/digest.ts). Routing is router.ts.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
-import { DigestNonceStore, verifyDigestAuthorization } from '../../common/digest.js';
-import { isParsedObject, parseEpeeJson, toEpeeJson, type Parsed, type ParsedObject } from './json.js';
-import { InvalidParams, isAbsent } from './params.js';
+import type { AddressInfo } from 'node:net';
+import { INTERNAL_ERROR, createRouter, type Reply, type Report, type RouterOptions } from './router.js';
 
-/** A JSON-RPC error with its code and message (the `error` object of the response). */
-export class RpcError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'RpcError';
-  }
-}
+export { BadRequest, RpcError, type Handler } from './router.js';
 
-/** Thrown by URI endpoint handlers to answer HTTP 400 "Bad request". */
-export class BadRequest extends Error {
-  constructor(message = 'Bad request') {
-    super(message);
-    this.name = 'BadRequest';
-  }
-}
-
-/**
- * A method or endpoint. JSON-RPC: receives `params` when it is an object, else undefined, and
- * returns the `result` object. URI endpoint: receives the body object and returns the response
- * object. Throw `InvalidParams`, `RpcError` or (URI) `BadRequest` to answer an error.
- */
-export type Handler = (params: Parsed | undefined) => unknown | Promise<unknown>;
-
-export interface RpcServerOptions {
+export interface RpcServerOptions extends RouterOptions {
   host: string;
   port: number;
-  /** Served at /json_rpc. */
-  jsonRpcMethods: Map<string, Handler>;
-  /** Plain JSON endpoints, e.g. '/get_info' -> handler(body object). */
-  uriEndpoints?: Map<string, Handler>;
-  /** HTTP Digest (MD5, qop=auth, realm "monero-rpc") on every request when set. */
-  auth?: { username: string; password: string };
   /** Process one request at a time, in the order their bodies arrived (wallet RPC). */
   serial?: boolean;
   /** Close the connection (no response) once a request exceeds this many bytes (daemon: 1 MiB). */
   maxBodyBytes?: number;
-  /** TEST ONLY (SALTNET_SIM_TEST_ERROR_SUFFIX): appended to the message of every JSON-RPC error a method throws. */
-  errorSuffix?: string;
   /** Called with the request target of every request. */
   onRequest?: (path: string) => void;
   /** Called with handler exceptions that are not RpcError/InvalidParams/BadRequest, and other internal errors. */
@@ -74,31 +40,6 @@ export interface RpcServer {
 }
 
 const EPEE_METHODS = new Set(['OPTIONS', 'GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'TRACE']);
-const UNAUTHORIZED_BODY = '<html><head><title>Unauthorized Access</title></head><body><h1>401 Unauthorized</h1></body></html>';
-
-interface Reply {
-  status: number;
-  message: string;
-  body?: string;
-  contentType?: string;
-  wwwAuthenticate?: string[];
-  close?: boolean;
-}
-
-const jsonReply = (value: unknown): Reply => ({ status: 200, message: 'Ok', body: toEpeeJson(value), contentType: 'application/json' });
-const errorReply = (code: number, message: string, id: unknown): Reply => jsonReply({ error: { code, message }, id, jsonrpc: '2.0' });
-const BAD_REQUEST: Reply = { status: 400, message: 'Bad request', contentType: 'text/plain' };
-const NOT_FOUND: Reply = { status: 404, message: 'Not found', contentType: 'text/plain' };
-const INTERNAL_ERROR: Reply = { status: 500, message: 'Internal Server Error', contentType: 'text/plain', close: true };
-// /json_rpc sets the JSON content type before it reads `method`, so its 500 keeps it
-const JSON_RPC_INTERNAL_ERROR: Reply = { ...INTERNAL_ERROR, contentType: 'application/json' };
-
-/** A member of the request object as epee's storage would hold it (null and [] are absent). */
-function member(doc: ParsedObject, key: string): Parsed | undefined {
-  if (!Object.prototype.hasOwnProperty.call(doc, key)) return undefined;
-  const v = doc[key];
-  return isAbsent(v) ? undefined : v;
-}
 
 class SerialQueue {
   private tail: Promise<unknown> = Promise.resolve();
@@ -118,97 +59,25 @@ function headerBytes(req: IncomingMessage): number {
   return n + 2;
 }
 
-export function startRpcServer(opts: RpcServerOptions): Promise<RpcServer> {
-  const queue = new SerialQueue();
-  const sessions = new WeakMap<Socket, DigestNonceStore>();
+/** Write a reply with the headers epee sends. */
+function send(res: ServerResponse, reply: Reply, close: boolean): void {
+  if (res.headersSent || res.destroyed || res.writableEnded) return;
+  const body = Buffer.from(reply.body ?? '', 'utf8');
+  res.sendDate = false;
+  res.setHeader('Server', 'Epee-based');
+  res.setHeader('Content-Length', String(body.length));
+  if (reply.contentType) res.setHeader('Content-Type', reply.contentType);
+  res.setHeader('Last-Modified', new Date().toUTCString());
+  res.setHeader('Accept-Ranges', 'bytes');
+  if (reply.wwwAuthenticate) res.setHeader('WWW-authenticate', reply.wwwAuthenticate);
+  if (reply.close || close) res.setHeader('Connection', 'close');
+  res.writeHead(reply.status, reply.message);
+  res.end(body);
+}
+
+/** The request handler: epee's size limits, then (one at a time when serial) routing and the reply. */
+function requestHandler(opts: RpcServerOptions, route: ReturnType<typeof createRouter>, report: Report, queue: SerialQueue): (req: IncomingMessage, res: ServerResponse) => void {
   const limit = opts.maxBodyBytes;
-
-  const report = (error: unknown, path: string, method?: string): void => {
-    try {
-      opts.onError?.(error, method === undefined ? { path } : { path, method });
-    } catch {
-      // a failing hook must not take the server down
-    }
-  };
-
-  const checkAuth = (req: IncomingMessage): Reply | undefined => {
-    if (!opts.auth) return undefined;
-    let store = sessions.get(req.socket);
-    if (!store) {
-      store = new DigestNonceStore();
-      sessions.set(req.socket, store);
-    }
-    const v = verifyDigestAuthorization(req.headers.authorization, req.method ?? '', opts.auth, store);
-    if (v.ok) return undefined;
-    return { status: 401, message: 'Unauthorized', contentType: 'text/html', body: UNAUTHORIZED_BODY, wwwAuthenticate: v.wwwAuthenticate };
-  };
-
-  const uriCall = async (handler: Handler, body: string, path: string): Promise<Reply> => {
-    const parsed = parseEpeeJson(body);
-    if (!parsed.ok || !isParsedObject(parsed.value)) return BAD_REQUEST;
-    try {
-      return jsonReply((await handler(parsed.value)) ?? {});
-    } catch (err) {
-      if (err instanceof InvalidParams || err instanceof BadRequest) return BAD_REQUEST;
-      report(err, path);
-      return INTERNAL_ERROR;
-    }
-  };
-
-  const jsonRpc = async (body: string, path: string): Promise<Reply> => {
-    const parsed = parseEpeeJson(body);
-    if (!parsed.ok || !isParsedObject(parsed.value)) return errorReply(-32700, 'Parse error', 0);
-    const doc = parsed.value;
-    const id = member(doc, 'id');
-    const method = member(doc, 'method');
-    if (method === undefined) return errorReply(-32600, 'Invalid Request', 0);
-    // epee converts `method` to std::string; for any other type that throws -> HTTP 500
-    if (typeof method !== 'string') return JSON_RPC_INTERNAL_ERROR;
-    const handler = opts.jsonRpcMethods.get(method);
-    if (!handler) return errorReply(-32601, 'Method not found', id ?? '');
-    // json_rpc::request::load reads `jsonrpc` (a string) before `id`: a failure there answers id 0
-    const jsonrpc = member(doc, 'jsonrpc');
-    if (jsonrpc !== undefined && typeof jsonrpc !== 'string') return errorReply(-32602, 'Invalid params', 0);
-    const echo = id ?? 0;
-    const p = member(doc, 'params');
-    try {
-      // A method whose request is a list (on_get_block_hash) gets it; params() reads only objects.
-      const result = await handler(isParsedObject(p) || Array.isArray(p) ? p : undefined);
-      return jsonReply({ id: echo, jsonrpc: '2.0', result: result ?? {} });
-    } catch (err) {
-      if (err instanceof InvalidParams) return errorReply(-32602, 'Invalid params', echo);
-      if (err instanceof RpcError) return errorReply(err.code, err.message + (opts.errorSuffix ?? ''), echo);
-      report(err, path, method);
-      return errorReply(0, '', echo);
-    }
-  };
-
-  const route = async (req: IncomingMessage, body: string): Promise<Reply> => {
-    const path = req.url ?? '';
-    if (req.method === 'OPTIONS') return { status: 200, message: 'OK' };
-    const denied = checkAuth(req);
-    if (denied) return denied;
-    const endpoint = opts.uriEndpoints?.get(path);
-    if (endpoint) return uriCall(endpoint, body, path);
-    if (path === '/json_rpc') return jsonRpc(body, path);
-    return NOT_FOUND;
-  };
-
-  const send = (res: ServerResponse, reply: Reply, close: boolean): void => {
-    if (res.headersSent || res.destroyed || res.writableEnded) return;
-    const body = Buffer.from(reply.body ?? '', 'utf8');
-    res.sendDate = false;
-    res.setHeader('Server', 'Epee-based');
-    res.setHeader('Content-Length', String(body.length));
-    if (reply.contentType) res.setHeader('Content-Type', reply.contentType);
-    res.setHeader('Last-Modified', new Date().toUTCString());
-    res.setHeader('Accept-Ranges', 'bytes');
-    if (reply.wwwAuthenticate) res.setHeader('WWW-authenticate', reply.wwwAuthenticate);
-    if (reply.close || close) res.setHeader('Connection', 'close');
-    res.writeHead(reply.status, reply.message);
-    res.end(body);
-  };
-
   const processRequest = async (req: IncomingMessage, res: ServerResponse, body: string, closeAfter: boolean): Promise<void> => {
     const path = req.url ?? '';
     try {
@@ -273,7 +142,21 @@ export function startRpcServer(opts: RpcServerOptions): Promise<RpcServer> {
       (opts.serial ? queue.run(task) : task()).catch((err: unknown) => report(err, req.url ?? ''));
     });
   };
+  return onRequest;
+}
 
+export function startRpcServer(opts: RpcServerOptions): Promise<RpcServer> {
+  const report = (error: unknown, path: string, method?: string): void => {
+    try {
+      opts.onError?.(error, method === undefined ? { path } : { path, method });
+    } catch {
+      // a failing hook must not take the server down
+    }
+  };
+
+  const route = createRouter(opts, report);
+  const queue = new SerialQueue();
+  const onRequest = requestHandler(opts, route, report, queue);
   const server = createServer({ maxHeaderSize: 100_000, requireHostHeader: false });
   server.keepAliveTimeout = 60_000;
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
