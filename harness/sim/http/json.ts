@@ -1,7 +1,5 @@
-// epee-compatible JSON: a port of the parser in epee's portable_storage_from_json.h
-// (+ parserse_base_utils) and of the printer in portable_storage_to_json.h, as used by
-// salviumd and salvium-wallet-rpc for every HTTP body.
-//
+// epee-compatible JSON parsing: a port of epee's portable_storage_from_json.h (+ parserse_base_utils),
+// as salviumd and salvium-wallet-rpc read every HTTP body (the printer is json-print.ts).
 // Parsing follows epee rather than RFC 8259 where the two differ, because the simulator must
 // accept and refuse what the real servers accept and refuse:
 //  * the document must be an object (after optional whitespace); an empty or whitespace-only
@@ -87,11 +85,9 @@ export function classifyNumber(text: string): Classified {
   return { kind: 'uint', value, outOfRange: value < 0n || value > U64_MAX };
 }
 
-// ---------------------------------------------------------------------------------------------
-// Parser
+// ---- the parser ----
 
 const RECURSION_LIMIT = 100;
-
 class ParseFailure extends Error {}
 const FAIL = new ParseFailure('epee JSON parse error');
 
@@ -216,151 +212,176 @@ class Parser {
    */
   object(section: ParsedObject, start: { pos: number }, recursion: number): void {
     if (recursion >= RECURSION_LIMIT) throw FAIL;
-    const s = this.s;
-    let name = '';
-    let arr: Parsed[] | null = null;
-    let mode: ArrayMode = 'none';
-    let numberKind: NumberKind = 'uint';
-    let state: State = State.SectionStart;
-    for (let it = start.pos; it < s.length; it++) {
-      const c = s.charCodeAt(it);
-      switch (state) {
-        case State.SectionStart:
-          if (c === 0x7b) state = State.Name;
-          else if (!isSpace(c)) throw FAIL;
-          break;
-        case State.Name:
-          if (c === 0x22) {
-            [name, it] = this.string(it);
-            state = State.Separator;
-          } else if (c === 0x7d) {
-            start.pos = it;
-            return;
-          } else if (!isSpace(c)) throw FAIL;
-          break;
-        case State.Separator:
-          if (c === 0x3a) state = State.AfterSeparator;
-          else if (!isSpace(c)) throw FAIL;
-          break;
-        case State.AfterSeparator:
-          if (c === 0x22) {
-            let v: string;
-            [v, it] = this.string(it);
-            setKey(section, name, v);
-            state = State.AfterValue;
-          } else if (isDigit(c) || c === 0x2d) {
-            let v: RawNumber;
-            [v, it] = this.number(it);
-            setKey(section, name, v);
-            state = State.AfterValue;
-          } else if (isAlpha(c)) {
-            let w: string;
-            [w, it] = this.word(it);
-            if (w === 'true') setKey(section, name, true);
-            else if (w === 'false') setKey(section, name, false);
-            else if (w !== 'null') throw FAIL; // null: no key
-            state = State.AfterValue;
-          } else if (c === 0x7b) {
-            // open_section(name, create): an existing object under the same name is reused
-            const existing = Object.prototype.hasOwnProperty.call(section, name) ? section[name] : undefined;
-            const child: ParsedObject = isParsedObject(existing) ? existing : {};
-            setKey(section, name, child);
-            const ref = { pos: it };
-            this.object(child, ref, recursion + 1);
-            it = ref.pos;
-            state = State.AfterValue;
-          } else if (c === 0x5b) {
-            state = State.ArrayStart;
-          } else if (!isSpace(c)) throw FAIL;
-          break;
-        case State.AfterValue:
-          if (c === 0x2c) state = State.Name;
-          else if (c === 0x7d) {
-            start.pos = it;
-            return;
-          } else if (!isSpace(c)) throw FAIL;
-          break;
-        case State.ArrayStart:
-          if (c === 0x5b) throw FAIL; // array of arrays
-          if (c === 0x7b) {
-            const child: ParsedObject = {};
-            arr = [child];
-            setKey(section, name, arr);
-            const ref = { pos: it };
-            this.object(child, ref, recursion + 1);
-            it = ref.pos;
-            mode = 'objects';
-            state = State.ArrayAfterValue;
-          } else if (c === 0x22) {
-            let v: string;
-            [v, it] = this.string(it);
-            arr = [v];
-            setKey(section, name, arr);
-            mode = 'strings';
-            state = State.ArrayAfterValue;
-          } else if (isDigit(c) || c === 0x2d) {
-            let v: RawNumber;
-            [v, it] = this.number(it);
-            arr = [v];
-            setKey(section, name, arr);
-            numberKind = v.kind;
-            mode = 'numbers';
-            state = State.ArrayAfterValue;
-          } else if (c === 0x5d) {
-            // empty array: no key
-            mode = 'none';
-            state = State.AfterValue;
-          } else if (isAlpha(c)) {
-            let w: string;
-            [w, it] = this.word(it);
-            if (w !== 'true' && w !== 'false') throw FAIL;
-            arr = [w === 'true'];
-            setKey(section, name, arr);
-            mode = 'booleans';
-            state = State.ArrayAfterValue;
-          } else if (!isSpace(c)) throw FAIL;
-          break;
-        case State.ArrayAfterValue:
-          if (c === 0x2c) state = State.ArrayWaitingValue;
-          else if (c === 0x5d) {
-            arr = null;
-            mode = 'none';
-            state = State.AfterValue;
-          } else if (!isSpace(c)) throw FAIL;
-          break;
-        case State.ArrayWaitingValue: {
-          if (isSpace(c)) break;
-          if (arr === null) throw FAIL;
-          if (mode === 'objects' && c === 0x7b) {
-            const child: ParsedObject = {};
-            arr.push(child);
-            const ref = { pos: it };
-            this.object(child, ref, recursion + 1);
-            it = ref.pos;
-          } else if (mode === 'strings' && c === 0x22) {
-            let v: string;
-            [v, it] = this.string(it);
-            arr.push(v);
-          } else if (mode === 'numbers' && (isDigit(c) || c === 0x2d)) {
-            let v: RawNumber;
-            [v, it] = this.number(it);
-            // insert_next_value refuses a value of another C type than the first element
-            if (v.kind !== numberKind) throw FAIL;
-            arr.push(v);
-          } else if (mode === 'booleans' && isAlpha(c)) {
-            let w: string;
-            [w, it] = this.word(it);
-            if (w !== 'true' && w !== 'false') throw FAIL;
-            arr.push(w === 'true');
-          } else throw FAIL;
-          state = State.ArrayAfterValue;
-          break;
-        }
+    const f: Frame = { section, name: '', arr: null, mode: 'none', numberKind: 'uint', state: State.SectionStart, recursion };
+    for (let it = start.pos; it < this.s.length; it++) {
+      const c = this.s.charCodeAt(it);
+      const next = this.step(f, c, it);
+      if (next === END) {
+        start.pos = it;
+        return;
       }
+      it = next;
     }
     // end of input: accept what was read so far
   }
+
+  /** One character in the object's state machine: the index reached, or END at its closing brace. */
+  private step(f: Frame, c: number, it: number): number {
+    switch (f.state) {
+      case State.SectionStart:
+        if (c === 0x7b) f.state = State.Name;
+        else if (!isSpace(c)) throw FAIL;
+        return it;
+      case State.Name:
+        if (c === 0x22) {
+          [f.name, it] = this.string(it);
+          f.state = State.Separator;
+        } else if (c === 0x7d) return END;
+        else if (!isSpace(c)) throw FAIL;
+        return it;
+      case State.Separator:
+        if (c === 0x3a) f.state = State.AfterSeparator;
+        else if (!isSpace(c)) throw FAIL;
+        return it;
+      case State.AfterSeparator:
+        return this.value(f, c, it);
+      case State.AfterValue:
+        if (c === 0x2c) f.state = State.Name;
+        else if (c === 0x7d) return END;
+        else if (!isSpace(c)) throw FAIL;
+        return it;
+      case State.ArrayStart:
+        return this.firstElement(f, c, it);
+      case State.ArrayAfterValue:
+        if (c === 0x2c) f.state = State.ArrayWaitingValue;
+        else if (c === 0x5d) {
+          f.arr = null;
+          f.mode = 'none';
+          f.state = State.AfterValue;
+        } else if (!isSpace(c)) throw FAIL;
+        return it;
+      case State.ArrayWaitingValue:
+        return isSpace(c) ? it : this.nextElement(f, c, it);
+    }
+    return it;
+  }
+
+  /** A nested object at `it`, read into `child`: the index of its closing brace. */
+  private child(child: ParsedObject, it: number, recursion: number): number {
+    const ref = { pos: it };
+    this.object(child, ref, recursion + 1);
+    return ref.pos;
+  }
+
+  /** A member's value after the colon. */
+  private value(f: Frame, c: number, it: number): number {
+    if (c === 0x22) {
+      let v: string;
+      [v, it] = this.string(it);
+      setKey(f.section, f.name, v);
+    } else if (isDigit(c) || c === 0x2d) {
+      let v: RawNumber;
+      [v, it] = this.number(it);
+      setKey(f.section, f.name, v);
+    } else if (isAlpha(c)) {
+      let w: string;
+      [w, it] = this.word(it);
+      if (w === 'true') setKey(f.section, f.name, true);
+      else if (w === 'false') setKey(f.section, f.name, false);
+      else if (w !== 'null') throw FAIL; // null: no key
+    } else if (c === 0x7b) {
+      // open_section(name, create): an existing object under the same name is reused
+      const existing = Object.prototype.hasOwnProperty.call(f.section, f.name) ? f.section[f.name] : undefined;
+      const child: ParsedObject = isParsedObject(existing) ? existing : {};
+      setKey(f.section, f.name, child);
+      it = this.child(child, it, f.recursion);
+    } else if (c === 0x5b) {
+      f.state = State.ArrayStart;
+      return it;
+    } else if (!isSpace(c)) throw FAIL;
+    else return it;
+    f.state = State.AfterValue;
+    return it;
+  }
+
+  /** An array's first element: it fixes the array's kind (objects, strings, numbers of one C type, booleans). */
+  private firstElement(f: Frame, c: number, it: number): number {
+    const start = (v: Parsed, mode: ArrayMode): void => {
+      f.arr = [v];
+      setKey(f.section, f.name, f.arr);
+      f.mode = mode;
+      f.state = State.ArrayAfterValue;
+    };
+    if (c === 0x5b) throw FAIL; // array of arrays
+    if (c === 0x7b) {
+      const child: ParsedObject = {};
+      start(child, 'objects');
+      return this.child(child, it, f.recursion);
+    }
+    if (c === 0x22) {
+      let v: string;
+      [v, it] = this.string(it);
+      start(v, 'strings');
+    } else if (isDigit(c) || c === 0x2d) {
+      let v: RawNumber;
+      [v, it] = this.number(it);
+      start(v, 'numbers');
+      f.numberKind = v.kind;
+    } else if (c === 0x5d) {
+      // empty array: no key
+      f.mode = 'none';
+      f.state = State.AfterValue;
+    } else if (isAlpha(c)) {
+      let w: string;
+      [w, it] = this.word(it);
+      if (w !== 'true' && w !== 'false') throw FAIL;
+      start(w === 'true', 'booleans');
+    } else if (!isSpace(c)) throw FAIL;
+    return it;
+  }
+
+  /** A later element: of the array's kind, or the parse fails. */
+  private nextElement(f: Frame, c: number, it: number): number {
+    const arr = f.arr;
+    if (arr === null) throw FAIL;
+    if (f.mode === 'objects' && c === 0x7b) {
+      const child: ParsedObject = {};
+      arr.push(child);
+      it = this.child(child, it, f.recursion);
+    } else if (f.mode === 'strings' && c === 0x22) {
+      let v: string;
+      [v, it] = this.string(it);
+      arr.push(v);
+    } else if (f.mode === 'numbers' && (isDigit(c) || c === 0x2d)) {
+      let v: RawNumber;
+      [v, it] = this.number(it);
+      // insert_next_value refuses a value of another C type than the first element
+      if (v.kind !== f.numberKind) throw FAIL;
+      arr.push(v);
+    } else if (f.mode === 'booleans' && isAlpha(c)) {
+      let w: string;
+      [w, it] = this.word(it);
+      if (w !== 'true' && w !== 'false') throw FAIL;
+      arr.push(w === 'true');
+    } else throw FAIL;
+    f.state = State.ArrayAfterValue;
+    return it;
+  }
 }
+
+/** One object being read: its state, the member being read, the array being filled. */
+interface Frame {
+  section: ParsedObject;
+  name: string;
+  arr: Parsed[] | null;
+  mode: ArrayMode;
+  numberKind: NumberKind;
+  state: State;
+  recursion: number;
+}
+
+/** step(): the object ended at this index's closing brace. */
+const END = -1;
 
 /** Parse a request body the way epee's `load_from_json` does. The value is always an object. */
 export function parseEpeeJson(text: string): { ok: true; value: Parsed } | { ok: false } {
@@ -376,101 +397,3 @@ export function parseEpeeJson(text: string): { ok: true; value: Parsed } | { ok:
 
 // ---------------------------------------------------------------------------------------------
 // Printer
-
-/** `std::ostream << double` with the default flags (%g, precision 6). */
-export function formatDouble(v: number): string {
-  if (Number.isNaN(v)) return 'nan';
-  if (v === Infinity) return 'inf';
-  if (v === -Infinity) return '-inf';
-  if (v === 0) return Object.is(v, -0) ? '-0' : '0';
-  const exp = Number((v.toExponential(5).split('e')[1] ?? '0'));
-  if (exp < -4 || exp >= 6) {
-    const [mant = '', e = '0'] = v.toExponential(5).split('e');
-    const m = mant.includes('.') ? mant.replace(/0+$/, '').replace(/\.$/, '') : mant;
-    const en = Number(e);
-    const abs = Math.abs(en);
-    return `${m}e${en < 0 ? '-' : '+'}${abs < 10 ? '0' : ''}${abs}`;
-  }
-  const fixed = v.toFixed(Math.max(0, 5 - exp));
-  return fixed.includes('.') ? fixed.replace(/0+$/, '').replace(/\.$/, '') : fixed;
-}
-
-/** epee's transform_to_escape_sequence. */
-function escapeString(s: string): string {
-  return s.replace(/[\b\f\n\r\t\v"\\/]/g, (ch) => {
-    switch (ch) {
-      case '\b': return '\\b';
-      case '\f': return '\\f';
-      case '\n': return '\\n';
-      case '\r': return '\\r';
-      case '\t': return '\\t';
-      case '\v': return '\\v';
-      case '"': return '\\"';
-      case '\\': return '\\\\';
-      default: return '\\/';
-    }
-  });
-}
-
-/** std::map<std::string> order: UTF-8 byte order, i.e. code point order. */
-function compareKeys(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.codePointAt(i) as number;
-    const y = b.codePointAt(i) as number;
-    if (x !== y) return x < y ? -1 : 1;
-    if (x > 0xffff) i++;
-  }
-  return a.length - b.length;
-}
-
-const isOmitted = (v: unknown): boolean =>
-  v === undefined || typeof v === 'function' || typeof v === 'symbol' || (Array.isArray(v) && !v.some((e) => !isOmitted(e)));
-
-function printNumberLike(v: number | bigint | RawNumber): string {
-  if (typeof v === 'bigint') return v.toString();
-  if (typeof v === 'number') return Number.isInteger(v) ? BigInt(v).toString() : formatDouble(v);
-  const c = classifyNumber(v.text);
-  return typeof c.value === 'bigint' ? c.value.toString() : formatDouble(c.value);
-}
-
-function print(v: unknown, indent: number): string {
-  if (v === null) return 'null';
-  switch (typeof v) {
-    case 'string':
-      return `"${escapeString(v)}"`;
-    case 'boolean':
-      return v ? 'true' : 'false';
-    case 'number':
-    case 'bigint':
-      return printNumberLike(v);
-    case 'object':
-      break;
-    default:
-      return 'null';
-  }
-  if (v instanceof RawNumber) return printNumberLike(v);
-  if (Array.isArray(v)) {
-    return `[${v.filter((e) => !isOmitted(e)).map((e) => print(e, indent)).join(',')}]`;
-  }
-  const entries = Object.keys(v as object)
-    .filter((k) => !isOmitted((v as Record<string, unknown>)[k]))
-    .sort(compareKeys);
-  const pad = '  '.repeat(indent + 1);
-  let out = '{\r\n';
-  entries.forEach((k, i) => {
-    out += `${pad}"${escapeString(k)}": ${print((v as Record<string, unknown>)[k], indent + 1)}`;
-    if (i !== entries.length - 1) out += ',';
-    out += '\r\n';
-  });
-  return `${out}${'  '.repeat(indent)}}`;
-}
-
-/**
- * Serialise like epee's store_t_to_json: keys sorted, 2-space indentation, CRLF line ends,
- * arrays on one line, empty arrays (and `undefined`) left out at every level, 64-bit integers
- * as plain numbers (bigints exactly), non-integer numbers as C++ streams print doubles.
- */
-export function toEpeeJson(value: unknown): string {
-  return print(value, 0);
-}

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toEpeeJson } from '../../../harness/sim/http/json.js';
+import { toEpeeJson } from '../../../harness/sim/http/json-print.js';
 import { startRpcServer, type Handler, type RpcServer } from '../../../harness/sim/http/server.js';
 import { httpRequest, rawExchange, splitResponses } from './helpers.js';
 
