@@ -4,7 +4,8 @@
 // environment variable overriding the config file) go to stderr: nothing is overridden silently.
 import type { Arguments } from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { givenFlags } from '../config/yargs.js';
+import { KEYS } from '../config/schema.js';
+import { camel, givenFlags } from '../config/yargs.js';
 import { resolveConfig } from '../config/resolve.js';
 import { setTimeoutFactor } from '../common/timeouts.js';
 
@@ -17,25 +18,12 @@ export async function applyConfig(argv: Arguments): Promise<void> {
   const cfg = await resolveConfig({ argv: given, env: process.env });
   for (const n of cfg.notices) process.stderr.write(`saltnet: ${n}\n`);
   const v = cfg.values;
-  const set = (name: string, value: unknown): void => {
+  // Every key with a flag of its own (KEYS, config/schema.ts), as that flag's argument; run.* from v.run.
+  for (const k of KEYS) {
+    if (!k.flag || k.key === 'timeoutFactor') continue;
+    const name = camel(k.flag);
+    const value = k.key.startsWith('run.') ? (v.run as Record<string, unknown>)[k.key.slice(4)] : (v as unknown as Record<string, unknown>)[k.key];
     if (value !== undefined && !(name in given)) argv[name] = value;
-  };
-  set('backend', v.backend);
-  set('binDir', v.binDir);
-  set('difficulty', v.difficulty);
-  set('height', v.height);
-  set('unlocked', v.unlocked);
-  set('workdir', v.workdir);
-  set('cacheDir', v.cacheDir);
-  set('login', v.login);
-  set('walletCreation', v.walletCreation);
-  set('threads', v.threads);
-  set('snapshots', v.snapshots);
-  set('isolation', v.run.isolation);
-  set('workers', v.run.workers);
-  set('reporter', v.run.reporter);
-  set('artifacts', v.run.artifacts);
-  set('bail', v.run.bail);
-  if (v.run.files && !('files' in given)) argv.files = v.run.files;
+  }
   setTimeoutFactor(v.timeoutFactor);
 }

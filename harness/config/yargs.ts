@@ -10,7 +10,8 @@ export const CONFIG_OPTION = {
   describe: 'config file (default: the nearest saltnet.config.{yaml,yml,json,mjs,js,ts} from here up to the git root; or SALTNET_CONFIG)',
 } as const;
 
-const camel = (kebab: string): string => kebab.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+/** A flag's name as yargs reports it: bin-dir → binDir. */
+export const camel = (kebab: string): string => kebab.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
 /** Flag names (camelCase, as yargs reports them) that map to config keys, plus `config`. */
 export const CONFIG_FLAGS: readonly string[] = ['config', ...KEYS.flatMap((k) => (k.flag ? [camel(k.flag)] : []))];
