@@ -96,7 +96,8 @@ async function runAndReport(argv: RunArgs, extra: Partial<RunnerOptions>): Promi
   const all = await expandFiles(argv.files);
   const files = shard(all, argv.shard);
   // The chain state comes from the whole suite, not this shard: every shard restores the same snapshot.
-  const chain = argv.isolation === 'shared' ? await suiteChain(all, resolveBackend(argv.backend, argv.binDir).spec) : undefined;
+  // Unsharded and unfiltered, the runner takes it from the files it parses anyway ('suite'): each file is read once.
+  const chain = argv.isolation !== 'shared' ? undefined : files.length === all.length && !argv.grep ? ('suite' as const) : await suiteChain(all, resolveBackend(argv.backend, argv.binDir).spec);
   const grep = argv.grep ? new RegExp(argv.grep) : undefined;
   const log = (l: string): void => void process.stderr.write(`${l}\n`);
   const human = createHumanReporter(argv.reporter === 'human' && !argv.output ? process.stdout : process.stderr, { color: process.stdout.isTTY === true && !process.env.NO_COLOR });

@@ -13,6 +13,7 @@ import { maxFundable } from './limits.js';
 import { loadScenario } from './parse.js';
 import { endedEarly, runOne, type Prepared } from './run-one.js';
 import { isUnsuccessful, ScenarioError, type Scenario, type ScenarioResult, type StepResult } from './types.js';
+import pMap from 'p-map';
 
 export interface RunnerHooks {
   scenarioStart?(s: { file: string; name: string }): void;
@@ -53,7 +54,7 @@ export interface RunnerOptions {
    * The chain state each shared testnet starts from (see suiteChain): computed over the whole suite
    * before sharding, so every CI shard asks for the same state — one snapshot key for all jobs.
    */
-  chain?: { height: number; unlocked: bigint };
+  chain?: { height: number; unlocked: bigint } | 'suite';
   /**
    * Let metadata steps serve files outside the scenario file's folder and the working directory
    * (`saltnet run --allow-files-outside`); default false.
@@ -109,11 +110,16 @@ export function fundingBucket(need: bigint, spec: BackendSpec): bigint {
  * every scenario's funds together (bucketed). Files that do not parse are left out (the run reports them).
  */
 export async function suiteChain(files: string[], spec: BackendSpec): Promise<{ height: number; unlocked: bigint }> {
+  const parsed = await Promise.all(files.map((f) => loadScenario(f).catch(() => undefined)));
+  return chainOf(parsed.filter((s): s is Scenario => s !== undefined), spec);
+}
+
+/** The chain state of these scenarios together (suiteChain, for scenarios already parsed). */
+function chainOf(scenarios: readonly Scenario[], spec: BackendSpec): { height: number; unlocked: bigint } {
   let height = 1;
   let total = 0n;
-  for (const f of files) {
-    const s = await loadScenario(f).catch(() => undefined);
-    if (!s || skipReason(s, spec)) continue;
+  for (const s of scenarios) {
+    if (skipReason(s, spec)) continue;
     height = Math.max(height, requiredHeight(s, spec));
     for (const [a, v] of requiredFunds(s, spec)) if (a === (spec.fundAsset ?? a)) total += v + spec.feeMargin;
   }
@@ -127,17 +133,23 @@ async function fund(t: Testnet, from: WalletHandle, to: WalletHandle, asset: str
 
 /** Run `fn` over the items with at most `workers` at once; `worker` tells which worker (0-based) runs an item. */
 async function pool<T, R>(items: T[], workers: number, fn: (item: T, index: number, worker: number) => Promise<R>, stop: () => boolean): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.max(1, Math.min(workers, items.length)) }, async (_, worker) => {
-      while (next < items.length && !stop()) {
-        const i = next++;
-        results[i] = await fn(items[i]!, i, worker);
+  const n = Math.max(1, Math.min(workers, items.length));
+  // p-map keeps n at work; a worker number is free while no item holds it (0 goes first).
+  const free = Array.from({ length: n }, (_, i) => n - 1 - i);
+  const results = await pMap(
+    items,
+    async (item, i) => {
+      if (stop()) return undefined;
+      const worker = free.pop()!;
+      try {
+        return await fn(item, i, worker);
+      } finally {
+        free.push(worker);
       }
-    }),
+    },
+    { concurrency: n },
   );
-  return results.filter((r) => r !== undefined);
+  return results.filter((r) => r !== undefined) as R[];
 }
 
 
@@ -148,6 +160,24 @@ interface RunContext {
   stop: () => boolean;
   record: (r: ScenarioResult) => ScenarioResult;
   skipped: (s: Scenario, backend: string, why: string) => ScenarioResult;
+  /** The backend's spec, resolved once for the whole run (throws what resolveBackend threw). */
+  spec: () => BackendSpec;
+}
+
+/** `fn()` once: later calls answer the same value, or throw the same error. */
+function once<T>(fn: () => T): () => T {
+  let done: { value: T } | { error: unknown } | undefined;
+  return () => {
+    if (!done) {
+      try {
+        done = { value: fn() };
+      } catch (error) {
+        done = { error };
+      }
+    }
+    if ('error' in done) throw done.error;
+    return done.value;
+  };
 }
 
 export async function runFiles(files: string[], o: RunnerOptions): Promise<ScenarioResult[]> {
@@ -186,6 +216,7 @@ export async function runFiles(files: string[], o: RunnerOptions): Promise<Scena
       ...(o.snapshots === false ? { snapshots: false } : {}),
     },
     stop: () => (o.bail && bailed) || o.signal?.aborted === true,
+    spec: once(() => o.testnet?.backend.spec ?? resolveBackend(o.backend, o.binDir).spec),
     record: (r) => {
       if (isUnsuccessful(r)) bailed = true;
       return r;
@@ -218,7 +249,7 @@ function runFresh(scenarios: Scenario[], c: RunContext): Promise<ScenarioResult[
     const t0 = Date.now();
     let spec: BackendSpec;
     try {
-      spec = resolveBackend(o.backend, o.binDir).spec;
+      spec = c.spec();
     } catch (err) {
       // No usable binaries: the infrastructure's.
       const r = endedEarly(s, 'error', o.backend, messageOf(err), t0);
@@ -262,20 +293,22 @@ async function prepareFresh(s: Scenario, spec: BackendSpec, c: RunContext): Prom
 async function runShared(scenarios: Scenario[], c: RunContext): Promise<ScenarioResult[]> {
   const { o } = c;
   const given = o.testnet;
-  const spec = given?.backend.spec ?? resolveBackend(o.backend, o.binDir).spec;
+  const spec = c.spec();
+  // 'suite': the chain of every scenario of this run, from what was parsed already.
+  const suite = o.chain === 'suite' ? chainOf(scenarios, spec) : o.chain;
   const runnable = scenarios.filter((s) => !skipReason(s, spec));
   const skipped = scenarios.flatMap((s) => (skipReason(s, spec) ? [c.skipped(s, spec.name, skipReason(s, spec)!)] : []));
   if (runnable.length === 0) return skipped;
-  const height = Math.max(o.chain?.height ?? 1, ...runnable.map((s) => requiredHeight(s, spec)));
+  const height = Math.max(suite?.height ?? 1, ...runnable.map((s) => requiredHeight(s, spec)));
   const asset = spec.fundAsset;
   const workers = given ? 1 : Math.max(1, Math.min(o.workers, runnable.length));
   // Each worker's funder must cover the scenarios it may get: at most all but (workers - 1) of them.
   const needs = runnable.map((s) => [...requiredFunds(s, spec)].reduce((sum, [a, v]) => (a === (asset ?? a) ? sum + v + spec.feeMargin : sum), 0n)).sort((a, b) => (a < b ? 1 : -1));
   const perWorker = needs.slice(0, runnable.length - workers + 1).reduce((a, b) => a + b, 0n);
-  const unlocked = fundingBucket(o.chain && o.chain.unlocked > perWorker ? o.chain.unlocked : perWorker, spec);
+  const unlocked = fundingBucket(suite && suite.unlocked > perWorker ? suite.unlocked : perWorker, spec);
   // A chain per worker, started when the worker takes its first scenario.
   const chains: Promise<Testnet>[] = [];
-  const chainOf = (w: number): Promise<Testnet> => {
+  const testnetOf = (w: number): Promise<Testnet> => {
     const known = chains[w];
     if (known) return known;
     const started = given
@@ -286,7 +319,7 @@ async function runShared(scenarios: Scenario[], c: RunContext): Promise<Scenario
   };
   try {
     const ran = await pool(runnable, workers, async (s, k, w) => {
-      const tn = chainOf(w);
+      const tn = testnetOf(w);
       const prepare = async (): Promise<Prepared> => {
         const t = await tn;
         const funder = t.wallets().get('main')!;
