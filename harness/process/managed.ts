@@ -15,7 +15,6 @@ import { killTree, signal, signalGroup } from './kill.js';
 import { LineSplitter, cleanLine, describePattern, matcher } from './output.js';
 import { formatCommandLine, makeRedactor } from '../common/redact.js';
 import { scaled } from '../common/timeouts.js';
-import { onExit } from 'signal-exit';
 
 export type { ExitInfo } from './errors.js';
 
@@ -34,7 +33,8 @@ let exitHookInstalled = false;
 function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
-  onExit(() => {
+  // 'exit' only (not signal-exit): see installExitHook in supervisor.ts.
+  process.on('exit', () => {
     for (const pid of live.keys()) {
       signalGroup(pid, 'SIGKILL');
       signal(pid, 'SIGKILL');

@@ -10,7 +10,6 @@ import { exitHeld, interrupt, SIGNAL_EXIT_CODES } from './interrupt.js';
 import { startReaper, type Reaper } from './reaper.js';
 import { removeRun, selfStartTime, writeRun, type RunRecord } from './registry.js';
 import { scaled } from '../common/timeouts.js';
-import { onExit } from 'signal-exit';
 
 export interface Supervisor {
   readonly runId: string;
@@ -286,9 +285,10 @@ let exitHookInstalled = false;
 function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
-  // process.exit() (or, with no handler of ours, a fatal signal) with runs still up: SIGKILL their
-  // processes and forget the runs. signal-exit leaves a signal alone while trapSignals handles it.
-  onExit(() => {
+  // process.exit() with runs still up: SIGKILL their processes and forget the runs. Only 'exit', not
+  // signal-exit's onExit: that also acts on a fatal signal where nothing of ours traps it (a vitest
+  // worker on Ctrl-C), killing the programs under the reaper's feet and leaving their run record.
+  process.on('exit', () => {
     for (const s of [...active]) s.exitNow();
   });
 }
