@@ -6,8 +6,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { NUMBER_RULES, numberOption } from '../config/numbers.js';
-import { givenFlags } from '../config/yargs.js';
+import { configOption, givenFlags } from '../config/yargs.js';
 import { DEFAULT_ACCEPT_FILE } from '../diff/accept.js';
 import { diffAgainstRecording, diffScenarios, type DiffHooks, type DiffOptions } from '../diff/diff.js';
 import { describeSide, toHuman, toJsonReport, toJUnitReport } from '../diff/report.js';
@@ -126,11 +125,11 @@ export const diffCommand: CommandModule<object, DiffArgs> = {
       })
       .option('bin-dir-a', { type: 'string', describe: 'the programs of side A (salvium or monero backend)' })
       .option('bin-dir-b', { type: 'string', describe: 'the programs of side B (e.g. another Salvium build)' })
-      .option('difficulty', numberOption('difficulty', NUMBER_RULES.difficulty, "fixed mining difficulty (default: the backend's; with --against, the recording's)"))
-      .option('cache-dir', { type: 'string', describe: 'chain-state cache folder (or SALTNET_CACHE_DIR; default ~/.cache/saltnet)' })
-      .option('snapshots', { type: 'boolean', default: true, describe: 'start testnets from the chain-state cache (--no-snapshots: mine from scratch)' })
-      .option('isolation', { choices: ['shared', 'fresh'] as const, default: 'shared' as const, describe: "as for saltnet run (with --against: the recording's, unless given)" })
-      .option('reporter', { choices: ['human', 'junit', 'json'] as const, default: 'human' as const })
+      .option('difficulty', configOption('difficulty', "fixed mining difficulty (with --against, the recording's)"))
+      .option('cache-dir', configOption('cacheDir'))
+      .option('snapshots', configOption('snapshots'))
+      .option('isolation', configOption('run.isolation', "as for saltnet run (with --against: the recording's, unless given)"))
+      .option('reporter', configOption('run.reporter'))
       .option('output', { type: 'string', describe: 'write the report to this file (the human summary then goes to stderr)' })
       .option('accept', { type: 'string', describe: `accepted divergences (YAML; default ${DEFAULT_ACCEPT_FILE} in the working directory, if there is one)` })
       .option('artifacts', { type: 'string', default: '.saltnet/artifacts', describe: 'artifact folders of both sides go under <this>/diff/a and <this>/diff/b' }) as never,

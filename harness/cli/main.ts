@@ -2,8 +2,7 @@
 // The `saltnet` command.
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { NUMBER_RULES, numberOption } from '../config/numbers.js';
-import { CONFIG_OPTION } from '../config/yargs.js';
+import { CONFIG_OPTION, configOption } from '../config/yargs.js';
 import { applyConfig } from './config.js';
 import { cacheCommand } from './cache.js';
 import { diffCommand } from './diff.js';
@@ -22,7 +21,7 @@ async function main(): Promise<void> {
   await yargs(hideBin(process.argv))
     .scriptName('saltnet')
     .usage('$0 <command> [options]\n\nA private, throwaway Salvium testnet.')
-    .option('timeout-factor', { ...numberOption('timeout-factor', NUMBER_RULES.timeoutFactor, 'scale every deadline (slow machines: 2 or 3)'), global: true })
+    .option('timeout-factor', { ...configOption('timeoutFactor'), global: true })
     .option('config', { ...CONFIG_OPTION, global: true })
     .middleware(applyConfig)
     .command(upCommand)

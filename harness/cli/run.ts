@@ -4,7 +4,8 @@ import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { glob } from 'tinyglobby';
-import { NUMBER_RULES, numberOption } from '../config/numbers.js';
+import type { ConfigValues } from '../config/schema.js';
+import { configOption } from '../config/yargs.js';
 import { interruptible, interruptedExitCode } from './interruptible.js';
 import type { CommandModule } from 'yargs';
 import { createHumanReporter } from '../scenario/report/human.js';
@@ -13,27 +14,18 @@ import { toJUnit } from '../scenario/report/junit.js';
 import { runFiles, suiteChain, type RunnerOptions } from '../scenario/runner.js';
 import { resolveBackend } from '../testnet/binaries.js';
 import { isUnsuccessful, type ScenarioResult } from '../scenario/types.js';
-import type { BackendName } from '../testnet/backends.js';
-import { BACKEND_CHOICES } from '../testnet/backends.js';
 
-export interface RunArgs {
-  files: string[];
-  backend: BackendName | 'auto';
-  binDir?: string;
-  difficulty?: number;
-  isolation: 'shared' | 'fresh';
-  workers: number;
-  shard?: string;
-  bail: boolean;
-  grep?: string;
-  reporter: 'human' | 'junit' | 'json';
-  output?: string;
-  artifacts: string;
-  keep: boolean;
-  cacheDir?: string;
-  snapshots: boolean;
-  allowFilesOutside?: boolean;
-}
+/** `run`'s arguments: the config keys it takes (config/schema.ts) and the options of its own. */
+export type RunArgs = Pick<ConfigValues, 'backend' | 'snapshots'> &
+  Partial<Pick<ConfigValues, 'binDir' | 'difficulty' | 'cacheDir'>> &
+  Pick<ConfigValues['run'], 'isolation' | 'workers' | 'bail' | 'reporter' | 'artifacts'> & {
+    files: string[];
+    shard?: string;
+    grep?: string;
+    output?: string;
+    keep: boolean;
+    allowFilesOutside?: boolean;
+  };
 
 const SCENARIO_FILE = /\.ya?ml$/i;
 
@@ -136,19 +128,19 @@ export const runCommand: CommandModule<object, RunArgs> = {
   builder: (y) =>
     y
       .positional('files', { type: 'string', array: true, describe: 'scenario files, folders (their *.yaml and *.yml files, not subfolders) or globs, e.g. scenarios/*.yaml (default: run.files of the config file)' })
-      .option('backend', { choices: BACKEND_CHOICES, default: 'auto' as const })
-      .option('bin-dir', { type: 'string' })
-      .option('difficulty', numberOption('difficulty', NUMBER_RULES.difficulty, "fixed mining difficulty (default: the backend's)"))
-      .option('cache-dir', { type: 'string', describe: 'chain-state cache folder (or SALTNET_CACHE_DIR; default ~/.cache/saltnet)' })
-      .option('snapshots', { type: 'boolean', default: true, describe: 'start testnets from the chain-state cache (--no-snapshots: mine from scratch)' })
-      .option('isolation', { choices: ['shared', 'fresh'] as const, default: 'shared' as const, describe: 'shared: one testnet, a fresh wallet per scenario; fresh: a testnet per scenario' })
-      .option('workers', numberOption('workers', NUMBER_RULES.workers, 'scenarios run at once (default 1)'))
+      .option('backend', configOption('backend'))
+      .option('bin-dir', configOption('binDir'))
+      .option('difficulty', configOption('difficulty'))
+      .option('cache-dir', configOption('cacheDir'))
+      .option('snapshots', configOption('snapshots'))
+      .option('isolation', configOption('run.isolation'))
+      .option('workers', configOption('run.workers'))
       .option('shard', { type: 'string', describe: 'i/n: run the i-th of n slices (CI matrices)' })
-      .option('bail', { type: 'boolean', default: false, describe: 'stop at the first failed scenario' })
+      .option('bail', configOption('run.bail'))
       .option('grep', { type: 'string', describe: 'only scenarios whose name or a tag matches this regular expression' })
-      .option('reporter', { choices: ['human', 'junit', 'json'] as const, default: 'human' as const })
+      .option('reporter', configOption('run.reporter'))
       .option('output', { type: 'string', describe: 'write the junit/json report to this file' })
-      .option('artifacts', { type: 'string', default: '.saltnet/artifacts', describe: 'folder for each scenario run’s artifacts' })
+      .option('artifacts', configOption('run.artifacts'))
       .option('keep', { type: 'boolean', default: false, describe: 'leave the testnet up after a failure (with --isolation fresh)' })
       .option('allow-files-outside', { type: 'boolean', default: false, describe: "let metadata steps serve files outside the scenario's folder and the working directory" }) as never,
   handler: async (argv) => {

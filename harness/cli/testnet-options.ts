@@ -1,39 +1,21 @@
 // The options that describe a testnet, shared by `up`, `cache build`, `cache key` and `snapshot load`.
 import type { Argv } from 'yargs';
-import { NUMBER_RULES, numberOption } from '../config/numbers.js';
-import { parseUnlockedText, unlockedAtomic } from '../config/unlocked.js';
-import type { BackendName } from '../testnet/backends.js';
+import { KEY_SPECS, type ConfigValues } from '../config/schema.js';
+import { unlockedAtomic } from '../config/unlocked.js';
+import { configOption } from '../config/yargs.js';
 import type { TestnetOptions } from '../testnet/testnet.js';
-import { BACKEND_CHOICES } from '../testnet/backends.js';
 
-export interface TestnetArgs {
-  backend: BackendName | 'auto';
-  binDir?: string;
-  difficulty?: number;
-  height?: number;
-  /** Coins (a number) or an amount with its unit ("1100 SAL1", from a config file). */
-  unlocked?: number | string;
-  cacheDir?: string;
-  snapshots: boolean;
-  threads?: number;
-  walletCreation: 'cli' | 'rpc';
-}
+/** The testnet keys of the configuration (config/schema.ts), as a command's parsed arguments. */
+export type TestnetArgs = Pick<ConfigValues, 'backend' | 'snapshots' | 'walletCreation'> &
+  Partial<Pick<ConfigValues, 'binDir' | 'difficulty' | 'height' | 'unlocked' | 'cacheDir' | 'threads'>>;
+
+/** The keys every testnet-starting command takes, each declared once, in config/schema.ts's KEYS. */
+const TESTNET_KEYS = ['backend', 'binDir', 'difficulty', 'height', 'unlocked', 'cacheDir', 'snapshots', 'threads', 'walletCreation'] as const;
 
 export function testnetOptions<T>(y: Argv<T>): Argv<T & TestnetArgs> {
-  return y
-    .option('backend', { choices: BACKEND_CHOICES, default: 'auto' as const, describe: 'which programs to run (auto: real Salvium if found, else the simulator)' })
-    .option('bin-dir', { type: 'string', describe: 'folder with salviumd, salvium-wallet-cli, salvium-wallet-rpc (or SALTNET_BIN_DIR)' })
-    .option('difficulty', numberOption('difficulty', NUMBER_RULES.difficulty, 'fixed difficulty (default 500; 1 on monero)'))
-    .option('height', numberOption('height', NUMBER_RULES.height, 'mine to this height (default 1201: tokens active; 70 on monero)'))
-    .option('unlocked', {
-      type: 'string',
-      coerce: (v: unknown) => parseUnlockedText('--unlocked', v),
-      describe: "the main wallet holds this much unlocked: coins (1100) or an amount with its unit ('1100 SAL1') (default 1100 SAL1: a token plus fees and change; 1 XMR on monero)",
-    })
-    .option('cache-dir', { type: 'string', describe: 'chain-state cache folder (or SALTNET_CACHE_DIR; default ~/.cache/saltnet)' })
-    .option('snapshots', { type: 'boolean', default: true, describe: 'restore the chain state from the cache, or build and save it (--no-snapshots: always mine from scratch)' })
-    .option('threads', numberOption('threads', NUMBER_RULES.threads, 'mining threads (default 1)'))
-    .option('wallet-creation', { choices: ['cli', 'rpc'] as const, default: 'cli' as const, describe: "restore the fixture wallets with the wallet CLI, or with the wallet RPC's restore_deterministic_wallet" }) as unknown as Argv<T & TestnetArgs>;
+  let out: Argv<T> = y;
+  for (const key of TESTNET_KEYS) out = out.option(KEY_SPECS.get(key)!.flag!, configOption(key));
+  return out as unknown as Argv<T & TestnetArgs>;
 }
 
 /**

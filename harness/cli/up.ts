@@ -3,6 +3,7 @@
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { resolveCacheDir } from '../common/cache-dir.js';
 import { startTestnet, type Testnet, type TestnetEvent, type TestnetOptions } from '../testnet/testnet.js';
+import { configOption } from '../config/yargs.js';
 import { startControlServer } from './control.js';
 import { testnetOptions, toTestnetOptions, type TestnetArgs } from './testnet-options.js';
 
@@ -15,8 +16,8 @@ export interface UpArgs extends TestnetArgs {
 
 export const upOptions = <T>(y: Argv<T>): Argv<T & UpArgs> =>
   testnetOptions(y)
-    .option('workdir', { type: 'string', describe: 'keep data dirs, wallets and logs here (default: a temporary folder removed on exit)' })
-    .option('login', { choices: ['none', 'digest'] as const, default: 'none' as const, describe: 'wallet RPC login: none, or HTTP Digest with generated credentials' })
+    .option('workdir', configOption('workdir'))
+    .option('login', configOption('login'))
     .option('json', { type: 'boolean', default: false, describe: 'print one JSON line when ready, then one per crash, restart and pid change' }) as unknown as Argv<T & UpArgs>;
 
 export function summary(t: Testnet): Record<string, unknown> {

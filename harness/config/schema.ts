@@ -101,7 +101,7 @@ export const KEYS: readonly KeySpec[] = [
     describe: 'where chain-state snapshots are kept',
   },
   { key: 'login', schema: z.enum(LOGIN_CHOICES), expected: choices(LOGIN_CHOICES), flag: 'login', default: 'none', describe: 'wallet RPC login: none, or HTTP Digest with generated credentials' },
-  { key: 'walletCreation', schema: z.enum(WALLET_CREATION_CHOICES), expected: choices(WALLET_CREATION_CHOICES), flag: 'wallet-creation', default: 'cli', describe: "create the wallet with the wallet CLI, or with the wallet RPC's create_wallet" },
+  { key: 'walletCreation', schema: z.enum(WALLET_CREATION_CHOICES), expected: choices(WALLET_CREATION_CHOICES), flag: 'wallet-creation', default: 'cli', describe: "restore the fixture wallets with the wallet CLI, or with the wallet RPC's restore_deterministic_wallet" },
   { key: 'threads', schema: ranged(NUMBER_RULES.threads), number: NUMBER_RULES.threads, expected: describeRule(NUMBER_RULES.threads), flag: 'threads', default: 1, describe: 'mining threads' },
   { key: 'timeoutFactor', schema: ranged(NUMBER_RULES.timeoutFactor), number: NUMBER_RULES.timeoutFactor, expected: `${describeRule(NUMBER_RULES.timeoutFactor)} (slow machines: 2 or 3)`, flag: 'timeout-factor', env: 'SALTNET_TIMEOUT_FACTOR', default: 1, describe: 'scale every deadline' },
   { key: 'snapshots', schema: z.boolean(), expected: 'true or false', flag: 'snapshots', default: true, describe: 'use the chain-state cache (`--no-snapshots`: mine from scratch)' },

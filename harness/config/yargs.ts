@@ -2,7 +2,11 @@
 // always looks "given" and would beat the config file. Options that the config can set are therefore
 // declared WITHOUT a yargs default (their defaults live in schema.ts and are applied by
 // resolveConfig), and givenFlags() keeps only what the user passed.
-import { KEYS } from './schema.js';
+import type { Options } from 'yargs';
+import { z } from 'zod';
+import { numberOption } from './numbers.js';
+import { KEY_SPECS, KEYS, type ConfigKey } from './schema.js';
+import { parseUnlockedText } from './unlocked.js';
 
 /** The `--config` option, for a command's builder (or as a global option). */
 export const CONFIG_OPTION = {
@@ -35,4 +39,22 @@ export function givenFlags(argv: Record<string, unknown>, rawArgs?: readonly str
     out[name] = v;
   }
   return out;
+}
+
+/**
+ * The yargs option of a config key, derived from its row in KEYS: numbers parsed by numbers.ts,
+ * choices from the key's enum, booleans and strings with the key's default, the environment
+ * variable and what "unset" means in the help text. `describe` replaces the row's text where a
+ * command gives the key a meaning of its own (e.g. `diff --difficulty`).
+ */
+export function configOption(key: ConfigKey, describe?: string): Options {
+  const k = KEY_SPECS.get(key);
+  if (!k?.flag) throw new Error(`config key ${key} has no flag`);
+  const notes = [k.env ? `or ${k.env}` : '', k.default === undefined && k.unset ? `default: ${k.unset}` : ''].filter(Boolean);
+  const text = `${describe ?? k.describe}${notes.length ? ` (${notes.join('; ')})` : ''}`;
+  if (k.number) return numberOption(k.flag, k.number, text);
+  if (key === 'unlocked') return { type: 'string', describe: text, coerce: (v: unknown) => parseUnlockedText('--unlocked', v) };
+  const dflt = k.default === undefined ? {} : { default: k.default };
+  if (k.schema instanceof z.ZodEnum) return { choices: k.schema.options as string[], describe: text, ...dflt };
+  return { type: k.schema instanceof z.ZodBoolean ? 'boolean' : 'string', describe: text, ...dflt };
 }
