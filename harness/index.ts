@@ -17,6 +17,9 @@ export { defineConfig, resolveConfig, ConfigError, type SaltnetConfig, type Reso
 export { installSalvium, type InstallOptions, type InstallResult } from './install/install.js';
 export { diffScenarios, diffAgainstRecording, compareRuns, type DiffOptions, type DiffHooks, type AgainstOptions } from './diff/diff.js';
 export { readRecording, writeRecording, newestRecording, checkScenarios, programInfo, RecordingError, type Recording, type RecordingManifest, type ScenarioCheck } from './diff/recording.js';
+export { recordSession, type RecordSession, type RecordSessionOptions, type RecordWalletOption } from './record/session.js';
+export { recordingToScenario, type ToScenarioOptions } from './record/write.js';
+export type { Recording, RecordedEvent, RecordedCall, RecordedWallet } from './record/types.js';
 export { loadAcceptFile, parseAcceptFile, AcceptFileError, DEFAULT_ACCEPT_FILE } from './diff/accept.js';
 export { RULES as DIFF_RULES, type Rule as DiffRule } from './diff/rules.js';
 export { toHuman as diffToText, toJsonReport as diffToJson, toJUnitReport as diffToJUnit } from './diff/report.js';

@@ -11,6 +11,7 @@ import { downCommand } from './down.js';
 import { explain } from './errors.js';
 import { installCommand } from './install.js';
 import { mineCommand } from './mine.js';
+import { recordCommand } from './record.js';
 import { reproCommand } from './repro.js';
 import { runCommand } from './run.js';
 import { snapshotCommand } from './snapshot.js';
@@ -32,10 +33,11 @@ async function main(): Promise<void> {
     .command(runCommand)
     .command(diffCommand)
     .command(reproCommand)
+    .command(recordCommand)
     .command(cacheCommand)
     .command(snapshotCommand)
     .command(installCommand)
-    .demandCommand(1, 'say what to do: saltnet up | down | status | mine | run | diff | repro | cache | snapshot | install | doctor')
+    .demandCommand(1, 'say what to do: saltnet up | down | status | mine | run | diff | repro | record | cache | snapshot | install | doctor')
     .strict()
     .fail((msg, err) => {
       throw err ?? new Error(msg);

@@ -1,8 +1,8 @@
 // The deterministic wallets of fixtures/wallets/: fixed seeds restored on every cold start, so a
 // testnet's addresses are the same on every machine and its snapshots can be shared.
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { packageRoot } from '../common/paths.js';
 import { z } from 'zod';
 
 export const FixtureWalletSchema = z.object({
@@ -11,17 +11,6 @@ export const FixtureWalletSchema = z.object({
   seed: z.string().refine((s) => s.trim().split(/\s+/).length === 25, 'expected 25 words'),
 });
 export type FixtureWallet = z.infer<typeof FixtureWalletSchema>;
-
-/** The package root (the folder with package.json), from the source tree or from dist/. */
-function packageRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json'))) {
-    const up = dirname(dir);
-    if (up === dir) throw new Error(`cannot find saltnet's package.json above ${fileURLToPath(import.meta.url)}`);
-    dir = up;
-  }
-  return dir;
-}
 
 export const FIXTURE_WALLETS_DIR = join(packageRoot(), 'fixtures', 'wallets');
 

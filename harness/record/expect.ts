@@ -1,0 +1,105 @@
+// `expect` from what came back: one expectation per value of the answer. A replay gets the same
+// value where it is deterministic, so that is checked exactly; what differs on every run (hashes,
+// keys, timestamps, sizes — the table `saltnet diff` uses, harness/diff/rules.ts) and what depends on
+// where the chain is (heights, counts, difficulty: a replay may run on a longer shared chain) is
+// checked by its form. A value an earlier answer produced, or a wallet's address, becomes its
+// placeholder.
+import { formatPath, type PathSegment } from '../common/path.js';
+import { classify, type Format } from '../diff/rules.js';
+import { escapeText } from './links.js';
+
+/** Where the chain is: the same session replayed on a longer chain answers other numbers here. */
+const CHAIN_POSITION = /^(height|heights|[a-z0-9_]*_height|confirmations|blocks_to_unlock|time_to_unlock|tx_count|tx_pool_size|[a-z0-9_]*_count|count|[a-z0-9_]*difficulty[a-z0-9_]*|already_generated_coins|reward|block_reward|[a-z0-9_]*_size|start_time|adjusted_time|target|blocks_fetched|received_money|outputs_count)$/;
+
+/** Wallet methods whose answer is the wallet's history: unknown for a wallet the session did not create. */
+const HISTORY = new Set(['get_balance', 'getbalance', 'get_transfers', 'incoming_transfers', 'get_payments', 'get_bulk_payments', 'get_transfer_by_txid', 'get_address', 'getaddress']);
+
+/** Lists of the whole chain (every token): a replay on a shared chain holds others too, so each recorded element is looked for. */
+const CHAIN_LISTS = /^(tokens)$/;
+
+export interface ExpectContext {
+  on: 'daemon' | 'wallet';
+  method?: string;
+  /** The wallet's history is the replay's too (a wallet the session created). */
+  knownHistory: boolean;
+  /** The placeholder for a value (an address, a value an earlier answer produced), if it has one. */
+  link(value: string): string | undefined;
+}
+
+type Expectation = unknown;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const typeOf = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'bigint' ? 'number' : typeof v);
+
+function byFormat(format: Format | 'chain', v: unknown): Expectation {
+  if (typeof v === 'string') {
+    if (v === '') return '';
+    if (/^[0-9a-f]+$/.test(v) && v.length <= 128) return { matches: `^[0-9a-f]{${v.length}}$` };
+    return { type: 'string' };
+  }
+  const n = typeof v === 'bigint' ? Number(v) : v;
+  if (typeof n === 'number') {
+    if (format === 'count') return { gte: 0 };
+    if ((format === 'timestamp' || format === 'near') && n > 0) return { gt: 0 };
+    if (format === 'timestamp' && n === 0) return 0;
+  }
+  return { type: typeOf(v) };
+}
+
+function nearestKey(path: readonly PathSegment[]): string | undefined {
+  for (let i = path.length - 1; i >= 0; i--) if (typeof path[i] === 'string') return path[i] as string;
+  return undefined;
+}
+
+function leaf(path: PathSegment[], v: unknown, c: ExpectContext): Expectation {
+  if (typeof v === 'string') {
+    const linked = c.link(v);
+    if (linked !== undefined) return linked;
+  }
+  const key = nearestKey(path);
+  if (key !== undefined && CHAIN_POSITION.test(key) && (typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean')) return { type: typeOf(v) };
+  const rule = classify(path, formatPath(path), v, v);
+  if (rule) return byFormat(rule.format, v);
+  return typeof v === 'string' ? escapeText(v) : v;
+}
+
+function walk(path: PathSegment[], v: unknown, c: ExpectContext, out: Record<string, Expectation>): void {
+  const key = nearestKey(path);
+  if (Array.isArray(v)) {
+    if (v.length > 0 && key !== undefined && CHAIN_LISTS.test(key) && v.every((x) => typeof x === 'string')) {
+      out[formatPath(path)] = v.length === 1 ? { contains: v[0] } : { all: v.map((x) => ({ contains: x })) };
+      return;
+    }
+    if (v.length === 0) out[formatPath(path)] = [];
+    v.forEach((x, i) => walk([...path, i], x, c, out));
+    return;
+  }
+  if (isObject(v)) {
+    const keys = Object.keys(v);
+    if (keys.length === 0) out[formatPath(path)] = { type: 'object' };
+    for (const k of keys) walk([...path, k], v[k], c, out);
+    return;
+  }
+  out[formatPath(path)] = leaf(path, v, c);
+}
+
+/** The expectations of an answer's `result`, keyed by path (`result.balances[0].asset_type`). */
+export function expectationsOf(result: unknown, c: ExpectContext): Record<string, Expectation> {
+  if (c.on === 'wallet' && !c.knownHistory && HISTORY.has(c.method ?? '')) return { result: { type: typeOf(result) } };
+  const out: Record<string, Expectation> = {};
+  walk(['result'], result, c, out);
+  return out;
+}
+
+/** `expect_error` of an error answer: its code, and its message exactly (hashes in it by their form). */
+export function expectedError(e: { code: number; message: string }, c: ExpectContext): Record<string, unknown> {
+  let message: unknown = e.message;
+  if (/[0-9a-f]{64}/.test(e.message)) {
+    const escaped = e.message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/[0-9a-f]{64}/g, '[0-9a-f]{64}');
+    message = { matches: `^${escaped}$` };
+  } else {
+    const linked = c.link(e.message);
+    message = linked ?? escapeText(e.message);
+  }
+  return { code: e.code, message };
+}
