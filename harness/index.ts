@@ -19,7 +19,7 @@ export { diffScenarios, diffAgainstRecording, compareRuns, type DiffOptions, typ
 export { readRecording, writeRecording, newestRecording, checkScenarios, programInfo, RecordingError, type Recording, type RecordingManifest, type ScenarioCheck } from './diff/recording.js';
 export { recordSession, type RecordSession, type RecordSessionOptions, type RecordWalletOption } from './record/session.js';
 export { recordingToScenario, type ToScenarioOptions } from './record/write.js';
-export type { Recording, RecordedEvent, RecordedCall, RecordedWallet } from './record/types.js';
+export type { Recording as SessionRecording, RecordedEvent, RecordedCall, RecordedWallet } from './record/types.js';
 export { loadAcceptFile, parseAcceptFile, AcceptFileError, DEFAULT_ACCEPT_FILE } from './diff/accept.js';
 export { RULES as DIFF_RULES, type Rule as DiffRule } from './diff/rules.js';
 export { toHuman as diffToText, toJsonReport as diffToJson, toJUnitReport as diffToJUnit } from './diff/report.js';
