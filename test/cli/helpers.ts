@@ -23,10 +23,11 @@ export async function startUntilReady(args: string[], env: Record<string, string
   let err = '';
   proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   proc.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  const line = await waitFor('saltnet to be ready', async () => {
-    if (proc.exitCode !== null) throw new Error(`saltnet exited ${proc.exitCode}:\n${err}`);
-    return out.split('\n').find((l) => l.startsWith('{'));
-  }, timeoutMs, 50);
+  // An exit before the ready line fails at once, with what it printed (not after the whole timeout).
+  let exited: string | undefined;
+  void proc.then((r) => (exited = `saltnet exited (code ${r.exitCode}, signal ${r.signal ?? 'none'}) before it was ready:\n${err}`));
+  const line = await waitFor('saltnet to be ready', async () => out.split('\n').find((l) => l.startsWith('{')) ?? (exited !== undefined ? 'exited' : undefined), timeoutMs, 50);
+  if (line === 'exited') throw new Error(exited);
   const events = (): any[] =>
     out
       .split('\n')
