@@ -5,6 +5,7 @@
 //                    and the harness's overhead against the same steps by hand
 //   wallet.*         a wallet that mined every block against the test wallet fed only its funding blocks
 //   run.*            the scenario runner's overhead per step against a raw HTTP call, and the example suite's wall time
+//   record.overhead.* what a recording proxy adds to a request (`saltnet record`)
 //   (`npm run bench -- --sim-only` stops after the simulator's numbers)
 //   *.salvium.*      on real Salvium when its binaries are found (SALTNET_BIN_DIR or ../shared/salvium/):
 //                    cold up by phase and its ratio to mining alone, warm up, the example suite cold
@@ -22,6 +23,7 @@ import { runFiles, suiteChain } from '../harness/scenario/runner.js';
 import { resolveBackend } from '../harness/testnet/binaries.js';
 import { createDaemonClient } from '../harness/rpc/daemon.js';
 import { benchReal } from './bench-real.js';
+import { recordOverhead } from './bench-record.js';
 import { findRealBinaries } from './real-binaries.js';
 
 interface Row {
@@ -234,6 +236,7 @@ async function main(): Promise<void> {
   await fewerOutputs();
   process.stdout.write('\n');
   await runnerOverhead();
+  await recordOverhead(report);
   const suiteCache = tempDir('saltnet-bench-cache-');
   try {
     await exampleSuite(1, suiteCache, 'cold');
