@@ -6,7 +6,7 @@
 // placeholder.
 import { formatPath, type PathSegment } from '../common/path.js';
 import { classify, type Format } from '../diff/rules.js';
-import { escapeText } from './links.js';
+import { escapeText, SECRET_KEY } from './links.js';
 
 /** Where the chain is: the same session replayed on a longer chain answers other numbers here. */
 const CHAIN_POSITION = /^(height|heights|[a-z0-9_]*_height|confirmations|blocks_to_unlock|time_to_unlock|tx_count|tx_pool_size|[a-z0-9_]*_count|count|[a-z0-9_]*difficulty[a-z0-9_]*|already_generated_coins|reward|block_reward|[a-z0-9_]*_size|start_time|adjusted_time|target|blocks_fetched|received_money|outputs_count)$/;
@@ -57,6 +57,7 @@ function leaf(path: PathSegment[], v: unknown, c: ExpectContext): Expectation {
     if (linked !== undefined) return linked;
   }
   const key = nearestKey(path);
+  if (key !== undefined && SECRET_KEY.test(key) && typeof v === 'string' && v !== '') return { type: 'string' };
   if (key !== undefined && CHAIN_POSITION.test(key) && (typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean')) return { type: typeOf(v) };
   const rule = classify(path, formatPath(path), v, v);
   if (rule) return byFormat(rule.format, v);

@@ -28,6 +28,9 @@ export interface Linker {
   saves(): Map<number, Record<string, string>>;
 }
 
+/** Request and answer fields that hold a secret: never written; a request sends `${env.SALTNET_RECORDED_<KEY>}` instead. */
+export const SECRET_KEY = /^(password|old_password|new_password|passphrase|seed|seed_offset|mnemonic|key|spendkey|viewkey|spend_key|view_key|secret_key|private_key|spend_secret_key|view_secret_key)$/;
+
 /** A literal string as a scenario writes it: `${` is `$${` (placeholders are resolved in every string of a step). */
 export const escapeText = (s: string): string => s.replace(/\$\{/g, () => '$${');
 
@@ -71,7 +74,7 @@ export function createLinker(spec: BackendSpec, wallets: readonly RecordedWallet
   const request = (v: unknown): unknown => {
     if (typeof v === 'string') return link(v) ?? escapeText(v);
     if (Array.isArray(v)) return v.map(request);
-    if (isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, request(x)]));
+    if (isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, SECRET_KEY.test(k) && typeof x === 'string' && x !== '' ? `\${env.SALTNET_RECORDED_${k.toUpperCase()}}` : request(x)]));
     return v;
   };
   const remember = (step: number, path: PathSegment[], v: unknown, method: string): void => {

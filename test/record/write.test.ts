@@ -88,6 +88,16 @@ describe('recordingToScenario', () => {
     expect(doc.wallets).toBeUndefined();
   });
 
+  it('writes no secret: a password sent becomes ${env.…}, a key or seed that came back only its type', () => {
+    const { doc, text } = scenario([
+      call('open_wallet', { filename: 'w', password: 'hunter2-secret' }, { result: {} }),
+      call('query_key', { key_type: 'mnemonic' }, { result: { key: 'abbey ability able about above absent secretwords' } }),
+    ]);
+    expect(text).not.toMatch(/hunter2|secretwords/);
+    expect(doc.steps[0].call.params).toEqual({ filename: 'w', password: '${env.SALTNET_RECORDED_PASSWORD}' });
+    expect(doc.steps[1].expect).toEqual({ 'result.key': { type: 'string' } });
+  });
+
   it('refuses a session with nothing in it', () => {
     expect(() => scenario([])).toThrow('nothing was recorded');
   });
