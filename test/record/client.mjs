@@ -44,8 +44,9 @@ await ok(wallet, 'get_balance', { asset_type: 'SAL1' });
 await ok(wallet, 'create_token', { ticker, supply: 100, name: 'recorded token' });
 await mine(1);
 await ok(wallet, 'get_tokens', { regex: ticker });
+await mine(10); // the creation's SAL1 change unlocks
 const sent = await ok(wallet, 'transfer', send(bob, 1000000000, 'SAL1'));
-await mine(60);
+await mine(61); // the token's supply unlocks 60 blocks after the block that minted it
 await ok(wallet, 'get_balance', { asset_type: `sal${ticker}` });
 await ok(wallet, 'transfer_split', send(bob, 1500000000, `sal${ticker}`));
 const refused = await rpc(wallet, 'create_token', { ticker, supply: 100, name: 'again' });
