@@ -64,8 +64,35 @@ function leaf(path: PathSegment[], v: unknown, c: ExpectContext): Expectation {
   return typeof v === 'string' ? escapeText(v) : v;
 }
 
+/** Lists of transfers: entries of one block come back in no fixed order, so each is looked for by its deterministic fields. */
+const UNORDERED = /^(in|out|pending|pool|failed|transfers)$/;
+
+const isMatcher = (x: unknown): boolean => isObject(x);
+
+/** The fields of a list entry a replay answers exactly (placeholders included), for `contains`. */
+function exactPart(path: PathSegment[], v: unknown, c: ExpectContext): unknown {
+  if (Array.isArray(v)) {
+    const parts = v.map((x, i) => exactPart([...path, i], x, c));
+    return parts.every((x) => x !== undefined) ? parts : undefined;
+  }
+  if (isObject(v)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) {
+      const part = exactPart([...path, k], x, c);
+      if (part !== undefined) out[k] = part;
+    }
+    return out;
+  }
+  const e = leaf(path, v, c);
+  return isMatcher(e) ? undefined : e;
+}
+
 function walk(path: PathSegment[], v: unknown, c: ExpectContext, out: Record<string, Expectation>): void {
   const key = nearestKey(path);
+  if (Array.isArray(v) && v.length > 0 && key !== undefined && UNORDERED.test(key) && typeof path.at(-1) === 'string' && v.every(isObject)) {
+    out[formatPath(path)] = { all: [{ length: v.length }, ...v.map((x) => ({ contains: exactPart([...path, 0], x, c) }))] };
+    return;
+  }
   if (Array.isArray(v)) {
     if (v.length > 0 && key !== undefined && CHAIN_LISTS.test(key) && v.every((x) => typeof x === 'string')) {
       out[formatPath(path)] = v.length === 1 ? { contains: v[0] } : { all: v.map((x) => ({ contains: x })) };
