@@ -89,6 +89,7 @@ export const RULES: readonly Rule[] = [
     format: 'count',
     why: 'the daemon slides its hard-fork vote window back for every popped block (until it restarts), and how many blocks are popped after mining depends on how far the miner overshot',
   },
+  { name: 'refresh progress', key: /^(blocks_fetched|received_money)$/, format: 'any', why: 'what a refresh finds depends on when the wallet RPC last refreshed on its own (every 20 s), which differs between two runs' },
   { name: 'port, pid or duration', key: /(^|_)(port|pid|ms|duration|elapsed|uptime)$/, format: 'count', why: 'free ports, process ids and timings differ on every run' },
   { name: '64-hex hash', value: (v) => isString(v) && HEX64.test(v), format: 'opaque', why: 'hashes and keys are random' },
   { name: 'address', value: (v) => isString(v) && addressKind(v) !== undefined, format: 'opaque', why: 'wallets a scenario creates have fresh keys' },
