@@ -95,3 +95,8 @@ export function formatAmount(atomic: bigint, asset = 'SAL1'): string {
   const frac = (abs % scale).toString().padStart(decimals, '0');
   return `${neg ? '-' : ''}${whole}${decimals > 0 ? `.${frac}` : ''} ${asset}`;
 }
+
+/** Atomic units as people write them, without trailing zeros: `1.5 SAL1`, `10 SAL1`. */
+export function formatAmountShort(atomic: bigint, asset = 'SAL1'): string {
+  return formatAmount(atomic, asset).replace(/\.?0+ /, ' ');
+}

@@ -1,7 +1,7 @@
 // A recorded request as a step: the readable form of its method when that form, filled in by the
 // runner, sends exactly the recorded request again (checked by building it: `transferRequest`,
 // `sweepRequest`), and `call` otherwise — a request is always replayed byte for byte the same.
-import { formatAmount } from '../common/amounts.js';
+import { formatAmountShort } from '../common/amounts.js';
 import { sweepRequest, transferRequest } from '../scenario/steps/wallet.js';
 import type { BackendSpec } from '../testnet/backends.js';
 import type { RecordedCall } from './types.js';
@@ -28,7 +28,7 @@ const AS_WRITTEN = new Set(['get_balance', 'getbalance', 'get_transfers', 'get_t
 /** An amount as the readable form writes it: `10 SAL1` for the coin, atomic units otherwise. */
 function readableAmount(v: unknown, asset: string, spec: BackendSpec): unknown {
   if (asset !== (spec.fundAsset ?? spec.coin.unit) || (typeof v !== 'number' && typeof v !== 'bigint')) return v;
-  return formatAmount(BigInt(v), asset).replace(/\.?0+ /, ' ');
+  return formatAmountShort(BigInt(v), asset);
 }
 
 function transferCandidate(p: Record<string, unknown>, spec: BackendSpec): Record<string, unknown> | undefined {

@@ -4,7 +4,7 @@
 // what it was recorded. The text is checked by the scenario parser before it is handed out.
 import { dirname, join, relative } from 'node:path';
 import { Document, isMap, isSeq, visit } from 'yaml';
-import { formatAmount } from '../common/amounts.js';
+import { formatAmountShort } from '../common/amounts.js';
 import { packageRoot } from '../common/paths.js';
 import { parseScenario } from '../scenario/parse.js';
 import { ScenarioError } from '../scenario/types.js';
@@ -26,8 +26,6 @@ interface StepDraft {
   comments: string[];
 }
 
-const amountText = (atomic: bigint, asset: string): string => formatAmount(atomic, asset).replace(/\.?0+ /, ' ');
-
 /** What main must hold when its history is unknown (a `--run` session): what it spent, with the token cost and a fee margin per spend. */
 function spentByMain(rec: Recording): bigint {
   const coin = rec.spec.fundAsset ?? rec.spec.coin.unit;
@@ -46,11 +44,11 @@ function header(rec: Recording, o: ToScenarioOptions): Record<string, unknown> {
   const main = rec.wallets.find((w) => w.name === 'main')!;
   const coin = rec.spec.fundAsset ?? rec.spec.coin.unit;
   const mainFunds = main.history === 'fresh' ? main.funded : { [coin]: spentByMain(rec) };
-  const unlocked = Object.fromEntries(Object.entries(mainFunds).filter(([, v]) => v > 0n).map(([a, v]) => [a, amountText(v, a)]));
+  const unlocked = Object.fromEntries(Object.entries(mainFunds).filter(([, v]) => v > 0n).map(([a, v]) => [a, formatAmountShort(v, a)]));
   const wallets = Object.fromEntries(
     rec.wallets.filter((w) => w.name !== 'main').map((w) => {
       const funds = Object.entries(w.funded).filter(([, v]) => v > 0n);
-      return [w.name, funds.length ? { unlocked: Object.fromEntries(funds.map(([a, v]) => [a, amountText(v, a)])) } : {}];
+      return [w.name, funds.length ? { unlocked: Object.fromEntries(funds.map(([a, v]) => [a, formatAmountShort(v, a)])) } : {}];
     }),
   );
   return {

@@ -10,7 +10,7 @@ import { MAX_HEIGHT } from '../limits.js';
 import { MONEY_SUPPLY } from '../sim/index.js';
 import { BACKENDS, type BackendSpec } from '../testnet/backends.js';
 import { planMining } from '../testnet/funding.js';
-import { formatAmount, parseAmount } from '../common/amounts.js';
+import { formatAmountShort, parseAmount } from '../common/amounts.js';
 import type { PathSegment } from '../common/path.js';
 import type { SchemaProblem } from './schema.js';
 
@@ -116,7 +116,7 @@ function fundable(spec: BackendSpec): bigint {
   return v;
 }
 
-const show = (atomic: bigint, asset: string): string => (asset === 'SAL1' || asset === 'SAL' || asset === 'XMR' ? formatAmount(atomic, asset).replace(/\.?0+ /, ' ') : `${atomic} atomic units of ${asset}`);
+const show = (atomic: bigint, asset: string): string => (asset === 'SAL1' || asset === 'SAL' || asset === 'XMR' ? formatAmountShort(atomic, asset) : `${atomic} atomic units of ${asset}`);
 
 /** Every amount of `requires.unlocked` and `wallets.<name>.unlocked`, with its path. */
 function fundsAsked(doc: Obj): { asset: string; amount: bigint; path: PathSegment[] }[] {
