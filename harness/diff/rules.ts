@@ -97,7 +97,7 @@ export const RULES: readonly Rule[] = [
 ];
 
 /** The nearest object key of a path (`result.tx_hash_list[0]` → `tx_hash_list`). */
-function nearestKey(path: readonly PathSegment[]): string | undefined {
+export function nearestKey(path: readonly PathSegment[]): string | undefined {
   for (let i = path.length - 1; i >= 0; i--) if (typeof path[i] === 'string') return path[i] as string;
   return undefined;
 }

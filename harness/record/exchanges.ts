@@ -1,5 +1,6 @@
 // Raw exchanges (bytes that crossed a proxy) as calls a scenario can make: JSON-RPC through
 // /json_rpc, or a daemon URI endpoint with a JSON body. What cannot be a step is kept as a reason.
+import { isPlainObject } from '../scenario/match-values.js';
 import { parseJson } from '../rpc/json.js';
 import type { RawExchange } from './proxy.js';
 import type { RecordedCall, SkippedCall } from './types.js';
@@ -13,7 +14,6 @@ const tryJson = (b: Buffer): { value: unknown } | undefined => {
   }
 };
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The JSON-RPC method of a request body, read without parsing it (the proxy's hot path). */
 export function peekMethod(body: Buffer): string | undefined {
@@ -25,15 +25,15 @@ const bare = (path: string): string => path.split('?', 1)[0]!;
 
 function jsonRpc(e: RawExchange, base: Omit<RecordedCall, 'method' | 'params' | 'answer'>): RecordedCall | SkippedCall {
   const req = tryJson(e.requestBody);
-  if (!req || !isObject(req.value) || typeof req.value.method !== 'string') {
+  if (!req || !isPlainObject(req.value) || typeof req.value.method !== 'string') {
     return { kind: 'skipped', why: `a ${base.on} request to /json_rpc that is not one JSON-RPC call (a batch, or not JSON)` };
   }
   const res = tryJson(e.responseBody);
-  const body = res && isObject(res.value) ? res.value : undefined;
+  const body = res && isPlainObject(res.value) ? res.value : undefined;
   if (!body || (!('result' in body) && !('error' in body))) {
     return { kind: 'skipped', why: `${req.value.method} on the ${base.on} got no JSON-RPC answer (HTTP ${e.status})` };
   }
-  const answer = 'error' in body && isObject(body.error) ? { error: { code: Number(body.error.code), message: String(body.error.message ?? '') } } : { result: body.result };
+  const answer = 'error' in body && isPlainObject(body.error) ? { error: { code: Number(body.error.code), message: String(body.error.message ?? '') } } : { result: body.result };
   return { ...base, method: req.value.method, params: req.value.params ?? {}, answer };
 }
 

@@ -4,12 +4,13 @@
 // where the chain is (heights, counts, difficulty: a replay may run on a longer shared chain) is
 // checked by its form. A value an earlier answer produced, or a wallet's address, becomes its
 // placeholder.
+import { isPlainObject } from '../scenario/match-values.js';
 import { formatPath, type PathSegment } from '../common/path.js';
-import { classify, type Format } from '../diff/rules.js';
+import { classify, nearestKey, type Format } from '../diff/rules.js';
 import { escapeText, SECRET_KEY } from './links.js';
 
 /** Where the chain is: the same session replayed on a longer chain answers other numbers here. */
-const CHAIN_POSITION = /^(height|heights|[a-z0-9_]*_height|confirmations|blocks_to_unlock|time_to_unlock|tx_count|tx_pool_size|[a-z0-9_]*_count|count|[a-z0-9_]*difficulty[a-z0-9_]*|already_generated_coins|reward|block_reward|[a-z0-9_]*_size|start_time|adjusted_time|target|blocks_fetched|received_money|outputs_count)$/;
+const CHAIN_POSITION = /^(height|heights|[a-z0-9_]*_height|confirmations|blocks_to_unlock|time_to_unlock|tx_count|tx_pool_size|[a-z0-9_]*_count|count|[a-z0-9_]*difficulty[a-z0-9_]*|already_generated_coins|reward|block_reward|[a-z0-9_]*_size|start_time|adjusted_time|target)$/;
 
 /** Wallet methods whose answer is the wallet's history: unknown for a wallet the session did not create. */
 const HISTORY = new Set(['get_balance', 'getbalance', 'get_transfers', 'incoming_transfers', 'get_payments', 'get_bulk_payments', 'get_transfer_by_txid', 'get_address', 'getaddress']);
@@ -28,10 +29,9 @@ export interface ExpectContext {
 
 type Expectation = unknown;
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const typeOf = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'bigint' ? 'number' : typeof v);
 
-function byFormat(format: Format | 'chain', v: unknown): Expectation {
+function byFormat(format: Format, v: unknown): Expectation {
   if (typeof v === 'string') {
     if (v === '') return '';
     if (/^[0-9a-f]+$/.test(v) && v.length <= 128) return { matches: `^[0-9a-f]{${v.length}}$` };
@@ -44,11 +44,6 @@ function byFormat(format: Format | 'chain', v: unknown): Expectation {
     if (format === 'timestamp' && n === 0) return 0;
   }
   return { type: typeOf(v) };
-}
-
-function nearestKey(path: readonly PathSegment[]): string | undefined {
-  for (let i = path.length - 1; i >= 0; i--) if (typeof path[i] === 'string') return path[i] as string;
-  return undefined;
 }
 
 function leaf(path: PathSegment[], v: unknown, c: ExpectContext): Expectation {
@@ -67,15 +62,13 @@ function leaf(path: PathSegment[], v: unknown, c: ExpectContext): Expectation {
 /** Lists of transfers: entries of one block come back in no fixed order, so each is looked for by its deterministic fields. */
 const UNORDERED = /^(in|out|pending|pool|failed|transfers)$/;
 
-const isMatcher = (x: unknown): boolean => isObject(x);
-
 /** The fields of a list entry a replay answers exactly (placeholders included), for `contains`. */
 function exactPart(path: PathSegment[], v: unknown, c: ExpectContext): unknown {
   if (Array.isArray(v)) {
     const parts = v.map((x, i) => exactPart([...path, i], x, c));
     return parts.every((x) => x !== undefined) ? parts : undefined;
   }
-  if (isObject(v)) {
+  if (isPlainObject(v)) {
     const out: Record<string, unknown> = {};
     for (const [k, x] of Object.entries(v)) {
       const part = exactPart([...path, k], x, c);
@@ -84,12 +77,13 @@ function exactPart(path: PathSegment[], v: unknown, c: ExpectContext): unknown {
     return out;
   }
   const e = leaf(path, v, c);
-  return isMatcher(e) ? undefined : e;
+  // a matcher (a mapping) cannot go inside `contains`: only exact values do
+  return isPlainObject(e) ? undefined : e;
 }
 
 function walk(path: PathSegment[], v: unknown, c: ExpectContext, out: Record<string, Expectation>): void {
   const key = nearestKey(path);
-  if (Array.isArray(v) && v.length > 0 && key !== undefined && UNORDERED.test(key) && typeof path.at(-1) === 'string' && v.every(isObject)) {
+  if (Array.isArray(v) && v.length > 0 && key !== undefined && UNORDERED.test(key) && typeof path.at(-1) === 'string' && v.every(isPlainObject)) {
     out[formatPath(path)] = { all: [{ length: v.length }, ...v.map((x) => ({ contains: exactPart([...path, 0], x, c) }))] };
     return;
   }
@@ -102,7 +96,7 @@ function walk(path: PathSegment[], v: unknown, c: ExpectContext, out: Record<str
     v.forEach((x, i) => walk([...path, i], x, c, out));
     return;
   }
-  if (isObject(v)) {
+  if (isPlainObject(v)) {
     const keys = Object.keys(v);
     if (keys.length === 0) out[formatPath(path)] = { type: 'object' };
     for (const k of keys) walk([...path, k], v[k], c, out);

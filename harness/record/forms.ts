@@ -1,6 +1,7 @@
 // A recorded request as a step: the readable form of its method when that form, filled in by the
 // runner, sends exactly the recorded request again (checked by building it: `transferRequest`,
 // `sweepRequest`), and `call` otherwise — a request is always replayed byte for byte the same.
+import { isPlainObject } from '../scenario/match-values.js';
 import { formatAmountShort } from '../common/amounts.js';
 import { sweepRequest, transferRequest } from '../scenario/steps/wallet.js';
 import type { BackendSpec } from '../testnet/backends.js';
@@ -12,13 +13,12 @@ export interface ActionDraft {
   value: Record<string, unknown>;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** JSON text with sorted keys, bigints and integral numbers alike: equal requests give equal text. */
 export function canonical(v: unknown): string {
   if (typeof v === 'bigint' || (typeof v === 'number' && Number.isInteger(v))) return `#${String(v)}`;
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (isObject(v)) return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(',')}}`;
+  if (isPlainObject(v)) return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(',')}}`;
   return JSON.stringify(v) ?? 'undefined';
 }
 
@@ -33,7 +33,7 @@ function readableAmount(v: unknown, asset: string, spec: BackendSpec): unknown {
 
 function transferCandidate(p: Record<string, unknown>, spec: BackendSpec): Record<string, unknown> | undefined {
   const { destinations, source_asset: _s, dest_asset: _d, tx_type: _t, ...rest } = p;
-  if (!Array.isArray(destinations) || destinations.length === 0 || !destinations.every(isObject)) return undefined;
+  if (!Array.isArray(destinations) || destinations.length === 0 || !destinations.every(isPlainObject)) return undefined;
   const coin = spec.fundAsset ?? spec.coin.unit;
   const asset = String(p.source_asset ?? destinations[0]!.asset_type ?? coin);
   const dests = destinations.map((d) => {
@@ -65,7 +65,7 @@ function verified(candidate: Record<string, unknown> | undefined, build: (c: Rec
 function readableWallet(c: RecordedCall, spec: BackendSpec): ActionDraft | undefined {
   const m = c.method!;
   const p = c.params;
-  if (!isObject(p)) return undefined;
+  if (!isPlainObject(p)) return undefined;
   if (AS_WRITTEN.has(m)) return { key: m, value: p };
   if (m === 'transfer' || m === 'transfer_split') {
     const v = verified(transferCandidate(p, spec), (x) => transferRequest(m, x, spec), p);
@@ -81,7 +81,7 @@ function readableWallet(c: RecordedCall, spec: BackendSpec): ActionDraft | undef
 
 /** The step action for a recorded call; `readable: false` forces `call`. */
 export function actionOf(c: RecordedCall, spec: BackendSpec, readable = true): ActionDraft {
-  const hasParams = !(isObject(c.params) && Object.keys(c.params).length === 0) && c.params !== undefined;
+  const hasParams = !(isPlainObject(c.params) && Object.keys(c.params).length === 0) && c.params !== undefined;
   const params = hasParams ? { params: c.params } : {};
   if (c.on === 'daemon') return { key: 'call', value: c.path ? { path: c.path, ...params } : { on: 'daemon', method: c.method, ...params } };
   const r = readable ? readableWallet(c, spec) : undefined;

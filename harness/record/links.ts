@@ -2,8 +2,9 @@
 // and a value an earlier answer produced (a tx hash, a key image, a blob) becomes `${name}` where a
 // later request sends it or a later answer repeats it, with `save: {name: <path>}` on the step
 // that produced it. Every other string is written literally (`${` escaped as `$${`).
+import { isPlainObject } from '../scenario/match-values.js';
 import { formatPath, type PathSegment } from '../common/path.js';
-import { classify } from '../diff/rules.js';
+import { classify, nearestKey } from '../diff/rules.js';
 import { addressAt } from '../testnet/mining.js';
 import type { BackendSpec } from '../testnet/backends.js';
 import type { RecordedWallet } from './types.js';
@@ -34,7 +35,6 @@ export const SECRET_KEY = /^(password|old_password|new_password|passphrase|seed|
 /** A literal string as a scenario writes it: `${` is `$${` (placeholders are resolved in every string of a step). */
 export const escapeText = (s: string): string => s.replace(/\$\{/g, () => '$${');
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 /** Shorter values (a 16-digit payment id of zeros, say) are not tied together: they repeat by chance. */
 const MIN_PRODUCED = 32;
 
@@ -74,16 +74,16 @@ export function createLinker(spec: BackendSpec, wallets: readonly RecordedWallet
   const request = (v: unknown): unknown => {
     if (typeof v === 'string') return link(v) ?? escapeText(v);
     if (Array.isArray(v)) return v.map(request);
-    if (isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, SECRET_KEY.test(k) && typeof x === 'string' && x !== '' ? `\${env.SALTNET_RECORDED_${k.toUpperCase()}}` : request(x)]));
+    if (isPlainObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, SECRET_KEY.test(k) && typeof x === 'string' && x !== '' ? `\${env.SALTNET_RECORDED_${k.toUpperCase()}}` : request(x)]));
     return v;
   };
   const remember = (step: number, path: PathSegment[], v: unknown, method: string): void => {
     if (Array.isArray(v)) return v.forEach((x, i) => remember(step, [...path, i], x, method));
-    if (isObject(v)) return Object.entries(v).forEach(([k, x]) => remember(step, [...path, k], x, method));
+    if (isPlainObject(v)) return Object.entries(v).forEach(([k, x]) => remember(step, [...path, k], x, method));
     if (typeof v !== 'string' || v.length < MIN_PRODUCED || /^(.)\1*$/.test(v) || addresses.has(v) || produced.has(v)) return;
     const formatted = formatPath(path);
     if (classify(path, formatted, v, v)?.format !== 'opaque') return;
-    const key = [...path].reverse().find((s): s is string => typeof s === 'string') ?? 'value';
+    const key = nearestKey(path) ?? 'value';
     // `transfer_tx_hash`, `create_token_tx_hash`: what produced it and what it is.
     produced.set(v, { step, path: formatted, base: `${method}${method ? '_' : ''}${key.replace(/_list$/, '')}` });
   };
