@@ -47,9 +47,9 @@ function outFile(a: RecordArgs): string {
 }
 
 /** The environment a recorded program gets: the proxied endpoints and the wallets' addresses. */
-export function recordEnv(s: RecordSession, height: number): Record<string, string> {
+export function recordEnv(s: RecordSession): Record<string, string> {
   const env: Record<string, string> = { SALTNET_DAEMON_URL: s.daemonUrl };
-  const spec = s.spec;
+  const { spec, height } = s;
   for (const w of s.wallets) {
     const prefix = w.name === 'main' ? 'SALTNET_WALLET' : `SALTNET_WALLET_${w.name.toUpperCase()}`;
     env[`${prefix}_URL`] = s.walletUrls.get(w.name)!;
@@ -80,8 +80,7 @@ async function record(a: RecordArgs, signal: AbortSignal): Promise<void> {
   const file = outFile(a);
   const command = a._.slice(1).map(String);
   const s = await session(a);
-  const height = s.height;
-  const env = recordEnv(s, height);
+  const env = recordEnv(s);
   process.stderr.write(
     [
       `saltnet record: recording to ${file}`,

@@ -2,7 +2,7 @@
 // proxy in front of the daemon and of every wallet RPC. A session it starts gets wallets of its own,
 // funded as a replay funds them (`requires.unlocked`, `wallets:`), so what a replay's wallets answer
 // is what they answered here.
-import { createDaemonClient, type DaemonClient } from '../rpc/daemon.js';
+import { createDaemonClient } from '../rpc/daemon.js';
 import { fundingBucket } from '../scenario/runner.js';
 import { BACKENDS, type BackendSpec } from '../testnet/backends.js';
 import { fundFromWallet } from '../testnet/funding.js';
@@ -90,12 +90,11 @@ async function ownTestnet(o: RecordSessionOptions): Promise<Source & { height: n
   }
 }
 
-async function attached(a: NonNullable<RecordSessionOptions['attach']>, daemon: DaemonClient): Promise<Source & { height: number }> {
+function attached(a: NonNullable<RecordSessionOptions['attach']>): Source {
   return {
     spec: BACKENDS[a.backend],
     daemonUrl: a.daemon,
     wallets: [{ wallet: { name: 'main', addresses: a.addresses, funded: {}, history: 'unknown' }, url: a.wallet }],
-    height: await daemon.height(),
     ...(a.minerAddresses ? { minerAddresses: a.minerAddresses } : {}),
     release: async () => undefined,
   };
@@ -105,7 +104,7 @@ async function attached(a: NonNullable<RecordSessionOptions['attach']>, daemon: 
 export async function recordSession(o: RecordSessionOptions = {}): Promise<RecordSession> {
   if (o.attach && o.wallets?.length) throw new Error('more wallets need a testnet of the session\'s own: leave out --run, or record with main only');
   const startedAt = new Date().toISOString();
-  const src = o.attach ? await attached(o.attach, createDaemonClient(o.attach.daemon)) : await ownTestnet(o);
+  const src: Source & { height?: number } = o.attach ? attached(o.attach) : await ownTestnet(o);
   const daemon = createDaemonClient(src.daemonUrl);
   const raw: RawExchange[] = [];
   const mines: { seq: number; blocks: number }[] = [];
@@ -113,7 +112,7 @@ export async function recordSession(o: RecordSessionOptions = {}): Promise<Recor
   let current = 0;
   const proxies: RecordingProxy[] = [];
   let tracker: MiningTracker | undefined;
-  let sessionHeight = src.height;
+  let sessionHeight = 0;
   try {
     // From here on, blocks are the session's: funding the wallets mined some before.
     sessionHeight = await daemon.height();
@@ -151,7 +150,8 @@ export async function recordSession(o: RecordSessionOptions = {}): Promise<Recor
       startedAt,
       spec: src.spec,
       ...(src.testnet ? { version: src.testnet.backend.source } : {}),
-      height: src.height,
+      // the replay's requires.height: before the funding of an own testnet's wallets, else where the session began
+      height: src.height ?? sessionHeight,
       wallets: src.wallets.map((w) => w.wallet),
       events: events.map(({ seq: _s, ...e }) => e as RecordedEvent),
     };
