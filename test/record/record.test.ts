@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI } from '../cli/helpers.js';
+import { CLI, startUntilReady, stopStarted } from '../cli/helpers.js';
+import type { ResultPromise } from 'execa';
 import { cleanup, tempDir, waitFor } from '../helpers/sim.js';
 
 const CLIENT = fileURLToPath(new URL('./client.mjs', import.meta.url));
@@ -77,6 +78,38 @@ describe('saltnet record', () => {
     expect(doc.steps[0].expect['result.top_block_hash']).toEqual({ matches: '^[0-9a-f]{64}$' });
     const status = await saltnet(['status', '--json']);
     expect(JSON.parse(status.stdout)).toEqual([]);
+  });
+
+  it('--run: records on a running saltnet up, its main wallet only, with balances checked by type', async () => {
+    const running: ResultPromise[] = [];
+    try {
+      const up = await startUntilReady(['up', '--backend', 'sim'], env(), running);
+      const out = join(home, 'attached.yaml');
+      const script = join(home, 'attached.mjs');
+      writeFileSync(script, [
+        "const call = (m, p) => fetch(process.env.SALTNET_WALLET_URL + '/json_rpc', { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: m, params: p }) }).then((r) => r.json());",
+        "await call('get_balance', { asset_type: 'SAL1' });",
+        "await call('transfer', { destinations: [{ address: process.env.SALTNET_MINER_ADDRESS, amount: 200000000, asset_type: 'SAL1' }], source_asset: 'SAL1', dest_asset: 'SAL1', tx_type: 3 });",
+        '',
+      ].join('\n'));
+      const refused = await saltnet(['record', '--run', up.ready.runId, '--wallet', 'bob', '--out', out]);
+      expect(refused.stderr).toContain('--wallet needs a testnet of the recording\'s own');
+      const r = await saltnet(['record', '--run', up.ready.runId, '--out', out, '--', process.execPath, script]);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stderr).toContain(`SALTNET_WALLET_URL=`);
+      const doc = parse(readFileSync(out, 'utf8'));
+      // main's history is not the replay's: it must hold at least what the session spent (here less than the default)
+      expect(doc.requires).toEqual({ height: up.ready.height, unlocked: { SAL1: '1100 SAL1' } });
+      expect(doc.wallets).toBeUndefined();
+      expect(doc.steps[0]).toEqual({ get_balance: { asset_type: 'SAL1' }, expect: { result: { type: 'object' } } });
+      expect(doc.steps[1].transfer).toEqual({ to: expect.stringMatching(/^SC1T/), amount: '2 SAL1' });
+      expect(doc.steps[1].expect['result.tx_hash']).toEqual({ matches: '^[0-9a-f]{64}$' });
+      // the testnet it recorded on is still up, and its run record still points at its own programs
+      const status = JSON.parse((await saltnet(['status', '--json'])).stdout);
+      expect(status.map((x: { runId: string }) => x.runId)).toEqual([up.ready.runId]);
+    } finally {
+      await stopStarted(running, env(), 'SIGINT');
+    }
   });
 
   it('refuses an --out that exists (unless --force) before it starts anything', async () => {
