@@ -1,6 +1,7 @@
 // A recorded request as a step: the readable form of its method when that form, filled in by the
 // runner, sends exactly the recorded request again (checked by building it: `transferRequest`,
 // `sweepRequest`), and `call` otherwise — a request is always replayed byte for byte the same.
+import { fundingAsset } from '../testnet/backends.js';
 import { isPlainObject } from '../scenario/match-values.js';
 import { formatAmountShort } from '../common/amounts.js';
 import { sweepRequest, transferRequest } from '../scenario/steps/wallet.js';
@@ -27,14 +28,14 @@ const AS_WRITTEN = new Set(['get_balance', 'getbalance', 'get_transfers', 'get_t
 
 /** An amount as the readable form writes it: `10 SAL1` for the coin, atomic units otherwise. */
 function readableAmount(v: unknown, asset: string, spec: BackendSpec): unknown {
-  if (asset !== (spec.fundAsset ?? spec.coin.unit) || (typeof v !== 'number' && typeof v !== 'bigint')) return v;
+  if (asset !== fundingAsset(spec) || (typeof v !== 'number' && typeof v !== 'bigint')) return v;
   return formatAmountShort(BigInt(v), asset);
 }
 
 function transferCandidate(p: Record<string, unknown>, spec: BackendSpec): Record<string, unknown> | undefined {
   const { destinations, source_asset: _s, dest_asset: _d, tx_type: _t, ...rest } = p;
   if (!Array.isArray(destinations) || destinations.length === 0 || !destinations.every(isPlainObject)) return undefined;
-  const coin = spec.fundAsset ?? spec.coin.unit;
+  const coin = fundingAsset(spec);
   const asset = String(p.source_asset ?? destinations[0]!.asset_type ?? coin);
   const dests = destinations.map((d) => {
     const a = String(d.asset_type ?? asset);
@@ -48,7 +49,7 @@ function transferCandidate(p: Record<string, unknown>, spec: BackendSpec): Recor
 function sweepCandidate(p: Record<string, unknown>, spec: BackendSpec): Record<string, unknown> | undefined {
   const { address, asset_type, ...rest } = p;
   if (typeof address !== 'string') return undefined;
-  const coin = spec.fundAsset ?? spec.coin.unit;
+  const coin = fundingAsset(spec);
   return { to: address, ...(asset_type !== undefined && asset_type !== coin ? { asset: asset_type } : {}), ...rest };
 }
 

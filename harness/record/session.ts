@@ -4,7 +4,7 @@
 // is what they answered here.
 import { createDaemonClient } from '../rpc/daemon.js';
 import { fundingBucket } from '../scenario/runner.js';
-import { BACKENDS, type BackendSpec } from '../testnet/backends.js';
+import { BACKENDS, fundingAsset, type BackendSpec } from '../testnet/backends.js';
 import { fundFromWallet } from '../testnet/funding.js';
 import type { MiningAddresses } from '../testnet/mining.js';
 import { startTestnet, type Testnet, type TestnetOptions, type WalletHandle } from '../testnet/testnet.js';
@@ -72,7 +72,7 @@ async function ownTestnet(o: RecordSessionOptions): Promise<Source & { height: n
   try {
     const height = await t.daemon.client.height();
     const funder = t.wallets().get('main')!;
-    const asset = spec.fundAsset ?? spec.coin.unit;
+    const asset = fundingAsset(spec);
     const plan = [{ name: 'main', unlocked: { [asset]: mainFunds } as Record<string, bigint> }, ...extra.map((w) => ({ name: w.name, unlocked: w.unlocked ?? {} }))];
     const wallets: Source['wallets'] = [];
     for (const w of plan) {

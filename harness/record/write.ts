@@ -2,6 +2,7 @@
 // step per request (readable form or `call`), `mine` steps where blocks were mined, `expect` /
 // `expect_error` from the answers, saves and placeholders between steps; commented with when and on
 // what it was recorded. The text is checked by the scenario parser before it is handed out.
+import { fundingAsset } from '../testnet/backends.js';
 import { dirname, join, relative } from 'node:path';
 import { Document, isMap, isSeq, visit } from 'yaml';
 import { formatAmountShort } from '../common/amounts.js';
@@ -28,7 +29,7 @@ interface StepDraft {
 
 /** What main must hold when its history is unknown (a `--run` session): what it spent, with the token cost and a fee margin per spend. */
 function spentByMain(rec: Recording): bigint {
-  const coin = rec.spec.fundAsset ?? rec.spec.coin.unit;
+  const coin = fundingAsset(rec.spec);
   let total = 0n;
   for (const e of rec.events) {
     if (e.kind !== 'call' || e.on !== 'wallet' || e.wallet !== 'main' || e.answer.error) continue;
@@ -42,7 +43,7 @@ function spentByMain(rec: Recording): bigint {
 
 function header(rec: Recording, o: ToScenarioOptions): Record<string, unknown> {
   const main = rec.wallets.find((w) => w.name === 'main')!;
-  const coin = rec.spec.fundAsset ?? rec.spec.coin.unit;
+  const coin = fundingAsset(rec.spec);
   const mainFunds = main.history === 'fresh' ? main.funded : { [coin]: spentByMain(rec) };
   const unlocked = Object.fromEntries(Object.entries(mainFunds).filter(([, v]) => v > 0n).map(([a, v]) => [a, formatAmountShort(v, a)]));
   const wallets = Object.fromEntries(

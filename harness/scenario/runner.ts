@@ -2,6 +2,7 @@
 // its scenarios, each with fresh funded wallets), satisfy each scenario's `requires`, run its steps,
 // record artifacts, and report. Failures never stop other scenarios unless --bail. A testnet that
 // does not start is started once more before its scenarios end as infrastructure errors.
+import { fundingAsset } from '../testnet/backends.js';
 import { dirname } from 'node:path';
 import type { BackendName, BackendSpec } from '../testnet/backends.js';
 import { resolveBackend } from '../testnet/binaries.js';
@@ -265,7 +266,7 @@ function runFresh(scenarios: Scenario[], c: RunContext): Promise<ScenarioResult[
 
 async function prepareFresh(s: Scenario, spec: BackendSpec, c: RunContext): Promise<Prepared> {
   const funds = requiredFunds(s, spec);
-  const need = funds.get(spec.fundAsset ?? spec.coin.unit) ?? 0n;
+  const need = funds.get(fundingAsset(spec)) ?? 0n;
   const options: TestnetOptions = { ...c.base, height: Math.max(requiredHeight(s, spec), 1), unlocked: need > 0n ? fundingBucket(need, spec) : 0n };
   const testnet = await retryOnce(() => startTestnet(options), `starting the testnet of "${s.name}"`, c.o.log, c.o.signal);
   try {

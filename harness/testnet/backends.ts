@@ -139,3 +139,7 @@ export const AUTO_ORDER: readonly BackendName[] = ['salvium', 'sim'];
 export const BACKEND_CHOICES = ['auto', ...BACKEND_NAMES] as const;
 export type BackendChoice = BackendName | 'auto';
 
+/** The asset wallets are funded in and amounts are counted in: the fund asset (SAL1), else the coin's unit (XMR). */
+export function fundingAsset(spec: BackendSpec): string {
+  return spec.fundAsset ?? spec.coin.unit;
+}

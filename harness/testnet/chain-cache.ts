@@ -6,6 +6,7 @@ import { basename, join } from 'node:path';
 import { cacheKey, fileSha256, type CacheKeyInput } from '../snapshot/key.js';
 import type { Manifest, ManifestWallet } from '../snapshot/manifest.js';
 import { loadSnapshot, saveSnapshot, type LoadSnapshotResult } from '../snapshot/store.js';
+import { fundingAsset } from './backends.js';
 import type { ResolvedBackend } from './binaries.js';
 import { fixtureWallet } from './fixture-wallets.js';
 import type { MiningAddresses } from './mining.js';
@@ -52,7 +53,7 @@ export function chainSpecFor(be: ResolvedBackend, o: { difficulty?: number; heig
     difficulty: o.difficulty ?? be.spec.difficulty,
     height: o.height ?? be.spec.defaultHeight,
     unlocked: o.unlocked ?? be.spec.defaultUnlocked,
-    asset: be.spec.fundAsset ?? be.spec.coin.unit,
+    asset: fundingAsset(be.spec),
     seeds: [fixtureWallet('miner').seed, fixtureWallet('main').seed],
   };
 }

@@ -1,6 +1,7 @@
 // What the global setup hands to the test workers through vitest's provide/inject: plain JSON
 // (strings, numbers, booleans), because vitest sends it to every worker process. Everything a
 // worker needs to reach the testnet, and to start wallet RPC processes of its own, is here.
+import { fundingAsset } from '../testnet/backends.js';
 import type { BackendName } from '../testnet/backends.js';
 import type { Testnet } from '../testnet/testnet.js';
 
@@ -53,7 +54,7 @@ export function contextOf(t: Testnet, timeoutFactor: number): SaltnetContext {
     backend: spec.name,
     spec: {
       name: spec.name,
-      asset: spec.fundAsset ?? spec.coin.unit,
+      asset: fundingAsset(spec),
       ...(spec.carrotHeight !== undefined ? { carrotHeight: spec.carrotHeight } : {}),
       ...(spec.tokenHeight !== undefined ? { tokenHeight: spec.tokenHeight } : {}),
     },
