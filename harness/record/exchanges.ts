@@ -21,7 +21,7 @@ export function peekMethod(body: Buffer): string | undefined {
 }
 
 /** The path without its query. */
-const bare = (path: string): string => path.split('?', 1)[0]!;
+export const barePath = (path: string): string => path.split('?', 1)[0]!;
 
 function jsonRpc(e: RawExchange, base: Omit<RecordedCall, 'method' | 'params' | 'answer'>): RecordedCall | SkippedCall {
   const req = tryJson(e.requestBody);
@@ -41,7 +41,7 @@ function jsonRpc(e: RawExchange, base: Omit<RecordedCall, 'method' | 'params' | 
 export function toCall(e: RawExchange): RecordedCall | SkippedCall {
   const daemon = e.target === 'daemon';
   const base = { kind: 'call' as const, on: daemon ? ('daemon' as const) : ('wallet' as const), ...(daemon ? {} : { wallet: e.target.slice('wallet:'.length) }), ms: e.endedAt - e.startedAt };
-  const path = bare(e.path);
+  const path = barePath(e.path);
   if (path === '/json_rpc') return jsonRpc(e, base);
   if (!daemon) return { kind: 'skipped', why: `a wallet request to ${path} (the wallet RPC serves only /json_rpc)` };
   if (path.endsWith('.bin')) return { kind: 'skipped', why: `${path}: a binary (epee) endpoint, which a scenario cannot send` };

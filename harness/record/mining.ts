@@ -4,7 +4,7 @@
 // part of it, not steps, and when the next other request arrives the episode ends as one `mine`
 // step of the blocks it added. Blocks mined around the proxy are seen by polling the height and
 // become a `mine` step before the next request.
-import { peekMethod } from './exchanges.js';
+import { barePath, peekMethod } from './exchanges.js';
 
 /** Daemon requests a mining episode makes: URI endpoints and JSON-RPC methods. */
 export const EPISODE_PATHS = new Set(['/start_mining', '/stop_mining', '/mining_status', '/get_height', '/getheight', '/get_info', '/getinfo', '/pop_blocks']);
@@ -41,7 +41,7 @@ export function trackMining(height: () => Promise<number>, mined: (blocks: numbe
   timer.unref();
   return {
     async before(target, path, body) {
-      const p = path.split('?', 1)[0]!;
+      const p = barePath(path);
       if (target === 'daemon') {
         if (p === '/start_mining') {
           if (!episode) await settle();
