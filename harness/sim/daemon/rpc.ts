@@ -17,6 +17,28 @@ const popParams = params({ nblocks: u64() });
 const rawTxParams = params({ tx_as_hex: str(), do_not_relay: bool() });
 const keyImagesParams = params({ key_images: list(str()) });
 
+/** More than this many key images in one request are refused (core_rpc_server.cpp). */
+const MAX_SPENT_KEY_IMAGES_COUNT = 50000;
+
+/**
+ * /is_key_image_spent as core_rpc_server::on_is_key_image_spent answers: the access-response base
+ * (credits, top_hash) with every answer, each key image parsed as hex then checked for 32 bytes (the
+ * first bad one ends the request with its status, without spent_status), then 0 unspent, 1 in a
+ * block, 2 in the pool.
+ */
+function isKeyImageSpent(l: DaemonContext['ledger'], keyImages: string[]): Record<string, unknown> {
+  const base = { credits: 0, top_hash: '', untrusted: false };
+  if (keyImages.length > MAX_SPENT_KEY_IMAGES_COUNT) return { ...base, status: 'Too many key images queried' };
+  for (const k of keyImages) {
+    if (k.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(k)) return { ...base, status: 'Failed to parse hex representation of key image' };
+    if (k.length !== 64) return { ...base, status: 'Failed, size of data mismatch' };
+  }
+  const pooled = new Set<string>();
+  for (const tx of l.pool.values()) for (const i of tx.inputs) pooled.add(i.keyImage);
+  const status = keyImages.map((k) => k.toLowerCase()).map((k) => (l.spentKeyImages.has(k) ? 1 : pooled.has(k) ? 2 : 0));
+  return { ...base, ...(status.length ? { spent_status: status } : {}), status: 'OK' };
+}
+
 function startMining(ctx: DaemonContext, p: ReturnType<typeof startMiningParams.parse>): string {
   if (!ctx.offline) return 'BUSY';
   const addr = decodeAddress(p.miner_address);
@@ -134,11 +156,6 @@ export function daemonUriEndpoints(ctx: DaemonContext): Map<string, Handler> {
   m.set('/get_transaction_pool', pool);
   const send: Handler = (raw) => sendRawTransaction(ctx, rawTxParams.parse(raw).tx_as_hex);
   m.set('/send_raw_transaction', send).set('/sendrawtransaction', send);
-  m.set('/is_key_image_spent', (raw) => {
-    const p = keyImagesParams.parse(raw);
-    const pooled = new Set<string>();
-    for (const tx of l.pool.values()) for (const i of tx.inputs) pooled.add(i.keyImage);
-    return { spent_status: p.key_images.map((k) => (l.spentKeyImages.has(k) ? 1 : pooled.has(k) ? 2 : 0)), ...STATUS };
-  });
+  m.set('/is_key_image_spent', (raw) => isKeyImageSpent(l, keyImagesParams.parse(raw).key_images));
   return m;
 }
