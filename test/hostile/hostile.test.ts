@@ -1,5 +1,6 @@
 // The hostile-input suite: every case of cases.ts runs `saltnet` as a user would, in a project
-// folder of its own, and must end within 10 s with the exit code and message it is expected to
+// folder of its own, and must end within 30 s (a hang never ends; a case takes about 5 s, but
+// under strace on two loaded cores one took 10.3 s in CI) with the exit code and message it is expected to
 // give — no stack trace, no process left behind, no file opened outside the allowed folders
 // (traced with strace where it is installed; CI installs it), no password in any command line,
 // output or artifact, and no canary text from outside the project anywhere.
@@ -13,7 +14,7 @@ import { cleanup, tempDir } from '../helpers/sim.js';
 import { CLI } from '../cli/helpers.js';
 import { CASES, type HostileCase } from './cases.js';
 
-const HANG_MS = 10_000;
+const HANG_MS = 30_000;
 // A JavaScript stack frame (`    at fn (/x/y.js:1:2)`, `    at file:///x.js:1:2`, `    at node:internal/…`), not a scenario location (`at s.yaml:4:5`).
 const STACK = /^\s+at (?:.+ \()?(?:file:\/\/|node:|\/)[^\s]*\.[cm]?[jt]s:\d+:\d+\)?$/m;
 const hasStrace = ((): boolean => {
