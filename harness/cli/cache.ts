@@ -61,10 +61,14 @@ const build: CommandModule<object, CacheArgs & { force: boolean }> = {
     if (a.force) removeSnapshot(cacheDir(a.cacheDir ? { cacheDir: a.cacheDir } : {}), await keyFor(a));
     const t0 = Date.now();
     const s = await withSuite(a);
-    const t = await startTestnet({ ...toTestnetOptions(a), ...(s.chain ? { height: s.chain.height, unlocked: s.chain.unlocked } : {}), snapshots: true, log });
+    const o = { ...toTestnetOptions(a), ...(s.chain ? { height: s.chain.height, unlocked: s.chain.unlocked } : {}) };
+    // Served at the difficulty it is mined at: the same key, and no daemon restarted only to be stopped.
+    const prefix = chainSpecFor(resolveBackend(o.backend ?? 'auto', o.binDir), o).prefixDifficulty;
+    const t = await startTestnet({ ...o, difficulty: prefix, snapshots: true, log });
     await t.stop();
     if (t.snapshot.saveError) throw new Error(`the chain state was built but not saved: ${t.snapshot.saveError}`);
-    process.stdout.write(`${t.snapshot.key} ${t.snapshot.status === 'hit' ? 'was cached already' : 'built and saved'} (${((Date.now() - t0) / 1000).toFixed(1)} s) in ${t.snapshot.cacheDir}\n`);
+    const serves = o.prefixDifficulty === 'same' ? `serves difficulty ${prefix}` : 'mined at difficulty 1, serves every difficulty';
+    process.stdout.write(`${t.snapshot.key} ${t.snapshot.status === 'hit' ? 'was cached already' : 'built and saved'} (${((Date.now() - t0) / 1000).toFixed(1)} s; ${serves}) in ${t.snapshot.cacheDir}\n`);
   },
 };
 

@@ -14,10 +14,12 @@ import type { DiffResult, DiffSide } from '../diff/types.js';
 import type { BackendName } from '../testnet/backends.js';
 import { expandFiles } from './run.js';
 import { BACKENDS, BACKEND_CHOICES } from '../testnet/backends.js';
+import { miningOptionsOf } from '../testnet/types.js';
+import { miningOptions, type MiningArgs } from './testnet-options.js';
 
 type Backend = BackendName | 'auto';
 
-export interface DiffArgs {
+export interface DiffArgs extends MiningArgs {
   files: string[];
   a: Backend;
   /** Default `salvium`; not with --against. */
@@ -63,6 +65,7 @@ function commonOptions(argv: DiffArgs, files: number | undefined, err: (l: strin
   };
   return {
     ...(argv.difficulty ? { difficulty: argv.difficulty } : {}),
+    ...miningOptionsOf(argv),
     ...(argv.cacheDir ? { cacheDir: argv.cacheDir } : {}),
     snapshots: argv.snapshots !== false,
     isolation: argv.isolation,
@@ -115,7 +118,7 @@ export const diffCommand: CommandModule<object, DiffArgs> = {
   command: 'diff [files..]',
   describe: 'run scenario files on two backends (or two builds, or one side against a recording) and report where their answers differ, step by step',
   builder: (y) =>
-    y
+    miningOptions(y)
       .positional('files', { type: 'string', array: true, describe: 'scenario files or globs, e.g. scenarios/*.yaml (default: run.files of the config file; with --against, else every scenario of the recording)' })
       .option('a', { choices: BACKEND_CHOICES, default: 'sim' as const, describe: 'backend of side A' })
       .option('b', { choices: BACKEND_CHOICES, defaultDescription: 'salvium', describe: 'backend of side B' })

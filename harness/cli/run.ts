@@ -13,11 +13,14 @@ import { toJson } from '../scenario/report/json.js';
 import { toJUnit } from '../scenario/report/junit.js';
 import { runFiles, suiteChain, type RunnerOptions } from '../scenario/runner.js';
 import { resolveBackend } from '../testnet/binaries.js';
+import { miningOptionsOf } from '../testnet/types.js';
+import { miningOptions, type MiningArgs } from './testnet-options.js';
 import { isUnsuccessful, type ScenarioResult } from '../scenario/types.js';
 
 /** `run`'s arguments: the config keys it takes (config/schema.ts) and the options of its own. */
 export type RunArgs = Pick<ConfigValues, 'backend' | 'snapshots'> &
   Partial<Pick<ConfigValues, 'binDir' | 'difficulty' | 'cacheDir'>> &
+  MiningArgs &
   Pick<ConfigValues['run'], 'isolation' | 'workers' | 'bail' | 'reporter' | 'artifacts'> & {
     files: string[];
     shard?: string;
@@ -97,6 +100,7 @@ async function runAndReport(argv: RunArgs, extra: Partial<RunnerOptions>): Promi
     backend: argv.backend,
     ...(argv.binDir ? { binDir: argv.binDir } : {}),
     ...(argv.difficulty ? { difficulty: argv.difficulty } : {}),
+    ...miningOptionsOf(argv),
     ...(argv.cacheDir ? { cacheDir: argv.cacheDir } : {}),
     snapshots: argv.snapshots !== false,
     isolation: argv.isolation,
@@ -126,7 +130,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
   command: 'run [files..]',
   describe: 'run scenario files (or folders, or globs) against a testnet',
   builder: (y) =>
-    y
+    miningOptions(y)
       .positional('files', { type: 'string', array: true, describe: 'scenario files, folders (their *.yaml and *.yml files, not subfolders) or globs, e.g. scenarios/*.yaml (default: run.files of the config file)' })
       .option('backend', configOption('backend'))
       .option('bin-dir', configOption('binDir'))

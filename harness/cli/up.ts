@@ -29,6 +29,7 @@ export function summary(t: Testnet): Record<string, unknown> {
     workdir: t.workdir,
     height: t.height,
     snapshot: t.snapshot,
+    mining: t.mining,
     daemon: { url: t.daemon.url, pid: t.daemon.pid, dataDir: t.daemon.dataDir, log: t.daemon.logFile, ports: t.daemon.ports },
     wallet: {
       url: t.wallet.url,
@@ -59,6 +60,14 @@ const SNAPSHOT_WORDS: Record<string, string> = {
   off: 'mined from scratch (cache off)',
 };
 
+/** "difficulty 500 (the chain state below 1201 was mined at difficulty 1), RandomX full, 2 threads". */
+function miningWords(t: Testnet): string {
+  const m = t.mining;
+  const p = t.snapshot.prefix;
+  const prefix = p && p.difficulty !== m.difficulty ? ` (the chain state to height ${p.height} was mined at difficulty ${p.difficulty})` : '';
+  return `difficulty ${m.difficulty}${prefix}${m.randomx ? `, RandomX ${m.randomx}` : ''}, ${m.threads} thread${m.threads === 1 ? '' : 's'}`;
+}
+
 export async function up(argv: ArgumentsCamelCase<UpArgs>, extra: Partial<TestnetOptions> = {}): Promise<void> {
   const log = (l: string): void => void process.stderr.write(`${l}\n`);
   const t = await startTestnet({
@@ -79,6 +88,7 @@ export async function up(argv: ArgumentsCamelCase<UpArgs>, extra: Partial<Testne
       [
         `saltnet is up (${t.backend.reason}), height ${t.height}`,
         `  chain state  ${SNAPSHOT_WORDS[t.snapshot.status]}${t.snapshot.key ? ` (${t.snapshot.key})` : ''}`,
+        `  mining       ${miningWords(t)}`,
         `  daemon RPC   ${t.daemon.url}   (data dir ${t.daemon.dataDir})`,
         `  wallet RPC   ${t.wallet.url}   (wallet ${t.wallet.file})`,
         `  address      ${t.wallet.address}`,

@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { isAmountString } from '../common/amounts.js';
 import { describeRule, NUMBER_RULES, type NumberRule } from './numbers.js';
 
-import { BACKEND_CHOICES } from '../testnet/backends.js';
+import { BACKEND_CHOICES, FULL_RANDOMX_FROM, RANDOMX_CHOICES } from '../testnet/backends.js';
+import { PREFIX_MODES } from '../testnet/chain-cache.js';
 
 export { BACKEND_CHOICES };
 
@@ -36,6 +37,8 @@ export type ConfigKey =
   | 'backend'
   | 'binDir'
   | 'difficulty'
+  | 'prefixDifficulty'
+  | 'randomx'
   | 'height'
   | 'unlocked'
   | 'workdir'
@@ -80,6 +83,24 @@ export const KEYS: readonly KeySpec[] = [
   { key: 'backend', schema: z.enum(BACKEND_CHOICES), expected: choices(BACKEND_CHOICES), flag: 'backend', env: 'SALTNET_BACKEND', default: 'auto', describe: 'which programs to run (auto: real Salvium if found, else the simulator)' },
   { key: 'binDir', schema: text, expected: 'a folder (relative to the config file)', flag: 'bin-dir', env: 'SALTNET_BIN_DIR', unset: 'look on PATH', path: 'path', describe: 'folder with salviumd, salvium-wallet-cli, salvium-wallet-rpc' },
   { key: 'difficulty', schema: ranged(NUMBER_RULES.difficulty), number: NUMBER_RULES.difficulty, expected: describeRule(NUMBER_RULES.difficulty), flag: 'difficulty', unset: "the backend's (500; monero: 1)", describe: 'fixed mining difficulty' },
+  {
+    key: 'prefixDifficulty',
+    schema: z.enum(PREFIX_MODES),
+    expected: choices(PREFIX_MODES),
+    flag: 'prefix-difficulty',
+    env: 'SALTNET_PREFIX_DIFFICULTY',
+    default: 'cheap',
+    describe: 'mine the chain state up to `height` at difficulty 1 and serve it at `difficulty` (cheap), or mine every block at `difficulty` (same)',
+  },
+  {
+    key: 'randomx',
+    schema: z.enum(RANDOMX_CHOICES),
+    expected: choices(RANDOMX_CHOICES),
+    flag: 'randomx',
+    env: 'SALTNET_RANDOMX',
+    default: 'auto',
+    describe: `RandomX mode of the real daemon: full (2 GiB dataset, initialised in the background; ~5x the hash rate), light, or auto (full from difficulty ${FULL_RANDOMX_FROM})`,
+  },
   { key: 'height', schema: ranged(NUMBER_RULES.height), number: NUMBER_RULES.height, expected: describeRule(NUMBER_RULES.height), flag: 'height', unset: "the backend's (1201, tokens active; monero: 70)", describe: '`up` mines to this height' },
   {
     key: 'unlocked',
@@ -102,7 +123,7 @@ export const KEYS: readonly KeySpec[] = [
   },
   { key: 'login', schema: z.enum(LOGIN_CHOICES), expected: choices(LOGIN_CHOICES), flag: 'login', default: 'none', describe: 'wallet RPC login: none, or HTTP Digest with generated credentials' },
   { key: 'walletCreation', schema: z.enum(WALLET_CREATION_CHOICES), expected: choices(WALLET_CREATION_CHOICES), flag: 'wallet-creation', default: 'cli', describe: "restore the fixture wallets with the wallet CLI, or with the wallet RPC's restore_deterministic_wallet" },
-  { key: 'threads', schema: ranged(NUMBER_RULES.threads), number: NUMBER_RULES.threads, expected: describeRule(NUMBER_RULES.threads), flag: 'threads', default: 1, describe: 'mining threads' },
+  { key: 'threads', schema: ranged(NUMBER_RULES.threads), number: NUMBER_RULES.threads, expected: describeRule(NUMBER_RULES.threads), flag: 'threads', unset: 'one at difficulty 1 (a block is one hash), every core above', describe: 'mining threads' },
   { key: 'timeoutFactor', schema: ranged(NUMBER_RULES.timeoutFactor), number: NUMBER_RULES.timeoutFactor, expected: `${describeRule(NUMBER_RULES.timeoutFactor)} (slow machines: 2 or 3)`, flag: 'timeout-factor', env: 'SALTNET_TIMEOUT_FACTOR', default: 1, describe: 'scale every deadline' },
   { key: 'snapshots', schema: z.boolean(), expected: 'true or false', flag: 'snapshots', default: true, describe: 'use the chain-state cache (`--no-snapshots`: mine from scratch)' },
   { key: 'run.isolation', schema: z.enum(ISOLATION_CHOICES), expected: choices(ISOLATION_CHOICES), flag: 'isolation', default: 'shared', describe: 'shared: one testnet, a fresh wallet per scenario; fresh: a testnet per scenario' },
@@ -144,6 +165,8 @@ export interface SaltnetConfig {
   backend?: (typeof BACKEND_CHOICES)[number];
   binDir?: string;
   difficulty?: number;
+  prefixDifficulty?: (typeof PREFIX_MODES)[number];
+  randomx?: (typeof RANDOMX_CHOICES)[number];
   height?: number;
   unlocked?: number | string;
   workdir?: string;
@@ -170,6 +193,8 @@ export interface ConfigValues {
   binDir?: string;
   /** Unset: the backend's. */
   difficulty?: number;
+  prefixDifficulty: (typeof PREFIX_MODES)[number];
+  randomx: (typeof RANDOMX_CHOICES)[number];
   /** Unset: the backend's. */
   height?: number;
   /** Coins (a number) or an amount with its unit; see unlockedAtomic(). Unset: the backend's. */
@@ -179,7 +204,8 @@ export interface ConfigValues {
   cacheDir: string;
   login: (typeof LOGIN_CHOICES)[number];
   walletCreation: (typeof WALLET_CREATION_CHOICES)[number];
-  threads: number;
+  /** Unset: one at difficulty 1, every core above. */
+  threads?: number;
   timeoutFactor: number;
   snapshots: boolean;
   run: {

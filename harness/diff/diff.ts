@@ -8,6 +8,7 @@ import { runFiles, suiteChain, type RunnerOptions } from '../scenario/runner.js'
 import type { ScenarioResult, StepResult } from '../scenario/types.js';
 import { resolveBackend } from '../testnet/binaries.js';
 import type { BackendSpec } from '../testnet/backends.js';
+import { miningOptionsOf, type MiningOptions } from '../testnet/types.js';
 import { applyAccept, loadAcceptFile } from './accept.js';
 import { ABSENT, compareAnswers } from './compare.js';
 import { checkScenarios, planAgainst, readRecording } from './recording.js';
@@ -21,7 +22,7 @@ export interface DiffHooks {
   scenarioEnd?(side: SideName, r: ScenarioResult): void;
 }
 
-export interface DiffOptions {
+export interface DiffOptions extends MiningOptions {
   a: DiffSide;
   b: DiffSide;
   difficulty?: number;
@@ -135,6 +136,7 @@ async function runSide(side: SideName, files: string[], spec: BackendSpec, o: Di
     ...(s.binDir ? { binDir: s.binDir } : {}),
     ...(s.daemonEnv ? { daemonEnv: s.daemonEnv } : {}),
     ...(o.difficulty ? { difficulty: o.difficulty } : {}),
+    ...miningOptionsOf(o),
     ...(o.cacheDir ? { cacheDir: o.cacheDir } : {}),
     ...(o.timeoutFactor ? { timeoutFactor: o.timeoutFactor } : {}),
     ...(o.snapshots === false ? { snapshots: false } : {}),

@@ -79,7 +79,7 @@ async function ownTestnet(o: RecordSessionOptions): Promise<Source & { height: n
       const h = await t.addWallet(`rec-${w.name}`);
       added.push(h);
       for (const [a, amount] of Object.entries(w.unlocked)) {
-        if (amount > 0n) await fundFromWallet({ daemon: t.daemon.client, spec, from: funder.client, to: h, minerAddresses: t.miner.addresses, amount, ...(spec.fundAsset ? { asset: a } : {}) });
+        if (amount > 0n) await fundFromWallet({ daemon: t.daemon.client, spec, from: funder.client, to: h, minerAddresses: t.miner.addresses, amount, threads: t.mining.threads, ...(spec.fundAsset ? { asset: a } : {}) });
       }
       wallets.push({ wallet: { name: w.name, addresses: h.addresses, funded: w.unlocked, history: 'fresh' }, url: h.url });
     }

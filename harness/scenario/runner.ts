@@ -8,6 +8,7 @@ import type { BackendName, BackendSpec } from '../testnet/backends.js';
 import { resolveBackend } from '../testnet/binaries.js';
 import { fundFromWallet } from '../testnet/funding.js';
 import { startTestnet, type Testnet, type TestnetOptions, type WalletHandle } from '../testnet/testnet.js';
+import { miningOptionsOf, type MiningOptions } from '../testnet/types.js';
 import { checkScenarioFiles } from './files.js';
 import { interruptionMessage, messageOf, retryOnce } from './infra.js';
 import { maxFundable } from './limits.js';
@@ -22,7 +23,7 @@ export interface RunnerHooks {
   scenarioEnd?(r: ScenarioResult): void;
 }
 
-export interface RunnerOptions {
+export interface RunnerOptions extends MiningOptions {
   backend: BackendName | 'auto';
   binDir?: string;
   difficulty?: number;
@@ -129,7 +130,7 @@ function chainOf(scenarios: readonly Scenario[], spec: BackendSpec): { height: n
 
 /** Transfer `amount` of `asset` from one wallet of the testnet to another and wait until it is unlocked there (blocks mined meanwhile go to the main wallet). */
 async function fund(t: Testnet, from: WalletHandle, to: WalletHandle, asset: string | undefined, amount: bigint): Promise<void> {
-  await fundFromWallet({ daemon: t.daemon.client, spec: t.backend.spec, from: from.client, to, minerAddresses: t.miner.addresses, amount, ...(asset ? { asset } : {}) });
+  await fundFromWallet({ daemon: t.daemon.client, spec: t.backend.spec, from: from.client, to, minerAddresses: t.miner.addresses, amount, threads: t.mining.threads, ...(asset ? { asset } : {}) });
 }
 
 /** Run `fn` over the items with at most `workers` at once; `worker` tells which worker (0-based) runs an item. */
@@ -211,6 +212,7 @@ export async function runFiles(files: string[], o: RunnerOptions): Promise<Scena
       log: o.log,
       ...(o.binDir ? { binDir: o.binDir } : {}),
       ...(o.difficulty ? { difficulty: o.difficulty } : {}),
+      ...miningOptionsOf(o),
       ...(o.timeoutFactor ? { timeoutFactor: o.timeoutFactor } : {}),
       ...(o.daemonEnv ? { daemonEnv: o.daemonEnv } : {}),
       ...(o.cacheDir ? { cacheDir: o.cacheDir } : {}),

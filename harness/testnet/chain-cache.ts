@@ -1,6 +1,12 @@
 // The chain-state cache seen from a testnet: the key of the state a testnet would build (backend,
-// binary hashes, difficulty, target height, funds, wallet seeds), restoring it into a workdir, and
-// saving a workdir's state after a clean stop.
+// binary hashes, the difficulty it is mined at, target height, funds, wallet seeds), restoring it
+// into a workdir, and saving a workdir's state after a clean stop.
+//
+// A chain state is mined at difficulty 1 whatever difficulty the testnet serves (the prefix): the
+// daemon checks a fixed difficulty when a block is added, never for the blocks it already stores,
+// so a chain mined at 1 and restarted with `--fixed-difficulty 500` serves at 500 from its next
+// block on. One snapshot serves every difficulty; `prefixDifficulty: 'same'` mines it at the
+// served difficulty instead (a key of its own).
 import { createHash } from 'node:crypto';
 import { basename, join } from 'node:path';
 import { cacheKey, fileSha256, type CacheKeyInput } from '../snapshot/key.js';
@@ -33,8 +39,18 @@ export function binaryHashes(be: ResolvedBackend): Promise<Record<string, string
   return p;
 }
 
+/** How the chain state under a testnet is mined: at difficulty 1 (`cheap`), or at the served difficulty (`same`). */
+export type PrefixMode = 'cheap' | 'same';
+export const PREFIX_MODES = ['cheap', 'same'] as const satisfies readonly PrefixMode[];
+
+/** The difficulty a `cheap` prefix is mined at. */
+export const CHEAP_DIFFICULTY = 1;
+
 export interface ChainSpec {
+  /** The difficulty the daemon serves: every block mined after the testnet is ready is mined at it. */
   difficulty: number;
+  /** The difficulty the chain state (the prefix) is mined at: 1, or `difficulty` with prefix mode `same`. */
+  prefixDifficulty: number;
   height: number;
   /** Unlocked funds of the main wallet, atomic units of `asset`. */
   unlocked: bigint;
@@ -48,9 +64,11 @@ export interface ChainSpec {
  * fixture wallets' seeds (miner, main). `up` and `saltnet cache key` both take it from here, so the
  * key the command prints is the key `up` looks up.
  */
-export function chainSpecFor(be: ResolvedBackend, o: { difficulty?: number; height?: number; unlocked?: bigint }): ChainSpec {
+export function chainSpecFor(be: ResolvedBackend, o: { difficulty?: number; height?: number; unlocked?: bigint; prefixDifficulty?: PrefixMode }): ChainSpec {
+  const difficulty = o.difficulty ?? be.spec.difficulty;
   return {
-    difficulty: o.difficulty ?? be.spec.difficulty,
+    difficulty,
+    prefixDifficulty: o.prefixDifficulty === 'same' ? difficulty : Math.min(CHEAP_DIFFICULTY, difficulty),
     height: o.height ?? be.spec.defaultHeight,
     unlocked: o.unlocked ?? be.spec.defaultUnlocked,
     asset: fundingAsset(be.spec),
@@ -62,7 +80,8 @@ export async function chainKeyInput(be: ResolvedBackend, c: ChainSpec): Promise<
   return {
     backend: be.spec.name,
     binaries: await binaryHashes(be),
-    difficulty: c.difficulty,
+    // The difficulty the state is mined at, not the one it is served at: one key for every served difficulty.
+    difficulty: c.prefixDifficulty,
     height: c.height,
     unlocked: `${c.unlocked} ${c.asset}`,
     walletSeeds: c.seeds.map((s) => createHash('sha256').update(s).digest('hex')),

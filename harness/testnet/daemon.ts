@@ -6,6 +6,7 @@ import { withFreshPorts } from '../process/ports.js';
 import { waitUntilReady } from '../process/ready.js';
 import type { Supervisor } from '../process/supervisor.js';
 import { createDaemonClient, type DaemonClient } from '../rpc/daemon.js';
+import type { RandomxMode } from './backends.js';
 import type { ResolvedBackend } from './binaries.js';
 import type { ProgramDefinition } from './program.js';
 
@@ -16,11 +17,23 @@ export interface DaemonHandle {
   ports: { rpc: number; zmq: number; p2p: number };
   dataDir: string;
   logFile: string;
+  /** What it was started with: a testnet that mined its chain state at difficulty 1 restarts it to serve. */
+  settings: DaemonSettings;
 }
 
-export interface DaemonOptions {
-  workdir: string;
+/** The flags and mode a daemon runs with; two starts with equal settings mine alike. */
+export interface DaemonSettings {
   difficulty: number;
+  /** RandomX mode (undefined: the backend has no RandomX). */
+  randomx?: RandomxMode;
+}
+
+export function sameSettings(a: DaemonSettings, b: DaemonSettings): boolean {
+  return a.difficulty === b.difficulty && a.randomx === b.randomx;
+}
+
+export interface DaemonOptions extends DaemonSettings {
+  workdir: string;
   /** Readiness deadline, unscaled: waitUntilReady applies --timeout-factor. */
   timeoutMs: number;
   extraArgs?: string[];
@@ -53,7 +66,7 @@ export async function startDaemon(sup: Supervisor, be: ResolvedBackend, o: Daemo
 
 async function launchDaemon(sup: Supervisor, be: ResolvedBackend, o: DaemonOptions, ports: DaemonHandle['ports']): Promise<DaemonHandle> {
   const logFile = join(o.workdir, 'logs', 'daemon.log');
-  const proc = sup.start({ name: 'daemon', command: be.paths.daemon, args: daemonArgs(o, ports), env: { ...be.spec.daemonEnv, ...o.env }, logFile });
+  const proc = sup.start({ name: 'daemon', command: be.paths.daemon, args: daemonArgs(o, ports), env: { ...(o.randomx ? be.spec.randomx?.[o.randomx] : {}), ...o.env }, logFile });
   const url = `http://127.0.0.1:${ports.rpc}`;
   const client = createDaemonClient(url, { timeoutMs: 30_000 });
   try {
@@ -71,16 +84,21 @@ async function launchDaemon(sup: Supervisor, be: ResolvedBackend, o: DaemonOptio
     if (proc.tail(30).some((l) => BIND_FAILURE.test(l))) throw new PortRaceError(`daemon ports ${ports.rpc}/${ports.zmq}/${ports.p2p} were taken: ${String(err)}`);
     throw err;
   }
-  return { proc, client, url, ports, dataDir: join(o.workdir, 'daemon'), logFile };
+  const settings: DaemonSettings = { difficulty: o.difficulty, ...(o.randomx ? { randomx: o.randomx } : {}) };
+  return { proc, client, url, ports, dataDir: join(o.workdir, 'daemon'), logFile, settings };
 }
 
-/** The daemon as a program of the testnet: a restart keeps its ports and data dir. */
-export function defineDaemon(sup: Supervisor, be: ResolvedBackend, o: DaemonOptions): ProgramDefinition<DaemonHandle> {
+/**
+ * The daemon as a program of the testnet: a restart keeps its ports and data dir, and takes the
+ * settings `settings()` gives then (a testnet switches from building its chain state to serving).
+ */
+export function defineDaemon(sup: Supervisor, be: ResolvedBackend, o: Omit<DaemonOptions, keyof DaemonSettings>, settings: () => DaemonSettings): ProgramDefinition<DaemonHandle> {
   return {
     name: 'daemon',
     async start(previous) {
       if (previous) await previous.client.close().catch(() => undefined);
-      return startDaemon(sup, be, previous ? { ...o, ports: previous.ports } : o);
+      const now = { ...o, ...settings() };
+      return startDaemon(sup, be, previous ? { ...now, ports: previous.ports } : now);
     },
     health: async (h) => (await h.client.getInfo()).status === 'OK',
   };

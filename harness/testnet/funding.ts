@@ -116,6 +116,8 @@ export interface FundFromWalletOptions {
   amount: bigint;
   /** How long mining until the funds are unlocked may take (default 600 000 ms). */
   timeoutMs?: number;
+  /** Mining threads (the testnet's: Testnet.mining.threads). */
+  threads?: number;
 }
 
 /**
@@ -133,5 +135,5 @@ export async function fundFromWallet(o: FundFromWalletOptions): Promise<void> {
   // funds): without this it waits for its own 20 s refresh and may find nothing unlocked.
   await o.from.refresh();
   await o.from.call('transfer', o.asset ? { destinations, source_asset: o.asset, dest_asset: o.asset, tx_type: 3 } : { destinations });
-  await fundWallet(o.daemon, o.to.client, { spec: o.spec, addresses: o.minerAddresses, timeoutMs: o.timeoutMs ?? 600_000, amount: o.amount, ...(o.asset ? { asset: o.asset } : {}) });
+  await fundWallet(o.daemon, o.to.client, { spec: o.spec, addresses: o.minerAddresses, timeoutMs: o.timeoutMs ?? 600_000, amount: o.amount, ...(o.asset ? { asset: o.asset } : {}), ...(o.threads ? { threads: o.threads } : {}) });
 }

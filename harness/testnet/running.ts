@@ -9,7 +9,7 @@ import type { DaemonClient } from '../rpc/daemon.js';
 import { binaryVersion, type ResolvedBackend } from './binaries.js';
 import { saveChain, type ChainSpec } from './chain-cache.js';
 import { checkpointState, revertState } from './checkpoint.js';
-import type { DaemonHandle } from './daemon.js';
+import type { DaemonHandle, DaemonSettings } from './daemon.js';
 import type { MineForOptions } from './funding.js';
 import { addressAt, mineTo, type MiningAddresses } from './mining.js';
 import type { Program, ProgramOptions } from './program.js';
@@ -19,12 +19,22 @@ import type { Testnet, TestnetOptions } from './types.js';
 import type { WalletAddresses } from './wallet-setup.js';
 import type { WalletHandle, WalletSet } from './wallets.js';
 
+/** A daemon's settings with the threads `mine` asks it for. */
+export interface Mining extends DaemonSettings {
+  threads: number;
+}
+
 /** What one `up` shares between its phases. */
 export interface Run {
   opts: TestnetOptions;
   log: (line: string) => void;
   backend: ResolvedBackend;
   chain: ChainSpec;
+  /** How the chain state is mined (at its prefix difficulty) and how blocks are mined once the testnet serves. */
+  build: Mining;
+  serve: Mining;
+  /** The one of the two the daemon starts with and `mine` uses now. */
+  mining: Mining;
   workdir: string;
   dirs: { daemon: string; wallets: string };
   hadState: boolean;
@@ -48,7 +58,7 @@ export interface Daemon {
 
 export function mineOptions(run: Run): Omit<MineForOptions, 'miner' | 'main' | 'target' | 'need'> {
   // Mining deadlines are not scaled where they are awaited: scale them here.
-  return { spec: run.backend.spec, timeoutMs: scaled(3_600_000), signal: run.aborter.signal, ...(run.opts.threads ? { threads: run.opts.threads } : {}) };
+  return { spec: run.backend.spec, timeoutMs: scaled(3_600_000), signal: run.aborter.signal, threads: run.mining.threads };
 }
 
 export async function phase<T>(run: Run, name: string, fn: () => Promise<T>): Promise<T> {
@@ -108,7 +118,8 @@ function stateOps(run: Run, p: Parts): StateOps {
     const version = await binaryVersion(run.backend.paths.daemon).catch(() => undefined);
     return whileStopped(`while saving snapshot ${key}`, async () =>
       saveChain(cdir, key, run.workdir, {
-        be: run.backend, ...(version ? { binaryVersion: version } : {}), difficulty: run.chain.difficulty, height,
+        // The difficulty the daemon mined at until now: the prefix's for a state built here.
+        be: run.backend, ...(version ? { binaryVersion: version } : {}), difficulty: daemon.program.current.settings.difficulty, height,
         wallets: Object.entries(p.addresses).map(([name, a]) => ({ name, addresses: a })),
         extra: { unlocked: `${run.chain.unlocked} ${run.chain.asset}`, target: run.chain.height },
       }),
@@ -118,7 +129,7 @@ function stateOps(run: Run, p: Parts): StateOps {
 }
 
 /** The testnet over its running programs: `saveBuilt` puts a state built here into the cache, `finish` gives the Testnet. */
-export function assemble(run: Run, p: Parts): { saveBuilt(): Promise<void>; finish(height: number): Testnet } {
+export function assemble(run: Run, p: Parts): { saveBuilt(): Promise<void>; setPrefix(prefix: SnapshotInfo['prefix']): void; finish(height: number): Testnet } {
   const ops = stateOps(run, p);
   let snapshot = p.snapshot;
   const saveBuilt = async (): Promise<void> => {
@@ -134,7 +145,10 @@ export function assemble(run: Run, p: Parts): { saveBuilt(): Promise<void>; fini
       }
     });
   };
-  return { saveBuilt, finish: (height) => testnetObject(run, p, ops, height, () => snapshot) };
+  const setPrefix = (prefix: SnapshotInfo['prefix']): void => {
+    snapshot = { ...snapshot, ...(prefix ? { prefix } : {}) };
+  };
+  return { saveBuilt, setPrefix, finish: (height) => testnetObject(run, p, ops, height, () => snapshot) };
 }
 
 function testnetObject(run: Run, p: Parts, ops: StateOps, height: number, snapshot: () => SnapshotInfo): Testnet {
@@ -165,6 +179,7 @@ function testnetObject(run: Run, p: Parts, ops: StateOps, height: number, snapsh
     get snapshot() {
       return snapshot();
     },
+    mining: { difficulty: run.serve.difficulty, ...(run.serve.randomx ? { randomx: run.serve.randomx } : {}), threads: run.serve.threads },
     phases: run.phases,
     height,
     health: async () => ({ [d.name]: await d.health(), ...(await wallets.health()) }),

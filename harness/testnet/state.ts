@@ -14,6 +14,8 @@ export interface SnapshotInfo {
   cacheDir?: string;
   /** Why the save failed (the testnet is up all the same). */
   saveError?: string;
+  /** The chain state the testnet started from: the difficulty its blocks were mined at and its height (unknown for a reused workdir). */
+  prefix?: { difficulty: number; height: number };
 }
 
 export interface StateChoice {
@@ -52,7 +54,7 @@ export async function chooseState(o: ChooseStateOptions): Promise<StateChoice> {
     if ('manifest' in r) {
       o.log(`saltnet: restored snapshot ${key} (height ${r.manifest.height}) in ${r.ms.toFixed(0)} ms`);
       await releaseLock?.();
-      return { snapshot: { status: 'hit', key, cacheDir: cdir }, restoreMs };
+      return { snapshot: { status: 'hit', key, cacheDir: cdir, prefix: { difficulty: r.manifest.difficulty, height: r.manifest.height } }, restoreMs };
     }
     if (o.snapshotKey) throw new Error('corrupt' in r ? `snapshot ${key} is corrupt: ${r.corrupt}` : `no snapshot ${key} in ${cdir} (saltnet cache ls lists them)`);
     if ('corrupt' in r) {

@@ -10,6 +10,11 @@
 // data dir and wallet files in well under a second; a miss builds the state (blocks that only raise
 // the height go to a miner wallet, only the blocks the funds need to the main wallet), stops the
 // processes cleanly, saves the snapshot, and starts them again.
+//
+// The state is built at difficulty 1 (light RandomX, one thread: a block costs one hash) whatever
+// difficulty the testnet serves; the daemon is then started again with exactly the flags asked for
+// (`--fixed-difficulty 500` by default), so every block mined after ready is mined at that
+// difficulty (chain-cache.ts; docs/difficulty.md).
 import { once } from 'node:events';
 import { chmodSync, existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -17,19 +22,21 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ProcessExitedError } from '../process/errors.js';
 import { reapStale } from '../process/registry.js';
 import { newTempWorkdir } from '../process/workdir.js';
+import { availableParallelism } from 'node:os';
 import { createSupervisor } from '../process/supervisor.js';
 import { setTimeoutFactor } from '../common/timeouts.js';
 import { createDaemonClient } from '../rpc/daemon.js';
 import type { WalletClient } from '../rpc/wallet.js';
+import { randomxMode, type BackendSpec } from './backends.js';
 import { resolveBackend } from './binaries.js';
 import { chainSpecFor, stateDirs } from './chain-cache.js';
-import { defineDaemon } from './daemon.js';
+import { defineDaemon, sameSettings } from './daemon.js';
 import { mineChain, mineForWallet, topUp, type MineForOptions } from './funding.js';
 import type { MiningAddresses } from './mining.js';
 import { Program } from './program.js';
 import { runEvents } from './events.js';
 import { createProgress, progressMode } from './progress.js';
-import { assemble, mineOptions, phase, type Daemon, type Run } from './running.js';
+import { assemble, mineOptions, phase, type Daemon, type Mining, type Run } from './running.js';
 import { walletPassword, walletPasswordFile } from './secrets.js';
 import { chooseState } from './state.js';
 import type { Testnet, TestnetOptions } from './types.js';
@@ -56,6 +63,8 @@ async function openRun(opts: TestnetOptions): Promise<Run> {
   log(`saltnet: ${backend.reason}`);
   // Before anything is started: a broken fixture wallet file fails here, with nothing to clean up.
   const chain = chainSpecFor(backend, opts);
+  const build = miningFor(backend.spec, opts, chain.prefixDifficulty);
+  const serve = miningFor(backend.spec, opts, chain.difficulty);
   // Whatever an earlier run left when it was killed goes first.
   for (const r of await reapStale({ log })) log(`saltnet: reaped stale run ${r.runId} (its owner had died)`);
   const ownWorkdir = opts.workdir === undefined;
@@ -85,7 +94,7 @@ async function openRun(opts: TestnetOptions): Promise<Run> {
     onCrashAfterReady: keepWorkdir,
   });
   const run: Run = {
-    opts, log, backend, chain, workdir, dirs, hadState, sup, aborter, events, phases: {}, activity: 'while the testnet was starting',
+    opts, log, backend, chain, build, serve, mining: serve, workdir, dirs, hadState, sup, aborter, events, phases: {}, activity: 'while the testnet was starting',
     programs: {
       log,
       onEvent: (e) => events.handle(e),
@@ -101,10 +110,17 @@ async function openRun(opts: TestnetOptions): Promise<Run> {
   return run;
 }
 
+/** How a daemon mines at this difficulty: RandomX full or light (`auto` by difficulty), all cores above difficulty 1 unless --threads says. */
+function miningFor(spec: BackendSpec, o: TestnetOptions, difficulty: number): Mining {
+  const randomx = randomxMode(spec, o.randomx ?? 'auto', difficulty);
+  return { difficulty, ...(randomx ? { randomx } : {}), threads: o.threads ?? (difficulty > 1 ? availableParallelism() : 1) };
+}
+
 async function startDaemonProgram(run: Run): Promise<Daemon> {
   const o = run.opts;
   // Readiness deadlines are scaled by --timeout-factor where they are awaited: pass them unscaled.
-  const def = defineDaemon(run.sup, run.backend, { workdir: run.workdir, difficulty: run.chain.difficulty, timeoutMs: 60_000, ...(o.daemonEnv ? { env: o.daemonEnv } : {}) });
+  // Each start takes the settings of the moment: the build's while the chain state is mined, then the served ones.
+  const def = defineDaemon(run.sup, run.backend, { workdir: run.workdir, timeoutMs: 60_000, ...(o.daemonEnv ? { env: o.daemonEnv } : {}) }, () => run.mining);
   const program = new Program(def, run.programs);
   const h = await phase(run, 'daemonReady', () => program.start());
   run.log(`saltnet: daemon ready at ${h.url} (pid ${h.proc.pid})`);
@@ -175,6 +191,9 @@ export async function startTestnet(opts: TestnetOptions = {}): Promise<Testnet> 
       chooseState({ backend: run.backend, chain: run.chain, workdir: run.workdir, hadState: run.hadState, signal: run.aborter.signal, log: run.log, ...pick(opts, 'snapshots', 'cacheDir', 'snapshotKey') }),
     );
     releaseLock = choice.releaseLock;
+    // A state mined here is mined with the build's settings; a restored or reused one is served at once.
+    const building = choice.snapshot.status === 'built' || choice.snapshot.status === 'rebuilt' || choice.snapshot.status === 'off';
+    if (building) run.mining = run.build;
     const daemon = await startDaemonProgram(run);
     closers.push(() => daemon.client.close());
     const password = walletPassword(run.workdir);
@@ -194,8 +213,12 @@ export async function startTestnet(opts: TestnetOptions = {}): Promise<Testnet> 
     run.sup.setInfo({ daemon: daemon.program.current.url, wallet: main.url, addresses: main.addresses, minerAddresses, backend: run.backend.spec.name, workdir: run.workdir });
     run.log(`saltnet: wallet ${main.file} ready at ${main.url}: ${main.addresses.cn}${main.addresses.carrot ? ` / ${main.addresses.carrot}` : ''}`);
     const t = assemble(run, { daemon, wallets, main, addresses, minerAddresses, writeLogin, snapshot: choice.snapshot });
+    if (building) t.setPrefix({ difficulty: run.build.difficulty, height: await daemon.client.height() });
+    // From here on the daemon serves: the save below starts it again with the served settings.
+    run.mining = run.serve;
     // A state built here goes into the cache (a failed save only costs the next run time).
     await t.saveBuilt();
+    await serve(run, daemon);
     await releaseLock?.();
     releaseLock = undefined;
     run.activity = UP;
@@ -212,6 +235,14 @@ export async function startTestnet(opts: TestnetOptions = {}): Promise<Testnet> 
     run.log(`saltnet: up failed; logs kept in ${join(run.workdir, 'logs')}`);
     throw reason;
   }
+}
+
+/** Restart the daemon with the served settings if it still runs with the build's (no save restarted it), and say how it mines. */
+async function serve(run: Run, daemon: Daemon): Promise<void> {
+  if (!sameSettings(daemon.program.current.settings, run.serve)) await phase(run, 'daemonServe', () => daemon.program.restart());
+  const s = run.serve;
+  const mode = s.randomx === 'full' ? ', RandomX full (its dataset initialises in the background: ~1 min of both cores)' : s.randomx ? ', RandomX light' : '';
+  run.log(`saltnet: mining at difficulty ${s.difficulty}${mode}, ${s.threads} thread${s.threads === 1 ? '' : 's'}`);
 }
 
 function pick<T extends object, K extends keyof T>(o: T, ...keys: K[]): Partial<Pick<T, K>> {

@@ -3,7 +3,8 @@ import type { Supervisor } from '../process/supervisor.js';
 import type { DaemonClient } from '../rpc/daemon.js';
 import type { ConnectionProblem } from '../rpc/http.js';
 import type { Manifest } from '../snapshot/manifest.js';
-import type { BackendName } from './backends.js';
+import type { BackendName, RandomxChoice, RandomxMode } from './backends.js';
+import type { PrefixMode } from './chain-cache.js';
 import type { ResolvedBackend } from './binaries.js';
 import type { MiningAddresses } from './mining.js';
 import type { TestnetEvent } from './events.js';
@@ -15,7 +16,12 @@ import type { WalletHandle } from './wallets.js';
 export interface TestnetOptions {
   backend?: BackendName | 'auto';
   binDir?: string;
+  /** The daemon's `--fixed-difficulty` once the testnet is ready (default: the backend's, 500 on Salvium). */
   difficulty?: number;
+  /** Mine the chain state at difficulty 1 and serve it at `difficulty` (`cheap`, the default), or mine it at `difficulty` too (`same`). */
+  prefixDifficulty?: PrefixMode;
+  /** RandomX mode of the daemon (real programs): `auto` (default) is full from difficulty 100, light below. */
+  randomx?: RandomxChoice;
   /** Target height (block count); default: the backend's (1201 on Salvium: tokens active). */
   height?: number;
   /** Unlocked amount (atomic units) of the backend's asset the main wallet must hold; 0n for none. */
@@ -31,6 +37,7 @@ export interface TestnetOptions {
   log?: (line: string) => void;
   /** Stop everything on SIGINT/SIGTERM (default true). */
   trapSignals?: boolean;
+  /** Mining threads (default: 1 at difficulty 1, where a block costs one hash; every core above). */
   threads?: number;
   /** Extra environment for the daemon (e.g. the simulator's knobs). */
   daemonEnv?: Record<string, string>;
@@ -61,6 +68,8 @@ export interface Testnet {
   /** The wallet that receives the blocks mined only for height (no process serves it). */
   readonly miner: { addresses: MiningAddresses };
   readonly snapshot: SnapshotInfo;
+  /** How blocks mined from now on are mined: the daemon's difficulty, RandomX mode and the threads `mine` asks for. */
+  readonly mining: MiningInfo;
   /** Milliseconds spent in each phase of `up`. */
   readonly phases: Record<string, number>;
   readonly height: number;
@@ -92,4 +101,23 @@ export interface Testnet {
   saveSnapshot(key: string): Promise<Manifest>;
   stop(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
+}
+
+/** The options that say how blocks are mined (a runner, a diff or the CLI passes them through as they are). */
+export type MiningOptions = Pick<TestnetOptions, 'prefixDifficulty' | 'randomx' | 'threads'>;
+
+/** The mining options set in `o`, for passing on. */
+export function miningOptionsOf(o: MiningOptions): MiningOptions {
+  return {
+    ...(o.prefixDifficulty ? { prefixDifficulty: o.prefixDifficulty } : {}),
+    ...(o.randomx ? { randomx: o.randomx } : {}),
+    ...(o.threads ? { threads: o.threads } : {}),
+  };
+}
+
+export interface MiningInfo {
+  difficulty: number;
+  /** Undefined: the backend has no RandomX (the simulator). */
+  randomx?: RandomxMode;
+  threads: number;
 }

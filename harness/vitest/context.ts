@@ -41,6 +41,8 @@ export interface SaltnetContext {
   /** The programs, so a worker can start its own wallet RPC. */
   binaries: { daemon: string; walletCli: string; walletRpc: string };
   snapshot: { status: 'hit' | 'built' | 'rebuilt' | 'reused' | 'off'; key?: string };
+  /** How blocks are mined now: the daemon's difficulty and the threads `mine` and funding ask for. */
+  mining?: { difficulty: number; threads: number };
   /** The global setup's timeout factor: workers scale their deadlines the same way. */
   timeoutFactor: number;
 }
@@ -72,6 +74,7 @@ export function contextOf(t: Testnet, timeoutFactor: number): SaltnetContext {
     runId: t.runId,
     binaries: { daemon: t.backend.paths.daemon, walletCli: t.backend.paths.walletCli, walletRpc: t.backend.paths.walletRpc },
     snapshot: { status: t.snapshot.status, ...(t.snapshot.key ? { key: t.snapshot.key } : {}) },
+    mining: { difficulty: t.mining.difficulty, threads: t.mining.threads },
     timeoutFactor,
   };
 }

@@ -293,7 +293,7 @@ async function fundFresh(c: SaltnetContext, to: { client: WalletClient; addresse
       // Another worker's funding may have mined since the main wallet last looked.
       await main.refresh();
       try {
-        await fundFromWallet({ daemon, spec, from: main, to, minerAddresses: c.wallet.addresses, amount, timeoutMs: scaled(600_000), ...(fundAsset ? { asset: fundAsset } : {}) });
+        await fundFromWallet({ daemon, spec, from: main, to, minerAddresses: c.wallet.addresses, amount, timeoutMs: scaled(600_000), ...(c.mining ? { threads: c.mining.threads } : {}), ...(fundAsset ? { asset: fundAsset } : {}) });
       } catch (err) {
         const b = await main.balance(fundAsset ?? spec.fundAsset).catch(() => undefined);
         const held = b ? ` The main wallet holds ${b.unlocked} unlocked (${b.balance} in all).` : '';

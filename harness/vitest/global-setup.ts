@@ -58,6 +58,8 @@ export function testnetOptionsFrom(v: ConfigValues, code: SaltnetGlobalSetupOpti
       backend,
       binDir,
       difficulty: v.difficulty,
+      prefixDifficulty: v.prefixDifficulty,
+      randomx: v.randomx,
       height: v.height,
       unlocked,
       cacheDir: v.cacheDir,

@@ -49,7 +49,7 @@ export async function mine(context: SaltnetContext, blocks = 1): Promise<number>
   try {
     return await withChainLock(c, async () => {
       const target = (await daemon.height()) + blocks;
-      return (await mineTo(daemon, target, { spec: BACKENDS[c.backend], addresses: c.miner.addresses, timeoutMs: scaled(600_000) })).height;
+      return (await mineTo(daemon, target, { spec: BACKENDS[c.backend], addresses: c.miner.addresses, timeoutMs: scaled(600_000), ...(c.mining ? { threads: c.mining.threads } : {}) })).height;
     });
   } finally {
     await daemon.close();

@@ -26,17 +26,21 @@ afterAll(() => cleanup(root));
 describe('saltnet cache', { timeout: 150_000 }, () => {
   it('key: stable for the same options, another for another height; build, ls, clear', async () => {
     const k1 = (await saltnet(['cache', 'key', ...SMALL])).stdout;
-    expect(k1).toMatch(/^sim-d500-h200-[0-9a-f]{12}$/);
+    expect(k1).toMatch(/^sim-d1-h200-[0-9a-f]{12}$/);
     expect((await saltnet(['cache', 'key', ...SMALL])).stdout).toBe(k1);
     expect((await saltnet(['cache', 'key', '--backend', 'sim', '--height', '201', '--unlocked', '10'])).stdout).not.toBe(k1);
+    // one state serves every difficulty; mined at the served one (`same`) it is another
+    expect((await saltnet(['cache', 'key', ...SMALL, '--difficulty', '77'])).stdout).toBe(k1);
+    expect((await saltnet(['cache', 'key', ...SMALL, '--difficulty', '77', '--prefix-difficulty', 'same'])).stdout).toMatch(/^sim-d77-h200-/);
 
     const b1 = await saltnet(['cache', 'build', ...SMALL]);
     expect(b1.exitCode, b1.all).toBe(0);
     expect(b1.stdout).toContain(`${k1} built and saved`);
+    expect(b1.stdout).toContain('mined at difficulty 1, serves every difficulty');
     const b2 = await saltnet(['cache', 'build', ...SMALL]);
     expect(b2.stdout).toContain(`${k1} was cached already`);
     const ls = JSON.parse((await saltnet(['cache', 'ls', '--json'])).stdout);
-    expect(ls).toMatchObject({ cacheDir: cache, snapshots: [{ key: k1, backend: 'sim', difficulty: 500 }] });
+    expect(ls).toMatchObject({ cacheDir: cache, snapshots: [{ key: k1, backend: 'sim', difficulty: 1 }] });
     expect(ls.snapshots[0].height).toBeGreaterThanOrEqual(200);
 
     const bad = await saltnet(['cache', 'clear', '--key', 'nope']);
@@ -55,7 +59,7 @@ describe('saltnet cache key --for', { timeout: 150_000 }, () => {
       (await import('node:fs')).writeFileSync(join(suite, `s${i}.yaml`), `name: s${i}\nrequires:\n  height: 120\n  unlocked: { SAL1: ${need} SAL1 }\nsteps:\n  - get_balance: {}\n`);
     }
     const key = (await saltnet(['cache', 'key', '--backend', 'sim', '--for', join(suite, '*.yaml')])).stdout;
-    expect(key).toMatch(/^sim-d500-h120-[0-9a-f]{12}$/);
+    expect(key).toMatch(/^sim-d1-h120-[0-9a-f]{12}$/);
     for (const shard of ['1/2', '2/2']) {
       const r = await saltnet(['run', join(suite, '*.yaml'), '--backend', 'sim', '--shard', shard, '--artifacts', join(root, 'arts')]);
       expect(r.exitCode, r.all).toBe(0);

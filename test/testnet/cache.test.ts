@@ -7,12 +7,12 @@ import { once } from 'node:events';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, tempDir } from '../helpers/sim.js';
-import { listSnapshots } from '../../harness/snapshot/store.js';
+import { cleanup, rpc, tempDir } from '../helpers/sim.js';
+import { listSnapshots, removeSnapshot } from '../../harness/snapshot/store.js';
 import { chainKey } from '../../harness/testnet/chain-cache.js';
 import { resolveBackend } from '../../harness/testnet/binaries.js';
 import { fixtureWallet } from '../../harness/testnet/fixture-wallets.js';
-import { addressAt, startTestnet, type TestnetOptions } from '../../harness/testnet/testnet.js';
+import { addressAt, startTestnet, type Testnet, type TestnetOptions } from '../../harness/testnet/testnet.js';
 
 const FAST = { SALTNET_SIM_HASHRATE: '250000' };
 const SAL1 = 100_000_000n;
@@ -24,6 +24,10 @@ const logs: string[] = [];
 const opts = (o: Partial<TestnetOptions> = {}): TestnetOptions => ({
   backend: 'sim', progress: 'none', trapSignals: false, daemonEnv: FAST, log: (l) => logs.push(l), cacheDir: cache, height: 300, unlocked: 100n * SAL1, ...o,
 });
+const blockDifficulty = async (t: Testnet, height: number): Promise<number> => {
+  const r = (await rpc(t.daemon.ports.rpc, 'get_block_header_by_height', { height })) as { result: { block_header: { difficulty: number } } };
+  return r.result.block_header.difficulty;
+};
 const snapshotDirs = (): string[] => readdirSync(join(cache, 'snapshots')).filter((n) => !n.startsWith('.'));
 
 beforeAll(() => {
@@ -39,8 +43,16 @@ describe('up with the chain-state cache', () => {
     const t = await startTestnet(opts());
     try {
       expect(t.snapshot.status).toBe('built');
-      expect(t.snapshot.key).toMatch(/^sim-d500-h300-[0-9a-f]{12}$/);
+      expect(t.snapshot.key).toMatch(/^sim-d1-h300-[0-9a-f]{12}$/);
       expect(t.phases.snapshotSave).toBeGreaterThan(0);
+      // mined at difficulty 1, served at the difficulty asked for (the backend's 500): a block mined now is mined at 500
+      expect(t.snapshot.prefix).toEqual({ difficulty: 1, height: t.height });
+      expect(t.mining).toMatchObject({ difficulty: 500 });
+      expect((await t.daemon.client.getInfo()).difficulty).toBe(500);
+      await t.mine(t.height + 1);
+      expect(await blockDifficulty(t, t.height)).toBe(500);
+      expect(await blockDifficulty(t, 100)).toBe(1);
+      await t.daemon.client.popBlocks(1);
       built = { addresses: t.wallet.addresses, miner: t.miner.addresses, height: t.height, key: t.snapshot.key! };
       // after the save the processes run again, on the same endpoints
       expect(await t.daemon.client.height()).toBe(t.height);
@@ -49,7 +61,7 @@ describe('up with the chain-state cache', () => {
       await t.stop();
     }
     const [s] = listSnapshots(cache);
-    expect(s).toMatchObject({ key: built.key, backend: 'sim', height: built.height, difficulty: 500 });
+    expect(s).toMatchObject({ key: built.key, backend: 'sim', height: built.height, difficulty: 1 });
     const manifest = JSON.parse(readFileSync(join(cache, 'snapshots', built.key, 'manifest.json'), 'utf8')) as { files: { path: string }[]; wallets: { name: string }[] };
     const paths = manifest.files.map((f) => f.path);
     expect(paths).toEqual(expect.arrayContaining(['wallets/main.keys', 'wallets/miner.keys', 'wallets/addresses.json']));
@@ -74,15 +86,17 @@ describe('up with the chain-state cache', () => {
     expect(logs.some((l) => l.includes(`restored snapshot ${built.key}`))).toBe(true);
   });
 
-  it('a change of height, difficulty or funds is another key (a miss)', async () => {
+  it('a change of height, prefix difficulty or funds is another key (a miss); the served difficulty is not', async () => {
     const be = resolveBackend('sim');
     const seeds = [fixtureWallet('miner').seed, fixtureWallet('main').seed];
-    const base = { difficulty: 500, height: 300, unlocked: 100n * SAL1, asset: 'SAL1', seeds };
+    const base = { difficulty: 500, prefixDifficulty: 1, height: 300, unlocked: 100n * SAL1, asset: 'SAL1', seeds };
     const k = await chainKey(be, base);
     expect(k).toBe(built.key);
+    expect(k).toMatch(/^sim-d1-h300-/);
+    expect(await chainKey(be, { ...base, difficulty: 7 })).toBe(k);
     const others = await Promise.all([
       chainKey(be, { ...base, height: 301 }),
-      chainKey(be, { ...base, difficulty: 400 }),
+      chainKey(be, { ...base, prefixDifficulty: 500 }),
       chainKey(be, { ...base, unlocked: 101n * SAL1 }),
       chainKey(be, { ...base, seeds: [seeds[0]!, fixtureWallet('miner').seed] }),
     ]);
@@ -95,6 +109,26 @@ describe('up with the chain-state cache', () => {
       await t.stop();
     }
     expect(snapshotDirs().sort()).toEqual([built.key, t.snapshot.key].sort());
+  });
+
+  it('one snapshot serves every difficulty; prefix difficulty "same" mines every block at the served one (a key of its own)', async () => {
+    const t = await startTestnet(opts({ difficulty: 7 }));
+    try {
+      expect(t.snapshot).toMatchObject({ status: 'hit', key: built.key, prefix: { difficulty: 1, height: built.height } });
+      expect((await t.daemon.client.getInfo()).difficulty).toBe(7);
+    } finally {
+      await t.stop();
+    }
+    const same = await startTestnet(opts({ difficulty: 7, prefixDifficulty: 'same' }));
+    try {
+      expect(same.snapshot.status).toBe('built');
+      expect(same.snapshot.key).toMatch(/^sim-d7-h300-/);
+      expect(await blockDifficulty(same, 100)).toBe(7);
+      expect(same.phases.daemonServe).toBeUndefined();
+    } finally {
+      await same.stop();
+    }
+    removeSnapshot(cache, same.snapshot.key!);
   });
 
   it('a corrupt snapshot is reported, never used, moved aside and rebuilt', async () => {
