@@ -1,9 +1,10 @@
 // saltnet's library entry point.
 export { startTestnet, addressAt, type Testnet, type TestnetOptions, type WalletHandle, type SnapshotInfo } from './testnet/testnet.js';
-export { chainKey, type ChainSpec } from './testnet/chain-cache.js';
+export { chainKey, CHEAP_DIFFICULTY, type ChainSpec, type PrefixMode } from './testnet/chain-cache.js';
+export type { MiningInfo, MiningOptions } from './testnet/types.js';
 export { fixtureWallet, FIXTURE_WALLETS_DIR, type FixtureWallet } from './testnet/fixture-wallets.js';
 export { cacheDir, listSnapshots, removeSnapshot, clearSnapshots, exportSnapshot, importSnapshot, type Manifest, type SnapshotSummary } from './snapshot/index.js';
-export { BACKENDS, type BackendName, type BackendSpec } from './testnet/backends.js';
+export { BACKENDS, FULL_RANDOMX_FROM, type BackendName, type BackendSpec, type RandomxChoice, type RandomxMode } from './testnet/backends.js';
 export { resolveBackend, MissingBinaryError, type ResolvedBackend } from './testnet/binaries.js';
 export { createDaemonClient, type DaemonClient } from './rpc/daemon.js';
 export { createWalletClient, type WalletClient } from './rpc/wallet.js';

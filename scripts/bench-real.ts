@@ -1,6 +1,7 @@
-// The bench's real-Salvium part (scripts/bench.ts runs it when real binaries are found): cold `up`
-// by phase and its ratio to the mining time alone, warm `up`, and the example suite from an empty
-// cache — all at difficulty 1 (light RandomX), on the machine's cores.
+// The bench's real-Salvium part (scripts/bench.ts runs it when real binaries are found), at the
+// default difficulty 500 (the chain state mined at difficulty 1 and served at 500: docs/difficulty.md):
+// cold `up` to token-ready by phase and its ratio to the mining time alone, warm `up`, `mine: 1` at
+// 500 in full and light RandomX mode, and the example suite from an empty cache.
 import { performance } from 'node:perf_hooks';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,16 +12,22 @@ import { runFiles, suiteChain } from '../harness/scenario/runner.js';
 import { resolveBackend } from '../harness/testnet/binaries.js';
 import type { Testnet } from '../harness/testnet/testnet.js';
 import { ms, upColdWarm, type Report } from './bench-up.js';
+import { mineOne } from './bench-mining.js';
 
-/** Cold then warm `up` on real Salvium, each phase reported, and the cold total against mining alone. */
+/** Cold then warm `up` on real Salvium at the default difficulty, each phase reported, and the cold total against mining alone; then `mine: 1`. */
 async function upReal(binDir: string, report: Report): Promise<void> {
   const cache = mkdtempSync(join(tmpdir(), 'saltnet-bench-real-'));
   try {
-    const describe = async (t: Testnet): Promise<string> => `${(Number((await t.wallet.client.balance('SAL1')).unlocked) / 1e8).toFixed(2)} SAL1 unlocked, ${t.crashes().length} crash(es) recovered`;
-    const r = await upColdWarm('salvium', { backend: 'salvium', binDir, difficulty: 1, cacheDir: cache }, report, describe);
+    const describe = async (t: Testnet): Promise<string> =>
+      `${(Number((await t.wallet.client.balance('SAL1')).unlocked) / 1e8).toFixed(2)} SAL1 unlocked, serving difficulty ${t.mining.difficulty} (prefix mined at ${t.snapshot.prefix?.difficulty ?? '?'}), ${t.crashes().length} crash(es) recovered`;
+    const r = await upColdWarm('salvium', { backend: 'salvium', binDir, cacheDir: cache }, report, describe);
     const mined = r.coldPhases.mined;
     if (mined) report('up.salvium.cold.ratioToMining', `${(r.cold / mined).toFixed(2)}x`, `cold total ${ms(r.cold)} / mining alone ${ms(mined)}`);
-    report('up.salvium.speedup', `${(r.cold / r.warm).toFixed(1)}x`, `warm ${ms(r.warm)} vs cold ${ms(r.cold)} (real salviumd, difficulty 1, height 1201)`);
+    report('up.salvium.speedup', `${(r.cold / r.warm).toFixed(1)}x`, `warm ${ms(r.warm)} vs cold ${ms(r.cold)} (real salviumd, served at difficulty 500, height 1201)`);
+    const base = { backend: 'salvium' as const, binDir, cacheDir: cache };
+    await mineOne('full', { base, idleMs: 60_000 }, report);
+    await mineOne('full', { base }, report);
+    await mineOne('light', { base, blocks: 8 }, report);
   } finally {
     rmSync(cache, { recursive: true, force: true });
   }
@@ -34,11 +41,11 @@ async function suiteReal(binDir: string, report: Report): Promise<void> {
     const chain = await suiteChain(files, resolveBackend('salvium', binDir).spec);
     const t0 = performance.now();
     const results = await runFiles(files, {
-      backend: 'salvium', binDir, difficulty: 1, isolation: 'shared', workers: 1, bail: false, artifactsRoot: join(dir, 'arts'), log: () => undefined, cacheDir: join(dir, 'cache'), chain,
+      backend: 'salvium', binDir, isolation: 'shared', workers: 1, bail: false, artifactsRoot: join(dir, 'arts'), log: () => undefined, cacheDir: join(dir, 'cache'), chain,
     });
     const passed = results.filter((r) => r.status === 'passed').length;
     const failedNames = results.filter((r) => r.status !== 'passed' && r.status !== 'skipped').map((r) => r.name);
-    report('run.examples.salvium.cold', ms(performance.now() - t0), `${passed}/${results.length} passed${failedNames.length ? ` (not: ${failedNames.join('; ')})` : ''}, difficulty 1, empty cache`);
+    report('run.examples.salvium.cold', ms(performance.now() - t0), `${passed}/${results.length} passed${failedNames.length ? ` (not: ${failedNames.join('; ')})` : ''}, difficulty 500 (prefix at 1), empty cache`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -6,9 +6,12 @@
 //   wallet.*         a wallet that mined every block against the test wallet fed only its funding blocks
 //   run.*            the scenario runner's overhead per step against a raw HTTP call, and the example suite's wall time
 //   record.overhead.* what a recording proxy adds to a request (`saltnet record`)
-//   (`npm run bench -- --sim-only` stops after the simulator's numbers)
-//   *.salvium.*      on real Salvium when its binaries are found (SALTNET_BIN_DIR or ../shared/salvium/):
-//                    cold up by phase and its ratio to mining alone, warm up, the example suite cold
+//   (`npm run bench -- --sim-only` stops after the simulator's numbers; `-- --real-only` gives only real Salvium's)
+//   *.salvium.*      on real Salvium when its binaries are found (SALTNET_BIN_DIR or ../shared/salvium/),
+//                    at the default difficulty 500 (prefix mined at 1): cold up to token-ready by phase
+//                    and its ratio to mining alone, warm up, the example suite cold
+//   mine1.salvium.*  a scenario's `mine: 1` at difficulty 500: full RandomX (after a minute idle, and
+//                    right after ready) and light; the first block and the median of the next ones
 import { execaSync } from 'execa';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -216,6 +219,7 @@ async function exampleSuite(workers: number, cache: string, kind: string): Promi
 
 async function main(): Promise<void> {
   process.stdout.write(`saltnet bench — node ${process.version}, ${new Date().toISOString()}\n\n`);
+  if (process.argv.includes('--real-only')) return realPart();
   await mine1300('fast', 500, {});
   await mine1300('steady', 500, { SALTNET_SIM_PACE: 'steady' });
   await getBalance1000();
@@ -252,6 +256,10 @@ async function main(): Promise<void> {
     report('up.monero.speedup', `${(m.cold / m.warm).toFixed(1)}x`, `warm ${ms(m.warm)} vs cold ${ms(m.cold)} (real monerod, difficulty 1, height 70)`);
   } else report('up.monero', 'skipped', 'monerod not installed (apt-get install -y monero)');
   process.stdout.write('\n');
+  await realPart();
+}
+
+async function realPart(): Promise<void> {
   const real = await findRealBinaries(fileURLToPath(new URL('../..', import.meta.url)));
   if ('dir' in real) await benchReal(real.dir, report);
   else report('up.salvium', 'skipped', real.why);

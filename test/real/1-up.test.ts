@@ -1,6 +1,7 @@
-// `saltnet up` on the real programs as a user runs it: cold from an empty cache at difficulty 1
-// (mining across the CN→Carrot switch at 1100 to the token height), then status, mine, a snapshot
-// saved to a file, Ctrl-C; then warm from the cache; then `snapshot load` of the file.
+// `saltnet up` on the real programs as a user runs it: cold from an empty cache at the default
+// difficulty 500 (the chain state mined at difficulty 1 across the CN→Carrot switch at 1100 to the
+// token height, then served at 500), then status, a block mined at 500, a snapshot saved to a
+// file, Ctrl-C; then warm from the same cached state at difficulty 1; then `snapshot load` of the file.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,8 +15,12 @@ import { BIN_DIR, CACHE_DIR, describeReal, SAL1 } from './real.js';
 describeReal('saltnet up on real Salvium', () => {
   const root = mkdtempSync(join(tmpdir(), 'saltnet-real-up-'));
   const env = { ...process.env, SALTNET_STATE_DIR: join(root, 'state'), NO_COLOR: '1' } as Record<string, string>;
-  // The tier's cache, empty until this file (the first) builds the default chain state; 2-api restores it.
-  const base = ['--backend', 'salvium', '--bin-dir', BIN_DIR, '--difficulty', '1', '--cache-dir', CACHE_DIR];
+  // The tier's cache, empty until this file (the first) builds the default chain state; the other files restore it.
+  const base = ['--backend', 'salvium', '--bin-dir', BIN_DIR, '--cache-dir', CACHE_DIR];
+  const header = async (url: string, method: string, params: object): Promise<{ height: number; difficulty: number }> => {
+    const r = (await (await fetch(`${url}/json_rpc`, { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).json()) as { result: { block_header: { height: number; difficulty: number } } };
+    return r.result.block_header;
+  };
   const running: ResultPromise[] = [];
   afterAll(async () => {
     for (const p of running) if (p.exitCode === null) p.kill('SIGKILL');
@@ -39,8 +44,16 @@ describeReal('saltnet up on real Salvium', () => {
   it('comes up cold from an empty cache, across the Carrot switch, funded and token-ready', async () => {
     const t0 = Date.now();
     const u = await start(['up', ...base]);
+    process.stderr.write(`real tier: cold up at difficulty 500 to token-ready in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
     try {
       expect(u.ready.snapshot.status).toBe('built');
+      // mined at difficulty 1, served at the default 500, in full RandomX mode on every core
+      expect(u.ready.snapshot.key).toMatch(/^salvium-d1-h1201-/);
+      expect(u.ready.snapshot.prefix).toEqual({ difficulty: 1, height: u.ready.height });
+      expect(u.ready.mining).toMatchObject({ difficulty: 500, randomx: 'full' });
+      const info = (await (await fetch(`${u.ready.daemon.url}/get_info`, { method: 'POST', body: '{}' })).json()) as { difficulty: number; height: number };
+      expect(info.difficulty).toBe(500);
+      expect(readFileSync(`/proc/${u.ready.daemon.pid}/cmdline`, 'utf8').split('\0').join(' ')).toContain('--fixed-difficulty 500');
       expect(u.ready.height).toBeGreaterThanOrEqual(1201);
       expect(u.ready.wallet.address).toBe(u.ready.wallet.addresses.carrot);
       expect(u.ready.wallet.addresses.cn).toMatch(/^SaLv/);
@@ -62,21 +75,24 @@ describeReal('saltnet up on real Salvium', () => {
       const st = await cli(['status', '--json']);
       expect(st.exitCode).toBe(0);
       expect(st.stdout).toContain(u.ready.daemon.url);
-      const m = await cli(['mine', '3']);
+      // A block mined now is mined at 500 (it waits for the RandomX dataset the daemon builds from its start); the prefix's are at 1.
+      const m = await cli(['mine', '1']);
       expect(m.exitCode, m.stderr).toBe(0);
+      expect((await header(u.ready.daemon.url, 'get_last_block_header', {})).difficulty).toBe(500);
+      expect((await header(u.ready.daemon.url, 'get_block_header_by_height', { height: 1000 })).difficulty).toBe(1);
       const s = await cli(['snapshot', 'save', file]);
       expect(s.exitCode, s.stderr).toBe(0);
       expect(existsSync(file)).toBe(true);
     } finally {
       await stopped(u);
     }
-    process.stderr.write(`real tier: cold up to token-ready in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
   });
 
-  it('comes up warm from the cache with the same wallets, without mining, and no secret on a command line', async () => {
-    const u = await start(['up', ...base, '--login', 'digest']);
+  it('comes up warm from the same cached state at another difficulty, with the same wallets, without mining, and no secret on a command line', async () => {
+    const u = await start(['up', ...base, '--difficulty', '1', '--login', 'digest']);
     try {
       expect(u.ready.snapshot.status).toBe('hit');
+      expect(u.ready.mining).toMatchObject({ difficulty: 1, randomx: 'light' });
       expect(u.ready.wallet.addresses).toEqual(addresses);
       // the cached state as saved: no block mined on top
       expect(u.ready.height).toBe(coldHeight);

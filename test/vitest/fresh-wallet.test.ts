@@ -228,7 +228,9 @@ describe('the global setup', () => {
         expect(ctx.backend).toBe('sim');
         expect(ctx.height).toBeGreaterThanOrEqual(30);
         expect(ctx.height).toBeLessThan(40);
-        expect(ctx.snapshot.key).toMatch(/^sim-d500-h30-/);
+        // the chain state mined at difficulty 1, served at the backend's 500
+        expect(ctx.snapshot.key).toMatch(/^sim-d1-h30-/);
+        expect(ctx.mining).toMatchObject({ difficulty: 500 });
       } finally {
         await teardown();
       }
