@@ -69,7 +69,9 @@ const load: CommandModule<object, LoadArgs> = {
     if (JSON.stringify(ours) !== JSON.stringify(m.binaries)) {
       process.stderr.write(`saltnet: warning: ${a.file} was made with other ${m.backend} binaries (${m.binaryVersion ?? 'unknown version'}); it may not load\n`);
     }
-    await up({ ...a, backend, ...(m.difficulty ? { difficulty: m.difficulty } : {}) }, { snapshotKey: m.key, height: m.height, unlocked: 0n });
+    // The difficulty the saved testnet served (a chain state serves any: --difficulty picks another).
+    const difficulty = a.difficulty ?? (m.difficulty || undefined);
+    await up({ ...a, backend, ...(difficulty ? { difficulty } : {}) }, { snapshotKey: m.key, height: m.height, unlocked: 0n });
   },
 };
 

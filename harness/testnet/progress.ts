@@ -37,7 +37,9 @@ export function createProgress(label: string, start: number, target: number, mod
     update(h) {
       if (Date.now() - lastLine < 5000) return;
       lastLine = Date.now();
-      log(`${label}: height ${h}/${target} (${Math.floor((100 * (h - start)) / Math.max(target - start, 1))}%), ${rate(h).toFixed(1)} blocks/s, ETA ${eta(h)}`);
+      // A block or two past the target (trimmed afterwards) shows as the target, not as 1400%.
+      const shown = Math.min(h, target);
+      log(`${label}: height ${shown}/${target} (${Math.floor((100 * (shown - start)) / Math.max(target - start, 1))}%), ${rate(shown).toFixed(1)} blocks/s, ETA ${eta(shown)}`);
     },
     done(h) {
       log(`${label}: height ${h} reached in ${((Date.now() - t0) / 1000).toFixed(1)}s`);

@@ -70,7 +70,10 @@ describe('saltnet cache key --for', { timeout: 150_000 }, () => {
 
 describe('saltnet snapshot', { timeout: 180_000 }, () => {
   it('save writes the running testnet to a file (it keeps running); load brings that state up', async () => {
-    const first = await up(['up', ...SMALL]);
+    // served at 9: the chain state under it was mined at 1 (the up says so)
+    const first = await up(['up', ...SMALL, '--difficulty', '9']);
+    expect(first.ready.mining).toMatchObject({ difficulty: 9 });
+    expect(first.ready.snapshot.prefix).toMatchObject({ difficulty: 1 });
     const wallet = first.ready.wallet.url as string;
     // a transaction the saved state must hold
     const mine = await saltnet(['mine', '3']);
@@ -93,6 +96,12 @@ describe('saltnet snapshot', { timeout: 180_000 }, () => {
     expect(second.ready.snapshot.status).toBe('hit');
     expect(second.ready.wallet.addresses).toEqual(first.ready.wallet.addresses);
     expect(second.err()).toContain(`imported ${file}`);
+    // the difficulty the saved testnet served, unless --difficulty says another
+    expect(second.ready.mining).toMatchObject({ difficulty: 9 });
+    second.proc.kill('SIGINT');
+    await second.proc;
+    const third = await up(['snapshot', 'load', file, '--difficulty', '11']);
+    expect(third.ready.mining).toMatchObject({ difficulty: 11 });
   });
 
   it('save without a running testnet says how to start one; load of a damaged file is refused', async () => {
