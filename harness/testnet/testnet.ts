@@ -17,14 +17,15 @@
 // difficulty (chain-cache.ts; docs/difficulty.md).
 import { once } from 'node:events';
 import { chmodSync, existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ProcessExitedError } from '../process/errors.js';
 import { reapStale } from '../process/registry.js';
 import { newTempWorkdir } from '../process/workdir.js';
-import { availableParallelism } from 'node:os';
 import { createSupervisor } from '../process/supervisor.js';
 import { setTimeoutFactor } from '../common/timeouts.js';
+import { MAX_THREADS } from '../limits.js';
 import { createDaemonClient } from '../rpc/daemon.js';
 import type { WalletClient } from '../rpc/wallet.js';
 import { randomxMode, type BackendSpec } from './backends.js';
@@ -113,7 +114,7 @@ async function openRun(opts: TestnetOptions): Promise<Run> {
 /** How a daemon mines at this difficulty: RandomX full or light (`auto` by difficulty), all cores above difficulty 1 unless --threads says. */
 function miningFor(spec: BackendSpec, o: TestnetOptions, difficulty: number): Mining {
   const randomx = randomxMode(spec, o.randomx ?? 'auto', difficulty);
-  return { difficulty, ...(randomx ? { randomx } : {}), threads: o.threads ?? (difficulty > 1 ? availableParallelism() : 1) };
+  return { difficulty, ...(randomx ? { randomx } : {}), threads: o.threads ?? (difficulty > 1 ? Math.min(availableParallelism(), MAX_THREADS) : 1) };
 }
 
 async function startDaemonProgram(run: Run): Promise<Daemon> {
