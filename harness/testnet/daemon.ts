@@ -47,6 +47,9 @@ const BIND_FAILURE = /Failed to bind|Failed to add TCP socket|Address already in
 
 export class PortRaceError extends Error {}
 
+/** The niceness of a daemon in full RandomX mode (see launchDaemon). */
+export const FULL_MODE_NICE = 10;
+
 export function daemonArgs(o: DaemonOptions, ports: DaemonHandle['ports']): string[] {
   return [
     '--testnet', '--offline', '--non-interactive', '--fixed-difficulty', String(o.difficulty),
@@ -66,7 +69,10 @@ export async function startDaemon(sup: Supervisor, be: ResolvedBackend, o: Daemo
 
 async function launchDaemon(sup: Supervisor, be: ResolvedBackend, o: DaemonOptions, ports: DaemonHandle['ports']): Promise<DaemonHandle> {
   const logFile = join(o.workdir, 'logs', 'daemon.log');
-  const proc = sup.start({ name: 'daemon', command: be.paths.daemon, args: daemonArgs(o, ports), env: { ...(o.randomx ? be.spec.randomx?.[o.randomx] : {}), ...o.env }, logFile });
+  // In full RandomX mode the daemon builds its 2 GiB dataset on every core from its start: niced, so
+  // that the wallet programs starting meanwhile are not slowed by it (it has the cores once they idle).
+  const [command, args] = o.randomx === 'full' ? ['nice', ['-n', String(FULL_MODE_NICE), be.paths.daemon, ...daemonArgs(o, ports)]] : [be.paths.daemon, daemonArgs(o, ports)];
+  const proc = sup.start({ name: 'daemon', command, args, env: { ...(o.randomx ? be.spec.randomx?.[o.randomx] : {}), ...o.env }, logFile });
   const url = `http://127.0.0.1:${ports.rpc}`;
   const client = createDaemonClient(url, { timeoutMs: 30_000 });
   try {
