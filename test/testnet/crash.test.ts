@@ -13,6 +13,8 @@ import { startTestnet, type Testnet } from '../../harness/testnet/testnet.js';
 const FAST = { SALTNET_SIM_HASHRATE: '250000' };
 /** ~20 blocks/s: mining to 1201 takes about a minute, time enough to kill something mid-way. */
 const SLOW = { SALTNET_SIM_HASHRATE: '10000' };
+// A chain built at the served difficulty 500 (not at 1): at SLOW's hash rate that takes seconds, so a fault lands mid-build.
+const AT_500 = { prefixDifficulty: 'same' as const };
 const quiet = { progress: 'none' as const, trapSignals: false, backend: 'sim' as const };
 
 /** The pid of the process whose command line contains `text`. */
@@ -49,7 +51,7 @@ describe('crash recovery (sim)', () => {
 
   it('restarts a daemon SIGKILLed while the chain is mined, and up still succeeds', async () => {
     const lines: string[] = [];
-    const t = await startTestnet({ ...quiet, snapshots: false, daemonEnv: SLOW, height: 400, unlocked: 100n * 100_000_000n, log: killOn(/daemon ready at \S+ \(pid (\d+)\)/, 'SIGKILL', 2500, lines) });
+    const t = await startTestnet({ ...quiet, ...AT_500, snapshots: false, daemonEnv: SLOW, height: 400, unlocked: 100n * 100_000_000n, log: killOn(/daemon ready at \S+ \(pid (\d+)\)/, 'SIGKILL', 2500, lines) });
     try {
       expect(t.height).toBeGreaterThanOrEqual(400);
       expect(t.crashes()).toMatchObject([{ program: 'daemon', exit: { signal: 'SIGKILL' }, during: 'while building the chain', restart: 1 }]);
@@ -67,7 +69,7 @@ describe('crash recovery (sim)', () => {
     const lines: string[] = [];
     let killed = 0;
     const t = await startTestnet({
-      ...quiet, snapshots: false, walletCreation: 'rpc', workdir, daemonEnv: SLOW, height: 400, unlocked: 50n * 100_000_000n,
+      ...quiet, ...AT_500, snapshots: false, walletCreation: 'rpc', workdir, daemonEnv: SLOW, height: 400, unlocked: 50n * 100_000_000n,
       log: (l) => {
         lines.push(l);
         if (!/daemon ready/.test(l)) return;
@@ -161,7 +163,7 @@ describe('crash recovery (sim)', () => {
   it('fails fast, naming the program and its signal, once its restarts are used up', async () => {
     const lines: string[] = [];
     const t0 = Date.now();
-    const err = await startTestnet({ ...quiet, snapshots: false, daemonEnv: SLOW, maxRestarts: 0, log: killOn(/daemon ready at \S+ \(pid (\d+)\)/, 'SIGKILL', 2500, lines) }).then(
+    const err = await startTestnet({ ...quiet, ...AT_500, snapshots: false, daemonEnv: SLOW, maxRestarts: 0, log: killOn(/daemon ready at \S+ \(pid (\d+)\)/, 'SIGKILL', 2500, lines) }).then(
       () => undefined,
       (e: unknown) => e,
     );
