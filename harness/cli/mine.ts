@@ -50,6 +50,7 @@ async function mine(argv: MineArgs): Promise<void> {
       // the blocks go to the miner wallet, so the main wallet's balance moves only with its own transactions
       addresses: info.minerAddresses ?? info.addresses,
       timeoutMs: scaled(3_600_000),
+      ...(info.mining ? { threads: info.mining.threads } : {}),
       progress: createProgress('mining', start, target, progressMode(), (l) => void process.stderr.write(`${l}\n`)),
     });
     process.stdout.write(`height ${res.height}\n`);

@@ -9,6 +9,8 @@ export interface RunInfo {
   minerAddresses?: { cn: string; carrot?: string };
   backend?: BackendName;
   workdir?: string;
+  /** How the testnet mines now (Testnet.mining): `saltnet mine` uses its threads. */
+  mining?: { difficulty: number; threads: number };
 }
 
 export const runInfo = (r: RunRecord): RunInfo => (r.info ?? {}) as RunInfo;

@@ -211,7 +211,8 @@ export async function startTestnet(opts: TestnetOptions = {}): Promise<Testnet> 
     };
     writeLogin();
     const minerAddresses = addresses.miner ?? main.addresses;
-    run.sup.setInfo({ daemon: daemon.program.current.url, wallet: main.url, addresses: main.addresses, minerAddresses, backend: run.backend.spec.name, workdir: run.workdir });
+    const mining = { difficulty: run.serve.difficulty, threads: run.serve.threads };
+    run.sup.setInfo({ daemon: daemon.program.current.url, wallet: main.url, addresses: main.addresses, minerAddresses, backend: run.backend.spec.name, workdir: run.workdir, mining });
     run.log(`saltnet: wallet ${main.file} ready at ${main.url}: ${main.addresses.cn}${main.addresses.carrot ? ` / ${main.addresses.carrot}` : ''}`);
     const t = assemble(run, { daemon, wallets, main, addresses, minerAddresses, writeLogin, snapshot: choice.snapshot });
     if (building) t.setPrefix({ difficulty: run.build.difficulty, height: await daemon.client.height() });
