@@ -1,7 +1,8 @@
 // `saltnet up` on the real programs as a user runs it: cold from an empty cache at the default
 // difficulty 500 (the chain state mined at difficulty 1 across the CN→Carrot switch at 1100 to the
-// token height, then served at 500), then status, a block mined at 500, a snapshot saved to a
-// file, Ctrl-C; then warm from the same cached state at difficulty 1; then `snapshot load` of the file.
+// token height, then served at 500 by a daemon with that very flag), status, Ctrl-C; then warm
+// from the same cached state served at difficulty 1: a token, blocks mined, a snapshot saved to a
+// file; then `snapshot load` of the file. (6-difficulty mines at 500.)
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,16 +44,14 @@ describeReal('saltnet up on real Salvium', () => {
 
   it('comes up cold from an empty cache, across the Carrot switch, funded and token-ready', async () => {
     const t0 = Date.now();
-    // Light RandomX: the block mined below comes in seconds, not after the minute a full-mode
-    // dataset takes to build (6-difficulty runs scenarios in the default full mode).
-    const u = await start(['up', ...base, '--randomx', 'light']);
+    const u = await start(['up', ...base]);
     process.stderr.write(`real tier: cold up at difficulty 500 to token-ready in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
     try {
       expect(u.ready.snapshot.status).toBe('built');
-      // mined at difficulty 1, served at the default 500 on every core
+      // mined at difficulty 1, served at the default 500 in full RandomX mode on every core (6-difficulty mines there)
       expect(u.ready.snapshot.key).toMatch(/^salvium-d1-h1201-/);
       expect(u.ready.snapshot.prefix).toEqual({ difficulty: 1, height: u.ready.height });
-      expect(u.ready.mining).toMatchObject({ difficulty: 500, randomx: 'light' });
+      expect(u.ready.mining).toMatchObject({ difficulty: 500, randomx: 'full' });
       expect(u.ready.mining.threads).toBeGreaterThanOrEqual(1);
       const info = (await (await fetch(`${u.ready.daemon.url}/get_info`, { method: 'POST', body: '{}' })).json()) as { difficulty: number; height: number };
       expect(info.difficulty).toBe(500);
@@ -68,24 +67,9 @@ describeReal('saltnet up on real Salvium', () => {
       const b = await w.balance('SAL1');
       await w.close();
       expect(b.unlocked).toBeGreaterThanOrEqual(1100n * SAL1);
-      // a token is one call away
-      const token = createWalletClient(u.ready.wallet.url);
-      // (a ticker such as REAL is premium on real Salvium: it burns 10000 SAL1, not 1000)
-      const r = await token.raw('create_token', { ticker: 'RTR1', supply: 1000, name: 'real tier' });
-      await token.close();
-      expect(r.error, JSON.stringify(r.error)).toBeUndefined();
-
       const st = await cli(['status', '--json']);
       expect(st.exitCode).toBe(0);
       expect(st.stdout).toContain(u.ready.daemon.url);
-      // A block mined now is mined at 500; the prefix's are at 1.
-      const m = await cli(['mine', '1']);
-      expect(m.exitCode, m.stderr).toBe(0);
-      expect((await header(u.ready.daemon.url, 'get_last_block_header', {})).difficulty).toBe(500);
-      expect((await header(u.ready.daemon.url, 'get_block_header_by_height', { height: 1000 })).difficulty).toBe(1);
-      const s = await cli(['snapshot', 'save', file]);
-      expect(s.exitCode, s.stderr).toBe(0);
-      expect(existsSync(file)).toBe(true);
     } finally {
       await stopped(u);
     }
@@ -111,18 +95,28 @@ describeReal('saltnet up on real Salvium', () => {
       expect(readFileSync(`/proc/${u.ready.wallet.pid}/cmdline`, 'utf8').split('\0')).toEqual(expect.arrayContaining(['--password-file', '--rpc-login', 'saltnet']));
       const w = createWalletClient(u.ready.wallet.url, { auth: { username, password: login } });
       expect(await w.version()).toBeGreaterThan(0);
+      // a token is one call away (a ticker such as REAL is premium on real Salvium: it burns 10000 SAL1, not 1000)
+      const r = await w.raw('create_token', { ticker: 'RTR1', supply: 1000, name: 'real tier' });
       await w.close();
+      expect(r.error, JSON.stringify(r.error)).toBeUndefined();
+      // served at 1 from the state mined at 1: its blocks and the one mined now alike
+      const m = await cli(['mine', '3']);
+      expect(m.exitCode, m.stderr).toBe(0);
+      expect((await header(u.ready.daemon.url, 'get_last_block_header', {})).difficulty).toBe(1);
+      const s = await cli(['snapshot', 'save', file]);
+      expect(s.exitCode, s.stderr).toBe(0);
+      expect(existsSync(file)).toBe(true);
     } finally {
       await stopped(u);
     }
   });
 
   it('brings a testnet up from a snapshot file (with the token created before the save)', async () => {
-    const u = await start(['snapshot', 'load', file, ...base.slice(0, 4), '--cache-dir', join(root, 'cache2'), '--randomx', 'light']);
+    const u = await start(['snapshot', 'load', file, ...base.slice(0, 4), '--cache-dir', join(root, 'cache2')]);
     try {
       expect(u.ready.wallet.addresses).toEqual(addresses);
       // the difficulty the saved testnet served
-      expect(u.ready.mining).toMatchObject({ difficulty: 500 });
+      expect(u.ready.mining).toMatchObject({ difficulty: 1 });
       const w = createWalletClient(u.ready.wallet.url);
       const tokens = await w.raw('get_balance', { asset_type: 'salRTR1' });
       await w.close();
