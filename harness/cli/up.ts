@@ -60,7 +60,7 @@ const SNAPSHOT_WORDS: Record<string, string> = {
   off: 'mined from scratch (cache off)',
 };
 
-/** "difficulty 500 (the chain state below 1201 was mined at difficulty 1), RandomX full, 2 threads". */
+/** "difficulty 500 (the chain state to height 1201 was mined at difficulty 1), RandomX full, 2 threads". */
 function miningWords(t: Testnet): string {
   const m = t.mining;
   const p = t.snapshot.prefix;
