@@ -2,7 +2,7 @@
 // difficulty 500 (the chain state mined at difficulty 1 across the CN→Carrot switch at 1100 to the
 // token height, then served at 500 by a daemon with that very flag), status, Ctrl-C; then warm
 // from the same cached state served at difficulty 1: a token, blocks mined, a snapshot saved to a
-// file; then `snapshot load` of the file. (6-difficulty mines at 500.)
+// file; then `snapshot load` of the file. (The bench mines the example suite at 500.)
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,7 +48,7 @@ describeReal('saltnet up on real Salvium', () => {
     process.stderr.write(`real tier: cold up at difficulty 500 to token-ready in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
     try {
       expect(u.ready.snapshot.status).toBe('built');
-      // mined at difficulty 1, served at the default 500 in full RandomX mode on every core (6-difficulty mines there)
+      // mined at difficulty 1, served at the default 500 in full RandomX mode on every core
       expect(u.ready.snapshot.key).toMatch(/^salvium-d1-h1201-/);
       expect(u.ready.snapshot.prefix).toEqual({ difficulty: 1, height: u.ready.height });
       expect(u.ready.mining).toMatchObject({ difficulty: 500, randomx: 'full' });

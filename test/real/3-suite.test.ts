@@ -1,8 +1,8 @@
 // Every example scenario on the real programs and on the simulator, compared step by step with
 // `saltnet diff` at difficulty 1, from a cache without the suite's chain state: it is built on both
-// sides (the real one mined at difficulty 1 across the Carrot switch) into the tier's cache, where
-// 6-difficulty serves it at 500. Every scenario must pass on both, and the simulator must answer as
-// real Salvium does — no divergence beyond the project's accept file.
+// sides (the real one mined at difficulty 1 across the Carrot switch) into the tier's cache. Every
+// scenario must pass on both, and the simulator must answer as real Salvium does — no divergence
+// beyond the project's accept file.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,6 +1,6 @@
 // The real tier's files run in name order (one at a time): 1-up builds the default chain state
 // into the tier's cache from empty, 2-api restores it, 3-suite builds the suite's own (at
-// difficulty 1), and 6-difficulty serves that one at the default difficulty 500.
+// difficulty 1).
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 export default class NameOrder extends BaseSequencer {
