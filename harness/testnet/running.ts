@@ -9,20 +9,18 @@ import type { DaemonClient } from '../rpc/daemon.js';
 import { binaryVersion, type ResolvedBackend } from './binaries.js';
 import { saveChain, type ChainSpec } from './chain-cache.js';
 import { checkpointState, revertState } from './checkpoint.js';
-import type { DaemonHandle, DaemonSettings } from './daemon.js';
+import type { DaemonHandle } from './daemon.js';
 import type { MineForOptions } from './funding.js';
 import { addressAt, mineTo, type MiningAddresses } from './mining.js';
 import type { Program, ProgramOptions } from './program.js';
 import type { RunEvents } from './events.js';
 import type { SnapshotInfo } from './state.js';
-import type { Testnet, TestnetOptions } from './types.js';
+import type { MiningInfo, Testnet, TestnetOptions } from './types.js';
 import type { WalletAddresses } from './wallet-setup.js';
 import type { WalletHandle, WalletSet } from './wallets.js';
 
-/** A daemon's settings with the threads `mine` asks it for. */
-export interface Mining extends DaemonSettings {
-  threads: number;
-}
+/** A daemon's settings with the threads `mine` asks it for (the shape Testnet.mining shows). */
+export type Mining = MiningInfo;
 
 /** What one `up` shares between its phases. */
 export interface Run {
@@ -179,7 +177,7 @@ function testnetObject(run: Run, p: Parts, ops: StateOps, height: number, snapsh
     get snapshot() {
       return snapshot();
     },
-    mining: { difficulty: run.serve.difficulty, ...(run.serve.randomx ? { randomx: run.serve.randomx } : {}), threads: run.serve.threads },
+    mining: { ...run.serve },
     phases: run.phases,
     height,
     health: async () => ({ [d.name]: await d.health(), ...(await wallets.health()) }),
