@@ -1,10 +1,33 @@
 // saltnet's library entry point.
-export { startTestnet, addressAt, type Testnet, type TestnetOptions, type WalletHandle, type SnapshotInfo } from './testnet/testnet.js';
+export {
+  startTestnet,
+  addressAt,
+  type Testnet,
+  type TestnetOptions,
+  type WalletHandle,
+  type SnapshotInfo,
+} from './testnet/testnet.js';
 export { chainKey, CHEAP_DIFFICULTY, type ChainSpec, type PrefixMode } from './testnet/chain-cache.js';
 export type { MiningInfo, MiningOptions } from './testnet/types.js';
 export { fixtureWallet, FIXTURE_WALLETS_DIR, type FixtureWallet } from './testnet/fixture-wallets.js';
-export { cacheDir, listSnapshots, removeSnapshot, clearSnapshots, exportSnapshot, importSnapshot, type Manifest, type SnapshotSummary } from './snapshot/index.js';
-export { BACKENDS, FULL_RANDOMX_FROM, type BackendName, type BackendSpec, type RandomxChoice, type RandomxMode } from './testnet/backends.js';
+export {
+  cacheDir,
+  listSnapshots,
+  removeSnapshot,
+  clearSnapshots,
+  exportSnapshot,
+  importSnapshot,
+  type Manifest,
+  type SnapshotSummary,
+} from './snapshot/index.js';
+export {
+  BACKENDS,
+  FULL_RANDOMX_FROM,
+  type BackendName,
+  type BackendSpec,
+  type RandomxChoice,
+  type RandomxMode,
+} from './testnet/backends.js';
 export { resolveBackend, MissingBinaryError, type ResolvedBackend } from './testnet/binaries.js';
 export { createDaemonClient, type DaemonClient } from './rpc/daemon.js';
 export { createWalletClient, type WalletClient } from './rpc/wallet.js';
@@ -13,12 +36,41 @@ export { SIM_BIN_DIR, SIM_VERSION_LINE } from './sim/index.js';
 export { runFiles, type RunnerOptions } from './scenario/runner.js';
 export { runScenario, runScenarios, type RunScenarioOptions } from './scenario/api.js';
 export { parseScenario, loadScenario } from './scenario/parse.js';
-export { ScenarioError, isUnsuccessful, type Scenario, type ScenarioResult, type ScenarioStatus, type StepResult } from './scenario/types.js';
+export {
+  ScenarioError,
+  isUnsuccessful,
+  type Scenario,
+  type ScenarioResult,
+  type ScenarioStatus,
+  type StepResult,
+} from './scenario/types.js';
 export { defineConfig, resolveConfig, ConfigError, type SaltnetConfig, type ResolvedConfig } from './config/index.js';
 export { installSalvium, type InstallOptions, type InstallResult } from './install/install.js';
-export { diffScenarios, diffAgainstRecording, compareRuns, type DiffOptions, type DiffHooks, type AgainstOptions } from './diff/diff.js';
-export { readRecording, writeRecording, newestRecording, checkScenarios, programInfo, RecordingError, type Recording, type RecordingManifest, type ScenarioCheck } from './diff/recording.js';
-export { recordSession, type RecordSession, type RecordSessionOptions, type RecordWalletOption } from './record/session.js';
+export {
+  diffScenarios,
+  diffAgainstRecording,
+  compareRuns,
+  type DiffOptions,
+  type DiffHooks,
+  type AgainstOptions,
+} from './diff/diff.js';
+export {
+  readRecording,
+  writeRecording,
+  newestRecording,
+  checkScenarios,
+  programInfo,
+  RecordingError,
+  type Recording,
+  type RecordingManifest,
+  type ScenarioCheck,
+} from './diff/recording.js';
+export {
+  recordSession,
+  type RecordSession,
+  type RecordSessionOptions,
+  type RecordWalletOption,
+} from './record/session.js';
 export { recordingToScenario, type ToScenarioOptions } from './record/write.js';
 export type { Recording as SessionRecording, RecordedEvent, RecordedCall, RecordedWallet } from './record/types.js';
 export { loadAcceptFile, parseAcceptFile, AcceptFileError, DEFAULT_ACCEPT_FILE } from './diff/accept.js';

@@ -2,7 +2,10 @@
 // environment variables and scenario files refuse values above them with the same numbers.
 // Each bound is far above any real use and far below what would hang or exhaust the machine.
 
-/** The highest chain height saltnet mines to (`--height`, `mine --to`, `requires.height`); also the most blocks one `mine` makes. */
+/**
+ * The highest chain height saltnet mines to (`--height`, `mine --to`, `requires.height`); also the most blocks one
+ * `mine` makes.
+ */
 export const MAX_HEIGHT = 100_000;
 
 /** The highest fixed mining difficulty: at a CPU miner's ~200 hashes/s a block already takes about 1.5 hours. */

@@ -26,7 +26,14 @@ export interface MineOneOptions {
 /** `mine: 1` in one RandomX mode: the first block, then the median and mean of the next ones. */
 export async function mineOne(mode: RandomxMode, o: MineOneOptions, report: Report): Promise<void> {
   const difficulty = o.difficulty ?? 500;
-  const t = await startTestnet({ progress: 'none', log: () => undefined, trapSignals: false, ...o.base, difficulty, randomx: mode });
+  const t = await startTestnet({
+    progress: 'none',
+    log: () => undefined,
+    trapSignals: false,
+    ...o.base,
+    difficulty,
+    randomx: mode,
+  });
   try {
     if (o.idleMs) await new Promise((ok) => setTimeout(ok, o.idleMs));
     const times: number[] = [];
@@ -39,8 +46,16 @@ export async function mineOne(mode: RandomxMode, o: MineOneOptions, report: Repo
     const [first, ...rest] = times;
     const mean = rest.reduce((a, b) => a + b, 0) / rest.length;
     const label = `mine1.${t.backend.spec.name}.d${difficulty}.${mode}${o.idleMs ? `.idle${o.idleMs / 1000}s` : ''}`;
-    report(`${label}.first`, ms(first!), `${o.idleMs ? `after ${o.idleMs / 1000} s idle` : 'right after ready'}${mode === 'full' ? ' (waits for the RandomX dataset if it is still being built)' : ''}`);
-    report(`${label}.median`, ms(median(rest)), `mean ${ms(mean)} over ${rest.length} blocks, ${t.mining.threads} threads, snapshot ${t.snapshot.status}`);
+    report(
+      `${label}.first`,
+      ms(first!),
+      `${o.idleMs ? `after ${o.idleMs / 1000} s idle` : 'right after ready'}${mode === 'full' ? ' (waits for the RandomX dataset if it is still being built)' : ''}`,
+    );
+    report(
+      `${label}.median`,
+      ms(median(rest)),
+      `mean ${ms(mean)} over ${rest.length} blocks, ${t.mining.threads} threads, snapshot ${t.snapshot.status}`,
+    );
   } finally {
     await t.stop();
   }

@@ -14,7 +14,10 @@ import type { Testnet } from '../harness/testnet/testnet.js';
 import { ms, upColdWarm, type Report } from './bench-up.js';
 import { mineOne } from './bench-mining.js';
 
-/** Cold then warm `up` on real Salvium at the default difficulty, each phase reported, and the cold total against mining alone; then `mine: 1`. */
+/**
+ * Cold then warm `up` on real Salvium at the default difficulty, each phase reported, and the cold total against mining
+ * alone; then `mine: 1`.
+ */
 async function upReal(binDir: string, report: Report): Promise<void> {
   const cache = mkdtempSync(join(tmpdir(), 'saltnet-bench-real-'));
   try {
@@ -22,8 +25,17 @@ async function upReal(binDir: string, report: Report): Promise<void> {
       `${(Number((await t.wallet.client.balance('SAL1')).unlocked) / 1e8).toFixed(2)} SAL1 unlocked, serving difficulty ${t.mining.difficulty} (prefix mined at ${t.snapshot.prefix?.difficulty ?? '?'}), ${t.crashes().length} crash(es) recovered`;
     const r = await upColdWarm('salvium', { backend: 'salvium', binDir, cacheDir: cache }, report, describe);
     const mined = r.coldPhases.mined;
-    if (mined) report('up.salvium.cold.ratioToMining', `${(r.cold / mined).toFixed(2)}x`, `cold total ${ms(r.cold)} / mining alone ${ms(mined)}`);
-    report('up.salvium.speedup', `${(r.cold / r.warm).toFixed(1)}x`, `warm ${ms(r.warm)} vs cold ${ms(r.cold)} (real salviumd, served at difficulty 500, height 1201)`);
+    if (mined)
+      report(
+        'up.salvium.cold.ratioToMining',
+        `${(r.cold / mined).toFixed(2)}x`,
+        `cold total ${ms(r.cold)} / mining alone ${ms(mined)}`,
+      );
+    report(
+      'up.salvium.speedup',
+      `${(r.cold / r.warm).toFixed(1)}x`,
+      `warm ${ms(r.warm)} vs cold ${ms(r.cold)} (real salviumd, served at difficulty 500, height 1201)`,
+    );
     const base = { backend: 'salvium' as const, binDir, cacheDir: cache };
     await mineOne('full', { base, idleMs: 60_000 }, report);
     await mineOne('full', { base }, report);
@@ -37,15 +49,29 @@ async function upReal(binDir: string, report: Report): Promise<void> {
 async function suiteReal(binDir: string, report: Report): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'saltnet-bench-real-suite-'));
   try {
-    const files = (await glob(fileURLToPath(new URL('../../scenarios/*.yaml', import.meta.url)), { absolute: true })).sort();
+    const files = (
+      await glob(fileURLToPath(new URL('../../scenarios/*.yaml', import.meta.url)), { absolute: true })
+    ).sort();
     const chain = await suiteChain(files, resolveBackend('salvium', binDir).spec);
     const t0 = performance.now();
     const results = await runFiles(files, {
-      backend: 'salvium', binDir, isolation: 'shared', workers: 1, bail: false, artifactsRoot: join(dir, 'arts'), log: () => undefined, cacheDir: join(dir, 'cache'), chain,
+      backend: 'salvium',
+      binDir,
+      isolation: 'shared',
+      workers: 1,
+      bail: false,
+      artifactsRoot: join(dir, 'arts'),
+      log: () => undefined,
+      cacheDir: join(dir, 'cache'),
+      chain,
     });
     const passed = results.filter((r) => r.status === 'passed').length;
     const failedNames = results.filter((r) => r.status !== 'passed' && r.status !== 'skipped').map((r) => r.name);
-    report('run.examples.salvium.cold', ms(performance.now() - t0), `${passed}/${results.length} passed${failedNames.length ? ` (not: ${failedNames.join('; ')})` : ''}, difficulty 500 (prefix at 1), empty cache`);
+    report(
+      'run.examples.salvium.cold',
+      ms(performance.now() - t0),
+      `${passed}/${results.length} passed${failedNames.length ? ` (not: ${failedNames.join('; ')})` : ''}, difficulty 500 (prefix at 1), empty cache`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -30,13 +30,27 @@ export async function recordOverhead(report: Report): Promise<void> {
     const d = await startDaemon(dir, { difficulty: 1 });
     const upstream = `http://127.0.0.1:${d.port}`;
     const kept: RawExchange[] = [];
-    const height = async (): Promise<number> => ((await (await request(`${upstream}/get_height`, { method: 'POST', body: '{}' })).body.json()) as { height: number }).height;
+    const height = async (): Promise<number> =>
+      (
+        (await (await request(`${upstream}/get_height`, { method: 'POST', body: '{}' })).body.json()) as {
+          height: number;
+        }
+      ).height;
     const tracker = trackMining(height, () => undefined, await height());
     let seq = 0;
-    const proxy = await startRecordingProxy(upstream, 'daemon', { before: (t, p, b) => tracker.before(t, p, b), exchange: (e) => void kept.push(e) }, () => ++seq);
+    const proxy = await startRecordingProxy(
+      upstream,
+      'daemon',
+      { before: (t, p, b) => tracker.before(t, p, b), exchange: (e) => void kept.push(e) },
+      () => ++seq,
+    );
     const calls = [
       ['/get_height', '{}', 'the cheapest daemon call'],
-      ['/json_rpc', JSON.stringify({ jsonrpc: '2.0', id: '0', method: 'get_info' }), 'a JSON-RPC call with a 1 KB answer'],
+      [
+        '/json_rpc',
+        JSON.stringify({ jsonrpc: '2.0', id: '0', method: 'get_info' }),
+        'a JSON-RPC call with a 1 KB answer',
+      ],
     ] as const;
     for (const [path, body, what] of calls) {
       await timed(upstream, path, body, 200); // warm both connections up
@@ -48,7 +62,11 @@ export async function recordOverhead(report: Report): Promise<void> {
         proxied.push(...(await timed(proxy.url, path, body, 200)));
       }
       const name = path === '/json_rpc' ? 'get_info' : path.slice(1);
-      report(`record.overhead.${name}`, ms(median(proxied) - median(straight)), `${what}: median ${ms(median(proxied))} through the proxy vs ${ms(median(straight))} straight (p95 ${ms(p95(proxied))} vs ${ms(p95(straight))}), 2000 each; target ≤ 1 ms`);
+      report(
+        `record.overhead.${name}`,
+        ms(median(proxied) - median(straight)),
+        `${what}: median ${ms(median(proxied))} through the proxy vs ${ms(median(straight))} straight (p95 ${ms(p95(proxied))} vs ${ms(p95(straight))}), 2000 each; target ≤ 1 ms`,
+      );
     }
     tracker.close();
     await proxy.close();

@@ -15,7 +15,19 @@
 import { execaSync } from 'execa';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { cleanup, generateWallet, height, mineAcrossCarrot, post, rpc, startDaemon, startWalletRpc, stopAll, tempDir, waitFor } from '../test/helpers/sim.js';
+import {
+  cleanup,
+  generateWallet,
+  height,
+  mineAcrossCarrot,
+  post,
+  rpc,
+  startDaemon,
+  startWalletRpc,
+  stopAll,
+  tempDir,
+  waitFor,
+} from '../test/helpers/sim.js';
 import { fixtureWallet } from '../harness/testnet/fixture-wallets.js';
 import { startTestnet, type Testnet } from '../harness/testnet/testnet.js';
 import { ms, upColdWarm } from './bench-up.js';
@@ -52,7 +64,11 @@ async function mine1300(label: string, difficulty: number, env: Record<string, s
     const t0 = performance.now();
     const reached = await mineAcrossCarrot(d.port, w, 1301);
     const t = performance.now() - t0;
-    report(`sim.mine1300.${label}`, ms(t), `difficulty ${difficulty}, reached ${reached}, ${(1300 / (t / 1000)).toFixed(0)} blocks/s incl. the HF10 address switch`);
+    report(
+      `sim.mine1300.${label}`,
+      ms(t),
+      `difficulty ${difficulty}, reached ${reached}, ${(1300 / (t / 1000)).toFixed(0)} blocks/s incl. the HF10 address switch`,
+    );
     await d.stop();
   } finally {
     await stopAll();
@@ -67,8 +83,15 @@ async function getBalance1000(): Promise<void> {
     const w = await generateWallet(join(dir, 'w'), 'bench', d.port);
     await mineAcrossCarrot(d.port, w, 1301);
     const t0 = performance.now();
-    const wr = await startWalletRpc(['--wallet-file', w.path, '--password', 'bench', '--log-file', join(dir, 'wrpc.log')], d.port);
-    report('sim.walletRpc.firstScan', ms(performance.now() - t0), `start to ready, first scan of ${await height(d.port)} blocks all mined by this wallet`);
+    const wr = await startWalletRpc(
+      ['--wallet-file', w.path, '--password', 'bench', '--log-file', join(dir, 'wrpc.log')],
+      d.port,
+    );
+    report(
+      'sim.walletRpc.firstScan',
+      ms(performance.now() - t0),
+      `start to ready, first scan of ${await height(d.port)} blocks all mined by this wallet`,
+    );
     await rpc(wr.port, 'refresh');
     const times: number[] = [];
     const all0 = performance.now();
@@ -80,10 +103,18 @@ async function getBalance1000(): Promise<void> {
     }
     const total = performance.now() - all0;
     times.sort((a, b) => a - b);
-    report('sim.getBalance.1000', ms(total), `p50 ${ms(quantile(times, 0.5))}, p95 ${ms(quantile(times, 0.95))}, max ${ms(times[times.length - 1] ?? 0)}`);
+    report(
+      'sim.getBalance.1000',
+      ms(total),
+      `p50 ${ms(quantile(times, 0.5))}, p95 ${ms(quantile(times, 0.95))}, max ${ms(times[times.length - 1] ?? 0)}`,
+    );
     const raw0 = performance.now();
     for (let i = 0; i < 1000; i++) await post(d.port, '/get_height', {});
-    report('sim.daemon.getHeight.1000', ms(performance.now() - raw0), 'baseline: the cheapest daemon call, same client');
+    report(
+      'sim.daemon.getHeight.1000',
+      ms(performance.now() - raw0),
+      'baseline: the cheapest daemon call, same client',
+    );
   } finally {
     await stopAll();
     cleanup(dir);
@@ -91,7 +122,12 @@ async function getBalance1000(): Promise<void> {
 }
 
 /** `saltnet up` on a backend, cold (empty cache: build and save) then warm (restore): the time of each phase. */
-async function upPhases(backend: 'sim' | 'monero', env: Record<string, string>, difficulty?: number, label: string = backend): Promise<{ cold: number; warm: number }> {
+async function upPhases(
+  backend: 'sim' | 'monero',
+  env: Record<string, string>,
+  difficulty?: number,
+  label: string = backend,
+): Promise<{ cold: number; warm: number }> {
   const cache = tempDir('saltnet-bench-cache-');
   try {
     const unit = backend === 'monero' ? 1e12 : 1e8;
@@ -99,7 +135,12 @@ async function upPhases(backend: 'sim' | 'monero', env: Record<string, string>, 
       const b = await t.wallet.client.balance(t.backend.spec.fundAsset);
       return `${(Number(b.unlocked) / unit).toFixed(2)} ${backend === 'monero' ? 'XMR' : 'SAL1'} unlocked${backend === 'monero' ? '' : ' (token-ready: height > 1200, >= 1100 SAL1)'}`;
     };
-    return await upColdWarm(label, { backend, daemonEnv: env, cacheDir: cache, ...(difficulty ? { difficulty } : {}) }, report, describe);
+    return await upColdWarm(
+      label,
+      { backend, daemonEnv: env, cacheDir: cache, ...(difficulty ? { difficulty } : {}) },
+      report,
+      describe,
+    );
   } finally {
     cleanup(cache);
   }
@@ -110,30 +151,50 @@ async function walletCost(label: string, daemonPort: number, seed: string, dir: 
   const w = await startWalletRpc(['--wallet-dir', dir, '--log-file', join(dir, `${label}.log`)], daemonPort);
   try {
     const t0 = performance.now();
-    const restored = await rpc(w.port, 'restore_deterministic_wallet', { filename: `bench-${label}`, seed, password: 'bench', restore_height: 0, language: 'English' });
+    const restored = await rpc(w.port, 'restore_deterministic_wallet', {
+      filename: `bench-${label}`,
+      seed,
+      password: 'bench',
+      restore_height: 0,
+      language: 'English',
+    });
     if (!restored.result) throw new Error(JSON.stringify(restored));
     await rpc(w.port, 'refresh');
     const scan = performance.now() - t0;
-    const outs = (await rpc(w.port, 'incoming_transfers', { transfer_type: 'available' })).result?.transfers?.length ?? 0;
+    const outs =
+      (await rpc(w.port, 'incoming_transfers', { transfer_type: 'available' })).result?.transfers?.length ?? 0;
     const a = (await rpc(w.port, 'get_address')).result;
     const address = a.addresses?.[0]?.address_carrot ?? a.address;
     const times: number[] = [];
     for (let i = 0; i < 20; i++) {
       const s0 = performance.now();
-      const r = await rpc(w.port, 'transfer', { destinations: [{ address, amount: 100_000_000, asset_type: 'SAL1' }], source_asset: 'SAL1', dest_asset: 'SAL1', tx_type: 3, do_not_relay: true });
+      const r = await rpc(w.port, 'transfer', {
+        destinations: [{ address, amount: 100_000_000, asset_type: 'SAL1' }],
+        source_asset: 'SAL1',
+        dest_asset: 'SAL1',
+        tx_type: 3,
+        do_not_relay: true,
+      });
       if (!r.result) throw new Error(JSON.stringify(r.error));
       times.push(performance.now() - s0);
     }
     times.sort((a, b) => a - b);
     report(`wallet.${label}.outputs`, String(outs), 'unspent outputs after the first scan');
     report(`wallet.${label}.firstScan`, ms(scan), 'restore from seed + first refresh over the whole chain');
-    report(`wallet.${label}.transfer`, ms(quantile(times, 0.5)), `p50 of 20 transfers built (do_not_relay), p95 ${ms(quantile(times, 0.95))}`);
+    report(
+      `wallet.${label}.transfer`,
+      ms(quantile(times, 0.5)),
+      `p50 of 20 transfers built (do_not_relay), p95 ${ms(quantile(times, 0.95))}`,
+    );
   } finally {
     await w.stop();
   }
 }
 
-/** The effect of the miner wallet: a wallet that mined every block against the test wallet that got only its funding blocks. */
+/**
+ * The effect of the miner wallet: a wallet that mined every block against the test wallet that got only its funding
+ * blocks.
+ */
 async function fewerOutputs(): Promise<void> {
   const dir = tempDir('saltnet-bench-');
   const cache = tempDir('saltnet-bench-cache-');
@@ -143,7 +204,14 @@ async function fewerOutputs(): Promise<void> {
     await mineAcrossCarrot(d.port, all, 1201);
     await walletCost('minedEveryBlock', d.port, all.seed.join(' '), dir);
     await d.stop();
-    const t = await startTestnet({ backend: 'sim', progress: 'none', log: () => undefined, trapSignals: false, cacheDir: cache, daemonEnv: { SALTNET_SIM_HASHRATE: '250000' } });
+    const t = await startTestnet({
+      backend: 'sim',
+      progress: 'none',
+      log: () => undefined,
+      trapSignals: false,
+      cacheDir: cache,
+      daemonEnv: { SALTNET_SIM_HASHRATE: '250000' },
+    });
     try {
       await walletCost('fundingBlocksOnly', t.daemon.ports.rpc, fixtureWallet('main').seed, dir);
     } finally {
@@ -163,13 +231,21 @@ async function byHand(env: Record<string, string>): Promise<number> {
     const t0 = performance.now();
     const d = await startDaemon(dir, { difficulty: 500, env });
     const w = await generateWallet(join(dir, 'w'), 'bench', d.port);
-    const wr = await startWalletRpc(['--wallet-file', w.path, '--password', 'bench', '--log-file', join(dir, 'wrpc.log')], d.port);
+    const wr = await startWalletRpc(
+      ['--wallet-file', w.path, '--password', 'bench', '--log-file', join(dir, 'wrpc.log')],
+      d.port,
+    );
     await mineAcrossCarrot(d.port, w, 1201);
-    await waitFor('1001 SAL1 unlocked', async () => {
-      await rpc(wr.port, 'refresh');
-      const b = (await rpc(wr.port, 'get_balance', { asset_type: 'SAL1' })).result?.balances?.[0];
-      return b && BigInt(b.unlocked_balance) >= 1001n * 100_000_000n;
-    }, 60_000, 20);
+    await waitFor(
+      '1001 SAL1 unlocked',
+      async () => {
+        await rpc(wr.port, 'refresh');
+        const b = (await rpc(wr.port, 'get_balance', { asset_type: 'SAL1' })).result?.balances?.[0];
+        return b && BigInt(b.unlocked_balance) >= 1001n * 100_000_000n;
+      },
+      60_000,
+      20,
+    );
     const total = performance.now() - t0;
     report('up.sim.byHand', ms(total), 'the same processes and steps by hand');
     return total;
@@ -185,18 +261,41 @@ async function runnerOverhead(): Promise<void> {
   try {
     const n = 300;
     const file = join(dir, 'calls.yaml');
-    const steps = Array.from({ length: n }, () => '  - call: { path: /get_height }\n    expect: { result.status: OK }').join('\n');
+    const steps = Array.from(
+      { length: n },
+      () => '  - call: { path: /get_height }\n    expect: { result.status: OK }',
+    ).join('\n');
     writeFileSync(file, `name: ${n} daemon calls\nsteps:\n${steps}\n`);
-    const t = await startTestnet({ backend: 'sim', height: 2, unlocked: 0n, progress: 'none', log: () => undefined, trapSignals: false, snapshots: false });
+    const t = await startTestnet({
+      backend: 'sim',
+      height: 2,
+      unlocked: 0n,
+      progress: 'none',
+      log: () => undefined,
+      trapSignals: false,
+      snapshots: false,
+    });
     const raw = createDaemonClient(t.daemon.url);
     const r0 = performance.now();
     for (let i = 0; i < n; i++) await raw.post('/get_height');
     const rawMs = performance.now() - r0;
     await raw.close();
     await t.stop();
-    const results = await runFiles([file], { backend: 'sim', isolation: 'shared', workers: 1, bail: false, artifactsRoot: join(dir, 'arts'), log: () => undefined, snapshots: false });
+    const results = await runFiles([file], {
+      backend: 'sim',
+      isolation: 'shared',
+      workers: 1,
+      bail: false,
+      artifactsRoot: join(dir, 'arts'),
+      log: () => undefined,
+      snapshots: false,
+    });
     const stepMs = results[0]!.steps.reduce((sum, st) => sum + st.ms, 0);
-    report('run.step.overhead', `${((stepMs - rawMs) / n).toFixed(2)} ms`, `per step: ${(stepMs / n).toFixed(2)} ms a step (templates, expectations, transcript) vs ${(rawMs / n).toFixed(2)} ms a raw call, ${n} calls`);
+    report(
+      'run.step.overhead',
+      `${((stepMs - rawMs) / n).toFixed(2)} ms`,
+      `per step: ${(stepMs / n).toFixed(2)} ms a step (templates, expectations, transcript) vs ${(rawMs / n).toFixed(2)} ms a raw call, ${n} calls`,
+    );
   } finally {
     cleanup(dir);
   }
@@ -206,12 +305,27 @@ async function runnerOverhead(): Promise<void> {
 async function exampleSuite(workers: number, cache: string, kind: string): Promise<void> {
   const dir = tempDir('saltnet-bench-');
   try {
-    const files = (await glob(fileURLToPath(new URL('../../scenarios/*.yaml', import.meta.url)), { absolute: true })).sort();
+    const files = (
+      await glob(fileURLToPath(new URL('../../scenarios/*.yaml', import.meta.url)), { absolute: true })
+    ).sort();
     const chain = await suiteChain(files, resolveBackend('sim').spec);
     const t0 = performance.now();
-    const results = await runFiles(files, { backend: 'sim', isolation: 'shared', workers, bail: false, artifactsRoot: join(dir, 'arts'), log: () => undefined, cacheDir: cache, chain });
+    const results = await runFiles(files, {
+      backend: 'sim',
+      isolation: 'shared',
+      workers,
+      bail: false,
+      artifactsRoot: join(dir, 'arts'),
+      log: () => undefined,
+      cacheDir: cache,
+      chain,
+    });
     const passed = results.filter((r) => r.status === 'passed').length;
-    report(`run.examples.${kind}.workers${workers}`, ms(performance.now() - t0), `${passed}/${results.length} passed, shared isolation, default simulator pace (fast), ${kind} cache`);
+    report(
+      `run.examples.${kind}.workers${workers}`,
+      ms(performance.now() - t0),
+      `${passed}/${results.length} passed, shared isolation, default simulator pace (fast), ${kind} cache`,
+    );
   } finally {
     cleanup(dir);
   }
@@ -225,17 +339,36 @@ async function main(): Promise<void> {
   await getBalance1000();
   process.stdout.write('\n');
   const paced = await upPhases('sim', {});
-  report('up.sim.cold', ms(paced.cold), 'a newcomer\'s first `saltnet up` on sim: empty cache, default pace (fast), difficulty 500; target ≤ 3 s');
-  report('up.sim.speedup', `${(paced.cold / paced.warm).toFixed(0)}x`, `warm ${ms(paced.warm)} vs cold ${ms(paced.cold)} at the default simulator pace (difficulty 500)`);
+  report(
+    'up.sim.cold',
+    ms(paced.cold),
+    "a newcomer's first `saltnet up` on sim: empty cache, default pace (fast), difficulty 500; target ≤ 3 s",
+  );
+  report(
+    'up.sim.speedup',
+    `${(paced.cold / paced.warm).toFixed(0)}x`,
+    `warm ${ms(paced.warm)} vs cold ${ms(paced.cold)} at the default simulator pace (difficulty 500)`,
+  );
   // Overhead: a fast simulated hash rate so that mining (the same for both) does not drown it.
   const fast = { SALTNET_SIM_HASHRATE: '250000' };
   await upPhases('sim', fast, undefined, 'simFast');
   const u0 = performance.now();
-  const uncached = await startTestnet({ backend: 'sim', progress: 'none', log: () => undefined, trapSignals: false, daemonEnv: fast, snapshots: false });
+  const uncached = await startTestnet({
+    backend: 'sim',
+    progress: 'none',
+    log: () => undefined,
+    trapSignals: false,
+    daemonEnv: fast,
+    snapshots: false,
+  });
   const harness = performance.now() - u0;
   await uncached.stop();
   const hand = await byHand(fast);
-  report('up.sim.overhead', ms(harness - hand), `harness without the cache ${ms(harness)} (two wallets restored, blocks split miner/main) vs the same programs by hand ${ms(hand)} (one wallet mining every block), ~500 blocks/s`);
+  report(
+    'up.sim.overhead',
+    ms(harness - hand),
+    `harness without the cache ${ms(harness)} (two wallets restored, blocks split miner/main) vs the same programs by hand ${ms(hand)} (one wallet mining every block), ~500 blocks/s`,
+  );
   process.stdout.write('\n');
   await fewerOutputs();
   process.stdout.write('\n');
@@ -253,7 +386,11 @@ async function main(): Promise<void> {
   if (execaSync('sh', ['-c', 'command -v monerod'], { reject: false }).exitCode === 0) {
     process.stdout.write('\n');
     const m = await upPhases('monero', {}, 1);
-    report('up.monero.speedup', `${(m.cold / m.warm).toFixed(1)}x`, `warm ${ms(m.warm)} vs cold ${ms(m.cold)} (real monerod, difficulty 1, height 70)`);
+    report(
+      'up.monero.speedup',
+      `${(m.cold / m.warm).toFixed(1)}x`,
+      `warm ${ms(m.warm)} vs cold ${ms(m.cold)} (real monerod, difficulty 1, height 70)`,
+    );
   } else report('up.monero', 'skipped', 'monerod not installed (apt-get install -y monero)');
   process.stdout.write('\n');
   await realPart();

@@ -15,23 +15,42 @@ import { DEFAULT_TABLE_FILE } from '../harness/install/releases.js';
 
 const argv = await yargs(hideBin(process.argv))
   .scriptName('pin-release')
-  .usage('$0 <version> <hashes-file>\n\nWrite the pinned-table entry of a Salvium release from its hashes file (URL or local path).')
+  .usage(
+    '$0 <version> <hashes-file>\n\nWrite the pinned-table entry of a Salvium release from its hashes file (URL or local path).',
+  )
   .version(false)
   .command('$0 <version> <hashes-file>', false)
   .positional('version', { type: 'string', demandOption: true, describe: 'release tag, e.g. v1.1.3c' })
-  .positional('hashes-file', { type: 'string', demandOption: true, describe: 'URL or path of the sha256sum-format hashes file' })
+  .positional('hashes-file', {
+    type: 'string',
+    demandOption: true,
+    describe: 'URL or path of the sha256sum-format hashes file',
+  })
   .option('table', { type: 'string', default: DEFAULT_TABLE_FILE, describe: 'the table file to update' })
-  .option('asset', { type: 'string', array: true, default: [] as string[], describe: `<platform>=<asset name>; platform one of ${PLATFORMS.join(', ')}` })
+  .option('asset', {
+    type: 'string',
+    array: true,
+    default: [] as string[],
+    describe: `<platform>=<asset name>; platform one of ${PLATFORMS.join(', ')}`,
+  })
   .strict()
   .help()
   .parseAsync();
 
 try {
-  const out = await pinRelease({ version: argv.version as string, hashesFile: argv.hashesFile as string, table: argv.table, assets: argv.asset });
+  const out = await pinRelease({
+    version: argv.version as string,
+    hashesFile: argv.hashesFile as string,
+    table: argv.table,
+    assets: argv.asset,
+  });
   process.stdout.write(`${out.replaced ? 'replaced' : 'added'} ${out.entry.version} in ${argv.table}:\n`);
-  for (const a of out.entry.assets) process.stdout.write(`  ${(a.platform ?? '(no platform)').padEnd(14)} ${a.name}  ${a.sha256}\n`);
+  for (const a of out.entry.assets)
+    process.stdout.write(`  ${(a.platform ?? '(no platform)').padEnd(14)} ${a.name}  ${a.sha256}\n`);
   for (const w of out.warnings) process.stderr.write(`warning: ${w}\n`);
 } catch (err) {
-  process.stderr.write(`pin-release: ${err instanceof InstallError || err instanceof Error ? err.message : String(err)}\n`);
+  process.stderr.write(
+    `pin-release: ${err instanceof InstallError || err instanceof Error ? err.message : String(err)}\n`,
+  );
   process.exit(1);
 }

@@ -27,7 +27,10 @@ async function fromSharedTarball(repoRoot: string): Promise<string | undefined> 
   if (!existsSync(shared)) return undefined;
   const tarball = readdirSync(shared).find((n) => /^salvium-.*\.tar\.gz$/.test(n));
   if (!tarball) return undefined;
-  const digest = createHash('sha256').update(readFileSync(join(shared, tarball))).digest('hex').slice(0, 12);
+  const digest = createHash('sha256')
+    .update(readFileSync(join(shared, tarball)))
+    .digest('hex')
+    .slice(0, 12);
   const into = join(tmpdir(), `saltnet-real-bin-${digest}`);
   if (!existsSync(into)) {
     const staging = mkdtempSync(`${into}.tmp-`);
@@ -45,7 +48,10 @@ async function fromSharedTarball(repoRoot: string): Promise<string | undefined> 
 /** What the dynamic linker cannot find for salviumd (the runtime libraries in ../shared/salvium/README.md). */
 export function missingLibraries(dir: string): string[] {
   try {
-    return execFileSync('ldd', [join(dir, 'salviumd')], { encoding: 'utf8' }).split('\n').filter((l) => l.includes('not found')).map((l) => l.trim());
+    return execFileSync('ldd', [join(dir, 'salviumd')], { encoding: 'utf8' })
+      .split('\n')
+      .filter((l) => l.includes('not found'))
+      .map((l) => l.trim());
   } catch {
     return [];
   }
@@ -57,8 +63,12 @@ export type RealBinaries = { dir: string } | { why: string };
 export async function findRealBinaries(repoRoot: string): Promise<RealBinaries> {
   const env = process.env.SALTNET_BIN_DIR;
   const dir = env && hasPrograms(env) ? env : await fromSharedTarball(repoRoot);
-  if (!dir) return { why: 'no real Salvium binaries (set SALTNET_BIN_DIR, or keep the release tarball in ../shared/salvium/)' };
+  if (!dir)
+    return { why: 'no real Salvium binaries (set SALTNET_BIN_DIR, or keep the release tarball in ../shared/salvium/)' };
   const missing = missingLibraries(dir);
-  if (missing.length) return { why: `the real binaries in ${dir} lack runtime libraries (${missing.join('; ')}): see ../shared/salvium/README.md` };
+  if (missing.length)
+    return {
+      why: `the real binaries in ${dir} lack runtime libraries (${missing.join('; ')}): see ../shared/salvium/README.md`,
+    };
   return { dir };
 }

@@ -18,9 +18,34 @@ async function once(binDir: string, i: number, n: number): Promise<boolean> {
   const t0 = Date.now();
   let keep = false;
   try {
-    const r = await execa(process.execPath, [CLI, 'run', 'scenarios/*.yaml', '--backend', 'salvium', '--bin-dir', binDir, '--difficulty', '1', '--cache-dir', join(dir, 'cache'), '--artifacts', join(dir, 'artifacts'), '--reporter', 'json', '--output', report], {
-      cwd: root, reject: false, all: true, env: { ...process.env, NO_COLOR: '1' },
-    });
+    const r = await execa(
+      process.execPath,
+      [
+        CLI,
+        'run',
+        'scenarios/*.yaml',
+        '--backend',
+        'salvium',
+        '--bin-dir',
+        binDir,
+        '--difficulty',
+        '1',
+        '--cache-dir',
+        join(dir, 'cache'),
+        '--artifacts',
+        join(dir, 'artifacts'),
+        '--reporter',
+        'json',
+        '--output',
+        report,
+      ],
+      {
+        cwd: root,
+        reject: false,
+        all: true,
+        env: { ...process.env, NO_COLOR: '1' },
+      },
+    );
     const secs = ((Date.now() - t0) / 1000).toFixed(0);
     let summary = '';
     try {
@@ -32,7 +57,9 @@ async function once(binDir: string, i: number, n: number): Promise<boolean> {
       summary = `no report (${(r.all ?? '').split('\n').slice(-3).join(' | ')})`;
     }
     const crashes = ((r.all ?? '').match(/exited with (signal|code) \S+ .*starting it again/g) ?? []).length;
-    process.stdout.write(`run ${i}/${n}: ${r.exitCode === 0 ? 'PASS' : 'FAIL'} in ${secs} s, ${summary}${crashes ? `, ${crashes} crash(es) recovered` : ''}\n`);
+    process.stdout.write(
+      `run ${i}/${n}: ${r.exitCode === 0 ? 'PASS' : 'FAIL'} in ${secs} s, ${summary}${crashes ? `, ${crashes} crash(es) recovered` : ''}\n`,
+    );
     if (r.exitCode !== 0) {
       // Kept for reading: the run's output, and each scenario's artifacts (transcript, logs).
       writeFileSync(join(dir, 'output.txt'), r.all ?? '');
@@ -48,10 +75,13 @@ async function once(binDir: string, i: number, n: number): Promise<boolean> {
 
 async function main(): Promise<void> {
   const n = Number(process.argv[2] ?? 10);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`the number of runs must be a whole number >= 1, got ${process.argv[2]}`);
+  if (!Number.isInteger(n) || n < 1)
+    throw new Error(`the number of runs must be a whole number >= 1, got ${process.argv[2]}`);
   const found = await findRealBinaries(root);
   if ('why' in found) throw new Error(found.why);
-  process.stdout.write(`saltnet real pass rate: ${n} cold runs of every example scenario on ${found.dir}, difficulty 1\n`);
+  process.stdout.write(
+    `saltnet real pass rate: ${n} cold runs of every example scenario on ${found.dir}, difficulty 1\n`,
+  );
   let passed = 0;
   for (let i = 1; i <= n; i++) if (await once(found.dir, i, n)) passed++;
   process.stdout.write(`pass rate: ${passed}/${n} runs passed\n`);

@@ -1,7 +1,8 @@
 // `npm run record-conformance -- [--bin-dir D] [--cache-dir D] [--out DIR] [--allow-failures]`:
 // run every example scenario (scenarios/*.yaml) on the real Salvium programs at difficulty 1, with
 // the scenario runner, each on a testnet of its own in the chain state saltnet builds itself
-// (restored from the chain-state cache when it holds it), and write the results as a recording (harness/diff/recording.ts) to
+// (restored from the chain-state cache when it holds it), and write the results as a recording
+// (harness/diff/recording.ts) to
 // fixtures/conformance/salvium-<version>/ — the corpus test/sim/conformance-recorded.test.ts holds
 // the simulator to, and what `saltnet diff --against` compares with. For a new Salvium release,
 // run it with the new programs: it writes a new folder beside the old one (the same release: the
@@ -32,7 +33,12 @@ const say = (line: string): void => void process.stderr.write(`${line}\n`);
 
 function options(): { binDir?: string; cacheDir?: string; out?: string; allowFailures: boolean } {
   const { values } = parseArgs({
-    options: { 'bin-dir': { type: 'string' }, 'cache-dir': { type: 'string' }, out: { type: 'string' }, 'allow-failures': { type: 'boolean', default: false } },
+    options: {
+      'bin-dir': { type: 'string' },
+      'cache-dir': { type: 'string' },
+      out: { type: 'string' },
+      'allow-failures': { type: 'boolean', default: false },
+    },
     strict: true,
     allowPositionals: false,
   });
@@ -59,7 +65,10 @@ function folderSize(dir: string): { files: number; bytes: number } {
 /** Each scenario that failed or errored, with its first failure and where its artifacts are. */
 function unsuccessful(results: readonly ScenarioResult[]): string[] {
   return results.filter(isUnsuccessful).map((r) => {
-    const why = (r.failure?.message ?? r.steps.find((s) => s.status === 'failed')?.failure?.message ?? '').split('\n', 1)[0];
+    const why = (r.failure?.message ?? r.steps.find((s) => s.status === 'failed')?.failure?.message ?? '').split(
+      '\n',
+      1,
+    )[0];
     return `  ${r.status.padEnd(6)} ${relative(root, r.file)} — ${r.name}${why ? `: ${why}` : ''}${r.artifactDir ? `\n         artifacts: ${r.artifactDir}` : ''}`;
   });
 }
@@ -68,36 +77,67 @@ async function main(): Promise<void> {
   const o = options();
   const binDir = await binDirOf(o.binDir);
   const program = await programInfo('salvium', binDir);
-  if (!program.tag) throw new Error(`cannot tell the Salvium version from ${JSON.stringify(program.program)} (salviumd --version in ${binDir})`);
+  if (!program.tag)
+    throw new Error(
+      `cannot tell the Salvium version from ${JSON.stringify(program.program)} (salviumd --version in ${binDir})`,
+    );
   const out = resolve(o.out ?? join(root, 'fixtures', 'conformance', `salvium-${program.tag}`));
   const cacheDir = resolveCacheDir(o.cacheDir ? { cacheDir: o.cacheDir } : {});
   const files = (await glob('scenarios/*.yaml', { cwd: root, absolute: true })).sort();
-  say(`record-conformance: ${files.length} scenarios on ${program.program} (${binDir}), difficulty ${DIFFICULTY}, isolation ${ISOLATION}, cache ${cacheDir}`);
+  say(
+    `record-conformance: ${files.length} scenarios on ${program.program} (${binDir}), difficulty ${DIFFICULTY}, isolation ${ISOLATION}, cache ${cacheDir}`,
+  );
   const artifacts = mkdtempSync(join(tmpdir(), 'saltnet-record-'));
   let keep = false;
   try {
     const t0 = Date.now();
     const results = await runFiles(files, {
-      backend: 'salvium', binDir, difficulty: DIFFICULTY, isolation: ISOLATION, workers: 1, bail: false, artifactsRoot: artifacts, cacheDir,
+      backend: 'salvium',
+      binDir,
+      difficulty: DIFFICULTY,
+      isolation: ISOLATION,
+      workers: 1,
+      bail: false,
+      artifactsRoot: artifacts,
+      cacheDir,
       log: (l) => say(`  ${l}`),
-      hooks: { scenarioEnd: (r) => say(`  ${r.status.padEnd(7)} ${relative(root, r.file)} — ${r.name} (${(r.ms / 1000).toFixed(1)} s)`) },
+      hooks: {
+        scenarioEnd: (r) =>
+          say(`  ${r.status.padEnd(7)} ${relative(root, r.file)} — ${r.name} (${(r.ms / 1000).toFixed(1)} s)`),
+      },
     });
     const secs = ((Date.now() - t0) / 1000).toFixed(0);
     const bad = unsuccessful(results);
     if (bad.length && !o.allowFailures) {
       keep = true;
-      say(`record-conformance: nothing written: ${bad.length} of ${results.length} scenarios did not pass (${secs} s):\n${bad.join('\n')}\nrun it again, or pass --allow-failures to record them as they are`);
+      say(
+        `record-conformance: nothing written: ${bad.length} of ${results.length} scenarios did not pass (${secs} s):\n${bad.join('\n')}\nrun it again, or pass --allow-failures to record them as they are`,
+      );
       process.exitCode = 1;
       return;
     }
-    if (bad.length) say(`record-conformance: recording ${bad.length} scenarios that did not pass (--allow-failures):\n${bad.join('\n')}`);
-    const saltnetVersion = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
+    if (bad.length)
+      say(
+        `record-conformance: recording ${bad.length} scenarios that did not pass (--allow-failures):\n${bad.join('\n')}`,
+      );
+    const saltnetVersion = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string })
+      .version;
     const shown = out.startsWith(`${root}`) ? relative(root, out) : out;
     const rerun = `npm run record-conformance${o.out ? ` -- --out ${shown}` : ''}`;
-    const m = await writeRecording(out, results, { root, backend: 'salvium', program, difficulty: DIFFICULTY, isolation: ISOLATION, saltnetVersion, recordedWith: rerun });
+    const m = await writeRecording(out, results, {
+      root,
+      backend: 'salvium',
+      program,
+      difficulty: DIFFICULTY,
+      isolation: ISOLATION,
+      saltnetVersion,
+      recordedWith: rerun,
+    });
     const size = folderSize(out);
     const steps = results.reduce((n, r) => n + r.steps.length, 0);
-    say(`record-conformance: wrote ${shown}: ${m.scenarios.length} scenarios, ${steps} steps, ${size.files} files, ${(size.bytes / 1024).toFixed(0)} KiB; Salvium ${rpcVersion(results) ?? program.program}; the run took ${secs} s`);
+    say(
+      `record-conformance: wrote ${shown}: ${m.scenarios.length} scenarios, ${steps} steps, ${size.files} files, ${(size.bytes / 1024).toFixed(0)} KiB; Salvium ${rpcVersion(results) ?? program.program}; the run took ${secs} s`,
+    );
   } finally {
     if (!keep) rmSync(artifacts, { recursive: true, force: true });
     else say(`record-conformance: artifacts kept in ${artifacts}`);

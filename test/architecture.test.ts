@@ -50,7 +50,8 @@ function importsOf(file: string, runtime = false): string[] {
   const src = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
   const out: string[] = [];
   const add = (spec: ts.Expression | undefined, typeOnly: boolean): void => {
-    if (spec && ts.isStringLiteral(spec) && spec.text.startsWith('.') && !(runtime && typeOnly)) out.push(resolve(dirname(file), spec.text.replace(/\.js$/, '.ts')));
+    if (spec && ts.isStringLiteral(spec) && spec.text.startsWith('.') && !(runtime && typeOnly))
+      out.push(resolve(dirname(file), spec.text.replace(/\.js$/, '.ts')));
   };
   const visit = (n: ts.Node): void => {
     if (ts.isImportDeclaration(n)) add(n.moduleSpecifier, n.importClause?.isTypeOnly === true);
@@ -80,7 +81,8 @@ describe('dependencies point one way', () => {
         if (!target.startsWith(HARNESS)) continue;
         const to = folderOf(target);
         if (to === from || (to === '.' && LEAF_MODULES.has(rel(target)))) continue;
-        if (to === 'sim' ? rel(target) !== 'sim/index.ts' : LAYERS[to]! >= LAYERS[from]!) wrong.push(`${rel(file)} → ${rel(target)}`);
+        if (to === 'sim' ? rel(target) !== 'sim/index.ts' : LAYERS[to]! >= LAYERS[from]!)
+          wrong.push(`${rel(file)} → ${rel(target)}`);
       }
     }
     expect(wrong).toEqual([]);
@@ -90,14 +92,19 @@ describe('dependencies point one way', () => {
     const wrong: string[] = [];
     for (const file of harnessFiles.filter((f) => folderOf(f) === 'sim')) {
       for (const target of importsOf(file)) {
-        if (folderOf(target) !== 'sim' && !SIM_MAY_IMPORT.has(rel(target))) wrong.push(`${rel(file)} → ${relative(ROOT, target)}`);
+        if (folderOf(target) !== 'sim' && !SIM_MAY_IMPORT.has(rel(target)))
+          wrong.push(`${rel(file)} → ${relative(ROOT, target)}`);
       }
     }
     expect(wrong).toEqual([]);
   });
 
   it('the shipped code imports nothing from scripts/ or test/', () => {
-    const wrong = harnessFiles.flatMap((f) => importsOf(f).filter((t) => !t.startsWith(HARNESS)).map((t) => `${rel(f)} → ${relative(ROOT, t)}`));
+    const wrong = harnessFiles.flatMap((f) =>
+      importsOf(f)
+        .filter((t) => !t.startsWith(HARNESS))
+        .map((t) => `${rel(f)} → ${relative(ROOT, t)}`),
+    );
     expect(wrong).toEqual([]);
   });
 
@@ -124,7 +131,9 @@ describe('small enough to read', () => {
   const files = sourceFiles(['harness/**/*.ts', 'scripts/**/*.ts']);
 
   it(`no source file over ${MAX_FILE_LINES} lines`, () => {
-    const long = files.map((f) => ({ f, n: readFileSync(f, 'utf8').split('\n').length - 1 })).filter((x) => x.n > MAX_FILE_LINES);
+    const long = files
+      .map((f) => ({ f, n: readFileSync(f, 'utf8').split('\n').length - 1 }))
+      .filter((x) => x.n > MAX_FILE_LINES);
     expect(long.map((x) => `${relative(ROOT, x.f)}: ${x.n} lines`)).toEqual([]);
   });
 

@@ -39,11 +39,18 @@ const ls: CommandModule<object, { cacheDir?: string; json: boolean }> = {
     if (a.json) return void process.stdout.write(`${JSON.stringify({ cacheDir: dir, snapshots: rows })}\n`);
     process.stdout.write(`cache ${dir}\n`);
     if (rows.length === 0) process.stdout.write('  no snapshots (saltnet up or saltnet cache build makes one)\n');
-    for (const r of rows) process.stdout.write(`  ${r.key}  ${r.backend}  height ${r.height}  difficulty ${r.difficulty}  ${mib(r.size)} in ${r.files} files  ${r.createdAt}\n`);
+    for (const r of rows)
+      process.stdout.write(
+        `  ${r.key}  ${r.backend}  height ${r.height}  difficulty ${r.difficulty}  ${mib(r.size)} in ${r.files} files  ${r.createdAt}\n`,
+      );
   },
 };
 
-const FOR = { type: 'string', array: true, describe: 'scenario files or globs: the state `saltnet run` of them starts from (same for every --shard)' } as const;
+const FOR = {
+  type: 'string',
+  array: true,
+  describe: 'scenario files or globs: the state `saltnet run` of them starts from (same for every --shard)',
+} as const;
 
 const key: CommandModule<object, CacheArgs> = {
   command: 'key',
@@ -55,7 +62,12 @@ const key: CommandModule<object, CacheArgs> = {
 const build: CommandModule<object, CacheArgs & { force: boolean }> = {
   command: 'build',
   describe: 'build the chain state the options describe and save it (nothing to do on a hit)',
-  builder: (y) => testnetOptions(y).option('for', FOR).option('force', { type: 'boolean', default: false, describe: 'build again even when cached' }) as unknown as Argv<CacheArgs & { force: boolean }>,
+  builder: (y) =>
+    testnetOptions(y).option('for', FOR).option('force', {
+      type: 'boolean',
+      default: false,
+      describe: 'build again even when cached',
+    }) as unknown as Argv<CacheArgs & { force: boolean }>,
   handler: async (a) => {
     const log = (l: string): void => void process.stderr.write(`${l}\n`);
     if (a.force) removeSnapshot(cacheDir(a.cacheDir ? { cacheDir: a.cacheDir } : {}), await keyFor(a));
@@ -67,15 +79,19 @@ const build: CommandModule<object, CacheArgs & { force: boolean }> = {
     const t = await startTestnet({ ...o, difficulty: prefix, snapshots: true, log });
     await t.stop();
     if (t.snapshot.saveError) throw new Error(`the chain state was built but not saved: ${t.snapshot.saveError}`);
-    const serves = o.prefixDifficulty === 'same' ? `serves difficulty ${prefix}` : 'mined at difficulty 1, serves every difficulty';
-    process.stdout.write(`${t.snapshot.key} ${t.snapshot.status === 'hit' ? 'was cached already' : 'built and saved'} (${((Date.now() - t0) / 1000).toFixed(1)} s; ${serves}) in ${t.snapshot.cacheDir}\n`);
+    const serves =
+      o.prefixDifficulty === 'same' ? `serves difficulty ${prefix}` : 'mined at difficulty 1, serves every difficulty';
+    process.stdout.write(
+      `${t.snapshot.key} ${t.snapshot.status === 'hit' ? 'was cached already' : 'built and saved'} (${((Date.now() - t0) / 1000).toFixed(1)} s; ${serves}) in ${t.snapshot.cacheDir}\n`,
+    );
   },
 };
 
 const clear: CommandModule<object, { cacheDir?: string; key?: string }> = {
   command: 'clear',
   describe: 'remove cached chain states (all, or --key K)',
-  builder: (y) => y.option('cache-dir', { type: 'string' }).option('key', { type: 'string', describe: 'remove only this snapshot' }),
+  builder: (y) =>
+    y.option('cache-dir', { type: 'string' }).option('key', { type: 'string', describe: 'remove only this snapshot' }),
   handler: (a) => {
     const dir = dirOf(a);
     if (a.key) {
@@ -90,6 +106,12 @@ const clear: CommandModule<object, { cacheDir?: string; key?: string }> = {
 export const cacheCommand: CommandModule = {
   command: 'cache <command>',
   describe: 'the chain-state cache: ls | build | key | clear',
-  builder: (y) => y.command(ls).command(build).command(key).command(clear).demandCommand(1, 'say what to do: saltnet cache ls | build | key | clear'),
+  builder: (y) =>
+    y
+      .command(ls)
+      .command(build)
+      .command(key)
+      .command(clear)
+      .demandCommand(1, 'say what to do: saltnet cache ls | build | key | clear'),
   handler: () => undefined,
 };

@@ -22,7 +22,9 @@ export async function applyConfig(argv: Arguments): Promise<void> {
   for (const k of KEYS) {
     if (!k.flag || k.key === 'timeoutFactor') continue;
     const name = camel(k.flag);
-    const value = k.key.startsWith('run.') ? (v.run as Record<string, unknown>)[k.key.slice(4)] : (v as unknown as Record<string, unknown>)[k.key];
+    const value = k.key.startsWith('run.')
+      ? (v.run as Record<string, unknown>)[k.key.slice(4)]
+      : (v as unknown as Record<string, unknown>)[k.key];
     if (value !== undefined && !(name in given)) argv[name] = value;
   }
   setTimeoutFactor(v.timeoutFactor);

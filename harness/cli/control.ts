@@ -24,7 +24,10 @@ export interface SaveAnswer {
 
 const TOKEN_HEADER = 'x-saltnet-token';
 
-export async function startControlServer(t: Testnet, cacheDir: string): Promise<{ info: ControlInfo; close(): Promise<void> }> {
+export async function startControlServer(
+  t: Testnet,
+  cacheDir: string,
+): Promise<{ info: ControlInfo; close(): Promise<void> }> {
   const token = randomBytes(24).toString('hex');
   const tokenFile = join(t.workdir, '.control-token');
   writeFileSync(tokenFile, token, { mode: 0o600 });
@@ -34,7 +37,8 @@ export async function startControlServer(t: Testnet, cacheDir: string): Promise<
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     };
     const given = Buffer.from(String(req.headers[TOKEN_HEADER] ?? ''));
-    if (given.length !== token.length || !timingSafeEqual(given, Buffer.from(token))) return answer(403, { error: 'wrong or missing token' });
+    if (given.length !== token.length || !timingSafeEqual(given, Buffer.from(token)))
+      return answer(403, { error: 'wrong or missing token' });
     if (req.method !== 'POST' || req.url !== '/snapshot') return answer(404, { error: 'unknown request' });
     if (busy) return answer(409, { error: 'a snapshot is being saved already' });
     busy = true;
@@ -71,6 +75,7 @@ export async function requestSave(control: ControlInfo, key: string): Promise<Sa
     bodyTimeout: 3_600_000,
   });
   const body = (await res.body.json()) as SaveAnswer & { error?: string };
-  if (res.statusCode !== 200) throw new Error(`the testnet could not save its state: ${body.error ?? `HTTP ${res.statusCode}`}`);
+  if (res.statusCode !== 200)
+    throw new Error(`the testnet could not save its state: ${body.error ?? `HTTP ${res.statusCode}`}`);
   return body;
 }

@@ -26,7 +26,9 @@ export interface DiffArgs extends MiningArgs {
   b?: Backend;
   binDirA?: string;
   binDirB?: string;
-  /** From the config file (`binDir`) or SALTNET_BIN_DIR handling: the bin dir of a non-sim side given none of its own. */
+  /**
+   * From the config file (`binDir`) or SALTNET_BIN_DIR handling: the bin dir of a non-sim side given none of its own.
+   */
   binDir?: string;
   difficulty?: number;
   cacheDir?: string;
@@ -38,7 +40,9 @@ export interface DiffArgs extends MiningArgs {
   artifacts: string;
   /** A recording folder that stands for side B. */
   against?: string;
-  /** The options typed on the command line (not from the config file): with --against, the others follow the recording. */
+  /**
+   * The options typed on the command line (not from the config file): with --against, the others follow the recording.
+   */
   typed?: ReadonlySet<string>;
 }
 
@@ -55,13 +59,18 @@ function acceptFile(given: string | undefined): string | undefined {
 }
 
 /** The options both forms share: the run's settings, the accept file, progress on stderr. */
-function commonOptions(argv: DiffArgs, files: number | undefined, err: (l: string) => void): Omit<DiffOptions, 'a' | 'b'> {
+function commonOptions(
+  argv: DiffArgs,
+  files: number | undefined,
+  err: (l: string) => void,
+): Omit<DiffOptions, 'a' | 'b'> {
   const accept = acceptFile(argv.accept);
   if (accept) err(`saltnet diff: accepted divergences from ${relative(process.cwd(), accept) || accept}`);
   const count = files === undefined ? '' : `: ${files} scenario file${files === 1 ? '' : 's'}`;
   const hooks: DiffHooks = {
     sideStart: (s, d) => err(`saltnet diff: side ${s.toUpperCase()} (${describeSide(d)})${count}`),
-    scenarioEnd: (s, r) => err(`  ${s.toUpperCase()} ${r.status.padEnd(7)} ${relative(process.cwd(), r.file) || r.file} — ${r.name}`),
+    scenarioEnd: (s, r) =>
+      err(`  ${s.toUpperCase()} ${r.status.padEnd(7)} ${relative(process.cwd(), r.file) || r.file} — ${r.name}`),
   };
   return {
     ...(argv.difficulty ? { difficulty: argv.difficulty } : {}),
@@ -78,15 +87,24 @@ function commonOptions(argv: DiffArgs, files: number | undefined, err: (l: strin
 
 /** `--against DIR`: side A runs, side B is the recording. */
 async function againstCommandLine(argv: DiffArgs, err: (l: string) => void): Promise<DiffResult> {
-  if (argv.b !== undefined || argv.binDirB !== undefined) throw new Error('--against gives side B (the recording): leave out --b and --bin-dir-b');
+  if (argv.b !== undefined || argv.binDirB !== undefined)
+    throw new Error('--against gives side B (the recording): leave out --b and --bin-dir-b');
   const files = argv.files?.length ? await expandFiles(argv.files) : undefined;
   const a = side(argv.a, argv.binDirA, argv.binDir);
-  err(`saltnet diff: side B is the recording ${argv.against}${files ? '' : ' (its scenario files, relative to the working directory)'}`);
+  err(
+    `saltnet diff: side B is the recording ${argv.against}${files ? '' : ' (its scenario files, relative to the working directory)'}`,
+  );
   // Difficulty and isolation as recorded, unless typed: a config file's own are for live runs.
   const o = commonOptions(argv, files?.length, err);
   const own = (name: 'difficulty' | 'isolation'): boolean => !argv.typed || argv.typed.has(name);
   const { difficulty, isolation, ...rest } = o;
-  return diffAgainstRecording(files, { ...rest, ...(own('difficulty') && difficulty ? { difficulty } : {}), ...(own('isolation') && isolation ? { isolation } : {}), a, recording: resolve(argv.against!) });
+  return diffAgainstRecording(files, {
+    ...rest,
+    ...(own('difficulty') && difficulty ? { difficulty } : {}),
+    ...(own('isolation') && isolation ? { isolation } : {}),
+    a,
+    recording: resolve(argv.against!),
+  });
 }
 
 export async function diffCommandLine(argv: DiffArgs): Promise<DiffResult> {
@@ -94,17 +112,27 @@ export async function diffCommandLine(argv: DiffArgs): Promise<DiffResult> {
   let result: DiffResult;
   if (argv.against) result = await againstCommandLine(argv, err);
   else {
-    if (!argv.files?.length) throw new Error('say which scenarios to compare: saltnet diff scenarios/*.yaml --a sim --b salvium (or --against a recording)');
+    if (!argv.files?.length)
+      throw new Error(
+        'say which scenarios to compare: saltnet diff scenarios/*.yaml --a sim --b salvium (or --against a recording)',
+      );
     const files = await expandFiles(argv.files);
     const a = side(argv.a, argv.binDirA, argv.binDir);
     const b = side(argv.b ?? 'salvium', argv.binDirB, argv.binDir);
-    if (a.backend === b.backend && a.binDir === b.binDir && !(a.backend !== 'auto' && BACKENDS[a.backend].bundledBinDir)) {
-      process.stderr.write(`saltnet diff: note: both sides are ${describeSide(a)}; give --bin-dir-a and --bin-dir-b to compare two builds\n`);
+    if (
+      a.backend === b.backend &&
+      a.binDir === b.binDir &&
+      !(a.backend !== 'auto' && BACKENDS[a.backend].bundledBinDir)
+    ) {
+      process.stderr.write(
+        `saltnet diff: note: both sides are ${describeSide(a)}; give --bin-dir-a and --bin-dir-b to compare two builds\n`,
+      );
     }
     result = await diffScenarios(files, { ...commonOptions(argv, files.length, err), a, b });
   }
   const human = toHuman(result);
-  const report = argv.reporter === 'json' ? toJsonReport(result) : argv.reporter === 'junit' ? toJUnitReport(result) : human;
+  const report =
+    argv.reporter === 'json' ? toJsonReport(result) : argv.reporter === 'junit' ? toJUnitReport(result) : human;
   if (argv.reporter !== 'human' || argv.output) process.stderr.write(human);
   if (argv.output) {
     mkdirSync(dirname(resolve(argv.output)), { recursive: true });
@@ -113,29 +141,48 @@ export async function diffCommandLine(argv: DiffArgs): Promise<DiffResult> {
   return result;
 }
 
-
 export const diffCommand: CommandModule<object, DiffArgs> = {
   command: 'diff [files..]',
-  describe: 'run scenario files on two backends (or two builds, or one side against a recording) and report where their answers differ, step by step',
+  describe:
+    'run scenario files on two backends (or two builds, or one side against a recording) and report where their answers differ, step by step',
   builder: (y) =>
     miningOptions(y)
-      .positional('files', { type: 'string', array: true, describe: 'scenario files or globs, e.g. scenarios/*.yaml (default: run.files of the config file; with --against, else every scenario of the recording)' })
+      .positional('files', {
+        type: 'string',
+        array: true,
+        describe:
+          'scenario files or globs, e.g. scenarios/*.yaml (default: run.files of the config file; with --against, else every scenario of the recording)',
+      })
       .option('a', { choices: BACKEND_CHOICES, default: 'sim' as const, describe: 'backend of side A' })
       .option('b', { choices: BACKEND_CHOICES, defaultDescription: 'salvium', describe: 'backend of side B' })
       .option('against', {
         type: 'string',
-        describe: 'side B is this recording (e.g. fixtures/conformance/salvium-v1.1.3c, written by npm run record-conformance): only side A runs; a scenario file changed since the recording is an error (re-record it), not compared',
+        describe:
+          'side B is this recording (e.g. fixtures/conformance/salvium-v1.1.3c, written by npm run record-conformance): only side A runs; a scenario file changed since the recording is an error (re-record it), not compared',
       })
       .option('bin-dir-a', { type: 'string', describe: 'the programs of side A (salvium or monero backend)' })
       .option('bin-dir-b', { type: 'string', describe: 'the programs of side B (e.g. another Salvium build)' })
       .option('difficulty', configOption('difficulty', "fixed mining difficulty (with --against, the recording's)"))
       .option('cache-dir', configOption('cacheDir'))
       .option('snapshots', configOption('snapshots'))
-      .option('isolation', configOption('run.isolation', "as for saltnet run (with --against: the recording's, unless given)"))
+      .option(
+        'isolation',
+        configOption('run.isolation', "as for saltnet run (with --against: the recording's, unless given)"),
+      )
       .option('reporter', configOption('run.reporter'))
-      .option('output', { type: 'string', describe: 'write the report to this file (the human summary then goes to stderr)' })
-      .option('accept', { type: 'string', describe: `accepted divergences (YAML; default ${DEFAULT_ACCEPT_FILE} in the working directory, if there is one)` })
-      .option('artifacts', { type: 'string', default: '.saltnet/artifacts', describe: 'artifact folders of both sides go under <this>/diff/a and <this>/diff/b' }) as never,
+      .option('output', {
+        type: 'string',
+        describe: 'write the report to this file (the human summary then goes to stderr)',
+      })
+      .option('accept', {
+        type: 'string',
+        describe: `accepted divergences (YAML; default ${DEFAULT_ACCEPT_FILE} in the working directory, if there is one)`,
+      })
+      .option('artifacts', {
+        type: 'string',
+        default: '.saltnet/artifacts',
+        describe: 'artifact folders of both sides go under <this>/diff/a and <this>/diff/b',
+      }) as never,
   handler: async (argv) => {
     const typed = new Set(Object.keys(givenFlags(argv as unknown as Record<string, unknown>, hideBin(process.argv))));
     const r = await diffCommandLine({ ...argv, typed });

@@ -33,7 +33,11 @@ function configEntries(c: ResolvedConfig): Record<string, ConfigEntry> {
   for (const k of KEYS) {
     let v: unknown = c.values;
     for (const seg of k.key.split('.')) v = (v as Record<string, unknown> | undefined)?.[seg];
-    out[k.key] = { value: v ?? null, source: formatSource(c.sources[k.key]), ...(v === undefined && k.unset ? { unset: k.unset } : {}) };
+    out[k.key] = {
+      value: v ?? null,
+      source: formatSource(c.sources[k.key]),
+      ...(v === undefined && k.unset ? { unset: k.unset } : {}),
+    };
   }
   return out;
 }
@@ -50,7 +54,11 @@ interface ConfigReport {
  */
 async function configReport(argv: DoctorArgs): Promise<ConfigReport> {
   try {
-    const resolved = await resolveConfig({ cwd: process.cwd(), argv: givenFlags(argv as unknown as Record<string, unknown>), env: process.env });
+    const resolved = await resolveConfig({
+      cwd: process.cwd(),
+      argv: givenFlags(argv as unknown as Record<string, unknown>),
+      env: process.env,
+    });
     for (const n of resolved.notices) process.stderr.write(`saltnet: ${n}\n`);
     return { resolved, entries: configEntries(resolved) };
   } catch (err) {
@@ -64,13 +72,19 @@ async function doctor(argv: DoctorArgs): Promise<void> {
   const cfg = await configReport(argv);
   report.configFile = cfg.resolved?.file ?? null;
   report.config = cfg.entries ?? { error: cfg.error };
-  // The binaries doctor looks at are the ones `up` would use: --bin-dir, else the config file's binDir, else SALTNET_BIN_DIR.
+  // The binaries doctor looks at are the ones `up` would use: --bin-dir, else the config file's binDir, else
+  // SALTNET_BIN_DIR.
   const binDir = cfg.resolved?.values.binDir ?? argv.binDir;
   const backends: Record<string, unknown> = {};
   for (const name of Object.keys(BACKENDS) as BackendName[]) {
     try {
       const b = resolveBackend(name, name === 'salvium' ? binDir : undefined);
-      backends[name] = { found: true, source: b.source, daemon: b.paths.daemon, version: await binaryVersion(b.paths.daemon) };
+      backends[name] = {
+        found: true,
+        source: b.source,
+        daemon: b.paths.daemon,
+        version: await binaryVersion(b.paths.daemon),
+      };
     } catch (err) {
       backends[name] = { found: false, problem: err instanceof Error ? err.message : String(err) };
     }
@@ -85,9 +99,16 @@ async function doctor(argv: DoctorArgs): Promise<void> {
   })();
   const defaults = { 'salvium testnet RPC': 29081, 'salvium testnet ZMQ': 29082, 'monero testnet RPC': 28081 };
   const ports: Record<string, string> = {};
-  for (const [k, p] of Object.entries(defaults)) ports[`${k} ${p}`] = (await isPortFree(p)) ? 'free' : 'in use (saltnet allocates its own ports, so this only matters to hand-started programs)';
+  for (const [k, p] of Object.entries(defaults))
+    ports[`${k} ${p}`] = (await isPortFree(p))
+      ? 'free'
+      : 'in use (saltnet allocates its own ports, so this only matters to hand-started programs)';
   report.defaultPorts = ports;
-  report.memory = { totalMiB: Math.round(totalmem() / 2 ** 20), freeMiB: Math.round(freemem() / 2 ** 20), note: 'a real Salvium miner needs ~256 MiB in light mode (MONERO_RANDOMX_UMASK=4, which saltnet sets) and ~2 GiB in full mode' };
+  report.memory = {
+    totalMiB: Math.round(totalmem() / 2 ** 20),
+    freeMiB: Math.round(freemem() / 2 ** 20),
+    note: 'a real Salvium miner needs ~256 MiB in light mode (MONERO_RANDOMX_UMASK=4, which saltnet sets) and ~2 GiB in full mode',
+  };
   report.runs = runsReport();
   report.timeoutFactor = process.env.SALTNET_TIMEOUT_FACTOR ?? '1';
   if (argv.json) {
@@ -107,13 +128,21 @@ async function doctor(argv: DoctorArgs): Promise<void> {
   }
 }
 
-/** The run registry: its folder, where that choice came from (SALTNET_STATE_DIR, SALTNET_CACHE_DIR or the default), and its runs. */
+/**
+ * The run registry: its folder, where that choice came from (SALTNET_STATE_DIR, SALTNET_CACHE_DIR or the default), and
+ * its runs.
+ */
 function runsReport(): Record<string, unknown> {
   const { dir, source } = resolveStateDir();
   try {
     stateDir();
     const runs = listRuns();
-    return { stateDir: dir, stateDirFrom: source, running: runs.filter(ownerAlive).length, stale: runs.filter((r) => !ownerAlive(r)).length };
+    return {
+      stateDir: dir,
+      stateDirFrom: source,
+      running: runs.filter(ownerAlive).length,
+      stale: runs.filter((r) => !ownerAlive(r)).length,
+    };
   } catch (err) {
     process.exitCode = 1;
     return { stateDir: dir, stateDirFrom: source, error: err instanceof Error ? err.message : String(err) };
@@ -126,9 +155,12 @@ function printConfig(cfg: ConfigReport): void {
     process.stdout.write(`config: ERROR\n${(cfg.error ?? '').replace(/^/gm, '  ')}\n`);
     return;
   }
-  process.stdout.write(`config: ${cfg.resolved?.file ?? 'no saltnet.config.* file (searched from here up to the git root)'}\n`);
+  process.stdout.write(
+    `config: ${cfg.resolved?.file ?? 'no saltnet.config.* file (searched from here up to the git root)'}\n`,
+  );
   for (const [k, { value, source, unset }] of Object.entries(cfg.entries)) {
-    const shown = value === null ? `(unset: ${unset ?? 'none'})` : Array.isArray(value) ? value.join(', ') : String(value);
+    const shown =
+      value === null ? `(unset: ${unset ?? 'none'})` : Array.isArray(value) ? value.join(', ') : String(value);
     process.stdout.write(`  ${k}: ${shown}   (${source})\n`);
   }
 }

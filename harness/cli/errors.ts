@@ -10,9 +10,13 @@ export function explain(err: unknown): string {
   if (err instanceof ProcessExitedError) {
     const tail = err.tail.join('\n');
     let fix = '';
-    if (/invalid password/i.test(tail)) fix = '\nfix: the wallet password does not open this wallet; use a fresh --workdir';
-    else if (/Failed to bind|Address already in use|Failed to add TCP socket/.test(tail)) fix = '\nfix: a port is in use; saltnet picks free ports, so another program took it at the same moment: run again';
-    else if (/file not found/i.test(tail)) fix = '\nfix: the wallet file is missing from the workdir; use a fresh --workdir';
+    if (/invalid password/i.test(tail))
+      fix = '\nfix: the wallet password does not open this wallet; use a fresh --workdir';
+    else if (/Failed to bind|Address already in use|Failed to add TCP socket/.test(tail))
+      fix =
+        '\nfix: a port is in use; saltnet picks free ports, so another program took it at the same moment: run again';
+    else if (/file not found/i.test(tail))
+      fix = '\nfix: the wallet file is missing from the workdir; use a fresh --workdir';
     return `${err.message}${fix}`;
   }
   if (err instanceof ReadinessTimeout) return `${err.message}\nfix: the machine may be slow; try --timeout-factor 3`;

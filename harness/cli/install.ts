@@ -32,14 +32,30 @@ export const installCommand: CommandModule<object, InstallArgs> = {
       // `--version` is saltnet's own version flag everywhere else; here it picks the release.
       .version(false)
       .option('version', { type: 'string', describe: 'release tag, e.g. v1.1.3c (default: the newest pinned)' })
-      .option('mirror', { type: 'string', describe: 'base URL (<base>/<version>/<asset>) or local folder to get the archive from (env SALTNET_RELEASE_MIRROR)' })
-      .option('sha256', { type: 'string', describe: 'expected SHA-256 of the archive: installs a version that is not pinned' })
+      .option('mirror', {
+        type: 'string',
+        describe:
+          'base URL (<base>/<version>/<asset>) or local folder to get the archive from (env SALTNET_RELEASE_MIRROR)',
+      })
+      .option('sha256', {
+        type: 'string',
+        describe: 'expected SHA-256 of the archive: installs a version that is not pinned',
+      })
       .option('asset', { type: 'string', describe: 'archive file name, instead of the pinned one for this platform' })
       .option('force', { type: 'boolean', default: false, describe: 'download and install again even when installed' })
       .option('json', { type: 'boolean', default: false, describe: 'print one JSON object' })
-      .option('cache-dir', { type: 'string', describe: 'cache folder (default $SALTNET_CACHE_DIR, $XDG_CACHE_HOME/saltnet, ~/.cache/saltnet)' })
-      .option('releases', { type: 'string', describe: 'release table file instead of the pinned one shipped with saltnet (env SALTNET_RELEASES_FILE)' })
-      .option('check-hashes-file', { type: 'string', describe: "URL or path of the release's hashes file; it must list the archive with the same hash" }),
+      .option('cache-dir', {
+        type: 'string',
+        describe: 'cache folder (default $SALTNET_CACHE_DIR, $XDG_CACHE_HOME/saltnet, ~/.cache/saltnet)',
+      })
+      .option('releases', {
+        type: 'string',
+        describe: 'release table file instead of the pinned one shipped with saltnet (env SALTNET_RELEASES_FILE)',
+      })
+      .option('check-hashes-file', {
+        type: 'string',
+        describe: "URL or path of the release's hashes file; it must list the archive with the same hash",
+      }),
   handler: async (argv) => {
     const r = await installSalvium({
       version: argv.version,

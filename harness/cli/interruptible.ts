@@ -8,7 +8,10 @@ import { trappingSignals } from '../process/supervisor.js';
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
-/** Run `work` with the process's interruption as its signal; sets process.exitCode to 130/143/129 when it was interrupted. */
+/**
+ * Run `work` with the process's interruption as its signal; sets process.exitCode to 130/143/129 when it was
+ * interrupted.
+ */
 export async function interruptible<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
   let count = 0;
   const onSignal = (sig: NodeJS.Signals): void => {

@@ -37,7 +37,10 @@ async function main(): Promise<void> {
     .command(cacheCommand)
     .command(snapshotCommand)
     .command(installCommand)
-    .demandCommand(1, 'say what to do: saltnet up | down | status | mine | run | diff | repro | record | cache | snapshot | install | doctor')
+    .demandCommand(
+      1,
+      'say what to do: saltnet up | down | status | mine | run | diff | repro | record | cache | snapshot | install | doctor',
+    )
     .strict()
     .fail((msg, err) => {
       throw err ?? new Error(msg);

@@ -24,8 +24,10 @@ export const mineCommand: CommandModule<object, MineArgs> = {
       .option('to', numberOption('to', NUMBER_RULES.height, 'mine until this height'))
       .option('run', { type: 'string', describe: 'which run, when several are up' })
       .check((a) => {
-        if (a.blocks === undefined && a.to === undefined) throw new Error('say how far: `saltnet mine 10` or `saltnet mine --to 1300`');
-        if (a.blocks !== undefined && a.to !== undefined) throw new Error('say how far once: `saltnet mine 10` or `saltnet mine --to 1300`, not both');
+        if (a.blocks === undefined && a.to === undefined)
+          throw new Error('say how far: `saltnet mine 10` or `saltnet mine --to 1300`');
+        if (a.blocks !== undefined && a.to !== undefined)
+          throw new Error('say how far once: `saltnet mine 10` or `saltnet mine --to 1300`, not both');
         return true;
       }),
   handler: (argv) => mine(argv),
@@ -34,12 +36,16 @@ export const mineCommand: CommandModule<object, MineArgs> = {
 async function mine(argv: MineArgs): Promise<void> {
   const r = pickRun(argv.run);
   const info = runInfo(r);
-  if (!info.daemon || !info.addresses || !info.backend) throw new Error(`run ${r.runId} is still starting; try again when \`saltnet up\` says it is up`);
+  if (!info.daemon || !info.addresses || !info.backend)
+    throw new Error(`run ${r.runId} is still starting; try again when \`saltnet up\` says it is up`);
   const daemon = createDaemonClient(info.daemon);
   try {
     const start = await daemon.height();
     const target = argv.to ?? start + (argv.blocks ?? 1);
-    if (target > MAX_HEIGHT) throw new Error(`mining ${argv.blocks} blocks from height ${start} would pass height ${MAX_HEIGHT}, the highest saltnet mines to`);
+    if (target > MAX_HEIGHT)
+      throw new Error(
+        `mining ${argv.blocks} blocks from height ${start} would pass height ${MAX_HEIGHT}, the highest saltnet mines to`,
+      );
     if (target <= start) {
       process.stdout.write(`already at height ${start}\n`);
       return;

@@ -29,7 +29,10 @@ interface RecordArgs extends TestnetArgs {
 /** `bob` or `bob=10` or `bob=10 SAL1`: a wallet besides main and what it is funded with. */
 export function parseWalletOption(text: string, backend: TestnetArgs['backend']): RecordWalletOption {
   const [name = '', amount] = text.split('=', 2);
-  if (!NAME_RE.test(name)) throw new Error(`--wallet ${JSON.stringify(text)}: "${name}" is not a wallet name (letters, digits and _, not starting with a digit), e.g. --wallet bob or --wallet bob=10`);
+  if (!NAME_RE.test(name))
+    throw new Error(
+      `--wallet ${JSON.stringify(text)}: "${name}" is not a wallet name (letters, digits and _, not starting with a digit), e.g. --wallet bob or --wallet bob=10`,
+    );
   if (name === 'main') throw new Error('--wallet main: every recording has a main wallet already; name the others');
   if (amount === undefined) return { name };
   const coin = BACKENDS[backend === 'auto' ? 'salvium' : backend];
@@ -41,8 +44,10 @@ function outFile(a: RecordArgs): string {
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
   const file = resolve(a.out ?? `recording-${stamp}.yaml`);
   if (!/\.ya?ml$/i.test(file)) throw new Error(`--out ${a.out}: a scenario file ends in .yaml or .yml`);
-  if (!existsSync(dirname(file)) || !statSync(dirname(file)).isDirectory()) throw new Error(`--out ${a.out}: the folder ${dirname(file)} does not exist`);
-  if (existsSync(file) && !a.force) throw new Error(`--out ${a.out ?? file}: the file exists; give --force to replace it, or another --out`);
+  if (!existsSync(dirname(file)) || !statSync(dirname(file)).isDirectory())
+    throw new Error(`--out ${a.out}: the folder ${dirname(file)} does not exist`);
+  if (existsSync(file) && !a.force)
+    throw new Error(`--out ${a.out ?? file}: the file exists; give --force to replace it, or another --out`);
   return file;
 }
 
@@ -65,13 +70,26 @@ async function session(a: RecordArgs): Promise<RecordSession> {
   if (a.run !== undefined) {
     const r = pickRun(a.run);
     const info = runInfo(r);
-    if (!info.daemon || !info.wallet || !info.addresses || !info.backend) throw new Error(`run ${r.runId} is still starting; try again when \`saltnet up\` says it is up`);
-    if ((info as { recording?: boolean }).recording) throw new Error(`run ${r.runId} is a recording session itself; record on a \`saltnet up\``);
-    return recordSession({ attach: { daemon: info.daemon, wallet: info.wallet, addresses: info.addresses, backend: info.backend, ...(info.minerAddresses ? { minerAddresses: info.minerAddresses } : {}) }, log });
+    if (!info.daemon || !info.wallet || !info.addresses || !info.backend)
+      throw new Error(`run ${r.runId} is still starting; try again when \`saltnet up\` says it is up`);
+    if ((info as { recording?: boolean }).recording)
+      throw new Error(`run ${r.runId} is a recording session itself; record on a \`saltnet up\``);
+    return recordSession({
+      attach: {
+        daemon: info.daemon,
+        wallet: info.wallet,
+        addresses: info.addresses,
+        backend: info.backend,
+        ...(info.minerAddresses ? { minerAddresses: info.minerAddresses } : {}),
+      },
+      log,
+    });
   }
   const wallets = (a.wallet ?? []).map((w) => parseWalletOption(w, a.backend));
-  if (new Set(wallets.map((w) => w.name)).size !== wallets.length) throw new Error('--wallet: each wallet is named once');
-  if (wallets.length > MAX_WALLETS) throw new Error(`--wallet: at most ${MAX_WALLETS} wallets besides main (as in a scenario)`);
+  if (new Set(wallets.map((w) => w.name)).size !== wallets.length)
+    throw new Error('--wallet: each wallet is named once');
+  if (wallets.length > MAX_WALLETS)
+    throw new Error(`--wallet: at most ${MAX_WALLETS} wallets besides main (as in a scenario)`);
   const { unlocked, ...opts } = toTestnetOptions(a);
   return recordSession({ testnet: { ...opts, log }, ...(unlocked !== undefined ? { unlocked } : {}), wallets, log });
 }
@@ -91,10 +109,19 @@ async function record(a: RecordArgs, signal: AbortSignal): Promise<void> {
   );
   let code = 0;
   if (command.length) {
-    const child = execa(command[0]!, command.slice(1), { env: { ...process.env, ...env }, stdio: 'inherit', reject: false, cancelSignal: signal, forceKillAfterDelay: 5000 });
+    const child = execa(command[0]!, command.slice(1), {
+      env: { ...process.env, ...env },
+      stdio: 'inherit',
+      reject: false,
+      cancelSignal: signal,
+      forceKillAfterDelay: 5000,
+    });
     const r = await child;
     code = r.exitCode ?? 1;
-  } else await new Promise<void>((ok) => (signal.aborted ? ok() : signal.addEventListener('abort', () => ok(), { once: true })));
+  } else
+    await new Promise<void>((ok) =>
+      signal.aborted ? ok() : signal.addEventListener('abort', () => ok(), { once: true }),
+    );
   const rec = await s.stop();
   const { text, steps } = recordingToScenario(rec, { file, ...(a.name ? { name: a.name } : {}) });
   const tmp = `${file}.tmp-${process.pid}`;
@@ -111,16 +138,25 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
   command: 'record',
   describe: 'record a session with the testnet (requests and answers) as a scenario file that replays it',
   builder: (y) =>
-    (testnetOptions(y)
-      .usage('$0 record [--out FILE] [--wallet NAME[=AMOUNT]]… [options] [-- COMMAND …]')
-      .option('out', { type: 'string', describe: 'the scenario file to write (default recording-<time>.yaml here)' })
-      .option('force', { type: 'boolean', default: false, describe: 'replace --out if it exists' })
-      .option('wallet', { type: 'string', array: true, describe: 'another wallet besides main, funded from the testnet: bob, or bob=10 (SAL1); repeat for more' })
-      .option('run', { type: 'string', describe: 'record on this running `saltnet up` (its main wallet only) instead of starting a testnet' })
-      .option('name', { type: 'string', describe: "the scenario's name" }) as unknown as Argv<RecordArgs>)
-      .check((a) => {
-        if (a.run !== undefined && a.wallet?.length) throw new Error('--wallet needs a testnet of the recording\'s own: leave out --run');
-        return true;
-      }),
+    (
+      testnetOptions(y)
+        .usage('$0 record [--out FILE] [--wallet NAME[=AMOUNT]]… [options] [-- COMMAND …]')
+        .option('out', { type: 'string', describe: 'the scenario file to write (default recording-<time>.yaml here)' })
+        .option('force', { type: 'boolean', default: false, describe: 'replace --out if it exists' })
+        .option('wallet', {
+          type: 'string',
+          array: true,
+          describe: 'another wallet besides main, funded from the testnet: bob, or bob=10 (SAL1); repeat for more',
+        })
+        .option('run', {
+          type: 'string',
+          describe: 'record on this running `saltnet up` (its main wallet only) instead of starting a testnet',
+        })
+        .option('name', { type: 'string', describe: "the scenario's name" }) as unknown as Argv<RecordArgs>
+    ).check((a) => {
+      if (a.run !== undefined && a.wallet?.length)
+        throw new Error("--wallet needs a testnet of the recording's own: leave out --run");
+      return true;
+    }),
   handler: (argv) => interruptible((signal) => record(argv, signal)),
 };

@@ -30,7 +30,15 @@ export const reproCommand: CommandModule<object, { dir: string; keep: boolean; b
     }
     const backend = (a.result?.backend ?? 'auto') as BackendChoice;
     const results = await runCommandLine({
-      files: [file], backend, isolation: 'fresh', workers: 1, bail: true, reporter: 'human', artifacts: join(dir, 'repro', 'artifacts'), keep: argv.keep, snapshots: true,
+      files: [file],
+      backend,
+      isolation: 'fresh',
+      workers: 1,
+      bail: true,
+      reporter: 'human',
+      artifacts: join(dir, 'repro', 'artifacts'),
+      keep: argv.keep,
+      snapshots: true,
       ...(argv.binDir ? { binDir: argv.binDir } : {}),
     });
     process.exitCode = interruptedExitCode() ?? (results.some(isUnsuccessful) ? 1 : 0);

@@ -36,14 +36,19 @@ const SCENARIO_FILE = /\.ya?ml$/i;
 // folder/**/*.yaml says that), sorted; an error when there is none.
 async function folderFiles(dir: string, given: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true });
-  const files = entries.filter((e) => (e.isFile() || e.isSymbolicLink()) && SCENARIO_FILE.test(e.name)).map((e) => join(dir, e.name));
+  const files = entries
+    .filter((e) => (e.isFile() || e.isSymbolicLink()) && SCENARIO_FILE.test(e.name))
+    .map((e) => join(dir, e.name));
   if (files.length > 0) return files.sort();
   const deeper = (await glob('**/*.{yaml,yml}', { cwd: dir })).length > 0;
   const hint = deeper ? `; its subfolders have some: run '${join(given, '**', '*.yaml')}'` : '';
   throw new Error(`no scenario files (*.yaml, *.yml) in the folder ${given}${hint}`);
 }
 
-/** Files matching the arguments (files, folders or globs), sorted, deduplicated. A folder stands for the scenario files directly in it. */
+/**
+ * Files matching the arguments (files, folders or globs), sorted, deduplicated. A folder stands for the scenario files
+ * directly in it.
+ */
 export async function expandFiles(patterns: string[]): Promise<string[]> {
   const out = new Set<string>();
   for (const p of patterns) {
@@ -51,7 +56,8 @@ export async function expandFiles(patterns: string[]): Promise<string[]> {
     const kind = /[*?{[]/.test(p) ? 'glob' : pathKind(p);
     if (kind === 'glob') hits = await glob(p, { absolute: true });
     else if (kind === 'folder') hits = await folderFiles(resolve(p), p);
-    else if (kind === 'other') throw new Error(`${p} is not a scenario file (it is a device, a pipe or a socket): give files, folders or globs`);
+    else if (kind === 'other')
+      throw new Error(`${p} is not a scenario file (it is a device, a pipe or a socket): give files, folders or globs`);
     // A file that is missing or unreadable is that scenario's failure, in the report.
     else hits = [resolve(p)];
     if (hits.length === 0) throw new Error(`no scenario file matches ${p}`);
@@ -73,7 +79,8 @@ function pathKind(p: string): 'folder' | 'file' | 'other' | 'missing' {
 export function shard(files: string[], spec: string | undefined): string[] {
   if (!spec) return files;
   const m = /^(\d+)\/(\d+)$/.exec(spec);
-  if (!m || Number(m[1]) < 1 || Number(m[1]) > Number(m[2])) throw new Error(`--shard takes i/n with 1 <= i <= n, e.g. 2/4; got ${spec}`);
+  if (!m || Number(m[1]) < 1 || Number(m[1]) > Number(m[2]))
+    throw new Error(`--shard takes i/n with 1 <= i <= n, e.g. 2/4; got ${spec}`);
   const [i, n] = [Number(m[1]), Number(m[2])];
   return files.filter((_, k) => k % n === i - 1);
 }
@@ -87,15 +94,25 @@ export function runCommandLine(argv: RunArgs, extra: Partial<RunnerOptions> = {}
 }
 
 async function runAndReport(argv: RunArgs, extra: Partial<RunnerOptions>): Promise<ScenarioResult[]> {
-  if (!argv.files?.length) throw new Error('say which scenarios to run: saltnet run scenarios/*.yaml (or set run.files in saltnet.config.yaml)');
+  if (!argv.files?.length)
+    throw new Error(
+      'say which scenarios to run: saltnet run scenarios/*.yaml (or set run.files in saltnet.config.yaml)',
+    );
   const all = await expandFiles(argv.files);
   const files = shard(all, argv.shard);
   // The chain state comes from the whole suite, not this shard: every shard restores the same snapshot.
   // Unsharded and unfiltered, the runner takes it from the files it parses anyway ('suite'): each file is read once.
-  const chain = argv.isolation !== 'shared' ? undefined : files.length === all.length && !argv.grep ? ('suite' as const) : await suiteChain(all, resolveBackend(argv.backend, argv.binDir).spec);
+  const chain =
+    argv.isolation !== 'shared'
+      ? undefined
+      : files.length === all.length && !argv.grep
+        ? ('suite' as const)
+        : await suiteChain(all, resolveBackend(argv.backend, argv.binDir).spec);
   const grep = argv.grep ? new RegExp(argv.grep) : undefined;
   const log = (l: string): void => void process.stderr.write(`${l}\n`);
-  const human = createHumanReporter(argv.reporter === 'human' && !argv.output ? process.stdout : process.stderr, { color: process.stdout.isTTY === true && !process.env.NO_COLOR });
+  const human = createHumanReporter(argv.reporter === 'human' && !argv.output ? process.stdout : process.stderr, {
+    color: process.stdout.isTTY === true && !process.env.NO_COLOR,
+  });
   const results = await runFiles(files, {
     backend: argv.backend,
     ...(argv.binDir ? { binDir: argv.binDir } : {}),
@@ -110,14 +127,25 @@ async function runAndReport(argv: RunArgs, extra: Partial<RunnerOptions>): Promi
     artifactsRoot: resolve(argv.artifacts),
     keep: argv.keep,
     ...(argv.allowFilesOutside ? { allowFilesOutside: true } : {}),
-    ...(grep ? { filter: (s: { name: string; tags: string[] }) => grep.test(s.name) || s.tags.some((t) => grep.test(t)) } : {}),
+    ...(grep
+      ? { filter: (s: { name: string; tags: string[] }) => grep.test(s.name) || s.tags.some((t) => grep.test(t)) }
+      : {}),
     log,
-    hooks: { scenarioStart: (s) => human.scenarioStart(s), step: (r) => human.step(r), scenarioEnd: (r) => human.scenarioEnd(r) },
+    hooks: {
+      scenarioStart: (s) => human.scenarioStart(s),
+      step: (r) => human.step(r),
+      scenarioEnd: (r) => human.scenarioEnd(r),
+    },
     ...extra,
   });
   human.summary(results);
   if (argv.reporter !== 'human' || argv.output) {
-    const text = argv.reporter === 'junit' ? toJUnit(results, { suiteName: 'saltnet' }) : argv.reporter === 'json' ? toJson(results) : '';
+    const text =
+      argv.reporter === 'junit'
+        ? toJUnit(results, { suiteName: 'saltnet' })
+        : argv.reporter === 'json'
+          ? toJson(results)
+          : '';
     if (argv.output) {
       mkdirSync(dirname(resolve(argv.output)), { recursive: true });
       writeFileSync(argv.output, text);
@@ -131,7 +159,12 @@ export const runCommand: CommandModule<object, RunArgs> = {
   describe: 'run scenario files (or folders, or globs) against a testnet',
   builder: (y) =>
     miningOptions(y)
-      .positional('files', { type: 'string', array: true, describe: 'scenario files, folders (their *.yaml and *.yml files, not subfolders) or globs, e.g. scenarios/*.yaml (default: run.files of the config file)' })
+      .positional('files', {
+        type: 'string',
+        array: true,
+        describe:
+          'scenario files, folders (their *.yaml and *.yml files, not subfolders) or globs, e.g. scenarios/*.yaml (default: run.files of the config file)',
+      })
       .option('backend', configOption('backend'))
       .option('bin-dir', configOption('binDir'))
       .option('difficulty', configOption('difficulty'))
@@ -141,12 +174,23 @@ export const runCommand: CommandModule<object, RunArgs> = {
       .option('workers', configOption('run.workers'))
       .option('shard', { type: 'string', describe: 'i/n: run the i-th of n slices (CI matrices)' })
       .option('bail', configOption('run.bail'))
-      .option('grep', { type: 'string', describe: 'only scenarios whose name or a tag matches this regular expression' })
+      .option('grep', {
+        type: 'string',
+        describe: 'only scenarios whose name or a tag matches this regular expression',
+      })
       .option('reporter', configOption('run.reporter'))
       .option('output', { type: 'string', describe: 'write the junit/json report to this file' })
       .option('artifacts', configOption('run.artifacts'))
-      .option('keep', { type: 'boolean', default: false, describe: 'leave the testnet up after a failure (with --isolation fresh)' })
-      .option('allow-files-outside', { type: 'boolean', default: false, describe: "let metadata steps serve files outside the scenario's folder and the working directory" }) as never,
+      .option('keep', {
+        type: 'boolean',
+        default: false,
+        describe: 'leave the testnet up after a failure (with --isolation fresh)',
+      })
+      .option('allow-files-outside', {
+        type: 'boolean',
+        default: false,
+        describe: "let metadata steps serve files outside the scenario's folder and the working directory",
+      }) as never,
   handler: async (argv) => {
     const results = await runCommandLine(argv);
     process.exitCode = interruptedExitCode() ?? (results.length > 0 && !results.some(isUnsuccessful) ? 0 : 1);

@@ -20,7 +20,10 @@ export const ownerAlive = (r: RunRecord): boolean => isAlive(r.ownerPid, r.owner
 export function checkRunOption(runId: string | undefined): void {
   if (runId === undefined) return;
   if (runId === '') throw new Error('--run needs a run id; `saltnet status` lists them');
-  if (!isRunId(runId)) throw new Error(`--run ${JSON.stringify(runId)} is not a run id (run ids are made of letters, digits, '.', '_' and '-'); \`saltnet status\` lists them`);
+  if (!isRunId(runId))
+    throw new Error(
+      `--run ${JSON.stringify(runId)} is not a run id (run ids are made of letters, digits, '.', '_' and '-'); \`saltnet status\` lists them`,
+    );
 }
 
 /** The one live run, or the one named; a clear error otherwise. */
@@ -33,6 +36,9 @@ export function pickRun(runId?: string): RunRecord {
     return r;
   }
   if (live.length === 0) throw new Error('no testnet is running: start one with `saltnet up`');
-  if (live.length > 1) throw new Error(`${live.length} testnets are running (${live.map((r) => r.runId).join(', ')}): choose one with --run`);
+  if (live.length > 1)
+    throw new Error(
+      `${live.length} testnets are running (${live.map((r) => r.runId).join(', ')}): choose one with --run`,
+    );
   return live[0]!;
 }

@@ -35,13 +35,18 @@ const save: CommandModule<object, SaveArgs> = {
     }
     const r = pickRun(a.run);
     const control = (r.info as { control?: ControlInfo } | undefined)?.control;
-    if (!control) throw new Error(`run ${r.runId} is still starting (or was started by an older saltnet); try again when saltnet up says it is up`);
+    if (!control)
+      throw new Error(
+        `run ${r.runId} is still starting (or was started by an older saltnet); try again when saltnet up says it is up`,
+      );
     const key = `saved-${runInfo(r).backend ?? 'x'}-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '')}-${randomBytes(3).toString('hex')}`;
     process.stderr.write(`saltnet: stopping the processes of ${r.runId} for a moment to save a consistent state\n`);
     const saved = await requestSave(control, key);
     try {
       const m = await exportSnapshot(saved.cacheDir, key, a.file);
-      process.stdout.write(`wrote ${a.file}: ${m.backend} height ${m.height}, ${m.files.length} files; bring it up with: saltnet snapshot load ${a.file}\n`);
+      process.stdout.write(
+        `wrote ${a.file}: ${m.backend} height ${m.height}, ${m.files.length} files; bring it up with: saltnet snapshot load ${a.file}\n`,
+      );
     } finally {
       removeSnapshot(saved.cacheDir, key);
     }
@@ -55,29 +60,44 @@ const load: CommandModule<object, LoadArgs> = {
   describe: 'import a saved state into the cache and bring a testnet up from it',
   builder: (y) =>
     upOptions(y)
-      .positional('file', { type: 'string', demandOption: true, describe: 'an archive written by saltnet snapshot save' })
-      .option('import-only', { type: 'boolean', default: false, describe: 'only import it and print its key' }) as unknown as Argv<LoadArgs>,
+      .positional('file', {
+        type: 'string',
+        demandOption: true,
+        describe: 'an archive written by saltnet snapshot save',
+      })
+      .option('import-only', {
+        type: 'boolean',
+        default: false,
+        describe: 'only import it and print its key',
+      }) as unknown as Argv<LoadArgs>,
   handler: async (a: ArgumentsCamelCase<LoadArgs>) => {
     const dir = cacheDir(a.cacheDir ? { cacheDir: a.cacheDir } : {});
     const m = await importSnapshot(dir, a.file);
     process.stderr.write(`saltnet: imported ${a.file} as ${m.key} (${m.backend}, height ${m.height})\n`);
     if (a.importOnly) return void process.stdout.write(`${m.key}\n`);
     const backend = a.backend === 'auto' ? (m.backend as UpArgs['backend']) : a.backend;
-    if (backend !== m.backend) throw new Error(`${a.file} holds a ${m.backend} chain; it cannot run on the ${backend} backend`);
+    if (backend !== m.backend)
+      throw new Error(`${a.file} holds a ${m.backend} chain; it cannot run on the ${backend} backend`);
     const be = resolveBackend(backend, a.binDir);
     const ours = await binaryHashes(be);
     if (JSON.stringify(ours) !== JSON.stringify(m.binaries)) {
-      process.stderr.write(`saltnet: warning: ${a.file} was made with other ${m.backend} binaries (${m.binaryVersion ?? 'unknown version'}); it may not load\n`);
+      process.stderr.write(
+        `saltnet: warning: ${a.file} was made with other ${m.backend} binaries (${m.binaryVersion ?? 'unknown version'}); it may not load\n`,
+      );
     }
     // The difficulty the saved testnet served (a chain state serves any: --difficulty picks another).
     const difficulty = a.difficulty ?? (m.difficulty || undefined);
-    await up({ ...a, backend, ...(difficulty ? { difficulty } : {}) }, { snapshotKey: m.key, height: m.height, unlocked: 0n });
+    await up(
+      { ...a, backend, ...(difficulty ? { difficulty } : {}) },
+      { snapshotKey: m.key, height: m.height, unlocked: 0n },
+    );
   },
 };
 
 export const snapshotCommand: CommandModule = {
   command: 'snapshot <command>',
   describe: 'a testnet state in one file: save <file> | load <file>',
-  builder: (y) => y.command(save).command(load).demandCommand(1, 'say what to do: saltnet snapshot save <file> | load <file>'),
+  builder: (y) =>
+    y.command(save).command(load).demandCommand(1, 'say what to do: saltnet snapshot save <file> | load <file>'),
   handler: () => undefined,
 };

@@ -20,15 +20,22 @@ interface ProgramRow extends Partial<ProgramStatus> {
   alive: boolean;
 }
 
-/** The programs a run keeps (from its record's info) and any other process it runs now (a wallet CLI during a build). */
+/**
+ * The programs a run keeps (from its record's info) and any other process it runs now (a wallet CLI during a build).
+ */
 function programRows(r: RunRecord): ProgramRow[] {
   const programs = ((r.info ?? {})['programs'] ?? {}) as Record<string, ProgramStatus>;
   const live = (pid: number): boolean => {
     const p = r.processes.find((x) => x.pid === pid);
     return p !== undefined && isAlive(p.pid, p.startTime);
   };
-  const rows: ProgramRow[] = Object.entries(programs).map(([name, p]) => ({ name, ...p, alive: p.state === 'running' && live(p.pid) }));
-  for (const p of r.processes) if (!rows.some((x) => x.pid === p.pid)) rows.push({ name: p.name, pid: p.pid, alive: isAlive(p.pid, p.startTime) });
+  const rows: ProgramRow[] = Object.entries(programs).map(([name, p]) => ({
+    name,
+    ...p,
+    alive: p.state === 'running' && live(p.pid),
+  }));
+  for (const p of r.processes)
+    if (!rows.some((x) => x.pid === p.pid)) rows.push({ name: p.name, pid: p.pid, alive: isAlive(p.pid, p.startTime) });
   return rows;
 }
 
@@ -43,9 +50,18 @@ function runState(r: RunRecord, rows: ProgramRow[]): string {
 }
 
 function programLine(p: ProgramRow): string {
-  const what = p.state === undefined ? (p.alive ? 'alive' : 'gone') : p.state === 'running' && !p.alive ? 'gone (not restarted yet)' : p.state;
+  const what =
+    p.state === undefined
+      ? p.alive
+        ? 'alive'
+        : 'gone'
+      : p.state === 'running' && !p.alive
+        ? 'gone (not restarted yet)'
+        : p.state;
   const restarts = p.restarts ? `, restarted ${p.restarts} time${p.restarts === 1 ? '' : 's'}` : '';
-  const crash = p.lastCrash ? `; last crash: pid ${p.lastCrash.pid} ${p.lastCrash.exit} at ${p.lastCrash.at} (log ${p.lastCrash.logFile})` : '';
+  const crash = p.lastCrash
+    ? `; last crash: pid ${p.lastCrash.pid} ${p.lastCrash.exit} at ${p.lastCrash.at} (log ${p.lastCrash.logFile})`
+    : '';
   return `  ${p.name} pid ${p.pid} ${what}${restarts}${crash}\n`;
 }
 
@@ -61,7 +77,17 @@ async function status(argv: { json: boolean }): Promise<void> {
       height = await c.height().catch(() => undefined);
       await c.close();
     }
-    rows.push({ runId: r.runId, state, backend: info.backend, height, daemon: info.daemon, wallet: info.wallet, addresses: info.addresses, workdir: info.workdir ?? r.workdir, processes: programs });
+    rows.push({
+      runId: r.runId,
+      state,
+      backend: info.backend,
+      height,
+      daemon: info.daemon,
+      wallet: info.wallet,
+      addresses: info.addresses,
+      workdir: info.workdir ?? r.workdir,
+      processes: programs,
+    });
   }
   if (argv.json) {
     process.stdout.write(`${JSON.stringify(rows)}\n`);
@@ -70,7 +96,9 @@ async function status(argv: { json: boolean }): Promise<void> {
   if (rows.length === 0) process.stdout.write('no testnet is running\n');
   for (const r of rows) {
     const hint = r.state === 'stale' ? ' (its saltnet died: `saltnet down` reaps what it left)' : '';
-    process.stdout.write(`${r.runId}  ${r.state}${hint}  ${r.backend ?? '?'}  height ${r.height ?? '?'}\n  daemon ${r.daemon ?? '?'}\n  wallet ${r.wallet ?? '?'}\n  workdir ${r.workdir}\n`);
+    process.stdout.write(
+      `${r.runId}  ${r.state}${hint}  ${r.backend ?? '?'}  height ${r.height ?? '?'}\n  daemon ${r.daemon ?? '?'}\n  wallet ${r.wallet ?? '?'}\n  workdir ${r.workdir}\n`,
+    );
     for (const p of r.processes) process.stdout.write(programLine(p));
   }
 }

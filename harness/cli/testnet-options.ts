@@ -11,14 +11,29 @@ export type TestnetArgs = Pick<ConfigValues, 'backend' | 'snapshots' | 'walletCr
   Partial<Pick<ConfigValues, 'binDir' | 'difficulty' | 'height' | 'unlocked' | 'cacheDir'>> &
   MiningArgs;
 
-/** How blocks are mined: the chain state's difficulty, the RandomX mode, threads (`up`, `run`, `diff`, `record`, `cache`). */
+/**
+ * How blocks are mined: the chain state's difficulty, the RandomX mode, threads (`up`, `run`, `diff`, `record`,
+ * `cache`).
+ */
 export type MiningArgs = Partial<Pick<ConfigValues, 'prefixDifficulty' | 'randomx' | 'threads'>>;
 const MINING_KEYS = ['prefixDifficulty', 'randomx', 'threads'] as const;
 
 /** The keys every testnet-starting command takes, each declared once, in config/schema.ts's KEYS. */
-const TESTNET_KEYS = ['backend', 'binDir', 'difficulty', 'height', 'unlocked', 'cacheDir', 'snapshots', 'walletCreation'] as const;
+const TESTNET_KEYS = [
+  'backend',
+  'binDir',
+  'difficulty',
+  'height',
+  'unlocked',
+  'cacheDir',
+  'snapshots',
+  'walletCreation',
+] as const;
 
-function withKeys<T>(y: Argv<T>, keys: readonly (typeof TESTNET_KEYS[number] | typeof MINING_KEYS[number])[]): Argv<T> {
+function withKeys<T>(
+  y: Argv<T>,
+  keys: readonly ((typeof TESTNET_KEYS)[number] | (typeof MINING_KEYS)[number])[],
+): Argv<T> {
   let out: Argv<T> = y;
   for (const key of keys) out = out.option(KEY_SPECS.get(key)!.flag!, configOption(key));
   return out;
@@ -31,7 +46,6 @@ export function testnetOptions<T>(y: Argv<T>): Argv<T & TestnetArgs> {
 export function miningOptions<T>(y: Argv<T>): Argv<T & MiningArgs> {
   return withKeys(y, MINING_KEYS) as unknown as Argv<T & MiningArgs>;
 }
-
 
 /**
  * The testnet options of the parsed arguments. Flags were checked as they were parsed (numbers.ts)
@@ -51,5 +65,3 @@ export function toTestnetOptions(a: TestnetArgs): TestnetOptions {
     walletCreation: a.walletCreation,
   };
 }
-
-

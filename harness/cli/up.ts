@@ -15,10 +15,11 @@ export interface UpArgs extends TestnetArgs {
 }
 
 export const upOptions = <T>(y: Argv<T>): Argv<T & UpArgs> =>
-  testnetOptions(y)
-    .option('workdir', configOption('workdir'))
-    .option('login', configOption('login'))
-    .option('json', { type: 'boolean', default: false, describe: 'print one JSON line when ready, then one per crash, restart and pid change' }) as unknown as Argv<T & UpArgs>;
+  testnetOptions(y).option('workdir', configOption('workdir')).option('login', configOption('login')).option('json', {
+    type: 'boolean',
+    default: false,
+    describe: 'print one JSON line when ready, then one per crash, restart and pid change',
+  }) as unknown as Argv<T & UpArgs>;
 
 export function summary(t: Testnet): Record<string, unknown> {
   return {
@@ -30,7 +31,13 @@ export function summary(t: Testnet): Record<string, unknown> {
     height: t.height,
     snapshot: t.snapshot,
     mining: t.mining,
-    daemon: { url: t.daemon.url, pid: t.daemon.pid, dataDir: t.daemon.dataDir, log: t.daemon.logFile, ports: t.daemon.ports },
+    daemon: {
+      url: t.daemon.url,
+      pid: t.daemon.pid,
+      dataDir: t.daemon.dataDir,
+      log: t.daemon.logFile,
+      ports: t.daemon.ports,
+    },
     wallet: {
       url: t.wallet.url,
       pid: t.wallet.pid,
@@ -38,7 +45,9 @@ export function summary(t: Testnet): Record<string, unknown> {
       address: t.wallet.address,
       addresses: t.wallet.addresses,
       log: t.wallet.logFile,
-      ...(t.wallet.credentials ? { login: `${t.wallet.credentials.username}:<in ${t.workdir}/wallets/.rpc-login>` } : {}),
+      ...(t.wallet.credentials
+        ? { login: `${t.wallet.credentials.username}:<in ${t.workdir}/wallets/.rpc-login>` }
+        : {}),
     },
     miner: t.miner,
     phasesMs: t.phases,
@@ -48,7 +57,11 @@ export function summary(t: Testnet): Record<string, unknown> {
 export const upCommand: CommandModule<object, UpArgs> = {
   command: 'up',
   describe: 'start a testnet with a funded wallet and stay up until Ctrl-C',
-  builder: (y) => upOptions(y).option('snapshot', { type: 'string', describe: 'start from this snapshot key of the cache (see saltnet cache ls)' }) as unknown as Argv<UpArgs>,
+  builder: (y) =>
+    upOptions(y).option('snapshot', {
+      type: 'string',
+      describe: 'start from this snapshot key of the cache (see saltnet cache ls)',
+    }) as unknown as Argv<UpArgs>,
   handler: (argv) => up(argv),
 };
 
@@ -64,7 +77,10 @@ const SNAPSHOT_WORDS: Record<string, string> = {
 function miningWords(t: Testnet): string {
   const m = t.mining;
   const p = t.snapshot.prefix;
-  const prefix = p && p.difficulty !== m.difficulty ? ` (the chain state to height ${p.height} was mined at difficulty ${p.difficulty})` : '';
+  const prefix =
+    p && p.difficulty !== m.difficulty
+      ? ` (the chain state to height ${p.height} was mined at difficulty ${p.difficulty})`
+      : '';
   return `difficulty ${m.difficulty}${prefix}${m.randomx ? `, RandomX ${m.randomx}` : ''}, ${m.threads} thread${m.threads === 1 ? '' : 's'}`;
 }
 
@@ -78,7 +94,10 @@ export async function up(argv: ArgumentsCamelCase<UpArgs>, extra: Partial<Testne
     log,
     ...extra,
   });
-  const control = await startControlServer(t, t.snapshot.cacheDir ?? resolveCacheDir(argv.cacheDir ? { cacheDir: argv.cacheDir } : {}));
+  const control = await startControlServer(
+    t,
+    t.snapshot.cacheDir ?? resolveCacheDir(argv.cacheDir ? { cacheDir: argv.cacheDir } : {}),
+  );
   t.supervisor.updateInfo({ control: control.info });
   const s = summary(t);
   if (argv.json) process.stdout.write(`${JSON.stringify(s)}\n`);
@@ -112,5 +131,7 @@ export async function up(argv: ArgumentsCamelCase<UpArgs>, extra: Partial<Testne
   );
   await control.close();
   await t.stop();
-  throw new Error(`the testnet is down: ${failed.program} crashed and has no restarts left (${failed.message})${failed.logFile ? `; its log: ${failed.logFile}` : ''}`);
+  throw new Error(
+    `the testnet is down: ${failed.program} crashed and has no restarts left (${failed.message})${failed.logFile ? `; its log: ${failed.logFile}` : ''}`,
+  );
 }

@@ -37,7 +37,10 @@ function tryParse(v: unknown): { value?: bigint; error?: string } {
   if (typeof v === 'bigint') return v < 0n ? { error: 'amounts cannot be negative' } : { value: v };
   if (typeof v === 'number') {
     if (!Number.isFinite(v)) return { error: 'not a finite number' };
-    if (!Number.isInteger(v)) return { error: `a bare number with a fraction is ambiguous; write "${v} SAL1" for coins or an integer of atomic units` };
+    if (!Number.isInteger(v))
+      return {
+        error: `a bare number with a fraction is ambiguous; write "${v} SAL1" for coins or an integer of atomic units`,
+      };
     if (v < 0) return { error: 'amounts cannot be negative' };
     if (v > 2 ** 53) return { error: 'too large to be exact as a number; write it as a quoted string of digits' };
     return { value: BigInt(v) };
@@ -47,7 +50,8 @@ function tryParse(v: unknown): { value?: bigint; error?: string } {
     if (DIGITS_RE.test(s)) return { value: BigInt(s) };
     if (s.startsWith('-')) return { error: 'amounts cannot be negative' };
     const m = UNIT_RE.exec(s);
-    if (EXPONENT_RE.test(s)) return { error: 'an exponent (1e3) is not accepted in an amount; write the digits, e.g. "1000 SAL1"' };
+    if (EXPONENT_RE.test(s))
+      return { error: 'an exponent (1e3) is not accepted in an amount; write the digits, e.g. "1000 SAL1"' };
     if (!m) {
       if (/^\d+(\.\d+)?[A-Za-z]/.test(s)) return { error: 'put a space between the number and the unit' };
       return { error: 'not a number of atomic units nor "<decimal> <unit>"' };

@@ -44,7 +44,8 @@ export class DigestNonceStore {
 /** The `WWW-Authenticate` header values of a 401, as epee sends them (MD5, then MD5-sess). */
 export function createDigestChallenge(realm: string, nonce: string, stale = false): string[] {
   return ['MD5', 'MD5-sess'].map(
-    (algorithm) => `Digest qop="auth",algorithm=${algorithm},realm="${realm}",nonce="${nonce}",stale=${stale ? 'true' : 'false'}`,
+    (algorithm) =>
+      `Digest qop="auth",algorithm=${algorithm},realm="${realm}",nonce="${nonce}",stale=${stale ? 'true' : 'false'}`,
   );
 }
 
@@ -81,7 +82,8 @@ const AUTH_FIELDS: Record<string, FieldKind> = {
   username: 'quoted',
 };
 
-const isWs = (c: string | undefined): boolean => c === ' ' || c === '\t' || c === '\r' || c === '\n' || c === '\v' || c === '\f';
+const isWs = (c: string | undefined): boolean =>
+  c === ' ' || c === '\t' || c === '\r' || c === '\n' || c === '\v' || c === '\f';
 const TOKEN_CHAR = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]$/;
 
 /**
@@ -123,7 +125,19 @@ export function parseDigestAuthorization(header: string): DigestAuthorization | 
   if (s.slice(i, i + 6).toLowerCase() !== 'digest') return undefined;
   i += 6;
   skipWs();
-  const out: DigestAuthorization = { algorithm: '', cnonce: '', nc: '', nonce: '', opaque: '', qop: '', realm: '', response: '', stale: '', uri: '', username: '' };
+  const out: DigestAuthorization = {
+    algorithm: '',
+    cnonce: '',
+    nc: '',
+    nonce: '',
+    opaque: '',
+    qop: '',
+    realm: '',
+    response: '',
+    stale: '',
+    uri: '',
+    username: '',
+  };
   for (;;) {
     const nameMatch = /^[A-Za-z]+/.exec(s.slice(i));
     if (!nameMatch) return undefined;
@@ -203,7 +217,12 @@ export function parseDigestChallenges(header: string | readonly string[]): Diges
 
 export type DigestVerification = { ok: true } | { ok: false; stale: boolean; wwwAuthenticate: string[] };
 
-function expectedResponse(a: DigestAuthorization, method: string, credentials: DigestCredentials, realm: string): string | undefined {
+function expectedResponse(
+  a: DigestAuthorization,
+  method: string,
+  credentials: DigestCredentials,
+  realm: string,
+): string | undefined {
   const algorithm = a.algorithm.toLowerCase();
   if (algorithm !== '' && !algorithm.startsWith('md5')) return undefined;
   let ha1 = md5Hex(`${credentials.username}:${realm}:${credentials.password}`);
@@ -234,7 +253,8 @@ export function verifyDigestAuthorization(
       const expected = expectedResponse(a, method, credentials, realm);
       if (expected !== undefined && expected.toLowerCase() === a.response.toLowerCase()) {
         if (a.nonce === nonceStore.nonce) {
-          if (nonceStore.counter === 1 || (a.qop !== '' && parseInt(a.nc, 16) === nonceStore.counter)) return { ok: true };
+          if (nonceStore.counter === 1 || (a.qop !== '' && parseInt(a.nc, 16) === nonceStore.counter))
+            return { ok: true };
         }
         stale = true;
       }
@@ -268,7 +288,8 @@ export interface DigestClientRequest {
  */
 export function digestAuthorizationHeader(req: DigestClientRequest): string {
   const challenges = parseDigestChallenges(req.wwwAuthenticate).filter((c) => c.scheme.toLowerCase() === 'digest');
-  const hasAuthQop = (c: DigestChallenge): boolean => (c.params.qop ?? '').split(/[\s,]+/).some((q) => q.toLowerCase() === 'auth');
+  const hasAuthQop = (c: DigestChallenge): boolean =>
+    (c.params.qop ?? '').split(/[\s,]+/).some((q) => q.toLowerCase() === 'auth');
   const algo = (c: DigestChallenge): string => (c.params.algorithm ?? 'MD5').toLowerCase();
   const pick =
     challenges.find((c) => algo(c) === 'md5' && hasAuthQop(c)) ??

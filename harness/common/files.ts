@@ -27,7 +27,10 @@ function kindOf(d: import('node:fs').Dirent): string {
  * Walk `root`. Paths are reported as `prefix/rel` (or `rel` without a prefix). `exclude` sees the
  * same paths, for files and folders alike; an excluded folder is not entered.
  */
-export async function walk(root: string, opts: { prefix?: string; exclude?: (path: string) => boolean } = {}): Promise<Tree> {
+export async function walk(
+  root: string,
+  opts: { prefix?: string; exclude?: (path: string) => boolean } = {},
+): Promise<Tree> {
   const tree: Tree = { files: [], dirs: [], others: [] };
   const visit = async (abs: string, rel: string): Promise<void> => {
     const entries = await readdir(abs, { withFileTypes: true });
@@ -81,7 +84,10 @@ export async function hashPath(path: string, sizeHint?: number): Promise<{ sha25
   }
 }
 
-/** Files up to this size are read synchronously when verifying or restoring (in batches, see inBatches): far fewer thread-pool round trips. */
+/**
+ * Files up to this size are read synchronously when verifying or restoring (in batches, see inBatches): far fewer
+ * thread-pool round trips.
+ */
 export const SMALL_FILE = 1 << 20;
 
 /**
@@ -132,7 +138,11 @@ export async function fsyncDir(path: string): Promise<void> {
  * started, the running ones are awaited, and the first error is thrown: nothing keeps writing after
  * the caller has been told it failed (p-map alone rejects while the others still run).
  */
-export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   let failure: { error: unknown } | undefined;
   const out = await pMap(
     items,

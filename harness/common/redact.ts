@@ -9,13 +9,17 @@ function escapeRegExp(s: string): string {
 
 /** A function that redacts `secrets` (empty strings are ignored; longer secrets win over their substrings). */
 export function makeRedactor(secrets: readonly string[]): (text: string) => string {
-  const list = [...new Set(secrets.filter((s) => typeof s === 'string' && s.length > 0))].sort((a, b) => b.length - a.length);
+  const list = [...new Set(secrets.filter((s) => typeof s === 'string' && s.length > 0))].sort(
+    (a, b) => b.length - a.length,
+  );
   if (list.length === 0) return (text) => text;
   const re = new RegExp(list.map(escapeRegExp).join('|'), 'g');
   return (text) => text.replace(re, REDACTED);
 }
 
-/** A function that replaces each secret (a key of `labels`) by its own label; longer secrets win over their substrings. */
+/**
+ * A function that replaces each secret (a key of `labels`) by its own label; longer secrets win over their substrings.
+ */
 export function makeLabelledRedactor(labels: ReadonlyMap<string, string>): (text: string) => string {
   const list = [...labels.keys()].filter((s) => s.length > 0).sort((a, b) => b.length - a.length);
   if (list.length === 0) return (text) => text;

@@ -42,7 +42,9 @@ export function isStale(dir: string, name: string, now = Date.now()): boolean {
   }
 }
 
-/** Rename `path` to a fresh trash name in `dir` (so no one else removes it too) and remove it. False when it was gone. */
+/**
+ * Rename `path` to a fresh trash name in `dir` (so no one else removes it too) and remove it. False when it was gone.
+ */
 export function removeNow(dir: string, path: string): boolean {
   const trash = join(dir, stagingName('trash'));
   try {

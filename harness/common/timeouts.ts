@@ -6,7 +6,8 @@ let factor: number | undefined;
 
 function parseFactor(value: string, source: string): number {
   const f = Number(value);
-  if (!Number.isFinite(f) || f <= 0) throw new RangeError(`${source} must be a positive number, got ${JSON.stringify(value)}`);
+  if (!Number.isFinite(f) || f <= 0)
+    throw new RangeError(`${source} must be a positive number, got ${JSON.stringify(value)}`);
   return f;
 }
 

@@ -68,7 +68,11 @@ function explicit(path: string, cwd: string, via: FoundConfig['via']): FoundConf
 }
 
 /** The config file to use, or undefined when there is none (every key then comes from defaults, env and flags). */
-export function findConfigFile(opts: { cwd: string; flag?: string | undefined; env?: string | undefined }): FoundConfig | undefined {
+export function findConfigFile(opts: {
+  cwd: string;
+  flag?: string | undefined;
+  env?: string | undefined;
+}): FoundConfig | undefined {
   if (opts.flag) return explicit(opts.flag, opts.cwd, 'flag --config');
   if (opts.env) return explicit(opts.env, opts.cwd, 'env SALTNET_CONFIG');
   const file = searchConfigFile(opts.cwd);

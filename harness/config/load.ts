@@ -22,12 +22,23 @@ export interface LoadedConfig {
 type Positions = LoadedConfig['position'];
 const noPositions: Positions = () => undefined;
 
-const byPosition = (a: ConfigProblem, b: ConfigProblem): number => (a.line ?? 0) - (b.line ?? 0) || (a.col ?? 0) - (b.col ?? 0);
+const byPosition = (a: ConfigProblem, b: ConfigProblem): number =>
+  (a.line ?? 0) - (b.line ?? 0) || (a.col ?? 0) - (b.col ?? 0);
 
-function check(file: string, data: unknown, locate: (path: readonly PathSegment[], at: ConfigIssue['at']) => { line: number; col: number } | undefined): SaltnetConfig {
+function check(
+  file: string,
+  data: unknown,
+  locate: (path: readonly PathSegment[], at: ConfigIssue['at']) => { line: number; col: number } | undefined,
+): SaltnetConfig {
   const { value, problems } = validateConfig(data);
   if (value && problems.length === 0) return value;
-  const all = problems.map((p): ConfigProblem => ({ where: file, ...locate(p.path, p.at), path: formatPath(p.path) || '(file)', message: p.message, ...(p.expected ? { expected: p.expected } : {}) }));
+  const all = problems.map((p): ConfigProblem => ({
+    where: file,
+    ...locate(p.path, p.at),
+    path: formatPath(p.path) || '(file)',
+    message: p.message,
+    ...(p.expected ? { expected: p.expected } : {}),
+  }));
   throw new ConfigError(all.sort(byPosition));
 }
 
@@ -37,7 +48,10 @@ function yamlDocument(text: string, file: string): { doc: ReturnType<typeof pars
   return { doc, loc: new Locator(doc, lines, file) };
 }
 
-function parseYaml(text: string, file: string): { data: unknown; position: Positions; locate: Parameters<typeof check>[2] } {
+function parseYaml(
+  text: string,
+  file: string,
+): { data: unknown; position: Positions; locate: Parameters<typeof check>[2] } {
   const { doc, loc } = yamlDocument(text, file);
   if (doc.errors.length) {
     // One problem per line: the parser's follow-up errors on the same line add nothing.
@@ -46,8 +60,20 @@ function parseYaml(text: string, file: string): { data: unknown; position: Posit
       const { line, col } = loc.pos(e.pos[0]);
       if (seen.has(line)) return [];
       seen.add(line);
-      const message = e.code === 'MULTIPLE_DOCS' ? 'a config file holds one YAML document (remove the "---" separator and what follows)' : e.message.replace(/\s+/g, ' ').trim();
-      return [{ where: file, line, col, path: '(yaml)', message: `YAML: ${message}`, expected: e.code === 'DUPLICATE_KEY' ? 'each key once' : 'valid YAML' }];
+      const message =
+        e.code === 'MULTIPLE_DOCS'
+          ? 'a config file holds one YAML document (remove the "---" separator and what follows)'
+          : e.message.replace(/\s+/g, ' ').trim();
+      return [
+        {
+          where: file,
+          line,
+          col,
+          path: '(yaml)',
+          message: `YAML: ${message}`,
+          expected: e.code === 'DUPLICATE_KEY' ? 'each key once' : 'valid YAML',
+        },
+      ];
     });
     throw new ConfigError(problems);
   }
@@ -68,13 +94,24 @@ function jsonErrorPos(message: string, text: string): { line: number; col: numbe
   return { line: before.length, col: before[before.length - 1]!.length + 1 };
 }
 
-function parseJson(text: string, file: string): { data: unknown; position: Positions; locate: Parameters<typeof check>[2] } {
+function parseJson(
+  text: string,
+  file: string,
+): { data: unknown; position: Positions; locate: Parameters<typeof check>[2] } {
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (e) {
     const message = (e as Error).message;
-    throw new ConfigError([{ where: file, ...jsonErrorPos(message, text), path: '(json)', message: `JSON: ${message}`, expected: 'valid JSON' }]);
+    throw new ConfigError([
+      {
+        where: file,
+        ...jsonErrorPos(message, text),
+        path: '(json)',
+        message: `JSON: ${message}`,
+        expected: 'valid JSON',
+      },
+    ]);
   }
   // JSON is YAML: the same document model gives every key its line and column.
   const { doc, loc } = yamlDocument(text, file);
@@ -118,15 +155,26 @@ async function loadModule(file: string): Promise<unknown> {
   try {
     mod = (await import(pathToFileURL(file).href)) as { default?: unknown };
   } catch (e) {
-    throw new ConfigError([{ where: file, path: '(file)', message: `cannot load the config module: ${(e as Error).message ?? String(e)}` }]);
+    throw new ConfigError([
+      { where: file, path: '(file)', message: `cannot load the config module: ${(e as Error).message ?? String(e)}` },
+    ]);
   }
   if (!('default' in mod) || mod.default === undefined) {
-    throw new ConfigError([{ where: file, path: '(file)', message: 'the config module has no default export', expected: 'export default defineConfig({ … })' }]);
+    throw new ConfigError([
+      {
+        where: file,
+        path: '(file)',
+        message: 'the config module has no default export',
+        expected: 'export default defineConfig({ … })',
+      },
+    ]);
   }
   return await mod.default;
 }
 
-/** Read, parse and validate a config file; throws a ConfigError naming the file, line, column and key of every problem. */
+/**
+ * Read, parse and validate a config file; throws a ConfigError naming the file, line, column and key of every problem.
+ */
 export async function loadConfigFile(file: string): Promise<LoadedConfig> {
   const ext = extname(file);
   if (['.mjs', '.js', '.ts'].includes(ext)) {
@@ -145,5 +193,12 @@ export async function loadConfigFile(file: string): Promise<LoadedConfig> {
     const { data, position, locate } = ext === '.json' ? parseJson(text, file) : parseYaml(text, file);
     return { file, config: check(file, data, locate), position };
   }
-  throw new ConfigError([{ where: file, path: '(file)', message: `unknown config file type ${ext || '(no extension)'}`, expected: '.yaml, .yml, .json, .mjs, .js or .ts' }]);
+  throw new ConfigError([
+    {
+      where: file,
+      path: '(file)',
+      message: `unknown config file type ${ext || '(no extension)'}`,
+      expected: '.yaml, .yml, .json, .mjs, .js or .ts',
+    },
+  ]);
 }

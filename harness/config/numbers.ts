@@ -21,7 +21,13 @@ export const NUMBER_RULES = {
   blocks: { whole: true, min: 1, max: MAX_HEIGHT, maxWhy: `saltnet mines to height ${MAX_HEIGHT} at most` },
   difficulty: { whole: true, min: 1, max: MAX_DIFFICULTY, maxWhy: 'a CPU miner would take hours per block' },
   threads: { whole: true, min: 1, max: MAX_THREADS, maxWhy: 'more threads than CPU cores do not mine faster' },
-  timeoutFactor: { whole: false, min: 0, minExclusive: true, max: MAX_TIMEOUT_FACTOR, maxWhy: 'slow machines need 2 or 3' },
+  timeoutFactor: {
+    whole: false,
+    min: 0,
+    minExclusive: true,
+    max: MAX_TIMEOUT_FACTOR,
+    maxWhy: 'slow machines need 2 or 3',
+  },
   workers: { whole: true, min: 1, max: MAX_WORKERS, maxWhy: 'each worker runs a testnet of its own' },
 } as const satisfies Record<string, NumberRule>;
 
@@ -56,7 +62,8 @@ export function parseNumberText(text: string, rule: NumberRule): { value: number
   if (rule.whole && t.includes('.') && !/^-?\d+\.0*$/.test(t)) return { problem: `${shown} is not ${kind}` };
   const value = Number(t);
   if (value > rule.max) return { problem: `${t} is more than ${rule.max}${rule.maxWhy ? ` (${rule.maxWhy})` : ''}` };
-  if (rule.minExclusive ? value <= rule.min : value < rule.min) return { problem: `${t} is too small: it must be ${rule.minExclusive ? 'above' : 'at least'} ${rule.min}` };
+  if (rule.minExclusive ? value <= rule.min : value < rule.min)
+    return { problem: `${t} is too small: it must be ${rule.minExclusive ? 'above' : 'at least'} ${rule.min}` };
   return { value };
 }
 
@@ -74,7 +81,16 @@ export function numberOrThrow(name: string, text: unknown, rule: NumberRule): nu
  * A yargs option (or positional) that takes a number: the text is parsed by parseNumberText, so a
  * bad value is refused with `--height: 'abc' is not a whole number` before any command runs.
  */
-export function numberOption(flag: string, rule: NumberRule, describe: string, positional = false): { type: 'string'; describe: string; coerce: (v: unknown) => number } {
+export function numberOption(
+  flag: string,
+  rule: NumberRule,
+  describe: string,
+  positional = false,
+): { type: 'string'; describe: string; coerce: (v: unknown) => number } {
   const name = positional ? `<${flag}>` : `--${flag}`;
-  return { type: 'string', describe: `${describe} (${describeRule(rule)})`, coerce: (v: unknown) => numberOrThrow(name, v, rule) };
+  return {
+    type: 'string',
+    describe: `${describe} (${describeRule(rule)})`,
+    coerce: (v: unknown) => numberOrThrow(name, v, rule),
+  };
 }

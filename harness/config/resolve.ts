@@ -35,7 +35,9 @@ export function formatSource(s: Source): string {
 }
 
 export interface ResolveOptions {
-  /** Where to start looking for the config file, and what relative flags and env paths mean (default: process.cwd()). */
+  /**
+   * Where to start looking for the config file, and what relative flags and env paths mean (default: process.cwd()).
+   */
   cwd?: string;
   /**
    * The flags the user actually gave (see givenFlags() in yargs.ts), keyed as yargs does (camelCase:
@@ -59,7 +61,8 @@ export interface ResolvedConfig {
 
 const camel = (kebab: string): string => kebab.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
-const expandHome = (p: string): string => (p === '~' ? homedir() : p.startsWith('~/') ? join(homedir(), p.slice(2)) : p);
+const expandHome = (p: string): string =>
+  p === '~' ? homedir() : p.startsWith('~/') ? join(homedir(), p.slice(2)) : p;
 
 /** Relative paths (and globs, `!negated` ones too) resolved against `base`. */
 function resolvePaths(spec: KeySpec, v: unknown, base: string, home: boolean): unknown {
@@ -75,7 +78,8 @@ function resolvePaths(spec: KeySpec, v: unknown, base: string, home: boolean): u
 
 function getPath(o: unknown, key: ConfigKey): unknown {
   let v = o;
-  for (const seg of key.split('.')) v = typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[seg] : undefined;
+  for (const seg of key.split('.'))
+    v = typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[seg] : undefined;
   return v;
 }
 
@@ -86,7 +90,9 @@ function setPath(o: Record<string, unknown>, key: ConfigKey, value: unknown): vo
   cur[segs[segs.length - 1]!] = value;
 }
 
-/** Environment values are text: numbers as the command line reads them (numbers.ts), else as written, then as a boolean. */
+/**
+ * Environment values are text: numbers as the command line reads them (numbers.ts), else as written, then as a boolean.
+ */
 function fromEnvText(spec: KeySpec, text: string): { value?: unknown; problem?: string } {
   if (spec.number) {
     const n = parseNumberText(text, spec.number);
@@ -123,8 +129,15 @@ export async function resolveConfig(opts: ResolveOptions = {}): Promise<Resolved
   const flagValue = (name: string): unknown => argv[camel(name)] ?? argv[name];
 
   const configFlag = flagValue('config');
-  if (configFlag === '') throw new ConfigError([{ where: 'flag --config', path: '(file)', message: '--config needs a file name', expected: '--config <file>' }]);
-  const found = findConfigFile({ cwd, flag: typeof configFlag === 'string' ? configFlag : undefined, env: env.SALTNET_CONFIG || undefined });
+  if (configFlag === '')
+    throw new ConfigError([
+      { where: 'flag --config', path: '(file)', message: '--config needs a file name', expected: '--config <file>' },
+    ]);
+  const found = findConfigFile({
+    cwd,
+    flag: typeof configFlag === 'string' ? configFlag : undefined,
+    env: env.SALTNET_CONFIG || undefined,
+  });
   const loaded: LoadedConfig | undefined = found ? await loadConfigFile(found.file) : undefined;
 
   const builtIn: Partial<Record<ConfigKey, unknown>> = {
@@ -139,13 +152,19 @@ export async function resolveConfig(opts: ResolveOptions = {}): Promise<Resolved
   for (const spec of KEYS) {
     const layers: Layer[] = [];
     const def = builtIn[spec.key] ?? spec.default;
-    layers.push({ value: def === undefined ? undefined : resolvePaths(spec, def, cwd, false), source: { kind: 'default' } });
+    layers.push({
+      value: def === undefined ? undefined : resolvePaths(spec, def, cwd, false),
+      source: { kind: 'default' },
+    });
 
     let fileLayer: Layer | undefined;
     const fromFile = loaded ? getPath(loaded.config, spec.key) : undefined;
     if (loaded && fromFile !== undefined) {
       const pos = loaded.position(spec.key.split('.'));
-      fileLayer = { value: resolvePaths(spec, fromFile, dirname(loaded.file), true), source: { kind: 'file', file: loaded.file, ...pos } };
+      fileLayer = {
+        value: resolvePaths(spec, fromFile, dirname(loaded.file), true),
+        source: { kind: 'file', file: loaded.file, ...pos },
+      };
       layers.push(fileLayer);
     }
 
@@ -158,7 +177,11 @@ export async function resolveConfig(opts: ResolveOptions = {}): Promise<Resolved
 
     const given = spec.flag ? flagValue(spec.flag) : undefined;
     if (spec.flag && given !== undefined && !(spec.positional && Array.isArray(given) && given.length === 0)) {
-      const name = spec.positional ? `<${spec.flag}..>` : given === false && spec.schema.safeParse(true).success ? `--no-${spec.flag}` : `--${spec.flag}`;
+      const name = spec.positional
+        ? `<${spec.flag}..>`
+        : given === false && spec.schema.safeParse(true).success
+          ? `--no-${spec.flag}`
+          : `--${spec.flag}`;
       const r = validateValue(spec, given);
       if (r.problem) problems.push({ where: `flag ${name}`, path: spec.key, message: r.problem });
       else layers.push({ value: resolvePaths(spec, r.value, cwd, false), source: { kind: 'flag', name } });
@@ -170,7 +193,9 @@ export async function resolveConfig(opts: ResolveOptions = {}): Promise<Resolved
     if (winner.source.kind === 'env' && fileLayer && !same(fileLayer.value, winner.value)) {
       const f = fileLayer.source as Extract<Source, { kind: 'file' }>;
       const where = `${relative(cwd, f.file) || f.file}${f.line !== undefined ? `:${f.line}` : ''}`;
-      notices.push(`${winner.source.name} overrides ${spec.key} from ${where} (${show(fileLayer.value)} → ${show(winner.value)})`);
+      notices.push(
+        `${winner.source.name} overrides ${spec.key} from ${where} (${show(fileLayer.value)} → ${show(winner.value)})`,
+      );
     }
   }
   if (problems.length) throw new ConfigError(problems);

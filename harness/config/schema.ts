@@ -24,10 +24,7 @@ function ranged(r: NumberRule): z.ZodNumber {
 const text = z.string().trim().min(1);
 
 /** A number of coins (1001: the backend's coin), or an amount with its unit ("1001 SAL1", "1 XMR"). */
-const unlockedSchema = z.union([
-  z.number().nonnegative().finite(),
-  z.string().refine((s) => isAmountString(s)),
-]);
+const unlockedSchema = z.union([z.number().nonnegative().finite(), z.string().refine((s) => isAmountString(s))]);
 
 /** Globs: one string or a list of them; always a list afterwards. */
 const globsSchema = z.union([text.transform((s) => [s]), z.array(text).min(1)]);
@@ -80,9 +77,34 @@ export interface KeySpec {
 const choices = (c: readonly string[]): string => `one of ${c.join(', ')}`;
 
 export const KEYS: readonly KeySpec[] = [
-  { key: 'backend', schema: z.enum(BACKEND_CHOICES), expected: choices(BACKEND_CHOICES), flag: 'backend', env: 'SALTNET_BACKEND', default: 'auto', describe: 'which programs to run (auto: real Salvium if found, else the simulator)' },
-  { key: 'binDir', schema: text, expected: 'a folder (relative to the config file)', flag: 'bin-dir', env: 'SALTNET_BIN_DIR', unset: 'look on PATH', path: 'path', describe: 'folder with salviumd, salvium-wallet-cli, salvium-wallet-rpc' },
-  { key: 'difficulty', schema: ranged(NUMBER_RULES.difficulty), number: NUMBER_RULES.difficulty, expected: describeRule(NUMBER_RULES.difficulty), flag: 'difficulty', unset: "the backend's (500; monero: 1)", describe: 'fixed mining difficulty' },
+  {
+    key: 'backend',
+    schema: z.enum(BACKEND_CHOICES),
+    expected: choices(BACKEND_CHOICES),
+    flag: 'backend',
+    env: 'SALTNET_BACKEND',
+    default: 'auto',
+    describe: 'which programs to run (auto: real Salvium if found, else the simulator)',
+  },
+  {
+    key: 'binDir',
+    schema: text,
+    expected: 'a folder (relative to the config file)',
+    flag: 'bin-dir',
+    env: 'SALTNET_BIN_DIR',
+    unset: 'look on PATH',
+    path: 'path',
+    describe: 'folder with salviumd, salvium-wallet-cli, salvium-wallet-rpc',
+  },
+  {
+    key: 'difficulty',
+    schema: ranged(NUMBER_RULES.difficulty),
+    number: NUMBER_RULES.difficulty,
+    expected: describeRule(NUMBER_RULES.difficulty),
+    flag: 'difficulty',
+    unset: "the backend's (500; monero: 1)",
+    describe: 'fixed mining difficulty',
+  },
   {
     key: 'prefixDifficulty',
     schema: z.enum(PREFIX_MODES),
@@ -90,7 +112,8 @@ export const KEYS: readonly KeySpec[] = [
     flag: 'prefix-difficulty',
     env: 'SALTNET_PREFIX_DIFFICULTY',
     default: 'cheap',
-    describe: 'mine the chain state up to `height` at difficulty 1 and serve it at `difficulty` (cheap), or mine every block at `difficulty` (same)',
+    describe:
+      'mine the chain state up to `height` at difficulty 1 and serve it at `difficulty` (cheap), or mine every block at `difficulty` (same)',
   },
   {
     key: 'randomx',
@@ -101,7 +124,15 @@ export const KEYS: readonly KeySpec[] = [
     default: 'auto',
     describe: `RandomX mode of the real daemon: full (2 GiB dataset, initialised in the background; ~5x the hash rate), light, or auto (full from difficulty ${FULL_RANDOMX_FROM})`,
   },
-  { key: 'height', schema: ranged(NUMBER_RULES.height), number: NUMBER_RULES.height, expected: describeRule(NUMBER_RULES.height), flag: 'height', unset: "the backend's (1201, tokens active; monero: 70)", describe: '`up` mines to this height' },
+  {
+    key: 'height',
+    schema: ranged(NUMBER_RULES.height),
+    number: NUMBER_RULES.height,
+    expected: describeRule(NUMBER_RULES.height),
+    flag: 'height',
+    unset: "the backend's (1201, tokens active; monero: 70)",
+    describe: '`up` mines to this height',
+  },
   {
     key: 'unlocked',
     schema: unlockedSchema,
@@ -110,7 +141,15 @@ export const KEYS: readonly KeySpec[] = [
     unset: "the backend's (1100 SAL1, a token plus fees and change; monero: 1 XMR)",
     describe: '`up` waits until the wallet holds this much, unlocked',
   },
-  { key: 'workdir', schema: text, expected: 'a folder (relative to the config file)', flag: 'workdir', unset: 'a temporary folder, removed on a clean stop', path: 'path', describe: 'keep data dirs, wallets and logs here' },
+  {
+    key: 'workdir',
+    schema: text,
+    expected: 'a folder (relative to the config file)',
+    flag: 'workdir',
+    unset: 'a temporary folder, removed on a clean stop',
+    path: 'path',
+    describe: 'keep data dirs, wallets and logs here',
+  },
   {
     key: 'cacheDir',
     schema: text,
@@ -121,16 +160,92 @@ export const KEYS: readonly KeySpec[] = [
     path: 'path',
     describe: 'where chain-state snapshots are kept',
   },
-  { key: 'login', schema: z.enum(LOGIN_CHOICES), expected: choices(LOGIN_CHOICES), flag: 'login', default: 'none', describe: 'wallet RPC login: none, or HTTP Digest with generated credentials' },
-  { key: 'walletCreation', schema: z.enum(WALLET_CREATION_CHOICES), expected: choices(WALLET_CREATION_CHOICES), flag: 'wallet-creation', default: 'cli', describe: "restore the fixture wallets with the wallet CLI, or with the wallet RPC's restore_deterministic_wallet" },
-  { key: 'threads', schema: ranged(NUMBER_RULES.threads), number: NUMBER_RULES.threads, expected: describeRule(NUMBER_RULES.threads), flag: 'threads', unset: 'one at difficulty 1 (a block is one hash), every core above', describe: 'mining threads' },
-  { key: 'timeoutFactor', schema: ranged(NUMBER_RULES.timeoutFactor), number: NUMBER_RULES.timeoutFactor, expected: `${describeRule(NUMBER_RULES.timeoutFactor)} (slow machines: 2 or 3)`, flag: 'timeout-factor', env: 'SALTNET_TIMEOUT_FACTOR', default: 1, describe: 'scale every deadline' },
-  { key: 'snapshots', schema: z.boolean(), expected: 'true or false', flag: 'snapshots', default: true, describe: 'use the chain-state cache (`--no-snapshots`: mine from scratch)' },
-  { key: 'run.isolation', schema: z.enum(ISOLATION_CHOICES), expected: choices(ISOLATION_CHOICES), flag: 'isolation', default: 'shared', describe: 'shared: one testnet, a fresh wallet per scenario; fresh: a testnet per scenario' },
-  { key: 'run.workers', schema: ranged(NUMBER_RULES.workers), number: NUMBER_RULES.workers, expected: describeRule(NUMBER_RULES.workers), flag: 'workers', env: 'SALTNET_WORKERS', default: 1, describe: 'scenarios run at once' },
-  { key: 'run.reporter', schema: z.enum(REPORTER_CHOICES), expected: choices(REPORTER_CHOICES), flag: 'reporter', default: 'human', describe: 'report format' },
-  { key: 'run.artifacts', schema: text, expected: 'a folder (relative to the config file)', flag: 'artifacts', default: '.saltnet/artifacts', path: 'path', describe: "folder for each scenario run's artifacts" },
-  { key: 'run.bail', schema: z.boolean(), expected: 'true or false', flag: 'bail', default: false, describe: 'stop at the first failed scenario' },
+  {
+    key: 'login',
+    schema: z.enum(LOGIN_CHOICES),
+    expected: choices(LOGIN_CHOICES),
+    flag: 'login',
+    default: 'none',
+    describe: 'wallet RPC login: none, or HTTP Digest with generated credentials',
+  },
+  {
+    key: 'walletCreation',
+    schema: z.enum(WALLET_CREATION_CHOICES),
+    expected: choices(WALLET_CREATION_CHOICES),
+    flag: 'wallet-creation',
+    default: 'cli',
+    describe: "restore the fixture wallets with the wallet CLI, or with the wallet RPC's restore_deterministic_wallet",
+  },
+  {
+    key: 'threads',
+    schema: ranged(NUMBER_RULES.threads),
+    number: NUMBER_RULES.threads,
+    expected: describeRule(NUMBER_RULES.threads),
+    flag: 'threads',
+    unset: 'one at difficulty 1 (a block is one hash), every core above',
+    describe: 'mining threads',
+  },
+  {
+    key: 'timeoutFactor',
+    schema: ranged(NUMBER_RULES.timeoutFactor),
+    number: NUMBER_RULES.timeoutFactor,
+    expected: `${describeRule(NUMBER_RULES.timeoutFactor)} (slow machines: 2 or 3)`,
+    flag: 'timeout-factor',
+    env: 'SALTNET_TIMEOUT_FACTOR',
+    default: 1,
+    describe: 'scale every deadline',
+  },
+  {
+    key: 'snapshots',
+    schema: z.boolean(),
+    expected: 'true or false',
+    flag: 'snapshots',
+    default: true,
+    describe: 'use the chain-state cache (`--no-snapshots`: mine from scratch)',
+  },
+  {
+    key: 'run.isolation',
+    schema: z.enum(ISOLATION_CHOICES),
+    expected: choices(ISOLATION_CHOICES),
+    flag: 'isolation',
+    default: 'shared',
+    describe: 'shared: one testnet, a fresh wallet per scenario; fresh: a testnet per scenario',
+  },
+  {
+    key: 'run.workers',
+    schema: ranged(NUMBER_RULES.workers),
+    number: NUMBER_RULES.workers,
+    expected: describeRule(NUMBER_RULES.workers),
+    flag: 'workers',
+    env: 'SALTNET_WORKERS',
+    default: 1,
+    describe: 'scenarios run at once',
+  },
+  {
+    key: 'run.reporter',
+    schema: z.enum(REPORTER_CHOICES),
+    expected: choices(REPORTER_CHOICES),
+    flag: 'reporter',
+    default: 'human',
+    describe: 'report format',
+  },
+  {
+    key: 'run.artifacts',
+    schema: text,
+    expected: 'a folder (relative to the config file)',
+    flag: 'artifacts',
+    default: '.saltnet/artifacts',
+    path: 'path',
+    describe: "folder for each scenario run's artifacts",
+  },
+  {
+    key: 'run.bail',
+    schema: z.boolean(),
+    expected: 'true or false',
+    flag: 'bail',
+    default: false,
+    describe: 'stop at the first failed scenario',
+  },
   {
     key: 'run.files',
     schema: globsSchema,
@@ -146,12 +261,20 @@ export const KEYS: readonly KeySpec[] = [
 export const KEY_SPECS: ReadonlyMap<ConfigKey, KeySpec> = new Map(KEYS.map((k) => [k.key, k]));
 
 /** The `run:` section's own entry, for messages about `run` itself. */
-export const RUN_EXPECTED = `a mapping of run options: ${KEYS.filter((k) => k.key.startsWith('run.')).map((k) => k.key.slice(4)).join(', ')}`;
+export const RUN_EXPECTED = `a mapping of run options: ${KEYS.filter((k) => k.key.startsWith('run.'))
+  .map((k) => k.key.slice(4))
+  .join(', ')}`;
 
 function section(prefix: string): Record<string, z.ZodType> {
   const out: Record<string, z.ZodType> = {};
   for (const k of KEYS) {
-    const rest = prefix ? (k.key.startsWith(`${prefix}.`) ? k.key.slice(prefix.length + 1) : undefined) : k.key.includes('.') ? undefined : k.key;
+    const rest = prefix
+      ? k.key.startsWith(`${prefix}.`)
+        ? k.key.slice(prefix.length + 1)
+        : undefined
+      : k.key.includes('.')
+        ? undefined
+        : k.key;
     if (rest !== undefined) out[rest] = k.schema.optional();
   }
   return out;
@@ -218,4 +341,3 @@ export interface ConfigValues {
     files?: string[];
   };
 }
-

@@ -18,28 +18,39 @@ export function plainDecimal(v: number): string {
   return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
 }
 
-/** Atomic units for `startTestnet({ unlocked })`; throws when the unit does not fit the backend (XMR on Salvium, SAL1 on Monero) or the coins have more decimals than the coin. */
+/**
+ * Atomic units for `startTestnet({ unlocked })`; throws when the unit does not fit the backend (XMR on Salvium, SAL1 on
+ * Monero) or the coins have more decimals than the coin.
+ */
 export function unlockedAtomic(value: number | string, backend: BackendChoice): bigint {
   // auto picks among backends of one coin (AUTO_ORDER)
   const spec = BACKENDS[backend === 'auto' ? AUTO_ORDER[0]! : backend];
   const coin = spec.coin.unit as keyof typeof AMOUNT_DECIMALS;
   if (typeof value === 'number') {
-    if (!Number.isFinite(value) || value < 0) throw new RangeError(`unlocked: expected a number of coins ≥ 0, got ${value}`);
+    if (!Number.isFinite(value) || value < 0)
+      throw new RangeError(`unlocked: expected a number of coins ≥ 0, got ${value}`);
     const text = plainDecimal(value);
     const decimals = text.split('.')[1]?.length ?? 0;
-    if (decimals > AMOUNT_DECIMALS[coin]) throw new RangeError(`unlocked: ${text} has ${decimals} decimals, but ${coin} has ${AMOUNT_DECIMALS[coin]}`);
+    if (decimals > AMOUNT_DECIMALS[coin])
+      throw new RangeError(`unlocked: ${text} has ${decimals} decimals, but ${coin} has ${AMOUNT_DECIMALS[coin]}`);
     return parseAmount(`${text} ${coin}`, 'unlocked');
   }
   const unit = /([A-Za-z0-9]+)\s*$/.exec(value)?.[1];
   if ((unit === 'XMR') !== (coin === 'XMR')) {
-    throw new Error(`unlocked: ${JSON.stringify(value)} is in ${unit ?? 'no unit'}, but the ${spec.name} backend's coin is ${coin}`);
+    throw new Error(
+      `unlocked: ${JSON.stringify(value)} is in ${unit ?? 'no unit'}, but the ${spec.name} backend's coin is ${coin}`,
+    );
   }
   return parseAmount(value, 'unlocked');
 }
 
 const COINS = /^\d+(\.\d+)?$/;
 /** Without a leading zero of the whole part or trailing zeros of the fraction: 007.50 → 7.5. */
-const canonical = (t: string): string => t.replace(/^0+(?=\d)/, '').replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
+const canonical = (t: string): string =>
+  t
+    .replace(/^0+(?=\d)/, '')
+    .replace(/(\.\d*?)0+$/, '$1')
+    .replace(/\.$/, '');
 
 /**
  * `--unlocked` as typed: a number of coins (`1100`, `0.5`) or an amount with its unit (`'1100 SAL1'`).
@@ -51,11 +62,15 @@ export function parseUnlockedText(name: string, text: unknown): number | string 
   const t = String(text ?? '').trim();
   if (t === '') throw new Error(`${name} needs a number of coins (1100) or an amount with its unit ('1100 SAL1')`);
   const shown = `'${String(text)}'`;
-  if (EXPONENT_RE.test(t)) throw new Error(`${name}: ${shown} is written with an exponent; write it in plain digits (e.g. 1000 for 1e3)`);
+  if (EXPONENT_RE.test(t))
+    throw new Error(`${name}: ${shown} is written with an exponent; write it in plain digits (e.g. 1000 for 1e3)`);
   if (/^-\d/.test(t)) throw new Error(`${name}: ${shown} is below 0`);
   if (COINS.test(t)) {
     const v = Number(t);
-    if (plainDecimal(v) !== canonical(t)) throw new Error(`${name}: ${shown} has more digits than a number of coins keeps exactly; give it with its unit, e.g. '${t} SAL1'`);
+    if (plainDecimal(v) !== canonical(t))
+      throw new Error(
+        `${name}: ${shown} has more digits than a number of coins keeps exactly; give it with its unit, e.g. '${t} SAL1'`,
+      );
     return v;
   }
   const why = amountError(t);

@@ -5,7 +5,15 @@ import type { z } from 'zod';
 import type { PathSegment } from '../common/path.js';
 import { describeValue } from '../common/describe.js';
 import { suggest } from '../common/suggest.js';
-import { KEYS, KEY_SPECS, RUN_EXPECTED, configFileSchema, type ConfigKey, type KeySpec, type SaltnetConfig } from './schema.js';
+import {
+  KEYS,
+  KEY_SPECS,
+  RUN_EXPECTED,
+  configFileSchema,
+  type ConfigKey,
+  type KeySpec,
+  type SaltnetConfig,
+} from './schema.js';
 
 export interface ConfigIssue {
   path: PathSegment[];
@@ -14,7 +22,8 @@ export interface ConfigIssue {
   expected?: string;
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const TOP_KEYS = [...KEYS.filter((k) => !k.key.includes('.')).map((k) => k.key as string), 'run'];
 const RUN_KEYS = KEYS.filter((k) => k.key.startsWith('run.')).map((k) => k.key.slice(4));
@@ -28,7 +37,8 @@ export function specAt(path: readonly PathSegment[]): KeySpec | undefined {
 
 function valueAt(data: unknown, path: readonly PathSegment[]): unknown {
   let v = data;
-  for (const seg of path) v = isPlainObject(v) || Array.isArray(v) ? (v as Record<string | number, unknown>)[seg] : undefined;
+  for (const seg of path)
+    v = isPlainObject(v) || Array.isArray(v) ? (v as Record<string | number, unknown>)[seg] : undefined;
   return v;
 }
 
@@ -41,14 +51,20 @@ function unknownKey(parent: readonly PathSegment[], key: string): ConfigIssue {
   else if (!inRun && RUN_KEYS.includes(key)) hint = ` (${key} belongs under run:)`;
   else if (inRun && TOP_KEYS.includes(key)) hint = ` (${key} is a top-level key, not under run:)`;
   else if (!inRun && suggest(key, RUN_KEYS)) hint = ` (did you mean run.${suggest(key, RUN_KEYS)!}?)`;
-  return { path: [...parent, key], at: 'key', message: `unknown key "${key}"${hint}`, expected: `one of ${here.join(', ')}` };
+  return {
+    path: [...parent, key],
+    at: 'key',
+    message: `unknown key "${key}"${hint}`,
+    expected: `one of ${here.join(', ')}`,
+  };
 }
 
 function issueFor(i: z.core.$ZodIssue, data: unknown): ConfigIssue[] {
   const path = i.path.filter((s): s is PathSegment => typeof s !== 'symbol');
   if (i.code === 'unrecognized_keys') return i.keys.map((k) => unknownKey(path, k));
   const actual = valueAt(data, path);
-  if (path.length === 1 && path[0] === 'run') return [{ path, at: 'value', message: `expected a mapping, got ${describeValue(actual)}`, expected: RUN_EXPECTED }];
+  if (path.length === 1 && path[0] === 'run')
+    return [{ path, at: 'value', message: `expected a mapping, got ${describeValue(actual)}`, expected: RUN_EXPECTED }];
   const spec = specAt(path);
   const expected = spec?.expected ?? i.message;
   let hint = '';
@@ -66,17 +82,28 @@ function issueFor(i: z.core.$ZodIssue, data: unknown): ConfigIssue[] {
 export function validateConfig(data: unknown): { value?: SaltnetConfig; problems: ConfigIssue[] } {
   if (data === null || data === undefined) return { value: {}, problems: [] }; // an empty file: nothing set
   if (!isPlainObject(data)) {
-    return { problems: [{ path: [], at: 'value', message: `a config file is a mapping of keys (e.g. backend: sim), this is ${describeValue(data)}`, expected: 'a mapping' }] };
+    return {
+      problems: [
+        {
+          path: [],
+          at: 'value',
+          message: `a config file is a mapping of keys (e.g. backend: sim), this is ${describeValue(data)}`,
+          expected: 'a mapping',
+        },
+      ],
+    };
   }
   const r = configFileSchema.safeParse(data);
   if (r.success) return { value: r.data as SaltnetConfig, problems: [] };
   const seen = new Set<string>();
-  const problems = r.error.issues.flatMap((i) => issueFor(i, data)).filter((p) => {
-    const id = `${p.at}:${JSON.stringify(p.path)}`;
-    if (seen.has(id)) return false;
-    seen.add(id);
-    return true;
-  });
+  const problems = r.error.issues
+    .flatMap((i) => issueFor(i, data))
+    .filter((p) => {
+      const id = `${p.at}:${JSON.stringify(p.path)}`;
+      if (seen.has(id)) return false;
+      seen.add(id);
+      return true;
+    });
   return { problems };
 }
 

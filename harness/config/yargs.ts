@@ -11,7 +11,8 @@ import { parseUnlockedText } from './unlocked.js';
 /** The `--config` option, for a command's builder (or as a global option). */
 export const CONFIG_OPTION = {
   type: 'string',
-  describe: 'config file (default: the nearest saltnet.config.{yaml,yml,json,mjs,js,ts} from here up to the git root; or SALTNET_CONFIG)',
+  describe:
+    'config file (default: the nearest saltnet.config.{yaml,yml,json,mjs,js,ts} from here up to the git root; or SALTNET_CONFIG)',
 } as const;
 
 /** A flag's name as yargs reports it: bin-dir → binDir. */
@@ -27,7 +28,9 @@ export const CONFIG_FLAGS: readonly string[] = ['config', ...KEYS.flatMap((k) =>
  * yargs default declared by mistake. Positional arguments (`run <files..>`) count when non-empty.
  */
 export function givenFlags(argv: Record<string, unknown>, rawArgs?: readonly string[]): Record<string, unknown> {
-  const typed = rawArgs ? new Set(rawArgs.filter((a) => a.startsWith('--')).map((a) => camel(a.slice(2).split('=')[0]!))) : undefined;
+  const typed = rawArgs
+    ? new Set(rawArgs.filter((a) => a.startsWith('--')).map((a) => camel(a.slice(2).split('=')[0]!)))
+    : undefined;
   const out: Record<string, unknown> = {};
   for (const name of CONFIG_FLAGS) {
     const v = argv[name];
@@ -50,10 +53,13 @@ export function givenFlags(argv: Record<string, unknown>, rawArgs?: readonly str
 export function configOption(key: ConfigKey, describe?: string): Options {
   const k = KEY_SPECS.get(key);
   if (!k?.flag) throw new Error(`config key ${key} has no flag`);
-  const notes = [k.env ? `or ${k.env}` : '', k.default === undefined && k.unset ? `default: ${k.unset}` : ''].filter(Boolean);
+  const notes = [k.env ? `or ${k.env}` : '', k.default === undefined && k.unset ? `default: ${k.unset}` : ''].filter(
+    Boolean,
+  );
   const text = `${describe ?? k.describe}${notes.length ? ` (${notes.join('; ')})` : ''}`;
   if (k.number) return numberOption(k.flag, k.number, text);
-  if (key === 'unlocked') return { type: 'string', describe: text, coerce: (v: unknown) => parseUnlockedText('--unlocked', v) };
+  if (key === 'unlocked')
+    return { type: 'string', describe: text, coerce: (v: unknown) => parseUnlockedText('--unlocked', v) };
   const dflt = k.default === undefined ? {} : { default: k.default };
   if (k.schema instanceof z.ZodEnum) return { choices: k.schema.options as string[], describe: text, ...dflt };
   return { type: k.schema instanceof z.ZodBoolean ? 'boolean' : 'string', describe: text, ...dflt };

@@ -33,7 +33,14 @@ export interface AcceptProblem {
 
 export class AcceptFileError extends Error {
   constructor(readonly problems: AcceptProblem[]) {
-    super(problems.map((p) => `${p.pos.file}:${p.pos.line}:${p.pos.col}: ${p.path}: ${p.message}${p.expected && !p.message.includes(p.expected) ? ` (expected ${p.expected})` : ''}`).join('\n'));
+    super(
+      problems
+        .map(
+          (p) =>
+            `${p.pos.file}:${p.pos.line}:${p.pos.col}: ${p.path}: ${p.message}${p.expected && !p.message.includes(p.expected) ? ` (expected ${p.expected})` : ''}`,
+        )
+        .join('\n'),
+    );
     this.name = 'AcceptFileError';
   }
 }
@@ -59,7 +66,8 @@ type Issue = { path: PathSegment[]; at: 'key' | 'value' | 'parent'; message: str
 
 function valueAt(data: unknown, path: readonly PathSegment[]): unknown {
   let v = data;
-  for (const seg of path) v = typeof v === 'object' && v !== null ? (v as Record<string | number, unknown>)[seg] : undefined;
+  for (const seg of path)
+    v = typeof v === 'object' && v !== null ? (v as Record<string | number, unknown>)[seg] : undefined;
   return v;
 }
 
@@ -78,7 +86,12 @@ function issuesOf(data: unknown): Issue[] {
     if (i.code === 'unrecognized_keys') {
       for (const k of i.keys) {
         const close = suggest(k, path.length === 0 ? ['accept'] : FIELD_NAMES);
-        out.push({ path: [...path, k], at: 'key', message: `unknown key "${k}"${close ? ` (did you mean "${close}"?)` : ''}`, expected: path.length === 0 ? 'accept: a list of entries' : `the keys ${FIELD_NAMES.join(', ')}` });
+        out.push({
+          path: [...path, k],
+          at: 'key',
+          message: `unknown key "${k}"${close ? ` (did you mean "${close}"?)` : ''}`,
+          expected: path.length === 0 ? 'accept: a list of entries' : `the keys ${FIELD_NAMES.join(', ')}`,
+        });
       }
       continue;
     }
@@ -86,13 +99,29 @@ function issuesOf(data: unknown): Issue[] {
     if (field && field in FIELDS) {
       const expected = FIELDS[field as keyof typeof FIELDS];
       const bad = field === 'path' && typeof actual === 'string' ? pathGlobProblem(actual.trim()) : undefined;
-      issue = actual === undefined
-        ? { path, at: 'parent', message: field === 'reason' ? 'missing: say why this divergence is accepted' : 'missing', expected }
-        : { path, at: 'value', message: bad ?? `expected ${expected}, got ${describeValue(actual)}`, expected };
+      issue =
+        actual === undefined
+          ? {
+              path,
+              at: 'parent',
+              message: field === 'reason' ? 'missing: say why this divergence is accepted' : 'missing',
+              expected,
+            }
+          : { path, at: 'value', message: bad ?? `expected ${expected}, got ${describeValue(actual)}`, expected };
     } else if (path.length === 2) {
-      issue = { path, at: 'value', message: `an entry is a mapping of ${FIELD_NAMES.join(', ')}, not ${describeValue(actual)}`, expected: 'a mapping' };
+      issue = {
+        path,
+        at: 'value',
+        message: `an entry is a mapping of ${FIELD_NAMES.join(', ')}, not ${describeValue(actual)}`,
+        expected: 'a mapping',
+      };
     } else {
-      issue = { path, at: 'value', message: `expected a list of entries under accept:, got ${describeValue(actual)}`, expected: 'accept: [ { scenario, step, path, reason }, … ]' };
+      issue = {
+        path,
+        at: 'value',
+        message: `expected a list of entries under accept:, got ${describeValue(actual)}`,
+        expected: 'accept: [ { scenario, step, path, reason }, … ]',
+      };
     }
     const id = JSON.stringify(issue.path);
     if (!seen.has(id)) out.push(issue);
@@ -113,18 +142,32 @@ export function parseAcceptFile(source: string, file: string): AcceptEntry[] {
         const pos = loc.pos(e.pos[0]);
         if (seen.has(pos.line)) return [];
         seen.add(pos.line);
-        return [{ pos, path: '(yaml)', message: `YAML: ${e.message.replace(/\s+/g, ' ').trim()}`, expected: 'valid YAML' }];
+        return [
+          { pos, path: '(yaml)', message: `YAML: ${e.message.replace(/\s+/g, ' ').trim()}`, expected: 'valid YAML' },
+        ];
       }),
     );
   }
   const data: unknown = doc.toJS({ maxAliasCount: 1000 });
   if (data === null || data === undefined) return [];
   if (typeof data !== 'object' || Array.isArray(data)) {
-    throw new AcceptFileError([{ pos: loc.pos(0), path: '(file)', message: `an accept file is a mapping with one key, accept: (a list of entries), not ${describeValue(data)}`, expected: 'accept: [ { scenario, step, path, reason }, … ]' }]);
+    throw new AcceptFileError([
+      {
+        pos: loc.pos(0),
+        path: '(file)',
+        message: `an accept file is a mapping with one key, accept: (a list of entries), not ${describeValue(data)}`,
+        expected: 'accept: [ { scenario, step, path, reason }, … ]',
+      },
+    ]);
   }
   const issues = issuesOf(data);
   if (issues.length) {
-    const problems = issues.map((i) => ({ pos: loc.locate(i.path, i.at), path: formatPath(i.path) || '(file)', message: i.message, ...(i.expected ? { expected: i.expected } : {}) }));
+    const problems = issues.map((i) => ({
+      pos: loc.locate(i.path, i.at),
+      path: formatPath(i.path) || '(file)',
+      message: i.message,
+      ...(i.expected ? { expected: i.expected } : {}),
+    }));
     throw new AcceptFileError(problems.sort((x, y) => x.pos.line - y.pos.line || x.pos.col - y.pos.col));
   }
   const entries = (data as { accept: Omit<AcceptEntry, 'pos'>[] }).accept;
@@ -145,12 +188,16 @@ export async function loadAcceptFile(file: string): Promise<AcceptEntry[]> {
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     const why = err.code === 'ENOENT' ? 'no such file' : err.code === 'EISDIR' ? 'it is a folder' : err.message;
-    throw new AcceptFileError([{ pos: { file, line: 1, col: 1 }, path: '(file)', message: `cannot read the accept file: ${why}` }]);
+    throw new AcceptFileError([
+      { pos: { file, line: 1, col: 1 }, path: '(file)', message: `cannot read the accept file: ${why}` },
+    ]);
   }
   return parseAcceptFile(source, file);
 }
 
-/** Whether the entry names this scenario: by name (exact or glob), or by file glob relative to the accept file's folder. */
+/**
+ * Whether the entry names this scenario: by name (exact or glob), or by file glob relative to the accept file's folder.
+ */
 export function matchesScenario(e: AcceptEntry, s: { name: string; file: string }): boolean {
   if (e.scenario === s.name) return true;
   if (isGlob(e.scenario) && fileGlob(e.scenario).test(s.name)) return true;
@@ -159,7 +206,12 @@ export function matchesScenario(e: AcceptEntry, s: { name: string; file: string 
 
 function matchesDivergence(e: AcceptEntry, d: Divergence): boolean {
   if (e.step !== undefined) {
-    if (typeof e.step === 'number' ? d.step !== e.step : d.stepName === undefined || !(d.stepName === e.step || (isGlob(e.step) && fileGlob(e.step).test(d.stepName)))) return false;
+    if (
+      typeof e.step === 'number'
+        ? d.step !== e.step
+        : d.stepName === undefined || !(d.stepName === e.step || (isGlob(e.step) && fileGlob(e.step).test(d.stepName)))
+    )
+      return false;
   }
   return pathGlob(e.path).test(d.path);
 }

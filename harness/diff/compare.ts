@@ -42,12 +42,21 @@ function compareLeaf(path: PathSegment[], a: unknown, b: unknown, out: ValueDive
   const at = formatPath(path);
   const rule = classify(path, at, a, b);
   if (rule?.format === 'near') {
-    if (!near(a, b)) out.push({ path: at, kind: 'value', a: show(a), b: show(b), detail: `more than ${NEAR_PERCENT}% apart`, rule: rule.name });
+    if (!near(a, b))
+      out.push({
+        path: at,
+        kind: 'value',
+        a: show(a),
+        b: show(b),
+        detail: `more than ${NEAR_PERCENT}% apart`,
+        rule: rule.name,
+      });
     return;
   }
   if (rule) {
     const [sa, sb] = [shapeOf(rule.format, a), shapeOf(rule.format, b)];
-    if (sa !== sb) out.push({ path: at, kind: 'format', a: show(a), b: show(b), detail: `${sa} ≠ ${sb}`, rule: rule.name });
+    if (sa !== sb)
+      out.push({ path: at, kind: 'format', a: show(a), b: show(b), detail: `${sa} ≠ ${sb}`, rule: rule.name });
     return;
   }
   const same = typeof a === 'number' || typeof a === 'bigint' ? numbersEqual(a, b as number | bigint) : a === b;
@@ -74,7 +83,10 @@ function entryKey(x: unknown): string | undefined {
 function canonicalOrder(list: unknown[]): unknown[] {
   const keys = list.map(entryKey);
   if (!keys.every((k) => k !== undefined)) return list;
-  return list.map((x, i) => ({ x, k: keys[i] as string })).sort((p, q) => (p.k < q.k ? -1 : p.k > q.k ? 1 : 0)).map((p) => p.x);
+  return list
+    .map((x, i) => ({ x, k: keys[i] as string }))
+    .sort((p, q) => (p.k < q.k ? -1 : p.k > q.k ? 1 : 0))
+    .map((p) => p.x);
 }
 
 function walk(path: PathSegment[], a: unknown, b: unknown, out: ValueDivergence[]): void {
@@ -84,8 +96,17 @@ function walk(path: PathSegment[], a: unknown, b: unknown, out: ValueDivergence[
     return;
   }
   if (ta === 'list') {
-    const [la, lb] = unordered(path) ? [canonicalOrder(a as unknown[]), canonicalOrder(b as unknown[])] : [a as unknown[], b as unknown[]];
-    if (la.length !== lb.length) out.push({ path: formatPath(path), kind: 'length', a: show(la), b: show(lb), detail: `${items(la.length)} ≠ ${items(lb.length)}` });
+    const [la, lb] = unordered(path)
+      ? [canonicalOrder(a as unknown[]), canonicalOrder(b as unknown[])]
+      : [a as unknown[], b as unknown[]];
+    if (la.length !== lb.length)
+      out.push({
+        path: formatPath(path),
+        kind: 'length',
+        a: show(la),
+        b: show(lb),
+        detail: `${items(la.length)} ≠ ${items(lb.length)}`,
+      });
     for (let i = 0; i < Math.min(la.length, lb.length); i++) walk([...path, i], la[i], lb[i], out);
     return;
   }
@@ -94,12 +115,15 @@ function walk(path: PathSegment[], a: unknown, b: unknown, out: ValueDivergence[
     const tx = isTxObject(oa) && isTxObject(ob);
     for (const k of Object.keys(oa)) {
       if (!(k in ob) || ob[k] === undefined) {
-        if (oa[k] !== undefined) out.push({ path: formatPath([...path, k]), kind: 'only-in-a', a: show(oa[k]), b: ABSENT });
-      } else if (tx && INPUT_DEPENDENT.has(k)) compareInputDependent(path, k, oa, ob, out, (p, x, y) => walk(p, x, y, out));
+        if (oa[k] !== undefined)
+          out.push({ path: formatPath([...path, k]), kind: 'only-in-a', a: show(oa[k]), b: ABSENT });
+      } else if (tx && INPUT_DEPENDENT.has(k))
+        compareInputDependent(path, k, oa, ob, out, (p, x, y) => walk(p, x, y, out));
       else walk([...path, k], oa[k], ob[k], out);
     }
     for (const k of Object.keys(ob)) {
-      if ((!(k in oa) || oa[k] === undefined) && ob[k] !== undefined) out.push({ path: formatPath([...path, k]), kind: 'only-in-b', a: ABSENT, b: show(ob[k]) });
+      if ((!(k in oa) || oa[k] === undefined) && ob[k] !== undefined)
+        out.push({ path: formatPath([...path, k]), kind: 'only-in-b', a: ABSENT, b: show(ob[k]) });
     }
     return;
   }
@@ -114,7 +138,8 @@ interface Answer {
 const isAnswer = (v: unknown): v is Answer => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function describeAnswer(v: Answer): string {
-  if (v.error !== undefined) return `error ${show(v.error.code)}: ${typeof v.error.message === 'string' ? v.error.message : show(v.error.message)}`;
+  if (v.error !== undefined)
+    return `error ${show(v.error.code)}: ${typeof v.error.message === 'string' ? v.error.message : show(v.error.message)}`;
   return 'a result';
 }
 

@@ -32,7 +32,9 @@ export interface DiffOptions extends MiningOptions {
   timeoutFactor?: number;
   /** As for `saltnet run` (default `shared`). */
   isolation?: 'shared' | 'fresh';
-  /** Each side's artifact folders go under `<artifactsRoot>/a` and `<artifactsRoot>/b` (default: the temporary folder). */
+  /**
+   * Each side's artifact folders go under `<artifactsRoot>/a` and `<artifactsRoot>/b` (default: the temporary folder).
+   */
   artifactsRoot?: string;
   /** Accepted divergences: the entries, or the path of an accept file (accept.ts). */
   accept?: readonly AcceptEntry[] | string;
@@ -45,7 +47,10 @@ const firstLine = (s: string | undefined): string | undefined => s?.split('\n', 
 
 function outcome(r: ScenarioResult): SideOutcome {
   const o: SideOutcome = { status: r.status, backend: r.backend };
-  const message = r.status === 'passed' ? undefined : firstLine(r.failure?.message ?? r.steps.find((s) => s.status === 'failed')?.failure?.message);
+  const message =
+    r.status === 'passed'
+      ? undefined
+      : firstLine(r.failure?.message ?? r.steps.find((s) => s.status === 'failed')?.failure?.message);
   if (message) o.message = message;
   if (r.artifactDir) o.artifactDir = r.artifactDir;
   return o;
@@ -66,7 +71,8 @@ function compareStep(sa: StepResult | undefined, sb: StepResult | undefined): Di
   const any = (sa ?? sb)!;
   const where = { step: any.index + 1, stepName: any.name };
   const out: Divergence[] = [];
-  if (sa?.status !== sb?.status) out.push({ ...where, path: '(status)', kind: 'status', a: stepStatus(sa), b: stepStatus(sb) });
+  if (sa?.status !== sb?.status)
+    out.push({ ...where, path: '(status)', kind: 'status', a: stepStatus(sa), b: stepStatus(sb) });
   if (sa && sb && sa.status !== 'skipped' && sb.status !== 'skipped') {
     for (const d of compareAnswers(sa.response, sb.response)) out.push({ ...where, ...d });
   }
@@ -75,12 +81,24 @@ function compareStep(sa: StepResult | undefined, sb: StepResult | undefined): Di
 
 /** One scenario's results on both sides, compared (before accept entries are applied). */
 export function compareScenario(ra: ScenarioResult, rb: ScenarioResult): ScenarioDiff {
-  const d: ScenarioDiff = { file: ra.file, name: ra.name, status: 'same', a: outcome(ra), b: outcome(rb), stepsCompared: 0, divergences: [] };
+  const d: ScenarioDiff = {
+    file: ra.file,
+    name: ra.name,
+    status: 'same',
+    a: outcome(ra),
+    b: outcome(rb),
+    stepsCompared: 0,
+    divergences: [],
+  };
   if (ra.status === 'error' || rb.status === 'error') return { ...d, status: 'error' };
   if (ra.status === 'skipped' && rb.status === 'skipped') return { ...d, status: 'skipped' };
   // Skipped on one side only (written for other backends, no tokens there): nothing to pair its steps with.
   if (ra.status === 'skipped' || rb.status === 'skipped') {
-    return { ...d, status: 'diverged', divergences: [{ path: '(status)', kind: 'status', a: scenarioStatus(d.a), b: scenarioStatus(d.b) }] };
+    return {
+      ...d,
+      status: 'diverged',
+      divergences: [{ path: '(status)', kind: 'status', a: scenarioStatus(d.a), b: scenarioStatus(d.b) }],
+    };
   }
   for (let i = 0; i < Math.max(ra.steps.length, rb.steps.length); i++) {
     const [sa, sb] = [ra.steps[i], rb.steps[i]];
@@ -98,14 +116,26 @@ export function compareScenario(ra: ScenarioResult, rb: ScenarioResult): Scenari
 
 /** A scenario one side has no result for (it was not run there). */
 function missing(r: ScenarioResult, backend: string): ScenarioResult {
-  return { file: r.file, name: r.name, status: 'error', ms: 0, backend, steps: [], failure: { message: 'not run on this side' } };
+  return {
+    file: r.file,
+    name: r.name,
+    status: 'error',
+    ms: 0,
+    backend,
+    steps: [],
+    failure: { message: 'not run on this side' },
+  };
 }
 
 /**
  * Compare two runs of the same scenario files (`runFiles` results of side A and side B), pairing
  * scenarios by file and steps by index, and apply the accept entries. Pure: no process is started.
  */
-export function compareRuns(a: readonly ScenarioResult[], b: readonly ScenarioResult[], o: { a: DiffSide; b: DiffSide; accept?: readonly AcceptEntry[] }): DiffResult {
+export function compareRuns(
+  a: readonly ScenarioResult[],
+  b: readonly ScenarioResult[],
+  o: { a: DiffSide; b: DiffSide; accept?: readonly AcceptEntry[] },
+): DiffResult {
   const byFile = (rs: readonly ScenarioResult[]): Map<string, ScenarioResult> => new Map(rs.map((r) => [r.file, r]));
   const [ma, mb] = [byFile(a), byFile(b)];
   const files = [...new Set([...ma.keys(), ...mb.keys()])];
@@ -124,10 +154,23 @@ export function compareRuns(a: readonly ScenarioResult[], b: readonly ScenarioRe
     errors: scenarios.filter((s) => s.status === 'error').length,
     stale: stale.length,
   };
-  return { a: o.a, b: o.b, scenarios, stale, summary, ok: scenarios.length > 0 && summary.diverged === 0 && summary.errors === 0 };
+  return {
+    a: o.a,
+    b: o.b,
+    scenarios,
+    stale,
+    summary,
+    ok: scenarios.length > 0 && summary.diverged === 0 && summary.errors === 0,
+  };
 }
 
-async function runSide(side: SideName, files: string[], spec: BackendSpec, o: DiffOptions, root: string): Promise<ScenarioResult[]> {
+async function runSide(
+  side: SideName,
+  files: string[],
+  spec: BackendSpec,
+  o: DiffOptions,
+  root: string,
+): Promise<ScenarioResult[]> {
   const s = o[side];
   o.hooks?.sideStart?.(side, s);
   const chain = (o.isolation ?? 'shared') === 'shared' ? await suiteChain(files, spec) : undefined;
@@ -157,7 +200,9 @@ function specOf(side: SideName, s: DiffSide): BackendSpec {
     return resolveBackend(s.backend, s.binDir).spec;
   } catch (err) {
     const what = s.binDir ? `${s.backend}, bin dir ${s.binDir}` : s.backend;
-    throw new Error(`side ${side.toUpperCase()} (${what}): ${err instanceof Error ? err.message : String(err)}\n(give that side a folder of its programs, or the sim backend)`);
+    throw new Error(
+      `side ${side.toUpperCase()} (${what}): ${err instanceof Error ? err.message : String(err)}\n(give that side a folder of its programs, or the sim backend)`,
+    );
   }
 }
 
@@ -197,8 +242,15 @@ export async function diffAgainstRecording(files: string[] | undefined, o: Again
   const root = resolve(o.root ?? process.cwd());
   const plan = planAgainst(rec, await checkScenarios(rec, root, files), spec.name);
   const m = rec.manifest;
-  const options: DiffOptions = { ...o, b, difficulty: o.difficulty ?? m.difficulty, isolation: o.isolation ?? m.isolation };
-  o.log?.(`saltnet diff: the recording: ${m.backend}, ${m.version.program}, difficulty ${m.difficulty}, isolation ${m.isolation}, recorded ${m.recordedAt}; side A runs at difficulty ${options.difficulty}, isolation ${options.isolation}`);
+  const options: DiffOptions = {
+    ...o,
+    b,
+    difficulty: o.difficulty ?? m.difficulty,
+    isolation: o.isolation ?? m.isolation,
+  };
+  o.log?.(
+    `saltnet diff: the recording: ${m.backend}, ${m.version.program}, difficulty ${m.difficulty}, isolation ${m.isolation}, recorded ${m.recordedAt}; side A runs at difficulty ${options.difficulty}, isolation ${options.isolation}`,
+  );
   const artifacts = resolve(o.artifactsRoot ?? join(tmpdir(), 'saltnet-artifacts', 'diff'));
   const ran = plan.run.length ? await runSide('a', plan.run, spec, options, artifacts) : [];
   return compareRuns([...ran, ...plan.notRun], plan.recorded, { a: o.a, b, accept });

@@ -9,7 +9,9 @@ export function isGlob(s: string): boolean {
   return /[*?{]/.test(s);
 }
 
-/** A file glob as a regular expression over `/`-separated paths: `*` and `?` stay within a folder, `**` crosses folders. */
+/**
+ * A file glob as a regular expression over `/`-separated paths: `*` and `?` stay within a folder, `**` crosses folders.
+ */
 export function fileGlob(pattern: string): RegExp {
   let re = '';
   let braces = 0;
@@ -61,7 +63,10 @@ export function pathGlob(pattern: string): RegExp {
 /** Why an answer-path glob is not one (undefined when it is fine). */
 export function pathGlobProblem(pattern: string): string | undefined {
   if ((SPECIAL_PATHS as readonly string[]).includes(pattern)) return undefined;
-  const plain = pattern.replace(/\[\*\]/g, '[0]').replace(/\*\*/g, 'x').replace(/\*/g, 'x');
+  const plain = pattern
+    .replace(/\[\*\]/g, '[0]')
+    .replace(/\*\*/g, 'x')
+    .replace(/\*/g, 'x');
   try {
     parsePath(plain);
     return undefined;

@@ -10,7 +10,14 @@ import { show, type ValueDivergence } from './values.js';
 type Obj = Record<string, unknown>;
 
 /** Keys whose values follow the input count, in an object that describes a transaction. */
-export const INPUT_DEPENDENT = new Set(['fee', 'fee_list', 'weight', 'weight_list', 'spent_key_images', 'spent_key_images_list']);
+export const INPUT_DEPENDENT = new Set([
+  'fee',
+  'fee_list',
+  'weight',
+  'weight_list',
+  'spent_key_images',
+  'spent_key_images_list',
+]);
 
 const TX_KEYS = ['tx_hash', 'tx_hash_list', 'txid', 'spent_key_images', 'spent_key_images_list'];
 
@@ -33,23 +40,49 @@ function sameFeeOrder(a: unknown, b: unknown): boolean {
  */
 function compareOrder(path: PathSegment[], a: unknown, b: unknown, out: ValueDivergence[], rule: 'fee' | 'size'): void {
   const at = formatPath(path);
-  if (typeof a !== 'number' && typeof a !== 'bigint') return void (a !== b && out.push({ path: at, kind: 'value', a: show(a), b: show(b) }));
-  if (!sameFeeOrder(a, b)) out.push({ path: at, kind: 'value', a: show(a), b: show(b), detail: 'not within a factor of 2 (what 1 or 2 inputs give)', rule });
+  if (typeof a !== 'number' && typeof a !== 'bigint')
+    return void (a !== b && out.push({ path: at, kind: 'value', a: show(a), b: show(b) }));
+  if (!sameFeeOrder(a, b))
+    out.push({
+      path: at,
+      kind: 'value',
+      a: show(a),
+      b: show(b),
+      detail: 'not within a factor of 2 (what 1 or 2 inputs give)',
+      rule,
+    });
 }
 
 /** Key images: each side spent at least one (their form is compared with the other hashes). */
 function compareKeyImages(path: PathSegment[], a: unknown, b: unknown, out: ValueDivergence[]): void {
-  const count = (v: unknown): number => (Array.isArray((v as Obj | undefined)?.key_images) ? ((v as Obj).key_images as unknown[]).length : 0);
-  if ((count(a) > 0) !== (count(b) > 0)) out.push({ path: formatPath([...path, 'key_images']), kind: 'length', a: show(a), b: show(b), detail: `${count(a)} ≠ ${count(b)} key images`, rule: 'input count' });
+  const count = (v: unknown): number =>
+    Array.isArray((v as Obj | undefined)?.key_images) ? ((v as Obj).key_images as unknown[]).length : 0;
+  if (count(a) > 0 !== count(b) > 0)
+    out.push({
+      path: formatPath([...path, 'key_images']),
+      kind: 'length',
+      a: show(a),
+      b: show(b),
+      detail: `${count(a)} ≠ ${count(b)} key images`,
+      rule: 'input count',
+    });
 }
 
-const kindOf = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'list' : typeof v === 'bigint' ? 'number' : typeof v);
+const kindOf = (v: unknown): string =>
+  v === null ? 'null' : Array.isArray(v) ? 'list' : typeof v === 'bigint' ? 'number' : typeof v;
 
 /**
  * Compare one input-dependent key of two transaction objects; `walk` compares values whose JSON
  * types differ (reported as any type change is).
  */
-export function compareInputDependent(path: PathSegment[], key: string, a: Obj, b: Obj, out: ValueDivergence[], walk: (p: PathSegment[], x: unknown, y: unknown) => void): void {
+export function compareInputDependent(
+  path: PathSegment[],
+  key: string,
+  a: Obj,
+  b: Obj,
+  out: ValueDivergence[],
+  walk: (p: PathSegment[], x: unknown, y: unknown) => void,
+): void {
   const [va, vb] = [a[key], b[key]];
   const at = [...path, key];
   if (kindOf(va) !== kindOf(vb)) return walk(at, va, vb);
@@ -57,7 +90,14 @@ export function compareInputDependent(path: PathSegment[], key: string, a: Obj, 
   if (key === 'weight') return compareOrder(at, va, vb, out, 'size');
   if (key === 'spent_key_images') return compareKeyImages(at, va, vb, out);
   const [la, lb] = [Array.isArray(va) ? va : [], Array.isArray(vb) ? vb : []];
-  if (la.length !== lb.length) out.push({ path: formatPath(at), kind: 'length', a: show(va), b: show(vb), detail: `${la.length} ≠ ${lb.length} items` });
+  if (la.length !== lb.length)
+    out.push({
+      path: formatPath(at),
+      kind: 'length',
+      a: show(va),
+      b: show(vb),
+      detail: `${la.length} ≠ ${lb.length} items`,
+    });
   for (let i = 0; i < Math.min(la.length, lb.length); i++) {
     if (key === 'fee_list') compareOrder([...at, i], la[i], lb[i], out, 'fee');
     else if (key === 'weight_list') compareOrder([...at, i], la[i], lb[i], out, 'size');

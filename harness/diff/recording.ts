@@ -32,7 +32,13 @@ export const RECORDING_FORMAT = 1;
 export const MANIFEST_FILE = 'manifest.json';
 
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'expected a SHA-256: 64 lowercase hex characters');
-const relPath = z.string().min(1).refine((p) => !isAbsolute(p) && !p.split(/[\\/]/).includes('..') && !p.includes('\\'), 'expected a path relative to the project root, with / and no ..');
+const relPath = z
+  .string()
+  .min(1)
+  .refine(
+    (p) => !isAbsolute(p) && !p.split(/[\\/]/).includes('..') && !p.includes('\\'),
+    'expected a path relative to the project root, with / and no ..',
+  );
 const status = z.enum(['passed', 'failed', 'error', 'skipped']);
 const message = z.strictObject({ message: z.string() });
 
@@ -50,7 +56,15 @@ const manifestSchema = z.strictObject({
   saltnet: z.string(),
   /** How to make it again, for the "re-record" message. */
   recordedWith: z.string().optional(),
-  scenarios: z.array(z.strictObject({ file: relPath, sha256, result: z.string().regex(/^[\w.-]+\.json$/, 'expected a file name ending in .json'), name: z.string(), status })),
+  scenarios: z.array(
+    z.strictObject({
+      file: relPath,
+      sha256,
+      result: z.string().regex(/^[\w.-]+\.json$/, 'expected a file name ending in .json'),
+      name: z.string(),
+      status,
+    }),
+  ),
 });
 export type RecordingManifest = z.infer<typeof manifestSchema>;
 export type RecordedScenarioEntry = RecordingManifest['scenarios'][number];
@@ -63,7 +77,14 @@ const stepSchema = z.strictObject({
   failure: message.optional(),
   response: z.unknown().optional(),
 });
-const scenarioSchema = z.strictObject({ file: relPath, name: z.string(), status, backend: z.string(), failure: message.optional(), steps: z.array(stepSchema) });
+const scenarioSchema = z.strictObject({
+  file: relPath,
+  name: z.string(),
+  status,
+  backend: z.string(),
+  failure: message.optional(),
+  steps: z.array(stepSchema),
+});
 
 export interface Recording {
   dir: string;
@@ -94,7 +115,11 @@ const MACHINE_NUMBER = /(^|_)(port|pid)$|^(free_space|database_size|speed)$/;
 
 function scrubText(s: string, c: Scrub): string {
   let out = s;
-  for (const [from, to] of [[c.root, '<root>'], [tmpdir(), '<tmp>'], [homedir(), '~']] as const) {
+  for (const [from, to] of [
+    [c.root, '<root>'],
+    [tmpdir(), '<tmp>'],
+    [homedir(), '~'],
+  ] as const) {
     if (from.length > 1) out = out.split(`${from}${sep}`).join(`${to}/`);
   }
   return out.replace(LOOPBACK_PORT, (whole, host: string) => (c.source.includes(whole) ? whole : `${host}:0`));
@@ -104,7 +129,12 @@ function scrubValue(v: unknown, c: Scrub, key?: string): unknown {
   if (typeof v === 'string') return scrubText(v, c);
   if ((typeof v === 'number' || typeof v === 'bigint') && key !== undefined && MACHINE_NUMBER.test(key)) return 0;
   if (Array.isArray(v)) return v.map((x) => scrubValue(x, c, key));
-  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined).map(([k, x]) => [k, scrubValue(x, c, k)]));
+  if (v !== null && typeof v === 'object')
+    return Object.fromEntries(
+      Object.entries(v)
+        .filter(([, x]) => x !== undefined)
+        .map(([k, x]) => [k, scrubValue(x, c, k)]),
+    );
   return v;
 }
 
@@ -135,15 +165,22 @@ function recordScenario(r: ScenarioResult, file: string, c: Scrub): Record<strin
 /** A scenario file relative to the project root, with `/`; an error for one outside it. */
 export function relativeToRoot(root: string, file: string): string {
   const rel = relative(root, resolve(root, file));
-  if (!rel || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) throw new Error(`${file} is outside the project root ${root}: a recording names scenario files relative to it`);
+  if (!rel || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel))
+    throw new Error(`${file} is outside the project root ${root}: a recording names scenario files relative to it`);
   return rel.split(sep).join('/');
 }
 
 /** `scenarios/balances.yaml` → `balances.json`; a base name taken already → `scenarios__balances.json`. */
 function resultName(rel: string, taken: Set<string>): string {
-  const base = basename(rel).replace(/\.ya?ml$/i, '').replace(/[^\w.-]/g, '_');
+  const base = basename(rel)
+    .replace(/\.ya?ml$/i, '')
+    .replace(/[^\w.-]/g, '_');
   let name = `${base}.json`;
-  if (taken.has(name)) name = `${rel.replace(/\.ya?ml$/i, '').replace(/[^\w.-]/g, '_').replace(/_+/g, '_')}.json`;
+  if (taken.has(name))
+    name = `${rel
+      .replace(/\.ya?ml$/i, '')
+      .replace(/[^\w.-]/g, '_')
+      .replace(/_+/g, '_')}.json`;
   for (let i = 2; taken.has(name); i++) name = `${base}-${i}.json`;
   taken.add(name);
   return name;
@@ -194,7 +231,11 @@ const toJson = (v: unknown): string => `${stringify(v, undefined, 2) ?? 'null'}\
  * Write the results as a recording in `dir`, replacing one that is there (written beside it
  * first, then swapped in, so a failed write leaves the old recording whole).
  */
-export async function writeRecording(dir: string, results: readonly ScenarioResult[], o: WriteOptions): Promise<RecordingManifest> {
+export async function writeRecording(
+  dir: string,
+  results: readonly ScenarioResult[],
+  o: WriteOptions,
+): Promise<RecordingManifest> {
   const root = resolve(o.root);
   const target = resolve(dir);
   const staging = `${target}.tmp-${process.pid}`;
@@ -213,13 +254,23 @@ export async function writeRecording(dir: string, results: readonly ScenarioResu
       const source = bytes.toString('utf8');
       const result = resultName(file, taken);
       await writeFile(join(staging, result), toJson(recordScenario(r, file, { root, source })));
-      scenarios.push({ file, sha256: sha256Hex(bytes), result, name: r.name, status: r.status as Exclude<typeof r.status, 'interrupted'> });
+      scenarios.push({
+        file,
+        sha256: sha256Hex(bytes),
+        result,
+        name: r.name,
+        status: r.status as Exclude<typeof r.status, 'interrupted'>,
+      });
     }
     const rpc = rpcVersion(results);
     const manifest: RecordingManifest = {
       format: RECORDING_FORMAT,
       backend: o.backend,
-      version: { ...(o.program.tag ? { tag: o.program.tag } : {}), program: o.program.program, ...(rpc ? { rpc } : {}) },
+      version: {
+        ...(o.program.tag ? { tag: o.program.tag } : {}),
+        program: o.program.program,
+        ...(rpc ? { rpc } : {}),
+      },
       binaries: o.program.binaries,
       difficulty: o.difficulty,
       isolation: o.isolation,
@@ -271,7 +322,15 @@ function toResult(data: z.infer<typeof scenarioSchema>): ScenarioResult {
     ms: 0,
     backend: data.backend,
     ...(data.failure ? { failure: data.failure } : {}),
-    steps: data.steps.map((s) => ({ index: s.index, name: s.name, action: s.action, status: s.status, ms: 0, ...(s.failure ? { failure: s.failure } : {}), ...(s.response !== undefined ? { response: s.response } : {}) })),
+    steps: data.steps.map((s) => ({
+      index: s.index,
+      name: s.name,
+      action: s.action,
+      status: s.status,
+      ms: 0,
+      ...(s.failure ? { failure: s.failure } : {}),
+      ...(s.response !== undefined ? { response: s.response } : {}),
+    })),
   };
 }
 
@@ -295,7 +354,10 @@ export async function readRecording(dir: string): Promise<Recording> {
     }
     const s = scenarioSchema.safeParse(data);
     if (!s.success) problems.push(...problemsOf(file, s.error));
-    else if (s.data.file !== e.file) problems.push(`${file}: file: ${JSON.stringify(s.data.file)}, but ${MANIFEST_FILE} (scenarios[${i}].file) says ${JSON.stringify(e.file)}`);
+    else if (s.data.file !== e.file)
+      problems.push(
+        `${file}: file: ${JSON.stringify(s.data.file)}, but ${MANIFEST_FILE} (scenarios[${i}].file) says ${JSON.stringify(e.file)}`,
+      );
     else results.push(toResult(s.data));
   }
   if (problems.length) throw new RecordingError(problems);
@@ -308,7 +370,10 @@ function versionKey(tag: string | undefined): [number, number, number, string] {
   return m ? [Number(m[1]), Number(m[2]), Number(m[3]), m[4] ?? ''] : [-1, -1, -1, ''];
 }
 
-/** The recording of the newest release among the folders of `parent` (then the latest recorded); undefined when there is none. */
+/**
+ * The recording of the newest release among the folders of `parent` (then the latest recorded); undefined when there is
+ * none.
+ */
 export async function newestRecording(parent: string): Promise<string | undefined> {
   const entries = existsSync(parent) ? await readdir(parent, { withFileTypes: true }) : [];
   const found: { dir: string; key: [number, number, number, string]; at: number }[] = [];
@@ -327,7 +392,10 @@ export async function newestRecording(parent: string): Promise<string | undefine
 
 // ---- against the scenario files as they are now ----
 
-/** `fresh`: unchanged since the recording; `changed`: another SHA-256; `deleted`: recorded, gone; `unrecorded`: not in the recording. */
+/**
+ * `fresh`: unchanged since the recording; `changed`: another SHA-256; `deleted`: recorded, gone; `unrecorded`: not in
+ * the recording.
+ */
 export type RecordedState = 'fresh' | 'changed' | 'deleted' | 'unrecorded';
 
 export interface ScenarioCheck {
@@ -340,14 +408,24 @@ export interface ScenarioCheck {
 }
 
 /** Each scenario file (default: every recorded one) against the recording, files resolved against `root`. */
-export async function checkScenarios(rec: Recording, root: string, files?: readonly string[]): Promise<ScenarioCheck[]> {
+export async function checkScenarios(
+  rec: Recording,
+  root: string,
+  files?: readonly string[],
+): Promise<ScenarioCheck[]> {
   const byFile = new Map(rec.manifest.scenarios.map((e) => [resolve(root, e.file), e]));
   const wanted = files ? files.map((f) => resolve(root, f)) : [...byFile.keys()];
   const out: ScenarioCheck[] = [];
   for (const file of wanted) {
     const entry = byFile.get(file);
     const now = existsSync(file) ? await fileSha256(file) : undefined;
-    const state: RecordedState = !entry ? 'unrecorded' : now === undefined ? 'deleted' : now === entry.sha256 ? 'fresh' : 'changed';
+    const state: RecordedState = !entry
+      ? 'unrecorded'
+      : now === undefined
+        ? 'deleted'
+        : now === entry.sha256
+          ? 'fresh'
+          : 'changed';
     out.push({ file, state, ...(entry ? { entry } : {}), ...(now ? { sha256: now } : {}) });
   }
   return out;
@@ -389,8 +467,24 @@ export function planAgainst(rec: Recording, checks: readonly ScenarioCheck[], li
     }
     const name = c.entry?.name ?? relative(process.cwd(), c.file);
     const why = staleMessage(c, rec);
-    plan.recorded.push({ file: c.file, name, status: 'error', ms: 0, backend: rec.manifest.backend, steps: [], failure: { message: why } });
-    plan.notRun.push({ file: c.file, name, status: 'skipped', ms: 0, backend: live, steps: [], failure: { message: 'not run: its recording is stale' } });
+    plan.recorded.push({
+      file: c.file,
+      name,
+      status: 'error',
+      ms: 0,
+      backend: rec.manifest.backend,
+      steps: [],
+      failure: { message: why },
+    });
+    plan.notRun.push({
+      file: c.file,
+      name,
+      status: 'skipped',
+      ms: 0,
+      backend: live,
+      steps: [],
+      failure: { message: 'not run: its recording is stale' },
+    });
   }
   return plan;
 }

@@ -3,14 +3,23 @@
 import { relative, sep } from 'node:path';
 import { escapeXmlAttr, escapeXmlText } from '../scenario/report/junit.js';
 import { stripAnsi } from '../scenario/report/text.js';
-import type { AcceptEntry, AcceptPos, DiffResult, DiffSide, Divergence, ScenarioDiff, ScenarioDiffStatus } from './types.js';
+import type {
+  AcceptEntry,
+  AcceptPos,
+  DiffResult,
+  DiffSide,
+  Divergence,
+  ScenarioDiff,
+  ScenarioDiffStatus,
+} from './types.js';
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 const at = (p: AcceptPos): string => `${p.file}:${p.line}:${p.col}`;
 
 // Control characters other than tab and newline, from answers and messages.
 const CONTROL = /[\x00-\x08\x0B-\x1F\x7F]/g;
-const clean = (s: string): string => stripAnsi(s).replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+const clean = (s: string): string =>
+  stripAnsi(s).replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 
 /** `sim`, `salvium (bin dir /opt/a)` */
 export function describeSide(s: DiffSide): string {
@@ -21,7 +30,9 @@ export function describeSide(s: DiffSide): string {
 /** `3 scenarios, 41 steps compared: 2 divergences in 1 scenario[, 1 accepted][, 1 error]` */
 export function summaryLine(r: DiffResult): string {
   const s = r.summary;
-  const found = s.divergences ? `${plural(s.divergences, 'divergence')} in ${plural(s.diverged, 'scenario')}` : 'no divergences';
+  const found = s.divergences
+    ? `${plural(s.divergences, 'divergence')} in ${plural(s.diverged, 'scenario')}`
+    : 'no divergences';
   const accepted = s.accepted ? `, ${s.accepted} accepted` : '';
   const errors = s.errors ? `, ${plural(s.errors, 'error')}` : '';
   return `${plural(s.scenarios, 'scenario')}, ${plural(s.steps, 'step')} compared: ${found}${accepted}${errors}`;
@@ -33,14 +44,23 @@ function shortFile(file: string): string {
   return rel && !rel.startsWith(`..${sep}`) && rel !== '..' ? rel : file;
 }
 
-const LABEL: Record<ScenarioDiffStatus, string> = { same: '✓ same', accepted: '~ accepted', diverged: '✗ diverged', error: '! error', skipped: '- skipped' };
+const LABEL: Record<ScenarioDiffStatus, string> = {
+  same: '✓ same',
+  accepted: '~ accepted',
+  diverged: '✗ diverged',
+  error: '! error',
+  skipped: '- skipped',
+};
 
 function cut(s: string, max: number): string {
   const c = clean(s).replace(/\n/g, ' ');
   return c.length > max ? `${c.slice(0, max - 1)}…` : c;
 }
 
-/** A's and B's values cut to `max` characters each, both starting a little before where they first differ when that is far in. */
+/**
+ * A's and B's values cut to `max` characters each, both starting a little before where they first differ when that is
+ * far in.
+ */
 function clipPair(a: string, b: string, max: number): [string, string] {
   const [ca, cb] = [clean(a).replace(/\n/g, ' '), clean(b).replace(/\n/g, ' ')];
   if (ca.length <= max && cb.length <= max) return [ca, cb];
@@ -63,10 +83,16 @@ function kindLabel(d: Divergence): string {
 
 /** The divergences of a scenario as an aligned table, each accepted one followed by its reason. */
 export function divergenceTable(divs: readonly Divergence[], indent: string, max = 40): string[] {
-  const rows = divs.map((d) => [cut(stepLabel(d), 32), cut(d.path, 64), ...clipPair(d.a, d.b, max), cut(kindLabel(d), 80)]);
+  const rows = divs.map((d) => [
+    cut(stepLabel(d), 32),
+    cut(d.path, 64),
+    ...clipPair(d.a, d.b, max),
+    cut(kindLabel(d), 80),
+  ]);
   const head = ['step', 'path', 'A', 'B', 'kind'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]): string => `${indent}${cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ')}`;
+  const line = (cells: string[]): string =>
+    `${indent}${cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ')}`;
   const out = [line(head)];
   divs.forEach((d, i) => {
     out.push(line(rows[i]!));
@@ -87,7 +113,11 @@ export function toHuman(r: DiffResult): string {
     const steps = s.status === 'error' || s.status === 'skipped' ? '' : ` (${plural(s.stepsCompared, 'step')})`;
     lines.push(`${LABEL[s.status].padEnd(10)}  ${clean(shortFile(s.file))} — ${clean(s.name)}${steps}`);
     if (s.status === 'error' || s.status === 'skipped') {
-      for (const [side, o] of [['A', s.a], ['B', s.b]] as const) lines.push(`    ${side}: ${o.status}${o.message ? `: ${clean(o.message)}` : ''}`);
+      for (const [side, o] of [
+        ['A', s.a],
+        ['B', s.b],
+      ] as const)
+        lines.push(`    ${side}: ${o.status}${o.message ? `: ${clean(o.message)}` : ''}`);
     } else if (s.a.status === 'failed' && s.b.status === 'failed') {
       // The same on both sides, but not a pass: worth knowing.
       lines.push(`    failed on both sides (A: ${clean(s.a.message ?? 'failed')})`);
@@ -103,7 +133,11 @@ export function toHuman(r: DiffResult): string {
 // ---- JSON ----
 
 function sideJson(s: DiffSide): Record<string, unknown> {
-  return { backend: s.backend, ...(s.binDir ? { binDir: s.binDir } : {}), ...(s.recording ? { recording: s.recording } : {}) };
+  return {
+    backend: s.backend,
+    ...(s.binDir ? { binDir: s.binDir } : {}),
+    ...(s.recording ? { recording: s.recording } : {}),
+  };
 }
 
 function divergenceJson(d: Divergence): Record<string, unknown> {
@@ -120,8 +154,21 @@ function divergenceJson(d: Divergence): Record<string, unknown> {
 }
 
 function scenarioJson(s: ScenarioDiff): Record<string, unknown> {
-  const side = (o: ScenarioDiff['a']): Record<string, unknown> => ({ status: o.status, backend: o.backend, ...(o.message ? { message: o.message } : {}), ...(o.artifactDir ? { artifactDir: o.artifactDir } : {}) });
-  return { file: s.file, name: s.name, status: s.status, stepsCompared: s.stepsCompared, a: side(s.a), b: side(s.b), divergences: s.divergences.map(divergenceJson) };
+  const side = (o: ScenarioDiff['a']): Record<string, unknown> => ({
+    status: o.status,
+    backend: o.backend,
+    ...(o.message ? { message: o.message } : {}),
+    ...(o.artifactDir ? { artifactDir: o.artifactDir } : {}),
+  });
+  return {
+    file: s.file,
+    name: s.name,
+    status: s.status,
+    stepsCompared: s.stepsCompared,
+    a: side(s.a),
+    b: side(s.b),
+    divergences: s.divergences.map(divergenceJson),
+  };
 }
 
 /**
@@ -137,15 +184,28 @@ export function toJsonReport(r: DiffResult): string {
     b: sideJson(r.b),
     summary: r.summary,
     scenarios: r.scenarios.map(scenarioJson),
-    stale: r.stale.map((e) => ({ at: at(e.pos), scenario: e.scenario, ...(e.step !== undefined ? { step: e.step } : {}), path: e.path, reason: e.reason })),
+    stale: r.stale.map((e) => ({
+      at: at(e.pos),
+      scenario: e.scenario,
+      ...(e.step !== undefined ? { step: e.step } : {}),
+      path: e.path,
+      reason: e.reason,
+    })),
   };
   return `${JSON.stringify(doc, null, 2)}\n`;
 }
 
 // ---- JUnit ----
 
-function element(indent: string, name: string, attrs: Record<string, string | number | undefined>, body?: string | string[]): string {
-  const a = Object.entries(attrs).flatMap(([k, v]) => (v === undefined ? [] : [` ${k}="${escapeXmlAttr(String(v))}"`])).join('');
+function element(
+  indent: string,
+  name: string,
+  attrs: Record<string, string | number | undefined>,
+  body?: string | string[],
+): string {
+  const a = Object.entries(attrs)
+    .flatMap(([k, v]) => (v === undefined ? [] : [` ${k}="${escapeXmlAttr(String(v))}"`]))
+    .join('');
   if (body === undefined || (Array.isArray(body) && body.length === 0)) return `${indent}<${name}${a}/>`;
   if (typeof body === 'string') return `${indent}<${name}${a}>${escapeXmlText(body)}</${name}>`;
   return `${indent}<${name}${a}>\n${body.join('\n')}\n${indent}</${name}>`;
@@ -159,13 +219,33 @@ function testcase(s: ScenarioDiff): string {
   if (s.status === 'error') {
     const sides = (['a', 'b'] as const).filter((k) => s[k].status === 'error');
     const message = sides.map((k) => `${k.toUpperCase()}: ${s[k].message ?? 'infrastructure error'}`).join('; ');
-    inner.push(element(ind, 'error', { message, type: 'infrastructure' }, [`A: ${s.a.status}${s.a.message ? `: ${s.a.message}` : ''}`, `B: ${s.b.status}${s.b.message ? `: ${s.b.message}` : ''}`].join('\n')));
+    inner.push(
+      element(
+        ind,
+        'error',
+        { message, type: 'infrastructure' },
+        [
+          `A: ${s.a.status}${s.a.message ? `: ${s.a.message}` : ''}`,
+          `B: ${s.b.status}${s.b.message ? `: ${s.b.message}` : ''}`,
+        ].join('\n'),
+      ),
+    );
   } else if (s.status === 'skipped') {
     inner.push(element(ind, 'skipped', { message: s.a.message ?? 'skipped on both sides' }));
   } else if (open.length) {
-    inner.push(element(ind, 'failure', { message: `${plural(open.length, 'divergence')}`, type: 'divergence' }, divergenceTable(open, '', 200).join('\n')));
+    inner.push(
+      element(
+        ind,
+        'failure',
+        { message: `${plural(open.length, 'divergence')}`, type: 'divergence' },
+        divergenceTable(open, '', 200).join('\n'),
+      ),
+    );
   }
-  if (accepted.length) inner.push(element(ind, 'system-out', {}, ['accepted divergences:', ...divergenceTable(accepted, '', 200)].join('\n')));
+  if (accepted.length)
+    inner.push(
+      element(ind, 'system-out', {}, ['accepted divergences:', ...divergenceTable(accepted, '', 200)].join('\n')),
+    );
   return element('    ', 'testcase', { classname: s.file, name: s.name, file: s.file }, inner);
 }
 

@@ -8,7 +8,8 @@ import type { PathSegment } from '../common/path.js';
 /**
  * How a value matched by a rule is compared (after its JSON type, which always has to match):
  * - `opaque`: random text (hashes, keys, blobs, addresses, URLs): the same shape (`opaqueShape`);
- * - `timestamp`: seconds or milliseconds since 1970: both in the same plausible range (other values, e.g. `unlock_time: 0`, exactly);
+ * - `timestamp`: seconds or milliseconds since 1970: both in the same plausible range (other values, e.g. `unlock_time:
+ * 0`, exactly);
  * - `count`: a number that depends on the machine: both non-negative integers;
  * - `near`: a size that depends on random parts of a transaction (decoy offsets are varints): within
  *   NEAR_PERCENT of each other;
@@ -37,7 +38,9 @@ const HEX64 = /^[0-9a-fA-F]{64}$/;
 const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\/[^\s/]+/i;
 const HOST_PORT = /^[\w.-]+:\d{1,5}$/;
 
-/** `salvium testnet carrot standard` for text that starts like an address (prefix and length; no checksum or key check). */
+/**
+ * `salvium testnet carrot standard` for text that starts like an address (prefix and length; no checksum or key check).
+ */
 export function addressKind(text: string): string | undefined {
   if (text.length < 90 || text.length > 120) return undefined;
   const raw = base58Decode(text);
@@ -61,16 +64,36 @@ export const RULES: readonly Rule[] = [
     format: 'opaque',
     why: 'derived from random keys and nonces',
   },
-  { name: 'serialized data', key: /(^|_)(blob|blobs|blob_list|metadata|metadata_list|txset|multisig_info)$/, format: 'opaque', why: 'serialized transactions hold random keys' },
-  { name: 'address', key: /(^|_)(address|addresses)$/, format: 'opaque', why: 'wallets a scenario creates have fresh keys; daemon addresses have free ports' },
-  { name: 'timestamp', key: /^(time|timestamp|[a-z0-9_]+_time|[a-z0-9_]+_timestamp)$/, format: 'timestamp', why: 'wall-clock time' },
+  {
+    name: 'serialized data',
+    key: /(^|_)(blob|blobs|blob_list|metadata|metadata_list|txset|multisig_info)$/,
+    format: 'opaque',
+    why: 'serialized transactions hold random keys',
+  },
+  {
+    name: 'address',
+    key: /(^|_)(address|addresses)$/,
+    format: 'opaque',
+    why: 'wallets a scenario creates have fresh keys; daemon addresses have free ports',
+  },
+  {
+    name: 'timestamp',
+    key: /^(time|timestamp|[a-z0-9_]+_time|[a-z0-9_]+_timestamp)$/,
+    format: 'timestamp',
+    why: 'wall-clock time',
+  },
   {
     name: 'size',
     key: /^(weight|weight_list|block_size|block_weight|long_term_weight|block_size_median|block_weight_median)$/,
     format: 'near',
-    why: 'a transaction\'s size depends on its random decoys (offsets are varints): two runs of the same transfer differ by a few bytes',
+    why: "a transaction's size depends on its random decoys (offsets are varints): two runs of the same transfer differ by a few bytes",
   },
-  { name: 'build version', value: (v) => isString(v) && / based on Monero /.test(v), format: 'opaque', why: 'names the build (its commit), which differs between any two builds' },
+  {
+    name: 'build version',
+    value: (v) => isString(v) && / based on Monero /.test(v),
+    format: 'opaque',
+    why: 'names the build (its commit), which differs between any two builds',
+  },
   {
     name: 'machine-dependent',
     key: /^(database_size|free_space|rpc_connections_count|num_unspent_outputs|speed|nonce)$/,
@@ -81,7 +104,7 @@ export const RULES: readonly Rule[] = [
     name: 'output position',
     key: /^global_index$/,
     format: 'count',
-    why: 'outputs are numbered in chain order, but a transaction\'s own outputs are shuffled, so which of them gets which number differs from run to run',
+    why: "outputs are numbered in chain order, but a transaction's own outputs are shuffled, so which of them gets which number differs from run to run",
   },
   {
     name: 'vote window',
@@ -89,11 +112,36 @@ export const RULES: readonly Rule[] = [
     format: 'count',
     why: 'the daemon slides its hard-fork vote window back for every popped block (until it restarts), and how many blocks are popped after mining depends on how far the miner overshot',
   },
-  { name: 'refresh progress', key: /^(blocks_fetched|received_money)$/, format: 'any', why: 'what a refresh finds depends on when the wallet RPC last refreshed on its own (every 20 s), which differs between two runs' },
-  { name: 'port, pid or duration', key: /(^|_)(port|pid|ms|duration|elapsed|uptime)$/, format: 'count', why: 'free ports, process ids and timings differ on every run' },
-  { name: '64-hex hash', value: (v) => isString(v) && HEX64.test(v), format: 'opaque', why: 'hashes and keys are random' },
-  { name: 'address', value: (v) => isString(v) && addressKind(v) !== undefined, format: 'opaque', why: 'wallets a scenario creates have fresh keys' },
-  { name: 'URL', value: (v) => isString(v) && (URL_LIKE.test(v) || HOST_PORT.test(v)), format: 'opaque', why: 'servers listen on free ports' },
+  {
+    name: 'refresh progress',
+    key: /^(blocks_fetched|received_money)$/,
+    format: 'any',
+    why: 'what a refresh finds depends on when the wallet RPC last refreshed on its own (every 20 s), which differs between two runs',
+  },
+  {
+    name: 'port, pid or duration',
+    key: /(^|_)(port|pid|ms|duration|elapsed|uptime)$/,
+    format: 'count',
+    why: 'free ports, process ids and timings differ on every run',
+  },
+  {
+    name: '64-hex hash',
+    value: (v) => isString(v) && HEX64.test(v),
+    format: 'opaque',
+    why: 'hashes and keys are random',
+  },
+  {
+    name: 'address',
+    value: (v) => isString(v) && addressKind(v) !== undefined,
+    format: 'opaque',
+    why: 'wallets a scenario creates have fresh keys',
+  },
+  {
+    name: 'URL',
+    value: (v) => isString(v) && (URL_LIKE.test(v) || HOST_PORT.test(v)),
+    format: 'opaque',
+    why: 'servers listen on free ports',
+  },
 ];
 
 /** The nearest object key of a path (`result.tx_hash_list[0]` → `tx_hash_list`). */
@@ -133,7 +181,13 @@ export function opaqueShape(s: string): string {
   }
   if (HOST_PORT.test(s)) return `${s.slice(0, s.lastIndexOf(':'))}:<port>`;
   if (/^0x[0-9a-fA-F]+$/.test(s)) return 'hex number';
-  const hexCase = /^[0-9a-f]+$/.test(s) ? 'lowercase hex' : /^[0-9A-F]+$/.test(s) ? 'uppercase hex' : /^[0-9a-fA-F]+$/.test(s) ? 'mixed-case hex' : undefined;
+  const hexCase = /^[0-9a-f]+$/.test(s)
+    ? 'lowercase hex'
+    : /^[0-9A-F]+$/.test(s)
+      ? 'uppercase hex'
+      : /^[0-9a-fA-F]+$/.test(s)
+        ? 'mixed-case hex'
+        : undefined;
   // Keys, hashes and ids have a fixed length; blobs do not (and are encoded differently by each build).
   if (hexCase) return s.length <= 128 ? `${hexCase}, ${s.length} chars` : hexCase;
   if (/^[1-9A-HJ-NP-Za-km-z]+$/.test(s)) return 'base58 text';

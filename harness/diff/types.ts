@@ -22,19 +22,32 @@ export interface AcceptPos {
 }
 
 export interface AcceptEntry {
-  /** A scenario name, or a glob matched against scenario names and files (files relative to the accept file's folder). */
+  /**
+   * A scenario name, or a glob matched against scenario names and files (files relative to the accept file's folder).
+   */
   scenario: string;
-  /** A step number (1-based, as `saltnet run` and `saltnet diff` show them) or a step name (or a glob of names); absent: every step. */
+  /**
+   * A step number (1-based, as `saltnet run` and `saltnet diff` show them) or a step name (or a glob of names); absent:
+   * every step.
+   */
   step?: number | string;
-  /** A path in the answer (`result.balances[0].blocks_to_unlock`), with `*` for one key, `[*]` for any index, `**` for any depth; or `(status)`, `(answer)`. */
+  /**
+   * A path in the answer (`result.balances[0].blocks_to_unlock`), with `*` for one key, `[*]` for any index, `**` for
+   * any depth; or `(status)`, `(answer)`.
+   */
   path: string;
   reason: string;
   pos: AcceptPos;
 }
 
-/** A value divergence placed in its scenario: `path` is in the step's answer, `(status)` for a step's (or the scenario's) status. */
+/**
+ * A value divergence placed in its scenario: `path` is in the step's answer, `(status)` for a step's (or the
+ * scenario's) status.
+ */
 export interface Divergence extends ValueDivergence {
-  /** 1-based step number as `saltnet run` shows it; absent for the scenario as a whole (e.g. skipped on one side only). */
+  /**
+   * 1-based step number as `saltnet run` shows it; absent for the scenario as a whole (e.g. skipped on one side only).
+   */
   step?: number;
   stepName?: string;
   /** Set when an accept entry covers it: it is listed, but does not fail the run. */

@@ -29,16 +29,24 @@ export async function findBinaries(root: string, platform: PlatformId, label: st
   const dirs = ['', ...tree.dirs].sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : 1));
   for (const d of dirs) {
     const dir = join(root, d);
-    const paths = { daemon: join(dir, names.daemon), walletCli: join(dir, names.walletCli), walletRpc: join(dir, names.walletRpc) };
+    const paths = {
+      daemon: join(dir, names.daemon),
+      walletCli: join(dir, names.walletCli),
+      walletRpc: join(dir, names.walletRpc),
+    };
     if (Object.values(paths).every(isFile)) return { dir, paths };
   }
   const wanted = Object.values(names);
   const rank = (f: string): number => wanted.indexOf(f.split('/').pop() ?? '');
-  const present = [...tree.files, ...tree.others.map((o) => o.path)].filter((f) => rank(f) >= 0).sort((a, b) => rank(a) - rank(b));
+  const present = [...tree.files, ...tree.others.map((o) => o.path)]
+    .filter((f) => rank(f) >= 0)
+    .sort((a, b) => rank(a) - rank(b));
   throw new InstallError(
     'MISSING_BINARIES',
     `${label} holds no folder with all of ${Object.values(names).join(', ')}` +
-      (present.length ? ` (found only ${present.join(', ')})` : ` (it holds ${tree.files.slice(0, 10).join(', ') || 'no files'}${tree.files.length > 10 ? ', …' : ''})`) +
+      (present.length
+        ? ` (found only ${present.join(', ')})`
+        : ` (it holds ${tree.files.slice(0, 10).join(', ') || 'no files'}${tree.files.length > 10 ? ', …' : ''})`) +
       ': is this the right asset for this platform? pass --asset to pick another',
   );
 }

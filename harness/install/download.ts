@@ -27,7 +27,11 @@ export type ArchiveSource = { kind: 'http'; url: string } | { kind: 'file'; dir:
  * `<folder>/<version>/<asset>` or directly at `<folder>/<asset>`.
  */
 export function archiveSource(base: string, version: string, asset: string): ArchiveSource {
-  if (/^https?:\/\//i.test(base)) return { kind: 'http', url: `${base.replace(/\/+$/, '')}/${encodeURIComponent(version)}/${encodeURIComponent(asset)}` };
+  if (/^https?:\/\//i.test(base))
+    return {
+      kind: 'http',
+      url: `${base.replace(/\/+$/, '')}/${encodeURIComponent(version)}/${encodeURIComponent(asset)}`,
+    };
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(base) && !/^file:/i.test(base)) {
     throw new InstallError('BAD_OPTIONS', `--mirror ${base}: use an http(s):// URL or a local folder`);
   }
@@ -64,7 +68,17 @@ class AttemptError extends InstallError {
   }
 }
 
-const RETRYABLE_CODES = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CLOSED']);
+const RETRYABLE_CODES = new Set([
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CLOSED',
+]);
 
 const PLAIN: Record<string, string> = {
   ECONNREFUSED: 'connection refused',
@@ -95,15 +109,24 @@ function networkError(url: string, err: unknown): AttemptError {
   if (err instanceof AttemptError) return err;
   const code = rootCode(err);
   const what = code ? `${PLAIN[code] ?? 'network error'} (${code})` : err instanceof Error ? err.message : String(err);
-  return new AttemptError(`could not download ${url}: ${what}`, code !== undefined && RETRYABLE_CODES.has(code), { cause: err });
+  return new AttemptError(`could not download ${url}: ${what}`, code !== undefined && RETRYABLE_CODES.has(code), {
+    cause: err,
+  });
 }
 
 function newAgent(): Agent {
-  return new Agent({ connect: { timeout: scaled(15_000) }, headersTimeout: scaled(30_000), bodyTimeout: scaled(60_000) });
+  return new Agent({
+    connect: { timeout: scaled(15_000) },
+    headersTimeout: scaled(30_000),
+    bodyTimeout: scaled(60_000),
+  });
 }
 
 /** Counts and hashes what passes through, and stops at `max` bytes. */
-function meter(max: number, onTooLarge: () => Error): { stream: Transform; result: () => { sha256: string; size: number } } {
+function meter(
+  max: number,
+  onTooLarge: () => Error,
+): { stream: Transform; result: () => { sha256: string; size: number } } {
   const hash = createHash('sha256');
   let size = 0;
   const stream = new Transform({
@@ -136,14 +159,22 @@ async function httpOnce(url: string, dest: string, maxBytes: number): Promise<Do
       throw new AttemptError(`could not download ${url}: HTTP ${res.status} ${res.statusText}`.trim(), retryable);
     }
     const declared = Number(res.headers.get('content-length') ?? NaN);
-    const tooLarge = (): AttemptError => new AttemptError(`refusing ${url}: it is larger than ${maxBytes} bytes, too large for a Salvium release archive`, false);
+    const tooLarge = (): AttemptError =>
+      new AttemptError(
+        `refusing ${url}: it is larger than ${maxBytes} bytes, too large for a Salvium release archive`,
+        false,
+      );
     if (declared > maxBytes) {
       await res.body.cancel().catch(() => {});
       throw tooLarge();
     }
     const m = meter(maxBytes, tooLarge);
     try {
-      await pipeline(Readable.fromWeb(res.body as WebReadableStream<Uint8Array>), m.stream, createWriteStream(dest, { mode: 0o600 }));
+      await pipeline(
+        Readable.fromWeb(res.body as WebReadableStream<Uint8Array>),
+        m.stream,
+        createWriteStream(dest, { mode: 0o600 }),
+      );
     } catch (err) {
       throw networkError(url, err);
     }
@@ -162,8 +193,15 @@ export async function downloadTo(source: ArchiveSource, dest: string, opts: Down
   const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
   if (source.kind === 'file') {
     const path = source.candidates.find((p) => existsSync(p));
-    if (!path) throw new InstallError('DOWNLOAD_FAILED', `${opts.what ?? 'the archive'} is not in the mirror folder ${source.dir}: looked for ${source.candidates.join(' and ')}`);
-    const m = meter(maxBytes, () => new InstallError('DOWNLOAD_FAILED', `refusing ${path}: it is larger than ${maxBytes} bytes`));
+    if (!path)
+      throw new InstallError(
+        'DOWNLOAD_FAILED',
+        `${opts.what ?? 'the archive'} is not in the mirror folder ${source.dir}: looked for ${source.candidates.join(' and ')}`,
+      );
+    const m = meter(
+      maxBytes,
+      () => new InstallError('DOWNLOAD_FAILED', `refusing ${path}: it is larger than ${maxBytes} bytes`),
+    );
     await pipeline(createReadStream(path), m.stream, createWriteStream(dest, { mode: 0o600 }));
     return { from: path, ...m.result() };
   }
@@ -179,9 +217,17 @@ export async function fetchText(url: string, opts: { maxBytes: number }): Promis
   const agent = newAgent();
   try {
     const res = await get(url, agent);
-    if (!res.ok) throw new InstallError('DOWNLOAD_FAILED', `could not download ${url}: HTTP ${res.status} ${res.statusText}`.trim());
+    if (!res.ok)
+      throw new InstallError(
+        'DOWNLOAD_FAILED',
+        `could not download ${url}: HTTP ${res.status} ${res.statusText}`.trim(),
+      );
     const buf = Buffer.from(await res.arrayBuffer());
-    if (buf.length > opts.maxBytes) throw new InstallError('DOWNLOAD_FAILED', `refusing ${url}: larger than ${opts.maxBytes} bytes, not a hashes file`);
+    if (buf.length > opts.maxBytes)
+      throw new InstallError(
+        'DOWNLOAD_FAILED',
+        `refusing ${url}: larger than ${opts.maxBytes} bytes, not a hashes file`,
+      );
     return buf.toString('utf8');
   } catch (err) {
     if (err instanceof InstallError) throw err;

@@ -43,7 +43,11 @@ export function parseHashesFile(text: string): { lines: HashLine[]; skipped: str
 /** The hash a hashes file gives for `name`; throws when it gives two different ones. */
 export function hashFor(lines: HashLine[], name: string, source: string): string | undefined {
   const found = new Set(lines.filter((l) => l.name === name).map((l) => l.sha256));
-  if (found.size > 1) throw new InstallError('HASHES_FILE_MISMATCH', `${source} lists ${name} with ${found.size} different hashes: ${[...found].join(', ')}`);
+  if (found.size > 1)
+    throw new InstallError(
+      'HASHES_FILE_MISMATCH',
+      `${source} lists ${name} with ${found.size} different hashes: ${[...found].join(', ')}`,
+    );
   return [...found][0];
 }
 
@@ -54,6 +58,10 @@ export async function readHashesFile(source: string, opts: { maxBytes?: number }
   try {
     return await readFile(path, 'utf8');
   } catch (err) {
-    throw new InstallError('DOWNLOAD_FAILED', `cannot read the hashes file ${path}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    throw new InstallError(
+      'DOWNLOAD_FAILED',
+      `cannot read the hashes file ${path}: ${err instanceof Error ? err.message : String(err)}`,
+      { cause: err },
+    );
   }
 }

@@ -18,7 +18,16 @@ import { findBinaries, makeExecutable } from './binaries.js';
 import { archiveSource, DEFAULT_BASE_URL, describeSource, downloadTo } from './download.js';
 import { InstallError } from './errors.js';
 import { binaryNames, guessAssetName, PLATFORMS, platformFor, type PlatformId } from './platform.js';
-import { ASSET_NAME_RE, compareVersionsDesc, DEFAULT_TABLE_FILE, loadReleaseTable, normalizeVersion, PIN_HINT, SHA256_RE, type ReleaseTable } from './releases.js';
+import {
+  ASSET_NAME_RE,
+  compareVersionsDesc,
+  DEFAULT_TABLE_FILE,
+  loadReleaseTable,
+  normalizeVersion,
+  PIN_HINT,
+  SHA256_RE,
+  type ReleaseTable,
+} from './releases.js';
 import { archiveFormat, SUPPORTED_FORMATS, unpack } from './unpack.js';
 import { checkAgainstHashesFile, checkSha256 } from './verify.js';
 
@@ -98,8 +107,13 @@ function knownVersions(table: ReleaseTable): string {
 /** Which archive and which hash, from the table and the options; throws on anything contradictory. */
 function plan(table: ReleaseTable, tableFile: string, opts: InstallOptions, platform: PlatformId): Plan {
   const sha = opts.sha256?.trim().toLowerCase();
-  if (sha !== undefined && !SHA256_RE.test(sha)) throw new InstallError('BAD_OPTIONS', `--sha256 must be 64 hex digits, got ${JSON.stringify(opts.sha256)}`);
-  if (opts.asset !== undefined && !ASSET_NAME_RE.test(opts.asset)) throw new InstallError('BAD_OPTIONS', `--asset must be a plain file name (letters, digits, '.', '_', '+', '-'), got ${JSON.stringify(opts.asset)}`);
+  if (sha !== undefined && !SHA256_RE.test(sha))
+    throw new InstallError('BAD_OPTIONS', `--sha256 must be 64 hex digits, got ${JSON.stringify(opts.sha256)}`);
+  if (opts.asset !== undefined && !ASSET_NAME_RE.test(opts.asset))
+    throw new InstallError(
+      'BAD_OPTIONS',
+      `--asset must be a plain file name (letters, digits, '.', '_', '+', '-'), got ${JSON.stringify(opts.asset)}`,
+    );
   let version: string;
   if (opts.version !== undefined) version = normalizeVersion(opts.version);
   else {
@@ -111,18 +125,30 @@ function plan(table: ReleaseTable, tableFile: string, opts: InstallOptions, plat
   const fromTable = `the pinned table ${tableFile}`;
   if (!entry) {
     const asset = opts.asset ?? guessAssetName(version, platform);
-    if (sha === undefined) return { version, asset, sha256: undefined, hashFrom: 'sha256-option', expectedFrom: '--sha256' };
+    if (sha === undefined)
+      return { version, asset, sha256: undefined, hashFrom: 'sha256-option', expectedFrom: '--sha256' };
     return { version, asset, sha256: sha, hashFrom: 'sha256-option', expectedFrom: '--sha256' };
   }
-  const pinned = opts.asset !== undefined ? entry.assets.find((a) => a.name === opts.asset) : entry.assets.find((a) => a.platform === platform);
+  const pinned =
+    opts.asset !== undefined
+      ? entry.assets.find((a) => a.name === opts.asset)
+      : entry.assets.find((a) => a.platform === platform);
   const listing = entry.assets.map((a) => (a.platform ? `${a.name} (${a.platform})` : a.name)).join(', ');
   if (!pinned) {
-    if (opts.asset !== undefined && sha !== undefined) return { version, asset: opts.asset, sha256: sha, hashFrom: 'sha256-option', expectedFrom: '--sha256' };
-    const what = opts.asset !== undefined ? `no pinned archive named ${opts.asset}` : `no pinned archive for ${platform}`;
-    throw new InstallError('NO_ASSET', `Salvium ${version} has ${what} in ${tableFile} (pinned: ${listing}): pass --asset <name> --sha256 <hex> for an archive you checked yourself`);
+    if (opts.asset !== undefined && sha !== undefined)
+      return { version, asset: opts.asset, sha256: sha, hashFrom: 'sha256-option', expectedFrom: '--sha256' };
+    const what =
+      opts.asset !== undefined ? `no pinned archive named ${opts.asset}` : `no pinned archive for ${platform}`;
+    throw new InstallError(
+      'NO_ASSET',
+      `Salvium ${version} has ${what} in ${tableFile} (pinned: ${listing}): pass --asset <name> --sha256 <hex> for an archive you checked yourself`,
+    );
   }
   if (sha !== undefined && sha !== pinned.sha256) {
-    throw new InstallError('BAD_OPTIONS', `--sha256 ${sha} contradicts ${fromTable}, which pins ${pinned.name} of ${version} as ${pinned.sha256}`);
+    throw new InstallError(
+      'BAD_OPTIONS',
+      `--sha256 ${sha} contradicts ${fromTable}, which pins ${pinned.name} of ${version} as ${pinned.sha256}`,
+    );
   }
   return { version, asset: pinned.name, sha256: pinned.sha256, hashFrom: 'pinned', expectedFrom: fromTable };
 }
@@ -152,7 +178,11 @@ function resultOf(installDir: string, m: Marker, alreadyInstalled: boolean): Ins
     from: m.from,
     installDir,
     binDir,
-    binaries: { daemon: join(binDir, names.daemon), walletCli: join(binDir, names.walletCli), walletRpc: join(binDir, names.walletRpc) },
+    binaries: {
+      daemon: join(binDir, names.daemon),
+      walletCli: join(binDir, names.walletCli),
+      walletRpc: join(binDir, names.walletRpc),
+    },
     alreadyInstalled,
   };
 }
@@ -165,7 +195,11 @@ export async function installSalvium(opts: InstallOptions = {}): Promise<Install
   const table = loadReleaseTable(tableFile);
   const p = plan(table, tableFile, opts, platform);
   const format = archiveFormat(p.asset);
-  if (!format) throw new InstallError('BAD_OPTIONS', `cannot unpack ${p.asset}: supported archive formats are ${SUPPORTED_FORMATS}`);
+  if (!format)
+    throw new InstallError(
+      'BAD_OPTIONS',
+      `cannot unpack ${p.asset}: supported archive formats are ${SUPPORTED_FORMATS}`,
+    );
 
   const binRoot = join(resolveCache({ cacheDir: opts.cacheDir, env }), 'bin');
   await mkdir(binRoot, { recursive: true, mode: 0o700 });
@@ -177,11 +211,16 @@ export async function installSalvium(opts: InstallOptions = {}): Promise<Install
   if (p.sha256 === undefined) {
     // An unlisted version installed earlier with --sha256 is still a verified install.
     if (existing && existing.version === p.version && !opts.force) return resultOf(installDir, existing, true);
-    throw new InstallError('UNKNOWN_VERSION', `Salvium ${p.version} is not in the pinned table ${tableFile} (${knownVersions(table)}): ${PIN_HINT}`);
+    throw new InstallError(
+      'UNKNOWN_VERSION',
+      `Salvium ${p.version} is not in the pinned table ${tableFile} (${knownVersions(table)}): ${PIN_HINT}`,
+    );
   }
   if (existing && !opts.force) {
     if (existing.sha256 === p.sha256) return resultOf(installDir, existing, true);
-    log(`saltnet install: ${installDir} holds an archive with sha256 ${existing.sha256}, expected ${p.sha256}: installing again`);
+    log(
+      `saltnet install: ${installDir} holds an archive with sha256 ${existing.sha256}, expected ${p.sha256}: installing again`,
+    );
   }
 
   const base = opts.mirror ?? (env.SALTNET_RELEASE_MIRROR || DEFAULT_BASE_URL);
@@ -201,16 +240,24 @@ export async function installSalvium(opts: InstallOptions = {}): Promise<Install
     try {
       dl = await downloadTo(source, archive, { maxBytes: opts.maxBytes, what });
     } catch (err) {
-      if (err instanceof InstallError && err.code === 'DOWNLOAD_FAILED') throw withDownloadHint(err, p.version, p.asset, base, source.kind);
+      if (err instanceof InstallError && err.code === 'DOWNLOAD_FAILED')
+        throw withDownloadHint(err, p.version, p.asset, base, source.kind);
       throw err;
     }
     try {
-      checkSha256(dl.sha256, p.sha256, { version: p.version, asset: p.asset, from: dl.from, expectedFrom: p.expectedFrom });
+      checkSha256(dl.sha256, p.sha256, {
+        version: p.version,
+        asset: p.asset,
+        from: dl.from,
+        expectedFrom: p.expectedFrom,
+      });
     } catch (err) {
       await rm(archive, { force: true }); // refused bytes do not stay on disk, not even for the moment until clean-up
       throw err;
     }
-    log(`saltnet install: sha256 ${dl.sha256} matches ${p.hashFrom === 'pinned' ? 'the pinned hash' : '--sha256'}; unpacking`);
+    log(
+      `saltnet install: sha256 ${dl.sha256} matches ${p.hashFrom === 'pinned' ? 'the pinned hash' : '--sha256'}; unpacking`,
+    );
     await unpack(archive, format, tree, `${p.asset} (Salvium ${p.version})`);
     await rm(archive, { force: true });
     const found = await findBinaries(tree, platform, `${p.asset} (Salvium ${p.version})`);
@@ -235,13 +282,27 @@ export async function installSalvium(opts: InstallOptions = {}): Promise<Install
 }
 
 /** A download failure, plus where else the archive can come from. */
-function withDownloadHint(err: InstallError, version: string, asset: string, base: string, kind: 'http' | 'file'): InstallError {
+function withDownloadHint(
+  err: InstallError,
+  version: string,
+  asset: string,
+  base: string,
+  kind: 'http' | 'file',
+): InstallError {
   const notFound = /HTTP 404/.test(err.message);
   const hints = [
-    notFound ? `is ${version} published with an asset named ${asset}? check the release page and pass --asset <name> if it is named differently` : undefined,
-    kind === 'http' && base === DEFAULT_BASE_URL ? 'use --mirror <url> (or SALTNET_RELEASE_MIRROR) for a reachable copy of the release' : kind === 'http' ? `check --mirror / SALTNET_RELEASE_MIRROR (${base})` : undefined,
+    notFound
+      ? `is ${version} published with an asset named ${asset}? check the release page and pass --asset <name> if it is named differently`
+      : undefined,
+    kind === 'http' && base === DEFAULT_BASE_URL
+      ? 'use --mirror <url> (or SALTNET_RELEASE_MIRROR) for a reachable copy of the release'
+      : kind === 'http'
+        ? `check --mirror / SALTNET_RELEASE_MIRROR (${base})`
+        : undefined,
     `offline: download ${asset} elsewhere and pass --mirror <folder> with the file in <folder>/ or <folder>/${version}/ (it is still checked against the hash)`,
     'or skip the install: give `saltnet up` binaries you already have with --bin-dir, or use --backend sim',
   ].filter(Boolean);
-  return new InstallError('DOWNLOAD_FAILED', `${err.message} (Salvium ${version})\nfix: ${hints.join(';\n     ')}`, { cause: err });
+  return new InstallError('DOWNLOAD_FAILED', `${err.message} (Salvium ${version})\nfix: ${hints.join(';\n     ')}`, {
+    cause: err,
+  });
 }

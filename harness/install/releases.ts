@@ -10,7 +10,12 @@ import { PLATFORMS } from './platform.js';
 
 /** fixtures/releases/salvium.json, from the sources (vitest) and from dist/ alike. */
 export const DEFAULT_TABLE_FILE = fileURLToPath(
-  new URL(import.meta.url.includes('/dist/') ? '../../../fixtures/releases/salvium.json' : '../../fixtures/releases/salvium.json', import.meta.url),
+  new URL(
+    import.meta.url.includes('/dist/')
+      ? '../../../fixtures/releases/salvium.json'
+      : '../../fixtures/releases/salvium.json',
+    import.meta.url,
+  ),
 );
 
 /**
@@ -44,7 +49,8 @@ const Release = z
       seen.add(a.name);
     }
     for (const p of PLATFORMS) {
-      if (r.assets.filter((a) => a.platform === p).length > 1) ctx.addIssue({ code: 'custom', message: `${r.version}: more than one asset for ${p}` });
+      if (r.assets.filter((a) => a.platform === p).length > 1)
+        ctx.addIssue({ code: 'custom', message: `${r.version}: more than one asset for ${p}` });
     }
   });
 
@@ -66,7 +72,8 @@ export type ReleaseTable = z.infer<typeof ReleaseTableSchema>;
 export type PinnedRelease = ReleaseTable['releases'][number];
 export type PinnedAsset = PinnedRelease['assets'][number];
 
-export const PIN_HINT = 'pin a release with `npm run build && node dist/scripts/pin-release.js <version> <hashes file URL or path>` (see harness/install/README.md), or pass --version V --sha256 <hex> to install an unlisted version against a hash you checked yourself';
+export const PIN_HINT =
+  'pin a release with `npm run build && node dist/scripts/pin-release.js <version> <hashes file URL or path>` (see harness/install/README.md), or pass --version V --sha256 <hex> to install an unlisted version against a hash you checked yourself';
 
 /** Read and validate a table file; a broken table is an error, never an empty one. */
 export function loadReleaseTable(file: string = DEFAULT_TABLE_FILE): ReleaseTable {
@@ -74,7 +81,11 @@ export function loadReleaseTable(file: string = DEFAULT_TABLE_FILE): ReleaseTabl
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch (err) {
-    throw new InstallError('BAD_TABLE', `cannot read the release table ${file}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    throw new InstallError(
+      'BAD_TABLE',
+      `cannot read the release table ${file}: ${err instanceof Error ? err.message : String(err)}`,
+      { cause: err },
+    );
   }
   const parsed = ReleaseTableSchema.safeParse(raw);
   if (!parsed.success) {
@@ -88,7 +99,11 @@ export function loadReleaseTable(file: string = DEFAULT_TABLE_FILE): ReleaseTabl
 export function normalizeVersion(version: string): string {
   const v = version.trim();
   const tag = /^[0-9]/.test(v) ? `v${v}` : v;
-  if (!VERSION_RE.test(tag)) throw new InstallError('BAD_OPTIONS', `--version ${JSON.stringify(version)} is not a release tag (letters, digits, '.', '_', '+', '-'; e.g. v1.1.3c)`);
+  if (!VERSION_RE.test(tag))
+    throw new InstallError(
+      'BAD_OPTIONS',
+      `--version ${JSON.stringify(version)} is not a release tag (letters, digits, '.', '_', '+', '-'; e.g. v1.1.3c)`,
+    );
   return tag;
 }
 

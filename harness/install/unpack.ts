@@ -55,9 +55,16 @@ function segmentsOf(path: string): { segs: string[] } | { unsafe: string } {
  * archive; no entry may have a symlink of the archive as a parent (that is how a link pointing at
  * `.` plus a later `link/../x` would escape a purely textual check).
  */
-export function checkEntries(entries: readonly ArchiveEntry[], label: string, maxBytes: number = DEFAULT_MAX_UNPACKED_BYTES): void {
+export function checkEntries(
+  entries: readonly ArchiveEntry[],
+  label: string,
+  maxBytes: number = DEFAULT_MAX_UNPACKED_BYTES,
+): void {
   const refuse = (e: ArchiveEntry, why: string): never => {
-    throw new InstallError('BAD_ARCHIVE', `refusing ${label}: entry ${JSON.stringify(e.path)} is unsafe (${why}); nothing was unpacked`);
+    throw new InstallError(
+      'BAD_ARCHIVE',
+      `refusing ${label}: entry ${JSON.stringify(e.path)} is unsafe (${why}); nothing was unpacked`,
+    );
   };
   const symlinks = new Set<string>();
   const norm = new Map<ArchiveEntry, string[]>();
@@ -71,11 +78,13 @@ export function checkEntries(entries: readonly ArchiveEntry[], label: string, ma
   let total = 0;
   for (const e of entries) {
     const segs = norm.get(e) ?? [];
-    for (let i = 1; i < segs.length; i++) if (symlinks.has(segs.slice(0, i).join('/'))) refuse(e, `its parent ${segs.slice(0, i).join('/')} is a symlink`);
+    for (let i = 1; i < segs.length; i++)
+      if (symlinks.has(segs.slice(0, i).join('/'))) refuse(e, `its parent ${segs.slice(0, i).join('/')} is a symlink`);
     if (e.kind === 'other') refuse(e, `a ${e.typeName} entry`);
     if (e.kind === 'symlink') {
       const target = e.linkpath ?? '';
-      if (!target || /^[\\/]/.test(target) || /^[A-Za-z]:/.test(target)) refuse(e, `symlink to the absolute path ${JSON.stringify(target)}`);
+      if (!target || /^[\\/]/.test(target) || /^[A-Za-z]:/.test(target))
+        refuse(e, `symlink to the absolute path ${JSON.stringify(target)}`);
       const stack = segs.slice(0, -1);
       const parts = target.split(/[\\/]+/);
       parts.forEach((p, i) => {
@@ -86,13 +95,17 @@ export function checkEntries(entries: readonly ArchiveEntry[], label: string, ma
           return;
         }
         stack.push(p);
-        if (i < parts.length - 1 && symlinks.has(stack.join('/'))) refuse(e, `symlink to ${JSON.stringify(target)} through another symlink`);
+        if (i < parts.length - 1 && symlinks.has(stack.join('/')))
+          refuse(e, `symlink to ${JSON.stringify(target)} through another symlink`);
       });
     }
     if (e.kind === 'hardlink') {
       const r = segmentsOf(e.linkpath ?? '');
       if ('unsafe' in r || r.segs.length === 0) refuse(e, `hard link to ${JSON.stringify(e.linkpath)}`);
-      else for (let i = 1; i <= r.segs.length; i++) if (symlinks.has(r.segs.slice(0, i).join('/'))) refuse(e, `hard link through the symlink ${r.segs.slice(0, i).join('/')}`);
+      else
+        for (let i = 1; i <= r.segs.length; i++)
+          if (symlinks.has(r.segs.slice(0, i).join('/')))
+            refuse(e, `hard link through the symlink ${r.segs.slice(0, i).join('/')}`);
     }
     total += e.kind === 'file' ? e.size : 0;
     if (total > maxBytes) refuse(e, `the archive unpacks to more than ${maxBytes} bytes`);
@@ -101,12 +114,23 @@ export function checkEntries(entries: readonly ArchiveEntry[], label: string, ma
 
 function badArchive(label: string, err: unknown): InstallError {
   if (err instanceof InstallError) return err;
-  return new InstallError('BAD_ARCHIVE', `cannot unpack ${label}: ${err instanceof Error ? err.message : String(err)} (a damaged or unsafe archive); nothing was installed`, { cause: err });
+  return new InstallError(
+    'BAD_ARCHIVE',
+    `cannot unpack ${label}: ${err instanceof Error ? err.message : String(err)} (a damaged or unsafe archive); nothing was installed`,
+    { cause: err },
+  );
 }
 
 // ---- tar ----
 
-const TAR_KINDS: Record<string, ArchiveEntry['kind']> = { File: 'file', OldFile: 'file', ContiguousFile: 'file', Directory: 'dir', SymbolicLink: 'symlink', Link: 'hardlink' };
+const TAR_KINDS: Record<string, ArchiveEntry['kind']> = {
+  File: 'file',
+  OldFile: 'file',
+  ContiguousFile: 'file',
+  Directory: 'dir',
+  SymbolicLink: 'symlink',
+  Link: 'hardlink',
+};
 
 async function listTar(file: string): Promise<ArchiveEntry[]> {
   const entries: ArchiveEntry[] = [];
@@ -114,7 +138,13 @@ async function listTar(file: string): Promise<ArchiveEntry[]> {
     file,
     strict: true,
     onReadEntry: (e) => {
-      entries.push({ path: e.path, kind: TAR_KINDS[e.type] ?? 'other', typeName: e.type, linkpath: e.linkpath, size: e.size });
+      entries.push({
+        path: e.path,
+        kind: TAR_KINDS[e.type] ?? 'other',
+        typeName: e.type,
+        linkpath: e.linkpath,
+        size: e.size,
+      });
     },
   });
   return entries;
@@ -153,7 +183,12 @@ async function readAll(zip: yauzl.ZipFile, e: yauzl.Entry, max: number): Promise
 async function eachZipEntry(file: string, fn: (zip: yauzl.ZipFile, e: yauzl.Entry) => Promise<void>): Promise<void> {
   // yauzl itself refuses absolute and `..` names (and reads '\\' as '/'); validateEntrySizes makes a
   // stream fail when an entry holds more than its header declares (the size limit relies on that).
-  const zip = await yauzl.openPromise(file, { lazyEntries: true, decodeStrings: true, validateEntrySizes: true, strictFileNames: false });
+  const zip = await yauzl.openPromise(file, {
+    lazyEntries: true,
+    decodeStrings: true,
+    validateEntrySizes: true,
+    strictFileNames: false,
+  });
   try {
     for await (const e of zip.eachEntry()) await fn(zip, e);
   } finally {
@@ -165,9 +200,16 @@ async function listZip(file: string): Promise<ArchiveEntry[]> {
   const entries: ArchiveEntry[] = [];
   await eachZipEntry(file, async (zip, e) => {
     if (e.isEncrypted()) throw new Error(`entry ${e.fileName} is encrypted`);
-    if (!e.canDecodeFileData()) throw new Error(`entry ${e.fileName} uses an unsupported compression method (${e.compressionMethod})`);
+    if (!e.canDecodeFileData())
+      throw new Error(`entry ${e.fileName} uses an unsupported compression method (${e.compressionMethod})`);
     const kind = zipKind(e);
-    entries.push({ path: e.fileName, kind, typeName: kind, size: e.uncompressedSize, linkpath: kind === 'symlink' ? await readAll(zip, e, 4096) : undefined });
+    entries.push({
+      path: e.fileName,
+      kind,
+      typeName: kind,
+      size: e.uncompressedSize,
+      linkpath: kind === 'symlink' ? await readAll(zip, e, 4096) : undefined,
+    });
   });
   return entries;
 }
@@ -195,7 +237,13 @@ async function extractZip(file: string, dest: string): Promise<void> {
  * Unpack `archive` into `dest` (an existing, empty folder) after checking every entry; `label`
  * names the archive in messages. Throws InstallError BAD_ARCHIVE.
  */
-export async function unpack(archive: string, format: ArchiveFormat, dest: string, label: string, maxBytes: number = DEFAULT_MAX_UNPACKED_BYTES): Promise<{ entries: number }> {
+export async function unpack(
+  archive: string,
+  format: ArchiveFormat,
+  dest: string,
+  label: string,
+  maxBytes: number = DEFAULT_MAX_UNPACKED_BYTES,
+): Promise<{ entries: number }> {
   let entries: ArchiveEntry[];
   try {
     entries = format === 'zip' ? await listZip(archive) : await listTar(archive);

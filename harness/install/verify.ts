@@ -28,13 +28,24 @@ export function checkSha256(actual: string, expected: string, ctx: VerifyContext
  * release, not a compromised host; the pinned table stays the trust anchor. The asset must be
  * listed, with the same hash.
  */
-export async function checkAgainstHashesFile(source: string, asset: string, expected: string, version: string): Promise<void> {
+export async function checkAgainstHashesFile(
+  source: string,
+  asset: string,
+  expected: string,
+  version: string,
+): Promise<void> {
   const { lines } = parseHashesFile(await readHashesFile(source));
   const listed = hashFor(lines, asset, source);
   if (listed === undefined) {
-    throw new InstallError('HASHES_FILE_MISMATCH', `the hashes file ${source} does not list ${asset} (Salvium ${version}); it lists ${lines.map((l) => l.name).join(', ') || 'nothing'}`);
+    throw new InstallError(
+      'HASHES_FILE_MISMATCH',
+      `the hashes file ${source} does not list ${asset} (Salvium ${version}); it lists ${lines.map((l) => l.name).join(', ') || 'nothing'}`,
+    );
   }
   if (listed !== expected) {
-    throw new InstallError('HASHES_FILE_MISMATCH', `the hashes file ${source} gives ${asset} (Salvium ${version}) the sha256 ${listed}, but the expected one is ${expected}: nothing was downloaded; find out which is right before installing`);
+    throw new InstallError(
+      'HASHES_FILE_MISMATCH',
+      `the hashes file ${source} gives ${asset} (Salvium ${version}) the sha256 ${listed}, but the expected one is ${expected}: nothing was downloaded; find out which is right before installing`,
+    );
   }
 }

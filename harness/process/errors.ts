@@ -29,8 +29,16 @@ export class ProcessExitedError extends Error {
   readonly tail: string[];
   readonly logFile: string | undefined;
 
-  constructor(opts: { processName: string; exit: ExitInfo; tail: readonly string[]; logFile?: string; during?: string }) {
-    super(`${opts.processName} ${describeExit(opts.exit)}${opts.during ? ` ${opts.during}` : ''}${tailBlock(opts.tail, opts.logFile)}`);
+  constructor(opts: {
+    processName: string;
+    exit: ExitInfo;
+    tail: readonly string[];
+    logFile?: string;
+    during?: string;
+  }) {
+    super(
+      `${opts.processName} ${describeExit(opts.exit)}${opts.during ? ` ${opts.during}` : ''}${tailBlock(opts.tail, opts.logFile)}`,
+    );
     this.processName = opts.processName;
     this.exit = opts.exit;
     this.tail = [...opts.tail];
@@ -46,8 +54,17 @@ export class ReadinessTimeout extends Error {
   readonly logFile: string | undefined;
 
   /** `summary` replaces the default first line "<name> was not ready after <ms> ms (waited for <waitingFor>)". */
-  constructor(opts: { processName: string; waitedMs: number; waitingFor: string; tail: readonly string[]; logFile?: string; summary?: string }) {
-    super(`${opts.summary ?? `${opts.processName} was not ready after ${opts.waitedMs} ms (waited for ${opts.waitingFor})`}${tailBlock(opts.tail, opts.logFile)}`);
+  constructor(opts: {
+    processName: string;
+    waitedMs: number;
+    waitingFor: string;
+    tail: readonly string[];
+    logFile?: string;
+    summary?: string;
+  }) {
+    super(
+      `${opts.summary ?? `${opts.processName} was not ready after ${opts.waitedMs} ms (waited for ${opts.waitingFor})`}${tailBlock(opts.tail, opts.logFile)}`,
+    );
     this.processName = opts.processName;
     this.waitedMs = opts.waitedMs;
     this.tail = [...opts.tail];

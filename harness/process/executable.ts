@@ -12,7 +12,13 @@ export function isDirectory(path: string): boolean {
   }
 }
 
-export function executableError(name: string, command: string, cwd: string | undefined, env: NodeJS.ProcessEnv, redactFn: (s: string) => string): ProcessStartError | undefined {
+export function executableError(
+  name: string,
+  command: string,
+  cwd: string | undefined,
+  env: NodeJS.ProcessEnv,
+  redactFn: (s: string) => string,
+): ProcessStartError | undefined {
   const check = (path: string): { code: string; reason: string } | undefined => {
     let st;
     try {
@@ -41,6 +47,17 @@ export function executableError(name: string, command: string, cwd: string | und
     if (!bad) return undefined;
     if (bad.code !== 'ENOENT' && !firstBad) firstBad = { path, ...bad };
   }
-  if (firstBad) return new ProcessStartError({ processName: name, path: redactFn(firstBad.path), code: firstBad.code, reason: firstBad.reason });
-  return new ProcessStartError({ processName: name, path: redactFn(command), code: 'ENOENT', reason: 'was not found in PATH' });
+  if (firstBad)
+    return new ProcessStartError({
+      processName: name,
+      path: redactFn(firstBad.path),
+      code: firstBad.code,
+      reason: firstBad.reason,
+    });
+  return new ProcessStartError({
+    processName: name,
+    path: redactFn(command),
+    code: 'ENOENT',
+    reason: 'was not found in PATH',
+  });
 }

@@ -18,8 +18,20 @@ import { scaled } from '../common/timeouts.js';
 
 export type { ExitInfo } from './errors.js';
 
-export type { ManagedProcess, ManagedProcessOptions, StopOptions, TextPattern, WaitForTextOptions } from './process-types.js';
-import type { ManagedProcess, ManagedProcessOptions, StopOptions, TextPattern, WaitForTextOptions } from './process-types.js';
+export type {
+  ManagedProcess,
+  ManagedProcessOptions,
+  StopOptions,
+  TextPattern,
+  WaitForTextOptions,
+} from './process-types.js';
+import type {
+  ManagedProcess,
+  ManagedProcessOptions,
+  StopOptions,
+  TextPattern,
+  WaitForTextOptions,
+} from './process-types.js';
 
 /** How long a partial line must stay unchanged before waits may match it. */
 const PARTIAL_QUIET_MS = 25;
@@ -44,7 +56,10 @@ function installExitHook(): void {
 
 interface Waiter {
   test: (line: string) => boolean;
-  /** Each splitter's version when the wait began: an unterminated line counts if it changed since, or no earlier wait matched it. */
+  /**
+   * Each splitter's version when the wait began: an unterminated line counts if it changed since, or no earlier wait
+   * matched it.
+   */
   since: number[];
   resolve: (line: string) => void;
   reject: (err: unknown) => void;
@@ -105,7 +120,12 @@ class ManagedProcessImpl implements ManagedProcess {
 
     const env: NodeJS.ProcessEnv = { ...process.env, ...opts.env, TERM: 'dumb' };
     if (opts.cwd !== undefined && !isDirectory(opts.cwd)) {
-      throw new ProcessStartError({ processName: opts.name, path: this.redactFn(opts.cwd), code: 'ENOENT', reason: '(its working directory) is not a directory' });
+      throw new ProcessStartError({
+        processName: opts.name,
+        path: this.redactFn(opts.cwd),
+        code: 'ENOENT',
+        reason: '(its working directory) is not a directory',
+      });
     }
     const bad = executableError(opts.name, opts.command, opts.cwd, env, this.redactFn);
     if (bad) throw bad;
@@ -116,12 +136,19 @@ class ManagedProcessImpl implements ManagedProcess {
     if (child.pid === undefined) {
       this.closeLog();
       // Found and executable a moment ago, yet spawn failed: report what we know.
-      throw new ProcessStartError({ processName: opts.name, path: this.redactFn(opts.command), code: 'ESPAWN', reason: 'could not be started' });
+      throw new ProcessStartError({
+        processName: opts.name,
+        path: this.redactFn(opts.command),
+        code: 'ESPAWN',
+        reason: 'could not be started',
+      });
     }
     this.pid = child.pid;
     this.stdinStream = child.stdin;
     child.stdin?.on('error', () => undefined); // EPIPE once the program has gone
-    this.writeLog([`=== saltnet ${new Date().toISOString()} start ${this.name} (pid ${this.pid}): ${this.commandLine}`]);
+    this.writeLog([
+      `=== saltnet ${new Date().toISOString()} start ${this.name} (pid ${this.pid}): ${this.commandLine}`,
+    ]);
     live.set(this.pid, this);
     installExitHook();
 
@@ -145,7 +172,11 @@ class ManagedProcessImpl implements ManagedProcess {
   }
 
   /** The exit: noticed at once, the process group killed, the pipes drained (for a while), waits failed. */
-  private watchExit(child: ReturnType<typeof spawnDetached>, streams: Readable[], drained: Promise<void>[]): Promise<ExitInfo> {
+  private watchExit(
+    child: ReturnType<typeof spawnDetached>,
+    streams: Readable[],
+    drained: Promise<void>[],
+  ): Promise<ExitInfo> {
     return new Promise<ExitInfo>((resolveExit) => {
       let finished = false;
       const onExit = (code: number | null, sig: NodeJS.Signals | null): void => {
@@ -157,16 +188,27 @@ class ManagedProcessImpl implements ManagedProcess {
         signalGroup(this.pid, 'SIGKILL');
         const info: ExitInfo = { code, signal: sig, expected: this.stopRequested };
         let drainTimer: NodeJS.Timeout | undefined;
-        void Promise.race([Promise.all(drained), new Promise<void>((r) => (drainTimer = setTimeout(r, DRAIN_MS)))]).then(() => {
+        void Promise.race([
+          Promise.all(drained),
+          new Promise<void>((r) => (drainTimer = setTimeout(r, DRAIN_MS))),
+        ]).then(() => {
           clearTimeout(drainTimer);
           for (const s of streams) s.destroy();
           for (const sp of this.splitters) sp.end();
           if (this.quietTimer) clearTimeout(this.quietTimer);
-          this.writeLog([`=== saltnet ${new Date().toISOString()} ${this.name} (pid ${this.pid}) ${describeExit(info)}${info.expected ? ' (stopped by saltnet)' : ''}`]);
+          this.writeLog([
+            `=== saltnet ${new Date().toISOString()} ${this.name} (pid ${this.pid}) ${describeExit(info)}${info.expected ? ' (stopped by saltnet)' : ''}`,
+          ]);
           this.closeLog();
           this.exitInfo = info;
           resolveExit(info);
-          const err = new ProcessExitedError({ processName: this.name, exit: info, tail: this.tail(), logFile: this.logFile, during: 'while waiting for output' });
+          const err = new ProcessExitedError({
+            processName: this.name,
+            exit: info,
+            tail: this.tail(),
+            logFile: this.logFile,
+            during: 'while waiting for output',
+          });
           for (const w of [...this.waiters]) w.reject(err);
           this.waiters.clear();
         });
@@ -261,7 +303,15 @@ class ManagedProcessImpl implements ManagedProcess {
     return new Promise<string>((resolvePromise, rejectPromise) => {
       if (opts.signal?.aborted) return rejectPromise(opts.signal.reason);
       if (this.exitInfo) {
-        return rejectPromise(new ProcessExitedError({ processName: this.name, exit: this.exitInfo, tail: this.tail(), logFile: this.logFile, during: `before ${describePattern(pattern)} appeared` }));
+        return rejectPromise(
+          new ProcessExitedError({
+            processName: this.name,
+            exit: this.exitInfo,
+            tail: this.tail(),
+            logFile: this.logFile,
+            during: `before ${describePattern(pattern)} appeared`,
+          }),
+        );
       }
       let timer: NodeJS.Timeout | undefined;
       const onAbort = (): void => waiter.reject(opts.signal?.reason);
@@ -280,7 +330,13 @@ class ManagedProcessImpl implements ManagedProcess {
         reject: (err) => {
           finish();
           if (err instanceof ProcessExitedError) {
-            err = new ProcessExitedError({ processName: this.name, exit: err.exit, tail: err.tail, ...(err.logFile ? { logFile: err.logFile } : {}), during: `before ${describePattern(pattern)} appeared` });
+            err = new ProcessExitedError({
+              processName: this.name,
+              exit: err.exit,
+              tail: err.tail,
+              ...(err.logFile ? { logFile: err.logFile } : {}),
+              during: `before ${describePattern(pattern)} appeared`,
+            });
           }
           rejectPromise(err);
         },
@@ -293,7 +349,16 @@ class ManagedProcessImpl implements ManagedProcess {
         timer = setTimeout(() => {
           const waitedMs = Math.round(performance.now() - started);
           const waitingFor = describePattern(pattern);
-          waiter.reject(new ReadinessTimeout({ processName: this.name, waitedMs, waitingFor, tail: this.tail(), logFile: this.logFile, summary: `${this.name} did not print ${waitingFor} within ${waitedMs} ms` }));
+          waiter.reject(
+            new ReadinessTimeout({
+              processName: this.name,
+              waitedMs,
+              waitingFor,
+              tail: this.tail(),
+              logFile: this.logFile,
+              summary: `${this.name} did not print ${waitingFor} within ${waitedMs} ms`,
+            }),
+          );
         }, opts.timeoutMs);
       }
     });
@@ -324,7 +389,9 @@ class ManagedProcessImpl implements ManagedProcess {
           .then(graceful)
           .catch((err: unknown) => {
             if (!this.alive) return;
-            this.writeLog([`=== saltnet: graceful stop of ${this.name} failed (${err instanceof Error ? err.message : String(err)}): sending SIGTERM`]);
+            this.writeLog([
+              `=== saltnet: graceful stop of ${this.name} failed (${err instanceof Error ? err.message : String(err)}): sending SIGTERM`,
+            ]);
             signal(this.pid, 'SIGTERM');
           });
       } else {
@@ -333,7 +400,9 @@ class ManagedProcessImpl implements ManagedProcess {
       const how = await Promise.race([exited, graceOver]);
       clearTimeout(graceTimer);
       if (how === 'timeout' && this.alive) {
-        this.writeLog([`=== saltnet: ${this.name} still running ${graceMs} ms after the stop request: SIGKILL to its process tree`]);
+        this.writeLog([
+          `=== saltnet: ${this.name} still running ${graceMs} ms after the stop request: SIGKILL to its process tree`,
+        ]);
         await killTree(this.pid, 'SIGKILL');
       }
       return this.exited;
@@ -366,7 +435,11 @@ export function killNow(p: ManagedProcess): Promise<ExitInfo> {
 }
 
 /** waitForText with a deadline that is already scaled (internal to this folder). */
-export function waitForTextUnscaled(p: ManagedProcess, pattern: TextPattern | readonly TextPattern[], opts: WaitForTextOptions): Promise<string> {
+export function waitForTextUnscaled(
+  p: ManagedProcess,
+  pattern: TextPattern | readonly TextPattern[],
+  opts: WaitForTextOptions,
+): Promise<string> {
   if (p instanceof ManagedProcessImpl) return p.waitForTextAbsolute(pattern, opts);
   return p.waitForText(pattern, opts);
 }

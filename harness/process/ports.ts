@@ -62,7 +62,8 @@ export async function isPortFree(port: number, host = '127.0.0.1'): Promise<bool
   }
 }
 
-const BIND_TEXT = /EADDRINUSE|address already in use|address in use|failed to bind|bind failed|could not bind|cannot bind|unable to bind/i;
+const BIND_TEXT =
+  /EADDRINUSE|address already in use|address in use|failed to bind|bind failed|could not bind|cannot bind|unable to bind/i;
 
 /**
  * Whether `err` looks like a lost port race: code EADDRINUSE anywhere in its cause chain, or a bind

@@ -46,12 +46,24 @@ function describe(s: ReadyStrategy): string {
 }
 
 /** Wait until `proc` is ready by the first strategy that succeeds, under one deadline (timeoutMs, scaled here). */
-export async function waitUntilReady(proc: ManagedProcess, strategies: ReadyStrategy[], opts: { timeoutMs: number }): Promise<Ready> {
+export async function waitUntilReady(
+  proc: ManagedProcess,
+  strategies: ReadyStrategy[],
+  opts: { timeoutMs: number },
+): Promise<Ready> {
   if (strategies.length === 0) throw new Error('waitUntilReady: no strategy given');
-  for (const s of strategies) if (s.kind === 'log' && s.patterns.length === 0) throw new Error('waitUntilReady: a log strategy needs at least one pattern');
+  for (const s of strategies)
+    if (s.kind === 'log' && s.patterns.length === 0)
+      throw new Error('waitUntilReady: a log strategy needs at least one pattern');
   if (!proc.running) {
     const exit = await proc.exited;
-    throw new ProcessExitedError({ processName: proc.name, exit, tail: proc.tail(), logFile: proc.logFile, during: 'before waitUntilReady was called' });
+    throw new ProcessExitedError({
+      processName: proc.name,
+      exit,
+      tail: proc.tail(),
+      logFile: proc.logFile,
+      during: 'before waitUntilReady was called',
+    });
   }
   const started = performance.now();
   const elapsed = (): number => Math.round(performance.now() - started);
@@ -66,7 +78,15 @@ export async function waitUntilReady(proc: ManagedProcess, strategies: ReadyStra
 
       void proc.exited.then((exit) => {
         if (ac.signal.aborted) return;
-        reject(new ProcessExitedError({ processName: proc.name, exit, tail: proc.tail(), logFile: proc.logFile, during: `before it was ready (after ${elapsed()} ms)` }));
+        reject(
+          new ProcessExitedError({
+            processName: proc.name,
+            exit,
+            tail: proc.tail(),
+            logFile: proc.logFile,
+            during: `before it was ready (after ${elapsed()} ms)`,
+          }),
+        );
       });
       timer = setTimeout(() => {
         const waitingFor = strategies
@@ -75,7 +95,15 @@ export async function waitUntilReady(proc: ManagedProcess, strategies: ReadyStra
             return describe(s) + (last ? ` (last: ${last})` : '');
           })
           .join(', ');
-        reject(new ReadinessTimeout({ processName: proc.name, waitedMs: elapsed(), waitingFor, tail: proc.tail(), logFile: proc.logFile }));
+        reject(
+          new ReadinessTimeout({
+            processName: proc.name,
+            waitedMs: elapsed(),
+            waitingFor,
+            tail: proc.tail(),
+            logFile: proc.logFile,
+          }),
+        );
       }, deadline);
 
       for (const s of strategies) {
@@ -115,7 +143,11 @@ export async function waitUntilReady(proc: ManagedProcess, strategies: ReadyStra
 }
 
 /** A probe that succeeds once something accepts TCP connections on host:port. */
-export function tcpProbe(port: number, host = '127.0.0.1', opts: { name?: string; everyMs?: number } = {}): ReadyStrategy {
+export function tcpProbe(
+  port: number,
+  host = '127.0.0.1',
+  opts: { name?: string; everyMs?: number } = {},
+): ReadyStrategy {
   return {
     kind: 'probe',
     name: opts.name ?? `tcp ${host}:${port}`,
@@ -159,7 +191,10 @@ export function httpProbe(url: string, opts: HttpProbeOptions = {}): ReadyStrate
         bodyTimeout: timeout,
         ...(opts.body === undefined
           ? {}
-          : { body: typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body), headers: { 'content-type': 'application/json' } }),
+          : {
+              body: typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body),
+              headers: { 'content-type': 'application/json' },
+            }),
       });
       const text = await res.body.text();
       if (opts.ok) return opts.ok(res.statusCode, text);

@@ -27,8 +27,14 @@ if (!runId || !Number.isInteger(ownerPid)) {
       const killed = await reapRun(record, { graceMs: GRACE_MS, log: (l) => notes.push(l) });
       try {
         if (existsSync(record.workdir)) {
-          const lines = [`owner ${ownerPid} of run ${runId} died; reaped: ${killed.join(', ') || 'nothing left'}`, ...notes];
-          appendFileSync(join(record.workdir, 'saltnet-reaper.log'), lines.map((l) => `${new Date().toISOString()} ${l}\n`).join(''));
+          const lines = [
+            `owner ${ownerPid} of run ${runId} died; reaped: ${killed.join(', ') || 'nothing left'}`,
+            ...notes,
+          ];
+          appendFileSync(
+            join(record.workdir, 'saltnet-reaper.log'),
+            lines.map((l) => `${new Date().toISOString()} ${l}\n`).join(''),
+          );
         }
       } catch {
         /* best effort */

@@ -13,7 +13,10 @@ import { stateDir, selfStartTime } from './registry.js';
  * setup builds it).
  */
 export const REAPER_SCRIPT = fileURLToPath(
-  new URL(import.meta.url.endsWith('.ts') ? '../../dist/harness/process/reaper-main.js' : './reaper-main.js', import.meta.url),
+  new URL(
+    import.meta.url.endsWith('.ts') ? '../../dist/harness/process/reaper-main.js' : './reaper-main.js',
+    import.meta.url,
+  ),
 );
 
 /** How often the watchdog checks its owner and the run record. */
@@ -36,7 +39,8 @@ export interface Reaper {
  * harness's event loop alive.
  */
 export function startReaper(runId: string): Reaper {
-  if (!existsSync(REAPER_SCRIPT)) throw new Error(`saltnet reaper is not built (${REAPER_SCRIPT} is missing): run "npm run build"`);
+  if (!existsSync(REAPER_SCRIPT))
+    throw new Error(`saltnet reaper is not built (${REAPER_SCRIPT} is missing): run "npm run build"`);
   // NODE_OPTIONS could hold --inspect-brk or a loader meant for the harness, not for the watchdog.
   const env: NodeJS.ProcessEnv = { ...process.env, SALTNET_STATE_DIR: stateDir() };
   delete env['NODE_OPTIONS'];

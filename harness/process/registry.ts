@@ -32,7 +32,10 @@ export interface RunRecord {
   info?: Record<string, unknown>;
   /** The run created `workdir` as a temporary folder (no --workdir): reaping the run removes it (see workdir.ts). */
   tempWorkdir?: boolean;
-  /** Keep the temporary workdir when the run is reaped: a program crashed or the start failed, and its logs are the evidence. */
+  /**
+   * Keep the temporary workdir when the run is reaped: a program crashed or the start failed, and its logs are the
+   * evidence.
+   */
   keepWorkdir?: boolean;
 }
 
@@ -44,11 +47,16 @@ export interface RunRecord {
  */
 export function resolveStateDir(env: NodeJS.ProcessEnv = process.env): { dir: string; source: string } {
   if (env['SALTNET_STATE_DIR']) return { dir: resolve(env['SALTNET_STATE_DIR']), source: 'env SALTNET_STATE_DIR' };
-  if (env['SALTNET_CACHE_DIR']) return { dir: join(resolve(env['SALTNET_CACHE_DIR']), 'runs'), source: 'env SALTNET_CACHE_DIR (its runs folder)' };
+  if (env['SALTNET_CACHE_DIR'])
+    return { dir: join(resolve(env['SALTNET_CACHE_DIR']), 'runs'), source: 'env SALTNET_CACHE_DIR (its runs folder)' };
   // The XDG spec says a relative $XDG_CACHE_HOME is invalid and must be ignored (as snapshot/cache-dir.ts does).
   const xdg = env['XDG_CACHE_HOME'];
-  if (xdg && isAbsolute(xdg)) return { dir: join(xdg, 'saltnet', 'runs'), source: 'default ($XDG_CACHE_HOME/saltnet/runs)' };
-  return { dir: join(env['HOME'] || homedir(), '.cache', 'saltnet', 'runs'), source: 'default (~/.cache/saltnet/runs)' };
+  if (xdg && isAbsolute(xdg))
+    return { dir: join(xdg, 'saltnet', 'runs'), source: 'default ($XDG_CACHE_HOME/saltnet/runs)' };
+  return {
+    dir: join(env['HOME'] || homedir(), '.cache', 'saltnet', 'runs'),
+    source: 'default (~/.cache/saltnet/runs)',
+  };
 }
 
 /** The run registry's folder (created): see resolveStateDir. */
@@ -58,8 +66,15 @@ export function stateDir(): string {
     mkdirSync(dir, { recursive: true });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    const why = e.code === 'ENOTDIR' || e.code === 'EEXIST' ? 'a file is in the way' : e.code === 'EACCES' || e.code === 'EPERM' ? 'permission denied' : e.message;
-    throw new Error(`cannot use ${dir} for the run registry (${source}): ${why}; set SALTNET_STATE_DIR to a folder you can write`);
+    const why =
+      e.code === 'ENOTDIR' || e.code === 'EEXIST'
+        ? 'a file is in the way'
+        : e.code === 'EACCES' || e.code === 'EPERM'
+          ? 'permission denied'
+          : e.message;
+    throw new Error(
+      `cannot use ${dir} for the run registry (${source}): ${why}; set SALTNET_STATE_DIR to a folder you can write`,
+    );
   }
   return dir;
 }
@@ -72,7 +87,8 @@ export function isRunId(runId: string): boolean {
 }
 
 function checkRunId(runId: string): void {
-  if (!isRunId(runId)) throw new Error(`invalid run id ${JSON.stringify(runId)}: use letters, digits, '.', '_' and '-'`);
+  if (!isRunId(runId))
+    throw new Error(`invalid run id ${JSON.stringify(runId)}: use letters, digits, '.', '_' and '-'`);
 }
 
 function runFile(runId: string): string {
@@ -82,7 +98,13 @@ function runFile(runId: string): string {
 
 function isRunRecord(x: unknown): x is RunRecord {
   const r = x as RunRecord;
-  return typeof r === 'object' && r !== null && typeof r.runId === 'string' && typeof r.ownerPid === 'number' && Array.isArray(r.processes);
+  return (
+    typeof r === 'object' &&
+    r !== null &&
+    typeof r.runId === 'string' &&
+    typeof r.ownerPid === 'number' &&
+    Array.isArray(r.processes)
+  );
 }
 
 /** Write (atomically: a temporary file renamed over the record). */
@@ -147,7 +169,6 @@ export function isAlive(pid: number, startTime?: string): boolean {
   return !startTime || st.startTime === startTime;
 }
 
-
 async function waitDead(check: () => boolean, ms: number): Promise<boolean> {
   const end = Date.now() + ms;
   while (Date.now() < end) {
@@ -188,7 +209,8 @@ export async function reapRun(r: RunRecord, opts: ReapOptions = {}): Promise<str
   }
   await waitDead(() => targets.every((p) => !same(p)) && [...trees.values()].flat().every((d) => !same(d)), 2000);
   try {
-    if (settleWorkdir(r) === 'kept') opts.log?.(`saltnet: run ${r.runId}: its workdir is kept for its logs: ${r.workdir}`);
+    if (settleWorkdir(r) === 'kept')
+      opts.log?.(`saltnet: run ${r.runId}: its workdir is kept for its logs: ${r.workdir}`);
   } catch (err) {
     opts.log?.(`saltnet: run ${r.runId}: cannot remove its temporary workdir ${r.workdir}: ${(err as Error).message}`);
   }

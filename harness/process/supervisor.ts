@@ -26,9 +26,14 @@ export interface Supervisor {
   setInfo(info: Record<string, unknown>): void;
   /** Add to the info of the run record. */
   updateInfo(patch: Record<string, unknown>): void;
-  /** Whether whoever reaps this run after a death of its saltnet keeps its temporary workdir (RunRecord.keepWorkdir). */
+  /**
+   * Whether whoever reaps this run after a death of its saltnet keeps its temporary workdir (RunRecord.keepWorkdir).
+   */
   keepWorkdir(keep: boolean): void;
-  /** Stop every process, last started first, each gracefully then killed after its grace; remove the run record. Idempotent. */
+  /**
+   * Stop every process, last started first, each gracefully then killed after its grace; remove the run record.
+   * Idempotent.
+   */
   stopAll(): Promise<void>;
 }
 
@@ -37,16 +42,25 @@ export interface SupervisorOptions {
   /** The run created `workdir` as a temporary folder: a reaper removes it with the run (RunRecord.tempWorkdir). */
   tempWorkdir?: boolean;
   runId?: string;
-  /** SIGINT/SIGTERM/SIGHUP → interrupt(), stopAll(), what holdExit() holds, then exit 130/143/129; uncaughtException/unhandledRejection → stopAll() then exit 1 (default true). */
+  /**
+   * SIGINT/SIGTERM/SIGHUP → interrupt(), stopAll(), what holdExit() holds, then exit 130/143/129;
+   * uncaughtException/unhandledRejection → stopAll() then exit 1 (default true).
+   */
   trapSignals?: boolean;
   /** Start the watchdog that reaps the run if this process dies without stopping it (default true). */
   reaper?: boolean;
-  /** Runs once after every process has stopped, on every path that stops them (stopAll, a trapped signal, a second Ctrl-C). */
+  /**
+   * Runs once after every process has stopped, on every path that stops them (stopAll, a trapped signal, a second
+   * Ctrl-C).
+   */
   afterStop?: () => void;
 }
 
 function newRunId(): string {
-  const t = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const t = new Date()
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   return `${t}-${process.pid}-${randomBytes(3).toString('hex')}`;
 }
 
@@ -102,7 +116,12 @@ class SupervisorImpl implements Supervisor {
     if (this.stopping) throw new Error(`run ${this.runId} is stopping: cannot start ${opts.name}`);
     const p = startProcess(opts);
     this.procs.push(p);
-    this.rec.processes.push({ name: p.name, pid: p.pid, startTime: procStartTime(p.pid) ?? '', commandLine: p.commandLine });
+    this.rec.processes.push({
+      name: p.name,
+      pid: p.pid,
+      startTime: procStartTime(p.pid) ?? '',
+      commandLine: p.commandLine,
+    });
     writeRun(this.rec);
     void p.exited.then((exit) => {
       if (this.stopping) return;

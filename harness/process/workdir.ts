@@ -16,7 +16,9 @@ export function newTempWorkdir(): string {
   return join(tmpdir(), `saltnet-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`);
 }
 
-/** Whether `dir` looks like one of ours: directly in os.tmpdir(), named by newTempWorkdir(), a folder and not a symlink. */
+/**
+ * Whether `dir` looks like one of ours: directly in os.tmpdir(), named by newTempWorkdir(), a folder and not a symlink.
+ */
 export function isTempWorkdirPath(dir: string): boolean {
   const abs = resolve(dir);
   if (dirname(abs) !== resolve(tmpdir()) || !TEMP_WORKDIR_NAME.test(basename(abs))) return false;

@@ -10,12 +10,26 @@ import { classify, nearestKey, type Format } from '../diff/rules.js';
 import { escapeText, SECRET_KEY } from './links.js';
 
 /** Where the chain is: the same session replayed on a longer chain answers other numbers here. */
-const CHAIN_POSITION = /^(height|heights|[a-z0-9_]*_height|confirmations|blocks_to_unlock|time_to_unlock|tx_count|tx_pool_size|[a-z0-9_]*_count|count|[a-z0-9_]*difficulty[a-z0-9_]*|already_generated_coins|reward|block_reward|[a-z0-9_]*_size|start_time|adjusted_time|target)$/;
+const CHAIN_POSITION =
+  /^(height|heights|[a-z0-9_]*_height|confirmations|blocks_to_unlock|time_to_unlock|tx_count|tx_pool_size|[a-z0-9_]*_count|count|[a-z0-9_]*difficulty[a-z0-9_]*|already_generated_coins|reward|block_reward|[a-z0-9_]*_size|start_time|adjusted_time|target)$/;
 
 /** Wallet methods whose answer is the wallet's history: unknown for a wallet the session did not create. */
-const HISTORY = new Set(['get_balance', 'getbalance', 'get_transfers', 'incoming_transfers', 'get_payments', 'get_bulk_payments', 'get_transfer_by_txid', 'get_address', 'getaddress']);
+const HISTORY = new Set([
+  'get_balance',
+  'getbalance',
+  'get_transfers',
+  'incoming_transfers',
+  'get_payments',
+  'get_bulk_payments',
+  'get_transfer_by_txid',
+  'get_address',
+  'getaddress',
+]);
 
-/** Lists of the whole chain (every token): a replay on a shared chain holds others too, so each recorded element is looked for. */
+/**
+ * Lists of the whole chain (every token): a replay on a shared chain holds others too, so each recorded element is
+ * looked for.
+ */
 const CHAIN_LISTS = /^(tokens)$/;
 
 export interface ExpectContext {
@@ -29,7 +43,8 @@ export interface ExpectContext {
 
 type Expectation = unknown;
 
-const typeOf = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'bigint' ? 'number' : typeof v);
+const typeOf = (v: unknown): string =>
+  v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'bigint' ? 'number' : typeof v;
 
 function byFormat(format: Format, v: unknown): Expectation {
   if (typeof v === 'string') {
@@ -53,13 +68,21 @@ function leaf(path: PathSegment[], v: unknown, c: ExpectContext): Expectation {
   }
   const key = nearestKey(path);
   if (key !== undefined && SECRET_KEY.test(key) && typeof v === 'string' && v !== '') return { type: 'string' };
-  if (key !== undefined && CHAIN_POSITION.test(key) && (typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean')) return { type: typeOf(v) };
+  if (
+    key !== undefined &&
+    CHAIN_POSITION.test(key) &&
+    (typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean')
+  )
+    return { type: typeOf(v) };
   const rule = classify(path, formatPath(path), v, v);
   if (rule) return byFormat(rule.format, v);
   return typeof v === 'string' ? escapeText(v) : v;
 }
 
-/** Lists of transfers: entries of one block come back in no fixed order, so each is looked for by its deterministic fields. */
+/**
+ * Lists of transfers: entries of one block come back in no fixed order, so each is looked for by its deterministic
+ * fields.
+ */
 const UNORDERED = /^(in|out|pending|pool|failed|transfers)$/;
 
 /** The fields of a list entry a replay answers exactly (placeholders included), for `contains`. */
@@ -83,8 +106,17 @@ function exactPart(path: PathSegment[], v: unknown, c: ExpectContext): unknown {
 
 function walk(path: PathSegment[], v: unknown, c: ExpectContext, out: Record<string, Expectation>): void {
   const key = nearestKey(path);
-  if (Array.isArray(v) && v.length > 0 && key !== undefined && UNORDERED.test(key) && typeof path.at(-1) === 'string' && v.every(isPlainObject)) {
-    out[formatPath(path)] = { all: [{ length: v.length }, ...v.map((x) => ({ contains: exactPart([...path, 0], x, c) }))] };
+  if (
+    Array.isArray(v) &&
+    v.length > 0 &&
+    key !== undefined &&
+    UNORDERED.test(key) &&
+    typeof path.at(-1) === 'string' &&
+    v.every(isPlainObject)
+  ) {
+    out[formatPath(path)] = {
+      all: [{ length: v.length }, ...v.map((x) => ({ contains: exactPart([...path, 0], x, c) }))],
+    };
     return;
   }
   if (Array.isArray(v)) {

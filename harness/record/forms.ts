@@ -14,12 +14,15 @@ export interface ActionDraft {
   value: Record<string, unknown>;
 }
 
-
 /** JSON text with sorted keys, bigints and integral numbers alike: equal requests give equal text. */
 export function canonical(v: unknown): string {
   if (typeof v === 'bigint' || (typeof v === 'number' && Number.isInteger(v))) return `#${String(v)}`;
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (isPlainObject(v)) return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(',')}}`;
+  if (isPlainObject(v))
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`)
+      .join(',')}}`;
   return JSON.stringify(v) ?? 'undefined';
 }
 
@@ -54,7 +57,11 @@ function sweepCandidate(p: Record<string, unknown>, spec: BackendSpec): Record<s
 }
 
 /** `candidate` when the runner would send exactly `params` for it. */
-function verified(candidate: Record<string, unknown> | undefined, build: (c: Record<string, unknown>) => Record<string, unknown>, params: unknown): Record<string, unknown> | undefined {
+function verified(
+  candidate: Record<string, unknown> | undefined,
+  build: (c: Record<string, unknown>) => Record<string, unknown>,
+  params: unknown,
+): Record<string, unknown> | undefined {
   if (!candidate) return undefined;
   try {
     return canonical(build({ ...candidate })) === canonical(params) ? candidate : undefined;
@@ -84,7 +91,8 @@ function readableWallet(c: RecordedCall, spec: BackendSpec): ActionDraft | undef
 export function actionOf(c: RecordedCall, spec: BackendSpec, readable = true): ActionDraft {
   const hasParams = !(isPlainObject(c.params) && Object.keys(c.params).length === 0) && c.params !== undefined;
   const params = hasParams ? { params: c.params } : {};
-  if (c.on === 'daemon') return { key: 'call', value: c.path ? { path: c.path, ...params } : { on: 'daemon', method: c.method, ...params } };
+  if (c.on === 'daemon')
+    return { key: 'call', value: c.path ? { path: c.path, ...params } : { on: 'daemon', method: c.method, ...params } };
   const r = readable ? readableWallet(c, spec) : undefined;
   return r ?? { key: 'call', value: { method: c.method, ...params } };
 }

@@ -29,8 +29,11 @@ export interface Linker {
   saves(): Map<number, Record<string, string>>;
 }
 
-/** Request and answer fields that hold a secret: never written; a request sends `${env.SALTNET_RECORDED_<KEY>}` instead. */
-export const SECRET_KEY = /^(password|old_password|new_password|passphrase|seed|seed_offset|mnemonic|key|spendkey|viewkey|spend_key|view_key|secret_key|private_key|spend_secret_key|view_secret_key)$/;
+/**
+ * Request and answer fields that hold a secret: never written; a request sends `${env.SALTNET_RECORDED_<KEY>}` instead.
+ */
+export const SECRET_KEY =
+  /^(password|old_password|new_password|passphrase|seed|seed_offset|mnemonic|key|spendkey|viewkey|spend_key|view_key|secret_key|private_key|spend_secret_key|view_secret_key)$/;
 
 /** A literal string as a scenario writes it: `${` is `$${` (placeholders are resolved in every string of a step). */
 export const escapeText = (s: string): string => s.replace(/\$\{/g, () => '$${');
@@ -39,7 +42,11 @@ export const escapeText = (s: string): string => s.replace(/\$\{/g, () => '$${')
 const MIN_PRODUCED = 32;
 
 /** The placeholders of the wallets' addresses: the one `${w.address}` gives at this height, and `.cn`/`.carrot`. */
-function addressPlaceholders(spec: BackendSpec, wallets: readonly RecordedWallet[], height: number): Map<string, string> {
+function addressPlaceholders(
+  spec: BackendSpec,
+  wallets: readonly RecordedWallet[],
+  height: number,
+): Map<string, string> {
   const m = new Map<string, string>();
   for (const w of wallets) {
     const a = w.addresses;
@@ -74,13 +81,22 @@ export function createLinker(spec: BackendSpec, wallets: readonly RecordedWallet
   const request = (v: unknown): unknown => {
     if (typeof v === 'string') return link(v) ?? escapeText(v);
     if (Array.isArray(v)) return v.map(request);
-    if (isPlainObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, SECRET_KEY.test(k) && typeof x === 'string' && x !== '' ? `\${env.SALTNET_RECORDED_${k.toUpperCase()}}` : request(x)]));
+    if (isPlainObject(v))
+      return Object.fromEntries(
+        Object.entries(v).map(([k, x]) => [
+          k,
+          SECRET_KEY.test(k) && typeof x === 'string' && x !== ''
+            ? `\${env.SALTNET_RECORDED_${k.toUpperCase()}}`
+            : request(x),
+        ]),
+      );
     return v;
   };
   const remember = (step: number, path: PathSegment[], v: unknown, method: string): void => {
     if (Array.isArray(v)) return v.forEach((x, i) => remember(step, [...path, i], x, method));
     if (isPlainObject(v)) return Object.entries(v).forEach(([k, x]) => remember(step, [...path, k], x, method));
-    if (typeof v !== 'string' || v.length < MIN_PRODUCED || /^(.)\1*$/.test(v) || addresses.has(v) || produced.has(v)) return;
+    if (typeof v !== 'string' || v.length < MIN_PRODUCED || /^(.)\1*$/.test(v) || addresses.has(v) || produced.has(v))
+      return;
     const formatted = formatPath(path);
     if (classify(path, formatted, v, v)?.format !== 'opaque') return;
     const key = nearestKey(path) ?? 'value';

@@ -7,8 +7,27 @@
 import { barePath, peekMethod } from './exchanges.js';
 
 /** Daemon requests a mining episode makes: URI endpoints and JSON-RPC methods. */
-export const EPISODE_PATHS = new Set(['/start_mining', '/stop_mining', '/mining_status', '/get_height', '/getheight', '/get_info', '/getinfo', '/pop_blocks']);
-export const EPISODE_METHODS = new Set(['get_info', 'get_block_count', 'getblockcount', 'get_last_block_header', 'getlastblockheader', 'get_block_header_by_height', 'getblockheaderbyheight', 'get_block', 'getblock']);
+export const EPISODE_PATHS = new Set([
+  '/start_mining',
+  '/stop_mining',
+  '/mining_status',
+  '/get_height',
+  '/getheight',
+  '/get_info',
+  '/getinfo',
+  '/pop_blocks',
+]);
+export const EPISODE_METHODS = new Set([
+  'get_info',
+  'get_block_count',
+  'getblockcount',
+  'get_last_block_header',
+  'getlastblockheader',
+  'get_block_header_by_height',
+  'getblockheaderbyheight',
+  'get_block',
+  'getblock',
+]);
 
 export interface MiningTracker {
   /**
@@ -21,7 +40,12 @@ export interface MiningTracker {
   close(): void;
 }
 
-export function trackMining(height: () => Promise<number>, mined: (blocks: number) => void, startHeight: number, pollMs = 250): MiningTracker {
+export function trackMining(
+  height: () => Promise<number>,
+  mined: (blocks: number) => void,
+  startHeight: number,
+  pollMs = 250,
+): MiningTracker {
   let accounted = startHeight;
   let observed = startHeight;
   let episode: { stopped: boolean } | undefined;

@@ -3,7 +3,13 @@
 // comes back unchanged. What crossed is kept as raw bytes and parsed only when the recording is
 // written, so the hot path does no JSON work. Headers are never kept (an Authorization header is a
 // secret). Bound to 127.0.0.1 on a free port.
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'undici';
 
@@ -27,7 +33,10 @@ export interface RawExchange {
 }
 
 export interface ProxyHooks {
-  /** Called before a request is forwarded (the session settles what happened before it): false when the request is no step of its own. */
+  /**
+   * Called before a request is forwarded (the session settles what happened before it): false when the request is no
+   * step of its own.
+   */
   before?(target: string, path: string, body: Buffer, seq: number): boolean | Promise<boolean>;
   /** Every exchange, once its answer went back. */
   exchange(e: RawExchange): void;
@@ -40,7 +49,17 @@ export interface RecordingProxy {
 }
 
 // Hop-by-hop headers (RFC 9110 §7.6.1) and the ones the pool sets itself.
-const HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'host', 'content-length']);
+const HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'upgrade',
+  'te',
+  'trailer',
+  'host',
+  'content-length',
+]);
 
 function forwardable(h: IncomingHttpHeaders): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
@@ -61,7 +80,12 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
  * A proxy for `upstream` (http://127.0.0.1:port of the real server). `nextSeq` numbers the
  * exchanges of the whole session in the order requests arrive.
  */
-export async function startRecordingProxy(upstream: string, target: string, hooks: ProxyHooks, nextSeq: () => number): Promise<RecordingProxy> {
+export async function startRecordingProxy(
+  upstream: string,
+  target: string,
+  hooks: ProxyHooks,
+  nextSeq: () => number,
+): Promise<RecordingProxy> {
   const pool = new Pool(upstream, { connections: 8, pipelining: 1 });
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const startedAt = Date.now();
@@ -74,7 +98,12 @@ export async function startRecordingProxy(upstream: string, target: string, hook
     let contentType = 'text/plain';
     let responseBody: Buffer;
     try {
-      const r = await pool.request({ method: method as 'POST', path, headers: forwardable(req.headers), body: requestBody.length > 0 ? requestBody : null });
+      const r = await pool.request({
+        method: method as 'POST',
+        path,
+        headers: forwardable(req.headers),
+        body: requestBody.length > 0 ? requestBody : null,
+      });
       status = r.statusCode;
       responseBody = Buffer.from(await r.body.arrayBuffer());
       const headers: Record<string, string | string[]> = {};
@@ -83,10 +112,24 @@ export async function startRecordingProxy(upstream: string, target: string, hook
       res.writeHead(status, headers).end(responseBody);
     } catch (err) {
       // The server behind the proxy is gone or refused: the client sees what it would have seen.
-      responseBody = Buffer.from(`saltnet record: ${target} did not answer (${err instanceof Error ? err.message : String(err)})`);
+      responseBody = Buffer.from(
+        `saltnet record: ${target} did not answer (${err instanceof Error ? err.message : String(err)})`,
+      );
       res.destroy();
     }
-    hooks.exchange({ target, seq, startedAt, endedAt: Date.now(), method, path, requestBody, status, responseBody, contentType, keep });
+    hooks.exchange({
+      target,
+      seq,
+      startedAt,
+      endedAt: Date.now(),
+      method,
+      path,
+      requestBody,
+      status,
+      responseBody,
+      contentType,
+      keep,
+    });
   };
   const server: Server = createServer((req, res) => {
     handle(req, res).catch(() => res.destroy());

@@ -24,8 +24,17 @@ export interface RecordSessionOptions {
   /** Start a testnet with these options (default: the backend's defaults); ignored with `attach`. */
   testnet?: TestnetOptions;
   /** Record on a running testnet instead: its daemon and wallet RPC URLs and its main wallet's addresses. */
-  attach?: { daemon: string; wallet: string; addresses: MiningAddresses; minerAddresses?: MiningAddresses; backend: BackendSpec['name'] };
-  /** Unlocked funds of the session's main wallet (atomic units of the backend's coin); default the backend's (1100 SAL1). */
+  attach?: {
+    daemon: string;
+    wallet: string;
+    addresses: MiningAddresses;
+    minerAddresses?: MiningAddresses;
+    backend: BackendSpec['name'];
+  };
+  /**
+   * Unlocked funds of the session's main wallet (atomic units of the backend's coin); default the backend's (1100
+   * SAL1).
+   */
   unlocked?: bigint;
   /** More wallets besides main (not with `attach`). */
   wallets?: RecordWalletOption[];
@@ -65,7 +74,10 @@ async function ownTestnet(o: RecordSessionOptions): Promise<Source & { height: n
   const probe = BACKENDS[base.backend && base.backend !== 'auto' ? base.backend : 'sim'];
   const mainFunds = o.unlocked ?? probe.defaultUnlocked;
   const extra = o.wallets ?? [];
-  const need = [mainFunds, ...extra.map((w) => Object.values(w.unlocked ?? {}).reduce((a, b) => a + b, 0n))].reduce((a, b) => a + b + probe.feeMargin, 0n);
+  const need = [mainFunds, ...extra.map((w) => Object.values(w.unlocked ?? {}).reduce((a, b) => a + b, 0n))].reduce(
+    (a, b) => a + b + probe.feeMargin,
+    0n,
+  );
   const t = await startTestnet({ ...base, unlocked: fundingBucket(need, probe) });
   const spec = t.backend.spec;
   const added: WalletHandle[] = [];
@@ -73,17 +85,41 @@ async function ownTestnet(o: RecordSessionOptions): Promise<Source & { height: n
     const height = await t.daemon.client.height();
     const funder = t.wallets().get('main')!;
     const asset = fundingAsset(spec);
-    const plan = [{ name: 'main', unlocked: { [asset]: mainFunds } as Record<string, bigint> }, ...extra.map((w) => ({ name: w.name, unlocked: w.unlocked ?? {} }))];
+    const plan = [
+      { name: 'main', unlocked: { [asset]: mainFunds } as Record<string, bigint> },
+      ...extra.map((w) => ({ name: w.name, unlocked: w.unlocked ?? {} })),
+    ];
     const wallets: Source['wallets'] = [];
     for (const w of plan) {
       const h = await t.addWallet(`rec-${w.name}`);
       added.push(h);
       for (const [a, amount] of Object.entries(w.unlocked)) {
-        if (amount > 0n) await fundFromWallet({ daemon: t.daemon.client, spec, from: funder.client, to: h, minerAddresses: t.miner.addresses, amount, threads: t.mining.threads, ...(spec.fundAsset ? { asset: a } : {}) });
+        if (amount > 0n)
+          await fundFromWallet({
+            daemon: t.daemon.client,
+            spec,
+            from: funder.client,
+            to: h,
+            minerAddresses: t.miner.addresses,
+            amount,
+            threads: t.mining.threads,
+            ...(spec.fundAsset ? { asset: a } : {}),
+          });
       }
-      wallets.push({ wallet: { name: w.name, addresses: h.addresses, funded: w.unlocked, history: 'fresh' }, url: h.url });
+      wallets.push({
+        wallet: { name: w.name, addresses: h.addresses, funded: w.unlocked, history: 'fresh' },
+        url: h.url,
+      });
     }
-    return { spec, daemonUrl: t.daemon.url, wallets, testnet: t, height, minerAddresses: t.miner.addresses, release: () => t.stop() };
+    return {
+      spec,
+      daemonUrl: t.daemon.url,
+      wallets,
+      testnet: t,
+      height,
+      minerAddresses: t.miner.addresses,
+      release: () => t.stop(),
+    };
   } catch (err) {
     await t.stop().catch(() => undefined);
     throw err;
@@ -102,7 +138,8 @@ function attached(a: NonNullable<RecordSessionOptions['attach']>): Source {
 
 /** Start recording: a testnet (or the one given) behind recording proxies. Stop with `stop()`. */
 export async function recordSession(o: RecordSessionOptions = {}): Promise<RecordSession> {
-  if (o.attach && o.wallets?.length) throw new Error('more wallets need a testnet of the session\'s own: leave out --run, or record with main only');
+  if (o.attach && o.wallets?.length)
+    throw new Error("more wallets need a testnet of the session's own: leave out --run, or record with main only");
   const startedAt = new Date().toISOString();
   const src: Source & { height?: number } = o.attach ? attached(o.attach) : await ownTestnet(o);
   const daemon = createDaemonClient(src.daemonUrl);
@@ -116,7 +153,11 @@ export async function recordSession(o: RecordSessionOptions = {}): Promise<Recor
   try {
     // From here on, blocks are the session's: funding the wallets mined some before.
     sessionHeight = await daemon.height();
-    tracker = trackMining(() => daemon.height(), (blocks) => void mines.push({ seq: current - 0.5, blocks }), sessionHeight);
+    tracker = trackMining(
+      () => daemon.height(),
+      (blocks) => void mines.push({ seq: current - 0.5, blocks }),
+      sessionHeight,
+    );
     const t = tracker;
     const hooks = {
       before: (target: string, path: string, body: Buffer, at: number) => {
@@ -136,7 +177,12 @@ export async function recordSession(o: RecordSessionOptions = {}): Promise<Recor
     throw err;
   }
   const [daemonProxy, ...walletProxies] = proxies;
-  src.testnet?.supervisor.updateInfo({ daemon: daemonProxy!.url, wallet: walletProxies[0]!.url, addresses: src.wallets[0]!.wallet.addresses, recording: true });
+  src.testnet?.supervisor.updateInfo({
+    daemon: daemonProxy!.url,
+    wallet: walletProxies[0]!.url,
+    addresses: src.wallets[0]!.wallet.addresses,
+    recording: true,
+  });
   let stopped: Promise<Recording> | undefined;
   const stop = async (): Promise<Recording> => {
     await tracker!.finish();
@@ -144,7 +190,10 @@ export async function recordSession(o: RecordSessionOptions = {}): Promise<Recor
     for (const p of proxies) await p.close().catch(() => undefined);
     await daemon.close();
     await src.release();
-    const events: (RecordedEvent & { seq: number })[] = [...raw.map((e) => ({ ...toCall(e), seq: e.seq })), ...mines.map((m) => ({ kind: 'mine' as const, blocks: m.blocks, seq: m.seq }))];
+    const events: (RecordedEvent & { seq: number })[] = [
+      ...raw.map((e) => ({ ...toCall(e), seq: e.seq })),
+      ...mines.map((m) => ({ kind: 'mine' as const, blocks: m.blocks, seq: m.seq })),
+    ];
     events.sort((a, b) => a.seq - b.seq);
     return {
       startedAt,

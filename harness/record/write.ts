@@ -27,14 +27,18 @@ interface StepDraft {
   comments: string[];
 }
 
-/** What main must hold when its history is unknown (a `--run` session): what it spent, with the token cost and a fee margin per spend. */
+/**
+ * What main must hold when its history is unknown (a `--run` session): what it spent, with the token cost and a fee
+ * margin per spend.
+ */
 function spentByMain(rec: Recording): bigint {
   const coin = fundingAsset(rec.spec);
   let total = 0n;
   for (const e of rec.events) {
     if (e.kind !== 'call' || e.on !== 'wallet' || e.wallet !== 'main' || e.answer.error) continue;
     const p = (e.params ?? {}) as { destinations?: { amount?: unknown; asset_type?: string }[] };
-    for (const d of p.destinations ?? []) if ((d.asset_type ?? coin) === coin && d.amount !== undefined) total += BigInt(d.amount as number);
+    for (const d of p.destinations ?? [])
+      if ((d.asset_type ?? coin) === coin && d.amount !== undefined) total += BigInt(d.amount as number);
     if (e.method === 'create_token') total += rec.spec.tokenCost ?? 0n;
     if (/^(transfer|sweep|create_token)/.test(e.method ?? '')) total += rec.spec.feeMargin;
   }
@@ -45,12 +49,21 @@ function header(rec: Recording, o: ToScenarioOptions): Record<string, unknown> {
   const main = rec.wallets.find((w) => w.name === 'main')!;
   const coin = fundingAsset(rec.spec);
   const mainFunds = main.history === 'fresh' ? main.funded : { [coin]: spentByMain(rec) };
-  const unlocked = Object.fromEntries(Object.entries(mainFunds).filter(([, v]) => v > 0n).map(([a, v]) => [a, formatAmountShort(v, a)]));
+  const unlocked = Object.fromEntries(
+    Object.entries(mainFunds)
+      .filter(([, v]) => v > 0n)
+      .map(([a, v]) => [a, formatAmountShort(v, a)]),
+  );
   const wallets = Object.fromEntries(
-    rec.wallets.filter((w) => w.name !== 'main').map((w) => {
-      const funds = Object.entries(w.funded).filter(([, v]) => v > 0n);
-      return [w.name, funds.length ? { unlocked: Object.fromEntries(funds.map(([a, v]) => [a, formatAmountShort(v, a)])) } : {}];
-    }),
+    rec.wallets
+      .filter((w) => w.name !== 'main')
+      .map((w) => {
+        const funds = Object.entries(w.funded).filter(([, v]) => v > 0n);
+        return [
+          w.name,
+          funds.length ? { unlocked: Object.fromEntries(funds.map(([a, v]) => [a, formatAmountShort(v, a)])) } : {},
+        ];
+      }),
   );
   return {
     name: o.name ?? `recorded session ${rec.startedAt.replace('T', ' ').slice(0, 19)}`,
@@ -61,10 +74,21 @@ function header(rec: Recording, o: ToScenarioOptions): Record<string, unknown> {
   };
 }
 
-function callStep(c: RecordedCall, index: number, rec: Recording, linker: ReturnType<typeof createLinker>, readable: boolean): Record<string, unknown> {
+function callStep(
+  c: RecordedCall,
+  index: number,
+  rec: Recording,
+  linker: ReturnType<typeof createLinker>,
+  readable: boolean,
+): Record<string, unknown> {
   const action = actionOf(c, rec.spec, readable);
   const wallet = c.on === 'wallet' ? rec.wallets.find((w) => w.name === c.wallet) : undefined;
-  const ctx = { on: c.on, ...(c.method ? { method: c.method } : {}), knownHistory: wallet?.history === 'fresh', link: linker.link };
+  const ctx = {
+    on: c.on,
+    ...(c.method ? { method: c.method } : {}),
+    knownHistory: wallet?.history === 'fresh',
+    link: linker.link,
+  };
   const step: Record<string, unknown> = {
     ...(c.on === 'wallet' && c.wallet !== 'main' ? { wallet: c.wallet } : {}),
     [action.key]: linker.request(action.value),
@@ -79,7 +103,11 @@ function callStep(c: RecordedCall, index: number, rec: Recording, linker: Return
 
 /** A daemon read right before mining (the height a mining loop starts from): part of the mining, not a step. */
 const isMiningRead = (e: RecordedEvent, next: RecordedEvent | undefined): boolean =>
-  next?.kind === 'mine' && e.kind === 'call' && e.on === 'daemon' && !e.answer.error && (EPISODE_PATHS.has(e.path ?? '') || EPISODE_METHODS.has(e.method ?? ''));
+  next?.kind === 'mine' &&
+  e.kind === 'call' &&
+  e.on === 'daemon' &&
+  !e.answer.error &&
+  (EPISODE_PATHS.has(e.path ?? '') || EPISODE_METHODS.has(e.method ?? ''));
 
 function drafts(rec: Recording, callOnly: ReadonlySet<number>): StepDraft[] {
   const linker = createLinker(rec.spec, rec.wallets, rec.height);
@@ -112,18 +140,28 @@ function render(rec: Recording, o: ToScenarioOptions, steps: StepDraft[]): strin
     ` Replay it: saltnet run ${relative(process.cwd(), o.file) || o.file}`,
   ].join('\n');
   const seq = doc.get('steps', true);
-  if (isSeq(seq)) seq.items.forEach((node, i) => (steps[i]!.comments.length ? ((node as { commentBefore?: string }).commentBefore = steps[i]!.comments.join('\n')) : undefined));
+  if (isSeq(seq))
+    seq.items.forEach((node, i) =>
+      steps[i]!.comments.length
+        ? ((node as { commentBefore?: string }).commentBefore = steps[i]!.comments.join('\n'))
+        : undefined,
+    );
   // Small mappings (a request, a matcher) on one line, as people write them.
   visit(doc, {
     Map(_k, node, path) {
-      if (path.length > 4 && node.items.length <= 4 && node.items.every((p) => !isMap(p.value) && !isSeq(p.value))) node.flow = true;
+      if (path.length > 4 && node.items.length <= 4 && node.items.every((p) => !isMap(p.value) && !isSeq(p.value)))
+        node.flow = true;
     },
   });
   return doc.toString({ lineWidth: 0 });
 }
 
 /** Which steps a scenario problem is about (`steps[3].transfer.to` → 3). */
-const stepsOf = (err: ScenarioError): number[] => err.problems.map((p) => /^steps\[(\d+)\]/.exec(p.path)?.[1]).filter((x): x is string => x !== undefined).map(Number);
+const stepsOf = (err: ScenarioError): number[] =>
+  err.problems
+    .map((p) => /^steps\[(\d+)\]/.exec(p.path)?.[1])
+    .filter((x): x is string => x !== undefined)
+    .map(Number);
 
 /**
  * The scenario file of a recording. A step whose readable form the parser refuses (a request the
@@ -133,14 +171,18 @@ export function recordingToScenario(rec: Recording, o: ToScenarioOptions): { tex
   const callOnly = new Set<number>();
   for (let attempt = 0; ; attempt++) {
     const steps = drafts(rec, callOnly);
-    if (steps.length === 0) throw new Error('nothing was recorded: no request reached the proxies and no block was mined');
+    if (steps.length === 0)
+      throw new Error('nothing was recorded: no request reached the proxies and no block was mined');
     const text = render(rec, o, steps);
     try {
       parseScenario(text, o.file);
       return { text, steps: steps.length };
     } catch (err) {
       const bad = err instanceof ScenarioError ? stepsOf(err).filter((i) => !callOnly.has(i)) : [];
-      if (attempt > 0 || bad.length === 0) throw new Error(`saltnet record wrote a scenario its own parser refuses (please report this):\n${err instanceof Error ? err.message : String(err)}`);
+      if (attempt > 0 || bad.length === 0)
+        throw new Error(
+          `saltnet record wrote a scenario its own parser refuses (please report this):\n${err instanceof Error ? err.message : String(err)}`,
+        );
       for (const i of bad) callOnly.add(i);
     }
   }

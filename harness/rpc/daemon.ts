@@ -43,11 +43,20 @@ export function createDaemonClient(url: string, opts: EndpointOptions = {}): Dae
     getInfo: () => post('/get_info'),
     height: async () => (await post<{ height: number }>('/get_height')).height,
     startMining: async (address, threads = 1) =>
-      (await post<{ status: string }>('/start_mining', { miner_address: address, threads_count: threads, do_background_mining: false, ignore_battery: true })).status,
+      (
+        await post<{ status: string }>('/start_mining', {
+          miner_address: address,
+          threads_count: threads,
+          do_background_mining: false,
+          ignore_battery: true,
+        })
+      ).status,
     stopMining: async () => (await post<{ status: string }>('/stop_mining')).status,
     miningStatus: () => post<MiningStatus>('/mining_status'),
     popBlocks: async (n) => (await post<{ height: number }>('/pop_blocks', { nblocks: n })).height,
-    txCount: async (height) => (await call<{ block_header: { num_txes: number } }>('get_block_header_by_height', { height })).block_header.num_txes,
+    txCount: async (height) =>
+      (await call<{ block_header: { num_txes: number } }>('get_block_header_by_height', { height })).block_header
+        .num_txes,
     stopDaemon: async () => {
       await post('/stop_daemon');
     },

@@ -20,7 +20,9 @@ export class HttpStatusError extends Error {
     readonly url: string,
     readonly body: string,
   ) {
-    super(`${url} answered HTTP ${status}${status === 401 ? ' (wrong or missing RPC login)' : ''}${body ? `: ${body.slice(0, 200)}` : ''}`);
+    super(
+      `${url} answered HTTP ${status}${status === 401 ? ' (wrong or missing RPC login)' : ''}${body ? `: ${body.slice(0, 200)}` : ''}`,
+    );
     this.name = 'HttpStatusError';
   }
 }

@@ -54,14 +54,32 @@ export function createEndpoint(url: string, opts: EndpointOptions = {}): Endpoin
   let nc = 0;
   let queue: Promise<unknown> = Promise.resolve();
 
-  const once = async (path: string, body: string, timeoutMs: number): Promise<{ status: number; text: string; wwwAuth?: string[] }> => {
+  const once = async (
+    path: string,
+    body: string,
+    timeoutMs: number,
+  ): Promise<{ status: number; text: string; wwwAuth?: string[] }> => {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (opts.auth && challenge) {
       nc += 1;
-      headers.authorization = digestAuthorizationHeader({ ...opts.auth, method: 'POST', uri: path, wwwAuthenticate: challenge, nc, cnonce: randomBytes(8).toString('hex') });
+      headers.authorization = digestAuthorizationHeader({
+        ...opts.auth,
+        method: 'POST',
+        uri: path,
+        wwwAuthenticate: challenge,
+        nc,
+        cnonce: randomBytes(8).toString('hex'),
+      });
     }
     try {
-      const res = await client.request({ path, method: 'POST', body, headers, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+      const res = await client.request({
+        path,
+        method: 'POST',
+        body,
+        headers,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
       const text = await res.body.text();
       const h = res.headers['www-authenticate'];
       return { status: res.statusCode, text, ...(h ? { wwwAuth: Array.isArray(h) ? h : [h] } : {}) };
@@ -75,7 +93,12 @@ export function createEndpoint(url: string, opts: EndpointOptions = {}): Endpoin
     }
   };
 
-  const onceRecovering = async (path: string, request: unknown, body: string, timeoutMs: number): ReturnType<typeof once> => {
+  const onceRecovering = async (
+    path: string,
+    request: unknown,
+    body: string,
+    timeoutMs: number,
+  ): ReturnType<typeof once> => {
     for (let attempt = 0; ; attempt++) {
       try {
         return await once(path, body, timeoutMs);

@@ -17,7 +17,12 @@ export interface JsonRpc {
 export function jsonRpc(endpoint: Endpoint): JsonRpc {
   let id = 0;
   const raw = async (method: string, params?: unknown): Promise<JsonRpcAnswer> =>
-    (await endpoint.post('/json_rpc', { jsonrpc: '2.0', id: String(++id), method, ...(params === undefined ? {} : { params }) })) as JsonRpcAnswer;
+    (await endpoint.post('/json_rpc', {
+      jsonrpc: '2.0',
+      id: String(++id),
+      method,
+      ...(params === undefined ? {} : { params }),
+    })) as JsonRpcAnswer;
   return {
     raw,
     async call<T>(method: string, params?: unknown): Promise<T> {

@@ -39,16 +39,26 @@ export function createWalletClient(url: string, opts: EndpointOptions = {}): Wal
       const res = await raw('get_balance', { asset_type: asset });
       if (res.error) {
         // Salvium: a wallet that never received the asset answers -1 "Source asset ... not found".
-        if (res.error.code === -1 && /not found in wallet/.test(res.error.message)) return { balance: 0n, unlocked: 0n, blocksToUnlock: 0 };
+        if (res.error.code === -1 && /not found in wallet/.test(res.error.message))
+          return { balance: 0n, unlocked: 0n, blocksToUnlock: 0 };
         throw new RpcError(res.error.code, res.error.message, 'get_balance', endpoint.url);
       }
       const r = res.result ?? {};
       if (Array.isArray(r.balances)) {
         const rec = (r.balances as Record<string, unknown>[]).find((b) => b.asset_type === asset);
         if (!rec) return { balance: 0n, unlocked: 0n, blocksToUnlock: 0 };
-        return { balance: toBigInt(rec.balance), unlocked: toBigInt(rec.unlocked_balance), blocksToUnlock: Number(rec.blocks_to_unlock ?? 0) };
+        return {
+          balance: toBigInt(rec.balance),
+          unlocked: toBigInt(rec.unlocked_balance),
+          blocksToUnlock: Number(rec.blocks_to_unlock ?? 0),
+        };
       }
-      if ('balance' in r) return { balance: toBigInt(r.balance), unlocked: toBigInt(r.unlocked_balance), blocksToUnlock: Number(r.blocks_to_unlock ?? 0) };
+      if ('balance' in r)
+        return {
+          balance: toBigInt(r.balance),
+          unlocked: toBigInt(r.unlocked_balance),
+          blocksToUnlock: Number(r.blocks_to_unlock ?? 0),
+        };
       return { balance: 0n, unlocked: 0n, blocksToUnlock: 0 }; // `{}`: zero balances are dropped
     },
     stopWallet: async () => {

@@ -19,12 +19,17 @@ function withDefaults(o: RunScenarioOptions): RunnerOptions {
   };
 }
 
-/** Run scenario files (paths); results in file order. A file that does not parse is a failed result, not an exception. */
+/**
+ * Run scenario files (paths); results in file order. A file that does not parse is a failed result, not an exception.
+ */
 export function runScenarios(files: string[], o: RunScenarioOptions = {}): Promise<ScenarioResult[]> {
   return runFiles(files, withDefaults(o));
 }
 
-/** Run one scenario file and return its result (status passed | failed | error (infrastructure) | skipped, steps, failure, artifact folder). */
+/**
+ * Run one scenario file and return its result (status passed | failed | error (infrastructure) | skipped, steps,
+ * failure, artifact folder).
+ */
 export async function runScenario(file: string, o: RunScenarioOptions = {}): Promise<ScenarioResult> {
   const [r] = await runScenarios([file], o);
   if (!r) throw new Error(`${file} holds no scenario that was run (filtered out?)`);

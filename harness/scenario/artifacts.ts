@@ -46,13 +46,19 @@ export type TranscriptRecord = Omit<TranscriptEntry, 'time'> & { time: string };
 export interface Artifacts {
   /** The run's folder (absolute). */
   readonly dir: string;
-  /** Writes `scenario.yaml`: the resolved scenario as YAML (bigints exact), or `resolved` itself when it is a string (YAML or JSON text). */
+  /**
+   * Writes `scenario.yaml`: the resolved scenario as YAML (bigints exact), or `resolved` itself when it is a string
+   * (YAML or JSON text).
+   */
   writeScenario(resolved: unknown): string;
   /** Writes `commands.txt`, one command line a line, redacted again. */
   writeCommandLines(lines: readonly string[]): string;
   /** Appends one line to `transcript.jsonl`. */
   transcript(entry: TranscriptEntry): void;
-  /** Copies process logs (name → file) into `logs/<name>.log`; returns name → copy. Copies every log it can before throwing for those it could not. */
+  /**
+   * Copies process logs (name → file) into `logs/<name>.log`; returns name → copy. Copies every log it can before
+   * throwing for those it could not.
+   */
   copyLogs(files: Record<string, string>): Record<string, string>;
   /** Writes `result.json`. */
   writeResult(r: ScenarioResult): string;
@@ -105,7 +111,10 @@ export function folderTimestamp(d: Date): string {
   return d.toISOString().replace(/[-:]/g, '');
 }
 
-/** A log's file name in `logs/`: the name with anything but `[A-Za-z0-9._-]` replaced, `.log` added unless it has an extension. */
+/**
+ * A log's file name in `logs/`: the name with anything but `[A-Za-z0-9._-]` replaced, `.log` added unless it has an
+ * extension.
+ */
 function logFileName(name: string): string {
   const base = name.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\.+/, '_') || 'log';
   return path.extname(base) ? base : `${base}.log`;
@@ -136,7 +145,11 @@ function runFolder(root: string, base: string): string {
 }
 
 /** Copy each log (name → file) into logsDir under a safe, unique name; `red` redacts them on the way. */
-function copyLogFiles(logsDir: string, files: Record<string, string>, red: ((s: string) => string) | undefined): Record<string, string> {
+function copyLogFiles(
+  logsDir: string,
+  files: Record<string, string>,
+  red: ((s: string) => string) | undefined,
+): Record<string, string> {
   attempt(logsDir, 'create', () => fs.mkdirSync(logsDir, { recursive: true }));
   const copied: Record<string, string> = {};
   const errors: ArtifactWriteError[] = [];
@@ -165,7 +178,11 @@ function copyLogFiles(logsDir: string, files: Record<string, string>, red: ((s: 
  * Creates the folder `<root>/<timestamp>-<slug of the scenario name>` (and `root` if needed) for
  * one run. An existing folder is never reused: when the name is taken, `-2`, `-3`, … is appended.
  */
-export function createArtifacts(root: string, scenario: { file: string; name: string }, opts: ArtifactsOptions = {}): Artifacts {
+export function createArtifacts(
+  root: string,
+  scenario: { file: string; name: string },
+  opts: ArtifactsOptions = {},
+): Artifacts {
   const secrets = opts.secrets ?? [];
   const redactFn = opts.redact ?? defaultRedact;
   const red = (s: string): string => (secrets.length ? redactFn(s, secrets) : s);
@@ -208,12 +225,20 @@ export function createArtifacts(root: string, scenario: { file: string; name: st
       const file = path.join(dir, ARTIFACT_FILES.transcript);
       const t = entry.time;
       const time = t instanceof Date ? t.toISOString() : typeof t === 'number' ? new Date(t).toISOString() : t;
-      const record = { time, target: entry.target, path: entry.path, request: entry.request, status: entry.status, response: entry.response, ms: entry.ms };
+      const record = {
+        time,
+        target: entry.target,
+        path: entry.path,
+        request: entry.request,
+        status: entry.status,
+        response: entry.response,
+        ms: entry.ms,
+      };
       const bytes = Buffer.from(`${safeStringify(record, { mapString: red })}\n`, 'utf8');
       attempt(file, 'write', () => {
         transcriptFd ??= fs.openSync(file, 'a');
         // writeSync may write fewer bytes than asked; a line must never be cut.
-        for (let off = 0; off < bytes.length; ) off += fs.writeSync(transcriptFd, bytes, off, bytes.length - off);
+        for (let off = 0; off < bytes.length;) off += fs.writeSync(transcriptFd, bytes, off, bytes.length - off);
       });
     },
 
@@ -264,7 +289,8 @@ function readIfExists(file: string): string | undefined {
 
 /** Integers as numbers when exact, bigints beyond 2^53 (the same rule as the RPC clients). */
 function narrowInts(v: unknown): unknown {
-  if (typeof v === 'bigint') return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
+  if (typeof v === 'bigint')
+    return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
   if (Array.isArray(v)) return v.map(narrowInts);
   if (v && typeof v === 'object') {
     const out: Record<string, unknown> = {};

@@ -85,7 +85,10 @@ export function envRedaction(scenario: unknown, env: NodeJS.ProcessEnv = process
     const v = env[name];
     if (v === undefined || v === '' || labels.has(v)) continue;
     labels.set(v, envLabel(name));
-    if (v.length < SHORT) warnings.push(`\${env.${name}} is ${v.length} character${v.length === 1 ? '' : 's'} long: every occurrence of it in the artifacts and reports is redacted; write \${env.public.${name}} if it is no secret`);
+    if (v.length < SHORT)
+      warnings.push(
+        `\${env.${name}} is ${v.length} character${v.length === 1 ? '' : 's'} long: every occurrence of it in the artifacts and reports is redacted; write \${env.public.${name}} if it is no secret`,
+      );
   }
   // Each label stands for itself: redacting twice (a result redacted here, then by the artifacts) changes nothing.
   const table = new Map(labels);

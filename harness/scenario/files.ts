@@ -4,7 +4,17 @@
 // file inside the scenario file's folder or the working directory (the folder saltnet runs in),
 // after symbolic links are followed, unless the run allows files outside them
 // (`saltnet run --allow-files-outside`, RunnerOptions.allowFilesOutside).
-import { closeSync, constants, existsSync, fstatSync, openSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  openSync,
+  readSync,
+  realpathSync,
+  statSync,
+  type Stats,
+} from 'node:fs';
 import { resolve } from 'node:path';
 import { isBelow } from '../common/paths.js';
 import { formatBytes, MAX_METADATA_FILE_BYTES } from './limits.js';
@@ -41,14 +51,18 @@ export function readBounded(path: string, maxBytes: number, what: string, noFoll
   let fd: number;
   try {
     // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer.
-    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (noFollow ? (constants.O_NOFOLLOW ?? 0) : 0));
+    fd = openSync(
+      path,
+      constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (noFollow ? (constants.O_NOFOLLOW ?? 0) : 0),
+    );
   } catch (e) {
     throw new FileRefused(errnoText(e));
   }
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) throw new FileRefused(`it is ${kindOf(st)}, not a regular file`);
-    const tooBig = (size: string): FileRefused => new FileRefused(`it is ${size}; ${what} is at most ${formatBytes(maxBytes)}`);
+    const tooBig = (size: string): FileRefused =>
+      new FileRefused(`it is ${size}; ${what} is at most ${formatBytes(maxBytes)}`);
     if (st.size > maxBytes) throw tooBig(`${st.size} bytes`);
     const buf = Buffer.alloc(maxBytes + 1);
     let got = 0;
@@ -105,11 +119,15 @@ export function resolveMetadataFile(file: string, o: FileAccess): string {
   }
   const st = statSync(real);
   if (!st.isFile()) throw new FileRefused(`it is ${kindOf(st)}, not a regular file`);
-  if (st.size > MAX_METADATA_FILE_BYTES) throw new FileRefused(`it is ${st.size} bytes; a metadata file is at most ${formatBytes(MAX_METADATA_FILE_BYTES)}`);
+  if (st.size > MAX_METADATA_FILE_BYTES)
+    throw new FileRefused(`it is ${st.size} bytes; a metadata file is at most ${formatBytes(MAX_METADATA_FILE_BYTES)}`);
   return real;
 }
 
-/** A metadata file's bytes, checked as resolveMetadataFile says and read with the cap (a file swapped for a link or a device since is refused too). */
+/**
+ * A metadata file's bytes, checked as resolveMetadataFile says and read with the cap (a file swapped for a link or a
+ * device since is refused too).
+ */
 export function readMetadataFile(file: string, o: FileAccess): Buffer {
   return readBounded(resolveMetadataFile(file, o), MAX_METADATA_FILE_BYTES, 'a metadata file', true);
 }
@@ -119,7 +137,10 @@ export function metadataFileProblem(file: string, why: string): string {
   return `cannot serve the metadata file ${JSON.stringify(file)}: ${why}`;
 }
 
-/** Check every metadata `file:` of a scenario before anything runs; throws a ScenarioError (file, line, field, path, why). */
+/**
+ * Check every metadata `file:` of a scenario before anything runs; throws a ScenarioError (file, line, field, path,
+ * why).
+ */
 export function checkScenarioFiles(s: Scenario, o: FileAccess): void {
   const problems: ScenarioProblem[] = [];
   for (const st of s.steps) {
@@ -129,7 +150,12 @@ export function checkScenarioFiles(s: Scenario, o: FileAccess): void {
       resolveMetadataFile(a.file, o);
     } catch (e) {
       if (!(e instanceof FileRefused)) throw e;
-      problems.push({ pos: a.filePos ?? st.pos, path: `steps[${st.index}].metadata.file`, message: metadataFileProblem(a.file, e.message), expected: `a regular file of at most ${formatBytes(MAX_METADATA_FILE_BYTES).split(' (')[0]} inside the scenario's folder or the working directory` });
+      problems.push({
+        pos: a.filePos ?? st.pos,
+        path: `steps[${st.index}].metadata.file`,
+        message: metadataFileProblem(a.file, e.message),
+        expected: `a regular file of at most ${formatBytes(MAX_METADATA_FILE_BYTES).split(' (')[0]} inside the scenario's folder or the working directory`,
+      });
     }
   }
   if (problems.length) throw new ScenarioError(problems);

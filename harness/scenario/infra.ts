@@ -16,7 +16,12 @@ export function messageOf(err: unknown): string {
  * error>); trying once more`. Rejects with the second attempt's error when that one fails too, and
  * does not try again once `signal` has aborted.
  */
-export function retryOnce<T>(start: () => Promise<T>, what: string, log: (line: string) => void, signal?: AbortSignal): Promise<T> {
+export function retryOnce<T>(
+  start: () => Promise<T>,
+  what: string,
+  log: (line: string) => void,
+  signal?: AbortSignal,
+): Promise<T> {
   return pRetry(() => start(), {
     retries: 1,
     minTimeout: 500,
@@ -51,11 +56,23 @@ export function watchDeaths(t: Testnet): DeathWatch {
     async broken() {
       // A refused connection can arrive before the exit event; the exit is recorded once its output is drained.
       await sleep(100);
-      await Promise.all(t.supervisor.processes().filter((p) => !p.running).map((p) => p.exited));
-      const running = new Set(t.supervisor.processes().filter((p) => p.running).map((p) => p.name));
+      await Promise.all(
+        t.supervisor
+          .processes()
+          .filter((p) => !p.running)
+          .map((p) => p.exited),
+      );
+      const running = new Set(
+        t.supervisor
+          .processes()
+          .filter((p) => p.running)
+          .map((p) => p.name),
+      );
       const dead = [...died].filter(([name]) => !running.has(name));
       if (dead.length === 0) return undefined;
-      return dead.map(([name, e]) => `the testnet's ${name} died (${describeExit(e)}) and was not started again`).join('; ');
+      return dead
+        .map(([name, e]) => `the testnet's ${name} died (${describeExit(e)}) and was not started again`)
+        .join('; ');
     },
     off,
   };
@@ -80,7 +97,11 @@ export function interruptionMessage(signal: AbortSignal): string {
  * What the work still does afterwards is not waited for: `abandoned` gets its value (to release
  * what it made), and a rejection of it is ignored.
  */
-export function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined, abandoned?: (value: T) => void): Promise<T> {
+export function untilAborted<T>(
+  work: Promise<T>,
+  signal: AbortSignal | undefined,
+  abandoned?: (value: T) => void,
+): Promise<T> {
   if (!signal) return work;
   return new Promise<T>((resolve, reject) => {
     let settled = false;

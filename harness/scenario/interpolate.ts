@@ -51,7 +51,10 @@ export function scanTemplate(s: string): TemplatePart[] {
         else if (ch === '}') break;
         j++;
       }
-      if (j >= n) throw new Error(`unterminated placeholder in ${JSON.stringify(s)}: "\${" without a closing "}" (write $\${ for a literal \${)`);
+      if (j >= n)
+        throw new Error(
+          `unterminated placeholder in ${JSON.stringify(s)}: "\${" without a closing "}" (write $\${ for a literal \${)`,
+        );
       if (buf) parts.push({ text: buf });
       buf = '';
       parts.push({ expr: s.slice(i + 2, j).trim(), start: i, end: j + 1 });
@@ -141,11 +144,15 @@ export function lookup(expr: string, scope: Scope): unknown {
     throw new Error(`bad placeholder ${ph}: ${(e as Error).message}`);
   }
   const [root, ...rest] = segs;
-  if (typeof root !== 'string') throw new Error(`bad placeholder ${ph}: it must start with a name; ${definedNames(scope)}`);
+  if (typeof root !== 'string')
+    throw new Error(`bad placeholder ${ph}: it must start with a name; ${definedNames(scope)}`);
   if (root === 'env') {
     // ${env.public.NAME}: the same value, marked as no secret (not redacted from artifacts: env-secrets.ts)
     const name = rest.length === 2 && rest[0] === 'public' ? rest[1] : rest.length === 1 ? rest[0] : undefined;
-    if (typeof name !== 'string') throw new Error(`bad placeholder ${ph}: write \${env.NAME} for the environment variable NAME (\${env.public.NAME} when its value may appear in the artifacts)`);
+    if (typeof name !== 'string')
+      throw new Error(
+        `bad placeholder ${ph}: write \${env.NAME} for the environment variable NAME (\${env.public.NAME} when its value may appear in the artifacts)`,
+      );
     const env = isPlainObject(scope.env) ? (scope.env as Record<string, unknown>) : process.env;
     const v = env[name];
     if (v === undefined) throw new Error(`placeholder ${ph}: the environment variable ${name} is not set`);
@@ -165,7 +172,9 @@ export function lookup(expr: string, scope: Scope): unknown {
     const next = step(cur, seg);
     if (!next.found) {
       const where = formatPath(walked);
-      throw new Error(`unknown placeholder ${ph}: ${where} has no ${typeof seg === 'number' ? `item [${seg}]` : JSON.stringify(seg)} (${describeKeys(cur)})`);
+      throw new Error(
+        `unknown placeholder ${ph}: ${where} has no ${typeof seg === 'number' ? `item [${seg}]` : JSON.stringify(seg)} (${describeKeys(cur)})`,
+      );
     }
     cur = next.value;
     walked.push(seg);
@@ -180,7 +189,8 @@ function step(cur: unknown, seg: PathSegment): { found: boolean; value?: unknown
   }
   if (typeof cur === 'object' && cur !== null) {
     const key = String(seg);
-    if (Object.prototype.hasOwnProperty.call(cur, key)) return { found: true, value: (cur as Record<string, unknown>)[key] };
+    if (Object.prototype.hasOwnProperty.call(cur, key))
+      return { found: true, value: (cur as Record<string, unknown>)[key] };
   }
   return { found: false };
 }

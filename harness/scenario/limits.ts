@@ -26,11 +26,17 @@ export const MAX_WALLETS = 20;
 export const MAX_PROBLEMS_SHOWN = 20;
 /** Validation stops looking after this many problems: a huge broken file costs no more than a small one. */
 export const MAX_PROBLEMS_COLLECTED = 200;
-/** `requires.height` and `mine: {to: …}`; also the chain funding may grow to (every fork is active by 1400): the same bound as --height. */
+/**
+ * `requires.height` and `mine: {to: …}`; also the chain funding may grow to (every fork is active by 1400): the same
+ * bound as --height.
+ */
 export { MAX_HEIGHT };
 /** Blocks one `mine` step, or one `wait` with `mine: true`, may mine. */
 export const MAX_BLOCKS_PER_STEP = 10_000;
-/** Blocks the steps of a scenario may mine in all (a `wait` with `mine: true` and no `blocks` counts MAX_BLOCKS_PER_STEP). */
+/**
+ * Blocks the steps of a scenario may mine in all (a `wait` with `mine: true` and no `blocks` counts
+ * MAX_BLOCKS_PER_STEP).
+ */
 export const MAX_BLOCKS_MINED = 100_000;
 /** The longest a `wait` waits; also the bound of a wait that gives only `blocks`. */
 export const MAX_WAIT_SECONDS = 3600;
@@ -56,14 +62,25 @@ export function limitReason(path: readonly PathSegment[]): string | undefined {
   const last = names.at(-1);
   const parent = names.at(-2);
   if ((parent === 'requires' && last === 'height') || (parent === 'mine' && last === 'to')) return HEIGHT_WHY;
-  if ((parent === 'steps' && last === 'mine') || (parent === 'mine' && last === 'blocks') || (parent === 'wait' && last === 'blocks')) return BLOCKS_WHY;
+  if (
+    (parent === 'steps' && last === 'mine') ||
+    (parent === 'mine' && last === 'blocks') ||
+    (parent === 'wait' && last === 'blocks')
+  )
+    return BLOCKS_WHY;
   if (parent === 'wait' && last === 'seconds') return SECONDS_WHY;
   return undefined;
 }
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array);
-const problem = (path: PathSegment[], message: string, expected: string, at: SchemaProblem['at'] = 'value'): SchemaProblem => ({ path, at, message, expected });
+const isObj = (v: unknown): v is Obj =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array);
+const problem = (
+  path: PathSegment[],
+  message: string,
+  expected: string,
+  at: SchemaProblem['at'] = 'value',
+): SchemaProblem => ({ path, at, message, expected });
 
 /**
  * Problems of size that make the rest of the validation not worth doing (too many steps or
@@ -72,17 +89,31 @@ const problem = (path: PathSegment[], message: string, expected: string, at: Sch
 export function sizeProblems(doc: Obj): SchemaProblem[] {
   const out: SchemaProblem[] = [];
   if (Array.isArray(doc.steps) && doc.steps.length > MAX_STEPS) {
-    out.push(problem(['steps'], `the scenario has ${doc.steps.length} steps; at most ${MAX_STEPS} (split it into several files)`, `at most ${MAX_STEPS} steps`));
+    out.push(
+      problem(
+        ['steps'],
+        `the scenario has ${doc.steps.length} steps; at most ${MAX_STEPS} (split it into several files)`,
+        `at most ${MAX_STEPS} steps`,
+      ),
+    );
   }
   if (isObj(doc.wallets) && Object.keys(doc.wallets).length > MAX_WALLETS) {
-    out.push(problem(['wallets'], `the scenario declares ${Object.keys(doc.wallets).length} wallets; at most ${MAX_WALLETS} (each one is a wallet RPC process of its own)`, `at most ${MAX_WALLETS} wallets`));
+    out.push(
+      problem(
+        ['wallets'],
+        `the scenario declares ${Object.keys(doc.wallets).length} wallets; at most ${MAX_WALLETS} (each one is a wallet RPC process of its own)`,
+        `at most ${MAX_WALLETS} wallets`,
+      ),
+    );
   }
   return out;
 }
 
 // ---- funds ----
 
-/** Atomic units of the whole supply of an asset: Salvium's MONEY_SUPPLY (tokens: at most that too), Monero's 2^64 − 1. */
+/**
+ * Atomic units of the whole supply of an asset: Salvium's MONEY_SUPPLY (tokens: at most that too), Monero's 2^64 − 1.
+ */
 function supplyOf(asset: string): bigint {
   return asset === 'XMR' ? 2n ** 64n - 1n : MONEY_SUPPLY;
 }
@@ -100,7 +131,15 @@ function fundingBackend(asset: string): BackendSpec | undefined {
  */
 export function maxFundable(spec: BackendSpec, height = MAX_HEIGHT): bigint {
   const fits = (need: bigint): boolean => {
-    const plan = planMining({ height: 0, target: height, need, fundFromHeight: spec.fundFromHeight, typicalReward: spec.typicalReward, coinbaseUnlock: spec.coinbaseUnlock, minFundBlocks: spec.minFundBlocks });
+    const plan = planMining({
+      height: 0,
+      target: height,
+      need,
+      fundFromHeight: spec.fundFromHeight,
+      typicalReward: spec.typicalReward,
+      coinbaseUnlock: spec.coinbaseUnlock,
+      minFundBlocks: spec.minFundBlocks,
+    });
     return plan.fundedTo + spec.coinbaseUnlock + 2 <= height;
   };
   // planMining gives need/typicalReward + 1 blocks; the plan ends in time while its blocks fit below the height.
@@ -116,13 +155,18 @@ function fundable(spec: BackendSpec): bigint {
   return v;
 }
 
-const show = (atomic: bigint, asset: string): string => (asset === 'SAL1' || asset === 'SAL' || asset === 'XMR' ? formatAmountShort(atomic, asset) : `${atomic} atomic units of ${asset}`);
+const show = (atomic: bigint, asset: string): string =>
+  asset === 'SAL1' || asset === 'SAL' || asset === 'XMR'
+    ? formatAmountShort(atomic, asset)
+    : `${atomic} atomic units of ${asset}`;
 
 /** Every amount of `requires.unlocked` and `wallets.<name>.unlocked`, with its path. */
 function fundsAsked(doc: Obj): { asset: string; amount: bigint; path: PathSegment[] }[] {
   const maps: { m: unknown; path: PathSegment[] }[] = [];
   if (isObj(doc.requires)) maps.push({ m: doc.requires.unlocked, path: ['requires', 'unlocked'] });
-  if (isObj(doc.wallets)) for (const [w, d] of Object.entries(doc.wallets)) if (isObj(d)) maps.push({ m: d.unlocked, path: ['wallets', w, 'unlocked'] });
+  if (isObj(doc.wallets))
+    for (const [w, d] of Object.entries(doc.wallets))
+      if (isObj(d)) maps.push({ m: d.unlocked, path: ['wallets', w, 'unlocked'] });
   const out: { asset: string; amount: bigint; path: PathSegment[] }[] = [];
   for (const { m, path } of maps) {
     if (!isObj(m)) continue;
@@ -144,7 +188,13 @@ function fundProblems(doc: Obj): SchemaProblem[] {
   for (const f of fundsAsked(doc)) {
     const supply = supplyOf(f.asset);
     if (f.amount > supply) {
-      out.push(problem(f.path, `${show(f.amount, f.asset)} is more than the chain can ever mint: the whole supply is ${show(supply, f.asset)}`, `at most ${show(supply, f.asset)}`));
+      out.push(
+        problem(
+          f.path,
+          `${show(f.amount, f.asset)} is more than the chain can ever mint: the whole supply is ${show(supply, f.asset)}`,
+          `at most ${show(supply, f.asset)}`,
+        ),
+      );
       continue;
     }
     const spec = fundingBackend(f.asset);
@@ -153,7 +203,8 @@ function fundProblems(doc: Obj): SchemaProblem[] {
     totals.set(f.asset, total);
     const max = fundable(spec);
     if (total > max) {
-      const what = total === f.amount ? show(f.amount, f.asset) : `${show(total, f.asset)} in all (requires and wallets together)`;
+      const what =
+        total === f.amount ? show(f.amount, f.asset) : `${show(total, f.asset)} in all (requires and wallets together)`;
       out.push(
         problem(
           f.path,
@@ -169,13 +220,16 @@ function fundProblems(doc: Obj): SchemaProblem[] {
 
 // ---- blocks mined by the steps ----
 
-/** The most blocks a step can mine: `mine`'s count, or a mining wait's `blocks` (MAX_BLOCKS_PER_STEP when it has none). */
+/**
+ * The most blocks a step can mine: `mine`'s count, or a mining wait's `blocks` (MAX_BLOCKS_PER_STEP when it has none).
+ */
 function blocksOf(step: Obj): { blocks: number; path: PathSegment[] } | undefined {
   const m = step.mine;
   if (typeof m === 'number') return { blocks: m, path: ['mine'] };
   if (isObj(m) && typeof m.blocks === 'number') return { blocks: m.blocks, path: ['mine', 'blocks'] };
   const w = step.wait;
-  if (isObj(w) && w.mine === true) return { blocks: typeof w.blocks === 'number' ? w.blocks : MAX_BLOCKS_PER_STEP, path: ['wait'] };
+  if (isObj(w) && w.mine === true)
+    return { blocks: typeof w.blocks === 'number' ? w.blocks : MAX_BLOCKS_PER_STEP, path: ['wait'] };
   return undefined;
 }
 
@@ -212,17 +266,38 @@ export function limitsMarkdown(): string {
   const sal = show(fundable(BACKENDS.salvium), 'SAL1');
   const xmr = show(fundable(BACKENDS.monero), 'XMR');
   const rows: [string, string][] = [
-    ['scenario file', `at most ${formatBytes(MAX_SCENARIO_BYTES)}; a larger file (or /dev/zero, a FIFO, a folder) is refused unread`],
+    [
+      'scenario file',
+      `at most ${formatBytes(MAX_SCENARIO_BYTES)}; a larger file (or /dev/zero, a FIFO, a folder) is refused unread`,
+    ],
     ['steps', `at most ${MAX_STEPS}`],
     ['wallets', `at most ${MAX_WALLETS} besides \`main\` (each is a wallet RPC process of its own)`],
-    ['problems reported', `the first ${MAX_PROBLEMS_SHOWN} are printed and the rest counted; the check stops after ${MAX_PROBLEMS_COLLECTED}`],
+    [
+      'problems reported',
+      `the first ${MAX_PROBLEMS_SHOWN} are printed and the rest counted; the check stops after ${MAX_PROBLEMS_COLLECTED}`,
+    ],
     ['`requires.height`, `mine: {to}`', `at most ${MAX_HEIGHT}`],
     ['`mine`, `mine: {blocks}`, `wait.blocks`', `at most ${MAX_BLOCKS_PER_STEP} blocks a step`],
-    ['blocks mined by the steps in all', `at most ${MAX_BLOCKS_MINED} (a \`wait\` with \`mine: true\` and no \`blocks\` counts ${MAX_BLOCKS_PER_STEP}, and stops after that many)`],
-    ['`wait.seconds`', `at most ${MAX_WAIT_SECONDS}; every wait gives up after ${MAX_WAIT_SECONDS} s, also one that gives only \`blocks\``],
-    ['`requires.unlocked`, `wallets.<name>.unlocked`', `never above the asset's whole supply (Salvium: ${show(MONEY_SUPPLY, 'SAL1')}); the fund asset in all at most what funding can mine below height ${MAX_HEIGHT}: ${sal}, ${xmr}`],
-    ['`matches`', `a pattern of at most ${MAX_PATTERN_LENGTH} characters, run by RE2 (linear time: no backreferences, no lookaround); values longer than ${MAX_SUBJECT_LENGTH} characters do not match`],
-    ['`metadata: {file}`', `a regular file of at most ${formatBytes(MAX_METADATA_FILE_BYTES)}, inside the scenario file's folder or the working directory once symbolic links are followed; \`saltnet run --allow-files-outside\` (runner option \`allowFilesOutside\`) lifts the folder rule, not the others`],
+    [
+      'blocks mined by the steps in all',
+      `at most ${MAX_BLOCKS_MINED} (a \`wait\` with \`mine: true\` and no \`blocks\` counts ${MAX_BLOCKS_PER_STEP}, and stops after that many)`,
+    ],
+    [
+      '`wait.seconds`',
+      `at most ${MAX_WAIT_SECONDS}; every wait gives up after ${MAX_WAIT_SECONDS} s, also one that gives only \`blocks\``,
+    ],
+    [
+      '`requires.unlocked`, `wallets.<name>.unlocked`',
+      `never above the asset's whole supply (Salvium: ${show(MONEY_SUPPLY, 'SAL1')}); the fund asset in all at most what funding can mine below height ${MAX_HEIGHT}: ${sal}, ${xmr}`,
+    ],
+    [
+      '`matches`',
+      `a pattern of at most ${MAX_PATTERN_LENGTH} characters, run by RE2 (linear time: no backreferences, no lookaround); values longer than ${MAX_SUBJECT_LENGTH} characters do not match`,
+    ],
+    [
+      '`metadata: {file}`',
+      `a regular file of at most ${formatBytes(MAX_METADATA_FILE_BYTES)}, inside the scenario file's folder or the working directory once symbolic links are followed; \`saltnet run --allow-files-outside\` (runner option \`allowFilesOutside\`) lifts the folder rule, not the others`,
+    ],
   ];
   return [
     '## Limits',

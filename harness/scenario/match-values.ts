@@ -17,7 +17,8 @@ export type Num = { int: bigint } | { float: number };
 /** A number-like value as a bigint (integers) or a float; undefined when not number-like. */
 export function toNum(v: unknown): Num | undefined {
   if (typeof v === 'bigint') return { int: v };
-  if (typeof v === 'number') return Number.isInteger(v) ? { int: BigInt(v) } : Number.isFinite(v) ? { float: v } : undefined;
+  if (typeof v === 'number')
+    return Number.isInteger(v) ? { int: BigInt(v) } : Number.isFinite(v) ? { float: v } : undefined;
   if (typeof v === 'string') {
     const s = v.trim();
     if (/^-?\d+$/.test(s)) return { int: BigInt(s) };
@@ -41,7 +42,11 @@ export function valuesEqual(actual: unknown, expected: unknown): boolean {
   }
   const na = toNum(actual);
   const ne = toNum(expected);
-  if (na && ne && (typeof actual !== 'string' || typeof expected !== 'string' || isAmountString(actual) || isAmountString(expected))) {
+  if (
+    na &&
+    ne &&
+    (typeof actual !== 'string' || typeof expected !== 'string' || isAmountString(actual) || isAmountString(expected))
+  ) {
     return compareNums(na, ne) === 0;
   }
   if (Array.isArray(actual) && Array.isArray(expected)) {

@@ -7,7 +7,18 @@
 import { interpolate, type Scope } from './interpolate.js';
 import { formatPath, parsePath, type PathSegment } from '../common/path.js';
 import { regexTest } from './regex.js';
-import { compareNums, containsSubset, isEmptyArray, isPlainObject, showActual, showExpected, showValue, toNum, typeName, valuesEqual } from './match-values.js';
+import {
+  compareNums,
+  containsSubset,
+  isEmptyArray,
+  isPlainObject,
+  showActual,
+  showExpected,
+  showValue,
+  toNum,
+  typeName,
+  valuesEqual,
+} from './match-values.js';
 
 export { showValue, valuesEqual } from './match-values.js';
 import type { ExpectedError, Expectations, StepFailure } from './types.js';
@@ -95,14 +106,21 @@ function equality(found: boolean, actual: unknown, op: unknown): Mismatch | unde
 const contains: MatchFn = (found, actual, op, key) => {
   const neg = key === 'not_contains';
   const expected = `${neg ? 'not containing' : 'containing'} ${showExpected(op)}`;
-  if (!found || isEmptyArray(actual)) return neg ? undefined : { expected, actual: found ? '[]' : '(absent: an omitted list is empty)' };
+  if (!found || isEmptyArray(actual))
+    return neg ? undefined : { expected, actual: found ? '[]' : '(absent: an omitted list is empty)' };
   let has: boolean;
   // A list contains an object when one of its elements has all of that object's fields
   // (`contains: { txid: …, type: in }` finds a transfer entry among many).
-  if (Array.isArray(actual)) has = actual.some((el) => (isPlainObject(el) && isPlainObject(op) ? containsSubset(el, op) : valuesEqual(el, op)));
+  if (Array.isArray(actual))
+    has = actual.some((el) => (isPlainObject(el) && isPlainObject(op) ? containsSubset(el, op) : valuesEqual(el, op)));
   else if (typeof actual === 'string') has = actual.includes(typeof op === 'string' ? op : showValue(op));
   else if (isPlainObject(actual) && isPlainObject(op)) has = containsSubset(actual, op);
-  else return { expected, actual: act(found, actual, op), note: `${key} applies to a list, a string or (with an object) an object, not a ${typeName(actual)}` };
+  else
+    return {
+      expected,
+      actual: act(found, actual, op),
+      note: `${key} applies to a list, a string or (with an object) an object, not a ${typeName(actual)}`,
+    };
   return has === neg ? { expected, actual: act(found, actual, op) } : undefined;
 };
 
@@ -110,23 +128,39 @@ const length: MatchFn = (found, actual, op) => {
   let len: number;
   if (!found) len = 0;
   else if (Array.isArray(actual) || typeof actual === 'string') len = actual.length;
-  else return { expected: `something with a length`, actual: act(found, actual, op), note: `length applies to a list or a string, not a ${typeName(actual)}` };
+  else
+    return {
+      expected: `something with a length`,
+      actual: act(found, actual, op),
+      note: `length applies to a list or a string, not a ${typeName(actual)}`,
+    };
   let ok: boolean;
   let expected: string;
   if (isPlainObject(op) && Object.keys(op).length === 1) {
     const [ck, cv] = Object.entries(op)[0]!;
     const c = CMP[ck];
     const n = toNum(cv);
-    if (!c || !n) return { expected: `length ${showValue(op)}`, actual: act(found, actual, op), note: 'bad length matcher' };
+    if (!c || !n)
+      return { expected: `length ${showValue(op)}`, actual: act(found, actual, op), note: 'bad length matcher' };
     ok = c.ok(compareNums({ int: BigInt(len) }, n));
     expected = `length ${c.sym} ${showValue(cv)}`;
   } else {
     const n = toNum(op);
-    if (!n) return { expected: `length ${showValue(op)}`, actual: act(found, actual, op), note: 'length takes a number or {gt|gte|lt|lte|eq: n}' };
+    if (!n)
+      return {
+        expected: `length ${showValue(op)}`,
+        actual: act(found, actual, op),
+        note: 'length takes a number or {gt|gte|lt|lte|eq: n}',
+      };
     ok = compareNums({ int: BigInt(len) }, n) === 0;
     expected = `length ${showValue(op)}`;
   }
-  return ok ? undefined : { expected, actual: found ? `length ${len}: ${act(found, actual, op)}` : '(absent: an omitted list has length 0)' };
+  return ok
+    ? undefined
+    : {
+        expected,
+        actual: found ? `length ${len}: ${act(found, actual, op)}` : '(absent: an omitted list has length 0)',
+      };
 };
 
 const comparison: MatchFn = (found, actual, op, key) => {
@@ -135,7 +169,8 @@ const comparison: MatchFn = (found, actual, op, key) => {
   if (!found) return { expected, actual: '(absent)' };
   const a = toNum(actual);
   const e = toNum(op);
-  if (!e) return { expected, actual: act(found, actual, op), note: `${key} needs a number or an amount to compare with` };
+  if (!e)
+    return { expected, actual: act(found, actual, op), note: `${key} needs a number or an amount to compare with` };
   if (!a) return { expected, actual: act(found, actual, op), note: 'not a number' };
   return c.ok(compareNums(a, e)) ? undefined : { expected, actual: act(found, actual, op) };
 };
@@ -143,8 +178,17 @@ const comparison: MatchFn = (found, actual, op, key) => {
 const matches: MatchFn = (found, actual, op) => {
   const expected = `matching /${String(op)}/`;
   if (!found) return { expected, actual: '(absent)' };
-  if (typeof actual !== 'string' && typeof actual !== 'number' && typeof actual !== 'bigint' && typeof actual !== 'boolean') {
-    return { expected, actual: act(found, actual, op), note: `matches applies to a string or a number, not a ${typeName(actual)}` };
+  if (
+    typeof actual !== 'string' &&
+    typeof actual !== 'number' &&
+    typeof actual !== 'bigint' &&
+    typeof actual !== 'boolean'
+  ) {
+    return {
+      expected,
+      actual: act(found, actual, op),
+      note: `matches applies to a string or a number, not a ${typeName(actual)}`,
+    };
   }
   // RE2 (regex.ts): linear time, so a pattern from a scenario cannot hang the harness.
   const r = regexTest(String(op), String(actual));
@@ -158,7 +202,9 @@ const MATCHERS: Record<MatcherKey, MatchFn> = {
   eq: (found, actual, op) => equality(found, actual, op),
   ne: (found, actual, op) => {
     if (!found) return { expected: `not ${showExpected(op)}`, actual: '(absent)' };
-    return valuesEqual(actual, op) ? { expected: `not ${showExpected(op)}`, actual: act(found, actual, op) } : undefined;
+    return valuesEqual(actual, op)
+      ? { expected: `not ${showExpected(op)}`, actual: act(found, actual, op) }
+      : undefined;
   },
   contains,
   not_contains: contains,
@@ -168,12 +214,23 @@ const MATCHERS: Record<MatcherKey, MatchFn> = {
   lt: comparison,
   lte: comparison,
   matches,
-  absent: (found, actual, op) => (!found || isEmptyArray(actual) ? undefined : { expected: 'absent (or an empty list, which epee omits)', actual: act(found, actual, op) }),
-  present: (found, actual) => (found && !isEmptyArray(actual) ? undefined : { expected: 'present (and not an empty list)', actual: found ? '[] (an empty list counts as absent)' : '(absent)' }),
+  absent: (found, actual, op) =>
+    !found || isEmptyArray(actual)
+      ? undefined
+      : { expected: 'absent (or an empty list, which epee omits)', actual: act(found, actual, op) },
+  present: (found, actual) =>
+    found && !isEmptyArray(actual)
+      ? undefined
+      : {
+          expected: 'present (and not an empty list)',
+          actual: found ? '[] (an empty list counts as absent)' : '(absent)',
+        },
   type: (found, actual, op) => {
     const expected = `a value of type ${String(op)}`;
     if (!found) return { expected, actual: '(absent)' };
-    return typeName(actual) === op ? undefined : { expected, actual: `${act(found, actual, op)} (type ${typeName(actual)})` };
+    return typeName(actual) === op
+      ? undefined
+      : { expected, actual: `${act(found, actual, op)} (type ${typeName(actual)})` };
   },
   all: (found, actual, op) => {
     const subs = Array.isArray(op) ? op : [op];
@@ -205,7 +262,8 @@ function describeError(err: unknown): string {
   if (isPlainObject(err)) {
     const code = err.code;
     const message = err.message;
-    if (code !== undefined || message !== undefined) return `error ${showValue(code)}${message !== undefined ? `: ${showValue(message)}` : ''}`;
+    if (code !== undefined || message !== undefined)
+      return `error ${showValue(code)}${message !== undefined ? `: ${showValue(message)}` : ''}`;
   }
   return `error ${showValue(err)}`;
 }
@@ -269,7 +327,10 @@ export function checkExpectations(response: Response, exp: Expectations, scope: 
 export function checkError(response: Response, expected: ExpectedError, scope?: Scope): StepFailure | undefined {
   const want: string[] = [];
   if (expected.code !== undefined) want.push(`code ${expected.code}`);
-  if (expected.message !== undefined) want.push(`message ${typeof expected.message === 'string' ? JSON.stringify(expected.message) : showValue(expected.message)}`);
+  if (expected.message !== undefined)
+    want.push(
+      `message ${typeof expected.message === 'string' ? JSON.stringify(expected.message) : showValue(expected.message)}`,
+    );
   const wantText = want.length ? `an error (${want.join(', ')})` : 'an error';
   if (!isErrorResponse(response)) {
     return {
@@ -284,17 +345,23 @@ export function checkError(response: Response, expected: ExpectedError, scope?: 
   const message = getPath(err, ['message']);
   if (expected.code !== undefined && !(code.found && valuesEqual(code.value, expected.code))) {
     const actual = `${code.found ? showValue(code.value) : '(absent)'}${message.found ? ` (message ${showValue(message.value)})` : ''}`;
-    return { message: `error.code: expected ${expected.code}, got ${actual}`, path: 'error.code', expected: String(expected.code), actual };
+    return {
+      message: `error.code: expected ${expected.code}, got ${actual}`,
+      path: 'error.code',
+      expected: String(expected.code),
+      actual,
+    };
   }
   if (expected.message !== undefined) {
     let m: Mismatch | undefined;
     try {
       const want = scope ? interpolate(expected.message, scope) : expected.message;
-      m = typeof want === 'string'
-        ? message.found && message.value === want
-          ? undefined
-          : { expected: JSON.stringify(want), actual: showActual(message.found, message.value) }
-        : matchValue(message.found, message.value, want);
+      m =
+        typeof want === 'string'
+          ? message.found && message.value === want
+            ? undefined
+            : { expected: JSON.stringify(want), actual: showActual(message.found, message.value) }
+          : matchValue(message.found, message.value, want);
     } catch (e) {
       return { message: `error.message: ${(e as Error).message}`, path: 'error.message' };
     }

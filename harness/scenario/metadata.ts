@@ -123,7 +123,11 @@ export async function startMetadataServer(): Promise<MetadataServer> {
   const server = http.createServer((req, res) => {
     const send = (status: number, text: string, headers: Record<string, string> = {}): void => {
       const body = Buffer.from(text, 'utf8');
-      res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': String(body.length), ...headers });
+      res.writeHead(status, {
+        'Content-Type': 'text/plain; charset=utf-8',
+        'Content-Length': String(body.length),
+        ...headers,
+      });
       res.end(req.method === 'HEAD' ? undefined : body);
     };
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, 'method not allowed\n', { Allow: 'GET, HEAD' });
@@ -136,7 +140,11 @@ export async function startMetadataServer(): Promise<MetadataServer> {
     const m = /^\/(.+)\.json$/s.exec(pathname);
     const blob = m ? blobs.get(m[1] as string) : undefined;
     if (!blob) return send(404, 'not found\n');
-    res.writeHead(200, { 'Content-Type': blob.contentType, 'Content-Length': String(blob.body.length), 'Cache-Control': 'no-store' });
+    res.writeHead(200, {
+      'Content-Type': blob.contentType,
+      'Content-Length': String(blob.body.length),
+      'Cache-Control': 'no-store',
+    });
     res.end(req.method === 'HEAD' ? undefined : blob.body);
   });
   server.keepAliveTimeout = 1000;
@@ -158,7 +166,8 @@ export async function startMetadataServer(): Promise<MetadataServer> {
     origin,
     port,
     host(name, body, contentType = 'application/json') {
-      if (typeof name !== 'string' || name === '' || name.includes('/')) throw new TypeError(`metadata name must be a non-empty string without '/': ${JSON.stringify(name)}`);
+      if (typeof name !== 'string' || name === '' || name.includes('/'))
+        throw new TypeError(`metadata name must be a non-empty string without '/': ${JSON.stringify(name)}`);
       if (closing) throw new Error('metadata server is closed');
       const bytes = Buffer.from(body); // a copy
       blobs.set(name, { body: bytes, contentType });
@@ -169,7 +178,9 @@ export async function startMetadataServer(): Promise<MetadataServer> {
     },
     close() {
       closing ??= new Promise<void>((resolve, reject) => {
-        server.close((err) => (err && (err as NodeJS.ErrnoException).code !== 'ERR_SERVER_NOT_RUNNING' ? reject(err) : resolve()));
+        server.close((err) =>
+          err && (err as NodeJS.ErrnoException).code !== 'ERR_SERVER_NOT_RUNNING' ? reject(err) : resolve(),
+        );
         server.closeAllConnections();
         blobs.clear();
       });

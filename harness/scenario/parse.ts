@@ -8,7 +8,17 @@ import { validateDocument, type ValidatedDocument } from './schema.js';
 import type { StepKind } from './steps/kind.js';
 import { STEP_KINDS } from './steps/registry.js';
 import { Locator } from '../common/locator.js';
-import { ScenarioError, type Action, type Expectations, type ExpectedError, type Requirements, type Scenario, type SourcePos, type Step, type WalletDecl } from './types.js';
+import {
+  ScenarioError,
+  type Action,
+  type Expectations,
+  type ExpectedError,
+  type Requirements,
+  type Scenario,
+  type SourcePos,
+  type Step,
+  type WalletDecl,
+} from './types.js';
 
 type Obj = Record<string, unknown>;
 
@@ -17,7 +27,8 @@ const has = (o: Obj, k: string): boolean => Object.prototype.hasOwnProperty.call
 
 /** YAML integers are read as bigints (exact); the ones that fit a number exactly become numbers. */
 function normalizeNumbers(v: unknown): unknown {
-  if (typeof v === 'bigint') return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
+  if (typeof v === 'bigint')
+    return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
   if (Array.isArray(v)) return v.map(normalizeNumbers);
   if (isObj(v) && !(v instanceof Uint8Array)) {
     const out: Obj = {};
@@ -74,8 +85,10 @@ function build(v: ValidatedDocument, file: string, loc: Locator): Scenario {
 // ---- entry points ----
 
 function yamlMessage(code: string, message: string): string {
-  if (code === 'MULTIPLE_DOCS') return 'a scenario file holds one YAML document (remove the "---" separator and what follows, or split the file)';
-  if (/Maximum call stack size exceeded/.test(message)) return 'nested too deeply (lists and mappings inside one another, hundreds of levels down)';
+  if (code === 'MULTIPLE_DOCS')
+    return 'a scenario file holds one YAML document (remove the "---" separator and what follows, or split the file)';
+  if (/Maximum call stack size exceeded/.test(message))
+    return 'nested too deeply (lists and mappings inside one another, hundreds of levels down)';
   const text = message.replace(/\s+/g, ' ').trim();
   if (/Unexpected flow-(seq|map)-start at node end/.test(text)) {
     return `${text}: inside { … } or [ … ], quote values that contain [ ] { } or commas, e.g. { tx: "result.tx_hash_list[0]" }`;
@@ -83,12 +96,15 @@ function yamlMessage(code: string, message: string): string {
   return text;
 }
 
-const byPosition = (a: { pos: SourcePos }, b: { pos: SourcePos }): number => a.pos.line - b.pos.line || a.pos.col - b.pos.col;
+const byPosition = (a: { pos: SourcePos }, b: { pos: SourcePos }): number =>
+  a.pos.line - b.pos.line || a.pos.col - b.pos.col;
 
 /** YAML problems that leave the structure intact enough to validate the rest. */
 const SOFT_YAML_ERRORS = new Set(['DUPLICATE_KEY']);
 
-/** A key written twice in one mapping, as the YAML parser's uniqueKeys check words it (scalar keys, compared by value). */
+/**
+ * A key written twice in one mapping, as the YAML parser's uniqueKeys check words it (scalar keys, compared by value).
+ */
 function duplicateKeys(doc: Document.Parsed): { code: string; message: string; pos: [number] }[] {
   const out: { code: string; message: string; pos: [number] }[] = [];
   visit(doc, {
@@ -96,7 +112,8 @@ function duplicateKeys(doc: Document.Parsed): { code: string; message: string; p
       const seen = new Set<unknown>();
       for (const pair of map.items) {
         if (!isScalar(pair.key)) continue;
-        if (seen.has(pair.key.value)) out.push({ code: 'DUPLICATE_KEY', message: 'Map keys must be unique', pos: [pair.key.range?.[0] ?? 0] });
+        if (seen.has(pair.key.value))
+          out.push({ code: 'DUPLICATE_KEY', message: 'Map keys must be unique', pos: [pair.key.range?.[0] ?? 0] });
         seen.add(pair.key.value);
       }
     },
@@ -113,14 +130,28 @@ function deepSafe<T>(file: string, fn: () => T): T {
     return fn();
   } catch (e) {
     if (!(e instanceof RangeError)) throw e;
-    throw new ScenarioError([{ pos: { file, line: 1, col: 1 }, path: '(yaml)', message: `YAML: ${yamlMessage('', e.message)}`, expected: 'valid YAML' }]);
+    throw new ScenarioError([
+      {
+        pos: { file, line: 1, col: 1 },
+        path: '(yaml)',
+        message: `YAML: ${yamlMessage('', e.message)}`,
+        expected: 'valid YAML',
+      },
+    ]);
   }
 }
 
 /** A scenario too large to read: refused before the YAML parser sees it. */
 function tooLarge(file: string, why: string): ScenarioError {
   const message = `${why}; a scenario file is at most ${formatBytes(MAX_SCENARIO_BYTES)}, so that reading one stays quick`;
-  return new ScenarioError([{ pos: { file, line: 1, col: 1 }, path: '(file)', message, expected: `a scenario file of at most ${formatBytes(MAX_SCENARIO_BYTES).split(' (')[0]}` }]);
+  return new ScenarioError([
+    {
+      pos: { file, line: 1, col: 1 },
+      path: '(file)',
+      message,
+      expected: `a scenario file of at most ${formatBytes(MAX_SCENARIO_BYTES).split(' (')[0]}`,
+    },
+  ]);
 }
 
 /**
@@ -129,10 +160,14 @@ function tooLarge(file: string, why: string): ScenarioError {
  * column — the first MAX_PROBLEMS_COLLECTED of them. Text over MAX_SCENARIO_BYTES is refused unparsed.
  */
 export function parseScenario(text: string, file: string): Scenario {
-  if (text.length > MAX_SCENARIO_BYTES || Buffer.byteLength(text, 'utf8') > MAX_SCENARIO_BYTES) throw tooLarge(file, `the scenario is ${Buffer.byteLength(text, 'utf8')} bytes`);
+  if (text.length > MAX_SCENARIO_BYTES || Buffer.byteLength(text, 'utf8') > MAX_SCENARIO_BYTES)
+    throw tooLarge(file, `the scenario is ${Buffer.byteLength(text, 'utf8')} bytes`);
   const lines = new LineCounter();
-  // uniqueKeys: false, then duplicateKeys(): the parser's own check compares each key with every other (minutes for a big mapping).
-  const doc = deepSafe(file, () => parseDocument(text, { lineCounter: lines, intAsBigInt: true, prettyErrors: false, merge: true, uniqueKeys: false }));
+  // uniqueKeys: false, then duplicateKeys(): the parser's own check compares each key with every other (minutes for a
+  // big mapping).
+  const doc = deepSafe(file, () =>
+    parseDocument(text, { lineCounter: lines, intAsBigInt: true, prettyErrors: false, merge: true, uniqueKeys: false }),
+  );
   const loc = new Locator(doc, lines, file);
   const errors = [...doc.errors, ...deepSafe(file, () => duplicateKeys(doc))];
   // One syntax error per line: the parser's follow-up errors on the same line add nothing.
@@ -141,16 +176,32 @@ export function parseScenario(text: string, file: string): Scenario {
     const pos = loc.pos(e.pos[0]);
     if (seenLines.has(pos.line)) return [];
     seenLines.add(pos.line);
-    return [{ pos, path: '(yaml)', message: `YAML: ${yamlMessage(e.code, e.message)}`, expected: e.code === 'DUPLICATE_KEY' ? 'each key once per mapping' : 'valid YAML' }];
+    return [
+      {
+        pos,
+        path: '(yaml)',
+        message: `YAML: ${yamlMessage(e.code, e.message)}`,
+        expected: e.code === 'DUPLICATE_KEY' ? 'each key once per mapping' : 'valid YAML',
+      },
+    ];
   });
   yamlProblems.sort(byPosition);
   const yamlTruncated = errors.length > MAX_PROBLEMS_COLLECTED;
-  if (yamlProblems.length && errors.some((e) => !SOFT_YAML_ERRORS.has(e.code))) throw new ScenarioError(yamlProblems, yamlTruncated);
+  if (yamlProblems.length && errors.some((e) => !SOFT_YAML_ERRORS.has(e.code)))
+    throw new ScenarioError(yamlProblems, yamlTruncated);
   let data: unknown;
   try {
     data = normalizeNumbers(doc.toJS({ maxAliasCount: 1000 }));
   } catch (e) {
-    throw new ScenarioError([...yamlProblems, { pos: loc.pos(0), path: '(yaml)', message: `YAML: ${yamlMessage('', (e as Error).message)}`, expected: 'valid YAML' }]);
+    throw new ScenarioError([
+      ...yamlProblems,
+      {
+        pos: loc.pos(0),
+        path: '(yaml)',
+        message: `YAML: ${yamlMessage('', (e as Error).message)}`,
+        expected: 'valid YAML',
+      },
+    ]);
   }
   const { value, problems, truncated } = deepSafe(file, () => validateDocument(data));
   const all = [
@@ -179,7 +230,14 @@ export function loadScenarioSync(path: string): Scenario {
     bytes = readBounded(path, MAX_SCENARIO_BYTES, 'a scenario file');
   } catch (e) {
     if (!(e instanceof FileRefused)) throw e;
-    throw new ScenarioError([{ pos: { file: path, line: 1, col: 1 }, path: '(file)', message: `cannot read the scenario file: ${e.message}`, expected: 'a readable YAML file' }]);
+    throw new ScenarioError([
+      {
+        pos: { file: path, line: 1, col: 1 },
+        path: '(file)',
+        message: `cannot read the scenario file: ${e.message}`,
+        expected: 'a readable YAML file',
+      },
+    ]);
   }
   return parseScenario(bytes.toString('utf8'), path);
 }

@@ -23,7 +23,13 @@ export interface Prepared {
 }
 
 /** A scenario that ended before it started: `failed` (its file) or `error` (the infrastructure). */
-export function endedEarly(s: { file: string; name: string }, status: 'failed' | 'error', backend: string, message: string, t0: number): ScenarioResult {
+export function endedEarly(
+  s: { file: string; name: string },
+  status: 'failed' | 'error',
+  backend: string,
+  message: string,
+  t0: number,
+): ScenarioResult {
   return { file: s.file, name: s.name, status, ms: Date.now() - t0, backend, steps: [], failure: { message } };
 }
 
@@ -39,19 +45,36 @@ interface Run {
 }
 
 /**
- * Run the scenario on what `prepare` gives; never rejects (unless a hook throws). Anything that goes wrong outside its steps (preparing
+ * Run the scenario on what `prepare` gives; never rejects (unless a hook throws). Anything that goes wrong outside its
+ * steps (preparing
  * the testnet or the wallets, reaching them before the first step) is an infrastructure `error`; a
  * failed step is a scenario failure, unless a process of the testnet died and was not started again.
  */
-export async function runOne(s: Scenario, prepare: () => Promise<Prepared>, o: RunnerOptions, backendName: string): Promise<ScenarioResult> {
+export async function runOne(
+  s: Scenario,
+  prepare: () => Promise<Prepared>,
+  o: RunnerOptions,
+  backendName: string,
+): Promise<ScenarioResult> {
   const t0 = Date.now();
   o.hooks?.scenarioStart?.({ file: s.file, name: s.name });
   const run: Run = { env: envRedaction(s), endpoints: [] };
   for (const w of run.env.warnings) o.log(`saltnet: ${s.file}: ${w}`);
-  const result: ScenarioResult = { file: s.file, name: s.name, status: 'passed', ms: 0, backend: backendName, steps: [] };
+  const result: ScenarioResult = {
+    file: s.file,
+    name: s.name,
+    status: 'passed',
+    ms: 0,
+    backend: backendName,
+    steps: [],
+  };
   try {
     const redact = run.env.redact;
-    run.artifacts = createArtifacts(o.artifactsRoot, { file: s.file, name: s.name }, { secrets: run.env.secrets, redact: (text) => redact(text) });
+    run.artifacts = createArtifacts(
+      o.artifactsRoot,
+      { file: s.file, name: s.name },
+      { secrets: run.env.secrets, redact: (text) => redact(text) },
+    );
     result.artifactDir = run.artifacts.dir;
     // The source too, so that `saltnet repro` can run exactly this file again.
     run.artifacts.writeScenario({ source: readFileSync(s.file, 'utf8'), parsed: s });
@@ -78,14 +101,20 @@ async function runSteps(s: Scenario, run: Run, o: RunnerOptions, result: Scenari
   const { testnet: t, wallets: handles } = run.prepared!;
   const artifacts = run.artifacts!;
   artifacts.writeCommandLines(t.supervisor.processes().map((p) => `${p.name}: ${p.commandLine}`));
-  const onExchange = (target: string) => (e: { path: string; request: unknown; status: number; response: unknown; ms: number }) =>
-    artifacts.transcript({ time: new Date().toISOString(), target, ...e });
+  const onExchange =
+    (target: string) => (e: { path: string; request: unknown; status: number; response: unknown; ms: number }) =>
+      artifacts.transcript({ time: new Date().toISOString(), target, ...e });
   // The clients wait out a crash of the program behind them (it is restarted) and repeat what is safe to repeat.
   const daemon = createDaemonClient(t.daemon.url, { onExchange: onExchange('daemon'), recover: t.daemon.recover });
   run.endpoints.push(daemon.endpoint);
   const wallets = new Map<string, ScenarioWallet>();
   for (const [name, handle] of handles) {
-    const client = createWalletClient(handle.url, { timeoutMs: 300_000, onExchange: onExchange(`wallet:${name}`), recover: handle.recover, ...(handle.credentials ? { auth: handle.credentials } : {}) });
+    const client = createWalletClient(handle.url, {
+      timeoutMs: 300_000,
+      onExchange: onExchange(`wallet:${name}`),
+      recover: handle.recover,
+      ...(handle.credentials ? { auth: handle.credentials } : {}),
+    });
     run.endpoints.push(client.endpoint);
     wallets.set(name, { handle, client });
   }
@@ -130,7 +159,8 @@ async function runSteps(s: Scenario, run: Run, o: RunnerOptions, result: Scenari
       break;
     }
   }
-  for (const st of s.steps.slice(result.steps.length)) result.steps.push({ index: st.index, name: st.name, action: st.action.kind, status: 'skipped', ms: 0 });
+  for (const st of s.steps.slice(result.steps.length))
+    result.steps.push({ index: st.index, name: st.name, action: st.action.kind, status: 'skipped', ms: 0 });
 }
 
 /**
@@ -138,7 +168,11 @@ async function runSteps(s: Scenario, run: Run, o: RunnerOptions, result: Scenari
  * step itself is not waited for: its answer would be the refused connection of a stopping
  * program); undefined when the run was stopped before it began.
  */
-async function stepUnlessInterrupted(ctx: StepContext, step: Scenario['steps'][number], signal: AbortSignal | undefined): Promise<StepResult | undefined> {
+async function stepUnlessInterrupted(
+  ctx: StepContext,
+  step: Scenario['steps'][number],
+  signal: AbortSignal | undefined,
+): Promise<StepResult | undefined> {
   if (signal?.aborted) return undefined;
   const t0 = Date.now();
   try {
@@ -146,7 +180,14 @@ async function stepUnlessInterrupted(ctx: StepContext, step: Scenario['steps'][n
   } catch (err) {
     if (!(err instanceof RunInterrupted)) throw err;
     const action = step.action.kind === 'wallet' ? step.action.method : step.action.kind;
-    return { index: step.index, name: step.name, action, status: 'interrupted', ms: Date.now() - t0, failure: { message: err.message, pos: step.pos } };
+    return {
+      index: step.index,
+      name: step.name,
+      action,
+      status: 'interrupted',
+      ms: Date.now() - t0,
+      failure: { message: err.message, pos: step.pos },
+    };
   }
 }
 
@@ -179,9 +220,13 @@ async function finish(s: Scenario, run: Run, o: RunnerOptions, result: ScenarioR
   if (!prepared) return;
   if (bad && o.keep && o.isolation === 'fresh' && result.status !== 'interrupted') {
     const t = prepared.testnet;
-    o.log(`--keep: the testnet of "${s.name}" stays up: daemon ${t.daemon.url}, wallets ${[...prepared.wallets].map(([n, w]) => `${n} ${w.url}`).join(', ')}, workdir ${t.workdir}. Ctrl-C to stop it.`);
+    o.log(
+      `--keep: the testnet of "${s.name}" stays up: daemon ${t.daemon.url}, wallets ${[...prepared.wallets].map(([n, w]) => `${n} ${w.url}`).join(', ')}, workdir ${t.workdir}. Ctrl-C to stop it.`,
+    );
     // Up until Ctrl-C: with a signal to watch, the run then ends (and its report is written).
     await new Promise<void>((resolve) => o.signal?.addEventListener('abort', () => resolve(), { once: true }));
   }
-  await prepared.release(bad).catch((err: unknown) => o.log(`saltnet: stopping the testnet of "${s.name}" failed: ${messageOf(err)}`));
+  await prepared
+    .release(bad)
+    .catch((err: unknown) => o.log(`saltnet: stopping the testnet of "${s.name}" failed: ${messageOf(err)}`));
 }

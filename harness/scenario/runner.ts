@@ -50,7 +50,10 @@ export interface RunnerOptions extends MiningOptions {
    * it are `skipped`, scenarios not started yet are `skipped` (`not run: …`), and runFiles returns.
    */
   signal?: AbortSignal;
-  /** Run on this testnet (shared isolation, one worker) instead of starting one; it is mined to the required height and left running. */
+  /**
+   * Run on this testnet (shared isolation, one worker) instead of starting one; it is mined to the required height and
+   * left running.
+   */
   testnet?: Testnet;
   /**
    * The chain state each shared testnet starts from (see suiteChain): computed over the whole suite
@@ -80,17 +83,23 @@ function requiredHeight(s: Scenario, spec: BackendSpec): number {
   return Math.max(s.requires.height ?? 0, tokens);
 }
 
-/** Unlocked funds the scenario's main wallet needs for its own steps (`requires`, and a token's cost plus one coin for its fee). */
+/**
+ * Unlocked funds the scenario's main wallet needs for its own steps (`requires`, and a token's cost plus one coin for
+ * its fee).
+ */
 function ownFunds(s: Scenario, spec: BackendSpec): Map<string, bigint> {
   const need = new Map<string, bigint>(Object.entries(s.requires.unlocked ?? {}));
-  if (needsTokens(s) && spec.fundAsset && spec.tokenCost && !need.has(spec.fundAsset)) need.set(spec.fundAsset, spec.tokenCost + spec.feeMargin);
+  if (needsTokens(s) && spec.fundAsset && spec.tokenCost && !need.has(spec.fundAsset))
+    need.set(spec.fundAsset, spec.tokenCost + spec.feeMargin);
   return need;
 }
 
 /** Everything the scenario needs: its main wallet's funds plus its other wallets' (with a fee margin each). */
 function requiredFunds(s: Scenario, spec: BackendSpec): Map<string, bigint> {
   const need = ownFunds(s, spec);
-  for (const w of s.wallets) for (const [asset, amt] of Object.entries(w.unlocked ?? {})) need.set(asset, (need.get(asset) ?? 0n) + amt + spec.feeMargin);
+  for (const w of s.wallets)
+    for (const [asset, amt] of Object.entries(w.unlocked ?? {}))
+      need.set(asset, (need.get(asset) ?? 0n) + amt + spec.feeMargin);
   return need;
 }
 
@@ -113,7 +122,10 @@ export function fundingBucket(need: bigint, spec: BackendSpec): bigint {
  */
 export async function suiteChain(files: string[], spec: BackendSpec): Promise<{ height: number; unlocked: bigint }> {
   const parsed = await Promise.all(files.map((f) => loadScenario(f).catch(() => undefined)));
-  return chainOf(parsed.filter((s): s is Scenario => s !== undefined), spec);
+  return chainOf(
+    parsed.filter((s): s is Scenario => s !== undefined),
+    spec,
+  );
 }
 
 /** The chain state of these scenarios together (suiteChain, for scenarios already parsed). */
@@ -128,13 +140,36 @@ function chainOf(scenarios: readonly Scenario[], spec: BackendSpec): { height: n
   return { height, unlocked: fundingBucket(total, spec) };
 }
 
-/** Transfer `amount` of `asset` from one wallet of the testnet to another and wait until it is unlocked there (blocks mined meanwhile go to the main wallet). */
-async function fund(t: Testnet, from: WalletHandle, to: WalletHandle, asset: string | undefined, amount: bigint): Promise<void> {
-  await fundFromWallet({ daemon: t.daemon.client, spec: t.backend.spec, from: from.client, to, minerAddresses: t.miner.addresses, amount, threads: t.mining.threads, ...(asset ? { asset } : {}) });
+/**
+ * Transfer `amount` of `asset` from one wallet of the testnet to another and wait until it is unlocked there (blocks
+ * mined meanwhile go to the main wallet).
+ */
+async function fund(
+  t: Testnet,
+  from: WalletHandle,
+  to: WalletHandle,
+  asset: string | undefined,
+  amount: bigint,
+): Promise<void> {
+  await fundFromWallet({
+    daemon: t.daemon.client,
+    spec: t.backend.spec,
+    from: from.client,
+    to,
+    minerAddresses: t.miner.addresses,
+    amount,
+    threads: t.mining.threads,
+    ...(asset ? { asset } : {}),
+  });
 }
 
 /** Run `fn` over the items with at most `workers` at once; `worker` tells which worker (0-based) runs an item. */
-async function pool<T, R>(items: T[], workers: number, fn: (item: T, index: number, worker: number) => Promise<R>, stop: () => boolean): Promise<R[]> {
+async function pool<T, R>(
+  items: T[],
+  workers: number,
+  fn: (item: T, index: number, worker: number) => Promise<R>,
+  stop: () => boolean,
+): Promise<R[]> {
   const n = Math.max(1, Math.min(workers, items.length));
   // p-map keeps n at work; a worker number is free while no item holds it (0 goes first).
   const free = Array.from({ length: n }, (_, i) => n - 1 - i);
@@ -154,8 +189,9 @@ async function pool<T, R>(items: T[], workers: number, fn: (item: T, index: numb
   return results.filter((r) => r !== undefined) as R[];
 }
 
-
-/** What runFresh and runShared share: the run's options, the testnet options of every start, and the bail bookkeeping. */
+/**
+ * What runFresh and runShared share: the run's options, the testnet options of every start, and the bail bookkeeping.
+ */
 interface RunContext {
   o: RunnerOptions;
   base: TestnetOptions;
@@ -195,14 +231,23 @@ export async function runFiles(files: string[], o: RunnerOptions): Promise<Scena
       scenarios.push(s);
     } catch (err) {
       // A file that does not parse (or cannot be read) is the scenario's failure, not the infrastructure's.
-      const r = endedEarly({ file, name: file }, 'failed', o.backend, err instanceof ScenarioError ? err.message : `cannot read ${file}: ${messageOf(err)}`, t0);
+      const r = endedEarly(
+        { file, name: file },
+        'failed',
+        o.backend,
+        err instanceof ScenarioError ? err.message : `cannot read ${file}: ${messageOf(err)}`,
+        t0,
+      );
       o.hooks?.scenarioStart?.(r);
       o.hooks?.scenarioEnd?.(r);
       results.push(r);
     }
   }
   if (scenarios.length === 0) return results;
-  if (o.isolation === 'fresh' && o.testnet) throw new Error('isolation "fresh" starts a testnet per scenario; to run on a testnet of yours, use isolation "shared"');
+  if (o.isolation === 'fresh' && o.testnet)
+    throw new Error(
+      'isolation "fresh" starts a testnet per scenario; to run on a testnet of yours, use isolation "shared"',
+    );
   let bailed = false;
   const ctx: RunContext = {
     o,
@@ -225,7 +270,15 @@ export async function runFiles(files: string[], o: RunnerOptions): Promise<Scena
       return r;
     },
     skipped: (s, backend, why) => {
-      const r: ScenarioResult = { file: s.file, name: s.name, status: 'skipped', ms: 0, backend, steps: [], failure: { message: `skipped: ${why}` } };
+      const r: ScenarioResult = {
+        file: s.file,
+        name: s.name,
+        status: 'skipped',
+        ms: 0,
+        backend,
+        steps: [],
+        failure: { message: `skipped: ${why}` },
+      };
       o.hooks?.scenarioStart?.(r);
       o.hooks?.scenarioEnd?.(r);
       return r;
@@ -242,42 +295,65 @@ function notRun(scenarios: Scenario[], ran: ScenarioResult[], o: RunnerOptions):
   const message = `not run: ${interruptionMessage(o.signal)}`;
   return scenarios
     .filter((s) => !done.has(`${s.file}\0${s.name}`))
-    .map((s): ScenarioResult => ({ file: s.file, name: s.name, status: 'skipped', ms: 0, backend: String(o.backend), steps: [], failure: { message } }));
+    .map((s): ScenarioResult => ({
+      file: s.file,
+      name: s.name,
+      status: 'skipped',
+      ms: 0,
+      backend: String(o.backend),
+      steps: [],
+      failure: { message },
+    }));
 }
 
 /** A testnet per scenario, started (tried twice) with just what it requires. */
 function runFresh(scenarios: Scenario[], c: RunContext): Promise<ScenarioResult[]> {
   const { o } = c;
-  return pool(scenarios, o.workers, async (s) => {
-    const t0 = Date.now();
-    let spec: BackendSpec;
-    try {
-      spec = c.spec();
-    } catch (err) {
-      // No usable binaries: the infrastructure's.
-      const r = endedEarly(s, 'error', o.backend, messageOf(err), t0);
-      o.hooks?.scenarioStart?.(r);
-      o.hooks?.scenarioEnd?.(r);
-      return c.record(r);
-    }
-    const why = skipReason(s, spec);
-    if (why) return c.skipped(s, spec.name, why);
-    return c.record(await runOne(s, () => prepareFresh(s, spec, c), o, spec.name));
-  }, c.stop);
+  return pool(
+    scenarios,
+    o.workers,
+    async (s) => {
+      const t0 = Date.now();
+      let spec: BackendSpec;
+      try {
+        spec = c.spec();
+      } catch (err) {
+        // No usable binaries: the infrastructure's.
+        const r = endedEarly(s, 'error', o.backend, messageOf(err), t0);
+        o.hooks?.scenarioStart?.(r);
+        o.hooks?.scenarioEnd?.(r);
+        return c.record(r);
+      }
+      const why = skipReason(s, spec);
+      if (why) return c.skipped(s, spec.name, why);
+      return c.record(await runOne(s, () => prepareFresh(s, spec, c), o, spec.name));
+    },
+    c.stop,
+  );
 }
 
 async function prepareFresh(s: Scenario, spec: BackendSpec, c: RunContext): Promise<Prepared> {
   const funds = requiredFunds(s, spec);
   const need = funds.get(fundingAsset(spec)) ?? 0n;
-  const options: TestnetOptions = { ...c.base, height: Math.max(requiredHeight(s, spec), 1), unlocked: need > 0n ? fundingBucket(need, spec) : 0n };
-  const testnet = await retryOnce(() => startTestnet(options), `starting the testnet of "${s.name}"`, c.o.log, c.o.signal);
+  const options: TestnetOptions = {
+    ...c.base,
+    height: Math.max(requiredHeight(s, spec), 1),
+    unlocked: need > 0n ? fundingBucket(need, spec) : 0n,
+  };
+  const testnet = await retryOnce(
+    () => startTestnet(options),
+    `starting the testnet of "${s.name}"`,
+    c.o.log,
+    c.o.signal,
+  );
   try {
     const main = testnet.wallets().get('main')!;
     const wallets = new Map<string, WalletHandle>([['main', main]]);
     for (const w of s.wallets) {
       const h = await testnet.addWallet(w.name);
       wallets.set(w.name, h);
-      for (const [a, amt] of Object.entries(w.unlocked ?? {})) await fund(testnet, main, h, spec.fundAsset ? a : undefined, amt);
+      for (const [a, amt] of Object.entries(w.unlocked ?? {}))
+        await fund(testnet, main, h, spec.fundAsset ? a : undefined, amt);
     }
     return { testnet, wallets, release: () => testnet.stop() };
   } catch (err) {
@@ -300,13 +376,19 @@ async function runShared(scenarios: Scenario[], c: RunContext): Promise<Scenario
   // 'suite': the chain of every scenario of this run, from what was parsed already.
   const suite = o.chain === 'suite' ? chainOf(scenarios, spec) : o.chain;
   const runnable = scenarios.filter((s) => !skipReason(s, spec));
-  const skipped = scenarios.flatMap((s) => (skipReason(s, spec) ? [c.skipped(s, spec.name, skipReason(s, spec)!)] : []));
+  const skipped = scenarios.flatMap((s) =>
+    skipReason(s, spec) ? [c.skipped(s, spec.name, skipReason(s, spec)!)] : [],
+  );
   if (runnable.length === 0) return skipped;
   const height = Math.max(suite?.height ?? 1, ...runnable.map((s) => requiredHeight(s, spec)));
   const asset = spec.fundAsset;
   const workers = given ? 1 : Math.max(1, Math.min(o.workers, runnable.length));
   // Each worker's funder must cover the scenarios it may get: at most all but (workers - 1) of them.
-  const needs = runnable.map((s) => [...requiredFunds(s, spec)].reduce((sum, [a, v]) => (a === (asset ?? a) ? sum + v + spec.feeMargin : sum), 0n)).sort((a, b) => (a < b ? 1 : -1));
+  const needs = runnable
+    .map((s) =>
+      [...requiredFunds(s, spec)].reduce((sum, [a, v]) => (a === (asset ?? a) ? sum + v + spec.feeMargin : sum), 0n),
+    )
+    .sort((a, b) => (a < b ? 1 : -1));
   const perWorker = needs.slice(0, runnable.length - workers + 1).reduce((a, b) => a + b, 0n);
   const unlocked = fundingBucket(suite && suite.unlocked > perWorker ? suite.unlocked : perWorker, spec);
   // A chain per worker, started when the worker takes its first scenario.
@@ -321,32 +403,45 @@ async function runShared(scenarios: Scenario[], c: RunContext): Promise<Scenario
     return (chains[w] = started);
   };
   try {
-    const ran = await pool(runnable, workers, async (s, k, w) => {
-      const tn = testnetOf(w);
-      const prepare = async (): Promise<Prepared> => {
-        const t = await tn;
-        const funder = t.wallets().get('main')!;
-        const wallets = new Map<string, WalletHandle>();
-        // The scenario's wallets go with it: their wallet RPCs would otherwise keep running (each
-        // real one ~300 MB, scanning every block) and be stopped and started by every checkpoint.
-        const release = async (): Promise<void> => {
-          for (const h of wallets.values()) await t.removeWallet(h.name).catch(() => undefined);
+    const ran = await pool(
+      runnable,
+      workers,
+      async (s, k, w) => {
+        const tn = testnetOf(w);
+        const prepare = async (): Promise<Prepared> => {
+          const t = await tn;
+          const funder = t.wallets().get('main')!;
+          const wallets = new Map<string, WalletHandle>();
+          // The scenario's wallets go with it: their wallet RPCs would otherwise keep running (each
+          // real one ~300 MB, scanning every block) and be stopped and started by every checkpoint.
+          const release = async (): Promise<void> => {
+            for (const h of wallets.values()) await t.removeWallet(h.name).catch(() => undefined);
+          };
+          try {
+            wallets.set('main', await t.addWallet(`w${w + 1}s${k + 1}-main`));
+            for (const d of s.wallets) wallets.set(d.name, await t.addWallet(`w${w + 1}s${k + 1}-${d.name}`));
+            for (const [a, amt] of ownFunds(s, spec))
+              await fund(t, funder, wallets.get('main')!, asset ? a : undefined, amt);
+            for (const d of s.wallets)
+              for (const [a, amt] of Object.entries(d.unlocked ?? {}))
+                await fund(t, funder, wallets.get(d.name)!, asset ? a : undefined, amt);
+          } catch (err) {
+            await release();
+            throw err;
+          }
+          return { testnet: t, wallets, release };
         };
-        try {
-          wallets.set('main', await t.addWallet(`w${w + 1}s${k + 1}-main`));
-          for (const d of s.wallets) wallets.set(d.name, await t.addWallet(`w${w + 1}s${k + 1}-${d.name}`));
-          for (const [a, amt] of ownFunds(s, spec)) await fund(t, funder, wallets.get('main')!, asset ? a : undefined, amt);
-          for (const d of s.wallets) for (const [a, amt] of Object.entries(d.unlocked ?? {})) await fund(t, funder, wallets.get(d.name)!, asset ? a : undefined, amt);
-        } catch (err) {
-          await release();
-          throw err;
-        }
-        return { testnet: t, wallets, release };
-      };
-      return c.record(await runOne(s, prepare, o, spec.name));
-    }, c.stop);
+        return c.record(await runOne(s, prepare, o, spec.name));
+      },
+      c.stop,
+    );
     return [...skipped, ...ran];
   } finally {
-    if (!given) for (const t of chains) await t?.then((x) => x.stop(), () => undefined);
+    if (!given)
+      for (const t of chains)
+        await t?.then(
+          (x) => x.stop(),
+          () => undefined,
+        );
   }
 }

@@ -17,14 +17,27 @@ import { describeSchema, problemsFromIssue, schemaAt as schemaAtRoot, type AnySc
 import { assetAmounts, nameLeaf, responsePathLeaf } from './schema/leaves.js';
 import { MATCHER_JSON, errorMessageLeaf, expectations } from './schema/matchers.js';
 import { checkRules } from './schema/rules.js';
-import { NAME_RE, RESERVED_WALLET_NAMES, STEP_COMMON_KEYS, isPlainObject, type SchemaProblem } from './schema/vocabulary.js';
+import {
+  NAME_RE,
+  RESERVED_WALLET_NAMES,
+  STEP_COMMON_KEYS,
+  isPlainObject,
+  type SchemaProblem,
+} from './schema/vocabulary.js';
 import { ACTION_KEYS, STEP_KINDS } from './steps/registry.js';
 
 export { suggest } from '../common/suggest.js';
 export { MATCHER_EXPECTED, matcherIssues } from './schema/matchers.js';
 export type { LeafIssue } from './schema/leaves.js';
 export { checkRules } from './schema/rules.js';
-export { ASSET_RE, NAME_RE, RESERVED_WALLET_NAMES, RESPONSE_ROOTS, STEP_COMMON_KEYS, type SchemaProblem } from './schema/vocabulary.js';
+export {
+  ASSET_RE,
+  NAME_RE,
+  RESERVED_WALLET_NAMES,
+  RESPONSE_ROOTS,
+  STEP_COMMON_KEYS,
+  type SchemaProblem,
+} from './schema/vocabulary.js';
 export { ACTION_KEYS, KNOWN_PARAMS, WALLET_METHODS, type ActionKey } from './steps/registry.js';
 
 const expectError = z
@@ -42,8 +55,14 @@ const save = z
 
 const stepShape = {
   name: z.string().describe('a title for reports').optional(),
-  wallet: nameLeaf('wallet name', 'bob').describe('the wallet that runs this step: main (default) or a declared wallet').optional(),
-  expect: expectations.describe('expectations on what the step answered (any step kind: a wait its last answer, mine {result: {height}}, snapshot/revert {result: {height}})').optional(),
+  wallet: nameLeaf('wallet name', 'bob')
+    .describe('the wallet that runs this step: main (default) or a declared wallet')
+    .optional(),
+  expect: expectations
+    .describe(
+      'expectations on what the step answered (any step kind: a wait its last answer, mine {result: {height}}, snapshot/revert {result: {height}})',
+    )
+    .optional(),
   expect_error: expectError.describe('the error answer the call must give (call and wallet methods only)').optional(),
   save: save.optional(),
   ...Object.fromEntries(STEP_KINDS.map((k) => [k.key, k.schema.optional()])),
@@ -56,10 +75,14 @@ export const stepSchema = z
 
 export const scenarioSchema = z
   .strictObject({
-    name: z.string().min(1).describe('the scenario\'s title'),
+    name: z.string().min(1).describe("the scenario's title"),
     description: z.string().describe('what the scenario checks and why').optional(),
     tags: z.array(z.string()).describe('tags for selecting scenarios, e.g. [tokens]').optional(),
-    backends: z.array(z.enum(BACKEND_NAMES)).min(1).describe(`backends the scenario is written for (${BACKEND_NAMES.join(', ')}); default: any`).optional(),
+    backends: z
+      .array(z.enum(BACKEND_NAMES))
+      .min(1)
+      .describe(`backends the scenario is written for (${BACKEND_NAMES.join(', ')}); default: any`)
+      .optional(),
     requires: z
       .strictObject({
         height: z.int().min(0).max(MAX_HEIGHT).describe('minimum chain height before the steps').optional(),
@@ -95,17 +118,29 @@ export type ValidatedDocument = Record<string, unknown>;
  * MAX_PROBLEMS_COLLECTED of them (then `truncated`), and only the size problems of a document with
  * too many steps or wallets.
  */
-export function validateDocument(doc: unknown): { value?: ValidatedDocument; problems: SchemaProblem[]; truncated?: boolean } {
+export function validateDocument(doc: unknown): {
+  value?: ValidatedDocument;
+  problems: SchemaProblem[];
+  truncated?: boolean;
+} {
   if (!isPlainObject(doc)) {
     return {
-      problems: [{ path: [], at: 'value', message: `a scenario file is a mapping (name: …, steps: …), this is ${describeValue(doc)}`, expected: describeSchema(scenarioSchema) }],
+      problems: [
+        {
+          path: [],
+          at: 'value',
+          message: `a scenario file is a mapping (name: …, steps: …), this is ${describeValue(doc)}`,
+          expected: describeSchema(scenarioSchema),
+        },
+      ],
     };
   }
   const tooBig = sizeProblems(doc);
   if (tooBig.length) return { problems: tooBig };
   const r = scenarioSchema.safeParse(doc, { reportInput: true });
   const problems: SchemaProblem[] = [];
-  for (const iss of r.success ? [] : r.error.issues) if (problems.length < MAX_PROBLEMS_COLLECTED) problems.push(...problemsFromIssue(iss, [], scenarioSchema));
+  for (const iss of r.success ? [] : r.error.issues)
+    if (problems.length < MAX_PROBLEMS_COLLECTED) problems.push(...problemsFromIssue(iss, [], scenarioSchema));
   problems.push(...checkRules(doc), ...limitProblems(doc));
   // One report per place and message.
   const seen = new Set<string>();
@@ -115,13 +150,19 @@ export function validateDocument(doc: unknown): { value?: ValidatedDocument; pro
     seen.add(k);
     return true;
   });
-  if (unique.length >= MAX_PROBLEMS_COLLECTED) return { problems: unique.slice(0, MAX_PROBLEMS_COLLECTED), truncated: true };
+  if (unique.length >= MAX_PROBLEMS_COLLECTED)
+    return { problems: unique.slice(0, MAX_PROBLEMS_COLLECTED), truncated: true };
   return unique.length ? { problems: unique } : { value: r.data as ValidatedDocument, problems: [] };
 }
 
 /** JSON Schema (draft 2020-12) of the file format, with descriptions, for editors. */
 export function scenarioJsonSchema(): Record<string, unknown> {
-  const js = z.toJSONSchema(scenarioSchema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any', reused: 'inline' }) as Record<string, unknown>;
+  const js = z.toJSONSchema(scenarioSchema, {
+    target: 'draft-2020-12',
+    io: 'input',
+    unrepresentable: 'any',
+    reused: 'inline',
+  }) as Record<string, unknown>;
   const defs = (js.$defs ?? {}) as Record<string, unknown>;
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',

@@ -14,7 +14,11 @@ export { refreshScope, type ScenarioWallet, type StepContext } from './steps/con
 function verify(step: Step, response: JsonRpcAnswer, scope: Scope): StepFailure | undefined {
   if (step.expect_error) return checkError(response, step.expect_error);
   if (response.error) {
-    return { message: `unexpected error ${response.error.code}: ${response.error.message}`, actual: JSON.stringify(response.error), expected: 'a result (add expect_error to expect this error)' };
+    return {
+      message: `unexpected error ${response.error.code}: ${response.error.message}`,
+      actual: JSON.stringify(response.error),
+      expected: 'a result (add expect_error to expect this error)',
+    };
   }
   if (step.expect) return checkExpectations(response, step.expect, scope);
   return undefined;
@@ -43,13 +47,27 @@ export async function runStep(ctx: StepContext, step: Step): Promise<StepResult>
     exchange = await kind.run(ctx, step, step.action);
     const response = exchange.response as JsonRpcAnswer;
     // Every kind answers something (a wait its last answer, mine the height reached…): `expect` holds on that.
-    const failure = kind.answersRpc ? verify(step, response, ctx.scope) : step.expect ? checkExpectations(response, step.expect, ctx.scope) : undefined;
+    const failure = kind.answersRpc
+      ? verify(step, response, ctx.scope)
+      : step.expect
+        ? checkExpectations(response, step.expect, ctx.scope)
+        : undefined;
     if (failure) fail(failure.message, { ...failure, pos: step.pos });
     save(step, response, ctx.scope);
     return { ...base, status: 'passed', ms: Date.now() - t0, request: exchange.request, response: exchange.response };
   } catch (err) {
     if (err instanceof StepFailed && err.exchange) exchange = err.exchange;
-    const failure: StepFailure = err instanceof StepFailed ? { pos: step.pos, ...err.failure } : { message: err instanceof Error ? err.message : String(err), pos: step.pos };
-    return { ...base, status: 'failed', ms: Date.now() - t0, request: exchange.request, response: exchange.response, failure };
+    const failure: StepFailure =
+      err instanceof StepFailed
+        ? { pos: step.pos, ...err.failure }
+        : { message: err instanceof Error ? err.message : String(err), pos: step.pos };
+    return {
+      ...base,
+      status: 'failed',
+      ms: Date.now() - t0,
+      request: exchange.request,
+      response: exchange.response,
+      failure,
+    };
   }
 }

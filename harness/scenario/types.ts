@@ -22,7 +22,8 @@
 //       wallet: main
 //     - call: { method: get_info, on: daemon }
 //     - call: { path: /get_height, on: daemon }
-//     - wait: { call: { method: get_balance, params: { asset_type: SAL1 } }, wallet: bob, until: { "result.balances[0].unlocked_balance": { gte: 1.5 SAL1 } }, blocks: 12, mine: true }
+//     - wait: { call: { method: get_balance, params: { asset_type: SAL1 } }, wallet: bob, until: {
+// "result.balances[0].unlocked_balance": { gte: 1.5 SAL1 } }, blocks: 12, mine: true }
 //     - metadata: { name: rich, fields: { name: Rich, description: "..." } }   # or file: fixtures/metadata/rich.json
 //     - restart: wallet                  # or daemon
 //
@@ -130,7 +131,12 @@ export interface ScenarioProblem {
 
 /** One line per problem, the first MAX_PROBLEMS_SHOWN of them, then how many more there are. */
 function problemLines(problems: ScenarioProblem[], truncated: boolean): string {
-  const lines = problems.slice(0, MAX_PROBLEMS_SHOWN).map((p) => `${p.pos.file}:${p.pos.line}:${p.pos.col}: ${p.path}: ${p.message}${p.expected ? ` (expected ${p.expected})` : ''}`);
+  const lines = problems
+    .slice(0, MAX_PROBLEMS_SHOWN)
+    .map(
+      (p) =>
+        `${p.pos.file}:${p.pos.line}:${p.pos.col}: ${p.path}: ${p.message}${p.expected ? ` (expected ${p.expected})` : ''}`,
+    );
   const more = problems.length - MAX_PROBLEMS_SHOWN;
   const stopped = truncated ? 'the check stopped there, so there may be others' : '';
   if (more > 0) lines.push(`… and ${more} more problem${more === 1 ? '' : 's'}${stopped ? `; ${stopped}` : ''}`);
@@ -182,7 +188,10 @@ export interface StepFailure {
  */
 export type ScenarioStatus = 'passed' | 'failed' | 'error' | 'interrupted' | 'skipped';
 
-/** Whether the scenario failed, errored or was interrupted (what makes a run fail, `--bail` stop; `--keep` keeps a failed or errored one). */
+/**
+ * Whether the scenario failed, errored or was interrupted (what makes a run fail, `--bail` stop; `--keep` keeps a
+ * failed or errored one).
+ */
 export function isUnsuccessful(r: { status: ScenarioStatus }): boolean {
   return r.status === 'failed' || r.status === 'error' || r.status === 'interrupted';
 }

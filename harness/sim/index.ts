@@ -13,9 +13,13 @@ export { decode as base58Decode } from './crypto/base58.js';
 export { decodeVarint } from './crypto/varint.js';
 
 /** The folder with the simulated `salviumd`, `salvium-wallet-cli` and `salvium-wallet-rpc` (a drop-in --bin-dir). */
-export const SIM_BIN_DIR = fileURLToPath(new URL(import.meta.url.includes('/dist/') ? '../../../harness/sim/bin/' : './bin/', import.meta.url));
+export const SIM_BIN_DIR = fileURLToPath(
+  new URL(import.meta.url.includes('/dist/') ? '../../../harness/sim/bin/' : './bin/', import.meta.url),
+);
 
-/** The simulator's chain rules live in its compiled code (what bin/ runs): a hash of all of it, for chain cache keys. */
+/**
+ * The simulator's chain rules live in its compiled code (what bin/ runs): a hash of all of it, for chain cache keys.
+ */
 export async function simCodeHash(): Promise<string> {
   const root = join(SIM_BIN_DIR, '..', '..', '..', 'dist', 'harness', 'sim');
   const files = (await readdir(root, { recursive: true, withFileTypes: true }))
@@ -23,6 +27,10 @@ export async function simCodeHash(): Promise<string> {
     .map((e) => join(e.parentPath, e.name))
     .sort();
   const h = createHash('sha256');
-  for (const f of files) h.update(relative(root, f)).update('\0').update(await readFile(f)).update('\0');
+  for (const f of files)
+    h.update(relative(root, f))
+      .update('\0')
+      .update(await readFile(f))
+      .update('\0');
   return h.digest('hex');
 }

@@ -12,8 +12,23 @@ import { snapshotsDir } from '../common/cache-dir.js';
 import { errnoCode } from '../common/errno.js';
 import { SnapshotError } from './errors.js';
 import { fsyncDir, mapLimit, randomHex } from '../common/files.js';
-import { isSafeRelativePath, isValidSourceName, parseManifest, serializeManifest, type Manifest, type ManifestFile } from './manifest.js';
-import { SAVE_CONCURRENCY, assertKey, cacheMode, ensureSnapshotsDir, lstatOrNull, moveAside, writeDurably } from './snapshot-dir.js';
+import {
+  isSafeRelativePath,
+  isValidSourceName,
+  parseManifest,
+  serializeManifest,
+  type Manifest,
+  type ManifestFile,
+} from './manifest.js';
+import {
+  SAVE_CONCURRENCY,
+  assertKey,
+  cacheMode,
+  ensureSnapshotsDir,
+  lstatOrNull,
+  moveAside,
+  writeDurably,
+} from './snapshot-dir.js';
 import { cleanStale, publish, removeQuietly, stagingName, startHeartbeat } from '../common/staging.js';
 import { verifySnapshotDir } from './verify.js';
 
@@ -30,7 +45,10 @@ export async function exportSnapshot(cacheDir: string, key: string, file: string
   const v = await verifySnapshotDir(path, key);
   if ('problem' in v) {
     const movedTo = await moveAside(dir, key);
-    throw new SnapshotError('CORRUPT', `snapshot ${key} is corrupt: ${v.problem}${movedTo ? ` (moved aside to ${movedTo})` : ''}`);
+    throw new SnapshotError(
+      'CORRUPT',
+      `snapshot ${key} is corrupt: ${v.problem}${movedTo ? ` (moved aside to ${movedTo})` : ''}`,
+    );
   }
   const { manifest, dirs } = v;
   // Whole seconds, uid/gid 0, modes from the manifest: the same snapshot always gives the same bytes.
@@ -47,7 +65,9 @@ export async function exportSnapshot(cacheDir: string, key: string, file: string
   const pack = new Pack({ strict: true, jobs: Infinity });
   const abort = new AbortController();
   let failure: { error: unknown } | undefined;
-  const written = pipeline(pack, createGzip(), createWriteStream(tmp, { flags: 'wx', mode: 0o600 }), { signal: abort.signal }).catch((e: unknown) => {
+  const written = pipeline(pack, createGzip(), createWriteStream(tmp, { flags: 'wx', mode: 0o600 }), {
+    signal: abort.signal,
+  }).catch((e: unknown) => {
     failure ??= { error: e };
     abort.abort();
   });
@@ -79,7 +99,8 @@ export async function exportSnapshot(cacheDir: string, key: string, file: string
         hash.update(b);
         await put(entry, b);
       }
-      if (size !== f.size || hash.digest('hex') !== f.sha256) throw new SnapshotError('CORRUPT', `snapshot ${key}: ${f.path} changed during the export`);
+      if (size !== f.size || hash.digest('hex') !== f.sha256)
+        throw new SnapshotError('CORRUPT', `snapshot ${key}: ${f.path} changed during the export`);
       entry.end();
     }
     pack.end();
@@ -97,7 +118,11 @@ export async function exportSnapshot(cacheDir: string, key: string, file: string
 }
 
 function badArchive(file: string, what: string, cause?: unknown): SnapshotError {
-  return new SnapshotError('BAD_ARCHIVE', `cannot import ${file}: ${what}`, cause === undefined ? undefined : { cause });
+  return new SnapshotError(
+    'BAD_ARCHIVE',
+    `cannot import ${file}: ${what}`,
+    cause === undefined ? undefined : { cause },
+  );
 }
 
 /** A node-tar parse error: strict mode turns every warning into one, with the warning's code. */
@@ -125,7 +150,9 @@ class TarEntries {
       this.notify();
     });
     parser.on('ignoredEntry', (e: ReadEntry) => {
-      const what = e.meta ? `an oversized ${e.type} entry (${e.size} bytes, the limit is ${parser.maxMetaEntrySize})` : `${e.path} has an unsupported entry type (${e.header.typeKey})`;
+      const what = e.meta
+        ? `an oversized ${e.type} entry (${e.size} bytes, the limit is ${parser.maxMetaEntrySize})`
+        : `${e.path} has an unsupported entry type (${e.header.typeKey})`;
       this.fail(badArchive(archive, what));
     });
     parser.on('error', (e: unknown) => this.fail(e));
@@ -183,7 +210,10 @@ class TarEntries {
 }
 
 /** The archive's first file must be <key>/manifest.json (folders may come before it). */
-async function readManifestEntry(reader: TarEntries, archive: string): Promise<{ manifest: Manifest; early: string[] }> {
+async function readManifestEntry(
+  reader: TarEntries,
+  archive: string,
+): Promise<{ manifest: Manifest; early: string[] }> {
   const early: string[] = [];
   for (;;) {
     const e = await reader.next();
@@ -195,7 +225,10 @@ async function readManifestEntry(reader: TarEntries, archive: string): Promise<{
       continue;
     }
     if (!FILE_TYPES.has(e.type) || slash === -1 || p.slice(slash + 1) !== 'manifest.json') {
-      throw badArchive(archive, `the first file must be <key>/manifest.json, found ${e.type} ${p} (is this an archive from saltnet's snapshot export?)`);
+      throw badArchive(
+        archive,
+        `the first file must be <key>/manifest.json, found ${e.type} ${p} (is this an archive from saltnet's snapshot export?)`,
+      );
     }
     if (e.size > 64 << 20) throw badArchive(archive, 'manifest.json is too large');
     const parts: Buffer[] = [];
@@ -203,7 +236,8 @@ async function readManifestEntry(reader: TarEntries, archive: string): Promise<{
     const parsed = parseManifest(Buffer.concat(parts).toString('utf8'));
     if ('problem' in parsed) throw badArchive(archive, parsed.problem);
     const top = p.slice(0, slash);
-    if (top !== parsed.manifest.key) throw badArchive(archive, `manifest.json is for key ${parsed.manifest.key} but lies in ${top}/`);
+    if (top !== parsed.manifest.key)
+      throw badArchive(archive, `manifest.json is for key ${parsed.manifest.key} but lies in ${top}/`);
     return { manifest: parsed.manifest, early };
   }
 }
@@ -227,7 +261,8 @@ class ImportTarget {
     if (p === key) return '';
     if (!p.startsWith(`${key}/`)) throw badArchive(this.archive, `${p} lies outside the ${key}/ folder`);
     const rel = p.slice(key.length + 1);
-    if (!isSafeRelativePath(rel) || !isValidSourceName(rel.split('/')[0] ?? '')) throw badArchive(this.archive, `unsafe or unexpected path ${p}`);
+    if (!isSafeRelativePath(rel) || !isValidSourceName(rel.split('/')[0] ?? ''))
+      throw badArchive(this.archive, `unsafe or unexpected path ${p}`);
     return rel;
   }
 
@@ -268,7 +303,8 @@ class ImportTarget {
       await fh.close();
     }
     if (size !== want.size) throw badArchive(this.archive, `${rel} ends early (${size} of ${want.size} bytes)`);
-    if (hash.digest('hex') !== want.sha256) throw badArchive(this.archive, `${rel} differs from the manifest (sha256 mismatch)`);
+    if (hash.digest('hex') !== want.sha256)
+      throw badArchive(this.archive, `${rel} differs from the manifest (sha256 mismatch)`);
   }
 }
 
@@ -283,11 +319,19 @@ async function importEntries(reader: TarEntries, target: ImportTarget, archive: 
       await target.mkdirs(rel);
       continue;
     }
-    if (!FILE_TYPES.has(e.type)) throw badArchive(archive, `${p} is a ${e.type} entry; a snapshot holds only regular files and folders`);
+    if (!FILE_TYPES.has(e.type))
+      throw badArchive(archive, `${p} is a ${e.type} entry; a snapshot holds only regular files and folders`);
     await target.write(rel, target.expect(rel, e.size), reader.body(e));
   }
   const missing = target.manifest.files.filter((f) => !target.seen.has(f.path));
-  if (missing.length) throw badArchive(archive, `missing file${missing.length > 1 ? 's' : ''} ${missing.slice(0, 5).map((f) => f.path).join(', ')}${missing.length > 5 ? ', …' : ''}`);
+  if (missing.length)
+    throw badArchive(
+      archive,
+      `missing file${missing.length > 1 ? 's' : ''} ${missing
+        .slice(0, 5)
+        .map((f) => f.path)
+        .join(', ')}${missing.length > 5 ? ', …' : ''}`,
+    );
 }
 
 /**
@@ -338,8 +382,10 @@ export async function importSnapshot(cacheDir: string, file: string): Promise<Ma
     await fed;
     if (tmp) await removeQuietly(dir, tmp);
     if (e instanceof SnapshotError) throw e;
-    if (isTarError(e)) throw badArchive(archive, `not a valid tar archive, or a damaged or truncated one (${e.message})`, e);
-    if ((errnoCode(e) ?? '').startsWith('Z_')) throw badArchive(archive, `not a valid gzip file (${(e as Error).message})`, e);
+    if (isTarError(e))
+      throw badArchive(archive, `not a valid tar archive, or a damaged or truncated one (${e.message})`, e);
+    if ((errnoCode(e) ?? '').startsWith('Z_'))
+      throw badArchive(archive, `not a valid gzip file (${(e as Error).message})`, e);
     throw e;
   }
 }

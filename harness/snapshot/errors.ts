@@ -22,4 +22,3 @@ export class SnapshotError extends Error {
     this.code = code;
   }
 }
-

@@ -1,7 +1,15 @@
 // Chain-state snapshots: save a testnet's data dirs once, restore them in well under a second.
 export { cacheDir, resolveCacheDir, snapshotsDir, type CacheDirOptions } from '../common/cache-dir.js';
 export { SnapshotError, type SnapshotErrorCode } from './errors.js';
-export { cacheKey, cacheKeyDigest, canonicalJson, fileSha256, isValidKey, KEY_PATTERN, type CacheKeyInput } from './key.js';
+export {
+  cacheKey,
+  cacheKeyDigest,
+  canonicalJson,
+  fileSha256,
+  isValidKey,
+  KEY_PATTERN,
+  type CacheKeyInput,
+} from './key.js';
 export {
   MANIFEST_FORMAT_VERSION,
   ManifestSchema,

@@ -47,12 +47,19 @@ function check(input: CacheKeyInput): void {
     throw new TypeError(`cacheKey: ${what}`);
   };
   if (typeof input.backend !== 'string' || input.backend === '') bad('backend must be a non-empty string');
-  for (const [f, v] of [['difficulty', input.difficulty], ['height', input.height], ['formatVersion', input.formatVersion]] as const) {
+  for (const [f, v] of [
+    ['difficulty', input.difficulty],
+    ['height', input.height],
+    ['formatVersion', input.formatVersion],
+  ] as const) {
     if (!Number.isSafeInteger(v) || v < 0) bad(`${f} must be a non-negative integer (got ${String(v)})`);
   }
-  if (typeof input.binaries !== 'object' || input.binaries === null || Array.isArray(input.binaries)) bad('binaries must be an object');
-  for (const [name, sha] of Object.entries(input.binaries)) if (typeof sha !== 'string') bad(`binaries.${name} must be a string`);
-  if (!Array.isArray(input.walletSeeds) || input.walletSeeds.some((s) => typeof s !== 'string')) bad('walletSeeds must be a list of strings');
+  if (typeof input.binaries !== 'object' || input.binaries === null || Array.isArray(input.binaries))
+    bad('binaries must be an object');
+  for (const [name, sha] of Object.entries(input.binaries))
+    if (typeof sha !== 'string') bad(`binaries.${name} must be a string`);
+  if (!Array.isArray(input.walletSeeds) || input.walletSeeds.some((s) => typeof s !== 'string'))
+    bad('walletSeeds must be a list of strings');
   if (input.unlocked !== undefined && typeof input.unlocked !== 'string') bad('unlocked must be a string');
 }
 
@@ -68,7 +75,11 @@ export function cacheKeyDigest(input: CacheKeyInput): string {
 /** `<backend>-d<difficulty>-h<height>-<first 12 hex of the digest>`, e.g. sim-d500-h1201-0123456789ab. */
 export function cacheKey(input: CacheKeyInput): string {
   const digest = cacheKeyDigest(input);
-  const slug = input.backend.toLowerCase().replace(/[^a-z0-9]/g, '').slice(0, 16) || 'x';
+  const slug =
+    input.backend
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, '')
+      .slice(0, 16) || 'x';
   return `${slug}-d${input.difficulty}-h${input.height}-${digest.slice(0, 12)}`;
 }
 

@@ -16,7 +16,11 @@ export interface KeyLockOptions {
 }
 
 /** Take the build lock of `key` in this cache, waiting while another process holds it; returns the release function. */
-export async function acquireKeyLock(cacheDir: string, key: string, o: KeyLockOptions = {}): Promise<() => Promise<void>> {
+export async function acquireKeyLock(
+  cacheDir: string,
+  key: string,
+  o: KeyLockOptions = {},
+): Promise<() => Promise<void>> {
   assertKey(key);
   const dir = snapshotsDir(cacheDir);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -33,10 +37,17 @@ export async function acquireFileLock(target: string, o: KeyLockOptions = {}): P
   for (;;) {
     o.signal?.throwIfAborted();
     try {
-      // realpath: false: the lock target need not exist; stale after 10 s without a touch (the holder touches it every 2 s).
+      // realpath: false: the lock target need not exist; stale after 10 s without a touch (the holder touches it every
+      // 2 s).
       // A lock found compromised (its folder touched late, e.g. a stalled event loop) would by default
       // throw from a timer and kill the run; at worst two builders save the same key, and saves are atomic.
-      const release = await lockfile.lock(target, { realpath: false, stale: 10_000, update: 2_000, lockfilePath: `${target}.lock`, onCompromised: () => undefined });
+      const release = await lockfile.lock(target, {
+        realpath: false,
+        stale: 10_000,
+        update: 2_000,
+        lockfilePath: `${target}.lock`,
+        onCompromised: () => undefined,
+      });
       return async () => release().catch(() => undefined);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw err;
@@ -46,4 +57,3 @@ export async function acquireFileLock(target: string, o: KeyLockOptions = {}): P
     }
   }
 }
-

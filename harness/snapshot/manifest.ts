@@ -13,7 +13,10 @@ export function isValidSourceName(name: string): boolean {
   return SOURCE_NAME_PATTERN.test(name) && name !== 'manifest.json';
 }
 
-/** A relative POSIX path that cannot leave its folder: no leading slash, no '.', '..' or empty segments, no backslash or NUL. */
+/**
+ * A relative POSIX path that cannot leave its folder: no leading slash, no '.', '..' or empty segments, no backslash or
+ * NUL.
+ */
 export function isSafeRelativePath(path: string): boolean {
   if (path === '' || path.length > 4096 || path.includes('\\') || path.includes('\0')) return false;
   return path.split('/').every((s) => s !== '' && s !== '.' && s !== '..');
@@ -65,7 +68,12 @@ export type ManifestWallet = z.infer<typeof ManifestWalletSchema>;
 
 /** What a caller of saveSnapshot describes; the store fills in the rest. */
 export type ManifestInput = Omit<Manifest, 'files' | 'formatVersion' | 'key' | 'createdAt'>;
-export const ManifestInputSchema = ManifestSchema.omit({ files: true, formatVersion: true, key: true, createdAt: true });
+export const ManifestInputSchema = ManifestSchema.omit({
+  files: true,
+  formatVersion: true,
+  key: true,
+  createdAt: true,
+});
 
 /** One line of `saltnet cache ls`. */
 export interface SnapshotSummary {
@@ -106,7 +114,9 @@ export function parseManifest(text: string): { manifest: Manifest } | { problem:
     return { problem: `manifest.json is not valid JSON (${(e as Error).message})` };
   }
   const r = ManifestSchema.safeParse(json);
-  return r.success ? { manifest: r.data } : { problem: `manifest.json does not fit the manifest schema: ${describeIssues(r.error)}` };
+  return r.success
+    ? { manifest: r.data }
+    : { problem: `manifest.json does not fit the manifest schema: ${describeIssues(r.error)}` };
 }
 
 /** manifest.json text as the store writes it. */

@@ -13,7 +13,10 @@ export const SAVE_CONCURRENCY = 8;
 
 export function assertKey(key: string): void {
   if (typeof key !== 'string' || !isValidKey(key)) {
-    throw new SnapshotError('BAD_KEY', `not a snapshot key: ${JSON.stringify(key)} (letters, digits, - and _, at most 128, starting with a letter or digit)`);
+    throw new SnapshotError(
+      'BAD_KEY',
+      `not a snapshot key: ${JSON.stringify(key)} (letters, digits, - and _, at most 128, starting with a letter or digit)`,
+    );
   }
 }
 

@@ -33,8 +33,25 @@ import {
   type ManifestInput,
   type SnapshotSummary,
 } from './manifest.js';
-import { SAVE_CONCURRENCY, assertKey, cacheMode, ensureSnapshotsDir, lstatOrNull, moveAside, writeDurably } from './snapshot-dir.js';
-import { cleanStale, isStale, publish, removeNow, removeQuietly, stagingName, stagingPid, startHeartbeat } from '../common/staging.js';
+import {
+  SAVE_CONCURRENCY,
+  assertKey,
+  cacheMode,
+  ensureSnapshotsDir,
+  lstatOrNull,
+  moveAside,
+  writeDurably,
+} from './snapshot-dir.js';
+import {
+  cleanStale,
+  isStale,
+  publish,
+  removeNow,
+  removeQuietly,
+  stagingName,
+  stagingPid,
+  startHeartbeat,
+} from '../common/staging.js';
 import { verifySnapshotDir } from './verify.js';
 
 const RESTORE_CONCURRENCY = 4;
@@ -76,10 +93,7 @@ export interface LoadSnapshotOptions {
 }
 
 export type LoadSnapshotResult =
-  | { manifest: Manifest; ms: number }
-  | { missing: true }
-  | { corrupt: string; movedTo: string | undefined };
-
+  { manifest: Manifest; ms: number } | { missing: true } | { corrupt: string; movedTo: string | undefined };
 
 // ---------------------------------------------------------------------------------------------
 // save
@@ -87,7 +101,11 @@ export type LoadSnapshotResult =
 async function checkSources(sources: SaveSnapshotOptions['sources']): Promise<void> {
   const names = new Set<string>();
   for (const s of sources) {
-    if (!isValidSourceName(s.name)) throw new SnapshotError('BAD_SOURCE', `bad source name ${JSON.stringify(s.name)} (one folder name: letters, digits, '.', '-', '_')`);
+    if (!isValidSourceName(s.name))
+      throw new SnapshotError(
+        'BAD_SOURCE',
+        `bad source name ${JSON.stringify(s.name)} (one folder name: letters, digits, '.', '-', '_')`,
+      );
     if (names.has(s.name)) throw new SnapshotError('BAD_SOURCE', `source name ${s.name} is given twice`);
     names.add(s.name);
     const st = await stat(resolve(s.dir)).catch((e: unknown) => {
@@ -108,7 +126,10 @@ async function planCopy(opts: SaveSnapshotOptions): Promise<{ plan: { abs: strin
     const tree = await walk(root, { prefix: s.name, ...(opts.exclude ? { exclude: opts.exclude } : {}) });
     const other = tree.others[0];
     if (other) {
-      throw new SnapshotError('BAD_SOURCE', `source ${s.name}: ${join(root, other.path.slice(s.name.length + 1))} is a ${other.kind}; a snapshot holds regular files and folders only (exclude it)`);
+      throw new SnapshotError(
+        'BAD_SOURCE',
+        `source ${s.name}: ${join(root, other.path.slice(s.name.length + 1))} is a ${other.kind}; a snapshot holds regular files and folders only (exclude it)`,
+      );
     }
     dirs.push(s.name, ...tree.dirs);
     for (const f of tree.files) plan.push({ abs: join(root, f.slice(s.name.length + 1)), path: f });
@@ -119,7 +140,8 @@ async function planCopy(opts: SaveSnapshotOptions): Promise<{ plan: { abs: strin
 /** Copy one file into the staging folder, hashed and synced; refused when it changes meanwhile. */
 async function copyOne(abs: string, dst: string, path: string): Promise<ManifestFile> {
   const before = await lstat(abs);
-  if (!before.isFile()) throw new SnapshotError('SOURCE_CHANGED', `${abs} changed while saving (it is no longer a regular file)`);
+  if (!before.isFile())
+    throw new SnapshotError('SOURCE_CHANGED', `${abs} changed while saving (it is no longer a regular file)`);
   await copyFile(abs, dst, constants.COPYFILE_FICLONE);
   const fh = await open(dst, 'r');
   let got: { sha256: string; size: number };
@@ -133,7 +155,10 @@ async function copyOne(abs: string, dst: string, path: string): Promise<Manifest
   }
   const after = await lstat(abs);
   if (got.size !== before.size || after.size !== before.size || after.mtimeMs !== before.mtimeMs) {
-    throw new SnapshotError('SOURCE_CHANGED', `${abs} changed while saving it (stop the programs that write to ${path.split('/')[0]} before saving a snapshot)`);
+    throw new SnapshotError(
+      'SOURCE_CHANGED',
+      `${abs} changed while saving it (stop the programs that write to ${path.split('/')[0]} before saving a snapshot)`,
+    );
   }
   return { path, size: got.size, sha256: got.sha256, mode };
 }
@@ -142,7 +167,11 @@ async function copyOne(abs: string, dst: string, path: string): Promise<Manifest
 export async function saveSnapshot(opts: SaveSnapshotOptions): Promise<Manifest> {
   assertKey(opts.key);
   const described = ManifestInputSchema.safeParse(opts.manifest);
-  if (!described.success) throw new SnapshotError('BAD_MANIFEST', `saveSnapshot ${opts.key}: the manifest fields do not fit: ${describeIssues(described.error)}`);
+  if (!described.success)
+    throw new SnapshotError(
+      'BAD_MANIFEST',
+      `saveSnapshot ${opts.key}: the manifest fields do not fit: ${describeIssues(described.error)}`,
+    );
   await checkSources(opts.sources);
   const dir = await ensureSnapshotsDir(opts.cacheDir);
   cleanStale(dir);
@@ -178,7 +207,6 @@ export async function saveSnapshot(opts: SaveSnapshotOptions): Promise<Manifest>
   }
 }
 
-
 // ---------------------------------------------------------------------------------------------
 // load
 
@@ -192,18 +220,27 @@ interface Target {
 async function checkTargets(targets: Record<string, string>): Promise<Target[]> {
   const out: Target[] = [];
   for (const [name, d] of Object.entries(targets)) {
-    if (!isValidSourceName(name)) throw new SnapshotError('BAD_TARGET', `bad source name ${JSON.stringify(name)} in the load targets`);
+    if (!isValidSourceName(name))
+      throw new SnapshotError('BAD_TARGET', `bad source name ${JSON.stringify(name)} in the load targets`);
     const dir = resolve(d);
     for (const t of out) {
-      if (isWithin(t.dir, dir) || isWithin(dir, t.dir)) throw new SnapshotError('BAD_TARGET', `load targets ${t.name} (${t.dir}) and ${name} (${dir}) overlap`);
+      if (isWithin(t.dir, dir) || isWithin(dir, t.dir))
+        throw new SnapshotError('BAD_TARGET', `load targets ${t.name} (${t.dir}) and ${name} (${dir}) overlap`);
     }
     const st = await lstatOrNull(dir);
     let existingMode: number | undefined;
     if (st) {
-      if (!st.isDirectory()) throw new SnapshotError('TARGET_NOT_EMPTY', `cannot restore ${name} into ${dir}: it exists and is not a folder (a snapshot is only restored into a new or empty folder)`);
+      if (!st.isDirectory())
+        throw new SnapshotError(
+          'TARGET_NOT_EMPTY',
+          `cannot restore ${name} into ${dir}: it exists and is not a folder (a snapshot is only restored into a new or empty folder)`,
+        );
       const entries = await readdir(dir);
       if (entries.length) {
-        throw new SnapshotError('TARGET_NOT_EMPTY', `cannot restore ${name} into ${dir}: the folder is not empty (${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}); a snapshot never overwrites existing files — remove it or choose an empty folder`);
+        throw new SnapshotError(
+          'TARGET_NOT_EMPTY',
+          `cannot restore ${name} into ${dir}: the folder is not empty (${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}); a snapshot never overwrites existing files — remove it or choose an empty folder`,
+        );
       }
       existingMode = st.mode & 0o7777;
     }
@@ -236,7 +273,10 @@ export async function loadSnapshot(opts: LoadSnapshotOptions): Promise<LoadSnaps
     }
     for (const t of targets) {
       if (!v.sources.includes(t.name)) {
-        throw new SnapshotError('UNKNOWN_SOURCE', `snapshot ${opts.key} has no source ${t.name} (it has: ${v.sources.join(', ') || 'none'})`);
+        throw new SnapshotError(
+          'UNKNOWN_SOURCE',
+          `snapshot ${opts.key} has no source ${t.name} (it has: ${v.sources.join(', ') || 'none'})`,
+        );
       }
     }
     await restore(path, v.manifest, v.dirs, targets);
@@ -259,7 +299,13 @@ async function restore(path: string, manifest: Manifest, dirs: string[], targets
     for (const { t, staging } of staged) {
       const prefix = `${t.name}/`;
       for (const f of manifest.files) {
-        if (f.path.startsWith(prefix)) jobs.push({ src: join(path, f.path), dst: join(staging, f.path.slice(prefix.length)), mode: f.mode, size: f.size });
+        if (f.path.startsWith(prefix))
+          jobs.push({
+            src: join(path, f.path),
+            dst: join(staging, f.path.slice(prefix.length)),
+            mode: f.mode,
+            size: f.size,
+          });
       }
     }
     // Small files are copied synchronously in batches (no thread-pool round trip each), large ones
@@ -293,7 +339,11 @@ async function restore(path: string, manifest: Manifest, dirs: string[], targets
       } catch (e) {
         const code = errnoCode(e);
         if (code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'ENOTDIR') {
-          throw new SnapshotError('TARGET_NOT_EMPTY', `cannot restore ${s.t.name} into ${s.t.dir}: something was written there during the restore`, { cause: e });
+          throw new SnapshotError(
+            'TARGET_NOT_EMPTY',
+            `cannot restore ${s.t.name} into ${s.t.dir}: something was written there during the restore`,
+            { cause: e },
+          );
         }
         if (code !== 'EBUSY' || s.t.existingMode === undefined) throw e;
         // An empty mount point cannot be renamed over: copy into it instead.
@@ -308,7 +358,9 @@ async function restore(path: string, manifest: Manifest, dirs: string[], targets
       await rm(s.staging, { recursive: true, force: true }).catch(() => {});
       if (!s.placed) continue;
       if (s.t.existingMode === undefined) await rm(s.t.dir, { recursive: true, force: true }).catch(() => {});
-      else for (const name of await readdir(s.t.dir).catch(() => [])) await rm(join(s.t.dir, name), { recursive: true, force: true }).catch(() => {});
+      else
+        for (const name of await readdir(s.t.dir).catch(() => []))
+          await rm(join(s.t.dir, name), { recursive: true, force: true }).catch(() => {});
     }
     throw e;
   }
@@ -317,7 +369,10 @@ async function restore(path: string, manifest: Manifest, dirs: string[], targets
 // ---------------------------------------------------------------------------------------------
 // list, remove, clear
 
-/** Summaries of the valid-looking snapshots (by key); removes stale temporary folders. Unreadable ones are left out (a load reports them). */
+/**
+ * Summaries of the valid-looking snapshots (by key); removes stale temporary folders. Unreadable ones are left out (a
+ * load reports them).
+ */
 export function listSnapshots(cacheDir: string): SnapshotSummary[] {
   const dir = snapshotsDir(resolve(cacheDir));
   if (!existsSync(dir)) return [];
@@ -345,7 +400,10 @@ export function removeSnapshot(cacheDir: string, key: string): boolean {
   return removeNow(dir, join(dir, key));
 }
 
-/** Remove every snapshot, every set-aside corrupt one and every abandoned temporary folder; returns how many entries went. A save in progress is left alone. */
+/**
+ * Remove every snapshot, every set-aside corrupt one and every abandoned temporary folder; returns how many entries
+ * went. A save in progress is left alone.
+ */
 export function clearSnapshots(cacheDir: string): number {
   const dir = snapshotsDir(resolve(cacheDir));
   if (!existsSync(dir)) return 0;

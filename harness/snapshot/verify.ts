@@ -43,12 +43,16 @@ export async function verifySnapshotDir(dir: string, key: string): Promise<Verif
   const present = new Set(tree.files);
   const listed = new Set(manifest.files.map((f) => f.path));
   for (const f of manifest.files) if (!present.has(f.path)) problems.push(`missing file ${f.path}`);
-  for (const p of tree.files) if (p !== 'manifest.json' && !listed.has(p)) problems.push(`extra file ${p} (not in the manifest)`);
+  for (const p of tree.files)
+    if (p !== 'manifest.json' && !listed.has(p)) problems.push(`extra file ${p} (not in the manifest)`);
   if (problems.length) return { problem: joinProblems(problems) };
 
   const check = (f: ManifestFile, got: { sha256: string; size: number }): void => {
     if (got.size !== f.size) problems.push(`${f.path} has ${got.size} bytes, the manifest says ${f.size}`);
-    else if (got.sha256 !== f.sha256) problems.push(`${f.path} differs from the manifest (sha256 ${got.sha256.slice(0, 12)}…, expected ${f.sha256.slice(0, 12)}…)`);
+    else if (got.sha256 !== f.sha256)
+      problems.push(
+        `${f.path} differs from the manifest (sha256 ${got.sha256.slice(0, 12)}…, expected ${f.sha256.slice(0, 12)}…)`,
+      );
   };
   const unreadable = (f: ManifestFile, e: unknown): void => {
     problems.push(`${f.path} cannot be read (${errnoCode(e) ?? (e as Error).message})`);

@@ -9,7 +9,10 @@ export interface BackendSpec {
   description: string;
   /** Executable names inside a bin dir. */
   binaries: { daemon: string; walletCli: string; walletRpc: string };
-  /** The programs ship with saltnet (the simulator's launchers): their folder; undefined: found by --bin-dir, SALTNET_BIN_DIR or PATH. */
+  /**
+   * The programs ship with saltnet (the simulator's launchers): their folder; undefined: found by --bin-dir,
+   * SALTNET_BIN_DIR or PATH.
+   */
   bundledBinDir?: string;
   /** How a user gets the programs when they are not found (the end of the "not found" message). */
   installHint: string;
@@ -33,9 +36,15 @@ export interface BackendSpec {
   defaultHeight: number;
   /** Unlocked amount `up` waits for by default (atomic units): a token (1000 burnt) plus fees and change on Salvium. */
   defaultUnlocked: bigint;
-  /** First block index whose coinbase pays the fund asset (Salvium: SAL1 from HF6 at 815; SAL below is invalid from HF11). */
+  /**
+   * First block index whose coinbase pays the fund asset (Salvium: SAL1 from HF6 at 815; SAL below is invalid from
+   * HF11).
+   */
   fundFromHeight: number;
-  /** A conservative miner reward per block (atomic units of the fund asset) around the funding heights: how many blocks the main wallet needs. */
+  /**
+   * A conservative miner reward per block (atomic units of the fund asset) around the funding heights: how many blocks
+   * the main wallet needs.
+   */
   typicalReward: bigint;
   /** Blocks after which a coinbase output is spendable. */
   coinbaseUnlock: number;
@@ -68,7 +77,10 @@ export interface BackendSpec {
    * daemon start, ~55 s on two cores) hashes ~450/s. Measured on v1.1.3c: docs/difficulty.md.
    */
   randomx?: Record<RandomxMode, Record<string, string>>;
-  /** Log lines that mean "RPC is up". The public guide's `SYNCHRONIZED OK` is never printed by Salvium, so it is only one pattern among others. */
+  /**
+   * Log lines that mean "RPC is up". The public guide's `SYNCHRONIZED OK` is never printed by Salvium, so it is only
+   * one pattern among others.
+   */
   daemonReadyLines: RegExp[];
 }
 

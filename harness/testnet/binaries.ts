@@ -32,7 +32,11 @@ const isExecutable = (p: string): boolean => {
 };
 
 function findInDir(dir: string, spec: BackendSpec): ResolvedBackend['paths'] | undefined {
-  const paths = { daemon: join(dir, spec.binaries.daemon), walletCli: join(dir, spec.binaries.walletCli), walletRpc: join(dir, spec.binaries.walletRpc) };
+  const paths = {
+    daemon: join(dir, spec.binaries.daemon),
+    walletCli: join(dir, spec.binaries.walletCli),
+    walletRpc: join(dir, spec.binaries.walletRpc),
+  };
   return Object.values(paths).every(isExecutable) ? paths : undefined;
 }
 
@@ -54,7 +58,9 @@ function locate(spec: BackendSpec, binDir: string | undefined): ResolvedBackend 
     const paths = findInDir(explicit, spec);
     if (!paths) {
       const missing = Object.values(spec.binaries).filter((b) => !isExecutable(join(explicit, b)));
-      throw new MissingBinaryError(`${label} ${explicit} has no executable ${missing.join(', ')}: point it at the folder that holds ${Object.values(spec.binaries).join(', ')}`);
+      throw new MissingBinaryError(
+        `${label} ${explicit} has no executable ${missing.join(', ')}: point it at the folder that holds ${Object.values(spec.binaries).join(', ')}`,
+      );
     }
     return { spec, paths, source: `${label} ${explicit}`, reason: `${spec.name} binaries from ${label} ${explicit}` };
   }
@@ -62,13 +68,21 @@ function locate(spec: BackendSpec, binDir: string | undefined): ResolvedBackend 
   if (!found) {
     throw new MissingBinaryError(`${Object.values(spec.binaries).join(', ')} not found on PATH: ${spec.installHint}`);
   }
-  return { spec, paths: found.paths, source: `PATH (${found.dir})`, reason: `${spec.name} binaries from PATH (${found.dir})` };
+  return {
+    spec,
+    paths: found.paths,
+    source: `PATH (${found.dir})`,
+    reason: `${spec.name} binaries from PATH (${found.dir})`,
+  };
 }
 
 /** The programs of a backend that ships with saltnet (the simulator). */
 function bundled(spec: BackendSpec, dir: string): ResolvedBackend {
   const paths = findInDir(dir, spec);
-  if (!paths) throw new MissingBinaryError(`the ${spec.name} backend's programs in ${dir} are missing or not executable: ${spec.installHint}`);
+  if (!paths)
+    throw new MissingBinaryError(
+      `the ${spec.name} backend's programs in ${dir} are missing or not executable: ${spec.installHint}`,
+    );
   return { spec, paths, source: spec.description, reason: `${spec.name} backend (${spec.description})` };
 }
 
@@ -83,16 +97,25 @@ export function resolveBackend(name: BackendChoice, binDir?: string): ResolvedBa
       const real = locate(BACKENDS[candidate], binDir);
       return { ...real, reason: `auto: picked ${BACKENDS[candidate].description} (${real.source})` };
     } catch (err) {
-      if (binDir || process.env.SALTNET_BIN_DIR) throw err; // asked for a folder that is wrong: say so, don't fall back silently
+      // asked for a folder that is wrong: say so, don't fall back silently
+      if (binDir || process.env.SALTNET_BIN_DIR) throw err;
     }
   }
   const fallback = resolveBackend(last);
-  return { ...fallback, reason: `auto: no ${AUTO_ORDER.slice(0, -1).map((n) => BACKENDS[n].binaries.daemon).join(' or ')} on PATH, picked ${fallback.spec.description} (${last} backend)` };
+  return {
+    ...fallback,
+    reason: `auto: no ${AUTO_ORDER.slice(0, -1)
+      .map((n) => BACKENDS[n].binaries.daemon)
+      .join(' or ')} on PATH, picked ${fallback.spec.description} (${last} backend)`,
+  };
 }
 
 /** The version line a program prints for --version (first non-empty line). */
 export async function binaryVersion(path: string): Promise<string> {
   const r = await execa(path, ['--version'], { reject: false, timeout: 15_000, env: { TERM: 'dumb' } });
-  const line = `${r.stdout}\n${r.stderr}`.split('\n').map((l) => l.trim()).find((l) => /\(v?\d/.test(l) || /version/i.test(l));
+  const line = `${r.stdout}\n${r.stderr}`
+    .split('\n')
+    .map((l) => l.trim())
+    .find((l) => /\(v?\d/.test(l) || /version/i.test(l));
   return line ?? `unknown (exit ${r.exitCode})`;
 }

@@ -30,7 +30,8 @@ export function binaryHashes(be: ResolvedBackend): Promise<Record<string, string
     p = (async () => {
       if (be.spec.identity) return be.spec.identity();
       const out: Record<string, string> = {};
-      for (const path of [be.paths.daemon, be.paths.walletCli, be.paths.walletRpc]) out[basename(path)] = await fileSha256(path);
+      for (const path of [be.paths.daemon, be.paths.walletCli, be.paths.walletRpc])
+        out[basename(path)] = await fileSha256(path);
       return out;
     })();
     hashCache.set(id, p);
@@ -64,7 +65,10 @@ export interface ChainSpec {
  * fixture wallets' seeds (miner, main). `up` and `saltnet cache key` both take it from here, so the
  * key the command prints is the key `up` looks up.
  */
-export function chainSpecFor(be: ResolvedBackend, o: { difficulty?: number; height?: number; unlocked?: bigint; prefixDifficulty?: PrefixMode }): ChainSpec {
+export function chainSpecFor(
+  be: ResolvedBackend,
+  o: { difficulty?: number; height?: number; unlocked?: bigint; prefixDifficulty?: PrefixMode },
+): ChainSpec {
   const difficulty = o.difficulty ?? be.spec.difficulty;
   return {
     difficulty,
@@ -121,11 +125,17 @@ export interface SaveChainInput {
 /** Save a workdir's state (its processes stopped cleanly) as snapshot `key`. */
 export async function saveChain(cacheDir: string, key: string, workdir: string, s: SaveChainInput): Promise<Manifest> {
   const dirs = stateDirs(workdir);
-  const wallets: ManifestWallet[] = s.wallets.map((w) => ({ name: w.name, addresses: { cn: w.addresses.cn, ...(w.addresses.carrot ? { carrot: w.addresses.carrot } : {}) } }));
+  const wallets: ManifestWallet[] = s.wallets.map((w) => ({
+    name: w.name,
+    addresses: { cn: w.addresses.cn, ...(w.addresses.carrot ? { carrot: w.addresses.carrot } : {}) },
+  }));
   return saveSnapshot({
     cacheDir,
     key,
-    sources: [{ name: 'daemon', dir: dirs.daemon }, { name: 'wallets', dir: dirs.wallets }],
+    sources: [
+      { name: 'daemon', dir: dirs.daemon },
+      { name: 'wallets', dir: dirs.wallets },
+    ],
     exclude: excludeFromSnapshot,
     manifest: {
       backend: s.be.spec.name,

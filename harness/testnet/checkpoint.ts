@@ -11,25 +11,34 @@ import { excludeFromSnapshot, stateDirs } from './chain-cache.js';
 const CHECKPOINT_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 function key(name: string): string {
-  if (!CHECKPOINT_NAME.test(name)) throw new Error(`checkpoint name ${JSON.stringify(name)} must be 1-64 letters, digits, - or _`);
+  if (!CHECKPOINT_NAME.test(name))
+    throw new Error(`checkpoint name ${JSON.stringify(name)} must be 1-64 letters, digits, - or _`);
   return `cp-${name}`;
 }
 
 const checkpointsDir = (workdir: string): string => join(workdir, 'checkpoints');
 
-/** Copy the (stopped) testnet's daemon and wallets folders under `name`, replacing an earlier checkpoint of that name. */
+/**
+ * Copy the (stopped) testnet's daemon and wallets folders under `name`, replacing an earlier checkpoint of that name.
+ */
 export async function checkpointState(workdir: string, name: string): Promise<void> {
   const dirs = stateDirs(workdir);
   await saveSnapshot({
     cacheDir: checkpointsDir(workdir),
     key: key(name),
-    sources: [{ name: 'daemon', dir: dirs.daemon }, { name: 'wallets', dir: dirs.wallets }],
+    sources: [
+      { name: 'daemon', dir: dirs.daemon },
+      { name: 'wallets', dir: dirs.wallets },
+    ],
     exclude: excludeFromSnapshot,
     manifest: { backend: 'checkpoint', binaries: {}, difficulty: 0, height: 0, wallets: [] },
   });
 }
 
-/** Put the checkpoint `name` back in place of the (stopped) testnet's daemon and wallets folders; on a failure they stay as they were. */
+/**
+ * Put the checkpoint `name` back in place of the (stopped) testnet's daemon and wallets folders; on a failure they stay
+ * as they were.
+ */
 export async function revertState(workdir: string, name: string): Promise<void> {
   const dirs = stateDirs(workdir);
   const aside = join(workdir, `.reverting-${randomBytes(4).toString('hex')}`);
@@ -42,7 +51,8 @@ export async function revertState(workdir: string, name: string): Promise<void> 
       moved.push([to, dir]);
     }
     const r = await loadSnapshot({ cacheDir: checkpointsDir(workdir), key: key(name), targets: dirs });
-    if (!('manifest' in r)) throw new Error('corrupt' in r ? `checkpoint ${name} is corrupt: ${r.corrupt}` : `no checkpoint named ${name}`);
+    if (!('manifest' in r))
+      throw new Error('corrupt' in r ? `checkpoint ${name} is corrupt: ${r.corrupt}` : `no checkpoint named ${name}`);
   } catch (err) {
     for (const [from, to] of moved) {
       await rm(to, { recursive: true, force: true });

@@ -52,10 +52,27 @@ export const FULL_MODE_NICE = 10;
 
 export function daemonArgs(o: DaemonOptions, ports: DaemonHandle['ports']): string[] {
   return [
-    '--testnet', '--offline', '--non-interactive', '--fixed-difficulty', String(o.difficulty),
-    '--data-dir', join(o.workdir, 'daemon'), '--rpc-bind-ip', '127.0.0.1', '--rpc-bind-port', String(ports.rpc),
-    '--zmq-rpc-bind-port', String(ports.zmq), '--p2p-bind-ip', '127.0.0.1', '--p2p-bind-port', String(ports.p2p),
-    '--log-file', join(o.workdir, 'logs', 'daemon-file.log'), '--no-igd', ...(o.extraArgs ?? []),
+    '--testnet',
+    '--offline',
+    '--non-interactive',
+    '--fixed-difficulty',
+    String(o.difficulty),
+    '--data-dir',
+    join(o.workdir, 'daemon'),
+    '--rpc-bind-ip',
+    '127.0.0.1',
+    '--rpc-bind-port',
+    String(ports.rpc),
+    '--zmq-rpc-bind-port',
+    String(ports.zmq),
+    '--p2p-bind-ip',
+    '127.0.0.1',
+    '--p2p-bind-port',
+    String(ports.p2p),
+    '--log-file',
+    join(o.workdir, 'logs', 'daemon-file.log'),
+    '--no-igd',
+    ...(o.extraArgs ?? []),
   ];
 }
 
@@ -67,12 +84,26 @@ export async function startDaemon(sup: Supervisor, be: ResolvedBackend, o: Daemo
   });
 }
 
-async function launchDaemon(sup: Supervisor, be: ResolvedBackend, o: DaemonOptions, ports: DaemonHandle['ports']): Promise<DaemonHandle> {
+async function launchDaemon(
+  sup: Supervisor,
+  be: ResolvedBackend,
+  o: DaemonOptions,
+  ports: DaemonHandle['ports'],
+): Promise<DaemonHandle> {
   const logFile = join(o.workdir, 'logs', 'daemon.log');
   // In full RandomX mode the daemon builds its 2 GiB dataset on every core from its start: niced, so
   // that the wallet programs starting meanwhile are not slowed by it (it has the cores once they idle).
-  const [command, args] = o.randomx === 'full' ? ['nice', ['-n', String(FULL_MODE_NICE), be.paths.daemon, ...daemonArgs(o, ports)]] : [be.paths.daemon, daemonArgs(o, ports)];
-  const proc = sup.start({ name: 'daemon', command, args, env: { ...(o.randomx ? be.spec.randomx?.[o.randomx] : {}), ...o.env }, logFile });
+  const [command, args] =
+    o.randomx === 'full'
+      ? ['nice', ['-n', String(FULL_MODE_NICE), be.paths.daemon, ...daemonArgs(o, ports)]]
+      : [be.paths.daemon, daemonArgs(o, ports)];
+  const proc = sup.start({
+    name: 'daemon',
+    command,
+    args,
+    env: { ...(o.randomx ? be.spec.randomx?.[o.randomx] : {}), ...o.env },
+    logFile,
+  });
   const url = `http://127.0.0.1:${ports.rpc}`;
   const client = createDaemonClient(url, { timeoutMs: 30_000 });
   try {
@@ -87,7 +118,8 @@ async function launchDaemon(sup: Supervisor, be: ResolvedBackend, o: DaemonOptio
   } catch (err) {
     await client.close();
     await proc.stop({ graceMs: 2000 });
-    if (proc.tail(30).some((l) => BIND_FAILURE.test(l))) throw new PortRaceError(`daemon ports ${ports.rpc}/${ports.zmq}/${ports.p2p} were taken: ${String(err)}`);
+    if (proc.tail(30).some((l) => BIND_FAILURE.test(l)))
+      throw new PortRaceError(`daemon ports ${ports.rpc}/${ports.zmq}/${ports.p2p} were taken: ${String(err)}`);
     throw err;
   }
   const settings: DaemonSettings = { difficulty: o.difficulty, ...(o.randomx ? { randomx: o.randomx } : {}) };
@@ -98,7 +130,12 @@ async function launchDaemon(sup: Supervisor, be: ResolvedBackend, o: DaemonOptio
  * The daemon as a program of the testnet: a restart keeps its ports and data dir, and takes the
  * settings `settings()` gives then (a testnet switches from building its chain state to serving).
  */
-export function defineDaemon(sup: Supervisor, be: ResolvedBackend, o: Omit<DaemonOptions, keyof DaemonSettings>, settings: () => DaemonSettings): ProgramDefinition<DaemonHandle> {
+export function defineDaemon(
+  sup: Supervisor,
+  be: ResolvedBackend,
+  o: Omit<DaemonOptions, keyof DaemonSettings>,
+  settings: () => DaemonSettings,
+): ProgramDefinition<DaemonHandle> {
   return {
     name: 'daemon',
     async start(previous) {

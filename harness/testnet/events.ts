@@ -39,7 +39,10 @@ export function runEvents(sup: Supervisor, o: { isUp: () => boolean; onCrashAfte
       else if (e.event === 'stopped') p.state = 'stopped';
       else if (e.event === 'crash') {
         const exit = e.exit.signal ? `signal ${e.exit.signal}` : `exit code ${e.exit.code}`;
-        Object.assign(p, { state: e.restart > 0 ? 'restarting' : 'failed', restarts: p.restarts + (e.restart > 0 ? 1 : 0) });
+        Object.assign(p, {
+          state: e.restart > 0 ? 'restarting' : 'failed',
+          restarts: p.restarts + (e.restart > 0 ? 1 : 0),
+        });
         p.lastCrash = { pid: e.pid, exit, at: e.at, logFile: e.logFile };
         if (o.isUp() && !crashedAfterReady) {
           crashedAfterReady = true;

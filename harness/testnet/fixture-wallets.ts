@@ -24,7 +24,9 @@ export function fixtureWallet(name: string, dir = FIXTURE_WALLETS_DIR): FixtureW
     throw new Error(`cannot read the fixture wallet ${file}: ${err instanceof Error ? err.message : String(err)}`);
   }
   const r = FixtureWalletSchema.safeParse(json);
-  if (!r.success) throw new Error(`${file}: ${r.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
+  if (!r.success)
+    throw new Error(
+      `${file}: ${r.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`,
+    );
   return { ...r.data, seed: r.data.seed.trim().split(/\s+/).join(' ') };
 }
-

@@ -24,7 +24,10 @@ export interface PlanInput {
 }
 
 export interface MiningPlan {
-  /** Mine to the miner wallet until this height, then to the test wallet until `fundedTo`, then to the miner until the target. */
+  /**
+   * Mine to the miner wallet until this height, then to the test wallet until `fundedTo`, then to the miner until the
+   * target.
+   */
   fundFrom: number;
   fundedTo: number;
   /** Blocks planned for the test wallet. */
@@ -57,8 +60,14 @@ export interface MinedChain {
   extraBlocks: number;
 }
 
-/** Mine to the target height, paying the test wallet only the blocks its funds need, and wait until they are unlocked. */
-export async function mineForWallet(daemon: DaemonClient, wallet: WalletClient, o: MineForOptions): Promise<MinedChain> {
+/**
+ * Mine to the target height, paying the test wallet only the blocks its funds need, and wait until they are unlocked.
+ */
+export async function mineForWallet(
+  daemon: DaemonClient,
+  wallet: WalletClient,
+  o: MineForOptions,
+): Promise<MinedChain> {
   // A restored or reused chain may hold the funds already: then nothing goes to the test wallet.
   await wallet.refresh();
   const held = o.need > 0n ? (await wallet.balance(o.asset ?? o.spec.fundAsset)).unlocked : 0n;
@@ -75,11 +84,20 @@ export async function mineForWallet(daemon: DaemonClient, wallet: WalletClient, 
 export async function mineChain(daemon: DaemonClient, o: MineForOptions): Promise<Omit<MinedChain, 'extraBlocks'>> {
   const { miner, main, target, need, progress, ...mine } = o;
   const start = await daemon.height();
-  const plan = planMining({ height: start, target, need, fundFromHeight: o.spec.fundFromHeight, typicalReward: o.spec.typicalReward, coinbaseUnlock: o.spec.coinbaseUnlock, minFundBlocks: o.spec.minFundBlocks });
+  const plan = planMining({
+    height: start,
+    target,
+    need,
+    fundFromHeight: o.spec.fundFromHeight,
+    typicalReward: o.spec.typicalReward,
+    coinbaseUnlock: o.spec.coinbaseUnlock,
+    minFundBlocks: o.spec.minFundBlocks,
+  });
   // One progress line/bar over the three stretches.
   const segment = progress ? { update: (h: number) => progress.update(h), done: () => undefined } : undefined;
   const to = async (height: number, addresses: MiningAddresses): Promise<void> => {
-    if ((await daemon.height()) < height) await mineTo(daemon, height, { ...mine, addresses, ...(segment ? { progress: segment } : {}) });
+    if ((await daemon.height()) < height)
+      await mineTo(daemon, height, { ...mine, addresses, ...(segment ? { progress: segment } : {}) });
   };
   await to(plan.fundFrom, miner);
   await to(plan.fundedTo, main);
@@ -89,17 +107,35 @@ export async function mineChain(daemon: DaemonClient, o: MineForOptions): Promis
   return { height, plan };
 }
 
-/** The plan is an estimate: mine more to the test wallet while its funds are short or still locked. Returns the blocks mined. */
+/**
+ * The plan is an estimate: mine more to the test wallet while its funds are short or still locked. Returns the blocks
+ * mined.
+ */
 export async function topUp(daemon: DaemonClient, wallet: WalletClient, o: MineForOptions): Promise<number> {
   const { main, need } = o;
-  const mine = { spec: o.spec, timeoutMs: o.timeoutMs, ...(o.threads ? { threads: o.threads } : {}), ...(o.pollMs ? { pollMs: o.pollMs } : {}), ...(o.signal ? { signal: o.signal } : {}) };
+  const mine = {
+    spec: o.spec,
+    timeoutMs: o.timeoutMs,
+    ...(o.threads ? { threads: o.threads } : {}),
+    ...(o.pollMs ? { pollMs: o.pollMs } : {}),
+    ...(o.signal ? { signal: o.signal } : {}),
+  };
   const before = await daemon.height();
-  if (need > 0n) await fundWallet(daemon, wallet, { ...mine, addresses: main, amount: need, ...(o.asset ? { asset: o.asset } : {}) });
+  if (need > 0n)
+    await fundWallet(daemon, wallet, {
+      ...mine,
+      addresses: main,
+      amount: need,
+      ...(o.asset ? { asset: o.asset } : {}),
+    });
   else await wallet.refresh();
   return (await daemon.height()) - before;
 }
 
-/** Funding arrives as this many outputs (a Carrot tx carries at most 7 destinations), so a funded wallet can build several transactions at once, as a mining wallet can. */
+/**
+ * Funding arrives as this many outputs (a Carrot tx carries at most 7 destinations), so a funded wallet can build
+ * several transactions at once, as a mining wallet can.
+ */
 export const FUNDING_OUTPUTS = 6n;
 
 export interface FundFromWalletOptions {
@@ -130,10 +166,24 @@ export async function fundFromWallet(o: FundFromWalletOptions): Promise<void> {
   const height = await o.daemon.height();
   const address = addressAt(o.spec, o.to.addresses, height);
   const part = o.amount / FUNDING_OUTPUTS + 1n;
-  const destinations = Array.from({ length: Number(FUNDING_OUTPUTS) }, () => ({ address, amount: part, ...(o.asset ? { asset_type: o.asset } : {}) }));
+  const destinations = Array.from({ length: Number(FUNDING_OUTPUTS) }, () => ({
+    address,
+    amount: part,
+    ...(o.asset ? { asset_type: o.asset } : {}),
+  }));
   // The payer sees the blocks mined since its last funding (its change unlocked with the receiver's
   // funds): without this it waits for its own 20 s refresh and may find nothing unlocked.
   await o.from.refresh();
-  await o.from.call('transfer', o.asset ? { destinations, source_asset: o.asset, dest_asset: o.asset, tx_type: 3 } : { destinations });
-  await fundWallet(o.daemon, o.to.client, { spec: o.spec, addresses: o.minerAddresses, timeoutMs: o.timeoutMs ?? 600_000, amount: o.amount, ...(o.asset ? { asset: o.asset } : {}), ...(o.threads ? { threads: o.threads } : {}) });
+  await o.from.call(
+    'transfer',
+    o.asset ? { destinations, source_asset: o.asset, dest_asset: o.asset, tx_type: 3 } : { destinations },
+  );
+  await fundWallet(o.daemon, o.to.client, {
+    spec: o.spec,
+    addresses: o.minerAddresses,
+    timeoutMs: o.timeoutMs ?? 600_000,
+    amount: o.amount,
+    ...(o.asset ? { asset: o.asset } : {}),
+    ...(o.threads ? { threads: o.threads } : {}),
+  });
 }

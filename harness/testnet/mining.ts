@@ -43,7 +43,11 @@ export function miningAddress(spec: BackendSpec, a: MiningAddresses, height: num
   return a.cn;
 }
 
-export async function mineTo(daemon: DaemonClient, target: number, o: MineOptions): Promise<{ height: number; restarts: number; ms: number }> {
+export async function mineTo(
+  daemon: DaemonClient,
+  target: number,
+  o: MineOptions,
+): Promise<{ height: number; restarts: number; ms: number }> {
   const t0 = Date.now();
   const deadline = t0 + o.timeoutMs;
   const poll = o.pollMs ?? 5;
@@ -56,7 +60,10 @@ export async function mineTo(daemon: DaemonClient, target: number, o: MineOption
   try {
     while (h < target) {
       o.signal?.throwIfAborted();
-      if (Date.now() > deadline) throw new MiningError(`mining to height ${target} timed out at height ${h} after ${Math.round((Date.now() - t0) / 1000)}s`);
+      if (Date.now() > deadline)
+        throw new MiningError(
+          `mining to height ${target} timed out at height ${h} after ${Math.round((Date.now() - t0) / 1000)}s`,
+        );
       if (!running) {
         const address = miningAddress(o.spec, o.addresses, h);
         const status = await daemon.startMining(address, o.threads ?? 1);
@@ -68,7 +75,8 @@ export async function mineTo(daemon: DaemonClient, target: number, o: MineOption
           await sleep(200);
           continue;
         }
-        if (status !== 'OK') throw new MiningError(`/start_mining at height ${h} answered "${status}" (address ${address})`);
+        if (status !== 'OK')
+          throw new MiningError(`/start_mining at height ${h} answered "${status}" (address ${address})`);
         running = true;
       }
       await sleep(poll);
@@ -79,7 +87,8 @@ export async function mineTo(daemon: DaemonClient, target: number, o: MineOption
       if (h >= target) break;
       // The miner may have stopped itself (it does at the Carrot height with a CN address): check
       // at that height, and whenever the height stalls, and start it again.
-      const atSwitch = o.spec.carrotHeight !== undefined && h >= o.spec.carrotHeight - 1 && h <= o.spec.carrotHeight + 1;
+      const atSwitch =
+        o.spec.carrotHeight !== undefined && h >= o.spec.carrotHeight - 1 && h <= o.spec.carrotHeight + 1;
       if (atSwitch || Date.now() - lastChange > 2000) {
         const st = await daemon.miningStatus();
         if (!st.active) {
@@ -131,7 +140,11 @@ export interface FundOptions extends MineOptions {
  * Wait until the wallet has refreshed and holds `amount` unlocked, mining more blocks while
  * coinbase outputs are still locked (60 blocks).
  */
-export async function fundWallet(daemon: DaemonClient, wallet: WalletClient, o: FundOptions): Promise<{ unlocked: bigint; height: number }> {
+export async function fundWallet(
+  daemon: DaemonClient,
+  wallet: WalletClient,
+  o: FundOptions,
+): Promise<{ unlocked: bigint; height: number }> {
   const start = await daemon.height();
   for (;;) {
     o.signal?.throwIfAborted();
@@ -140,7 +153,9 @@ export async function fundWallet(daemon: DaemonClient, wallet: WalletClient, o: 
     const h = await daemon.height();
     if (b.unlocked >= o.amount) return { unlocked: b.unlocked, height: h };
     if (h - start > (o.maxExtraBlocks ?? 400)) {
-      throw new MiningError(`the wallet holds ${b.unlocked} unlocked (${b.balance} in all) after ${h - start} extra blocks; it needs ${o.amount}`);
+      throw new MiningError(
+        `the wallet holds ${b.unlocked} unlocked (${b.balance} in all) after ${h - start} extra blocks; it needs ${o.amount}`,
+      );
     }
     await mineTo(daemon, h + Math.min(Math.max(b.blocksToUnlock, 1), 60), { ...o, progress: undefined });
   }

@@ -20,7 +20,10 @@ export interface Instance {
 export interface ProgramDefinition<H extends Instance> {
   /** The process name (`daemon`, `wallet-rpc`, `wallet-rpc-bob`): messages and log files use it. */
   readonly name: string;
-  /** Start the program and wait until it is ready. `previous`: the instance it replaces (a restart keeps its endpoint and credentials). */
+  /**
+   * Start the program and wait until it is ready. `previous`: the instance it replaces (a restart keeps its endpoint
+   * and credentials).
+   */
   start(previous: H | undefined): Promise<H>;
   /** The graceful part of a stop, before SIGTERM (e.g. the wallet's `store`). */
   beforeStop?(h: H): Promise<void>;
@@ -52,7 +55,15 @@ export interface CrashReport {
  */
 export type ProgramEvent =
   | ({ event: 'crash' } & Omit<CrashReport, 'tail'> & { tail: string[] })
-  | { event: 'pid'; program: string; pid: number; previousPid: number; reason: 'start' | 'restart' | 'crash'; during: string; at: string }
+  | {
+      event: 'pid';
+      program: string;
+      pid: number;
+      previousPid: number;
+      reason: 'start' | 'restart' | 'crash';
+      during: string;
+      at: string;
+    }
   | { event: 'stopped'; program: string; pid: number; during: string; at: string }
   | { event: 'failed'; program: string; message: string; logFile: string; at: string };
 
@@ -71,7 +82,8 @@ export interface ProgramOptions {
 export type ProgramState = 'stopped' | 'starting' | 'running' | 'recovering' | 'failed';
 
 /** Requests that may be sent again when it is unknown whether the dead process handled them. */
-const READ_ONLY = /^(get_|getbalance$|getaddress$|getheight$|incoming_transfers$|refresh$|store$|query_key$|auto_refresh$|mining_status$|on_get_block_hash$|validate_address$)/;
+const READ_ONLY =
+  /^(get_|getbalance$|getaddress$|getheight$|incoming_transfers$|refresh$|store$|query_key$|auto_refresh$|mining_status$|on_get_block_hash$|validate_address$)/;
 
 function repeatable(path: string, request: unknown): boolean {
   if (path !== '/json_rpc') return /^\/(get_|mining_status|start_mining|stop_mining)/.test(path);
@@ -133,7 +145,13 @@ export class Program<H extends Instance> {
     if (!h?.proc.running) return;
     if (this.def.beforeStop) await this.def.beforeStop(h).catch(() => undefined);
     await h.proc.stop();
-    this.emit({ event: 'stopped', program: this.name, pid: h.proc.pid, during: this.o.phase(), at: new Date().toISOString() });
+    this.emit({
+      event: 'stopped',
+      program: this.name,
+      pid: h.proc.pid,
+      during: this.o.phase(),
+      at: new Date().toISOString(),
+    });
   }
 
   /** Stop, then start again on the same endpoint (asked for: not counted as a crash). */
@@ -151,7 +169,12 @@ export class Program<H extends Instance> {
 
   /** Running and answering its RPC now (the definition's health check). */
   async health(): Promise<boolean> {
-    return this.state === 'running' && this.inst !== undefined && this.inst.proc.running && (await this.def.health(this.inst).catch(() => false));
+    return (
+      this.state === 'running' &&
+      this.inst !== undefined &&
+      this.inst.proc.running &&
+      (await this.def.health(this.inst).catch(() => false))
+    );
   }
 
   /**
@@ -179,14 +202,25 @@ export class Program<H extends Instance> {
         const h = await this.def.start(previous);
         this.inst = h;
         const why = reason === 'crash' ? 'crash' : previous ? 'restart' : 'start';
-        this.emit({ event: 'pid', program: this.name, pid: h.proc.pid, previousPid: previous?.proc.pid ?? 0, reason: why, during: this.o.phase(), at: new Date().toISOString() });
+        this.emit({
+          event: 'pid',
+          program: this.name,
+          pid: h.proc.pid,
+          previousPid: previous?.proc.pid ?? 0,
+          reason: why,
+          during: this.o.phase(),
+          at: new Date().toISOString(),
+        });
         // Running from here: an exit from now on is a crash, even before the caller hears of the start.
         this.state = 'running';
         void h.proc.exited.then((exit) => this.onExit(h, exit));
         return h;
       } catch (err) {
         if (!(err instanceof ProcessExitedError) || this.def.permanent?.(err)) throw err;
-        const more = this.noteCrash({ pid: 0, exit: err.exit, tail: err.tail, logFile: err.logFile ?? '' }, 'while starting');
+        const more = this.noteCrash(
+          { pid: 0, exit: err.exit, tail: err.tail, logFile: err.logFile ?? '' },
+          'while starting',
+        );
         if (!more) throw err;
       }
     }
@@ -199,16 +233,29 @@ export class Program<H extends Instance> {
     const report: CrashReport = { program: this.name, ...c, during, restart, at: new Date().toISOString() };
     this.crashes.push(report);
     this.emit({ event: 'crash', ...report, tail: c.tail.slice(-10) });
-    const tail = c.tail.slice(-10).map((l) => `    ${l}`).join('\n');
-    const what = more ? `starting it again on the same data (restart ${restart} of ${this.o.maxRestarts ?? 3})` : 'no restarts left';
-    this.o.log(`saltnet: ${this.name}${c.pid ? ` (pid ${c.pid})` : ''} ${describeExit(c.exit)} ${during}; ${what}${tail ? `\n  last lines${c.logFile ? ` (${c.logFile})` : ''}:\n${tail}` : ''}`);
+    const tail = c.tail
+      .slice(-10)
+      .map((l) => `    ${l}`)
+      .join('\n');
+    const what = more
+      ? `starting it again on the same data (restart ${restart} of ${this.o.maxRestarts ?? 3})`
+      : 'no restarts left';
+    this.o.log(
+      `saltnet: ${this.name}${c.pid ? ` (pid ${c.pid})` : ''} ${describeExit(c.exit)} ${during}; ${what}${tail ? `\n  last lines${c.logFile ? ` (${c.logFile})` : ''}:\n${tail}` : ''}`,
+    );
     return more;
   }
 
   private onExit(h: H, exit: ExitInfo): void {
     if (h !== this.inst || exit.expected || this.state !== 'running') return;
     const during = this.o.phase();
-    const err = new ProcessExitedError({ processName: this.name, exit, tail: h.proc.tail(30), logFile: h.proc.logFile, during });
+    const err = new ProcessExitedError({
+      processName: this.name,
+      exit,
+      tail: h.proc.tail(30),
+      logFile: h.proc.logFile,
+      during,
+    });
     if (!this.noteCrash({ pid: h.proc.pid, exit, tail: h.proc.tail(30), logFile: h.proc.logFile }, during)) {
       this.fail(err);
       return;
@@ -232,7 +279,13 @@ export class Program<H extends Instance> {
   private fail(err: ProcessExitedError): void {
     this.state = 'failed';
     this.failure = err;
-    this.emit({ event: 'failed', program: this.name, message: err.message.split('\n')[0] ?? err.message, logFile: err.logFile ?? '', at: new Date().toISOString() });
+    this.emit({
+      event: 'failed',
+      program: this.name,
+      message: err.message.split('\n')[0] ?? err.message,
+      logFile: err.logFile ?? '',
+      at: new Date().toISOString(),
+    });
     this.o.onFatal(err);
   }
 

@@ -13,7 +13,13 @@ export function progressMode(requested: 'auto' | ProgressMode = 'auto'): Progres
   return process.stderr.isTTY && process.env.CI === undefined ? 'bar' : 'lines';
 }
 
-export function createProgress(label: string, start: number, target: number, mode: ProgressMode, log: (line: string) => void): Progress {
+export function createProgress(
+  label: string,
+  start: number,
+  target: number,
+  mode: ProgressMode,
+  log: (line: string) => void,
+): Progress {
   const t0 = Date.now();
   const rate = (h: number): number => (h - start) / Math.max((Date.now() - t0) / 1000, 0.001);
   const eta = (h: number): string => {
@@ -22,7 +28,15 @@ export function createProgress(label: string, start: number, target: number, mod
   };
   if (mode === 'none') return { update: () => undefined, done: () => undefined };
   if (mode === 'bar') {
-    const bar = new SingleBar({ format: `${label} |{bar}| {value}/{total} | {rate} blocks/s | ETA {etaText}`, stream: process.stderr, hideCursor: true, clearOnComplete: false }, undefined);
+    const bar = new SingleBar(
+      {
+        format: `${label} |{bar}| {value}/{total} | {rate} blocks/s | ETA {etaText}`,
+        stream: process.stderr,
+        hideCursor: true,
+        clearOnComplete: false,
+      },
+      undefined,
+    );
     bar.start(target, start, { rate: '0', etaText: '?' });
     return {
       update: (h) => bar.update(Math.min(h, target), { rate: rate(h).toFixed(1), etaText: eta(h) }),
@@ -39,7 +53,9 @@ export function createProgress(label: string, start: number, target: number, mod
       lastLine = Date.now();
       // A block or two past the target (trimmed afterwards) shows as the target, not as 1400%.
       const shown = Math.min(h, target);
-      log(`${label}: height ${shown}/${target} (${Math.floor((100 * (shown - start)) / Math.max(target - start, 1))}%), ${rate(shown).toFixed(1)} blocks/s, ETA ${eta(shown)}`);
+      log(
+        `${label}: height ${shown}/${target} (${Math.floor((100 * (shown - start)) / Math.max(target - start, 1))}%), ${rate(shown).toFixed(1)} blocks/s, ETA ${eta(shown)}`,
+      );
     },
     done(h) {
       log(`${label}: height ${h} reached in ${((Date.now() - t0) / 1000).toFixed(1)}s`);

@@ -48,7 +48,6 @@ export interface Run {
   keepWorkdir(): void;
 }
 
-
 export interface Daemon {
   program: Program<DaemonHandle>;
   client: DaemonClient;
@@ -56,7 +55,12 @@ export interface Daemon {
 
 export function mineOptions(run: Run): Omit<MineForOptions, 'miner' | 'main' | 'target' | 'need'> {
   // Mining deadlines are not scaled where they are awaited: scale them here.
-  return { spec: run.backend.spec, timeoutMs: scaled(3_600_000), signal: run.aborter.signal, threads: run.mining.threads };
+  return {
+    spec: run.backend.spec,
+    timeoutMs: scaled(3_600_000),
+    signal: run.aborter.signal,
+    threads: run.mining.threads,
+  };
 }
 
 export async function phase<T>(run: Run, name: string, fn: () => Promise<T>): Promise<T> {
@@ -96,7 +100,10 @@ function stateOps(run: Run, p: Parts): StateOps {
     await wallets.startAll();
     p.writeLogin();
   };
-  /** Stop everything, do `fn` on the stopped state, start everything again (also when fn fails). `why` goes into the programs' events. */
+  /**
+   * Stop everything, do `fn` on the stopped state, start everything again (also when fn fails). `why` goes into the
+   * programs' events.
+   */
   const whileStopped = async <T>(why: string, fn: () => Promise<T>): Promise<T> => {
     const was = run.activity;
     run.activity = why;
@@ -117,7 +124,10 @@ function stateOps(run: Run, p: Parts): StateOps {
     return whileStopped(`while saving snapshot ${key}`, async () =>
       saveChain(cdir, key, run.workdir, {
         // The difficulty the daemon mined at until now: the prefix's for a state built here.
-        be: run.backend, ...(version ? { binaryVersion: version } : {}), difficulty: daemon.program.current.settings.difficulty, height,
+        be: run.backend,
+        ...(version ? { binaryVersion: version } : {}),
+        difficulty: daemon.program.current.settings.difficulty,
+        height,
         wallets: Object.entries(p.addresses).map(([name, a]) => ({ name, addresses: a })),
         extra: { unlocked: `${run.chain.unlocked} ${run.chain.asset}`, target: run.chain.height },
       }),
@@ -126,8 +136,14 @@ function stateOps(run: Run, p: Parts): StateOps {
   return { whileStopped, saveState };
 }
 
-/** The testnet over its running programs: `saveBuilt` puts a state built here into the cache, `finish` gives the Testnet. */
-export function assemble(run: Run, p: Parts): { saveBuilt(): Promise<void>; setPrefix(prefix: SnapshotInfo['prefix']): void; finish(height: number): Testnet } {
+/**
+ * The testnet over its running programs: `saveBuilt` puts a state built here into the cache, `finish` gives the
+ * Testnet.
+ */
+export function assemble(
+  run: Run,
+  p: Parts,
+): { saveBuilt(): Promise<void>; setPrefix(prefix: SnapshotInfo['prefix']): void; finish(height: number): Testnet } {
   const ops = stateOps(run, p);
   let snapshot = p.snapshot;
   const saveBuilt = async (): Promise<void> => {
@@ -136,7 +152,9 @@ export function assemble(run: Run, p: Parts): { saveBuilt(): Promise<void>; setP
     await phase(run, 'snapshotSave', async () => {
       try {
         const m = await ops.saveState(cacheDir, key);
-        run.log(`saltnet: saved snapshot ${key} (${m.files.length} files, ${(m.files.reduce((n, f) => n + f.size, 0) / 2 ** 20).toFixed(1)} MiB); the next run starts from it`);
+        run.log(
+          `saltnet: saved snapshot ${key} (${m.files.length} files, ${(m.files.reduce((n, f) => n + f.size, 0) / 2 ** 20).toFixed(1)} MiB); the next run starts from it`,
+        );
       } catch (err) {
         snapshot = { ...snapshot, saveError: err instanceof Error ? err.message : String(err) };
         run.log(`saltnet: could not save snapshot ${key}: ${snapshot.saveError}`);
@@ -167,12 +185,20 @@ function testnetObject(run: Run, p: Parts, ops: StateOps, height: number, snapsh
     runId: run.sup.runId,
     supervisor: run.sup,
     daemon: {
-      url: d.current.url, client: daemon.client, dataDir: d.current.dataDir, logFile: d.current.logFile, ports: d.current.ports, recover: d.recover,
+      url: d.current.url,
+      client: daemon.client,
+      dataDir: d.current.dataDir,
+      logFile: d.current.logFile,
+      ports: d.current.ports,
+      recover: d.recover,
       get pid() {
         return d.current.proc.pid;
       },
     },
-    wallet: Object.defineProperty({ ...main, address: addressAt(run.backend.spec, main.addresses, height) }, 'pid', { get: () => main.pid, enumerable: true }) as Testnet['wallet'],
+    wallet: Object.defineProperty({ ...main, address: addressAt(run.backend.spec, main.addresses, height) }, 'pid', {
+      get: () => main.pid,
+      enumerable: true,
+    }) as Testnet['wallet'],
     miner: { addresses: p.minerAddresses },
     get snapshot() {
       return snapshot();
@@ -182,7 +208,8 @@ function testnetObject(run: Run, p: Parts, ops: StateOps, height: number, snapsh
     height,
     health: async () => ({ [d.name]: await d.health(), ...(await wallets.health()) }),
     crashes: () => [...d.crashes, ...wallets.crashes()],
-    mine: async (target: number) => (await mineTo(daemon.client, target, { ...mineOptions(run), addresses: p.minerAddresses })).height,
+    mine: async (target: number) =>
+      (await mineTo(daemon.client, target, { ...mineOptions(run), addresses: p.minerAddresses })).height,
     addWallet: (name: string) => wallets.add(name),
     wallets: () => wallets.handles(),
     removeWallet: (name: string) => wallets.remove(name),
@@ -196,7 +223,10 @@ function testnetObject(run: Run, p: Parts, ops: StateOps, height: number, snapsh
         taken.add(name);
       }),
     revert: async (name: string) => {
-      if (!taken.has(name)) throw new Error(`no checkpoint named ${name}${taken.size ? `; this testnet has ${[...taken].join(', ')}` : ' (take one first)'}`);
+      if (!taken.has(name))
+        throw new Error(
+          `no checkpoint named ${name}${taken.size ? `; this testnet has ${[...taken].join(', ')}` : ' (take one first)'}`,
+        );
       await ops.whileStopped(`while reverting to checkpoint ${name}`, () => revertState(run.workdir, name));
     },
     checkpoints: () => [...taken],

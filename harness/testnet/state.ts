@@ -8,13 +8,19 @@ import { chainKey, restoreChain, type ChainSpec } from './chain-cache.js';
 
 /** How the chain state of this testnet came about. */
 export interface SnapshotInfo {
-  /** hit: restored from the cache; built: a miss, built and saved; rebuilt: the cached one was corrupt; reused: the workdir had a state; off: no cache. */
+  /**
+   * hit: restored from the cache; built: a miss, built and saved; rebuilt: the cached one was corrupt; reused: the
+   * workdir had a state; off: no cache.
+   */
   status: 'hit' | 'built' | 'rebuilt' | 'reused' | 'off';
   key?: string;
   cacheDir?: string;
   /** Why the save failed (the testnet is up all the same). */
   saveError?: string;
-  /** The chain state the testnet started from: the difficulty its blocks were mined at and its height (unknown for a reused workdir). */
+  /**
+   * The chain state the testnet started from: the difficulty its blocks were mined at and its height (unknown for a
+   * reused workdir).
+   */
   prefix?: { difficulty: number; height: number };
 }
 
@@ -45,7 +51,10 @@ export async function chooseState(o: ChooseStateOptions): Promise<StateChoice> {
   const key = o.snapshotKey ?? (await chainKey(o.backend, o.chain));
   let releaseLock: (() => Promise<void>) | undefined;
   if (!o.snapshotKey) {
-    releaseLock = await acquireKeyLock(cdir, key, { signal: o.signal, onWait: () => o.log(`saltnet: another saltnet is building snapshot ${key}; waiting for it`) });
+    releaseLock = await acquireKeyLock(cdir, key, {
+      signal: o.signal,
+      onWait: () => o.log(`saltnet: another saltnet is building snapshot ${key}; waiting for it`),
+    });
   }
   try {
     const t0 = Date.now();
@@ -54,12 +63,31 @@ export async function chooseState(o: ChooseStateOptions): Promise<StateChoice> {
     if ('manifest' in r) {
       o.log(`saltnet: restored snapshot ${key} (height ${r.manifest.height}) in ${r.ms.toFixed(0)} ms`);
       await releaseLock?.();
-      return { snapshot: { status: 'hit', key, cacheDir: cdir, prefix: { difficulty: r.manifest.difficulty, height: r.manifest.height } }, restoreMs };
+      return {
+        snapshot: {
+          status: 'hit',
+          key,
+          cacheDir: cdir,
+          prefix: { difficulty: r.manifest.difficulty, height: r.manifest.height },
+        },
+        restoreMs,
+      };
     }
-    if (o.snapshotKey) throw new Error('corrupt' in r ? `snapshot ${key} is corrupt: ${r.corrupt}` : `no snapshot ${key} in ${cdir} (saltnet cache ls lists them)`);
+    if (o.snapshotKey)
+      throw new Error(
+        'corrupt' in r
+          ? `snapshot ${key} is corrupt: ${r.corrupt}`
+          : `no snapshot ${key} in ${cdir} (saltnet cache ls lists them)`,
+      );
     if ('corrupt' in r) {
-      o.log(`saltnet: snapshot ${key} is corrupt (${r.corrupt}); ${r.movedTo ? `moved aside to ${r.movedTo}; ` : ''}building it again`);
-      return { snapshot: { status: 'rebuilt', key, cacheDir: cdir }, restoreMs, ...(releaseLock ? { releaseLock } : {}) };
+      o.log(
+        `saltnet: snapshot ${key} is corrupt (${r.corrupt}); ${r.movedTo ? `moved aside to ${r.movedTo}; ` : ''}building it again`,
+      );
+      return {
+        snapshot: { status: 'rebuilt', key, cacheDir: cdir },
+        restoreMs,
+        ...(releaseLock ? { releaseLock } : {}),
+      };
     }
     o.log(`saltnet: no snapshot ${key} in ${cdir}: building it (once per machine)`);
     return { snapshot: { status: 'built', key, cacheDir: cdir }, restoreMs, ...(releaseLock ? { releaseLock } : {}) };

@@ -50,7 +50,8 @@ export type { SnapshotInfo } from './state.js';
 export type { WalletHandle } from './wallets.js';
 export type { CrashReport } from './program.js';
 export type { TestnetEvent } from './events.js';
-// Kept here too: scenario steps and tests import it with the testnet (it lives in mining.ts, which funding.ts can import without a cycle).
+// Kept here too: scenario steps and tests import it with the testnet (it lives in mining.ts, which funding.ts can
+// import without a cycle).
 export { addressAt } from './mining.js';
 
 const UP = 'while the testnet was up';
@@ -73,7 +74,8 @@ async function openRun(opts: TestnetOptions): Promise<Run> {
   const dirs = stateDirs(workdir);
   const hadState = nonEmpty(dirs.daemon) || nonEmpty(dirs.wallets);
   makeWorkdir(workdir, !ownWorkdir, ['logs', 'wallets']);
-  // A temporary workdir goes with the testnet on every clean stop (Ctrl-C included); it stays when startup failed, for its logs.
+  // A temporary workdir goes with the testnet on every clean stop (Ctrl-C included); it stays when startup failed, for
+  // its logs.
   // So does one whose programs crashed while it was up: the crash logs are what the user needs next.
   // The run record says whether to keep it, so that a reaper (saltnet itself killed) decides the same.
   const keepWorkdir = (): void => {
@@ -86,7 +88,10 @@ async function openRun(opts: TestnetOptions): Promise<Run> {
     afterStop: () => {
       if (!ownWorkdir) return;
       if (!sup.record.keepWorkdir) rmSync(workdir, { recursive: true, force: true });
-      else if (events.crashedAfterReady) log(`saltnet: a program crashed while the testnet was up: workdir kept in ${workdir} (logs in ${join(workdir, 'logs')})`);
+      else if (events.crashedAfterReady)
+        log(
+          `saltnet: a program crashed while the testnet was up: workdir kept in ${workdir} (logs in ${join(workdir, 'logs')})`,
+        );
     },
   });
   const aborter = new AbortController();
@@ -95,7 +100,21 @@ async function openRun(opts: TestnetOptions): Promise<Run> {
     onCrashAfterReady: keepWorkdir,
   });
   const run: Run = {
-    opts, log, backend, chain, build, serve, mining: serve, workdir, dirs, hadState, sup, aborter, events, phases: {}, activity: 'while the testnet was starting',
+    opts,
+    log,
+    backend,
+    chain,
+    build,
+    serve,
+    mining: serve,
+    workdir,
+    dirs,
+    hadState,
+    sup,
+    aborter,
+    events,
+    phases: {},
+    activity: 'while the testnet was starting',
     programs: {
       log,
       onEvent: (e) => events.handle(e),
@@ -111,17 +130,29 @@ async function openRun(opts: TestnetOptions): Promise<Run> {
   return run;
 }
 
-/** How a daemon mines at this difficulty: RandomX full or light (`auto` by difficulty), all cores above difficulty 1 unless --threads says. */
+/**
+ * How a daemon mines at this difficulty: RandomX full or light (`auto` by difficulty), all cores above difficulty 1
+ * unless --threads says.
+ */
 function miningFor(spec: BackendSpec, o: TestnetOptions, difficulty: number): Mining {
   const randomx = randomxMode(spec, o.randomx ?? 'auto', difficulty);
-  return { difficulty, ...(randomx ? { randomx } : {}), threads: o.threads ?? (difficulty > 1 ? Math.min(availableParallelism(), MAX_THREADS) : 1) };
+  return {
+    difficulty,
+    ...(randomx ? { randomx } : {}),
+    threads: o.threads ?? (difficulty > 1 ? Math.min(availableParallelism(), MAX_THREADS) : 1),
+  };
 }
 
 async function startDaemonProgram(run: Run): Promise<Daemon> {
   const o = run.opts;
   // Readiness deadlines are scaled by --timeout-factor where they are awaited: pass them unscaled.
   // Each start takes the settings of the moment: the build's while the chain state is mined, then the served ones.
-  const def = defineDaemon(run.sup, run.backend, { workdir: run.workdir, timeoutMs: 60_000, ...(o.daemonEnv ? { env: o.daemonEnv } : {}) }, () => run.mining);
+  const def = defineDaemon(
+    run.sup,
+    run.backend,
+    { workdir: run.workdir, timeoutMs: 60_000, ...(o.daemonEnv ? { env: o.daemonEnv } : {}) },
+    () => run.mining,
+  );
   const program = new Program(def, run.programs);
   const h = await phase(run, 'daemonReady', () => program.start());
   run.log(`saltnet: daemon ready at ${h.url} (pid ${h.proc.pid})`);
@@ -134,7 +165,12 @@ async function startDaemonProgram(run: Run): Promise<Daemon> {
  * Salvium's wallet crashed), then start the main wallet's RPC and wait for its funds. Otherwise the
  * wallet RPC comes first (it restores the wallets, or finds the funds a reused state holds).
  */
-async function buildChain(run: Run, daemon: Daemon, wallets: WalletSet, password: string): Promise<{ main: WalletHandle; addresses: WalletAddresses }> {
+async function buildChain(
+  run: Run,
+  daemon: Daemon,
+  wallets: WalletSet,
+  password: string,
+): Promise<{ main: WalletHandle; addresses: WalletAddresses }> {
   const { dirs, chain } = run;
   const seeds = { miner: chain.seeds[0]!, main: chain.seeds[1]! };
   const addresses = readAddresses(dirs.wallets);
@@ -143,13 +179,29 @@ async function buildChain(run: Run, daemon: Daemon, wallets: WalletSet, password
   const daemonUrl = daemon.program.current.url;
   const funds = { target: chain.height, need: chain.unlocked, asset: chain.asset };
   const start = await daemon.client.height();
-  const progress = start < chain.height ? createProgress('mining', start, chain.height, progressMode(run.opts.progress), run.log) : undefined;
-  const mining = (main: MiningAddresses): MineForOptions => ({ ...mineOptions(run), ...funds, miner: addresses.miner ?? main, main, ...(progress ? { progress } : {}) });
+  const progress =
+    start < chain.height
+      ? createProgress('mining', start, chain.height, progressMode(run.opts.progress), run.log)
+      : undefined;
+  const mining = (main: MiningAddresses): MineForOptions => ({
+    ...mineOptions(run),
+    ...funds,
+    miner: addresses.miner ?? main,
+    main,
+    ...(progress ? { progress } : {}),
+  });
   let main: WalletHandle;
   run.activity = 'while building the chain';
   if (fresh && !viaRpc) {
     await phase(run, 'walletCreated', async () => {
-      const cli = { walletsDir: dirs.wallets, password, passwordFile: walletPasswordFile(run.workdir), daemonUrl, workdir: run.workdir, timeoutMs: 120_000 };
+      const cli = {
+        walletsDir: dirs.wallets,
+        password,
+        passwordFile: walletPasswordFile(run.workdir),
+        daemonUrl,
+        workdir: run.workdir,
+        timeoutMs: 120_000,
+      };
       // Two wallet programs restoring side by side: each mostly waits on its daemon.
       [addresses.miner, addresses.main] = await Promise.all([
         restoreWithCli(run.sup, run.backend, { ...cli, name: 'miner', seed: seeds.miner }),
@@ -159,7 +211,10 @@ async function buildChain(run: Run, daemon: Daemon, wallets: WalletSet, password
     const plan = await phase(run, 'mined', () => mineChain(daemon.client, mining(addresses.main!)));
     main = await phase(run, 'walletRpcReady', () => wallets.start('main', { dirMode: false }));
     const extra = await phase(run, 'funded', () => topUp(daemon.client, main.client, mining(addresses.main!)));
-    if (start < chain.height) run.log(`saltnet: mined ${plan.height + extra - start} blocks, ${plan.plan.fundBlocks + extra} of them to the main wallet`);
+    if (start < chain.height)
+      run.log(
+        `saltnet: mined ${plan.height + extra - start} blocks, ${plan.plan.fundBlocks + extra} of them to the main wallet`,
+      );
   } else {
     main = await phase(run, 'walletRpcReady', () =>
       wallets.start('main', {
@@ -175,9 +230,13 @@ async function buildChain(run: Run, daemon: Daemon, wallets: WalletSet, password
       }),
     );
     const r = await phase(run, 'mined', () => mineForWallet(daemon.client, main.client, mining(main.addresses)));
-    if (start < chain.height) run.log(`saltnet: mined ${r.height - start} blocks, ${r.plan.fundBlocks + r.extraBlocks} of them to the main wallet`);
+    if (start < chain.height)
+      run.log(
+        `saltnet: mined ${r.height - start} blocks, ${r.plan.fundBlocks + r.extraBlocks} of them to the main wallet`,
+      );
   }
-  if (addresses.main && addresses.main.cn !== main.addresses.cn) throw new Error(`the wallet RPC opened ${main.addresses.cn}, but the main wallet is ${addresses.main.cn}`);
+  if (addresses.main && addresses.main.cn !== main.addresses.cn)
+    throw new Error(`the wallet RPC opened ${main.addresses.cn}, but the main wallet is ${addresses.main.cn}`);
   addresses.main = main.addresses;
   writeAddresses(dirs.wallets, addresses);
   return { main, addresses };
@@ -189,17 +248,34 @@ export async function startTestnet(opts: TestnetOptions = {}): Promise<Testnet> 
   const closers: (() => Promise<void>)[] = [];
   try {
     const choice = await phase(run, 'snapshotRestore', () =>
-      chooseState({ backend: run.backend, chain: run.chain, workdir: run.workdir, hadState: run.hadState, signal: run.aborter.signal, log: run.log, ...pick(opts, 'snapshots', 'cacheDir', 'snapshotKey') }),
+      chooseState({
+        backend: run.backend,
+        chain: run.chain,
+        workdir: run.workdir,
+        hadState: run.hadState,
+        signal: run.aborter.signal,
+        log: run.log,
+        ...pick(opts, 'snapshots', 'cacheDir', 'snapshotKey'),
+      }),
     );
     releaseLock = choice.releaseLock;
     // A state mined here is mined with the build's settings; a restored or reused one is served at once.
-    const building = choice.snapshot.status === 'built' || choice.snapshot.status === 'rebuilt' || choice.snapshot.status === 'off';
+    const building =
+      choice.snapshot.status === 'built' || choice.snapshot.status === 'rebuilt' || choice.snapshot.status === 'off';
     if (building) run.mining = run.build;
     const daemon = await startDaemonProgram(run);
     closers.push(() => daemon.client.close());
     const password = walletPassword(run.workdir);
     const wallets = new WalletSet({
-      sup: run.sup, backend: run.backend, walletsDir: run.dirs.wallets, workdir: run.workdir, password, passwordFile: walletPasswordFile(run.workdir), daemonUrl: daemon.program.current.url, login: opts.login ?? 'none', programs: run.programs,
+      sup: run.sup,
+      backend: run.backend,
+      walletsDir: run.dirs.wallets,
+      workdir: run.workdir,
+      password,
+      passwordFile: walletPasswordFile(run.workdir),
+      daemonUrl: daemon.program.current.url,
+      login: opts.login ?? 'none',
+      programs: run.programs,
     });
     closers.push(() => wallets.closeClients());
     const { main, addresses } = await buildChain(run, daemon, wallets, password);
@@ -212,9 +288,27 @@ export async function startTestnet(opts: TestnetOptions = {}): Promise<Testnet> 
     writeLogin();
     const minerAddresses = addresses.miner ?? main.addresses;
     const mining = { difficulty: run.serve.difficulty, threads: run.serve.threads };
-    run.sup.setInfo({ daemon: daemon.program.current.url, wallet: main.url, addresses: main.addresses, minerAddresses, backend: run.backend.spec.name, workdir: run.workdir, mining });
-    run.log(`saltnet: wallet ${main.file} ready at ${main.url}: ${main.addresses.cn}${main.addresses.carrot ? ` / ${main.addresses.carrot}` : ''}`);
-    const t = assemble(run, { daemon, wallets, main, addresses, minerAddresses, writeLogin, snapshot: choice.snapshot });
+    run.sup.setInfo({
+      daemon: daemon.program.current.url,
+      wallet: main.url,
+      addresses: main.addresses,
+      minerAddresses,
+      backend: run.backend.spec.name,
+      workdir: run.workdir,
+      mining,
+    });
+    run.log(
+      `saltnet: wallet ${main.file} ready at ${main.url}: ${main.addresses.cn}${main.addresses.carrot ? ` / ${main.addresses.carrot}` : ''}`,
+    );
+    const t = assemble(run, {
+      daemon,
+      wallets,
+      main,
+      addresses,
+      minerAddresses,
+      writeLogin,
+      snapshot: choice.snapshot,
+    });
     if (building) t.setPrefix({ difficulty: run.build.difficulty, height: await daemon.client.height() });
     // From here on the daemon serves: the save below starts it again with the served settings.
     run.mining = run.serve;
@@ -239,11 +333,20 @@ export async function startTestnet(opts: TestnetOptions = {}): Promise<Testnet> 
   }
 }
 
-/** Restart the daemon with the served settings if it still runs with the build's (no save restarted it), and say how it mines. */
+/**
+ * Restart the daemon with the served settings if it still runs with the build's (no save restarted it), and say how it
+ * mines.
+ */
 async function serve(run: Run, daemon: Daemon): Promise<void> {
-  if (!sameSettings(daemon.program.current.settings, run.serve)) await phase(run, 'daemonServe', () => daemon.program.restart());
+  if (!sameSettings(daemon.program.current.settings, run.serve))
+    await phase(run, 'daemonServe', () => daemon.program.restart());
   const s = run.serve;
-  const mode = s.randomx === 'full' ? ', RandomX full (its dataset initialises in the background: ~1 min of both cores)' : s.randomx ? ', RandomX light' : '';
+  const mode =
+    s.randomx === 'full'
+      ? ', RandomX full (its dataset initialises in the background: ~1 min of both cores)'
+      : s.randomx
+        ? ', RandomX light'
+        : '';
   run.log(`saltnet: mining at difficulty ${s.difficulty}${mode}, ${s.threads} thread${s.threads === 1 ? '' : 's'}`);
 }
 

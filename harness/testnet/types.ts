@@ -18,7 +18,10 @@ export interface TestnetOptions {
   binDir?: string;
   /** The daemon's `--fixed-difficulty` once the testnet is ready (default: the backend's, 500 on Salvium). */
   difficulty?: number;
-  /** Mine the chain state at difficulty 1 and serve it at `difficulty` (`cheap`, the default), or mine it at `difficulty` too (`same`). */
+  /**
+   * Mine the chain state at difficulty 1 and serve it at `difficulty` (`cheap`, the default), or mine it at
+   * `difficulty` too (`same`).
+   */
   prefixDifficulty?: PrefixMode;
   /** RandomX mode of the daemon (real programs): `auto` (default) is full from difficulty 100, light below. */
   randomx?: RandomxChoice;
@@ -45,7 +48,10 @@ export interface TestnetOptions {
   snapshots?: boolean;
   /** The cache folder (default: $SALTNET_CACHE_DIR, $XDG_CACHE_HOME/saltnet, ~/.cache/saltnet). */
   cacheDir?: string;
-  /** Start from this snapshot of the cache (e.g. one imported with `saltnet snapshot load`) instead of the one the options describe. */
+  /**
+   * Start from this snapshot of the cache (e.g. one imported with `saltnet snapshot load`) instead of the one the
+   * options describe.
+   */
   snapshotKey?: string;
   /** Restarts after crashes, per program (default 3); one crash more fails the testnet. */
   maxRestarts?: number;
@@ -57,7 +63,12 @@ export interface Testnet {
   readonly runId: string;
   readonly supervisor: Supervisor;
   readonly daemon: {
-    url: string; client: DaemonClient; readonly pid: number; dataDir: string; logFile: string; ports: { rpc: number; zmq: number; p2p: number };
+    url: string;
+    client: DaemonClient;
+    readonly pid: number;
+    dataDir: string;
+    logFile: string;
+    ports: { rpc: number; zmq: number; p2p: number };
     /** For daemon clients of your own: wait out a crash and repeat what is safe to repeat. */
     recover: (p: ConnectionProblem) => Promise<boolean>;
   };
@@ -91,7 +102,10 @@ export interface Testnet {
   removeWallet(name: string): Promise<void>;
   /** Stop a process gracefully and start it again on the same ports (wallets: the same credentials). */
   restart(target: 'daemon' | 'wallet', walletName?: string): Promise<void>;
-  /** Checkpoint the whole testnet (chain and every wallet) under a name: processes stop cleanly, the state is copied, they start again on the same endpoints. */
+  /**
+   * Checkpoint the whole testnet (chain and every wallet) under a name: processes stop cleanly, the state is copied,
+   * they start again on the same endpoints.
+   */
   checkpoint(name: string): Promise<void>;
   /** Roll the whole testnet back to a checkpoint (as often as wanted); endpoints stay the same. */
   revert(name: string): Promise<void>;

@@ -39,20 +39,39 @@ export interface CreateWalletOptions {
   workdir: string;
   /** Deadline for each prompt, unscaled: waitForText applies --timeout-factor. */
   timeoutMs: number;
-  /** Restore this 25-word seed (`--restore-deterministic-wallet --electrum-seed`, from height 0) instead of generating a new wallet. */
+  /**
+   * Restore this 25-word seed (`--restore-deterministic-wallet --electrum-seed`, from height 0) instead of generating a
+   * new wallet.
+   */
   seed?: string;
   /** Process name (and log file name); default `wallet-cli`. */
   name?: string;
 }
 
-export async function createWalletWithCli(sup: Supervisor, be: ResolvedBackend, o: CreateWalletOptions): Promise<CreatedWallet> {
+export async function createWalletWithCli(
+  sup: Supervisor,
+  be: ResolvedBackend,
+  o: CreateWalletOptions,
+): Promise<CreatedWallet> {
   const daemonAddress = o.daemonUrl.replace(/^https?:\/\//, '');
   const name = o.name ?? 'wallet-cli';
   const restore = o.seed ? ['--restore-deterministic-wallet', '--electrum-seed', o.seed, '--restore-height', '0'] : [];
   const proc = sup.start({
     name,
     command: be.paths.walletCli,
-    args: ['--testnet', ...restore, '--generate-new-wallet', o.file, '--password-file', o.passwordFile, '--daemon-address', daemonAddress, ...be.spec.walletArgs, '--log-file', join(o.workdir, 'logs', `${name}-file.log`)],
+    args: [
+      '--testnet',
+      ...restore,
+      '--generate-new-wallet',
+      o.file,
+      '--password-file',
+      o.passwordFile,
+      '--daemon-address',
+      daemonAddress,
+      ...be.spec.walletArgs,
+      '--log-file',
+      join(o.workdir, 'logs', `${name}-file.log`),
+    ],
     logFile: join(o.workdir, 'logs', `${name}.log`),
     secrets: [o.password],
     stdin: 'pipe',
@@ -73,7 +92,10 @@ export async function createWalletWithCli(sup: Supervisor, be: ResolvedBackend, 
       }
       if (LANGUAGE_PROMPT.test(line)) {
         const english = /(\d+) : English/.exec(proc.tail(40).join('\n'))?.[1];
-        if (!english) throw new WalletCreationError(`the wallet CLI offered no English seed language:\n${proc.tail(20).join('\n')}`);
+        if (!english)
+          throw new WalletCreationError(
+            `the wallet CLI offered no English seed language:\n${proc.tail(20).join('\n')}`,
+          );
         proc.write(`${english}\n`);
       } else if (RESTORE_HEIGHT_PROMPT.test(line)) proc.write('0\n');
       else if (MINING_PROMPT.test(line)) proc.write('N\n');
@@ -82,11 +104,16 @@ export async function createWalletWithCli(sup: Supervisor, be: ResolvedBackend, 
     proc.write('exit\n');
     proc.endInput();
     const exit = await proc.exited;
-    if (exit.code !== 0) throw new WalletCreationError(`the wallet CLI exited with ${exit.code ?? exit.signal}:\n${proc.tail(20).join('\n')}`);
+    if (exit.code !== 0)
+      throw new WalletCreationError(
+        `the wallet CLI exited with ${exit.code ?? exit.signal}:\n${proc.tail(20).join('\n')}`,
+      );
   } catch (err) {
     await proc.stop({ graceMs: 2000 });
     if (err instanceof WalletCreationError) throw err;
-    throw new WalletCreationError(`${o.seed ? 'restoring' : 'creating'} the wallet ${o.file} with ${be.paths.walletCli} failed: ${err instanceof Error ? err.message : String(err)}`);
+    throw new WalletCreationError(
+      `${o.seed ? 'restoring' : 'creating'} the wallet ${o.file} with ${be.paths.walletCli} failed: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
   const all = text + proc.tail(200).join('\n');
   const cn = /Generated new legacy \(CN\) wallet: (\S+)/.exec(all)?.[1] ?? /Generated new wallet: (\S+)/.exec(all)?.[1];
@@ -94,6 +121,14 @@ export async function createWalletWithCli(sup: Supervisor, be: ResolvedBackend, 
   if (!cn) throw new WalletCreationError(`the wallet CLI printed no address:\n${proc.tail(20).join('\n')}`);
   const lines = all.split('\n');
   const note = lines.findIndex((l) => l.startsWith('NOTE: the following 25 words'));
-  const seed = note === -1 ? [] : lines.slice(note + 1, note + 6).join(' ').split(/\s+/).filter((w) => /^[a-zà-ÿ]+$/i.test(w)).slice(0, 25);
+  const seed =
+    note === -1
+      ? []
+      : lines
+          .slice(note + 1, note + 6)
+          .join(' ')
+          .split(/\s+/)
+          .filter((w) => /^[a-zà-ÿ]+$/i.test(w))
+          .slice(0, 25);
   return { file: o.file, cn, ...(carrot ? { carrot } : {}), seed };
 }

@@ -58,7 +58,10 @@ export interface WalletRpcOptions {
 /** How the wallet RPC finds its wallet: a file (its password from a file) or a folder. */
 function walletArgs(o: WalletRpcOptions): string[] {
   if (!o.walletFile) return ['--wallet-dir', o.walletDir ?? join(o.workdir, 'wallets')];
-  if (!o.passwordFile) throw new Error(`starting a wallet RPC on ${o.walletFile} needs its password file (passwordFile): the password never goes on the command line`);
+  if (!o.passwordFile)
+    throw new Error(
+      `starting a wallet RPC on ${o.walletFile} needs its password file (passwordFile): the password never goes on the command line`,
+    );
   return ['--wallet-file', o.walletFile, '--password-file', o.passwordFile];
 }
 
@@ -67,10 +70,15 @@ export function permanentStartFailure(err: ProcessExitedError): boolean {
   return err.tail.some((l) => /invalid password|file not found|initialization failed/i.test(l));
 }
 
-export async function startWalletRpc(sup: Supervisor, be: ResolvedBackend, o: WalletRpcOptions): Promise<WalletRpcHandle> {
+export async function startWalletRpc(
+  sup: Supervisor,
+  be: ResolvedBackend,
+  o: WalletRpcOptions,
+): Promise<WalletRpcHandle> {
   const name = o.name ?? 'wallet-rpc';
   const crashes: string[] = [];
-  const credentials = o.credentials ?? (o.login === 'digest' ? { username: 'saltnet', password: generateSecret() } : undefined);
+  const credentials =
+    o.credentials ?? (o.login === 'digest' ? { username: 'saltnet', password: generateSecret() } : undefined);
   for (let attempt = 0; ; attempt++) {
     try {
       if (o.port) return await launchWalletRpc(sup, be, o, name, o.port, credentials, crashes);
@@ -100,15 +108,34 @@ async function launchWalletRpc(
 ): Promise<WalletRpcHandle> {
   const logFile = join(o.workdir, 'logs', `${name}.log`);
   const args = [
-    '--testnet', ...walletArgs(o), '--daemon-address', o.daemonUrl.replace(/^https?:\/\//, ''),
-    '--rpc-bind-ip', '127.0.0.1', '--rpc-bind-port', String(port), '--log-file', join(o.workdir, 'logs', `${name}-file.log`),
-    '--non-interactive', '--trusted-daemon', '--rpc-ssl', 'disabled', '--daemon-ssl', 'disabled', ...be.spec.walletArgs,
+    '--testnet',
+    ...walletArgs(o),
+    '--daemon-address',
+    o.daemonUrl.replace(/^https?:\/\//, ''),
+    '--rpc-bind-ip',
+    '127.0.0.1',
+    '--rpc-bind-port',
+    String(port),
+    '--log-file',
+    join(o.workdir, 'logs', `${name}-file.log`),
+    '--non-interactive',
+    '--trusted-daemon',
+    '--rpc-ssl',
+    'disabled',
+    '--daemon-ssl',
+    'disabled',
+    ...be.spec.walletArgs,
     // The user alone: the program then reads the password from stdin.
     ...(credentials ? ['--rpc-login', credentials.username] : ['--disable-rpc-login']),
   ];
   const input = credentials ? passwordLine(credentials.password) : undefined;
   const proc = sup.start({
-    name, command: be.paths.walletRpc, args, logFile, secrets: [o.password, ...(credentials ? [credentials.password] : [])], cwd: join(o.workdir, 'wallets'),
+    name,
+    command: be.paths.walletRpc,
+    args,
+    logFile,
+    secrets: [o.password, ...(credentials ? [credentials.password] : [])],
+    cwd: join(o.workdir, 'wallets'),
     ...(input ? { stdin: 'pipe' as const } : {}),
   });
   if (input) {
@@ -129,13 +156,17 @@ async function launchWalletRpc(
   } catch (err) {
     await client.close();
     await proc.stop({ graceMs: 2000 });
-    if (proc.tail(30).some((l) => /Failed to bind/.test(l))) throw new PortRaceError(`wallet RPC port ${port} was taken`);
+    if (proc.tail(30).some((l) => /Failed to bind/.test(l)))
+      throw new PortRaceError(`wallet RPC port ${port} was taken`);
     throw err;
   }
   return { proc, client, url, port, ...(credentials ? { credentials } : {}), logFile, crashes };
 }
 
-export interface WalletRpcDefinitionOptions extends Omit<WalletRpcOptions, 'restarts' | 'port' | 'credentials' | 'name'> {
+export interface WalletRpcDefinitionOptions extends Omit<
+  WalletRpcOptions,
+  'restarts' | 'port' | 'credentials' | 'name'
+> {
   name: string;
   /** The wallet to open after each start when serving a folder (none before it exists). */
   open?: () => { filename: string; password: string } | undefined;
@@ -145,12 +176,18 @@ export interface WalletRpcDefinitionOptions extends Omit<WalletRpcOptions, 'rest
  * A wallet RPC as a program of the testnet: the first start takes a free port (and generates
  * Digest credentials when asked); a restart keeps port and credentials, and opens its wallet again.
  */
-export function defineWalletRpc(sup: Supervisor, be: ResolvedBackend, o: WalletRpcDefinitionOptions): ProgramDefinition<WalletRpcHandle> {
+export function defineWalletRpc(
+  sup: Supervisor,
+  be: ResolvedBackend,
+  o: WalletRpcDefinitionOptions,
+): ProgramDefinition<WalletRpcHandle> {
   return {
     name: o.name,
     async start(previous) {
       if (previous) await previous.client.close().catch(() => undefined);
-      const again = previous ? { port: previous.port, ...(previous.credentials ? { credentials: previous.credentials } : {}) } : {};
+      const again = previous
+        ? { port: previous.port, ...(previous.credentials ? { credentials: previous.credentials } : {}) }
+        : {};
       const h = await startWalletRpc(sup, be, { ...o, ...again, restarts: 0 });
       const open = o.open?.();
       if (open) await h.client.call('open_wallet', open);

@@ -26,7 +26,9 @@ export function writeAddresses(walletsDir: string, a: WalletAddresses): void {
 
 /** The CN (or only) and Carrot addresses of the wallet a wallet RPC has open. */
 export async function walletAddresses(client: WalletClient): Promise<MiningAddresses> {
-  const a = (await client.call<{ addresses: { address_cn?: string; address_carrot?: string; address: string }[] }>('get_address')).addresses[0]!;
+  const a = (
+    await client.call<{ addresses: { address_cn?: string; address_carrot?: string; address: string }[] }>('get_address')
+  ).addresses[0]!;
   return { cn: a.address_cn || a.address, ...(a.address_carrot ? { carrot: a.address_carrot } : {}) };
 }
 
@@ -34,16 +36,41 @@ export async function walletAddresses(client: WalletClient): Promise<MiningAddre
 export async function restoreWithCli(
   sup: Supervisor,
   be: ResolvedBackend,
-  o: { name: string; seed: string; walletsDir: string; password: string; passwordFile: string; daemonUrl: string; workdir: string; timeoutMs: number },
+  o: {
+    name: string;
+    seed: string;
+    walletsDir: string;
+    password: string;
+    passwordFile: string;
+    daemonUrl: string;
+    workdir: string;
+    timeoutMs: number;
+  },
 ): Promise<MiningAddresses> {
   const w = await createWalletWithCli(sup, be, {
-    file: join(o.walletsDir, o.name), seed: o.seed, password: o.password, passwordFile: o.passwordFile, daemonUrl: o.daemonUrl, workdir: o.workdir, timeoutMs: o.timeoutMs, name: `wallet-cli-${o.name}`,
+    file: join(o.walletsDir, o.name),
+    seed: o.seed,
+    password: o.password,
+    passwordFile: o.passwordFile,
+    daemonUrl: o.daemonUrl,
+    workdir: o.workdir,
+    timeoutMs: o.timeoutMs,
+    name: `wallet-cli-${o.name}`,
   });
   return { cn: w.cn, ...(w.carrot ? { carrot: w.carrot } : {}) };
 }
 
 /** Restore `name` from `seed` through a wallet RPC serving the wallets folder; it stays open there. */
-export async function restoreWithRpc(client: WalletClient, o: { name: string; seed: string; password: string }): Promise<MiningAddresses> {
-  await client.call('restore_deterministic_wallet', { filename: o.name, seed: o.seed, password: o.password, restore_height: 0, language: 'English' });
+export async function restoreWithRpc(
+  client: WalletClient,
+  o: { name: string; seed: string; password: string },
+): Promise<MiningAddresses> {
+  await client.call('restore_deterministic_wallet', {
+    filename: o.name,
+    seed: o.seed,
+    password: o.password,
+    restore_height: 0,
+    language: 'English',
+  });
   return walletAddresses(client);
 }

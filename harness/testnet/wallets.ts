@@ -24,7 +24,10 @@ export interface WalletHandle {
   addresses: MiningAddresses;
   credentials?: Credentials;
   logFile: string;
-  /** For clients of this wallet RPC of your own (EndpointOptions.recover): wait out a crash and repeat what is safe to repeat. */
+  /**
+   * For clients of this wallet RPC of your own (EndpointOptions.recover): wait out a crash and repeat what is safe to
+   * repeat.
+   */
   recover: (p: ConnectionProblem) => Promise<boolean>;
 }
 
@@ -80,7 +83,10 @@ export class WalletSet {
    * Start a wallet RPC for `name`: on its file (`--wallet-file`), or serving the wallets folder
    * (`--wallet-dir`) where `prepare` creates, restores or opens the wallet once it is up.
    */
-  async start(name: string, o: { dirMode: boolean; prepare?: (client: WalletClient) => Promise<void> }): Promise<WalletHandle> {
+  async start(
+    name: string,
+    o: { dirMode: boolean; prepare?: (client: WalletClient) => Promise<void> },
+  ): Promise<WalletHandle> {
     const file = join(this.o.walletsDir, name);
     let opened = false;
     const def = defineWalletRpc(this.o.sup, this.o.backend, {
@@ -96,12 +102,22 @@ export class WalletSet {
     });
     const program = new Program(def, this.o.programs);
     const h = await program.start();
-    const client = createWalletClient(h.url, { timeoutMs: 300_000, recover: program.recover, ...(h.credentials ? { auth: h.credentials } : {}) });
+    const client = createWalletClient(h.url, {
+      timeoutMs: 300_000,
+      recover: program.recover,
+      ...(h.credentials ? { auth: h.credentials } : {}),
+    });
     try {
       await o.prepare?.(client);
       opened = true;
       const handle: WalletHandle = {
-        name, url: h.url, client, file, addresses: await walletAddresses(client), logFile: h.logFile, recover: program.recover,
+        name,
+        url: h.url,
+        client,
+        file,
+        addresses: await walletAddresses(client),
+        logFile: h.logFile,
+        recover: program.recover,
         ...(h.credentials ? { credentials: h.credentials } : {}),
         get pid() {
           return program.current.proc.pid;
@@ -116,16 +132,21 @@ export class WalletSet {
     }
   }
 
-  /** Another wallet: created (or opened, on a reused workdir) through a wallet RPC of its own serving the wallets folder. */
+  /**
+   * Another wallet: created (or opened, on a reused workdir) through a wallet RPC of its own serving the wallets
+   * folder.
+   */
   add(name: string): Promise<WalletHandle> {
     if (this.entries.has(name)) throw new Error(`the testnet already has a wallet named ${name}`);
     if (!NAME.test(name)) throw new Error(`wallet name ${JSON.stringify(name)} must be letters, digits, - or _`);
-    if (name === 'miner') throw new Error('the wallet name miner is taken by the wallet that receives the mined blocks');
+    if (name === 'miner')
+      throw new Error('the wallet name miner is taken by the wallet that receives the mined blocks');
     const password = this.o.password;
     return this.start(name, {
       dirMode: true,
       prepare: async (c) => {
-        if (existsSync(join(this.o.walletsDir, `${name}.keys`))) await c.call('open_wallet', { filename: name, password });
+        if (existsSync(join(this.o.walletsDir, `${name}.keys`)))
+          await c.call('open_wallet', { filename: name, password });
         else await c.call('create_wallet', { filename: name, password, language: 'English' });
       },
     });
@@ -137,7 +158,10 @@ export class WalletSet {
     return e;
   }
 
-  /** Stop a wallet's RPC for good (its wallet stored; the files stay) and forget it: a wallet a scenario no longer needs costs no memory, scans or restarts. */
+  /**
+   * Stop a wallet's RPC for good (its wallet stored; the files stay) and forget it: a wallet a scenario no longer needs
+   * costs no memory, scans or restarts.
+   */
   async remove(name: string): Promise<void> {
     if (name === 'main') throw new Error('the main wallet cannot be removed: it funds the others');
     const e = this.entry(name);

@@ -24,7 +24,8 @@ export function workdirProblem(err: NodeJS.ErrnoException, dir: string, given: b
   const file = err.code === 'ENOTDIR' || err.code === 'EEXIST' ? fileInTheWay(dir) : undefined;
   if (file === dir) return `${label} is a file, not a folder: ${fix}`;
   if (file) return `${label} cannot be created: ${file} is a file, not a folder: ${fix}`;
-  if (err.code === 'EACCES' || err.code === 'EPERM') return `${label} cannot be created or written: permission denied${err.path ? ` on ${err.path}` : ''}: ${fix}`;
+  if (err.code === 'EACCES' || err.code === 'EPERM')
+    return `${label} cannot be created or written: permission denied${err.path ? ` on ${err.path}` : ''}: ${fix}`;
   if (err.code === 'EROFS') return `${label} is on a read-only file system: ${fix}`;
   if (err.code === 'ENOSPC') return `${label}: no space left on the device: free some space or ${fix}`;
   return `${label} cannot be created: ${err.message}`;

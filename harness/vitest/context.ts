@@ -50,7 +50,10 @@ export interface SaltnetContext {
 /** The context of a running testnet. */
 export function contextOf(t: Testnet, timeoutFactor: number): SaltnetContext {
   const spec = t.backend.spec;
-  const plain = (a: { cn: string; carrot?: string | undefined }): ContextAddresses => ({ cn: a.cn, ...(a.carrot ? { carrot: a.carrot } : {}) });
+  const plain = (a: { cn: string; carrot?: string | undefined }): ContextAddresses => ({
+    cn: a.cn,
+    ...(a.carrot ? { carrot: a.carrot } : {}),
+  });
   return {
     version: 1,
     backend: spec.name,
@@ -66,13 +69,19 @@ export function contextOf(t: Testnet, timeoutFactor: number): SaltnetContext {
       url: t.wallet.url,
       addresses: plain(t.wallet.addresses),
       address: t.wallet.address,
-      ...(t.wallet.credentials ? { credentials: { username: t.wallet.credentials.username, password: t.wallet.credentials.password } } : {}),
+      ...(t.wallet.credentials
+        ? { credentials: { username: t.wallet.credentials.username, password: t.wallet.credentials.password } }
+        : {}),
     },
     miner: { addresses: plain(t.miner.addresses) },
     height: t.height,
     workdir: t.workdir,
     runId: t.runId,
-    binaries: { daemon: t.backend.paths.daemon, walletCli: t.backend.paths.walletCli, walletRpc: t.backend.paths.walletRpc },
+    binaries: {
+      daemon: t.backend.paths.daemon,
+      walletCli: t.backend.paths.walletCli,
+      walletRpc: t.backend.paths.walletRpc,
+    },
     snapshot: { status: t.snapshot.status, ...(t.snapshot.key ? { key: t.snapshot.key } : {}) },
     mining: { difficulty: t.mining.difficulty, threads: t.mining.threads },
     timeoutFactor,
@@ -87,8 +96,15 @@ export function checkContext(ctx: unknown): SaltnetContext {
     );
   }
   const c = ctx as Partial<SaltnetContext>;
-  if (typeof c !== 'object' || c.version !== 1 || typeof c.daemonUrl !== 'string' || typeof c.wallet?.url !== 'string') {
-    throw new Error(`the saltnet context is not one this saltnet understands (version ${String(c.version)}): are the global setup and the tests using the same saltnet package?`);
+  if (
+    typeof c !== 'object' ||
+    c.version !== 1 ||
+    typeof c.daemonUrl !== 'string' ||
+    typeof c.wallet?.url !== 'string'
+  ) {
+    throw new Error(
+      `the saltnet context is not one this saltnet understands (version ${String(c.version)}): are the global setup and the tests using the same saltnet package?`,
+    );
   }
   return c as SaltnetContext;
 }

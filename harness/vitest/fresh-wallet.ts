@@ -42,11 +42,17 @@ import { withChainLock } from './chain-lock.js';
 import { checkContext, type SaltnetContext } from './context.js';
 
 export interface FreshWalletOptions {
-  /** Atomic units of `asset` the wallet holds, unlocked, when it is returned (sent from the main wallet); default 0n: none. */
+  /**
+   * Atomic units of `asset` the wallet holds, unlocked, when it is returned (sent from the main wallet); default 0n:
+   * none.
+   */
   unlocked?: bigint;
   /** The asset to fund (default: the backend's, SAL1 on Salvium; ignored on Monero). */
   asset?: string;
-  /** The wallet file's name (letters, digits, - and _), unique among the test file's fresh wallets that are up; default wallet-1, wallet-2, … (never reused in a file's folder). */
+  /**
+   * The wallet file's name (letters, digits, - and _), unique among the test file's fresh wallets that are up; default
+   * wallet-1, wallet-2, … (never reused in a file's folder).
+   */
   name?: string;
 }
 
@@ -94,8 +100,16 @@ function currentTestFile(): string {
 function folderFor(file: string): FileFolder {
   let f = folders.get(file);
   if (!f) {
-    const label = basename(file).replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 60);
-    f = { dir: mkdtempSync(join(tmpdir(), `saltnet-vitest-${label}-`)), live: 0, made: 0, names: new Set(), keep: false };
+    const label = basename(file)
+      .replace(/[^A-Za-z0-9_.-]/g, '_')
+      .slice(0, 60);
+    f = {
+      dir: mkdtempSync(join(tmpdir(), `saltnet-vitest-${label}-`)),
+      live: 0,
+      made: 0,
+      names: new Set(),
+      keep: false,
+    };
     folders.set(file, f);
   }
   return f;
@@ -161,7 +175,12 @@ function disarmIfIdle(): void {
 
 /** The backend as startWalletRpc wants it, from the context's paths. */
 function backendOf(c: SaltnetContext): ResolvedBackend {
-  return { spec: BACKENDS[c.backend], paths: c.binaries, source: 'the saltnet vitest global setup', reason: c.backendReason };
+  return {
+    spec: BACKENDS[c.backend],
+    paths: c.binaries,
+    source: 'the saltnet vitest global setup',
+    reason: c.backendReason,
+  };
 }
 
 /**
@@ -169,13 +188,16 @@ function backendOf(c: SaltnetContext): ResolvedBackend {
  * that removes the folder when it stops (unless the wallet failed: its logs stay).
  */
 function reserve(wanted: string | undefined): { name: string; dir: string; sup: Supervisor; failed: () => void } {
-  if (wanted !== undefined && !/^[A-Za-z0-9_-]+$/.test(wanted)) throw new Error(`freshWallet: name ${JSON.stringify(wanted)} must be letters, digits, - or _`);
+  if (wanted !== undefined && !/^[A-Za-z0-9_-]+$/.test(wanted))
+    throw new Error(`freshWallet: name ${JSON.stringify(wanted)} must be letters, digits, - or _`);
   const file = currentTestFile();
   const folder = folderFor(file);
   const name = wanted ?? `wallet-${folder.made + 1}`;
   // Only a wallet that is up (or failed, its logs kept) holds its name: nothing to clean up here.
   if (folder.names.has(name) || existsSync(join(folder.dir, name))) {
-    throw new Error(`freshWallet: this test file has a fresh wallet named ${name} up already: give each one its own name (or leave name out)`);
+    throw new Error(
+      `freshWallet: this test file has a fresh wallet named ${name} up already: give each one its own name (or leave name out)`,
+    );
   }
   folder.names.add(name);
   folder.made += 1;
@@ -224,15 +246,28 @@ export async function freshWallet(context: SaltnetContext, opts: FreshWalletOpti
   const c = checkContext(context);
   setTimeoutFactor(c.timeoutFactor);
   const unlocked = opts.unlocked ?? 0n;
-  if (typeof unlocked !== 'bigint' || unlocked < 0n) throw new Error(`freshWallet: unlocked must be a bigint of atomic units >= 0n (e.g. 10n * 100_000_000n for 10 SAL1), got ${String(unlocked)}`);
+  if (typeof unlocked !== 'bigint' || unlocked < 0n)
+    throw new Error(
+      `freshWallet: unlocked must be a bigint of atomic units >= 0n (e.g. 10n * 100_000_000n for 10 SAL1), got ${String(unlocked)}`,
+    );
   const { name, dir, sup, failed } = reserve(opts.name);
   let client: WalletClient | undefined;
   try {
     const password = generateSecret();
     let created = false;
-    const program = walletProgram(sup, c, { name, walletsDir: join(dir, 'wallets'), dir, password, opened: () => created });
+    const program = walletProgram(sup, c, {
+      name,
+      walletsDir: join(dir, 'wallets'),
+      dir,
+      password,
+      opened: () => created,
+    });
     const h = await program.start();
-    const rpc = createWalletClient(h.url, { timeoutMs: scaled(300_000), recover: program.recover, ...(h.credentials ? { auth: h.credentials } : {}) });
+    const rpc = createWalletClient(h.url, {
+      timeoutMs: scaled(300_000),
+      recover: program.recover,
+      ...(h.credentials ? { auth: h.credentials } : {}),
+    });
     client = rpc;
     await rpc.call('create_wallet', { filename: name, password, language: 'English' });
     created = true;
@@ -271,29 +306,64 @@ export async function freshWallet(context: SaltnetContext, opts: FreshWalletOpti
   }
 }
 
-/** The fresh wallet's wallet RPC as a program with the testnet's lifecycle: a crash is reported and the wallet RPC started again on its wallet. */
-function walletProgram(sup: Supervisor, c: SaltnetContext, o: { name: string; walletsDir: string; dir: string; password: string; opened: () => boolean }): Program<WalletRpcHandle> {
+/**
+ * The fresh wallet's wallet RPC as a program with the testnet's lifecycle: a crash is reported and the wallet RPC
+ * started again on its wallet.
+ */
+function walletProgram(
+  sup: Supervisor,
+  c: SaltnetContext,
+  o: { name: string; walletsDir: string; dir: string; password: string; opened: () => boolean },
+): Program<WalletRpcHandle> {
   const def = defineWalletRpc(sup, backendOf(c), {
-    name: `wallet-rpc-${o.name}`, walletDir: o.walletsDir, password: o.password, daemonUrl: c.daemonUrl, workdir: o.dir, login: c.wallet.credentials ? 'digest' : 'none',
+    name: `wallet-rpc-${o.name}`,
+    walletDir: o.walletsDir,
+    password: o.password,
+    daemonUrl: c.daemonUrl,
+    workdir: o.dir,
+    login: c.wallet.credentials ? 'digest' : 'none',
     // Unscaled: the readiness wait applies --timeout-factor.
     timeoutMs: 120_000,
     open: () => (o.opened() ? { filename: o.name, password: o.password } : undefined),
   });
-  return new Program(def, { log: (l) => process.stderr.write(`${l}\n`), phase: () => `(fresh wallet ${o.name})`, onFatal: () => undefined });
+  return new Program(def, {
+    log: (l) => process.stderr.write(`${l}\n`),
+    phase: () => `(fresh wallet ${o.name})`,
+    onFatal: () => undefined,
+  });
 }
 
 /** Send the funds from the main wallet, holding the chain lock, and wait until they are unlocked. */
-async function fundFresh(c: SaltnetContext, to: { client: WalletClient; addresses: MiningAddresses }, amount: bigint, asset: string | undefined, name: string): Promise<void> {
+async function fundFresh(
+  c: SaltnetContext,
+  to: { client: WalletClient; addresses: MiningAddresses },
+  amount: bigint,
+  asset: string | undefined,
+  name: string,
+): Promise<void> {
   const spec = BACKENDS[c.backend];
   const fundAsset = spec.fundAsset ? (asset ?? spec.fundAsset) : undefined;
   const daemon = createDaemonClient(c.daemonUrl);
-  const main = createWalletClient(c.wallet.url, { timeoutMs: scaled(300_000), ...(c.wallet.credentials ? { auth: c.wallet.credentials } : {}) });
+  const main = createWalletClient(c.wallet.url, {
+    timeoutMs: scaled(300_000),
+    ...(c.wallet.credentials ? { auth: c.wallet.credentials } : {}),
+  });
   try {
     await withChainLock(c, async () => {
       // Another worker's funding may have mined since the main wallet last looked.
       await main.refresh();
       try {
-        await fundFromWallet({ daemon, spec, from: main, to, minerAddresses: c.wallet.addresses, amount, timeoutMs: scaled(600_000), ...(c.mining ? { threads: c.mining.threads } : {}), ...(fundAsset ? { asset: fundAsset } : {}) });
+        await fundFromWallet({
+          daemon,
+          spec,
+          from: main,
+          to,
+          minerAddresses: c.wallet.addresses,
+          amount,
+          timeoutMs: scaled(600_000),
+          ...(c.mining ? { threads: c.mining.threads } : {}),
+          ...(fundAsset ? { asset: fundAsset } : {}),
+        });
       } catch (err) {
         const b = await main.balance(fundAsset ?? spec.fundAsset).catch(() => undefined);
         const held = b ? ` The main wallet holds ${b.unlocked} unlocked (${b.balance} in all).` : '';

@@ -42,15 +42,19 @@ export interface SaltnetGlobalSetupOptions extends Omit<TestnetOptions, 'trapSig
   config?: string;
 }
 
-const defined = <T extends object>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+const defined = <T extends object>(o: T): Partial<T> =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 
 /** The testnet options: the resolved configuration under the options given in code. */
 export function testnetOptionsFrom(v: ConfigValues, code: SaltnetGlobalSetupOptions = {}): TestnetOptions {
   const { config: _config, ...given } = code;
   const backend = given.backend ?? v.backend;
   const binDir = given.binDir ?? v.binDir;
-  // A config's unlocked is coins or "1001 SAL1"; the testnet wants atomic units of the coin of the backend that will run.
-  const unlocked = given.unlocked ?? (v.unlocked !== undefined ? unlockedAtomic(v.unlocked, resolveBackend(backend, binDir).spec.name) : undefined);
+  // A config's unlocked is coins or "1001 SAL1"; the testnet wants atomic units of the coin of the backend that will
+  // run.
+  const unlocked =
+    given.unlocked ??
+    (v.unlocked !== undefined ? unlockedAtomic(v.unlocked, resolveBackend(backend, binDir).spec.name) : undefined);
   return {
     // vitest owns the terminal: progress as the few `saltnet:` lines only, no bar.
     progress: 'none',
@@ -75,11 +79,20 @@ export function testnetOptionsFrom(v: ConfigValues, code: SaltnetGlobalSetupOpti
   };
 }
 
-/** A globalSetup function with options given in code: `export default saltnetGlobalSetup({ height: 100 })` in a file of your own. */
-export function saltnetGlobalSetup(options: SaltnetGlobalSetupOptions = {}): (project: TestProject) => Promise<() => Promise<void>> {
+/**
+ * A globalSetup function with options given in code: `export default saltnetGlobalSetup({ height: 100 })` in a file of
+ * your own.
+ */
+export function saltnetGlobalSetup(
+  options: SaltnetGlobalSetupOptions = {},
+): (project: TestProject) => Promise<() => Promise<void>> {
   return async (project) => {
     const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-    const cfg = await resolveConfig({ cwd: project.config.root, env: process.env, ...(options.config ? { argv: { config: options.config } } : {}) });
+    const cfg = await resolveConfig({
+      cwd: project.config.root,
+      env: process.env,
+      ...(options.config ? { argv: { config: options.config } } : {}),
+    });
     if (cfg.file) log(`saltnet: options from ${cfg.file}`);
     for (const n of cfg.notices) log(`saltnet: ${n}`);
     const opts = { ...testnetOptionsFrom(cfg.values, options), log };
@@ -91,7 +104,9 @@ export function saltnetGlobalSetup(options: SaltnetGlobalSetupOptions = {}): (pr
     if (opts.workdir === undefined) process.on('exit', removeWorkdir);
     const ctx = contextOf(t, opts.timeoutFactor ?? 1);
     project.provide('saltnet', ctx);
-    log(`saltnet: testnet ready for the tests: daemon ${ctx.daemonUrl}, wallet ${ctx.wallet.url}, height ${ctx.height}, snapshot ${ctx.snapshot.status}`);
+    log(
+      `saltnet: testnet ready for the tests: daemon ${ctx.daemonUrl}, wallet ${ctx.wallet.url}, height ${ctx.height}, snapshot ${ctx.snapshot.status}`,
+    );
     return async () => {
       process.off('exit', removeWorkdir);
       await t.stop();

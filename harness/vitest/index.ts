@@ -30,7 +30,10 @@ export function connect(context: SaltnetContext): Connection {
   const c = checkContext(context);
   setTimeoutFactor(c.timeoutFactor);
   const daemon = createDaemonClient(c.daemonUrl);
-  const wallet = createWalletClient(c.wallet.url, { timeoutMs: scaled(120_000), ...(c.wallet.credentials ? { auth: c.wallet.credentials } : {}) });
+  const wallet = createWalletClient(c.wallet.url, {
+    timeoutMs: scaled(120_000),
+    ...(c.wallet.credentials ? { auth: c.wallet.credentials } : {}),
+  });
   const close = async (): Promise<void> => {
     await Promise.all([daemon.close(), wallet.close()]);
   };
@@ -43,13 +46,21 @@ export function connect(context: SaltnetContext): Connection {
  */
 export async function mine(context: SaltnetContext, blocks = 1): Promise<number> {
   const c = checkContext(context);
-  if (!Number.isInteger(blocks) || blocks < 1) throw new Error(`mine: blocks must be a whole number >= 1, got ${blocks}`);
+  if (!Number.isInteger(blocks) || blocks < 1)
+    throw new Error(`mine: blocks must be a whole number >= 1, got ${blocks}`);
   setTimeoutFactor(c.timeoutFactor);
   const daemon = createDaemonClient(c.daemonUrl);
   try {
     return await withChainLock(c, async () => {
       const target = (await daemon.height()) + blocks;
-      return (await mineTo(daemon, target, { spec: BACKENDS[c.backend], addresses: c.miner.addresses, timeoutMs: scaled(600_000), ...(c.mining ? { threads: c.mining.threads } : {}) })).height;
+      return (
+        await mineTo(daemon, target, {
+          spec: BACKENDS[c.backend],
+          addresses: c.miner.addresses,
+          timeoutMs: scaled(600_000),
+          ...(c.mining ? { threads: c.mining.threads } : {}),
+        })
+      ).height;
     });
   } finally {
     await daemon.close();
@@ -69,15 +80,21 @@ export function useFreshWallet(context: SaltnetContext, opts: UseFreshWalletOpti
   const { hookTimeout, ...walletOpts } = opts;
   const c = checkContext(context);
   let wallet: FreshWallet | undefined;
-  beforeAll(async () => {
-    wallet = await freshWallet(c, walletOpts);
-  }, hookTimeout ?? 120_000 * c.timeoutFactor);
+  beforeAll(
+    async () => {
+      wallet = await freshWallet(c, walletOpts);
+    },
+    hookTimeout ?? 120_000 * c.timeoutFactor,
+  );
   afterAll(async () => {
     await wallet?.stop();
     wallet = undefined;
   });
   return () => {
-    if (!wallet) throw new Error(`useFreshWallet${opts.name ? ` (${opts.name})` : ''}: the wallet is not there: read it inside a test or a hook after beforeAll, not while the file is collected (or its beforeAll failed: see that error)`);
+    if (!wallet)
+      throw new Error(
+        `useFreshWallet${opts.name ? ` (${opts.name})` : ''}: the wallet is not there: read it inside a test or a hook after beforeAll, not while the file is collected (or its beforeAll failed: see that error)`,
+      );
     return wallet;
   };
 }

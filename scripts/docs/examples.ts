@@ -13,7 +13,9 @@ export interface ExampleFile {
 }
 
 export function readExamples(dir: string, actionKeys: readonly string[]): ExampleFile[] {
-  const files = readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort();
   return files.map((name) => {
     const src = readFileSync(join(dir, name), 'utf8');
     // Quoting a file that does not validate would teach a mistake: refuse (this throws with every problem).
@@ -30,7 +32,11 @@ export function readExamples(dir: string, actionKeys: readonly string[]): Exampl
         const lineStart = src.lastIndexOf('\n', item.range[0] - 1) + 1;
         const lines = src.slice(lineStart, item.range[1]).replace(/\s+$/, '').split('\n');
         const indent = /^\s*/.exec(lines[0]!)![0].length;
-        steps.push({ action, checks: keys.includes('expect') || keys.includes('expect_error'), text: lines.map((l) => l.slice(Math.min(indent, /^\s*/.exec(l)![0].length))).join('\n') });
+        steps.push({
+          action,
+          checks: keys.includes('expect') || keys.includes('expect_error'),
+          text: lines.map((l) => l.slice(Math.min(indent, /^\s*/.exec(l)![0].length))).join('\n'),
+        });
       }
     }
     return { name, text: src, steps };
@@ -42,7 +48,9 @@ export function pickExample(files: ExampleFile[], action: string): { file: strin
   const all = files.flatMap((f) => f.steps.filter((s) => s.action === action).map((s) => ({ file: f.name, ...s })));
   if (!all.length) return undefined;
   const score = (s: (typeof all)[number]): number => (s.checks ? (/\bexpect:/.test(s.text) ? 0 : 1) : 2);
-  const best = [...all].sort((a, b) => score(a) - score(b) || a.text.split('\n').length - b.text.split('\n').length)[0]!;
+  const best = [...all].sort(
+    (a, b) => score(a) - score(b) || a.text.split('\n').length - b.text.split('\n').length,
+  )[0]!;
   return { file: best.file, text: best.text };
 }
 
@@ -54,7 +62,10 @@ export function fallbackExample(action: string): string | undefined {
   const ex = stepKind(action)?.docs.example;
   if (!ex) return undefined;
   const wallets = ex.wallets?.length ? `wallets:\n${ex.wallets.map((w) => `  ${w}: {}`).join('\n')}\n` : '';
-  const doc = `name: example\n${wallets}steps:\n${ex.steps.split('\n').map((l) => `  ${l}`).join('\n')}\n`;
+  const doc = `name: example\n${wallets}steps:\n${ex.steps
+    .split('\n')
+    .map((l) => `  ${l}`)
+    .join('\n')}\n`;
   parseScenario(doc, `docs example for ${action}`);
   return ex.steps;
 }

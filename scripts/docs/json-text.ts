@@ -18,12 +18,18 @@ export function text(s: string): string {
   return s
     .replace(/\s*\n\s*/g, ' ')
     .split(/(`[^`]*`)/)
-    .map((part) => (part.startsWith('`') ? part : part.replace(/\\/g, '\\\\').replace(/</g, '&lt;')).replace(/\|/g, '\\|'))
+    .map((part) =>
+      (part.startsWith('`') ? part : part.replace(/\\/g, '\\\\').replace(/</g, '&lt;')).replace(/\|/g, '\\|'),
+    )
     .join('');
 }
 
 export function table(header: string[], rows: string[][]): string {
-  return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+  return [
+    `| ${header.join(' | ')} |`,
+    `|${header.map(() => '---').join('|')}|`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ].join('\n');
 }
 
 export const fence = (lang: string, body: string): string => `\`\`\`${lang}\n${body.replace(/\n+$/, '')}\n\`\`\``;
@@ -38,7 +44,8 @@ export function nonNull(node: Json): { branches: Json[]; nullable: boolean } {
 /** A node that is an object with an anyOf of itself and null is documented as the object. */
 export function unwrap(node: Json): Json {
   const { branches, nullable } = nonNull(node);
-  if (nullable && branches.length === 1) return { ...branches[0], description: node.description ?? branches[0]!.description };
+  if (nullable && branches.length === 1)
+    return { ...branches[0], description: node.description ?? branches[0]!.description };
   return node;
 }
 
@@ -57,7 +64,8 @@ export function keyKind(node: Json): string {
   return 'key';
 }
 
-const atMost = (node: Json): string => (typeof node.maximum === 'number' && node.maximum < MAX_INT ? `, ≤ ${node.maximum} ([limits](#limits))` : '');
+const atMost = (node: Json): string =>
+  typeof node.maximum === 'number' && node.maximum < MAX_INT ? `, ≤ ${node.maximum} ([limits](#limits))` : '';
 
 /** A short type for a schema node, with links to the sections that explain it. */
 export function typeText(node: Json): string {
@@ -91,7 +99,8 @@ export function typeText(node: Json): string {
     case 'object': {
       if (isObj(node.properties)) return 'mapping';
       const addl = node.additionalProperties;
-      if (isObj(addl)) return `mapping of ${keyKind(node)} → ${Object.keys(addl).length === 0 ? 'any value' : typeText(addl)}`;
+      if (isObj(addl))
+        return `mapping of ${keyKind(node)} → ${Object.keys(addl).length === 0 ? 'any value' : typeText(addl)}`;
       return 'mapping';
     }
     default:
@@ -114,13 +123,16 @@ export function defaultText(node: Json): string {
 
 export function descriptionText(node: Json): string {
   const d = typeof node.description === 'string' ? node.description : '';
-  if (isAmount(node)) return d.slice(AMOUNT_FORMS.length).includes('${') ? 'an amount, or a `${…}` placeholder' : 'an amount';
+  if (isAmount(node))
+    return d.slice(AMOUNT_FORMS.length).includes('${') ? 'an amount, or a `${…}` placeholder' : 'an amount';
   return text(d);
 }
 
 export function examplesText(node: Json): string {
   const ex = list(node.examples);
-  return ex.length ? ` Examples: ${ex.map((e) => code(typeof e === 'string' ? e : JSON.stringify(e))).join(', ')}.` : '';
+  return ex.length
+    ? ` Examples: ${ex.map((e) => code(typeof e === 'string' ? e : JSON.stringify(e))).join(', ')}.`
+    : '';
 }
 
 // ---- field tables ----
@@ -146,7 +158,9 @@ export function alternativesNote(node: Json, prefix = ''): string | undefined {
   const alt = alternatives(node);
   if (!alt) return undefined;
   const sets = alt.sets.map((s) => s.map((k) => code(prefix + k)).join(' + '));
-  return alt.kind === 'oneOf' ? `Give exactly one of: ${sets.join(', ')}.` : `Give at least one of: ${sets.join(', ')}.`;
+  return alt.kind === 'oneOf'
+    ? `Give exactly one of: ${sets.join(', ')}.`
+    : `Give at least one of: ${sets.join(', ')}.`;
 }
 
 /** Rows for the fields of an object, nested objects flattened (`destinations[].to`, `wallets.<name>.unlocked`). */
@@ -167,10 +181,12 @@ export function rows(node: Json, prefix = '', stop: readonly string[] = [], dept
 
 export function nested(child: Json, name: string, depth: number): Row[] {
   if (child.type === 'object' && isObj(child.properties)) return rows(child, `${name}.`, [], depth + 1);
-  if (child.type === 'array' && isObj(child.items) && isObj(child.items.properties)) return rows(child.items, `${name}[].`, [], depth + 1);
+  if (child.type === 'array' && isObj(child.items) && isObj(child.items.properties))
+    return rows(child.items, `${name}[].`, [], depth + 1);
   if (child.type === 'object' && isObj(child.additionalProperties)) {
     const addl = unwrap(child.additionalProperties);
-    if (addl.type === 'object' && isObj(addl.properties)) return rows(addl, `${name}.<${keyKind(child)}>.`, [], depth + 1);
+    if (addl.type === 'object' && isObj(addl.properties))
+      return rows(addl, `${name}.<${keyKind(child)}>.`, [], depth + 1);
   }
   return [];
 }
@@ -182,13 +198,22 @@ export interface Link {
   required?: string;
 }
 
-export function fieldTable(node: Json, opts: { stop?: readonly string[]; link?: (key: string, node: Json) => Link | undefined } = {}): string {
+export function fieldTable(
+  node: Json,
+  opts: { stop?: readonly string[]; link?: (key: string, node: Json) => Link | undefined } = {},
+): string {
   const stop = opts.stop ?? [];
   const all = rows(node, '', stop);
   const body = all.map((r) => {
     const link = opts.link?.(r.name, r.node);
     if (link) return [code(r.name), link.type, link.required ?? r.required, '', link.description];
-    return [code(r.name), typeText(r.node), r.required, defaultText(r.node), descriptionText(r.node) + examplesText(r.node)];
+    return [
+      code(r.name),
+      typeText(r.node),
+      r.required,
+      defaultText(r.node),
+      descriptionText(r.node) + examplesText(r.node),
+    ];
   });
   const notes: string[] = [];
   const own = alternativesNote(node);
@@ -198,7 +223,8 @@ export function fieldTable(node: Json, opts: { stop?: readonly string[]; link?: 
     const child = unwrap(r.node);
     const target = child.type === 'array' ? obj(child.items) : child;
     const note = alternativesNote(target, `${r.name}${child.type === 'array' ? '[]' : ''}.`);
-    if (note && isObj(target.properties)) notes.push(`In ${code(r.name)}: ${note.charAt(0).toLowerCase()}${note.slice(1)}`);
+    if (note && isObj(target.properties))
+      notes.push(`In ${code(r.name)}: ${note.charAt(0).toLowerCase()}${note.slice(1)}`);
   }
   return [table(['field', 'type', 'required', 'default', 'description'], body), ...notes].join('\n\n');
 }

@@ -8,11 +8,35 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { AMOUNT_DECIMALS, AMOUNT_FORMS, amountError, parseAmount } from '../../harness/common/amounts.js';
 import { limitsMarkdown } from '../../harness/scenario/limits.js';
-import { ASSET_RE, KNOWN_PARAMS, NAME_RE, RESERVED_WALLET_NAMES, STEP_COMMON_KEYS, WALLET_METHODS, scenarioJsonSchema } from '../../harness/scenario/schema.js';
+import {
+  ASSET_RE,
+  KNOWN_PARAMS,
+  NAME_RE,
+  RESERVED_WALLET_NAMES,
+  STEP_COMMON_KEYS,
+  WALLET_METHODS,
+  scenarioJsonSchema,
+} from '../../harness/scenario/schema.js';
 import { stepKind } from '../../harness/scenario/steps/registry.js';
 import type { WalletMethod } from '../../harness/scenario/types.js';
 import { fallbackExample, pickExample, readExamples, type ExampleFile } from './examples.js';
-import { code, descriptionText, fence, fieldTable, isObj, list, nonNull, obj, strings, table, text, typeText, unwrap, type Json, type Link } from './json-text.js';
+import {
+  code,
+  descriptionText,
+  fence,
+  fieldTable,
+  isObj,
+  list,
+  nonNull,
+  obj,
+  strings,
+  table,
+  text,
+  typeText,
+  unwrap,
+  type Json,
+  type Link,
+} from './json-text.js';
 import { FIRST_EXAMPLE_NOTE, INTRO, OUTRO, PLACEHOLDERS, checkVocabulary } from './text.js';
 
 export interface DocsOptions {
@@ -39,7 +63,14 @@ export function documentedStepKinds(schema: Json = scenarioJsonSchema()): string
 
 const anchor = (kind: string): string => `step-${kind.replace(/_/g, '-')}`;
 
-function stepSection(kind: string, node: Json, stepProps: Json, files: ExampleFile[], kinds: string[], scenariosLink: string): string {
+function stepSection(
+  kind: string,
+  node: Json,
+  stepProps: Json,
+  files: ExampleFile[],
+  kinds: string[],
+  scenariosLink: string,
+): string {
   const out: string[] = [`<a id="${anchor(kind)}"></a>`, '', `### \`${kind}\``, ''];
   const desc = typeof node.description === 'string' ? node.description : '';
   if (desc) out.push(`In short: ${text(desc)}.`, '');
@@ -50,14 +81,28 @@ function stepSection(kind: string, node: Json, stepProps: Json, files: ExampleFi
   if (core.type === 'object' && isObj(core.properties)) {
     out.push(`Value: a mapping${nullable ? ' (may be empty)' : ''}.`, '');
     // A field holding exactly what another step kind holds (wait's call or wallet method) links there.
-    const same = (key: string, n: Json): boolean => kinds.includes(key) && key !== kind && JSON.stringify(n) === JSON.stringify(stepProps[key]);
+    const same = (key: string, n: Json): boolean =>
+      kinds.includes(key) && key !== kind && JSON.stringify(n) === JSON.stringify(stepProps[key]);
     const link = (key: string, n: Json): Link | undefined =>
-      same(key, n) ? { type: `as the [\`${key}\`](#${anchor(key)}) step`, description: `the call to repeat, written as in a \`${key}\` step`, required: 'one of these' } : undefined;
-    out.push(fieldTable(core, { stop: Object.keys(obj(core.properties)).filter((k) => same(k, obj(obj(core.properties)[k]))), link }), '');
+      same(key, n)
+        ? {
+            type: `as the [\`${key}\`](#${anchor(key)}) step`,
+            description: `the call to repeat, written as in a \`${key}\` step`,
+            required: 'one of these',
+          }
+        : undefined;
+    out.push(
+      fieldTable(core, {
+        stop: Object.keys(obj(core.properties)).filter((k) => same(k, obj(obj(core.properties)[k]))),
+        link,
+      }),
+      '',
+    );
   } else if (branches.length > 1) {
     out.push('Value, one of:', '');
     for (const b of branches) {
-      if (b.type === 'object' && isObj(b.properties)) out.push(`- a mapping:`, '', fieldTable(b).replace(/^/gm, '  ').replace(/^ +$/gm, ''), '');
+      if (b.type === 'object' && isObj(b.properties))
+        out.push(`- a mapping:`, '', fieldTable(b).replace(/^/gm, '  ').replace(/^ +$/gm, ''), '');
       else out.push(`- ${typeText(b)}${b.description ? ` — ${descriptionText(b)}` : ''}`);
     }
     out.push('');
@@ -67,14 +112,29 @@ function stepSection(kind: string, node: Json, stepProps: Json, files: ExampleFi
   if ((WALLET_METHODS as readonly string[]).includes(kind)) {
     const own = Object.keys(obj(core.properties));
     const known = KNOWN_PARAMS[kind as WalletMethod].filter((k) => !own.includes(k));
-    const lead = own.length ? `Other keys are sent to \`${kind}\` as written. The raw request fields` : 'The request fields';
-    out.push(`${lead} of \`${kind}\` are ${known.map(code).join(', ')}; a key that looks like a misspelling of one of these is reported as an error (send it with \`call\` if you mean it).`, '');
+    const lead = own.length
+      ? `Other keys are sent to \`${kind}\` as written. The raw request fields`
+      : 'The request fields';
+    out.push(
+      `${lead} of \`${kind}\` are ${known.map(code).join(', ')}; a key that looks like a misspelling of one of these is reported as an error (send it with \`call\` if you mean it).`,
+      '',
+    );
   }
   const ex = pickExample(files, kind);
   const exampleText = ex?.text ?? fallbackExample(kind);
-  if (!exampleText) throw new Error(`docs: no example for the step kind "${kind}": use it in a scenario under scenarios/ or give its step kind a docs.example (harness/scenario/steps/)`);
-  out.push(ex ? `Example, from [${ex.file}](${scenariosLink}/${ex.file}):` : 'Example:', '', fence('yaml', exampleText), '');
-  const users = files.filter((f) => f.steps.some((s) => s.action === kind)).map((f) => `[${f.name}](${scenariosLink}/${f.name})`);
+  if (!exampleText)
+    throw new Error(
+      `docs: no example for the step kind "${kind}": use it in a scenario under scenarios/ or give its step kind a docs.example (harness/scenario/steps/)`,
+    );
+  out.push(
+    ex ? `Example, from [${ex.file}](${scenariosLink}/${ex.file}):` : 'Example:',
+    '',
+    fence('yaml', exampleText),
+    '',
+  );
+  const users = files
+    .filter((f) => f.steps.some((s) => s.action === kind))
+    .map((f) => `[${f.name}](${scenariosLink}/${f.name})`);
   if (users.length) out.push(`Used in: ${users.join(', ')}.`, '');
   return out.join('\n');
 }
@@ -84,7 +144,10 @@ function matcherSection(schema: Json): string {
   const props = obj(m.properties);
   const body = Object.entries(props).map(([k, v]) => {
     const node = obj(v);
-    const operand = isObj(node) && (node.type || node.anyOf || node.enum || 'const' in node || node.$ref) ? typeText(node) : 'any value';
+    const operand =
+      isObj(node) && (node.type || node.anyOf || node.enum || 'const' in node || node.$ref)
+        ? typeText(node)
+        : 'any value';
     return [code(k), operand, descriptionText(node)];
   });
   return [
@@ -103,7 +166,7 @@ function matcherSection(schema: Json): string {
     table(['matcher', 'operand', 'holds when'], body),
     '',
     'To combine matchers write `all: [{ gte: 1 }, { lte: 5 }]`. A list `contains` a mapping when one',
-    'of its elements has all of that mapping\'s fields with equal values, so',
+    "of its elements has all of that mapping's fields with equal values, so",
     '`result.in: { contains: { txid: "${tx}", type: in } }` finds one transfer among many. To compare',
     'with a mapping that has a key named like a matcher, write `eq: { … }`.',
     '',
@@ -120,7 +183,10 @@ function placeholderSection(): string {
     '',
     'Strings in steps may hold `${…}` placeholders, resolved just before the step runs:',
     '',
-    table(['placeholder', 'value'], PLACEHOLDERS.map((p) => [code(p.form), text(p.meaning)])),
+    table(
+      ['placeholder', 'value'],
+      PLACEHOLDERS.map((p) => [code(p.form), text(p.meaning)]),
+    ),
     '',
     '`<wallet>` is `main` (the wallet every scenario has) or a wallet declared under `wallets`.',
     'A string that is exactly one placeholder takes the value\'s own type (`amount: "${amount}"` stays a',
@@ -138,9 +204,17 @@ function amountSection(): string {
     const v = w.startsWith('"') ? w.slice(1, -1) : /^\d+$/.test(w) ? Number(w) : w;
     return [code(w), code(parseAmount(v).toString())];
   });
-  const bad: [string, unknown][] = [['1.5', 1.5], ['1.5SAL1', '1.5SAL1'], ['1 sal1', '1 sal1'], ['0.123456789 SAL1', '0.123456789 SAL1'], ['-1', -1]];
+  const bad: [string, unknown][] = [
+    ['1.5', 1.5],
+    ['1.5SAL1', '1.5SAL1'],
+    ['1 sal1', '1 sal1'],
+    ['0.123456789 SAL1', '0.123456789 SAL1'],
+    ['-1', -1],
+  ];
   const badRows = bad.map(([w, v]) => [code(w), text(amountError(v) ?? 'accepted')]);
-  const decimals = Object.entries(AMOUNT_DECIMALS).map(([u, d]) => `${u} ${d}`).join(', ');
+  const decimals = Object.entries(AMOUNT_DECIMALS)
+    .map(([u, d]) => `${u} ${d}`)
+    .join(', ');
   return [
     '## Amounts',
     '',
@@ -174,7 +248,13 @@ function topLevelSection(schema: Json): string {
   return [
     '## Top-level keys',
     '',
-    fieldTable(schema, { stop: ['steps'], link: (key, n) => (key === 'steps' ? { type: `${n.minItems === 1 ? 'non-empty ' : ''}list of [steps](#steps)`, description: descriptionText(n) } : undefined) }),
+    fieldTable(schema, {
+      stop: ['steps'],
+      link: (key, n) =>
+        key === 'steps'
+          ? { type: `${n.minItems === 1 ? 'non-empty ' : ''}list of [steps](#steps)`, description: descriptionText(n) }
+          : undefined,
+    }),
     '',
     'Before the first step the runner brings the chain to `requires.height` (at least 1201 when the',
     'scenario creates a token), makes sure `main` holds the `requires.unlocked` amounts unlocked, and',
@@ -221,7 +301,8 @@ export function scenarioLanguageMarkdown(opts: DocsOptions): string {
     if (!f) throw new Error(`docs: the example scenario ${name} is missing from ${opts.scenariosDir}`);
     return f;
   };
-  const whole = (name: string): string => [`[${name}](${link}/${name}):`, '', fence('yaml', file(name).text)].join('\n');
+  const whole = (name: string): string =>
+    [`[${name}](${link}/${name}):`, '', fence('yaml', file(name).text)].join('\n');
   const toc = [
     ['A first example', 'a-first-example'],
     ['Top-level keys', 'top-level-keys'],

@@ -2,28 +2,57 @@
 // the step kinds' own modules, harness/scenario/steps/).
 import { METADATA_FIELDS, SCOPE_ROOTS, WALLET_FIELDS } from '../../harness/scenario/interpolate.js';
 
-
 /** What each placeholder root means; checked against interpolate.ts so a new root cannot go undocumented. */
 export const PLACEHOLDERS: { form: string; root: string; meaning: string }[] = [
   { form: '${<saved name>}', root: '', meaning: 'a value an earlier step saved with `save:`' },
-  { form: '${<wallet>.address}', root: '', meaning: "the wallet's address to send to at the current height: on Salvium the CN address below height 1100 and the Carrot address from 1100" },
+  {
+    form: '${<wallet>.address}',
+    root: '',
+    meaning:
+      "the wallet's address to send to at the current height: on Salvium the CN address below height 1100 and the Carrot address from 1100",
+  },
   { form: '${<wallet>.cn}', root: '', meaning: "the wallet's CryptoNote address (`SaLvT…`)" },
   { form: '${<wallet>.carrot}', root: '', meaning: "the wallet's Carrot address (`SC1T…`; empty on Monero)" },
-  { form: '${wallets.<wallet>.address}', root: 'wallets', meaning: 'the long form of the three above (also `.cn`, `.carrot`); `<wallet>` is `main` or a declared wallet' },
-  { form: '${metadata.<name>.url}', root: 'metadata', meaning: 'what an earlier `metadata` step serves: `.url`, `.sha256` (64 hex characters) and `.size` (bytes), exactly as served' },
+  {
+    form: '${wallets.<wallet>.address}',
+    root: 'wallets',
+    meaning: 'the long form of the three above (also `.cn`, `.carrot`); `<wallet>` is `main` or a declared wallet',
+  },
+  {
+    form: '${metadata.<name>.url}',
+    root: 'metadata',
+    meaning:
+      'what an earlier `metadata` step serves: `.url`, `.sha256` (64 hex characters) and `.size` (bytes), exactly as served',
+  },
   { form: '${height}', root: 'height', meaning: "the daemon's height (number of blocks) when the step starts" },
-  { form: '${env.NAME}', root: 'env', meaning: 'the environment variable NAME of the `saltnet run` process: a secret, replaced by `<redacted env.NAME>` wherever its value appears in the artifacts, logs and reports' },
-  { form: '${env.public.NAME}', root: 'env', meaning: 'the same value, marked as no secret: not redacted (unless the scenario also names it as `${env.NAME}`)' },
+  {
+    form: '${env.NAME}',
+    root: 'env',
+    meaning:
+      'the environment variable NAME of the `saltnet run` process: a secret, replaced by `<redacted env.NAME>` wherever its value appears in the artifacts, logs and reports',
+  },
+  {
+    form: '${env.public.NAME}',
+    root: 'env',
+    meaning: 'the same value, marked as no secret: not redacted (unless the scenario also names it as `${env.NAME}`)',
+  },
 ];
 
 export function checkVocabulary(): void {
   const roots = PLACEHOLDERS.map((p) => p.root).filter(Boolean);
   const missing = SCOPE_ROOTS.filter((r) => !roots.includes(r));
-  if (missing.length) throw new Error(`docs: placeholder roots without documentation: ${missing.join(', ')} (add them to PLACEHOLDERS in scripts/docs/text.ts)`);
+  if (missing.length)
+    throw new Error(
+      `docs: placeholder roots without documentation: ${missing.join(', ')} (add them to PLACEHOLDERS in scripts/docs/text.ts)`,
+    );
   const walletForms = PLACEHOLDERS.map((p) => /^\$\{<wallet>\.(\w+)\}$/.exec(p.form)?.[1]).filter(Boolean);
   const missingFields = WALLET_FIELDS.filter((f) => !walletForms.includes(f));
-  if (missingFields.length) throw new Error(`docs: wallet placeholder fields without documentation: ${missingFields.join(', ')}`);
-  if (METADATA_FIELDS.join() !== 'url,sha256,size') throw new Error(`docs: the metadata fields changed (${METADATA_FIELDS.join(', ')}): update PLACEHOLDERS in scripts/docs/text.ts`);
+  if (missingFields.length)
+    throw new Error(`docs: wallet placeholder fields without documentation: ${missingFields.join(', ')}`);
+  if (METADATA_FIELDS.join() !== 'url,sha256,size')
+    throw new Error(
+      `docs: the metadata fields changed (${METADATA_FIELDS.join(', ')}): update PLACEHOLDERS in scripts/docs/text.ts`,
+    );
 }
 
 export const INTRO = `A scenario file is a YAML document that says what a Salvium testnet must hold before it starts

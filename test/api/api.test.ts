@@ -11,7 +11,13 @@ import { isAlive } from '../../harness/process/registry.js';
 import { cleanup, tempDir } from '../helpers/sim.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const quiet = { backend: 'sim' as const, progress: 'none' as const, log: () => undefined, trapSignals: false, daemonEnv: { SALTNET_SIM_HASHRATE: '250000' } };
+const quiet = {
+  backend: 'sim' as const,
+  progress: 'none' as const,
+  log: () => undefined,
+  trapSignals: false,
+  daemonEnv: { SALTNET_SIM_HASHRATE: '250000' },
+};
 let dir: string;
 beforeAll(() => {
   dir = tempDir('saltnet-api-');
@@ -23,12 +29,18 @@ describe("import { startTestnet, runScenario } from 'saltnet'", () => {
     const t: saltnet.Testnet = await saltnet.startTestnet(quiet);
     let pids: number[] = [];
     try {
-      pids = t.supervisor.processes().filter((p) => p.running).map((p) => p.pid);
+      pids = t.supervisor
+        .processes()
+        .filter((p) => p.running)
+        .map((p) => p.pid);
       expect(await t.daemon.client.height()).toBeGreaterThanOrEqual(1201);
       const b = await t.wallet.client.balance('SAL1');
       expect(b.unlocked).toBeGreaterThanOrEqual(1100n * 100_000_000n);
       const file = join(dir, 'ok.yaml');
-      writeFileSync(file, 'name: on my testnet\nrequires:\n  unlocked: { SAL1: 5 SAL1 }\nsteps:\n  - get_balance: {}\n    expect: { \"result.balances[0].asset_type\": SAL1 }\n  - call: { on: daemon, path: /get_info }\n    expect: { result.status: OK }\n');
+      writeFileSync(
+        file,
+        'name: on my testnet\nrequires:\n  unlocked: { SAL1: 5 SAL1 }\nsteps:\n  - get_balance: {}\n    expect: { \"result.balances[0].asset_type\": SAL1 }\n  - call: { on: daemon, path: /get_info }\n    expect: { result.status: OK }\n',
+      );
       const before = await t.daemon.client.height();
       const r = await saltnet.runScenario(file, { testnet: t, artifactsRoot: join(dir, 'arts') });
       expect(r.status, JSON.stringify(r.failure)).toBe('passed');
@@ -54,25 +66,48 @@ describe("import { startTestnet, runScenario } from 'saltnet'", () => {
   it('publishes type declarations that a TypeScript consumer compiles against', async () => {
     const dts = join(ROOT, 'dist', 'harness', 'index.d.ts');
     expect(existsSync(dts)).toBe(true);
-    for (const name of ['startTestnet', 'runScenario', 'createWalletClient', 'installSalvium', 'defineConfig']) expect(readFileSync(dts, 'utf8')).toContain(name);
+    for (const name of ['startTestnet', 'runScenario', 'createWalletClient', 'installSalvium', 'defineConfig'])
+      expect(readFileSync(dts, 'utf8')).toContain(name);
     const consumer = join(dir, 'consumer');
     const src = join(consumer, 'use.ts');
     (await import('node:fs')).mkdirSync(join(consumer, 'node_modules'), { recursive: true });
     (await import('node:fs')).symlinkSync(ROOT, join(consumer, 'node_modules', 'saltnet'));
-    writeFileSync(src, [
-      "import { startTestnet, runScenario, type Testnet } from 'saltnet';",
-      'export async function demo(): Promise<number> {',
-      "  await using net: Testnet = await startTestnet({ backend: 'sim' });",
-      "  const r = await runScenario('x.yaml', { testnet: net });",
-      "  const b: bigint = (await net.wallet.client.balance('SAL1')).unlocked;",
-      "  return (await net.daemon.client.height()) + r.steps.length + Number(b);",
-      '}',
-      '// @ts-expect-error: a wrong option is a type error',
-      "export const bad = () => startTestnet({ backend: 'bitcoin' });",
-    ].join('\n'));
-    writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022', 'esnext.disposable'], types: ['node'], typeRoots: [join(ROOT, 'node_modules', '@types')], noEmit: true, skipLibCheck: true }, files: ['use.ts'] }));
+    writeFileSync(
+      src,
+      [
+        "import { startTestnet, runScenario, type Testnet } from 'saltnet';",
+        'export async function demo(): Promise<number> {',
+        "  await using net: Testnet = await startTestnet({ backend: 'sim' });",
+        "  const r = await runScenario('x.yaml', { testnet: net });",
+        "  const b: bigint = (await net.wallet.client.balance('SAL1')).unlocked;",
+        '  return (await net.daemon.client.height()) + r.steps.length + Number(b);',
+        '}',
+        '// @ts-expect-error: a wrong option is a type error',
+        "export const bad = () => startTestnet({ backend: 'bitcoin' });",
+      ].join('\n'),
+    );
+    writeFileSync(
+      join(consumer, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'es2022',
+          lib: ['es2022', 'esnext.disposable'],
+          types: ['node'],
+          typeRoots: [join(ROOT, 'node_modules', '@types')],
+          noEmit: true,
+          skipLibCheck: true,
+        },
+        files: ['use.ts'],
+      }),
+    );
     writeFileSync(join(consumer, 'package.json'), '{"type":"module"}');
-    const r = await execa(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', consumer], { reject: false, all: true });
+    const r = await execa(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', consumer], {
+      reject: false,
+      all: true,
+    });
     expect(r.exitCode, r.all).toBe(0);
   }, 60_000);
 });

@@ -9,9 +9,15 @@ import { CLI, startUntilReady, stopStarted } from './helpers.js';
 
 let root: string;
 let cache: string;
-const env = (): Record<string, string> => ({ SALTNET_STATE_DIR: join(root, 'state'), SALTNET_SIM_HASHRATE: '250000', CI: '1', SALTNET_CACHE_DIR: cache });
+const env = (): Record<string, string> => ({
+  SALTNET_STATE_DIR: join(root, 'state'),
+  SALTNET_SIM_HASHRATE: '250000',
+  CI: '1',
+  SALTNET_CACHE_DIR: cache,
+});
 const running: ResultPromise[] = [];
-const saltnet = (args: string[], extraEnv: Record<string, string> = {}) => execa(process.execPath, [CLI, ...args], { env: { ...env(), ...extraEnv }, reject: false, all: true });
+const saltnet = (args: string[], extraEnv: Record<string, string> = {}) =>
+  execa(process.execPath, [CLI, ...args], { env: { ...env(), ...extraEnv }, reject: false, all: true });
 const SMALL = ['--backend', 'sim', '--height', '200', '--unlocked', '10'];
 
 const up = (args: string[]) => startUntilReady(args, env(), running);
@@ -28,10 +34,14 @@ describe('saltnet cache', { timeout: 150_000 }, () => {
     const k1 = (await saltnet(['cache', 'key', ...SMALL])).stdout;
     expect(k1).toMatch(/^sim-d1-h200-[0-9a-f]{12}$/);
     expect((await saltnet(['cache', 'key', ...SMALL])).stdout).toBe(k1);
-    expect((await saltnet(['cache', 'key', '--backend', 'sim', '--height', '201', '--unlocked', '10'])).stdout).not.toBe(k1);
+    expect(
+      (await saltnet(['cache', 'key', '--backend', 'sim', '--height', '201', '--unlocked', '10'])).stdout,
+    ).not.toBe(k1);
     // one state serves every difficulty; mined at the served one (`same`) it is another
     expect((await saltnet(['cache', 'key', ...SMALL, '--difficulty', '77'])).stdout).toBe(k1);
-    expect((await saltnet(['cache', 'key', ...SMALL, '--difficulty', '77', '--prefix-difficulty', 'same'])).stdout).toMatch(/^sim-d77-h200-/);
+    expect(
+      (await saltnet(['cache', 'key', ...SMALL, '--difficulty', '77', '--prefix-difficulty', 'same'])).stdout,
+    ).toMatch(/^sim-d77-h200-/);
 
     const b1 = await saltnet(['cache', 'build', ...SMALL]);
     expect(b1.exitCode, b1.all).toBe(0);
@@ -55,13 +65,29 @@ describe('saltnet cache key --for', { timeout: 150_000 }, () => {
   it('names the state every shard of `saltnet run` starts from', async () => {
     const suite = join(root, 'suite');
     (await import('node:fs')).mkdirSync(suite, { recursive: true });
-    for (const [i, need] of [[1, 30], [2, 700], [3, 5]] as const) {
-      (await import('node:fs')).writeFileSync(join(suite, `s${i}.yaml`), `name: s${i}\nrequires:\n  height: 120\n  unlocked: { SAL1: ${need} SAL1 }\nsteps:\n  - get_balance: {}\n`);
+    for (const [i, need] of [
+      [1, 30],
+      [2, 700],
+      [3, 5],
+    ] as const) {
+      (await import('node:fs')).writeFileSync(
+        join(suite, `s${i}.yaml`),
+        `name: s${i}\nrequires:\n  height: 120\n  unlocked: { SAL1: ${need} SAL1 }\nsteps:\n  - get_balance: {}\n`,
+      );
     }
     const key = (await saltnet(['cache', 'key', '--backend', 'sim', '--for', join(suite, '*.yaml')])).stdout;
     expect(key).toMatch(/^sim-d1-h120-[0-9a-f]{12}$/);
     for (const shard of ['1/2', '2/2']) {
-      const r = await saltnet(['run', join(suite, '*.yaml'), '--backend', 'sim', '--shard', shard, '--artifacts', join(root, 'arts')]);
+      const r = await saltnet([
+        'run',
+        join(suite, '*.yaml'),
+        '--backend',
+        'sim',
+        '--shard',
+        shard,
+        '--artifacts',
+        join(root, 'arts'),
+      ]);
       expect(r.exitCode, r.all).toBe(0);
       expect(r.stderr).toMatch(new RegExp(`(no snapshot|restored snapshot) ${key}`));
     }
@@ -85,9 +111,16 @@ describe('saltnet snapshot', { timeout: 180_000 }, () => {
     expect(saved.stdout).toContain(`wrote ${file}: sim height ${height}`);
     expect(existsSync(file)).toBe(true);
     // the testnet is still up on the same endpoint, and the temporary cache entry is gone
-    const v = await fetch(`${wallet}/json_rpc`, { method: 'POST', body: '{"jsonrpc":"2.0","id":1,"method":"get_height"}' });
+    const v = await fetch(`${wallet}/json_rpc`, {
+      method: 'POST',
+      body: '{"jsonrpc":"2.0","id":1,"method":"get_height"}',
+    });
     expect(((await v.json()) as { result: { height: number } }).result.height).toBe(height);
-    expect(JSON.parse((await saltnet(['cache', 'ls', '--json'])).stdout).snapshots.map((s: { key: string }) => s.key).filter((k: string) => k.startsWith('saved-'))).toEqual([]);
+    expect(
+      JSON.parse((await saltnet(['cache', 'ls', '--json'])).stdout)
+        .snapshots.map((s: { key: string }) => s.key)
+        .filter((k: string) => k.startsWith('saved-')),
+    ).toEqual([]);
     first.proc.kill('SIGINT');
     await first.proc;
 

@@ -34,7 +34,12 @@ afterAll(() => cleanup(state));
 describe('saltnet up, status, mine', { timeout: 150_000 }, () => {
   it('prints endpoints and addresses, shows in status, mines on request, stops on Ctrl-C', async () => {
     const { proc, ready } = await up();
-    expect(ready).toMatchObject({ event: 'ready', backend: 'sim', daemon: { url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) }, wallet: { url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) } });
+    expect(ready).toMatchObject({
+      event: 'ready',
+      backend: 'sim',
+      daemon: { url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) },
+      wallet: { url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) },
+    });
     expect(ready.height).toBeGreaterThanOrEqual(30);
     const st = await saltnet(['status', '--json']);
     const runs = JSON.parse(st.stdout as string);
@@ -67,8 +72,18 @@ describe('nothing survives the harness', { timeout: 150_000 }, () => {
     await proc;
     const t0 = Date.now();
     // The requirement: within 5 s of the harness's SIGKILL, no process of the run is left, and no temporary folder.
-    await waitFor(`children ${pidsOf(ready).join(', ')} to die`, async () => pidsOf(ready).every((p) => !isAlive(p)), 5000, 50);
-    await waitFor(`${ready.workdir} to be removed`, async () => !existsSync(ready.workdir), 5000 - (Date.now() - t0), 50);
+    await waitFor(
+      `children ${pidsOf(ready).join(', ')} to die`,
+      async () => pidsOf(ready).every((p) => !isAlive(p)),
+      5000,
+      50,
+    );
+    await waitFor(
+      `${ready.workdir} to be removed`,
+      async () => !existsSync(ready.workdir),
+      5000 - (Date.now() - t0),
+      50,
+    );
     expect(Date.now() - t0).toBeLessThan(5000);
     const down = await saltnet(['down']);
     expect(down.stdout, String(down.all)).toMatch(/nothing to stop|reaped stale run/);
@@ -78,15 +93,23 @@ describe('nothing survives the harness', { timeout: 150_000 }, () => {
     const s = await startUntilReady(['up', '--backend', 'sim', '--height', '30', '--unlocked', '0'], env(), running);
     const old = s.ready.daemon.pid as number;
     process.kill(old, 'SIGKILL');
-    await waitFor('the restarted daemon', async () => s.events().find((e: any) => e.event === 'pid' && e.previousPid === old), 20_000, 20);
+    await waitFor(
+      'the restarted daemon',
+      async () => s.events().find((e: any) => e.event === 'pid' && e.previousPid === old),
+      20_000,
+      20,
+    );
     const record = JSON.parse(readFileSync(join(state, `${s.ready.runId}.json`), 'utf8'));
     expect(record).toMatchObject({ tempWorkdir: true, keepWorkdir: true });
     s.proc.kill('SIGKILL');
     await s.proc;
     await waitFor('the run record to go', async () => !existsSync(join(state, `${s.ready.runId}.json`)), 5000, 50);
-    for (const p of record.processes as { pid: number; startTime: string }[]) expect(isAlive(p.pid, p.startTime)).toBe(false);
+    for (const p of record.processes as { pid: number; startTime: string }[])
+      expect(isAlive(p.pid, p.startTime)).toBe(false);
     expect(existsSync(join(s.ready.workdir, 'logs', 'daemon.log'))).toBe(true);
-    expect(readFileSync(join(s.ready.workdir, 'saltnet-reaper.log'), 'utf8')).toContain(`its workdir is kept for its logs: ${s.ready.workdir}`);
+    expect(readFileSync(join(s.ready.workdir, 'saltnet-reaper.log'), 'utf8')).toContain(
+      `its workdir is kept for its logs: ${s.ready.workdir}`,
+    );
     rmSync(s.ready.workdir, { recursive: true, force: true });
   });
 
@@ -95,9 +118,19 @@ describe('nothing survives the harness', { timeout: 150_000 }, () => {
     const { proc, ready } = await up(['--workdir', workdir]);
     proc.kill('SIGKILL');
     await proc;
-    await waitFor(`children ${pidsOf(ready).join(', ')} to die`, async () => pidsOf(ready).every((p) => !isAlive(p)), 5000, 50);
+    await waitFor(
+      `children ${pidsOf(ready).join(', ')} to die`,
+      async () => pidsOf(ready).every((p) => !isAlive(p)),
+      5000,
+      50,
+    );
     // The reaper is done once the run's record is gone: only then is "still there" a verdict.
-    await waitFor('the run record to go', async () => JSON.parse((await saltnet(['status', '--json'])).stdout as string).length === 0, 5000, 100);
+    await waitFor(
+      'the run record to go',
+      async () => JSON.parse((await saltnet(['status', '--json'])).stdout as string).length === 0,
+      5000,
+      100,
+    );
     expect(existsSync(join(workdir, 'wallets', 'main.keys'))).toBe(true);
     expect(existsSync(join(workdir, 'logs'))).toBe(true);
   });

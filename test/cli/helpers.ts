@@ -16,8 +16,19 @@ export interface Started {
 }
 
 /** Run `saltnet <args> --json` and wait (generously: the suite runs other testnets at once) for its ready line. */
-export async function startUntilReady(args: string[], env: Record<string, string>, running: ResultPromise[], timeoutMs = 120_000): Promise<Started> {
-  const proc = execa(process.execPath, [CLI, ...args, '--json'], { env, reject: false, buffer: false, stdout: 'pipe', stderr: 'pipe' });
+export async function startUntilReady(
+  args: string[],
+  env: Record<string, string>,
+  running: ResultPromise[],
+  timeoutMs = 120_000,
+): Promise<Started> {
+  const proc = execa(process.execPath, [CLI, ...args, '--json'], {
+    env,
+    reject: false,
+    buffer: false,
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
   running.push(proc);
   let out = '';
   let err = '';
@@ -25,8 +36,15 @@ export async function startUntilReady(args: string[], env: Record<string, string
   proc.stderr!.on('data', (d: Buffer) => (err += d.toString()));
   // An exit before the ready line fails at once, with what it printed (not after the whole timeout).
   let exited: string | undefined;
-  void proc.then((r) => (exited = `saltnet exited (code ${r.exitCode}, signal ${r.signal ?? 'none'}) before it was ready:\n${err}`));
-  const line = await waitFor('saltnet to be ready', async () => out.split('\n').find((l) => l.startsWith('{')) ?? (exited !== undefined ? 'exited' : undefined), timeoutMs, 50);
+  void proc.then(
+    (r) => (exited = `saltnet exited (code ${r.exitCode}, signal ${r.signal ?? 'none'}) before it was ready:\n${err}`),
+  );
+  const line = await waitFor(
+    'saltnet to be ready',
+    async () => out.split('\n').find((l) => l.startsWith('{')) ?? (exited !== undefined ? 'exited' : undefined),
+    timeoutMs,
+    50,
+  );
   if (line === 'exited') throw new Error(exited);
   const events = (): any[] =>
     out
@@ -41,7 +59,11 @@ export async function startUntilReady(args: string[], env: Record<string, string
  * The teardown after each test: end every command the test started (`signal`: SIGKILL, or SIGINT
  * to let it stop its testnet itself), then `saltnet down` for whatever a killed one left.
  */
-export async function stopStarted(running: ResultPromise[], env: Record<string, string>, signal: 'SIGKILL' | 'SIGINT' = 'SIGKILL'): Promise<void> {
+export async function stopStarted(
+  running: ResultPromise[],
+  env: Record<string, string>,
+  signal: 'SIGKILL' | 'SIGINT' = 'SIGKILL',
+): Promise<void> {
   for (const p of running.splice(0)) {
     p.kill(signal);
     await p.catch(() => undefined);

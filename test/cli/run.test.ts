@@ -13,7 +13,11 @@ import { CLI, stopStarted } from './helpers.js';
 
 let home: string;
 const running: ResultPromise[] = [];
-const env = (): Record<string, string> => ({ SALTNET_STATE_DIR: join(home, 'state'), SALTNET_CACHE_DIR: join(home, 'cache'), CI: '1' });
+const env = (): Record<string, string> => ({
+  SALTNET_STATE_DIR: join(home, 'state'),
+  SALTNET_CACHE_DIR: join(home, 'cache'),
+  CI: '1',
+});
 
 const QUICK = 'name: quick one\nsteps:\n  - name: height\n    call: { path: /get_height }\n';
 const WAITS = [
@@ -47,43 +51,90 @@ afterAll(() => cleanup(home));
 
 describe('saltnet run <folder>', () => {
   it('runs the *.yaml and *.yml files directly in it, sorted; not other files, not subfolders', async () => {
-    const dir = folder('suite', { 'b.yaml': QUICK, 'a.yml': QUICK, 'notes.txt': 'x', 'c.YAML': QUICK, 'sub/d.yaml': QUICK, 'scenario.schema.json': '{}' });
+    const dir = folder('suite', {
+      'b.yaml': QUICK,
+      'a.yml': QUICK,
+      'notes.txt': 'x',
+      'c.YAML': QUICK,
+      'sub/d.yaml': QUICK,
+      'scenario.schema.json': '{}',
+    });
     expect(await expandFiles([dir])).toEqual([join(dir, 'a.yml'), join(dir, 'b.yaml'), join(dir, 'c.YAML')]);
     // a folder and a file of it together: each file once
-    expect(await expandFiles([dir, join(dir, 'b.yaml')])).toEqual([join(dir, 'a.yml'), join(dir, 'b.yaml'), join(dir, 'c.YAML')]);
+    expect(await expandFiles([dir, join(dir, 'b.yaml')])).toEqual([
+      join(dir, 'a.yml'),
+      join(dir, 'b.yaml'),
+      join(dir, 'c.YAML'),
+    ]);
   });
 
   it('an empty folder, or a device, is an error; with a hint when its subfolders hold scenarios', async () => {
     const empty = folder('empty', { 'readme.md': 'x' });
     await expect(expandFiles([empty])).rejects.toThrow(`no scenario files (*.yaml, *.yml) in the folder ${empty}`);
     const nested = folder('nested', { 'deep/a.yaml': QUICK });
-    await expect(expandFiles([nested])).rejects.toThrow(`no scenario files (*.yaml, *.yml) in the folder ${nested}; its subfolders have some: run '${join(nested, '**', '*.yaml')}'`);
-    await expect(expandFiles(['/dev/null'])).rejects.toThrow('/dev/null is not a scenario file (it is a device, a pipe or a socket): give files, folders or globs');
-    const r = await execa(process.execPath, [CLI, 'run', empty, '--backend', 'sim'], { env: env(), reject: false, all: true });
+    await expect(expandFiles([nested])).rejects.toThrow(
+      `no scenario files (*.yaml, *.yml) in the folder ${nested}; its subfolders have some: run '${join(nested, '**', '*.yaml')}'`,
+    );
+    await expect(expandFiles(['/dev/null'])).rejects.toThrow(
+      '/dev/null is not a scenario file (it is a device, a pipe or a socket): give files, folders or globs',
+    );
+    const r = await execa(process.execPath, [CLI, 'run', empty, '--backend', 'sim'], {
+      env: env(),
+      reject: false,
+      all: true,
+    });
     expect(r.exitCode).toBe(1);
     expect(r.all).toBe(`saltnet: no scenario files (*.yaml, *.yml) in the folder ${empty}`);
   });
 });
 
-const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', isArray: (n) => ['testsuite', 'testcase'].includes(n) });
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@',
+  isArray: (n) => ['testsuite', 'testcase'].includes(n),
+});
 type Node = Record<string, any>;
 
 describe('Ctrl-C during `saltnet run --reporter junit`', { timeout: 180_000 }, () => {
-  for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  for (const [sig, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const) {
     it(`${sig}: the report is written, the step that ran is interrupted, the rest skipped; exit ${code}; nothing left`, async () => {
       const dir = folder(`cut-${sig}`, { 'a-quick.yaml': QUICK, 'b-waits.yaml': WAITS, 'c-later.yaml': LATER });
       const report = join(home, `junit-${sig}.xml`);
-      const proc = execa(process.execPath, [CLI, 'run', dir, '--backend', 'sim', '--reporter', 'junit', '--output', report, '--artifacts', join(home, `art-${sig}`)], {
-        env: env(),
-        reject: false,
-        all: true,
-        buffer: true,
-      });
+      const proc = execa(
+        process.execPath,
+        [
+          CLI,
+          'run',
+          dir,
+          '--backend',
+          'sim',
+          '--reporter',
+          'junit',
+          '--output',
+          report,
+          '--artifacts',
+          join(home, `art-${sig}`),
+        ],
+        {
+          env: env(),
+          reject: false,
+          all: true,
+          buffer: true,
+        },
+      );
       running.push(proc);
       let out = '';
       proc.all!.on('data', (d: Buffer) => (out += d.toString()));
       // The wait step runs once the step before it has passed; then give it a moment under way.
-      await waitFor('the long wait to start', async () => (proc.exitCode !== null ? Promise.reject(new Error(out)) : /✓ before/.test(out)), 120_000, 50);
+      await waitFor(
+        'the long wait to start',
+        async () => (proc.exitCode !== null ? Promise.reject(new Error(out)) : /✓ before/.test(out)),
+        120_000,
+        50,
+      );
       const records = (): string[] => (existsSync(join(home, 'state')) ? readdirJson(join(home, 'state')) : []);
       const run = JSON.parse(readFileSync(records()[0]!, 'utf8'));
       await new Promise((r) => setTimeout(r, 700));
@@ -106,7 +157,8 @@ describe('Ctrl-C during `saltnet run --reporter junit`', { timeout: 180_000 }, (
       expect(later.testcase[0].skipped['@message']).toBe(`not run: interrupted by ${sig}`);
       expect(out).toContain(`1 passed, 0 failed, 1 interrupted, 1 skipped`);
       // Every process of the testnet is gone, and so are its run record and its temporary workdir.
-      for (const p of run.processes as { pid: number; startTime: string }[]) expect(isAlive(p.pid, p.startTime), `pid ${p.pid}`).toBe(false);
+      for (const p of run.processes as { pid: number; startTime: string }[])
+        expect(isAlive(p.pid, p.startTime), `pid ${p.pid}`).toBe(false);
       expect(records()).toEqual([]);
       expect(existsSync(run.workdir)).toBe(false);
     });
@@ -114,5 +166,7 @@ describe('Ctrl-C during `saltnet run --reporter junit`', { timeout: 180_000 }, (
 });
 
 function readdirJson(dir: string): string[] {
-  return readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => join(dir, f));
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => join(dir, f));
 }

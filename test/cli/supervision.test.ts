@@ -15,9 +15,11 @@ const env = (): Record<string, string> => ({ SALTNET_STATE_DIR: state, SALTNET_C
 const running: ResultPromise[] = [];
 
 const saltnet = (args: string[]) => execa(process.execPath, [CLI, ...args], { env: env(), reject: false, all: true });
-const up = (): Promise<Started> => startUntilReady(['up', '--backend', 'sim', '--height', '30', '--unlocked', '0'], env(), running);
+const up = (): Promise<Started> =>
+  startUntilReady(['up', '--backend', 'sim', '--height', '30', '--unlocked', '0'], env(), running);
 const statusOf = async (): Promise<any> => JSON.parse((await saltnet(['status', '--json'])).stdout as string)[0];
-const eventFor = (s: Started, pred: (e: any) => boolean): Promise<any> => waitFor('the event', async () => s.events().find(pred), 20_000, 20);
+const eventFor = (s: Started, pred: (e: any) => boolean): Promise<any> =>
+  waitFor('the event', async () => s.events().find(pred), 20_000, 20);
 
 beforeAll(() => {
   state = tempDir('saltnet-state-');
@@ -37,17 +39,34 @@ describe('a program that dies after ready', { timeout: 150_000 }, () => {
     const old = s.ready.daemon.pid as number;
     process.kill(old, 'SIGKILL');
     const crash = await eventFor(s, (e) => e.event === 'crash');
-    expect(crash).toMatchObject({ program: 'daemon', pid: old, exit: { signal: 'SIGKILL' }, during: 'while the testnet was up', restart: 1 });
+    expect(crash).toMatchObject({
+      program: 'daemon',
+      pid: old,
+      exit: { signal: 'SIGKILL' },
+      during: 'while the testnet was up',
+      restart: 1,
+    });
     expect(crash.logFile).toMatch(/logs\/daemon\.log$/);
     const pid = await eventFor(s, (e) => e.event === 'pid' && e.program === 'daemon');
     expect(pid).toMatchObject({ previousPid: old, reason: 'crash' });
     expect(isAlive(pid.pid)).toBe(true);
-    expect(s.err()).toMatch(new RegExp(`daemon \\(pid ${old}\\) was killed by SIGKILL while the testnet was up|daemon \\(pid ${old}\\) .*SIGKILL`));
+    expect(s.err()).toMatch(
+      new RegExp(
+        `daemon \\(pid ${old}\\) was killed by SIGKILL while the testnet was up|daemon \\(pid ${old}\\) .*SIGKILL`,
+      ),
+    );
 
     const st = await statusOf();
     expect(st.state).toBe('running');
     const daemons = st.processes.filter((p: any) => p.name === 'daemon');
-    expect(daemons).toEqual([expect.objectContaining({ pid: pid.pid, alive: true, restarts: 1, lastCrash: expect.objectContaining({ pid: old, exit: 'signal SIGKILL' }) })]);
+    expect(daemons).toEqual([
+      expect.objectContaining({
+        pid: pid.pid,
+        alive: true,
+        restarts: 1,
+        lastCrash: expect.objectContaining({ pid: old, exit: 'signal SIGKILL' }),
+      }),
+    ]);
     expect(st.processes.every((p: any) => p.alive)).toBe(true);
 
     s.proc.kill('SIGINT');
@@ -89,7 +108,12 @@ describe('pids that change on purpose', { timeout: 150_000 }, () => {
       ['wallet-rpc', 'restart', expect.stringMatching(/^while saving snapshot saved-sim-/)],
     ]);
     expect(pids.map((e) => e.previousPid)).toEqual([s.ready.daemon.pid, s.ready.wallet.pid]);
-    expect(s.events().filter((e) => e.event === 'stopped').map((e) => e.program)).toEqual(['wallet-rpc', 'daemon']);
+    expect(
+      s
+        .events()
+        .filter((e) => e.event === 'stopped')
+        .map((e) => e.program),
+    ).toEqual(['wallet-rpc', 'daemon']);
     const st = await statusOf();
     expect(st.state).toBe('running');
     expect(st.processes.map((p: any) => [p.name, p.pid, p.alive])).toEqual([

@@ -50,7 +50,9 @@ describe('parseAmount', () => {
       expect(() => parseAmount(v), String(v)).toThrow(re);
       expect(() => parseAmount(v)).toThrow(/expected an amount: a non-negative integer of atomic units .* "1\.5 SAL1"/);
     }
-    expect(() => parseAmount('x', 'steps[2].transfer.amount')).toThrow(/^steps\[2\]\.transfer\.amount: "x" is not an amount/);
+    expect(() => parseAmount('x', 'steps[2].transfer.amount')).toThrow(
+      /^steps\[2\]\.transfer\.amount: "x" is not an amount/,
+    );
   });
 });
 

@@ -15,7 +15,9 @@ describe('cacheDir', () => {
     expect(resolveCacheDir({ env: { ...env, SALTNET_CACHE_DIR: '' } })).toBe(join(t, 'xdg', 'saltnet'));
     expect(resolveCacheDir({ env: { HOME: env.HOME } })).toBe(join(t, 'home', '.cache', 'saltnet'));
     // A relative XDG_CACHE_HOME is invalid by the XDG spec and ignored; a relative --cache-dir is resolved.
-    expect(resolveCacheDir({ env: { HOME: env.HOME, XDG_CACHE_HOME: 'rel' } })).toBe(join(t, 'home', '.cache', 'saltnet'));
+    expect(resolveCacheDir({ env: { HOME: env.HOME, XDG_CACHE_HOME: 'rel' } })).toBe(
+      join(t, 'home', '.cache', 'saltnet'),
+    );
     expect(resolveCacheDir({ cacheDir: 'rel/dir', env })).toBe(resolve('rel/dir'));
   });
 

@@ -29,7 +29,9 @@ describe('harness/config/README.md', () => {
 
 describe('fixtures/config/saltnet.config.example.yaml', () => {
   it('sets every key, and is valid', async () => {
-    const c = await loadConfigFile(fileURLToPath(new URL('../../fixtures/config/saltnet.config.example.yaml', import.meta.url)));
+    const c = await loadConfigFile(
+      fileURLToPath(new URL('../../fixtures/config/saltnet.config.example.yaml', import.meta.url)),
+    );
     for (const k of KEYS) {
       const v = k.key.split('.').reduce<unknown>((o, s) => (o as Record<string, unknown> | undefined)?.[s], c.config);
       expect(v, k.key).toBeDefined();

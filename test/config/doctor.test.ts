@@ -23,7 +23,10 @@ function doctor(cwd: string, args: string[], env: Record<string, string> = {}) {
 
 describe('saltnet doctor: the configuration in effect', { timeout: 60_000 }, () => {
   it('--json: each value with its source (file:line, env, flag, default); env-over-file notice on stderr', async () => {
-    const root = project({ 'saltnet.config.yaml': 'backend: sim\nbinDir: ./bin\nrun:\n  workers: 3\n  reporter: junit\n', 'pkg/.keep': '' });
+    const root = project({
+      'saltnet.config.yaml': 'backend: sim\nbinDir: ./bin\nrun:\n  workers: 3\n  reporter: junit\n',
+      'pkg/.keep': '',
+    });
     const file = join(root, 'saltnet.config.yaml');
     const r = await doctor(join(root, 'pkg'), ['--json', '--timeout-factor', '2'], { SALTNET_WORKERS: '4' });
     expect(r.exitCode).toBe(0);
@@ -57,7 +60,9 @@ describe('saltnet doctor: the configuration in effect', { timeout: 60_000 }, () 
 
   it('a .mjs config with defineConfig loads under plain Node', async () => {
     const dist = fileURLToPath(new URL('../../dist/harness/config/index.js', import.meta.url));
-    const root = project({ 'saltnet.config.mjs': `import { defineConfig } from ${JSON.stringify(dist)};\nexport default defineConfig({ backend: 'sim', run: { bail: true } });\n` });
+    const root = project({
+      'saltnet.config.mjs': `import { defineConfig } from ${JSON.stringify(dist)};\nexport default defineConfig({ backend: 'sim', run: { bail: true } });\n`,
+    });
     const r = await doctor(root, ['--json']);
     expect(r.exitCode).toBe(0);
     const d = JSON.parse(r.stdout);
@@ -70,22 +75,30 @@ describe('saltnet doctor: the configuration in effect', { timeout: 60_000 }, () 
     const r = await doctor(root, ['--json']);
     expect(r.exitCode).toBe(1);
     const d = JSON.parse(r.stdout);
-    expect(d.config.error).toBe(`${join(root, 'saltnet.config.yaml')}:3:3: run.worker: unknown key "worker" (did you mean "workers"?) (expected one of isolation, workers, reporter, artifacts, bail, files)`);
+    expect(d.config.error).toBe(
+      `${join(root, 'saltnet.config.yaml')}:3:3: run.worker: unknown key "worker" (did you mean "workers"?) (expected one of isolation, workers, reporter, artifacts, bail, files)`,
+    );
     expect(d.backends.sim.found).toBe(true);
   });
 
   it('a .ts config on Node 20: a clear error saying to use .mjs or .yaml', async () => {
     const major = Number(process.versions.node.split('.')[0]);
-    const root = project({ 'saltnet.config.ts': "const c: { backend: string } = { backend: 'sim' };\nexport default c;\n" });
+    const root = project({
+      'saltnet.config.ts': "const c: { backend: string } = { backend: 'sim' };\nexport default c;\n",
+    });
     const r = await doctor(root, ['--json']);
     const d = JSON.parse(r.stdout);
     if (major < 22) {
       expect(r.exitCode).toBe(1);
-      expect(d.config.error).toContain(`${join(root, 'saltnet.config.ts')}: (file): Node ${process.version} cannot load a TypeScript config file`);
+      expect(d.config.error).toContain(
+        `${join(root, 'saltnet.config.ts')}: (file): Node ${process.version} cannot load a TypeScript config file`,
+      );
       expect(d.config.error).toMatch(/saltnet\.config\.mjs.*saltnet\.config\.yaml/);
     } else {
       // Newer Nodes either strip the types (the config loads) or say the same as above.
-      expect(d.config.backend?.value === 'sim' || /cannot load a TypeScript config file/.test(d.config.error)).toBe(true);
+      expect(d.config.backend?.value === 'sim' || /cannot load a TypeScript config file/.test(d.config.error)).toBe(
+        true,
+      );
     }
   });
 });

@@ -48,14 +48,22 @@ describe('finding the config file', () => {
   it('--config beats SALTNET_CONFIG, which beats the search; relative to the working directory', () => {
     const root = project({ 'saltnet.config.yaml': '', 'conf/a.yaml': '', 'conf/b.json': '{}' });
     expect(findConfigFile({ cwd: root })).toEqual({ file: join(root, 'saltnet.config.yaml'), via: 'search' });
-    expect(findConfigFile({ cwd: root, env: 'conf/b.json' })).toEqual({ file: join(root, 'conf/b.json'), via: 'env SALTNET_CONFIG' });
-    expect(findConfigFile({ cwd: root, env: 'conf/b.json', flag: 'conf/a.yaml' })).toEqual({ file: join(root, 'conf/a.yaml'), via: 'flag --config' });
+    expect(findConfigFile({ cwd: root, env: 'conf/b.json' })).toEqual({
+      file: join(root, 'conf/b.json'),
+      via: 'env SALTNET_CONFIG',
+    });
+    expect(findConfigFile({ cwd: root, env: 'conf/b.json', flag: 'conf/a.yaml' })).toEqual({
+      file: join(root, 'conf/a.yaml'),
+      via: 'flag --config',
+    });
   });
 
   it('an explicit file that does not exist is an error, not a silent fallback to the search', () => {
     const root = project({ 'saltnet.config.yaml': '' });
     expect(() => findConfigFile({ cwd: root, flag: 'nope.yaml' })).toThrow(ConfigError);
-    expect(() => findConfigFile({ cwd: root, flag: 'nope.yaml' })).toThrow(`flag --config: (file): cannot use ${join(root, 'nope.yaml')} as the config file: no such file`);
+    expect(() => findConfigFile({ cwd: root, flag: 'nope.yaml' })).toThrow(
+      `flag --config: (file): cannot use ${join(root, 'nope.yaml')} as the config file: no such file`,
+    );
     expect(() => findConfigFile({ cwd: root, env: '.git' })).toThrow(/env SALTNET_CONFIG: .*it is not a file/);
   });
 });

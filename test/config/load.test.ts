@@ -26,7 +26,13 @@ describe('YAML config files', () => {
       ].join('\n'),
     });
     const c = await loadConfigFile(join(root, 'saltnet.config.yaml'));
-    expect(c.config).toEqual({ backend: 'sim', binDir: './bin', unlocked: '1001 SAL1', snapshots: false, run: { workers: 3, files: ['scenarios/*.yaml'] } });
+    expect(c.config).toEqual({
+      backend: 'sim',
+      binDir: './bin',
+      unlocked: '1001 SAL1',
+      snapshots: false,
+      run: { workers: 3, files: ['scenarios/*.yaml'] },
+    });
     expect(c.position(['backend'])).toEqual({ line: 2, col: 1 });
     expect(c.position(['run', 'workers'])).toEqual({ line: 7, col: 3 });
   });
@@ -42,11 +48,15 @@ describe('YAML config files', () => {
     const problems = await problemsOf(() => loadConfigFile(file));
     expect(problems[0]).toMatchObject({ where: file, line: 4, path: '(yaml)' });
     expect(problems[0]!.message).toMatch(/^YAML: .*(end with a \]|flow)/i);
-    expect(formatProblem(problems[0]!)).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:4:\\d+: \\(yaml\\): YAML: `));
+    expect(formatProblem(problems[0]!)).toMatch(
+      new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:4:\\d+: \\(yaml\\): YAML: `),
+    );
   });
 
   it('unknown keys are errors with a did-you-mean, at the key', async () => {
-    const root = project({ 'saltnet.config.yaml': 'backend: sim\nbinDri: ./bin\nrun:\n  wokers: 2\nworkers: 3\nrun_isolation: fresh\n' });
+    const root = project({
+      'saltnet.config.yaml': 'backend: sim\nbinDri: ./bin\nrun:\n  wokers: 2\nworkers: 3\nrun_isolation: fresh\n',
+    });
     const problems = await problemsOf(() => loadConfigFile(join(root, 'saltnet.config.yaml')));
     expect(brief(problems)).toEqual([
       '2:1 binDri: unknown key "binDri" (did you mean "binDir"?)',
@@ -58,7 +68,10 @@ describe('YAML config files', () => {
   });
 
   it('wrong values name the key path, what was expected and what was found, at the value', async () => {
-    const root = project({ 'saltnet.config.yaml': 'backend: simm\nthreads: 1.5\nunlocked: "1001"\nrun:\n  reporter: [junit]\n  isolation: fresh\n  bail: yes\n' });
+    const root = project({
+      'saltnet.config.yaml':
+        'backend: simm\nthreads: 1.5\nunlocked: "1001"\nrun:\n  reporter: [junit]\n  isolation: fresh\n  bail: yes\n',
+    });
     const file = join(root, 'saltnet.config.yaml');
     const problems = await problemsOf(() => loadConfigFile(file));
     expect(brief(problems)).toEqual([
@@ -68,21 +81,32 @@ describe('YAML config files', () => {
       '5:13 run.reporter: expected one of human, junit, json, got a list',
       '7:9 run.bail: expected true or false, got the string "yes"',
     ]);
-    expect(formatProblem(problems[0]!)).toBe(`${file}:1:10: backend: expected one of auto, salvium, sim, monero, got the string "simm" (did you mean "sim"?)`);
+    expect(formatProblem(problems[0]!)).toBe(
+      `${file}:1:10: backend: expected one of auto, salvium, sim, monero, got the string "simm" (did you mean "sim"?)`,
+    );
   });
 
   it('a file that is not a mapping, and a second YAML document, are errors', async () => {
     const root = project({ 'a.yaml': '- backend: sim\n', 'b.yaml': 'backend: sim\n---\nbackend: monero\n' });
-    expect(brief(await problemsOf(() => loadConfigFile(join(root, 'a.yaml'))))).toEqual(['1:1 (file): a config file is a mapping of keys (e.g. backend: sim), this is a list']);
-    expect(brief(await problemsOf(() => loadConfigFile(join(root, 'b.yaml'))))[0]).toMatch(/^2:1 \(yaml\): YAML: a config file holds one YAML document/);
+    expect(brief(await problemsOf(() => loadConfigFile(join(root, 'a.yaml'))))).toEqual([
+      '1:1 (file): a config file is a mapping of keys (e.g. backend: sim), this is a list',
+    ]);
+    expect(brief(await problemsOf(() => loadConfigFile(join(root, 'b.yaml'))))[0]).toMatch(
+      /^2:1 \(yaml\): YAML: a config file holds one YAML document/,
+    );
   });
 });
 
 describe('JSON config files', () => {
   it('validation problems have line and column too', async () => {
-    const root = project({ 'saltnet.config.json': '{\n  "backend": "sim",\n  "run": { "workers": 0 },\n  "cachedir": "c"\n}\n' });
+    const root = project({
+      'saltnet.config.json': '{\n  "backend": "sim",\n  "run": { "workers": 0 },\n  "cachedir": "c"\n}\n',
+    });
     const problems = await problemsOf(() => loadConfigFile(join(root, 'saltnet.config.json')));
-    expect(brief(problems)).toEqual(['3:23 run.workers: expected a whole number from 1 to 64, got the number 0', '4:3 cachedir: unknown key "cachedir" (did you mean "cacheDir"?)']);
+    expect(brief(problems)).toEqual([
+      '3:23 run.workers: expected a whole number from 1 to 64, got the number 0',
+      '4:3 cachedir: unknown key "cachedir" (did you mean "cacheDir"?)',
+    ]);
   });
 
   it('a JSON syntax error names the line', async () => {
@@ -103,24 +127,35 @@ describe('module config files', () => {
   });
 
   it('.mjs: problems name the file and the key (no line: the values are computed)', async () => {
-    const root = project({ 'saltnet.config.mjs': "export default { backend: 'sims', login: 'basic' };\n", 'none.mjs': 'export const x = 1;\n' });
+    const root = project({
+      'saltnet.config.mjs': "export default { backend: 'sims', login: 'basic' };\n",
+      'none.mjs': 'export const x = 1;\n',
+    });
     const problems = await problemsOf(() => loadConfigFile(join(root, 'saltnet.config.mjs')));
     expect(problems.map(formatProblem)).toEqual([
       `${join(root, 'saltnet.config.mjs')}: backend: expected one of auto, salvium, sim, monero, got the string "sims" (did you mean "sim"?)`,
       `${join(root, 'saltnet.config.mjs')}: login: expected one of none, digest, got the string "basic"`,
     ]);
     const [p] = await problemsOf(() => loadConfigFile(join(root, 'none.mjs')));
-    expect(formatProblem(p!)).toBe(`${join(root, 'none.mjs')}: (file): the config module has no default export (expected export default defineConfig({ … }))`);
+    expect(formatProblem(p!)).toBe(
+      `${join(root, 'none.mjs')}: (file): the config module has no default export (expected export default defineConfig({ … }))`,
+    );
   });
 
-  it.skipIf(nodeStripsTypes())('.ts on a Node that cannot strip types: a clear error saying what to use instead', async () => {
-    const root = project({ 'saltnet.config.ts': "import type { SaltnetConfig } from 'saltnet';\nconst c: SaltnetConfig = { backend: 'sim' };\nexport default c;\n" });
-    const [p] = await problemsOf(() => loadConfigFile(join(root, 'saltnet.config.ts')));
-    expect(p!.where).toBe(join(root, 'saltnet.config.ts'));
-    expect(p!.message).toContain(`Node ${process.version} cannot load a TypeScript config file`);
-    expect(p!.message).toMatch(/22\.6.*--experimental-strip-types/);
-    expect(p!.message).toMatch(/saltnet\.config\.mjs.*saltnet\.config\.yaml/);
-  });
+  it.skipIf(nodeStripsTypes())(
+    '.ts on a Node that cannot strip types: a clear error saying what to use instead',
+    async () => {
+      const root = project({
+        'saltnet.config.ts':
+          "import type { SaltnetConfig } from 'saltnet';\nconst c: SaltnetConfig = { backend: 'sim' };\nexport default c;\n",
+      });
+      const [p] = await problemsOf(() => loadConfigFile(join(root, 'saltnet.config.ts')));
+      expect(p!.where).toBe(join(root, 'saltnet.config.ts'));
+      expect(p!.message).toContain(`Node ${process.version} cannot load a TypeScript config file`);
+      expect(p!.message).toMatch(/22\.6.*--experimental-strip-types/);
+      expect(p!.message).toMatch(/saltnet\.config\.mjs.*saltnet\.config\.yaml/);
+    },
+  );
 
   it('this machine runs Node 20, which cannot strip types', () => {
     // Guards the test above: on Node 20 it must run, not be skipped.

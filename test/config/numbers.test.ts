@@ -1,7 +1,13 @@
 // Numbers typed as text (flags, environment variables): one parser, messages that name the value
 // and the range, and the same ranges as the config file's schema.
 import { describe, expect, it } from 'vitest';
-import { describeRule, NUMBER_RULES, numberOrThrow, parseNumberText, type NumberRule } from '../../harness/config/numbers.js';
+import {
+  describeRule,
+  NUMBER_RULES,
+  numberOrThrow,
+  parseNumberText,
+  type NumberRule,
+} from '../../harness/config/numbers.js';
 import { KEY_SPECS } from '../../harness/config/schema.js';
 import { parseUnlockedText, plainDecimal, unlockedAtomic } from '../../harness/config/unlocked.js';
 import { MAX_HEIGHT } from '../../harness/limits.js';
@@ -28,7 +34,9 @@ describe('parseNumberText', () => {
     expect(problem('1.5')).toBe("'1.5' is not a whole number");
     expect(problem('')).toBe('needs a whole number');
     expect(problem('1e3')).toBe("'1e3' is written with an exponent; write it in plain digits (1000)");
-    expect(problem('1e400')).toBe(`'1e400' is written with an exponent; write it in plain digits (at most ${MAX_HEIGHT})`);
+    expect(problem('1e400')).toBe(
+      `'1e400' is written with an exponent; write it in plain digits (at most ${MAX_HEIGHT})`,
+    );
     expect(problem('100001')).toBe(`100001 is more than ${MAX_HEIGHT} (saltnet mines to height ${MAX_HEIGHT} at most)`);
     expect(problem('99999999999999999999999')).toMatch(/is more than 100000/);
     expect(problem('0')).toBe('0 is too small: it must be at least 1');
@@ -39,13 +47,23 @@ describe('parseNumberText', () => {
   });
 
   it('names the option in the error', () => {
-    expect(() => numberOrThrow('--height', 'abc', NUMBER_RULES.height)).toThrow("--height: 'abc' is not a whole number");
-    expect(() => numberOrThrow('--height', ['1', '2'], NUMBER_RULES.height)).toThrow('--height is given 2 times; give it once');
+    expect(() => numberOrThrow('--height', 'abc', NUMBER_RULES.height)).toThrow(
+      "--height: 'abc' is not a whole number",
+    );
+    expect(() => numberOrThrow('--height', ['1', '2'], NUMBER_RULES.height)).toThrow(
+      '--height is given 2 times; give it once',
+    );
     expect(numberOrThrow('--height', '40', NUMBER_RULES.height)).toBe(40);
   });
 
   it('the config schema holds the same ranges', () => {
-    for (const [key, rule] of [['height', NUMBER_RULES.height], ['difficulty', NUMBER_RULES.difficulty], ['threads', NUMBER_RULES.threads], ['timeoutFactor', NUMBER_RULES.timeoutFactor], ['run.workers', NUMBER_RULES.workers]] as const) {
+    for (const [key, rule] of [
+      ['height', NUMBER_RULES.height],
+      ['difficulty', NUMBER_RULES.difficulty],
+      ['threads', NUMBER_RULES.threads],
+      ['timeoutFactor', NUMBER_RULES.timeoutFactor],
+      ['run.workers', NUMBER_RULES.workers],
+    ] as const) {
       const spec = KEY_SPECS.get(key)!;
       expect(spec.number, key).toBe(rule);
       expect(spec.expected, key).toContain(describeRule(rule));
@@ -68,13 +86,23 @@ describe('--unlocked', () => {
   });
 
   it('refuses exponents, negative values, too many digits and decimals, naming the value', () => {
-    expect(() => parseUnlockedText('--unlocked', '1e3 SAL1')).toThrow("--unlocked: '1e3 SAL1' is written with an exponent; write it in plain digits (e.g. 1000 for 1e3)");
+    expect(() => parseUnlockedText('--unlocked', '1e3 SAL1')).toThrow(
+      "--unlocked: '1e3 SAL1' is written with an exponent; write it in plain digits (e.g. 1000 for 1e3)",
+    );
     expect(() => parseUnlockedText('--unlocked', '1e3')).toThrow(/exponent/);
     expect(() => parseUnlockedText('--unlocked', '-1')).toThrow("--unlocked: '-1' is below 0");
-    expect(() => parseUnlockedText('--unlocked', 'abc')).toThrow("--unlocked: 'abc' is neither a number of coins (1100) nor an amount with its unit ('1100 SAL1')");
-    expect(() => parseUnlockedText('--unlocked', '1.5 sal1')).toThrow("--unlocked: '1.5 sal1' is not an amount: units are case-sensitive: write SAL1");
-    expect(() => parseUnlockedText('--unlocked', '')).toThrow("--unlocked needs a number of coins (1100) or an amount with its unit ('1100 SAL1')");
-    expect(() => parseUnlockedText('--unlocked', '123456789012345678.5')).toThrow(/has more digits than a number of coins keeps exactly; give it with its unit, e\.g\. '123456789012345678\.5 SAL1'/);
+    expect(() => parseUnlockedText('--unlocked', 'abc')).toThrow(
+      "--unlocked: 'abc' is neither a number of coins (1100) nor an amount with its unit ('1100 SAL1')",
+    );
+    expect(() => parseUnlockedText('--unlocked', '1.5 sal1')).toThrow(
+      "--unlocked: '1.5 sal1' is not an amount: units are case-sensitive: write SAL1",
+    );
+    expect(() => parseUnlockedText('--unlocked', '')).toThrow(
+      "--unlocked needs a number of coins (1100) or an amount with its unit ('1100 SAL1')",
+    );
+    expect(() => parseUnlockedText('--unlocked', '123456789012345678.5')).toThrow(
+      /has more digits than a number of coins keeps exactly; give it with its unit, e\.g\. '123456789012345678\.5 SAL1'/,
+    );
     expect(() => unlockedAtomic(0.000000001, 'sim')).toThrow('unlocked: 0.000000001 has 9 decimals, but SAL1 has 8');
     expect(() => unlockedAtomic('0.000000001 SAL1', 'sim')).toThrow(/SAL1 has 8 decimals, this has 9/);
   });

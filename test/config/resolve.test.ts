@@ -25,7 +25,13 @@ describe('built-in defaults', () => {
       randomx: 'auto',
       timeoutFactor: 1,
       snapshots: true,
-      run: { isolation: 'shared', workers: 1, reporter: 'human', artifacts: join(root, '.saltnet/artifacts'), bail: false },
+      run: {
+        isolation: 'shared',
+        workers: 1,
+        reporter: 'human',
+        artifacts: join(root, '.saltnet/artifacts'),
+        bail: false,
+      },
     });
     for (const k of KEYS) expect(sourceOf(r, k.key)).toBe('default');
   });
@@ -40,7 +46,12 @@ describe('precedence: defaults < config file < environment < flags', () => {
     const file = join(root, 'saltnet.config.yaml');
     expect(r.file).toBe(file);
     expect(r.fileVia).toBe('search');
-    expect(r.values).toMatchObject({ backend: 'sim', binDir: '/opt/cfg-bin', timeoutFactor: 2, run: { workers: 3, reporter: 'junit', isolation: 'shared' } });
+    expect(r.values).toMatchObject({
+      backend: 'sim',
+      binDir: '/opt/cfg-bin',
+      timeoutFactor: 2,
+      run: { workers: 3, reporter: 'junit', isolation: 'shared' },
+    });
     expect(sourceOf(r, 'backend')).toBe(`config file ${file}:1`);
     expect(sourceOf(r, 'binDir')).toBe(`config file ${file}:2`);
     expect(sourceOf(r, 'run.workers')).toBe(`config file ${file}:5`);
@@ -49,9 +60,20 @@ describe('precedence: defaults < config file < environment < flags', () => {
 
   it('the environment beats the config file, and says so', async () => {
     const root = project({ 'saltnet.config.yaml': yaml });
-    const env = { ...ENV, SALTNET_BACKEND: 'monero', SALTNET_BIN_DIR: '/opt/env-bin', SALTNET_TIMEOUT_FACTOR: '3', SALTNET_WORKERS: '4' };
+    const env = {
+      ...ENV,
+      SALTNET_BACKEND: 'monero',
+      SALTNET_BIN_DIR: '/opt/env-bin',
+      SALTNET_TIMEOUT_FACTOR: '3',
+      SALTNET_WORKERS: '4',
+    };
     const r = await resolveConfig({ cwd: root, env });
-    expect(r.values).toMatchObject({ backend: 'monero', binDir: '/opt/env-bin', timeoutFactor: 3, run: { workers: 4, reporter: 'junit' } });
+    expect(r.values).toMatchObject({
+      backend: 'monero',
+      binDir: '/opt/env-bin',
+      timeoutFactor: 3,
+      run: { workers: 4, reporter: 'junit' },
+    });
     expect(sourceOf(r, 'backend')).toBe('env SALTNET_BACKEND');
     expect(sourceOf(r, 'binDir')).toBe('env SALTNET_BIN_DIR');
     expect(sourceOf(r, 'timeoutFactor')).toBe('env SALTNET_TIMEOUT_FACTOR');
@@ -73,7 +95,7 @@ describe('precedence: defaults < config file < environment < flags', () => {
     expect(r.notices).toEqual([]);
   });
 
-  it('an environment value equal to the file\'s overrides nothing: no notice; an empty variable is unset', async () => {
+  it("an environment value equal to the file's overrides nothing: no notice; an empty variable is unset", async () => {
     const root = project({ 'saltnet.config.yaml': yaml });
     const r = await resolveConfig({ cwd: root, env: { ...ENV, SALTNET_BACKEND: 'sim', SALTNET_BIN_DIR: '' } });
     expect(r.notices).toEqual([]);
@@ -84,9 +106,23 @@ describe('precedence: defaults < config file < environment < flags', () => {
   it('flags beat the environment (and then the environment overrode nothing: no notice)', async () => {
     const root = project({ 'saltnet.config.yaml': yaml });
     const env = { ...ENV, SALTNET_BACKEND: 'monero', SALTNET_WORKERS: '4' };
-    const argv = { backend: 'salvium', workers: 6, timeoutFactor: 5, 'wallet-creation': 'rpc', snapshots: false, difficulty: 7 };
+    const argv = {
+      backend: 'salvium',
+      workers: 6,
+      timeoutFactor: 5,
+      'wallet-creation': 'rpc',
+      snapshots: false,
+      difficulty: 7,
+    };
     const r = await resolveConfig({ cwd: root, env, argv });
-    expect(r.values).toMatchObject({ backend: 'salvium', timeoutFactor: 5, walletCreation: 'rpc', snapshots: false, difficulty: 7, run: { workers: 6 } });
+    expect(r.values).toMatchObject({
+      backend: 'salvium',
+      timeoutFactor: 5,
+      walletCreation: 'rpc',
+      snapshots: false,
+      difficulty: 7,
+      run: { workers: 6 },
+    });
     expect(sourceOf(r, 'backend')).toBe('flag --backend');
     expect(sourceOf(r, 'run.workers')).toBe('flag --workers');
     expect(sourceOf(r, 'timeoutFactor')).toBe('flag --timeout-factor');
@@ -106,9 +142,10 @@ describe('precedence: defaults < config file < environment < flags', () => {
 });
 
 describe('relative paths', () => {
-  it('in the config file: against the file\'s folder, wherever saltnet runs; ~ is the home folder', async () => {
+  it("in the config file: against the file's folder, wherever saltnet runs; ~ is the home folder", async () => {
     const root = project({
-      'saltnet.config.yaml': 'binDir: ./salvium/bin\nworkdir: ../work\ncacheDir: ~/.saltnet-cache\nrun:\n  artifacts: out/artifacts\n  files: [scenarios/*.yaml, "!scenarios/slow-*.yaml", /abs/x.yaml]\n',
+      'saltnet.config.yaml':
+        'binDir: ./salvium/bin\nworkdir: ../work\ncacheDir: ~/.saltnet-cache\nrun:\n  artifacts: out/artifacts\n  files: [scenarios/*.yaml, "!scenarios/slow-*.yaml", /abs/x.yaml]\n',
       'deep/er/.keep': '',
     });
     const r = await resolveConfig({ cwd: join(root, 'deep/er'), env: ENV });
@@ -117,34 +154,62 @@ describe('relative paths', () => {
     expect(r.values.cacheDir).toMatch(/\/\.saltnet-cache$/);
     expect(r.values.cacheDir.startsWith('~')).toBe(false);
     expect(r.values.run.artifacts).toBe(join(root, 'out/artifacts'));
-    expect(r.values.run.files).toEqual([join(root, 'scenarios/*.yaml'), `!${join(root, 'scenarios/slow-*.yaml')}`, '/abs/x.yaml']);
+    expect(r.values.run.files).toEqual([
+      join(root, 'scenarios/*.yaml'),
+      `!${join(root, 'scenarios/slow-*.yaml')}`,
+      '/abs/x.yaml',
+    ]);
   });
 
   it('from the environment and flags: against the working directory', async () => {
     const root = project({ 'saltnet.config.yaml': 'binDir: ./bin\n', 'sub/.keep': '' });
     const cwd = join(root, 'sub');
-    const r = await resolveConfig({ cwd, env: { ...ENV, SALTNET_BIN_DIR: 'envbin', SALTNET_CACHE_DIR: 'cache' }, argv: { workdir: 'w', artifacts: 'a' } });
+    const r = await resolveConfig({
+      cwd,
+      env: { ...ENV, SALTNET_BIN_DIR: 'envbin', SALTNET_CACHE_DIR: 'cache' },
+      argv: { workdir: 'w', artifacts: 'a' },
+    });
     expect(r.values.binDir).toBe(join(cwd, 'envbin'));
     expect(r.values.cacheDir).toBe(join(cwd, 'cache'));
     expect(r.values.workdir).toBe(join(cwd, 'w'));
     expect(r.values.run.artifacts).toBe(join(cwd, 'a'));
-    expect(r.notices).toEqual([`SALTNET_BIN_DIR overrides binDir from ../saltnet.config.yaml:1 (${join(root, 'bin')} → ${join(cwd, 'envbin')})`]);
+    expect(r.notices).toEqual([
+      `SALTNET_BIN_DIR overrides binDir from ../saltnet.config.yaml:1 (${join(root, 'bin')} → ${join(cwd, 'envbin')})`,
+    ]);
   });
 });
 
 describe('choosing the file', () => {
   it('--config and SALTNET_CONFIG pick a file explicitly; the flag wins', async () => {
-    const root = project({ 'saltnet.config.yaml': 'backend: sim\n', 'ci/a.yaml': 'backend: monero\n', 'ci/b.json': '{ "backend": "salvium" }' });
+    const root = project({
+      'saltnet.config.yaml': 'backend: sim\n',
+      'ci/a.yaml': 'backend: monero\n',
+      'ci/b.json': '{ "backend": "salvium" }',
+    });
     const byEnv = await resolveConfig({ cwd: root, env: { ...ENV, SALTNET_CONFIG: 'ci/b.json' } });
-    expect(byEnv).toMatchObject({ file: join(root, 'ci/b.json'), fileVia: 'env SALTNET_CONFIG', values: { backend: 'salvium' } });
+    expect(byEnv).toMatchObject({
+      file: join(root, 'ci/b.json'),
+      fileVia: 'env SALTNET_CONFIG',
+      values: { backend: 'salvium' },
+    });
     expect(sourceOf(byEnv, 'backend')).toBe(`config file ${join(root, 'ci/b.json')}:1`);
-    const byFlag = await resolveConfig({ cwd: root, env: { ...ENV, SALTNET_CONFIG: 'ci/b.json' }, argv: { config: 'ci/a.yaml' } });
-    expect(byFlag).toMatchObject({ file: join(root, 'ci/a.yaml'), fileVia: 'flag --config', values: { backend: 'monero' } });
+    const byFlag = await resolveConfig({
+      cwd: root,
+      env: { ...ENV, SALTNET_CONFIG: 'ci/b.json' },
+      argv: { config: 'ci/a.yaml' },
+    });
+    expect(byFlag).toMatchObject({
+      file: join(root, 'ci/a.yaml'),
+      fileVia: 'flag --config',
+      values: { backend: 'monero' },
+    });
   });
 
   it('--config without a file name is an error, not a silent search', async () => {
     const root = project({ 'saltnet.config.yaml': 'backend: sim\n' });
-    await expect(resolveConfig({ cwd: root, env: ENV, argv: { config: '' } })).rejects.toThrow('flag --config: (file): --config needs a file name');
+    await expect(resolveConfig({ cwd: root, env: ENV, argv: { config: '' } })).rejects.toThrow(
+      'flag --config: (file): --config needs a file name',
+    );
   });
 
   it('values from a module file have the file as their source, without a line', async () => {
@@ -160,7 +225,11 @@ describe('bad environment variables and flags', () => {
   it('are errors naming the variable or flag, the key and what was expected; all at once', async () => {
     const root = project();
     const problems = await problemsOf(() =>
-      resolveConfig({ cwd: root, env: { ...ENV, SALTNET_WORKERS: 'two', SALTNET_BACKEND: 'Sim', SALTNET_TIMEOUT_FACTOR: '0' }, argv: { threads: 0, reporter: 'xml' } }),
+      resolveConfig({
+        cwd: root,
+        env: { ...ENV, SALTNET_WORKERS: 'two', SALTNET_BACKEND: 'Sim', SALTNET_TIMEOUT_FACTOR: '0' },
+        argv: { threads: 0, reporter: 'xml' },
+      }),
     );
     expect(problems.map(formatProblem)).toEqual([
       'env SALTNET_BACKEND: backend: expected one of auto, salvium, sim, monero, got the string "Sim" (did you mean "sim"?)',
@@ -171,9 +240,11 @@ describe('bad environment variables and flags', () => {
     ]);
   });
 
-  it('a broken config file is reported as the file\'s problem', async () => {
+  it("a broken config file is reported as the file's problem", async () => {
     const root = project({ 'saltnet.config.yaml': 'backend: sim\nthreds: 2\n' });
-    await expect(resolveConfig({ cwd: root, env: ENV })).rejects.toThrow(`${join(root, 'saltnet.config.yaml')}:2:1: threds: unknown key "threds" (did you mean "threads"?)`);
+    await expect(resolveConfig({ cwd: root, env: ENV })).rejects.toThrow(
+      `${join(root, 'saltnet.config.yaml')}:2:1: threds: unknown key "threds" (did you mean "threads"?)`,
+    );
   });
 });
 
@@ -186,7 +257,7 @@ describe('unlocked: coins or an amount with its unit → atomic units', () => {
     expect(unlockedAtomic('2.5 XMR', 'monero')).toBe(2_500_000_000_000n);
   });
 
-  it('a unit that is not the backend\'s coin is an error', () => {
+  it("a unit that is not the backend's coin is an error", () => {
     expect(() => unlockedAtomic('1 XMR', 'salvium')).toThrow(/in XMR, but the salvium backend's coin is SAL1/);
     expect(() => unlockedAtomic('1 SAL1', 'monero')).toThrow(/in SAL1, but the monero backend's coin is XMR/);
   });

@@ -41,16 +41,30 @@ describe('givenFlags: what the user actually passed', () => {
   });
 
   it('knows every flag of the key table', () => {
-    expect(CONFIG_FLAGS).toEqual(expect.arrayContaining(['config', 'backend', 'binDir', 'cacheDir', 'timeoutFactor', 'walletCreation', 'workers', 'files', 'snapshots']));
+    expect(CONFIG_FLAGS).toEqual(
+      expect.arrayContaining([
+        'config',
+        'backend',
+        'binDir',
+        'cacheDir',
+        'timeoutFactor',
+        'walletCreation',
+        'workers',
+        'files',
+        'snapshots',
+      ]),
+    );
   });
 });
 
 describe('configOption: every flag of a config key is declared from its row in KEYS', () => {
   const flagged = KEYS.filter((k) => k.flag && !k.positional);
   const cli = async (args: string[]): Promise<Record<string, unknown>> => {
-    let y = yargs(args).exitProcess(false).fail((msg, err) => {
-      throw err ?? new Error(msg);
-    });
+    let y = yargs(args)
+      .exitProcess(false)
+      .fail((msg, err) => {
+        throw err ?? new Error(msg);
+      });
     for (const k of flagged) y = y.option(k.flag!, configOption(k.key));
     return (await y.strict().parseAsync()) as Record<string, unknown>;
   };
@@ -73,8 +87,24 @@ describe('configOption: every flag of a config key is declared from its row in K
   });
 
   it('parses good values as the configuration holds them', async () => {
-    const argv = await cli(['--difficulty', '500', '--unlocked', '1100 SAL1', '--no-snapshots', '--login', 'digest', '--timeout-factor', '2.5']);
-    expect(argv).toMatchObject({ difficulty: 500, unlocked: '1100 SAL1', snapshots: false, login: 'digest', timeoutFactor: 2.5 });
+    const argv = await cli([
+      '--difficulty',
+      '500',
+      '--unlocked',
+      '1100 SAL1',
+      '--no-snapshots',
+      '--login',
+      'digest',
+      '--timeout-factor',
+      '2.5',
+    ]);
+    expect(argv).toMatchObject({
+      difficulty: 500,
+      unlocked: '1100 SAL1',
+      snapshots: false,
+      login: 'digest',
+      timeoutFactor: 2.5,
+    });
   });
 
   it('says the environment variable and what unset means in the help text', () => {

@@ -44,8 +44,12 @@ describe('a bad accept file', () => {
   });
 
   it('says what the file should be when it is not a mapping with accept:, or not YAML', () => {
-    expect(problems('- scenario: x\n')).toEqual([`${FILE}:1:1: (file): an accept file is a mapping with one key, accept: (a list of entries), not a list (expected accept: [ { scenario, step, path, reason }, … ])`]);
-    expect(problems('accepted: []\n')[0]).toBe(`${FILE}:1:1: accepted: unknown key "accepted" (did you mean "accept"?) (expected accept: a list of entries)`);
+    expect(problems('- scenario: x\n')).toEqual([
+      `${FILE}:1:1: (file): an accept file is a mapping with one key, accept: (a list of entries), not a list (expected accept: [ { scenario, step, path, reason }, … ])`,
+    ]);
+    expect(problems('accepted: []\n')[0]).toBe(
+      `${FILE}:1:1: accepted: unknown key "accepted" (did you mean "accept"?) (expected accept: a list of entries)`,
+    );
     expect(problems('accept:\n  - scenario: [x\n')[0]).toMatch(new RegExp(`^${FILE}:\\d+:\\d+: \\(yaml\\): YAML: `));
   });
 
@@ -60,7 +64,9 @@ describe('path globs', () => {
     expect(g.test('result.balances[0].blocks_to_unlock')).toBe(true);
     expect(g.test('result.balances[12].blocks_to_unlock')).toBe(true);
     expect(g.test('result.balances[0].per_subaddress[0].blocks_to_unlock')).toBe(false);
-    expect(pathGlob('result.**.blocks_to_unlock').test('result.balances[0].per_subaddress[0].blocks_to_unlock')).toBe(true);
+    expect(pathGlob('result.**.blocks_to_unlock').test('result.balances[0].per_subaddress[0].blocks_to_unlock')).toBe(
+      true,
+    );
     expect(pathGlob('result.*').test('result.fee')).toBe(true);
     expect(pathGlob('result.*').test('result.balances[0]')).toBe(false);
     expect(pathGlob('(status)').test('(status)')).toBe(true);
@@ -69,20 +75,52 @@ describe('path globs', () => {
 
 // ---- applying entries to compared runs ----
 
-const step = (index: number, name: string, response: unknown, status: StepResult['status'] = 'passed'): StepResult => ({ index, name, action: 'call', status, ms: 1, response });
+const step = (index: number, name: string, response: unknown, status: StepResult['status'] = 'passed'): StepResult => ({
+  index,
+  name,
+  action: 'call',
+  status,
+  ms: 1,
+  response,
+});
 
-function result(file: string, name: string, steps: StepResult[], status: ScenarioResult['status'] = 'passed'): ScenarioResult {
+function result(
+  file: string,
+  name: string,
+  steps: StepResult[],
+  status: ScenarioResult['status'] = 'passed',
+): ScenarioResult {
   return { file, name, status, ms: 5, backend: 'sim', steps };
 }
 
-const balanceA = { result: { balances: [{ balance: 5, blocks_to_unlock: 8 }, { balance: 1, blocks_to_unlock: 58 }] } };
-const balanceB = { result: { balances: [{ balance: 5, blocks_to_unlock: 9 }, { balance: 1, blocks_to_unlock: 59 }] } };
+const balanceA = {
+  result: {
+    balances: [
+      { balance: 5, blocks_to_unlock: 8 },
+      { balance: 1, blocks_to_unlock: 58 },
+    ],
+  },
+};
+const balanceB = {
+  result: {
+    balances: [
+      { balance: 5, blocks_to_unlock: 9 },
+      { balance: 1, blocks_to_unlock: 59 },
+    ],
+  },
+};
 const A = [
-  result('/work/proj/scenarios/tokens.yaml', 'tokens', [step(0, 'create', { result: {} }), step(1, 'balance', balanceA)]),
+  result('/work/proj/scenarios/tokens.yaml', 'tokens', [
+    step(0, 'create', { result: {} }),
+    step(1, 'balance', balanceA),
+  ]),
   result('/work/proj/scenarios/errors.yaml', 'errors', [step(0, 'bad asset', { error: { code: -1, message: 'no' } })]),
 ];
 const B = [
-  result('/work/proj/scenarios/tokens.yaml', 'tokens', [step(0, 'create', { result: {} }), step(1, 'balance', balanceB)]),
+  result('/work/proj/scenarios/tokens.yaml', 'tokens', [
+    step(0, 'create', { result: {} }),
+    step(1, 'balance', balanceB),
+  ]),
   result('/work/proj/scenarios/errors.yaml', 'errors', [step(0, 'bad asset', { error: { code: -1, message: 'No!' } })]),
 ];
 const sides = { a: { backend: 'sim' as const }, b: { backend: 'salvium' as const, binDir: '/opt/b' } };
@@ -91,7 +129,15 @@ describe('accepting divergences', () => {
   it('without entries, every divergence counts', () => {
     const r = compareRuns(A, B, sides);
     expect(r.ok).toBe(false);
-    expect(r.summary).toEqual({ scenarios: 2, steps: 3, divergences: 3, accepted: 0, diverged: 2, errors: 0, stale: 0 });
+    expect(r.summary).toEqual({
+      scenarios: 2,
+      steps: 3,
+      divergences: 3,
+      accepted: 0,
+      diverged: 2,
+      errors: 0,
+      stale: 0,
+    });
     expect(r.scenarios[0]!.divergences.map((d) => [d.step, d.stepName, d.path])).toEqual([
       [2, 'balance', 'result.balances[0].blocks_to_unlock'],
       [2, 'balance', 'result.balances[1].blocks_to_unlock'],
@@ -122,9 +168,20 @@ describe('accepting divergences', () => {
     );
     const r = compareRuns(A, B, { ...sides, accept: entries });
     expect(r.ok).toBe(true);
-    expect(r.summary).toEqual({ scenarios: 2, steps: 3, divergences: 0, accepted: 3, diverged: 0, errors: 0, stale: 1 });
+    expect(r.summary).toEqual({
+      scenarios: 2,
+      steps: 3,
+      divergences: 0,
+      accepted: 3,
+      diverged: 0,
+      errors: 0,
+      stale: 1,
+    });
     expect(r.scenarios.map((s) => s.status)).toEqual(['accepted', 'accepted']);
-    expect(r.scenarios[1]!.divergences[0]!.accepted).toEqual({ reason: 'reworded in 1.2', pos: { file: FILE, line: 6, col: 5 } });
+    expect(r.scenarios[1]!.divergences[0]!.accepted).toEqual({
+      reason: 'reworded in 1.2',
+      pos: { file: FILE, line: 6, col: 5 },
+    });
     expect(r.stale.map((e) => [e.path, e.pos.line])).toEqual([['result.fee', 10]]);
   });
 
@@ -139,10 +196,17 @@ describe('accepting divergences', () => {
 describe('statuses', () => {
   it('a step that passed on one side and failed on the other, and the steps skipped after it', () => {
     const a = [result('/s.yaml', 's', [step(0, 'one', { result: { x: 1 } }), step(1, 'two', { result: {} })])];
-    const b = [result('/s.yaml', 's', [
-      { ...step(0, 'one', { result: { x: 2 } }, 'failed'), failure: { message: 'result.x: expected 1\nmore' } },
-      { index: 1, name: 'two', action: 'call', status: 'skipped', ms: 0 },
-    ], 'failed')];
+    const b = [
+      result(
+        '/s.yaml',
+        's',
+        [
+          { ...step(0, 'one', { result: { x: 2 } }, 'failed'), failure: { message: 'result.x: expected 1\nmore' } },
+          { index: 1, name: 'two', action: 'call', status: 'skipped', ms: 0 },
+        ],
+        'failed',
+      ),
+    ];
     const r = compareRuns(a, b, sides);
     expect(r.scenarios[0]!.divergences.map((d) => [d.step, d.path, d.kind, d.a, d.b])).toEqual([
       [1, '(status)', 'status', 'passed', 'failed: result.x: expected 1'],
@@ -152,17 +216,33 @@ describe('statuses', () => {
   });
 
   it('an infrastructure error on either side: error, steps not compared, the run not ok', () => {
-    const b = [{ ...result('/work/proj/scenarios/tokens.yaml', 'tokens', [], 'error'), failure: { message: 'setting up the scenario failed: daemon exited with code 3\nlog' } }, B[1]!];
+    const b = [
+      {
+        ...result('/work/proj/scenarios/tokens.yaml', 'tokens', [], 'error'),
+        failure: { message: 'setting up the scenario failed: daemon exited with code 3\nlog' },
+      },
+      B[1]!,
+    ];
     const r = compareRuns(A, b, sides);
-    expect(r.scenarios[0]).toMatchObject({ status: 'error', stepsCompared: 0, divergences: [], b: { status: 'error', message: 'setting up the scenario failed: daemon exited with code 3' } });
+    expect(r.scenarios[0]).toMatchObject({
+      status: 'error',
+      stepsCompared: 0,
+      divergences: [],
+      b: { status: 'error', message: 'setting up the scenario failed: daemon exited with code 3' },
+    });
     expect(r.summary.errors).toBe(1);
     expect(r.ok).toBe(false);
   });
 
   it('skipped on one side only is a scenario-level divergence; on both, nothing to compare', () => {
-    const skipped = { ...result('/work/proj/scenarios/tokens.yaml', 'tokens', [], 'skipped'), failure: { message: 'skipped: monero has no tokens' } };
+    const skipped = {
+      ...result('/work/proj/scenarios/tokens.yaml', 'tokens', [], 'skipped'),
+      failure: { message: 'skipped: monero has no tokens' },
+    };
     const one = compareRuns(A.slice(0, 1), [skipped], sides).scenarios[0]!;
-    expect(one.divergences).toEqual([{ path: '(status)', kind: 'status', a: 'passed', b: 'skipped: monero has no tokens' }]);
+    expect(one.divergences).toEqual([
+      { path: '(status)', kind: 'status', a: 'passed', b: 'skipped: monero has no tokens' },
+    ]);
     expect([one.status, one.stepsCompared]).toEqual(['diverged', 0]);
     const both = compareRuns([skipped], [skipped], sides);
     expect([both.scenarios[0]!.status, both.ok]).toEqual(['skipped', true]);

@@ -25,11 +25,15 @@ afterAll(() => cleanup(dir));
 
 /** `saltnet diff <args>` in the test's folder, with its own cache and run registry and the fast simulated hash rate. */
 function diff(args: string[]) {
-  return execa(process.execPath, [CLI, 'diff', ...args, '--cache-dir', join(dir, 'cache'), '--artifacts', join(dir, 'arts')], {
-    cwd: dir,
-    env: { SALTNET_SIM_HASHRATE: '250000', SALTNET_STATE_DIR: join(dir, 'state') },
-    reject: false,
-  });
+  return execa(
+    process.execPath,
+    [CLI, 'diff', ...args, '--cache-dir', join(dir, 'cache'), '--artifacts', join(dir, 'arts')],
+    {
+      cwd: dir,
+      env: { SALTNET_SIM_HASHRATE: '250000', SALTNET_STATE_DIR: join(dir, 'state') },
+      reject: false,
+    },
+  );
 }
 
 /** A bin dir of wrappers around the simulator whose wallet RPC appends SUFFIX to every error message. */
@@ -52,8 +56,19 @@ describe('two sim sides', () => {
     expect(r.stderr).toContain('2 scenarios, 12 steps compared: no divergences');
     expect(r.exitCode).toBe(0);
     const doc = JSON.parse(await import('node:fs').then((fs) => fs.readFileSync(join(dir, 'same.json'), 'utf8')));
-    expect(doc.summary).toEqual({ scenarios: 2, steps: 12, divergences: 0, accepted: 0, diverged: 0, errors: 0, stale: 0 });
-    expect(doc.scenarios.map((s: { status: string; a: { status: string } }) => [s.status, s.a.status])).toEqual([['same', 'passed'], ['same', 'passed']]);
+    expect(doc.summary).toEqual({
+      scenarios: 2,
+      steps: 12,
+      divergences: 0,
+      accepted: 0,
+      diverged: 0,
+      errors: 0,
+      stale: 0,
+    });
+    expect(doc.scenarios.map((s: { status: string; a: { status: string } }) => [s.status, s.a.status])).toEqual([
+      ['same', 'passed'],
+      ['same', 'passed'],
+    ]);
   }, 180_000);
 });
 
@@ -63,16 +78,19 @@ describe('side B answers differently', () => {
   beforeAll(() => {
     bin = buildB();
     scenario = join(dir, 'reworded.yaml');
-    writeFileSync(scenario, [
-      'name: an asset the wallet never held',
-      'steps:',
-      '  - name: the height',
-      '    call: { path: /get_height }',
-      '  - name: an unknown asset',
-      '    get_balance: { asset_type: XYZW }',
-      '    expect_error: { code: -1 }',
-      '',
-    ].join('\n'));
+    writeFileSync(
+      scenario,
+      [
+        'name: an asset the wallet never held',
+        'steps:',
+        '  - name: the height',
+        '    call: { path: /get_height }',
+        '  - name: an unknown asset',
+        '    get_balance: { asset_type: XYZW }',
+        '    expect_error: { code: -1 }',
+        '',
+      ].join('\n'),
+    );
   });
   const args = (): string[] => ['reworded.yaml', EXAMPLES[1]!, '--a', 'sim', '--b', 'salvium', '--bin-dir-b', bin];
   const expected = {
@@ -89,13 +107,26 @@ describe('side B answers differently', () => {
     expect(r.exitCode).toBe(1);
     const doc = JSON.parse(r.stdout);
     expect(doc).toMatchObject({ ok: false, a: { backend: 'sim' }, b: { backend: 'salvium', binDir: bin } });
-    expect(doc.summary).toEqual({ scenarios: 2, steps: 9, divergences: 1, accepted: 0, diverged: 1, errors: 0, stale: 0 });
+    expect(doc.summary).toEqual({
+      scenarios: 2,
+      steps: 9,
+      divergences: 1,
+      accepted: 0,
+      diverged: 1,
+      errors: 0,
+      stale: 0,
+    });
     // By name: their order follows the paths, and where the checkout lives decides which sorts first.
     const byName = new Map<string, any>(doc.scenarios.map((x: any) => [x.name, x]));
     const reworded = byName.get('an asset the wallet never held');
     const daemon = byName.get('daemon endpoints and methods');
     expect([daemon.name, daemon.status, daemon.b.backend]).toEqual(['daemon endpoints and methods', 'same', 'salvium']);
-    expect(reworded).toMatchObject({ file: scenario, status: 'diverged', a: { status: 'passed' }, b: { status: 'passed' } });
+    expect(reworded).toMatchObject({
+      file: scenario,
+      status: 'diverged',
+      a: { status: 'passed' },
+      b: { status: 'passed' },
+    });
     expect(reworded.divergences).toEqual([expected]);
     // The human table goes to stderr meanwhile.
     expect(r.stderr).toContain('2 scenarios, 9 steps compared: 1 divergence in 1 scenario');
@@ -105,36 +136,47 @@ describe('side B answers differently', () => {
   it('JUnit: a testcase per scenario, the divergence in the failure of its scenario', async () => {
     const r = await diff([...args(), '--reporter', 'junit', '--output', 'diff.xml']);
     expect(r.exitCode).toBe(1);
-    const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(await import('node:fs').then((fs) => fs.readFileSync(join(dir, 'diff.xml'), 'utf8')));
+    const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(
+      await import('node:fs').then((fs) => fs.readFileSync(join(dir, 'diff.xml'), 'utf8')),
+    );
     const suite = xml.testsuites.testsuite;
     expect(suite).toMatchObject({ tests: '2', failures: '1', errors: '0' });
     const cases = new Map<string, any>(suite.testcase.map((c: any) => [c.name, c]));
     expect(cases.get('daemon endpoints and methods').failure).toBeUndefined();
     const failure = cases.get('an asset the wallet never held').failure;
     expect(failure).toMatchObject({ message: '1 divergence', type: 'divergence' });
-    expect(failure['#text']).toMatch(/^2 an unknown asset +error\.message +"Source asset 'XYZW' not found in wallet" +"Source asset 'XYZW' not found in wallet \(build B\)" +value$/m);
+    expect(failure['#text']).toMatch(
+      /^2 an unknown asset +error\.message +"Source asset 'XYZW' not found in wallet" +"Source asset 'XYZW' not found in wallet \(build B\)" +value$/m,
+    );
   }, 180_000);
 
   it('an accept file (found in the working directory) accepts it: exit 0, listed with its reason, the stale entry warned about', async () => {
-    writeFileSync(join(dir, 'saltnet.diff-accept.yaml'), [
-      'accept:',
-      '  - scenario: reworded.yaml',
-      '    step: an unknown asset',
-      '    path: error.message',
-      '    reason: build B words its errors differently',
-      '  - scenario: daemon endpoints and methods',
-      '    step: 1',
-      '    path: result.version',
-      '    reason: was different once',
-      '',
-    ].join('\n'));
+    writeFileSync(
+      join(dir, 'saltnet.diff-accept.yaml'),
+      [
+        'accept:',
+        '  - scenario: reworded.yaml',
+        '    step: an unknown asset',
+        '    path: error.message',
+        '    reason: build B words its errors differently',
+        '  - scenario: daemon endpoints and methods',
+        '    step: 1',
+        '    path: result.version',
+        '    reason: was different once',
+        '',
+      ].join('\n'),
+    );
     try {
       const r = await diff(args());
       expect(r.exitCode).toBe(0);
       const out = r.stdout.split('\n');
       expect(out).toContain('~ accepted  reworded.yaml — an asset the wallet never held (2 steps)');
-      expect(out).toContain(`      accepted: build B words its errors differently (${join(dir, 'saltnet.diff-accept.yaml')}:2:5)`);
-      expect(out).toContain(`warning: ${join(dir, 'saltnet.diff-accept.yaml')}:6:5: stale accept entry: it matched no divergence (scenario "daemon endpoints and methods", step 1, path result.version)`);
+      expect(out).toContain(
+        `      accepted: build B words its errors differently (${join(dir, 'saltnet.diff-accept.yaml')}:2:5)`,
+      );
+      expect(out).toContain(
+        `warning: ${join(dir, 'saltnet.diff-accept.yaml')}:6:5: stale accept entry: it matched no divergence (scenario "daemon endpoints and methods", step 1, path result.version)`,
+      );
       expect(out).toContain('2 scenarios, 9 steps compared: no divergences, 1 accepted');
     } finally {
       cleanup(join(dir, 'saltnet.diff-accept.yaml'));
@@ -147,14 +189,22 @@ describe('before anything runs', () => {
     writeFileSync(join(dir, 'bad-accept.yaml'), 'accept:\n  - scenario: x\n    path: result.fee\n');
     const r = await diff(['reworded.yaml', '--a', 'sim', '--b', 'sim', '--accept', 'bad-accept.yaml']);
     expect(r.exitCode).toBe(1);
-    expect(r.stderr.trim().split('\n').at(-1)).toBe(`saltnet: ${join(dir, 'bad-accept.yaml')}:2:5: accept[0].reason: missing: say why this divergence is accepted (expected why this divergence is accepted (text, not empty))`);
+    expect(r.stderr.trim().split('\n').at(-1)).toBe(
+      `saltnet: ${join(dir, 'bad-accept.yaml')}:2:5: accept[0].reason: missing: say why this divergence is accepted (expected why this divergence is accepted (text, not empty))`,
+    );
     expect(r.stderr).not.toMatch(/^\s+at /m);
     expect(r.stderr).not.toContain('side A');
   });
 
   it('a side whose programs are missing fails at once, before side A runs', async () => {
     const started: string[] = [];
-    await expect(diffScenarios(EXAMPLES, { a: { backend: 'sim' }, b: { backend: 'salvium', binDir: join(dir, 'nowhere') }, hooks: { sideStart: (s) => started.push(s) } })).rejects.toThrow(/^side B \(salvium, bin dir .*nowhere\): /);
+    await expect(
+      diffScenarios(EXAMPLES, {
+        a: { backend: 'sim' },
+        b: { backend: 'salvium', binDir: join(dir, 'nowhere') },
+        hooks: { sideStart: (s) => started.push(s) },
+      }),
+    ).rejects.toThrow(/^side B \(salvium, bin dir .*nowhere\): /);
     expect(started).toEqual([]);
   });
 });

@@ -81,57 +81,100 @@ describe('answers that diverge', () => {
 
   it('a different error code or message', () => {
     const a = { error: { code: -1, message: "Source asset 'XYZW' not found in wallet" } };
-    expect(compareAnswers(a, { error: { code: -2, message: a.error.message } })).toEqual([{ path: 'error.code', kind: 'value', a: '-1', b: '-2' }]);
+    expect(compareAnswers(a, { error: { code: -2, message: a.error.message } })).toEqual([
+      { path: 'error.code', kind: 'value', a: '-1', b: '-2' },
+    ]);
     expect(compareAnswers(a, { error: { code: -1, message: 'No such asset' } })).toEqual([
       { path: 'error.message', kind: 'value', a: JSON.stringify(a.error.message), b: '"No such asset"' },
     ]);
   });
 
   it('a result against an error is one divergence of the whole answer', () => {
-    expect(compareAnswers({ result: { tokens: [] } }, { error: { code: -7, message: 'Asset type must be exactly 4 characters long.' } })).toEqual([
+    expect(
+      compareAnswers(
+        { result: { tokens: [] } },
+        { error: { code: -7, message: 'Asset type must be exactly 4 characters long.' } },
+      ),
+    ).toEqual([
       { path: '(answer)', kind: 'answer', a: 'a result', b: 'error -7: Asset type must be exactly 4 characters long.' },
     ]);
   });
 
   it('a hash of another form, a timestamp out of range, an address of another kind', () => {
-    const out = compareAnswers(transfer('a'), transfer('b', { tx_hash: hex('A'), timestamp: 17, address: main.cn.address }));
+    const out = compareAnswers(
+      transfer('a'),
+      transfer('b', { tx_hash: hex('A'), timestamp: 17, address: main.cn.address }),
+    );
     expect(out.map((d) => [d.path, d.kind, d.rule, d.detail])).toEqual([
       ['result.tx_hash', 'format', 'hash or key', 'lowercase hex, 64 chars ≠ uppercase hex, 64 chars'],
       ['result.timestamp', 'format', 'timestamp', 'a time in seconds since 1970 ≠ 17'],
-      ['result.address', 'format', 'address', 'address (salvium testnet carrot standard) ≠ address (salvium testnet cn standard)'],
+      [
+        'result.address',
+        'format',
+        'address',
+        'address (salvium testnet carrot standard) ≠ address (salvium testnet cn standard)',
+      ],
     ]);
   });
 
   it('lists of different lengths: one length divergence, then their common elements', () => {
     const out = compareAnswers({ result: { tokens: ['salABCD', 'salWXYZ'] } }, { result: { tokens: ['salABCE'] } });
     expect(out).toEqual([
-      { path: 'result.tokens', kind: 'length', a: '["salABCD","salWXYZ"]', b: '["salABCE"]', detail: '2 items ≠ 1 item' },
+      {
+        path: 'result.tokens',
+        kind: 'length',
+        a: '["salABCD","salWXYZ"]',
+        b: '["salABCE"]',
+        detail: '2 items ≠ 1 item',
+      },
       { path: 'result.tokens[0]', kind: 'value', a: '"salABCD"', b: '"salABCE"' },
     ]);
   });
 
   it('heights compare exactly (mining ends exactly at its target on every backend)', () => {
-    expect(compareAnswers(transfer('a'), transfer('b', { height: 1213 }))).toEqual([{ path: 'result.height', kind: 'value', a: '1212', b: '1213' }]);
+    expect(compareAnswers(transfer('a'), transfer('b', { height: 1213 }))).toEqual([
+      { path: 'result.height', kind: 'value', a: '1212', b: '1213' },
+    ]);
   });
 
   it('sizes more than 3% apart diverge; the build named in a version string does not', () => {
     const header = (w: number): unknown => ({ result: { block_header: { block_weight: w, hash: hex('3') } } });
     expect(compareAnswers(header(1520), header(1566))).toEqual([]);
     expect(compareAnswers(header(1520), header(1570))).toEqual([
-      { path: 'result.block_header.block_weight', kind: 'value', a: '1520', b: '1570', detail: 'more than 3% apart', rule: 'size' },
+      {
+        path: 'result.block_header.block_weight',
+        kind: 'value',
+        a: '1520',
+        b: '1570',
+        detail: 'more than 3% apart',
+        rule: 'size',
+      },
     ]);
     const version = (v: string): unknown => ({ result: { version: v } });
-    expect(compareAnswers(version('1.1.3c-simulated, based on Monero 0.18.4.0-release'), version('1.1.3c-bcd1c3b84, based on Monero 0.18.4.0-release'))).toEqual([]);
+    expect(
+      compareAnswers(
+        version('1.1.3c-simulated, based on Monero 0.18.4.0-release'),
+        version('1.1.3c-bcd1c3b84, based on Monero 0.18.4.0-release'),
+      ),
+    ).toEqual([]);
     expect(compareAnswers({ result: { version: 12 } }, { result: { version: 13 } })).toHaveLength(1);
   });
 
   it("get_balance's balances and get_transfers' out/pending/pool/failed compare in any order (hash maps on real), other lists in order", () => {
-    const bal = (...assets: string[]): unknown => ({ result: { balances: assets.map((a) => ({ asset_type: a, balance: a.length })) } });
+    const bal = (...assets: string[]): unknown => ({
+      result: { balances: assets.map((a) => ({ asset_type: a, balance: a.length })) },
+    });
     expect(compareAnswers(bal('SAL1', 'salMNT1'), bal('salMNT1', 'SAL1'))).toEqual([]);
-    expect(compareAnswers(bal('SAL1', 'salMNT1'), bal('salMNT1', 'SAL1', 'salXYZ1'))).toMatchObject([{ path: 'result.balances', kind: 'length' }]);
+    expect(compareAnswers(bal('SAL1', 'salMNT1'), bal('salMNT1', 'SAL1', 'salXYZ1'))).toMatchObject([
+      { path: 'result.balances', kind: 'length' },
+    ]);
     // get_transfers' out entries come from an unordered map keyed by txid on real: any order too.
-    const outs = (...e: [number, string][]): unknown => ({ result: { out: e.map(([height, asset_type]) => ({ height, asset_type, amount: 1, txid: hex('4') })) } });
-    expect(compareAnswers(outs([1779, 'salTRF1'], [1778, 'SAL1']), outs([1778, 'SAL1'], [1779, 'salTRF1']))).toEqual([]);
+    const outs = (...e: [number, string][]): unknown => ({
+      result: { out: e.map(([height, asset_type]) => ({ height, asset_type, amount: 1, txid: hex('4') })) },
+    });
+    expect(compareAnswers(outs([1779, 'salTRF1'], [1778, 'SAL1']), outs([1778, 'SAL1'], [1779, 'salTRF1']))).toEqual(
+      [],
+    );
     expect(compareAnswers(outs([1779, 'salTRF1']), outs([1779, 'SAL1']))).toHaveLength(1);
     const ins = (...h: number[]): unknown => ({ result: { in: h.map((height) => ({ height, amount: 1 })) } });
     expect(compareAnswers(ins(1, 2), ins(2, 1))).toHaveLength(2);
@@ -140,27 +183,59 @@ describe('answers that diverge', () => {
   });
 
   it('a transfer that chose 1 input on one side and 2 on the other (Salvium picks at random): fee, weight and key images agree in order', () => {
-    const tx = (fee: number, weight: number, images: number): unknown => ({ result: { fee, weight, amount: 250_000_000, tx_hash: hex('1'), spent_key_images: { key_images: Array.from({ length: images }, () => hex('e')) } } });
+    const tx = (fee: number, weight: number, images: number): unknown => ({
+      result: {
+        fee,
+        weight,
+        amount: 250_000_000,
+        tx_hash: hex('1'),
+        spent_key_images: { key_images: Array.from({ length: images }, () => hex('e')) },
+      },
+    });
     expect(compareAnswers(tx(1_239_160, 2384, 1), tx(1_857_960, 3562, 2))).toEqual([]);
     const entry = (fee: number): unknown => ({ result: { pending: [{ txid: hex('1'), fee, amount: 250_000_000 }] } });
     expect(compareAnswers(entry(1_239_160), entry(1_857_960))).toEqual([]);
     // A fee of another order, a burn that is missing, a fee against none: divergences.
-    expect(compareAnswers(tx(1_239_160, 2384, 1), tx(2_600_000, 2384, 1))).toMatchObject([{ path: 'result.fee', rule: 'fee', detail: 'not within a factor of 2 (what 1 or 2 inputs give)' }]);
-    expect(compareAnswers(entry(100_010_521_160), entry(10_521_160))).toMatchObject([{ path: 'result.pending[0].fee', kind: 'value' }]);
+    expect(compareAnswers(tx(1_239_160, 2384, 1), tx(2_600_000, 2384, 1))).toMatchObject([
+      { path: 'result.fee', rule: 'fee', detail: 'not within a factor of 2 (what 1 or 2 inputs give)' },
+    ]);
+    expect(compareAnswers(entry(100_010_521_160), entry(10_521_160))).toMatchObject([
+      { path: 'result.pending[0].fee', kind: 'value' },
+    ]);
     expect(compareAnswers(entry(0), entry(1_239_160))).toHaveLength(1);
-    expect(compareAnswers(tx(1_239_160, 2384, 1), tx(1_239_160, 2384, 0))).toMatchObject([{ path: 'result.spent_key_images.key_images', kind: 'length' }]);
+    expect(compareAnswers(tx(1_239_160, 2384, 1), tx(1_239_160, 2384, 0))).toMatchObject([
+      { path: 'result.spent_key_images.key_images', kind: 'length' },
+    ]);
     // transfer_split: per transaction.
-    const split = (fees: number[], weights: number[]): unknown => ({ result: { fee_list: fees, weight_list: weights, tx_hash_list: fees.map(() => hex('2')) } });
-    expect(compareAnswers(split([2_201_160, 1_857_960], [4221, 3561]), split([3_195_400, 1_857_960], [6134, 3560]))).toEqual([]);
-    expect(compareAnswers(split([2_201_160], [4221]), split([2_201_160, 1_857_960], [4221, 3560]))).toMatchObject([{ path: 'result.fee_list', kind: 'length' }, { path: 'result.weight_list', kind: 'length' }, { path: 'result.tx_hash_list', kind: 'length' }]);
+    const split = (fees: number[], weights: number[]): unknown => ({
+      result: { fee_list: fees, weight_list: weights, tx_hash_list: fees.map(() => hex('2')) },
+    });
+    expect(
+      compareAnswers(split([2_201_160, 1_857_960], [4221, 3561]), split([3_195_400, 1_857_960], [6134, 3560])),
+    ).toEqual([]);
+    expect(compareAnswers(split([2_201_160], [4221]), split([2_201_160, 1_857_960], [4221, 3560]))).toMatchObject([
+      { path: 'result.fee_list', kind: 'length' },
+      { path: 'result.weight_list', kind: 'length' },
+      { path: 'result.tx_hash_list', kind: 'length' },
+    ]);
     // Amounts parsed as bigints are shown as digits (no "cannot serialize a BigInt").
-    expect(compareAnswers({ result: { fee_list: [1n], tx_hash_list: [hex('2')] } }, { result: { fee_list: [1n, 2n], tx_hash_list: [hex('2')] } })).toMatchObject([{ path: 'result.fee_list', kind: 'length', a: '[1]', b: '[1,2]' }]);
+    expect(
+      compareAnswers(
+        { result: { fee_list: [1n], tx_hash_list: [hex('2')] } },
+        { result: { fee_list: [1n, 2n], tx_hash_list: [hex('2')] } },
+      ),
+    ).toMatchObject([{ path: 'result.fee_list', kind: 'length', a: '[1]', b: '[1,2]' }]);
     // get_fee_estimate's fee is a rate, not a transaction's: exact.
-    expect(compareAnswers({ result: { fee: 520, fees: [520, 2080] } }, { result: { fee: 521, fees: [520, 2080] } })).toEqual([{ path: 'result.fee', kind: 'value', a: '520', b: '521' }]);
+    expect(
+      compareAnswers({ result: { fee: 520, fees: [520, 2080] } }, { result: { fee: 521, fees: [520, 2080] } }),
+    ).toEqual([{ path: 'result.fee', kind: 'value', a: '520', b: '521' }]);
   });
 
   it('an unlock_time (a height, not a time) and a blocks_to_unlock count compare exactly', () => {
-    const out = compareAnswers({ result: { unlock_time: 0, blocks_to_unlock: 9 } }, { result: { unlock_time: 1300, blocks_to_unlock: 10 } });
+    const out = compareAnswers(
+      { result: { unlock_time: 0, blocks_to_unlock: 9 } },
+      { result: { unlock_time: 1300, blocks_to_unlock: 10 } },
+    );
     expect(out.map((d) => [d.path, d.kind])).toEqual([
       ['result.unlock_time', 'format'],
       ['result.blocks_to_unlock', 'value'],
@@ -169,7 +244,8 @@ describe('answers that diverge', () => {
 });
 
 describe('the rule table', () => {
-  const rule = (path: (string | number)[], v: unknown): string | undefined => classify(path, path.join('.'), v, v)?.name;
+  const rule = (path: (string | number)[], v: unknown): string | undefined =>
+    classify(path, path.join('.'), v, v)?.name;
 
   it('classifies by key name, by path and by value shape; anything else is compared exactly', () => {
     expect(rule(['result', 'tx_hash_list', 0], hex('1'))).toBe('hash or key');
@@ -185,7 +261,16 @@ describe('the rule table', () => {
     expect(rule(['id'], '0')).toBe('JSON-RPC id');
     expect(rule(['result', 'sha256'], hex('c'))).toBe('64-hex hash');
     expect(rule(['result', 'sal_token', 'url'], 'http://127.0.0.1:1/x')).toBe('URL');
-    for (const [path, v] of [[['result', 'balance'], 5], [['result', 'blocks_to_unlock'], 9], [['error', 'message'], 'x'], [['result', 'tokens', 0], 'salABCD'], [['result', 'time_to_unlock'], 0], [['result', 'block_header', 'depth'], 3], [['result', 'height'], 1201], [['result', 'sal_token', 'size'], 170]] as const) {
+    for (const [path, v] of [
+      [['result', 'balance'], 5],
+      [['result', 'blocks_to_unlock'], 9],
+      [['error', 'message'], 'x'],
+      [['result', 'tokens', 0], 'salABCD'],
+      [['result', 'time_to_unlock'], 0],
+      [['result', 'block_header', 'depth'], 3],
+      [['result', 'height'], 1201],
+      [['result', 'sal_token', 'size'], 170],
+    ] as const) {
       expect(rule([...path], v)).toBeUndefined();
     }
   });

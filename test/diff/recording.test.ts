@@ -7,13 +7,25 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compareRuns } from '../../harness/diff/diff.js';
 import {
-  checkScenarios, newestRecording, planAgainst, readRecording, RecordingError, writeRecording, type ProgramInfo, type WriteOptions,
+  checkScenarios,
+  newestRecording,
+  planAgainst,
+  readRecording,
+  RecordingError,
+  writeRecording,
+  type ProgramInfo,
+  type WriteOptions,
 } from '../../harness/diff/recording.js';
 import type { ScenarioResult } from '../../harness/scenario/types.js';
 import { cleanup, tempDir } from '../helpers/sim.js';
 
-const PROGRAM: ProgramInfo = { binaries: { salviumd: 'a'.repeat(64), 'salvium-wallet-rpc': 'b'.repeat(64) }, program: "Salvium 'One' (v1.1.3c-bcd1c3b84, based on Monero 0.18.4.0-release)", tag: 'v1.1.3c' };
-const SCENARIO = 'name: two steps\nsteps:\n  - call: { path: /get_info }\n  - get_token_info: { url: "http://127.0.0.1:8000/x.json" }\n';
+const PROGRAM: ProgramInfo = {
+  binaries: { salviumd: 'a'.repeat(64), 'salvium-wallet-rpc': 'b'.repeat(64) },
+  program: "Salvium 'One' (v1.1.3c-bcd1c3b84, based on Monero 0.18.4.0-release)",
+  tag: 'v1.1.3c',
+};
+const SCENARIO =
+  'name: two steps\nsteps:\n  - call: { path: /get_info }\n  - get_token_info: { url: "http://127.0.0.1:8000/x.json" }\n';
 let root: string;
 
 beforeEach(() => {
@@ -24,7 +36,17 @@ beforeEach(() => {
 });
 afterEach(() => cleanup(root));
 
-const opts = (over: Partial<WriteOptions> = {}): WriteOptions => ({ root, backend: 'salvium', program: PROGRAM, difficulty: 1, isolation: 'fresh', saltnetVersion: '0.1.0', recordedWith: 'npm run record-conformance', date: new Date('2026-01-02T03:04:05Z'), ...over });
+const opts = (over: Partial<WriteOptions> = {}): WriteOptions => ({
+  root,
+  backend: 'salvium',
+  program: PROGRAM,
+  difficulty: 1,
+  isolation: 'fresh',
+  saltnetVersion: '0.1.0',
+  recordedWith: 'npm run record-conformance',
+  date: new Date('2026-01-02T03:04:05Z'),
+  ...over,
+});
 
 /** A real run's result, with everything the recording must drop or scrub. */
 function result(file: string, name = 'two steps'): ScenarioResult {
@@ -38,25 +60,74 @@ function result(file: string, name = 'two steps'): ScenarioResult {
     logTails: { daemon: ['listening on 127.0.0.1:45001'] },
     steps: [
       {
-        index: 0, name: 'call /get_info', action: 'call', status: 'passed', ms: 12, request: { path: '/get_info', port: 45001 },
-        response: { result: { version: '1.1.3c-bcd1c3b84, based on Monero 0.18.4.0-release', nettype: 'testnet', height: 1201, supply: 2n ** 70n + 1n, rpc_port: 45001, pid: 4242, free_space: 84928819200, database_size: 2449408, speed: 31, data_dir: join(tmpdir(), 'saltnet-x', 'daemon'), home: join(homedir(), '.cache', 'saltnet') } },
+        index: 0,
+        name: 'call /get_info',
+        action: 'call',
+        status: 'passed',
+        ms: 12,
+        request: { path: '/get_info', port: 45001 },
+        response: {
+          result: {
+            version: '1.1.3c-bcd1c3b84, based on Monero 0.18.4.0-release',
+            nettype: 'testnet',
+            height: 1201,
+            supply: 2n ** 70n + 1n,
+            rpc_port: 45001,
+            pid: 4242,
+            free_space: 84928819200,
+            database_size: 2449408,
+            speed: 31,
+            data_dir: join(tmpdir(), 'saltnet-x', 'daemon'),
+            home: join(homedir(), '.cache', 'saltnet'),
+          },
+        },
       },
       {
-        index: 1, name: 'get_token_info', action: 'call', status: 'failed', ms: 3, failure: { message: `no token, see ${join(root, 'scenarios', 'info.yaml')}`, path: 'result' },
-        response: { result: { hosted: 'http://127.0.0.1:41169/rich.json', given: 'http://127.0.0.1:8000/x.json', daemon: 'localhost:45001' } },
+        index: 1,
+        name: 'get_token_info',
+        action: 'call',
+        status: 'failed',
+        ms: 3,
+        failure: { message: `no token, see ${join(root, 'scenarios', 'info.yaml')}`, path: 'result' },
+        response: {
+          result: {
+            hosted: 'http://127.0.0.1:41169/rich.json',
+            given: 'http://127.0.0.1:8000/x.json',
+            daemon: 'localhost:45001',
+          },
+        },
       },
     ],
   };
 }
 
 describe('a round trip', () => {
-  it('keeps each step\'s index, name, status, failure message and answer (bigints exact); drops artifacts, logs, requests and timings; scrubs the machine', async () => {
+  it("keeps each step's index, name, status, failure message and answer (bigints exact); drops artifacts, logs, requests and timings; scrubs the machine", async () => {
     const dir = join(root, 'rec');
-    const m = await writeRecording(dir, [result('scenarios/more/info.yaml', 'the other info'), result('scenarios/info.yaml')], opts());
-    expect(m).toMatchObject({ format: 1, backend: 'salvium', difficulty: 1, isolation: 'fresh', saltnet: '0.1.0', recordedAt: '2026-01-02T03:04:05.000Z', binaries: PROGRAM.binaries });
-    expect(m.version).toEqual({ tag: 'v1.1.3c', program: PROGRAM.program, rpc: '1.1.3c-bcd1c3b84, based on Monero 0.18.4.0-release' });
+    const m = await writeRecording(
+      dir,
+      [result('scenarios/more/info.yaml', 'the other info'), result('scenarios/info.yaml')],
+      opts(),
+    );
+    expect(m).toMatchObject({
+      format: 1,
+      backend: 'salvium',
+      difficulty: 1,
+      isolation: 'fresh',
+      saltnet: '0.1.0',
+      recordedAt: '2026-01-02T03:04:05.000Z',
+      binaries: PROGRAM.binaries,
+    });
+    expect(m.version).toEqual({
+      tag: 'v1.1.3c',
+      program: PROGRAM.program,
+      rpc: '1.1.3c-bcd1c3b84, based on Monero 0.18.4.0-release',
+    });
     // Relative files, sorted; a base name taken already gets its folders.
-    expect(m.scenarios.map((s) => [s.file, s.result, s.status])).toEqual([['scenarios/info.yaml', 'info.json', 'passed'], ['scenarios/more/info.yaml', 'scenarios_more_info.json', 'passed']]);
+    expect(m.scenarios.map((s) => [s.file, s.result, s.status])).toEqual([
+      ['scenarios/info.yaml', 'info.json', 'passed'],
+      ['scenarios/more/info.yaml', 'scenarios_more_info.json', 'passed'],
+    ]);
     expect(readdirSync(dir).sort()).toEqual(['info.json', 'manifest.json', 'scenarios_more_info.json']);
     const text = readFileSync(join(dir, 'info.json'), 'utf8');
     expect(text).not.toContain(root);
@@ -67,11 +138,50 @@ describe('a round trip', () => {
     expect(rec.manifest).toEqual(m);
     const [r] = rec.results;
     expect(r).toEqual({
-      file: 'scenarios/info.yaml', name: 'two steps', status: 'passed', ms: 0, backend: 'salvium',
+      file: 'scenarios/info.yaml',
+      name: 'two steps',
+      status: 'passed',
+      ms: 0,
+      backend: 'salvium',
       steps: [
-        { index: 0, name: 'call /get_info', action: 'call', status: 'passed', ms: 0, response: { result: { version: '1.1.3c-bcd1c3b84, based on Monero 0.18.4.0-release', nettype: 'testnet', height: 1201, supply: 2n ** 70n + 1n, rpc_port: 0, pid: 0, free_space: 0, database_size: 0, speed: 0, data_dir: '<tmp>/saltnet-x/daemon', home: '~/.cache/saltnet' } } },
+        {
+          index: 0,
+          name: 'call /get_info',
+          action: 'call',
+          status: 'passed',
+          ms: 0,
+          response: {
+            result: {
+              version: '1.1.3c-bcd1c3b84, based on Monero 0.18.4.0-release',
+              nettype: 'testnet',
+              height: 1201,
+              supply: 2n ** 70n + 1n,
+              rpc_port: 0,
+              pid: 0,
+              free_space: 0,
+              database_size: 0,
+              speed: 0,
+              data_dir: '<tmp>/saltnet-x/daemon',
+              home: '~/.cache/saltnet',
+            },
+          },
+        },
         // The run's own ports become 0; the one the scenario file spells stays.
-        { index: 1, name: 'get_token_info', action: 'call', status: 'failed', ms: 0, failure: { message: 'no token, see <root>/scenarios/info.yaml' }, response: { result: { hosted: 'http://127.0.0.1:0/rich.json', given: 'http://127.0.0.1:8000/x.json', daemon: 'localhost:0' } } },
+        {
+          index: 1,
+          name: 'get_token_info',
+          action: 'call',
+          status: 'failed',
+          ms: 0,
+          failure: { message: 'no token, see <root>/scenarios/info.yaml' },
+          response: {
+            result: {
+              hosted: 'http://127.0.0.1:0/rich.json',
+              given: 'http://127.0.0.1:8000/x.json',
+              daemon: 'localhost:0',
+            },
+          },
+        },
       ],
     });
   });
@@ -96,15 +206,29 @@ describe('a round trip', () => {
     await writeRecording(dir, [result('scenarios/info.yaml'), result('scenarios/more/info.yaml', 'x')], opts());
     await writeRecording(dir, [result('scenarios/info.yaml')], opts());
     expect(readdirSync(dir).sort()).toEqual(['info.json', 'manifest.json']);
-    await expect(writeRecording(join(root, 'rec2'), [{ ...result('x.yaml'), file: join(tmpdir(), 'elsewhere.yaml') }], opts())).rejects.toThrow(/elsewhere\.yaml is outside the project root/);
+    await expect(
+      writeRecording(join(root, 'rec2'), [{ ...result('x.yaml'), file: join(tmpdir(), 'elsewhere.yaml') }], opts()),
+    ).rejects.toThrow(/elsewhere\.yaml is outside the project root/);
     expect(readdirSync(root).sort()).toEqual(['rec', 'scenarios']);
   });
 
   it('the newest recording is the newest release, then the latest recorded', async () => {
     const parent = join(root, 'corpus');
-    await writeRecording(join(parent, 'salvium-v1.1.3c'), [result('scenarios/info.yaml')], opts({ date: new Date('2026-05-01T00:00:00Z') }));
-    await writeRecording(join(parent, 'salvium-v1.1.10'), [result('scenarios/info.yaml')], opts({ program: { ...PROGRAM, tag: 'v1.1.10' }, date: new Date('2026-01-01T00:00:00Z') }));
-    await writeRecording(join(parent, 'salvium-v1.1.3'), [result('scenarios/info.yaml')], opts({ program: { ...PROGRAM, tag: 'v1.1.3' } }));
+    await writeRecording(
+      join(parent, 'salvium-v1.1.3c'),
+      [result('scenarios/info.yaml')],
+      opts({ date: new Date('2026-05-01T00:00:00Z') }),
+    );
+    await writeRecording(
+      join(parent, 'salvium-v1.1.10'),
+      [result('scenarios/info.yaml')],
+      opts({ program: { ...PROGRAM, tag: 'v1.1.10' }, date: new Date('2026-01-01T00:00:00Z') }),
+    );
+    await writeRecording(
+      join(parent, 'salvium-v1.1.3'),
+      [result('scenarios/info.yaml')],
+      opts({ program: { ...PROGRAM, tag: 'v1.1.3' } }),
+    );
     mkdirSync(join(parent, 'not-a-recording'));
     expect(await newestRecording(parent)).toBe(join(parent, 'salvium-v1.1.10'));
     expect(await newestRecording(join(root, 'nowhere'))).toBeUndefined();
@@ -123,7 +247,10 @@ describe('a bad recording', () => {
     writeFileSync(join(dir, file), JSON.stringify(j));
   };
   const problems = async (): Promise<string[]> => {
-    const e = await readRecording(dir).then(() => undefined, (x: unknown) => x);
+    const e = await readRecording(dir).then(
+      () => undefined,
+      (x: unknown) => x,
+    );
     expect(e).toBeInstanceOf(RecordingError);
     return (e as RecordingError).problems;
   };
@@ -144,7 +271,7 @@ describe('a bad recording', () => {
     ]);
   });
 
-  it('a scenario file\'s problems, a missing one, JSON that does not parse, a folder that is not a recording', async () => {
+  it("a scenario file's problems, a missing one, JSON that does not parse, a folder that is not a recording", async () => {
     edit('info.json', (j) => {
       j.steps[1].status = 'ok';
       delete j.steps[0].index;
@@ -165,20 +292,30 @@ describe('a bad recording', () => {
     edit('info.json', (j) => {
       j.file = 'scenarios/other.yaml';
     });
-    expect(await problems()).toEqual([`${join(dir, 'info.json')}: file: "scenarios/other.yaml", but manifest.json (scenarios[0].file) says "scenarios/info.yaml"`]);
+    expect(await problems()).toEqual([
+      `${join(dir, 'info.json')}: file: "scenarios/other.yaml", but manifest.json (scenarios[0].file) says "scenarios/info.yaml"`,
+    ]);
   });
 });
 
 describe('a stale recording', () => {
   it('tells changed, deleted and unrecorded scenario files from fresh ones, and makes each an error to re-record', async () => {
     const dir = join(root, 'rec');
-    await writeRecording(dir, [result('scenarios/info.yaml'), result('scenarios/more/info.yaml', 'the other info')], opts());
+    await writeRecording(
+      dir,
+      [result('scenarios/info.yaml'), result('scenarios/more/info.yaml', 'the other info')],
+      opts(),
+    );
     writeFileSync(join(root, 'scenarios', 'info.yaml'), `${SCENARIO}  - mine: 1\n`);
     const rec = await readRecording(dir);
     expect((await checkScenarios(rec, root)).map((c) => c.state)).toEqual(['changed', 'fresh']);
     rmSync(join(root, 'scenarios', 'more', 'info.yaml'));
     writeFileSync(join(root, 'scenarios', 'new.yaml'), SCENARIO);
-    const checks = await checkScenarios(rec, root, ['scenarios/info.yaml', 'scenarios/more/info.yaml', join(root, 'scenarios', 'new.yaml')]);
+    const checks = await checkScenarios(rec, root, [
+      'scenarios/info.yaml',
+      'scenarios/more/info.yaml',
+      join(root, 'scenarios', 'new.yaml'),
+    ]);
     expect(checks.map((c) => [c.file, c.state])).toEqual([
       [join(root, 'scenarios/info.yaml'), 'changed'],
       [join(root, 'scenarios/more/info.yaml'), 'deleted'],
@@ -186,14 +323,27 @@ describe('a stale recording', () => {
     ]);
     const plan = planAgainst(rec, checks, 'sim');
     expect(plan.run).toEqual([]);
-    expect(plan.notRun.map((r) => [r.status, r.failure?.message])).toEqual(Array(3).fill(['skipped', 'not run: its recording is stale']));
+    expect(plan.notRun.map((r) => [r.status, r.failure?.message])).toEqual(
+      Array(3).fill(['skipped', 'not run: its recording is stale']),
+    );
     const messages = plan.recorded.map((r) => `${r.status}: ${r.failure?.message}`);
-    expect(messages[0]).toMatch(/^error: the scenario file changed since it was recorded in .*rec \(SHA-256 [0-9a-f]{12}… then, [0-9a-f]{12}… now\): re-record it \(npm run record-conformance\); not compared$/);
-    expect(messages[1]).toMatch(/^error: the scenario file is gone, but .*rec has a recording of it: re-record it \(npm run record-conformance\)$/);
-    expect(messages[2]).toMatch(/^error: the scenario file is not in the recording .*rec: re-record it \(npm run record-conformance\), or leave it out$/);
+    expect(messages[0]).toMatch(
+      /^error: the scenario file changed since it was recorded in .*rec \(SHA-256 [0-9a-f]{12}… then, [0-9a-f]{12}… now\): re-record it \(npm run record-conformance\); not compared$/,
+    );
+    expect(messages[1]).toMatch(
+      /^error: the scenario file is gone, but .*rec has a recording of it: re-record it \(npm run record-conformance\)$/,
+    );
+    expect(messages[2]).toMatch(
+      /^error: the scenario file is not in the recording .*rec: re-record it \(npm run record-conformance\), or leave it out$/,
+    );
     // Compared, each is an error (the run fails), not a divergence in its steps.
-    const r = compareRuns(plan.notRun, plan.recorded, { a: { backend: 'sim' }, b: { backend: 'salvium', recording: dir } });
-    expect(r.scenarios.map((s) => [s.status, s.stepsCompared, s.divergences.length])).toEqual(Array(3).fill(['error', 0, 0]));
+    const r = compareRuns(plan.notRun, plan.recorded, {
+      a: { backend: 'sim' },
+      b: { backend: 'salvium', recording: dir },
+    });
+    expect(r.scenarios.map((s) => [s.status, s.stepsCompared, s.divergences.length])).toEqual(
+      Array(3).fill(['error', 0, 0]),
+    );
     expect(r.summary).toMatchObject({ errors: 3, divergences: 0 });
     expect(r.ok).toBe(false);
   });

@@ -29,7 +29,11 @@ export interface Proc {
   stop(signal?: NodeJS.Signals): Promise<{ exitCode: number | undefined; signal: string | undefined }>;
 }
 
-export function spawnSim(name: 'salviumd' | 'salvium-wallet-rpc' | 'salvium-wallet-cli', args: string[], opts: { env?: Record<string, string>; input?: string; cwd?: string } = {}): Proc {
+export function spawnSim(
+  name: 'salviumd' | 'salvium-wallet-rpc' | 'salvium-wallet-cli',
+  args: string[],
+  opts: { env?: Record<string, string>; input?: string; cwd?: string } = {},
+): Proc {
   let out = '';
   const proc = execa(join(SIM_BIN_DIR, name), args, {
     env: { TERM: 'dumb', SALTNET_SIM_BANNER_DELAY_MS: '100', ...opts.env },
@@ -54,10 +58,12 @@ export function spawnSim(name: 'salviumd' | 'salvium-wallet-rpc' | 'salvium-wall
 }
 
 export async function stopAll(): Promise<void> {
-  await Promise.all([...running].map(async (p) => {
-    p.kill('SIGKILL');
-    await p.catch(() => undefined);
-  }));
+  await Promise.all(
+    [...running].map(async (p) => {
+      p.kill('SIGKILL');
+      await p.catch(() => undefined);
+    }),
+  );
 }
 
 export interface HttpResult {
@@ -66,8 +72,17 @@ export interface HttpResult {
   json: any; // responses come in many shapes; callers check what they read
 }
 
-export async function post(port: number, path: string, body: unknown, headers: Record<string, string> = {}): Promise<HttpResult> {
-  const res = await fetch(`http://127.0.0.1:${port}${path}`, { method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body), headers });
+export async function post(
+  port: number,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<HttpResult> {
+  const res = await fetch(`http://127.0.0.1:${port}${path}`, {
+    method: 'POST',
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    headers,
+  });
   const text = await res.text();
   let json: unknown;
   try {
@@ -79,11 +94,21 @@ export async function post(port: number, path: string, body: unknown, headers: R
 }
 
 export async function rpc(port: number, method: string, params?: unknown): Promise<any> {
-  const r = await post(port, '/json_rpc', { jsonrpc: '2.0', id: '1', method, ...(params === undefined ? {} : { params }) });
+  const r = await post(port, '/json_rpc', {
+    jsonrpc: '2.0',
+    id: '1',
+    method,
+    ...(params === undefined ? {} : { params }),
+  });
   return r.json;
 }
 
-export async function waitFor<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 30_000, everyMs = 50): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  fn: () => Promise<T | undefined | false>,
+  timeoutMs = 30_000,
+  everyMs = 50,
+): Promise<T> {
   const end = Date.now() + timeoutMs;
   let last: unknown;
   while (Date.now() < end) {
@@ -118,10 +143,28 @@ export async function startDaemon(dir: string, opts: DaemonOptions = {}): Promis
   const port = opts.port ?? freeRpc!;
   const zmq = opts.zmqPort ?? freeZmq!;
   const dataDir = join(dir, 'daemon');
-  const p = spawnSim('salviumd', [
-    '--testnet', '--offline', '--non-interactive', '--fixed-difficulty', String(opts.difficulty ?? 1), '--data-dir', dataDir,
-    '--rpc-bind-ip', '127.0.0.1', '--rpc-bind-port', String(port), '--zmq-rpc-bind-port', String(zmq), '--log-file', join(dir, 'daemon.log'), ...(opts.extra ?? []),
-  ], { ...(opts.env ? { env: opts.env } : {}) });
+  const p = spawnSim(
+    'salviumd',
+    [
+      '--testnet',
+      '--offline',
+      '--non-interactive',
+      '--fixed-difficulty',
+      String(opts.difficulty ?? 1),
+      '--data-dir',
+      dataDir,
+      '--rpc-bind-ip',
+      '127.0.0.1',
+      '--rpc-bind-port',
+      String(port),
+      '--zmq-rpc-bind-port',
+      String(zmq),
+      '--log-file',
+      join(dir, 'daemon.log'),
+      ...(opts.extra ?? []),
+    ],
+    { ...(opts.env ? { env: opts.env } : {}) },
+  );
   await waitFor('daemon /get_info', async () => (await post(port, '/get_info', {})).json?.status === 'OK');
   return { ...p, port, zmqPort: zmq, dataDir };
 }
@@ -135,7 +178,21 @@ export interface CliWallet {
 }
 
 export async function generateWallet(path: string, password: string, daemonPort: number): Promise<CliWallet> {
-  const p = spawnSim('salvium-wallet-cli', ['--testnet', '--generate-new-wallet', path, '--password', password, '--daemon-address', `127.0.0.1:${daemonPort}`, '--log-file', `${path}.cli.log`], { input: '1\nN\nexit\n' });
+  const p = spawnSim(
+    'salvium-wallet-cli',
+    [
+      '--testnet',
+      '--generate-new-wallet',
+      path,
+      '--password',
+      password,
+      '--daemon-address',
+      `127.0.0.1:${daemonPort}`,
+      '--log-file',
+      `${path}.cli.log`,
+    ],
+    { input: '1\nN\nexit\n' },
+  );
   const r = await p.proc;
   const out = p.output();
   const cn = /Generated new legacy \(CN\) wallet: (\S+)/.exec(out)?.[1];
@@ -143,7 +200,11 @@ export async function generateWallet(path: string, password: string, daemonPort:
   if (!cn || !carrot) throw new Error(`wallet CLI failed (exit ${r.exitCode}):\n${out}`);
   const lines = out.split('\n');
   const start = lines.findIndex((l) => l.startsWith('NOTE: the following 25 words'));
-  const seed = lines.slice(start + 2, start + 5).join(' ').trim().split(/\s+/);
+  const seed = lines
+    .slice(start + 2, start + 5)
+    .join(' ')
+    .trim()
+    .split(/\s+/);
   return { path, cn, carrot, seed, output: out };
 }
 
@@ -152,14 +213,35 @@ export interface SimWalletRpc extends Proc {
 }
 
 /** `input`: written to its stdin, which is then closed (the password of `--rpc-login <user>`). */
-export async function startWalletRpc(args: string[], daemonPort: number, opts: { env?: Record<string, string>; cwd?: string; login?: boolean; input?: string } = {}): Promise<SimWalletRpc> {
+export async function startWalletRpc(
+  args: string[],
+  daemonPort: number,
+  opts: { env?: Record<string, string>; cwd?: string; login?: boolean; input?: string } = {},
+): Promise<SimWalletRpc> {
   const port = await freePort();
-  const p = spawnSim('salvium-wallet-rpc', ['--testnet', '--daemon-address', `127.0.0.1:${daemonPort}`, '--rpc-bind-port', String(port), ...(opts.login ? [] : ['--disable-rpc-login']), ...args], {
-    ...(opts.env ? { env: opts.env } : {}),
-    ...(opts.cwd ? { cwd: opts.cwd } : {}),
-    ...(opts.input !== undefined ? { input: opts.input } : {}),
-  });
-  await waitFor('wallet RPC start', async () => p.output().includes('Starting wallet RPC server') || (p.proc.exitCode !== null && Promise.reject(new Error(p.output()))));
+  const p = spawnSim(
+    'salvium-wallet-rpc',
+    [
+      '--testnet',
+      '--daemon-address',
+      `127.0.0.1:${daemonPort}`,
+      '--rpc-bind-port',
+      String(port),
+      ...(opts.login ? [] : ['--disable-rpc-login']),
+      ...args,
+    ],
+    {
+      ...(opts.env ? { env: opts.env } : {}),
+      ...(opts.cwd ? { cwd: opts.cwd } : {}),
+      ...(opts.input !== undefined ? { input: opts.input } : {}),
+    },
+  );
+  await waitFor(
+    'wallet RPC start',
+    async () =>
+      p.output().includes('Starting wallet RPC server') ||
+      (p.proc.exitCode !== null && Promise.reject(new Error(p.output()))),
+  );
   return { ...p, port };
 }
 
@@ -183,19 +265,33 @@ export async function mineTo(daemonPort: number, address: string, target: number
 }
 
 /** Mine across HF10: CN address to 1100 (the miner stops itself), then the Carrot address. */
-export async function mineAcrossCarrot(daemonPort: number, w: { cn: string; carrot: string }, target: number): Promise<number> {
+export async function mineAcrossCarrot(
+  daemonPort: number,
+  w: { cn: string; carrot: string },
+  target: number,
+): Promise<number> {
   if ((await height(daemonPort)) < 1100) {
     const s = await post(daemonPort, '/start_mining', { miner_address: w.cn, threads_count: 1 });
     if (s.json.status !== 'OK') throw new Error(`start_mining: ${s.json.status}`);
-    await waitFor('miner to stop itself at 1100', async () => (await post(daemonPort, '/mining_status', {})).json.active === false, 120_000, 20);
+    await waitFor(
+      'miner to stop itself at 1100',
+      async () => (await post(daemonPort, '/mining_status', {})).json.active === false,
+      120_000,
+      20,
+    );
   }
-  return waitFor('restart with the Carrot address', async () => {
-    try {
-      return await mineTo(daemonPort, w.carrot, target);
-    } catch {
-      return undefined;
-    }
-  }, 30_000, 100);
+  return waitFor(
+    'restart with the Carrot address',
+    async () => {
+      try {
+        return await mineTo(daemonPort, w.carrot, target);
+      } catch {
+        return undefined;
+      }
+    },
+    30_000,
+    100,
+  );
 }
 
 export function cleanup(dir: string): void {

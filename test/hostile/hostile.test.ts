@@ -15,7 +15,8 @@ import { CLI } from '../cli/helpers.js';
 import { CASES, type HostileCase } from './cases.js';
 
 const HANG_MS = 30_000;
-// A JavaScript stack frame (`    at fn (/x/y.js:1:2)`, `    at file:///x.js:1:2`, `    at node:internal/…`), not a scenario location (`at s.yaml:4:5`).
+// A JavaScript stack frame (`    at fn (/x/y.js:1:2)`, `    at file:///x.js:1:2`, `    at node:internal/…`), not a
+// scenario location (`at s.yaml:4:5`).
 const STACK = /^\s+at (?:.+ \()?(?:file:\/\/|node:|\/)[^\s]*\.[cm]?[jt]s:\d+:\d+\)?$/m;
 const hasStrace = ((): boolean => {
   try {
@@ -37,7 +38,10 @@ beforeAll(() => {
   canary = join(root, 'outside', 'canary.json');
   writeFileSync(canary, JSON.stringify({ secret: CANARY_TEXT }));
   // Without strace the canary check still catches a file from outside that was read and shown.
-  if (!hasStrace) console.warn('hostile-input suite: strace cannot trace here; files opened are not checked (only what they would leak)');
+  if (!hasStrace)
+    console.warn(
+      'hostile-input suite: strace cannot trace here; files opened are not checked (only what they would leak)',
+    );
 });
 afterAll(() => cleanup(root));
 
@@ -47,7 +51,8 @@ function marked(mark: string): { pid: number; cmdline: string }[] {
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     try {
-      if (!`\0${readFileSync(`/proc/${name}/environ`, 'latin1')}`.includes(`\0SALTNET_HOSTILE_MARK=${mark}\0`)) continue;
+      if (!`\0${readFileSync(`/proc/${name}/environ`, 'latin1')}`.includes(`\0SALTNET_HOSTILE_MARK=${mark}\0`))
+        continue;
       out.push({ pid: Number(name), cmdline: readFileSync(`/proc/${name}/cmdline`, 'latin1').replaceAll('\0', ' ') });
     } catch {
       /* gone, or not ours to read */
@@ -92,7 +97,8 @@ function opened(trace: string): string[] {
   if (!existsSync(trace)) return [];
   const out: string[] = [];
   for (const l of readFileSync(trace, 'utf8').split('\n')) {
-    const m = /open(?:at2?)?\((?:[A-Z_]+|\d+), "([^"]*)".*\) = (\d+)/.exec(l) ?? /^\d+\s+open\("([^"]*)".*\) = (\d+)/.exec(l);
+    const m =
+      /open(?:at2?)?\((?:[A-Z_]+|\d+), "([^"]*)".*\) = (\d+)/.exec(l) ?? /^\d+\s+open\("([^"]*)".*\) = (\d+)/.exec(l);
     if (m) out.push(m[1]!);
   }
   return out;
@@ -101,13 +107,16 @@ function opened(trace: string): string[] {
 async function runCase(c: HostileCase, index: number): Promise<void> {
   const dir = join(root, `case-${index}`);
   mkdirSync(dir);
-  for (const [name, body] of Object.entries(c.files ?? {})) writeFileSync(join(dir, name), typeof body === 'string' ? body.replaceAll('{canary}', canary) : body);
+  for (const [name, body] of Object.entries(c.files ?? {}))
+    writeFileSync(join(dir, name), typeof body === 'string' ? body.replaceAll('{canary}', canary) : body);
   c.prepare?.(dir, canary);
   const state = join(dir, '.state');
   const mark = `${process.pid}-${index}`;
   const trace = join(dir, '.trace');
   const args = [CLI, ...c.args.map((a) => a.replaceAll('{dir}', dir).replaceAll('{canary}', canary))];
-  const [cmd, argv] = hasStrace ? ['strace', ['-f', '-qq', '-e', 'trace=open,openat,openat2', '-o', trace, process.execPath, ...args]] : [process.execPath, args];
+  const [cmd, argv] = hasStrace
+    ? ['strace', ['-f', '-qq', '-e', 'trace=open,openat,openat2', '-o', trace, process.execPath, ...args]]
+    : [process.execPath, args];
   const t0 = Date.now();
   const p = execa(cmd, argv as string[], {
     cwd: dir,
@@ -140,23 +149,48 @@ async function runCase(c: HostileCase, index: number): Promise<void> {
   for (const o of left) killQuietly(o.pid);
   const output = String(r.all ?? '');
   const artifacts = filesUnder(dir)
-    .filter((f) => !f.endsWith('.trace') && !Object.keys(c.files ?? {}).some((n) => f === join(dir, n)) && statSync(f).size < 50 << 20)
+    .filter(
+      (f) =>
+        !f.endsWith('.trace') &&
+        !Object.keys(c.files ?? {}).some((n) => f === join(dir, n)) &&
+        statSync(f).size < 50 << 20,
+    )
     .map((f) => ({ f, text: readFileSync(f, 'latin1') }));
-  const forbidden = ['/etc/passwd', '/etc/shadow', '/dev/zero', '/proc/self/environ', canary, join(dir, 'link.json'), 'link.json'];
-  const reads = opened(trace).filter((f) => (forbidden.includes(f) || f.includes('/outside/')) && !c.mayOpen?.includes(f));
+  const forbidden = [
+    '/etc/passwd',
+    '/etc/shadow',
+    '/dev/zero',
+    '/proc/self/environ',
+    canary,
+    join(dir, 'link.json'),
+    'link.json',
+  ];
+  const reads = opened(trace).filter(
+    (f) => (forbidden.includes(f) || f.includes('/outside/')) && !c.mayOpen?.includes(f),
+  );
 
   expect(hung, `hung past ${HANG_MS / 1000} s:\n${output.slice(-2000)}`).toBe(false);
   expect(ms).toBeLessThan(HANG_MS);
   expect(r.exitCode, output.slice(-3000)).toBe(c.exit ?? 1);
   for (const s of c.says) expect(output).toMatch(s);
   expect(output, 'a stack trace').not.toMatch(STACK);
-  expect(left.map((l) => l.cmdline), 'orphans').toEqual([]);
+  expect(
+    left.map((l) => l.cmdline),
+    'orphans',
+  ).toEqual([]);
   expect(reads, 'files opened outside the allowed folders').toEqual([]);
-  for (const text of [output, ...artifacts.map((a) => a.text)]) expect(text.includes(CANARY_TEXT), 'canary text leaked').toBe(false);
+  for (const text of [output, ...artifacts.map((a) => a.text)])
+    expect(text.includes(CANARY_TEXT), 'canary text leaked').toBe(false);
   for (const secret of [...pws, ...(c.secrets ?? [])]) {
-    expect([...cmdlines].filter((l) => l.includes(secret)), 'a password on a command line').toEqual([]);
+    expect(
+      [...cmdlines].filter((l) => l.includes(secret)),
+      'a password on a command line',
+    ).toEqual([]);
     expect(output.includes(secret), 'a secret in the output').toBe(false);
-    expect(artifacts.filter((a) => a.text.includes(secret)).map((a) => a.f), 'a secret in an artifact').toEqual([]);
+    expect(
+      artifacts.filter((a) => a.text.includes(secret)).map((a) => a.f),
+      'a secret in an artifact',
+    ).toEqual([]);
   }
 }
 

@@ -8,7 +8,18 @@ import { execa, type Options } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { platformFor } from '../../harness/install/platform.js';
 import { waitFor } from '../helpers/sim.js';
-import { cleanupDirs, closedPort, programs, serveReleases, sha256, tarGz, tempDir, VERSION, writeTable, type ReleaseServer } from './helpers.js';
+import {
+  cleanupDirs,
+  closedPort,
+  programs,
+  serveReleases,
+  sha256,
+  tarGz,
+  tempDir,
+  VERSION,
+  writeTable,
+  type ReleaseServer,
+} from './helpers.js';
 
 const CLI = fileURLToPath(new URL('../../dist/harness/cli/main.js', import.meta.url));
 const ASSET = `salvium-${VERSION}-${platformFor()}.tar.gz`;
@@ -21,36 +32,64 @@ afterEach(async () => {
 });
 
 /** A cache, a table pinning `bytes`, and a server for it; `env` is all the CLI sees. */
-async function world(bytes: Buffer, served: Buffer = bytes): Promise<{ cache: string; table: string; server: ReleaseServer; env: Record<string, string> }> {
+async function world(
+  bytes: Buffer,
+  served: Buffer = bytes,
+): Promise<{ cache: string; table: string; server: ReleaseServer; env: Record<string, string> }> {
   const dir = tempDir();
   const cache = join(dir, 'cache');
   const table = writeTable(dir, [{ name: ASSET, bytes, platform: platformFor() }]);
   const server = await serveReleases({ [PATH]: served });
   servers.push(server);
-  return { cache, table, server, env: { PATH: process.env.PATH ?? '', HOME: dir, SALTNET_CACHE_DIR: cache, SALTNET_STATE_DIR: join(dir, 'state') } };
+  return {
+    cache,
+    table,
+    server,
+    env: { PATH: process.env.PATH ?? '', HOME: dir, SALTNET_CACHE_DIR: cache, SALTNET_STATE_DIR: join(dir, 'state') },
+  };
 }
 
-const saltnet = (args: string[], env: Record<string, string>, opts: Options = {}) => execa(process.execPath, [CLI, ...args], { env, extendEnv: false, reject: false, ...opts });
+const saltnet = (args: string[], env: Record<string, string>, opts: Options = {}) =>
+  execa(process.execPath, [CLI, ...args], { env, extendEnv: false, reject: false, ...opts });
 
 describe('saltnet install', () => {
   it('--json prints one object; the second run reports the install without downloading; doctor finds the binaries', async () => {
     const bytes = tarGz(programs(`salvium-${VERSION}/`, 0o644));
     const { cache, table, server, env } = await world(bytes);
-    const r = await saltnet(['install', '--version', VERSION, '--releases', table, '--mirror', server.url, '--json'], env);
+    const r = await saltnet(
+      ['install', '--version', VERSION, '--releases', table, '--mirror', server.url, '--json'],
+      env,
+    );
     expect(r.exitCode, String(r.stderr)).toBe(0);
     const out = JSON.parse(String(r.stdout));
     const binDir = join(cache, 'bin', `salvium-${VERSION}`, `salvium-${VERSION}`);
-    expect(out).toMatchObject({ version: VERSION, asset: ASSET, sha256: sha256(bytes), binDir, alreadyInstalled: false });
+    expect(out).toMatchObject({
+      version: VERSION,
+      asset: ASSET,
+      sha256: sha256(bytes),
+      binDir,
+      alreadyInstalled: false,
+    });
     expect(String(r.stderr)).toContain(`downloading Salvium ${VERSION} (${ASSET}) from ${server.url}${PATH}`);
 
     // Env instead of flags, and the human line.
-    const again = await saltnet(['install', '--version', VERSION], { ...env, SALTNET_RELEASES_FILE: table, SALTNET_RELEASE_MIRROR: server.url });
+    const again = await saltnet(['install', '--version', VERSION], {
+      ...env,
+      SALTNET_RELEASES_FILE: table,
+      SALTNET_RELEASE_MIRROR: server.url,
+    });
     expect(again.exitCode, String(again.stderr)).toBe(0);
-    expect(String(again.stdout)).toBe(`saltnet install: Salvium ${VERSION} already installed in ${binDir} (use --bin-dir ${binDir} or export SALTNET_BIN_DIR=${binDir})`);
+    expect(String(again.stdout)).toBe(
+      `saltnet install: Salvium ${VERSION} already installed in ${binDir} (use --bin-dir ${binDir} or export SALTNET_BIN_DIR=${binDir})`,
+    );
     expect(server.requests).toEqual([PATH]);
 
     const doctor = await saltnet(['doctor', '--json', '--bin-dir', binDir], env);
-    expect(JSON.parse(String(doctor.stdout)).backends.salvium).toMatchObject({ found: true, daemon: join(binDir, 'salviumd'), version: expect.stringContaining(VERSION) });
+    expect(JSON.parse(String(doctor.stdout)).backends.salvium).toMatchObject({
+      found: true,
+      daemon: join(binDir, 'salviumd'),
+      version: expect.stringContaining(VERSION),
+    });
   });
 
   it('a tampered archive: exit 1, both hashes, the URL and the version on stderr, nothing installed', async () => {
@@ -60,7 +99,9 @@ describe('saltnet install', () => {
     const r = await saltnet(['install', '--version', VERSION, '--releases', table, '--mirror', server.url], env);
     expect(r.exitCode).toBe(1);
     expect(String(r.stdout)).toBe('');
-    expect(String(r.stderr)).toContain(`saltnet: refusing ${ASSET} of Salvium ${VERSION} from ${server.url}${PATH}: its sha256 is ${sha256(bad)}, but the pinned table ${table} expects ${sha256(good)}`);
+    expect(String(r.stderr)).toContain(
+      `saltnet: refusing ${ASSET} of Salvium ${VERSION} from ${server.url}${PATH}: its sha256 is ${sha256(bad)}, but the pinned table ${table} expects ${sha256(good)}`,
+    );
     expect(readdirSync(join(cache, 'bin'))).toEqual([]);
   });
 
@@ -85,7 +126,10 @@ describe('saltnet install', () => {
     expect(readdirSync(bin)).toEqual([staging]); // only the abandoned temp folder: no half install
 
     server.routes.set(PATH, bytes);
-    const r = await saltnet(['install', '--version', VERSION, '--releases', table, '--mirror', server.url, '--json'], env);
+    const r = await saltnet(
+      ['install', '--version', VERSION, '--releases', table, '--mirror', server.url, '--json'],
+      env,
+    );
     expect(r.exitCode, String(r.stderr)).toBe(0);
     expect(JSON.parse(String(r.stdout))).toMatchObject({ alreadyInstalled: false, sha256: sha256(bytes) });
     expect(readdirSync(bin)).toEqual([`salvium-${VERSION}`]);
@@ -95,7 +139,9 @@ describe('saltnet install', () => {
     const { table, env } = await world(tarGz(programs('', 0o755)));
     const unknown = await saltnet(['install', '--version', 'v0.0.0', '--releases', table], env);
     expect(unknown.exitCode).toBe(1);
-    expect(String(unknown.stderr)).toMatch(/^saltnet: Salvium v0\.0\.0 is not in the pinned table .*known versions: v9\.9\.9-test.*pin-release/);
+    expect(String(unknown.stderr)).toMatch(
+      /^saltnet: Salvium v0\.0\.0 is not in the pinned table .*known versions: v9\.9\.9-test.*pin-release/,
+    );
     const mirror = `http://127.0.0.1:${await closedPort()}`;
     const refused = await saltnet(['install', '--version', VERSION, '--releases', table, '--mirror', mirror], env);
     expect(refused.exitCode).toBe(1);

@@ -30,7 +30,11 @@ export const fakeProgram = (name: string): string => `#!/bin/sh\necho "${name}: 
 
 /** The three programs under `prefix` (e.g. 'salvium-v9.9.9/bin/'), with the given mode. */
 export function programs(prefix = '', mode?: number): FakeEntry[] {
-  return ['salviumd', 'salvium-wallet-cli', 'salvium-wallet-rpc'].map((n) => ({ path: `${prefix}${n}`, body: fakeProgram(n), mode }));
+  return ['salviumd', 'salvium-wallet-cli', 'salvium-wallet-rpc'].map((n) => ({
+    path: `${prefix}${n}`,
+    body: fakeProgram(n),
+    mode,
+  }));
 }
 
 const TAR_TYPES = { file: 'File', dir: 'Directory', symlink: 'SymbolicLink', fifo: 'FIFO' } as const;
@@ -41,7 +45,16 @@ export function tarGz(entries: FakeEntry[]): Buffer {
     const type = e.type ?? 'file';
     const body = type === 'file' ? Buffer.from(e.body ?? '') : Buffer.alloc(0);
     const block = Buffer.alloc(512);
-    new Header({ path: e.path, mode: e.mode ?? (type === 'dir' ? 0o755 : 0o644), size: body.length, type: TAR_TYPES[type], linkpath: e.linkpath, mtime: new Date(0), uid: 0, gid: 0 }).encode(block, 0);
+    new Header({
+      path: e.path,
+      mode: e.mode ?? (type === 'dir' ? 0o755 : 0o644),
+      size: body.length,
+      type: TAR_TYPES[type],
+      linkpath: e.linkpath,
+      mtime: new Date(0),
+      uid: 0,
+      gid: 0,
+    }).encode(block, 0);
     parts.push(block, body, Buffer.alloc((512 - (body.length % 512)) % 512));
   }
   parts.push(Buffer.alloc(1024));
@@ -106,9 +119,22 @@ export function zip(entries: FakeEntry[]): Buffer {
 }
 
 /** A release table file pinning `assets` (name → archive bytes) for VERSION; no assets: an empty table. */
-export function writeTable(dir: string, assets: { name: string; bytes: Buffer; platform?: PlatformId }[], version = VERSION): string {
+export function writeTable(
+  dir: string,
+  assets: { name: string; bytes: Buffer; platform?: PlatformId }[],
+  version = VERSION,
+): string {
   const file = join(dir, 'releases.json');
-  const entry = { version, pinnedFrom: 'test', pinnedAt: '2025-01-01', assets: assets.map((a) => ({ name: a.name, sha256: sha256(a.bytes), ...(a.platform ? { platform: a.platform } : {}) })) };
+  const entry = {
+    version,
+    pinnedFrom: 'test',
+    pinnedAt: '2025-01-01',
+    assets: assets.map((a) => ({
+      name: a.name,
+      sha256: sha256(a.bytes),
+      ...(a.platform ? { platform: a.platform } : {}),
+    })),
+  };
   writeFileSync(file, JSON.stringify({ releases: assets.length ? [entry] : [] }));
   return file;
 }

@@ -1,13 +1,34 @@
 // installSalvium against a release server on 127.0.0.1: what gets installed, what is refused, and
 // that a refusal leaves nothing behind.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InstallError } from '../../harness/install/errors.js';
 import { installSalvium, MARKER_FILE, type InstallOptions } from '../../harness/install/install.js';
 import { guessAssetName, platformFor } from '../../harness/install/platform.js';
-import { closedPort, cleanupDirs, programs, serveReleases, sha256, tarGz, tempDir, VERSION, writeTable, zip, type ReleaseServer } from './helpers.js';
+import {
+  closedPort,
+  cleanupDirs,
+  programs,
+  serveReleases,
+  sha256,
+  tarGz,
+  tempDir,
+  VERSION,
+  writeTable,
+  zip,
+  type ReleaseServer,
+} from './helpers.js';
 
 const PLATFORM = platformFor();
 const TAR = `salvium-${VERSION}-test-${PLATFORM}.tar.gz`;
@@ -20,17 +41,32 @@ afterEach(async () => {
 });
 
 async function serve(files: Record<string, Buffer>): Promise<ReleaseServer> {
-  const s = await serveReleases(Object.fromEntries(Object.entries(files).map(([name, b]) => [`/${VERSION}/${name}`, b])));
+  const s = await serveReleases(
+    Object.fromEntries(Object.entries(files).map(([name, b]) => [`/${VERSION}/${name}`, b])),
+  );
   servers.push(s);
   return s;
 }
 
 /** A fresh cache (nested one level, so a `../../../x` entry would land in `root`) and its table. */
-function setup(assets: { name: string; bytes: Buffer }[]): { root: string; cache: string; table: string; opts: (extra?: InstallOptions) => InstallOptions } {
+function setup(assets: { name: string; bytes: Buffer }[]): {
+  root: string;
+  cache: string;
+  table: string;
+  opts: (extra?: InstallOptions) => InstallOptions;
+} {
   const root = tempDir();
   const cache = join(root, 'cache');
-  const table = writeTable(root, assets.map((a) => ({ ...a, platform: PLATFORM })));
-  return { root, cache, table, opts: (extra = {}) => ({ version: VERSION, releasesFile: table, env: { SALTNET_CACHE_DIR: cache }, ...extra }) };
+  const table = writeTable(
+    root,
+    assets.map((a) => ({ ...a, platform: PLATFORM })),
+  );
+  return {
+    root,
+    cache,
+    table,
+    opts: (extra = {}) => ({ version: VERSION, releasesFile: table, env: { SALTNET_CACHE_DIR: cache }, ...extra }),
+  };
 }
 
 const binRoot = (cache: string): string => join(cache, 'bin');
@@ -46,15 +82,34 @@ async function refusal(p: Promise<unknown>): Promise<InstallError> {
 
 describe('a good archive', () => {
   it('tar.gz with nested binaries that lost their execute bit: installed, runnable, and not downloaded twice', async () => {
-    const bytes = tarGz([{ path: `salvium-${VERSION}/`, type: 'dir' }, { path: `salvium-${VERSION}/README`, body: 'hi' }, ...programs(`salvium-${VERSION}/bin/`, 0o644)]);
+    const bytes = tarGz([
+      { path: `salvium-${VERSION}/`, type: 'dir' },
+      { path: `salvium-${VERSION}/README`, body: 'hi' },
+      ...programs(`salvium-${VERSION}/bin/`, 0o644),
+    ]);
     const { cache, opts } = setup([{ name: TAR, bytes }]);
     const server = await serve({ [TAR]: bytes });
     const r = await installSalvium(opts({ mirror: server.url }));
     const installDir = join(binRoot(cache), `salvium-${VERSION}`);
-    expect(r).toMatchObject({ version: VERSION, platform: PLATFORM, asset: TAR, sha256: sha256(bytes), hashFrom: 'pinned', installDir, binDir: join(installDir, `salvium-${VERSION}`, 'bin'), alreadyInstalled: false, from: `${server.url}/${VERSION}/${TAR}` });
+    expect(r).toMatchObject({
+      version: VERSION,
+      platform: PLATFORM,
+      asset: TAR,
+      sha256: sha256(bytes),
+      hashFrom: 'pinned',
+      installDir,
+      binDir: join(installDir, `salvium-${VERSION}`, 'bin'),
+      alreadyInstalled: false,
+      from: `${server.url}/${VERSION}/${TAR}`,
+    });
     for (const p of Object.values(r.binaries)) accessSync(p, constants.X_OK);
-    expect(execFileSync(r.binaries.daemon, ['--version'], { encoding: 'utf8' })).toContain(`salviumd: Salvium 'Fake' (${VERSION})`);
-    expect(JSON.parse(readFileSync(join(installDir, MARKER_FILE), 'utf8'))).toMatchObject({ sha256: sha256(bytes), binDir: `salvium-${VERSION}/bin` });
+    expect(execFileSync(r.binaries.daemon, ['--version'], { encoding: 'utf8' })).toContain(
+      `salviumd: Salvium 'Fake' (${VERSION})`,
+    );
+    expect(JSON.parse(readFileSync(join(installDir, MARKER_FILE), 'utf8'))).toMatchObject({
+      sha256: sha256(bytes),
+      binDir: `salvium-${VERSION}/bin`,
+    });
     expect(readdirSync(binRoot(cache))).toEqual([`salvium-${VERSION}`]); // no temp folder, no archive left
     expect(existsSync(join(installDir, TAR))).toBe(false);
     expect(server.requests).toEqual([`/${VERSION}/${TAR}`]);
@@ -97,7 +152,10 @@ describe('a good archive', () => {
     const folder = join(root, 'offline');
     mkdirSync(folder);
     writeFileSync(join(folder, TAR), bytes);
-    const offline = await installSalvium({ ...opts({ mirror: folder, force: true }), env: { SALTNET_CACHE_DIR: join(root, 'cache2') } });
+    const offline = await installSalvium({
+      ...opts({ mirror: folder, force: true }),
+      env: { SALTNET_CACHE_DIR: join(root, 'cache2') },
+    });
     expect(offline).toMatchObject({ alreadyInstalled: false, from: join(folder, TAR), sha256: sha256(bytes) });
   });
 
@@ -105,7 +163,9 @@ describe('a good archive', () => {
     const bytes = tarGz(programs('', 0o755));
     const { opts } = setup([]);
     const server = await serve({ 'custom.tar.gz': bytes });
-    const r = await installSalvium(opts({ mirror: server.url, sha256: sha256(bytes).toUpperCase(), asset: 'custom.tar.gz' }));
+    const r = await installSalvium(
+      opts({ mirror: server.url, sha256: sha256(bytes).toUpperCase(), asset: 'custom.tar.gz' }),
+    );
     expect(r).toMatchObject({ hashFrom: 'sha256-option', asset: 'custom.tar.gz', sha256: sha256(bytes) });
     // Installed once, it is found again without the hash.
     expect(await installSalvium(opts({ mirror: server.url }))).toMatchObject({ alreadyInstalled: true });
@@ -124,7 +184,10 @@ describe('a good archive', () => {
         res.writeHead(503).end('busy');
       } else res.writeHead(200, { 'content-length': bytes.length }).end(bytes);
     });
-    expect(await installSalvium(opts({ mirror: server.url }))).toMatchObject({ alreadyInstalled: false, sha256: sha256(bytes) });
+    expect(await installSalvium(opts({ mirror: server.url }))).toMatchObject({
+      alreadyInstalled: false,
+      sha256: sha256(bytes),
+    });
     expect(server.requests).toEqual([`/${VERSION}/${TAR}`, '/objects/blob', `/${VERSION}/${TAR}`, '/objects/blob']);
   });
 
@@ -149,7 +212,8 @@ describe('refusals', () => {
     const server = await serve({ [TAR]: evil });
     const err = await refusal(installSalvium(opts({ mirror: server.url })));
     expect(err.code).toBe('HASH_MISMATCH');
-    for (const s of [sha256(good), sha256(evil), `${server.url}/${VERSION}/${TAR}`, VERSION]) expect(err.message).toContain(s);
+    for (const s of [sha256(good), sha256(evil), `${server.url}/${VERSION}/${TAR}`, VERSION])
+      expect(err.message).toContain(s);
     expect(readdirSync(binRoot(cache))).toEqual([]);
   });
 
@@ -174,7 +238,9 @@ describe('refusals', () => {
     const cache = join(tempDir(), 'cache');
     const err = await refusal(installSalvium({ env: { SALTNET_CACHE_DIR: cache } }));
     expect(err.code).toBe('UNKNOWN_VERSION');
-    expect(err.message).toMatch(/no Salvium release is pinned in .*fixtures\/releases\/salvium\.json: pin a release with/);
+    expect(err.message).toMatch(
+      /no Salvium release is pinned in .*fixtures\/releases\/salvium\.json: pin a release with/,
+    );
   });
 
   it('no network (connection refused): names the URL and suggests --mirror and an offline folder', async () => {
@@ -205,13 +271,19 @@ describe('refusals', () => {
     const { cache, opts } = setup([{ name: TAR, bytes }]);
     const server = await serve({ [TAR]: bytes });
     const declared = await refusal(installSalvium(opts({ mirror: server.url, maxBytes: max })));
-    expect(declared).toMatchObject({ code: 'DOWNLOAD_FAILED', message: expect.stringContaining(`larger than ${max} bytes`) });
+    expect(declared).toMatchObject({
+      code: 'DOWNLOAD_FAILED',
+      message: expect.stringContaining(`larger than ${max} bytes`),
+    });
     server.routes.set(`/${VERSION}/${TAR}`, (_req, res) => {
       res.writeHead(200); // chunked: no content-length to judge by
       res.end(bytes);
     });
     const streamed = await refusal(installSalvium(opts({ mirror: server.url, maxBytes: max })));
-    expect(streamed).toMatchObject({ code: 'DOWNLOAD_FAILED', message: expect.stringContaining(`larger than ${max} bytes`) });
+    expect(streamed).toMatchObject({
+      code: 'DOWNLOAD_FAILED',
+      message: expect.stringContaining(`larger than ${max} bytes`),
+    });
     expect(readdirSync(binRoot(cache))).toEqual([]);
   });
 
@@ -247,7 +319,9 @@ describe('refusals', () => {
     expect(err.code).toBe('HASHES_FILE_MISMATCH');
     expect(server.requests).toEqual([]);
     writeFileSync(hashes, `${sha256(bytes)} *${TAR}\n`);
-    expect(await installSalvium(opts({ mirror: server.url, checkHashesFile: hashes }))).toMatchObject({ alreadyInstalled: false });
+    expect(await installSalvium(opts({ mirror: server.url, checkHashesFile: hashes }))).toMatchObject({
+      alreadyInstalled: false,
+    });
   });
 
   it('a version string that could climb out of the cache is not a version', async () => {

@@ -95,8 +95,13 @@ describe('entryFromHashes', () => {
 
   it('refuses two archives for one platform until one is chosen with --asset', () => {
     const text = `${H('a')}  salvium-v1.2.3-linux-x86_64.zip\n${H('b')}  salvium-v1.2.3-linux-x86_64.tar.gz\n${H('c')}  salvium-v1.2.3-linux-x86_64.tar.bz2\n`;
-    expect(() => entryFromHashes(text, base)).toThrow(/more than one archive looks like linux-x86_64.*--asset linux-x86_64=<name>/);
-    const { entry, warnings } = entryFromHashes(text, { ...base, assets: ['linux-x86_64=salvium-v1.2.3-linux-x86_64.tar.gz'] });
+    expect(() => entryFromHashes(text, base)).toThrow(
+      /more than one archive looks like linux-x86_64.*--asset linux-x86_64=<name>/,
+    );
+    const { entry, warnings } = entryFromHashes(text, {
+      ...base,
+      assets: ['linux-x86_64=salvium-v1.2.3-linux-x86_64.tar.gz'],
+    });
     expect(entry.assets).toEqual([
       { name: 'salvium-v1.2.3-linux-x86_64.zip', sha256: H('a') },
       { name: 'salvium-v1.2.3-linux-x86_64.tar.gz', sha256: H('b'), platform: 'linux-x86_64' },
@@ -106,7 +111,9 @@ describe('entryFromHashes', () => {
 
   it('refuses a file with no archive it can place, and one listing a name twice with two hashes', () => {
     expect(() => entryFromHashes(`${H('a')}  notes.txt\n`, base)).toThrow(/no archive saltnet can unpack/);
-    expect(() => entryFromHashes(`${H('a')}  salvium-v1.2.3-linux-x86_64.zip\n${H('b')}  salvium-v1.2.3-linux-x86_64.zip\n`, base)).toThrow(/2 different hashes/);
+    expect(() =>
+      entryFromHashes(`${H('a')}  salvium-v1.2.3-linux-x86_64.zip\n${H('b')}  salvium-v1.2.3-linux-x86_64.zip\n`, base),
+    ).toThrow(/2 different hashes/);
   });
 });
 
@@ -125,18 +132,27 @@ describe('scripts/pin-release.ts', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toContain(`added v2.0.0 in ${table}`);
     writeFileSync(join(dir, 'old'), `${H('f')}  salvium-v1.9.0-linux-x86_64.zip\n`);
-    expect((await execa(process.execPath, [PIN, '1.9.0', join(dir, 'old'), '--table', table], { reject: false })).exitCode).toBe(0);
+    expect(
+      (await execa(process.execPath, [PIN, '1.9.0', join(dir, 'old'), '--table', table], { reject: false })).exitCode,
+    ).toBe(0);
     const again = await execa(process.execPath, [PIN, 'v2.0.0', hashes, '--table', table], { reject: false });
     expect(again.stdout).toContain('replaced v2.0.0');
 
     const t = loadReleaseTable(table);
     expect(t.releases.map((x) => x.version)).toEqual(['v2.0.0', 'v1.9.0']);
-    expect(t.releases[0]).toMatchObject({ pinnedFrom: 'local file SHA256SUMS', assets: expect.arrayContaining([{ name: mine, sha256: sha256(archive), platform }]) });
+    expect(t.releases[0]).toMatchObject({
+      pinnedFrom: 'local file SHA256SUMS',
+      assets: expect.arrayContaining([{ name: mine, sha256: sha256(archive), platform }]),
+    });
 
     const server = await serveReleases({ [`/v2.0.0/${mine}`]: archive });
     try {
       // No --version: the newest pinned one.
-      const installed = await installSalvium({ releasesFile: table, mirror: server.url, env: { SALTNET_CACHE_DIR: join(dir, 'cache') } });
+      const installed = await installSalvium({
+        releasesFile: table,
+        mirror: server.url,
+        env: { SALTNET_CACHE_DIR: join(dir, 'cache') },
+      });
       expect(installed).toMatchObject({ version: 'v2.0.0', asset: mine, hashFrom: 'pinned' });
     } finally {
       await server.close();

@@ -13,8 +13,14 @@ describe('redact', () => {
   it('formats a shell-quoted command line with secrets redacted', () => {
     expect(shellQuote('')).toBe("''");
     expect(shellQuote("it's")).toBe(`'it'\\''s'`);
-    const line = formatCommandLine('/opt/bin/salvium-wallet-cli', ['--password', 's3cret', '--rpc-login=user:s3cret', '--note', 'two words', "o'neil"], ['s3cret']);
-    expect(line).toBe(`/opt/bin/salvium-wallet-cli --password *** --rpc-login=user:*** --note 'two words' 'o'\\''neil'`);
+    const line = formatCommandLine(
+      '/opt/bin/salvium-wallet-cli',
+      ['--password', 's3cret', '--rpc-login=user:s3cret', '--note', 'two words', "o'neil"],
+      ['s3cret'],
+    );
+    expect(line).toBe(
+      `/opt/bin/salvium-wallet-cli --password *** --rpc-login=user:*** --note 'two words' 'o'\\''neil'`,
+    );
     expect(line).not.toContain('s3cret');
     // A secret with a quote or a space is found before quoting changes it.
     expect(formatCommandLine('x', ["pa ss'word"], ["pa ss'word"])).toBe('x ***');

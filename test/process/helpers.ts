@@ -22,7 +22,13 @@ export function tempDir(): string {
 
 /** Start fake.mjs with `steps`, logging into a temp dir; stopped by cleanup(). */
 export function fake(steps: string[], opts: Partial<ManagedProcessOptions> = {}): ManagedProcess {
-  const p = startProcess({ name: 'fake', command: NODE, args: [FAKE, ...steps], ...opts, logFile: opts.logFile ?? join(tempDir(), 'fake.log') });
+  const p = startProcess({
+    name: 'fake',
+    command: NODE,
+    args: [FAKE, ...steps],
+    ...opts,
+    logFile: opts.logFile ?? join(tempDir(), 'fake.log'),
+  });
   procs.push(p);
   return p;
 }
@@ -44,7 +50,8 @@ export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeou
 export async function waitGone(pids: number[], withinMs: number): Promise<number> {
   const start = Date.now();
   while (pids.some((p) => isAlive(p))) {
-    if (Date.now() - start > withinMs) throw new Error(`still alive after ${withinMs} ms: ${pids.filter((p) => isAlive(p)).join(', ')}`);
+    if (Date.now() - start > withinMs)
+      throw new Error(`still alive after ${withinMs} ms: ${pids.filter((p) => isAlive(p)).join(', ')}`);
     await sleep(25);
   }
   return Date.now() - start;

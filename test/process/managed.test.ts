@@ -12,13 +12,35 @@ describe('startProcess', () => {
   it('redacts secrets from the command line, the log file and the tail; strips ANSI; logs stdout and stderr', async () => {
     const dir = tempDir();
     const logFile = join(dir, 'logs', 'nested', 'wallet.log'); // the folder is created
-    const p = fake(['say:password is hunter2', 'say:\\u001b[1;32mgreen\\u001b[0m text', 'err:on stderr', 'raw:no newline at the end'], { name: 'wallet', logFile, secrets: ['hunter2'], args: [FAKE, 'say:password is hunter2', 'say:\\u001b[1;32mgreen\\u001b[0m text', 'err:on stderr', 'raw:no newline at the end', '--password=hunter2'] });
+    const p = fake(
+      [
+        'say:password is hunter2',
+        'say:\\u001b[1;32mgreen\\u001b[0m text',
+        'err:on stderr',
+        'raw:no newline at the end',
+      ],
+      {
+        name: 'wallet',
+        logFile,
+        secrets: ['hunter2'],
+        args: [
+          FAKE,
+          'say:password is hunter2',
+          'say:\\u001b[1;32mgreen\\u001b[0m text',
+          'err:on stderr',
+          'raw:no newline at the end',
+          '--password=hunter2',
+        ],
+      },
+    );
     expect(p.commandLine).toContain('--password=***');
     expect(p.commandLine).not.toContain('hunter2');
     const exit = await p.exited;
     expect(exit).toEqual({ code: 0, signal: null, expected: false });
     expect(p.running).toBe(false);
-    expect(p.tail()).toEqual(expect.arrayContaining(['password is ***', 'green text', 'on stderr', 'no newline at the end']));
+    expect(p.tail()).toEqual(
+      expect.arrayContaining(['password is ***', 'green text', 'on stderr', 'no newline at the end']),
+    );
     expect(p.tail(1)).toHaveLength(1);
     const log = readFileSync(logFile, 'utf8');
     expect(log).not.toContain('hunter2');
@@ -34,15 +56,23 @@ describe('startProcess', () => {
   it('appends to an existing log file, sets TERM=dumb and passes env over process.env', async () => {
     const logFile = join(tempDir(), 'x.log');
     writeFileSync(logFile, 'earlier run\n');
-    const p = fake(['env:TERM', 'env:SALTNET_TEST_VAR', 'env:PATH'], { logFile, env: { SALTNET_TEST_VAR: 'yes', TERM: 'xterm-256color' } });
+    const p = fake(['env:TERM', 'env:SALTNET_TEST_VAR', 'env:PATH'], {
+      logFile,
+      env: { SALTNET_TEST_VAR: 'yes', TERM: 'xterm-256color' },
+    });
     await p.exited;
-    expect(p.tail()).toEqual(expect.arrayContaining(['TERM=dumb', 'SALTNET_TEST_VAR=yes', `PATH=${process.env['PATH']}`]));
+    expect(p.tail()).toEqual(
+      expect.arrayContaining(['TERM=dumb', 'SALTNET_TEST_VAR=yes', `PATH=${process.env['PATH']}`]),
+    );
     expect(readFileSync(logFile, 'utf8')).toMatch(/^earlier run\n=== saltnet/);
   });
 
   it('keeps only tailLines lines and calls onLine for each line', async () => {
     const seen: string[] = [];
-    const p = fake(Array.from({ length: 20 }, (_, i) => `say:line ${i}`), { tailLines: 5 });
+    const p = fake(
+      Array.from({ length: 20 }, (_, i) => `say:line ${i}`),
+      { tailLines: 5 },
+    );
     const off = p.onLine((l) => seen.push(l));
     await p.exited;
     off();
@@ -53,19 +83,32 @@ describe('startProcess', () => {
 
   it('throws a clear error naming the path for a missing or non-executable program', () => {
     const dir = tempDir();
-    expect(() => startProcess({ name: 'daemon', command: join(dir, 'salviumd'), args: [], logFile: join(dir, 'd.log') })).toThrow(
-      new ProcessStartError({ processName: 'daemon', path: join(dir, 'salviumd'), code: 'ENOENT', reason: 'does not exist' }),
+    expect(() =>
+      startProcess({ name: 'daemon', command: join(dir, 'salviumd'), args: [], logFile: join(dir, 'd.log') }),
+    ).toThrow(
+      new ProcessStartError({
+        processName: 'daemon',
+        path: join(dir, 'salviumd'),
+        code: 'ENOENT',
+        reason: 'does not exist',
+      }),
     );
     const notExec = join(dir, 'salvium-wallet-rpc');
     writeFileSync(notExec, '#!/bin/sh\n');
     chmodSync(notExec, 0o644);
-    expect(() => startProcess({ name: 'wallet-rpc', command: notExec, args: [], logFile: join(dir, 'w.log') })).toThrow(/cannot start wallet-rpc: .*salvium-wallet-rpc is not executable .*\(EACCES\)/);
-    expect(() => startProcess({ name: 'x', command: 'saltnet-no-such-program', args: [], logFile: join(dir, 'x.log') })).toThrow(/saltnet-no-such-program was not found in PATH \(ENOENT\)/);
+    expect(() => startProcess({ name: 'wallet-rpc', command: notExec, args: [], logFile: join(dir, 'w.log') })).toThrow(
+      /cannot start wallet-rpc: .*salvium-wallet-rpc is not executable .*\(EACCES\)/,
+    );
+    expect(() =>
+      startProcess({ name: 'x', command: 'saltnet-no-such-program', args: [], logFile: join(dir, 'x.log') }),
+    ).toThrow(/saltnet-no-such-program was not found in PATH \(ENOENT\)/);
   });
 
   it('throws for a working directory that does not exist', () => {
     const dir = tempDir();
-    expect(() => startProcess({ name: 'daemon', command: NODE, args: [], cwd: join(dir, 'nope'), logFile: join(dir, 'd.log') })).toThrow(/cannot start daemon: .*nope \(its working directory\) is not a directory \(ENOENT\)/);
+    expect(() =>
+      startProcess({ name: 'daemon', command: NODE, args: [], cwd: join(dir, 'nope'), logFile: join(dir, 'd.log') }),
+    ).toThrow(/cannot start daemon: .*nope \(its working directory\) is not a directory \(ENOENT\)/);
   });
 
   it('reports an exit by signal', async () => {
@@ -76,7 +119,10 @@ describe('startProcess', () => {
 
 describe('waitForText', () => {
   it('matches a prompt without a trailing newline, then answers it through stdin', async () => {
-    const p = fake(['say:Welcome', 'raw:Enter the number of the language: ', 'read', 'raw:Password: ', 'read', 'sleep:100'], { stdin: 'pipe', secrets: ['pw123'] });
+    const p = fake(
+      ['say:Welcome', 'raw:Enter the number of the language: ', 'read', 'raw:Password: ', 'read', 'sleep:100'],
+      { stdin: 'pipe', secrets: ['pw123'] },
+    );
     expect(await p.waitForText('Enter the number', { timeoutMs: 5000 })).toBe('Enter the number of the language: ');
     p.write('1\n');
     expect(await p.waitForText(/got: 1$/, { timeoutMs: 5000 })).toBe('Enter the number of the language: got: 1');
@@ -90,7 +136,19 @@ describe('waitForText', () => {
   });
 
   it('only counts lines printed after the call, and a prompt only once', async () => {
-    const p = fake(['say:old news', 'sleep:300', 'say:fresh news', 'raw:Password: ', 'read', 'sleep:300', 'raw:Password again: ', 'forever'], { stdin: 'pipe' });
+    const p = fake(
+      [
+        'say:old news',
+        'sleep:300',
+        'say:fresh news',
+        'raw:Password: ',
+        'read',
+        'sleep:300',
+        'raw:Password again: ',
+        'forever',
+      ],
+      { stdin: 'pipe' },
+    );
     await p.waitForText('old news', { timeoutMs: 5000 });
     expect(await p.waitForText('news', { timeoutMs: 5000 })).toBe('fresh news');
     expect(await p.waitForText('Password', { timeoutMs: 5000 })).toBe('Password: ');

@@ -45,7 +45,10 @@ describe('ports', () => {
     const seen: number[][] = [];
     const result = await withFreshPorts(3, async (ports) => {
       seen.push(ports);
-      if (seen.length === 1) throw Object.assign(new Error('listen EADDRINUSE: address already in use 127.0.0.1:' + ports[0]), { code: 'EADDRINUSE' });
+      if (seen.length === 1)
+        throw Object.assign(new Error('listen EADDRINUSE: address already in use 127.0.0.1:' + ports[0]), {
+          code: 'EADDRINUSE',
+        });
       return 'started';
     });
     expect(result).toBe('started');
@@ -75,12 +78,36 @@ describe('ports', () => {
 
   it('withFreshPorts does not retry other errors and gives up after `retries`', async () => {
     let n = 0;
-    await expect(withFreshPorts(1, async () => { n++; throw new Error('bad config'); })).rejects.toThrow('bad config');
+    await expect(
+      withFreshPorts(1, async () => {
+        n++;
+        throw new Error('bad config');
+      }),
+    ).rejects.toThrow('bad config');
     expect(n).toBe(1);
     n = 0;
-    await expect(withFreshPorts(1, async () => { n++; throw Object.assign(new Error('in use'), { code: 'EADDRINUSE' }); }, { retries: 2 })).rejects.toThrow('in use');
+    await expect(
+      withFreshPorts(
+        1,
+        async () => {
+          n++;
+          throw Object.assign(new Error('in use'), { code: 'EADDRINUSE' });
+        },
+        { retries: 2 },
+      ),
+    ).rejects.toThrow('in use');
     expect(n).toBe(3);
     n = 0;
-    await expect(withFreshPorts(1, async () => { n++; if (n < 2) throw new Error('custom bind failure'); return n; }, { isBindError: (e) => String(e).includes('custom') })).resolves.toBe(2);
+    await expect(
+      withFreshPorts(
+        1,
+        async () => {
+          n++;
+          if (n < 2) throw new Error('custom bind failure');
+          return n;
+        },
+        { isBindError: (e) => String(e).includes('custom') },
+      ),
+    ).resolves.toBe(2);
   });
 });

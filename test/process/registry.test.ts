@@ -3,7 +3,19 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isAlive, listRuns, procStartTime, readRun, reapRun, reapStale, removeRun, selfStartTime, stateDir, writeRun, type RunRecord } from '../../harness/process/registry.js';
+import {
+  isAlive,
+  listRuns,
+  procStartTime,
+  readRun,
+  reapRun,
+  reapStale,
+  removeRun,
+  selfStartTime,
+  stateDir,
+  writeRun,
+  type RunRecord,
+} from '../../harness/process/registry.js';
 import { waitUntilReady } from '../../harness/process/ready.js';
 import { isTempWorkdirPath, newTempWorkdir } from '../../harness/process/workdir.js';
 import { cleanup, fake, sleep, tempDir, waitGone } from './helpers.js';
@@ -20,7 +32,15 @@ afterEach(async () => {
 });
 
 function record(runId: string, over: Partial<RunRecord> = {}): RunRecord {
-  return { runId, ownerPid: process.pid, ownerStartTime: selfStartTime(), startedAt: new Date().toISOString(), workdir: '/tmp/x', processes: [], ...over };
+  return {
+    runId,
+    ownerPid: process.pid,
+    ownerStartTime: selfStartTime(),
+    startedAt: new Date().toISOString(),
+    workdir: '/tmp/x',
+    processes: [],
+    ...over,
+  };
 }
 
 /** A pid and start time of a process that has exited. */
@@ -67,7 +87,12 @@ describe('run registry', () => {
     const gc = Number((await stubborn.waitForText(/^grandchild \d+/, { timeoutMs: 5000 })).split(' ')[1]);
     await waitUntilReady(polite, [{ kind: 'log', patterns: ['up'] }], { timeoutMs: 5000 });
     const r = record('run-reap', {
-      processes: [polite, stubborn].map((p) => ({ name: p.name === 'fake' ? (p === polite ? 'polite' : 'stubborn') : p.name, pid: p.pid, startTime: procStartTime(p.pid)!, commandLine: p.commandLine })),
+      processes: [polite, stubborn].map((p) => ({
+        name: p.name === 'fake' ? (p === polite ? 'polite' : 'stubborn') : p.name,
+        pid: p.pid,
+        startTime: procStartTime(p.pid)!,
+        commandLine: p.commandLine,
+      })),
     });
     writeRun(r);
     const killed = await reapRun(r, { graceMs: 300 });
@@ -82,7 +107,11 @@ describe('run registry', () => {
   it('reapRun leaves alone a process whose pid was recycled', async () => {
     const p = fake(['say:up', 'forever']);
     await p.waitForText('up', { timeoutMs: 5000 });
-    const r = record('run-reused', { processes: [{ name: 'daemon', pid: p.pid, startTime: String(Number(procStartTime(p.pid)) - 100), commandLine: 'salviumd' }] });
+    const r = record('run-reused', {
+      processes: [
+        { name: 'daemon', pid: p.pid, startTime: String(Number(procStartTime(p.pid)) - 100), commandLine: 'salviumd' },
+      ],
+    });
     writeRun(r);
     expect(await reapRun(r, { graceMs: 200 })).toEqual([]);
     await sleep(100);
@@ -94,7 +123,15 @@ describe('run registry', () => {
     const orphan = fake(['say:up', 'forever']);
     await orphan.waitForText('up', { timeoutMs: 5000 });
     const owner = await deadProcess();
-    writeRun(record('run-stale', { ownerPid: owner.pid, ownerStartTime: owner.startTime, processes: [{ name: 'daemon', pid: orphan.pid, startTime: procStartTime(orphan.pid)!, commandLine: orphan.commandLine }] }));
+    writeRun(
+      record('run-stale', {
+        ownerPid: owner.pid,
+        ownerStartTime: owner.startTime,
+        processes: [
+          { name: 'daemon', pid: orphan.pid, startTime: procStartTime(orphan.pid)!, commandLine: orphan.commandLine },
+        ],
+      }),
+    );
     writeRun(record('run-mine')); // owned by this live process
     const reaped = await reapStale({ graceMs: 1000 });
     expect(reaped.map((r) => r.runId)).toEqual(['run-stale']);

@@ -32,7 +32,8 @@ beforeEach(() => {
 afterEach(async () => {
   // Whatever a failed test left behind.
   for (const h of harnesses) h.kill('SIGKILL');
-  for (const p of pidsSeen) for (const pid of [...p.children, ...p.grandchildren, p.reaper]) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+  for (const p of pidsSeen)
+    for (const pid of [...p.children, ...p.grandchildren, p.reaper]) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
   await Promise.all(harnesses.map((h) => h.catch(() => undefined)));
   await Promise.all(supervisors.map((s) => s.stopAll()));
   harnesses = [];
@@ -47,11 +48,16 @@ afterEach(async () => {
 async function startHarness(mode?: string): Promise<{ h: ResultPromise; pids: Pids; workdir: string }> {
   const workdir = tempDir();
   const pidfile = join(workdir, 'pids.json');
-  const h = execa(NODE, [HARNESS, workdir, pidfile, ...(mode ? [mode] : [])], { reject: false, all: true, env: { SALTNET_STATE_DIR: stateDir } });
+  const h = execa(NODE, [HARNESS, workdir, pidfile, ...(mode ? [mode] : [])], {
+    reject: false,
+    all: true,
+    env: { SALTNET_STATE_DIR: stateDir },
+  });
   harnesses.push(h);
   const t0 = Date.now();
   while (!existsSync(pidfile)) {
-    if (h.exitCode !== null || Date.now() - t0 > 15_000) throw new Error(`the fixture harness did not start:\n${(await h).all}`);
+    if (h.exitCode !== null || Date.now() - t0 > 15_000)
+      throw new Error(`the fixture harness did not start:\n${(await h).all}`);
     await sleep(20);
   }
   const pids = JSON.parse(readFileSync(pidfile, 'utf8')) as Pids;
@@ -67,7 +73,11 @@ async function startHarness(mode?: string): Promise<{ h: ResultPromise; pids: Pi
 }
 
 describe('a harness that is stopped', () => {
-  for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]] as const) {
+  for (const [sig, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ] as const) {
     it(`by ${sig} stops every process it started, removes its run record and exits ${code}`, async () => {
       const { h, pids } = await startHarness();
       h.kill(sig);
@@ -104,7 +114,11 @@ describe('a harness that is stopped', () => {
     await waitGone([pids.reaper], 3000);
     expect(readRun(pids.runId)).toBeUndefined();
     expect((await h).signal).toBe('SIGKILL');
-    expect(readFileSync(join(workdir, 'saltnet-reaper.log'), 'utf8')).toMatch(new RegExp(`owner ${pids.harness} of run ${pids.runId} died; reaped: plain \\(pid ${pids.children[1]}\\), with-grandchild \\(pid ${pids.children[0]}\\)`));
+    expect(readFileSync(join(workdir, 'saltnet-reaper.log'), 'utf8')).toMatch(
+      new RegExp(
+        `owner ${pids.harness} of run ${pids.runId} died; reaped: plain \\(pid ${pids.children[1]}\\), with-grandchild \\(pid ${pids.children[0]}\\)`,
+      ),
+    );
   });
 
   it('by SIGKILL, with a child that ignores SIGTERM, is still reaped within 5 s', async () => {
@@ -138,16 +152,27 @@ describe('createSupervisor (in process)', () => {
     expect(readRun(sup.runId)?.processes).toEqual([]);
     const order: string[] = [];
     const start = (name: string): ManagedProcess => {
-      const p = sup.start({ name, command: NODE, args: [FAKE, 'on-term:30', 'say:up', 'forever', '--password=pw1'], logFile: join(workdir, `${name}.log`), secrets: ['pw1'] });
+      const p = sup.start({
+        name,
+        command: NODE,
+        args: [FAKE, 'on-term:30', 'say:up', 'forever', '--password=pw1'],
+        logFile: join(workdir, `${name}.log`),
+        secrets: ['pw1'],
+      });
       void p.exited.then(() => order.push(name));
       return p;
     };
     const daemon = start('daemon');
     const wallet = start('wallet-rpc');
-    await Promise.all([daemon, wallet].map((p) => waitUntilReady(p, [{ kind: 'log', patterns: ['up'] }], { timeoutMs: 5000 })));
+    await Promise.all(
+      [daemon, wallet].map((p) => waitUntilReady(p, [{ kind: 'log', patterns: ['up'] }], { timeoutMs: 5000 })),
+    );
     sup.setInfo({ daemonRpc: 'http://127.0.0.1:1' });
     const rec = readRun(sup.runId)!;
-    expect(rec.processes.map((p) => [p.name, p.pid])).toEqual([['daemon', daemon.pid], ['wallet-rpc', wallet.pid]]);
+    expect(rec.processes.map((p) => [p.name, p.pid])).toEqual([
+      ['daemon', daemon.pid],
+      ['wallet-rpc', wallet.pid],
+    ]);
     expect(rec.processes[0]!.startTime).toMatch(/^\d+$/);
     expect(rec.processes[0]!.commandLine).toContain('--password=***');
     expect(rec.info).toEqual({ daemonRpc: 'http://127.0.0.1:1' });
@@ -172,7 +197,12 @@ describe('createSupervisor (in process)', () => {
     const calls: { name: string; exit: ExitInfo; at: number }[] = [];
     sup.onUnexpectedExit((p, exit) => calls.push({ name: p.name, exit, at: Date.now() }));
     const ok = sup.start({ name: 'daemon', command: NODE, args: [FAKE, 'forever'], logFile: join(workdir, 'd.log') });
-    const crash = sup.start({ name: 'wallet-rpc', command: NODE, args: [FAKE, 'say:up', 'sleep:200', 'err:segfault imminent', 'signal:SIGSEGV'], logFile: join(workdir, 'w.log') });
+    const crash = sup.start({
+      name: 'wallet-rpc',
+      command: NODE,
+      args: [FAKE, 'say:up', 'sleep:200', 'err:segfault imminent', 'signal:SIGSEGV'],
+      logFile: join(workdir, 'w.log'),
+    });
     const t0 = Date.now();
     while (crash.running) await sleep(5);
     const died = Date.now();
@@ -188,14 +218,18 @@ describe('createSupervisor (in process)', () => {
   });
 
   it('traps signals only while it runs, so many supervisors can come and go', async () => {
-    const before = ['SIGINT', 'SIGTERM', 'SIGHUP', 'uncaughtException', 'unhandledRejection'].map((e) => process.listenerCount(e));
+    const before = ['SIGINT', 'SIGTERM', 'SIGHUP', 'uncaughtException', 'unhandledRejection'].map((e) =>
+      process.listenerCount(e),
+    );
     const a = createSupervisor({ workdir: tempDir(), reaper: false });
     const b = createSupervisor({ workdir: tempDir(), reaper: false });
     expect(process.listenerCount('SIGINT')).toBe(before[0]! + 1); // one shared handler
     await a.stopAll();
     expect(process.listenerCount('SIGINT')).toBe(before[0]! + 1);
     await b.stopAll();
-    expect(['SIGINT', 'SIGTERM', 'SIGHUP', 'uncaughtException', 'unhandledRejection'].map((e) => process.listenerCount(e))).toEqual(before);
+    expect(
+      ['SIGINT', 'SIGTERM', 'SIGHUP', 'uncaughtException', 'unhandledRejection'].map((e) => process.listenerCount(e)),
+    ).toEqual(before);
     expect(listRuns()).toEqual([]);
   });
 

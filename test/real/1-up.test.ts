@@ -18,8 +18,17 @@ describeReal('saltnet up on real Salvium', () => {
   const env = { ...process.env, SALTNET_STATE_DIR: join(root, 'state'), NO_COLOR: '1' } as Record<string, string>;
   // The tier's cache, empty until this file (the first) builds the default chain state; the other files restore it.
   const base = ['--backend', 'salvium', '--bin-dir', BIN_DIR, '--cache-dir', CACHE_DIR];
-  const header = async (url: string, method: string, params: object): Promise<{ height: number; difficulty: number }> => {
-    const r = (await (await fetch(`${url}/json_rpc`, { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).json()) as { result: { block_header: { height: number; difficulty: number } } };
+  const header = async (
+    url: string,
+    method: string,
+    params: object,
+  ): Promise<{ height: number; difficulty: number }> => {
+    const r = (await (
+      await fetch(`${url}/json_rpc`, {
+        method: 'POST',
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+      })
+    ).json()) as { result: { block_header: { height: number; difficulty: number } } };
     return r.result.block_header;
   };
   const running: ResultPromise[] = [];
@@ -45,7 +54,9 @@ describeReal('saltnet up on real Salvium', () => {
   it('comes up cold from an empty cache, across the Carrot switch, funded and token-ready', async () => {
     const t0 = Date.now();
     const u = await start(['up', ...base]);
-    process.stderr.write(`real tier: cold up at difficulty 500 to token-ready in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+    process.stderr.write(
+      `real tier: cold up at difficulty 500 to token-ready in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`,
+    );
     try {
       expect(u.ready.snapshot.status).toBe('built');
       // mined at difficulty 1, served at the default 500 in full RandomX mode on every core
@@ -53,14 +64,27 @@ describeReal('saltnet up on real Salvium', () => {
       expect(u.ready.snapshot.prefix).toEqual({ difficulty: 1, height: u.ready.height });
       expect(u.ready.mining).toMatchObject({ difficulty: 500, randomx: 'full' });
       expect(u.ready.mining.threads).toBeGreaterThanOrEqual(1);
-      const info = (await (await fetch(`${u.ready.daemon.url}/get_info`, { method: 'POST', body: '{}' })).json()) as { difficulty: number; height: number };
+      const info = (await (await fetch(`${u.ready.daemon.url}/get_info`, { method: 'POST', body: '{}' })).json()) as {
+        difficulty: number;
+        height: number;
+      };
       expect(info.difficulty).toBe(500);
-      expect(readFileSync(`/proc/${u.ready.daemon.pid}/cmdline`, 'utf8').split('\0').join(' ')).toContain('--fixed-difficulty 500');
+      expect(readFileSync(`/proc/${u.ready.daemon.pid}/cmdline`, 'utf8').split('\0').join(' ')).toContain(
+        '--fixed-difficulty 500',
+      );
       expect(u.ready.height).toBeGreaterThanOrEqual(1201);
       expect(u.ready.wallet.address).toBe(u.ready.wallet.addresses.carrot);
       expect(u.ready.wallet.addresses.cn).toMatch(/^SaLv/);
       // The cold build mines with no wallet RPC running, then starts it.
-      expect(Object.keys(u.ready.phasesMs)).toEqual(['snapshotRestore', 'daemonReady', 'walletCreated', 'mined', 'walletRpcReady', 'funded', 'snapshotSave']);
+      expect(Object.keys(u.ready.phasesMs)).toEqual([
+        'snapshotRestore',
+        'daemonReady',
+        'walletCreated',
+        'mined',
+        'walletRpcReady',
+        'funded',
+        'snapshotSave',
+      ]);
       addresses = u.ready.wallet.addresses;
       coldHeight = u.ready.height;
       const w = createWalletClient(u.ready.wallet.url);
@@ -92,7 +116,9 @@ describeReal('saltnet up on real Salvium', () => {
         expect(cmdline).not.toContain(password);
         expect(cmdline).not.toContain(login);
       }
-      expect(readFileSync(`/proc/${u.ready.wallet.pid}/cmdline`, 'utf8').split('\0')).toEqual(expect.arrayContaining(['--password-file', '--rpc-login', 'saltnet']));
+      expect(readFileSync(`/proc/${u.ready.wallet.pid}/cmdline`, 'utf8').split('\0')).toEqual(
+        expect.arrayContaining(['--password-file', '--rpc-login', 'saltnet']),
+      );
       const w = createWalletClient(u.ready.wallet.url, { auth: { username, password: login } });
       expect(await w.version()).toBeGreaterThan(0);
       // a token is one call away (a ticker such as REAL is premium on real Salvium: it burns 10000 SAL1, not 1000)

@@ -16,7 +16,13 @@ describeReal('the library API on real Salvium', () => {
   const lines: string[] = [];
   beforeAll(async () => {
     // The default chain state 1-up built into the tier's cache (or built here when run alone).
-    t = await startTestnet({ ...REAL, cacheDir: CACHE_DIR, progress: 'lines', trapSignals: false, log: (l) => lines.push(l) });
+    t = await startTestnet({
+      ...REAL,
+      cacheDir: CACHE_DIR,
+      progress: 'lines',
+      trapSignals: false,
+      log: (l) => lines.push(l),
+    });
   });
   afterAll(async () => {
     await t?.stop();
@@ -30,27 +36,30 @@ describeReal('the library API on real Salvium', () => {
 
   it('runs a scenario on it, and a wallet RPC killed with SIGSEGV mid-scenario is restarted and the scenario passes', async () => {
     const file = join(root, 'mid.yaml');
-    writeFileSync(file, [
-      'name: a wallet RPC dies mid-scenario on real Salvium',
-      'requires: { unlocked: { SAL1: 2 SAL1 } }',
-      'wallets: { bob: {} }',
-      'steps:',
-      '  - name: balance before',
-      '    get_balance: { asset_type: SAL1 }',
-      '    expect:',
-      '      result.balances[0].unlocked_balance: { gte: 2 SAL1 }',
-      '  - name: send bob 1 SAL1',
-      '    transfer: { to: "${bob.address}", amount: 1 SAL1 }',
-      '  - mine: 1',
-      '  - name: bob sees it',
-      '    wallet: bob',
-      '    wait:',
-      '      get_transfers: { in: true }',
-      '      until:',
-      '        result.in: { contains: { type: in, amount: 1 SAL1 } }',
-      '      seconds: 120',
-      '',
-    ].join('\n'));
+    writeFileSync(
+      file,
+      [
+        'name: a wallet RPC dies mid-scenario on real Salvium',
+        'requires: { unlocked: { SAL1: 2 SAL1 } }',
+        'wallets: { bob: {} }',
+        'steps:',
+        '  - name: balance before',
+        '    get_balance: { asset_type: SAL1 }',
+        '    expect:',
+        '      result.balances[0].unlocked_balance: { gte: 2 SAL1 }',
+        '  - name: send bob 1 SAL1',
+        '    transfer: { to: "${bob.address}", amount: 1 SAL1 }',
+        '  - mine: 1',
+        '  - name: bob sees it',
+        '    wallet: bob',
+        '    wait:',
+        '      get_transfers: { in: true }',
+        '      until:',
+        '        result.in: { contains: { type: in, amount: 1 SAL1 } }',
+        '      seconds: 120',
+        '',
+      ].join('\n'),
+    );
     const killed: number[] = [];
     const r = await runScenario(file, {
       testnet: t,
@@ -102,6 +111,8 @@ describeReal('the library API on real Salvium', () => {
     const crashes = t.crashes();
     expect(crashes.some((c) => c.pid === w && c.exit.signal === 'SIGKILL')).toBe(true);
     expect(crashes.some((c) => c.pid === d && c.program === 'daemon')).toBe(true);
-    expect(lines.join('\n')).toMatch(/daemon \(pid \d+\) exited with signal SIGKILL while the testnet was up; starting it again on the same data/);
+    expect(lines.join('\n')).toMatch(
+      /daemon \(pid \d+\) exited with signal SIGKILL while the testnet was up; starting it again on the same data/,
+    );
   });
 });

@@ -26,13 +26,42 @@ describeReal('every example scenario on real Salvium and on the simulator', () =
     const t0 = Date.now();
     const r = await execa(
       process.execPath,
-      [CLI, 'diff', 'scenarios/*.yaml', '--a', 'sim', '--b', 'salvium', '--bin-dir-b', BIN_DIR, '--difficulty', '1', '--cache-dir', CACHE_DIR, '--artifacts', join(root, 'artifacts'), '--reporter', 'json', '--output', output],
-      { reject: false, env: { ...process.env, SALTNET_STATE_DIR: join(root, 'state'), NO_COLOR: '1' }, all: true, timeout: 1_500_000 },
+      [
+        CLI,
+        'diff',
+        'scenarios/*.yaml',
+        '--a',
+        'sim',
+        '--b',
+        'salvium',
+        '--bin-dir-b',
+        BIN_DIR,
+        '--difficulty',
+        '1',
+        '--cache-dir',
+        CACHE_DIR,
+        '--artifacts',
+        join(root, 'artifacts'),
+        '--reporter',
+        'json',
+        '--output',
+        output,
+      ],
+      {
+        reject: false,
+        env: { ...process.env, SALTNET_STATE_DIR: join(root, 'state'), NO_COLOR: '1' },
+        all: true,
+        timeout: 1_500_000,
+      },
     );
-    process.stderr.write(`real tier: the example suite on sim and real, compared, with the suite's chain state built, took ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+    process.stderr.write(
+      `real tier: the example suite on sim and real, compared, with the suite's chain state built, took ${((Date.now() - t0) / 1000).toFixed(1)} s\n`,
+    );
     // On failure, show the run's own output: the table of divergences, or the failed step with its log tails.
     const report = JSON.parse(readFileSync(output, 'utf8')) as Report;
-    const notPassed = report.scenarios.filter((s) => s.a.status !== 'passed' || s.b.status !== 'passed').map((s) => `${s.file}: sim ${s.a.status}, real ${s.b.status}`);
+    const notPassed = report.scenarios
+      .filter((s) => s.a.status !== 'passed' || s.b.status !== 'passed')
+      .map((s) => `${s.file}: sim ${s.a.status}, real ${s.b.status}`);
     expect(notPassed, r.all).toEqual([]);
     expect(report.summary.divergences, r.all).toBe(0);
     expect(r.exitCode, r.all).toBe(0);

@@ -2,7 +2,17 @@
 // vitest of its own with saltnet/vitest's global setup on real Salvium — one testnet from the tier's
 // cache, fresh wallets with their own wallet RPCs funded from the main wallet, a transfer between
 // them — and nothing left afterwards.
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,14 +34,38 @@ describeReal('saltnet/vitest on real Salvium', () => {
     symlinkSync(realpathSync(join(ROOT, 'node_modules/vitest')), join(project, 'node_modules/vitest'));
     cpSync(join(ROOT, 'test/vitest/example'), project, { recursive: true });
     // The real programs at difficulty 1, from the tier's cache (the default chain state 1-up built).
-    writeFileSync(join(project, 'saltnet.config.yaml'), `backend: salvium\nbinDir: ${BIN_DIR}\ndifficulty: 1\ncacheDir: ${CACHE_DIR}\n`);
+    writeFileSync(
+      join(project, 'saltnet.config.yaml'),
+      `backend: salvium\nbinDir: ${BIN_DIR}\ndifficulty: 1\ncacheDir: ${CACHE_DIR}\n`,
+    );
     const env: Record<string, string> = {};
-    for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('VITEST') && k !== 'NODE_OPTIONS' && !k.startsWith('SALTNET_')) env[k] = v;
+    for (const [k, v] of Object.entries(process.env))
+      if (v !== undefined && !k.startsWith('VITEST') && k !== 'NODE_OPTIONS' && !k.startsWith('SALTNET_')) env[k] = v;
     const state = join(project, '.state');
     Object.assign(env, { SALTNET_STATE_DIR: state, NO_COLOR: '1', CI: '1' });
-    const r = await execa(process.execPath, [join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--root', project, '--reporter', 'verbose', '--testTimeout', '300000', '--hookTimeout', '600000'], {
-      cwd: project, env, extendEnv: false, reject: false, all: true, timeout: 900_000,
-    });
+    const r = await execa(
+      process.execPath,
+      [
+        join(ROOT, 'node_modules/vitest/vitest.mjs'),
+        'run',
+        '--root',
+        project,
+        '--reporter',
+        'verbose',
+        '--testTimeout',
+        '300000',
+        '--hookTimeout',
+        '600000',
+      ],
+      {
+        cwd: project,
+        env,
+        extendEnv: false,
+        reject: false,
+        all: true,
+        timeout: 900_000,
+      },
+    );
     expect(r.exitCode, r.all).toBe(0);
     expect(r.all).toContain('saltnet: testnet ready for the tests');
     expect(r.all).toMatch(/Tests\s+3 passed \(3\)/);
@@ -40,7 +74,10 @@ describeReal('saltnet/vitest on real Salvium', () => {
       const strays = (): string[] =>
         readdirSync('/proc').filter((d) => {
           try {
-            return /^\d+$/.test(d) && readFileSync(`/proc/${d}/environ`, 'latin1').split('\0').includes(`SALTNET_STATE_DIR=${state}`);
+            return (
+              /^\d+$/.test(d) &&
+              readFileSync(`/proc/${d}/environ`, 'latin1').split('\0').includes(`SALTNET_STATE_DIR=${state}`)
+            );
           } catch {
             return false;
           }

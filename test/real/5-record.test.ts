@@ -15,8 +15,12 @@ const CLIENT = fileURLToPath(new URL('../record/client.mjs', import.meta.url));
 
 describeReal('saltnet record on real Salvium', () => {
   const root = mkdtempSync(join(tmpdir(), 'saltnet-real-record-'));
-  const env = { ...process.env, SALTNET_STATE_DIR: join(root, 'state'), NO_COLOR: '1', TICKER: 'RRC1' } as Record<string, string>;
-  const cli = (args: string[]) => execa(process.execPath, [CLI, ...args], { env, reject: false, all: true, timeout: 900_000 });
+  const env = { ...process.env, SALTNET_STATE_DIR: join(root, 'state'), NO_COLOR: '1', TICKER: 'RRC1' } as Record<
+    string,
+    string
+  >;
+  const cli = (args: string[]) =>
+    execa(process.execPath, [CLI, ...args], { env, reject: false, all: true, timeout: 900_000 });
   // 1050 SAL1 for main keeps the testnet's funding in the default bucket (1100): 1-up's cached chain serves it.
   const real = ['--backend', 'salvium', '--bin-dir', BIN_DIR, '--difficulty', '1', '--cache-dir', CACHE_DIR];
   const file = join(root, 'recorded.yaml');
@@ -24,7 +28,19 @@ describeReal('saltnet record on real Salvium', () => {
 
   it('records the wallet app; the scenario replays green on real Salvium', async () => {
     const t0 = Date.now();
-    const rec = await cli(['record', ...real, '--unlocked', '1050', '--wallet', 'bob', '--out', file, '--', process.execPath, CLIENT]);
+    const rec = await cli([
+      'record',
+      ...real,
+      '--unlocked',
+      '1050',
+      '--wallet',
+      'bob',
+      '--out',
+      file,
+      '--',
+      process.execPath,
+      CLIENT,
+    ]);
     expect(rec.exitCode, rec.all).toBe(0);
     const text = readFileSync(file, 'utf8');
     expect(text).toContain('salvium backend');
@@ -36,7 +52,26 @@ describeReal('saltnet record on real Salvium', () => {
 
   it('saltnet diff of the recording, the simulator against real Salvium, finds no divergence', async () => {
     const output = join(root, 'diff.json');
-    const r = await cli(['diff', file, '--a', 'sim', '--b', 'salvium', '--bin-dir-b', BIN_DIR, '--difficulty', '1', '--cache-dir', CACHE_DIR, '--artifacts', join(root, 'artifacts'), '--reporter', 'json', '--output', output]);
+    const r = await cli([
+      'diff',
+      file,
+      '--a',
+      'sim',
+      '--b',
+      'salvium',
+      '--bin-dir-b',
+      BIN_DIR,
+      '--difficulty',
+      '1',
+      '--cache-dir',
+      CACHE_DIR,
+      '--artifacts',
+      join(root, 'artifacts'),
+      '--reporter',
+      'json',
+      '--output',
+      output,
+    ]);
     const report = JSON.parse(readFileSync(output, 'utf8')) as { ok: boolean; summary: { divergences: number } };
     expect(report.summary.divergences, r.all).toBe(0);
     expect(r.exitCode, r.all).toBe(0);

@@ -11,5 +11,8 @@ export function describeReal(name: string, fn: () => void): void {
   describe.skipIf(!BIN_DIR)(name, fn);
 }
 
-/** The options every real testnet of the tier uses: the real programs at difficulty 1 (light RandomX: ~15 blocks/s on two cores). */
+/**
+ * The options every real testnet of the tier uses: the real programs at difficulty 1 (light RandomX: ~15 blocks/s on
+ * two cores).
+ */
 export const REAL = { backend: 'salvium' as const, binDir: BIN_DIR, difficulty: 1 };

@@ -14,7 +14,11 @@ const miner = env('SALTNET_MINER_ADDRESS');
 const ticker = process.env.TICKER ?? 'RCD1';
 
 async function post(url, path, body) {
-  const r = await fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const r = await fetch(url + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return r.json();
 }
 async function rpc(url, method, params) {
@@ -28,7 +32,12 @@ async function ok(url, method, params) {
 }
 async function mine(n) {
   const { height } = await post(daemon, '/get_height', {});
-  const st = await post(daemon, '/start_mining', { miner_address: miner, threads_count: 1, do_background_mining: false, ignore_battery: true });
+  const st = await post(daemon, '/start_mining', {
+    miner_address: miner,
+    threads_count: 1,
+    do_background_mining: false,
+    ignore_battery: true,
+  });
   if (st.status !== 'OK') throw new Error(`start_mining: ${st.status}`);
   for (;;) {
     const h = (await post(daemon, '/get_height', {})).height;
@@ -38,7 +47,12 @@ async function mine(n) {
   await post(daemon, '/stop_mining', {});
   for (const w of [wallet, bobWallet]) await ok(w, 'refresh');
 }
-const send = (to, amount, asset) => ({ destinations: [{ address: to, amount, asset_type: asset }], source_asset: asset, dest_asset: asset, tx_type: 3 });
+const send = (to, amount, asset) => ({
+  destinations: [{ address: to, amount, asset_type: asset }],
+  source_asset: asset,
+  dest_asset: asset,
+  tx_type: 3,
+});
 
 await ok(wallet, 'get_balance', { asset_type: 'SAL1' });
 await ok(wallet, 'create_token', { ticker, supply: 100, name: 'recorded token' });

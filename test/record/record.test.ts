@@ -12,8 +12,13 @@ import { cleanup, tempDir, waitFor } from '../helpers/sim.js';
 
 const CLIENT = fileURLToPath(new URL('./client.mjs', import.meta.url));
 let home: string;
-const env = (): Record<string, string> => ({ SALTNET_STATE_DIR: join(home, 'state'), SALTNET_CACHE_DIR: join(home, 'cache'), CI: '1' });
-const saltnet = (args: string[], extra: Record<string, string> = {}) => execa(process.execPath, [CLI, ...args], { env: { ...env(), ...extra }, reject: false, cwd: home });
+const env = (): Record<string, string> => ({
+  SALTNET_STATE_DIR: join(home, 'state'),
+  SALTNET_CACHE_DIR: join(home, 'cache'),
+  CI: '1',
+});
+const saltnet = (args: string[], extra: Record<string, string> = {}) =>
+  execa(process.execPath, [CLI, ...args], { env: { ...env(), ...extra }, reject: false, cwd: home });
 
 beforeAll(() => {
   home = tempDir('saltnet-record-');
@@ -26,26 +31,46 @@ afterAll(async () => {
 describe('saltnet record', () => {
   it('records a wallet app (token, listing, SAL1 and token transfers, a refused call) as a scenario that replays green', async () => {
     const out = join(home, 'session.yaml');
-    const r = await saltnet(['record', '--backend', 'sim', '--wallet', 'bob', '--out', out, '--', process.execPath, CLIENT]);
+    const r = await saltnet([
+      'record',
+      '--backend',
+      'sim',
+      '--wallet',
+      'bob',
+      '--out',
+      out,
+      '--',
+      process.execPath,
+      CLIENT,
+    ]);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/SALTNET_WALLET_BOB_URL=http:\/\/127\.0\.0\.1:\d+/);
     const text = readFileSync(out, 'utf8');
-    expect(text).toMatch(/^# yaml-language-server: \$schema=.*scenario\.schema\.json\n# Recorded by `saltnet record` on \d{4}-\d\d-\d\dT.*, sim backend/);
+    expect(text).toMatch(
+      /^# yaml-language-server: \$schema=.*scenario\.schema\.json\n# Recorded by `saltnet record` on \d{4}-\d\d-\d\dT.*, sim backend/,
+    );
     const doc = parse(text);
     expect(doc.requires).toEqual({ height: 1201, unlocked: { SAL1: '1100 SAL1' } });
     expect(doc.wallets).toEqual({ bob: {} });
-    const kinds = doc.steps.map((s: Record<string, unknown>) => Object.keys(s).find((k) => !['name', 'wallet', 'expect', 'expect_error', 'save'].includes(k)));
+    const kinds = doc.steps.map((s: Record<string, unknown>) =>
+      Object.keys(s).find((k) => !['name', 'wallet', 'expect', 'expect_error', 'save'].includes(k)),
+    );
     // readable forms where they send the same request, mining as mine steps, nothing of the mining loop
     expect(kinds.slice(0, 3)).toEqual(['get_balance', 'create_token', 'mine']);
     expect(kinds).toContain('transfer');
     expect(kinds).toContain('transfer_split');
     expect(text).not.toMatch(/start_mining|stop_mining/);
     expect(doc.steps.find((s: any) => s.transfer).transfer).toEqual({ to: '${bob.address}', amount: '10 SAL1' });
-    expect(doc.steps.find((s: any) => s.expect_error)).toMatchObject({ create_token: { name: 'again' }, expect_error: { code: -7, message: 'Token already exists.' } });
+    expect(doc.steps.find((s: any) => s.expect_error)).toMatchObject({
+      create_token: { name: 'again' },
+      expect_error: { code: -7, message: 'Token already exists.' },
+    });
     // a value an answer produced and a later request sends: saved, then a placeholder
     const transfer = doc.steps.find((s: any) => s.transfer);
     expect(transfer.save).toMatchObject({ transfer_tx_hash: 'result.tx_hash' });
-    expect(doc.steps.at(-1)).toMatchObject({ call: { path: '/is_key_image_spent', params: { key_images: ['${transfer_key_images}'] } } });
+    expect(doc.steps.at(-1)).toMatchObject({
+      call: { path: '/is_key_image_spent', params: { key_images: ['${transfer_key_images}'] } },
+    });
     expect(text).not.toMatch(/SC1T[1-9A-HJ-NP-Za-km-z]{90,}/); // every address is a placeholder
     const replay = await saltnet(['run', out, '--backend', 'sim']);
     expect(replay.exitCode, replay.stdout + replay.stderr).toBe(0);
@@ -55,16 +80,25 @@ describe('saltnet record', () => {
   it('writes what it recorded when the program fails, and exits with its code', async () => {
     const out = join(home, 'failing.yaml');
     const script = join(home, 'fail.mjs');
-    writeFileSync(script, `await fetch(process.env.SALTNET_WALLET_URL + '/json_rpc', { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'get_height' }) }); process.exit(3);\n`);
+    writeFileSync(
+      script,
+      `await fetch(process.env.SALTNET_WALLET_URL + '/json_rpc', { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'get_height' }) }); process.exit(3);\n`,
+    );
     const r = await saltnet(['record', '--backend', 'sim', '--out', out, '--', process.execPath, script]);
     expect(r.exitCode).toBe(3);
     expect(r.stderr).toContain('exited with code 3');
-    expect(parse(readFileSync(out, 'utf8')).steps).toEqual([{ call: { method: 'get_height' }, expect: { 'result.height': { type: 'number' } } }]);
+    expect(parse(readFileSync(out, 'utf8')).steps).toEqual([
+      { call: { method: 'get_height' }, expect: { 'result.height': { type: 'number' } } },
+    ]);
   });
 
   it('stops at Ctrl-C and writes the session; nothing keeps running', async () => {
     const out = join(home, 'interactive.yaml');
-    const proc = execa(process.execPath, [CLI, 'record', '--backend', 'sim', '--out', out], { env: env(), reject: false, cwd: home });
+    const proc = execa(process.execPath, [CLI, 'record', '--backend', 'sim', '--out', out], {
+      env: env(),
+      reject: false,
+      cwd: home,
+    });
     let err = '';
     proc.stderr!.on('data', (d: Buffer) => (err += d.toString()));
     const url = await waitFor('the proxies', async () => /SALTNET_DAEMON_URL=(\S+)/.exec(err)?.[1], 60_000);
@@ -86,14 +120,17 @@ describe('saltnet record', () => {
       const up = await startUntilReady(['up', '--backend', 'sim'], env(), running);
       const out = join(home, 'attached.yaml');
       const script = join(home, 'attached.mjs');
-      writeFileSync(script, [
-        "const call = (m, p) => fetch(process.env.SALTNET_WALLET_URL + '/json_rpc', { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: m, params: p }) }).then((r) => r.json());",
-        "await call('get_balance', { asset_type: 'SAL1' });",
-        "await call('transfer', { destinations: [{ address: process.env.SALTNET_MINER_ADDRESS, amount: 200000000, asset_type: 'SAL1' }], source_asset: 'SAL1', dest_asset: 'SAL1', tx_type: 3 });",
-        '',
-      ].join('\n'));
+      writeFileSync(
+        script,
+        [
+          "const call = (m, p) => fetch(process.env.SALTNET_WALLET_URL + '/json_rpc', { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: m, params: p }) }).then((r) => r.json());",
+          "await call('get_balance', { asset_type: 'SAL1' });",
+          "await call('transfer', { destinations: [{ address: process.env.SALTNET_MINER_ADDRESS, amount: 200000000, asset_type: 'SAL1' }], source_asset: 'SAL1', dest_asset: 'SAL1', tx_type: 3 });",
+          '',
+        ].join('\n'),
+      );
       const refused = await saltnet(['record', '--run', up.ready.runId, '--wallet', 'bob', '--out', out]);
-      expect(refused.stderr).toContain('--wallet needs a testnet of the recording\'s own');
+      expect(refused.stderr).toContain("--wallet needs a testnet of the recording's own");
       const r = await saltnet(['record', '--run', up.ready.runId, '--out', out, '--', process.execPath, script]);
       expect(r.exitCode, r.stderr).toBe(0);
       expect(r.stderr).toContain(`SALTNET_WALLET_URL=`);
@@ -119,7 +156,9 @@ describe('saltnet record', () => {
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('the file exists; give --force to replace it');
     expect(readFileSync(out, 'utf8')).toBe('mine\n');
-    expect((await saltnet(['record', '--wallet', 'main', '--out', join(home, 'x.yaml')])).stderr).toContain('every recording has a main wallet');
+    expect((await saltnet(['record', '--wallet', 'main', '--out', join(home, 'x.yaml')])).stderr).toContain(
+      'every recording has a main wallet',
+    );
     expect(existsSync(join(home, 'x.yaml'))).toBe(false);
   });
 });

@@ -6,11 +6,22 @@ import { recordingToScenario } from '../../harness/record/write.js';
 import type { RecordedCall, RecordedEvent, Recording } from '../../harness/record/types.js';
 import { BACKENDS } from '../../harness/testnet/backends.js';
 
-const MAIN = { cn: 'SaLvTyLFta9BiAXeUfFkKvViBkFt4ay5nEUcd6mtt5fYEHWvLf2nhMt9gjwbyQ4XV9VVhUYKsTFsjiYTrmm5BXXrdbPSLpxAzH4', carrot: 'SC1TjPj1LG7mQHHEjLCMgVLg9fAxQhyYh7ysmEjUsy9TSBHKvz6DtGAUSqzK9ZvKJJ2u5gc6hBLsC8E6wTDx5d5fVBixvASZyd9' };
-const BOB = { cn: 'SaLvTxHb5jWHWNaMfVSHMA8jPfK7pQMp8aGz4bASAJN4mcC4Ss9PUeYu1ZgjZ7D4P4qKxvdrbojSvRK3RE6mdbc2hXW7kDYY3jj', carrot: 'SC1TooS5kSdnwJk5FSL3xpKobbpTpykEpLqzy7KLTUJuxkPVpCU1ne4LBXMXxhZQA2hohzgHMKjtZAp1oWZdyRfQCS6S9JLqCQW' };
+const MAIN = {
+  cn: 'SaLvTyLFta9BiAXeUfFkKvViBkFt4ay5nEUcd6mtt5fYEHWvLf2nhMt9gjwbyQ4XV9VVhUYKsTFsjiYTrmm5BXXrdbPSLpxAzH4',
+  carrot: 'SC1TjPj1LG7mQHHEjLCMgVLg9fAxQhyYh7ysmEjUsy9TSBHKvz6DtGAUSqzK9ZvKJJ2u5gc6hBLsC8E6wTDx5d5fVBixvASZyd9',
+};
+const BOB = {
+  cn: 'SaLvTxHb5jWHWNaMfVSHMA8jPfK7pQMp8aGz4bASAJN4mcC4Ss9PUeYu1ZgjZ7D4P4qKxvdrbojSvRK3RE6mdbc2hXW7kDYY3jj',
+  carrot: 'SC1TooS5kSdnwJk5FSL3xpKobbpTpykEpLqzy7KLTUJuxkPVpCU1ne4LBXMXxhZQA2hohzgHMKjtZAp1oWZdyRfQCS6S9JLqCQW',
+};
 const HASH = 'ab'.repeat(32);
 
-const call = (method: string, params: unknown, answer: RecordedCall['answer'], extra: Partial<RecordedCall> = {}): RecordedCall => ({ kind: 'call', on: 'wallet', wallet: 'main', method, params, answer, ms: 1, ...extra });
+const call = (
+  method: string,
+  params: unknown,
+  answer: RecordedCall['answer'],
+  extra: Partial<RecordedCall> = {},
+): RecordedCall => ({ kind: 'call', on: 'wallet', wallet: 'main', method, params, answer, ms: 1, ...extra });
 
 function scenario(events: RecordedEvent[], history: 'fresh' | 'unknown' = 'fresh') {
   const rec: Recording = {
@@ -27,7 +38,13 @@ function scenario(events: RecordedEvent[], history: 'fresh' | 'unknown' = 'fresh
   return { text, doc: parse(text) };
 }
 
-const sent = (asset: string, amount: number, extra: Record<string, unknown> = {}) => ({ destinations: [{ address: BOB.carrot, amount, asset_type: asset }], source_asset: asset, dest_asset: asset, tx_type: 3, ...extra });
+const sent = (asset: string, amount: number, extra: Record<string, unknown> = {}) => ({
+  destinations: [{ address: BOB.carrot, amount, asset_type: asset }],
+  source_asset: asset,
+  dest_asset: asset,
+  tx_type: 3,
+  ...extra,
+});
 
 describe('recordingToScenario', () => {
   it('writes the readable form only when it sends exactly the recorded request', () => {
@@ -40,18 +57,32 @@ describe('recordingToScenario', () => {
     expect(doc.steps[0].expect).toEqual({ 'result.tx_hash': { matches: '^[0-9a-f]{64}$' }, 'result.fee': 1239160 });
     expect(doc.steps[1].transfer).toEqual({ to: '${bob.address}', amount: '0.00000005 SAL1', priority: 1 });
     // no tx_type, no assets: the readable form would add them, so the request is sent as written
-    expect(doc.steps[2]).toMatchObject({ call: { method: 'transfer', params: { destinations: [{ address: '${bob.address}', amount: 5, asset_type: 'SAL1' }] } } });
+    expect(doc.steps[2]).toMatchObject({
+      call: {
+        method: 'transfer',
+        params: { destinations: [{ address: '${bob.address}', amount: 5, asset_type: 'SAL1' }] },
+      },
+    });
   });
 
   it('saves a value an answer produced where a later request sends it, and escapes ${ in text', () => {
     const { doc } = scenario([
       call('transfer', sent('SAL1', 100), { result: { tx_hash: HASH } }),
       call('get_transfers', { in: true }, { result: { in: [{ txid: HASH, note: 'pay ${x}' }] } }, { wallet: 'bob' }),
-      call('relay_tx', { hex: HASH, note: 'a ${literal}' }, { error: { code: -1, message: `no tx ${HASH} in the pool` } }),
+      call(
+        'relay_tx',
+        { hex: HASH, note: 'a ${literal}' },
+        { error: { code: -1, message: `no tx ${HASH} in the pool` } },
+      ),
     ]);
     expect(doc.steps[0].save).toEqual({ transfer_tx_hash: 'result.tx_hash' });
     // entries of one block come in no fixed order: each is looked for by its exact fields
-    expect(doc.steps[1]).toMatchObject({ wallet: 'bob', expect: { 'result.in': { all: [{ length: 1 }, { contains: { txid: '${transfer_tx_hash}', note: 'pay $${x}' } }] } } });
+    expect(doc.steps[1]).toMatchObject({
+      wallet: 'bob',
+      expect: {
+        'result.in': { all: [{ length: 1 }, { contains: { txid: '${transfer_tx_hash}', note: 'pay $${x}' } }] },
+      },
+    });
     expect(doc.steps[2].call.params).toEqual({ hex: '${transfer_tx_hash}', note: 'a $${literal}' });
     expect(doc.steps[2].expect_error).toEqual({ code: -1, message: { matches: '^no tx [0-9a-f]{64} in the pool$' } });
   });
@@ -59,18 +90,50 @@ describe('recordingToScenario', () => {
   it('checks what depends on where the chain is by its type, and a chain-wide list by what it contains', () => {
     const { doc } = scenario([
       call('get_tokens', {}, { result: { tokens: ['salABC1', 'salABC2'] } }),
-      { kind: 'call', on: 'daemon', path: '/get_info', params: {}, answer: { result: { height: 1300, status: 'OK', top_block_hash: HASH, difficulty: 1, database_size: 5, start_time: 1764000000 } }, ms: 1 },
+      {
+        kind: 'call',
+        on: 'daemon',
+        path: '/get_info',
+        params: {},
+        answer: {
+          result: {
+            height: 1300,
+            status: 'OK',
+            top_block_hash: HASH,
+            difficulty: 1,
+            database_size: 5,
+            start_time: 1764000000,
+          },
+        },
+        ms: 1,
+      },
     ]);
-    expect(doc.steps[0].expect).toEqual({ 'result.tokens': { all: [{ contains: 'salABC1' }, { contains: 'salABC2' }] } });
+    expect(doc.steps[0].expect).toEqual({
+      'result.tokens': { all: [{ contains: 'salABC1' }, { contains: 'salABC2' }] },
+    });
     expect(doc.steps[1]).toEqual({
       call: { path: '/get_info' },
-      expect: { 'result.height': { type: 'number' }, 'result.status': 'OK', 'result.top_block_hash': { matches: '^[0-9a-f]{64}$' }, 'result.difficulty': { type: 'number' }, 'result.database_size': { type: 'number' }, 'result.start_time': { type: 'number' } },
+      expect: {
+        'result.height': { type: 'number' },
+        'result.status': 'OK',
+        'result.top_block_hash': { matches: '^[0-9a-f]{64}$' },
+        'result.difficulty': { type: 'number' },
+        'result.database_size': { type: 'number' },
+        'result.start_time': { type: 'number' },
+      },
     });
   });
 
   it('turns mining into mine steps (the height read that starts a mining loop included) and keeps what it cannot replay as a comment', () => {
     const { doc, text } = scenario([
-      { kind: 'call', on: 'daemon', path: '/get_height', params: {}, answer: { result: { height: 1210, status: 'OK' } }, ms: 1 },
+      {
+        kind: 'call',
+        on: 'daemon',
+        path: '/get_height',
+        params: {},
+        answer: { result: { height: 1210, status: 'OK' } },
+        ms: 1,
+      },
       { kind: 'mine', blocks: 3 },
       { kind: 'mine', blocks: 2 },
       { kind: 'skipped', why: '/getblocks.bin: a binary (epee) endpoint, which a scenario cannot send' },
@@ -82,8 +145,14 @@ describe('recordingToScenario', () => {
     expect(doc.wallets).toEqual({ bob: {} });
   });
 
-  it('on a running testnet (main\'s history unknown): no exact balances, and main must hold what the session spent', () => {
-    const { doc } = scenario([call('get_balance', {}, { result: { balance: 123456789 } }), call('transfer', sent('SAL1', 2000 * 100_000_000), { result: {} })], 'unknown');
+  it("on a running testnet (main's history unknown): no exact balances, and main must hold what the session spent", () => {
+    const { doc } = scenario(
+      [
+        call('get_balance', {}, { result: { balance: 123456789 } }),
+        call('transfer', sent('SAL1', 2000 * 100_000_000), { result: {} }),
+      ],
+      'unknown',
+    );
     expect(doc.steps[0].expect).toEqual({ result: { type: 'object' } });
     expect(doc.requires.unlocked).toEqual({ SAL1: '2001 SAL1' });
     expect(doc.wallets).toBeUndefined();
@@ -92,7 +161,11 @@ describe('recordingToScenario', () => {
   it('writes no secret: a password sent becomes ${env.…}, a key or seed that came back only its type', () => {
     const { doc, text } = scenario([
       call('open_wallet', { filename: 'w', password: 'hunter2-secret' }, { result: {} }),
-      call('query_key', { key_type: 'mnemonic' }, { result: { key: 'abbey ability able about above absent secretwords' } }),
+      call(
+        'query_key',
+        { key_type: 'mnemonic' },
+        { result: { key: 'abbey ability able about above absent secretwords' } },
+      ),
     ]);
     expect(text).not.toMatch(/hunter2|secretwords/);
     expect(doc.steps[0].call.params).toEqual({ filename: 'w', password: '${env.SALTNET_RECORDED_PASSWORD}' });

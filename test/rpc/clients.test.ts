@@ -5,7 +5,17 @@ import { createDaemonClient } from '../../harness/rpc/daemon.js';
 import { ConnectionError, HttpStatusError, RpcError } from '../../harness/rpc/errors.js';
 import { parseJson, stringifyJson } from '../../harness/rpc/json.js';
 import { createWalletClient } from '../../harness/rpc/wallet.js';
-import { cleanup, freePort, generateWallet, mineTo, startDaemon, startWalletRpc, stopAll, tempDir, type SimDaemon } from '../helpers/sim.js';
+import {
+  cleanup,
+  freePort,
+  generateWallet,
+  mineTo,
+  startDaemon,
+  startWalletRpc,
+  stopAll,
+  tempDir,
+  type SimDaemon,
+} from '../helpers/sim.js';
 
 describe('RPC JSON', () => {
   it('keeps integers beyond 2^53 exact and small ones as numbers', () => {
@@ -43,7 +53,10 @@ describe('daemon and wallet clients against the simulator', () => {
   });
 
   it('reports 0 for an asset a fresh wallet never received, and the unlocked balance after mining', async () => {
-    const rpc = await startWalletRpc(['--wallet-file', walletFile, '--password', 'pw', '--log-file', join(dir, 'w1.log')], daemon.port);
+    const rpc = await startWalletRpc(
+      ['--wallet-file', walletFile, '--password', 'pw', '--log-file', join(dir, 'w1.log')],
+      daemon.port,
+    );
     const w = createWalletClient(`http://127.0.0.1:${rpc.port}`);
     expect(await w.balance()).toEqual({ balance: 0n, unlocked: 0n, blocksToUnlock: 0 });
     await mineTo(daemon.port, cn, 900);
@@ -59,7 +72,20 @@ describe('daemon and wallet clients against the simulator', () => {
   });
 
   it('logs in with HTTP Digest on one connection, call after call, and names a wrong login', async () => {
-    const rpc = await startWalletRpc(['--wallet-file', walletFile, '--password', 'pw', '--rpc-login', 'alice:s3cret', '--log-file', join(dir, 'w2.log')], daemon.port, { login: true });
+    const rpc = await startWalletRpc(
+      [
+        '--wallet-file',
+        walletFile,
+        '--password',
+        'pw',
+        '--rpc-login',
+        'alice:s3cret',
+        '--log-file',
+        join(dir, 'w2.log'),
+      ],
+      daemon.port,
+      { login: true },
+    );
     const w = createWalletClient(`http://127.0.0.1:${rpc.port}`, { auth: { username: 'alice', password: 's3cret' } });
     for (let i = 0; i < 5; i++) expect(await w.version()).toBe(65564);
     await w.close();
@@ -91,7 +117,9 @@ describe('Monero-shaped get_balance', () => {
       req.on('end', () => {
         const id = (JSON.parse(body) as { id: string }).id;
         res.setHeader('content-type', 'application/json');
-        res.end(`{"id":"${id}","jsonrpc":"2.0","result":{"balance":35184372088832123,"unlocked_balance":1000000000000,"blocks_to_unlock":59,"multisig_import_needed":false}}`);
+        res.end(
+          `{"id":"${id}","jsonrpc":"2.0","result":{"balance":35184372088832123,"unlocked_balance":1000000000000,"blocks_to_unlock":59,"multisig_import_needed":false}}`,
+        );
       });
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));

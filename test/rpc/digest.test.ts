@@ -34,25 +34,48 @@ const fixedStore = (...nonces: string[]): DigestNonceStore => {
 
 describe('digest: RFC 2617 worked example', () => {
   it('client computes response 6629fae49393a05397450978507c4ef1', () => {
-    const header = digestAuthorizationHeader({ ...MUFASA, method: 'GET', uri: '/dir/index.html', wwwAuthenticate: RFC_CHALLENGE, nc: 1, cnonce: '0a4f113b' });
+    const header = digestAuthorizationHeader({
+      ...MUFASA,
+      method: 'GET',
+      uri: '/dir/index.html',
+      wwwAuthenticate: RFC_CHALLENGE,
+      nc: 1,
+      cnonce: '0a4f113b',
+    });
     expect(header).toContain('response="6629fae49393a05397450978507c4ef1"');
     expect(header).toContain('qop=auth,nc=00000001,cnonce="0a4f113b"');
     expect(header).toContain('opaque="5ccc069c403ebaf9f0171e9517f40e41"');
-    expect(header.startsWith('Digest algorithm=MD5,nonce="dcd98b7102dd2f0e8b11d0f600bfb0c093",realm="testrealm@host.com"')).toBe(true);
+    expect(
+      header.startsWith('Digest algorithm=MD5,nonce="dcd98b7102dd2f0e8b11d0f600bfb0c093",realm="testrealm@host.com"'),
+    ).toBe(true);
   });
 
   it('server accepts the RFC Authorization header for that nonce', () => {
     const parsed = parseDigestAuthorization(RFC_AUTHORIZATION);
-    expect(parsed).toMatchObject({ username: 'Mufasa', nc: '00000001', qop: 'auth', uri: '/dir/index.html', response: '6629fae49393a05397450978507c4ef1' });
+    expect(parsed).toMatchObject({
+      username: 'Mufasa',
+      nc: '00000001',
+      qop: 'auth',
+      uri: '/dir/index.html',
+      response: '6629fae49393a05397450978507c4ef1',
+    });
     const store = new DigestNonceStore();
     store.nonce = 'dcd98b7102dd2f0e8b11d0f600bfb0c093';
-    expect(verifyDigestAuthorization(RFC_AUTHORIZATION, 'GET', MUFASA, store, 'testrealm@host.com')).toEqual({ ok: true });
+    expect(verifyDigestAuthorization(RFC_AUTHORIZATION, 'GET', MUFASA, store, 'testrealm@host.com')).toEqual({
+      ok: true,
+    });
   });
 
   it('server refuses the RFC header with another password or method', () => {
     const store = new DigestNonceStore();
     store.nonce = 'dcd98b7102dd2f0e8b11d0f600bfb0c093';
-    const r = verifyDigestAuthorization(RFC_AUTHORIZATION, 'GET', { username: 'Mufasa', password: 'x' }, store, 'testrealm@host.com');
+    const r = verifyDigestAuthorization(
+      RFC_AUTHORIZATION,
+      'GET',
+      { username: 'Mufasa', password: 'x' },
+      store,
+      'testrealm@host.com',
+    );
     expect(r.ok).toBe(false);
     expect(r.ok ? undefined : r.stale).toBe(false);
     store.nonce = 'dcd98b7102dd2f0e8b11d0f600bfb0c093';
@@ -81,7 +104,8 @@ describe('digest: epee session rules', () => {
     const first = verifyDigestAuthorization(undefined, 'POST', creds, store);
     expect(first.ok).toBe(false);
     const www = first.ok ? [] : first.wwwAuthenticate;
-    const auth = (nc: number): string => digestAuthorizationHeader({ ...creds, method: 'POST', uri: '/json_rpc', wwwAuthenticate: www, nc });
+    const auth = (nc: number): string =>
+      digestAuthorizationHeader({ ...creds, method: 'POST', uri: '/json_rpc', wwwAuthenticate: www, nc });
     expect(verifyDigestAuthorization(auth(1), 'POST', creds, store)).toEqual({ ok: true });
     expect(verifyDigestAuthorization(auth(2), 'POST', creds, store)).toEqual({ ok: true });
     expect(verifyDigestAuthorization(auth(3), 'POST', creds, store)).toEqual({ ok: true });
@@ -97,7 +121,13 @@ describe('digest: epee session rules', () => {
   it('supports MD5-sess and the RFC 2069 form (first request only)', () => {
     const store = fixedStore('N1', 'N2', 'N3');
     verifyDigestAuthorization(undefined, 'POST', creds, store);
-    const sess = digestAuthorizationHeader({ ...creds, method: 'POST', uri: '/json_rpc', wwwAuthenticate: createDigestChallenge(DIGEST_REALM, 'N1')[1] as string, nc: 1 });
+    const sess = digestAuthorizationHeader({
+      ...creds,
+      method: 'POST',
+      uri: '/json_rpc',
+      wwwAuthenticate: createDigestChallenge(DIGEST_REALM, 'N1')[1] as string,
+      nc: 1,
+    });
     expect(sess).toContain('algorithm=MD5-sess');
     expect(verifyDigestAuthorization(sess, 'POST', creds, store)).toEqual({ ok: true });
 
@@ -114,9 +144,30 @@ describe('digest: epee session rules', () => {
     const store = fixedStore('N1');
     verifyDigestAuthorization(undefined, 'POST', creds, store);
     const www = createDigestChallenge(DIGEST_REALM, 'N1');
-    const wrongPw = digestAuthorizationHeader({ username: 'monero', password: 'nope', method: 'POST', uri: '/json_rpc', wwwAuthenticate: www });
-    const wrongUser = digestAuthorizationHeader({ username: 'other', password: creds.password, method: 'POST', uri: '/json_rpc', wwwAuthenticate: www });
-    for (const h of [wrongPw, wrongUser, 'Basic bW9uZXJvOng=', 'Digest', 'Digest username="monero"', 'Digest foo="bar"', `${wrongPw},`, '']) {
+    const wrongPw = digestAuthorizationHeader({
+      username: 'monero',
+      password: 'nope',
+      method: 'POST',
+      uri: '/json_rpc',
+      wwwAuthenticate: www,
+    });
+    const wrongUser = digestAuthorizationHeader({
+      username: 'other',
+      password: creds.password,
+      method: 'POST',
+      uri: '/json_rpc',
+      wwwAuthenticate: www,
+    });
+    for (const h of [
+      wrongPw,
+      wrongUser,
+      'Basic bW9uZXJvOng=',
+      'Digest',
+      'Digest username="monero"',
+      'Digest foo="bar"',
+      `${wrongPw},`,
+      '',
+    ]) {
       const s = fixedStore('N1', 'N2');
       s.nonce = 'N1';
       const r = verifyDigestAuthorization(h, 'POST', creds, s);
@@ -129,7 +180,10 @@ describe('digest: epee session rules', () => {
     const joined = createDigestChallenge(DIGEST_REALM, 'a+b/c==', true).join(', ');
     const cs = parseDigestChallenges(joined);
     expect(cs).toHaveLength(2);
-    expect(cs[0]).toEqual({ scheme: 'Digest', params: { qop: 'auth', algorithm: 'MD5', realm: 'monero-rpc', nonce: 'a+b/c==', stale: 'true' } });
+    expect(cs[0]).toEqual({
+      scheme: 'Digest',
+      params: { qop: 'auth', algorithm: 'MD5', realm: 'monero-rpc', nonce: 'a+b/c==', stale: 'true' },
+    });
     expect(cs[1]?.params.algorithm).toBe('MD5-sess');
     expect(parseDigestChallenges('Basic realm="x", Digest realm="y", nonce="", qop="auth"')).toEqual([
       { scheme: 'Basic', params: { realm: 'x' } },

@@ -2,7 +2,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ARTIFACT_FILES, ArtifactWriteError, createArtifacts, folderTimestamp, readArtifacts, slugify } from '../../harness/scenario/artifacts.js';
+import {
+  ARTIFACT_FILES,
+  ArtifactWriteError,
+  createArtifacts,
+  folderTimestamp,
+  readArtifacts,
+  slugify,
+} from '../../harness/scenario/artifacts.js';
 import type { ScenarioResult } from '../../harness/scenario/types.js';
 
 let root: string;
@@ -23,7 +30,16 @@ const result: ScenarioResult = {
   ms: 1234,
   backend: 'sim',
   steps: [
-    { index: 0, name: 'create_token', action: 'create_token', status: 'failed', ms: 12, request: { ticker: 'ABCD', supply: 18440000000000000000n }, response: { error: { code: -1, message: 'nope' } }, failure: { message: 'unexpected error', path: 'error', pos: { file: scenario.file, line: 3, col: 5 } } },
+    {
+      index: 0,
+      name: 'create_token',
+      action: 'create_token',
+      status: 'failed',
+      ms: 12,
+      request: { ticker: 'ABCD', supply: 18440000000000000000n },
+      response: { error: { code: -1, message: 'nope' } },
+      failure: { message: 'unexpected error', path: 'error', pos: { file: scenario.file, line: 3, col: 5 } },
+    },
   ],
   failure: { message: 'unexpected error' },
   logTails: { daemon: ['a', 'b'] },
@@ -37,14 +53,46 @@ describe('artifacts', () => {
     const resolved = {
       name: scenario.name,
       requires: { height: 1201, unlocked: { SAL1: 110000000000n, BIG: 18446744073709551615n } },
-      steps: [{ create_token: { ticker: 'abcd', supply: 1000, name: 'Démo "quoted"' }, pos: { file: scenario.file, line: 3, col: 5 } }],
+      steps: [
+        {
+          create_token: { ticker: 'abcd', supply: 1000, name: 'Démo "quoted"' },
+          pos: { file: scenario.file, line: 3, col: 5 },
+        },
+      ],
       fn: () => 1,
     };
     const scenarioFile = a.writeScenario(resolved);
-    const commandsFile = a.writeCommandLines(['salviumd --testnet --data-dir /tmp/x', 'salvium-wallet-rpc --password *** --rpc-bind-port 1']);
-    a.transcript({ time: fixed(), target: 'wallet', path: '/json_rpc', request: { method: 'get_balance', params: { asset_type: 'SAL1' } }, status: 200, response: { result: { balance: 18446744073709551615n } }, ms: 3.5 });
-    a.transcript({ time: Date.UTC(2025, 0, 2), target: 'daemon', path: '/get_info', request: undefined, status: null, response: undefined, ms: 1 });
-    a.transcript({ time: '2025-01-02T00:00:01.000Z', target: 'wallet:bob', path: '/json_rpc', request: { method: 'x' }, status: 500, response: 'Internal Server Error\n', ms: 2 });
+    const commandsFile = a.writeCommandLines([
+      'salviumd --testnet --data-dir /tmp/x',
+      'salvium-wallet-rpc --password *** --rpc-bind-port 1',
+    ]);
+    a.transcript({
+      time: fixed(),
+      target: 'wallet',
+      path: '/json_rpc',
+      request: { method: 'get_balance', params: { asset_type: 'SAL1' } },
+      status: 200,
+      response: { result: { balance: 18446744073709551615n } },
+      ms: 3.5,
+    });
+    a.transcript({
+      time: Date.UTC(2025, 0, 2),
+      target: 'daemon',
+      path: '/get_info',
+      request: undefined,
+      status: null,
+      response: undefined,
+      ms: 1,
+    });
+    a.transcript({
+      time: '2025-01-02T00:00:01.000Z',
+      target: 'wallet:bob',
+      path: '/json_rpc',
+      request: { method: 'x' },
+      status: 500,
+      response: 'Internal Server Error\n',
+      ms: 2,
+    });
 
     const logSrc = path.join(root, 'daemon-src.log');
     fs.writeFileSync(logSrc, 'line 1\nline 2\n');
@@ -55,11 +103,20 @@ describe('artifacts', () => {
     a.close();
     a.close(); // idempotent
 
-    expect(fs.readdirSync(a.dir).sort()).toEqual(['commands.txt', 'logs', 'result.json', 'scenario.yaml', 'transcript.jsonl']);
+    expect(fs.readdirSync(a.dir).sort()).toEqual([
+      'commands.txt',
+      'logs',
+      'result.json',
+      'scenario.yaml',
+      'transcript.jsonl',
+    ]);
     expect(scenarioFile).toBe(path.join(a.dir, ARTIFACT_FILES.scenario));
     expect(commandsFile).toBe(path.join(a.dir, ARTIFACT_FILES.commands));
     expect(resultFile).toBe(path.join(a.dir, ARTIFACT_FILES.result));
-    expect(copied).toEqual({ daemon: path.join(a.dir, 'logs', 'daemon.log'), 'wallet-rpc/main': path.join(a.dir, 'logs', 'wallet-rpc_main.log') });
+    expect(copied).toEqual({
+      daemon: path.join(a.dir, 'logs', 'daemon.log'),
+      'wallet-rpc/main': path.join(a.dir, 'logs', 'wallet-rpc_main.log'),
+    });
     expect(fs.readFileSync(path.join(a.dir, 'logs', 'daemon.log'), 'utf8')).toBe('line 1\nline 2\n');
     expect(fs.readFileSync(scenarioFile, 'utf8')).toContain('BIG: 18446744073709551615\n');
 
@@ -76,9 +133,17 @@ describe('artifacts', () => {
     expect(back.scenario).toEqual({
       name: scenario.name,
       requires: { height: 1201, unlocked: { SAL1: 110000000000, BIG: 18446744073709551615n } },
-      steps: [{ create_token: { ticker: 'abcd', supply: 1000, name: 'Démo "quoted"' }, pos: { file: scenario.file, line: 3, col: 5 } }],
+      steps: [
+        {
+          create_token: { ticker: 'abcd', supply: 1000, name: 'Démo "quoted"' },
+          pos: { file: scenario.file, line: 3, col: 5 },
+        },
+      ],
     });
-    expect(back.commandLines).toEqual(['salviumd --testnet --data-dir /tmp/x', 'salvium-wallet-rpc --password *** --rpc-bind-port 1']);
+    expect(back.commandLines).toEqual([
+      'salviumd --testnet --data-dir /tmp/x',
+      'salvium-wallet-rpc --password *** --rpc-bind-port 1',
+    ]);
     expect(back.transcript.map((t) => [t.target, t.status, t.time])).toEqual([
       ['wallet', 200, '2025-01-02T03:04:05.678Z'],
       ['daemon', null, '2025-01-02T00:00:00.000Z'],
@@ -89,7 +154,10 @@ describe('artifacts', () => {
     expect(back.result?.steps[0]?.request).toEqual({ ticker: 'ABCD', supply: '18440000000000000000' });
     expect(back.result?.steps[0]?.failure?.pos).toEqual({ file: scenario.file, line: 3, col: 5 });
     expect(back.result?.logTails).toEqual({ daemon: ['a', 'b'] });
-    expect(back.logs).toEqual({ daemon: path.join(a.dir, 'logs', 'daemon.log'), 'wallet-rpc_main': path.join(a.dir, 'logs', 'wallet-rpc_main.log') });
+    expect(back.logs).toEqual({
+      daemon: path.join(a.dir, 'logs', 'daemon.log'),
+      'wallet-rpc_main': path.join(a.dir, 'logs', 'wallet-rpc_main.log'),
+    });
   });
 
   it('never reuses an existing folder', () => {
@@ -108,7 +176,15 @@ describe('artifacts', () => {
     const a = createArtifacts(root, scenario, { secrets: ['hunter2', 's3cr"t'] });
     a.writeCommandLines(['salvium-wallet-rpc --password hunter2', 'x --rpc-login user:s3cr"t']);
     a.writeScenario({ wallets: { bob: { password: 'hunter2' } } });
-    a.transcript({ time: 0, target: 'wallet', path: '/json_rpc', request: { params: { password: 's3cr"t' } }, status: 200, response: { result: { note: 'hunter2hunter2' } }, ms: 1 });
+    a.transcript({
+      time: 0,
+      target: 'wallet',
+      path: '/json_rpc',
+      request: { params: { password: 's3cr"t' } },
+      status: 200,
+      response: { result: { note: 'hunter2hunter2' } },
+      ms: 1,
+    });
     const log = path.join(root, 'src.log');
     fs.writeFileSync(log, 'started with hunter2\n');
     a.copyLogs({ wallet: log });
@@ -127,7 +203,10 @@ describe('artifacts', () => {
   });
 
   it('accepts a custom redactor', () => {
-    const a = createArtifacts(root, scenario, { secrets: ['pw'], redact: (t, s) => s.reduce((x, y) => x.split(y).join('[hidden]'), t) });
+    const a = createArtifacts(root, scenario, {
+      secrets: ['pw'],
+      redact: (t, s) => s.reduce((x, y) => x.split(y).join('[hidden]'), t),
+    });
     a.writeCommandLines(['--password pw']);
     a.close();
     expect(readArtifacts(a.dir).commandLines).toEqual(['--password [hidden]']);

@@ -17,8 +17,14 @@ const PUBLIC = 'plainly-public-value-4567';
 
 describe('envRedaction', () => {
   it('finds ${env.NAME} and ${env.public.NAME} anywhere in a scenario, keys and escapes included', () => {
-    const refs = envReferences({ steps: [{ params: { a: 'x ${env.A} y', [`\${env.B}`]: ['${env.public.C}', '$${env.D}'] } }] });
-    expect(refs).toEqual([{ name: 'A', public: false }, { name: 'B', public: false }, { name: 'C', public: true }]);
+    const refs = envReferences({
+      steps: [{ params: { a: 'x ${env.A} y', [`\${env.B}`]: ['${env.public.C}', '$${env.D}'] } }],
+    });
+    expect(refs).toEqual([
+      { name: 'A', public: false },
+      { name: 'B', public: false },
+      { name: 'C', public: true },
+    ]);
   });
 
   it('replaces each secret value by its label, leaves public ones, and is idempotent', () => {
@@ -28,7 +34,11 @@ describe('envRedaction', () => {
     const once = r.redact('alpha-secret, alpha and gamma-public');
     expect(once).toBe('<redacted env.A>, <redacted env.E> and gamma-public');
     expect(r.redact(once)).toBe(once);
-    expect(r.redactValue({ n: 12n, list: ['alpha-secret'], 'alpha-secret': true })).toEqual({ n: 12n, list: ['<redacted env.A>'], '<redacted env.A>': true });
+    expect(r.redactValue({ n: 12n, list: ['alpha-secret'], 'alpha-secret': true })).toEqual({
+      n: 12n,
+      list: ['<redacted env.A>'],
+      '<redacted env.A>': true,
+    });
   });
 
   it('warns about a secret too short to redact without changing other text', () => {
@@ -44,7 +54,9 @@ describe('envRedaction', () => {
   it('accepts ${env.public.NAME} in a scenario file, and refuses other env forms', () => {
     const scenario = (value: string) => `name: n\nsteps:\n  - call: { path: /get_info, params: { a: "${value}" } }\n`;
     expect(parseScenario(scenario('${env.public.X} ${env.X} ${env.public}'), 'ok.yaml').steps).toHaveLength(1);
-    expect(() => parseScenario(scenario('${env.public.X.Y}'), 'bad.yaml')).toThrow('write ${env.NAME} (or ${env.public.NAME}: not redacted from the artifacts) for the environment variable NAME, not ${env.public.X.Y}');
+    expect(() => parseScenario(scenario('${env.public.X.Y}'), 'bad.yaml')).toThrow(
+      'write ${env.NAME} (or ${env.public.NAME}: not redacted from the artifacts) for the environment variable NAME, not ${env.public.X.Y}',
+    );
   });
 });
 
@@ -73,17 +85,42 @@ describe('saltnet run with ${env.…} values', () => {
   beforeAll(async () => {
     dir = tempDir('saltnet-env-secrets-');
     writeFileSync(join(dir, 'secret.yaml'), SCENARIO);
-    const env = { SALTNET_SIM_HASHRATE: '250000', SALTNET_STATE_DIR: join(dir, 'state'), CI: '1', SALTNET_TEST_SECRET: SECRET, SALTNET_TEST_PUBLIC: PUBLIC };
-    const r = await execa(process.execPath, [CLI, 'run', 'secret.yaml', '--backend', 'sim', '--reporter', 'junit', '--output', 'report.xml', '--artifacts', 'arts'], { cwd: dir, env, reject: false, all: true });
+    const env = {
+      SALTNET_SIM_HASHRATE: '250000',
+      SALTNET_STATE_DIR: join(dir, 'state'),
+      CI: '1',
+      SALTNET_TEST_SECRET: SECRET,
+      SALTNET_TEST_PUBLIC: PUBLIC,
+    };
+    const r = await execa(
+      process.execPath,
+      [
+        CLI,
+        'run',
+        'secret.yaml',
+        '--backend',
+        'sim',
+        '--reporter',
+        'junit',
+        '--output',
+        'report.xml',
+        '--artifacts',
+        'arts',
+      ],
+      { cwd: dir, env, reject: false, all: true },
+    );
     out = r.all ?? '';
     expect(r.exitCode, out).toBe(1);
-    const walk = (d: string): string[] => readdirSync(d).flatMap((f) => (statSync(join(d, f)).isDirectory() ? walk(join(d, f)) : [join(d, f)]));
+    const walk = (d: string): string[] =>
+      readdirSync(d).flatMap((f) => (statSync(join(d, f)).isDirectory() ? walk(join(d, f)) : [join(d, f)]));
     files = [join(dir, 'report.xml'), ...walk(join(dir, 'arts'))];
   }, 120_000);
   afterAll(() => cleanup(dir));
 
   it('writes the secret nowhere: transcript, result, logs, JUnit, output', () => {
-    expect(files.map((f) => f.split('/').pop())).toEqual(expect.arrayContaining(['report.xml', 'transcript.jsonl', 'result.json', 'scenario.yaml', 'commands.txt']));
+    expect(files.map((f) => f.split('/').pop())).toEqual(
+      expect.arrayContaining(['report.xml', 'transcript.jsonl', 'result.json', 'scenario.yaml', 'commands.txt']),
+    );
     // the steps ran: the secret went out (the transcript shows both requests) and the last step failed on it
     const transcript = files.find((f) => f.endsWith('transcript.jsonl'))!;
     expect(readFileSync(transcript, 'utf8').match(/"method":"validate_address"/g)).toHaveLength(2);

@@ -6,7 +6,13 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkScenarioFiles, FileRefused, readBounded, readMetadataFile, resolveMetadataFile } from '../../harness/scenario/files.js';
+import {
+  checkScenarioFiles,
+  FileRefused,
+  readBounded,
+  readMetadataFile,
+  resolveMetadataFile,
+} from '../../harness/scenario/files.js';
 import { loadScenario, parseScenario } from '../../harness/scenario/parse.js';
 import { runFiles } from '../../harness/scenario/runner.js';
 import { ScenarioError } from '../../harness/scenario/types.js';
@@ -48,7 +54,7 @@ const why = (file: string, o: { allowOutside?: boolean } = {}): string => {
 };
 
 describe('metadata files', () => {
-  it('are found in the scenario\'s folder, else in the working directory, also through a link that stays inside', () => {
+  it("are found in the scenario's folder, else in the working directory, also through a link that stays inside", () => {
     expect(resolveMetadataFile('near.json', access())).toBe(join(scenarios, 'near.json'));
     expect(resolveMetadataFile('fixtures/gold.json', access())).toBe(join(project, 'fixtures', 'gold.json'));
     expect(resolveMetadataFile('../fixtures/gold.json', access())).toBe(join(project, 'fixtures', 'gold.json'));
@@ -58,21 +64,29 @@ describe('metadata files', () => {
 
   it('outside both folders are refused: absolute paths, ../.., links that lead out', () => {
     const rule = `it is outside the scenario's folder (${scenarios}) and the working directory (${project})`;
-    expect(why('/etc/passwd')).toBe(`${rule}; a scenario serves only files from those (saltnet run --allow-files-outside, or the runner option allowFilesOutside, lifts this)`);
+    expect(why('/etc/passwd')).toBe(
+      `${rule}; a scenario serves only files from those (saltnet run --allow-files-outside, or the runner option allowFilesOutside, lifts this)`,
+    );
     expect(why('../../../../../../../../etc/passwd')).toContain(rule);
     expect(why('../../outside/secret.json')).toContain(rule);
-    expect(why('escape.json')).toBe(`${rule} (${join(scenarios, 'escape.json')} leads to ${join(outside, 'secret.json')}); a scenario serves only files from those (saltnet run --allow-files-outside, or the runner option allowFilesOutside, lifts this)`);
+    expect(why('escape.json')).toBe(
+      `${rule} (${join(scenarios, 'escape.json')} leads to ${join(outside, 'secret.json')}); a scenario serves only files from those (saltnet run --allow-files-outside, or the runner option allowFilesOutside, lifts this)`,
+    );
     expect(why('zero.json')).toContain(`${rule} (${join(scenarios, 'zero.json')} leads to /dev/zero)`);
   });
 
   it('with allowOutside, files elsewhere are served, but never a device, a FIFO, a folder or more than 1 MiB', () => {
-    expect(resolveMetadataFile('../../outside/secret.json', access({ allowOutside: true }))).toBe(join(outside, 'secret.json'));
+    expect(resolveMetadataFile('../../outside/secret.json', access({ allowOutside: true }))).toBe(
+      join(outside, 'secret.json'),
+    );
     expect(why('/dev/zero', { allowOutside: true })).toBe('it is a character device, not a regular file');
     expect(why('zero.json', { allowOutside: true })).toBe('it is a character device, not a regular file');
     expect(why('fifo.json')).toBe('it is a FIFO (named pipe), not a regular file');
     expect(why('folder.json')).toBe('it is a folder, not a regular file');
     expect(why('big.json')).toBe('it is 1048577 bytes; a metadata file is at most 1 MiB (1048576 bytes)');
-    expect(why('missing.json')).toBe(`no such file (looked for ${join(scenarios, 'missing.json')} and ${join(project, 'missing.json')})`);
+    expect(why('missing.json')).toBe(
+      `no such file (looked for ${join(scenarios, 'missing.json')} and ${join(project, 'missing.json')})`,
+    );
   });
 
   it('a file swapped for a link after the check is refused as it is read', () => {
@@ -89,7 +103,14 @@ describe('metadata files', () => {
     writeFileSync(file, 'name: steal\nsteps:\n  - metadata: { name: m, file: /etc/passwd }\n');
     const s = await loadScenario(file);
     expect(() => checkScenarioFiles(s, access())).toThrow(ScenarioError);
-    const [r] = await runFiles([file], { backend: 'sim', isolation: 'fresh', workers: 1, bail: false, artifactsRoot: join(root, 'artifacts'), log: () => undefined });
+    const [r] = await runFiles([file], {
+      backend: 'sim',
+      isolation: 'fresh',
+      workers: 1,
+      bail: false,
+      artifactsRoot: join(root, 'artifacts'),
+      log: () => undefined,
+    });
     expect(r?.status).toBe('failed');
     expect(r?.steps).toEqual([]);
     expect(r?.failure?.message).toBe(
@@ -110,18 +131,26 @@ describe('scenario files', () => {
   };
 
   it('/dev/zero, a FIFO and a folder are refused unread', async () => {
-    expect(await load('/dev/zero')).toBe('/dev/zero:1:1: (file): cannot read the scenario file: it is a character device, not a regular file (expected a readable YAML file)');
-    expect(await load(join(scenarios, 'fifo.json'))).toContain('cannot read the scenario file: it is a FIFO (named pipe), not a regular file');
+    expect(await load('/dev/zero')).toBe(
+      '/dev/zero:1:1: (file): cannot read the scenario file: it is a character device, not a regular file (expected a readable YAML file)',
+    );
+    expect(await load(join(scenarios, 'fifo.json'))).toContain(
+      'cannot read the scenario file: it is a FIFO (named pipe), not a regular file',
+    );
     expect(await load(scenarios)).toContain('cannot read the scenario file: it is a folder, not a regular file');
   });
 
   it('a file over 256 KiB is refused unread', async () => {
     const f = join(root, 'huge.yaml');
     writeFileSync(f, `name: x\nsteps:\n${'  - mine: 1\n'.repeat(30000)}`);
-    expect(await load(f)).toBe(`${f}:1:1: (file): cannot read the scenario file: it is 360015 bytes; a scenario file is at most 256 KiB (262144 bytes) (expected a readable YAML file)`);
+    expect(await load(f)).toBe(
+      `${f}:1:1: (file): cannot read the scenario file: it is 360015 bytes; a scenario file is at most 256 KiB (262144 bytes) (expected a readable YAML file)`,
+    );
   });
 
   it('parseScenario itself needs no file system (docs examples keep parsing)', () => {
-    expect(parseScenario('name: x\nsteps:\n  - metadata: { name: m, file: /etc/passwd }\n', 'x.yaml').steps[0]?.action).toMatchObject({ file: '/etc/passwd', filePos: { line: 3, col: 32 } });
+    expect(
+      parseScenario('name: x\nsteps:\n  - metadata: { name: m, file: /etc/passwd }\n', 'x.yaml').steps[0]?.action,
+    ).toMatchObject({ file: '/etc/passwd', filePos: { line: 3, col: 32 } });
   });
 });

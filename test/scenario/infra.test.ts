@@ -27,7 +27,9 @@ beforeAll(() => {
 });
 afterAll(() => cleanup(dir));
 
-/** A failed start keeps its workdir for the logs (`up failed; logs kept in <workdir>/logs`): these tests remove them. */
+/**
+ * A failed start keeps its workdir for the logs (`up failed; logs kept in <workdir>/logs`): these tests remove them.
+ */
 function removeKeptWorkdirs(output: string): void {
   for (const m of output.matchAll(/logs kept in (\S+)\/logs/g)) rmSync(m[1]!, { recursive: true, force: true });
 }
@@ -41,7 +43,8 @@ function flakyBinDir(name: string, failures: number): string {
   mkdirSync(bin);
   const count = join(bin, 'starts');
   const failed = join(bin, 'failed');
-  for (const p of ['salvium-wallet-cli', 'salvium-wallet-rpc']) writeFileSync(join(bin, p), `#!/bin/sh\nexec "${join(SIM_BIN_DIR, p)}" "$@"\n`);
+  for (const p of ['salvium-wallet-cli', 'salvium-wallet-rpc'])
+    writeFileSync(join(bin, p), `#!/bin/sh\nexec "${join(SIM_BIN_DIR, p)}" "$@"\n`);
   writeFileSync(
     join(bin, 'salviumd'),
     [
@@ -66,7 +69,11 @@ const ONE_TESTNET_START = 4;
 /** How many times the wrapper refused to start. */
 const refusals = (bin: string): number => readFileSync(join(bin, 'failed'), 'utf8').trim().split('\n').length;
 
-function scenario(file: string, name: string, steps = '  - call: { path: /get_height }\n    expect: { result.status: OK }\n'): string {
+function scenario(
+  file: string,
+  name: string,
+  steps = '  - call: { path: /get_height }\n    expect: { result.status: OK }\n',
+): string {
   const path = join(dir, file);
   writeFileSync(path, `name: ${name}\nsteps:\n${steps}`);
   return path;
@@ -78,10 +85,20 @@ describe('a testnet that does not start the first time', () => {
     const files = [scenario('once-a.yaml', 'once a'), scenario('once-b.yaml', 'once b')];
     const lines: string[] = [];
     const results = await runFiles(files, {
-      backend: 'salvium', binDir: bin, isolation: 'shared', workers: 1, bail: false, artifactsRoot: join(dir, 'arts-once'), daemonEnv: FAST, log: (l) => lines.push(l),
+      backend: 'salvium',
+      binDir: bin,
+      isolation: 'shared',
+      workers: 1,
+      bail: false,
+      artifactsRoot: join(dir, 'arts-once'),
+      daemonEnv: FAST,
+      log: (l) => lines.push(l),
     });
     removeKeptWorkdirs(lines.join('\n'));
-    expect(results.map((r) => [r.name, r.status, r.failure?.message])).toEqual([['once a', 'passed', undefined], ['once b', 'passed', undefined]]);
+    expect(results.map((r) => [r.name, r.status, r.failure?.message])).toEqual([
+      ['once a', 'passed', undefined],
+      ['once b', 'passed', undefined],
+    ]);
     expect(lines.filter((l) => RETRY_LINE.test(l))).toHaveLength(1);
     expect(refusals(bin)).toBe(ONE_TESTNET_START);
   }, 120_000);
@@ -90,11 +107,24 @@ describe('a testnet that does not start the first time', () => {
     const bin = flakyBinDir('bin-fresh', ONE_TESTNET_START);
     const lines: string[] = [];
     const [r] = await runFiles([scenario('fresh.yaml', 'fresh one')], {
-      backend: 'salvium', binDir: bin, isolation: 'fresh', workers: 1, bail: false, artifactsRoot: join(dir, 'arts-fresh'), daemonEnv: FAST, log: (l) => lines.push(l),
+      backend: 'salvium',
+      binDir: bin,
+      isolation: 'fresh',
+      workers: 1,
+      bail: false,
+      artifactsRoot: join(dir, 'arts-fresh'),
+      daemonEnv: FAST,
+      log: (l) => lines.push(l),
     });
     removeKeptWorkdirs(lines.join('\n'));
     expect([r?.status, r?.failure?.message]).toEqual(['passed', undefined]);
-    expect(lines.filter((l) => /^saltnet: starting the testnet of "fresh one" failed \(daemon exited with code 3 .*\); trying once more$/.test(l))).toHaveLength(1);
+    expect(
+      lines.filter((l) =>
+        /^saltnet: starting the testnet of "fresh one" failed \(daemon exited with code 3 .*\); trying once more$/.test(
+          l,
+        ),
+      ),
+    ).toHaveLength(1);
     expect(refusals(bin)).toBe(ONE_TESTNET_START);
   }, 120_000);
 });
@@ -106,9 +136,31 @@ describe('a testnet that does not start on the second try either', () => {
     bin = flakyBinDir('bin-never', 99);
     scenario('never-a.yaml', 'never a');
     scenario('never-b.yaml', 'never b');
-    out = await execa(process.execPath, [CLI, 'run', 'never-a.yaml', 'never-b.yaml', '--backend', 'salvium', '--bin-dir', bin, '--reporter', 'junit', '--output', 'never.xml', '--artifacts', 'arts-never'], {
-      cwd: dir, env: { ...FAST, SALTNET_STATE_DIR: state, CI: '1' }, reject: false, all: true,
-    });
+    out = await execa(
+      process.execPath,
+      [
+        CLI,
+        'run',
+        'never-a.yaml',
+        'never-b.yaml',
+        '--backend',
+        'salvium',
+        '--bin-dir',
+        bin,
+        '--reporter',
+        'junit',
+        '--output',
+        'never.xml',
+        '--artifacts',
+        'arts-never',
+      ],
+      {
+        cwd: dir,
+        env: { ...FAST, SALTNET_STATE_DIR: state, CI: '1' },
+        reject: false,
+        all: true,
+      },
+    );
     removeKeptWorkdirs(String(out.all));
   }, 120_000);
 
@@ -139,21 +191,43 @@ describe('a testnet that does not start on the second try either', () => {
 
 describe('a process of the testnet that dies under a step', () => {
   it('makes the scenario an infrastructure error naming the process; the next scenario on that testnet errors too', async () => {
-    const t = await startTestnet({ backend: 'sim', progress: 'none', log: () => undefined, trapSignals: false, daemonEnv: FAST, height: 20, unlocked: 0n, maxRestarts: 0 });
+    const t = await startTestnet({
+      backend: 'sim',
+      progress: 'none',
+      log: () => undefined,
+      trapSignals: false,
+      daemonEnv: FAST,
+      height: 20,
+      unlocked: 0n,
+      maxRestarts: 0,
+    });
     try {
-      const killDaemon = (): void => void process.kill(t.supervisor.processes().find((p) => p.name === 'daemon' && p.running)!.pid, 'SIGKILL');
+      const killDaemon = (): void =>
+        void process.kill(t.supervisor.processes().find((p) => p.name === 'daemon' && p.running)!.pid, 'SIGKILL');
       const files = [
-        scenario('dies-a.yaml', 'daemon killed', '  - name: before\n    call: { path: /get_height }\n  - name: after\n    call: { path: /get_info }\n    expect: { result.status: OK }\n  - mine: 1\n'),
+        scenario(
+          'dies-a.yaml',
+          'daemon killed',
+          '  - name: before\n    call: { path: /get_height }\n  - name: after\n    call: { path: /get_info }\n    expect: { result.status: OK }\n  - mine: 1\n',
+        ),
         scenario('dies-b.yaml', 'on a dead testnet'),
       ];
       const results = await runFiles(files, {
-        backend: 'sim', testnet: t, isolation: 'shared', workers: 1, bail: false, artifactsRoot: join(dir, 'arts-dies'), log: () => undefined,
+        backend: 'sim',
+        testnet: t,
+        isolation: 'shared',
+        workers: 1,
+        bail: false,
+        artifactsRoot: join(dir, 'arts-dies'),
+        log: () => undefined,
         hooks: { step: (r) => (r.name === 'before' ? killDaemon() : undefined) },
       });
       const [a, b] = results;
       expect(a?.status).toBe('error');
       expect(a?.steps.map((s) => s.status)).toEqual(['passed', 'failed', 'skipped']);
-      expect(a?.failure?.message).toMatch(/^the testnet's daemon died \(killed by SIGKILL\) and was not started again: /);
+      expect(a?.failure?.message).toMatch(
+        /^the testnet's daemon died \(killed by SIGKILL\) and was not started again: /,
+      );
       expect(a?.logTails?.daemon).toBeDefined();
       expect(b?.status).toBe('error');
       expect(b?.failure?.message).toMatch(/^setting up the scenario failed: /);
@@ -165,9 +239,24 @@ describe('a process of the testnet that dies under a step', () => {
   }, 120_000);
 
   it('a step that fails on a healthy testnet stays a scenario failure', async () => {
-    const [r] = await runFiles([scenario('plain-fail.yaml', 'plain failure', '  - call: { path: /get_info }\n    expect: { result.nettype: mainnet }\n')], {
-      backend: 'sim', isolation: 'shared', workers: 1, bail: false, artifactsRoot: join(dir, 'arts-plain'), daemonEnv: FAST, log: () => undefined,
-    });
+    const [r] = await runFiles(
+      [
+        scenario(
+          'plain-fail.yaml',
+          'plain failure',
+          '  - call: { path: /get_info }\n    expect: { result.nettype: mainnet }\n',
+        ),
+      ],
+      {
+        backend: 'sim',
+        isolation: 'shared',
+        workers: 1,
+        bail: false,
+        artifactsRoot: join(dir, 'arts-plain'),
+        daemonEnv: FAST,
+        log: () => undefined,
+      },
+    );
     expect(r?.status).toBe('failed');
     const xml = new XMLParser({ ignoreAttributes: false }).parse(toJUnit([r!]));
     expect([xml.testsuites['@_errors'], xml.testsuites['@_failures']]).toEqual(['0', '1']);

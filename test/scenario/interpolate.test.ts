@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { hasTemplate, interpolate, isTemplateString, scanTemplate, type Scope } from '../../harness/scenario/interpolate.js';
+import {
+  hasTemplate,
+  interpolate,
+  isTemplateString,
+  scanTemplate,
+  type Scope,
+} from '../../harness/scenario/interpolate.js';
 
 const scope: Scope = {
   half: 75000000n,
@@ -51,8 +57,18 @@ describe('interpolate', () => {
   });
 
   it('walks arrays and objects, keys included, and leaves other values alone', () => {
-    const v = { to: '${bob.address}', amount: '${half}', list: ['${n}', 3, 7n, true], 'result.${n}': { gte: '${half}' } };
-    expect(interpolate(v, scope)).toEqual({ to: 'SC1bob', amount: 75000000n, list: [5, 3, 7n, true], 'result.5': { gte: 75000000n } });
+    const v = {
+      to: '${bob.address}',
+      amount: '${half}',
+      list: ['${n}', 3, 7n, true],
+      'result.${n}': { gte: '${half}' },
+    };
+    expect(interpolate(v, scope)).toEqual({
+      to: 'SC1bob',
+      amount: 75000000n,
+      list: [5, 3, 7n, true],
+      'result.5': { gte: 75000000n },
+    });
     expect(interpolate(42, scope)).toBe(42);
     expect(interpolate('plain $ text {not} a template', scope)).toBe('plain $ text {not} a template');
   });
@@ -66,11 +82,17 @@ describe('interpolate', () => {
   });
 
   it('names unknown placeholders and lists what is defined', () => {
-    expect(() => interpolate('${nope}', scope)).toThrow(/unknown placeholder \$\{nope\}: nothing is called "nope"; defined: saved values: half, tx, list, n, flag, nothing, obj; wallets: main, bob .*metadata: rich .*height; env\.<NAME>/);
-    expect(() => interpolate('${bob.adress}', scope)).toThrow(/\$\{bob\.adress\}: bob has no "adress" \(it has: address, cn, carrot\)/);
+    expect(() => interpolate('${nope}', scope)).toThrow(
+      /unknown placeholder \$\{nope\}: nothing is called "nope"; defined: saved values: half, tx, list, n, flag, nothing, obj; wallets: main, bob .*metadata: rich .*height; env\.<NAME>/,
+    );
+    expect(() => interpolate('${bob.adress}', scope)).toThrow(
+      /\$\{bob\.adress\}: bob has no "adress" \(it has: address, cn, carrot\)/,
+    );
     expect(() => interpolate('${list.tx_hash_list[5]}', scope)).toThrow(/has no item \[5\] \(it is a list of 2\)/);
     expect(() => interpolate('${metadata.poor.url}', scope)).toThrow(/metadata has no "poor" \(it has: rich\)/);
-    expect(() => interpolate('${env.SALTNET_SURELY_UNSET_123}', { a: 1 })).toThrow(/environment variable SALTNET_SURELY_UNSET_123 is not set/);
+    expect(() => interpolate('${env.SALTNET_SURELY_UNSET_123}', { a: 1 })).toThrow(
+      /environment variable SALTNET_SURELY_UNSET_123 is not set/,
+    );
     expect(() => interpolate('${env}', scope)).toThrow(/write \$\{env\.NAME\}/);
     expect(() => interpolate('${a..b}', scope)).toThrow(/bad placeholder \$\{a\.\.b\}/);
     expect(() => interpolate('x ${half', scope)).toThrow(/unterminated placeholder/);

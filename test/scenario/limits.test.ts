@@ -27,13 +27,41 @@ const WAIT = 'wait: { get_balance: {}, until: { result.balance: { gt: 0 } }';
 
 describe('numbers that drive mining and waiting', () => {
   it.each([
-    ['mine: 100000', step('mine: 100000'), 'hostile.yaml:3:11: steps[0].mine: must be at most 10000, got 100000 (one step mines at most 10000 blocks, so that it cannot mine for hours)'],
-    ['mine: {blocks: 20000}', step('mine: { blocks: 20000 }'), 'hostile.yaml:3:21: steps[0].mine.blocks: must be at most 10000, got 20000 (one step mines at most 10000 blocks'],
-    ['mine: {to: 100001}', step('mine: { to: 100001 }'), 'hostile.yaml:3:17: steps[0].mine.to: must be at most 100000, got 100001 (heights go up to 100000, so that a scenario cannot mine for hours; every Salvium fork is active by height 1400)'],
-    ['requires.height: 2^53 - 1', 'name: x\nrequires:\n  height: 9007199254740991\nsteps:\n  - mine: 1\n', 'hostile.yaml:3:11: requires.height: must be at most 100000, got 9007199254740991 (heights go up to 100000'],
-    ['requires.height beyond a number', 'name: x\nrequires:\n  height: 99999999999999999999\nsteps:\n  - mine: 1\n', 'hostile.yaml:3:11: requires.height: 99999999999999999999 is far too large (heights go up to 100000'],
-    ['wait seconds 1e308', step(`${WAIT}, seconds: 1e308 }`), 'hostile.yaml:3:77: steps[0].wait.seconds: must be at most 3600, got 1e+308 (a wait lasts at most 3600 seconds (an hour))'],
-    ['wait blocks 20000', step(`${WAIT}, blocks: 20000, mine: true }`), 'hostile.yaml:3:76: steps[0].wait.blocks: must be at most 10000, got 20000'],
+    [
+      'mine: 100000',
+      step('mine: 100000'),
+      'hostile.yaml:3:11: steps[0].mine: must be at most 10000, got 100000 (one step mines at most 10000 blocks, so that it cannot mine for hours)',
+    ],
+    [
+      'mine: {blocks: 20000}',
+      step('mine: { blocks: 20000 }'),
+      'hostile.yaml:3:21: steps[0].mine.blocks: must be at most 10000, got 20000 (one step mines at most 10000 blocks',
+    ],
+    [
+      'mine: {to: 100001}',
+      step('mine: { to: 100001 }'),
+      'hostile.yaml:3:17: steps[0].mine.to: must be at most 100000, got 100001 (heights go up to 100000, so that a scenario cannot mine for hours; every Salvium fork is active by height 1400)',
+    ],
+    [
+      'requires.height: 2^53 - 1',
+      'name: x\nrequires:\n  height: 9007199254740991\nsteps:\n  - mine: 1\n',
+      'hostile.yaml:3:11: requires.height: must be at most 100000, got 9007199254740991 (heights go up to 100000',
+    ],
+    [
+      'requires.height beyond a number',
+      'name: x\nrequires:\n  height: 99999999999999999999\nsteps:\n  - mine: 1\n',
+      'hostile.yaml:3:11: requires.height: 99999999999999999999 is far too large (heights go up to 100000',
+    ],
+    [
+      'wait seconds 1e308',
+      step(`${WAIT}, seconds: 1e308 }`),
+      'hostile.yaml:3:77: steps[0].wait.seconds: must be at most 3600, got 1e+308 (a wait lasts at most 3600 seconds (an hour))',
+    ],
+    [
+      'wait blocks 20000',
+      step(`${WAIT}, blocks: 20000, mine: true }`),
+      'hostile.yaml:3:76: steps[0].wait.blocks: must be at most 10000, got 20000',
+    ],
   ])('%s is refused', (_what, text, message) => {
     expect(refusal(text)).toContain(message);
   });
@@ -47,7 +75,12 @@ describe('numbers that drive mining and waiting', () => {
   });
 
   it('accepts the limits themselves', () => {
-    expect(() => parseScenario(`name: x\nrequires: { height: ${MAX_HEIGHT} }\nsteps:\n  - mine: ${MAX_BLOCKS_PER_STEP}\n  - mine: { to: ${MAX_HEIGHT} }\n  - ${WAIT}, seconds: 3600, blocks: 10000 }\n`, 'ok.yaml')).not.toThrow();
+    expect(() =>
+      parseScenario(
+        `name: x\nrequires: { height: ${MAX_HEIGHT} }\nsteps:\n  - mine: ${MAX_BLOCKS_PER_STEP}\n  - mine: { to: ${MAX_HEIGHT} }\n  - ${WAIT}, seconds: 3600, blocks: 10000 }\n`,
+        'ok.yaml',
+      ),
+    ).not.toThrow();
   });
 });
 
@@ -56,7 +89,9 @@ describe('funds', () => {
     expect(refusal('name: x\nrequires:\n  unlocked: { SAL1: 200000000 SAL1 }\nsteps:\n  - mine: 1\n')).toContain(
       'hostile.yaml:3:21: requires.unlocked.SAL1: 200000000 SAL1 is more than the chain can ever mint: the whole supply is 184400000 SAL1',
     );
-    expect(refusal('name: x\nwallets:\n  bob: { unlocked: { salABCD: 18440000000000001 } }\nsteps:\n  - mine: 1\n')).toContain(
+    expect(
+      refusal('name: x\nwallets:\n  bob: { unlocked: { salABCD: 18440000000000001 } }\nsteps:\n  - mine: 1\n'),
+    ).toContain(
       'wallets.bob.unlocked.salABCD: 18440000000000001 atomic units of salABCD is more than the chain can ever mint',
     );
   });
@@ -65,18 +100,35 @@ describe('funds', () => {
     expect(refusal('name: x\nrequires:\n  unlocked: { SAL1: 9000000 SAL1 }\nsteps:\n  - mine: 1\n')).toContain(
       'hostile.yaml:3:21: requires.unlocked.SAL1: funding 9000000 SAL1 needs more blocks than a chain of height 100000 has: the runner mines 90 SAL1 a block to the test wallet, so at most 8920980 SAL1 can be funded',
     );
-    expect(refusal('name: x\nrequires:\n  unlocked: { SAL1: 5000000 SAL1 }\nwallets:\n  bob: { unlocked: { SAL1: 5000000 SAL1 } }\nsteps:\n  - mine: 1\n')).toContain(
+    expect(
+      refusal(
+        'name: x\nrequires:\n  unlocked: { SAL1: 5000000 SAL1 }\nwallets:\n  bob: { unlocked: { SAL1: 5000000 SAL1 } }\nsteps:\n  - mine: 1\n',
+      ),
+    ).toContain(
       'hostile.yaml:5:28: wallets.bob.unlocked.SAL1: funding 10000000 SAL1 in all (requires and wallets together) needs more blocks',
     );
-    expect(refusal('name: x\nrequires:\n  unlocked: { XMR: 2000000 XMR }\nsteps:\n  - mine: 1\n')).toContain('at most 999360 XMR can be funded');
-    expect(() => parseScenario('name: x\nrequires:\n  unlocked: { SAL1: 8920980 SAL1 }\nsteps:\n  - mine: 1\n', 'ok.yaml')).not.toThrow();
+    expect(refusal('name: x\nrequires:\n  unlocked: { XMR: 2000000 XMR }\nsteps:\n  - mine: 1\n')).toContain(
+      'at most 999360 XMR can be funded',
+    );
+    expect(() =>
+      parseScenario('name: x\nrequires:\n  unlocked: { SAL1: 8920980 SAL1 }\nsteps:\n  - mine: 1\n', 'ok.yaml'),
+    ).not.toThrow();
   });
 
-  it('the bound is the funding plan\'s: the largest amount ends in time, one block more does not', () => {
+  it("the bound is the funding plan's: the largest amount ends in time, one block more does not", () => {
     const spec = BACKENDS.salvium;
     const max = maxFundable(spec);
     expect(max).toBe(8_920_980n * COIN);
-    const plan = (need: bigint) => planMining({ height: 0, target: MAX_HEIGHT, need, fundFromHeight: spec.fundFromHeight, typicalReward: spec.typicalReward, coinbaseUnlock: spec.coinbaseUnlock, minFundBlocks: spec.minFundBlocks });
+    const plan = (need: bigint) =>
+      planMining({
+        height: 0,
+        target: MAX_HEIGHT,
+        need,
+        fundFromHeight: spec.fundFromHeight,
+        typicalReward: spec.typicalReward,
+        coinbaseUnlock: spec.coinbaseUnlock,
+        minFundBlocks: spec.minFundBlocks,
+      });
     expect(plan(max).fundedTo + spec.coinbaseUnlock + 2).toBeLessThanOrEqual(MAX_HEIGHT);
     expect(plan(max + spec.typicalReward).fundedTo + spec.coinbaseUnlock + 2).toBeGreaterThan(MAX_HEIGHT);
   });
@@ -91,7 +143,9 @@ describe('funds', () => {
 
 describe('size', () => {
   it('refuses more than 1000 steps or 20 wallets, and nothing else is checked then', () => {
-    expect(refusal(`name: x\nsteps:\n${'  - mine: 1\n'.repeat(1001)}`)).toBe('hostile.yaml:3:3: steps: the scenario has 1001 steps; at most 1000 (split it into several files) (expected at most 1000 steps)');
+    expect(refusal(`name: x\nsteps:\n${'  - mine: 1\n'.repeat(1001)}`)).toBe(
+      'hostile.yaml:3:3: steps: the scenario has 1001 steps; at most 1000 (split it into several files) (expected at most 1000 steps)',
+    );
     const wallets = Array.from({ length: 21 }, (_, i) => `  w${i}: {}\n`).join('');
     expect(refusal(`name: x\nwallets:\n${wallets}steps:\n  - frob: 1\n`)).toBe(
       'hostile.yaml:3:3: wallets: the scenario declares 21 wallets; at most 20 (each one is a wallet RPC process of its own) (expected at most 20 wallets)',
@@ -101,11 +155,15 @@ describe('size', () => {
   it('refuses text over 256 KiB before parsing it', () => {
     const text = `name: x\nsteps:\n${'  - mine: 1\n'.repeat(30000)}`;
     expect(Buffer.byteLength(text)).toBeGreaterThan(MAX_SCENARIO_BYTES);
-    expect(refusal(text)).toBe('hostile.yaml:1:1: (file): the scenario is 360015 bytes; a scenario file is at most 256 KiB (262144 bytes), so that reading one stays quick (expected a scenario file of at most 256 KiB)');
+    expect(refusal(text)).toBe(
+      'hostile.yaml:1:1: (file): the scenario is 360015 bytes; a scenario file is at most 256 KiB (262144 bytes), so that reading one stays quick (expected a scenario file of at most 256 KiB)',
+    );
   });
 
   it('prints the first 20 problems and counts the rest', () => {
-    const lines = refusal(`name: x\nsteps:\n${Array.from({ length: 30 }, (_, i) => `  - frob${i}: 1\n`).join('')}`).split('\n');
+    const lines = refusal(
+      `name: x\nsteps:\n${Array.from({ length: 30 }, (_, i) => `  - frob${i}: 1\n`).join('')}`,
+    ).split('\n');
     expect(lines).toHaveLength(21);
     expect(lines[0]).toMatch(/^hostile\.yaml:3:5: steps\[0\]\.frob0: unknown key "frob0"/);
     expect(lines[20]).toBe('… and 40 more problems');
@@ -126,14 +184,20 @@ describe('size', () => {
     expect(Date.now() - t0).toBeLessThan(8000);
     expect(err?.problems).toHaveLength(200);
     expect(err?.truncated).toBe(true);
-    expect(err?.message.split('\n').at(-1)).toBe('… and 180 more problems; the check stopped there, so there may be others');
+    expect(err?.message.split('\n').at(-1)).toBe(
+      '… and 180 more problems; the check stopped there, so there may be others',
+    );
   });
 
   it('still reports duplicate keys, at the second one', () => {
-    expect(refusal('name: x\nsteps:\n  - { mine: 1, name: a, name: b }\n')).toContain('hostile.yaml:3:25: (yaml): YAML: Map keys must be unique');
+    expect(refusal('name: x\nsteps:\n  - { mine: 1, name: a, name: b }\n')).toContain(
+      'hostile.yaml:3:25: (yaml): YAML: Map keys must be unique',
+    );
   });
 
   it('a document nested too deeply is a scenario problem, not a crash', () => {
-    expect(refusal(`name: x\nsteps:\n${'  - { mine: 1 \n'.repeat(15000)}`)).toMatch(/^hostile\.yaml:\d+:\d+: \(yaml\): YAML: nested too deeply/);
+    expect(refusal(`name: x\nsteps:\n${'  - { mine: 1 \n'.repeat(15000)}`)).toMatch(
+      /^hostile\.yaml:\d+:\d+: \(yaml\): YAML: nested too deeply/,
+    );
   });
 });

@@ -23,7 +23,10 @@ describe('getPath', () => {
     expect(getPath(balance, 'result.balances[0].asset_type')).toEqual({ found: true, value: 'SAL1' });
     expect(getPath(balance, 'result["token.version"]')).toEqual({ found: true, value: 1 });
     expect(getPath(balance, "result['token.version']")).toEqual({ found: true, value: 1 });
-    expect(getPath(balance, ['result', 'balances', 0, 'balance'])).toEqual({ found: true, value: 18440000000000000000n });
+    expect(getPath(balance, ['result', 'balances', 0, 'balance'])).toEqual({
+      found: true,
+      value: 18440000000000000000n,
+    });
     expect(getPath({ a: [[1, 2]] }, 'a[0][1]')).toEqual({ found: true, value: 2 });
     expect(getPath({ a: null }, 'a')).toEqual({ found: true, value: null });
   });
@@ -72,30 +75,52 @@ describe('equality', () => {
       expected: '"999 SAL1" (99900000000)',
       actual: '100000000000 (1000.00000000 SAL1)',
     });
-    expect(f?.message).toBe('result.balances[0].unlocked_balance: expected "999 SAL1" (99900000000), got 100000000000 (1000.00000000 SAL1)');
-    expect(ok({ 'result.balances[0].balance': 18440000000000000001n })).toMatchObject({ expected: '18440000000000000001', actual: '18440000000000000000' });
+    expect(f?.message).toBe(
+      'result.balances[0].unlocked_balance: expected "999 SAL1" (99900000000), got 100000000000 (1000.00000000 SAL1)',
+    );
+    expect(ok({ 'result.balances[0].balance': 18440000000000000001n })).toMatchObject({
+      expected: '18440000000000000001',
+      actual: '18440000000000000000',
+    });
     expect(ok({ 'result.balances[0].asset_type': { eq: 'SAL1' } })).toBeUndefined();
     expect(ok({ 'result.balances[0].asset_type': { ne: 'SAL' } })).toBeUndefined();
     expect(ok({ 'result.balances[0].asset_type': { ne: 'SAL1' } })).toMatchObject({ expected: 'not "SAL1"' });
     expect(ok({ 'result.tokens': [] })).toBeUndefined(); // omitted empty array equals []
     expect(ok({ 'result.tokens': ['salABCD'] })).toMatchObject({ actual: '(absent)' });
-    expect(ok({ 'result.x': { eq: { absent: true } } })).toMatchObject({ expected: '{"absent":true}' }); // eq operand is literal
+    // eq operand is literal
+    expect(ok({ 'result.x': { eq: { absent: true } } })).toMatchObject({ expected: '{"absent":true}' });
   });
 });
 
 describe('matchers', () => {
-  const r = { result: { tokens: ['salABCD', 'salWXYZ'], name: 'Demo token', n: 7, f: 1.5, big: 18440000000000000000n, flag: true, nil: null, o: { a: 1, b: [1] } } };
+  const r = {
+    result: {
+      tokens: ['salABCD', 'salWXYZ'],
+      name: 'Demo token',
+      n: 7,
+      f: 1.5,
+      big: 18440000000000000000n,
+      flag: true,
+      nil: null,
+      o: { a: 1, b: [1] },
+    },
+  };
 
   it('contains / not_contains on arrays (deep), strings and objects', () => {
     expect(ok({ 'result.tokens': { contains: 'salABCD' } }, r)).toBeUndefined();
-    expect(ok({ 'result.tokens': { contains: 'salQQQQ' } }, r)).toMatchObject({ expected: 'containing "salQQQQ"', actual: '["salABCD","salWXYZ"]' });
+    expect(ok({ 'result.tokens': { contains: 'salQQQQ' } }, r)).toMatchObject({
+      expected: 'containing "salQQQQ"',
+      actual: '["salABCD","salWXYZ"]',
+    });
     expect(ok({ 'result.tokens': { not_contains: 'salQQQQ' } }, r)).toBeUndefined();
     expect(ok({ 'result.tokens': { not_contains: 'salABCD' } }, r)).toBeDefined();
     expect(ok({ 'result.name': { contains: 'token' } }, r)).toBeUndefined();
     expect(ok({ 'result.name': { not_contains: 'coin' } }, r)).toBeUndefined();
     expect(ok({ 'result.o': { contains: { b: [1] } } }, r)).toBeUndefined();
     expect(ok({ 'result.o': { contains: { a: 2 } } }, r)).toBeDefined();
-    expect(checkExpectations({ result: { l: [{ x: 1n, y: [2] }] } }, { 'result.l': { contains: { x: 1, y: [2] } } }, {})).toBeUndefined();
+    expect(
+      checkExpectations({ result: { l: [{ x: 1n, y: [2] }] } }, { 'result.l': { contains: { x: 1, y: [2] } } }, {}),
+    ).toBeUndefined();
     expect(ok({ 'result.n': { contains: 7 } }, r)?.message).toMatch(/contains applies to a list, a string/);
     // an omitted list contains nothing
     expect(ok({ 'result.missing': { not_contains: 'x' } }, r)).toBeUndefined();
@@ -108,7 +133,10 @@ describe('matchers', () => {
     expect(ok({ 'result.tokens': { length: { lt: 2 } } }, r)).toMatchObject({ expected: 'length < 2' });
     expect(ok({ 'result.name': { length: 10 } }, r)).toBeUndefined();
     expect(ok({ 'result.missing': { length: 0 } }, r)).toBeUndefined();
-    expect(ok({ 'result.tokens': { length: 3 } }, r)).toMatchObject({ expected: 'length 3', actual: 'length 2: ["salABCD","salWXYZ"]' });
+    expect(ok({ 'result.tokens': { length: 3 } }, r)).toMatchObject({
+      expected: 'length 3',
+      actual: 'length 2: ["salABCD","salWXYZ"]',
+    });
     expect(ok({ 'result.n': { length: 1 } }, r)?.message).toMatch(/length applies to a list or a string/);
   });
 
@@ -134,12 +162,26 @@ describe('matchers', () => {
   it('matches, type, present, absent', () => {
     expect(ok({ 'result.name': { matches: '^Demo' } }, r)).toBeUndefined();
     expect(ok({ 'result.n': { matches: '^\\d$' } }, r)).toBeUndefined();
-    expect(ok({ 'result.name': { matches: '^token' } }, r)).toMatchObject({ expected: 'matching /^token/', actual: '"Demo token"' });
+    expect(ok({ 'result.name': { matches: '^token' } }, r)).toMatchObject({
+      expected: 'matching /^token/',
+      actual: '"Demo token"',
+    });
     expect(ok({ 'result.name': { matches: '[' } }, r)?.message).toMatch(/bad regular expression/);
-    for (const [p, t] of [['tokens', 'array'], ['name', 'string'], ['n', 'number'], ['big', 'number'], ['flag', 'boolean'], ['nil', 'null'], ['o', 'object']] as const) {
+    for (const [p, t] of [
+      ['tokens', 'array'],
+      ['name', 'string'],
+      ['n', 'number'],
+      ['big', 'number'],
+      ['flag', 'boolean'],
+      ['nil', 'null'],
+      ['o', 'object'],
+    ] as const) {
       expect(ok({ [`result.${p}`]: { type: t } }, r), p).toBeUndefined();
     }
-    expect(ok({ 'result.o': { type: 'array' } }, r)).toMatchObject({ expected: 'a value of type array', actual: '{"a":1,"b":[1]} (type object)' });
+    expect(ok({ 'result.o': { type: 'array' } }, r)).toMatchObject({
+      expected: 'a value of type array',
+      actual: '{"a":1,"b":[1]} (type object)',
+    });
     expect(ok({ 'result.name': { present: true } }, r)).toBeUndefined();
     expect(ok({ 'result.nil': { present: true } }, r)).toBeUndefined();
     expect(ok({ 'result.missing': { present: true } }, r)).toMatchObject({ actual: '(absent)' });
@@ -163,7 +205,13 @@ describe('matchers', () => {
 
   it('resolves placeholders in values and keys from the scope', () => {
     const scope = { min: 5n, tok: 'salABCD', i: 1 };
-    expect(checkExpectations(r, { 'result.n': { gte: '${min}' }, 'result.tokens': { contains: '${tok}' }, 'result.tokens[${i}]': 'salWXYZ' }, scope)).toBeUndefined();
+    expect(
+      checkExpectations(
+        r,
+        { 'result.n': { gte: '${min}' }, 'result.tokens': { contains: '${tok}' }, 'result.tokens[${i}]': 'salWXYZ' },
+        scope,
+      ),
+    ).toBeUndefined();
     expect(checkExpectations(r, { 'result.n': '${nope}' }, scope)?.message).toMatch(/unknown placeholder \$\{nope\}/);
   });
 });
@@ -173,13 +221,21 @@ describe('results versus errors', () => {
 
   it('an error answer fails expectations on the result', () => {
     const f = checkExpectations(err, { 'result.tx_hash_list': { length: 1 } }, {});
-    expect(f).toMatchObject({ path: 'error', expected: 'a result', actual: 'error -7: "Create_token is not available yet."' });
-    expect(f?.message).toBe('the call answered error -7: "Create_token is not available yet.", but a result was expected');
+    expect(f).toMatchObject({
+      path: 'error',
+      expected: 'a result',
+      actual: 'error -7: "Create_token is not available yet."',
+    });
+    expect(f?.message).toBe(
+      'the call answered error -7: "Create_token is not available yet.", but a result was expected',
+    );
     expect(checkExpectations(err, {}, {})).toBeDefined();
   });
 
   it('expectations on error paths pass on an error and fail on a result', () => {
-    expect(checkExpectations(err, { 'error.code': -7, 'error.message': { contains: 'not available' } }, {})).toBeUndefined();
+    expect(
+      checkExpectations(err, { 'error.code': -7, 'error.message': { contains: 'not available' } }, {}),
+    ).toBeUndefined();
     const f = checkExpectations({ result: { ok: 1 } }, { 'error.code': -7 }, {});
     expect(f?.message).toBe('expected an error, but the call succeeded with result {"ok":1}');
   });
@@ -211,7 +267,10 @@ describe('results versus errors', () => {
 describe('matchValue', () => {
   it('prints bigints exactly in expected and actual', () => {
     expect(matchValue(true, 18440000000000000000n, 1n)).toEqual({ expected: '1', actual: '18440000000000000000' });
-    expect(matchValue(true, { b: 18440000000000000000n }, { b: 1 })).toEqual({ expected: '{"b":1}', actual: '{"b":18440000000000000000}' });
+    expect(matchValue(true, { b: 18440000000000000000n }, { b: 1 })).toEqual({
+      expected: '{"b":1}',
+      actual: '{"b":18440000000000000000}',
+    });
   });
 });
 
@@ -239,12 +298,24 @@ describe('parsed scenarios with the matchers, as the runner uses them', () => {
       'e2e.yaml',
     );
     const [bal, transfer, tokens, create] = s.steps;
-    const answer = { result: { balances: [{ asset_type: 'SAL1', balance: 18440000000000000000n, unlocked_balance: 18440000000000000000n }] } };
+    const answer = {
+      result: {
+        balances: [{ asset_type: 'SAL1', balance: 18440000000000000000n, unlocked_balance: 18440000000000000000n }],
+      },
+    };
     expect(checkExpectations(answer, bal!.expect!, {})).toBeUndefined();
-    const scope = { bal: getPath(answer, bal!.save!.bal!).value, wallets: { main: { address: 'SC1m' }, bob: { address: 'SC1b' } } };
-    expect(interpolate(transfer!.action.kind === 'wallet' ? transfer!.action.params : undefined, scope)).toEqual({ to: 'SC1b', amount: 18440000000000000000n });
+    const scope = {
+      bal: getPath(answer, bal!.save!.bal!).value,
+      wallets: { main: { address: 'SC1m' }, bob: { address: 'SC1b' } },
+    };
+    expect(interpolate(transfer!.action.kind === 'wallet' ? transfer!.action.params : undefined, scope)).toEqual({
+      to: 'SC1b',
+      amount: 18440000000000000000n,
+    });
     expect(checkExpectations({ result: {} }, tokens!.expect!, scope)).toBeUndefined(); // epee omitted the empty list
-    expect(checkError({ error: { code: -7, message: "Asset type cannot start with 'SAL'." } }, create!.expect_error!)).toBeUndefined();
+    expect(
+      checkError({ error: { code: -7, message: "Asset type cannot start with 'SAL'." } }, create!.expect_error!),
+    ).toBeUndefined();
     const low = { result: { balances: [{ asset_type: 'SAL1', unlocked_balance: 99999999999 }] } };
     expect(checkExpectations(low, bal!.expect!, {})).toMatchObject({
       path: 'result.balances[0].unlocked_balance',

@@ -4,19 +4,38 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildMetadata, loadMetadataFile, metadataHex, metadataJson, sha256Hex, startMetadataServer } from '../../harness/scenario/metadata.js';
+import {
+  buildMetadata,
+  loadMetadataFile,
+  metadataHex,
+  metadataJson,
+  sha256Hex,
+  startMetadataServer,
+} from '../../harness/scenario/metadata.js';
 
 const sha = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
 
-async function fetchBytes(url: string, init?: RequestInit): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
+async function fetchBytes(
+  url: string,
+  init?: RequestInit,
+): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
   const res = await fetch(url, init);
   return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
 }
 
 describe('buildMetadata', () => {
   it('compact JSON, keys in the order given, UTF-8, no trailing newline, deterministic', () => {
-    const b = buildMetadata({ name: 'Rich', description: 'Grüße 🚀 "quoted"\n', decimals: 8, tags: ['a', 'b'], nested: { z: 1, a: null, skip: undefined }, on: true });
-    expect(b.toString('utf8')).toBe('{"name":"Rich","description":"Grüße 🚀 \\"quoted\\"\\n","decimals":8,"tags":["a","b"],"nested":{"z":1,"a":null},"on":true}');
+    const b = buildMetadata({
+      name: 'Rich',
+      description: 'Grüße 🚀 "quoted"\n',
+      decimals: 8,
+      tags: ['a', 'b'],
+      nested: { z: 1, a: null, skip: undefined },
+      on: true,
+    });
+    expect(b.toString('utf8')).toBe(
+      '{"name":"Rich","description":"Grüße 🚀 \\"quoted\\"\\n","decimals":8,"tags":["a","b"],"nested":{"z":1,"a":null},"on":true}',
+    );
     expect(b.at(-1)).toBe('}'.charCodeAt(0));
     expect(buildMetadata({ b: 1, a: 2 }).toString()).toBe('{"b":1,"a":2}');
     expect(buildMetadata({ name: 'x' }).equals(buildMetadata({ name: 'x' }))).toBe(true);
@@ -38,7 +57,10 @@ describe('loadMetadataFile', () => {
   it('returns the bytes exactly as on disk', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'saltnet-meta-'));
     try {
-      const bytes = Buffer.concat([Buffer.from('\ufeff{ "name" : "Ünï",\r\n  "x": 1 }\n\n', 'utf8'), Buffer.from([0xff])]);
+      const bytes = Buffer.concat([
+        Buffer.from('\ufeff{ "name" : "Ünï",\r\n  "x": 1 }\n\n', 'utf8'),
+        Buffer.from([0xff]),
+      ]);
       const f = path.join(dir, 'rich.json');
       fs.writeFileSync(f, bytes);
       expect(loadMetadataFile(f).equals(bytes)).toBe(true);
@@ -61,7 +83,9 @@ describe('metadataHex', () => {
     expect(metadataJson({})).toBe('{"name":"","size":0,"hash":"","url":""}');
     // no escaping, like the server: a quote makes invalid JSON
     expect(() => JSON.parse(metadataJson({ name: 'a"b' }))).toThrow();
-    expect(metadataJson({ name: 'é', size: 18446744073709551615n })).toBe('{"name":"é","size":18446744073709551615,"hash":"","url":""}');
+    expect(metadataJson({ name: 'é', size: 18446744073709551615n })).toBe(
+      '{"name":"é","size":18446744073709551615,"hash":"","url":""}',
+    );
   });
 });
 

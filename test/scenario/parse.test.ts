@@ -48,7 +48,11 @@ describe('a rich scenario using every construct', () => {
       action: { kind: 'wallet', method: 'transfer', params: { to: '${bob.address}', amount: 150000000n, priority: 1 } },
       wallet: 'main',
       save: { tx: 'result.tx_hash', fee: 'result.fee' },
-      expect: { 'result.tx_hash': { matches: '^[0-9a-f]{64}$' }, 'result.amount': '1.5 SAL1', 'result.fee': { lt: '1 SAL1' } },
+      expect: {
+        'result.tx_hash': { matches: '^[0-9a-f]{64}$' },
+        'result.amount': '1.5 SAL1',
+        'result.fee': { lt: '1 SAL1' },
+      },
     });
     expect(split!.action).toEqual({
       kind: 'wallet',
@@ -61,16 +65,38 @@ describe('a rich scenario using every construct', () => {
         get_tx_keys: true,
       },
     });
-    expect(transferTpl).toMatchObject({ action: { params: { to: '${bob.cn}', amount: '${fee}' } }, expect_error: { code: -4, message: { contains: 'CryptoNote address' } } });
-    expect(sweepAll).toMatchObject({ wallet: 'carol', action: { method: 'sweep_all', params: { to: '${bob.address}', below_amount: 200000000n } } });
-    expect(sweepSingle).toMatchObject({ wallet: 'bob', expect_error: {}, action: { params: { key_image: '${env.KEY_IMAGE}' } } });
-    expect(balance!.expect!['result.balances[0].unlocked_balance']).toEqual({ all: [{ gte: '1 SAL1' }, { lte: 18440000000000000000n }] });
+    expect(transferTpl).toMatchObject({
+      action: { params: { to: '${bob.cn}', amount: '${fee}' } },
+      expect_error: { code: -4, message: { contains: 'CryptoNote address' } },
+    });
+    expect(sweepAll).toMatchObject({
+      wallet: 'carol',
+      action: { method: 'sweep_all', params: { to: '${bob.address}', below_amount: 200000000n } },
+    });
+    expect(sweepSingle).toMatchObject({
+      wallet: 'bob',
+      expect_error: {},
+      action: { params: { key_image: '${env.KEY_IMAGE}' } },
+    });
+    expect(balance!.expect!['result.balances[0].unlocked_balance']).toEqual({
+      all: [{ gte: '1 SAL1' }, { lte: 18440000000000000000n }],
+    });
     expect(getbalance!.action).toEqual({ kind: 'wallet', method: 'getbalance', params: {} });
 
     const byName = (n: string) => s.steps.find((x) => x.name === n)!;
-    expect(byName('call get_info (daemon)').action).toEqual({ kind: 'call', on: 'daemon', method: 'get_info', params: {} });
+    expect(byName('call get_info (daemon)').action).toEqual({
+      kind: 'call',
+      on: 'daemon',
+      method: 'get_info',
+      params: {},
+    });
     expect(byName('call /get_height').action).toEqual({ kind: 'call', on: 'daemon', path: '/get_height', params: {} });
-    expect(byName('call get_address').action).toEqual({ kind: 'call', on: 'wallet', method: 'get_address', params: { account_index: 0 } });
+    expect(byName('call get_address').action).toEqual({
+      kind: 'call',
+      on: 'wallet',
+      method: 'get_address',
+      params: { account_index: 0 },
+    });
     expect(byName('wait get_balance')).toMatchObject({
       wallet: 'bob',
       action: {
@@ -88,9 +114,22 @@ describe('a rich scenario using every construct', () => {
       seconds: 30,
       mine: false,
     });
-    expect(byName('metadata rich').action).toEqual({ kind: 'metadata', name: 'rich', fields: { name: 'Rich', description: '...' } });
-    expect(byName('metadata from_file').action).toEqual({ kind: 'metadata', name: 'from_file', file: 'fixtures/metadata/rich.json', filePos: { file: fixture('rich.yaml'), line: 80, col: 40 } });
-    expect(s.steps[19]!.action).toEqual({ kind: 'wallet', method: 'create_token', params: { ticker: 'RICH', supply: '18440000000000000', metadata: 'rich', get_tx_keys: true } });
+    expect(byName('metadata rich').action).toEqual({
+      kind: 'metadata',
+      name: 'rich',
+      fields: { name: 'Rich', description: '...' },
+    });
+    expect(byName('metadata from_file').action).toEqual({
+      kind: 'metadata',
+      name: 'from_file',
+      file: 'fixtures/metadata/rich.json',
+      filePos: { file: fixture('rich.yaml'), line: 80, col: 40 },
+    });
+    expect(s.steps[19]!.action).toEqual({
+      kind: 'wallet',
+      method: 'create_token',
+      params: { ticker: 'RICH', supply: '18440000000000000', metadata: 'rich', get_tx_keys: true },
+    });
     expect(s.steps[20]).toMatchObject({ expect_error: { code: -7, message: 'Token already exists.' } });
     expect(byName('mine 2').action).toEqual({ kind: 'mine', blocks: 2 });
     expect(byName('mine to 1300').action).toEqual({ kind: 'mine', to: 1300 });
@@ -120,12 +159,21 @@ describe('a rich scenario using every construct', () => {
       'big.yaml',
     );
     expect(s.requires.unlocked).toEqual({ salABCD: 18440000000000000n, SAL1: 1n });
-    expect(s.steps.map((x) => x.action)).toEqual(Array(3).fill({ kind: 'wallet', method: 'transfer', params: { to: '${main.address}', amount: 18440000000000000000n } }));
+    expect(s.steps.map((x) => x.action)).toEqual(
+      Array(3).fill({
+        kind: 'wallet',
+        method: 'transfer',
+        params: { to: '${main.address}', amount: 18440000000000000000n },
+      }),
+    );
     expect(s.steps[2]!.name).toBe('again');
   });
 
   it('accepts the minimal forms', () => {
-    const s = parseScenario('name: min\nsteps:\n  - get_tokens:\n  - restart: daemon\n  - expect_error:\n    get_balance: {}\n', 'min.yaml');
+    const s = parseScenario(
+      'name: min\nsteps:\n  - get_tokens:\n  - restart: daemon\n  - expect_error:\n    get_balance: {}\n',
+      'min.yaml',
+    );
     expect(s).toEqual({
       file: 'min.yaml',
       name: 'min',
@@ -133,9 +181,28 @@ describe('a rich scenario using every construct', () => {
       requires: {},
       wallets: [],
       steps: [
-        { index: 0, name: 'get_tokens', action: { kind: 'wallet', method: 'get_tokens', params: {} }, wallet: 'main', pos: { file: 'min.yaml', line: 3, col: 5 } },
-        { index: 1, name: 'restart daemon', action: { kind: 'restart', target: 'daemon' }, wallet: 'main', pos: { file: 'min.yaml', line: 4, col: 5 } },
-        { index: 2, name: 'get_balance', action: { kind: 'wallet', method: 'get_balance', params: {} }, wallet: 'main', expect_error: {}, pos: { file: 'min.yaml', line: 5, col: 5 } },
+        {
+          index: 0,
+          name: 'get_tokens',
+          action: { kind: 'wallet', method: 'get_tokens', params: {} },
+          wallet: 'main',
+          pos: { file: 'min.yaml', line: 3, col: 5 },
+        },
+        {
+          index: 1,
+          name: 'restart daemon',
+          action: { kind: 'restart', target: 'daemon' },
+          wallet: 'main',
+          pos: { file: 'min.yaml', line: 4, col: 5 },
+        },
+        {
+          index: 2,
+          name: 'get_balance',
+          action: { kind: 'wallet', method: 'get_balance', params: {} },
+          wallet: 'main',
+          expect_error: {},
+          pos: { file: 'min.yaml', line: 5, col: 5 },
+        },
       ],
     });
   });
@@ -147,65 +214,401 @@ describe('bad files: each problem with line, column, path and message', () => {
     ['missing name (points at the mapping that lacks it)', 'steps:\n  - mine: 1\n', 1, 'steps', 'name: missing "name"'],
     ['empty steps', 'name: x\nsteps: []\n', 2, '[]', 'steps: the list is empty (at least one item is needed)'],
     ['missing steps', 'name: x\n', 1, 'name', 'steps: missing "steps"'],
-    ['top-level typo', 'name: x\ndescripton: y\nsteps: [{ mine: 1 }]\n', 2, 'descripton', 'descripton: unknown key "descripton" (did you mean "description"?)'],
-    ['step key typo', 'name: x\nsteps:\n  - mine: 1\n    expcet: {}\n', 4, 'expcet', /^steps\[0\]\.expcet: unknown key "expcet" \(did you mean "expect"\?\)$/],
-    ['action typo', 'name: x\nsteps:\n  - get_balence: {}\n', 3, 'get_balence', 'steps[0].get_balence: unknown key "get_balence" (did you mean "get_balance"?)'],
-    ['two actions', 'name: x\nsteps:\n  - mine: 1\n    restart: wallet\n', 4, 'restart', 'steps[0].restart: a step has exactly one action; this one already has mine (split it into two steps)'],
+    [
+      'top-level typo',
+      'name: x\ndescripton: y\nsteps: [{ mine: 1 }]\n',
+      2,
+      'descripton',
+      'descripton: unknown key "descripton" (did you mean "description"?)',
+    ],
+    [
+      'step key typo',
+      'name: x\nsteps:\n  - mine: 1\n    expcet: {}\n',
+      4,
+      'expcet',
+      /^steps\[0\]\.expcet: unknown key "expcet" \(did you mean "expect"\?\)$/,
+    ],
+    [
+      'action typo',
+      'name: x\nsteps:\n  - get_balence: {}\n',
+      3,
+      'get_balence',
+      'steps[0].get_balence: unknown key "get_balence" (did you mean "get_balance"?)',
+    ],
+    [
+      'two actions',
+      'name: x\nsteps:\n  - mine: 1\n    restart: wallet\n',
+      4,
+      'restart',
+      'steps[0].restart: a step has exactly one action; this one already has mine (split it into two steps)',
+    ],
     ['no action', 'name: x\nsteps:\n  - name: lonely\n', 3, 'name', 'steps[0]: the step has no action'],
-    ['unknown key, no action', 'name: x\nsteps:\n  - foo: 1\n', 3, 'foo', 'steps[0].foo: unknown key "foo"; to call another RPC method write call: {method: foo}'],
-    ['bad amount', 'name: x\nsteps:\n  - transfer: { to: "${main.address}", amount: 1.123456789 SAL1 }\n', 3, '1.123', 'steps[0].transfer.amount: "1.123456789 SAL1" is not an amount: SAL1 has 8 decimals, this has 9'],
-    ['float amount', 'name: x\nsteps:\n  - transfer: { to: "${main.address}", amount: 1.5 }\n', 3, '1.5', /^steps\[0\]\.transfer\.amount: 1\.5 is not an amount: a bare number with a fraction is ambiguous/],
-    ['amount in a destination', 'name: x\nsteps:\n  - transfer_split: { destinations: [{ to: "${main.address}", amount: 1 BTC }] }\n', 3, '1 BTC', 'steps[0].transfer_split.destinations[0].amount: "1 BTC" is not an amount: unknown unit BTC (units: SAL1, SAL, XMR)'],
-    ['bad matcher name', 'name: x\nsteps:\n  - get_tokens: {}\n    expect:\n      result.tokens: { contain: salABCD }\n', 5, 'contain', /^steps\[0\]\.expect\["result\.tokens"\]\.contain: unknown matcher "contain" \(did you mean "contains"\?\)/],
-    ['bad matcher operand', 'name: x\nsteps:\n  - get_tokens: {}\n    expect: { result.tokens: { length: many } }\n', 4, 'many', 'steps[0].expect["result.tokens"].length: length takes a number or one comparison, got the string "many"'],
-    ['two matcher keys', 'name: x\nsteps:\n  - get_tokens: {}\n    expect: { result.n: { gte: 1, lte: 2 } }\n', 4, '{ gte', /^steps\[0\]\.expect\["result\.n"\]: a matcher has exactly one key, this one has gte, lte/],
-    ['absent false', 'name: x\nsteps:\n  - get_tokens: {}\n    expect: { result.n: { absent: false } }\n', 4, 'false', 'steps[0].expect["result.n"].absent: absent: false is not supported; write present: true'],
-    ['bad type matcher', 'name: x\nsteps:\n  - get_tokens: {}\n    expect: { result.n: { type: int } }\n', 4, 'int', 'steps[0].expect["result.n"].type: "int" is not a type'],
-    ['bad regex', 'name: x\nsteps:\n  - get_tokens: {}\n    expect: { result.n: { matches: "(" } }\n', 4, '"("', /^steps\[0\]\.expect\["result\.n"\]\.matches: bad regular expression/],
-    ['matcher in all', 'name: x\nsteps:\n  - get_tokens: {}\n    expect: { result.n: { all: [{ gte: 1 }, 5] } }\n', 4, '5]', 'steps[0].expect["result.n"].all[1]: expected a matcher, got the number 5'],
-    ['bad response path', 'name: x\nsteps:\n  - get_tokens: {}\n    expect: { results.tokens: [] }\n', 4, 'results', /^steps\[0\]\.expect\["results\.tokens"\]: "results\.tokens" must start at result or error .*did you mean "result"/],
-    ['bad restart target', 'name: x\nsteps:\n  - restart: node\n', 3, 'node', 'steps[0].restart: "node" is not one of: daemon, wallet'],
-    ['restart typo', 'name: x\nsteps:\n  - restart: walet\n', 3, 'walet', 'steps[0].restart: "walet" is not one of: daemon, wallet (did you mean "wallet"?)'],
-    ['wrong type: string for number', 'name: x\nsteps:\n  - mine: { blocks: two }\n', 3, 'two', 'steps[0].mine.blocks: expected a number, got the string "two"'],
-    ['wrong type: number for string', 'name: 5\nsteps: [{ mine: 1 }]\n', 1, '5', 'name: expected a string, got the number 5 (quote it: "5")'],
-    ['wrong type: mapping for list', 'name: x\ntags: { a: 1 }\nsteps: [{ mine: 1 }]\n', 2, '{', 'tags: expected a list, got a mapping'],
-    ['wrong type: step not a mapping', 'name: x\nsteps:\n  - mine\n', 3, 'mine', /^steps\[0\]: expected a mapping, got the string "mine"/],
+    [
+      'unknown key, no action',
+      'name: x\nsteps:\n  - foo: 1\n',
+      3,
+      'foo',
+      'steps[0].foo: unknown key "foo"; to call another RPC method write call: {method: foo}',
+    ],
+    [
+      'bad amount',
+      'name: x\nsteps:\n  - transfer: { to: "${main.address}", amount: 1.123456789 SAL1 }\n',
+      3,
+      '1.123',
+      'steps[0].transfer.amount: "1.123456789 SAL1" is not an amount: SAL1 has 8 decimals, this has 9',
+    ],
+    [
+      'float amount',
+      'name: x\nsteps:\n  - transfer: { to: "${main.address}", amount: 1.5 }\n',
+      3,
+      '1.5',
+      /^steps\[0\]\.transfer\.amount: 1\.5 is not an amount: a bare number with a fraction is ambiguous/,
+    ],
+    [
+      'amount in a destination',
+      'name: x\nsteps:\n  - transfer_split: { destinations: [{ to: "${main.address}", amount: 1 BTC }] }\n',
+      3,
+      '1 BTC',
+      'steps[0].transfer_split.destinations[0].amount: "1 BTC" is not an amount: unknown unit BTC (units: SAL1, SAL, XMR)',
+    ],
+    [
+      'bad matcher name',
+      'name: x\nsteps:\n  - get_tokens: {}\n    expect:\n      result.tokens: { contain: salABCD }\n',
+      5,
+      'contain',
+      /^steps\[0\]\.expect\["result\.tokens"\]\.contain: unknown matcher "contain" \(did you mean "contains"\?\)/,
+    ],
+    [
+      'bad matcher operand',
+      'name: x\nsteps:\n  - get_tokens: {}\n    expect: { result.tokens: { length: many } }\n',
+      4,
+      'many',
+      'steps[0].expect["result.tokens"].length: length takes a number or one comparison, got the string "many"',
+    ],
+    [
+      'two matcher keys',
+      'name: x\nsteps:\n  - get_tokens: {}\n    expect: { result.n: { gte: 1, lte: 2 } }\n',
+      4,
+      '{ gte',
+      /^steps\[0\]\.expect\["result\.n"\]: a matcher has exactly one key, this one has gte, lte/,
+    ],
+    [
+      'absent false',
+      'name: x\nsteps:\n  - get_tokens: {}\n    expect: { result.n: { absent: false } }\n',
+      4,
+      'false',
+      'steps[0].expect["result.n"].absent: absent: false is not supported; write present: true',
+    ],
+    [
+      'bad type matcher',
+      'name: x\nsteps:\n  - get_tokens: {}\n    expect: { result.n: { type: int } }\n',
+      4,
+      'int',
+      'steps[0].expect["result.n"].type: "int" is not a type',
+    ],
+    [
+      'bad regex',
+      'name: x\nsteps:\n  - get_tokens: {}\n    expect: { result.n: { matches: "(" } }\n',
+      4,
+      '"("',
+      /^steps\[0\]\.expect\["result\.n"\]\.matches: bad regular expression/,
+    ],
+    [
+      'matcher in all',
+      'name: x\nsteps:\n  - get_tokens: {}\n    expect: { result.n: { all: [{ gte: 1 }, 5] } }\n',
+      4,
+      '5]',
+      'steps[0].expect["result.n"].all[1]: expected a matcher, got the number 5',
+    ],
+    [
+      'bad response path',
+      'name: x\nsteps:\n  - get_tokens: {}\n    expect: { results.tokens: [] }\n',
+      4,
+      'results',
+      /^steps\[0\]\.expect\["results\.tokens"\]: "results\.tokens" must start at result or error .*did you mean "result"/,
+    ],
+    [
+      'bad restart target',
+      'name: x\nsteps:\n  - restart: node\n',
+      3,
+      'node',
+      'steps[0].restart: "node" is not one of: daemon, wallet',
+    ],
+    [
+      'restart typo',
+      'name: x\nsteps:\n  - restart: walet\n',
+      3,
+      'walet',
+      'steps[0].restart: "walet" is not one of: daemon, wallet (did you mean "wallet"?)',
+    ],
+    [
+      'wrong type: string for number',
+      'name: x\nsteps:\n  - mine: { blocks: two }\n',
+      3,
+      'two',
+      'steps[0].mine.blocks: expected a number, got the string "two"',
+    ],
+    [
+      'wrong type: number for string',
+      'name: 5\nsteps: [{ mine: 1 }]\n',
+      1,
+      '5',
+      'name: expected a string, got the number 5 (quote it: "5")',
+    ],
+    [
+      'wrong type: mapping for list',
+      'name: x\ntags: { a: 1 }\nsteps: [{ mine: 1 }]\n',
+      2,
+      '{',
+      'tags: expected a list, got a mapping',
+    ],
+    [
+      'wrong type: step not a mapping',
+      'name: x\nsteps:\n  - mine\n',
+      3,
+      'mine',
+      /^steps\[0\]: expected a mapping, got the string "mine"/,
+    ],
     ['mine zero', 'name: x\nsteps:\n  - mine: 0\n', 3, '0', 'steps[0].mine: must be at least 1, got 0'],
-    ['mine nonsense', 'name: x\nsteps:\n  - mine: lots\n', 3, 'lots', 'steps[0].mine: the string "lots" does not fit here'],
-    ['placeholder where a literal is needed', 'name: x\nsteps:\n  - mine: "${n}"\n', 3, '"${n}"', 'steps[0].mine: a "${…}" placeholder cannot be used here: the value must be written out (it is needed before the steps run)'],
-    ['mine both', 'name: x\nsteps:\n  - mine: { blocks: 1, to: 5 }\n', 3, 'to', 'steps[0].mine.to: give either blocks or to, not both'],
-    ['wait without bound', 'name: x\nsteps:\n  - wait: { get_tokens: {}, until: { result.tokens: { present: true } } }\n', 3, '{ get_tokens', 'steps[0].wait.seconds: a wait needs a bound: seconds, blocks or both'],
-    ['wait with two calls', 'name: x\nsteps:\n  - wait: { get_tokens: {}, get_balance: {}, until: { result.x: 1 }, seconds: 5 }\n', 3, 'get_balance', 'steps[0].wait.get_balance: wait repeats one call; it already has get_tokens'],
-    ['wait without until', 'name: x\nsteps:\n  - wait: { get_tokens: {}, seconds: 5 }\n', 3, '{ get_tokens', 'steps[0].wait.until: missing "until"'],
-    ['wait wallet conflict', 'name: x\nwallets: { bob: {} }\nsteps:\n  - wait: { get_tokens: {}, until: { result.x: 1 }, seconds: 5, wallet: bob }\n    wallet: main\n', 4, 'bob }', 'steps[0].wait.wallet: the step says wallet: main and the wait says wallet: bob; keep one'],
-    ['metadata fields and file', 'name: x\nsteps:\n  - metadata: { name: m, fields: {}, file: x.json }\n', 3, 'file', 'steps[0].metadata.file: give either fields or file, not both'],
-    ['metadata bad name', 'name: x\nsteps:\n  - metadata: { name: my-meta, fields: {} }\n', 3, 'my-meta', 'steps[0].metadata.name: "my-meta" is not a valid metadata name'],
-    ['call without method', 'name: x\nsteps:\n  - call: { on: daemon }\n', 3, '{ on', 'steps[0].call.method: missing "method" (or "path" for a daemon HTTP endpoint)'],
-    ['path call on the wallet', 'name: x\nsteps:\n  - call: { path: /get_info, on: wallet }\n', 3, 'wallet', /^steps\[0\]\.call\.on: path calls go to the daemon/],
-    ['bad on', 'name: x\nsteps:\n  - call: { method: get_info, on: deamon }\n', 3, 'deamon', 'steps[0].call.on: "deamon" is not one of: wallet, daemon (did you mean "daemon"?)'],
-    ['transfer without amount', 'name: x\nsteps:\n  - transfer: { to: "${main.address}" }\n', 3, '{ to', 'steps[0].transfer.amount: missing "amount"'],
-    ['transfer raw typo', 'name: x\nsteps:\n  - transfer: { to: "${main.address}", amount: 1, priorty: 1 }\n', 3, 'priorty', /^steps\[0\]\.transfer\.priorty: unknown key "priorty" \(did you mean "priority"\?\)/],
-    ['wallet name as address', 'name: x\nwallets: { bob: {} }\nsteps:\n  - transfer: { to: bob, amount: 1 }\n', 4, 'bob', 'steps[0].transfer.to: "bob" is a wallet name, not an address; write "${bob.address}"'],
-    ['unknown wallet', 'name: x\nsteps:\n  - get_tokens: {}\n    wallet: bob\n', 4, 'bob', 'steps[0].wallet: unknown wallet "bob"'],
-    ['reserved wallet name', 'name: x\nwallets: { main: {} }\nsteps: [{ mine: 1 }]\n', 2, 'main', /^wallets\.main: "main" is the built-in wallet/],
-    ['bad asset key', 'name: x\nrequires: { unlocked: { sal1: 1 SAL1 } }\nsteps: [{ mine: 1 }]\n', 2, 'sal1', 'requires.unlocked.sal1: "sal1" is not an asset (did you mean "SAL1"?)'],
-    ['unknown placeholder', 'name: x\nsteps:\n  - transfer: { to: "${bob.address}", amount: 1 }\n', 3, '"${bob', /^steps\[0\]\.transfer\.to: unknown name "bob" in \$\{bob\.address\}/],
-    ['placeholder field typo', 'name: x\nsteps:\n  - transfer: { to: "${main.adress}", amount: 1 }\n', 3, '"${main', /^steps\[0\]\.transfer\.to: wallet main has no "adress" in \$\{main\.adress\} \(did you mean "address"\?\)/],
-    ['saved later', 'name: x\nsteps:\n  - transfer: { to: "${main.address}", amount: "${a}" }\n  - get_tokens: {}\n    save: { a: result.x }\n', 3, '"${a}"', 'steps[0].transfer.amount: ${a}: "a" is saved by step 2, which runs after this one'],
-    ['unterminated placeholder', 'name: x\nsteps:\n  - transfer: { to: "${main.address", amount: 1 }\n', 3, '"${main', /^steps\[0\]\.transfer\.to: unterminated placeholder/],
-    ['revert without snapshot', 'name: x\nsteps:\n  - revert: s1\n', 3, 's1', 'steps[0].revert: no earlier snapshot is named "s1"'],
-    ['create_token metadata unknown', 'name: x\nsteps:\n  - create_token: { ticker: ABCD, supply: 1, metadata: rich }\n', 3, 'rich', 'steps[0].create_token.metadata: no earlier metadata step is named "rich"'],
-    ['create_token without supply', 'name: x\nsteps:\n  - create_token: { ticker: ABCD }\n', 3, '{ ticker', 'steps[0].create_token.supply: missing "supply"'],
-    ['ticker as number', 'name: x\nsteps:\n  - create_token: { ticker: 1234, supply: 1 }\n', 3, '1234', 'steps[0].create_token.ticker: expected a string, got the number 1234 (quote it: "1234")'],
-    ['expect_error code type', 'name: x\nsteps:\n  - get_tokens: {}\n    expect_error: { code: seven }\n', 4, 'seven', 'steps[0].expect_error.code: expected a number, got the string "seven"'],
-    ['save path', 'name: x\nsteps:\n  - get_tokens: {}\n    save: { t: tokens }\n', 4, 'tokens', /^steps\[0\]\.save\.t: "tokens" must start at result or error/],
-    ['save name reserved', 'name: x\nsteps:\n  - get_tokens: {}\n    save: { height: result.h }\n', 4, 'height', 'steps[0].save.height: "height" is reserved for placeholders; save under another name'],
-    ['bad backend', 'name: x\nbackends: [sim, salvum]\nsteps: [{ mine: 1 }]\n', 2, 'salvum', 'backends[1]: "salvum" is not one of: salvium, sim, monero (did you mean "salvium"?)'],
-    ['yaml syntax error', 'name: x\nsteps:\n  - mine: [1\n  - mine: 2\n', 4, '-', /^\(yaml\): YAML: Flow sequence in block collection must be sufficiently indented and end with a \]$/],
-    ['yaml: unquoted brackets in a flow mapping', 'name: x\nsteps:\n  - get_tokens: {}\n    save: { t: result.tokens[0] }\n', 4, '[0]', /^\(yaml\): YAML: Unexpected flow-seq-start at node end: inside \{ … \} or \[ … \], quote values/],
-    ['yaml tab indentation', 'name: x\nsteps:\n\t- mine: 1\n', 3, '\t', '(yaml): YAML: Tabs are not allowed as indentation'],
+    [
+      'mine nonsense',
+      'name: x\nsteps:\n  - mine: lots\n',
+      3,
+      'lots',
+      'steps[0].mine: the string "lots" does not fit here',
+    ],
+    [
+      'placeholder where a literal is needed',
+      'name: x\nsteps:\n  - mine: "${n}"\n',
+      3,
+      '"${n}"',
+      'steps[0].mine: a "${…}" placeholder cannot be used here: the value must be written out (it is needed before the steps run)',
+    ],
+    [
+      'mine both',
+      'name: x\nsteps:\n  - mine: { blocks: 1, to: 5 }\n',
+      3,
+      'to',
+      'steps[0].mine.to: give either blocks or to, not both',
+    ],
+    [
+      'wait without bound',
+      'name: x\nsteps:\n  - wait: { get_tokens: {}, until: { result.tokens: { present: true } } }\n',
+      3,
+      '{ get_tokens',
+      'steps[0].wait.seconds: a wait needs a bound: seconds, blocks or both',
+    ],
+    [
+      'wait with two calls',
+      'name: x\nsteps:\n  - wait: { get_tokens: {}, get_balance: {}, until: { result.x: 1 }, seconds: 5 }\n',
+      3,
+      'get_balance',
+      'steps[0].wait.get_balance: wait repeats one call; it already has get_tokens',
+    ],
+    [
+      'wait without until',
+      'name: x\nsteps:\n  - wait: { get_tokens: {}, seconds: 5 }\n',
+      3,
+      '{ get_tokens',
+      'steps[0].wait.until: missing "until"',
+    ],
+    [
+      'wait wallet conflict',
+      'name: x\nwallets: { bob: {} }\nsteps:\n  - wait: { get_tokens: {}, until: { result.x: 1 }, seconds: 5, wallet: bob }\n    wallet: main\n',
+      4,
+      'bob }',
+      'steps[0].wait.wallet: the step says wallet: main and the wait says wallet: bob; keep one',
+    ],
+    [
+      'metadata fields and file',
+      'name: x\nsteps:\n  - metadata: { name: m, fields: {}, file: x.json }\n',
+      3,
+      'file',
+      'steps[0].metadata.file: give either fields or file, not both',
+    ],
+    [
+      'metadata bad name',
+      'name: x\nsteps:\n  - metadata: { name: my-meta, fields: {} }\n',
+      3,
+      'my-meta',
+      'steps[0].metadata.name: "my-meta" is not a valid metadata name',
+    ],
+    [
+      'call without method',
+      'name: x\nsteps:\n  - call: { on: daemon }\n',
+      3,
+      '{ on',
+      'steps[0].call.method: missing "method" (or "path" for a daemon HTTP endpoint)',
+    ],
+    [
+      'path call on the wallet',
+      'name: x\nsteps:\n  - call: { path: /get_info, on: wallet }\n',
+      3,
+      'wallet',
+      /^steps\[0\]\.call\.on: path calls go to the daemon/,
+    ],
+    [
+      'bad on',
+      'name: x\nsteps:\n  - call: { method: get_info, on: deamon }\n',
+      3,
+      'deamon',
+      'steps[0].call.on: "deamon" is not one of: wallet, daemon (did you mean "daemon"?)',
+    ],
+    [
+      'transfer without amount',
+      'name: x\nsteps:\n  - transfer: { to: "${main.address}" }\n',
+      3,
+      '{ to',
+      'steps[0].transfer.amount: missing "amount"',
+    ],
+    [
+      'transfer raw typo',
+      'name: x\nsteps:\n  - transfer: { to: "${main.address}", amount: 1, priorty: 1 }\n',
+      3,
+      'priorty',
+      /^steps\[0\]\.transfer\.priorty: unknown key "priorty" \(did you mean "priority"\?\)/,
+    ],
+    [
+      'wallet name as address',
+      'name: x\nwallets: { bob: {} }\nsteps:\n  - transfer: { to: bob, amount: 1 }\n',
+      4,
+      'bob',
+      'steps[0].transfer.to: "bob" is a wallet name, not an address; write "${bob.address}"',
+    ],
+    [
+      'unknown wallet',
+      'name: x\nsteps:\n  - get_tokens: {}\n    wallet: bob\n',
+      4,
+      'bob',
+      'steps[0].wallet: unknown wallet "bob"',
+    ],
+    [
+      'reserved wallet name',
+      'name: x\nwallets: { main: {} }\nsteps: [{ mine: 1 }]\n',
+      2,
+      'main',
+      /^wallets\.main: "main" is the built-in wallet/,
+    ],
+    [
+      'bad asset key',
+      'name: x\nrequires: { unlocked: { sal1: 1 SAL1 } }\nsteps: [{ mine: 1 }]\n',
+      2,
+      'sal1',
+      'requires.unlocked.sal1: "sal1" is not an asset (did you mean "SAL1"?)',
+    ],
+    [
+      'unknown placeholder',
+      'name: x\nsteps:\n  - transfer: { to: "${bob.address}", amount: 1 }\n',
+      3,
+      '"${bob',
+      /^steps\[0\]\.transfer\.to: unknown name "bob" in \$\{bob\.address\}/,
+    ],
+    [
+      'placeholder field typo',
+      'name: x\nsteps:\n  - transfer: { to: "${main.adress}", amount: 1 }\n',
+      3,
+      '"${main',
+      /^steps\[0\]\.transfer\.to: wallet main has no "adress" in \$\{main\.adress\} \(did you mean "address"\?\)/,
+    ],
+    [
+      'saved later',
+      'name: x\nsteps:\n  - transfer: { to: "${main.address}", amount: "${a}" }\n  - get_tokens: {}\n    save: { a: result.x }\n',
+      3,
+      '"${a}"',
+      'steps[0].transfer.amount: ${a}: "a" is saved by step 2, which runs after this one',
+    ],
+    [
+      'unterminated placeholder',
+      'name: x\nsteps:\n  - transfer: { to: "${main.address", amount: 1 }\n',
+      3,
+      '"${main',
+      /^steps\[0\]\.transfer\.to: unterminated placeholder/,
+    ],
+    [
+      'revert without snapshot',
+      'name: x\nsteps:\n  - revert: s1\n',
+      3,
+      's1',
+      'steps[0].revert: no earlier snapshot is named "s1"',
+    ],
+    [
+      'create_token metadata unknown',
+      'name: x\nsteps:\n  - create_token: { ticker: ABCD, supply: 1, metadata: rich }\n',
+      3,
+      'rich',
+      'steps[0].create_token.metadata: no earlier metadata step is named "rich"',
+    ],
+    [
+      'create_token without supply',
+      'name: x\nsteps:\n  - create_token: { ticker: ABCD }\n',
+      3,
+      '{ ticker',
+      'steps[0].create_token.supply: missing "supply"',
+    ],
+    [
+      'ticker as number',
+      'name: x\nsteps:\n  - create_token: { ticker: 1234, supply: 1 }\n',
+      3,
+      '1234',
+      'steps[0].create_token.ticker: expected a string, got the number 1234 (quote it: "1234")',
+    ],
+    [
+      'expect_error code type',
+      'name: x\nsteps:\n  - get_tokens: {}\n    expect_error: { code: seven }\n',
+      4,
+      'seven',
+      'steps[0].expect_error.code: expected a number, got the string "seven"',
+    ],
+    [
+      'save path',
+      'name: x\nsteps:\n  - get_tokens: {}\n    save: { t: tokens }\n',
+      4,
+      'tokens',
+      /^steps\[0\]\.save\.t: "tokens" must start at result or error/,
+    ],
+    [
+      'save name reserved',
+      'name: x\nsteps:\n  - get_tokens: {}\n    save: { height: result.h }\n',
+      4,
+      'height',
+      'steps[0].save.height: "height" is reserved for placeholders; save under another name',
+    ],
+    [
+      'bad backend',
+      'name: x\nbackends: [sim, salvum]\nsteps: [{ mine: 1 }]\n',
+      2,
+      'salvum',
+      'backends[1]: "salvum" is not one of: salvium, sim, monero (did you mean "salvium"?)',
+    ],
+    [
+      'yaml syntax error',
+      'name: x\nsteps:\n  - mine: [1\n  - mine: 2\n',
+      4,
+      '-',
+      /^\(yaml\): YAML: Flow sequence in block collection must be sufficiently indented and end with a \]$/,
+    ],
+    [
+      'yaml: unquoted brackets in a flow mapping',
+      'name: x\nsteps:\n  - get_tokens: {}\n    save: { t: result.tokens[0] }\n',
+      4,
+      '[0]',
+      /^\(yaml\): YAML: Unexpected flow-seq-start at node end: inside \{ … \} or \[ … \], quote values/,
+    ],
+    [
+      'yaml tab indentation',
+      'name: x\nsteps:\n\t- mine: 1\n',
+      3,
+      '\t',
+      '(yaml): YAML: Tabs are not allowed as indentation',
+    ],
     ['duplicate key', 'name: x\nname: y\nsteps: [{ mine: 1 }]\n', 2, 'name', '(yaml): YAML: Map keys must be unique'],
-    ['two documents', 'name: x\nsteps: [{ mine: 1 }]\n---\nname: y\n', 3, '---', /^\(yaml\): YAML: a scenario file holds one YAML document/],
+    [
+      'two documents',
+      'name: x\nsteps: [{ mine: 1 }]\n---\nname: y\n',
+      3,
+      '---',
+      /^\(yaml\): YAML: a scenario file holds one YAML document/,
+    ],
     ['empty file', '', 1, '', /^\(file\): a scenario file is a mapping \(name: …, steps: …\), this is nothing/],
     ['a list', '- mine: 1\n', 1, '-', /^\(file\): a scenario file is a mapping/],
   ];
@@ -296,6 +699,8 @@ describe('bad files: each problem with line, column, path and message', () => {
   it('reports an unreadable file as a ScenarioError', async () => {
     const err = await loadScenario(fixture('does-not-exist.yaml')).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ScenarioError);
-    expect((err as ScenarioError).message).toMatch(/does-not-exist\.yaml:1:1: \(file\): cannot read the scenario file: no such file/);
+    expect((err as ScenarioError).message).toMatch(
+      /does-not-exist\.yaml:1:1: \(file\): cannot read the scenario file: no such file/,
+    );
   });
 });

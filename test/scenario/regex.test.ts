@@ -12,7 +12,10 @@ const CATASTROPHIC = '^([A-Za-z0-9]+)+!$';
 
 function refusal(pattern: string): string {
   try {
-    parseScenario(`name: x\nsteps:\n  - call: { method: get_address }\n    expect: { result.address: { matches: ${JSON.stringify(pattern)} } }\n`, 'hostile.yaml');
+    parseScenario(
+      `name: x\nsteps:\n  - call: { method: get_address }\n    expect: { result.address: { matches: ${JSON.stringify(pattern)} } }\n`,
+      'hostile.yaml',
+    );
   } catch (e) {
     if (e instanceof ScenarioError) return e.message;
     throw e;
@@ -24,7 +27,10 @@ describe('a catastrophic pattern', () => {
   it('answers at once on an address (JavaScript backtracking spun for ever on it)', () => {
     const t0 = Date.now();
     // 30 characters already take JavaScript's engine seconds; the address has 95.
-    expect(matchValue(true, 'a'.repeat(30), { matches: CATASTROPHIC })).toEqual({ expected: `matching /${CATASTROPHIC}/`, actual: `"${'a'.repeat(30)}"` });
+    expect(matchValue(true, 'a'.repeat(30), { matches: CATASTROPHIC })).toEqual({
+      expected: `matching /${CATASTROPHIC}/`,
+      actual: `"${'a'.repeat(30)}"`,
+    });
     expect(matchValue(true, ADDRESS, { matches: CATASTROPHIC })).toBeDefined();
     expect(matchValue(true, `${ADDRESS}!`, { matches: CATASTROPHIC })).toBeUndefined();
     expect(regexTest(CATASTROPHIC, 'a'.repeat(65536))).toEqual({ matched: false });
@@ -37,26 +43,44 @@ describe('a catastrophic pattern', () => {
 });
 
 describe('patterns RE2 cannot take are refused when the file is read', () => {
-  const expected = '(expected a regular expression in RE2 syntax (JavaScript\'s without backreferences or lookaround), e.g. "^[0-9a-f]{64}$")';
+  const expected =
+    '(expected a regular expression in RE2 syntax (JavaScript\'s without backreferences or lookaround), e.g. "^[0-9a-f]{64}$")';
   it.each([
-    ['a backreference', '(a)\\1', 'backreferences (\\1, \\k<name>) are not supported: scenario regular expressions run on RE2, which matches in linear time and has none'],
+    [
+      'a backreference',
+      '(a)\\1',
+      'backreferences (\\1, \\k<name>) are not supported: scenario regular expressions run on RE2, which matches in linear time and has none',
+    ],
     ['a named backreference', '(?<x>a)\\k<x>', 'backreferences (\\1, \\k<name>) are not supported'],
-    ['lookahead', '^(?=SC1)', 'lookahead and lookbehind ((?=…), (?!…), (?<=…), (?<!…)) are not supported: scenario regular expressions run on RE2, which matches in linear time and has none'],
+    [
+      'lookahead',
+      '^(?=SC1)',
+      'lookahead and lookbehind ((?=…), (?!…), (?<=…), (?<!…)) are not supported: scenario regular expressions run on RE2, which matches in linear time and has none',
+    ],
     ['lookbehind', '(?<!x)y', 'lookahead and lookbehind ((?=…), (?!…), (?<=…), (?<!…)) are not supported'],
     ['\\u escapes', '\\u0041', 'RE2 writes a character by its code as \\x{0041}, not \\u0041'],
-    ['nested counts', '((a{100}){100}){100}', 'the repeat count {100} is too large for RE2: a count is at most 1000, and nested counts may not multiply past 1000'],
+    [
+      'nested counts',
+      '((a{100}){100}){100}',
+      'the repeat count {100} is too large for RE2: a count is at most 1000, and nested counts may not multiply past 1000',
+    ],
     ['a pattern over 1000 characters', 'a'.repeat(1001), 'the pattern is 1001 characters long; at most 1000'],
     ['a JavaScript syntax error (as before)', '[', 'Invalid regular expression: /[/: Unterminated character class'],
   ])('%s', (_what, pattern, why) => {
     const msg = refusal(pattern);
-    expect(msg).toContain(`hostile.yaml:4:42: steps[0].expect["result.address"].matches: bad regular expression: ${why}`);
+    expect(msg).toContain(
+      `hostile.yaml:4:42: steps[0].expect["result.address"].matches: bad regular expression: ${why}`,
+    );
     expect(msg).toContain(expected);
   });
 
   it('in an expect_error message matcher too', () => {
-    expect(() => parseScenario('name: x\nsteps:\n  - call: { method: x }\n    expect_error: { message: { matches: "(x)\\\\1" } }\n', 'h.yaml')).toThrow(
-      'h.yaml:4:41: steps[0].expect_error.message.matches: bad regular expression: backreferences',
-    );
+    expect(() =>
+      parseScenario(
+        'name: x\nsteps:\n  - call: { method: x }\n    expect_error: { message: { matches: "(x)\\\\1" } }\n',
+        'h.yaml',
+      ),
+    ).toThrow('h.yaml:4:41: steps[0].expect_error.message.matches: bad regular expression: backreferences');
   });
 });
 
@@ -78,6 +102,8 @@ describe('matching', () => {
 
   it('does not look at values over 64 KiB, saying so', () => {
     const m = matchValue(true, 'a'.repeat(65537), { matches: 'a' });
-    expect(m?.note).toBe('the value is 65537 characters long; matches looks at values of at most 65536 characters (check a shorter field, or use contains)');
+    expect(m?.note).toBe(
+      'the value is 65537 characters long; matches looks at values of at most 65536 characters (check a shorter field, or use contains)',
+    );
   });
 });

@@ -24,7 +24,12 @@ beforeAll(() => {
 afterAll(() => cleanup(dir));
 
 const saltnet = (args: string[]) =>
-  execa(process.execPath, [CLI, ...args], { cwd: dir, env: { ...FAST, SALTNET_STATE_DIR: state, CI: '1' }, reject: false, all: true });
+  execa(process.execPath, [CLI, ...args], {
+    cwd: dir,
+    env: { ...FAST, SALTNET_STATE_DIR: state, CI: '1' },
+    reject: false,
+    all: true,
+  });
 
 describe('the example scenarios', () => {
   it('all pass on sim, in one shared testnet, two at a time', async () => {
@@ -32,10 +37,18 @@ describe('the example scenarios', () => {
     expect(files.length).toBeGreaterThanOrEqual(12);
     const lines: string[] = [];
     const results = await runFiles(files, {
-      backend: 'sim', isolation: 'shared', workers: 2, bail: false, artifactsRoot: join(dir, 'artifacts-examples'), daemonEnv: FAST, log: (l) => lines.push(l),
+      backend: 'sim',
+      isolation: 'shared',
+      workers: 2,
+      bail: false,
+      artifactsRoot: join(dir, 'artifacts-examples'),
+      daemonEnv: FAST,
+      log: (l) => lines.push(l),
     });
     const failed = results.filter((r) => r.status !== 'passed');
-    expect(failed.map((r) => `${r.name}: ${r.failure?.message} ${r.failure?.expected ?? ''} ${r.failure?.actual ?? ''}`)).toEqual([]);
+    expect(
+      failed.map((r) => `${r.name}: ${r.failure?.message} ${r.failure?.expected ?? ''} ${r.failure?.actual ?? ''}`),
+    ).toEqual([]);
     expect(results).toHaveLength(files.length);
   }, 300_000);
 });
@@ -61,7 +74,18 @@ describe('a failing scenario', () => {
   let artifactDir: string;
   beforeAll(async () => {
     writeFileSync(join(dir, 'failing.yaml'), FAILING);
-    out = await saltnet(['run', 'failing.yaml', '--backend', 'sim', '--reporter', 'junit', '--output', 'report.xml', '--artifacts', 'arts']);
+    out = await saltnet([
+      'run',
+      'failing.yaml',
+      '--backend',
+      'sim',
+      '--reporter',
+      'junit',
+      '--output',
+      'report.xml',
+      '--artifacts',
+      'arts',
+    ]);
     const runs = readdirSync(join(dir, 'arts'));
     expect(runs).toHaveLength(1);
     artifactDir = join(dir, 'arts', runs[0]!);
@@ -92,10 +116,15 @@ describe('a failing scenario', () => {
   it('leaves the resolved scenario, command lines, logs and an RPC transcript', () => {
     const files = readdirSync(artifactDir);
     expect(files).toEqual(expect.arrayContaining(['transcript.jsonl', 'logs']));
-    const transcript = readFileSync(join(artifactDir, 'transcript.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const transcript = readFileSync(join(artifactDir, 'transcript.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(transcript.some((e) => e.path === '/get_info' && e.response.nettype === 'testnet')).toBe(true);
     expect(readdirSync(join(artifactDir, 'logs')).length).toBeGreaterThanOrEqual(2);
-    const all = readdirSync(artifactDir).map((f) => (f === 'logs' ? '' : readFileSync(join(artifactDir, f), 'utf8'))).join('\n');
+    const all = readdirSync(artifactDir)
+      .map((f) => (f === 'logs' ? '' : readFileSync(join(artifactDir, f), 'utf8')))
+      .join('\n');
     // command lines are recorded; the wallet password is in none of them (it is read from a file)
     expect(all).toMatch(/--password-file \S+\/wallets\/\.password/);
     expect(all).not.toMatch(/--password /);
@@ -111,7 +140,18 @@ describe('a failing scenario', () => {
 
 describe('fresh isolation and --keep', () => {
   it('runs a scenario on a testnet of its own', async () => {
-    const r = await saltnet(['run', join(ROOT, 'scenarios/token-lowercase.yaml'), '--backend', 'sim', '--isolation', 'fresh', '--reporter', 'json', '--output', 'fresh.json']);
+    const r = await saltnet([
+      'run',
+      join(ROOT, 'scenarios/token-lowercase.yaml'),
+      '--backend',
+      'sim',
+      '--isolation',
+      'fresh',
+      '--reporter',
+      'json',
+      '--output',
+      'fresh.json',
+    ]);
     expect(r.exitCode).toBe(0);
     const report = JSON.parse(readFileSync(join(dir, 'fresh.json'), 'utf8'));
     expect(report.summary).toMatchObject({ passed: 1, failed: 0 });
@@ -119,14 +159,29 @@ describe('fresh isolation and --keep', () => {
 
   it('--keep leaves the failed testnet up, says how to reach it, and stops it on Ctrl-C', async () => {
     writeFileSync(join(dir, 'failing-keep.yaml'), FAILING);
-    const p = execa(process.execPath, [CLI, 'run', 'failing-keep.yaml', '--backend', 'sim', '--isolation', 'fresh', '--keep'], {
-      cwd: dir, env: { ...FAST, SALTNET_STATE_DIR: state, CI: '1' }, reject: false, all: true, buffer: false,
-    });
+    const p = execa(
+      process.execPath,
+      [CLI, 'run', 'failing-keep.yaml', '--backend', 'sim', '--isolation', 'fresh', '--keep'],
+      {
+        cwd: dir,
+        env: { ...FAST, SALTNET_STATE_DIR: state, CI: '1' },
+        reject: false,
+        all: true,
+        buffer: false,
+      },
+    );
     let out = '';
     p.all!.on('data', (d: Buffer) => (out += d.toString()));
-    const line = await waitFor('the --keep line', async () => out.split('\n').find((l) => l.startsWith('--keep:')), 60_000, 50);
+    const line = await waitFor(
+      'the --keep line',
+      async () => out.split('\n').find((l) => l.startsWith('--keep:')),
+      60_000,
+      50,
+    );
     const url = /daemon (http:\/\/127\.0\.0\.1:\d+)/.exec(line)![1]!;
-    expect(((await (await fetch(`${url}/get_height`, { method: 'POST', body: '{}' })).json()) as { status: string }).status).toBe('OK');
+    expect(
+      ((await (await fetch(`${url}/get_height`, { method: 'POST', body: '{}' })).json()) as { status: string }).status,
+    ).toBe('OK');
     p.kill('SIGINT');
     const r = await p;
     expect(r.exitCode).toBe(130);
@@ -155,7 +210,13 @@ describe('selection and bad files', () => {
     writeFileSync(join(dir, 'a-fails.yaml'), FAILING.replace('a failing expectation', 'first, failing'));
     writeFileSync(join(dir, 'b-passes.yaml'), 'name: second\nsteps:\n  - call: { path: /get_height }\n');
     const results = await runFiles([join(dir, 'a-fails.yaml'), join(dir, 'b-passes.yaml')], {
-      backend: 'sim', isolation: 'shared', workers: 1, bail: true, artifactsRoot: join(dir, 'arts-bail'), daemonEnv: FAST, log: () => undefined,
+      backend: 'sim',
+      isolation: 'shared',
+      workers: 1,
+      bail: true,
+      artifactsRoot: join(dir, 'arts-bail'),
+      daemonEnv: FAST,
+      log: () => undefined,
     });
     expect(results.map((r) => [r.name, r.status])).toEqual([['first, failing', 'failed']]);
   }, 120_000);

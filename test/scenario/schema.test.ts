@@ -37,18 +37,24 @@ class Validator {
         case 'type': {
           const types = Array.isArray(x) ? (x as string[]) : [x as string];
           const ok = types.some((t) =>
-            t === 'integer' ? typeof v === 'number' && Number.isInteger(v)
-            : t === 'number' ? typeof v === 'number'
-            : t === 'array' ? Array.isArray(v)
-            : t === 'object' ? typeof v === 'object' && v !== null && !Array.isArray(v)
-            : t === 'null' ? v === null
-            : typeof v === t,
+            t === 'integer'
+              ? typeof v === 'number' && Number.isInteger(v)
+              : t === 'number'
+                ? typeof v === 'number'
+                : t === 'array'
+                  ? Array.isArray(v)
+                  : t === 'object'
+                    ? typeof v === 'object' && v !== null && !Array.isArray(v)
+                    : t === 'null'
+                      ? v === null
+                      : typeof v === t,
           );
           if (!ok) out.push(`${at}: not of type ${types.join('|')}`);
           break;
         }
         case 'properties':
-          if (isObj(v)) for (const [p, ps] of Object.entries(x as object)) if (p in v) out.push(...sub(ps, v[p], `${at}.${p}`));
+          if (isObj(v))
+            for (const [p, ps] of Object.entries(x as object)) if (p in v) out.push(...sub(ps, v[p], `${at}.${p}`));
           break;
         case 'required':
           if (isObj(v)) for (const p of x as string[]) if (!(p in v)) out.push(`${at}: missing ${p}`);
@@ -144,7 +150,7 @@ describe('JSON Schema export', () => {
     const props = schema.properties as Record<string, Record<string, unknown>>;
     expect(Object.keys(props)).toEqual(['name', 'description', 'tags', 'backends', 'requires', 'wallets', 'steps']);
     for (const p of Object.values(props)) expect(typeof p.description).toBe('string');
-    const step = (props.steps!.items as Record<string, unknown>);
+    const step = props.steps!.items as Record<string, unknown>;
     expect(step.additionalProperties).toBe(false);
     expect(step.oneOf).toEqual(ACTION_KEYS.map((k) => ({ required: [k] })));
     const stepProps = step.properties as Record<string, Record<string, unknown>>;
@@ -165,14 +171,24 @@ describe('JSON Schema export', () => {
     expect(bad('steps: [{ mine: 1 }]')).toContain('$: missing name');
     expect(bad('name: x\nsteps: []')).toContain('$.steps: fewer than 1 items');
     expect(bad('name: x\nnmae: y\nsteps: [{ mine: 1 }]')).toContain('$.nmae: no value allowed');
-    expect(bad('name: x\nsteps: [{ mine: 1, restart: wallet }]')).toContain('$.steps[0]: matches 2 of oneOf (needs exactly 1)');
+    expect(bad('name: x\nsteps: [{ mine: 1, restart: wallet }]')).toContain(
+      '$.steps[0]: matches 2 of oneOf (needs exactly 1)',
+    );
     expect(bad('name: x\nsteps: [{ name: lonely }]')).toContain('$.steps[0]: matches 0 of oneOf (needs exactly 1)');
     expect(bad('name: x\nsteps: [{ restart: node }]')).toContain('$.steps[0].restart: not one of ["daemon","wallet"]');
-    expect(bad('name: x\nsteps: [{ transfer: { to: x, amount: 1.123456789 SAL1 } }]')).toContain('$.steps[0].transfer.amount: matches none of anyOf');
+    expect(bad('name: x\nsteps: [{ transfer: { to: x, amount: 1.123456789 SAL1 } }]')).toContain(
+      '$.steps[0].transfer.amount: matches none of anyOf',
+    );
     expect(bad('name: x\nsteps: [{ transfer: { to: x, amount: "${half}" } }]')).toEqual([]);
-    expect(bad('name: x\nsteps: [{ wait: { get_tokens: {}, until: { result.x: 1 } } }]')).toContain('$.steps[0].wait: matches none of anyOf');
-    expect(bad('name: x\nwallets: { main: {} }\nsteps: [{ mine: 1 }]')).toContain('$.wallets[key main]: matches a forbidden schema');
-    expect(bad('name: x\nsteps: [{ get_tokens: {}, expect: { result.n: { absent: false } } }]').length).toBeGreaterThan(0);
+    expect(bad('name: x\nsteps: [{ wait: { get_tokens: {}, until: { result.x: 1 } } }]')).toContain(
+      '$.steps[0].wait: matches none of anyOf',
+    );
+    expect(bad('name: x\nwallets: { main: {} }\nsteps: [{ mine: 1 }]')).toContain(
+      '$.wallets[key main]: matches a forbidden schema',
+    );
+    expect(bad('name: x\nsteps: [{ get_tokens: {}, expect: { result.n: { absent: false } } }]').length).toBeGreaterThan(
+      0,
+    );
   });
 
   it('is written to a file by writeJsonSchema', () => {
@@ -189,9 +205,16 @@ describe('JSON Schema export', () => {
 
 describe('validateDocument on plain data (JSON scenarios)', () => {
   it('validates without YAML and converts amounts', () => {
-    const r = validateDocument({ name: 'j', requires: { unlocked: { SAL1: '2 SAL1' } }, steps: [{ transfer: { to: '${main.address}', amount: '0.5 SAL1' } }] });
+    const r = validateDocument({
+      name: 'j',
+      requires: { unlocked: { SAL1: '2 SAL1' } },
+      steps: [{ transfer: { to: '${main.address}', amount: '0.5 SAL1' } }],
+    });
     expect(r.problems).toEqual([]);
-    expect(r.value).toMatchObject({ requires: { unlocked: { SAL1: 200000000n } }, steps: [{ transfer: { amount: 50000000n } }] });
+    expect(r.value).toMatchObject({
+      requires: { unlocked: { SAL1: 200000000n } },
+      steps: [{ transfer: { amount: 50000000n } }],
+    });
   });
 
   it('returns problems by path', () => {

@@ -42,33 +42,46 @@ function tries(art: string): number {
   return readdirSync(art)
     .map((d) => join(art, d, 'transcript.jsonl'))
     .filter((f) => existsSync(f))
-    .reduce((n, f) => n + readFileSync(f, 'utf8').split('\n').filter((l) => l.includes('get_address')).length, 0);
+    .reduce(
+      (n, f) =>
+        n +
+        readFileSync(f, 'utf8')
+          .split('\n')
+          .filter((l) => l.includes('get_address')).length,
+      0,
+    );
 }
 
 it.each([
   ['SIGTERM', 143],
   ['SIGINT', 130],
-] as const)('%s mid-step ends the run within seconds and leaves no process behind', async (signal, code) => {
-  const art = join(dir, `artifacts-${signal}`);
-  const proc = execa(process.execPath, [CLI, 'run', 'hostile.yaml', '--backend', 'sim', '--artifacts', art], {
-    cwd: dir,
-    env: { SALTNET_SIM_HASHRATE: '250000', SALTNET_STATE_DIR: join(dir, 'state'), CI: '1' },
-    reject: false,
-    all: true,
-  });
-  procs.push(proc);
-  // The wait has asked at least once, and is now in its step.
-  await waitFor('the wait step to run', async () => tries(art) >= 1, 120_000, 100);
-  await new Promise((r) => setTimeout(r, 1000));
-  const mine = descendants(proc.pid!).map((p) => p.pid);
-  started.push(...mine);
-  expect(mine.length).toBeGreaterThanOrEqual(3); // the reaper, the daemon, the wallet RPCs
-  const t0 = Date.now();
-  proc.kill(signal);
-  const exited = await Promise.race([proc, new Promise<undefined>((r) => setTimeout(() => r(undefined), 10_000))]);
-  expect(exited, `saltnet run still running 10 s after ${signal}`).toBeDefined();
-  expect(Date.now() - t0).toBeLessThan(10_000);
-  expect(exited!.exitCode).toBe(code);
-  await waitFor('every process of the run to be gone', async () => mine.every((p) => !isAlive(p)), 10_000, 50).catch(() => undefined);
-  expect(mine.filter((p) => isAlive(p))).toEqual([]);
-}, 180_000);
+] as const)(
+  '%s mid-step ends the run within seconds and leaves no process behind',
+  async (signal, code) => {
+    const art = join(dir, `artifacts-${signal}`);
+    const proc = execa(process.execPath, [CLI, 'run', 'hostile.yaml', '--backend', 'sim', '--artifacts', art], {
+      cwd: dir,
+      env: { SALTNET_SIM_HASHRATE: '250000', SALTNET_STATE_DIR: join(dir, 'state'), CI: '1' },
+      reject: false,
+      all: true,
+    });
+    procs.push(proc);
+    // The wait has asked at least once, and is now in its step.
+    await waitFor('the wait step to run', async () => tries(art) >= 1, 120_000, 100);
+    await new Promise((r) => setTimeout(r, 1000));
+    const mine = descendants(proc.pid!).map((p) => p.pid);
+    started.push(...mine);
+    expect(mine.length).toBeGreaterThanOrEqual(3); // the reaper, the daemon, the wallet RPCs
+    const t0 = Date.now();
+    proc.kill(signal);
+    const exited = await Promise.race([proc, new Promise<undefined>((r) => setTimeout(() => r(undefined), 10_000))]);
+    expect(exited, `saltnet run still running 10 s after ${signal}`).toBeDefined();
+    expect(Date.now() - t0).toBeLessThan(10_000);
+    expect(exited!.exitCode).toBe(code);
+    await waitFor('every process of the run to be gone', async () => mine.every((p) => !isAlive(p)), 10_000, 50).catch(
+      () => undefined,
+    );
+    expect(mine.filter((p) => isAlive(p))).toEqual([]);
+  },
+  180_000,
+);

@@ -37,7 +37,15 @@ steps:
 `;
     const bad = write('bad.yaml', `name: expect on a wait, false\n${steps('{ gt: 100000 }')}`);
     const good = write('good.yaml', `name: expect on a wait, true\n${steps('{ gte: 30 }')}`);
-    const results = await runFiles([bad, good], { backend: 'sim', isolation: 'shared', workers: 1, bail: false, artifactsRoot: join(dir, 'arts'), log: () => undefined, daemonEnv: { SALTNET_SIM_HASHRATE: '250000' } });
+    const results = await runFiles([bad, good], {
+      backend: 'sim',
+      isolation: 'shared',
+      workers: 1,
+      bail: false,
+      artifactsRoot: join(dir, 'arts'),
+      log: () => undefined,
+      daemonEnv: { SALTNET_SIM_HASHRATE: '250000' },
+    });
     const byName = new Map(results.map((r) => [r.name, r]));
     expect(byName.get('expect on a wait, true')?.status).toBe('passed');
     const r = byName.get('expect on a wait, false')!;
@@ -50,7 +58,8 @@ steps:
 
 describe('expect_error where no RPC error can come', () => {
   it('is refused with the file, line and what to write instead', () => {
-    const text = 'name: x\nsteps:\n  - mine: 1\n    expect_error: { code: -1 }\n  - wait: { call: { path: /get_height }, until: { result.status: OK }, seconds: 1 }\n    expect_error: { code: -1 }\n';
+    const text =
+      'name: x\nsteps:\n  - mine: 1\n    expect_error: { code: -1 }\n  - wait: { call: { path: /get_height }, until: { result.status: OK }, seconds: 1 }\n    expect_error: { code: -1 }\n';
     let problems: string[] = [];
     try {
       parseScenario(text, 'x.yaml');

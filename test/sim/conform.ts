@@ -27,9 +27,12 @@ export function conform(expected: unknown, actual: unknown, path = '$', exactStr
     const ea = decodeAddress(e);
     if (ea) {
       const aa = decodeAddress(a);
-      return aa && aa.family === ea.family && aa.network === ea.network && aa.type === ea.type ? [] : [`${path}: expected a ${ea.network} ${ea.family} address, got ${JSON.stringify(a)}`];
+      return aa && aa.family === ea.family && aa.network === ea.network && aa.type === ea.type
+        ? []
+        : [`${path}: expected a ${ea.network} ${ea.family} address, got ${JSON.stringify(a)}`];
     }
-    if (/^1\.1\.3c-\w{9}, based on Monero 0\.18\.4\.0-release$/.test(e)) return /^1\.1\.3c-\w{9}, based on Monero 0\.18\.4\.0-release$/.test(a) ? [] : [`${path}: version ${a}`];
+    if (/^1\.1\.3c-\w{9}, based on Monero 0\.18\.4\.0-release$/.test(e))
+      return /^1\.1\.3c-\w{9}, based on Monero 0\.18\.4\.0-release$/.test(a) ? [] : [`${path}: version ${a}`];
     if (/^0x[0-9a-f]+$/.test(e)) return /^0x[0-9a-f]+$/.test(a) ? [] : [`${path}: expected 0x-hex, got ${a}`];
     return exactStrings && e !== a ? [`${path}: expected ${JSON.stringify(e)}, got ${JSON.stringify(a)}`] : [];
   }

@@ -12,7 +12,14 @@ import { globSync } from 'tinyglobby';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ACCEPT_FILE, loadAcceptFile } from '../../harness/diff/accept.js';
 import { compareRuns } from '../../harness/diff/diff.js';
-import { checkScenarios, newestRecording, planAgainst, readRecording, type Recording, type ScenarioCheck } from '../../harness/diff/recording.js';
+import {
+  checkScenarios,
+  newestRecording,
+  planAgainst,
+  readRecording,
+  type Recording,
+  type ScenarioCheck,
+} from '../../harness/diff/recording.js';
 import type { DiffResult } from '../../harness/diff/types.js';
 import { runFiles, suiteChain } from '../../harness/scenario/runner.js';
 import { cleanup, tempDir } from '../helpers/sim.js';
@@ -29,27 +36,40 @@ let result: DiffResult;
 
 const cut = (s: string, max = 100): string => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
 
-/** Every divergence not accepted and every scenario that was not compared: scenario, step, path, the simulator's value, the real one. */
+/**
+ * Every divergence not accepted and every scenario that was not compared: scenario, step, path, the simulator's value,
+ * the real one.
+ */
 function divergenceList(r: DiffResult): string {
   const lines: string[] = [];
   for (const s of r.scenarios) {
     const open = s.divergences.filter((d) => !d.accepted);
     if (s.status !== 'error' && open.length === 0) continue;
     lines.push(`${relative(ROOT, s.file)} — ${s.name}`);
-    if (s.status === 'error') lines.push(`  not compared: sim ${s.a.status}${s.a.message ? `: ${s.a.message}` : ''}; real ${s.b.status}${s.b.message ? `: ${s.b.message}` : ''}`);
+    if (s.status === 'error')
+      lines.push(
+        `  not compared: sim ${s.a.status}${s.a.message ? `: ${s.a.message}` : ''}; real ${s.b.status}${s.b.message ? `: ${s.b.message}` : ''}`,
+      );
     for (const d of open) {
       const step = d.step === undefined ? '(scenario)' : `step ${d.step} ${JSON.stringify(d.stepName ?? '')}`;
-      lines.push(`  ${step}: ${d.path}: sim ${cut(d.a)} ≠ real ${cut(d.b)} (${d.kind}${d.detail ? `: ${d.detail}` : ''})`);
+      lines.push(
+        `  ${step}: ${d.path}: sim ${cut(d.a)} ≠ real ${cut(d.b)} (${d.kind}${d.detail ? `: ${d.detail}` : ''})`,
+      );
     }
   }
   const n = r.summary;
-  lines.push(`${n.divergences} divergence${n.divergences === 1 ? '' : 's'} (${n.accepted} accepted) in ${n.diverged} of ${n.scenarios} scenarios, ${n.steps} steps compared, ${n.errors} not compared`);
+  lines.push(
+    `${n.divergences} divergence${n.divergences === 1 ? '' : 's'} (${n.accepted} accepted) in ${n.diverged} of ${n.scenarios} scenarios, ${n.steps} steps compared, ${n.errors} not compared`,
+  );
   return lines.join('\n');
 }
 
 beforeAll(async () => {
   const newest = await newestRecording(CORPUS);
-  if (!newest) throw new Error(`no recording in ${CORPUS}: make one with npm run record-conformance (real Salvium programs needed)`);
+  if (!newest)
+    throw new Error(
+      `no recording in ${CORPUS}: make one with npm run record-conformance (real Salvium programs needed)`,
+    );
   rec = await readRecording(newest);
   dir = tempDir('saltnet-conformance-recorded-');
   checks = await checkScenarios(rec, ROOT);
@@ -67,8 +87,14 @@ beforeAll(async () => {
     ...(rec.manifest.isolation === 'shared' ? { chain: await suiteChain(plan.run, resolveBackend('sim').spec) } : {}),
   });
   const accept = existsSync(ACCEPT) ? await loadAcceptFile(ACCEPT) : [];
-  result = compareRuns([...ran, ...plan.notRun], plan.recorded, { a: { backend: 'sim' }, b: { backend: rec.manifest.backend, recording: newest }, accept });
-  process.stdout.write(`conformance with ${relative(ROOT, newest)} (${rec.manifest.version.program}, recorded ${rec.manifest.recordedAt}):\n${divergenceList(result)}\n`);
+  result = compareRuns([...ran, ...plan.notRun], plan.recorded, {
+    a: { backend: 'sim' },
+    b: { backend: rec.manifest.backend, recording: newest },
+    accept,
+  });
+  process.stdout.write(
+    `conformance with ${relative(ROOT, newest)} (${rec.manifest.version.program}, recorded ${rec.manifest.recordedAt}):\n${divergenceList(result)}\n`,
+  );
 }, 600_000);
 
 afterAll(() => {
@@ -89,12 +115,17 @@ describe(`the simulator against the newest real recording in fixtures/conformanc
   });
 
   it('every scenario ran on the simulator (no infrastructure error on its side)', () => {
-    const broken = result.scenarios.filter((s) => s.a.status === 'error').map((s) => `${relative(ROOT, s.file)}: ${s.a.message ?? 'error'}`);
+    const broken = result.scenarios
+      .filter((s) => s.a.status === 'error')
+      .map((s) => `${relative(ROOT, s.file)}: ${s.a.message ?? 'error'}`);
     expect(broken).toEqual([]);
   });
 
   it('answers every recorded step as the real programs did', () => {
     expect(result.scenarios.length).toBeGreaterThan(0);
-    expect(result.summary.divergences + result.summary.errors, `the simulator diverges from the real recording:\n${divergenceList(result)}`).toBe(0);
+    expect(
+      result.summary.divergences + result.summary.errors,
+      `the simulator diverges from the real recording:\n${divergenceList(result)}`,
+    ).toBe(0);
   });
 });

@@ -8,13 +8,26 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conform } from './conform.js';
 import {
-  cleanup, generateWallet, height, mineAcrossCarrot, mineTo, post, rpc, startDaemon, startWalletRpc, stopAll, tempDir,
-  type CliWallet, type SimDaemon, type SimWalletRpc,
+  cleanup,
+  generateWallet,
+  height,
+  mineAcrossCarrot,
+  mineTo,
+  post,
+  rpc,
+  startDaemon,
+  startWalletRpc,
+  stopAll,
+  tempDir,
+  type CliWallet,
+  type SimDaemon,
+  type SimWalletRpc,
 } from '../helpers/sim.js';
 import { TRANSCRIPTS, transcript, transcriptText } from './transcripts.js';
 
 const REAL_CN = 'SaLvTyKyQDRGTjuP4tinmWCn3hm9j3qcsSXWQfXvPb3ncGTBo2tjW3Ggz9eoTAEytqHEDC5Z3AG1WXSUFyfDQPpYSJ3DQmeAnx33B';
-const REAL_CARROT = 'SC1TosF5e1GR9x5qTyaxvwdyvaGaTricz3ucbnq3pSjx6gVbvXeNJSoivw6LR89n8WcPUd8XfbzNJZ25hZUSoYLyb5VwJxTZmXQ';
+const REAL_CARROT =
+  'SC1TosF5e1GR9x5qTyaxvwdyvaGaTricz3ucbnq3pSjx6gVbvXeNJSoivw6LR89n8WcPUd8XfbzNJZ25hZUSoYLyb5VwJxTZmXQ';
 
 let dir: string;
 let daemon: SimDaemon;
@@ -27,7 +40,10 @@ async function replay(name: string): Promise<any> {
   const t = transcript(name);
   covered.add(name);
   const port = t.server === 'daemon' ? daemon.port : wallet.port;
-  const body = typeof t.request === 'string' ? t.request : JSON.stringify(t.request).replaceAll(REAL_CN, w.cn).replaceAll(REAL_CARROT, w.carrot);
+  const body =
+    typeof t.request === 'string'
+      ? t.request
+      : JSON.stringify(t.request).replaceAll(REAL_CN, w.cn).replaceAll(REAL_CARROT, w.carrot);
   const res = await post(port, t.path, body);
   expect(res.status, `${name}: HTTP status`).toBe(t.http_status);
   if (t.response === '') {
@@ -60,7 +76,11 @@ beforeAll(async () => {
   // and SAL1); the reference withdraws that as an unusual wallet state, and the real programs since
   // showed the creator its supply (harness/sim/README.md). Replay it with the simulator's switch off.
   const start = (): Promise<SimWalletRpc> =>
-    startWalletRpc(['--wallet-file', w.path, '--password', 'pw', '--log-file', join(dir, 'wallet-rpc.log')], daemon.port, { env: { SALTNET_SIM_TOKEN_MINT_VISIBLE: '0' } });
+    startWalletRpc(
+      ['--wallet-file', w.path, '--password', 'pw', '--log-file', join(dir, 'wallet-rpc.log')],
+      daemon.port,
+      { env: { SALTNET_SIM_TOKEN_MINT_VISIBLE: '0' } },
+    );
   wallet = await start();
   await walletSynced();
   // The recording's wallet had been opened again after it scanned the chain: a freshly scanning
@@ -78,7 +98,12 @@ beforeAll(async () => {
   await walletSynced();
   // RICH is pending when the recording starts (transcript 01 shows tx_pool_size 1).
   const rich = await rpc(wallet.port, 'create_token', {
-    ticker: 'RICH', supply: 500, name: 'Rich', url: 'http://127.0.0.1:8000/rich.json', hash: '0'.repeat(63) + '1', size: 170,
+    ticker: 'RICH',
+    supply: 500,
+    name: 'Rich',
+    url: 'http://127.0.0.1:8000/rich.json',
+    hash: '0'.repeat(63) + '1',
+    size: 170,
   });
   expect(rich.result?.tx_hash_list, JSON.stringify(rich)).toHaveLength(1);
 }, 180_000);
@@ -96,7 +121,11 @@ describe('simulator conformance with the recorded real programs', () => {
     await replay('02-daemon-get_height.json');
     const idle = await replay('03-daemon-mining_status-idle.json');
     expect(idle).toEqual(transcript('03-daemon-mining_status-idle.json').response);
-    for (const n of ['04-daemon-start_mining-cn-after-hf10.json', '05-daemon-start_mining-bad-address.json', '06-daemon-stop_mining-not-mining.json']) {
+    for (const n of [
+      '04-daemon-start_mining-cn-after-hf10.json',
+      '05-daemon-start_mining-bad-address.json',
+      '06-daemon-stop_mining-not-mining.json',
+    ]) {
       expect(await replay(n)).toEqual(transcript(n).response);
     }
     const hf = await replay('07-daemon-hard_fork_info.json');
@@ -104,7 +133,9 @@ describe('simulator conformance with the recorded real programs', () => {
     await replay('08-daemon-generateblocks-testnet.json');
     const toks = await replay('09-daemon-get_tokens.json');
     expect(toks.result.tokens).toEqual(['salTST1']);
-    expect(await replay('10-daemon-get_token_info-unknown.json')).toEqual(transcript('10-daemon-get_token_info-unknown.json').response);
+    expect(await replay('10-daemon-get_token_info-unknown.json')).toEqual(
+      transcript('10-daemon-get_token_info-unknown.json').response,
+    );
     await replay('11-daemon-unknown-path.json');
   });
 
@@ -128,15 +159,25 @@ describe('simulator conformance with the recorded real programs', () => {
 
   it('create_token rejections in the real order (21–30)', async () => {
     for (const n of [
-      '21-wallet-create_token-3-chars.json', '22-wallet-create_token-5-chars.json', '23-wallet-create_token-empty.json', '24-wallet-create_token-symbol.json',
-      '25-wallet-create_token-sal-prefix.json', '26-wallet-create_token-burn.json', '27-wallet-create_token-zero-supply.json', '28-wallet-create_token-bad-hash.json',
-      '29-wallet-create_token-supply-over-wallet-limit.json', '30-wallet-create_token-bad-metadata-hex.json',
-    ]) await replay(n);
+      '21-wallet-create_token-3-chars.json',
+      '22-wallet-create_token-5-chars.json',
+      '23-wallet-create_token-empty.json',
+      '24-wallet-create_token-symbol.json',
+      '25-wallet-create_token-sal-prefix.json',
+      '26-wallet-create_token-burn.json',
+      '27-wallet-create_token-zero-supply.json',
+      '28-wallet-create_token-bad-hash.json',
+      '29-wallet-create_token-supply-over-wallet-limit.json',
+      '30-wallet-create_token-bad-metadata-hex.json',
+    ])
+      await replay(n);
   });
 
   it('token creation, visibility after one block, duplicates (31–42)', async () => {
     const low = await replay('31-wallet-create_token-lowercase-ok.json');
-    expect(low.result.fee_list).toEqual(transcript('31-wallet-create_token-lowercase-ok.json').response.result.fee_list);
+    expect(low.result.fee_list).toEqual(
+      transcript('31-wallet-create_token-lowercase-ok.json').response.result.fee_list,
+    );
     expect(low.result.spent_key_images_list[0].key_images).toHaveLength(16);
     const before = await replay('32-wallet-get_tokens-before-confirmation.json');
     expect(before.result.tokens).toEqual(['salTST1']);
@@ -153,20 +194,42 @@ describe('simulator conformance with the recorded real programs', () => {
     await mineBlocks(1);
     const r = await replay('38-wallet-refresh-2.json');
     expect(r.result.received_money).toBe(true);
-    expect((await replay('39-wallet-get_tokens-all.json')).result.tokens).toEqual(['salHEXY', 'salLOW1', 'salRICH', 'salTST1']);
-    expect(await replay('40-wallet-get_tokens-regex.json')).toEqual(transcript('40-wallet-get_tokens-regex.json').response);
+    expect((await replay('39-wallet-get_tokens-all.json')).result.tokens).toEqual([
+      'salHEXY',
+      'salLOW1',
+      'salRICH',
+      'salTST1',
+    ]);
+    expect(await replay('40-wallet-get_tokens-regex.json')).toEqual(
+      transcript('40-wallet-get_tokens-regex.json').response,
+    );
     expect(await replay('41-wallet-get_token_info.json')).toEqual(transcript('41-wallet-get_token_info.json').response);
     expect(await replay('42-daemon-get_token_info.json')).toEqual(transcript('42-daemon-get_token_info.json').response);
     const hexInfo = await rpc(wallet.port, 'get_token_info', { asset_type: 'salHEXY' });
-    expect(hexInfo.result.sal_token).toEqual({ name: 'Hexy', size: 2, supply: 77, url: 'http://127.0.0.1:8000/hexy.json' });
+    expect(hexInfo.result.sal_token).toEqual({
+      name: 'Hexy',
+      size: 2,
+      supply: 77,
+      url: 'http://127.0.0.1:8000/hexy.json',
+    });
   });
 
   it('balances, transfers and their errors (43–52)', async () => {
     const all = await replay('43-wallet-get_balance-all_assets.json');
     expect(all.result.balances.map((b: any) => b.asset_type)).toEqual(['SAL', 'SAL1']);
-    for (const n of ['44-wallet-transfer-missing-tx_type.json', '45-wallet-transfer-cn-address.json', '46-wallet-transfer-no-destinations.json', '47-wallet-transfer-bad-address.json']) await replay(n);
+    for (const n of [
+      '44-wallet-transfer-missing-tx_type.json',
+      '45-wallet-transfer-cn-address.json',
+      '46-wallet-transfer-no-destinations.json',
+      '47-wallet-transfer-bad-address.json',
+    ])
+      await replay(n);
     const t = await replay('48-wallet-transfer-ok.json');
-    expect({ fee: t.result.fee, weight: t.result.weight, tx_key: t.result.tx_key }).toEqual({ fee: 1239160, weight: 2384, tx_key: '0'.repeat(64) });
+    expect({ fee: t.result.fee, weight: t.result.weight, tx_key: t.result.tx_key }).toEqual({
+      fee: 1239160,
+      weight: 2384,
+      tx_key: '0'.repeat(64),
+    });
     const s = await replay('49-wallet-transfer_split-ok.json');
     expect({ fee: s.result.fee_list, weight: s.result.weight_list }).toEqual({ fee: [1857960], weight: [3561] });
     const tr = await replay('50-wallet-get_transfers-pending-pool.json');
@@ -190,14 +253,23 @@ describe('simulator conformance with the recorded real programs', () => {
     const outs = await replay('54-wallet-get_transfers-out.json');
     expect(outs.result.out).toHaveLength(6);
     expect(outs.result.out.filter((e: any) => e.destinations).map((e: any) => e.amount)).toEqual([0, 0]);
-    expect(await replay('55-wallet-get_transfers-empty-request.json')).toEqual(transcript('55-wallet-get_transfers-empty-request.json').response);
-    for (const n of ['56-wallet-unknown-method.json', '57-wallet-parse-error.json', '58-wallet-empty-object.json', '59-wallet-unknown-path.json']) await replay(n);
+    expect(await replay('55-wallet-get_transfers-empty-request.json')).toEqual(
+      transcript('55-wallet-get_transfers-empty-request.json').response,
+    );
+    for (const n of [
+      '56-wallet-unknown-method.json',
+      '57-wallet-parse-error.json',
+      '58-wallet-empty-object.json',
+      '59-wallet-unknown-path.json',
+    ])
+      await replay(n);
   });
 
   it('stopping the wallet and the daemon (60–61), with the real shutdown lines', async () => {
     await replay('60-wallet-stop_wallet.json');
     expect((await wallet.proc).exitCode).toBe(0);
-    for (const line of ['W Stopped wallet RPC server', 'W Saving wallet...', 'W Successfully saved']) expect(wallet.output()).toContain(line);
+    for (const line of ['W Stopped wallet RPC server', 'W Saving wallet...', 'W Successfully saved'])
+      expect(wallet.output()).toContain(line);
     await replay('61-daemon-stop_daemon.json');
     expect((await daemon.proc).exitCode).toBe(0);
     const tail = transcript('61-daemon-stop_daemon.json');
@@ -206,8 +278,16 @@ describe('simulator conformance with the recorded real programs', () => {
 
   it('startup output follows the recorded daemon and wallet RPC stdout', () => {
     const strip = (text: string): string[] =>
-      text.split('\n').map((l) => l.replace(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}\t/, '')).filter((l) => l.trim() !== '');
-    const fixedDaemonLines = strip(transcriptText('daemon-stdout.txt')).filter((l) => !/rotating drive|Found block|Miner thread|Dandelion|no available connections|Loading blockchain|Binding on|initialized OK on port|Salvium 'One'/.test(l));
+      text
+        .split('\n')
+        .map((l) => l.replace(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}\t/, ''))
+        .filter((l) => l.trim() !== '');
+    const fixedDaemonLines = strip(transcriptText('daemon-stdout.txt')).filter(
+      (l) =>
+        !/rotating drive|Found block|Miner thread|Dandelion|no available connections|Loading blockchain|Binding on|initialized OK on port|Salvium 'One'/.test(
+          l,
+        ),
+    );
     const ours = strip(daemon.output());
     let at = 0;
     for (const line of fixedDaemonLines) {
@@ -216,7 +296,15 @@ describe('simulator conformance with the recorded real programs', () => {
       at = found;
     }
     expect(ours.some((l) => /^I Loading blockchain from folder .*\/testnet\/19\/lmdb \.\.\.$/.test(l))).toBe(true);
-    const walletFixed = ['This is the RPC Salvium wallet. It needs to connect to a Salvium daemon to work correctly.', 'W Loading wallet...', 'W Loaded wallet keys file, with public addresses: ', 'W Starting wallet RPC server', 'W Stopped wallet RPC server', 'W Saving wallet...', 'W Successfully saved'];
+    const walletFixed = [
+      'This is the RPC Salvium wallet. It needs to connect to a Salvium daemon to work correctly.',
+      'W Loading wallet...',
+      'W Loaded wallet keys file, with public addresses: ',
+      'W Starting wallet RPC server',
+      'W Stopped wallet RPC server',
+      'W Saving wallet...',
+      'W Successfully saved',
+    ];
     const wOurs = strip(wallet.output());
     at = 0;
     for (const line of walletFixed) {

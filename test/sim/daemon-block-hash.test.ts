@@ -13,7 +13,11 @@ const REAL: { params?: unknown; method?: string; result?: string; error?: { code
   { params: [5], result: '0'.repeat(64) },
   { params: [], error: { code: -1, message: 'Wrong parameters, expected height' } },
   { error: { code: -1, message: 'Wrong parameters, expected height' } },
-  { method: 'on_getblockhash', params: { height: 0 }, error: { code: -1, message: 'Wrong parameters, expected height' } },
+  {
+    method: 'on_getblockhash',
+    params: { height: 0 },
+    error: { code: -1, message: 'Wrong parameters, expected height' },
+  },
   { params: [0, 1], error: { code: -1, message: 'Wrong parameters, expected height' } },
   { params: ['abc'], error: { code: -32602, message: 'Invalid params' } },
   { params: [-1], error: { code: -32602, message: 'Invalid params' } },
@@ -35,11 +39,19 @@ afterAll(async () => {
 });
 
 describe('on_get_block_hash', () => {
-  it.each(REAL.map((r) => [JSON.stringify(r.params ?? null), r] as const))('params %s answers as the real daemon', async (_, r) => {
-    const body = { jsonrpc: '2.0', id: '0', method: r.method ?? 'on_get_block_hash', ...(r.params === undefined ? {} : { params: r.params }) };
-    const json = (await post(daemon.port, '/json_rpc', body)).json as { result?: unknown; error?: unknown };
-    if (r.error) expect(json.error).toEqual(r.error);
-    else expect(json.result).toBe(r.result === GENESIS ? genesis : r.result);
-    if (r.result === GENESIS) expect(genesis).toMatch(/^[0-9a-f]{64}$/);
-  });
+  it.each(REAL.map((r) => [JSON.stringify(r.params ?? null), r] as const))(
+    'params %s answers as the real daemon',
+    async (_, r) => {
+      const body = {
+        jsonrpc: '2.0',
+        id: '0',
+        method: r.method ?? 'on_get_block_hash',
+        ...(r.params === undefined ? {} : { params: r.params }),
+      };
+      const json = (await post(daemon.port, '/json_rpc', body)).json as { result?: unknown; error?: unknown };
+      if (r.error) expect(json.error).toEqual(r.error);
+      else expect(json.result).toBe(r.result === GENESIS ? genesis : r.result);
+      if (r.result === GENESIS) expect(genesis).toMatch(/^[0-9a-f]{64}$/);
+    },
+  );
 });

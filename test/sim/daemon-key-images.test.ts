@@ -12,7 +12,11 @@ const REAL: [string, unknown, unknown][] = [
   ['upper-case hex', { key_images: [KI.toUpperCase()] }, { ...BASE, spent_status: [0], status: 'OK' }],
   ['no key images', { key_images: [] }, { ...BASE, status: 'OK' }],
   ['no key_images field', {}, { ...BASE, status: 'OK' }],
-  ['one that is not hex, after a good one', { key_images: [KI, 'zz'] }, { ...BASE, status: 'Failed to parse hex representation of key image' }],
+  [
+    'one that is not hex, after a good one',
+    { key_images: [KI, 'zz'] },
+    { ...BASE, status: 'Failed to parse hex representation of key image' },
+  ],
   ['33 bytes', { key_images: [`${KI}ab`] }, { ...BASE, status: 'Failed, size of data mismatch' }],
 ];
 

@@ -8,7 +8,17 @@ import { join } from 'node:path';
 import { createServer, type Server } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
-  cleanup, freePort, height, mineTo, post, rpc, spawnSim, stopAll, tempDir, waitFor, type Proc,
+  cleanup,
+  freePort,
+  height,
+  mineTo,
+  post,
+  rpc,
+  spawnSim,
+  stopAll,
+  tempDir,
+  waitFor,
+  type Proc,
 } from '../helpers/sim.js';
 import { encodeAddress, walletFromSeed } from '../../harness/sim/crypto/index.js';
 import { fromHex } from '../../harness/sim/crypto/hex.js';
@@ -36,7 +46,11 @@ const W1 = walletFromSeed('11'.repeat(32), 'testnet');
 const W2 = walletFromSeed('22'.repeat(32), 'testnet');
 const MAINNET_CN = walletFromSeed('11'.repeat(32), 'mainnet').cn.address;
 const SUBADDRESS = encodeAddress({
-  network: 'testnet', family: 'cn', type: 'subaddress', spendPublicKey: fromHex(W2.cn.spendPublic), viewPublicKey: fromHex(W1.cn.viewPublic),
+  network: 'testnet',
+  family: 'cn',
+  type: 'subaddress',
+  spendPublicKey: fromHex(W2.cn.spendPublic),
+  viewPublicKey: fromHex(W1.cn.viewPublic),
 });
 
 let root: string;
@@ -53,7 +67,8 @@ let dirCount = 0;
 const newDir = (): string => join(root, `d${dirCount++}`);
 
 /** Console lines without the `YYYY-MM-DD HH:MM:SS.mmm<TAB>` prefix, e.g. `I Node stopped.`. */
-const lines = (text: string): string[] => text.split('\n').map((l) => l.replace(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}\t/, ''));
+const lines = (text: string): string[] =>
+  text.split('\n').map((l) => l.replace(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}\t/, ''));
 
 /** Index of each of `wanted` in `have`, each after the previous one; fails on the first one missing. */
 function expectInOrder(have: string[], wanted: string[]): number[] {
@@ -83,7 +98,11 @@ function spawnDaemon(args: string[], opts: { env?: Record<string, string>; cwd?:
 }
 
 /** Run to the end (it must end within `ms`) and return its exit code and output. */
-async function runToExit(args: string[], opts: { env?: Record<string, string>; cwd?: string; input?: string } = {}, ms = 10_000) {
+async function runToExit(
+  args: string[],
+  opts: { env?: Record<string, string>; cwd?: string; input?: string } = {},
+  ms = 10_000,
+) {
   const p = spawnDaemon(args, opts);
   const timer = setTimeout(() => p.proc.kill('SIGKILL'), ms);
   const r = await p.proc;
@@ -99,24 +118,49 @@ interface Daemon extends Run {
 }
 
 /** The usual testnet flags on free ports; `--data-dir` is `dataDir`, no --log-file unless in `extra`. */
-async function daemonArgs(dataDir: string, extra: string[] = []): Promise<{ args: string[]; port: number; zmq: number }> {
+async function daemonArgs(
+  dataDir: string,
+  extra: string[] = [],
+): Promise<{ args: string[]; port: number; zmq: number }> {
   const port = await freePort();
   const zmq = await freePort();
   return {
     port,
     zmq,
-    args: ['--testnet', '--offline', '--non-interactive', '--fixed-difficulty', '1', '--data-dir', dataDir, '--rpc-bind-ip', '127.0.0.1',
-      '--rpc-bind-port', String(port), '--zmq-rpc-bind-port', String(zmq), ...extra],
+    args: [
+      '--testnet',
+      '--offline',
+      '--non-interactive',
+      '--fixed-difficulty',
+      '1',
+      '--data-dir',
+      dataDir,
+      '--rpc-bind-ip',
+      '127.0.0.1',
+      '--rpc-bind-port',
+      String(port),
+      '--zmq-rpc-bind-port',
+      String(zmq),
+      ...extra,
+    ],
   };
 }
 
-async function startAt(dataDir: string, opts: { extra?: string[]; env?: Record<string, string>; cwd?: string } = {}): Promise<Daemon> {
+async function startAt(
+  dataDir: string,
+  opts: { extra?: string[]; env?: Record<string, string>; cwd?: string } = {},
+): Promise<Daemon> {
   const { args, port, zmq } = await daemonArgs(dataDir, opts.extra);
   const p = spawnDaemon(args, { env: { ...FAST, ...opts.env }, ...(opts.cwd ? { cwd: opts.cwd } : {}) });
-  await waitFor('daemon /get_info', async () => {
-    if (p.proc.exitCode !== null) throw new Error(`daemon exited ${p.proc.exitCode}:\n${p.output()}`);
-    return (await post(port, '/get_info', {})).json?.status === 'OK';
-  }, 10_000, 20);
+  await waitFor(
+    'daemon /get_info',
+    async () => {
+      if (p.proc.exitCode !== null) throw new Error(`daemon exited ${p.proc.exitCode}:\n${p.output()}`);
+      return (await post(port, '/get_info', {})).json?.status === 'OK';
+    },
+    10_000,
+    20,
+  );
   return { ...p, port, zmq, dataDir };
 }
 
@@ -124,7 +168,8 @@ const top = async (port: number): Promise<{ height: number; hash: string }> => {
   const r = (await post(port, '/get_height', {})).json;
   return { height: r.height, hash: r.hash };
 };
-const headerAt = async (port: number, h: number | string): Promise<any> => rpc(port, 'get_block_header_by_height', { height: h });
+const headerAt = async (port: number, h: number | string): Promise<any> =>
+  rpc(port, 'get_block_header_by_height', { height: h });
 
 /** Occupy a loopback port with a plain TCP listener. */
 async function occupy(): Promise<{ port: number; server: Server }> {
@@ -151,16 +196,22 @@ describe('salviumd command line (§1, §1.1)', () => {
     expect(eq.stderr.split('\n')[0]).toBe("Failed to parse arguments: unrecognised option '--bogus'");
   });
 
-  it('a missing or invalid option value fails with boost\'s messages, exit 1', async () => {
+  it("a missing or invalid option value fails with boost's messages, exit 1", async () => {
     const atEnd = await runToExit(['--testnet', '--rpc-bind-port']);
     expect(atEnd.code).toBe(1);
-    expect(atEnd.stderr.split('\n')[0]).toBe("Failed to parse arguments: the required argument for option '--rpc-bind-port' is missing");
+    expect(atEnd.stderr.split('\n')[0]).toBe(
+      "Failed to parse arguments: the required argument for option '--rpc-bind-port' is missing",
+    );
     const beforeOption = await runToExit(['--testnet', '--data-dir', '--offline']);
     expect(beforeOption.code).toBe(1);
-    expect(beforeOption.stderr.split('\n')[0]).toBe("Failed to parse arguments: the required argument for option '--data-dir' is missing");
+    expect(beforeOption.stderr.split('\n')[0]).toBe(
+      "Failed to parse arguments: the required argument for option '--data-dir' is missing",
+    );
     const bad = await runToExit(['--testnet', '--rpc-bind-port', 'abc']);
     expect(bad.code).toBe(1);
-    expect(bad.stderr.split('\n')[0]).toBe("Failed to parse arguments: the argument ('abc') for option '--rpc-bind-port' is invalid");
+    expect(bad.stderr.split('\n')[0]).toBe(
+      "Failed to parse arguments: the argument ('abc') for option '--rpc-bind-port' is invalid",
+    );
     expect(bad.stdout).toBe('');
   });
 
@@ -190,7 +241,18 @@ describe('salviumd command line (§1, §1.1)', () => {
   it('--rpc-bind-ip 0.0.0.0 without --confirm-external-bind fails with the real message; with it the daemon starts', async () => {
     const dir = newDir();
     const port = await freePort();
-    const args = ['--testnet', '--offline', '--non-interactive', '--data-dir', dir, '--rpc-bind-ip', '0.0.0.0', '--rpc-bind-port', String(port), '--no-zmq'];
+    const args = [
+      '--testnet',
+      '--offline',
+      '--non-interactive',
+      '--data-dir',
+      dir,
+      '--rpc-bind-ip',
+      '0.0.0.0',
+      '--rpc-bind-port',
+      String(port),
+      '--no-zmq',
+    ];
     const r = await runToExit(args);
     expect(r.code).toBe(1);
     const ls = lines(r.stdout).filter((l) => l !== '');
@@ -204,7 +266,12 @@ describe('salviumd command line (§1, §1.1)', () => {
     await expect(post(port, '/get_info', {})).rejects.toThrow();
 
     const ok = spawnDaemon([...args, '--confirm-external-bind'], { env: FAST });
-    await waitFor('externally bound daemon', async () => (await post(port, '/get_info', {})).json?.status === 'OK', 10_000, 20);
+    await waitFor(
+      'externally bound daemon',
+      async () => (await post(port, '/get_info', {})).json?.status === 'OK',
+      10_000,
+      20,
+    );
     expect(lines(ok.stdout())).toContain(`I Binding on 0.0.0.0 (IPv4):${port}`);
   });
   it('positional words are daemon commands: an unknown one fails with Unknown command, exit 1', async () => {
@@ -220,7 +287,10 @@ describe('salviumd command line (§1, §1.1)', () => {
       const r = await runToExit(args);
       expect(r.code, bad).toBe(1);
       const ls = lines(r.stdout).filter((l) => l !== '');
-      expectInOrder(ls, ['I Initializing core...', `E Target account address ${bad} has wrong format, starting daemon canceled`]);
+      expectInOrder(ls, [
+        'I Initializing core...',
+        `E Target account address ${bad} has wrong format, starting daemon canceled`,
+      ]);
       expect(ls.at(-1)).toMatch(/^E Exception in main! /);
       expect(ls).not.toContain('I Core initialized OK');
       await expect(post(port, '/get_info', {})).rejects.toThrow();
@@ -240,7 +310,17 @@ describe('port conflicts (§1.1, §3)', () => {
     try {
       const dir = newDir();
       const zmq = await freePort();
-      const r = await runToExit(['--testnet', '--offline', '--non-interactive', '--data-dir', dir, '--rpc-bind-port', String(busy.port), '--zmq-rpc-bind-port', String(zmq)]);
+      const r = await runToExit([
+        '--testnet',
+        '--offline',
+        '--non-interactive',
+        '--data-dir',
+        dir,
+        '--rpc-bind-port',
+        String(busy.port),
+        '--zmq-rpc-bind-port',
+        String(zmq),
+      ]);
       expect(r.code).toBe(1);
       const ls = lines(r.stdout).filter((l) => l !== '');
       const [bind, fatal] = expectInOrder(ls, [
@@ -250,7 +330,9 @@ describe('port conflicts (§1.1, §3)', () => {
       ]);
       expect(fatal).toBe((bind as number) + 1);
       expect(ls.at(-1)).toBe('E Exception in main! Failed to initialize core RPC server.');
-      expect(ls.some((l) => l.includes('RPC server initialized OK') || l.includes('RPC server started ok'))).toBe(false);
+      expect(ls.some((l) => l.includes('RPC server initialized OK') || l.includes('RPC server started ok'))).toBe(
+        false,
+      );
       expect(r.stderr).toBe('');
     } finally {
       await release(busy.server);
@@ -262,7 +344,17 @@ describe('port conflicts (§1.1, §3)', () => {
     try {
       const dir = newDir();
       const port = await freePort();
-      const args = ['--testnet', '--offline', '--non-interactive', '--data-dir', dir, '--rpc-bind-port', String(port), '--zmq-rpc-bind-port', String(busy.port)];
+      const args = [
+        '--testnet',
+        '--offline',
+        '--non-interactive',
+        '--data-dir',
+        dir,
+        '--rpc-bind-port',
+        String(port),
+        '--zmq-rpc-bind-port',
+        String(busy.port),
+      ];
       const r = await runToExit(args);
       expect(r.code).toBe(1);
       const ls = lines(r.stdout).filter((l) => l !== '');
@@ -272,7 +364,12 @@ describe('port conflicts (§1.1, §3)', () => {
       expect(ls.some((l) => l.includes('Starting core RPC server') || l.includes('started ok'))).toBe(false);
       // the RPC port was released again: a daemon with --no-zmq takes the same ports
       const ok = spawnDaemon([...args, '--no-zmq']);
-      await waitFor('daemon with --no-zmq', async () => (await post(port, '/get_info', {})).json?.status === 'OK', 10_000, 20);
+      await waitFor(
+        'daemon with --no-zmq',
+        async () => (await post(port, '/get_info', {})).json?.status === 'OK',
+        10_000,
+        20,
+      );
       expect(ok.output()).not.toContain('ZMQ RPC Server');
       expect(lines(ok.stdout())).toContain('I core RPC server started ok');
     } finally {
@@ -291,7 +388,10 @@ describe('console, data dir, shutdown (§1.1, §3, §10)', () => {
     expect(r.code).toBe(0);
     const ls = lines(r.stdout);
     const [, eof] = expectInOrder(ls, ['I core RPC server started ok', 'I EOF on stdin, exiting', ...SHUTDOWN_LINES]);
-    expect(ls.slice(eof as number, (eof as number) + 1 + SHUTDOWN_LINES.length)).toEqual(['I EOF on stdin, exiting', ...SHUTDOWN_LINES]);
+    expect(ls.slice(eof as number, (eof as number) + 1 + SHUTDOWN_LINES.length)).toEqual([
+      'I EOF on stdin, exiting',
+      ...SHUTDOWN_LINES,
+    ]);
   });
 
   it('with --non-interactive a closed stdin does not stop the daemon', async () => {
@@ -314,7 +414,9 @@ describe('console, data dir, shutdown (§1.1, §3, §10)', () => {
       expect(readdirSync(join(x, 'testnet', '19', 'lmdb')).length).toBeGreaterThan(0);
       const log = readFileSync(join(x, 'testnet', 'salvium.log'), 'utf8');
       // file format: datetime TAB thread TAB LEVEL TAB category TAB file:line TAB message
-      expect(log).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}\t[^\t]+\tINFO\t[^\t]+\t[^\t]+\tLoading blockchain from folder /m);
+      expect(log).toMatch(
+        /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}\t[^\t]+\tINFO\t[^\t]+\t[^\t]+\tLoading blockchain from folder /m,
+      );
       expect(log).toContain('Cryptonote protocol stopped successfully');
       expect(readdirSync(cwd)).toEqual([]);
     } finally {
@@ -390,7 +492,11 @@ describe('console, data dir, shutdown (§1.1, §3, §10)', () => {
     expect(r.json).toEqual({ status: 'OK', untrusted: false });
     const end = await d.proc;
     expect(end.exitCode).toBe(0);
-    expect(lines(d.stdout()).filter((l) => l !== '').slice(-SHUTDOWN_LINES.length)).toEqual(SHUTDOWN_LINES);
+    expect(
+      lines(d.stdout())
+        .filter((l) => l !== '')
+        .slice(-SHUTDOWN_LINES.length),
+    ).toEqual(SHUTDOWN_LINES);
     await expect(post(d.port, '/get_info', {})).rejects.toThrow();
   });
 });
@@ -410,7 +516,10 @@ describe('persistence and independence', () => {
     d = await startAt(a);
     expect(await top(d.port)).toEqual(before);
     expect((await headerAt(d.port, 17)).result.block_header.hash).toBe(mid);
-    expect((await rpc(d.port, 'get_info')).result).toMatchObject({ height: before.height, top_block_hash: before.hash });
+    expect((await rpc(d.port, 'get_info')).result).toMatchObject({
+      height: before.height,
+      top_block_hash: before.hash,
+    });
     expect((await d.stop()).exitCode).toBe(0);
 
     const copy = newDir();
@@ -428,7 +537,9 @@ describe('persistence and independence', () => {
   it('SIGTERM while mining keeps every block reported before it', async () => {
     const a = newDir();
     const d = await startAt(a);
-    expect((await post(d.port, '/start_mining', { miner_address: W1.cn.address, threads_count: 1 })).json.status).toBe('OK');
+    expect((await post(d.port, '/start_mining', { miner_address: W1.cn.address, threads_count: 1 })).json.status).toBe(
+      'OK',
+    );
     await waitFor('some blocks', async () => (await height(d.port)) >= 30, 10_000, 5);
     const seen = await top(d.port);
     expect((await d.stop('SIGTERM')).exitCode).toBe(0);
@@ -454,7 +565,9 @@ describe('persistence and independence', () => {
     const tb = await top(b.port);
     expect(tb.hash).not.toBe(ta.hash);
     // different miners: block 1 differs between the two chains
-    expect((await headerAt(b.port, 1)).result.block_header.hash).not.toBe((await headerAt(a.port, 1)).result.block_header.hash);
+    expect((await headerAt(b.port, 1)).result.block_header.hash).not.toBe(
+      (await headerAt(a.port, 1)).result.block_header.hash,
+    );
     expect((await top(a.port)).height).toBe(ta.height);
   });
 });
@@ -473,35 +586,68 @@ describe('mining, hard forks, rewards, fees and bad input on one chain', () => {
 
   beforeAll(async () => {
     // a 1 ms floor (~1000 blocks/s) leaves ample room to stop between 1200 and 1300 even on a loaded machine
-    d = await startAt(join(root, 'mining'), { env: { SALTNET_SIM_RESTART_DELAY_MS: String(RESTART_DELAY_MS), SALTNET_SIM_MIN_BLOCK_MS: '1' } });
+    d = await startAt(join(root, 'mining'), {
+      env: { SALTNET_SIM_RESTART_DELAY_MS: String(RESTART_DELAY_MS), SALTNET_SIM_MIN_BLOCK_MS: '1' },
+    });
   });
   afterAll(async () => {
     await d?.stop();
   });
 
   it('refusals before HF10 in the real order of checks (§4.1)', async () => {
-    expect((await status())).toMatchObject({ active: false, address: '', speed: 0, threads_count: 0, pow_algorithm: 'RandomX', block_target: 120 });
+    expect(await status()).toMatchObject({
+      active: false,
+      address: '',
+      speed: 0,
+      threads_count: 0,
+      pow_algorithm: 'RandomX',
+      block_target: 120,
+    });
     expect(await hfVersion()).toBe(1);
     expect(await start({ miner_address: 'not an address', threads_count: 1 })).toBe('Failed, wrong address');
     expect(await start({ threads_count: 1 })).toBe('Failed, wrong address');
     expect(await start({ miner_address: MAINNET_CN, threads_count: 1 })).toBe('Failed, wrong address');
-    expect(await start({ miner_address: SUBADDRESS, threads_count: 1 })).toBe("Mining to subaddress isn't supported yet");
-    expect(await start({ miner_address: W1.carrot.address, threads_count: 1 })).toBe("Mining to Carrot wallet address, but Carrot isn't supported yet");
+    expect(await start({ miner_address: SUBADDRESS, threads_count: 1 })).toBe(
+      "Mining to subaddress isn't supported yet",
+    );
+    expect(await start({ miner_address: W1.carrot.address, threads_count: 1 })).toBe(
+      "Mining to Carrot wallet address, but Carrot isn't supported yet",
+    );
     const tooMany = 4 * availableParallelism() + 1;
-    expect(await start({ miner_address: W1.cn.address, threads_count: tooMany })).toBe('Failed, too many threads relative to CPU cores.');
+    expect(await start({ miner_address: W1.cn.address, threads_count: tooMany })).toBe(
+      'Failed, too many threads relative to CPU cores.',
+    );
     // the address is checked before the thread count
-    expect(await start({ miner_address: W1.carrot.address, threads_count: tooMany })).toBe("Mining to Carrot wallet address, but Carrot isn't supported yet");
+    expect(await start({ miner_address: W1.carrot.address, threads_count: tooMany })).toBe(
+      "Mining to Carrot wallet address, but Carrot isn't supported yet",
+    );
     expect((await post(d.port, '/stop_mining', {})).json).toEqual({ status: 'Mining never started', untrusted: false });
     expect((await status()).active).toBe(false);
     expect(await height(d.port)).toBe(1);
   });
 
   it('CN mining: OK, Already mining, the status while active, then the miner stops itself at 1100', async () => {
-    expect(await start({ miner_address: W1.cn.address, threads_count: 2, do_background_mining: false, ignore_battery: true })).toBe('OK');
+    expect(
+      await start({
+        miner_address: W1.cn.address,
+        threads_count: 2,
+        do_background_mining: false,
+        ignore_battery: true,
+      }),
+    ).toBe('OK');
     expect(await start({ miner_address: W1.cn.address, threads_count: 1 })).toBe('Already mining');
-    expect(await start({ miner_address: W1.carrot.address, threads_count: 1 })).toBe("Mining to Carrot wallet address, but Carrot isn't supported yet");
+    expect(await start({ miner_address: W1.carrot.address, threads_count: 1 })).toBe(
+      "Mining to Carrot wallet address, but Carrot isn't supported yet",
+    );
     const s = await status();
-    expect(s).toMatchObject({ active: true, threads_count: 2, address: W1.cn.address, status: 'OK', is_background_mining_enabled: false, pow_algorithm: 'RandomX' });
+    expect(s).toMatchObject({
+      active: true,
+      threads_count: 2,
+      address: W1.cn.address,
+      status: 'OK',
+      is_background_mining_enabled: false,
+      pow_algorithm: 'RandomX',
+    });
     expect(s.speed).toBeGreaterThan(0);
     expect(s.block_reward).toBeGreaterThan(0);
     expect(s.block_reward).toBeLessThanOrEqual(12382507324);
@@ -510,7 +656,9 @@ describe('mining, hard forks, rewards, fees and bad input on one chain', () => {
     const stoppedAt = Date.now();
     // right after it stopped itself: the Carrot address is not taken yet, the CN address is refused outright
     expect(await start({ miner_address: W1.carrot.address, threads_count: 1 })).toBe('Failed, mining not started');
-    expect(await start({ miner_address: W1.cn.address, threads_count: 1 })).toBe('Mining to CryptoNote wallet address, but Carrot wallet address is required');
+    expect(await start({ miner_address: W1.cn.address, threads_count: 1 })).toBe(
+      'Mining to CryptoNote wallet address, but Carrot wallet address is required',
+    );
     expect(await height(d.port)).toBe(1100);
     expect(await hfVersion()).toBe(10); // the next block's version: the top block (1099) is v9
     expect(await status()).toMatchObject({ active: false, address: '', speed: 0, threads_count: 0 });
@@ -523,21 +671,30 @@ describe('mining, hard forks, rewards, fees and bad input on one chain', () => {
     ]);
     expect(ls.some((l) => /at height 1100 /.test(l))).toBe(false);
 
-    const ok = await waitFor('the Carrot address to be taken', async () => (await start({ miner_address: W1.carrot.address, threads_count: 1 })) === 'OK', 10_000, 50);
+    const ok = await waitFor(
+      'the Carrot address to be taken',
+      async () => (await start({ miner_address: W1.carrot.address, threads_count: 1 })) === 'OK',
+      10_000,
+      50,
+    );
     expect(ok).toBe(true);
     // not at once: only after (most of) the restart delay
     expect(Date.now() - stoppedAt).toBeGreaterThanOrEqual(RESTART_DELAY_MS / 2);
-    expect((await status())).toMatchObject({ active: true, threads_count: 1, address: W1.carrot.address });
+    expect(await status()).toMatchObject({ active: true, threads_count: 1, address: W1.carrot.address });
   });
 
-  it('hard_fork_info.version is the next block\'s; stop_mining twice: OK then Mining never started', async () => {
+  it("hard_fork_info.version is the next block's; stop_mining twice: OK then Mining never started", async () => {
     await waitFor('height 1200', async () => (await height(d.port)) >= 1200, 15_000, 2);
     expect((await post(d.port, '/stop_mining', {})).json).toEqual({ status: 'OK', untrusted: false });
     const h = await height(d.port);
     expect(h).toBeLessThan(1300);
     expect(await hfVersion()).toBe(11);
     // The version the daemon votes for is the newest it knows, at every height (as recorded).
-    expect((await rpc(d.port, 'hard_fork_info')).result).toMatchObject({ voting: 13, earliest_height: 1300, enabled: false });
+    expect((await rpc(d.port, 'hard_fork_info')).result).toMatchObject({
+      voting: 13,
+      earliest_height: 1300,
+      enabled: false,
+    });
     expect((await post(d.port, '/stop_mining', {})).json).toEqual({ status: 'Mining never started', untrusted: false });
     expect(await height(d.port)).toBe(h);
     await mineTo(d.port, W1.carrot.address, 1301); // block index 1300 exists once the chain has 1301 blocks
@@ -550,9 +707,23 @@ describe('mining, hard forks, rewards, fees and bad input on one chain', () => {
   // 1120, …, 1240 the treasury's 1 300 000 SAL1 mint; every block votes for the newest version (13).
   it('block versions, rewards and sizes at the fork heights, as the real daemon reports them (§4.3, §5)', async () => {
     const expected: Array<[number, number, number | undefined, number | undefined]> = [
-      [0, 1, undefined, undefined], [1, 1, 12382507324, 91], [100, 1, undefined, 91], [249, 1, undefined, undefined], [250, 2, undefined, undefined], [799, 4, undefined, undefined],
-      [800, 5, undefined, undefined], [814, 5, undefined, 92], [815, 6, 12372898622, 93], [1099, 9, 12369547955, 93], [1100, 10, 130012369536159, 209], [1101, 10, 12369524362, 112],
-      [1199, 10, 12368368359, 112], [1200, 11, 130013141378849, 303], [1201, 11, 13141366315, 207], [1299, 11, undefined, undefined], [1300, 12, undefined, undefined],
+      [0, 1, undefined, undefined],
+      [1, 1, 12382507324, 91],
+      [100, 1, undefined, 91],
+      [249, 1, undefined, undefined],
+      [250, 2, undefined, undefined],
+      [799, 4, undefined, undefined],
+      [800, 5, undefined, undefined],
+      [814, 5, undefined, 92],
+      [815, 6, 12372898622, 93],
+      [1099, 9, 12369547955, 93],
+      [1100, 10, 130012369536159, 209],
+      [1101, 10, 12369524362, 112],
+      [1199, 10, 12368368359, 112],
+      [1200, 11, 130013141378849, 303],
+      [1201, 11, 13141366315, 207],
+      [1299, 11, undefined, undefined],
+      [1300, 12, undefined, undefined],
     ];
     for (const [h, major, reward, size] of expected) {
       const r = await headerAt(d.port, h);
@@ -563,15 +734,30 @@ describe('mining, hard forks, rewards, fees and bad input on one chain', () => {
       if (h > 0) expect(b.minor_version, `minor_version at ${h}`).toBe(13);
       if (reward !== undefined) expect(b.reward, `reward at ${h}`).toBe(reward);
       // Within a byte: the real size also depends on the varint lengths of amounts the simulator rounds.
-      if (size !== undefined) expect(Math.abs(b.block_size - size), `block_size at ${h}: ${b.block_size}, real ${size}`).toBeLessThanOrEqual(1);
+      if (size !== undefined)
+        expect(Math.abs(b.block_size - size), `block_size at ${h}: ${b.block_size}, real ${size}`).toBeLessThanOrEqual(
+          1,
+        );
     }
   });
 
   it('get_block_header_by_height beyond the top: -2 with the exact message; get_fee_estimate at ~1300', async () => {
     const count = await height(d.port);
     for (const h of [count, count + 1000]) {
-      const r = await post(d.port, '/json_rpc', { jsonrpc: '2.0', id: 'x', method: 'get_block_header_by_height', params: { height: h } });
-      expect(r.json).toEqual({ error: { code: -2, message: `Requested block height: ${h} greater than current top block height: ${count - 1}` }, id: 'x', jsonrpc: '2.0' });
+      const r = await post(d.port, '/json_rpc', {
+        jsonrpc: '2.0',
+        id: 'x',
+        method: 'get_block_header_by_height',
+        params: { height: h },
+      });
+      expect(r.json).toEqual({
+        error: {
+          code: -2,
+          message: `Requested block height: ${h} greater than current top block height: ${count - 1}`,
+        },
+        id: 'x',
+        jsonrpc: '2.0',
+      });
     }
     expect((await headerAt(d.port, count - 1)).result.block_header.hash).toBe((await top(d.port)).hash);
     const fee = (await rpc(d.port, 'get_fee_estimate')).result;
@@ -590,32 +776,69 @@ describe('mining, hard forks, rewards, fees and bad input on one chain', () => {
     };
     expect(await env('not json')).toEqual({ error: { code: -32700, message: 'Parse error' }, id: 0, jsonrpc: '2.0' });
     expect(await env('[]')).toEqual({ error: { code: -32700, message: 'Parse error' }, id: 0, jsonrpc: '2.0' });
-    expect(await env('[{"jsonrpc":"2.0","id":1,"method":"get_info"}]')).toEqual({ error: { code: -32700, message: 'Parse error' }, id: 0, jsonrpc: '2.0' });
+    expect(await env('[{"jsonrpc":"2.0","id":1,"method":"get_info"}]')).toEqual({
+      error: { code: -32700, message: 'Parse error' },
+      id: 0,
+      jsonrpc: '2.0',
+    });
     expect(await env('{}')).toEqual({ error: { code: -32600, message: 'Invalid Request' }, id: 0, jsonrpc: '2.0' });
     expect(await env('')).toEqual({ error: { code: -32600, message: 'Invalid Request' }, id: 0, jsonrpc: '2.0' });
     expect(await env('{')).toEqual({ error: { code: -32600, message: 'Invalid Request' }, id: 0, jsonrpc: '2.0' });
     const m5 = await post(d.port, '/json_rpc', '{"method": 5}');
     expect(m5.status).toBe(500);
     expect(m5.json).toBeUndefined();
-    expect(await env('{"jsonrpc":"2.0","id":7,"method":"no_such_method"}')).toEqual({ error: { code: -32601, message: 'Method not found' }, id: 7, jsonrpc: '2.0' });
-    expect(await env('{"jsonrpc":"2.0","id":"abc","method":"no_such_method"}')).toEqual({ error: { code: -32601, message: 'Method not found' }, id: 'abc', jsonrpc: '2.0' });
-    expect(await env('{"jsonrpc":"2.0","method":"no_such_method"}')).toEqual({ error: { code: -32601, message: 'Method not found' }, id: '', jsonrpc: '2.0' });
+    expect(await env('{"jsonrpc":"2.0","id":7,"method":"no_such_method"}')).toEqual({
+      error: { code: -32601, message: 'Method not found' },
+      id: 7,
+      jsonrpc: '2.0',
+    });
+    expect(await env('{"jsonrpc":"2.0","id":"abc","method":"no_such_method"}')).toEqual({
+      error: { code: -32601, message: 'Method not found' },
+      id: 'abc',
+      jsonrpc: '2.0',
+    });
+    expect(await env('{"jsonrpc":"2.0","method":"no_such_method"}')).toEqual({
+      error: { code: -32601, message: 'Method not found' },
+      id: '',
+      jsonrpc: '2.0',
+    });
     // URI-only endpoints are not JSON-RPC methods
     expect((await env('{"jsonrpc":"2.0","id":1,"method":"start_mining"}')).error.code).toBe(-32601);
     // a success without an id answers id 0
-    expect((await env('{"jsonrpc":"2.0","method":"get_block_count"}'))).toMatchObject({ id: 0, result: { count: await height(d.port), status: 'OK' } });
+    expect(await env('{"jsonrpc":"2.0","method":"get_block_count"}')).toMatchObject({
+      id: 0,
+      result: { count: await height(d.port), status: 'OK' },
+    });
   });
 
   it('wrong parameter types: -32602 (JSON-RPC) / HTTP 400 (URI); a digit string is a valid uint64 (§2.3)', async () => {
     for (const bad of ['-1', '1.5', '"abc"', 'true', '1e2', '{}', '"-3"', '"0x10"', '" 3"']) {
-      const r = await post(d.port, '/json_rpc', `{"jsonrpc":"2.0","id":"q","method":"get_block_header_by_height","params":{"height":${bad}}}`);
-      expect(r.json, `height ${bad}`).toEqual({ error: { code: -32602, message: 'Invalid params' }, id: 'q', jsonrpc: '2.0' });
+      const r = await post(
+        d.port,
+        '/json_rpc',
+        `{"jsonrpc":"2.0","id":"q","method":"get_block_header_by_height","params":{"height":${bad}}}`,
+      );
+      expect(r.json, `height ${bad}`).toEqual({
+        error: { code: -32602, message: 'Invalid params' },
+        id: 'q',
+        jsonrpc: '2.0',
+      });
     }
     // an integer beyond uint64 is refused by the JSON reader itself
-    expect((await post(d.port, '/json_rpc', '{"jsonrpc":"2.0","id":"q","method":"get_block_header_by_height","params":{"height":18446744073709551616}}')).json)
-      .toEqual({ error: { code: -32700, message: 'Parse error' }, id: 0, jsonrpc: '2.0' });
+    expect(
+      (
+        await post(
+          d.port,
+          '/json_rpc',
+          '{"jsonrpc":"2.0","id":"q","method":"get_block_header_by_height","params":{"height":18446744073709551616}}',
+        )
+      ).json,
+    ).toEqual({ error: { code: -32700, message: 'Parse error' }, id: 0, jsonrpc: '2.0' });
     const max = await rpc(d.port, 'get_block_header_by_height', { height: '18446744073709551615' });
-    expect(max.error).toEqual({ code: -2, message: `Requested block height: 18446744073709551615 greater than current top block height: ${(await height(d.port)) - 1}` });
+    expect(max.error).toEqual({
+      code: -2,
+      message: `Requested block height: 18446744073709551615 greater than current top block height: ${(await height(d.port)) - 1}`,
+    });
     const three = await headerAt(d.port, '3');
     expect(three.error).toBeUndefined();
     expect(three.result.block_header.height).toBe(3);
@@ -627,17 +850,27 @@ describe('mining, hard forks, rewards, fees and bad input on one chain', () => {
     expect((await rpc(d.port, 'hard_fork_info', { version: '1' })).error.code).toBe(-32602);
 
     const uri = async (path: string, body: string): Promise<number> => (await post(d.port, path, body)).status;
-    expect(await uri('/start_mining', JSON.stringify({ miner_address: W1.carrot.address, threads_count: 'x' }))).toBe(400);
-    expect(await uri('/start_mining', JSON.stringify({ miner_address: W1.carrot.address, threads_count: -1 }))).toBe(400);
+    expect(await uri('/start_mining', JSON.stringify({ miner_address: W1.carrot.address, threads_count: 'x' }))).toBe(
+      400,
+    );
+    expect(await uri('/start_mining', JSON.stringify({ miner_address: W1.carrot.address, threads_count: -1 }))).toBe(
+      400,
+    );
     expect(await uri('/start_mining', JSON.stringify({ miner_address: 5, threads_count: 1 }))).toBe(400);
-    expect(await uri('/start_mining', JSON.stringify({ miner_address: W1.carrot.address, threads_count: 1, do_background_mining: 'no' }))).toBe(400);
+    expect(
+      await uri(
+        '/start_mining',
+        JSON.stringify({ miner_address: W1.carrot.address, threads_count: 1, do_background_mining: 'no' }),
+      ),
+    ).toBe(400);
     expect(await uri('/start_mining', 'not json')).toBe(400);
     expect(await uri('/get_info', '[1,2]')).toBe(400);
     expect((await status()).active).toBe(false);
   });
 
   it('bodies over 1 MiB are refused without an answer; one just under it is served', async () => {
-    const pad = (n: number): string => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'get_block_count', params: { pad: 'x'.repeat(n) } });
+    const pad = (n: number): string =>
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'get_block_count', params: { pad: 'x'.repeat(n) } });
     const under = await post(d.port, '/json_rpc', pad(1024 * 1024 - 4096));
     expect(under.status).toBe(200);
     expect(under.json.result.status).toBe('OK');
@@ -652,8 +885,42 @@ describe('mining, hard forks, rewards, fees and bad input on one chain', () => {
       seed = (seed * 1103515245 + 12345) & 0x7fffffff;
       return seed % n;
     };
-    const pieces = ['{', '}', '[', ']', '"', ':', ',', '\\', 'method', 'params', 'id', 'height', 'null', 'true', '-', '1e999', '0x', '\u0000', '\uffff', '"get_block_header_by_height"', '9'.repeat(40), ' ', '\n'];
-    const paths = ['/json_rpc', '/get_info', '/start_mining', '/stop_mining', '/mining_status', '/get_height', '/getblocks.bin', '/send_raw_transaction', '/is_key_image_spent'];
+    const pieces = [
+      '{',
+      '}',
+      '[',
+      ']',
+      '"',
+      ':',
+      ',',
+      '\\',
+      'method',
+      'params',
+      'id',
+      'height',
+      'null',
+      'true',
+      '-',
+      '1e999',
+      '0x',
+      '\u0000',
+      '\uffff',
+      '"get_block_header_by_height"',
+      '9'.repeat(40),
+      ' ',
+      '\n',
+    ];
+    const paths = [
+      '/json_rpc',
+      '/get_info',
+      '/start_mining',
+      '/stop_mining',
+      '/mining_status',
+      '/get_height',
+      '/getblocks.bin',
+      '/send_raw_transaction',
+      '/is_key_image_spent',
+    ];
     const statuses = new Set<number>();
     for (let i = 0; i < 150; i++) {
       let body = '';

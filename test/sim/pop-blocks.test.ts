@@ -5,8 +5,20 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  cleanup, generateWallet, height, mineAcrossCarrot, mineTo, post, rpc, startDaemon, startWalletRpc, stopAll, tempDir,
-  type CliWallet, type SimDaemon, type SimWalletRpc,
+  cleanup,
+  generateWallet,
+  height,
+  mineAcrossCarrot,
+  mineTo,
+  post,
+  rpc,
+  startDaemon,
+  startWalletRpc,
+  stopAll,
+  tempDir,
+  type CliWallet,
+  type SimDaemon,
+  type SimWalletRpc,
 } from '../helpers/sim.js';
 
 let dir: string;
@@ -15,7 +27,8 @@ let alice: CliWallet;
 let wallet: SimWalletRpc;
 
 const pop = async (n: number): Promise<any> => (await post(daemon.port, '/pop_blocks', { nblocks: n })).json;
-const balance = async (): Promise<any> => (await rpc(wallet.port, 'get_balance', { asset_type: 'SAL1' })).result.balances[0];
+const balance = async (): Promise<any> =>
+  (await rpc(wallet.port, 'get_balance', { asset_type: 'SAL1' })).result.balances[0];
 const walletHeight = async (): Promise<number> => (await rpc(wallet.port, 'get_height')).result.height;
 
 beforeAll(async () => {
@@ -23,7 +36,10 @@ beforeAll(async () => {
   daemon = await startDaemon(dir, { difficulty: 1 });
   alice = await generateWallet(join(dir, 'alice'), 'pw', daemon.port);
   await mineAcrossCarrot(daemon.port, alice, 1230);
-  wallet = await startWalletRpc(['--wallet-file', alice.path, '--password', 'pw', '--log-file', join(dir, 'alice-rpc.log')], daemon.port);
+  wallet = await startWalletRpc(
+    ['--wallet-file', alice.path, '--password', 'pw', '--log-file', join(dir, 'alice-rpc.log')],
+    daemon.port,
+  );
   await rpc(wallet.port, 'refresh');
 }, 120_000);
 
@@ -54,17 +70,24 @@ describe('/pop_blocks', () => {
     expect(BigInt(before.balance) - BigInt(after.balance)).toBe(popped.reduce((s, e) => s + BigInt(e.amount), 0n));
     const left = (await rpc(wallet.port, 'get_transfers', { in: true })).result.in as any[];
     expect(left.filter((e) => e.height >= h - 3)).toEqual([]);
-    expect(readFileSync(join(dir, 'alice-rpc.log'), 'utf8')).toContain(`Detached blockchain on height ${h - 3}, transfers detached 3, blocks detached 3`);
+    expect(readFileSync(join(dir, 'alice-rpc.log'), 'utf8')).toContain(
+      `Detached blockchain on height ${h - 3}, transfers detached 3, blocks detached 3`,
+    );
     // Mining on continues the shorter chain; the wallet follows it.
     expect(await mineTo(daemon.port, alice.carrot, h - 1)).toBe(h - 1);
     await rpc(wallet.port, 'refresh');
     expect(await walletHeight()).toBe(h - 1);
   });
 
-  it('returns a popped block\'s transactions to the pool, and they are mined again', async () => {
+  it("returns a popped block's transactions to the pool, and they are mined again", async () => {
     await mineTo(daemon.port, alice.carrot, (await height(daemon.port)) + 70);
     await rpc(wallet.port, 'refresh');
-    const sent = await rpc(wallet.port, 'transfer', { destinations: [{ address: alice.carrot, amount: 100_000_000, asset_type: 'SAL1' }], source_asset: 'SAL1', dest_asset: 'SAL1', tx_type: 3 });
+    const sent = await rpc(wallet.port, 'transfer', {
+      destinations: [{ address: alice.carrot, amount: 100_000_000, asset_type: 'SAL1' }],
+      source_asset: 'SAL1',
+      dest_asset: 'SAL1',
+      tx_type: 3,
+    });
     expect(sent.error).toBeUndefined();
     expect(sent.result.tx_hash).toMatch(/^[0-9a-f]{64}$/);
     const h = await height(daemon.port);
@@ -72,9 +95,12 @@ describe('/pop_blocks', () => {
     const header = (await rpc(daemon.port, 'get_block_header_by_height', { height: h })).result.block_header;
     expect(header.num_txes).toBe(1);
     expect((await post(daemon.port, '/get_transaction_pool', {})).json.transactions ?? []).toHaveLength(0);
-    await pop(await height(daemon.port) - h);
+    await pop((await height(daemon.port)) - h);
     const pool = (await post(daemon.port, '/get_transaction_pool', {})).json.transactions;
-    expect(pool?.map((t: any) => t.id_hash), JSON.stringify(pool)).toEqual([sent.result.tx_hash]);
+    expect(
+      pool?.map((t: any) => t.id_hash),
+      JSON.stringify(pool),
+    ).toEqual([sent.result.tx_hash]);
     await mineTo(daemon.port, alice.carrot, h + 1);
     expect((await rpc(daemon.port, 'get_block_header_by_height', { height: h })).result.block_header.num_txes).toBe(1);
   });

@@ -20,7 +20,8 @@ const INTRO = [
 ];
 const MINING_QUESTION = 'Do you want to do it now? (Y/Yes/N/No): : ';
 const MINING_DECLINED = 'Background mining not enabled. Set setup-background-mining to 1 to change.';
-const SEED_NOTE = 'NOTE: the following 25 words can be used to recover access to your wallet. Write them down and store them somewhere safe and secure. Please do not store them in your email or on file storage services outside of your immediate control.';
+const SEED_NOTE =
+  'NOTE: the following 25 words can be used to recover access to your wallet. Write them down and store them somewhere safe and secure. Please do not store them in your email or on file storage services outside of your immediate control.';
 
 let dir: string;
 let daemon: SimDaemon;
@@ -53,7 +54,11 @@ interface CliRun {
 
 /** Run the wallet CLI to its end with `input` on stdin (closed afterwards). */
 async function cli(args: string[], input = '', ms = 10_000): Promise<CliRun> {
-  const p = spawnSim('salvium-wallet-cli', ['--testnet', '--daemon-address', `127.0.0.1:${daemon.port}`, '--log-file', join(dir, 'cli.log'), ...args], { input });
+  const p = spawnSim(
+    'salvium-wallet-cli',
+    ['--testnet', '--daemon-address', `127.0.0.1:${daemon.port}`, '--log-file', join(dir, 'cli.log'), ...args],
+    { input },
+  );
   live.add(p.proc);
   let stdout = '';
   let stderr = '';
@@ -101,11 +106,21 @@ function parseGenerated(path: string, run: CliRun): Generated {
   const carrot = /^Generated new Carrot wallet: (\S+)$/m.exec(run.stdout)?.[1] ?? '';
   const viewKey = /^View key: (\S+)$/m.exec(run.stdout)?.[1] ?? '';
   const note = run.lines.indexOf(SEED_NOTE);
-  const words = note < 0 ? [] : run.lines.slice(note + 2, note + 5).join(' ').split(' ');
+  const words =
+    note < 0
+      ? []
+      : run.lines
+          .slice(note + 2, note + 5)
+          .join(' ')
+          .split(' ');
   return { path, cn, carrot, viewKey, words, run };
 }
 
-async function generate(path: string, args: string[] = ['--password', 'pw'], input = '1\nN\nexit\n'): Promise<Generated> {
+async function generate(
+  path: string,
+  args: string[] = ['--password', 'pw'],
+  input = '1\nN\nexit\n',
+): Promise<Generated> {
   const run = await cli(['--generate-new-wallet', path, ...args], input);
   expect(run.code, run.stdout + run.stderr).toBe(0);
   return parseGenerated(path, run);
@@ -160,7 +175,11 @@ describe('salvium-wallet-cli --generate-new-wallet', () => {
     for (const word of g.words) expect(ENGLISH_WORDS).toContain(word);
     // the words are this wallet's seed: they give back both addresses and the view key
     const keys = walletFromSeed(wordsToSeed(g.words), 'testnet');
-    expect({ cn: keys.cn.address, carrot: keys.carrot.address, view: keys.cn.viewSecret }).toEqual({ cn: g.cn, carrot: g.carrot, view: g.viewKey });
+    expect({ cn: keys.cn.address, carrot: keys.carrot.address, view: keys.cn.viewSecret }).toEqual({
+      cn: g.cn,
+      carrot: g.carrot,
+      view: g.viewKey,
+    });
     // a stars block opens and closes the generation text, and the background-mining answer comes after it
     expect(lines.filter((l) => l === STARS)).toHaveLength(2);
     expect(existsSync(path)).toBe(true);
@@ -182,7 +201,11 @@ describe('salvium-wallet-cli --generate-new-wallet', () => {
     expect(g.run.stdout).not.toContain('Enter a new password');
     expect(g.run.stdout).not.toContain('Confirm password');
     expect(g.run.stdout).not.toContain('Passwords do not match');
-    expectInOrder(g.run.stdout, ["List of available languages for your wallet's seed:", 'Generated new legacy (CN) wallet: ', `${MINING_QUESTION}${MINING_DECLINED}`]);
+    expectInOrder(g.run.stdout, [
+      "List of available languages for your wallet's seed:",
+      'Generated new legacy (CN) wallet: ',
+      `${MINING_QUESTION}${MINING_DECLINED}`,
+    ]);
     // the wallet opens with "pw"; "1" (the next line) was not taken as a confirmation or password
     const open = await cli(['--wallet-file', path, '--password', 'pw', '--command', 'address']);
     expect(open.code).toBe(0);
@@ -210,7 +233,11 @@ describe('salvium-wallet-cli --generate-new-wallet', () => {
     const path = walletPath();
     const g = await generate(path, ['--password', 'pw'], '1\nexit\n');
     expect(g.cn).toMatch(CN_RE);
-    expectInOrder(g.run.stdout, [`${MINING_QUESTION}${MINING_DECLINED}\n`, 'Background refresh thread started\n', `[wallet ${g.cn.slice(0, 8)}]: `]);
+    expectInOrder(g.run.stdout, [
+      `${MINING_QUESTION}${MINING_DECLINED}\n`,
+      'Background refresh thread started\n',
+      `[wallet ${g.cn.slice(0, 8)}]: `,
+    ]);
     expect(existsSync(path) && existsSync(`${path}.keys`)).toBe(true);
     expect((await cli(['--wallet-file', path, '--password', 'pw', '--command', 'address'])).code).toBe(0);
   });
@@ -222,7 +249,10 @@ describe('salvium-wallet-cli --generate-new-wallet', () => {
     const keys = readFileSync(`${path}.keys`);
     const again = await cli(['--generate-new-wallet', path, '--password', 'other'], '1\nN\nexit\n');
     expect(again.code).toBe(1);
-    expectInOrder(again.stdout, ["List of available languages for your wallet's seed:", `Error: failed to generate new wallet: file already exists "${path}"`]);
+    expectInOrder(again.stdout, [
+      "List of available languages for your wallet's seed:",
+      `Error: failed to generate new wallet: file already exists "${path}"`,
+    ]);
     expect(again.stdout).not.toContain('Generated new');
     expect(again.stdout).not.toContain(MINING_QUESTION);
     expect(readFileSync(path).equals(cache)).toBe(true);
@@ -288,7 +318,7 @@ describe('salvium-wallet-cli options and --command', () => {
     expect(readFileSync(w.path).equals(cache)).toBe(true);
   });
 
-  it('--password-file: the file\'s first line (line break removed) is the password', async () => {
+  it("--password-file: the file's first line (line break removed) is the password", async () => {
     const good = join(dir, 'pw.txt');
     const bad = join(dir, 'bad.txt');
     writeFileSync(good, 'pw\n');
@@ -317,7 +347,20 @@ describe('salvium-wallet-cli options and --command', () => {
   it('--restore-deterministic-wallet with the 25 words restores the same CN and Carrot addresses', async () => {
     expect(w.words).toHaveLength(25);
     const path = walletPath('restored');
-    const r = await cli(['--generate-new-wallet', path, '--restore-deterministic-wallet', '--electrum-seed', w.words.join(' '), '--restore-height', '0', '--password', 'pw'], '\nN\nexit\n');
+    const r = await cli(
+      [
+        '--generate-new-wallet',
+        path,
+        '--restore-deterministic-wallet',
+        '--electrum-seed',
+        w.words.join(' '),
+        '--restore-height',
+        '0',
+        '--password',
+        'pw',
+      ],
+      '\nN\nexit\n',
+    );
     expect(r.code).toBe(0);
     const cn = /Generated new legacy \(CN\) wallet: (\S+)/.exec(r.stdout)?.[1];
     const carrot = /Generated new Carrot wallet: (\S+)/.exec(r.stdout)?.[1];
@@ -334,7 +377,20 @@ describe('salvium-wallet-cli options and --command', () => {
     // Forgetting that line makes the next answer the passphrase: the real CLI then restores another
     // wallet; the simulator, which does not model passphrases, refuses loudly.
     const path = walletPath('nopass');
-    const r = await cli(['--generate-new-wallet', path, '--restore-deterministic-wallet', '--electrum-seed', w.words.join(' '), '--restore-height', '0', '--password', 'pw'], 'N\nexit\n');
+    const r = await cli(
+      [
+        '--generate-new-wallet',
+        path,
+        '--restore-deterministic-wallet',
+        '--electrum-seed',
+        w.words.join(' '),
+        '--restore-height',
+        '0',
+        '--password',
+        'pw',
+      ],
+      'N\nexit\n',
+    );
     expect(r.code).toBe(1);
     expect(r.stdout).not.toContain('Enter seed offset passphrase');
     expect(r.lines.some((l) => l.includes('seed offset passphrase'))).toBe(true);
@@ -347,7 +403,20 @@ describe('salvium-wallet-cli options and --command', () => {
     const words = [...w.words];
     const last = words[24] as string;
     words[24] = words.slice(0, 24).find((x) => x.slice(0, 3) !== last.slice(0, 3)) as string;
-    const r = await cli(['--generate-new-wallet', path, '--restore-deterministic-wallet', '--electrum-seed', words.join(' '), '--restore-height', '0', '--password', 'pw'], '\nN\nexit\n');
+    const r = await cli(
+      [
+        '--generate-new-wallet',
+        path,
+        '--restore-deterministic-wallet',
+        '--electrum-seed',
+        words.join(' '),
+        '--restore-height',
+        '0',
+        '--password',
+        'pw',
+      ],
+      '\nN\nexit\n',
+    );
     expect(r.code).not.toBe(0);
     expect(r.lines).toContain('Error: Electrum-style word list failed verification');
     expect(readdirSync(dir).filter((f) => f.startsWith('badseed'))).toEqual([]);
@@ -356,7 +425,11 @@ describe('salvium-wallet-cli options and --command', () => {
 
 describe('a value that starts with a dash', () => {
   it('is read as an option, as boost does: the password is missing', async () => {
-    const p = spawnSim('salvium-wallet-cli', ['--testnet', '--generate-new-wallet', join(dir, 'dash'), '--password', '-starts-with-a-dash'], { input: '' });
+    const p = spawnSim(
+      'salvium-wallet-cli',
+      ['--testnet', '--generate-new-wallet', join(dir, 'dash'), '--password', '-starts-with-a-dash'],
+      { input: '' },
+    );
     const r = await p.proc;
     expect(r.exitCode).toBe(1);
     expect(p.output()).toContain("Failed to parse arguments: the required argument for option '--password' is missing");

@@ -7,8 +7,23 @@ import { Client } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { digestAuthorizationHeader } from '../../harness/common/digest.js';
 import {
-  cleanup, freePort, generateWallet, height, mineAcrossCarrot, mineTo, post, rpc, spawnSim, startDaemon, startWalletRpc, stopAll, tempDir, waitFor,
-  type CliWallet, type SimDaemon, type SimWalletRpc,
+  cleanup,
+  freePort,
+  generateWallet,
+  height,
+  mineAcrossCarrot,
+  mineTo,
+  post,
+  rpc,
+  spawnSim,
+  startDaemon,
+  startWalletRpc,
+  stopAll,
+  tempDir,
+  waitFor,
+  type CliWallet,
+  type SimDaemon,
+  type SimWalletRpc,
 } from '../helpers/sim.js';
 
 const FAST = { SALTNET_SIM_MIN_BLOCK_MS: '0' };
@@ -20,9 +35,22 @@ let aliceRpc: SimWalletRpc;
 let bobRpc: SimWalletRpc;
 let bob: { cn: string; carrot: string };
 
-const transfer = (port: number, to: string, amounts: number[], extra: Record<string, unknown> = {}, method = 'transfer'): Promise<any> =>
-  rpc(port, method, { destinations: amounts.map((amount) => ({ address: to, amount, asset_type: 'SAL1' })), source_asset: 'SAL1', dest_asset: 'SAL1', tx_type: 3, ...extra });
-const balance = async (port: number): Promise<any> => (await rpc(port, 'get_balance', { asset_type: 'SAL1' })).result?.balances?.[0];
+const transfer = (
+  port: number,
+  to: string,
+  amounts: number[],
+  extra: Record<string, unknown> = {},
+  method = 'transfer',
+): Promise<any> =>
+  rpc(port, method, {
+    destinations: amounts.map((amount) => ({ address: to, amount, asset_type: 'SAL1' })),
+    source_asset: 'SAL1',
+    dest_asset: 'SAL1',
+    tx_type: 3,
+    ...extra,
+  });
+const balance = async (port: number): Promise<any> =>
+  (await rpc(port, 'get_balance', { asset_type: 'SAL1' })).result?.balances?.[0];
 const mine = async (n: number): Promise<void> => {
   await mineTo(daemon.port, alice.carrot, (await height(daemon.port)) + n);
 };
@@ -35,9 +63,17 @@ beforeAll(async () => {
   daemon = await startDaemon(dir, { env: FAST });
   alice = await generateWallet(join(dir, 'alice'), 'pw', daemon.port);
   await mineTo(daemon.port, alice.cn, 900);
-  aliceRpc = await startWalletRpc(['--wallet-file', alice.path, '--password', 'pw', '--log-file', join(dir, 'alice-rpc.log')], daemon.port);
-  bobRpc = await startWalletRpc(['--wallet-dir', join(dir, 'wallets'), '--log-file', join(dir, 'bob-rpc.log')], daemon.port);
-  expect(await rpc(bobRpc.port, 'create_wallet', { filename: 'bob', password: 'bob-Secret-Passw0rd', language: 'English' })).toMatchObject({ result: {} });
+  aliceRpc = await startWalletRpc(
+    ['--wallet-file', alice.path, '--password', 'pw', '--log-file', join(dir, 'alice-rpc.log')],
+    daemon.port,
+  );
+  bobRpc = await startWalletRpc(
+    ['--wallet-dir', join(dir, 'wallets'), '--log-file', join(dir, 'bob-rpc.log')],
+    daemon.port,
+  );
+  expect(
+    await rpc(bobRpc.port, 'create_wallet', { filename: 'bob', password: 'bob-Secret-Passw0rd', language: 'English' }),
+  ).toMatchObject({ result: {} });
   const a = (await rpc(bobRpc.port, 'get_address')).result.addresses[0];
   bob = { cn: a.address_cn, carrot: a.address_carrot };
 }, 120_000);
@@ -50,8 +86,14 @@ afterAll(async () => {
 describe('wallet RPC before HF10 (height 900)', () => {
   it('shows the CN address, refuses Carrot destinations and token creation', async () => {
     expect((await rpc(aliceRpc.port, 'get_address')).result.address).toBe(alice.cn);
-    expect((await transfer(aliceRpc.port, bob.carrot, [SAL1])).error).toEqual({ code: -4, message: 'Carrot address supplied, but Carrot not yet active' });
-    expect((await rpc(aliceRpc.port, 'create_token', { ticker: 'EARL', supply: 1 })).error).toEqual({ code: -7, message: 'Create_token is not available yet.' });
+    expect((await transfer(aliceRpc.port, bob.carrot, [SAL1])).error).toEqual({
+      code: -4,
+      message: 'Carrot address supplied, but Carrot not yet active',
+    });
+    expect((await rpc(aliceRpc.port, 'create_token', { ticker: 'EARL', supply: 1 })).error).toEqual({
+      code: -7,
+      message: 'Create_token is not available yet.',
+    });
   });
 
   it('answers a fresh wallet’s balance with the real error, even for all_assets', async () => {
@@ -73,7 +115,13 @@ describe('wallet RPC after HF11', () => {
     await sync(bobRpc.port);
     const pool = (await rpc(bobRpc.port, 'get_transfers', { pool: true })).result.pool;
     expect(pool).toHaveLength(1);
-    expect(pool[0]).toMatchObject({ type: 'pool', amount: 5 * SAL1, txid: sent.result.tx_hash, height: 0, locked: true });
+    expect(pool[0]).toMatchObject({
+      type: 'pool',
+      amount: 5 * SAL1,
+      txid: sent.result.tx_hash,
+      height: 0,
+      locked: true,
+    });
     const pending = (await rpc(aliceRpc.port, 'get_transfers', { pending: true })).result.pending;
     expect(pending[0]).toMatchObject({ type: 'pending', amount: 5 * SAL1, txid: sent.result.tx_hash });
     await mine(1);
@@ -84,18 +132,37 @@ describe('wallet RPC after HF11', () => {
     const entry = inn.in[0];
     // A normal output unlocks 10 blocks after the block that holds it (mining may overshoot a few blocks).
     const locked = top < entry.height + 10;
-    expect(entry).toMatchObject({ type: 'in', amount: 5 * SAL1, locked, amounts: [5 * SAL1], confirmations: top - entry.height });
-    expect(await balance(bobRpc.port)).toMatchObject({ balance: 5 * SAL1, unlocked_balance: locked ? 0 : 5 * SAL1, blocks_to_unlock: Math.max(0, entry.height + 10 - top) });
-    const out = (await rpc(aliceRpc.port, 'get_transfers', { out: true })).result.out.find((e: any) => e.txid === sent.result.tx_hash);
+    expect(entry).toMatchObject({
+      type: 'in',
+      amount: 5 * SAL1,
+      locked,
+      amounts: [5 * SAL1],
+      confirmations: top - entry.height,
+    });
+    expect(await balance(bobRpc.port)).toMatchObject({
+      balance: 5 * SAL1,
+      unlocked_balance: locked ? 0 : 5 * SAL1,
+      blocks_to_unlock: Math.max(0, entry.height + 10 - top),
+    });
+    const out = (await rpc(aliceRpc.port, 'get_transfers', { out: true })).result.out.find(
+      (e: any) => e.txid === sent.result.tx_hash,
+    );
     expect(out).toMatchObject({ type: 'out', amount: 5 * SAL1, fee: sent.result.fee });
     expect(out.destinations[0].amount).toBe(5 * SAL1);
     await mineTo(daemon.port, alice.carrot, entry.height + 10);
     await sync(bobRpc.port);
-    expect(await balance(bobRpc.port)).toMatchObject({ balance: 5 * SAL1, unlocked_balance: 5 * SAL1, blocks_to_unlock: 0 });
+    expect(await balance(bobRpc.port)).toMatchObject({
+      balance: 5 * SAL1,
+      unlocked_balance: 5 * SAL1,
+      blocks_to_unlock: 0,
+    });
   });
 
   it('splits more than 7 destinations over several txs, and transfer refuses them', async () => {
-    expect((await transfer(aliceRpc.port, bob.carrot, Array(8).fill(SAL1))).error).toEqual({ code: -18, message: 'Transaction would be too large.  try /transfer_split.' });
+    expect((await transfer(aliceRpc.port, bob.carrot, Array(8).fill(SAL1))).error).toEqual({
+      code: -18,
+      message: 'Transaction would be too large.  try /transfer_split.',
+    });
     const split = await transfer(aliceRpc.port, bob.carrot, Array(70).fill(SAL1), {}, 'transfer_split');
     expect(split.result.tx_hash_list).toHaveLength(10);
     expect(split.result.amount_list.reduce((s: number, a: number) => s + a, 0)).toBe(70 * SAL1);
@@ -106,7 +173,10 @@ describe('wallet RPC after HF11', () => {
 
   it('keeps Carrot txs to 64 inputs: transfer answers -18, transfer_split uses two txs', async () => {
     const need = 70 * SAL1;
-    expect((await transfer(bobRpc.port, alice.carrot, [need])).error).toEqual({ code: -18, message: 'Transaction would be too large.  try /transfer_split.' });
+    expect((await transfer(bobRpc.port, alice.carrot, [need])).error).toEqual({
+      code: -18,
+      message: 'Transaction would be too large.  try /transfer_split.',
+    });
     const split = await transfer(bobRpc.port, alice.carrot, [need], {}, 'transfer_split');
     expect(split.result.tx_hash_list.length).toBeGreaterThanOrEqual(2);
     for (const k of split.result.spent_key_images_list) expect(k.key_images.length).toBeLessThanOrEqual(64);
@@ -114,7 +184,8 @@ describe('wallet RPC after HF11', () => {
   });
 
   it('sweep_single sends nothing from HF10, as Salvium 1.1.3c: every check, then -1 No outputs found', async () => {
-    const pending = async (): Promise<number> => ((await rpc(aliceRpc.port, 'get_transfers', { pending: true })).result.pending ?? []).length;
+    const pending = async (): Promise<number> =>
+      ((await rpc(aliceRpc.port, 'get_transfers', { pending: true })).result.pending ?? []).length;
     const before = { balance: await balance(aliceRpc.port), pending: await pending() };
     const outs = (await rpc(aliceRpc.port, 'incoming_transfers', { transfer_type: 'all' })).result.transfers;
     // The real entries have no asset_type.
@@ -122,22 +193,35 @@ describe('wallet RPC after HF11', () => {
     const usable = outs.find((o: any) => o.unlocked && !o.spent).key_image;
     const spent = outs.find((o: any) => o.spent).key_image;
     const locked = outs.find((o: any) => !o.unlocked && !o.spent).key_image;
-    const sweep = (ki: string, extra: Record<string, unknown> = {}): Promise<any> => rpc(aliceRpc.port, 'sweep_single', { address: bob.carrot, key_image: ki, ...extra });
+    const sweep = (ki: string, extra: Record<string, unknown> = {}): Promise<any> =>
+      rpc(aliceRpc.port, 'sweep_single', { address: bob.carrot, key_image: ki, ...extra });
     const err = (code: number, message: string): { code: number; message: string } => ({ code, message });
     expect((await sweep(usable)).error).toEqual(err(-1, 'No outputs found'));
-    expect((await sweep(usable.toUpperCase(), { do_not_relay: true, outputs: 7 })).error).toEqual(err(-1, 'No outputs found'));
+    expect((await sweep(usable.toUpperCase(), { do_not_relay: true, outputs: 7 })).error).toEqual(
+      err(-1, 'No outputs found'),
+    );
     expect((await sweep('11'.repeat(32))).error).toEqual(err(-4, 'Key image not found'));
     const notUsable = err(-4, 'make_carrot_transaction_proposals_wallet2_sweep: transfer not usable as an input');
     expect((await sweep(spent)).error).toEqual(notUsable);
     expect((await sweep(locked)).error).toEqual(notUsable);
     expect((await sweep('abcd')).error).toEqual(err(-10, 'failed to parse key image'));
-    expect((await sweep(usable, { address: bob.cn })).error).toEqual(err(-4, 'CryptoNote address supplied, but Carrot is now active'));
-    expect((await sweep(usable, { outputs: 0, address: 'bogus' })).error).toEqual(err(-16, 'Amount of outputs should be greater than 0.'));
+    expect((await sweep(usable, { address: bob.cn })).error).toEqual(
+      err(-4, 'CryptoNote address supplied, but Carrot is now active'),
+    );
+    expect((await sweep(usable, { outputs: 0, address: 'bogus' })).error).toEqual(
+      err(-16, 'Amount of outputs should be greater than 0.'),
+    );
     // The outputs count: more than 8 before the key image is looked up, 8 after it.
-    expect((await sweep('11'.repeat(32), { outputs: 9 })).error).toEqual(err(-4, 'too many sweep destinations per transaction'));
+    expect((await sweep('11'.repeat(32), { outputs: 9 })).error).toEqual(
+      err(-4, 'too many sweep destinations per transaction'),
+    );
     expect((await sweep('11'.repeat(32), { outputs: 8 })).error).toEqual(err(-4, 'Key image not found'));
-    expect((await sweep(usable, { outputs: 8 })).error).toEqual(err(-4, 'too many *outgoing* sweep destinations per tx, we also need 1 self-send output'));
-    expect((await sweep(usable, { outputs: 8, address: alice.carrot })).error).toEqual(err(-4, 'get_carrot_default_tx_extra_size: n_outputs too high: 9'));
+    expect((await sweep(usable, { outputs: 8 })).error).toEqual(
+      err(-4, 'too many *outgoing* sweep destinations per tx, we also need 1 self-send output'),
+    );
+    expect((await sweep(usable, { outputs: 8, address: alice.carrot })).error).toEqual(
+      err(-4, 'get_carrot_default_tx_extra_size: n_outputs too high: 9'),
+    );
     // Nothing was sent: the output is still unspent, the balance unchanged, no new pending tx.
     const after = (await rpc(aliceRpc.port, 'incoming_transfers', { transfer_type: 'available' })).result.transfers;
     expect(after.find((o: any) => o.key_image === usable)).toMatchObject({ spent: false, unlocked: true });
@@ -148,7 +232,9 @@ describe('wallet RPC after HF11', () => {
     const refused = { code: -6, message: 'Transfer type must be one of: all, available, or unavailable' };
     expect((await rpc(aliceRpc.port, 'incoming_transfers')).error).toEqual(refused);
     expect((await rpc(aliceRpc.port, 'incoming_transfers', { transfer_type: 'bogus' })).error).toEqual(refused);
-    expect((await rpc(aliceRpc.port, 'incoming_transfers', { transfer_type: 'unavailable', account_index: 1 })).result).toEqual({});
+    expect(
+      (await rpc(aliceRpc.port, 'incoming_transfers', { transfer_type: 'unavailable', account_index: 1 })).result,
+    ).toEqual({});
   });
 
   it('marks a pending tx failed when the daemon loses it, and gives its inputs back', async () => {
@@ -171,55 +257,111 @@ describe('wallet RPC after HF11', () => {
   it('sweeps everything in txs of at most 64 inputs', async () => {
     await mine(10);
     await sync(bobRpc.port);
-    const outputs = (await rpc(bobRpc.port, 'incoming_transfers', { transfer_type: 'available' })).result.transfers.filter((o: any) => o.unlocked);
+    const outputs = (
+      await rpc(bobRpc.port, 'incoming_transfers', { transfer_type: 'available' })
+    ).result.transfers.filter((o: any) => o.unlocked);
     const sweep = await rpc(bobRpc.port, 'sweep_all', { address: alice.carrot });
     expect(sweep.result.tx_hash_list).toHaveLength(Math.ceil(outputs.length / 64));
     expect(sweep.result.spent_key_images_list.flatMap((k: any) => k.key_images)).toHaveLength(outputs.length);
-    const noneLeft = { code: -4, message: 'make_carrot_transaction_proposals_wallet2_sweep_all: no usable transfers to sweep' };
+    const noneLeft = {
+      code: -4,
+      message: 'make_carrot_transaction_proposals_wallet2_sweep_all: no usable transfers to sweep',
+    };
     expect((await rpc(bobRpc.port, 'sweep_all', { address: alice.carrot })).error).toEqual(noneLeft);
     // Nothing usable is reported before a bad outputs count.
     expect((await rpc(bobRpc.port, 'sweep_all', { address: alice.carrot, outputs: 9 })).error).toEqual(noneLeft);
   });
 
   it('sweep_all refuses more outputs than a Carrot tx holds, and an asset the wallet never held', async () => {
-    const sweep = (extra: Record<string, unknown>): Promise<any> => rpc(aliceRpc.port, 'sweep_all', { address: bob.carrot, do_not_relay: true, ...extra });
-    expect((await sweep({ outputs: 9 })).error).toEqual({ code: -4, message: 'too many sweep destinations per transaction' });
-    expect((await sweep({ outputs: 8 })).error).toEqual({ code: -4, message: 'too many *outgoing* sweep destinations per tx, we also need 1 self-send output' });
-    expect((await sweep({ outputs: 8, address: alice.carrot })).error).toEqual({ code: -4, message: 'get_carrot_default_tx_extra_size: n_outputs too high: 9' });
-    const fresh = await startWalletRpc(['--wallet-dir', join(dir, 'fresh-wallets'), '--log-file', join(dir, 'fresh-rpc.log')], daemon.port);
+    const sweep = (extra: Record<string, unknown>): Promise<any> =>
+      rpc(aliceRpc.port, 'sweep_all', { address: bob.carrot, do_not_relay: true, ...extra });
+    expect((await sweep({ outputs: 9 })).error).toEqual({
+      code: -4,
+      message: 'too many sweep destinations per transaction',
+    });
+    expect((await sweep({ outputs: 8 })).error).toEqual({
+      code: -4,
+      message: 'too many *outgoing* sweep destinations per tx, we also need 1 self-send output',
+    });
+    expect((await sweep({ outputs: 8, address: alice.carrot })).error).toEqual({
+      code: -4,
+      message: 'get_carrot_default_tx_extra_size: n_outputs too high: 9',
+    });
+    const fresh = await startWalletRpc(
+      ['--wallet-dir', join(dir, 'fresh-wallets'), '--log-file', join(dir, 'fresh-rpc.log')],
+      daemon.port,
+    );
     try {
-      expect(await rpc(fresh.port, 'create_wallet', { filename: 'carol', password: '', language: 'English' })).toMatchObject({ result: {} });
-      expect((await rpc(fresh.port, 'sweep_all', { address: alice.carrot })).error).toEqual({ code: -4, message: 'invalid asset_type specified to get_transfers' });
-      expect((await rpc(fresh.port, 'sweep_single', { address: alice.carrot, key_image: '11'.repeat(32) })).error).toEqual({ code: -4, message: 'Key image not found' });
+      expect(
+        await rpc(fresh.port, 'create_wallet', { filename: 'carol', password: '', language: 'English' }),
+      ).toMatchObject({ result: {} });
+      expect((await rpc(fresh.port, 'sweep_all', { address: alice.carrot })).error).toEqual({
+        code: -4,
+        message: 'invalid asset_type specified to get_transfers',
+      });
+      expect(
+        (await rpc(fresh.port, 'sweep_single', { address: alice.carrot, key_image: '11'.repeat(32) })).error,
+      ).toEqual({ code: -4, message: 'Key image not found' });
     } finally {
       await fresh.stop();
     }
   });
 
   it('shows the creator the supply it minted, one block after the creation (as real), unless switched off', async () => {
-    expect((await rpc(aliceRpc.port, 'create_token', { ticker: 'vis1', supply: 10, name: 'Visible one' })).result.tx_hash_list).toHaveLength(1);
-    expect((await rpc(aliceRpc.port, 'get_balance', { asset_type: 'salVIS1' })).error).toEqual({ code: -1, message: "Source asset 'salVIS1' not found in wallet" });
+    expect(
+      (await rpc(aliceRpc.port, 'create_token', { ticker: 'vis1', supply: 10, name: 'Visible one' })).result
+        .tx_hash_list,
+    ).toHaveLength(1);
+    expect((await rpc(aliceRpc.port, 'get_balance', { asset_type: 'salVIS1' })).error).toEqual({
+      code: -1,
+      message: "Source asset 'salVIS1' not found in wallet",
+    });
     await mine(1);
     await sync(aliceRpc.port);
     expect((await rpc(aliceRpc.port, 'get_tokens', { regex: 'VIS' })).result.tokens).toEqual(['salVIS1']);
     const minted = (await rpc(aliceRpc.port, 'get_balance', { asset_type: 'SALvis1' })).result.balances[0];
-    const block = (await rpc(aliceRpc.port, 'get_transfers', { in: true })).result.in.find((e: any) => e.asset_type === 'salVIS1');
-    // As recorded on Salvium 1.1.3c: type block, fee 0, unlock_time 60, locked like coinbase for 60 blocks from the creating block.
-    expect(block).toMatchObject({ type: 'block', amount: 10 * SAL1, amounts: [10 * SAL1], fee: 0, unlock_time: 60, locked: true, suggested_confirmations_threshold: 1 });
+    const block = (await rpc(aliceRpc.port, 'get_transfers', { in: true })).result.in.find(
+      (e: any) => e.asset_type === 'salVIS1',
+    );
+    // As recorded on Salvium 1.1.3c: type block, fee 0, unlock_time 60, locked like coinbase for 60 blocks from the
+    // creating block.
+    expect(block).toMatchObject({
+      type: 'block',
+      amount: 10 * SAL1,
+      amounts: [10 * SAL1],
+      fee: 0,
+      unlock_time: 60,
+      locked: true,
+      suggested_confirmations_threshold: 1,
+    });
     const top = (await rpc(aliceRpc.port, 'get_height')).result.height;
-    expect(minted).toMatchObject({ asset_type: 'salVIS1', balance: 10 * SAL1, unlocked_balance: 0, blocks_to_unlock: block.height + 60 - top });
-    expect((await rpc(aliceRpc.port, 'get_balance', { all_assets: true })).result.balances.map((b: any) => b.asset_type)).toEqual(expect.arrayContaining(['SAL1', 'salVIS1']));
+    expect(minted).toMatchObject({
+      asset_type: 'salVIS1',
+      balance: 10 * SAL1,
+      unlocked_balance: 0,
+      blocks_to_unlock: block.height + 60 - top,
+    });
+    expect(
+      (await rpc(aliceRpc.port, 'get_balance', { all_assets: true })).result.balances.map((b: any) => b.asset_type),
+    ).toEqual(expect.arrayContaining(['SAL1', 'salVIS1']));
     // SALTNET_SIM_TOKEN_MINT_VISIBLE=0 hides it (the simulator's old default).
     const restart = async (env: Record<string, string>): Promise<void> => {
       await rpc(aliceRpc.port, 'stop_wallet');
       await aliceRpc.proc;
-      aliceRpc = await startWalletRpc(['--wallet-file', alice.path, '--password', 'pw', '--log-file', join(dir, 'alice-rpc.log')], daemon.port, { env });
+      aliceRpc = await startWalletRpc(
+        ['--wallet-file', alice.path, '--password', 'pw', '--log-file', join(dir, 'alice-rpc.log')],
+        daemon.port,
+        { env },
+      );
     };
     await restart({ SALTNET_SIM_TOKEN_MINT_VISIBLE: '0' });
     expect((await rpc(aliceRpc.port, 'create_token', { ticker: 'VIS2', supply: 7 })).result).toBeDefined();
     await mine(1);
     await sync(aliceRpc.port);
-    expect((await rpc(aliceRpc.port, 'get_balance', { asset_type: 'salVIS2' })).error).toEqual({ code: -1, message: "Source asset 'salVIS2' not found in wallet" });
+    expect((await rpc(aliceRpc.port, 'get_balance', { asset_type: 'salVIS2' })).error).toEqual({
+      code: -1,
+      message: "Source asset 'salVIS2' not found in wallet",
+    });
     await restart({});
   });
 
@@ -232,21 +374,49 @@ describe('wallet RPC after HF11', () => {
       ['get_transfers', { in: 1 }],
       ['create_token', { ticker: 'ABCD', supply: '1e3' }],
     ] as const;
-    for (const [m, p] of bad) expect((await rpc(aliceRpc.port, m, p)).error, `${m} ${JSON.stringify(p)}`).toEqual({ code: -32602, message: 'Invalid params' });
+    for (const [m, p] of bad)
+      expect((await rpc(aliceRpc.port, m, p)).error, `${m} ${JSON.stringify(p)}`).toEqual({
+        code: -32602,
+        message: 'Invalid params',
+      });
     const digits = await transfer(aliceRpc.port, bob.carrot, [0]);
     expect(digits.error).toEqual({ code: -46, message: 'destination amount is zero' });
-    const huge = await rpc(aliceRpc.port, 'transfer', { destinations: [{ address: bob.carrot, amount: '18446744073709551615', asset_type: 'SAL1' }], source_asset: 'SAL1', tx_type: 3 });
+    const huge = await rpc(aliceRpc.port, 'transfer', {
+      destinations: [{ address: bob.carrot, amount: '18446744073709551615', asset_type: 'SAL1' }],
+      source_asset: 'SAL1',
+      tx_type: 3,
+    });
     expect(huge.error.code).toBe(-4);
     // Amounts as the real print_money writes them (8 decimals); the minimum is the amount plus a one-input fee.
-    expect(huge.error.message).toMatch(/^Not enough money in all inputs \(\d+\.\d{8}\) to fund minimum output sum \(184467440737\.\d{8}\)$/);
-    expect((await rpc(aliceRpc.port, 'create_token', { ticker: 'ABCD', supply: '18440000000000001' })).error).toEqual({ code: -7, message: 'Supply amount must be between 1 and MONEY_SUPPLY.' });
+    expect(huge.error.message).toMatch(
+      /^Not enough money in all inputs \(\d+\.\d{8}\) to fund minimum output sum \(184467440737\.\d{8}\)$/,
+    );
+    expect((await rpc(aliceRpc.port, 'create_token', { ticker: 'ABCD', supply: '18440000000000001' })).error).toEqual({
+      code: -7,
+      message: 'Supply amount must be between 1 and MONEY_SUPPLY.',
+    });
     expect((await post(aliceRpc.port, '/json_rpc', '{"jsonrpc":"2.0","id":1,"method":5}')).status).toBe(500);
     expect((await rpc(aliceRpc.port, 'get_version')).result.version).toBe(65564);
   });
 
   it('refuses mutating calls in restricted mode', async () => {
-    const r = await startWalletRpc(['--wallet-file', alice.path, '--password', 'pw', '--restricted-rpc', '--no-initial-sync', '--log-file', join(dir, 'restricted.log')], daemon.port);
-    expect((await transfer(r.port, bob.carrot, [SAL1])).error).toEqual({ code: -7, message: 'Command unavailable in restricted mode.' });
+    const r = await startWalletRpc(
+      [
+        '--wallet-file',
+        alice.path,
+        '--password',
+        'pw',
+        '--restricted-rpc',
+        '--no-initial-sync',
+        '--log-file',
+        join(dir, 'restricted.log'),
+      ],
+      daemon.port,
+    );
+    expect((await transfer(r.port, bob.carrot, [SAL1])).error).toEqual({
+      code: -7,
+      message: 'Command unavailable in restricted mode.',
+    });
     expect((await rpc(r.port, 'get_height')).result.height).toBeGreaterThan(0);
     await r.stop();
   });
@@ -255,15 +425,34 @@ describe('wallet RPC after HF11', () => {
 describe('wallet files over RPC', () => {
   it('creates, refuses, opens and closes wallets with the real codes and messages', async () => {
     const p = bobRpc.port;
-    expect((await rpc(aliceRpc.port, 'create_wallet', { filename: 'x', password: '', language: 'English' })).error).toEqual({ code: -23, message: 'No wallet dir configured' });
-    expect((await rpc(p, 'create_wallet', { filename: 'a/b', password: '', language: 'English' })).error).toEqual({ code: -1, message: 'Invalid filename' });
-    expect((await rpc(p, 'create_wallet', { filename: 'k', password: '', language: 'Klingon' })).error).toEqual({ code: -1, message: 'Unknown language: Klingon' });
-    expect((await rpc(p, 'create_wallet', { filename: 'bob', password: '', language: 'English' })).error).toEqual({ code: -21, message: 'Cannot create wallet. Already exists.' });
-    expect((await rpc(p, 'open_wallet', { filename: 'bob', password: 'wrong' })).error).toEqual({ code: -1, message: 'Failed to open wallet : Invalid password.' });
-    expect((await rpc(p, 'open_wallet', { filename: 'nobody', password: '' })).error).toEqual({ code: -1, message: `Failed to open wallet : file not found "${join(dir, 'wallets', 'nobody')}.keys"` });
+    expect(
+      (await rpc(aliceRpc.port, 'create_wallet', { filename: 'x', password: '', language: 'English' })).error,
+    ).toEqual({ code: -23, message: 'No wallet dir configured' });
+    expect((await rpc(p, 'create_wallet', { filename: 'a/b', password: '', language: 'English' })).error).toEqual({
+      code: -1,
+      message: 'Invalid filename',
+    });
+    expect((await rpc(p, 'create_wallet', { filename: 'k', password: '', language: 'Klingon' })).error).toEqual({
+      code: -1,
+      message: 'Unknown language: Klingon',
+    });
+    expect((await rpc(p, 'create_wallet', { filename: 'bob', password: '', language: 'English' })).error).toEqual({
+      code: -21,
+      message: 'Cannot create wallet. Already exists.',
+    });
+    expect((await rpc(p, 'open_wallet', { filename: 'bob', password: 'wrong' })).error).toEqual({
+      code: -1,
+      message: 'Failed to open wallet : Invalid password.',
+    });
+    expect((await rpc(p, 'open_wallet', { filename: 'nobody', password: '' })).error).toEqual({
+      code: -1,
+      message: `Failed to open wallet : file not found "${join(dir, 'wallets', 'nobody')}.keys"`,
+    });
     expect(await rpc(p, 'close_wallet')).toMatchObject({ result: {} });
     expect((await rpc(p, 'get_balance')).error).toEqual({ code: -13, message: 'No wallet file' });
-    expect(await rpc(p, 'open_wallet', { filename: 'bob', password: 'bob-Secret-Passw0rd' })).toMatchObject({ result: {} });
+    expect(await rpc(p, 'open_wallet', { filename: 'bob', password: 'bob-Secret-Passw0rd' })).toMatchObject({
+      result: {},
+    });
     expect((await rpc(p, 'get_address')).result.addresses[0].address_carrot).toBe(bob.carrot);
   });
 
@@ -276,11 +465,28 @@ describe('wallet files over RPC', () => {
     // its assets in another order (wallet/asset-order.ts): compare them by asset.
     const balances = async (port: number): Promise<string> => {
       const list = (await rpc(port, 'get_balance', { all_assets: true })).result.balances as { asset_type: string }[];
-      return JSON.stringify([...list].sort((a, b) => (a.asset_type < b.asset_type ? -1 : 1)), (k, v) => (k === 'num_unspent_outputs' ? undefined : v));
+      return JSON.stringify(
+        [...list].sort((a, b) => (a.asset_type < b.asset_type ? -1 : 1)),
+        (k, v) => (k === 'num_unspent_outputs' ? undefined : v),
+      );
     };
     const original = await balances(aliceRpc.port);
-    const copy = await startWalletRpc(['--wallet-file', join(copyDir, 'alice'), '--password', 'pw', '--no-initial-sync', '--log-file', join(dir, 'copy.log')], daemon.port);
-    expect((await rpc(copy.port, 'get_address')).result.addresses[0]).toMatchObject({ address_cn: alice.cn, address_carrot: alice.carrot });
+    const copy = await startWalletRpc(
+      [
+        '--wallet-file',
+        join(copyDir, 'alice'),
+        '--password',
+        'pw',
+        '--no-initial-sync',
+        '--log-file',
+        join(dir, 'copy.log'),
+      ],
+      daemon.port,
+    );
+    expect((await rpc(copy.port, 'get_address')).result.addresses[0]).toMatchObject({
+      address_cn: alice.cn,
+      address_carrot: alice.carrot,
+    });
     expect(await balances(copy.port)).toBe(original);
     expect(original).toContain('"asset_type":"SAL1"');
     expect((await rpc(copy.port, 'get_height')).result).toEqual((await rpc(aliceRpc.port, 'get_height')).result);
@@ -302,7 +508,10 @@ describe('wallet files over RPC', () => {
 });
 
 describe('wallet RPC startup', () => {
-  const run = async (args: string[], opts: { cwd?: string } = {}): Promise<{ code: number | undefined; out: string }> => {
+  const run = async (
+    args: string[],
+    opts: { cwd?: string } = {},
+  ): Promise<{ code: number | undefined; out: string }> => {
     const p = spawnSim('salvium-wallet-rpc', args, opts);
     const r = await p.proc;
     return { code: r.exitCode, out: p.output() };
@@ -316,20 +525,60 @@ describe('wallet RPC startup', () => {
 
   it('fails with the real lines on a wrong password, a missing wallet and a busy port', async () => {
     const port = String(await freePort());
-    const wrong = await run(['--testnet', '--rpc-bind-port', port, '--wallet-file', alice.path, '--password', 'nope', '--disable-rpc-login']);
+    const wrong = await run([
+      '--testnet',
+      '--rpc-bind-port',
+      port,
+      '--wallet-file',
+      alice.path,
+      '--password',
+      'nope',
+      '--disable-rpc-login',
+    ]);
     expect(wrong.code).toBe(1);
     expect(wrong.out).toMatch(/\tE Wallet initialization failed: invalid password\n/);
-    const missing = await run(['--testnet', '--rpc-bind-port', port, '--wallet-file', join(dir, 'none'), '--password', 'x', '--disable-rpc-login']);
+    const missing = await run([
+      '--testnet',
+      '--rpc-bind-port',
+      port,
+      '--wallet-file',
+      join(dir, 'none'),
+      '--password',
+      'x',
+      '--disable-rpc-login',
+    ]);
     expect(missing.out).toContain(`E Wallet initialization failed: file not found "${join(dir, 'none')}.keys"`);
-    const busy = await run(['--testnet', '--rpc-bind-port', String(bobRpc.port), '--wallet-dir', join(dir, 'wallets'), '--disable-rpc-login']);
+    const busy = await run([
+      '--testnet',
+      '--rpc-bind-port',
+      String(bobRpc.port),
+      '--wallet-dir',
+      join(dir, 'wallets'),
+      '--disable-rpc-login',
+    ]);
     expect(busy.code).toBe(1);
-    expect(busy.out).toMatch(/F Error starting server: Failed to bind IPv4 \(set to required\)\n.*E Failed to initialize wallet RPC server/);
-    const both = await run(['--testnet', '--rpc-bind-port', port, '--wallet-dir', dir, '--wallet-file', alice.path, '--disable-rpc-login']);
+    expect(busy.out).toMatch(
+      /F Error starting server: Failed to bind IPv4 \(set to required\)\n.*E Failed to initialize wallet RPC server/,
+    );
+    const both = await run([
+      '--testnet',
+      '--rpc-bind-port',
+      port,
+      '--wallet-dir',
+      dir,
+      '--wallet-file',
+      alice.path,
+      '--disable-rpc-login',
+    ]);
     expect(both.out).toContain('wallet-dir and wallet-file are incompatible, use only one of them');
   });
 
   it('uses Digest login with a generated password unless --disable-rpc-login', async () => {
-    const r = await startWalletRpc(['--wallet-dir', join(dir, 'wallets'), '--log-file', join(dir, 'digest.log')], daemon.port, { cwd: dir, login: true });
+    const r = await startWalletRpc(
+      ['--wallet-dir', join(dir, 'wallets'), '--log-file', join(dir, 'digest.log')],
+      daemon.port,
+      { cwd: dir, login: true },
+    );
     const loginFile = join(dir, `salvium-wallet-rpc.${r.port}.login`);
     const [user, password] = readFileSync(loginFile, 'utf8').split(':') as [string, string];
     expect(user).toBe('monero');
@@ -340,7 +589,14 @@ describe('wallet RPC startup', () => {
     const challenge = await client.request({ path: '/json_rpc', method: 'POST', body });
     await challenge.body.text();
     expect(challenge.statusCode).toBe(401);
-    const authorization = digestAuthorizationHeader({ username: 'monero', password, method: 'POST', uri: '/json_rpc', wwwAuthenticate: challenge.headers['www-authenticate'] as string[], nc: 1 });
+    const authorization = digestAuthorizationHeader({
+      username: 'monero',
+      password,
+      method: 'POST',
+      uri: '/json_rpc',
+      wwwAuthenticate: challenge.headers['www-authenticate'] as string[],
+      nc: 1,
+    });
     const ok = await client.request({ path: '/json_rpc', method: 'POST', body, headers: { authorization } });
     expect(JSON.parse(await ok.body.text()).result.version).toBe(65564);
     await client.close();
@@ -351,7 +607,10 @@ describe('wallet RPC startup', () => {
   it('reports a dead daemon: refresh -38, create_token code 0 with an empty message', async () => {
     await daemon.stop();
     expect((await rpc(aliceRpc.port, 'refresh')).error).toEqual({ code: -38, message: 'no connection to daemon' });
-    expect((await rpc(aliceRpc.port, 'create_token', { ticker: 'DEAD', supply: 1 })).error).toEqual({ code: 0, message: '' });
+    expect((await rpc(aliceRpc.port, 'create_token', { ticker: 'DEAD', supply: 1 })).error).toEqual({
+      code: 0,
+      message: '',
+    });
     await waitFor('wallet still answering', async () => (await rpc(aliceRpc.port, 'get_version')).result);
   });
 });

@@ -4,8 +4,19 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  cleanup, generateWallet, height, mineAcrossCarrot, mineTo, rpc, startDaemon, startWalletRpc, stopAll, tempDir,
-  type CliWallet, type SimDaemon, type SimWalletRpc,
+  cleanup,
+  generateWallet,
+  height,
+  mineAcrossCarrot,
+  mineTo,
+  rpc,
+  startDaemon,
+  startWalletRpc,
+  stopAll,
+  tempDir,
+  type CliWallet,
+  type SimDaemon,
+  type SimWalletRpc,
 } from '../helpers/sim.js';
 
 const SAL1 = 100_000_000;
@@ -17,13 +28,27 @@ let aliceRpc: SimWalletRpc;
 let bobRpc: SimWalletRpc;
 let bob: string;
 
-const send = (port: number, method: string, to: string, amount: number, asset: string, extra: Record<string, unknown> = {}): Promise<any> =>
-  rpc(port, method, { destinations: [{ address: to, amount, asset_type: asset }], source_asset: asset, dest_asset: asset, tx_type: 3, ...extra });
+const send = (
+  port: number,
+  method: string,
+  to: string,
+  amount: number,
+  asset: string,
+  extra: Record<string, unknown> = {},
+): Promise<any> =>
+  rpc(port, method, {
+    destinations: [{ address: to, amount, asset_type: asset }],
+    source_asset: asset,
+    dest_asset: asset,
+    tx_type: 3,
+    ...extra,
+  });
 const mine = async (n: number): Promise<void> => {
   await mineTo(daemon.port, alice.carrot, (await height(daemon.port)) + n);
   for (const p of [aliceRpc.port, bobRpc.port]) await rpc(p, 'refresh');
 };
-const balance = async (port: number, asset: string): Promise<any> => (await rpc(port, 'get_balance', { asset_type: asset })).result?.balances?.[0];
+const balance = async (port: number, asset: string): Promise<any> =>
+  (await rpc(port, 'get_balance', { asset_type: asset })).result?.balances?.[0];
 
 beforeAll(async () => {
   dir = tempDir('saltnet-wallet-tokens-');
@@ -31,11 +56,21 @@ beforeAll(async () => {
   alice = await generateWallet(join(dir, 'alice'), 'pw', daemon.port);
   await mineTo(daemon.port, alice.cn, 900);
   await mineAcrossCarrot(daemon.port, alice, 1210);
-  aliceRpc = await startWalletRpc(['--wallet-file', alice.path, '--password', 'pw', '--log-file', join(dir, 'alice-rpc.log')], daemon.port);
-  bobRpc = await startWalletRpc(['--wallet-dir', join(dir, 'wallets'), '--log-file', join(dir, 'bob-rpc.log')], daemon.port);
-  expect(await rpc(bobRpc.port, 'create_wallet', { filename: 'bob', password: '', language: 'English' })).toMatchObject({ result: {} });
+  aliceRpc = await startWalletRpc(
+    ['--wallet-file', alice.path, '--password', 'pw', '--log-file', join(dir, 'alice-rpc.log')],
+    daemon.port,
+  );
+  bobRpc = await startWalletRpc(
+    ['--wallet-dir', join(dir, 'wallets'), '--log-file', join(dir, 'bob-rpc.log')],
+    daemon.port,
+  );
+  expect(await rpc(bobRpc.port, 'create_wallet', { filename: 'bob', password: '', language: 'English' })).toMatchObject(
+    { result: {} },
+  );
   bob = (await rpc(bobRpc.port, 'get_address')).result.addresses[0].address_carrot;
-  expect((await rpc(aliceRpc.port, 'create_token', { ticker: 'TOK1', supply: 100, name: 'token one' })).result.tx_hash_list).toHaveLength(1);
+  expect(
+    (await rpc(aliceRpc.port, 'create_token', { ticker: 'TOK1', supply: 100, name: 'token one' })).result.tx_hash_list,
+  ).toHaveLength(1);
   await mine(61);
 }, 120_000);
 
@@ -47,9 +82,13 @@ afterAll(async () => {
 describe('token transfers', () => {
   it('refuses too much with print_money amounts, and transfer with -18', async () => {
     expect((await send(aliceRpc.port, 'transfer_split', bob, 101 * SAL1, 'salTOK1')).error).toEqual({
-      code: -4, message: 'Not enough money in all inputs (100.00000000) to fund minimum output sum (101.00000000)',
+      code: -4,
+      message: 'Not enough money in all inputs (100.00000000) to fund minimum output sum (101.00000000)',
     });
-    expect((await send(aliceRpc.port, 'transfer', bob, 15 * SAL1, 'salTOK1')).error).toEqual({ code: -18, message: 'Transaction would be too large.  try /transfer_split.' });
+    expect((await send(aliceRpc.port, 'transfer', bob, 15 * SAL1, 'salTOK1')).error).toEqual({
+      code: -18,
+      message: 'Transaction would be too large.  try /transfer_split.',
+    });
   });
 
   it('sends a ROLLUP first and the token second; the sender pays both fees in SAL1', async () => {
@@ -60,16 +99,38 @@ describe('token transfers', () => {
     // The token tx's fee is nominal (its inputs are all token): the ROLLUP burns it.
     expect(tokenFee).toBe(FEE_1_IN_2_OUT);
     expect((await balance(aliceRpc.port, 'SAL1')).balance).toBe(before - rollupFee - tokenFee);
-    expect(await balance(aliceRpc.port, 'salTOK1')).toMatchObject({ balance: 85 * SAL1, unlocked_balance: 0, blocks_to_unlock: 0 });
+    expect(await balance(aliceRpc.port, 'salTOK1')).toMatchObject({
+      balance: 85 * SAL1,
+      unlocked_balance: 0,
+      blocks_to_unlock: 0,
+    });
     const pending = (await rpc(aliceRpc.port, 'get_transfers', { pending: true })).result.pending;
     // As the real wallet lists them: the token (recorded last) first.
     expect(pending.map((e: any) => e.txid)).toEqual([r.tx_hash_list[1], r.tx_hash_list[0]]);
-    expect(pending[0]).toMatchObject({ asset_type: 'salTOK1', amount: 15 * SAL1, fee: 0, destinations: [{ address: bob, amount: 15 * SAL1, asset_type: 'salTOK1' }] });
-    expect(pending[1]).toMatchObject({ asset_type: 'SAL1', amount: 0, fee: rollupFee + tokenFee, payment_id: '0'.repeat(16) });
+    expect(pending[0]).toMatchObject({
+      asset_type: 'salTOK1',
+      amount: 15 * SAL1,
+      fee: 0,
+      destinations: [{ address: bob, amount: 15 * SAL1, asset_type: 'salTOK1' }],
+    });
+    expect(pending[1]).toMatchObject({
+      asset_type: 'SAL1',
+      amount: 0,
+      fee: rollupFee + tokenFee,
+      payment_id: '0'.repeat(16),
+    });
     expect(pending[1]).not.toHaveProperty('destinations');
     await rpc(bobRpc.port, 'refresh');
     const pool = (await rpc(bobRpc.port, 'get_transfers', { pool: true })).result.pool;
-    expect(pool).toEqual([expect.objectContaining({ txid: r.tx_hash_list[1], asset_type: '', amount: 15 * SAL1, fee: tokenFee, payment_id: '0'.repeat(16) })]);
+    expect(pool).toEqual([
+      expect.objectContaining({
+        txid: r.tx_hash_list[1],
+        asset_type: '',
+        amount: 15 * SAL1,
+        fee: tokenFee,
+        payment_id: '0'.repeat(16),
+      }),
+    ]);
   });
 
   it('the token is mined one block after its ROLLUP; the receiver sees its fee', async () => {
@@ -80,7 +141,16 @@ describe('token transfers', () => {
     expect(rollup).toMatchObject({ asset_type: 'SAL1', amount: 0 });
     expect(token.height).toBe(rollup.height + 1);
     const inn = (await rpc(bobRpc.port, 'get_transfers', { in: true })).result.in;
-    expect(inn).toEqual([expect.objectContaining({ type: 'in', asset_type: 'salTOK1', amount: 15 * SAL1, fee: FEE_1_IN_2_OUT, payment_id: '0'.repeat(16), height: token.height })]);
+    expect(inn).toEqual([
+      expect.objectContaining({
+        type: 'in',
+        asset_type: 'salTOK1',
+        amount: 15 * SAL1,
+        fee: FEE_1_IN_2_OUT,
+        payment_id: '0'.repeat(16),
+        height: token.height,
+      }),
+    ]);
   });
 
   it('a wallet that never held SAL1 cannot pay a ROLLUP; sweep_all of a token sends it whole', async () => {
@@ -88,7 +158,9 @@ describe('token transfers', () => {
     expect((await balance(bobRpc.port, 'salTOK1')).unlocked_balance).toBe(15 * SAL1);
     const noSal1 = { code: -4, message: 'invalid asset_type specified to get_transfers' };
     expect((await send(bobRpc.port, 'transfer_split', alice.carrot, SAL1, 'salTOK1')).error).toEqual(noSal1);
-    expect((await rpc(bobRpc.port, 'sweep_all', { address: alice.carrot, asset_type: 'salTOK1' })).error).toEqual(noSal1);
+    expect((await rpc(bobRpc.port, 'sweep_all', { address: alice.carrot, asset_type: 'salTOK1' })).error).toEqual(
+      noSal1,
+    );
     const swept = (await rpc(aliceRpc.port, 'sweep_all', { address: bob, asset_type: 'salTOK1' })).result;
     expect(swept).toMatchObject({ amount_list: [0, 85 * SAL1], amounts_by_dest_list: [{}, { amounts: [85 * SAL1] }] });
     expect(swept.tx_hash_list).toHaveLength(2);

@@ -24,7 +24,15 @@ function hasTar(): boolean {
 async function exported(): Promise<{ cache: string; file: string; src: { daemon: string; wallets: string } }> {
   const cache = tempDir('cache');
   const src = sampleSources(tempDir('src'));
-  await saveSnapshot({ cacheDir: cache, key: KEY, sources: [{ name: 'daemon', dir: src.daemon }, { name: 'wallets', dir: src.wallets }], manifest: manifestInput() });
+  await saveSnapshot({
+    cacheDir: cache,
+    key: KEY,
+    sources: [
+      { name: 'daemon', dir: src.daemon },
+      { name: 'wallets', dir: src.wallets },
+    ],
+    manifest: manifestInput(),
+  });
   const file = join(tempDir('out'), 'bug-report.tar.gz');
   await exportSnapshot(cache, KEY, file);
   return { cache, file, src };
@@ -50,7 +58,11 @@ describe('export and import', () => {
     expect(m.key).toBe(KEY);
     expect(readdirSync(join(other, 'snapshots'))).toEqual([KEY]);
     const out = tempDir('restored');
-    const r = await loadSnapshot({ cacheDir: other, key: KEY, targets: { daemon: join(out, 'd'), wallets: join(out, 'w') } });
+    const r = await loadSnapshot({
+      cacheDir: other,
+      key: KEY,
+      targets: { daemon: join(out, 'd'), wallets: join(out, 'w') },
+    });
     expect('manifest' in r).toBe(true);
     expect(readTree(join(out, 'd'))).toEqual(readTree(src.daemon));
     expect(readTree(join(out, 'w'))).toEqual(readTree(src.wallets));
@@ -138,7 +150,10 @@ describe('export and import', () => {
     const { file } = await exported();
     const bad = tamper(file, edit);
     const other = tempDir('cache2');
-    await expect(importSnapshot(other, bad)).rejects.toMatchObject({ code: 'BAD_ARCHIVE', message: expect.stringMatching(problem) });
+    await expect(importSnapshot(other, bad)).rejects.toMatchObject({
+      code: 'BAD_ARCHIVE',
+      message: expect.stringMatching(problem),
+    });
     expectNothingImported(other);
   });
 
@@ -153,20 +168,35 @@ describe('export and import', () => {
     const { cache } = await exported();
     const m = tarEntry(`${KEY}/manifest.json`, readFileSync(join(cache, 'snapshots', KEY, 'manifest.json')));
     const cases: [string, Buffer, RegExp][] = [
-      ['symlink', tarEntry(`${KEY}/daemon/link`, '', { type: 'SymbolicLink', linkpath: '/etc/passwd' }), /daemon\/link is a SymbolicLink entry/],
-      ['hard link', tarEntry(`${KEY}/wallets/main`, '', { type: 'Link', linkpath: `${KEY}/wallets/main.keys` }), /wallets\/main is a Link entry/],
+      [
+        'symlink',
+        tarEntry(`${KEY}/daemon/link`, '', { type: 'SymbolicLink', linkpath: '/etc/passwd' }),
+        /daemon\/link is a SymbolicLink entry/,
+      ],
+      [
+        'hard link',
+        tarEntry(`${KEY}/wallets/main`, '', { type: 'Link', linkpath: `${KEY}/wallets/main.keys` }),
+        /wallets\/main is a Link entry/,
+      ],
       ['device', tarEntry(`${KEY}/daemon/null`, '', { type: 'CharacterDevice' }), /is a CharacterDevice entry/],
       ['FIFO', tarEntry(`${KEY}/daemon/fifo`, '', { type: 'FIFO' }), /is a FIFO entry/],
       ['unknown type', tarEntry(`${KEY}/daemon/sparse`, 'x', { type: 'SparseFile' }), /unsupported entry type \(S\)/],
       ['absolute path', tarEntry('/tmp/escape.txt', 'x'), /\/tmp\/escape\.txt lies outside/],
-      ['oversized pax record', tarEntry('PaxHeader', Buffer.alloc((1 << 20) + 1, 'x'), { type: 'ExtendedHeader' }), /oversized ExtendedHeader entry/],
+      [
+        'oversized pax record',
+        tarEntry('PaxHeader', Buffer.alloc((1 << 20) + 1, 'x'), { type: 'ExtendedHeader' }),
+        /oversized ExtendedHeader entry/,
+      ],
     ];
     const dir = tempDir('bad');
     for (const [name, entry, problem] of cases) {
       const bad = join(dir, `${name}.tar.gz`);
       writeFileSync(bad, gzipSync(Buffer.concat([m, entry, END_OF_ARCHIVE])));
       const other = tempDir('cache2');
-      await expect(importSnapshot(other, bad), name).rejects.toMatchObject({ code: 'BAD_ARCHIVE', message: expect.stringMatching(problem) });
+      await expect(importSnapshot(other, bad), name).rejects.toMatchObject({
+        code: 'BAD_ARCHIVE',
+        message: expect.stringMatching(problem),
+      });
       expectNothingImported(other);
     }
   });
@@ -175,16 +205,26 @@ describe('export and import', () => {
     const dir = tempDir('bad');
     const other = tempDir('cache2');
     writeFileSync(join(dir, 'plain.txt'), 'not an archive at all');
-    await expect(importSnapshot(other, join(dir, 'plain.txt'))).rejects.toMatchObject({ code: 'BAD_ARCHIVE', message: expect.stringMatching(/not a valid gzip file/) });
+    await expect(importSnapshot(other, join(dir, 'plain.txt'))).rejects.toMatchObject({
+      code: 'BAD_ARCHIVE',
+      message: expect.stringMatching(/not a valid gzip file/),
+    });
 
     const { cache, file } = await exported();
     const gz = readFileSync(file);
     writeFileSync(join(dir, 'cut.tar.gz'), gz.subarray(0, gz.length - 100));
-    await expect(importSnapshot(other, join(dir, 'cut.tar.gz'))).rejects.toMatchObject({ code: 'BAD_ARCHIVE', message: expect.stringMatching(/not a valid gzip file/) });
+    await expect(importSnapshot(other, join(dir, 'cut.tar.gz'))).rejects.toMatchObject({
+      code: 'BAD_ARCHIVE',
+      message: expect.stringMatching(/not a valid gzip file/),
+    });
     expectNothingImported(other);
 
     const m = readFileSync(join(cache, 'snapshots', KEY, 'manifest.json'));
-    const evil = Buffer.concat([tarEntry(`${KEY}/manifest.json`, m), tarEntry(`${KEY}/../../escape.txt`, 'x'), END_OF_ARCHIVE]);
+    const evil = Buffer.concat([
+      tarEntry(`${KEY}/manifest.json`, m),
+      tarEntry(`${KEY}/../../escape.txt`, 'x'),
+      END_OF_ARCHIVE,
+    ]);
     writeFileSync(join(dir, 'evil.tar.gz'), gzipSync(evil));
     await expect(importSnapshot(other, join(dir, 'evil.tar.gz'))).rejects.toThrow(/unsafe or unexpected path/);
     expectNothingImported(other);
@@ -195,7 +235,16 @@ describe('export and import', () => {
 /** One entry of a hand-made tar (test data): node-tar encodes the header, the content is padded to a block. */
 function tarEntry(path: string, content: Buffer | string = '', header: HeaderData = {}): Buffer {
   const body = Buffer.from(content);
-  const h = new Header({ path, type: 'File', size: body.length, mode: 0o644, uid: 0, gid: 0, mtime: new Date(0), ...header });
+  const h = new Header({
+    path,
+    type: 'File',
+    size: body.length,
+    mode: 0o644,
+    uid: 0,
+    gid: 0,
+    mtime: new Date(0),
+    ...header,
+  });
   h.encode();
   return Buffer.concat([h.block as Buffer, body, Buffer.alloc((512 - (body.length % 512)) % 512)]);
 }

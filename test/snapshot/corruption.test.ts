@@ -1,6 +1,16 @@
 // A snapshot that fails verification is reported, moved aside to <key>.corrupt-<time> and never
 // used: the targets are not even created.
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { exportSnapshot, loadSnapshot, saveSnapshot } from '../../harness/snapshot/store.js';
@@ -16,21 +26,44 @@ async function setup(): Promise<{ cache: string; snap: string }> {
   await saveSnapshot({
     cacheDir: cache,
     key: KEY,
-    sources: [{ name: 'daemon', dir: src.daemon }, { name: 'wallets', dir: src.wallets }],
+    sources: [
+      { name: 'daemon', dir: src.daemon },
+      { name: 'wallets', dir: src.wallets },
+    ],
     manifest: manifestInput(),
   });
   return { cache, snap: join(cache, 'snapshots', KEY) };
 }
 
 const cases: [string, (snap: string) => void, RegExp][] = [
-  ['a flipped byte', (s) => flipByte(join(s, 'daemon/testnet/lmdb/data.mdb'), 123_456), /daemon\/testnet\/lmdb\/data\.mdb differs from the manifest \(sha256/],
-  ['a truncated file', (s) => truncateSync(join(s, 'daemon/testnet/lmdb/data.mdb'), 1000), /data\.mdb has 1000 bytes, the manifest says 200000/],
-  ['a longer file', (s) => appendFileSync(join(s, 'wallets/main'), 'x'), /wallets\/main has 9 bytes, the manifest says 8/],
+  [
+    'a flipped byte',
+    (s) => flipByte(join(s, 'daemon/testnet/lmdb/data.mdb'), 123_456),
+    /daemon\/testnet\/lmdb\/data\.mdb differs from the manifest \(sha256/,
+  ],
+  [
+    'a truncated file',
+    (s) => truncateSync(join(s, 'daemon/testnet/lmdb/data.mdb'), 1000),
+    /data\.mdb has 1000 bytes, the manifest says 200000/,
+  ],
+  [
+    'a longer file',
+    (s) => appendFileSync(join(s, 'wallets/main'), 'x'),
+    /wallets\/main has 9 bytes, the manifest says 8/,
+  ],
   ['a missing file', (s) => rmSync(join(s, 'wallets/main.keys')), /missing file wallets\/main\.keys/],
-  ['an extra file', (s) => writeFileSync(join(s, 'daemon/testnet/new.bin'), 'x'), /extra file daemon\/testnet\/new\.bin \(not in the manifest\)/],
+  [
+    'an extra file',
+    (s) => writeFileSync(join(s, 'daemon/testnet/new.bin'), 'x'),
+    /extra file daemon\/testnet\/new\.bin \(not in the manifest\)/,
+  ],
   ['an extra top-level file', (s) => writeFileSync(join(s, 'README'), 'x'), /extra file README/],
   ['a symlink', (s) => symlinkSync('main', join(s, 'wallets/link')), /unexpected symlink wallets\/link/],
-  ['a broken manifest', (s) => writeFileSync(join(s, 'manifest.json'), '{"formatVersion": 1, "key": '), /manifest\.json is not valid JSON/],
+  [
+    'a broken manifest',
+    (s) => writeFileSync(join(s, 'manifest.json'), '{"formatVersion": 1, "key": '),
+    /manifest\.json is not valid JSON/,
+  ],
   [
     'a manifest that does not fit the schema',
     (s) => {
@@ -76,7 +109,11 @@ describe('a corrupt snapshot is reported, moved aside and never used', () => {
     damage(snap);
     const out = tempDir('out');
     mkdirSync(join(out, 'existing-empty'));
-    const r = await loadSnapshot({ cacheDir: cache, key: KEY, targets: { daemon: join(out, 'daemon'), wallets: join(out, 'existing-empty') } });
+    const r = await loadSnapshot({
+      cacheDir: cache,
+      key: KEY,
+      targets: { daemon: join(out, 'daemon'), wallets: join(out, 'existing-empty') },
+    });
     if (!('corrupt' in r)) throw new Error(`expected corrupt, got ${JSON.stringify(r).slice(0, 200)}`);
     expect(r.corrupt).toMatch(problem);
     // Moved aside, kept for inspection; the key is free for a fresh save.
@@ -96,7 +133,10 @@ describe('a corrupt snapshot is reported, moved aside and never used', () => {
     const { cache, snap } = await setup();
     flipByte(join(snap, 'wallets/main'));
     const file = join(tempDir('out'), 'snap.tar.gz');
-    await expect(exportSnapshot(cache, KEY, file)).rejects.toMatchObject({ code: 'CORRUPT', message: expect.stringMatching(/wallets\/main differs/) });
+    await expect(exportSnapshot(cache, KEY, file)).rejects.toMatchObject({
+      code: 'CORRUPT',
+      message: expect.stringMatching(/wallets\/main differs/),
+    });
     expect(existsSync(file)).toBe(false);
     expect(existsSync(snap)).toBe(false);
   });

@@ -21,7 +21,10 @@ export function cleanup(): void {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 }
 
-export type TreeSpec = Record<string, string | Buffer | { content: string | Buffer; mode: number } | null /* empty folder */>;
+export type TreeSpec = Record<
+  string,
+  string | Buffer | { content: string | Buffer; mode: number } | null /* empty folder */
+>;
 
 /** Write files (and, for null values, empty folders) under root. */
 export function writeTree(root: string, spec: TreeSpec): void {
@@ -56,7 +59,9 @@ export function readTree(root: string): TreeListing {
         visit(join(abs, d.name), p);
       } else {
         const mode = (statSync(join(abs, d.name)).mode & 0o777).toString(8);
-        out.files[p] = `${mode} ${createHash('sha256').update(readFileSync(join(abs, d.name))).digest('hex')}`;
+        out.files[p] = `${mode} ${createHash('sha256')
+          .update(readFileSync(join(abs, d.name)))
+          .digest('hex')}`;
       }
     }
   };

@@ -18,13 +18,22 @@ const KEY = 'sim-d500-h1201-1111aaaa2222';
 /** A daemon-like folder of many small files in nested folders. */
 function manyFiles(root: string, n: number, variant: string): string {
   const spec: Record<string, string> = {};
-  for (let i = 0; i < n; i++) spec[`d${i % 7}/sub${i % 3}/f${i}.bin`] = `${variant}:${i}:`.padEnd(100 + (i % 50), variant);
+  for (let i = 0; i < n; i++)
+    spec[`d${i % 7}/sub${i % 3}/f${i}.bin`] = `${variant}:${i}:`.padEnd(100 + (i % 50), variant);
   writeTree(root, spec);
   return root;
 }
 
-function startSave(cache: string, dir: string, marker: string, delayMs: number, variant: string): { child: ChildProcess; exited: Promise<void> } {
-  const child = spawn(process.execPath, [SAVE_CHILD, cache, KEY, dir, marker, String(delayMs), variant], { stdio: ['ignore', 'ignore', 'pipe'] });
+function startSave(
+  cache: string,
+  dir: string,
+  marker: string,
+  delayMs: number,
+  variant: string,
+): { child: ChildProcess; exited: Promise<void> } {
+  const child = spawn(process.execPath, [SAVE_CHILD, cache, KEY, dir, marker, String(delayMs), variant], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   children.push(child);
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -71,7 +80,12 @@ describe('an interrupted save', () => {
     expect(existsSync(join(snaps, left[0] as string, 'manifest.json'))).toBe(false);
     expect(await loadSnapshot({ cacheDir: cache, key: KEY, targets: {} })).toEqual({ missing: true });
 
-    await saveSnapshot({ cacheDir: cache, key: KEY, sources: [{ name: 'daemon', dir: src }], manifest: manifestInput({ extra: { variant: 'A' } }) });
+    await saveSnapshot({
+      cacheDir: cache,
+      key: KEY,
+      sources: [{ name: 'daemon', dir: src }],
+      manifest: manifestInput({ extra: { variant: 'A' } }),
+    });
     expect(readdirSync(snaps)).toEqual([KEY]);
     expect(await state(cache, { A: src })).toBe('A');
   });
@@ -80,7 +94,12 @@ describe('an interrupted save', () => {
     const cache = tempDir('cache');
     const a = manyFiles(join(tempDir('src'), 'A'), 50, 'A');
     const b = manyFiles(join(tempDir('src'), 'B'), 200, 'B');
-    await saveSnapshot({ cacheDir: cache, key: KEY, sources: [{ name: 'daemon', dir: a }], manifest: manifestInput({ extra: { variant: 'A' } }) });
+    await saveSnapshot({
+      cacheDir: cache,
+      key: KEY,
+      sources: [{ name: 'daemon', dir: a }],
+      manifest: manifestInput({ extra: { variant: 'A' } }),
+    });
     const marker = join(tempDir('marker'), 'm');
     const { child, exited } = startSave(cache, b, marker, 20, 'B');
     await waitFor(marker);
@@ -96,13 +115,23 @@ describe('an interrupted save', () => {
     const sources = { A: a, B: b };
     const markers = tempDir('marker');
     // How long a save over an existing snapshot takes here, from the child's start marker to its end.
-    await saveSnapshot({ cacheDir: cache, key: KEY, sources: [{ name: 'daemon', dir: a }], manifest: manifestInput({ extra: { variant: 'A' } }) });
+    await saveSnapshot({
+      cacheDir: cache,
+      key: KEY,
+      sources: [{ name: 'daemon', dir: a }],
+      manifest: manifestInput({ extra: { variant: 'A' } }),
+    });
     const calib = startSave(cache, b, join(markers, 'calib'), 0, 'B');
     await calib.exited;
     const saveMs = Number(readFileSync(join(markers, 'calib.done'), 'utf8'));
     const seen: Record<string, number> = {};
     for (let i = 0; i < 12; i++) {
-      await saveSnapshot({ cacheDir: cache, key: KEY, sources: [{ name: 'daemon', dir: a }], manifest: manifestInput({ extra: { variant: 'A' } }) });
+      await saveSnapshot({
+        cacheDir: cache,
+        key: KEY,
+        sources: [{ name: 'daemon', dir: a }],
+        manifest: manifestInput({ extra: { variant: 'A' } }),
+      });
       const marker = join(markers, `m${i}`);
       const { child, exited } = startSave(cache, b, marker, 0, 'B');
       await waitFor(`${marker}.start`);
@@ -115,7 +144,12 @@ describe('an interrupted save', () => {
     }
     console.log(`interrupted saves (a save takes ~${saveMs.toFixed(0)} ms): ${JSON.stringify(seen)}`);
     // The next save cleans everything the killed ones left.
-    await saveSnapshot({ cacheDir: cache, key: KEY, sources: [{ name: 'daemon', dir: b }], manifest: manifestInput({ extra: { variant: 'B' } }) });
+    await saveSnapshot({
+      cacheDir: cache,
+      key: KEY,
+      sources: [{ name: 'daemon', dir: b }],
+      manifest: manifestInput({ extra: { variant: 'B' } }),
+    });
     expect(readdirSync(join(cache, 'snapshots'))).toEqual([KEY]);
   });
 });

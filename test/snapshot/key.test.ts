@@ -2,7 +2,14 @@ import { createHash, randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cacheKey, cacheKeyDigest, canonicalJson, fileSha256, isValidKey, type CacheKeyInput } from '../../harness/snapshot/key.js';
+import {
+  cacheKey,
+  cacheKeyDigest,
+  canonicalJson,
+  fileSha256,
+  isValidKey,
+  type CacheKeyInput,
+} from '../../harness/snapshot/key.js';
 import { cleanup, tempDir } from './helpers.js';
 
 afterEach(cleanup);
@@ -28,17 +35,30 @@ describe('cacheKey', () => {
       unlocked: '1001 SAL1',
       height: 1201,
       difficulty: 500,
-      binaries: { 'salvium-wallet-cli': 'c'.repeat(64), salviumd: 'a'.repeat(64), 'salvium-wallet-rpc': 'b'.repeat(64) },
+      binaries: {
+        'salvium-wallet-cli': 'c'.repeat(64),
+        salviumd: 'a'.repeat(64),
+        'salvium-wallet-rpc': 'b'.repeat(64),
+      },
       backend: 'sim',
     };
     expect(cacheKey(reordered)).toBe(k);
     expect(cacheKeyDigest(base)).toMatch(/^[0-9a-f]{64}$/);
     expect(k.endsWith(cacheKeyDigest(base).slice(0, 12))).toBe(true);
     // Pinned: a change here invalidates every snapshot users have, so it must be deliberate.
-    expect(cacheKeyDigest(base)).toBe(createHash('sha256').update(
-      '{"backend":"sim","binaries":{"salvium-wallet-cli":"' + 'c'.repeat(64) + '","salvium-wallet-rpc":"' + 'b'.repeat(64) + '","salviumd":"' + 'a'.repeat(64) +
-        '"},"difficulty":500,"formatVersion":1,"height":1201,"unlocked":"1001 SAL1","walletSeeds":["seed-main","seed-bob"]}',
-    ).digest('hex'));
+    expect(cacheKeyDigest(base)).toBe(
+      createHash('sha256')
+        .update(
+          '{"backend":"sim","binaries":{"salvium-wallet-cli":"' +
+            'c'.repeat(64) +
+            '","salvium-wallet-rpc":"' +
+            'b'.repeat(64) +
+            '","salviumd":"' +
+            'a'.repeat(64) +
+            '"},"difficulty":500,"formatVersion":1,"height":1201,"unlocked":"1001 SAL1","walletSeeds":["seed-main","seed-bob"]}',
+        )
+        .digest('hex'),
+    );
     const { unlocked: _u, ...noUnlocked } = base;
     expect(cacheKey({ ...noUnlocked, unlocked: undefined })).toBe(cacheKey(noUnlocked));
   });
@@ -46,7 +66,16 @@ describe('cacheKey', () => {
   const changes: [string, Partial<CacheKeyInput>][] = [
     ['backend', { backend: 'salvium' }],
     ['a binary hash', { binaries: { ...base.binaries, salviumd: 'd'.repeat(64) } }],
-    ['a binary name', { binaries: { salviumd2: 'a'.repeat(64), 'salvium-wallet-rpc': 'b'.repeat(64), 'salvium-wallet-cli': 'c'.repeat(64) } }],
+    [
+      'a binary name',
+      {
+        binaries: {
+          salviumd2: 'a'.repeat(64),
+          'salvium-wallet-rpc': 'b'.repeat(64),
+          'salvium-wallet-cli': 'c'.repeat(64),
+        },
+      },
+    ],
     ['one more binary', { binaries: { ...base.binaries, extra: 'e'.repeat(64) } }],
     ['difficulty', { difficulty: 501 }],
     ['height', { height: 1202 }],
@@ -62,7 +91,9 @@ describe('cacheKey', () => {
   });
 
   it('names the backend, difficulty and height in the prefix, and makes any backend name folder-safe', () => {
-    expect(cacheKey({ ...base, backend: 'salvium', difficulty: 1, height: 10 })).toMatch(/^salvium-d1-h10-[0-9a-f]{12}$/);
+    expect(cacheKey({ ...base, backend: 'salvium', difficulty: 1, height: 10 })).toMatch(
+      /^salvium-d1-h10-[0-9a-f]{12}$/,
+    );
     expect(cacheKey({ ...base, backend: '../My Backend!' })).toMatch(/^mybackend-d500-h1201-/);
   });
 
@@ -74,7 +105,9 @@ describe('cacheKey', () => {
   });
 
   it('canonicalJson sorts keys at every depth and drops undefined members', () => {
-    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: undefined, x: null }], c: 'é' } })).toBe('{"a":{"c":"é","d":[3,{"x":null,"z":1}]},"b":1}');
+    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: undefined, x: null }], c: 'é' } })).toBe(
+      '{"a":{"c":"é","d":[3,{"x":null,"z":1}]},"b":1}',
+    );
     expect(() => canonicalJson({ a: Number.NaN })).toThrow();
   });
 });

@@ -14,7 +14,12 @@ async function measure(label: string, spec: Record<string, Buffer>): Promise<num
   const src = join(tempDir('src'), 'daemon');
   writeTree(src, spec);
   const t0 = performance.now();
-  const m = await saveSnapshot({ cacheDir: cache, key: 'speed', sources: [{ name: 'daemon', dir: src }], manifest: manifestInput() });
+  const m = await saveSnapshot({
+    cacheDir: cache,
+    key: 'speed',
+    sources: [{ name: 'daemon', dir: src }],
+    manifest: manifestInput(),
+  });
   const saveMs = performance.now() - t0;
   const out = tempDir('out');
   const times: number[] = [];

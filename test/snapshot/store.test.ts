@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SnapshotError } from '../../harness/snapshot/errors.js';
 import { cacheKey } from '../../harness/snapshot/key.js';
-import { clearSnapshots, listSnapshots, loadSnapshot, removeSnapshot, saveSnapshot } from '../../harness/snapshot/store.js';
+import {
+  clearSnapshots,
+  listSnapshots,
+  loadSnapshot,
+  removeSnapshot,
+  saveSnapshot,
+} from '../../harness/snapshot/store.js';
 import { cleanup, manifestInput, readTree, sampleSources, tempDir, writeTree } from './helpers.js';
 
 afterEach(cleanup);
@@ -17,7 +23,10 @@ async function saveSample(cache: string, key = KEY, variant = 'A'): Promise<{ da
   await saveSnapshot({
     cacheDir: cache,
     key,
-    sources: [{ name: 'daemon', dir: src.daemon }, { name: 'wallets', dir: src.wallets }],
+    sources: [
+      { name: 'daemon', dir: src.daemon },
+      { name: 'wallets', dir: src.wallets },
+    ],
     manifest: manifestInput({ extra: { variant } }),
     exclude: noLock,
   });
@@ -37,12 +46,26 @@ describe('save and load', () => {
     const snap = join(cache, 'snapshots', KEY);
     expect(readdirSync(join(cache, 'snapshots'))).toEqual([KEY]);
     const manifest = JSON.parse(readFileSync(join(snap, 'manifest.json'), 'utf8'));
-    expect(manifest).toMatchObject({ formatVersion: 1, key: KEY, backend: 'sim', height: 1201, difficulty: 500, extra: { variant: 'A' } });
+    expect(manifest).toMatchObject({
+      formatVersion: 1,
+      key: KEY,
+      backend: 'sim',
+      height: 1201,
+      difficulty: 500,
+      extra: { variant: 'A' },
+    });
     expect(manifest.files.map((f: { path: string }) => f.path)).not.toContain('daemon/testnet/lmdb/lock.mdb');
-    expect(manifest.files.find((f: { path: string }) => f.path === 'daemon/bin/run.sh')).toMatchObject({ mode: 0o755, size: 18 });
+    expect(manifest.files.find((f: { path: string }) => f.path === 'daemon/bin/run.sh')).toMatchObject({
+      mode: 0o755,
+      size: 18,
+    });
 
     const out = tempDir('out');
-    const r = await loadSnapshot({ cacheDir: cache, key: KEY, targets: { daemon: join(out, 'a', 'daemon'), wallets: join(out, 'wallets') } });
+    const r = await loadSnapshot({
+      cacheDir: cache,
+      key: KEY,
+      targets: { daemon: join(out, 'a', 'daemon'), wallets: join(out, 'wallets') },
+    });
     if (!('manifest' in r)) throw new Error(`expected a hit, got ${JSON.stringify(r)}`);
     expect(r.ms).toBeGreaterThan(0);
     expect(r.manifest.files).toHaveLength(manifest.files.length);
@@ -66,12 +89,27 @@ describe('save and load', () => {
 
   it('is a hit for the same cache key and a miss (nothing created) for any other', async () => {
     const cache = tempDir('cache');
-    const input = { backend: 'sim', binaries: { salviumd: 'f'.repeat(64) }, difficulty: 500, height: 1201, walletSeeds: ['s1'], formatVersion: 1 };
+    const input = {
+      backend: 'sim',
+      binaries: { salviumd: 'f'.repeat(64) },
+      difficulty: 500,
+      height: 1201,
+      walletSeeds: ['s1'],
+      formatVersion: 1,
+    };
     await saveSample(cache, cacheKey(input));
     const out = tempDir('out');
-    const hit = await loadSnapshot({ cacheDir: cache, key: cacheKey({ ...input }), targets: { daemon: join(out, 'hit') } });
+    const hit = await loadSnapshot({
+      cacheDir: cache,
+      key: cacheKey({ ...input }),
+      targets: { daemon: join(out, 'hit') },
+    });
     expect('manifest' in hit).toBe(true);
-    const miss = await loadSnapshot({ cacheDir: cache, key: cacheKey({ ...input, height: 1300 }), targets: { daemon: join(out, 'miss') } });
+    const miss = await loadSnapshot({
+      cacheDir: cache,
+      key: cacheKey({ ...input, height: 1300 }),
+      targets: { daemon: join(out, 'miss') },
+    });
     expect(miss).toEqual({ missing: true });
     expect(existsSync(join(out, 'miss'))).toBe(false);
     expect(await loadSnapshot({ cacheDir: tempDir('empty-cache'), key: KEY, targets: {} })).toEqual({ missing: true });
@@ -85,7 +123,10 @@ describe('save and load', () => {
     await saveSnapshot({
       cacheDir: cache,
       key: KEY,
-      sources: [{ name: 'daemon', dir: b.daemon }, { name: 'wallets', dir: b.wallets }],
+      sources: [
+        { name: 'daemon', dir: b.daemon },
+        { name: 'wallets', dir: b.wallets },
+      ],
       manifest: manifestInput({ extra: { variant: 'B' } }),
       exclude: noLock,
       onFile: async ({ done }) => {
@@ -111,11 +152,17 @@ describe('save and load', () => {
     const out = tempDir('out');
     writeTree(join(out, 'daemon'), { 'mine.txt': 'user data' });
     writeFileSync(join(out, 'afile'), 'x');
-    const err = await loadSnapshot({ cacheDir: cache, key: KEY, targets: { wallets: join(out, 'fresh'), daemon: join(out, 'daemon') } }).catch((e: unknown) => e);
+    const err = await loadSnapshot({
+      cacheDir: cache,
+      key: KEY,
+      targets: { wallets: join(out, 'fresh'), daemon: join(out, 'daemon') },
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SnapshotError);
     expect((err as SnapshotError).code).toBe('TARGET_NOT_EMPTY');
     expect((err as Error).message).toContain(join(out, 'daemon'));
-    await expect(loadSnapshot({ cacheDir: cache, key: KEY, targets: { daemon: join(out, 'afile') } })).rejects.toThrow(/exists and is not a folder/);
+    await expect(loadSnapshot({ cacheDir: cache, key: KEY, targets: { daemon: join(out, 'afile') } })).rejects.toThrow(
+      /exists and is not a folder/,
+    );
     expect(readTree(join(out, 'daemon')).files).toEqual({ 'mine.txt': expect.any(String) });
     expect(readFileSync(join(out, 'daemon', 'mine.txt'), 'utf8')).toBe('user data');
     expect(readdirSync(out).sort()).toEqual(['afile', 'daemon']);
@@ -126,10 +173,12 @@ describe('save and load', () => {
     const cache = tempDir('cache');
     await saveSample(cache);
     const out = tempDir('out');
-    await expect(loadSnapshot({ cacheDir: cache, key: KEY, targets: { daemon: join(out, 'd'), wallet: join(out, 'w') } })).rejects.toThrow(
-      /has no source wallet \(it has: daemon, wallets\)/,
-    );
-    await expect(loadSnapshot({ cacheDir: cache, key: KEY, targets: { daemon: join(out, 'd'), wallets: join(out, 'd', 'w') } })).rejects.toThrow(/overlap/);
+    await expect(
+      loadSnapshot({ cacheDir: cache, key: KEY, targets: { daemon: join(out, 'd'), wallet: join(out, 'w') } }),
+    ).rejects.toThrow(/has no source wallet \(it has: daemon, wallets\)/);
+    await expect(
+      loadSnapshot({ cacheDir: cache, key: KEY, targets: { daemon: join(out, 'd'), wallets: join(out, 'd', 'w') } }),
+    ).rejects.toThrow(/overlap/);
     expect(readdirSync(out)).toEqual([]);
   });
 });
@@ -138,14 +187,35 @@ describe('save errors', () => {
   it('rejects bad keys, bad source names, missing sources and bad manifest fields, leaving nothing behind', async () => {
     const cache = tempDir('cache');
     const src = sampleSources(tempDir('src'));
-    const base = { cacheDir: cache, key: KEY, sources: [{ name: 'daemon', dir: src.daemon }], manifest: manifestInput() };
+    const base = {
+      cacheDir: cache,
+      key: KEY,
+      sources: [{ name: 'daemon', dir: src.daemon }],
+      manifest: manifestInput(),
+    };
     await expect(saveSnapshot({ ...base, key: '../x' })).rejects.toMatchObject({ code: 'BAD_KEY' });
     await expect(saveSnapshot({ ...base, key: '.tmp-x' })).rejects.toMatchObject({ code: 'BAD_KEY' });
-    await expect(saveSnapshot({ ...base, sources: [{ name: 'manifest.json', dir: src.daemon }] })).rejects.toMatchObject({ code: 'BAD_SOURCE' });
-    await expect(saveSnapshot({ ...base, sources: [{ name: 'a', dir: src.daemon }, { name: 'a', dir: src.wallets }] })).rejects.toMatchObject({ code: 'BAD_SOURCE' });
-    await expect(saveSnapshot({ ...base, sources: [{ name: 'd', dir: join(src.daemon, 'nope') }] })).rejects.toThrow(/does not exist/);
-    await expect(saveSnapshot({ ...base, manifest: manifestInput({ height: -1 }) })).rejects.toMatchObject({ code: 'BAD_MANIFEST' });
-    await expect(saveSnapshot({ ...base, manifest: manifestInput({ binaries: { salviumd: 'nothex' } }) })).rejects.toThrow(/binaries\.salviumd/);
+    await expect(
+      saveSnapshot({ ...base, sources: [{ name: 'manifest.json', dir: src.daemon }] }),
+    ).rejects.toMatchObject({ code: 'BAD_SOURCE' });
+    await expect(
+      saveSnapshot({
+        ...base,
+        sources: [
+          { name: 'a', dir: src.daemon },
+          { name: 'a', dir: src.wallets },
+        ],
+      }),
+    ).rejects.toMatchObject({ code: 'BAD_SOURCE' });
+    await expect(saveSnapshot({ ...base, sources: [{ name: 'd', dir: join(src.daemon, 'nope') }] })).rejects.toThrow(
+      /does not exist/,
+    );
+    await expect(saveSnapshot({ ...base, manifest: manifestInput({ height: -1 }) })).rejects.toMatchObject({
+      code: 'BAD_MANIFEST',
+    });
+    await expect(
+      saveSnapshot({ ...base, manifest: manifestInput({ binaries: { salviumd: 'nothex' } }) }),
+    ).rejects.toThrow(/binaries\.salviumd/);
     expect(existsSync(join(cache, 'snapshots', KEY))).toBe(false);
     expect(existsSync(join(cache, 'snapshots')) ? readdirSync(join(cache, 'snapshots')) : []).toEqual([]);
   });
@@ -154,7 +224,12 @@ describe('save errors', () => {
     const cache = tempDir('cache');
     const src = sampleSources(tempDir('src'));
     symlinkSync('main', join(src.wallets, 'link'));
-    const opts = { cacheDir: cache, key: KEY, sources: [{ name: 'wallets', dir: src.wallets }], manifest: manifestInput() };
+    const opts = {
+      cacheDir: cache,
+      key: KEY,
+      sources: [{ name: 'wallets', dir: src.wallets }],
+      manifest: manifestInput(),
+    };
     await expect(saveSnapshot(opts)).rejects.toThrow(/link is a symlink; .*exclude it/);
     expect(readdirSync(join(cache, 'snapshots'))).toEqual([]);
     const m = await saveSnapshot({ ...opts, exclude: (p) => p === 'wallets/link' });
@@ -162,7 +237,11 @@ describe('save errors', () => {
     // A source folder may itself be a symlink to a folder.
     const linked = join(tempDir('src'), 'linked');
     symlinkSync(src.daemon, linked);
-    const m2 = await saveSnapshot({ ...opts, sources: [{ name: 'daemon', dir: linked }], exclude: (p) => p.endsWith('lock.mdb') });
+    const m2 = await saveSnapshot({
+      ...opts,
+      sources: [{ name: 'daemon', dir: linked }],
+      exclude: (p) => p.endsWith('lock.mdb'),
+    });
     expect(m2.files).toHaveLength(8);
   });
 });
@@ -175,7 +254,13 @@ describe('list, remove, clear, stale folders', () => {
     await saveSample(cache, 'sim-d500-h1300-bbbbbbbbbbbb');
     const list = listSnapshots(cache);
     expect(list.map((s) => s.key)).toEqual(['sim-d500-h1201-aaaaaaaaaaaa', 'sim-d500-h1300-bbbbbbbbbbbb']);
-    expect(list[0]).toMatchObject({ backend: 'sim', height: 1201, difficulty: 500, files: 11, createdAt: expect.stringMatching(/^\d{4}-/) });
+    expect(list[0]).toMatchObject({
+      backend: 'sim',
+      height: 1201,
+      difficulty: 500,
+      files: 11,
+      createdAt: expect.stringMatching(/^\d{4}-/),
+    });
     expect(list[0]?.size).toBeGreaterThan(200_000);
     expect(removeSnapshot(cache, 'sim-d500-h1201-aaaaaaaaaaaa')).toBe(true);
     expect(removeSnapshot(cache, 'sim-d500-h1201-aaaaaaaaaaaa')).toBe(false);

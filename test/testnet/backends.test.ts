@@ -32,7 +32,9 @@ describe('backends as data', () => {
     for (const spec of Object.values(BACKENDS)) {
       expect(unlockedAtomic(`2 ${spec.coin.unit}`, spec.name)).toBe(2n * 10n ** BigInt(spec.coin.decimals));
       const other = Object.values(BACKENDS).find((o) => o.coin.unit !== spec.coin.unit)!;
-      expect(() => unlockedAtomic(`2 ${other.coin.unit}`, spec.name)).toThrow(`the ${spec.name} backend's coin is ${spec.coin.unit}`);
+      expect(() => unlockedAtomic(`2 ${other.coin.unit}`, spec.name)).toThrow(
+        `the ${spec.name} backend's coin is ${spec.coin.unit}`,
+      );
     }
   });
 
@@ -48,8 +50,9 @@ describe('backends as data', () => {
       try {
         expect(() => resolveBackend(spec.name)).toThrow(spec.installHint);
       } finally {
-        for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
-        else process.env[k] = v;
+        for (const [k, v] of Object.entries(saved))
+          if (v === undefined) delete process.env[k];
+          else process.env[k] = v;
       }
     }
   });

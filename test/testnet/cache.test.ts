@@ -22,10 +22,20 @@ let root: string;
 let cache: string;
 const logs: string[] = [];
 const opts = (o: Partial<TestnetOptions> = {}): TestnetOptions => ({
-  backend: 'sim', progress: 'none', trapSignals: false, daemonEnv: FAST, log: (l) => logs.push(l), cacheDir: cache, height: 300, unlocked: 100n * SAL1, ...o,
+  backend: 'sim',
+  progress: 'none',
+  trapSignals: false,
+  daemonEnv: FAST,
+  log: (l) => logs.push(l),
+  cacheDir: cache,
+  height: 300,
+  unlocked: 100n * SAL1,
+  ...o,
 });
 const blockDifficulty = async (t: Testnet, height: number): Promise<number> => {
-  const r = (await rpc(t.daemon.ports.rpc, 'get_block_header_by_height', { height })) as { result: { block_header: { difficulty: number } } };
+  const r = (await rpc(t.daemon.ports.rpc, 'get_block_header_by_height', { height })) as {
+    result: { block_header: { difficulty: number } };
+  };
   return r.result.block_header.difficulty;
 };
 const snapshotDirs = (): string[] => readdirSync(join(cache, 'snapshots')).filter((n) => !n.startsWith('.'));
@@ -45,7 +55,8 @@ describe('up with the chain-state cache', () => {
       expect(t.snapshot.status).toBe('built');
       expect(t.snapshot.key).toMatch(/^sim-d1-h300-[0-9a-f]{12}$/);
       expect(t.phases.snapshotSave).toBeGreaterThan(0);
-      // mined at difficulty 1, served at the difficulty asked for (the backend's 500): a block mined now is mined at 500
+      // mined at difficulty 1, served at the difficulty asked for (the backend's 500): a block mined now is mined at
+      // 500
       expect(t.snapshot.prefix).toEqual({ difficulty: 1, height: t.height });
       expect(t.mining).toMatchObject({ difficulty: 500 });
       expect((await t.daemon.client.getInfo()).difficulty).toBe(500);
@@ -62,9 +73,14 @@ describe('up with the chain-state cache', () => {
     }
     const [s] = listSnapshots(cache);
     expect(s).toMatchObject({ key: built.key, backend: 'sim', height: built.height, difficulty: 1 });
-    const manifest = JSON.parse(readFileSync(join(cache, 'snapshots', built.key, 'manifest.json'), 'utf8')) as { files: { path: string }[]; wallets: { name: string }[] };
+    const manifest = JSON.parse(readFileSync(join(cache, 'snapshots', built.key, 'manifest.json'), 'utf8')) as {
+      files: { path: string }[];
+      wallets: { name: string }[];
+    };
     const paths = manifest.files.map((f) => f.path);
-    expect(paths).toEqual(expect.arrayContaining(['wallets/main.keys', 'wallets/miner.keys', 'wallets/addresses.json']));
+    expect(paths).toEqual(
+      expect.arrayContaining(['wallets/main.keys', 'wallets/miner.keys', 'wallets/addresses.json']),
+    );
     expect(paths.some((p) => p.startsWith('daemon/'))).toBe(true);
     expect(paths.filter((p) => p.endsWith('.rpc-login') || p.endsWith('.log'))).toEqual([]);
     expect(manifest.wallets.map((w) => w.name)).toEqual(['miner', 'main']);
@@ -114,7 +130,11 @@ describe('up with the chain-state cache', () => {
   it('one snapshot serves every difficulty; prefix difficulty "same" mines every block at the served one (a key of its own)', async () => {
     const t = await startTestnet(opts({ difficulty: 7 }));
     try {
-      expect(t.snapshot).toMatchObject({ status: 'hit', key: built.key, prefix: { difficulty: 1, height: built.height } });
+      expect(t.snapshot).toMatchObject({
+        status: 'hit',
+        key: built.key,
+        prefix: { difficulty: 1, height: built.height },
+      });
       expect((await t.daemon.client.getInfo()).difficulty).toBe(7);
     } finally {
       await t.stop();
@@ -141,7 +161,9 @@ describe('up with the chain-state cache', () => {
     } finally {
       await t.stop();
     }
-    expect(logs.some((l) => l.includes(`snapshot ${built.key} is corrupt`) && l.includes('wallets/addresses.json'))).toBe(true);
+    expect(
+      logs.some((l) => l.includes(`snapshot ${built.key} is corrupt`) && l.includes('wallets/addresses.json')),
+    ).toBe(true);
     expect(snapshotDirs().filter((n) => n.startsWith(`${built.key}.corrupt-`))).toHaveLength(1);
     const again = await startTestnet(opts());
     expect(again.snapshot.status).toBe('hit');
@@ -173,10 +195,15 @@ describe('a run killed while saving', () => {
   it('leaves no half snapshot, and the next run builds it again', async () => {
     // `saltnet up` in its own process, SIGKILLed as soon as it says it is saving.
     const killCache = join(root, 'kill-cache');
-    const child = spawn(process.execPath, [CLI, 'up', '--backend', 'sim', '--height', '200', '--unlocked', '10', '--cache-dir', killCache], {
-      // a run registry of its own: `saltnet down` below must not touch other tests' testnets
-      env: { ...process.env, ...FAST, SALTNET_STATE_DIR: join(root, 'kill-state') }, stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [CLI, 'up', '--backend', 'sim', '--height', '200', '--unlocked', '10', '--cache-dir', killCache],
+      {
+        // a run registry of its own: `saltnet down` below must not touch other tests' testnets
+        env: { ...process.env, ...FAST, SALTNET_STATE_DIR: join(root, 'kill-state') },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let err = '';
     const killed = new Promise<void>((ok) => {
       child.stderr.on('data', (d: Buffer) => {
@@ -193,11 +220,18 @@ describe('a run killed while saving', () => {
     expect(err).toMatch(/wallet \S+ ready at/);
     // whatever moment the kill hit, the cache holds a complete snapshot or none
     expect(listSnapshots(killCache).length).toBeLessThanOrEqual(1);
-    const leftovers = existsSync(join(killCache, 'snapshots')) ? readdirSync(join(killCache, 'snapshots')).filter((n) => !n.startsWith('.build-')) : [];
-    for (const n of leftovers.filter((x) => !x.startsWith('.'))) expect(existsSync(join(killCache, 'snapshots', n, 'manifest.json'))).toBe(true);
+    const leftovers = existsSync(join(killCache, 'snapshots'))
+      ? readdirSync(join(killCache, 'snapshots')).filter((n) => !n.startsWith('.build-'))
+      : [];
+    for (const n of leftovers.filter((x) => !x.startsWith('.')))
+      expect(existsSync(join(killCache, 'snapshots', n, 'manifest.json'))).toBe(true);
     // the watchdog reaps the killed run's processes; then `down` clears the record. The killed run
     // could not remove its temporary workdir (kept, like any failed run's, for its logs): this test does.
-    execFileSync(process.execPath, [CLI, 'down'], { env: { ...process.env, SALTNET_STATE_DIR: join(root, 'kill-state') }, stdio: 'ignore', timeout: 60_000 });
+    execFileSync(process.execPath, [CLI, 'down'], {
+      env: { ...process.env, SALTNET_STATE_DIR: join(root, 'kill-state') },
+      stdio: 'ignore',
+      timeout: 60_000,
+    });
     const workdir = /wallet (\S+)\/wallets\/main ready/.exec(err)?.[1];
     expect(workdir).toBeDefined();
     rmSync(workdir!, { recursive: true, force: true });
@@ -224,7 +258,14 @@ describe('checkpoints', () => {
       const url = t.wallet.url;
       for (let round = 0; round < 2; round++) {
         // SAL1 funds need blocks from 815 on, so this chain is past 875 but below the Carrot height: CN address
-        await t.wallet.client.call('transfer', { destinations: [{ address: addressAt(t.backend.spec, bob.addresses, h0), amount: 5n * SAL1, asset_type: 'SAL1' }], source_asset: 'SAL1', dest_asset: 'SAL1', tx_type: 3 });
+        await t.wallet.client.call('transfer', {
+          destinations: [
+            { address: addressAt(t.backend.spec, bob.addresses, h0), amount: 5n * SAL1, asset_type: 'SAL1' },
+          ],
+          source_asset: 'SAL1',
+          dest_asset: 'SAL1',
+          tx_type: 3,
+        });
         await t.mine(h0 + 3);
         await bob.client.refresh();
         expect((await bob.client.balance('SAL1')).balance).toBe(5n * SAL1);

@@ -24,11 +24,23 @@ describe('secrets stay off command lines (sim, --login digest)', () => {
     argvLog = join(dir, 'argv.log');
     mkdirSync(bin);
     for (const name of ['salviumd', 'salvium-wallet-cli', 'salvium-wallet-rpc']) {
-      writeFileSync(join(bin, name), `#!/bin/sh\nprintf '%s\\n' "${name} $*" >> "${argvLog}"\nexec "${join(SIM_BIN_DIR, name)}" "$@"\n`);
+      writeFileSync(
+        join(bin, name),
+        `#!/bin/sh\nprintf '%s\\n' "${name} $*" >> "${argvLog}"\nexec "${join(SIM_BIN_DIR, name)}" "$@"\n`,
+      );
       chmodSync(join(bin, name), 0o755);
     }
     // Its own cache: a cold start, so the wallet CLIs restore the wallets.
-    t = await startTestnet({ ...quiet, backend: 'salvium', binDir: bin, workdir: join(dir, 'work'), cacheDir: join(dir, 'cache'), height: 20, unlocked: 0n, login: 'digest' });
+    t = await startTestnet({
+      ...quiet,
+      backend: 'salvium',
+      binDir: bin,
+      workdir: join(dir, 'work'),
+      cacheDir: join(dir, 'cache'),
+      height: 20,
+      unlocked: 0n,
+      login: 'digest',
+    });
     bob = await t.addWallet('bob');
     password = readFileSync(join(t.workdir, 'wallets', '.password'), 'utf8');
     login = t.wallet.credentials!.password;
@@ -65,7 +77,8 @@ describe('secrets stay off command lines (sim, --login digest)', () => {
   it('still logs in with Digest, and keeps the secrets in 0600 files and out of the logs', async () => {
     expect(await t.wallet.client.version()).toBe(65564);
     expect(await bob.client.version()).toBe(65564);
-    for (const f of ['.password', '.rpc-login']) expect(statSync(join(t.workdir, 'wallets', f)).mode & 0o777, f).toBe(0o600);
+    for (const f of ['.password', '.rpc-login'])
+      expect(statSync(join(t.workdir, 'wallets', f)).mode & 0o777, f).toBe(0o600);
     for (const f of readdirSync(join(t.workdir, 'logs'))) {
       const text = readFileSync(join(t.workdir, 'logs', f), 'utf8');
       expect(text, f).not.toContain(password);
@@ -77,7 +90,16 @@ describe('secrets stay off command lines (sim, --login digest)', () => {
     await t.stop();
     const wallets = join(dir, 'work', 'wallets');
     for (const f of ['.password', '.rpc-login']) chmodSync(join(wallets, f), 0o644);
-    t = await startTestnet({ ...quiet, backend: 'salvium', binDir: bin, workdir: join(dir, 'work'), cacheDir: join(dir, 'cache'), height: 20, unlocked: 0n, login: 'digest' });
+    t = await startTestnet({
+      ...quiet,
+      backend: 'salvium',
+      binDir: bin,
+      workdir: join(dir, 'work'),
+      cacheDir: join(dir, 'cache'),
+      height: 20,
+      unlocked: 0n,
+      login: 'digest',
+    });
     for (const f of ['.password', '.rpc-login']) expect(statSync(join(wallets, f)).mode & 0o777, f).toBe(0o600);
     expect(readFileSync(join(wallets, '.password'), 'utf8')).toBe(password);
   }, 60_000);

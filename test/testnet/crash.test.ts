@@ -13,7 +13,8 @@ import { startTestnet, type Testnet } from '../../harness/testnet/testnet.js';
 const FAST = { SALTNET_SIM_HASHRATE: '250000' };
 /** ~20 blocks/s: mining to 1201 takes about a minute, time enough to kill something mid-way. */
 const SLOW = { SALTNET_SIM_HASHRATE: '10000' };
-// A chain built at the served difficulty 500 (not at 1): at SLOW's hash rate that takes seconds, so a fault lands mid-build.
+// A chain built at the served difficulty 500 (not at 1): at SLOW's hash rate that takes seconds, so a fault lands
+// mid-build.
 const AT_500 = { prefixDifficulty: 'same' as const };
 const quiet = { progress: 'none' as const, trapSignals: false, backend: 'sim' as const };
 
@@ -51,11 +52,23 @@ describe('crash recovery (sim)', () => {
 
   it('restarts a daemon SIGKILLed while the chain is mined, and up still succeeds', async () => {
     const lines: string[] = [];
-    const t = await startTestnet({ ...quiet, ...AT_500, snapshots: false, daemonEnv: SLOW, height: 400, unlocked: 100n * 100_000_000n, log: killOn(/daemon ready at \S+ \(pid (\d+)\)/, 'SIGKILL', 2500, lines) });
+    const t = await startTestnet({
+      ...quiet,
+      ...AT_500,
+      snapshots: false,
+      daemonEnv: SLOW,
+      height: 400,
+      unlocked: 100n * 100_000_000n,
+      log: killOn(/daemon ready at \S+ \(pid (\d+)\)/, 'SIGKILL', 2500, lines),
+    });
     try {
       expect(t.height).toBeGreaterThanOrEqual(400);
-      expect(t.crashes()).toMatchObject([{ program: 'daemon', exit: { signal: 'SIGKILL' }, during: 'while building the chain', restart: 1 }]);
-      expect(lines.join('\n')).toMatch(/saltnet: daemon \(pid \d+\) exited with signal SIGKILL while building the chain; starting it again on the same data \(restart 1 of 3\)/);
+      expect(t.crashes()).toMatchObject([
+        { program: 'daemon', exit: { signal: 'SIGKILL' }, during: 'while building the chain', restart: 1 },
+      ]);
+      expect(lines.join('\n')).toMatch(
+        /saltnet: daemon \(pid \d+\) exited with signal SIGKILL while building the chain; starting it again on the same data \(restart 1 of 3\)/,
+      );
       expect(lines.join('\n')).toMatch(/saltnet: daemon is running again \(pid \d+\)/);
       expect(await t.daemon.client.height()).toBeGreaterThanOrEqual(400);
     } finally {
@@ -69,7 +82,14 @@ describe('crash recovery (sim)', () => {
     const lines: string[] = [];
     let killed = 0;
     const t = await startTestnet({
-      ...quiet, ...AT_500, snapshots: false, walletCreation: 'rpc', workdir, daemonEnv: SLOW, height: 400, unlocked: 50n * 100_000_000n,
+      ...quiet,
+      ...AT_500,
+      snapshots: false,
+      walletCreation: 'rpc',
+      workdir,
+      daemonEnv: SLOW,
+      height: 400,
+      unlocked: 50n * 100_000_000n,
       log: (l) => {
         lines.push(l);
         if (!/daemon ready/.test(l)) return;
@@ -81,7 +101,9 @@ describe('crash recovery (sim)', () => {
     });
     try {
       expect(killed).toBeGreaterThan(0);
-      expect(t.crashes()).toMatchObject([{ program: 'wallet-rpc', pid: killed, exit: { signal: 'SIGSEGV' }, during: 'while building the chain' }]);
+      expect(t.crashes()).toMatchObject([
+        { program: 'wallet-rpc', pid: killed, exit: { signal: 'SIGSEGV' }, during: 'while building the chain' },
+      ]);
       expect(t.wallet.pid).not.toBe(killed);
       expect((await t.wallet.client.balance('SAL1')).unlocked).toBeGreaterThanOrEqual(50n * 100_000_000n);
     } finally {
@@ -107,7 +129,12 @@ describe('crash recovery (sim)', () => {
       expect(t.wallet.pid).not.toBe(before);
       expect(isAlive(before)).toBe(false);
       const c = t.crashes().at(-1)!;
-      expect(c).toMatchObject({ program: 'wallet-rpc', pid: before, exit: { signal: 'SIGSEGV' }, during: 'while the testnet was up' });
+      expect(c).toMatchObject({
+        program: 'wallet-rpc',
+        pid: before,
+        exit: { signal: 'SIGSEGV' },
+        during: 'while the testnet was up',
+      });
       expect(c.logFile).toMatch(/wallet-rpc\.log$/);
       expect(await t.health()).toEqual({ daemon: true, 'wallet-rpc': true });
     });
@@ -118,28 +145,33 @@ describe('crash recovery (sim)', () => {
       process.kill(before, 'SIGKILL');
       expect(await t.mine(h + 3)).toBeGreaterThanOrEqual(h + 3);
       expect(t.daemon.pid).not.toBe(before);
-      expect(t.crashes().filter((c) => c.program === 'daemon')).toMatchObject([{ pid: before, exit: { signal: 'SIGKILL' }, during: 'while the testnet was up', restart: 1 }]);
+      expect(t.crashes().filter((c) => c.program === 'daemon')).toMatchObject([
+        { pid: before, exit: { signal: 'SIGKILL' }, during: 'while the testnet was up', restart: 1 },
+      ]);
       expect((await t.health()).daemon).toBe(true);
     });
 
     it('a scenario whose wallet RPC is killed mid-scenario still passes', async () => {
       const file = join(root, 'mid.yaml');
-      writeFileSync(file, [
-        'name: a wallet RPC dies between steps',
-        'requires: { unlocked: { SAL1: 1 SAL1 } }',
-        'steps:',
-        '  - name: balance before',
-        '    get_balance: { asset_type: SAL1 }',
-        "    save: { before: \"result.balances[0].unlocked_balance\" }",
-        '  - name: address',
-        '    call: { method: get_address }',
-        '    expect: { result.address: { matches: "^SC1" } }',
-        '  - name: balance after',
-        '    get_balance: { asset_type: SAL1 }',
-        '    expect:',
-        "      result.balances[0].unlocked_balance: \"${before}\"",
-        '',
-      ].join('\n'));
+      writeFileSync(
+        file,
+        [
+          'name: a wallet RPC dies between steps',
+          'requires: { unlocked: { SAL1: 1 SAL1 } }',
+          'steps:',
+          '  - name: balance before',
+          '    get_balance: { asset_type: SAL1 }',
+          '    save: { before: "result.balances[0].unlocked_balance" }',
+          '  - name: address',
+          '    call: { method: get_address }',
+          '    expect: { result.address: { matches: "^SC1" } }',
+          '  - name: balance after',
+          '    get_balance: { asset_type: SAL1 }',
+          '    expect:',
+          '      result.balances[0].unlocked_balance: "${before}"',
+          '',
+        ].join('\n'),
+      );
       const killed: number[] = [];
       const r = await runScenario(file, {
         testnet: t,
@@ -163,7 +195,14 @@ describe('crash recovery (sim)', () => {
   it('fails fast, naming the program and its signal, once its restarts are used up', async () => {
     const lines: string[] = [];
     const t0 = Date.now();
-    const err = await startTestnet({ ...quiet, ...AT_500, snapshots: false, daemonEnv: SLOW, maxRestarts: 0, log: killOn(/daemon ready at \S+ \(pid (\d+)\)/, 'SIGKILL', 2500, lines) }).then(
+    const err = await startTestnet({
+      ...quiet,
+      ...AT_500,
+      snapshots: false,
+      daemonEnv: SLOW,
+      maxRestarts: 0,
+      log: killOn(/daemon ready at \S+ \(pid (\d+)\)/, 'SIGKILL', 2500, lines),
+    }).then(
       () => undefined,
       (e: unknown) => e,
     );

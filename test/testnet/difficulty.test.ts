@@ -13,7 +13,10 @@ describe('the prefix difficulty', () => {
     expect(chainSpecFor(sim, {})).toMatchObject({ difficulty: 500, prefixDifficulty: 1 });
     expect(chainSpecFor(sim, { difficulty: 7 })).toMatchObject({ difficulty: 7, prefixDifficulty: 1 });
     expect(chainSpecFor(sim, { difficulty: 7, prefixDifficulty: 'cheap' })).toMatchObject({ prefixDifficulty: 1 });
-    expect(chainSpecFor(sim, { difficulty: 7, prefixDifficulty: 'same' })).toMatchObject({ difficulty: 7, prefixDifficulty: 7 });
+    expect(chainSpecFor(sim, { difficulty: 7, prefixDifficulty: 'same' })).toMatchObject({
+      difficulty: 7,
+      prefixDifficulty: 7,
+    });
   });
 
   it('names the key: the same key for every served difficulty, another one for a prefix mined at it', async () => {

@@ -7,7 +7,12 @@ import { BACKENDS } from '../../harness/testnet/backends.js';
 import { mineTo } from '../../harness/testnet/mining.js';
 
 /** A daemon whose miner finds `perPoll` blocks between two height polls; `txAt` marks blocks holding a tx. */
-function fakeDaemon(o: { start: number; perPoll: number; txAt?: number[]; canPop?: boolean }): DaemonClient & { popped: number[] } {
+function fakeDaemon(o: {
+  start: number;
+  perPoll: number;
+  txAt?: number[];
+  canPop?: boolean;
+}): DaemonClient & { popped: number[] } {
   let height = o.start;
   let mining = false;
   const popped: number[] = [];

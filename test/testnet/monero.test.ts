@@ -8,7 +8,10 @@ import { isAlive } from '../../harness/process/registry.js';
 import { decodeAddress } from '../../harness/sim/crypto/address.js';
 import { startTestnet, type Testnet } from '../../harness/testnet/testnet.js';
 
-const hasMonero = execaSync('sh', ['-c', 'command -v monerod && command -v monero-wallet-cli && command -v monero-wallet-rpc'], { reject: false }).exitCode === 0;
+const hasMonero =
+  execaSync('sh', ['-c', 'command -v monerod && command -v monero-wallet-cli && command -v monero-wallet-rpc'], {
+    reject: false,
+  }).exitCode === 0;
 // CI installs the package; a developer machine without it skips, saying so.
 if (!hasMonero) console.warn('monero backend tests skipped: `apt-get install -y monero` to run them');
 
@@ -17,7 +20,14 @@ describe.skipIf(!hasMonero)('up on real Monero programs', () => {
   const lines: string[] = [];
   beforeAll(async () => {
     // With Digest login: the real monero-wallet-rpc reads its password from stdin (--rpc-login saltnet).
-    t = await startTestnet({ backend: 'monero', difficulty: 1, progress: 'lines', log: (l) => lines.push(l), trapSignals: false, login: 'digest' });
+    t = await startTestnet({
+      backend: 'monero',
+      difficulty: 1,
+      progress: 'lines',
+      log: (l) => lines.push(l),
+      trapSignals: false,
+      login: 'digest',
+    });
   }, 300_000);
   afterAll(async () => {
     await t?.stop();
@@ -27,7 +37,12 @@ describe.skipIf(!hasMonero)('up on real Monero programs', () => {
     expect(lines[0]).toMatch(/^saltnet: monero binaries from PATH/);
     expect((await t.daemon.client.getInfo()).nettype).toBe('testnet');
     // a Monero testnet standard address (it begins with 9 or A, depending on the key)
-    expect(decodeAddress(t.wallet.addresses.cn)).toMatchObject({ coin: 'monero', network: 'testnet', family: 'cn', type: 'standard' });
+    expect(decodeAddress(t.wallet.addresses.cn)).toMatchObject({
+      coin: 'monero',
+      network: 'testnet',
+      family: 'cn',
+      type: 'standard',
+    });
     expect(t.wallet.addresses.carrot).toBeUndefined();
     expect(t.height).toBeGreaterThanOrEqual(70);
     const b = await t.wallet.client.balance();
@@ -42,14 +57,25 @@ describe.skipIf(!hasMonero)('up on real Monero programs', () => {
       expect(cmdline.join(' ')).not.toContain(password);
       expect(cmdline.join(' ')).not.toContain(login);
     }
-    expect(readFileSync(`/proc/${t.wallet.pid}/cmdline`, 'utf8').split('\0')).toEqual(expect.arrayContaining(['--password-file', '--rpc-login', 'saltnet']));
+    expect(readFileSync(`/proc/${t.wallet.pid}/cmdline`, 'utf8').split('\0')).toEqual(
+      expect.arrayContaining(['--password-file', '--rpc-login', 'saltnet']),
+    );
     // and answers Digest requests with those credentials, none without
     expect(await t.wallet.client.version()).toBeGreaterThan(0);
-    expect((await fetch(`${t.wallet.url}/json_rpc`, { method: 'POST', body: '{"jsonrpc":"2.0","id":1,"method":"get_version"}' })).status).toBe(401);
+    expect(
+      (
+        await fetch(`${t.wallet.url}/json_rpc`, {
+          method: 'POST',
+          body: '{"jsonrpc":"2.0","id":1,"method":"get_version"}',
+        })
+      ).status,
+    ).toBe(401);
   });
 
   it('makes a transfer that is mined into the next blocks', async () => {
-    const tx = await t.wallet.client.call<{ tx_hash: string; fee: number }>('transfer', { destinations: [{ address: t.wallet.addresses.cn, amount: 1_000_000_000 }] });
+    const tx = await t.wallet.client.call<{ tx_hash: string; fee: number }>('transfer', {
+      destinations: [{ address: t.wallet.addresses.cn, amount: 1_000_000_000 }],
+    });
     expect(tx.tx_hash).toMatch(/^[0-9a-f]{64}$/);
     await t.mine((await t.daemon.client.height()) + 2);
     await t.wallet.client.refresh();

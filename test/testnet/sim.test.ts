@@ -41,19 +41,35 @@ describe('up on sim', () => {
     expect(t.wallet.addresses.cn).toMatch(/^SaLvT/);
     expect(t.snapshot.status).toBe('built');
     // Cold: the chain is mined before any wallet RPC runs; the wallet RPC then finds the funds.
-    expect(Object.keys(t.phases)).toEqual(['snapshotRestore', 'daemonReady', 'walletCreated', 'mined', 'walletRpcReady', 'funded', 'snapshotSave']);
+    expect(Object.keys(t.phases)).toEqual([
+      'snapshotRestore',
+      'daemonReady',
+      'walletCreated',
+      'mined',
+      'walletRpcReady',
+      'funded',
+      'snapshotSave',
+    ]);
   });
 
   it('restores the fixture wallets: the same addresses on every machine, miner and main apart', async () => {
     const main = fixtureWallet('main');
     const miner = fixtureWallet('miner');
     const expected = (seed: string) => walletFromSeed(wordsToSeed(seed), 'testnet');
-    expect(t.wallet.addresses).toEqual({ cn: expected(main.seed).cn.address, carrot: expected(main.seed).carrot.address });
-    expect(t.miner.addresses).toEqual({ cn: expected(miner.seed).cn.address, carrot: expected(miner.seed).carrot.address });
+    expect(t.wallet.addresses).toEqual({
+      cn: expected(main.seed).cn.address,
+      carrot: expected(main.seed).carrot.address,
+    });
+    expect(t.miner.addresses).toEqual({
+      cn: expected(miner.seed).cn.address,
+      carrot: expected(miner.seed).carrot.address,
+    });
   });
 
   it('mines only the blocks its funds need to the main wallet (the rest to the miner)', async () => {
-    const r = await t.wallet.client.call<{ transfers?: { block_height: number }[] }>('incoming_transfers', { transfer_type: 'all' });
+    const r = await t.wallet.client.call<{ transfers?: { block_height: number }[] }>('incoming_transfers', {
+      transfer_type: 'all',
+    });
     const heights = (r.transfers ?? []).map((x) => x.block_height);
     // 32 planned; each stretch may overshoot by a few blocks on a loaded machine (~500 blocks/s here)
     expect(heights.length).toBeGreaterThanOrEqual(28);
@@ -74,10 +90,17 @@ describe('up on sim', () => {
 
   it('sends SAL1 and creates a token on the funded wallet', async () => {
     const tx = await t.wallet.client.call<{ tx_hash: string }>('transfer', {
-      destinations: [{ address: t.wallet.address, amount: 100_000_000, asset_type: 'SAL1' }], source_asset: 'SAL1', dest_asset: 'SAL1', tx_type: 3,
+      destinations: [{ address: t.wallet.address, amount: 100_000_000, asset_type: 'SAL1' }],
+      source_asset: 'SAL1',
+      dest_asset: 'SAL1',
+      tx_type: 3,
     });
     expect(tx.tx_hash).toMatch(/^[0-9a-f]{64}$/);
-    const token = await t.wallet.client.call<{ tx_hash_list: string[] }>('create_token', { ticker: 'UPUP', supply: 10, name: 'up' });
+    const token = await t.wallet.client.call<{ tx_hash_list: string[] }>('create_token', {
+      ticker: 'UPUP',
+      supply: 10,
+      name: 'up',
+    });
     expect(token.tx_hash_list).toHaveLength(1);
     await t.mine((await t.daemon.client.height()) + 1);
     expect(await t.wallet.client.call('get_tokens', { regex: 'UPUP' })).toEqual({ tokens: ['salUPUP'] });
@@ -87,7 +110,12 @@ describe('up on sim', () => {
     const bob = await t.addWallet('bob');
     expect(bob.addresses.carrot).toMatch(/^SC1T/);
     expect([...t.wallets().keys()]).toEqual(['main', 'bob']);
-    await t.wallet.client.call('transfer', { destinations: [{ address: bob.addresses.carrot, amount: 250_000_000, asset_type: 'SAL1' }], source_asset: 'SAL1', dest_asset: 'SAL1', tx_type: 3 });
+    await t.wallet.client.call('transfer', {
+      destinations: [{ address: bob.addresses.carrot, amount: 250_000_000, asset_type: 'SAL1' }],
+      source_asset: 'SAL1',
+      dest_asset: 'SAL1',
+      tx_type: 3,
+    });
     const h = await t.mine((await t.daemon.client.height()) + 1);
     const daemonPid = t.daemon.pid;
     await t.restart('daemon');
@@ -99,14 +127,22 @@ describe('up on sim', () => {
     await bob.client.refresh();
     expect((await bob.client.balance()).balance).toBe(250_000_000n);
     await t.restart('wallet');
-    expect((await t.wallet.client.height())).toBe(h);
+    expect(await t.wallet.client.height()).toBe(h);
   });
 
   it('writes each process’s log and never the wallet password', () => {
     const pw = readFileSync(join(t.workdir, 'wallets', '.password'), 'utf8');
     expect(pw.length).toBeGreaterThan(10);
     const logs = readdirSync(join(t.workdir, 'logs'));
-    expect(logs).toEqual(expect.arrayContaining(['daemon.log', 'wallet-cli-miner.log', 'wallet-cli-main.log', 'wallet-rpc.log', 'wallet-rpc-bob.log']));
+    expect(logs).toEqual(
+      expect.arrayContaining([
+        'daemon.log',
+        'wallet-cli-miner.log',
+        'wallet-cli-main.log',
+        'wallet-rpc.log',
+        'wallet-rpc-bob.log',
+      ]),
+    );
     for (const f of logs) expect(readFileSync(join(t.workdir, 'logs', f), 'utf8'), f).not.toContain(pw);
     for (const p of t.supervisor.processes()) expect(p.commandLine).not.toContain(pw);
   });
@@ -142,14 +178,33 @@ describe('up with options', () => {
 
   it('creates the wallet through the wallet RPC when asked, and reopens it on the same workdir', async () => {
     const workdir = join(dir, 'by-rpc');
-    const t = await startTestnet({ ...quiet, backend: 'sim', workdir, height: 20, unlocked: 0n, walletCreation: 'rpc' });
+    const t = await startTestnet({
+      ...quiet,
+      backend: 'sim',
+      workdir,
+      height: 20,
+      unlocked: 0n,
+      walletCreation: 'rpc',
+    });
     const addr = t.wallet.addresses.cn;
     expect(addr).toMatch(/^SaLvT/);
-    expect(t.supervisor.processes().filter((p) => p.running).map((p) => p.name)).toEqual(['daemon', 'wallet-rpc']); // no wallet CLI
+    expect(
+      t.supervisor
+        .processes()
+        .filter((p) => p.running)
+        .map((p) => p.name),
+    ).toEqual(['daemon', 'wallet-rpc']); // no wallet CLI
     expect(t.supervisor.processes().some((p) => p.name.startsWith('wallet-cli'))).toBe(false);
     expect(existsSync(join(workdir, 'wallets', 'main.keys'))).toBe(true);
     await t.stop();
-    const again = await startTestnet({ ...quiet, backend: 'sim', workdir, height: 20, unlocked: 0n, walletCreation: 'rpc' });
+    const again = await startTestnet({
+      ...quiet,
+      backend: 'sim',
+      workdir,
+      height: 20,
+      unlocked: 0n,
+      walletCreation: 'rpc',
+    });
     expect(again.wallet.addresses.cn).toBe(addr);
     await again.stop();
   }, 60_000);
@@ -159,7 +214,10 @@ describe('up with options', () => {
     try {
       expect(t.wallet.credentials?.username).toBe('saltnet');
       expect(await t.wallet.client.version()).toBe(65564);
-      const res = await fetch(`${t.wallet.url}/json_rpc`, { method: 'POST', body: '{"jsonrpc":"2.0","id":1,"method":"get_version"}' });
+      const res = await fetch(`${t.wallet.url}/json_rpc`, {
+        method: 'POST',
+        body: '{"jsonrpc":"2.0","id":1,"method":"get_version"}',
+      });
       expect(res.status).toBe(401);
       const login = readFileSync(join(t.workdir, 'wallets', '.rpc-login'), 'utf8');
       expect(login).toBe(`saltnet:${t.wallet.credentials!.password}`);
@@ -178,13 +236,29 @@ describe('up with options', () => {
       writeFileSync(join(bin, name), `#!/bin/sh\nexec "${join(SIM_BIN_DIR, name)}" "$@"\n`);
       chmodSync(join(bin, name), 0o755);
     }
-    writeFileSync(join(bin, 'salvium-wallet-rpc'), `#!/bin/sh\nif [ ! -e "${marker}" ]; then touch "${marker}"; echo "scanning..."; kill -SEGV $$; fi\nexec "${join(SIM_BIN_DIR, 'salvium-wallet-rpc')}" "$@"\n`);
+    writeFileSync(
+      join(bin, 'salvium-wallet-rpc'),
+      `#!/bin/sh\nif [ ! -e "${marker}" ]; then touch "${marker}"; echo "scanning..."; kill -SEGV $$; fi\nexec "${join(SIM_BIN_DIR, 'salvium-wallet-rpc')}" "$@"\n`,
+    );
     chmodSync(join(bin, 'salvium-wallet-rpc'), 0o755);
     const lines: string[] = [];
-    const t = await startTestnet({ ...quiet, backend: 'salvium', binDir: bin, height: 20, unlocked: 0n, log: (l) => lines.push(l) });
+    const t = await startTestnet({
+      ...quiet,
+      backend: 'salvium',
+      binDir: bin,
+      height: 20,
+      unlocked: 0n,
+      log: (l) => lines.push(l),
+    });
     try {
       expect(lines[0]).toBe(`saltnet: salvium binaries from --bin-dir ${bin}`);
-      expect(lines.some((l) => /^saltnet: wallet-rpc exited with signal SIGSEGV while starting; starting it again on the same data \(restart 1 of 3\)/.test(l))).toBe(true);
+      expect(
+        lines.some((l) =>
+          /^saltnet: wallet-rpc exited with signal SIGSEGV while starting; starting it again on the same data \(restart 1 of 3\)/.test(
+            l,
+          ),
+        ),
+      ).toBe(true);
       expect(lines.join('\n')).toContain('scanning...'); // the log tail of the crashed start
       expect(await t.wallet.client.version()).toBe(65564);
       expect(t.crashes()).toMatchObject([{ program: 'wallet-rpc', exit: { signal: 'SIGSEGV' }, restart: 1 }]);
@@ -194,7 +268,11 @@ describe('up with options', () => {
   }, 60_000);
 
   it('names a wrong --bin-dir and how to fix it', async () => {
-    await expect(startTestnet({ ...quiet, backend: 'salvium', binDir: join(dir, 'nope') })).rejects.toThrow(`--bin-dir ${join(dir, 'nope')} does not exist`);
-    await expect(startTestnet({ ...quiet, backend: 'salvium', binDir: dir })).rejects.toThrow(/has no executable salviumd, salvium-wallet-cli, salvium-wallet-rpc/);
+    await expect(startTestnet({ ...quiet, backend: 'salvium', binDir: join(dir, 'nope') })).rejects.toThrow(
+      `--bin-dir ${join(dir, 'nope')} does not exist`,
+    );
+    await expect(startTestnet({ ...quiet, backend: 'salvium', binDir: dir })).rejects.toThrow(
+      /has no executable salviumd, salvium-wallet-cli, salvium-wallet-rpc/,
+    );
   });
 });

@@ -38,7 +38,14 @@ describe('freshWallet and friends against a testnet in this process', () => {
 
   it('the context is plain JSON with what a worker needs', () => {
     expect(JSON.parse(JSON.stringify(ctx))).toEqual(ctx);
-    expect(ctx).toMatchObject({ version: 1, backend: 'sim', spec: { name: 'sim', asset: 'SAL1', carrotHeight: 1100, tokenHeight: 1200 }, daemonUrl: t.daemon.url, workdir: t.workdir, runId: t.runId });
+    expect(ctx).toMatchObject({
+      version: 1,
+      backend: 'sim',
+      spec: { name: 'sim', asset: 'SAL1', carrotHeight: 1100, tokenHeight: 1200 },
+      daemonUrl: t.daemon.url,
+      workdir: t.workdir,
+      runId: t.runId,
+    });
     expect(ctx.wallet.address).toBe(ctx.wallet.addresses.carrot);
     expect(ctx.miner.addresses.cn).not.toBe(ctx.wallet.addresses.cn);
     for (const p of Object.values(ctx.binaries)) expect(existsSync(p), p).toBe(true);
@@ -109,10 +116,14 @@ describe('freshWallet and friends against a testnet in this process', () => {
 
   it('names: letters, digits, - and _, one of each among the wallets up', async () => {
     await expect(freshWallet(ctx, { name: 'a b' })).rejects.toThrow(/name "a b" must be letters, digits, - or _/);
-    await expect(freshWallet(ctx, { unlocked: -1n })).rejects.toThrow(/unlocked must be a bigint of atomic units >= 0n/);
+    await expect(freshWallet(ctx, { unlocked: -1n })).rejects.toThrow(
+      /unlocked must be a bigint of atomic units >= 0n/,
+    );
     const w = await freshWallet(ctx, { name: 'twice' });
     try {
-      await expect(freshWallet(ctx, { name: 'twice' })).rejects.toThrow(/has a fresh wallet named twice up already: give each one its own name/);
+      await expect(freshWallet(ctx, { name: 'twice' })).rejects.toThrow(
+        /has a fresh wallet named twice up already: give each one its own name/,
+      );
     } finally {
       await w.stop();
     }
@@ -131,7 +142,9 @@ describe('freshWallet and friends against a testnet in this process', () => {
       () => new Error('freshWallet should have failed'),
       (e: Error) => e,
     );
-    expect(err.message).toMatch(/freshWallet greedy failed: funding greedy with 100000000000000 SAL1 from the main wallet failed: .*The main wallet holds \d+ unlocked .*raise unlocked in saltnet\.config/s);
+    expect(err.message).toMatch(
+      /freshWallet greedy failed: funding greedy with 100000000000000 SAL1 from the main wallet failed: .*The main wallet holds \d+ unlocked .*raise unlocked in saltnet\.config/s,
+    );
     const logs = /its logs are kept in (.+)\)$/.exec(err.message)?.[1];
     expect(logs && existsSync(join(logs, 'wallet-rpc-greedy.log'))).toBe(true);
     const dir = join(logs!, '..');
@@ -161,7 +174,9 @@ for (let i = 0; i < Number(rounds); i++) {
       const log = join(workdir, 'log');
       writeFileSync(log, '');
       const mod = join(ROOT, 'dist/harness/vitest/chain-lock.js');
-      const children = ['a', 'b', 'c'].map((id) => execa(process.execPath, ['--input-type=module', '-e', LOCKER, mod, workdir, id, log, '4']));
+      const children = ['a', 'b', 'c'].map((id) =>
+        execa(process.execPath, ['--input-type=module', '-e', LOCKER, mod, workdir, id, log, '4']),
+      );
       const here = Promise.all(
         Array.from({ length: 4 }, () =>
           withChainLock({ workdir }, async () => {
@@ -175,7 +190,8 @@ for (let i = 0; i < Number(rounds); i++) {
       const lines = readFileSync(log, 'utf8').trim().split('\n');
       expect(lines).toHaveLength(2 * 16);
       // Every "in" is followed by the same holder's "out" before anyone else's "in".
-      for (let i = 0; i < lines.length; i += 2) expect(lines[i + 1], `line ${i + 2} of\n${lines.join('\n')}`).toBe(lines[i]!.replace(/ in$/, ' out'));
+      for (let i = 0; i < lines.length; i += 2)
+        expect(lines[i + 1], `line ${i + 2} of\n${lines.join('\n')}`).toBe(lines[i]!.replace(/ in$/, ' out'));
       expect(existsSync(`${chainLockPath({ workdir })}.lock`)).toBe(false);
     } finally {
       cleanup(workdir);
@@ -197,14 +213,38 @@ describe('the global setup', () => {
   it("takes saltnet.config's values under the options given in code, never its workdir, and always traps signals", async () => {
     const dir = tempDir('saltnet-vitest-config-');
     try {
-      writeFileSync(join(dir, 'saltnet.config.yaml'), 'backend: sim\nheight: 300\nunlocked: "50 SAL1"\ndifficulty: 100\nworkdir: ./keep\ntimeoutFactor: 2\nlogin: digest\n');
+      writeFileSync(
+        join(dir, 'saltnet.config.yaml'),
+        'backend: sim\nheight: 300\nunlocked: "50 SAL1"\ndifficulty: 100\nworkdir: ./keep\ntimeoutFactor: 2\nlogin: digest\n',
+      );
       const cfg = await resolveConfig({ cwd: dir, env: {} });
       const o = testnetOptionsFrom(cfg.values);
-      expect(o).toMatchObject({ backend: 'sim', height: 300, unlocked: 50n * SAL1, difficulty: 100, timeoutFactor: 2, login: 'digest', snapshots: true, trapSignals: true, progress: 'none' });
+      expect(o).toMatchObject({
+        backend: 'sim',
+        height: 300,
+        unlocked: 50n * SAL1,
+        difficulty: 100,
+        timeoutFactor: 2,
+        login: 'digest',
+        snapshots: true,
+        trapSignals: true,
+        progress: 'none',
+      });
       expect(o.workdir).toBeUndefined();
       expect(o.cacheDir).toBe(cfg.values.cacheDir);
-      const coded = testnetOptionsFrom(cfg.values, { height: 40, unlocked: 0n, config: 'ignored', workdir: '/tmp/mine' });
-      expect(coded).toMatchObject({ height: 40, unlocked: 0n, difficulty: 100, workdir: '/tmp/mine', trapSignals: true });
+      const coded = testnetOptionsFrom(cfg.values, {
+        height: 40,
+        unlocked: 0n,
+        config: 'ignored',
+        workdir: '/tmp/mine',
+      });
+      expect(coded).toMatchObject({
+        height: 40,
+        unlocked: 0n,
+        difficulty: 100,
+        workdir: '/tmp/mine',
+        trapSignals: true,
+      });
       expect(coded).not.toHaveProperty('config');
       // A unit that does not fit the backend is the config's mistake, said as such.
       writeFileSync(join(dir, 'saltnet.config.yaml'), 'backend: sim\nunlocked: "1 XMR"\n');
@@ -218,7 +258,10 @@ describe('the global setup', () => {
   it('starts the testnet the config describes, provides its context and stops it in the teardown', async () => {
     const dir = tempDir('saltnet-vitest-config-');
     const provided = new Map<string, unknown>();
-    const project = { config: { root: dir }, provide: (k: string, v: unknown) => provided.set(k, v) } as unknown as TestProject;
+    const project = {
+      config: { root: dir },
+      provide: (k: string, v: unknown) => provided.set(k, v),
+    } as unknown as TestProject;
     try {
       // A small chain of its own: 30 blocks, nothing to fund (the cache is this test run's: SALTNET_CACHE_DIR).
       writeFileSync(join(dir, 'saltnet.config.yaml'), 'backend: sim\nheight: 30\nunlocked: 0\n');

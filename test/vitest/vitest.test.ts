@@ -2,11 +2,21 @@
 // its package.json exports point at dist/, which the test run's global setup builds) and
 // node_modules/vitest, the example project copied in, and the repository's vitest run on it as a
 // separate process. Checked: the example passes; a failing test fails the run; and after a normal
-// end, a wallet a test forgot to stop, a Ctrl-C to the whole process group, or a SIGTERM to vitest's main process alone, nothing
+// end, a wallet a test forgot to stop, a Ctrl-C to the whole process group, or a SIGTERM to vitest's main process
+// alone, nothing
 // saltnet started is left: every process the run registry recorded is dead, no process carries the
 // run's SALTNET_STATE_DIR (the reapers included), and the testnet's and fresh wallets' folders are gone.
 import type { ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -43,7 +53,9 @@ async function until(cond: () => boolean, ms: number): Promise<void> {
   while (!cond() && Date.now() < end) await sleep(50);
 }
 
-/** listRuns() of another state dir (it reads SALTNET_STATE_DIR when called; synchronous, so nothing else sees the swap). */
+/**
+ * listRuns() of another state dir (it reads SALTNET_STATE_DIR when called; synchronous, so nothing else sees the swap).
+ */
 function runsIn(dir: string): RunRecord[] {
   const before = process.env.SALTNET_STATE_DIR;
   process.env.SALTNET_STATE_DIR = dir;
@@ -61,7 +73,8 @@ function processesWith(entry: string): number[] {
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
     try {
-      if (readFileSync(`/proc/${name}/environ`, 'latin1').split('\0').includes(entry) && isAlive(Number(name))) out.push(Number(name));
+      if (readFileSync(`/proc/${name}/environ`, 'latin1').split('\0').includes(entry) && isAlive(Number(name)))
+        out.push(Number(name));
     } catch {
       /* gone, or not ours */
     }
@@ -81,11 +94,24 @@ interface Run {
 function vitest(args: string[]): Run {
   // The worker we run in is a vitest worker: its VITEST_* variables must not leak into the inner run.
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('VITEST') && k !== 'FORCE_COLOR' && k !== 'NODE_OPTIONS') env[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (v !== undefined && !k.startsWith('VITEST') && k !== 'FORCE_COLOR' && k !== 'NODE_OPTIONS') env[k] = v;
   expect(env.SALTNET_CACHE_DIR, 'test/setup/build.ts sets a cache per test run').toBeTruthy();
-  Object.assign(env, { SALTNET_BACKEND: 'sim', SALTNET_SIM_HASHRATE: '250000', SALTNET_STATE_DIR: state, CI: '1', NO_COLOR: '1' });
+  Object.assign(env, {
+    SALTNET_BACKEND: 'sim',
+    SALTNET_SIM_HASHRATE: '250000',
+    SALTNET_STATE_DIR: state,
+    CI: '1',
+    NO_COLOR: '1',
+  });
   const child = execa(process.execPath, [VITEST, 'run', '--root', project, '--reporter', 'verbose', ...args], {
-    cwd: project, env, extendEnv: false, reject: false, all: true, buffer: true, detached: true,
+    cwd: project,
+    env,
+    extendEnv: false,
+    reject: false,
+    all: true,
+    buffer: true,
+    detached: true,
   });
   let out = '';
   child.all?.on('data', (d: Buffer) => (out += d.toString()));
@@ -94,7 +120,10 @@ function vitest(args: string[]): Run {
   const look = (): void => {
     for (const r of runsIn(state)) {
       const before = seen.get(r.runId)?.processes ?? [];
-      seen.set(r.runId, { ...r, processes: [...before.filter((p) => !r.processes.some((q) => q.pid === p.pid)), ...r.processes] });
+      seen.set(r.runId, {
+        ...r,
+        processes: [...before.filter((p) => !r.processes.some((q) => q.pid === p.pid)), ...r.processes],
+      });
     }
   };
   const timer = setInterval(look, 20);
@@ -120,11 +149,19 @@ async function nothingLeft(runs: RunRecord[]): Promise<void> {
   // Signalled workers finish their exit a moment after vitest's main process, the kernel reaps
   // SIGKILLed processes a moment later, and a reaper exits within one poll (250 ms) of its
   // record's removal: wait for all that, then say precisely what is still there.
-  await until(() => runs.every((r) => r.processes.every(dead) && foldersOf(r).every((d) => !existsSync(d))) && runsIn(state).length === 0 && strays().length === 0, 10_000);
-  for (const r of runs) for (const p of r.processes) expect(dead(p), `${p.name} (pid ${p.pid}) of run ${r.runId} is alive`).toBe(true);
+  await until(
+    () =>
+      runs.every((r) => r.processes.every(dead) && foldersOf(r).every((d) => !existsSync(d))) &&
+      runsIn(state).length === 0 &&
+      strays().length === 0,
+    10_000,
+  );
+  for (const r of runs)
+    for (const p of r.processes) expect(dead(p), `${p.name} (pid ${p.pid}) of run ${r.runId} is alive`).toBe(true);
   expect(runsIn(state).map((r) => r.runId)).toEqual([]);
   expect(strays()).toEqual([]);
-  for (const r of runs) for (const d of foldersOf(r)) expect(existsSync(d), `folder ${d} of run ${r.runId}`).toBe(false);
+  for (const r of runs)
+    for (const d of foldersOf(r)) expect(existsSync(d), `folder ${d} of run ${r.runId}`).toBe(false);
 }
 
 const FAILING = `import { expect, inject, it } from 'vitest';
@@ -164,7 +201,9 @@ describe('a real vitest run of the example project', () => {
     expect(r.output).toContain('saltnet: testnet ready for the tests');
     expect(r.output).toContain('the testnet > is up at the height the global setup reached, with a funded main wallet');
     expect(r.output).toContain('a transfer between fresh wallets > alice starts with 10 SAL1 unlocked');
-    expect(r.output).toContain('a transfer between fresh wallets > alice sends 1 SAL1 to bob, who sees it once a block confirms it');
+    expect(r.output).toContain(
+      'a transfer between fresh wallets > alice sends 1 SAL1 to bob, who sees it once a block confirms it',
+    );
     expect(r.output).toMatch(/Tests\s+3 passed \(3\)/);
     // What the registry showed while it ran: the testnet, and the two fresh wallets' own wallet RPCs.
     const names = r.runs.flatMap((x) => x.processes.map((p) => p.name));
@@ -222,7 +261,9 @@ describe('an interrupted vitest run leaves nothing', () => {
     process.kill(-run.child.pid!, 'SIGINT');
     const r = await run.done;
     expect(r.exitCode ?? r.signal, r.output).toBe(130);
-    expect(r.runs.flatMap((x) => x.processes.map((p) => p.name))).toEqual(expect.arrayContaining(['daemon', 'wallet-rpc-held']));
+    expect(r.runs.flatMap((x) => x.processes.map((p) => p.name))).toEqual(
+      expect.arrayContaining(['daemon', 'wallet-rpc-held']),
+    );
     await nothingLeft(r.runs);
   }, 300_000);
 

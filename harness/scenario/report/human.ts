@@ -52,7 +52,8 @@ const CONTROL = /[\x00-\x08\x0B-\x1F\x7F]/g;
  */
 export function createHumanReporter(out: { write(s: string): void }, opts: HumanReporterOptions): HumanReporter {
   const paint = (style: Style, s: string): string => (opts.color ? `\x1b[${SGR[style]}m${s}\x1b[0m` : s);
-  const clean = (s: string): string => stripAnsi(s).replace(CONTROL, (c) => (c === '\r' ? '' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`));
+  const clean = (s: string): string =>
+    stripAnsi(s).replace(CONTROL, (c) => (c === '\r' ? '' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`));
   const line = (s = ''): void => out.write(`${s}\n`);
   const time = (ms: number): string => paint('dim', `(${seconds(ms, 2)} s)`);
 
@@ -70,7 +71,10 @@ export function createHumanReporter(out: { write(s: string): void }, opts: Human
     const name = clean(r.name || `step ${r.index + 1}`);
     if (r.status === 'passed') line(`  ${paint('green', '✓')} ${name}  ${time(r.ms)}`);
     else if (r.status === 'failed') line(`  ${paint('red', '✗')} ${paint('bold', name)}  ${time(r.ms)}`);
-    else if (r.status === 'interrupted') line(`  ${paint('yellow', '✗')} ${paint('bold', name)}  ${paint('yellow', `(${clean(r.failure?.message ?? 'interrupted')})`)}`);
+    else if (r.status === 'interrupted')
+      line(
+        `  ${paint('yellow', '✗')} ${paint('bold', name)}  ${paint('yellow', `(${clean(r.failure?.message ?? 'interrupted')})`)}`,
+      );
     else line(`  ${paint('yellow', '-')} ${paint('dim', name)}  ${paint('dim', '(skipped)')}`);
   };
 
@@ -95,12 +99,22 @@ export function createHumanReporter(out: { write(s: string): void }, opts: Human
         line(`${paint('yellow', '- skipped')}${r.failure ? `: ${clean(r.failure.message)}` : ''}`);
       } else {
         const failed = r.steps.find((s) => s.status === 'failed' || s.status === 'interrupted');
-        const where = failed ? ` at step ${failed.index + 1} (${clean(failed.name)})` : r.steps.some((s) => s.status !== 'skipped') ? '' : ' before the first step';
-        const label = r.status === 'error' ? '✗ ERROR (infrastructure)' : r.status === 'interrupted' ? `✗ ${clean(r.failure?.message ?? 'interrupted')}` : '✗ failed';
+        const where = failed
+          ? ` at step ${failed.index + 1} (${clean(failed.name)})`
+          : r.steps.some((s) => s.status !== 'skipped')
+            ? ''
+            : ' before the first step';
+        const label =
+          r.status === 'error'
+            ? '✗ ERROR (infrastructure)'
+            : r.status === 'interrupted'
+              ? `✗ ${clean(r.failure?.message ?? 'interrupted')}`
+              : '✗ failed';
         line(`${paint('red', label)}${where} in ${seconds(r.ms, 2)} s`);
         const f = failed?.failure ?? r.failure;
         // An error's own message says what broke; the step's details were shown under the step.
-        if (r.status === 'error' && r.failure) showFailure(failureShown ? { message: r.failure.message } : r.failure, '    ');
+        if (r.status === 'error' && r.failure)
+          showFailure(failureShown ? { message: r.failure.message } : r.failure, '    ');
         else if (!failureShown && f && r.status !== 'interrupted') showFailure(f, '    ');
         const tails = Object.entries(r.logTails ?? {});
         if (tails.length) {

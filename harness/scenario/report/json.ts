@@ -61,7 +61,8 @@ export function toPlain(value: unknown, opts: ToPlainOptions = {}): PlainJson | 
       if (o instanceof Error) {
         const out: Record<string, PlainJson> = { name: str(o.name), message: str(o.message) };
         const code = (o as { code?: unknown }).code;
-        if (typeof code === 'string' || typeof code === 'number') out.code = typeof code === 'string' ? str(code) : code;
+        if (typeof code === 'string' || typeof code === 'number')
+          out.code = typeof code === 'string' ? str(code) : code;
         return out;
       }
       const toJSON = (o as { toJSON?: unknown }).toJSON;
@@ -80,14 +81,21 @@ export function toPlain(value: unknown, opts: ToPlainOptions = {}): PlainJson | 
 }
 
 /** JSON text of any value with bigints as strings (see `toPlain`); `null` for a value with no JSON form. */
-export function safeStringify(value: unknown, opts: { indent?: number; mapString?: (s: string) => string } = {}): string {
+export function safeStringify(
+  value: unknown,
+  opts: { indent?: number; mapString?: (s: string) => string } = {},
+): string {
   const plain = toPlain(value, { bigint: 'string', ...(opts.mapString ? { mapString: opts.mapString } : {}) });
   return JSON.stringify(plain ?? null, null, opts.indent);
 }
 
 // ---- a fixed field order for the result types, so that two runs diff cleanly ----
 
-function ordered<T extends object>(obj: T, keys: readonly (keyof T & string)[], inner: Partial<Record<keyof T & string, (v: never) => unknown>> = {}): Record<string, unknown> {
+function ordered<T extends object>(
+  obj: T,
+  keys: readonly (keyof T & string)[],
+  inner: Partial<Record<keyof T & string, (v: never) => unknown>> = {},
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const rec = obj as Record<string, unknown>;
   for (const k of keys) {
@@ -101,7 +109,8 @@ function ordered<T extends object>(obj: T, keys: readonly (keyof T & string)[], 
 }
 
 const posOrder = (p: SourcePos): Record<string, unknown> => ordered(p, ['file', 'line', 'col']);
-const failureOrder = (f: StepFailure): Record<string, unknown> => ordered(f, ['message', 'path', 'expected', 'actual', 'pos'], { pos: posOrder });
+const failureOrder = (f: StepFailure): Record<string, unknown> =>
+  ordered(f, ['message', 'path', 'expected', 'actual', 'pos'], { pos: posOrder });
 const stepOrder = (s: StepResult): Record<string, unknown> =>
   ordered(s, ['index', 'name', 'action', 'status', 'ms', 'failure', 'request', 'response'], { failure: failureOrder });
 
@@ -140,7 +149,10 @@ export function summarize(results: readonly ScenarioResult[]): RunSummary {
   return s;
 }
 
-/** The JSON report's shape: each result's `status` is passed, failed, error (infrastructure), interrupted (the run was stopped) or skipped. Bigints inside requests and responses arrive as decimal strings. */
+/**
+ * The JSON report's shape: each result's `status` is passed, failed, error (infrastructure), interrupted (the run was
+ * stopped) or skipped. Bigints inside requests and responses arrive as decimal strings.
+ */
 export interface JsonReport {
   version: 1;
   summary: RunSummary;

@@ -5,7 +5,8 @@ import { failureLines, seconds, stripAnsi } from './text.js';
 
 // Characters XML 1.0 does not allow at all (even as &#…;): C0 controls other than tab, newline and
 // carriage return, U+FFFE, U+FFFF, and unpaired surrogates.
-const FORBIDDEN = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const FORBIDDEN =
+  /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /**
  * `s` made representable in XML 1.0: terminal escape sequences are removed, and every other
@@ -20,7 +21,10 @@ export function escapeXmlText(s: string): string {
   return xmlSafe(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\r/g, '&#13;');
 }
 
-/** Escaped for a double- or single-quoted attribute value; tab, newline and CR survive attribute normalisation as character references. */
+/**
+ * Escaped for a double- or single-quoted attribute value; tab, newline and CR survive attribute normalisation as
+ * character references.
+ */
 export function escapeXmlAttr(s: string): string {
   return xmlSafe(s)
     .replace(/&/g, '&amp;')
@@ -42,7 +46,8 @@ function attrs(a: Attrs): string {
 }
 
 function element(indent: string, name: string, a: Attrs, children: string[] | string | undefined): string {
-  if (children === undefined || (Array.isArray(children) && children.length === 0)) return `${indent}<${name}${attrs(a)}/>`;
+  if (children === undefined || (Array.isArray(children) && children.length === 0))
+    return `${indent}<${name}${attrs(a)}/>`;
   if (typeof children === 'string') return `${indent}<${name}${attrs(a)}>${escapeXmlText(children)}</${name}>`;
   return `${indent}<${name}${attrs(a)}>\n${children.join('\n')}\n${indent}</${name}>`;
 }
@@ -74,7 +79,10 @@ interface Case {
   ms: number;
   status: 'passed' | 'failed' | 'skipped';
   failure?: StepFailure;
-  /** `<failure type=…>` for the scenario's own failures; `<error type="infrastructure">` for the infrastructure's, `<error type="interrupted">` for a stopped run. */
+  /**
+   * `<failure type=…>` for the scenario's own failures; `<error type="infrastructure">` for the infrastructure's,
+   * `<error type="interrupted">` for a stopped run.
+   */
   failureType: 'assertion' | 'setup' | 'error' | 'infrastructure' | 'interrupted';
   skipMessage?: string;
 }
@@ -86,10 +94,20 @@ const isError = (c: Case): boolean => c.failureType === 'infrastructure' || c.fa
 function stepCase(s: StepResult, r: ScenarioResult): Case {
   const infra = r.status === 'error';
   const name = s.name || `step ${s.index + 1}`;
-  if (s.status === 'interrupted') return { name, ms: s.ms, status: 'failed', failureType: 'interrupted', failure: { message: s.failure?.message ?? r.failure?.message ?? 'interrupted' } };
+  if (s.status === 'interrupted')
+    return {
+      name,
+      ms: s.ms,
+      status: 'failed',
+      failureType: 'interrupted',
+      failure: { message: s.failure?.message ?? r.failure?.message ?? 'interrupted' },
+    };
   const c: Case = { name, ms: s.ms, status: s.status, failureType: infra ? 'infrastructure' : 'assertion' };
   // With an infrastructure error, the failed step carries the scenario's failure (which says what died).
-  if (s.status === 'failed') c.failure = (infra ? r.failure : s.failure) ?? s.failure ?? (r.failure && { ...r.failure }) ?? { message: 'step failed' };
+  if (s.status === 'failed')
+    c.failure = (infra ? r.failure : s.failure) ??
+      s.failure ??
+      (r.failure && { ...r.failure }) ?? { message: 'step failed' };
   return c;
 }
 
@@ -103,12 +121,25 @@ function cases(r: ScenarioResult): Case[] {
     // Ended before any step ran (start-up, funding, an unusable file, an interruption), or between/after steps.
     const name = anyStepRan ? 'scenario' : 'setup';
     const stepMs = r.steps.reduce((a, s) => a + (Number.isFinite(s.ms) ? s.ms : 0), 0);
-    const failureType = r.status === 'interrupted' ? 'interrupted' : infra ? 'infrastructure' : anyStepRan ? 'error' : 'setup';
-    const c: Case = { name, ms: Math.max(0, r.ms - stepMs), status: 'failed', failure: r.failure ?? { message: 'scenario failed' }, failureType };
+    const failureType =
+      r.status === 'interrupted' ? 'interrupted' : infra ? 'infrastructure' : anyStepRan ? 'error' : 'setup';
+    const c: Case = {
+      name,
+      ms: Math.max(0, r.ms - stepMs),
+      status: 'failed',
+      failure: r.failure ?? { message: 'scenario failed' },
+      failureType,
+    };
     if (anyStepRan) out.push(c);
     else out.unshift(c);
   } else if (r.status === 'skipped' && out.length === 0) {
-    out.push({ name: 'scenario', ms: 0, status: 'skipped', failureType: 'assertion', ...(r.failure ? { skipMessage: r.failure.message } : {}) });
+    out.push({
+      name: 'scenario',
+      ms: 0,
+      status: 'skipped',
+      failureType: 'assertion',
+      ...(r.failure ? { skipMessage: r.failure.message } : {}),
+    });
   }
   return out;
 }
@@ -129,7 +160,8 @@ export interface JUnitOptions {
  * failed), on the step that failed when a process of the testnet died under it. A run stopped by
  * Ctrl-C or SIGTERM gives the step it stopped `<error message="interrupted by SIGINT"
  * type="interrupted">` (or a `setup` testcase, when it stopped before the first step) and the steps
- * after it `<skipped/>`. Errors count in `errors`, scenario failures in `failures`. `<system-out>` of each suite names the artifact folder
+ * after it `<skipped/>`. Errors count in `errors`, scenario failures in `failures`. `<system-out>` of each suite names
+ * the artifact folder
  * and, on failure or error, holds the tail of each process log. Times are seconds with three
  * decimals. Every string is escaped; characters XML 1.0 forbids are replaced by `\uXXXX` and
  * terminal escape sequences removed.
@@ -150,21 +182,54 @@ export function toJUnit(results: readonly ScenarioResult[], opts: JUnitOptions =
     total.skipped += count.skipped;
     total.ms += Number.isFinite(r.ms) && r.ms > 0 ? r.ms : 0;
 
-    const children: string[] = [element('    ', 'properties', {}, [element('      ', 'property', { name: 'backend', value: r.backend }, undefined), element('      ', 'property', { name: 'status', value: r.status }, undefined)])];
+    const children: string[] = [
+      element('    ', 'properties', {}, [
+        element('      ', 'property', { name: 'backend', value: r.backend }, undefined),
+        element('      ', 'property', { name: 'status', value: r.status }, undefined),
+      ]),
+    ];
     for (const c of cs) {
       const inner: string[] = [];
       if (c.status === 'failed' && c.failure) {
         const tag = isError(c) ? 'error' : 'failure';
-        inner.push(element('      ', tag, { message: failureMessage(c.failure), type: c.failureType }, failureBody(c.failure, r)));
+        inner.push(
+          element(
+            '      ',
+            tag,
+            { message: failureMessage(c.failure), type: c.failureType },
+            failureBody(c.failure, r),
+          ),
+        );
       } else if (c.status === 'skipped') {
         inner.push(element('      ', 'skipped', { message: c.skipMessage }, undefined));
       }
-      children.push(element('    ', 'testcase', { classname: r.file, name: c.name, file: r.file, time: seconds(c.ms, 3) }, inner));
+      children.push(
+        element('    ', 'testcase', { classname: r.file, name: c.name, file: r.file, time: seconds(c.ms, 3) }, inner),
+      );
     }
     const out = systemOut(r);
     if (out !== undefined) children.push(element('    ', 'system-out', {}, out));
-    suites.push(element('  ', 'testsuite', { name: r.name, file: r.file, tests: cs.length, ...count, time: seconds(r.ms, 3) }, children));
+    suites.push(
+      element(
+        '  ',
+        'testsuite',
+        { name: r.name, file: r.file, tests: cs.length, ...count, time: seconds(r.ms, 3) },
+        children,
+      ),
+    );
   }
-  const root = element('', 'testsuites', { name: opts.suiteName ?? 'saltnet', tests: total.tests, failures: total.failures, errors: total.errors, skipped: total.skipped, time: seconds(total.ms, 3) }, suites);
+  const root = element(
+    '',
+    'testsuites',
+    {
+      name: opts.suiteName ?? 'saltnet',
+      tests: total.tests,
+      failures: total.failures,
+      errors: total.errors,
+      skipped: total.skipped,
+      time: seconds(total.ms, 3),
+    },
+    suites,
+  );
   return `<?xml version="1.0" encoding="UTF-8"?>\n${root}\n`;
 }

@@ -123,51 +123,100 @@ function unknownKeyProblem(objPath: PathSegment[], key: string, root: AnySchema)
 }
 
 /** What one zod issue means for the user, located by path (`root` is the schema of the whole document). */
-export function problemsFromIssue(iss: z.core.$ZodIssue, base: readonly PathSegment[], root: AnySchema): SchemaProblem[] {
+export function problemsFromIssue(
+  iss: z.core.$ZodIssue,
+  base: readonly PathSegment[],
+  root: AnySchema,
+): SchemaProblem[] {
   const path = [...base, ...(iss.path as PathSegment[])];
   const input = (iss as { input?: unknown }).input;
   const expected = expectedAt(path, root);
-  const withExpected = (p: Omit<SchemaProblem, 'expected'>, exp = expected): SchemaProblem => (exp ? { ...p, expected: exp } : p);
+  const withExpected = (p: Omit<SchemaProblem, 'expected'>, exp = expected): SchemaProblem =>
+    exp ? { ...p, expected: exp } : p;
   if ((iss.code === 'invalid_type' || iss.code === 'invalid_union') && isTemplateString(input)) {
-    return [withExpected({ path, at: 'value', message: `a "\${…}" placeholder cannot be used here: the value must be written out (it is needed before the steps run)` })];
+    return [
+      withExpected({
+        path,
+        at: 'value',
+        message: `a "\${…}" placeholder cannot be used here: the value must be written out (it is needed before the steps run)`,
+      }),
+    ];
   }
   switch (iss.code) {
     case 'custom': {
       const params = (iss.params ?? {}) as { missing?: boolean; expected?: string; at?: 'key' | 'value' };
-      if (params.missing) return [withExpected({ path, at: 'parent', message: `missing ${keyLabel(path)}` }, params.expected ?? expected)];
+      if (params.missing)
+        return [
+          withExpected({ path, at: 'parent', message: `missing ${keyLabel(path)}` }, params.expected ?? expected),
+        ];
       return [withExpected({ path, at: params.at ?? 'value', message: iss.message }, params.expected ?? expected)];
     }
     case 'invalid_type': {
       if (input === undefined) return [withExpected({ path, at: 'parent', message: `missing ${keyLabel(path)}` })];
       const want = TYPE_WORDS[iss.expected] ?? `a ${iss.expected}`;
-      const why = typeof input === 'bigint' ? limitReason(path) : undefined; // a whole number too large for a number: no maximum check ran
+      // a whole number too large for a number: no maximum check ran
+      const why = typeof input === 'bigint' ? limitReason(path) : undefined;
       if (why) return [withExpected({ path, at: 'value', message: `${String(input)} is far too large (${why})` })];
-      const hint = iss.expected === 'string' && (typeof input === 'number' || typeof input === 'bigint' || typeof input === 'boolean') ? ` (quote it: "${String(input)}")` : '';
+      const hint =
+        iss.expected === 'string' &&
+        (typeof input === 'number' || typeof input === 'bigint' || typeof input === 'boolean')
+          ? ` (quote it: "${String(input)}")`
+          : '';
       return [withExpected({ path, at: 'value', message: `expected ${want}, got ${describeValue(input)}${hint}` })];
     }
     case 'unrecognized_keys':
       return iss.keys.slice(0, MAX_PROBLEMS_COLLECTED).map((k) => unknownKeyProblem(path, k, root));
     case 'too_small': {
       const min = String(iss.minimum);
-      if (iss.origin === 'array') return [withExpected({ path, at: 'value', message: min === '1' ? 'the list is empty (at least one item is needed)' : `the list needs at least ${min} items` })];
+      if (iss.origin === 'array')
+        return [
+          withExpected({
+            path,
+            at: 'value',
+            message:
+              min === '1' ? 'the list is empty (at least one item is needed)' : `the list needs at least ${min} items`,
+          }),
+        ];
       if (iss.origin === 'string') return [withExpected({ path, at: 'value', message: 'must not be empty' })];
-      return [withExpected({ path, at: 'value', message: `must be ${iss.inclusive ? 'at least' : 'more than'} ${min}, got ${showShort(input)}` })];
+      return [
+        withExpected({
+          path,
+          at: 'value',
+          message: `must be ${iss.inclusive ? 'at least' : 'more than'} ${min}, got ${showShort(input)}`,
+        }),
+      ];
     }
     case 'too_big': {
       const max = String(iss.maximum);
       if (iss.origin === 'array') return [withExpected({ path, at: 'value', message: `has more than ${max} items` })];
-      if (iss.origin === 'string') return [withExpected({ path, at: 'value', message: `is longer than ${max} characters` })];
+      if (iss.origin === 'string')
+        return [withExpected({ path, at: 'value', message: `is longer than ${max} characters` })];
       const why = limitReason(path);
-      return [withExpected({ path, at: 'value', message: `must be ${iss.inclusive ? 'at most' : 'less than'} ${max}, got ${showShort(input)}${why ? ` (${why})` : ''}` })];
+      return [
+        withExpected({
+          path,
+          at: 'value',
+          message: `must be ${iss.inclusive ? 'at most' : 'less than'} ${max}, got ${showShort(input)}${why ? ` (${why})` : ''}`,
+        }),
+      ];
     }
     case 'invalid_value': {
       const values = iss.values.map((v) => String(v));
       const s = typeof input === 'string' ? suggest(input, values) : undefined;
-      return [withExpected({ path, at: 'value', message: `${showShort(input)} is not one of: ${values.join(', ')}${didYouMean(s)}` }, `one of: ${values.join(', ')}`)];
+      return [
+        withExpected(
+          { path, at: 'value', message: `${showShort(input)} is not one of: ${values.join(', ')}${didYouMean(s)}` },
+          `one of: ${values.join(', ')}`,
+        ),
+      ];
     }
     case 'invalid_union': {
       // Keep the branches whose own type matched (no type error at the union itself).
-      const fitting = iss.errors.filter((errs) => errs.length > 0 && !errs.some((e) => e.path.length === 0 && (e.code === 'invalid_type' || e.code === 'invalid_union')));
+      const fitting = iss.errors.filter(
+        (errs) =>
+          errs.length > 0 &&
+          !errs.some((e) => e.path.length === 0 && (e.code === 'invalid_type' || e.code === 'invalid_union')),
+      );
       if (fitting.length === 1) return fitting[0]!.flatMap((e) => problemsFromIssue(e, path, root));
       return [withExpected({ path, at: 'value', message: `${describeValue(input)} does not fit here` })];
     }

@@ -18,7 +18,12 @@ export interface LeafIssue {
 type LeafCheck = (v: unknown) => LeafIssue[] | LeafIssue | undefined;
 
 /** A value validated by `check`; undefined (a missing key) is reported as missing. */
-export function leaf(description: string, json: Record<string, unknown>, check: LeafCheck, transform?: (v: unknown) => unknown): z.ZodType {
+export function leaf(
+  description: string,
+  json: Record<string, unknown>,
+  check: LeafCheck,
+  transform?: (v: unknown) => unknown,
+): z.ZodType {
   const base = z.unknown().superRefine((v, ctx) => {
     if (v === undefined) {
       ctx.addIssue({ code: 'custom', message: 'missing', params: { missing: true, expected: description } });
@@ -26,7 +31,12 @@ export function leaf(description: string, json: Record<string, unknown>, check: 
     }
     const r = check(v);
     for (const i of r === undefined ? [] : Array.isArray(r) ? r : [r]) {
-      ctx.addIssue({ code: 'custom', message: i.message, path: i.path ?? [], params: { expected: i.expected ?? description, at: i.at ?? 'value' } });
+      ctx.addIssue({
+        code: 'custom',
+        message: i.message,
+        path: i.path ?? [],
+        params: { expected: i.expected ?? description, at: i.at ?? 'value' },
+      });
     }
   });
   const s = transform ? base.transform(transform) : base;
@@ -42,7 +52,12 @@ export function amountLeaf(templates: boolean): z.ZodType {
   const description = templates ? `${AMOUNT_FORMS}, ${PLACEHOLDER_NOTE}` : AMOUNT_FORMS;
   return leaf(
     description,
-    { anyOf: [{ type: 'integer', minimum: 0 }, { type: 'string', pattern: templates ? `${AMOUNT_PATTERN}|${TEMPLATE_PATTERN}` : AMOUNT_PATTERN }] },
+    {
+      anyOf: [
+        { type: 'integer', minimum: 0 },
+        { type: 'string', pattern: templates ? `${AMOUNT_PATTERN}|${TEMPLATE_PATTERN}` : AMOUNT_PATTERN },
+      ],
+    },
     (v) => {
       if (templates && isTemplateString(v)) return undefined;
       const err = amountError(v);
@@ -55,18 +70,23 @@ export function amountLeaf(templates: boolean): z.ZodType {
 /** A whole number (number, bigint or string of digits, or a placeholder), kept as written. */
 export function integerLeaf(what: string): z.ZodType {
   const description = `${what}: a whole number (a quoted string of digits for very large ones) ${PLACEHOLDER_NOTE}`;
-  return leaf(description, { anyOf: [{ type: 'integer' }, { type: 'string', pattern: `^-?\\d+$|${TEMPLATE_PATTERN}` }] }, (v) => {
-    if (typeof v === 'bigint' || (typeof v === 'number' && Number.isInteger(v))) return undefined;
-    if (typeof v === 'string' && (/^-?\d+$/.test(v.trim()) || isTemplateString(v))) return undefined;
-    return { message: `expected a whole number, got ${describeValue(v)}` };
-  });
+  return leaf(
+    description,
+    { anyOf: [{ type: 'integer' }, { type: 'string', pattern: `^-?\\d+$|${TEMPLATE_PATTERN}` }] },
+    (v) => {
+      if (typeof v === 'bigint' || (typeof v === 'number' && Number.isInteger(v))) return undefined;
+      if (typeof v === 'string' && (/^-?\d+$/.test(v.trim()) || isTemplateString(v))) return undefined;
+      return { message: `expected a whole number, got ${describeValue(v)}` };
+    },
+  );
 }
 
 export function nameLeaf(what: string, example: string): z.ZodType {
   const description = `a ${what}: letters, digits and _, not starting with a digit (e.g. ${example})`;
   return leaf(description, { type: 'string', pattern: NAME_RE.source }, (v) => {
     if (typeof v !== 'string') return { message: `expected a ${what}, got ${describeValue(v)}` };
-    if (isTemplateString(v)) return { message: `a "\${…}" placeholder cannot be used as a ${what}: write the name out` };
+    if (isTemplateString(v))
+      return { message: `a "\${…}" placeholder cannot be used as a ${what}: write the name out` };
     if (!NAME_RE.test(v)) return { message: `${JSON.stringify(v)} is not a valid ${what}` };
     return undefined;
   });
@@ -86,19 +106,29 @@ export function responsePathProblem(p: string): string | undefined {
   return undefined;
 }
 
-export const RESPONSE_PATH_EXPECTED = 'a path into the response starting at result or error, e.g. result.tx_hash, result.balances[0].unlocked_balance, result["token.version"]';
+export const RESPONSE_PATH_EXPECTED =
+  'a path into the response starting at result or error, e.g. result.tx_hash, result.balances[0].unlocked_balance, result["token.version"]';
 
-export const responsePathLeaf = leaf(RESPONSE_PATH_EXPECTED, { type: 'string', pattern: '^(result|error)([.\\[]|$)' }, (v) => {
-  if (typeof v !== 'string') return { message: `expected a path string, got ${describeValue(v)}` };
-  const p = responsePathProblem(v);
-  return p ? { message: p } : undefined;
-});
+export const responsePathLeaf = leaf(
+  RESPONSE_PATH_EXPECTED,
+  { type: 'string', pattern: '^(result|error)([.\\[]|$)' },
+  (v) => {
+    if (typeof v !== 'string') return { message: `expected a path string, got ${describeValue(v)}` };
+    const p = responsePathProblem(v);
+    return p ? { message: p } : undefined;
+  },
+);
 
-export const httpPathLeaf = leaf('a daemon HTTP endpoint starting with /, e.g. /get_height', { type: 'string', pattern: '^/' }, (v) => {
-  if (typeof v !== 'string') return { message: `expected an endpoint path, got ${describeValue(v)}` };
-  if (!v.startsWith('/') && !isTemplateString(v)) return { message: `${JSON.stringify(v)} must start with / (e.g. /get_info)` };
-  return undefined;
-});
+export const httpPathLeaf = leaf(
+  'a daemon HTTP endpoint starting with /, e.g. /get_height',
+  { type: 'string', pattern: '^/' },
+  (v) => {
+    if (typeof v !== 'string') return { message: `expected an endpoint path, got ${describeValue(v)}` };
+    if (!v.startsWith('/') && !isTemplateString(v))
+      return { message: `${JSON.stringify(v)} must start with / (e.g. /get_info)` };
+    return undefined;
+  },
+);
 
 export const assetAmounts = (whose: string) =>
   z
@@ -106,11 +136,16 @@ export const assetAmounts = (whose: string) =>
     .describe(`${whose}: asset (SAL1, SAL, XMR or a token such as salABCD) → amount, e.g. {SAL1: "1100 SAL1"}`)
     .meta({ propertyNames: { pattern: ASSET_RE.source } });
 
-const RAW_PARAMS_EXAMPLE: Record<string, string> = { get_transfers: '{in: true, pending: true}', get_tokens: '{regex: ABCD}' };
+const RAW_PARAMS_EXAMPLE: Record<string, string> = {
+  get_transfers: '{in: true, pending: true}',
+  get_tokens: '{regex: ABCD}',
+};
 export const rawParams = (method: string) =>
   z
     .record(z.string(), z.unknown())
     .nullable()
-    .describe(`${method} request parameters, sent as written (e.g. ${RAW_PARAMS_EXAMPLE[method] ?? '{asset_type: SAL1}'}); may be empty`);
+    .describe(
+      `${method} request parameters, sent as written (e.g. ${RAW_PARAMS_EXAMPLE[method] ?? '{asset_type: SAL1}'}); may be empty`,
+    );
 
 export const addressText = 'a destination address, usually a placeholder such as "${bob.address}"';

@@ -62,7 +62,10 @@ function operandIssues(key: string, op: unknown): LeafIssue[] {
       if (typeof op === 'string' && /\d\s+\S/.test(op)) {
         return at(`${showShort(op)} is not an amount: ${amountError(op)}`, `a number or ${AMOUNT_FORMS}`);
       }
-      return at(`${key} compares numbers: ${showShort(op)} is not a number or an amount`, `a number, or ${AMOUNT_FORMS}`);
+      return at(
+        `${key} compares numbers: ${showShort(op)} is not a number or an amount`,
+        `a number, or ${AMOUNT_FORMS}`,
+      );
     case 'length': {
       if ((typeof op === 'number' && Number.isInteger(op) && op >= 0) || typeof op === 'bigint') return [];
       if (isPlainObject(op)) {
@@ -71,26 +74,49 @@ function operandIssues(key: string, op: unknown): LeafIssue[] {
         if (ks.length === 1 && k0 && ['gt', 'gte', 'lt', 'lte', 'eq'].includes(k0)) {
           const n = op[k0];
           if (typeof n === 'number' && Number.isInteger(n)) return [];
-          return [{ path: [key, k0], message: `expected a whole number, got ${describeValue(n)}`, expected: 'a whole number' }];
+          return [
+            {
+              path: [key, k0],
+              message: `expected a whole number, got ${describeValue(n)}`,
+              expected: 'a whole number',
+            },
+          ];
         }
       }
-      return at(`length takes a number or one comparison, got ${describeValue(op)}`, 'a whole number, or {gt|gte|lt|lte|eq: n}');
+      return at(
+        `length takes a number or one comparison, got ${describeValue(op)}`,
+        'a whole number, or {gt|gte|lt|lte|eq: n}',
+      );
     }
     case 'matches':
-      if (typeof op !== 'string') return at(`matches takes a regular expression (a string), got ${describeValue(op)}`, REGEX_EXPECTED);
+      if (typeof op !== 'string')
+        return at(`matches takes a regular expression (a string), got ${describeValue(op)}`, REGEX_EXPECTED);
       if (isTemplateString(op)) return [];
       return regexProblem(op) === undefined ? [] : at(`bad regular expression: ${regexProblem(op)}`, REGEX_EXPECTED);
     case 'absent':
     case 'present':
       if (op === true) return [];
-      if (op === false) return at(`${key}: false is not supported; write ${key === 'absent' ? 'present' : 'absent'}: true`, `${key}: true`);
+      if (op === false)
+        return at(
+          `${key}: false is not supported; write ${key === 'absent' ? 'present' : 'absent'}: true`,
+          `${key}: true`,
+        );
       return at(`${key} takes true, got ${describeValue(op)}`, `${key}: true`);
     case 'type':
       if (typeof op === 'string' && (TYPE_NAMES as readonly string[]).includes(op)) return [];
-      return at(`${showShort(op)} is not a type${typeof op === 'string' ? didYouMean(suggest(op, TYPE_NAMES)) : ''}`, `one of ${TYPE_NAMES.join(', ')}`);
+      return at(
+        `${showShort(op)} is not a type${typeof op === 'string' ? didYouMean(suggest(op, TYPE_NAMES)) : ''}`,
+        `one of ${TYPE_NAMES.join(', ')}`,
+      );
     case 'all':
-      if (!Array.isArray(op) || op.length === 0) return at(`all takes a non-empty list of matchers, got ${describeValue(op)}`, 'a list of matchers, e.g. [{gte: 1}, {lte: 5}]');
-      return op.flatMap((m, i) => matcherIssues(m, true).map((iss) => ({ ...iss, path: [key, i, ...(iss.path ?? [])] })));
+      if (!Array.isArray(op) || op.length === 0)
+        return at(
+          `all takes a non-empty list of matchers, got ${describeValue(op)}`,
+          'a list of matchers, e.g. [{gte: 1}, {lte: 5}]',
+        );
+      return op.flatMap((m, i) =>
+        matcherIssues(m, true).map((iss) => ({ ...iss, path: [key, i, ...(iss.path ?? [])] })),
+      );
     default:
       return [];
   }
@@ -102,25 +128,44 @@ function operandIssues(key: string, op: unknown): LeafIssue[] {
  * matcher keys mixed with others are an error. With `strict` the value must be a matcher.
  */
 export function matcherIssues(v: unknown, strict = false): LeafIssue[] {
-  if (!isPlainObject(v)) return strict ? [{ message: `expected a matcher, got ${describeValue(v)}`, expected: MATCHER_EXPECTED }] : [];
+  if (!isPlainObject(v))
+    return strict ? [{ message: `expected a matcher, got ${describeValue(v)}`, expected: MATCHER_EXPECTED }] : [];
   const keys = Object.keys(v);
   const mk = keys.filter((k) => (MATCHER_KEYS as readonly string[]).includes(k));
   if (mk.length === 1 && keys.length === 1) return operandIssues(mk[0]!, v[mk[0]!]);
   if (mk.length > 1 && keys.length === mk.length) {
-    return [{ message: `a matcher has exactly one key, this one has ${mk.join(', ')}: combine them with all: [{${mk[0]}: …}, {${mk[1]}: …}]`, expected: MATCHER_EXPECTED }];
+    return [
+      {
+        message: `a matcher has exactly one key, this one has ${mk.join(', ')}: combine them with all: [{${mk[0]}: …}, {${mk[1]}: …}]`,
+        expected: MATCHER_EXPECTED,
+      },
+    ];
   }
   if (mk.length > 0) {
     const others = keys.filter((k) => !mk.includes(k));
-    return [{ message: `mixes matcher keys (${mk.join(', ')}) with other keys (${listed(others)}); a matcher has exactly one key, and an object to compare with is written eq: {…}`, expected: MATCHER_EXPECTED }];
+    return [
+      {
+        message: `mixes matcher keys (${mk.join(', ')}) with other keys (${listed(others)}); a matcher has exactly one key, and an object to compare with is written eq: {…}`,
+        expected: MATCHER_EXPECTED,
+      },
+    ];
   }
   if (keys.length === 1 || strict) {
     const out: LeafIssue[] = [];
     for (const k of keys) {
       const s = matcherSuggestion(k);
-      if (s) out.push({ path: [k], at: 'key', message: `unknown matcher "${k}" (did you mean "${s}"?); to compare with an object that has a "${k}" key write eq: {${k}: …}`, expected: MATCHER_EXPECTED });
-      else if (strict) out.push({ path: [k], at: 'key', message: `unknown matcher "${k}"`, expected: MATCHER_EXPECTED });
+      if (s)
+        out.push({
+          path: [k],
+          at: 'key',
+          message: `unknown matcher "${k}" (did you mean "${s}"?); to compare with an object that has a "${k}" key write eq: {${k}: …}`,
+          expected: MATCHER_EXPECTED,
+        });
+      else if (strict)
+        out.push({ path: [k], at: 'key', message: `unknown matcher "${k}"`, expected: MATCHER_EXPECTED });
     }
-    if (strict && keys.length === 0) out.push({ message: 'an empty mapping is not a matcher', expected: MATCHER_EXPECTED });
+    if (strict && keys.length === 0)
+      out.push({ message: 'an empty mapping is not a matcher', expected: MATCHER_EXPECTED });
     return out;
   }
   return [];
@@ -142,14 +187,26 @@ export const MATCHER_JSON = {
   properties: {
     eq: { description: 'deep equality (amounts compare exactly as bigints)' },
     ne: { description: 'not deeply equal' },
-    contains: { description: 'a list holding an equal element, a string holding this substring, or an object holding these keys' },
+    contains: {
+      description: 'a list holding an equal element, a string holding this substring, or an object holding these keys',
+    },
     not_contains: { description: 'the opposite of contains (an omitted list contains nothing)' },
-    length: { description: 'length of a list or string (an omitted list has length 0)', anyOf: [{ type: 'integer', minimum: 0 }, comparisonJson('integer')] },
-    gt: { description: 'greater than (numbers or amounts such as "1.5 SAL1")', anyOf: [{ type: 'number' }, { type: 'string' }] },
+    length: {
+      description: 'length of a list or string (an omitted list has length 0)',
+      anyOf: [{ type: 'integer', minimum: 0 }, comparisonJson('integer')],
+    },
+    gt: {
+      description: 'greater than (numbers or amounts such as "1.5 SAL1")',
+      anyOf: [{ type: 'number' }, { type: 'string' }],
+    },
     gte: { description: 'greater than or equal', anyOf: [{ type: 'number' }, { type: 'string' }] },
     lt: { description: 'less than', anyOf: [{ type: 'number' }, { type: 'string' }] },
     lte: { description: 'less than or equal', anyOf: [{ type: 'number' }, { type: 'string' }] },
-    matches: { description: `a regular expression (RE2 syntax: JavaScript's without backreferences or lookaround) the value (as text) must match somewhere`, type: 'string', maxLength: MAX_PATTERN_LENGTH },
+    matches: {
+      description: `a regular expression (RE2 syntax: JavaScript's without backreferences or lookaround) the value (as text) must match somewhere`,
+      type: 'string',
+      maxLength: MAX_PATTERN_LENGTH,
+    },
     absent: { description: 'the path is missing (an empty list counts: epee omits empty lists)', const: true },
     present: { description: 'the path exists and is not an empty list', const: true },
     type: { description: 'the JSON type of the value', enum: [...TYPE_NAMES] },
@@ -161,12 +218,18 @@ export const MATCHER_JSON = {
 /** A plain value: anything but an object holding a matcher key (those must be valid matchers). */
 const LITERAL_JSON = { not: { type: 'object', anyOf: MATCHER_KEYS.map((k) => ({ required: [k] })) } };
 
-const expectationValue = leaf(MATCHER_EXPECTED, { anyOf: [{ $ref: '#/$defs/matcher' }, LITERAL_JSON] }, (v) => matcherIssues(v));
+const expectationValue = leaf(MATCHER_EXPECTED, { anyOf: [{ $ref: '#/$defs/matcher' }, LITERAL_JSON] }, (v) =>
+  matcherIssues(v),
+);
 
-export const errorMessageLeaf = leaf('the exact error message, or a matcher on it (e.g. {contains: "not found"})', { anyOf: [{ type: 'string' }, { $ref: '#/$defs/matcher' }] }, (v) =>
-  typeof v === 'string' ? undefined : matcherIssues(v, true),
+export const errorMessageLeaf = leaf(
+  'the exact error message, or a matcher on it (e.g. {contains: "not found"})',
+  { anyOf: [{ type: 'string' }, { $ref: '#/$defs/matcher' }] },
+  (v) => (typeof v === 'string' ? undefined : matcherIssues(v, true)),
 );
 
 export const expectations = z
   .record(z.string(), expectationValue)
-  .describe('expectations: response path (result.… or error.…) → matcher or plain value, e.g. {result.tokens: {contains: salABCD}}');
+  .describe(
+    'expectations: response path (result.… or error.…) → matcher or plain value, e.g. {result.tokens: {contains: salABCD}}',
+  );

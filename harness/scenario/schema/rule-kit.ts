@@ -18,7 +18,13 @@ export interface RuleCtx {
 /** Thrown by problem() once MAX_PROBLEMS_COLLECTED are in: the rules stop looking. */
 export const ENOUGH = Symbol('enough problems');
 
-export function problem(ctx: RuleCtx, path: PathSegment[], at: SchemaProblem['at'], message: string, expected?: string): void {
+export function problem(
+  ctx: RuleCtx,
+  path: PathSegment[],
+  at: SchemaProblem['at'],
+  message: string,
+  expected?: string,
+): void {
   ctx.out.push(expected ? { path, at, message, expected } : { path, at, message });
   if (ctx.out.length >= MAX_PROBLEMS_COLLECTED) throw ENOUGH;
 }
@@ -27,15 +33,29 @@ export function checkAssetKeys(ctx: RuleCtx, m: unknown, path: PathSegment[]): v
   if (!isPlainObject(m)) return;
   for (const k of Object.keys(m)) {
     if (ASSET_RE.test(k)) continue;
-    const fix = ['SAL1', 'SAL', 'XMR'].find((a) => a.toLowerCase() === k.toLowerCase()) ?? (/^sal[0-9a-z]{4}$/i.test(k) ? `sal${k.slice(3).toUpperCase()}` : undefined);
-    problem(ctx, [...path, k], 'key', `"${k}" is not an asset${didYouMean(fix)}`, 'SAL1, SAL, XMR or a token such as salABCD (lower-case sal + 4 upper-case letters or digits)');
+    const fix =
+      ['SAL1', 'SAL', 'XMR'].find((a) => a.toLowerCase() === k.toLowerCase()) ??
+      (/^sal[0-9a-z]{4}$/i.test(k) ? `sal${k.slice(3).toUpperCase()}` : undefined);
+    problem(
+      ctx,
+      [...path, k],
+      'key',
+      `"${k}" is not an asset${didYouMean(fix)}`,
+      'SAL1, SAL, XMR or a token such as salABCD (lower-case sal + 4 upper-case letters or digits)',
+    );
   }
 }
 
 export function checkWalletRef(ctx: RuleCtx, v: unknown, path: PathSegment[]): void {
   if (typeof v !== 'string' || !NAME_RE.test(v) || ctx.wallets.has(v)) return;
   const names = [...ctx.wallets];
-  problem(ctx, path, 'value', `unknown wallet "${v}"${didYouMean(suggest(v, names))}`, `main or a wallet declared under wallets: (${names.join(', ')})`);
+  problem(
+    ctx,
+    path,
+    'value',
+    `unknown wallet "${v}"${didYouMean(suggest(v, names))}`,
+    `main or a wallet declared under wallets: (${names.join(', ')})`,
+  );
 }
 
 export function checkAddressValue(ctx: RuleCtx, v: unknown, path: PathSegment[]): void {
@@ -44,12 +64,24 @@ export function checkAddressValue(ctx: RuleCtx, v: unknown, path: PathSegment[])
   }
 }
 
-export function checkRawKeys(ctx: RuleCtx, params: Record<string, unknown>, method: string, known: readonly string[], path: PathSegment[]): void {
+export function checkRawKeys(
+  ctx: RuleCtx,
+  params: Record<string, unknown>,
+  method: string,
+  known: readonly string[],
+  path: PathSegment[],
+): void {
   for (const k of Object.keys(params)) {
     if (known.includes(k)) continue;
     const s = suggest(k, known);
     if (s) {
-      problem(ctx, [...path, k], 'key', `unknown key "${k}" (did you mean "${s}"?); other keys are sent to ${method} as written, but this one looks like a typo — use call: {method: ${method}, params: …} to send it anyway`, `one of: ${known.join(', ')}, or a raw ${method} field`);
+      problem(
+        ctx,
+        [...path, k],
+        'key',
+        `unknown key "${k}" (did you mean "${s}"?); other keys are sent to ${method} as written, but this one looks like a typo — use call: {method: ${method}, params: …} to send it anyway`,
+        `one of: ${known.join(', ')}, or a raw ${method} field`,
+      );
     }
   }
 }

@@ -24,13 +24,11 @@ export interface SchemaProblem {
   expected?: string;
 }
 
-
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array);
 }
 
 export const has = (o: Record<string, unknown>, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
-
 
 export function showShort(v: unknown): string {
   if (typeof v === 'string') return JSON.stringify(v);

@@ -27,7 +27,10 @@ export interface StepContext {
   baseDir: string;
   /** Serve metadata files outside baseDir and the working directory (`--allow-files-outside`). */
   allowFilesOutside?: boolean;
-  /** When (Date.now()) this step started, the step before it (this one's for the first), and the first step: for kinds that look at what happened since. */
+  /**
+   * When (Date.now()) this step started, the step before it (this one's for the first), and the first step: for kinds
+   * that look at what happened since.
+   */
   stepStartedAt?: number;
   previousStepStartedAt?: number;
   scenarioStartedAt?: number;
@@ -58,7 +61,11 @@ export async function refreshScope(ctx: StepContext): Promise<void> {
   ctx.scope.height = height;
   const wallets: Record<string, unknown> = {};
   for (const [name, w] of ctx.wallets) {
-    const view = { address: addressAt(ctx.spec, w.handle.addresses, height), cn: w.handle.addresses.cn, carrot: w.handle.addresses.carrot ?? '' };
+    const view = {
+      address: addressAt(ctx.spec, w.handle.addresses, height),
+      cn: w.handle.addresses.cn,
+      carrot: w.handle.addresses.carrot ?? '',
+    };
     wallets[name] = view;
     ctx.scope[name] = view;
   }

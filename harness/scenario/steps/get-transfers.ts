@@ -5,7 +5,19 @@ import { walletStep } from './wallet.js';
 export const getTransfers = walletStep({
   method: 'get_transfers',
   schema: rawParams('get_transfers'),
-  known: ['in', 'out', 'pending', 'failed', 'pool', 'filter_by_height', 'min_height', 'max_height', 'account_index', 'subaddr_indices', 'all_accounts'],
+  known: [
+    'in',
+    'out',
+    'pending',
+    'failed',
+    'pool',
+    'filter_by_height',
+    'min_height',
+    'max_height',
+    'account_index',
+    'subaddr_indices',
+    'all_accounts',
+  ],
   docs: {
     note: 'The request is sent as written. Every group (`in`, `out`, `pending`, `failed`, `pool`) defaults to false, so an empty request returns nothing: ask for the groups you want. Each group is omitted from the answer when it is empty.',
   },

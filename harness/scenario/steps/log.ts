@@ -24,14 +24,21 @@ export interface LogAction {
 
 const schema = z
   .strictObject({
-    program: z.enum(['daemon', 'wallet']).describe("whose log: daemon, or wallet (the wallet RPC of the step's wallet)"),
+    program: z
+      .enum(['daemon', 'wallet'])
+      .describe("whose log: daemon, or wallet (the wallet RPC of the step's wallet)"),
     contains: z.string().min(1).describe('text the line holds').optional(),
     matches: z.string().min(1).describe('a regular expression (RE2) the line matches').optional(),
-    since: z.enum(['previous_step', 'scenario']).describe('lines written since the previous step started (default) or since the first step did').optional(),
+    since: z
+      .enum(['previous_step', 'scenario'])
+      .describe('lines written since the previous step started (default) or since the first step did')
+      .optional(),
     within: z.number().positive().max(MAX_WAIT_SECONDS).describe('seconds to wait for the line (default 5)').optional(),
     absent: z.boolean().describe('assert that no such line is written within those seconds (default false)').optional(),
   })
-  .describe('a line in a program\'s log: {program: daemon|wallet, contains: text | matches: regex, since?, within?, absent?}')
+  .describe(
+    "a line in a program's log: {program: daemon|wallet, contains: text | matches: regex, since?, within?, absent?}",
+  )
   .meta({ oneOf: [{ required: ['contains'] }, { required: ['matches'] }] });
 
 const ANSI = /\x1b\[[0-9;]*m/g;
@@ -57,7 +64,8 @@ function logFile(ctx: StepContext, a: LogAction, wallet: string): string {
   return join(ctx.testnet.workdir, 'logs', 'daemon.log');
 }
 
-const describe = (a: LogAction): string => (a.contains !== undefined ? `containing ${JSON.stringify(a.contains)}` : `matching /${a.matches}/`);
+const describe = (a: LogAction): string =>
+  a.contains !== undefined ? `containing ${JSON.stringify(a.contains)}` : `matching /${a.matches}/`;
 
 export const log = defineStep<'log', LogAction>({
   key: 'log',
@@ -65,7 +73,13 @@ export const log = defineStep<'log', LogAction>({
   answersRpc: false,
   build(v) {
     const o = v as Record<string, unknown>;
-    const a: LogAction = { kind: 'log', program: o.program as LogAction['program'], since: (o.since as LogAction['since']) ?? 'previous_step', within: (o.within as number) ?? 5, absent: o.absent === true };
+    const a: LogAction = {
+      kind: 'log',
+      program: o.program as LogAction['program'],
+      since: (o.since as LogAction['since']) ?? 'previous_step',
+      within: (o.within as number) ?? 5,
+      absent: o.absent === true,
+    };
     if (typeof o.contains === 'string') a.contains = o.contains;
     if (typeof o.matches === 'string') a.matches = o.matches;
     return a;
@@ -73,10 +87,31 @@ export const log = defineStep<'log', LogAction>({
   defaultName: (a) => `log ${a.program}${a.absent ? ' has no line' : ''} ${describe(a)}`,
   check(ctx, v, path) {
     if (!isPlainObject(v)) return;
-    if (has(v, 'contains') && has(v, 'matches')) problem(ctx, [...path, 'matches'], 'key', 'give either contains or matches, not both', '{program, contains} or {program, matches}');
-    else if (!has(v, 'contains') && !has(v, 'matches')) problem(ctx, [...path, 'contains'], 'parent', 'missing what to look for: contains (text) or matches (a regular expression)', '{program, contains} or {program, matches}');
+    if (has(v, 'contains') && has(v, 'matches'))
+      problem(
+        ctx,
+        [...path, 'matches'],
+        'key',
+        'give either contains or matches, not both',
+        '{program, contains} or {program, matches}',
+      );
+    else if (!has(v, 'contains') && !has(v, 'matches'))
+      problem(
+        ctx,
+        [...path, 'contains'],
+        'parent',
+        'missing what to look for: contains (text) or matches (a regular expression)',
+        '{program, contains} or {program, matches}',
+      );
     const bad = typeof v.matches === 'string' ? regexProblem(v.matches) : undefined;
-    if (bad) problem(ctx, [...path, 'matches'], 'value', `bad regular expression: ${bad}`, 'a regular expression (RE2 syntax)');
+    if (bad)
+      problem(
+        ctx,
+        [...path, 'matches'],
+        'value',
+        `bad regular expression: ${bad}`,
+        'a regular expression (RE2 syntax)',
+      );
   },
   async run(ctx, step, a) {
     const file = logFile(ctx, a, step.wallet);
@@ -91,19 +126,29 @@ export const log = defineStep<'log', LogAction>({
     for (;;) {
       lines = linesSince(file, since);
       const found = lines.find(hit);
-      if (found !== undefined && !a.absent) return { request: { log: a.program, file }, response: { result: { line: found } } };
+      if (found !== undefined && !a.absent)
+        return { request: { log: a.program, file }, response: { result: { line: found } } };
       if (found !== undefined) fail(`log: the ${a.program} wrote a line ${describe(a)}: ${found} (in ${file})`);
       if (Date.now() >= deadline) break;
       await sleep(100);
     }
     if (a.absent) return { request: { log: a.program, file }, response: { result: {} } };
-    const tail = lines.slice(-5).map((l) => `  ${l}`).join('\n');
-    return fail(`log: no line ${describe(a)} in the ${a.program}'s log ${file} within ${a.within} s (${lines.length} lines since ${a.since === 'scenario' ? 'the scenario' : 'the previous step'} started${tail ? `; the last:\n${tail}` : ''})`);
+    const tail = lines
+      .slice(-5)
+      .map((l) => `  ${l}`)
+      .join('\n');
+    return fail(
+      `log: no line ${describe(a)} in the ${a.program}'s log ${file} within ${a.within} s (${lines.length} lines since ${a.since === 'scenario' ? 'the scenario' : 'the previous step'} started${tail ? `; the last:\n${tail}` : ''})`,
+    );
   },
   docs: {
     note: "Looks for a line in the console log of the daemon or of the step's wallet RPC, as Bitcoin's `assert_debug_log` does: by default among the lines written since the previous step started (what that step caused), with `since: scenario` among all lines since the first step. Waits up to `within` seconds (default 5) for the line; with `absent: true` the step fails if such a line is written. Colour codes are removed before matching. The real programs print little at their default log level: a mined block (`Found block <hash> at height N for difficulty: D`), a transaction submitted offline (`Unable to send transaction(s) via Dandelion++ stem`), the startup lines after a `restart`. The answer is `{result: {line}}`, the line found.",
     example: {
-      steps: ['- mine: 1', '- name: the daemon logged the block it found', '  log: { program: daemon, matches: "Found block <[0-9a-f]{64}> at height [0-9]+" }'].join('\n'),
+      steps: [
+        '- mine: 1',
+        '- name: the daemon logged the block it found',
+        '  log: { program: daemon, matches: "Found block <[0-9a-f]{64}> at height [0-9]+" }',
+      ].join('\n'),
     },
   },
 });

@@ -35,8 +35,10 @@ export const mine = defineStep<'mine', MineAction>({
   defaultName: (a) => (a.to !== undefined ? `mine to ${a.to}` : `mine ${a.blocks ?? 1}`),
   check(ctx, v, path) {
     if (!isPlainObject(v)) return;
-    if (has(v, 'blocks') && has(v, 'to')) problem(ctx, [...path, 'to'], 'key', 'give either blocks or to, not both', '{blocks: N} or {to: <height>}');
-    else if (!has(v, 'blocks') && !has(v, 'to')) problem(ctx, path, 'value', 'mine needs a number of blocks or a height', '{blocks: N} or {to: <height>}');
+    if (has(v, 'blocks') && has(v, 'to'))
+      problem(ctx, [...path, 'to'], 'key', 'give either blocks or to, not both', '{blocks: N} or {to: <height>}');
+    else if (!has(v, 'blocks') && !has(v, 'to'))
+      problem(ctx, path, 'value', 'mine needs a number of blocks or a height', '{blocks: N} or {to: <height>}');
   },
   async run(ctx, _step, a) {
     const h = await ctx.daemon.height();

@@ -16,7 +16,18 @@ import { transfer, transferSplit } from './transfer.js';
 import { waitStep } from './wait.js';
 
 /** The kinds that make one RPC call, whose answer `expect_error` may expect; `wait` repeats one of them. */
-const CALLS = [call, getBalance, getbalance, transfer, transferSplit, sweepAll, sweepSingle, getTransfers, createToken, getTokens] as const;
+const CALLS = [
+  call,
+  getBalance,
+  getbalance,
+  transfer,
+  transferSplit,
+  sweepAll,
+  sweepSingle,
+  getTransfers,
+  createToken,
+  getTokens,
+] as const;
 
 export const STEP_KINDS = [...CALLS, mine, waitStep(CALLS), metadata, restart, snapshot, revert, log] as const;
 
@@ -31,7 +42,9 @@ export type WalletMethod = Exclude<(typeof CALLS)[number]['key'], 'call'>;
 export const ACTION_KEYS: readonly ActionKey[] = STEP_KINDS.map((k) => k.key);
 export const WALLET_METHODS: readonly WalletMethod[] = CALLS.flatMap((k) => (k.key === 'call' ? [] : [k.key]));
 /** Request fields each readable wallet form knows. */
-export const KNOWN_PARAMS = Object.fromEntries(CALLS.flatMap((k) => ('known' in k ? [[k.key, k.known]] : []))) as Record<WalletMethod, readonly string[]>;
+export const KNOWN_PARAMS = Object.fromEntries(
+  CALLS.flatMap((k) => ('known' in k ? [[k.key, k.known]] : [])),
+) as Record<WalletMethod, readonly string[]>;
 
 const BY_KEY = new Map<string, StepKind>(STEP_KINDS.map((k) => [k.key, k as StepKind]));
 

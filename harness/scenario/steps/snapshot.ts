@@ -50,7 +50,13 @@ export const revert = defineStep<'revert', SnapshotAction>({
   defaultName: (a) => `revert ${a.name}`,
   check(ctx, v, path, args) {
     if (typeof v !== 'string' || !NAME_RE.test(v) || args.snapshots.has(v)) return;
-    problem(ctx, path, 'value', `no earlier snapshot is named "${v}"${didYouMean(suggest(v, [...args.snapshots]))}`, 'the name of an earlier snapshot step');
+    problem(
+      ctx,
+      path,
+      'value',
+      `no earlier snapshot is named "${v}"${didYouMean(suggest(v, [...args.snapshots]))}`,
+      'the name of an earlier snapshot step',
+    );
   },
   async run(ctx, _step, a) {
     await ctx.testnet.revert(a.name);

@@ -15,16 +15,21 @@ function sweepSchema(method: Method): z.ZodType {
     asset: z.string().describe('asset to sweep (default SAL1)').optional(),
   };
   if (method === 'sweep_all') shape.below_amount = amountLeaf(true).optional();
-  if (method === 'sweep_single') shape.key_image = z.string().describe('key image (hex) of the output to sweep').optional();
+  if (method === 'sweep_single')
+    shape.key_image = z.string().describe('key image (hex) of the output to sweep').optional();
   return z
     .looseObject(shape)
-    .describe(`${method}: {to (or address), ${method === 'sweep_single' ? 'key_image, ' : ''}asset?}, plus raw ${method} fields sent as written`)
+    .describe(
+      `${method}: {to (or address), ${method === 'sweep_single' ? 'key_image, ' : ''}asset?}, plus raw ${method} fields sent as written`,
+    )
     .meta({ oneOf: [{ required: ['to'] }, { required: ['address'] }] });
 }
 
 function checkSweep(ctx: RuleCtx, v: Record<string, unknown>, path: PathSegment[]): void {
-  if (has(v, 'to') && has(v, 'address')) problem(ctx, [...path, 'address'], 'key', 'give either to or address, not both', addressText);
-  else if (!has(v, 'to') && !has(v, 'address')) problem(ctx, [...path, 'to'], 'parent', 'missing "to" (the destination address)', addressText);
+  if (has(v, 'to') && has(v, 'address'))
+    problem(ctx, [...path, 'address'], 'key', 'give either to or address, not both', addressText);
+  else if (!has(v, 'to') && !has(v, 'address'))
+    problem(ctx, [...path, 'to'], 'parent', 'missing "to" (the destination address)', addressText);
   checkAddressValue(ctx, v.to, [...path, 'to']);
   checkAddressValue(ctx, v.address, [...path, 'address']);
 }
@@ -33,20 +38,49 @@ export const sweepAll = walletStep({
   method: 'sweep_all',
   schema: sweepSchema('sweep_all'),
   known: [
-    'to', 'address', 'asset', 'account_index', 'subaddr_indices', 'subaddr_indices_all', 'priority', 'ring_size', 'outputs',
-    'unlock_time', 'payment_id', 'get_tx_keys', 'below_amount', 'do_not_relay', 'get_tx_hex', 'get_tx_metadata', 'asset_type',
+    'to',
+    'address',
+    'asset',
+    'account_index',
+    'subaddr_indices',
+    'subaddr_indices_all',
+    'priority',
+    'ring_size',
+    'outputs',
+    'unlock_time',
+    'payment_id',
+    'get_tx_keys',
+    'below_amount',
+    'do_not_relay',
+    'get_tx_hex',
+    'get_tx_metadata',
+    'asset_type',
   ],
   check: (ctx, v, path) => checkSweep(ctx, v as Record<string, unknown>, path),
   request: (p, ctx) => sweepRequest(p, ctx.spec),
-  docs: { note: '`to` is sent as `address`, `asset` as `asset_type` (SAL1 unless given). The answer has lists (`tx_hash_list`, `amount_list`, …) like `transfer_split`.' },
+  docs: {
+    note: '`to` is sent as `address`, `asset` as `asset_type` (SAL1 unless given). The answer has lists (`tx_hash_list`, `amount_list`, …) like `transfer_split`.',
+  },
 });
 
 export const sweepSingle = walletStep({
   method: 'sweep_single',
   schema: sweepSchema('sweep_single'),
   known: [
-    'to', 'address', 'asset', 'priority', 'ring_size', 'outputs', 'unlock_time', 'payment_id', 'get_tx_key', 'key_image',
-    'do_not_relay', 'get_tx_hex', 'get_tx_metadata', 'asset_type',
+    'to',
+    'address',
+    'asset',
+    'priority',
+    'ring_size',
+    'outputs',
+    'unlock_time',
+    'payment_id',
+    'get_tx_key',
+    'key_image',
+    'do_not_relay',
+    'get_tx_hex',
+    'get_tx_metadata',
+    'asset_type',
   ],
   check: (ctx, v, path) => checkSweep(ctx, v as Record<string, unknown>, path),
   request: (p, ctx) => sweepRequest(p, ctx.spec),

@@ -25,10 +25,15 @@ function transferSchema(method: Method): z.ZodType {
     .looseObject({
       to: z.string().describe(addressText).optional(),
       amount: amountLeaf(true).optional(),
-      asset: z.string().describe('asset to send (default SAL1), e.g. salABCD; sets source/dest/destination asset_type').optional(),
+      asset: z
+        .string()
+        .describe('asset to send (default SAL1), e.g. salABCD; sets source/dest/destination asset_type')
+        .optional(),
       destinations: z.array(destination).min(1).describe('several destinations: [{to, amount, asset?}]').optional(),
     })
-    .describe(`${method}: {to, amount, asset?} or {destinations: [{to, amount, asset?}]}, plus raw ${method} fields (priority, do_not_relay, …) sent as written; tx_type 3 and the assets are filled in`)
+    .describe(
+      `${method}: {to, amount, asset?} or {destinations: [{to, amount, asset?}]}, plus raw ${method} fields (priority, do_not_relay, …) sent as written; tx_type 3 and the assets are filled in`,
+    )
     .meta({ anyOf: [{ required: ['to', 'amount'] }, { required: ['destinations'] }] });
 }
 
@@ -36,22 +41,45 @@ function checkDestinations(ctx: RuleCtx, list: unknown[], path: PathSegment[]): 
   list.forEach((d, i) => {
     if (!isPlainObject(d)) return;
     const dp = [...path, 'destinations', i];
-    if (has(d, 'to') && has(d, 'address')) problem(ctx, [...dp, 'address'], 'key', 'give either to or address, not both', '{to, amount, asset?}');
-    else if (!has(d, 'to') && !has(d, 'address')) problem(ctx, [...dp, 'to'], 'parent', 'missing "to" (the destination address)', addressText);
+    if (has(d, 'to') && has(d, 'address'))
+      problem(ctx, [...dp, 'address'], 'key', 'give either to or address, not both', '{to, amount, asset?}');
+    else if (!has(d, 'to') && !has(d, 'address'))
+      problem(ctx, [...dp, 'to'], 'parent', 'missing "to" (the destination address)', addressText);
     checkAddressValue(ctx, d.to, [...dp, 'to']);
     checkAddressValue(ctx, d.address, [...dp, 'address']);
   });
 }
 
 function checkTransfer(method: Method, ctx: RuleCtx, v: Record<string, unknown>, path: PathSegment[]): void {
-  if (has(v, 'address')) problem(ctx, [...path, 'address'], 'key', `${method} takes "to" for the destination address (or destinations: [{address, amount}])`, 'to: <address>');
+  if (has(v, 'address'))
+    problem(
+      ctx,
+      [...path, 'address'],
+      'key',
+      `${method} takes "to" for the destination address (or destinations: [{address, amount}])`,
+      'to: <address>',
+    );
   if (has(v, 'destinations')) {
     for (const k of ['to', 'amount', 'asset']) {
-      if (has(v, k)) problem(ctx, [...path, k], 'key', `"${k}" cannot be combined with destinations; give each destination its own ${k}`, '{destinations: [{to, amount, asset?}]}');
+      if (has(v, k))
+        problem(
+          ctx,
+          [...path, k],
+          'key',
+          `"${k}" cannot be combined with destinations; give each destination its own ${k}`,
+          '{destinations: [{to, amount, asset?}]}',
+        );
     }
     if (Array.isArray(v.destinations)) checkDestinations(ctx, v.destinations, path);
   } else {
-    if (!has(v, 'to') && !has(v, 'address')) problem(ctx, [...path, 'to'], 'parent', `missing "to" (the destination address)`, `{to, amount, asset?} or {destinations: [{to, amount, asset?}]}`);
+    if (!has(v, 'to') && !has(v, 'address'))
+      problem(
+        ctx,
+        [...path, 'to'],
+        'parent',
+        `missing "to" (the destination address)`,
+        `{to, amount, asset?} or {destinations: [{to, amount, asset?}]}`,
+      );
     if (!has(v, 'amount')) problem(ctx, [...path, 'amount'], 'parent', 'missing "amount"', `${AMOUNT_FORMS}`);
   }
   checkAddressValue(ctx, v.to, [...path, 'to']);
@@ -61,9 +89,24 @@ export const transfer = walletStep({
   method: 'transfer',
   schema: transferSchema('transfer'),
   known: [
-    'to', 'amount', 'asset', 'destinations', 'source_asset', 'dest_asset', 'tx_type', 'account_index', 'subaddr_indices',
-    'subtract_fee_from_outputs', 'priority', 'ring_size', 'unlock_time', 'payment_id', 'get_tx_key', 'do_not_relay',
-    'get_tx_hex', 'get_tx_metadata',
+    'to',
+    'amount',
+    'asset',
+    'destinations',
+    'source_asset',
+    'dest_asset',
+    'tx_type',
+    'account_index',
+    'subaddr_indices',
+    'subtract_fee_from_outputs',
+    'priority',
+    'ring_size',
+    'unlock_time',
+    'payment_id',
+    'get_tx_key',
+    'do_not_relay',
+    'get_tx_hex',
+    'get_tx_metadata',
   ],
   check: (ctx, v, path) => checkTransfer('transfer', ctx, v as Record<string, unknown>, path),
   request: (p, ctx) => transferRequest('transfer', p, ctx.spec),
@@ -76,10 +119,27 @@ export const transferSplit = walletStep({
   method: 'transfer_split',
   schema: transferSchema('transfer_split'),
   known: [
-    'to', 'amount', 'asset', 'destinations', 'source_asset', 'dest_asset', 'tx_type', 'account_index', 'subaddr_indices',
-    'priority', 'ring_size', 'unlock_time', 'payment_id', 'get_tx_keys', 'do_not_relay', 'get_tx_hex', 'get_tx_metadata',
+    'to',
+    'amount',
+    'asset',
+    'destinations',
+    'source_asset',
+    'dest_asset',
+    'tx_type',
+    'account_index',
+    'subaddr_indices',
+    'priority',
+    'ring_size',
+    'unlock_time',
+    'payment_id',
+    'get_tx_keys',
+    'do_not_relay',
+    'get_tx_hex',
+    'get_tx_metadata',
   ],
   check: (ctx, v, path) => checkTransfer('transfer_split', ctx, v as Record<string, unknown>, path),
   request: (p, ctx) => transferRequest('transfer_split', p, ctx.spec),
-  docs: { note: 'Filled in as for `transfer`. The answer has lists: `tx_hash_list`, `fee_list`, `amount_list`, …, one entry per transaction.' },
+  docs: {
+    note: 'Filled in as for `transfer`. The answer has lists: `tx_hash_list`, `fee_list`, `amount_list`, …, one entry per transaction.',
+  },
 });

@@ -30,29 +30,73 @@ function waitSchema(callables: readonly Callable[]): z.ZodType {
   return z
     .strictObject({
       ...Object.fromEntries(callables.map((k) => [k.key, k.schema.optional()])),
-      wallet: nameLeaf('wallet name', 'bob').describe("the wallet that runs the call (default: the step's wallet, main)").optional(),
+      wallet: nameLeaf('wallet name', 'bob')
+        .describe("the wallet that runs the call (default: the step's wallet, main)")
+        .optional(),
       until: expectations.describe('expectations that end the wait when they all hold'),
       seconds: z.number().positive().max(MAX_WAIT_SECONDS).describe('give up after this many seconds').optional(),
-      blocks: z.int().min(1).max(MAX_BLOCKS_PER_STEP).describe('give up after this many blocks (mined by the wait when mine is true)').optional(),
+      blocks: z
+        .int()
+        .min(1)
+        .max(MAX_BLOCKS_PER_STEP)
+        .describe('give up after this many blocks (mined by the wait when mine is true)')
+        .optional(),
       mine: z.boolean().describe('mine one block between tries (default false)').optional(),
     })
-    .describe('repeat a call until expectations hold: {call: {…} | <wallet method>: {…}, until: {…}, seconds?, blocks?, mine?} (seconds and/or blocks)')
+    .describe(
+      'repeat a call until expectations hold: {call: {…} | <wallet method>: {…}, until: {…}, seconds?, blocks?, mine?} (seconds and/or blocks)',
+    )
     .meta({ anyOf: [{ required: ['seconds'] }, { required: ['blocks'] }] });
 }
 
-function check(callables: readonly Callable[], ctx: RuleCtx, v: Record<string, unknown>, path: PathSegment[], args: RuleArgs): void {
+function check(
+  callables: readonly Callable[],
+  ctx: RuleCtx,
+  v: Record<string, unknown>,
+  path: PathSegment[],
+  args: RuleArgs,
+): void {
   const names = callables.map((k) => k.key);
   const forms = Object.keys(v).filter((k) => names.includes(k));
   const methods = names.filter((k) => k !== 'call');
-  if (forms.length === 0) problem(ctx, [...path, 'call'], 'parent', 'missing what to repeat: call: {…} or a wallet method such as get_balance: {…}', `call or one of ${methods.join(', ')}`);
-  for (const extra of forms.slice(1)) problem(ctx, [...path, extra], 'key', `wait repeats one call; it already has ${forms[0]}`, 'one of call or a wallet method');
+  if (forms.length === 0)
+    problem(
+      ctx,
+      [...path, 'call'],
+      'parent',
+      'missing what to repeat: call: {…} or a wallet method such as get_balance: {…}',
+      `call or one of ${methods.join(', ')}`,
+    );
+  for (const extra of forms.slice(1))
+    problem(
+      ctx,
+      [...path, extra],
+      'key',
+      `wait repeats one call; it already has ${forms[0]}`,
+      'one of call or a wallet method',
+    );
   for (const f of forms) callables.find((k) => k.key === f)!.check?.(ctx, v[f], [...path, f], args);
-  if (!has(v, 'seconds') && !has(v, 'blocks')) problem(ctx, [...path, 'seconds'], 'parent', 'a wait needs a bound: seconds, blocks or both', '{…, seconds: 30} and/or {…, blocks: 12}');
-  if (isPlainObject(v.until) && Object.keys(v.until).length === 0) problem(ctx, [...path, 'until'], 'value', 'until is empty: nothing to wait for', 'at least one expectation');
+  if (!has(v, 'seconds') && !has(v, 'blocks'))
+    problem(
+      ctx,
+      [...path, 'seconds'],
+      'parent',
+      'a wait needs a bound: seconds, blocks or both',
+      '{…, seconds: 30} and/or {…, blocks: 12}',
+    );
+  if (isPlainObject(v.until) && Object.keys(v.until).length === 0)
+    problem(ctx, [...path, 'until'], 'value', 'until is empty: nothing to wait for', 'at least one expectation');
   if (has(v, 'wallet')) {
     checkWalletRef(ctx, v.wallet, [...path, 'wallet']);
     const stepWallet = args.stepWallet;
-    if (stepWallet !== undefined && stepWallet !== v.wallet) problem(ctx, [...path, 'wallet'], 'value', `the step says wallet: ${String(stepWallet)} and the wait says wallet: ${String(v.wallet)}; keep one`, 'one wallet');
+    if (stepWallet !== undefined && stepWallet !== v.wallet)
+      problem(
+        ctx,
+        [...path, 'wallet'],
+        'value',
+        `the step says wallet: ${String(stepWallet)} and the wait says wallet: ${String(v.wallet)}; keep one`,
+        'one wallet',
+      );
   }
   checkExpectationKeys(ctx, v.until, [...path, 'until']);
 }
@@ -64,7 +108,13 @@ function check(callables: readonly Callable[], ctx: RuleCtx, v: Record<string, u
  * refresh before every try, the first too: a wallet that last refreshed in the middle of a `mine`
  * (before the blocks past its target were popped) would otherwise answer from a chain that is gone.
  */
-async function runWait(inner: Callable, ctx: StepContext, step: Step, a: WaitAction, seen: Partial<StepExchange>): Promise<void> {
+async function runWait(
+  inner: Callable,
+  ctx: StepContext,
+  step: Step,
+  a: WaitAction,
+  seen: Partial<StepExchange>,
+): Promise<void> {
   const started = Date.now();
   const startHeight = await ctx.daemon.height();
   const seconds = Math.min(a.seconds ?? MAX_WAIT_SECONDS, MAX_WAIT_SECONDS);
@@ -75,13 +125,18 @@ async function runWait(inner: Callable, ctx: StepContext, step: Step, a: WaitAct
     const r = await inner.run(ctx, step, a.call);
     Object.assign(seen, r);
     const response = r.response as { error?: { code: number; message: string } };
-    const failure = response.error ? { message: `error ${response.error.code}: ${response.error.message}` } : checkExpectations(r.response as never, a.until, ctx.scope);
+    const failure = response.error
+      ? { message: `error ${response.error.code}: ${response.error.message}` }
+      : checkExpectations(r.response as never, a.until, ctx.scope);
     if (!failure) return;
     const h = await ctx.daemon.height();
     const outOfTime = Date.now() - started > seconds * 1000;
     const outOfBlocks = blocks !== undefined && h - startHeight >= blocks;
     if (outOfTime || outOfBlocks) {
-      fail(`wait: still not true after ${tries} tries, ${Math.round((Date.now() - started) / 1000)} s and ${h - startHeight} blocks: ${failure.message}`, { ...failure, pos: step.pos });
+      fail(
+        `wait: still not true after ${tries} tries, ${Math.round((Date.now() - started) / 1000)} s and ${h - startHeight} blocks: ${failure.message}`,
+        { ...failure, pos: step.pos },
+      );
     }
     if (a.mine) await ctx.testnet.mine(h + 1);
     else await sleep(250);
@@ -92,7 +147,8 @@ async function runWait(inner: Callable, ctx: StepContext, step: Step, a: WaitAct
 export function waitStep(callables: readonly Callable[]): StepKind<'wait', WaitAction> {
   const kindOf = (key: string): Callable => callables.find((k) => k.key === key)!;
   // A readable wallet form's key is its method (as registry.ts's keyOf says).
-  const callKind = (c: { kind: string }): Callable => kindOf(c.kind === 'wallet' ? (c as unknown as { method: string }).method : c.kind);
+  const callKind = (c: { kind: string }): Callable =>
+    kindOf(c.kind === 'wallet' ? (c as unknown as { method: string }).method : c.kind);
   return defineStep<'wait', WaitAction>({
     key: 'wait',
     schema: waitSchema(callables),
@@ -100,7 +156,12 @@ export function waitStep(callables: readonly Callable[]): StepKind<'wait', WaitA
     build(value, at) {
       const o = value as Record<string, unknown>;
       const key = callables.find((k) => has(o, k.key))!.key;
-      const a: WaitAction = { kind: 'wait', call: kindOf(key).build(o[key], (p) => at([key, ...p])), until: o.until as Expectations, mine: o.mine === true };
+      const a: WaitAction = {
+        kind: 'wait',
+        call: kindOf(key).build(o[key], (p) => at([key, ...p])),
+        until: o.until as Expectations,
+        mine: o.mine === true,
+      };
       if (typeof o.seconds === 'number') a.seconds = o.seconds;
       if (typeof o.blocks === 'number') a.blocks = o.blocks;
       return a;

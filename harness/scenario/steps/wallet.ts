@@ -20,7 +20,10 @@ export interface WalletAction<M extends string = string> {
 export interface WalletForm<M extends string> {
   method: M;
   schema: z.ZodType;
-  /** Request fields the form knows (its own keys and the raw RPC fields): a key that looks like a misspelling of one is an error. */
+  /**
+   * Request fields the form knows (its own keys and the raw RPC fields): a key that looks like a misspelling of one is
+   * an error.
+   */
   known: readonly string[];
   check?: StepKind['check'];
   /** The real request from the interpolated readable one. */
@@ -29,7 +32,9 @@ export interface WalletForm<M extends string> {
 }
 
 /** A readable wallet form as a step kind. */
-export function walletStep<M extends string>(form: WalletForm<M>): StepKind<M, WalletAction<M>> & { known: readonly string[] } {
+export function walletStep<M extends string>(
+  form: WalletForm<M>,
+): StepKind<M, WalletAction<M>> & { known: readonly string[] } {
   return {
     ...defineStep<M, WalletAction<M>>({
       key: form.method,
@@ -49,35 +54,58 @@ export function walletStep<M extends string>(form: WalletForm<M>): StepKind<M, W
   };
 }
 
-async function invokeWallet(ctx: StepContext, step: Step, a: WalletAction, request: WalletForm<string>['request']): Promise<StepExchange> {
+async function invokeWallet(
+  ctx: StepContext,
+  step: Step,
+  a: WalletAction,
+  request: WalletForm<string>['request'],
+): Promise<StepExchange> {
   const params = (interpolate(a.params, ctx.scope) ?? {}) as Record<string, unknown>;
   const built = request ? request({ ...params }, ctx) : params;
   const w = walletOf(ctx, step.wallet);
-  return { request: { wallet: step.wallet, method: a.method, params: built }, response: await w.client.raw(a.method, built) };
+  return {
+    request: { wallet: step.wallet, method: a.method, params: built },
+    response: await w.client.raw(a.method, built),
+  };
 }
 
 const hasAssets = (spec: BackendSpec): boolean => spec.fundAsset !== undefined;
 
 /** transfer / transfer_split: destinations with atomic amounts and assets, tx_type 3 (reference §6). */
-export function transferRequest(method: string, p: Record<string, unknown>, spec: BackendSpec): Record<string, unknown> {
+export function transferRequest(
+  method: string,
+  p: Record<string, unknown>,
+  spec: BackendSpec,
+): Record<string, unknown> {
   const defaultAsset = spec.fundAsset ?? '';
   const { to, amount: amt, asset, destinations, ...rest } = p;
-  if (destinations !== undefined && (to !== undefined || amt !== undefined)) fail(`${method}: give either to/amount or destinations, not both`);
+  if (destinations !== undefined && (to !== undefined || amt !== undefined))
+    fail(`${method}: give either to/amount or destinations, not both`);
   const list = (destinations ?? [{ to, amount: amt, asset }]) as Record<string, unknown>[];
   if (!Array.isArray(list)) fail(`${method}: destinations must be a list`);
   const dests = list.map((d, i) => {
     const a = (d.asset ?? d.asset_type ?? asset ?? defaultAsset) as string;
     const address = d.to ?? d.address;
     if (address === undefined) fail(`${method}: destination ${i} has no address (to:)`);
-    return { address, amount: amount(d.amount, `${method}.destinations[${i}].amount`), ...(hasAssets(spec) ? { asset_type: a } : {}) };
+    return {
+      address,
+      amount: amount(d.amount, `${method}.destinations[${i}].amount`),
+      ...(hasAssets(spec) ? { asset_type: a } : {}),
+    };
   });
   const a = (asset ?? dests[0]?.asset_type ?? defaultAsset) as string;
-  return hasAssets(spec) ? { destinations: dests, source_asset: a, dest_asset: a, tx_type: 3, ...rest } : { destinations: dests, ...rest };
+  return hasAssets(spec)
+    ? { destinations: dests, source_asset: a, dest_asset: a, tx_type: 3, ...rest }
+    : { destinations: dests, ...rest };
 }
 
 /** sweep_all / sweep_single: `to` as address, `asset` as asset_type (reference §7). */
 export function sweepRequest(p: Record<string, unknown>, spec: BackendSpec): Record<string, unknown> {
   const { to, asset, ...rest } = p;
   const assetType = asset ?? rest.asset_type ?? (hasAssets(spec) ? (spec.fundAsset ?? '') : undefined);
-  return { ...(to !== undefined ? { address: to } : {}), ...rest, ...(assetType !== undefined ? { asset_type: assetType } : {}) };
+  return {
+    ...(to !== undefined ? { address: to } : {}),
+    ...rest,
+    ...(assetType !== undefined ? { asset_type: assetType } : {}),
+  };
 }

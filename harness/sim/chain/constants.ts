@@ -72,13 +72,16 @@ export enum TxType {
 export const TOKEN_PRICE = 1000n * COIN;
 export const PREMIUM_TOKEN_PRICE = 10_000n * COIN;
 export const PREMIUM_TICKERS: ReadonlySet<string> = new Set(
-  ('USDT USDC WBTC DOGE SHIB AVAX ATOM NEAR TRON HBAR AAVE FLOW EGLD KLAY LUNA DASH NANO CORE BEAM DYDX COMP SAND MANA ' +
+  (
+    'USDT USDC WBTC DOGE SHIB AVAX ATOM NEAR TRON HBAR AAVE FLOW EGLD KLAY LUNA DASH NANO CORE BEAM DYDX COMP SAND MANA ' +
     'RUNE PYTH ARKM BLUR STRK PEPE BONK VIUM GOLD SILV CASH EURO PESO BOND FUND BANK SWAP LEND LOAN NOTE HOLD BULL BEAR ' +
-    'TECH DATA HASH NODE BYTE GRID CODE META WEB3 NFTS DEFI LAND REAL RENT FARM OILX ENRG FUEL VOTE PASS LOCK').split(' '),
+    'TECH DATA HASH NODE BYTE GRID CODE META WEB3 NFTS DEFI LAND REAL RENT FARM OILX ENRG FUEL VOTE PASS LOCK'
+  ).split(' '),
 );
 export const tokenPrice = (ticker: string): bigint => (PREMIUM_TICKERS.has(ticker) ? PREMIUM_TOKEN_PRICE : TOKEN_PRICE);
 /** Wallet/consensus limit on token supply, in whole tokens. */
 export const MAX_TOKEN_SUPPLY = MONEY_SUPPLY / COIN;
 
 /** Coinbase asset: SAL below HF6 (height 815), SAL1 from then on. */
-export const coinbaseAsset = (blockIndex: number): 'SAL' | 'SAL1' => (hardForkAt(blockIndex) >= HF_SAL1 ? 'SAL1' : 'SAL');
+export const coinbaseAsset = (blockIndex: number): 'SAL' | 'SAL1' =>
+  hardForkAt(blockIndex) >= HF_SAL1 ? 'SAL1' : 'SAL';

@@ -1,5 +1,13 @@
 // Block reward and fee estimate (reference §4.3, §9).
-import { FEE_REFERENCE_TX_WEIGHT, FULL_REWARD_ZONE, HF_CARROT, HF_TOKENS, MONEY_SUPPLY, TAIL_EMISSION, hardForkAt } from './constants.js';
+import {
+  FEE_REFERENCE_TX_WEIGHT,
+  FULL_REWARD_ZONE,
+  HF_CARROT,
+  HF_TOKENS,
+  MONEY_SUPPLY,
+  TAIL_EMISSION,
+  hardForkAt,
+} from './constants.js';
 
 /** base = (MONEY_SUPPLY − already_generated) >> 20, floored at the tail emission. */
 export function baseReward(alreadyGenerated: bigint): bigint {
@@ -36,7 +44,10 @@ export function roundMoneyUp(value: bigint): bigint {
   return ((value + scale - 1n) / scale) * scale;
 }
 
-/** Per-byte fee levels (low, normal, medium, high) from the next block's base reward (2021 scaling, median at the full-reward zone). */
+/**
+ * Per-byte fee levels (low, normal, medium, high) from the next block's base reward (2021 scaling, median at the
+ * full-reward zone).
+ */
 export function feeEstimate(nextBase: bigint): bigint[] {
   const zone = BigInt(FULL_REWARD_ZONE);
   const low = (nextBase * FEE_REFERENCE_TX_WEIGHT) / (zone * zone);
@@ -73,5 +84,11 @@ export function estimateWeight(inputs: number, outputs: number, extraBytes = 0):
 
 /** The weight the built tx reports (a little below the estimate, as observed). */
 export function actualWeight(inputs: number, outputs: number, extraBytes = 0): number {
-  return 1207 + 1177 * inputs + 110 * Math.max(0, outputs - 2) + Math.ceil(extraBytes / 8) - (inputs > 2 ? 6 * (inputs - 2) : 0);
+  return (
+    1207 +
+    1177 * inputs +
+    110 * Math.max(0, outputs - 2) +
+    Math.ceil(extraBytes / 8) -
+    (inputs > 2 ? 6 * (inputs - 2) : 0)
+  );
 }

@@ -43,7 +43,8 @@ export interface Ledger {
   paid: Set<string>;
 }
 
-const outputCount = (b: Block): number => [b.minerTx, b.protocolTx, ...b.txs].reduce((n, tx) => n + tx.outputs.length, 0);
+const outputCount = (b: Block): number =>
+  [b.minerTx, b.protocolTx, ...b.txs].reduce((n, tx) => n + tx.outputs.length, 0);
 
 export const sha256Hex = (text: string): string => createHash('sha256').update(text).digest('hex');
 
@@ -51,7 +52,20 @@ const ZERO_HASH = '0'.repeat(64);
 const ZERO_PID = '0'.repeat(16);
 
 export function emptyTx(type: TxType, txid: string, timestamp: number): Tx {
-  return { txid, type, inputs: [], outputs: [], fee: 0n, burnt: 0n, sourceAsset: 'SAL1', destAsset: 'SAL1', paymentId: ZERO_PID, weight: 0, timestamp, unlockTime: 0 };
+  return {
+    txid,
+    type,
+    inputs: [],
+    outputs: [],
+    fee: 0n,
+    burnt: 0n,
+    sourceAsset: 'SAL1',
+    destAsset: 'SAL1',
+    paymentId: ZERO_PID,
+    weight: 0,
+    timestamp,
+    unlockTime: 0,
+  };
 }
 
 export function genesisBlock(): Block {
@@ -80,7 +94,16 @@ export function genesisBlock(): Block {
 }
 
 export function newLedger(): Ledger {
-  const ledger: Ledger = { blocks: [], outputs: new Map(), spentKeyImages: new Set(), tokens: new Map(), pool: new Map(), poolArrival: new Map(), firstOutput: [], paid: new Set() };
+  const ledger: Ledger = {
+    blocks: [],
+    outputs: new Map(),
+    spentKeyImages: new Set(),
+    tokens: new Map(),
+    pool: new Map(),
+    poolArrival: new Map(),
+    firstOutput: [],
+    paid: new Set(),
+  };
   applyBlock(ledger, genesisBlock());
   return ledger;
 }
@@ -94,14 +117,25 @@ export function applyBlock(l: Ledger, block: Block): void {
   l.firstOutput.push(prev ? (l.firstOutput[l.firstOutput.length - 1] as number) + outputCount(prev) : 0);
   l.blocks.push(block);
   const coinbaseTxs = [block.minerTx, block.protocolTx];
-  for (const tx of coinbaseTxs) for (const o of tx.outputs) l.outputs.set(o.id, { output: o, blockIndex: block.index, coinbase: true });
+  for (const tx of coinbaseTxs)
+    for (const o of tx.outputs) l.outputs.set(o.id, { output: o, blockIndex: block.index, coinbase: true });
   for (const tx of block.txs) {
     for (const o of tx.outputs) l.outputs.set(o.id, { output: o, blockIndex: block.index, coinbase: false });
     for (const i of tx.inputs) l.spentKeyImages.add(i.keyImage);
     for (const id of tx.rollup ?? []) l.paid.add(id);
     if (tx.token) {
       const t = tx.token;
-      l.tokens.set(`sal${t.ticker}`, { assetType: `sal${t.ticker}`, ticker: t.ticker, supply: t.supply, name: t.name, url: t.url, hash: t.hash, size: t.size, creator: t.creator, height: block.index });
+      l.tokens.set(`sal${t.ticker}`, {
+        assetType: `sal${t.ticker}`,
+        ticker: t.ticker,
+        supply: t.supply,
+        name: t.name,
+        url: t.url,
+        hash: t.hash,
+        size: t.size,
+        creator: t.creator,
+        height: block.index,
+      });
     }
     l.pool.delete(tx.txid);
     l.poolArrival.delete(tx.txid);
@@ -133,7 +167,8 @@ export const readyToMine = (l: Ledger, tx: Tx): boolean => !isTokenTransfer(tx) 
 /** Token tickers a filter matches: substring of the asset type or of the token name (case-sensitive). */
 export function matchTokens(l: Ledger, filter: string): string[] {
   const out: string[] = [];
-  for (const t of l.tokens.values()) if (filter === '' || t.assetType.includes(filter) || t.name.includes(filter)) out.push(t.assetType);
+  for (const t of l.tokens.values())
+    if (filter === '' || t.assetType.includes(filter) || t.name.includes(filter)) out.push(t.assetType);
   return out.sort();
 }
 
@@ -155,14 +190,16 @@ export function validateTx(l: Ledger, tx: Tx): string | null {
   if (l.pool.has(tx.txid) || l.outputs.has(`${tx.txid}:0`)) return 'tx already known';
   if (tx.inputs.length === 0) return 'tx has no inputs';
   if (hf >= HF_CARROT && tx.inputs.length > CARROT_MAX_INPUTS) return 'too many inputs';
-  if (hf >= HF_CARROT && (tx.outputs.length < 2 || tx.outputs.length > CARROT_MAX_OUTPUTS)) return 'wrong number of outputs';
+  if (hf >= HF_CARROT && (tx.outputs.length < 2 || tx.outputs.length > CARROT_MAX_OUTPUTS))
+    return 'wrong number of outputs';
   if (tx.weight > MAX_TX_WEIGHT) return 'tx too big';
   const pooledKeyImages = new Set<string>();
   for (const p of l.pool.values()) for (const i of p.inputs) pooledKeyImages.add(i.keyImage);
   const sums = new Map<string, bigint>();
   const seen = new Set<string>();
   for (const input of tx.inputs) {
-    if (seen.has(input.keyImage) || l.spentKeyImages.has(input.keyImage) || pooledKeyImages.has(input.keyImage)) return 'double spend';
+    if (seen.has(input.keyImage) || l.spentKeyImages.has(input.keyImage) || pooledKeyImages.has(input.keyImage))
+      return 'double spend';
     seen.add(input.keyImage);
     const out = l.outputs.get(input.outputId);
     if (!out || out.output.amount !== input.amount || out.output.asset !== input.asset) return 'invalid input';
@@ -251,13 +288,22 @@ export function mineBlock(l: Ledger, minerAddress: string, timestamp: number, di
   if (hf >= HF_CARROT) protocolTx.unlockTime = MINED_MONEY_UNLOCK_WINDOW;
   const protocolOutputs: Omit<TxOutput, 'id'>[] = [];
   if (split.treasury > 0n) protocolOutputs.push({ address: TREASURY_ADDRESS, amount: split.treasury, asset: 'SAL1' });
-  if (isTreasuryMintHeight(index)) protocolOutputs.push({ address: TREASURY_ADDRESS, amount: TREASURY_MINT, asset: 'SAL1' });
+  if (isTreasuryMintHeight(index))
+    protocolOutputs.push({ address: TREASURY_ADDRESS, amount: TREASURY_MINT, asset: 'SAL1' });
   for (const tx of txs) {
-    if (tx.token) protocolOutputs.push({ address: tx.token.creator, amount: tx.token.supply * 100_000_000n, asset: `sal${tx.token.ticker}` });
+    if (tx.token)
+      protocolOutputs.push({
+        address: tx.token.creator,
+        amount: tx.token.supply * 100_000_000n,
+        asset: `sal${tx.token.ticker}`,
+      });
   }
   protocolTx.outputs = protocolOutputs.map((o, i) => ({ ...o, id: `${protocolTx.txid}:${i}` }));
   /** What the real miner tx pays: the miner, then the treasury's share and mints. */
-  const minerTxAmounts = [split.miner, ...protocolTx.outputs.filter((o) => o.address === TREASURY_ADDRESS).map((o) => o.amount)];
+  const minerTxAmounts = [
+    split.miner,
+    ...protocolTx.outputs.filter((o) => o.address === TREASURY_ADDRESS).map((o) => o.amount),
+  ];
   const block: Block = {
     index,
     hash,
@@ -298,7 +344,8 @@ export function minerTxWeight(index: number, hf: number, amounts: readonly bigin
 /** Would a miner with this address be able to build the next block's template? */
 export function templateError(l: Ledger, family: 'cn' | 'carrot'): string | null {
   const hf = hardForkAt(height(l));
-  if (hf >= HF_CARROT && family === 'cn') return 'mining to CryptoNote wallet address, but Carrot wallet address is required';
+  if (hf >= HF_CARROT && family === 'cn')
+    return 'mining to CryptoNote wallet address, but Carrot wallet address is required';
   if (hf < HF_CARROT && family === 'carrot') return "Mining to Carrot wallet address, but Carrot isn't supported yet";
   return null;
 }

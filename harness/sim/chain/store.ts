@@ -38,7 +38,14 @@ export function openChain(dir: string): { ledger: Ledger; store: ChainStore } {
       intact++;
     }
     // Cut a torn tail so that later appends follow the last intact block.
-    if (intact < lines.filter((l) => l.trim()).length) writeFileSync(blocksPath, lines.slice(0, intact).map((l) => l + '\n').join(''));
+    if (intact < lines.filter((l) => l.trim()).length)
+      writeFileSync(
+        blocksPath,
+        lines
+          .slice(0, intact)
+          .map((l) => l + '\n')
+          .join(''),
+      );
   }
   const poolPath = join(dir, POOL_FILE);
   if (existsSync(poolPath)) {
@@ -57,7 +64,13 @@ export function openChain(dir: string): { ledger: Ledger; store: ChainStore } {
     },
     rewrite(l) {
       const tmp = `${blocksPath}.tmp`;
-      writeFileSync(tmp, l.blocks.slice(1).map((b) => encode(b) + '\n').join(''));
+      writeFileSync(
+        tmp,
+        l.blocks
+          .slice(1)
+          .map((b) => encode(b) + '\n')
+          .join(''),
+      );
       renameSync(tmp, blocksPath);
     },
     savePool(l) {

@@ -69,7 +69,9 @@ export interface Block {
   minerTx: Tx;
   protocolTx: Tx;
   txs: Tx[];
-  /** What get_block_header reports: the miner tx's outputs (the miner's and, from HF11, the treasury's share and mints). */
+  /**
+   * What get_block_header reports: the miner tx's outputs (the miner's and, from HF11, the treasury's share and mints).
+   */
   reward: bigint;
   weight: number;
   /** Sent to wallets with the block (not stored): the global index of its first output. */

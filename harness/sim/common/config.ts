@@ -18,7 +18,10 @@ export interface SimConfig {
   tokenMintVisible: boolean;
   /** Delay of the offline banner after `Starting p2p net loop...` (real: about 1 s). */
   bannerDelayMs: number;
-  /** TEST ONLY: appended to the message of every JSON-RPC error the daemon and wallet RPC answer (a simulator that answers differently, for `saltnet diff`'s tests). */
+  /**
+   * TEST ONLY: appended to the message of every JSON-RPC error the daemon and wallet RPC answer (a simulator that
+   * answers differently, for `saltnet diff`'s tests).
+   */
   testErrorSuffix: string;
 }
 
@@ -36,9 +39,11 @@ function num(name: string, dflt: number): number {
 /** `SALTNET_SIM_PACE` (fast, steady, realistic), or a hash rate given on its own (paced at that rate). */
 function paceOf(rate: string | undefined): { pace: SimConfig['pace']; realistic: boolean } {
   const given = process.env.SALTNET_SIM_PACE ?? '';
-  if (!['', 'fast', 'steady', 'realistic'].includes(given)) throw new Error(`SALTNET_SIM_PACE=${given} is not one of fast, steady, realistic`);
+  if (!['', 'fast', 'steady', 'realistic'].includes(given))
+    throw new Error(`SALTNET_SIM_PACE=${given} is not one of fast, steady, realistic`);
   const realistic = given === 'realistic' || (given === '' && rate === 'realistic');
-  if (realistic || given === 'steady' || (given === '' && rate !== undefined && rate !== '')) return { pace: 'paced', realistic };
+  if (realistic || given === 'steady' || (given === '' && rate !== undefined && rate !== ''))
+    return { pace: 'paced', realistic };
   return { pace: 'fast', realistic: false };
 }
 

@@ -8,7 +8,16 @@ export type Level = 'I' | 'W' | 'E' | 'F' | 'D' | 'T';
 
 const LEVEL_NAMES: Record<Level, string> = { I: 'INFO', W: 'WARNING', E: 'ERROR', F: 'FATAL', D: 'DEBUG', T: 'TRACE' };
 /** TERM values for which the real programs write ANSI colours even when stdout is a pipe. */
-const COLOUR_TERMS = new Set(['xterm', 'xterm-color', 'xterm-256color', 'screen', 'screen-256color', 'screen.xterm-256color', 'linux', 'cygwin']);
+const COLOUR_TERMS = new Set([
+  'xterm',
+  'xterm-color',
+  'xterm-256color',
+  'screen',
+  'screen-256color',
+  'screen.xterm-256color',
+  'linux',
+  'cygwin',
+]);
 const COLOURS: Partial<Record<Level, string>> = { W: '\x1b[1;33m', E: '\x1b[1;31m', F: '\x1b[1;31m' };
 
 export function timestamp(date = new Date()): string {
@@ -47,7 +56,9 @@ export function createLogger(opts: LoggerOptions): Logger {
   const writeFile = (lvl: Level, lines: string[]): void => {
     if (!fileOk || !opts.file) return;
     const ts = timestamp();
-    const text = lines.map((l) => `${ts}\t${process.pid}\t${LEVEL_NAMES[lvl]}\t${opts.category}\t${opts.sourceFile}\t${l}\n`).join('');
+    const text = lines
+      .map((l) => `${ts}\t${process.pid}\t${LEVEL_NAMES[lvl]}\t${opts.category}\t${opts.sourceFile}\t${l}\n`)
+      .join('');
     try {
       appendFileSync(opts.file, text);
     } catch {

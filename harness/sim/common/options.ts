@@ -31,7 +31,8 @@ export function parseOptions(argv: readonly string[], specs: readonly OptionSpec
   const positional: string[] = [];
   const add = (spec: OptionSpec, value: string): void => {
     const list = values.get(spec.name) ?? [];
-    if (list.length > 0 && !spec.multi) throw new OptionError(`option '--${spec.name}' cannot be specified more than once`);
+    if (list.length > 0 && !spec.multi)
+      throw new OptionError(`option '--${spec.name}' cannot be specified more than once`);
     if (spec.kind === 'value' && spec.valid && !spec.valid(value)) {
       throw new OptionError(`the argument ('${value}') for option '--${spec.name}' is invalid`);
     }
@@ -99,7 +100,11 @@ export function failParse(err: unknown, specs: readonly OptionSpec[]): never {
 }
 
 export const flag = (name: string): OptionSpec => ({ name, kind: 'flag' });
-export const value = (name: string, valid?: (v: string) => boolean): OptionSpec => ({ name, kind: 'value', ...(valid ? { valid } : {}) });
+export const value = (name: string, valid?: (v: string) => boolean): OptionSpec => ({
+  name,
+  kind: 'value',
+  ...(valid ? { valid } : {}),
+});
 
 /** Options every Monero-family program accepts. */
 export const COMMON_OPTIONS: OptionSpec[] = [

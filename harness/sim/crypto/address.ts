@@ -43,38 +43,40 @@ const CHECKSUM_SIZE = 4;
  * constants exist from the Carrot release on). Monero values: Monero's
  * src/cryptonote_config.h. Salvium regtest ("fakechain") uses the mainnet set.
  */
-export const ADDRESS_PREFIXES: readonly AddressPrefix[] = Object.freeze([
-  // Salvium, CryptoNote (legacy)
-  { coin: 'salvium', network: 'mainnet', family: 'cn', type: 'standard', prefix: 0x3ef318 }, // SaLv
-  { coin: 'salvium', network: 'mainnet', family: 'cn', type: 'integrated', prefix: 0x55ef318 }, // SaLvi
-  { coin: 'salvium', network: 'mainnet', family: 'cn', type: 'subaddress', prefix: 0xf5ef318 }, // SaLvs
-  { coin: 'salvium', network: 'testnet', family: 'cn', type: 'standard', prefix: 0x15beb318 }, // SaLvT
-  { coin: 'salvium', network: 'testnet', family: 'cn', type: 'integrated', prefix: 0xd055eb318 }, // SaLvTi
-  { coin: 'salvium', network: 'testnet', family: 'cn', type: 'subaddress', prefix: 0xa59eb318 }, // SaLvTs
-  { coin: 'salvium', network: 'stagenet', family: 'cn', type: 'standard', prefix: 0x149eb318 }, // SaLvS
-  { coin: 'salvium', network: 'stagenet', family: 'cn', type: 'integrated', prefix: 0xf343eb318 }, // SaLvSi
-  { coin: 'salvium', network: 'stagenet', family: 'cn', type: 'subaddress', prefix: 0x2d47eb318 }, // SaLvSs
-  // Salvium, Carrot
-  { coin: 'salvium', network: 'mainnet', family: 'carrot', type: 'standard', prefix: 0x180c96 }, // SC1
-  { coin: 'salvium', network: 'mainnet', family: 'carrot', type: 'integrated', prefix: 0x2ccc96 }, // SC1i
-  { coin: 'salvium', network: 'mainnet', family: 'carrot', type: 'subaddress', prefix: 0x314c96 }, // SC1s
-  { coin: 'salvium', network: 'testnet', family: 'carrot', type: 'standard', prefix: 0x254c96 }, // SC1T
-  { coin: 'salvium', network: 'testnet', family: 'carrot', type: 'integrated', prefix: 0x1ac50c96 }, // SC1Ti
-  { coin: 'salvium', network: 'testnet', family: 'carrot', type: 'subaddress', prefix: 0x3c54c96 }, // SC1Ts
-  { coin: 'salvium', network: 'stagenet', family: 'carrot', type: 'standard', prefix: 0x24cc96 }, // SC1S
-  { coin: 'salvium', network: 'stagenet', family: 'carrot', type: 'integrated', prefix: 0x1a848c96 }, // SC1Si
-  { coin: 'salvium', network: 'stagenet', family: 'carrot', type: 'subaddress', prefix: 0x384cc96 }, // SC1Ss
-  // Monero
-  { coin: 'monero', network: 'mainnet', family: 'cn', type: 'standard', prefix: 18 }, // 4
-  { coin: 'monero', network: 'mainnet', family: 'cn', type: 'integrated', prefix: 19 }, // 4
-  { coin: 'monero', network: 'mainnet', family: 'cn', type: 'subaddress', prefix: 42 }, // 8
-  { coin: 'monero', network: 'testnet', family: 'cn', type: 'standard', prefix: 53 }, // 9/A
-  { coin: 'monero', network: 'testnet', family: 'cn', type: 'integrated', prefix: 54 }, // A
-  { coin: 'monero', network: 'testnet', family: 'cn', type: 'subaddress', prefix: 63 }, // B
-  { coin: 'monero', network: 'stagenet', family: 'cn', type: 'standard', prefix: 24 }, // 5
-  { coin: 'monero', network: 'stagenet', family: 'cn', type: 'integrated', prefix: 25 }, // 5
-  { coin: 'monero', network: 'stagenet', family: 'cn', type: 'subaddress', prefix: 36 }, // 7
-].map((p) => Object.freeze(p as AddressPrefix)));
+export const ADDRESS_PREFIXES: readonly AddressPrefix[] = Object.freeze(
+  [
+    // Salvium, CryptoNote (legacy)
+    { coin: 'salvium', network: 'mainnet', family: 'cn', type: 'standard', prefix: 0x3ef318 }, // SaLv
+    { coin: 'salvium', network: 'mainnet', family: 'cn', type: 'integrated', prefix: 0x55ef318 }, // SaLvi
+    { coin: 'salvium', network: 'mainnet', family: 'cn', type: 'subaddress', prefix: 0xf5ef318 }, // SaLvs
+    { coin: 'salvium', network: 'testnet', family: 'cn', type: 'standard', prefix: 0x15beb318 }, // SaLvT
+    { coin: 'salvium', network: 'testnet', family: 'cn', type: 'integrated', prefix: 0xd055eb318 }, // SaLvTi
+    { coin: 'salvium', network: 'testnet', family: 'cn', type: 'subaddress', prefix: 0xa59eb318 }, // SaLvTs
+    { coin: 'salvium', network: 'stagenet', family: 'cn', type: 'standard', prefix: 0x149eb318 }, // SaLvS
+    { coin: 'salvium', network: 'stagenet', family: 'cn', type: 'integrated', prefix: 0xf343eb318 }, // SaLvSi
+    { coin: 'salvium', network: 'stagenet', family: 'cn', type: 'subaddress', prefix: 0x2d47eb318 }, // SaLvSs
+    // Salvium, Carrot
+    { coin: 'salvium', network: 'mainnet', family: 'carrot', type: 'standard', prefix: 0x180c96 }, // SC1
+    { coin: 'salvium', network: 'mainnet', family: 'carrot', type: 'integrated', prefix: 0x2ccc96 }, // SC1i
+    { coin: 'salvium', network: 'mainnet', family: 'carrot', type: 'subaddress', prefix: 0x314c96 }, // SC1s
+    { coin: 'salvium', network: 'testnet', family: 'carrot', type: 'standard', prefix: 0x254c96 }, // SC1T
+    { coin: 'salvium', network: 'testnet', family: 'carrot', type: 'integrated', prefix: 0x1ac50c96 }, // SC1Ti
+    { coin: 'salvium', network: 'testnet', family: 'carrot', type: 'subaddress', prefix: 0x3c54c96 }, // SC1Ts
+    { coin: 'salvium', network: 'stagenet', family: 'carrot', type: 'standard', prefix: 0x24cc96 }, // SC1S
+    { coin: 'salvium', network: 'stagenet', family: 'carrot', type: 'integrated', prefix: 0x1a848c96 }, // SC1Si
+    { coin: 'salvium', network: 'stagenet', family: 'carrot', type: 'subaddress', prefix: 0x384cc96 }, // SC1Ss
+    // Monero
+    { coin: 'monero', network: 'mainnet', family: 'cn', type: 'standard', prefix: 18 }, // 4
+    { coin: 'monero', network: 'mainnet', family: 'cn', type: 'integrated', prefix: 19 }, // 4
+    { coin: 'monero', network: 'mainnet', family: 'cn', type: 'subaddress', prefix: 42 }, // 8
+    { coin: 'monero', network: 'testnet', family: 'cn', type: 'standard', prefix: 53 }, // 9/A
+    { coin: 'monero', network: 'testnet', family: 'cn', type: 'integrated', prefix: 54 }, // A
+    { coin: 'monero', network: 'testnet', family: 'cn', type: 'subaddress', prefix: 63 }, // B
+    { coin: 'monero', network: 'stagenet', family: 'cn', type: 'standard', prefix: 24 }, // 5
+    { coin: 'monero', network: 'stagenet', family: 'cn', type: 'integrated', prefix: 25 }, // 5
+    { coin: 'monero', network: 'stagenet', family: 'cn', type: 'subaddress', prefix: 36 }, // 7
+  ].map((p) => Object.freeze(p as AddressPrefix)),
+);
 
 const BY_PREFIX = new Map<number, AddressPrefix>(ADDRESS_PREFIXES.map((p) => [p.prefix, p]));
 const BY_KIND = new Map<string, AddressPrefix>(
@@ -104,7 +106,8 @@ export function encodeAddress(a: Omit<DecodedAddress, 'coin'> & { coin?: Coin })
   if (a.viewPublicKey.length !== KEY_SIZE) throw new Error(`view public key must be ${KEY_SIZE} bytes`);
   const parts = [encodeVarint(prefix), a.spendPublicKey, a.viewPublicKey];
   if (a.type === 'integrated') {
-    if (a.paymentId?.length !== PAYMENT_ID_SIZE) throw new Error(`integrated address needs an ${PAYMENT_ID_SIZE}-byte payment id`);
+    if (a.paymentId?.length !== PAYMENT_ID_SIZE)
+      throw new Error(`integrated address needs an ${PAYMENT_ID_SIZE}-byte payment id`);
     parts.push(a.paymentId);
   } else if (a.paymentId !== undefined) {
     throw new Error('only integrated addresses carry a payment id');

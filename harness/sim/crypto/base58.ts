@@ -62,8 +62,22 @@ export function decode(text: string): Uint8Array | null {
   if (restSize < 0) return null;
   const out = new Uint8Array(full * FULL_BLOCK_SIZE + restSize);
   for (let b = 0; b < full; b++) {
-    if (!decodeBlock(text, b * FULL_ENCODED_BLOCK_SIZE, FULL_ENCODED_BLOCK_SIZE, FULL_BLOCK_SIZE, out, b * FULL_BLOCK_SIZE)) return null;
+    if (
+      !decodeBlock(
+        text,
+        b * FULL_ENCODED_BLOCK_SIZE,
+        FULL_ENCODED_BLOCK_SIZE,
+        FULL_BLOCK_SIZE,
+        out,
+        b * FULL_BLOCK_SIZE,
+      )
+    )
+      return null;
   }
-  if (restSize > 0 && !decodeBlock(text, full * FULL_ENCODED_BLOCK_SIZE, restWidth, restSize, out, full * FULL_BLOCK_SIZE)) return null;
+  if (
+    restSize > 0 &&
+    !decodeBlock(text, full * FULL_ENCODED_BLOCK_SIZE, restWidth, restSize, out, full * FULL_BLOCK_SIZE)
+  )
+    return null;
   return out;
 }

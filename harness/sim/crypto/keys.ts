@@ -92,7 +92,13 @@ function walletKeys(k: KeyBytes, network: Network, family: 'cn' | 'carrot'): Wal
     viewSecret: toHex(k.viewSecret),
     spendPublic: toHex(k.spendPublic),
     viewPublic: toHex(k.viewPublic),
-    address: encodeAddress({ network, family, type: 'standard', spendPublicKey: k.spendPublic, viewPublicKey: k.viewPublic }),
+    address: encodeAddress({
+      network,
+      family,
+      type: 'standard',
+      spendPublicKey: k.spendPublic,
+      viewPublicKey: k.viewPublic,
+    }),
   };
 }
 

@@ -49,21 +49,26 @@ export function seedToMnemonic(seed: Uint8Array): string {
  * unknown word, a word triple that encodes no 32-bit value, or a bad checksum.
  */
 export function wordsToSeed(words: string | readonly string[]): Uint8Array {
-  const list = (typeof words === 'string' ? words.trim().split(/\s+/) : words.map((w) => w.trim())).filter((w) => w !== '');
+  const list = (typeof words === 'string' ? words.trim().split(/\s+/) : words.map((w) => w.trim())).filter(
+    (w) => w !== '',
+  );
   if (list.length !== SEED_WORDS && list.length !== SEED_WORDS + 1) {
     throw new Error(`invalid seed: expected 25 words (or 24 without checksum), got ${list.length}`);
   }
   const lower = list.map((w) => w.toLowerCase());
   const indices = lower.map((w, i) => {
     const index = INDEX_BY_PREFIX.get(prefixOf(w));
-    if (index === undefined) throw new Error(`invalid seed: word ${i + 1} "${list[i]}" is not in the English word list`);
+    if (index === undefined)
+      throw new Error(`invalid seed: word ${i + 1} "${list[i]}" is not in the English word list`);
     return index;
   });
   const data = lower.slice(0, SEED_WORDS);
   if (lower.length === SEED_WORDS + 1) {
     const expected = data[checksumIndex(data)] as string;
     if (prefixOf(expected) !== prefixOf(lower[SEED_WORDS] as string)) {
-      throw new Error(`invalid seed: checksum word "${list[SEED_WORDS]}" does not match (expected "${ENGLISH_WORDS[INDEX_BY_PREFIX.get(prefixOf(expected)) as number]}")`);
+      throw new Error(
+        `invalid seed: checksum word "${list[SEED_WORDS]}" does not match (expected "${ENGLISH_WORDS[INDEX_BY_PREFIX.get(prefixOf(expected)) as number]}")`,
+      );
     }
   }
   const seed = new Uint8Array(SEED_BYTES);

@@ -38,8 +38,14 @@ export function daemonJsonRpcMethods(ctx: DaemonContext): Map<string, Handler> {
   alias(['get_block_header_by_height', 'getblockheaderbyheight'], (raw) => {
     const p = heightParams.parse(raw);
     const top = height(l) - 1;
-    if (p.height > BigInt(top)) throw new RpcError(-2, `Requested block height: ${p.height} greater than current top block height: ${top}`);
-    return { block_header: blockHeader(l, l.blocks[Number(p.height)] as Block, p.fill_pow_hash), credits: 0, top_hash: '', ...STATUS };
+    if (p.height > BigInt(top))
+      throw new RpcError(-2, `Requested block height: ${p.height} greater than current top block height: ${top}`);
+    return {
+      block_header: blockHeader(l, l.blocks[Number(p.height)] as Block, p.fill_pow_hash),
+      credits: 0,
+      top_hash: '',
+      ...STATUS,
+    };
   });
   alias(['get_block_header_by_hash', 'getblockheaderbyhash'], (raw) => {
     const p = hashParams.parse(raw);
@@ -69,9 +75,21 @@ export function daemonJsonRpcMethods(ctx: DaemonContext): Map<string, Handler> {
   alias(['get_token_info'], (raw) => {
     const t = l.tokens.get(tokenInfoParams.parse(raw).asset_type);
     if (!t) {
-      return { sal_token: { name: '', size: 0, supply: 0, url: '' }, status: 'Token not found', 'token.asset_type': '', 'token.version': 0, token_type: 0 };
+      return {
+        sal_token: { name: '', size: 0, supply: 0, url: '' },
+        status: 'Token not found',
+        'token.asset_type': '',
+        'token.version': 0,
+        token_type: 0,
+      };
     }
-    return { sal_token: { name: t.name, size: t.size, supply: t.supply, url: t.url }, status: 'OK', 'token.asset_type': t.ticker, 'token.version': 1, token_type: 2 };
+    return {
+      sal_token: { name: t.name, size: t.size, supply: t.supply, url: t.url },
+      status: 'OK',
+      'token.asset_type': t.ticker,
+      'token.version': 1,
+      token_type: 2,
+    };
   });
   alias(['get_fee_estimate'], (raw) => {
     feeParams.parse(raw);

@@ -41,7 +41,8 @@ function configFileArgs(path: string): string[] {
 function parse(argv: string[]): ParsedOptions {
   try {
     const cli = parseOptions(argv, DAEMON_OPTIONS);
-    const conf = cli.get('config-file') ?? join(homedir(), '.salvium', cli.has('testnet') ? 'testnet' : '', 'salvium.conf');
+    const conf =
+      cli.get('config-file') ?? join(homedir(), '.salvium', cli.has('testnet') ? 'testnet' : '', 'salvium.conf');
     if (!existsSync(conf)) return cli;
     const fromFile = parseOptions(configFileArgs(conf), DAEMON_OPTIONS);
     for (const [k, v] of fromFile.values) if (!cli.values.has(k)) cli.values.set(k, v);
@@ -68,7 +69,10 @@ function listen(server: Server, host: string, port: number): Promise<void> {
 function commandLineDone(opts: ReturnType<typeof parse>): boolean {
   if (opts.has('help') || opts.has('version')) {
     process.stdout.write(`${VERSION_LINE}\n`);
-    if (opts.has('help')) process.stdout.write(`\nUsage: ${basename(process.argv[1] ?? 'salviumd')} [options|settings] [daemon_command...]\n`);
+    if (opts.has('help'))
+      process.stdout.write(
+        `\nUsage: ${basename(process.argv[1] ?? 'salviumd')} [options|settings] [daemon_command...]\n`,
+      );
     return true;
   }
   const nets = ['testnet', 'stagenet', 'regtest'].filter((n) => opts.has(n));
@@ -91,12 +95,22 @@ function commandLineDone(opts: ReturnType<typeof parse>): boolean {
 function settings(opts: ReturnType<typeof parse>) {
   const dataDir = join(opts.get('data-dir') ?? join(homedir(), '.salvium'), 'testnet');
   const logOpt = opts.get('log-file');
-  const logFile = logOpt ? (dirname(logOpt) === '.' && !logOpt.startsWith('.') ? join(dataDir, logOpt) : logOpt) : join(dataDir, 'salvium.log');
+  const logFile = logOpt
+    ? dirname(logOpt) === '.' && !logOpt.startsWith('.')
+      ? join(dataDir, logOpt)
+      : logOpt
+    : join(dataDir, 'salvium.log');
   const fixed = BigInt(opts.get('fixed-difficulty') ?? '0');
   return {
     dataDir,
     dbDir: join(dataDir, String(TESTNET_VERSION), 'lmdb'),
-    log: createLogger({ file: logFile, console: true, category: 'global', sourceFile: 'daemon.cpp', level: Number(opts.get('log-level') ?? 0) || 0 }),
+    log: createLogger({
+      file: logFile,
+      console: true,
+      category: 'global',
+      sourceFile: 'daemon.cpp',
+      level: Number(opts.get('log-level') ?? 0) || 0,
+    }),
     offline: opts.has('offline') && !opts.has('no-sync'),
     rpcIp: opts.get('rpc-bind-ip') ?? '127.0.0.1',
     rpcPort: Number(opts.get('rpc-bind-port') ?? TESTNET_PORTS.rpc),
@@ -149,14 +163,23 @@ async function initNetwork(opts: ReturnType<typeof parse>, st: Settings, sockets
   log.log('I', 'p2p server initialized OK');
   log.log('I', 'Initializing core RPC server...');
   if (!isLoopback(st.rpcIp) && !opts.has('confirm-external-bind')) {
-    log.log('E', '--rpc-bind-ip permits inbound unencrypted external connections. Consider SSH tunnel or SSL proxy instead. Override with --confirm-external-bind');
+    log.log(
+      'E',
+      '--rpc-bind-ip permits inbound unencrypted external connections. Consider SSH tunnel or SSL proxy instead. Override with --confirm-external-bind',
+    );
     fail(log, 'Failed to initialize core RPC server.');
   }
   log.log('I', `Binding on ${st.rpcIp} (IPv4):${st.rpcPort}`);
 }
 
 /** The RPC server and the ZMQ socket (a plain listener: nothing is published offline). */
-async function startServers(opts: ReturnType<typeof parse>, st: Settings, ctx: DaemonContext, sockets: Server[], config: ReturnType<typeof loadSimConfig>): Promise<RpcServer> {
+async function startServers(
+  opts: ReturnType<typeof parse>,
+  st: Settings,
+  ctx: DaemonContext,
+  sockets: Server[],
+  config: ReturnType<typeof loadSimConfig>,
+): Promise<RpcServer> {
   const { log } = st;
   let server: RpcServer;
   try {
@@ -264,7 +287,12 @@ async function main(): Promise<void> {
     log.log('I', 'Deinitializing core RPC server...');
     log.log('I', 'Deinitializing p2p...');
     await Promise.all(sockets.map((s) => new Promise((r) => s.close(() => r(undefined)))));
-    for (const line of ['Deinitializing core...', 'Stopping cryptonote protocol...', 'Cryptonote protocol stopped successfully']) log.log('I', line);
+    for (const line of [
+      'Deinitializing core...',
+      'Stopping cryptonote protocol...',
+      'Cryptonote protocol stopped successfully',
+    ])
+      log.log('I', line);
     process.exit(0);
   };
   const ctx: DaemonContext = {
@@ -286,7 +314,8 @@ async function main(): Promise<void> {
     shutdown: () => void shutdown(),
   };
   server = await startServers(opts, st, ctx, sockets, config);
-  for (const line of ['Starting core RPC server...', 'core RPC server started ok', 'Starting p2p net loop...']) log.log('I', line);
+  for (const line of ['Starting core RPC server...', 'core RPC server started ok', 'Starting p2p net loop...'])
+    log.log('I', line);
   process.on('SIGINT', () => void shutdown());
   process.on('SIGTERM', () => void shutdown());
   bannerTimer = banner(log, st.offline, config.bannerDelayMs);

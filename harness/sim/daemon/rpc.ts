@@ -11,7 +11,12 @@ import { STATUS, info, miningStatus, now, type DaemonContext } from './views.js'
 
 export type { DaemonContext } from './views.js';
 
-const startMiningParams = params({ miner_address: str(), threads_count: u64(), do_background_mining: bool(), ignore_battery: bool() });
+const startMiningParams = params({
+  miner_address: str(),
+  threads_count: u64(),
+  do_background_mining: bool(),
+  ignore_battery: bool(),
+});
 const blocksParams = params({ start_height: u64(), count: u64(1000n) });
 const popParams = params({ nblocks: u64() });
 const rawTxParams = params({ tx_as_hex: str(), do_not_relay: bool() });
@@ -30,12 +35,15 @@ function isKeyImageSpent(l: DaemonContext['ledger'], keyImages: string[]): Recor
   const base = { credits: 0, top_hash: '', untrusted: false };
   if (keyImages.length > MAX_SPENT_KEY_IMAGES_COUNT) return { ...base, status: 'Too many key images queried' };
   for (const k of keyImages) {
-    if (k.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(k)) return { ...base, status: 'Failed to parse hex representation of key image' };
+    if (k.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(k))
+      return { ...base, status: 'Failed to parse hex representation of key image' };
     if (k.length !== 64) return { ...base, status: 'Failed, size of data mismatch' };
   }
   const pooled = new Set<string>();
   for (const tx of l.pool.values()) for (const i of tx.inputs) pooled.add(i.keyImage);
-  const status = keyImages.map((k) => k.toLowerCase()).map((k) => (l.spentKeyImages.has(k) ? 1 : pooled.has(k) ? 2 : 0));
+  const status = keyImages
+    .map((k) => k.toLowerCase())
+    .map((k) => (l.spentKeyImages.has(k) ? 1 : pooled.has(k) ? 2 : 0));
   return { ...base, ...(status.length ? { spent_status: status } : {}), status: 'OK' };
 }
 
@@ -45,8 +53,10 @@ function startMining(ctx: DaemonContext, p: ReturnType<typeof startMiningParams.
   if (!addr || addr.coin !== 'salvium' || addr.network !== 'testnet') return 'Failed, wrong address';
   if (addr.type === 'subaddress') return "Mining to subaddress isn't supported yet";
   const hf = nextHardFork(height(ctx.ledger));
-  if (addr.family === 'carrot' && hf < HF_CARROT) return "Mining to Carrot wallet address, but Carrot isn't supported yet";
-  if (addr.family === 'cn' && hf >= HF_CARROT) return 'Mining to CryptoNote wallet address, but Carrot wallet address is required';
+  if (addr.family === 'carrot' && hf < HF_CARROT)
+    return "Mining to Carrot wallet address, but Carrot isn't supported yet";
+  if (addr.family === 'cn' && hf >= HF_CARROT)
+    return 'Mining to CryptoNote wallet address, but Carrot wallet address is required';
   if (p.threads_count > BigInt(4 * availableParallelism())) return 'Failed, too many threads relative to CPU cores.';
   if (ctx.miner.active) return 'Already mining';
   if (ctx.miner.stopping) return 'Failed, mining not started';
@@ -56,14 +66,28 @@ function startMining(ctx: DaemonContext, p: ReturnType<typeof startMiningParams.
 
 function sendRawTransaction(ctx: DaemonContext, hex: string): Record<string, unknown> {
   const base = {
-    credits: 0, double_spend: false, fee_too_low: false, invalid_input: false, invalid_output: false, low_mixin: false,
-    nonzero_unlock_time: false, not_relayed: false, overspend: false, reason: '', sanity_check_failed: false,
-    too_big: false, too_few_outputs: false, top_hash: '', tx_extra_too_big: false, untrusted: false,
+    credits: 0,
+    double_spend: false,
+    fee_too_low: false,
+    invalid_input: false,
+    invalid_output: false,
+    low_mixin: false,
+    nonzero_unlock_time: false,
+    not_relayed: false,
+    overspend: false,
+    reason: '',
+    sanity_check_failed: false,
+    too_big: false,
+    too_few_outputs: false,
+    top_hash: '',
+    tx_extra_too_big: false,
+    untrusted: false,
   };
   let tx: Tx;
   try {
     tx = decode<Tx>(fromHex(hex));
-    if (!tx || typeof tx.txid !== 'string' || !Array.isArray(tx.inputs) || !Array.isArray(tx.outputs)) throw new Error('shape');
+    if (!tx || typeof tx.txid !== 'string' || !Array.isArray(tx.inputs) || !Array.isArray(tx.outputs))
+      throw new Error('shape');
   } catch {
     ctx.log.log('W', 'Failed to parse tx from hexbuff');
     return { ...base, status: 'Failed', reason: 'Failed to parse tx', sanity_check_failed: true };
@@ -127,7 +151,9 @@ export function daemonUriEndpoints(ctx: DaemonContext): Map<string, Handler> {
     const p = blocksParams.parse(raw);
     const start = Number(p.start_height);
     const count = Math.min(Number(p.count), 5000);
-    const blocks = l.blocks.slice(start, start + count).map((b) => ({ ...b, firstOutputIndex: l.firstOutput[b.index] }));
+    const blocks = l.blocks
+      .slice(start, start + count)
+      .map((b) => ({ ...b, firstOutputIndex: l.firstOutput[b.index] }));
     return { blocks_json: encode(blocks), current_height: height(l), ...STATUS };
   });
   const pool: Handler = () => ({

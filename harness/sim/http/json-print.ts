@@ -7,7 +7,7 @@ export function formatDouble(v: number): string {
   if (v === Infinity) return 'inf';
   if (v === -Infinity) return '-inf';
   if (v === 0) return Object.is(v, -0) ? '-0' : '0';
-  const exp = Number((v.toExponential(5).split('e')[1] ?? '0'));
+  const exp = Number(v.toExponential(5).split('e')[1] ?? '0');
   if (exp < -4 || exp >= 6) {
     const [mant = '', e = '0'] = v.toExponential(5).split('e');
     const m = mant.includes('.') ? mant.replace(/0+$/, '').replace(/\.$/, '') : mant;
@@ -23,15 +23,24 @@ export function formatDouble(v: number): string {
 function escapeString(s: string): string {
   return s.replace(/[\b\f\n\r\t\v"\\/]/g, (ch) => {
     switch (ch) {
-      case '\b': return '\\b';
-      case '\f': return '\\f';
-      case '\n': return '\\n';
-      case '\r': return '\\r';
-      case '\t': return '\\t';
-      case '\v': return '\\v';
-      case '"': return '\\"';
-      case '\\': return '\\\\';
-      default: return '\\/';
+      case '\b':
+        return '\\b';
+      case '\f':
+        return '\\f';
+      case '\n':
+        return '\\n';
+      case '\r':
+        return '\\r';
+      case '\t':
+        return '\\t';
+      case '\v':
+        return '\\v';
+      case '"':
+        return '\\"';
+      case '\\':
+        return '\\\\';
+      default:
+        return '\\/';
     }
   });
 }
@@ -49,7 +58,10 @@ function compareKeys(a: string, b: string): number {
 }
 
 const isOmitted = (v: unknown): boolean =>
-  v === undefined || typeof v === 'function' || typeof v === 'symbol' || (Array.isArray(v) && !v.some((e) => !isOmitted(e)));
+  v === undefined ||
+  typeof v === 'function' ||
+  typeof v === 'symbol' ||
+  (Array.isArray(v) && !v.some((e) => !isOmitted(e)));
 
 function printNumberLike(v: number | bigint | RawNumber): string {
   if (typeof v === 'bigint') return v.toString();
@@ -75,7 +87,10 @@ function print(v: unknown, indent: number): string {
   }
   if (v instanceof RawNumber) return printNumberLike(v);
   if (Array.isArray(v)) {
-    return `[${v.filter((e) => !isOmitted(e)).map((e) => print(e, indent)).join(',')}]`;
+    return `[${v
+      .filter((e) => !isOmitted(e))
+      .map((e) => print(e, indent))
+      .join(',')}]`;
   }
   const entries = Object.keys(v as object)
     .filter((k) => !isOmitted((v as Record<string, unknown>)[k]))

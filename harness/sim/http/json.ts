@@ -95,7 +95,8 @@ const isSpace = (c: number): boolean => c === 0x20 || (c >= 0x09 && c <= 0x0d);
 const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
 const isAlpha = (c: number): boolean => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
 // lut flag 16: 0-9 . e E + -
-const isNumberChar = (c: number): boolean => isDigit(c) || c === 0x2e || c === 0x65 || c === 0x45 || c === 0x2b || c === 0x2d;
+const isNumberChar = (c: number): boolean =>
+  isDigit(c) || c === 0x2e || c === 0x65 || c === 0x45 || c === 0x2b || c === 0x2d;
 const hexValue = (c: number): number => {
   if (c >= 0x30 && c <= 0x39) return c - 0x30;
   if (c >= 0x41 && c <= 0x46) return c - 0x41 + 10;
@@ -104,7 +105,8 @@ const hexValue = (c: number): number => {
 };
 
 function setKey(obj: ParsedObject, key: string, value: Parsed): void {
-  if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
   else obj[key] = value;
 }
 
@@ -143,12 +145,24 @@ class Parser {
       if (i >= s.length) throw FAIL;
       const e = s[i] as string;
       switch (e) {
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'n': out += '\n'; break;
-        case 'r': out += '\r'; break;
-        case 't': out += '\t'; break;
-        case 'v': out += '\v'; break;
+        case 'b':
+          out += '\b';
+          break;
+        case 'f':
+          out += '\f';
+          break;
+        case 'n':
+          out += '\n';
+          break;
+        case 'r':
+          out += '\r';
+          break;
+        case 't':
+          out += '\t';
+          break;
+        case 'v':
+          out += '\v';
+          break;
         case 'u': {
           const hi = this.hex4(i);
           i += 4;
@@ -212,7 +226,15 @@ class Parser {
    */
   object(section: ParsedObject, start: { pos: number }, recursion: number): void {
     if (recursion >= RECURSION_LIMIT) throw FAIL;
-    const f: Frame = { section, name: '', arr: null, mode: 'none', numberKind: 'uint', state: State.SectionStart, recursion };
+    const f: Frame = {
+      section,
+      name: '',
+      arr: null,
+      mode: 'none',
+      numberKind: 'uint',
+      state: State.SectionStart,
+      recursion,
+    };
     for (let it = start.pos; it < this.s.length; it++) {
       const c = this.s.charCodeAt(it);
       const next = this.step(f, c, it);

@@ -80,10 +80,16 @@ const readU8 = unsigned(8, false, 'an unsigned 8-bit integer');
 export const u64 = (dflt: bigint = 0n): Field<bigint> => ({ read: readU64, dflt: () => dflt });
 
 /** uint32 field (default 0). */
-export const u32 = (dflt: number = 0): Field<number> => ({ read: (raw, path) => Number(readU32(raw, path)), dflt: () => dflt });
+export const u32 = (dflt: number = 0): Field<number> => ({
+  read: (raw, path) => Number(readU32(raw, path)),
+  dflt: () => dflt,
+});
 
 /** uint8 field (default 0). */
-export const u8 = (dflt: number = 0): Field<number> => ({ read: (raw, path) => Number(readU8(raw, path)), dflt: () => dflt });
+export const u8 = (dflt: number = 0): Field<number> => ({
+  read: (raw, path) => Number(readU8(raw, path)),
+  dflt: () => dflt,
+});
 
 /** bool field (default false): only `true`/`false`. */
 export const bool = (dflt: boolean = false): Field<boolean> => ({

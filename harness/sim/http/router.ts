@@ -47,7 +47,8 @@ export interface RouterOptions {
 
 export type Report = (error: unknown, path: string, method?: string) => void;
 
-const UNAUTHORIZED_BODY = '<html><head><title>Unauthorized Access</title></head><body><h1>401 Unauthorized</h1></body></html>';
+const UNAUTHORIZED_BODY =
+  '<html><head><title>Unauthorized Access</title></head><body><h1>401 Unauthorized</h1></body></html>';
 
 export interface Reply {
   status: number;
@@ -58,11 +59,22 @@ export interface Reply {
   close?: boolean;
 }
 
-export const jsonReply = (value: unknown): Reply => ({ status: 200, message: 'Ok', body: toEpeeJson(value), contentType: 'application/json' });
-export const errorReply = (code: number, message: string, id: unknown): Reply => jsonReply({ error: { code, message }, id, jsonrpc: '2.0' });
+export const jsonReply = (value: unknown): Reply => ({
+  status: 200,
+  message: 'Ok',
+  body: toEpeeJson(value),
+  contentType: 'application/json',
+});
+export const errorReply = (code: number, message: string, id: unknown): Reply =>
+  jsonReply({ error: { code, message }, id, jsonrpc: '2.0' });
 export const BAD_REQUEST: Reply = { status: 400, message: 'Bad request', contentType: 'text/plain' };
 export const NOT_FOUND: Reply = { status: 404, message: 'Not found', contentType: 'text/plain' };
-export const INTERNAL_ERROR: Reply = { status: 500, message: 'Internal Server Error', contentType: 'text/plain', close: true };
+export const INTERNAL_ERROR: Reply = {
+  status: 500,
+  message: 'Internal Server Error',
+  contentType: 'text/plain',
+  close: true,
+};
 // /json_rpc sets the JSON content type before it reads `method`, so its 500 keeps it
 export const JSON_RPC_INTERNAL_ERROR: Reply = { ...INTERNAL_ERROR, contentType: 'application/json' };
 
@@ -74,7 +86,10 @@ function member(doc: ParsedObject, key: string): Parsed | undefined {
 }
 
 /** The router of one server: request and body → the reply. */
-export function createRouter(opts: RouterOptions, report: Report): (req: IncomingMessage, body: string) => Promise<Reply> {
+export function createRouter(
+  opts: RouterOptions,
+  report: Report,
+): (req: IncomingMessage, body: string) => Promise<Reply> {
   const sessions = new WeakMap<Socket, DigestNonceStore>();
   const checkAuth = (req: IncomingMessage): Reply | undefined => {
     if (!opts.auth) return undefined;
@@ -85,7 +100,13 @@ export function createRouter(opts: RouterOptions, report: Report): (req: Incomin
     }
     const v = verifyDigestAuthorization(req.headers.authorization, req.method ?? '', opts.auth, store);
     if (v.ok) return undefined;
-    return { status: 401, message: 'Unauthorized', contentType: 'text/html', body: UNAUTHORIZED_BODY, wwwAuthenticate: v.wwwAuthenticate };
+    return {
+      status: 401,
+      message: 'Unauthorized',
+      contentType: 'text/html',
+      body: UNAUTHORIZED_BODY,
+      wwwAuthenticate: v.wwwAuthenticate,
+    };
   };
 
   const uriCall = async (handler: Handler, body: string, path: string): Promise<Reply> => {

@@ -76,9 +76,19 @@ function send(res: ServerResponse, reply: Reply, close: boolean): void {
 }
 
 /** The request handler: epee's size limits, then (one at a time when serial) routing and the reply. */
-function requestHandler(opts: RpcServerOptions, route: ReturnType<typeof createRouter>, report: Report, queue: SerialQueue): (req: IncomingMessage, res: ServerResponse) => void {
+function requestHandler(
+  opts: RpcServerOptions,
+  route: ReturnType<typeof createRouter>,
+  report: Report,
+  queue: SerialQueue,
+): (req: IncomingMessage, res: ServerResponse) => void {
   const limit = opts.maxBodyBytes;
-  const processRequest = async (req: IncomingMessage, res: ServerResponse, body: string, closeAfter: boolean): Promise<void> => {
+  const processRequest = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: string,
+    closeAfter: boolean,
+  ): Promise<void> => {
     const path = req.url ?? '';
     try {
       opts.onRequest?.(path);

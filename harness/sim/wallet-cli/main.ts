@@ -25,9 +25,34 @@ const out = (line = ''): void => void process.stdout.write(`${line}\n`);
 
 /** Commands of the real CLI that the simulator does not implement (they answer so, honestly). */
 const REAL_COMMANDS = new Set([
-  'transfer', 'sweep_all', 'sweep_single', 'burn', 'stake', 'audit', 'create_token', 'get_tokens', 'token_info', 'show_transfers', 'set',
-  'set_daemon', 'rescan_bc', 'incoming_transfers', 'payments', 'account', 'integrated_address', 'address_book', 'sign', 'verify', 'export_key_images',
-  'import_key_images', 'password', 'status', 'wallet_info', 'spendkey', 'welcome', 'version',
+  'transfer',
+  'sweep_all',
+  'sweep_single',
+  'burn',
+  'stake',
+  'audit',
+  'create_token',
+  'get_tokens',
+  'token_info',
+  'show_transfers',
+  'set',
+  'set_daemon',
+  'rescan_bc',
+  'incoming_transfers',
+  'payments',
+  'account',
+  'integrated_address',
+  'address_book',
+  'sign',
+  'verify',
+  'export_key_images',
+  'import_key_images',
+  'password',
+  'status',
+  'wallet_info',
+  'spendkey',
+  'welcome',
+  'version',
 ]);
 
 function parse(argv: string[]): ParsedOptions {
@@ -93,7 +118,9 @@ function printGenerated(w: Wallet, showSeed: boolean): void {
   out("your current session's state. Otherwise, you might need to synchronize ");
   out('your wallet again (your wallet keys are NOT at risk in any case).');
   out('');
-  out('NOTE: the following 25 words can be used to recover access to your wallet. Write them down and store them somewhere safe and secure. Please do not store them in your email or on file storage services outside of your immediate control.');
+  out(
+    'NOTE: the following 25 words can be used to recover access to your wallet. Write them down and store them somewhere safe and secure. Please do not store them in your email or on file storage services outside of your immediate control.',
+  );
   out('');
   out(words.slice(0, 8).join(' '));
   out(words.slice(8, 16).join(' '));
@@ -122,12 +149,18 @@ async function create(path: string, opts: ParsedOptions, input: LineInput, daemo
     }
     // The real CLI always asks for a seed offset passphrase, --electrum-seed or not; when stdin is
     // not a TTY it prints no prompt and reads one line silently.
-    const passphrase = await input.ask(process.stdin.isTTY ? 'Enter seed offset passphrase, empty if none: ' : undefined);
+    const passphrase = await input.ask(
+      process.stdin.isTTY ? 'Enter seed offset passphrase, empty if none: ' : undefined,
+    );
     if (passphrase) {
       out('Error: the simulator does not model seed offset passphrases (see harness/sim/README.md)');
       process.exit(1);
     }
-    const h = opts.get('restore-height') ?? (await input.ask('Restore from specific blockchain height (optional, default 0),\nor alternatively from specific date (YYYY-MM-DD): '));
+    const h =
+      opts.get('restore-height') ??
+      (await input.ask(
+        'Restore from specific blockchain height (optional, default 0),\nor alternatively from specific date (YYYY-MM-DD): ',
+      ));
     refreshFrom = /^\d+$/.test((h ?? '').trim()) ? Number((h ?? '').trim()) : 0;
   } else {
     const lang = await readLanguage(opts, input);
@@ -159,7 +192,12 @@ function open(path: string, password: string): Wallet {
   }
 }
 
-async function runCommand(line: string, w: Wallet, daemon: DaemonClient, tokenMintVisible: boolean): Promise<'exit' | void> {
+async function runCommand(
+  line: string,
+  w: Wallet,
+  daemon: DaemonClient,
+  tokenMintVisible: boolean,
+): Promise<'exit' | void> {
   const [cmd, ...args] = line.trim().split(/\s+/);
   if (!cmd) return;
   switch (cmd) {
@@ -168,7 +206,9 @@ async function runCommand(line: string, w: Wallet, daemon: DaemonClient, tokenMi
       return 'exit';
     case 'address': {
       const used = w.state.outputs.length > 0;
-      out(`${'0'.padStart(8)} CN     ${w.keys.cn.address.padStart(96)} ${'Primary address'.padStart(21)} ${(used ? '(used)' : '').padStart(6)}`);
+      out(
+        `${'0'.padStart(8)} CN     ${w.keys.cn.address.padStart(96)} ${'Primary address'.padStart(21)} ${(used ? '(used)' : '').padStart(6)}`,
+      );
       out(`${' '.repeat(9)}Carrot ${w.keys.carrot.address.padStart(96)}`);
       return;
     }
@@ -193,7 +233,9 @@ async function runCommand(line: string, w: Wallet, daemon: DaemonClient, tokenMi
       return;
     }
     case 'seed':
-      out('NOTE: the following 25 words can be used to recover access to your wallet. Write them down and store them somewhere safe and secure. Please do not store them in your email or on file storage services outside of your immediate control.');
+      out(
+        'NOTE: the following 25 words can be used to recover access to your wallet. Write them down and store them somewhere safe and secure. Please do not store them in your email or on file storage services outside of your immediate control.',
+      );
       out(seedToWords(fromHex(w.keysFile.seed)).join(' '));
       return;
     case 'viewkey':
@@ -214,8 +256,14 @@ async function runCommand(line: string, w: Wallet, daemon: DaemonClient, tokenMi
   }
 }
 
-/** The wallet to use: --generate-new-wallet, --wallet-file, or the name asked for (opened, or created when confirmed). */
-async function chooseWallet(opts: ReturnType<typeof parse>, input: ReturnType<typeof createLineInput>, daemon: ReturnType<typeof createDaemonClient>): Promise<Wallet> {
+/**
+ * The wallet to use: --generate-new-wallet, --wallet-file, or the name asked for (opened, or created when confirmed).
+ */
+async function chooseWallet(
+  opts: ReturnType<typeof parse>,
+  input: ReturnType<typeof createLineInput>,
+  daemon: ReturnType<typeof createDaemonClient>,
+): Promise<Wallet> {
   const generate = opts.get('generate-new-wallet');
   const walletFile = opts.get('wallet-file');
   if (generate) {
@@ -246,14 +294,21 @@ async function chooseWallet(opts: ReturnType<typeof parse>, input: ReturnType<ty
 async function main(): Promise<void> {
   const opts = parse(process.argv.slice(2));
   out('This is the command line Salvium wallet. It needs to connect to a Salvium daemon to work correctly.');
-  out('WARNING: Do not reuse your Salvium keys on another fork, UNLESS this fork has key reuse mitigations built in. Doing so will harm your privacy.');
+  out(
+    'WARNING: Do not reuse your Salvium keys on another fork, UNLESS this fork has key reuse mitigations built in. Doing so will harm your privacy.',
+  );
   out('');
   out(VERSION_LINE);
   if (opts.has('help') || opts.has('version')) return;
   // The CLI wallet logs to its file only, never to the console.
   const logFile = opts.get('log-file') ?? join(dirname(process.argv[1] ?? '.'), 'salvium-wallet-cli.log');
   out(`Logging to ${logFile}`);
-  const log = createLogger({ file: resolve(logFile), console: false, category: 'wallet.simplewallet', sourceFile: 'simplewallet.cpp' });
+  const log = createLogger({
+    file: resolve(logFile),
+    console: false,
+    category: 'wallet.simplewallet',
+    sourceFile: 'simplewallet.cpp',
+  });
   log.log('I', VERSION_LINE);
   if (!opts.has('testnet')) {
     out('Error: saltnet simulator: only --testnet is simulated');
@@ -275,7 +330,9 @@ async function main(): Promise<void> {
   }
   const height = await daemonHeight(daemon);
   if (height === undefined) {
-    out(`Error: wallet failed to connect to daemon: ${address}. Daemon either is not started or wrong port was passed. Please make sure daemon is running or change the daemon address using the 'set_daemon' command.`);
+    out(
+      `Error: wallet failed to connect to daemon: ${address}. Daemon either is not started or wrong port was passed. Please make sure daemon is running or change the daemon address using the 'set_daemon' command.`,
+    );
   } else {
     const mining = await daemon.post('/mining_status', {}).catch(() => ({ active: false }));
     if (!mining.active) {
@@ -283,7 +340,8 @@ async function main(): Promise<void> {
       out('With background mining enabled, the daemon will mine when idle and not on battery.');
       out('Enabling this supports the network you are using, and makes you eligible for receiving new salvium');
       const answer = await input.ask('Do you want to do it now? (Y/Yes/N/No): : ');
-      if (answer !== undefined && /^(y|yes)$/i.test(answer.trim())) out('Background mining enabled. Thank you for supporting the network.');
+      if (answer !== undefined && /^(y|yes)$/i.test(answer.trim()))
+        out('Background mining enabled. Thank you for supporting the network.');
       else out('Background mining not enabled. Set setup-background-mining to 1 to change.');
     }
     // Where the real (Monero 0.18) CLI prints it: after the background-mining question.

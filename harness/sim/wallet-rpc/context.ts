@@ -38,7 +38,13 @@ export async function buildContext(ctx: WalletRpcContext, priority: number): Pro
 }
 
 /** Submit built txs to the daemon (unless do_not_relay), then mark them pending. */
-export async function relay(ctx: WalletRpcContext, w: Wallet, built: Built[], doNotRelay: boolean, code: number): Promise<void> {
+export async function relay(
+  ctx: WalletRpcContext,
+  w: Wallet,
+  built: Built[],
+  doNotRelay: boolean,
+  code: number,
+): Promise<void> {
   if (doNotRelay) return;
   for (const b of built) {
     const res = await ctx.daemon.send(b.tx);
@@ -51,11 +57,18 @@ export async function relay(ctx: WalletRpcContext, w: Wallet, built: Built[], do
   saveWallet(w);
 }
 
-const sortedKeyImages = (b: Built): string[] => b.tx.inputs.map((i) => i.keyImage).sort().reverse();
+const sortedKeyImages = (b: Built): string[] =>
+  b.tx.inputs
+    .map((i) => i.keyImage)
+    .sort()
+    .reverse();
 const txHex = (b: Built): string => toHex(encode(b.tx));
 const ZERO_KEY = '0'.repeat(64);
 
-export function singleResponse(b: Built, o: { getTxKey: boolean; getTxHex: boolean; getTxMetadata: boolean }): Record<string, unknown> {
+export function singleResponse(
+  b: Built,
+  o: { getTxKey: boolean; getTxHex: boolean; getTxMetadata: boolean },
+): Record<string, unknown> {
   return {
     amount: b.amount,
     amounts_by_dest: { amounts: b.destAmounts },
@@ -71,7 +84,10 @@ export function singleResponse(b: Built, o: { getTxKey: boolean; getTxHex: boole
   };
 }
 
-export function splitResponse(built: Built[], o: { getTxKeys: boolean; getTxHex: boolean; getTxMetadata: boolean }): Record<string, unknown> {
+export function splitResponse(
+  built: Built[],
+  o: { getTxKeys: boolean; getTxHex: boolean; getTxMetadata: boolean },
+): Record<string, unknown> {
   return {
     amount_list: built.map((b) => b.amount),
     amounts_by_dest_list: built.map((b) => ({ amounts: b.destAmounts })),
@@ -87,10 +103,12 @@ export function splitResponse(built: Built[], o: { getTxKeys: boolean; getTxHex:
   };
 }
 
-export async function doRefresh(ctx: WalletRpcContext, w: Wallet): Promise<{ blocksFetched: number; receivedMoney: boolean }> {
+export async function doRefresh(
+  ctx: WalletRpcContext,
+  w: Wallet,
+): Promise<{ blocksFetched: number; receivedMoney: boolean }> {
   const r = await refresh(w, ctx.daemon, ctx.scan);
   for (const e of r.events) ctx.log.log('W', e);
   if (r.blocksFetched > 0 || r.receivedMoney) saveWallet(w);
   return r;
 }
-

@@ -39,7 +39,8 @@ function die(log: Logger, message: string): never {
 /** The wallet's password: --password, --password-file (as wallet2 reads it) or --prompt-for-password. */
 async function walletPassword(opts: ParsedOptions, log: Logger): Promise<string> {
   const given = opts.get('password');
-  if (given !== undefined && opts.has('password-file')) die(log, "Wallet initialization failed: can't specify more than one of --password and --password-file");
+  if (given !== undefined && opts.has('password-file'))
+    die(log, "Wallet initialization failed: can't specify more than one of --password and --password-file");
   if (given !== undefined) return given;
   if (opts.has('password-file')) {
     try {
@@ -60,7 +61,11 @@ async function walletPassword(opts: ParsedOptions, log: Logger): Promise<string>
  * the environment) with the password read like a prompt — one line from stdin when it is not a
  * terminal; none of these: a generated login in salvium-wallet-rpc.<port>.login.
  */
-async function rpcLogin(opts: ParsedOptions, log: Logger, rpcPort: number): Promise<{ auth?: { username: string; password: string }; loginFile?: string }> {
+async function rpcLogin(
+  opts: ParsedOptions,
+  log: Logger,
+  rpcPort: number,
+): Promise<{ auth?: { username: string; password: string }; loginFile?: string }> {
   if (opts.has('disable-rpc-login')) return {};
   const given = opts.get('rpc-login') ?? (process.env.RPC_LOGIN || undefined);
   if (given !== undefined) {
@@ -84,10 +89,14 @@ async function rpcLogin(opts: ParsedOptions, log: Logger, rpcPort: number): Prom
 /** The option combinations the real wallet RPC refuses, with its messages. */
 function checkOptions(opts: ReturnType<typeof parse>, log: Logger): void {
   if (opts.has('testnet') && opts.has('stagenet')) die(log, "Can't specify more than one of --testnet and --stagenet");
-  if (opts.has('wallet-file') && opts.has('generate-from-json')) die(log, "Can't specify more than one of --wallet-file and --generate-from-json");
-  if (opts.has('password-file') && opts.has('wallet-dir')) die(log, '--password-file is not allowed in combination with --wallet-dir');
-  if (!opts.has('wallet-file') && !opts.has('generate-from-json') && !opts.has('wallet-dir')) die(log, 'Must specify --wallet-file or --generate-from-json or --wallet-dir');
-  if (opts.has('disable-rpc-login') && opts.has('rpc-login')) die(log, 'Cannot specify --disable-rpc-login and --rpc-login');
+  if (opts.has('wallet-file') && opts.has('generate-from-json'))
+    die(log, "Can't specify more than one of --wallet-file and --generate-from-json");
+  if (opts.has('password-file') && opts.has('wallet-dir'))
+    die(log, '--password-file is not allowed in combination with --wallet-dir');
+  if (!opts.has('wallet-file') && !opts.has('generate-from-json') && !opts.has('wallet-dir'))
+    die(log, 'Must specify --wallet-file or --generate-from-json or --wallet-dir');
+  if (opts.has('disable-rpc-login') && opts.has('rpc-login'))
+    die(log, 'Cannot specify --disable-rpc-login and --rpc-login');
   if (opts.has('wallet-dir') && opts.has('wallet-file')) {
     log.log('E', 'wallet-dir and wallet-file are incompatible, use only one of them');
     die(log, 'Failed to initialize wallet RPC server');
@@ -97,7 +106,12 @@ function checkOptions(opts: ReturnType<typeof parse>, log: Logger): void {
 }
 
 /** --wallet-file: the wallet opened with its password, and its first refresh (unless --no-initial-sync). */
-async function openWalletFile(opts: ReturnType<typeof parse>, log: Logger, daemon: WalletRpcContext['daemon'], scan: WalletRpcContext['scan']): Promise<Wallet | null> {
+async function openWalletFile(
+  opts: ReturnType<typeof parse>,
+  log: Logger,
+  daemon: WalletRpcContext['daemon'],
+  scan: WalletRpcContext['scan'],
+): Promise<Wallet | null> {
   const walletFile = opts.get('wallet-file');
   if (!walletFile) return null;
   let wallet: Wallet;
@@ -109,7 +123,10 @@ async function openWalletFile(opts: ReturnType<typeof parse>, log: Logger, daemo
     if (err instanceof InvalidPassword) die(log, 'Wallet initialization failed: invalid password');
     die(log, `Wallet initialization failed: file not found "${resolve(walletFile)}.keys"`);
   }
-  log.log('W', `Loaded wallet keys file, with public addresses: \n      CN : ${wallet.keys.cn.address}\n  Carrot : ${wallet.keys.carrot.address}`);
+  log.log(
+    'W',
+    `Loaded wallet keys file, with public addresses: \n      CN : ${wallet.keys.cn.address}\n  Carrot : ${wallet.keys.carrot.address}`,
+  );
   if (!opts.has('no-initial-sync')) {
     try {
       const r = await refresh(wallet, daemon, scan);
@@ -137,7 +154,16 @@ async function backgroundRefresh(server: RpcServer, ctx: WalletRpcContext, stopp
 }
 
 /** The wallet RPC server on its port; a port it cannot bind ends the program as the real one does. */
-async function serve(ctx: WalletRpcContext, o: { rpcIp: string; rpcPort: number; auth: Parameters<typeof startRpcServer>[0]['auth']; loginFile: string | undefined; errorSuffix: string | undefined }): Promise<RpcServer> {
+async function serve(
+  ctx: WalletRpcContext,
+  o: {
+    rpcIp: string;
+    rpcPort: number;
+    auth: Parameters<typeof startRpcServer>[0]['auth'];
+    loginFile: string | undefined;
+    errorSuffix: string | undefined;
+  },
+): Promise<RpcServer> {
   try {
     return await startRpcServer({
       host: o.rpcIp,
@@ -158,20 +184,31 @@ async function serve(ctx: WalletRpcContext, o: { rpcIp: string; rpcPort: number;
 
 async function main(): Promise<void> {
   const opts = parse(process.argv.slice(2));
-  process.stdout.write('This is the RPC Salvium wallet. It needs to connect to a Salvium daemon to work correctly.\n\n');
+  process.stdout.write(
+    'This is the RPC Salvium wallet. It needs to connect to a Salvium daemon to work correctly.\n\n',
+  );
   process.stdout.write(`${VERSION_LINE}\n`);
   if (opts.has('help') || opts.has('version')) return;
   const config = loadSimConfig();
   const logFile = resolve(opts.get('log-file') ?? join(dirname(process.argv[1] ?? '.'), 'salvium-wallet-rpc.log'));
   process.stdout.write(`Logging to ${logFile}\n`);
-  const log = createLogger({ file: logFile, console: true, category: 'wallet.rpc', sourceFile: 'wallet_rpc_server.cpp', level: Number(opts.get('log-level') ?? 0) || 0 });
+  const log = createLogger({
+    file: logFile,
+    console: true,
+    category: 'wallet.rpc',
+    sourceFile: 'wallet_rpc_server.cpp',
+    level: Number(opts.get('log-level') ?? 0) || 0,
+  });
 
   checkOptions(opts, log);
 
   const rpcIp = opts.get('rpc-bind-ip') ?? '127.0.0.1';
   const rpcPort = Number(opts.get('rpc-bind-port'));
   if (!isLoopback(rpcIp) && !opts.has('confirm-external-bind')) {
-    log.log('E', '--rpc-bind-ip permits inbound unencrypted external connections. Consider SSH tunnel or SSL proxy instead. Override with --confirm-external-bind');
+    log.log(
+      'E',
+      '--rpc-bind-ip permits inbound unencrypted external connections. Consider SSH tunnel or SSL proxy instead. Override with --confirm-external-bind',
+    );
     die(log, 'Failed to initialize wallet RPC server');
   }
   const daemon = createDaemonClient(daemonAddress((n) => opts.get(n)));
@@ -217,11 +254,14 @@ async function main(): Promise<void> {
 
   // The real server refreshes in its own (single) thread about 1 s after start, then every 20 s.
   const autoRefresh = (first: boolean): void => {
-    refreshTimer = setTimeout(() => {
-      void backgroundRefresh(server!, ctx, () => stopping).finally(() => {
-        if (!stopping) autoRefresh(false);
-      });
-    }, first ? 1000 : AUTO_REFRESH_MS);
+    refreshTimer = setTimeout(
+      () => {
+        void backgroundRefresh(server!, ctx, () => stopping).finally(() => {
+          if (!stopping) autoRefresh(false);
+        });
+      },
+      first ? 1000 : AUTO_REFRESH_MS,
+    );
   };
   autoRefresh(true);
 }

@@ -19,13 +19,28 @@ import { transferMethods } from './transfers.js';
 export type { WalletRpcContext } from './context.js';
 
 const P = {
-  balance: params({ account_index: u32(), address_indices: list(u32()), asset_type: str(), all_accounts: bool(), all_assets: bool(), strict: bool() }),
+  balance: params({
+    account_index: u32(),
+    address_indices: list(u32()),
+    asset_type: str(),
+    all_accounts: bool(),
+    all_assets: bool(),
+    strict: bool(),
+  }),
   address: params({ account_index: u32(), address_index: list(u32()), carrot: bool(true), cryptonote: bool(true) }),
   refresh: params({ start_height: u64() }),
   createWallet: params({ filename: str(), password: str(), language: str() }),
   openWallet: params({ filename: str(), password: str(), autosave_current: bool(true) }),
   closeWallet: params({ autosave_current: bool(true) }),
-  restore: params({ filename: str(), password: str(), seed: str(), restore_height: u64(), language: str(), seed_offset: str(), autosave_current: bool(true) }),
+  restore: params({
+    filename: str(),
+    password: str(),
+    seed: str(),
+    restore_height: u64(),
+    language: str(),
+    seed_offset: str(),
+    autosave_current: bool(true),
+  }),
   queryKey: params({ key_type: str() }),
   validate: params({ address: str(), any_net_type: bool(), allow_openalias: bool() }),
   startMining: params({ threads_count: u64(1n), do_background_mining: bool(), ignore_battery: bool() }),
@@ -33,7 +48,8 @@ const P = {
 
 function walletPath(ctx: WalletRpcContext, filename: string): string {
   if (!ctx.walletDir) throw new RpcError(-23, 'No wallet dir configured');
-  if (filename.includes('/') || filename.includes('\\') || filename === '.' || filename === '..') throw new RpcError(-1, 'Invalid filename');
+  if (filename.includes('/') || filename.includes('\\') || filename === '.' || filename === '..')
+    throw new RpcError(-1, 'Invalid filename');
   return join(ctx.walletDir, filename);
 }
 
@@ -80,13 +96,40 @@ function walletStateMethods(ctx: WalletRpcContext, def: Define): void {
     const p = P.validate.parse(raw);
     const a = decodeAddress(p.address);
     const ok = !!a && a.coin === 'salvium' && (p.any_net_type || a.network === 'testnet');
-    return { integrated: ok && a?.type === 'integrated', nettype: ok ? a?.network : '', openalias_address: '', subaddress: ok && a?.type === 'subaddress', valid: ok };
+    return {
+      integrated: ok && a?.type === 'integrated',
+      nettype: ok ? a?.network : '',
+      openalias_address: '',
+      subaddress: ok && a?.type === 'subaddress',
+      valid: ok,
+    };
   });
-  def(['get_languages'], () => ({ languages: ['Deutsch', 'English', 'Español', 'Français', 'Italiano', 'Nederlands', 'Português', 'русский язык', '日本語', '简体中文 (中国)', 'Esperanto', 'Lojban'], languages_local: [] }));
+  def(['get_languages'], () => ({
+    languages: [
+      'Deutsch',
+      'English',
+      'Español',
+      'Français',
+      'Italiano',
+      'Nederlands',
+      'Português',
+      'русский язык',
+      '日本語',
+      '简体中文 (中国)',
+      'Esperanto',
+      'Lojban',
+    ],
+    languages_local: [],
+  }));
   def(['start_mining'], async (raw) => {
     P.startMining.parse(raw);
     const w = need(ctx, { mutating: true });
-    const res = await ctx.daemon.post('/start_mining', { miner_address: w.keys.cn.address, threads_count: 1, do_background_mining: false, ignore_battery: true });
+    const res = await ctx.daemon.post('/start_mining', {
+      miner_address: w.keys.cn.address,
+      threads_count: 1,
+      do_background_mining: false,
+      ignore_battery: true,
+    });
     if (res.status !== 'OK') throw new RpcError(-1, "Couldn't start mining due to unknown error.");
     return {};
   });
@@ -123,10 +166,19 @@ function walletFileMethods(ctx: WalletRpcContext, def: Define): void {
     } catch {
       throw new RpcError(-1, 'Electrum-style word list failed verification');
     }
-    const w = newWallet(path, p.password, { seed, language: p.language || 'English', refreshFrom: Number(p.restore_height) });
+    const w = newWallet(path, p.password, {
+      seed,
+      language: p.language || 'English',
+      refreshFrom: Number(p.restore_height),
+    });
     saveWallet(w);
     replaceWallet(ctx, w, p.autosave_current);
-    return { address: primaryAddress(w), info: 'Wallet has been restored successfully.', seed: p.seed, was_deprecated: false };
+    return {
+      address: primaryAddress(w),
+      info: 'Wallet has been restored successfully.',
+      seed: p.seed,
+      was_deprecated: false,
+    };
   });
   def(['open_wallet'], (raw) => {
     const p = P.openWallet.parse(raw);

@@ -9,8 +9,19 @@ import { buildContext, need, relay, splitResponse, type Define, type WalletRpcCo
 
 const P = {
   createToken: params({
-    ticker: str(), supply: u64(), account_index: u32(), subaddr_indices: list(u32()), name: str(), url: str(), hash: str(), size: u64(),
-    token_metadata_hex: str(), get_tx_keys: bool(), do_not_relay: bool(), get_tx_hex: bool(), get_tx_metadata: bool(),
+    ticker: str(),
+    supply: u64(),
+    account_index: u32(),
+    subaddr_indices: list(u32()),
+    name: str(),
+    url: str(),
+    hash: str(),
+    size: u64(),
+    token_metadata_hex: str(),
+    get_tx_keys: bool(),
+    do_not_relay: bool(),
+    get_tx_hex: bool(),
+    get_tx_metadata: bool(),
   }),
   tokens: params({ regex: str() }),
   tokenInfo: params({ asset_type: str() }),
@@ -30,9 +41,11 @@ async function createToken(ctx: WalletRpcContext, raw: unknown): Promise<Record<
   if (p.ticker === '') throw new RpcError(-7, 'Empty ticker is not allowed.');
   const ticker = p.ticker.toUpperCase();
   if ([...ticker].length !== 4) throw new RpcError(-7, 'Asset type must be exactly 4 characters long.');
-  if (!/^[A-Z0-9]{4}$/.test(ticker)) throw new RpcError(-7, 'Asset type can only contain uppercase letters and digits.');
+  if (!/^[A-Z0-9]{4}$/.test(ticker))
+    throw new RpcError(-7, 'Asset type can only contain uppercase letters and digits.');
   if (ticker.startsWith('SAL')) throw new RpcError(-7, "Asset type cannot start with 'SAL'.");
-  if (['SAL', 'SAL1', 'SAL2', 'BURN'].includes(ticker)) throw new RpcError(-7, 'Asset type is reserved and cannot be used.');
+  if (['SAL', 'SAL1', 'SAL2', 'BURN'].includes(ticker))
+    throw new RpcError(-7, 'Asset type is reserved and cannot be used.');
   let existing: unknown[];
   try {
     existing = ((await ctx.daemon.jsonRpc('get_tokens', { filter: ticker })).tokens as unknown[] | undefined) ?? [];
@@ -40,16 +53,26 @@ async function createToken(ctx: WalletRpcContext, raw: unknown): Promise<Record<
     throw new RpcError(-7, 'Failed to get token data.');
   }
   if (existing.length > 0) throw new RpcError(-7, 'Token already exists.');
-  if (p.supply < 1n || p.supply > MONEY_SUPPLY) throw new RpcError(-7, 'Supply amount must be between 1 and MONEY_SUPPLY.');
+  if (p.supply < 1n || p.supply > MONEY_SUPPLY)
+    throw new RpcError(-7, 'Supply amount must be between 1 and MONEY_SUPPLY.');
   if (p.hash !== '' && !/^[0-9a-fA-F]{64}$/.test(p.hash)) throw new RpcError(0, 'Invalid hash format.');
   if (p.supply > MAX_TOKEN_SUPPLY) {
-    ctx.log.log('E', 'token_supply < 1 || token_supply > (MONEY_SUPPLY / COIN). THROW EXCEPTION: error::wallet_internal_error');
+    ctx.log.log(
+      'E',
+      'token_supply < 1 || token_supply > (MONEY_SUPPLY / COIN). THROW EXCEPTION: error::wallet_internal_error',
+    );
     throw new RpcError(-1, `Token supply is limited to 1-${MAX_TOKEN_SUPPLY}`);
   }
-  const metadataHex = p.token_metadata_hex !== '' ? p.token_metadata_hex : toHex(`{"name":"${p.name}","size":${p.size},"hash":"${p.hash}","url":"${p.url}"}`);
+  const metadataHex =
+    p.token_metadata_hex !== ''
+      ? p.token_metadata_hex
+      : toHex(`{"name":"${p.name}","size":${p.size},"hash":"${p.hash}","url":"${p.url}"}`);
   if (metadataHex.length >= 2048 * 2) throw new RpcError(-1, 'Metadata too long (max 2048 bytes permitted)');
   if (metadataHex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(metadataHex)) {
-    ctx.log.log('E', '!epee::string_tools::parse_hexstr_to_binbuff(token_metadata_hex, metadata_blob). THROW EXCEPTION: error::wallet_internal_error');
+    ctx.log.log(
+      'E',
+      '!epee::string_tools::parse_hexstr_to_binbuff(token_metadata_hex, metadata_blob). THROW EXCEPTION: error::wallet_internal_error',
+    );
     throw new RpcError(-1, 'Failed to parse metadata hex');
   }
   let meta: Record<string, unknown>;
@@ -63,7 +86,12 @@ async function createToken(ctx: WalletRpcContext, raw: unknown): Promise<Record<
   const text = (v: unknown): string => (typeof v === 'string' ? v : '');
   const size = typeof meta.size === 'number' && Number.isInteger(meta.size) && meta.size >= 0 ? BigInt(meta.size) : 0n;
   const bctx = await buildContext(ctx, 0);
-  const built = buildCreateToken(w, bctx, { ticker, supply: p.supply, name: text(meta.name), url: text(meta.url), hash: text(meta.hash), size, metadataHex }, tokenPrice(ticker));
+  const built = buildCreateToken(
+    w,
+    bctx,
+    { ticker, supply: p.supply, name: text(meta.name), url: text(meta.url), hash: text(meta.hash), size, metadataHex },
+    tokenPrice(ticker),
+  );
   await relay(ctx, w, [built], p.do_not_relay, -1);
   return splitResponse([built], { getTxKeys: p.get_tx_keys, getTxHex: p.get_tx_hex, getTxMetadata: p.get_tx_metadata });
 }
@@ -90,6 +118,12 @@ export function tokenMethods(ctx: WalletRpcContext, def: Define): void {
       throw new RpcError(-1, 'Failed to query daemon for token info');
     }
     if (res.status !== 'OK') throw new RpcError(-1, 'Failed to query daemon for token info');
-    return { asset_type: res['token.asset_type'], sal_token: res.sal_token, status: 'OK', token_type: res.token_type, version: res['token.version'] };
+    return {
+      asset_type: res['token.asset_type'],
+      sal_token: res.sal_token,
+      status: 'OK',
+      token_type: res.token_type,
+      version: res['token.version'],
+    };
   });
 }

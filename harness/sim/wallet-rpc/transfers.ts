@@ -9,7 +9,15 @@ import { spendable } from '../wallet/build.js';
 import { buildSweep, buildTransfer } from '../wallet/transfer.js';
 import { ownsAddress, type Destination, type Wallet } from '../wallet/state.js';
 import { getTransfers } from '../wallet/views.js';
-import { buildContext, need, relay, singleResponse, splitResponse, type Define, type WalletRpcContext } from './context.js';
+import {
+  buildContext,
+  need,
+  relay,
+  singleResponse,
+  splitResponse,
+  type Define,
+  type WalletRpcContext,
+} from './context.js';
 
 const dest = obj({ amount: u64(), address: str(), asset_type: str() });
 const transferShape = {
@@ -31,31 +39,68 @@ const P = {
   transfer: params({ ...transferShape, subtract_fee_from_outputs: list(u32()), get_tx_key: bool() }),
   transferSplit: params({ ...transferShape, get_tx_keys: bool() }),
   sweepAll: params({
-    address: str(), account_index: u32(), subaddr_indices: list(u32()), subaddr_indices_all: bool(), priority: u32(), ring_size: u64(), outputs: u64(1n),
-    unlock_time: u64(), payment_id: str(), get_tx_keys: bool(), below_amount: u64(), do_not_relay: bool(), get_tx_hex: bool(), get_tx_metadata: bool(), asset_type: str('SAL1'),
+    address: str(),
+    account_index: u32(),
+    subaddr_indices: list(u32()),
+    subaddr_indices_all: bool(),
+    priority: u32(),
+    ring_size: u64(),
+    outputs: u64(1n),
+    unlock_time: u64(),
+    payment_id: str(),
+    get_tx_keys: bool(),
+    below_amount: u64(),
+    do_not_relay: bool(),
+    get_tx_hex: bool(),
+    get_tx_metadata: bool(),
+    asset_type: str('SAL1'),
   }),
   sweepSingle: params({
-    address: str(), priority: u32(), ring_size: u64(), outputs: u64(1n), unlock_time: u64(), payment_id: str(), get_tx_key: bool(), key_image: str(),
-    do_not_relay: bool(), get_tx_hex: bool(), get_tx_metadata: bool(), asset_type: str('SAL1'),
+    address: str(),
+    priority: u32(),
+    ring_size: u64(),
+    outputs: u64(1n),
+    unlock_time: u64(),
+    payment_id: str(),
+    get_tx_key: bool(),
+    key_image: str(),
+    do_not_relay: bool(),
+    get_tx_hex: bool(),
+    get_tx_metadata: bool(),
+    asset_type: str('SAL1'),
   }),
   incoming: params({ transfer_type: str(), account_index: u32(), subaddr_indices: list(u32()) }),
   transfers: params({
-    in: bool(), out: bool(), pending: bool(), failed: bool(), pool: bool(), filter_by_height: bool(), min_height: u64(), max_height: u64(500000000n),
-    account_index: u32(), subaddr_indices: list(u32()), all_accounts: bool(),
+    in: bool(),
+    out: bool(),
+    pending: bool(),
+    failed: bool(),
+    pool: bool(),
+    filter_by_height: bool(),
+    min_height: u64(),
+    max_height: u64(500000000n),
+    account_index: u32(),
+    subaddr_indices: list(u32()),
+    all_accounts: bool(),
   }),
 };
 
 /** Validate destinations as `validate_transfer` does: each address, then the list, then the payment id. */
-function validateDestinations(dests: { amount: bigint; address: string; asset_type: string }[], paymentId: string): Destination[] {
+function validateDestinations(
+  dests: { amount: bigint; address: string; asset_type: string }[],
+  paymentId: string,
+): Destination[] {
   let integrated = 0;
   for (const d of dests) {
     const a = decodeAddress(d.address);
-    if (!a || a.coin !== 'salvium' || a.network !== 'testnet') throw new RpcError(-2, `WALLET_RPC_ERROR_CODE_WRONG_ADDRESS: ${d.address}`);
+    if (!a || a.coin !== 'salvium' || a.network !== 'testnet')
+      throw new RpcError(-2, `WALLET_RPC_ERROR_CODE_WRONG_ADDRESS: ${d.address}`);
     if (a.type === 'integrated') integrated++;
   }
   if (integrated > 1) throw new RpcError(-5, 'A single payment id is allowed per transaction');
   if (dests.length === 0) throw new RpcError(-20, 'Transaction has no destination');
-  if (paymentId !== '') throw new RpcError(-5, 'Standalone payment IDs are obsolete. Use subaddresses or integrated addresses instead');
+  if (paymentId !== '')
+    throw new RpcError(-5, 'Standalone payment IDs are obsolete. Use subaddresses or integrated addresses instead');
   return dests.map((d) => ({ address: d.address, amount: d.amount, asset: d.asset_type }));
 }
 
@@ -63,8 +108,10 @@ function validateDestinations(dests: { amount: bigint; address: string; asset_ty
 function checkFamilies(dests: Destination[], hf: number): void {
   for (const d of dests) {
     const family = decodeAddress(d.address)?.family;
-    if (hf >= HF_CARROT && family === 'cn') throw new RpcError(-4, 'CryptoNote address supplied, but Carrot is now active');
-    if (hf < HF_CARROT && family === 'carrot') throw new RpcError(-4, 'Carrot address supplied, but Carrot not yet active');
+    if (hf >= HF_CARROT && family === 'cn')
+      throw new RpcError(-4, 'CryptoNote address supplied, but Carrot is now active');
+    if (hf < HF_CARROT && family === 'carrot')
+      throw new RpcError(-4, 'Carrot address supplied, but Carrot not yet active');
   }
 }
 
@@ -76,7 +123,8 @@ function checkFamilies(dests: Destination[], hf: number): void {
 function checkSweepOutputs(w: Wallet, address: string, outputs: bigint): void {
   if (outputs > BigInt(CARROT_MAX_OUTPUTS)) throw new RpcError(-4, 'too many sweep destinations per transaction');
   if (outputs < BigInt(CARROT_MAX_OUTPUTS)) return;
-  if (!ownsAddress(w, address)) throw new RpcError(-4, 'too many *outgoing* sweep destinations per tx, we also need 1 self-send output');
+  if (!ownsAddress(w, address))
+    throw new RpcError(-4, 'too many *outgoing* sweep destinations per tx, we also need 1 self-send output');
   throw new RpcError(-4, `get_carrot_default_tx_extra_size: n_outputs too high: ${outputs + 1n}`);
 }
 
@@ -89,8 +137,17 @@ async function transfer(ctx: WalletRpcContext, raw: unknown, split: boolean): Pr
   if (dests.some((d) => d.amount === 0n)) throw new RpcError(-46, 'destination amount is zero');
   const built = buildTransfer(w, bctx, { destinations: dests, sourceAsset: p.source_asset, txType: p.tx_type, split });
   await relay(ctx, w, built, p.do_not_relay, -4);
-  if (split) return splitResponse(built, { getTxKeys: 'get_tx_keys' in p && p.get_tx_keys, getTxHex: p.get_tx_hex, getTxMetadata: p.get_tx_metadata });
-  return singleResponse(built[0]!, { getTxKey: 'get_tx_key' in p && p.get_tx_key, getTxHex: p.get_tx_hex, getTxMetadata: p.get_tx_metadata });
+  if (split)
+    return splitResponse(built, {
+      getTxKeys: 'get_tx_keys' in p && p.get_tx_keys,
+      getTxHex: p.get_tx_hex,
+      getTxMetadata: p.get_tx_metadata,
+    });
+  return singleResponse(built[0]!, {
+    getTxKey: 'get_tx_key' in p && p.get_tx_key,
+    getTxHex: p.get_tx_hex,
+    getTxMetadata: p.get_tx_metadata,
+  });
 }
 
 async function sweepAll(ctx: WalletRpcContext, raw: Parsed | undefined): Promise<Record<string, unknown>> {
@@ -102,12 +159,21 @@ async function sweepAll(ctx: WalletRpcContext, raw: Parsed | undefined): Promise
   checkFamilies([d!], bctx.hf);
   const inputs = spendable(w, p.asset_type, bctx.hf).filter((o) => p.below_amount === 0n || o.amount < p.below_amount);
   if (bctx.hf >= HF_CARROT) {
-    // make_carrot_transaction_proposals_wallet2_sweep_all: the asset's transfers, the usable ones, then the outputs count.
-    if (!w.state.assetsSeen.includes(p.asset_type)) throw new RpcError(-4, 'invalid asset_type specified to get_transfers');
-    if (inputs.filter((o) => o.amount > 0n).length === 0) throw new RpcError(-4, 'make_carrot_transaction_proposals_wallet2_sweep_all: no usable transfers to sweep');
+    // make_carrot_transaction_proposals_wallet2_sweep_all: the asset's transfers, the usable ones, then the outputs
+    // count.
+    if (!w.state.assetsSeen.includes(p.asset_type))
+      throw new RpcError(-4, 'invalid asset_type specified to get_transfers');
+    if (inputs.filter((o) => o.amount > 0n).length === 0)
+      throw new RpcError(-4, 'make_carrot_transaction_proposals_wallet2_sweep_all: no usable transfers to sweep');
     checkSweepOutputs(w, p.address, p.outputs);
   } else if (inputs.length === 0) throw new RpcError(-4, 'No unlocked balance in the specified account');
-  const built = buildSweep(w, bctx, { inputs, address: p.address, outputs: Number(p.outputs), asset: p.asset_type, code: -4 });
+  const built = buildSweep(w, bctx, {
+    inputs,
+    address: p.address,
+    outputs: Number(p.outputs),
+    asset: p.asset_type,
+    code: -4,
+  });
   await relay(ctx, w, built, p.do_not_relay, -4);
   return splitResponse(built, { getTxKeys: p.get_tx_keys, getTxHex: p.get_tx_hex, getTxMetadata: p.get_tx_metadata });
 }
@@ -128,30 +194,52 @@ async function sweepSingle(ctx: WalletRpcContext, raw: Parsed | undefined): Prom
     if (p.outputs > BigInt(CARROT_MAX_OUTPUTS)) throw new RpcError(-4, 'too many sweep destinations per transaction');
     const owned = w.state.outputs.find((o) => o.keyImage === p.key_image.toLowerCase());
     if (!owned) throw new RpcError(-4, 'Key image not found');
-    if (owned.spent || w.state.height < owned.unlockHeight) throw new RpcError(-4, 'make_carrot_transaction_proposals_wallet2_sweep: transfer not usable as an input');
+    if (owned.spent || w.state.height < owned.unlockHeight)
+      throw new RpcError(-4, 'make_carrot_transaction_proposals_wallet2_sweep: transfer not usable as an input');
     checkSweepOutputs(w, p.address, p.outputs);
     throw new RpcError(-1, 'No outputs found');
   }
   const output = w.state.outputs.find((o) => o.keyImage === p.key_image.toLowerCase() && !o.spent);
   if (!output || w.state.height < output.unlockHeight) throw new RpcError(-1, 'No outputs found');
-  const built = buildSweep(w, bctx, { inputs: [output], address: p.address, outputs: Number(p.outputs), asset: output.asset, code: -1 });
+  const built = buildSweep(w, bctx, {
+    inputs: [output],
+    address: p.address,
+    outputs: Number(p.outputs),
+    asset: output.asset,
+    code: -1,
+  });
   await relay(ctx, w, built, p.do_not_relay, -4);
-  return singleResponse(built[0]!, { getTxKey: p.get_tx_key, getTxHex: p.get_tx_hex, getTxMetadata: p.get_tx_metadata });
+  return singleResponse(built[0]!, {
+    getTxKey: p.get_tx_key,
+    getTxHex: p.get_tx_hex,
+    getTxMetadata: p.get_tx_metadata,
+  });
 }
 
 function incomingTransfers(ctx: WalletRpcContext, raw: Parsed | undefined): Record<string, unknown> {
   const p = P.incoming.parse(raw);
   const w = need(ctx);
   // transfer_type has no default: a request without it is refused too.
-  if (!['all', 'available', 'unavailable'].includes(p.transfer_type)) throw new RpcError(-6, 'Transfer type must be one of: all, available, or unavailable');
+  if (!['all', 'available', 'unavailable'].includes(p.transfer_type))
+    throw new RpcError(-6, 'Transfer type must be one of: all, available, or unavailable');
   // Only account 0, index 0 exists here (subaddresses are not simulated).
   const inAccount = p.account_index === 0 && (p.subaddr_indices.length === 0 || p.subaddr_indices.includes(0));
-  const outs = w.state.outputs.filter((o) => inAccount && (p.transfer_type === 'all' || (p.transfer_type === 'available') === !o.spent));
+  const outs = w.state.outputs.filter(
+    (o) => inAccount && (p.transfer_type === 'all' || (p.transfer_type === 'available') === !o.spent),
+  );
   return {
     // The real entries carry no asset_type.
     transfers: outs.map((o) => ({
-      amount: o.amount, block_height: o.blockIndex, frozen: false, global_index: o.globalIndex ?? 0, key_image: o.keyImage,
-      pubkey: o.id.slice(0, 64), spent: o.spent, subaddr_index: { major: 0, minor: 0 }, tx_hash: o.txid, unlocked: w.state.height >= o.unlockHeight,
+      amount: o.amount,
+      block_height: o.blockIndex,
+      frozen: false,
+      global_index: o.globalIndex ?? 0,
+      key_image: o.keyImage,
+      pubkey: o.id.slice(0, 64),
+      spent: o.spent,
+      subaddr_index: { major: 0, minor: 0 },
+      tx_hash: o.txid,
+      unlocked: w.state.height >= o.unlockHeight,
     })),
   };
 }
@@ -164,8 +252,14 @@ export function transferMethods(ctx: WalletRpcContext, def: Define): void {
   def(['get_transfers'], (raw) => {
     const p = P.transfers.parse(raw);
     return getTransfers(need(ctx), {
-      in: p.in, out: p.out, pending: p.pending, failed: p.failed, pool: p.pool,
-      filterByHeight: p.filter_by_height, minHeight: p.min_height, maxHeight: p.max_height,
+      in: p.in,
+      out: p.out,
+      pending: p.pending,
+      failed: p.failed,
+      pool: p.pool,
+      filterByHeight: p.filter_by_height,
+      minHeight: p.min_height,
+      maxHeight: p.max_height,
     });
   });
   def(['incoming_transfers'], (raw) => incomingTransfers(ctx, raw));

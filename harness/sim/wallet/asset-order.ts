@@ -34,7 +34,10 @@ const isPrime = (n: number): boolean => {
   for (let d = 2; d * d <= n; d++) if (n % d === 0) return false;
   return n >= 2;
 };
-/** _Prime_rehash_policy::_M_next_bkt: the fast table, then the next prime (libstdc++'s list skips some primes above 127). */
+/**
+ * _Prime_rehash_policy::_M_next_bkt: the fast table, then the next prime (libstdc++'s list skips some primes above
+ * 127).
+ */
 function nextBuckets(n: number): number {
   if (n < FAST_BUCKETS.length) return FAST_BUCKETS[n]!;
   let p = n;

@@ -1,5 +1,6 @@
 // Building transactions the way the real Carrot wallet does, as far as the transcripts show:
-// oldest unlocked outputs first (the recorded spends are SAL1 outputs of heights ~840–880, in order); fee = per-byte fee × estimated weight; input count rounded up to
+// oldest unlocked outputs first (the recorded spends are SAL1 outputs of heights ~840–880, in order); fee = per-byte
+// fee × estimated weight; input count rounded up to
 // a power of two (1 for a small transfer, 2 for transfer_split, 16 for a token's 1000 SAL1);
 // at most 64 inputs and 7 destinations per tx (reference §0, §6, §7.1, §9).
 import { randomBytes } from 'node:crypto';
@@ -38,13 +39,24 @@ const nextPow2 = (n: number): number => 2 ** Math.ceil(Math.log2(Math.max(n, 1))
 /** Unspent, unlocked outputs of an asset, oldest first. */
 export function spendable(w: Wallet, asset: string, hf: number): OwnedOutput[] {
   return w.state.outputs
-    .filter((o) => !o.spent && o.asset === asset && w.state.height >= o.unlockHeight && !(hf >= HF_TOKENS && o.asset === 'SAL'))
+    .filter(
+      (o) =>
+        !o.spent && o.asset === asset && w.state.height >= o.unlockHeight && !(hf >= HF_TOKENS && o.asset === 'SAL'),
+    )
     .sort((a, b) => a.blockIndex - b.blockIndex || (a.id < b.id ? -1 : 1));
 }
 
-export type Pick = { ok: true; inputs: OwnedOutput[]; fee: bigint } | { ok: false; tooMany: boolean; have: bigint; need: bigint };
+export type Pick =
+  { ok: true; inputs: OwnedOutput[]; fee: bigint } | { ok: false; tooMany: boolean; have: bigint; need: bigint };
 
-export function pickInputs(cands: OwnedOutput[], amount: bigint, nOut: number, perByte: bigint, minInputs: number, roundUp: boolean): Pick {
+export function pickInputs(
+  cands: OwnedOutput[],
+  amount: bigint,
+  nOut: number,
+  perByte: bigint,
+  minInputs: number,
+  roundUp: boolean,
+): Pick {
   const chosen: OwnedOutput[] = [];
   let sum = 0n;
   const feeFor = (n: number): bigint => perByte * BigInt(estimateWeight(n, nOut));
@@ -57,7 +69,12 @@ export function pickInputs(cands: OwnedOutput[], amount: bigint, nOut: number, p
   if (chosen.length === 0 || sum < amount + feeFor(chosen.length)) {
     const have = cands.reduce((s, c) => s + c.amount, 0n);
     // The real minimum is the output sum plus the fee of the smallest input count (carrot input selection).
-    return { ok: false, tooMany: chosen.length >= CARROT_MAX_INPUTS && have >= amount + feeFor(chosen.length), have, need: amount + feeFor(1) };
+    return {
+      ok: false,
+      tooMany: chosen.length >= CARROT_MAX_INPUTS && have >= amount + feeFor(chosen.length),
+      have,
+      need: amount + feeFor(1),
+    };
   }
   const target = Math.min(Math.max(minInputs, roundUp ? nextPow2(chosen.length) : chosen.length), CARROT_MAX_INPUTS);
   for (const c of cands.slice(chosen.length)) {
@@ -72,7 +89,10 @@ export function pickInputs(cands: OwnedOutput[], amount: bigint, nOut: number, p
 
 export function insufficient(p: Extract<Pick, { ok: false }>, code: number): RpcError {
   if (p.have === 0n) return new RpcError(code, 'no input candidates provided');
-  return new RpcError(code, `Not enough money in all inputs (${formatMoney(p.have)}) to fund minimum output sum (${formatMoney(p.need)})`);
+  return new RpcError(
+    code,
+    `Not enough money in all inputs (${formatMoney(p.have)}) to fund minimum output sum (${formatMoney(p.need)})`,
+  );
 }
 
 function changeAddress(w: Wallet, hf: number): string {
@@ -82,16 +102,30 @@ function changeAddress(w: Wallet, hf: number): string {
 export function makeTx(
   w: Wallet,
   ctx: BuildContext,
-  o: { type: TxType; inputs: OwnedOutput[]; dests: Destination[]; fee: bigint; burnt: bigint; asset: string; sourceAsset: string; token?: Omit<TokenCreation, 'creator'>; extraBytes?: number },
+  o: {
+    type: TxType;
+    inputs: OwnedOutput[];
+    dests: Destination[];
+    fee: bigint;
+    burnt: bigint;
+    asset: string;
+    sourceAsset: string;
+    token?: Omit<TokenCreation, 'creator'>;
+    extraBytes?: number;
+  },
 ): Built {
   const txid = sha256Hex(`${randomBytes(16).toString('hex')}:${o.inputs.map((i) => i.id).join(',')}`);
   const inSum = o.inputs.reduce((s, i) => s + i.amount, 0n);
   const destSum = o.dests.reduce((s, d) => s + d.amount, 0n);
   const feeAsset = o.asset === 'SAL1' ? o.fee + o.burnt : 0n;
   const change = inSum - destSum - feeAsset;
-  const outputs: TxOutput[] = [...o.dests.map((d) => ({ address: d.address, amount: d.amount, asset: d.asset })), { address: changeAddress(w, ctx.hf), amount: change, asset: o.asset }].map((x, i) => ({ ...x, id: `${txid}:${i}` }));
+  const outputs: TxOutput[] = [
+    ...o.dests.map((d) => ({ address: d.address, amount: d.amount, asset: d.asset })),
+    { address: changeAddress(w, ctx.hf), amount: change, asset: o.asset },
+  ].map((x, i) => ({ ...x, id: `${txid}:${i}` }));
   // A Carrot tx has at least two outputs: a zero-amount self output stands in when there is no destination.
-  if (outputs.length < 2) outputs.push({ id: `${txid}:${outputs.length}`, address: changeAddress(w, ctx.hf), amount: 0n, asset: o.asset });
+  if (outputs.length < 2)
+    outputs.push({ id: `${txid}:${outputs.length}`, address: changeAddress(w, ctx.hf), amount: 0n, asset: o.asset });
   const paymentId = o.type === TxType.TRANSFER ? randomBytes(8).toString('hex') : ZERO_PID;
   const tx: Tx = {
     txid,
@@ -118,7 +152,10 @@ export function makeTx(
     fee: feeAsset,
     asset: o.sourceAsset,
     // A destination of the wallet's own shows another view key (as recorded); others as sent.
-    destinations: o.dests.map((d) => ({ ...d, address: ownsAddress(w, d.address) ? carrotDestinationDisplayAddress(d.address) : d.address })),
+    destinations: o.dests.map((d) => ({
+      ...d,
+      address: ownsAddress(w, d.address) ? carrotDestinationDisplayAddress(d.address) : d.address,
+    })),
     paymentId,
     inputs: o.inputs.map((i) => i.id),
   };
@@ -126,14 +163,29 @@ export function makeTx(
 }
 
 /** The CREATE_TOKEN tx: SAL1 inputs, burn of the creation price, change back to the creator. */
-export function buildCreateToken(w: Wallet, ctx: BuildContext, token: Omit<TokenCreation, 'creator'>, price: bigint): Built {
+export function buildCreateToken(
+  w: Wallet,
+  ctx: BuildContext,
+  token: Omit<TokenCreation, 'creator'>,
+  price: bigint,
+): Built {
   if (!w.state.assetsSeen.includes('SAL1')) throw new RpcError(-1, 'invalid asset_type specified to get_transfers');
   const pick = pickInputs(spendable(w, 'SAL1', ctx.hf), price, 2, ctx.feePerByte, 1, true);
   if (!pick.ok) {
     if (pick.tooMany) throw new RpcError(-7, 'ptx_vector contains more than one transaction.');
     throw insufficient(pick, -1);
   }
-  return makeTx(w, ctx, { type: TxType.CREATE_TOKEN, inputs: pick.inputs, dests: [], fee: pick.fee, burnt: price, asset: 'SAL1', sourceAsset: 'SAL1', token, extraBytes: token.metadataHex.length / 2 });
+  return makeTx(w, ctx, {
+    type: TxType.CREATE_TOKEN,
+    inputs: pick.inputs,
+    dests: [],
+    fee: pick.fee,
+    burnt: price,
+    asset: 'SAL1',
+    sourceAsset: 'SAL1',
+    token,
+    extraBytes: token.metadataHex.length / 2,
+  });
 }
 
 /** After the daemon accepted them: inputs are spent and the txs are pending. */

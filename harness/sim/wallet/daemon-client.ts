@@ -23,7 +23,13 @@ export function createDaemonClient(address: string): DaemonClient {
   const post = async (path: string, body: unknown): Promise<Record<string, unknown>> => {
     let text: string;
     try {
-      const res = await request(`${base}${path}`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' }, headersTimeout: 30_000, bodyTimeout: 60_000 });
+      const res = await request(`${base}${path}`, {
+        method: 'POST',
+        body: JSON.stringify(body),
+        headers: { 'content-type': 'application/json' },
+        headersTimeout: 30_000,
+        bodyTimeout: 60_000,
+      });
       text = await res.body.text();
       if (res.statusCode !== 200) throw NO_DAEMON();
     } catch (err) {

@@ -35,7 +35,14 @@ function seal(kind: Envelope['kind'], wk: WalletKey, plaintext: string): string 
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', wk.key, iv);
   const data = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-  const env: Envelope = { format: FORMAT, kind, salt: wk.salt.toString('hex'), iv: iv.toString('hex'), tag: cipher.getAuthTag().toString('hex'), data: data.toString('base64') };
+  const env: Envelope = {
+    format: FORMAT,
+    kind,
+    salt: wk.salt.toString('hex'),
+    iv: iv.toString('hex'),
+    tag: cipher.getAuthTag().toString('hex'),
+    data: data.toString('base64'),
+  };
   return JSON.stringify(env);
 }
 

@@ -23,7 +23,6 @@ export interface ScanOptions {
   tokenMintVisible: boolean;
 }
 
-
 function addAsset(w: Wallet, asset: string): void {
   if (!w.state.assetsSeen.includes(asset)) w.state.assetsSeen.push(asset);
 }
@@ -35,7 +34,10 @@ interface ScanIndex {
 }
 
 function indexOf(w: Wallet): ScanIndex {
-  return { byKeyImage: new Map(w.state.outputs.map((o) => [o.keyImage, o])), ids: new Set(w.state.outputs.map((o) => o.id)) };
+  return {
+    byKeyImage: new Map(w.state.outputs.map((o) => [o.keyImage, o])),
+    ids: new Set(w.state.outputs.map((o) => o.id)),
+  };
 }
 
 /**
@@ -66,7 +68,15 @@ function recordIncoming(w: Wallet, tx: Tx, block: Block, got: OwnedOutput[]): vo
   }
 }
 
-function scanTx(w: Wallet, tx: Tx, block: Block, opts: ScanOptions, events: string[], index: ScanIndex, firstIndex: number | undefined): boolean {
+function scanTx(
+  w: Wallet,
+  tx: Tx,
+  block: Block,
+  opts: ScanOptions,
+  events: string[],
+  index: ScanIndex,
+  firstIndex: number | undefined,
+): boolean {
   const st = w.state;
   const coinbase = tx.type === TxType.MINER || tx.type === TxType.PROTOCOL;
   // Spends of our outputs (already marked spent by our own pending tx, or not yet).
@@ -85,7 +95,8 @@ function scanTx(w: Wallet, tx: Tx, block: Block, opts: ScanOptions, events: stri
   const got: OwnedOutput[] = [];
   for (const [position, o] of tx.outputs.entries()) {
     if (!ownsAddress(w, o.address) || o.amount === 0n) continue;
-    if (tx.type === TxType.PROTOCOL && o.asset.startsWith('sal') && o.asset.length === 7 && !opts.tokenMintVisible) continue;
+    if (tx.type === TxType.PROTOCOL && o.asset.startsWith('sal') && o.asset.length === 7 && !opts.tokenMintVisible)
+      continue;
     if (index.ids.has(o.id)) continue;
     const owned: OwnedOutput = {
       id: o.id,
@@ -115,7 +126,19 @@ function scanTx(w: Wallet, tx: Tx, block: Block, opts: ScanOptions, events: stri
     // Outgoing: confirm our record (or reconstruct one for a tx sent by another copy of this wallet).
     let rec = st.outs.find((r) => r.txid === tx.txid);
     if (!rec) {
-      rec = { txid: tx.txid, state: 'confirmed', height: block.index, timestamp: block.timestamp, amountIn: spentIn, change: selfReceived, fee: tx.fee + tx.burnt, asset: tx.sourceAsset, destinations: [], paymentId: tx.paymentId, inputs: spentOutputs.map((o) => o.id) };
+      rec = {
+        txid: tx.txid,
+        state: 'confirmed',
+        height: block.index,
+        timestamp: block.timestamp,
+        amountIn: spentIn,
+        change: selfReceived,
+        fee: tx.fee + tx.burnt,
+        asset: tx.sourceAsset,
+        destinations: [],
+        paymentId: tx.paymentId,
+        inputs: spentOutputs.map((o) => o.id),
+      };
       st.outs.push(rec);
     }
     rec.state = 'confirmed';
@@ -163,10 +186,11 @@ export function scanPool(w: Wallet, pool: Tx[]): void {
   for (const rec of st.outs) {
     if (rec.state !== 'pending' || inPool.has(rec.txid)) continue;
     rec.state = 'failed';
-    for (const o of st.outputs) if (o.spentBy === rec.txid) {
-      o.spent = false;
-      delete o.spentBy;
-    }
+    for (const o of st.outputs)
+      if (o.spentBy === rec.txid) {
+        o.spent = false;
+        delete o.spentBy;
+      }
   }
   const mine = new Set(st.outs.map((r) => r.txid));
   st.pool = [];
@@ -196,7 +220,10 @@ export async function refresh(w: Wallet, daemon: DaemonClient, opts: ScanOptions
     const { blocks, currentHeight } = await daemon.blocks(w.state.height);
     // The daemon's chain is shorter than what we scanned, or does not continue our top block:
     // blocks were popped or replaced. Detach from where the chains split (or rescan).
-    if (w.state.height > currentHeight || (blocks.length > 0 && w.state.topHash && blocks[0]!.prevHash !== w.state.topHash)) {
+    if (
+      w.state.height > currentHeight ||
+      (blocks.length > 0 && w.state.topHash && blocks[0]!.prevHash !== w.state.topHash)
+    ) {
       const split = await splitHeight(w, daemon);
       if (split === undefined) resetScan(w);
       else detach(w, split, events);

@@ -111,13 +111,38 @@ export interface Wallet {
 }
 
 export function emptyState(refreshFrom: number): WalletState {
-  return { height: refreshFrom, refreshFrom, outputs: [], outs: [], ins: [], pool: [], assetsSeen: [], lastBlockReward: 0n, topHash: '' };
+  return {
+    height: refreshFrom,
+    refreshFrom,
+    outputs: [],
+    outs: [],
+    ins: [],
+    pool: [],
+    assetsSeen: [],
+    lastBlockReward: 0n,
+    topHash: '',
+  };
 }
 
-export function newWallet(path: string | null, password: string, opts: { seed?: Uint8Array; language?: string; refreshFrom?: number } = {}): Wallet {
+export function newWallet(
+  path: string | null,
+  password: string,
+  opts: { seed?: Uint8Array; language?: string; refreshFrom?: number } = {},
+): Wallet {
   const seed = opts.seed ?? new Uint8Array(randomBytes(32));
-  const keysFile: KeysFile = { network: 'testnet', seed: Buffer.from(seed).toString('hex'), language: opts.language ?? 'English', refreshFrom: opts.refreshFrom ?? 0 };
-  return { path, key: deriveKey(password), keysFile, keys: walletFromSeed(seed, 'testnet'), state: emptyState(keysFile.refreshFrom) };
+  const keysFile: KeysFile = {
+    network: 'testnet',
+    seed: Buffer.from(seed).toString('hex'),
+    language: opts.language ?? 'English',
+    refreshFrom: opts.refreshFrom ?? 0,
+  };
+  return {
+    path,
+    key: deriveKey(password),
+    keysFile,
+    keys: walletFromSeed(seed, 'testnet'),
+    state: emptyState(keysFile.refreshFrom),
+  };
 }
 
 export function saveWallet(w: Wallet): void {
@@ -136,7 +161,13 @@ export function loadWallet(path: string, password: string): Wallet {
   state.ins.reverse();
   // Loading inserts the assets again in the order they were listed (asset-order.ts).
   state.assetsSeen = unorderedMapOrder(state.assetsSeen);
-  return { path, key, keysFile, keys: walletFromSeed(new Uint8Array(Buffer.from(keysFile.seed, 'hex')), 'testnet'), state };
+  return {
+    path,
+    key,
+    keysFile,
+    keys: walletFromSeed(new Uint8Array(Buffer.from(keysFile.seed, 'hex')), 'testnet'),
+    state,
+  };
 }
 
 /** The wallet's primary address as shown for its synced height: CN below HF10, Carrot from it. */

@@ -28,16 +28,32 @@ function withRollup(w: Wallet, ctx: BuildContext, built: Built[]): Built[] {
   const sal1 = spendable(w, 'SAL1', ctx.hf).filter((c) => !used.has(c.id));
   const pick = pickInputs(sal1, burnt, 2, ctx.feePerByte, 1, true);
   if (!pick.ok) throw insufficient(pick, -4);
-  const rollup = makeTx(w, ctx, { type: TxType.ROLLUP, inputs: pick.inputs, dests: [], fee: pick.fee, burnt, asset: 'SAL1', sourceAsset: 'SAL1' });
+  const rollup = makeTx(w, ctx, {
+    type: TxType.ROLLUP,
+    inputs: pick.inputs,
+    dests: [],
+    fee: pick.fee,
+    burnt,
+    asset: 'SAL1',
+    sourceAsset: 'SAL1',
+  });
   rollup.tx.rollup = built.map((b) => b.tx.txid);
   return [rollup, ...built];
 }
 
 /** The fee of a tx: per byte × estimated weight. A token tx's fee is nominal: not taken from its inputs. */
-const feeOf = (ctx: BuildContext, inputs: number, outputs: number): bigint => ctx.feePerByte * BigInt(estimateWeight(inputs, outputs));
+const feeOf = (ctx: BuildContext, inputs: number, outputs: number): bigint =>
+  ctx.feePerByte * BigInt(estimateWeight(inputs, outputs));
 
 /** transfer_split's last resort: what 64 inputs can carry of a chunk, the rest back in the queue. */
-function payWhatFits(w: Wallet, ctx: BuildContext, free: OwnedOutput[], chunk: Destination[], queue: Destination[], req: TransferRequest): Built {
+function payWhatFits(
+  w: Wallet,
+  ctx: BuildContext,
+  free: OwnedOutput[],
+  chunk: Destination[],
+  queue: Destination[],
+  req: TransferRequest,
+): Built {
   const asset = chunk[0]!.asset;
   const inputs = free.slice(0, CARROT_MAX_INPUTS);
   const fee = feeOf(ctx, inputs.length, chunk.length + 1);
@@ -49,14 +65,24 @@ function payWhatFits(w: Wallet, ctx: BuildContext, free: OwnedOutput[], chunk: D
     budget -= pay;
     if (pay < d.amount) queue.unshift({ ...d, amount: d.amount - pay });
   }
-  return makeTx(w, ctx, { type: TxType.TRANSFER, inputs, dests: paid, fee, burnt: 0n, asset, sourceAsset: req.sourceAsset });
+  return makeTx(w, ctx, {
+    type: TxType.TRANSFER,
+    inputs,
+    dests: paid,
+    fee,
+    burnt: 0n,
+    asset,
+    sourceAsset: req.sourceAsset,
+  });
 }
 
 /** `transfer` / `transfer_split` from HF10 on; the caller has validated addresses and the destination list. */
 export function buildTransfer(w: Wallet, ctx: BuildContext, req: TransferRequest): Built[] {
   const asset = req.destinations[0]?.asset ?? '';
-  if (req.destinations.some((d) => d.asset !== asset)) throw new RpcError(-4, 'Mixed asset_types in transaction outputs is forbidden');
-  if (asset !== '' && !w.state.assetsSeen.includes(asset)) throw new RpcError(-4, 'invalid asset_type specified to get_transfers');
+  if (req.destinations.some((d) => d.asset !== asset))
+    throw new RpcError(-4, 'Mixed asset_types in transaction outputs is forbidden');
+  if (asset !== '' && !w.state.assetsSeen.includes(asset))
+    throw new RpcError(-4, 'invalid asset_type specified to get_transfers');
   // Token inputs need not cover the fee (carrot IS_TOKEN_TRANSFER): the ROLLUP pays it in SAL1.
   const feeFromInputs = !isTokenAsset(asset);
   const cands = asset === '' ? [] : spendable(w, asset, ctx.hf);
@@ -68,7 +94,14 @@ export function buildTransfer(w: Wallet, ctx: BuildContext, req: TransferRequest
     if (queue.length > 0 && !req.split) throw TOO_LARGE();
     const total = chunk.reduce((s, d) => s + d.amount, 0n);
     const free = cands.filter((c) => !used.has(c.id));
-    const pick = pickInputs(free, total, chunk.length + 1, feeFromInputs ? ctx.feePerByte : 0n, req.split ? 2 : 1, true);
+    const pick = pickInputs(
+      free,
+      total,
+      chunk.length + 1,
+      feeFromInputs ? ctx.feePerByte : 0n,
+      req.split ? 2 : 1,
+      true,
+    );
     if (!pick.ok) {
       if (!pick.tooMany) throw insufficient(pick, -4);
       if (!req.split) throw TOO_LARGE();
@@ -79,7 +112,17 @@ export function buildTransfer(w: Wallet, ctx: BuildContext, req: TransferRequest
     }
     pick.inputs.forEach((i) => used.add(i.id));
     const fee = feeFromInputs ? pick.fee : feeOf(ctx, pick.inputs.length, chunk.length + 1);
-    built.push(makeTx(w, ctx, { type: TxType.TRANSFER, inputs: pick.inputs, dests: chunk, fee, burnt: 0n, asset, sourceAsset: req.sourceAsset }));
+    built.push(
+      makeTx(w, ctx, {
+        type: TxType.TRANSFER,
+        inputs: pick.inputs,
+        dests: chunk,
+        fee,
+        burnt: 0n,
+        asset,
+        sourceAsset: req.sourceAsset,
+      }),
+    );
   }
   const all = req.sourceAsset !== 'SAL1' ? withRollup(w, ctx, built) : built;
   if (req.txType === TxType.UNSET) throw new RpcError(-4, 'make_pending_carrot_tx: tx proposal has unset tx type');
@@ -92,7 +135,11 @@ export function buildTransfer(w: Wallet, ctx: BuildContext, req: TransferRequest
  * `sweep_all` (every unlocked output of an asset) and `sweep_single` (one output). A token's
  * outputs go whole to the destination; from HF10 a ROLLUP in front pays the fee.
  */
-export function buildSweep(w: Wallet, ctx: BuildContext, o: { inputs: OwnedOutput[]; address: string; outputs: number; asset: string; code: number }): Built[] {
+export function buildSweep(
+  w: Wallet,
+  ctx: BuildContext,
+  o: { inputs: OwnedOutput[]; address: string; outputs: number; asset: string; code: number },
+): Built[] {
   const built: Built[] = [];
   for (let i = 0; i < o.inputs.length; i += CARROT_MAX_INPUTS) {
     const inputs = o.inputs.slice(i, i + CARROT_MAX_INPUTS);
@@ -101,8 +148,14 @@ export function buildSweep(w: Wallet, ctx: BuildContext, o: { inputs: OwnedOutpu
     const total = have - (o.asset === 'SAL1' ? fee : 0n);
     if (total <= 0n) throw insufficient({ ok: false, tooMany: false, have, need: fee }, o.code);
     const each = total / BigInt(o.outputs);
-    const dests: Destination[] = Array.from({ length: o.outputs }, (_, k) => ({ address: o.address, amount: k === 0 ? total - each * BigInt(o.outputs - 1) : each, asset: o.asset }));
-    built.push(makeTx(w, ctx, { type: TxType.TRANSFER, inputs, dests, fee, burnt: 0n, asset: o.asset, sourceAsset: o.asset }));
+    const dests: Destination[] = Array.from({ length: o.outputs }, (_, k) => ({
+      address: o.address,
+      amount: k === 0 ? total - each * BigInt(o.outputs - 1) : each,
+      asset: o.asset,
+    }));
+    built.push(
+      makeTx(w, ctx, { type: TxType.TRANSFER, inputs, dests, fee, burnt: 0n, asset: o.asset, sourceAsset: o.asset }),
+    );
   }
   return isTokenAsset(o.asset) ? withRollup(w, ctx, built) : built;
 }

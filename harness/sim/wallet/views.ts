@@ -79,7 +79,10 @@ export interface TransferFilter {
 
 const SUBADDR = { major: 0, minor: 0 };
 
-function entry(w: Wallet, e: Record<string, unknown> & { amount: bigint; height: number; type: string }): Record<string, unknown> {
+function entry(
+  w: Wallet,
+  e: Record<string, unknown> & { amount: bigint; height: number; type: string },
+): Record<string, unknown> {
   const confirmed = e.type === 'in' || e.type === 'block' || e.type === 'out';
   const confirmations = confirmed && e.height < w.state.height ? w.state.height - e.height : 0;
   const reward = w.state.lastBlockReward;
@@ -147,12 +150,16 @@ export function getTransfers(w: Wallet, f: TransferFilter): Record<string, unkno
       txid: r.txid,
       type,
     });
-  if (f.out) result.out = ordered(st.outs.filter((r) => r.state === 'confirmed' && inRange(r.height)).map((r) => outEntry(r, 'out')));
-  if (f.pending) result.pending = ordered(st.outs.filter((r) => r.state === 'pending').map((r) => outEntry(r, 'pending')));
+  if (f.out)
+    result.out = ordered(
+      st.outs.filter((r) => r.state === 'confirmed' && inRange(r.height)).map((r) => outEntry(r, 'out')),
+    );
+  if (f.pending)
+    result.pending = ordered(st.outs.filter((r) => r.state === 'pending').map((r) => outEntry(r, 'pending')));
   if (f.failed) result.failed = ordered(st.outs.filter((r) => r.state === 'failed').map((r) => outEntry(r, 'failed')));
   if (f.pool) {
-    result.pool = ordered(st.pool
-      .map((p) =>
+    result.pool = ordered(
+      st.pool.map((p) =>
         entry(w, {
           address: p.address,
           amount: p.amount,
@@ -167,7 +174,8 @@ export function getTransfers(w: Wallet, f: TransferFilter): Record<string, unkno
           txid: p.txid,
           type: 'pool',
         }),
-      ));
+      ),
+    );
   }
   return result;
 }

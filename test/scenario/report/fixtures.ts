@@ -8,7 +8,15 @@ export const passing: ScenarioResult = {
   ms: 3456.789,
   backend: 'sim',
   steps: [
-    { index: 0, name: 'create_token ABCD', action: 'create_token', status: 'passed', ms: 1250, request: { ticker: 'ABCD', supply: 1000 }, response: { result: { tx_hash_list: ['aa'], fee_list: [123456789012345678901n] } } },
+    {
+      index: 0,
+      name: 'create_token ABCD',
+      action: 'create_token',
+      status: 'passed',
+      ms: 1250,
+      request: { ticker: 'ABCD', supply: 1000 },
+      response: { result: { tx_hash_list: ['aa'], fee_list: [123456789012345678901n] } },
+    },
     { index: 1, name: 'mine 1', action: 'mine', status: 'passed', ms: 2000.4 },
     { index: 2, name: 'get_tokens', action: 'get_tokens', status: 'passed', ms: 5 },
   ],
@@ -99,10 +107,24 @@ export const processDied: ScenarioResult = {
   backend: 'sim',
   steps: [
     { index: 0, name: 'get_height', action: 'call', status: 'passed', ms: 10 },
-    { index: 1, name: 'get_info', action: 'call', status: 'failed', ms: 20, failure: { message: 'connect ECONNREFUSED 127.0.0.1:4000', pos: { file: 'scenarios/died.yaml', line: 6, col: 5 } } },
+    {
+      index: 1,
+      name: 'get_info',
+      action: 'call',
+      status: 'failed',
+      ms: 20,
+      failure: {
+        message: 'connect ECONNREFUSED 127.0.0.1:4000',
+        pos: { file: 'scenarios/died.yaml', line: 6, col: 5 },
+      },
+    },
     { index: 2, name: 'mine 1', action: 'mine', status: 'skipped', ms: 0 },
   ],
-  failure: { message: "the testnet's daemon died (killed by SIGKILL) and was not started again: connect ECONNREFUSED 127.0.0.1:4000", pos: { file: 'scenarios/died.yaml', line: 6, col: 5 } },
+  failure: {
+    message:
+      "the testnet's daemon died (killed by SIGKILL) and was not started again: connect ECONNREFUSED 127.0.0.1:4000",
+    pos: { file: 'scenarios/died.yaml', line: 6, col: 5 },
+  },
   logTails: { daemon: ['height 30'] },
 };
 
@@ -115,7 +137,14 @@ export const interruptedRun: ScenarioResult = {
   backend: 'sim',
   steps: [
     { index: 0, name: 'before', action: 'call', status: 'passed', ms: 10 },
-    { index: 1, name: 'the long wait', action: 'wait', status: 'interrupted', ms: 2400, failure: { message: 'interrupted by SIGINT', pos: { file: 'scenarios/waits.yaml', line: 5, col: 5 } } },
+    {
+      index: 1,
+      name: 'the long wait',
+      action: 'wait',
+      status: 'interrupted',
+      ms: 2400,
+      failure: { message: 'interrupted by SIGINT', pos: { file: 'scenarios/waits.yaml', line: 5, col: 5 } },
+    },
     { index: 2, name: 'after', action: 'call', status: 'skipped', ms: 0 },
   ],
   failure: { message: 'interrupted by SIGINT', pos: { file: 'scenarios/waits.yaml', line: 5, col: 5 } },

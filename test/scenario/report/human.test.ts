@@ -42,7 +42,7 @@ describe('human reporter', () => {
     expect(l).toContain('      expected: { gte: 150000000 }');
     expect(l).toContain('      actual: 0\\x01red'); // colour codes of the value stripped, control char shown
     expect(l).toContain('  - mine 1  (skipped)');
-    expect(l).toContain('✗ failed at step 2 (get_balance <bob\'s> & co) in 2.10 s');
+    expect(l).toContain("✗ failed at step 2 (get_balance <bob's> & co) in 2.10 s");
     expect(l).toContain('  last lines of the logs:');
     expect(l).toContain('    daemon:');
     expect(l).toContain('      | 2025-01-01 00:00:00 I height 1201');
@@ -57,7 +57,9 @@ describe('human reporter', () => {
     expect(l).toContain('    funding bob failed: -1 not enough money');
     expect(l).toContain('- skipped: written for backends: monero');
     // the failed list, the summary line alone on its line, the total
-    expect(l).toContain(`  scenarios/odd <&"'>.yaml:12:7 — transfer "bob" & <check>: expectation failed: "unlocked" < 1.5 SAL1`);
+    expect(l).toContain(
+      `  scenarios/odd <&"'>.yaml:12:7 — transfer "bob" & <check>: expectation failed: "unlocked" < 1.5 SAL1`,
+    );
     expect(l).toContain('errors (infrastructure, not the scenario):');
     expect(l).toContain('  scenarios/setup.yaml — needs funding: funding bob failed: -1 not enough money');
     expect(l).toContain('1 passed, 1 failed, 1 error, 1 skipped');
@@ -80,7 +82,9 @@ describe('human reporter', () => {
     expect(l).toContain('  ✗ get_info  (0.02 s)');
     expect(l).toContain('      connect ECONNREFUSED 127.0.0.1:4000');
     expect(l).toContain('✗ ERROR (infrastructure) at step 2 (get_info) in 1.50 s');
-    expect(l).toContain("    the testnet's daemon died (killed by SIGKILL) and was not started again: connect ECONNREFUSED 127.0.0.1:4000");
+    expect(l).toContain(
+      "    the testnet's daemon died (killed by SIGKILL) and was not started again: connect ECONNREFUSED 127.0.0.1:4000",
+    );
     expect(l).toContain('      | height 30');
     expect(l).not.toContain('failed:');
     expect(l).toContain('0 passed, 0 failed, 2 errors');

@@ -2,7 +2,16 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { escapeXmlAttr, escapeXmlText, toJUnit, xmlSafe } from '../../../harness/scenario/report/junit.js';
 import type { ScenarioResult } from '../../../harness/scenario/types.js';
-import { badFile, failing, interruptedRun, notRun, passing, processDied, setupFailed, skippedScenario } from './fixtures.js';
+import {
+  badFile,
+  failing,
+  interruptedRun,
+  notRun,
+  passing,
+  processDied,
+  setupFailed,
+  skippedScenario,
+} from './fixtures.js';
 
 type Node = Record<string, unknown>;
 
@@ -145,7 +154,11 @@ describe('toJUnit', () => {
 
   it('an interrupted run: the step it stopped has <error type="interrupted">, the steps after it and the scenarios not run are skipped', () => {
     const doc = parse(toJUnit([interruptedRun, notRun]));
-    expect([(doc.testsuites as Node)['@failures'], (doc.testsuites as Node)['@errors'], (doc.testsuites as Node)['@skipped']]).toEqual(['0', '1', '2']);
+    expect([
+      (doc.testsuites as Node)['@failures'],
+      (doc.testsuites as Node)['@errors'],
+      (doc.testsuites as Node)['@skipped'],
+    ]).toEqual(['0', '1', '2']);
     const [cut, later] = suitesOf(doc) as [Node, Node];
     const [before, waiting, after] = casesOf(cut) as [Node, Node, Node];
     expect(before.error ?? before.failure ?? before.skipped).toBeUndefined();
@@ -154,11 +167,14 @@ describe('toJUnit', () => {
     expect(waiting.error).toMatchObject({ '@message': 'interrupted by SIGINT', '@type': 'interrupted' });
     expect(after.skipped).toBeDefined();
     expect((cut.properties as Node).property).toContainEqual({ '@name': 'status', '@value': 'interrupted' });
-    expect((((casesOf(later)[0] as Node).skipped) as Node)['@message']).toBe('not run: interrupted by SIGINT');
+    expect(((casesOf(later)[0] as Node).skipped as Node)['@message']).toBe('not run: interrupted by SIGINT');
   });
 
   it('interrupted before its first step: an <error type="interrupted"> on a setup testcase', () => {
-    const r: ScenarioResult = { ...interruptedRun, steps: interruptedRun.steps.map((s) => ({ ...s, status: 'skipped' as const, ms: 0 })) };
+    const r: ScenarioResult = {
+      ...interruptedRun,
+      steps: interruptedRun.steps.map((s) => ({ ...s, status: 'skipped' as const, ms: 0 })),
+    };
     const [c, ...rest] = casesOf((suitesOf(parse(toJUnit([r]))) as [Node])[0]) as Node[];
     expect(c!['@name']).toBe('setup');
     expect(c!.error).toMatchObject({ '@message': 'interrupted by SIGINT', '@type': 'interrupted' });
@@ -178,7 +194,16 @@ describe('toJUnit', () => {
       status: 'failed',
       ms: 1,
       backend: 'sim',
-      steps: [{ index: 0, name: 'x\ty', action: 'call', status: 'failed', ms: 1, failure: { message: 'm', actual: 'line1\r\nline2\u0003' } }],
+      steps: [
+        {
+          index: 0,
+          name: 'x\ty',
+          action: 'call',
+          status: 'failed',
+          ms: 1,
+          failure: { message: 'm', actual: 'line1\r\nline2\u0003' },
+        },
+      ],
     };
     const out = toJUnit([r]);
     expect(out).not.toMatch(/[\x00-\x08\x0B\x0C\x0E-\x1F]/);

@@ -38,7 +38,9 @@ describe('testnet emission', () => {
 
 describe('hard forks', () => {
   it('follows the testnet table, with genesis at v1', () => {
-    expect([0, 1, 249, 250, 799, 800, 814, 815, 1099, 1100, 1199, 1200, 1300, 1400, 100000].map(hardForkAt)).toEqual([1, 1, 1, 2, 4, 5, 5, 6, 9, 10, 10, 11, 12, 13, 13]);
+    expect([0, 1, 249, 250, 799, 800, 814, 815, 1099, 1100, 1199, 1200, 1300, 1400, 100000].map(hardForkAt)).toEqual([
+      1, 1, 1, 2, 4, 5, 5, 6, 9, 10, 10, 11, 12, 13, 13,
+    ]);
   });
   it('reports the next block’s version: 11 once the chain has 1200 blocks', () => {
     expect(nextHardFork(1199)).toBe(10);
@@ -51,7 +53,13 @@ describe('hard forks', () => {
 
 describe('fees', () => {
   it('rounds up to two significant digits', () => {
-    expect([roundMoneyUp(515n), roundMoneyUp(520n), roundMoneyUp(99n), roundMoneyUp(1001n), roundMoneyUp(12345n)]).toEqual([520n, 520n, 99n, 1100n, 13000n]);
+    expect([
+      roundMoneyUp(515n),
+      roundMoneyUp(520n),
+      roundMoneyUp(99n),
+      roundMoneyUp(1001n),
+      roundMoneyUp(12345n),
+    ]).toEqual([520n, 520n, 99n, 1100n, 13000n]);
   });
   it('quotes 520 per byte at the recorded height, which gives the recorded fees', () => {
     let generated = PREMINE;

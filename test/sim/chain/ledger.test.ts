@@ -2,7 +2,16 @@ import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TxType } from '../../../harness/sim/chain/constants.js';
-import { addToPool, height, matchTokens, mineBlock, newLedger, templateError, validateTx, type Ledger } from '../../../harness/sim/chain/ledger.js';
+import {
+  addToPool,
+  height,
+  matchTokens,
+  mineBlock,
+  newLedger,
+  templateError,
+  validateTx,
+  type Ledger,
+} from '../../../harness/sim/chain/ledger.js';
 import { BLOCKS_FILE, openChain } from '../../../harness/sim/chain/store.js';
 import type { Tx } from '../../../harness/sim/chain/types.js';
 import { walletFromSeed } from '../../../harness/sim/crypto/keys.js';
@@ -12,7 +21,8 @@ const alice = walletFromSeed(new Uint8Array(32).fill(1), 'testnet');
 const bob = walletFromSeed(new Uint8Array(32).fill(2), 'testnet');
 
 function mineTo(l: Ledger, target: number): void {
-  while (height(l) < target) mineBlock(l, height(l) < 1100 ? alice.cn.address : alice.carrot.address, 1_700_000_000 + height(l), 1n);
+  while (height(l) < target)
+    mineBlock(l, height(l) < 1100 ? alice.cn.address : alice.carrot.address, 1_700_000_000 + height(l), 1n);
 }
 
 let n = 0;
@@ -23,7 +33,16 @@ function spend(l: Ledger, index: number, o: Partial<Tx> = {}): Tx {
   const fee = 1_000_000n;
   const addr = (w: typeof alice): string => (height(l) >= 1100 ? w.carrot.address : w.cn.address);
   return {
-    txid, type: TxType.TRANSFER, fee, burnt: 0n, sourceAsset: out.asset, destAsset: out.asset, paymentId: '0'.repeat(16), weight: 2384, timestamp: 0, unlockTime: 0,
+    txid,
+    type: TxType.TRANSFER,
+    fee,
+    burnt: 0n,
+    sourceAsset: out.asset,
+    destAsset: out.asset,
+    paymentId: '0'.repeat(16),
+    weight: 2384,
+    timestamp: 0,
+    unlockTime: 0,
     inputs: [{ outputId: out.id, keyImage: `ki-${out.id}`, amount: out.amount, asset: out.asset }],
     outputs: [
       { id: `${txid}:0`, address: addr(bob), amount: 100n, asset: out.asset },
@@ -70,11 +89,26 @@ describe('ledger consensus rules', () => {
   it('creates a token only with the exact burn, lists it after one block, mints it to the creator', () => {
     const base = spend(l, 903);
     const burn = 1000n * 100_000_000n;
-    const token = { ticker: 'ABCD', supply: 10n, name: 'A b c', url: '', hash: '', size: 0n, metadataHex: '', creator: alice.carrot.address };
-    const inputs = [904, 905, 906, 907, 908, 909, 910, 911, 912].map((i) => l.blocks[i]!.minerTx.outputs[0]!).concat(l.blocks[903]!.minerTx.outputs[0]!);
+    const token = {
+      ticker: 'ABCD',
+      supply: 10n,
+      name: 'A b c',
+      url: '',
+      hash: '',
+      size: 0n,
+      metadataHex: '',
+      creator: alice.carrot.address,
+    };
+    const inputs = [904, 905, 906, 907, 908, 909, 910, 911, 912]
+      .map((i) => l.blocks[i]!.minerTx.outputs[0]!)
+      .concat(l.blocks[903]!.minerTx.outputs[0]!);
     const sum = inputs.reduce((s, o) => s + o.amount, 0n);
     const make = (burnt: bigint): Tx => ({
-      ...base, txid: `c${burnt}`.padEnd(64, '0'), type: TxType.CREATE_TOKEN, burnt, token,
+      ...base,
+      txid: `c${burnt}`.padEnd(64, '0'),
+      type: TxType.CREATE_TOKEN,
+      burnt,
+      token,
       inputs: inputs.map((o) => ({ outputId: o.id, keyImage: `ki-${o.id}`, amount: o.amount, asset: o.asset })),
       outputs: [
         { id: 'c:0', address: alice.carrot.address, amount: sum - burnt - base.fee, asset: 'SAL1' },
@@ -100,7 +134,16 @@ describe('ledger consensus rules', () => {
     const fee = 1_239_160n;
     const coin = 100_000_000n;
     const token: Tx = {
-      txid: 'tok'.padEnd(64, '0'), type: TxType.TRANSFER, fee, burnt: 0n, sourceAsset: 'salABCD', destAsset: 'salABCD', paymentId: '0'.repeat(16), weight: 1422, timestamp: 0, unlockTime: 0,
+      txid: 'tok'.padEnd(64, '0'),
+      type: TxType.TRANSFER,
+      fee,
+      burnt: 0n,
+      sourceAsset: 'salABCD',
+      destAsset: 'salABCD',
+      paymentId: '0'.repeat(16),
+      weight: 1422,
+      timestamp: 0,
+      unlockTime: 0,
       inputs: [{ outputId: mint.id, keyImage: `ki-${mint.id}`, amount: mint.amount, asset: 'salABCD' }],
       // Token inputs pay no fee: the outputs add up to the inputs.
       outputs: [
@@ -110,9 +153,20 @@ describe('ledger consensus rules', () => {
     };
     const paying = spend(l, 913);
     const rollup: Tx = {
-      ...paying, txid: 'rol'.padEnd(64, '0'), type: TxType.ROLLUP, sourceAsset: 'SAL1', destAsset: 'SAL1', burnt: fee, rollup: [token.txid],
+      ...paying,
+      txid: 'rol'.padEnd(64, '0'),
+      type: TxType.ROLLUP,
+      sourceAsset: 'SAL1',
+      destAsset: 'SAL1',
+      burnt: fee,
+      rollup: [token.txid],
       outputs: [
-        { id: 'rol:0', address: alice.carrot.address, amount: paying.inputs[0]!.amount - paying.fee - fee, asset: 'SAL1' },
+        {
+          id: 'rol:0',
+          address: alice.carrot.address,
+          amount: paying.inputs[0]!.amount - paying.fee - fee,
+          asset: 'SAL1',
+        },
         { id: 'rol:1', address: alice.carrot.address, amount: 0n, asset: 'SAL1' },
       ],
     };

@@ -16,10 +16,13 @@ import { fromHex, toHex } from '../../../harness/sim/crypto/hex.js';
 import { decodeVarint, encodeVarint } from '../../../harness/sim/crypto/varint.js';
 
 // Same wallet, from the recorded get_address transcript (13-wallet-get_address.json).
-const TRANSCRIPT_CN = 'SaLvTyKyQDRGTjuP4tinmWCn3hm9j3qcsSXWQfXvPb3ncGTBo2tjW3Ggz9eoTAEytqHEDC5Z3AG1WXSUFyfDQPpYSJ3DQmeAnx33B';
-const TRANSCRIPT_CARROT = 'SC1TosF5e1GR9x5qTyaxvwdyvaGaTricz3ucbnq3pSjx6gVbvXeNJSoivw6LR89n8WcPUd8XfbzNJZ25hZUSoYLyb5VwJxTZmXQ';
+const TRANSCRIPT_CN =
+  'SaLvTyKyQDRGTjuP4tinmWCn3hm9j3qcsSXWQfXvPb3ncGTBo2tjW3Ggz9eoTAEytqHEDC5Z3AG1WXSUFyfDQPpYSJ3DQmeAnx33B';
+const TRANSCRIPT_CARROT =
+  'SC1TosF5e1GR9x5qTyaxvwdyvaGaTricz3ucbnq3pSjx6gVbvXeNJSoivw6LR89n8WcPUd8XfbzNJZ25hZUSoYLyb5VwJxTZmXQ';
 // The destination the real wallet recorded for a transfer to TRANSCRIPT_CARROT (transcripts 50/54).
-const TRANSCRIPT_DEST = 'SC1TosF5e1GR9x5qTyaxvwdyvaGaTricz3ucbnq3pSjx6gVbvVyB1yoikWnHd8kCU7YnR2DQbCXo48UMJ9wMNbCWGQuxe5otRV9';
+const TRANSCRIPT_DEST =
+  'SC1TosF5e1GR9x5qTyaxvwdyvaGaTricz3ucbnq3pSjx6gVbvVyB1yoikWnHd8kCU7YnR2DQbCXo48UMJ9wMNbCWGQuxe5otRV9';
 
 // Treasury addresses hard-coded in Salvium's src/cryptonote_config.h.
 const SALVIUM_TREASURY = {
@@ -30,11 +33,16 @@ const SALVIUM_TREASURY = {
 };
 
 // Monero vectors (Monero functional tests; monero-serai / monero-ts address tests).
-const MONERO_STANDARD = '42ey1afDFnn4886T7196doS9GPMzexD9gXpsZJDwVjeRVdFCSoHnv7KPbBeGpzJBzHRCAs9UxqeoyFQMYbqSWYTfJJQAWDm';
-const MONERO_INTEGRATED = '4CMe2PUhs4J4886T7196doS9GPMzexD9gXpsZJDwVjeRVdFCSoHnv7KPbBeGpzJBzHRCAs9UxqeoyFQMYbqSWYTfSbLRB61BQVATzerHGj';
-const MONERO_STANDARD_2 = '46r4nYSevkfBUMhuykdK3gQ98XDqDTYW1hNLaXNvjpsJaSbNtdXh1sKMsdVgqkaihChAzEy29zEDPMR3NHQvGoZCLGwTerK';
-const MONERO_INTEGRATED_2 = '4GYjoMG9Y2BBUMhuykdK3gQ98XDqDTYW1hNLaXNvjpsJaSbNtdXh1sKMsdVgqkaihChAzEy29zEDPMR3NHQvGoZCVSs1ZojwrDCGS5rUuo';
-const MONERO_SUBADDRESS = '8C5zHM5ud8nGC4hC2ULiBLSWx9infi8JUUmWEat4fcTf8J4H38iWYVdFmPCA9UmfLTZxD43RsyKnGEdZkoGij6csDeUnbEB';
+const MONERO_STANDARD =
+  '42ey1afDFnn4886T7196doS9GPMzexD9gXpsZJDwVjeRVdFCSoHnv7KPbBeGpzJBzHRCAs9UxqeoyFQMYbqSWYTfJJQAWDm';
+const MONERO_INTEGRATED =
+  '4CMe2PUhs4J4886T7196doS9GPMzexD9gXpsZJDwVjeRVdFCSoHnv7KPbBeGpzJBzHRCAs9UxqeoyFQMYbqSWYTfSbLRB61BQVATzerHGj';
+const MONERO_STANDARD_2 =
+  '46r4nYSevkfBUMhuykdK3gQ98XDqDTYW1hNLaXNvjpsJaSbNtdXh1sKMsdVgqkaihChAzEy29zEDPMR3NHQvGoZCLGwTerK';
+const MONERO_INTEGRATED_2 =
+  '4GYjoMG9Y2BBUMhuykdK3gQ98XDqDTYW1hNLaXNvjpsJaSbNtdXh1sKMsdVgqkaihChAzEy29zEDPMR3NHQvGoZCVSs1ZojwrDCGS5rUuo';
+const MONERO_SUBADDRESS =
+  '8C5zHM5ud8nGC4hC2ULiBLSWx9infi8JUUmWEat4fcTf8J4H38iWYVdFmPCA9UmfLTZxD43RsyKnGEdZkoGij6csDeUnbEB';
 const MONERO_SUB_SPEND = 'fe358188b528335ad1cfdc24a22a23988d742c882b6f19a602892eaab3c1b62b';
 const MONERO_SUB_VIEW = '9bc2b464de90d058468522098d5610c5019c45fd1711a9517db1eea7794f5470';
 
@@ -100,10 +108,26 @@ describe('decodeAddress on real addresses', () => {
   });
 
   it('decodes the treasury addresses from Salvium source', () => {
-    expect(decodeAddress(SALVIUM_TREASURY.mainnetCn)).toMatchObject({ network: 'mainnet', family: 'cn', type: 'standard' });
-    expect(decodeAddress(SALVIUM_TREASURY.mainnetCarrot)).toMatchObject({ network: 'mainnet', family: 'carrot', type: 'standard' });
-    expect(decodeAddress(SALVIUM_TREASURY.testnetCn)).toMatchObject({ network: 'testnet', family: 'cn', type: 'standard' });
-    expect(decodeAddress(SALVIUM_TREASURY.testnetCarrot)).toMatchObject({ network: 'testnet', family: 'carrot', type: 'standard' });
+    expect(decodeAddress(SALVIUM_TREASURY.mainnetCn)).toMatchObject({
+      network: 'mainnet',
+      family: 'cn',
+      type: 'standard',
+    });
+    expect(decodeAddress(SALVIUM_TREASURY.mainnetCarrot)).toMatchObject({
+      network: 'mainnet',
+      family: 'carrot',
+      type: 'standard',
+    });
+    expect(decodeAddress(SALVIUM_TREASURY.testnetCn)).toMatchObject({
+      network: 'testnet',
+      family: 'cn',
+      type: 'standard',
+    });
+    expect(decodeAddress(SALVIUM_TREASURY.testnetCarrot)).toMatchObject({
+      network: 'testnet',
+      family: 'carrot',
+      type: 'standard',
+    });
     expect(SALVIUM_TREASURY.mainnetCn).toHaveLength(99);
     expect(SALVIUM_TREASURY.mainnetCarrot).toHaveLength(98);
   });
@@ -115,9 +139,13 @@ describe('decodeAddress on real addresses', () => {
     expect(integ).toMatchObject({ coin: 'monero', network: 'mainnet', type: 'integrated' });
     expect(toHex(integ.paymentId!)).toBe('0123456789abcdef');
     expect(toHex(integ.spendPublicKey)).toBe(toHex(std.spendPublicKey));
-    expect(encodeAddress({ ...std, type: 'integrated', paymentId: fromHex('0123456789abcdef') })).toBe(MONERO_INTEGRATED);
+    expect(encodeAddress({ ...std, type: 'integrated', paymentId: fromHex('0123456789abcdef') })).toBe(
+      MONERO_INTEGRATED,
+    );
     const std2 = decodeAddress(MONERO_STANDARD_2)!;
-    expect(encodeAddress({ ...std2, type: 'integrated', paymentId: fromHex('1122334455667788') })).toBe(MONERO_INTEGRATED_2);
+    expect(encodeAddress({ ...std2, type: 'integrated', paymentId: fromHex('1122334455667788') })).toBe(
+      MONERO_INTEGRATED_2,
+    );
     expect(
       encodeAddress({
         coin: 'monero',
@@ -151,7 +179,11 @@ describe('decodeAddress rejects', () => {
     expect(decodeAddress(TRANSCRIPT_CN + '1')).toBeNull();
     expect(decodeAddress(TRANSCRIPT_CN.replace('S', '0'))).toBeNull();
     // Salvium's stagenet treasury address uses a prefix that is not an address prefix of any network.
-    expect(decodeAddress('fuLMowH85abK8nz9BBMEem7MAfUbQu4aSHHUV9j5Z86o6Go9Lv2U5ZQiJCWPY9R9HA8p5idburazjAhCqDngLo7fYPCD9ciM9ee1A')).toBeNull();
+    expect(
+      decodeAddress(
+        'fuLMowH85abK8nz9BBMEem7MAfUbQu4aSHHUV9j5Z86o6Go9Lv2U5ZQiJCWPY9R9HA8p5idburazjAhCqDngLo7fYPCD9ciM9ee1A',
+      ),
+    ).toBeNull();
   });
 
   it('a valid checksum over keys that are not curve points', () => {
@@ -197,7 +229,9 @@ describe('encodeAddress: every kind, lengths and leading text', () => {
         type,
         spendPublicKey: key(2 * i),
         viewPublicKey: key(2 * i + 1),
-        ...(type === 'integrated' ? { paymentId: Uint8Array.from({ length: 8 }, (_, j) => (i * 8 + j * 37) & 0xff) } : {}),
+        ...(type === 'integrated'
+          ? { paymentId: Uint8Array.from({ length: 8 }, (_, j) => (i * 8 + j * 37) & 0xff) }
+          : {}),
       };
       const text = encodeAddress(a);
       expect(text.startsWith(lead), text).toBe(true);
@@ -230,7 +264,15 @@ describe('encodeAddress: every kind, lengths and leading text', () => {
 
   it('Monero prefixes give Monero leading characters', () => {
     const enc = (network: Network, type: AddressType) =>
-      encodeAddress({ coin: 'monero', network, family: 'cn', type, spendPublicKey: key(3), viewPublicKey: key(4), ...(type === 'integrated' ? { paymentId: new Uint8Array(8) } : {}) });
+      encodeAddress({
+        coin: 'monero',
+        network,
+        family: 'cn',
+        type,
+        spendPublicKey: key(3),
+        viewPublicKey: key(4),
+        ...(type === 'integrated' ? { paymentId: new Uint8Array(8) } : {}),
+      });
     expect(enc('mainnet', 'standard')[0]).toBe('4');
     expect(enc('mainnet', 'subaddress')[0]).toBe('8');
     expect(enc('mainnet', 'standard')).toHaveLength(95);
@@ -241,7 +283,12 @@ describe('encodeAddress: every kind, lengths and leading text', () => {
   });
 
   it('throws on bad input', () => {
-    const base = { network: 'testnet' as const, family: 'carrot' as const, spendPublicKey: key(1), viewPublicKey: key(2) };
+    const base = {
+      network: 'testnet' as const,
+      family: 'carrot' as const,
+      spendPublicKey: key(1),
+      viewPublicKey: key(2),
+    };
     expect(() => encodeAddress({ ...base, type: 'integrated' })).toThrow(/payment id/);
     expect(() => encodeAddress({ ...base, type: 'standard', paymentId: new Uint8Array(8) })).toThrow(/payment id/);
     expect(() => encodeAddress({ ...base, type: 'standard', spendPublicKey: new Uint8Array(31) })).toThrow(/32 bytes/);

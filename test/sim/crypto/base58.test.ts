@@ -56,7 +56,17 @@ describe('Monero base58', () => {
   });
 
   it('rejects overflowing blocks', () => {
-    for (const t of ['5R', 'LUw', '2UzHM', '7YXq9H', 'VtB5VXd', '3CUsUpv9t'.slice(0, 8) + 'u', 'Ahg1opVcGX', 'jpXCZedGfVR', 'zzzzzzzzzzz']) {
+    for (const t of [
+      '5R',
+      'LUw',
+      '2UzHM',
+      '7YXq9H',
+      'VtB5VXd',
+      '3CUsUpv9t'.slice(0, 8) + 'u',
+      'Ahg1opVcGX',
+      'jpXCZedGfVR',
+      'zzzzzzzzzzz',
+    ]) {
       expect(decode(t), t).toBeNull();
     }
     expect(decode('11111111111' + 'zzzzzzzzzzz')).toBeNull();

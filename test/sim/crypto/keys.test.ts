@@ -19,9 +19,12 @@ import { seedToWords, wordsToSeed } from '../../../harness/sim/crypto/mnemonic.j
 
 const MONERO_WORDS =
   'velvet lymph giddy number token physics poetry unquoted nibs useful sabotage limits benches lifestyle eden nitrogen anvil fewest avoid batch vials washing fences goat unquoted';
-const MONERO_ADDRESS = '42ey1afDFnn4886T7196doS9GPMzexD9gXpsZJDwVjeRVdFCSoHnv7KPbBeGpzJBzHRCAs9UxqeoyFQMYbqSWYTfJJQAWDm';
-const TRANSCRIPT_CARROT = 'SC1TosF5e1GR9x5qTyaxvwdyvaGaTricz3ucbnq3pSjx6gVbvXeNJSoivw6LR89n8WcPUd8XfbzNJZ25hZUSoYLyb5VwJxTZmXQ';
-const TRANSCRIPT_CN = 'SaLvTyKyQDRGTjuP4tinmWCn3hm9j3qcsSXWQfXvPb3ncGTBo2tjW3Ggz9eoTAEytqHEDC5Z3AG1WXSUFyfDQPpYSJ3DQmeAnx33B';
+const MONERO_ADDRESS =
+  '42ey1afDFnn4886T7196doS9GPMzexD9gXpsZJDwVjeRVdFCSoHnv7KPbBeGpzJBzHRCAs9UxqeoyFQMYbqSWYTfJJQAWDm';
+const TRANSCRIPT_CARROT =
+  'SC1TosF5e1GR9x5qTyaxvwdyvaGaTricz3ucbnq3pSjx6gVbvXeNJSoivw6LR89n8WcPUd8XfbzNJZ25hZUSoYLyb5VwJxTZmXQ';
+const TRANSCRIPT_CN =
+  'SaLvTyKyQDRGTjuP4tinmWCn3hm9j3qcsSXWQfXvPb3ncGTBo2tjW3Ggz9eoTAEytqHEDC5Z3AG1WXSUFyfDQPpYSJ3DQmeAnx33B';
 
 function seedOf(i: number): Uint8Array {
   const seed = Uint8Array.from({ length: 32 }, (_, j) => (j * 13 + 1) & 0xff);
@@ -74,7 +77,14 @@ describe('CryptoNote keys (Monero derivation)', () => {
     expect(seedToWords(seed).join(' ')).toBe(words);
     const k = cnKeysFromSeed(seed);
     expect(
-      encodeAddress({ coin: 'monero', network: 'mainnet', family: 'cn', type: 'standard', spendPublicKey: k.spendPublic, viewPublicKey: k.viewPublic }),
+      encodeAddress({
+        coin: 'monero',
+        network: 'mainnet',
+        family: 'cn',
+        type: 'standard',
+        spendPublicKey: k.spendPublic,
+        viewPublicKey: k.viewPublic,
+      }),
     ).toBe('48tLyQXpcwt8w6uKHyb5Zs3vdnoDWAEKFQr1c198o7aX9dBzXP3BTSMVsDiuH3ozDCNqwojb4vNeQZf7xg6URimDLaNtGSN');
   });
 
@@ -111,7 +121,8 @@ describe('walletFromSeed', () => {
     expect(w.viewKeyHex).toBe(w.cn.viewSecret);
     for (const family of ['cn', 'carrot'] as const) {
       const keys = w[family];
-      for (const h of [keys.spendSecret, keys.viewSecret, keys.spendPublic, keys.viewPublic]) expect(isHex(h, 32)).toBe(true);
+      for (const h of [keys.spendSecret, keys.viewSecret, keys.spendPublic, keys.viewPublic])
+        expect(isHex(h, 32)).toBe(true);
       const d = decodeAddress(keys.address)!;
       expect(d).toMatchObject({ coin: 'salvium', network, family, type: 'standard' });
       expect(toHex(d.spendPublicKey)).toBe(keys.spendPublic);

@@ -30,7 +30,11 @@ describe('25-word mnemonic', () => {
   });
 
   it('round-trips seeds, including all-zero and all-ones', () => {
-    const seeds = [new Uint8Array(32), new Uint8Array(32).fill(0xff), ...Array.from({ length: 50 }, (_, i) => seedOf(i))];
+    const seeds = [
+      new Uint8Array(32),
+      new Uint8Array(32).fill(0xff),
+      ...Array.from({ length: 50 }, (_, i) => seedOf(i)),
+    ];
     for (const seed of seeds) {
       const words = seedToWords(seed);
       expect(words).toHaveLength(25);
@@ -60,7 +64,9 @@ describe('25-word mnemonic', () => {
   });
 
   it('rejects a wrong word count', () => {
-    expect(() => wordsToSeed(MONERO_WORDS.split(' ').slice(0, 23))).toThrow(/expected 25 words \(or 24 without checksum\), got 23/);
+    expect(() => wordsToSeed(MONERO_WORDS.split(' ').slice(0, 23))).toThrow(
+      /expected 25 words \(or 24 without checksum\), got 23/,
+    );
     expect(() => wordsToSeed(`${MONERO_WORDS} abbey`)).toThrow(/got 26/);
     expect(() => wordsToSeed('')).toThrow(/got 0/);
   });

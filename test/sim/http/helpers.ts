@@ -6,7 +6,8 @@ import { RawNumber, type Parsed } from '../../../harness/sim/http/json.js';
 export function plain(v: Parsed | undefined): unknown {
   if (v instanceof RawNumber) {
     const x = v.value;
-    if (typeof x === 'bigint') return x >= BigInt(Number.MIN_SAFE_INTEGER) && x <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(x) : x;
+    if (typeof x === 'bigint')
+      return x >= BigInt(Number.MIN_SAFE_INTEGER) && x <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(x) : x;
     return x;
   }
   if (Array.isArray(v)) return v.map(plain);
@@ -56,7 +57,9 @@ export function rawExchange(port: number, chunks: Array<string | Buffer>, idleMs
 }
 
 /** Split a raw HTTP/1.1 byte stream into responses (Content-Length framed). */
-export function splitResponses(data: Buffer): Array<{ status: number; statusText: string; headers: Record<string, string[]>; body: string }> {
+export function splitResponses(
+  data: Buffer,
+): Array<{ status: number; statusText: string; headers: Record<string, string[]>; body: string }> {
   const out: Array<{ status: number; statusText: string; headers: Record<string, string[]>; body: string }> = [];
   let rest = data;
   while (rest.length > 0) {
@@ -73,7 +76,12 @@ export function splitResponses(data: Buffer): Array<{ status: number; statusText
       (headers[k] ??= []).push(line.slice(i + 1).trim());
     }
     const len = Number(headers['content-length']?.[0] ?? '0');
-    out.push({ status: Number(m[1]), statusText: m[2] ?? '', headers, body: rest.subarray(end + 4, end + 4 + len).toString('utf8') });
+    out.push({
+      status: Number(m[1]),
+      statusText: m[2] ?? '',
+      headers,
+      body: rest.subarray(end + 4, end + 4 + len).toString('utf8'),
+    });
     rest = rest.subarray(end + 4 + len);
   }
   return out;
@@ -82,8 +90,20 @@ export function splitResponses(data: Buffer): Array<{ status: number; statusText
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** A request with a Content-Length body, as raw bytes. */
-export function httpRequest(method: string, path: string, body: string | Buffer = '', extraHeaders: string[] = []): Buffer {
+export function httpRequest(
+  method: string,
+  path: string,
+  body: string | Buffer = '',
+  extraHeaders: string[] = [],
+): Buffer {
   const b = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
-  const head = [`${method} ${path} HTTP/1.1`, 'Host: 127.0.0.1', `Content-Length: ${b.length}`, ...extraHeaders, '', ''].join('\r\n');
+  const head = [
+    `${method} ${path} HTTP/1.1`,
+    'Host: 127.0.0.1',
+    `Content-Length: ${b.length}`,
+    ...extraHeaders,
+    '',
+    '',
+  ].join('\r\n');
   return Buffer.concat([Buffer.from(head, 'latin1'), b]);
 }

@@ -13,7 +13,9 @@ const bad = (text: string): boolean => !parseEpeeJson(text).ok;
 
 describe('parseEpeeJson', () => {
   it('parses ordinary objects, keeping numbers exact', () => {
-    expect(ok('{"a": 1, "b": "x", "c": true, "d": false, "e": {"f": [1, 2, 3]}, "g": [{"h": "i"}], "j": ["k", "l"]}')).toEqual({
+    expect(
+      ok('{"a": 1, "b": "x", "c": true, "d": false, "e": {"f": [1, 2, 3]}, "g": [{"h": "i"}], "j": ["k", "l"]}'),
+    ).toEqual({
       a: 1,
       b: 'x',
       c: true,
@@ -50,7 +52,12 @@ describe('parseEpeeJson', () => {
     expect(ok('{"a":[')).toEqual({});
     expect(ok('{"a":["x",')).toEqual({ a: ['x'] });
     expect(ok('{"a":{')).toEqual({ a: {} });
-    expect(ok('{"jsonrpc":"2.0","id":"1","method":"get_height","params":{}')).toEqual({ jsonrpc: '2.0', id: '1', method: 'get_height', params: {} });
+    expect(ok('{"jsonrpc":"2.0","id":"1","method":"get_height","params":{}')).toEqual({
+      jsonrpc: '2.0',
+      id: '1',
+      method: 'get_height',
+      params: {},
+    });
   });
 
   it('refuses truncation inside a token or a nested object (as epee does)', () => {
@@ -115,7 +122,8 @@ describe('parseEpeeJson', () => {
   });
 
   it('lexes and converts numbers like epee (strtoull/strtoll/strtod)', () => {
-    const num = (t: string): RawNumber => (parseEpeeJson(`{"n":${t} }`) as unknown as { value: { n: RawNumber } }).value.n;
+    const num = (t: string): RawNumber =>
+      (parseEpeeJson(`{"n":${t} }`) as unknown as { value: { n: RawNumber } }).value.n;
     expect(num('01').value).toBe(1n);
     expect(num('-0').kind).toBe('int');
     expect(num('-0').value).toBe(0n);
@@ -163,7 +171,8 @@ describe('parseEpeeJson', () => {
     for (let i = 0; i < 5000; i++) {
       let s = rnd(2) ? '{' : '';
       const len = rnd(60);
-      for (let j = 0; j < len; j++) s += rnd(10) === 0 ? String.fromCharCode(rnd(0x10000)) : alphabet[rnd(alphabet.length)];
+      for (let j = 0; j < len; j++)
+        s += rnd(10) === 0 ? String.fromCharCode(rnd(0x10000)) : alphabet[rnd(alphabet.length)];
       expect(() => parseEpeeJson(s)).not.toThrow();
     }
   });
@@ -171,20 +180,26 @@ describe('parseEpeeJson', () => {
 
 describe('toEpeeJson', () => {
   it('sorts keys, indents by 2 with CRLF, prints arrays on one line', () => {
-    expect(toEpeeJson({ b: 1, a: { d: [1, 2], c: 'x' } })).toBe('{\r\n  "a": {\r\n    "c": "x",\r\n    "d": [1,2]\r\n  },\r\n  "b": 1\r\n}');
+    expect(toEpeeJson({ b: 1, a: { d: [1, 2], c: 'x' } })).toBe(
+      '{\r\n  "a": {\r\n    "c": "x",\r\n    "d": [1,2]\r\n  },\r\n  "b": 1\r\n}',
+    );
     expect(toEpeeJson({ Z: 1, a: 2, _: 3, A: 4 })).toBe('{\r\n  "A": 4,\r\n  "Z": 1,\r\n  "_": 3,\r\n  "a": 2\r\n}');
   });
 
   it('prints empty objects like epee', () => {
     expect(toEpeeJson({})).toBe('{\r\n}');
-    expect(toEpeeJson({ id: '1', jsonrpc: '2.0', result: {} })).toBe('{\r\n  "id": "1",\r\n  "jsonrpc": "2.0",\r\n  "result": {\r\n  }\r\n}');
+    expect(toEpeeJson({ id: '1', jsonrpc: '2.0', result: {} })).toBe(
+      '{\r\n  "id": "1",\r\n  "jsonrpc": "2.0",\r\n  "result": {\r\n  }\r\n}',
+    );
   });
 
   it('prints arrays of objects inline with the inner objects indented', () => {
     expect(toEpeeJson({ balances: [{ b: 1, a: 'x' }, { c: 2 }], n: 1 })).toBe(
       '{\r\n  "balances": [{\r\n    "a": "x",\r\n    "b": 1\r\n  },{\r\n    "c": 2\r\n  }],\r\n  "n": 1\r\n}',
     );
-    expect(toEpeeJson({ r: { list: [{ x: 1 }] } })).toBe('{\r\n  "r": {\r\n    "list": [{\r\n      "x": 1\r\n    }]\r\n  }\r\n}');
+    expect(toEpeeJson({ r: { list: [{ x: 1 }] } })).toBe(
+      '{\r\n  "r": {\r\n    "list": [{\r\n      "x": 1\r\n    }]\r\n  }\r\n}',
+    );
   });
 
   it('omits empty arrays everywhere, and undefined', () => {
@@ -202,7 +217,9 @@ describe('toEpeeJson', () => {
         }),
       ),
     ).toEqual({ b: { d: 1 }, e: [{ g: [{}] }], l: [1, 2] });
-    expect(toEpeeJson({ pricing_record: { assets: [], height: 0 } })).toBe('{\r\n  "pricing_record": {\r\n    "height": 0\r\n  }\r\n}');
+    expect(toEpeeJson({ pricing_record: { assets: [], height: 0 } })).toBe(
+      '{\r\n  "pricing_record": {\r\n    "height": 0\r\n  }\r\n}',
+    );
   });
 
   it('prints 64-bit integers exactly', () => {
@@ -225,13 +242,17 @@ describe('toEpeeJson', () => {
     expect(formatDouble(0.00001)).toBe('1e-05');
     expect(formatDouble(-2.5e-10)).toBe('-2.5e-10');
     expect(formatDouble(1e100)).toBe('1e+100');
-    expect(toEpeeJson({ x: 0.25, y: new RawNumber('1.50'), z: new RawNumber('1e8') })).toBe('{\r\n  "x": 0.25,\r\n  "y": 1.5,\r\n  "z": 1e+08\r\n}');
+    expect(toEpeeJson({ x: 0.25, y: new RawNumber('1.50'), z: new RawNumber('1e8') })).toBe(
+      '{\r\n  "x": 0.25,\r\n  "y": 1.5,\r\n  "z": 1e+08\r\n}',
+    );
   });
 
   it('escapes strings like epee', () => {
     expect(toEpeeJson({ s: 'a"b\\c/d\n\r\t\b\f\v' })).toBe('{\r\n  "s": "a\\"b\\\\c\\/d\\n\\r\\t\\b\\f\\v"\r\n}');
     expect(toEpeeJson({ 'k/"': 'é😀' })).toBe('{\r\n  "k\\/\\"": "é😀"\r\n}');
-    expect(JSON.parse(toEpeeJson({ url: 'http://127.0.0.1:8000/rich.json' }))).toEqual({ url: 'http://127.0.0.1:8000/rich.json' });
+    expect(JSON.parse(toEpeeJson({ url: 'http://127.0.0.1:8000/rich.json' }))).toEqual({
+      url: 'http://127.0.0.1:8000/rich.json',
+    });
   });
 
   it('round-trips every recorded response (sorted keys, no empty arrays on the real servers either)', () => {

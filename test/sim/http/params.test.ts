@@ -15,7 +15,15 @@ const body = (json: string): Parsed => {
 };
 
 describe('params: defaults and shape', () => {
-  const p = params({ height: u64(), count: u64(1000n), fill: bool(), name: str('SAL1'), n: u32(7), v: u8(), list: list(str()) });
+  const p = params({
+    height: u64(),
+    count: u64(1000n),
+    fill: bool(),
+    name: str('SAL1'),
+    n: u32(7),
+    v: u8(),
+    list: list(str()),
+  });
 
   it('defaults every missing field; no "missing parameter" errors', () => {
     expect(p.parse(undefined)).toEqual({ height: 0n, count: 1000n, fill: false, name: 'SAL1', n: 7, v: 0, list: [] });
@@ -39,7 +47,13 @@ describe('params: defaults and shape', () => {
   });
 
   it('reads present values', () => {
-    expect(p.parse(body('{"height": 18446744073709551615, "count": 3, "fill": true, "name": "x", "n": 4294967295, "v": 255, "list": ["a", "b"]}'))).toEqual({
+    expect(
+      p.parse(
+        body(
+          '{"height": 18446744073709551615, "count": 3, "fill": true, "name": "x", "n": 4294967295, "v": 255, "list": ["a", "b"]}',
+        ),
+      ),
+    ).toEqual({
       height: 18446744073709551615n,
       count: 3n,
       fill: true,
@@ -73,7 +87,24 @@ describe('params: type rules', () => {
   });
 
   it('u64: rejects floats, exponents, negatives, non-digit strings, bools, objects, arrays', () => {
-    for (const json of ['1.5', '1e8', '1.0', '-1', '"12a"', '"-1"', '""', '" 1"', '"1.5"', '"18446744073709551616"', 'true', 'false', '{}', '{"a":1}', '[1]', '["1"]']) {
+    for (const json of [
+      '1.5',
+      '1e8',
+      '1.0',
+      '-1',
+      '"12a"',
+      '"-1"',
+      '""',
+      '" 1"',
+      '"1.5"',
+      '"18446744073709551616"',
+      'true',
+      'false',
+      '{}',
+      '{"a":1}',
+      '[1]',
+      '["1"]',
+    ]) {
       rejects(u64(), json);
     }
   });
@@ -138,7 +169,9 @@ describe('params: type rules', () => {
       priority: u32(),
       subaddr_indices: list(u32()),
     });
-    const t = transfer.parse(body('{"destinations":[{"amount":100000000,"address":"SC1T","asset_type":"SAL1"},{"amount":"5"}],"tx_type":3}'));
+    const t = transfer.parse(
+      body('{"destinations":[{"amount":100000000,"address":"SC1T","asset_type":"SAL1"},{"amount":"5"}],"tx_type":3}'),
+    );
     expect(t).toEqual({
       destinations: [
         { amount: 100000000n, address: 'SC1T', asset_type: 'SAL1' },

@@ -4,7 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { digestAuthorizationHeader } from '../../../harness/common/digest.js';
 import { isParsedObject, type Parsed } from '../../../harness/sim/http/json.js';
 import { InvalidParams, params, u64 } from '../../../harness/sim/http/params.js';
-import { BadRequest, RpcError, startRpcServer, type Handler, type RpcServer } from '../../../harness/sim/http/server.js';
+import {
+  BadRequest,
+  RpcError,
+  startRpcServer,
+  type Handler,
+  type RpcServer,
+} from '../../../harness/sim/http/server.js';
 import { httpRequest, plain, rawExchange, sleep, splitResponses } from './helpers.js';
 
 const heightParams = params({ height: u64() });
@@ -17,7 +23,10 @@ interface Harness {
   paths: string[];
 }
 
-async function start(extra: Partial<Parameters<typeof startRpcServer>[0]> = {}, methods: Record<string, Handler> = {}): Promise<Harness> {
+async function start(
+  extra: Partial<Parameters<typeof startRpcServer>[0]> = {},
+  methods: Record<string, Handler> = {},
+): Promise<Harness> {
   const seen: unknown[] = [];
   const errors: unknown[] = [];
   const paths: string[] = [];
@@ -39,7 +48,11 @@ async function start(extra: Partial<Parameters<typeof startRpcServer>[0]> = {}, 
         throw new TypeError('async kaboom');
       },
       nothing: () => undefined,
-      big: () => ({ supply: 18440000000000000000n, tokens: [], balances: [{ asset_type: 'SAL1', per_subaddress: [] }] }),
+      big: () => ({
+        supply: 18440000000000000000n,
+        tokens: [],
+        balances: [{ asset_type: 'SAL1', per_subaddress: [] }],
+      }),
       ...methods,
     }),
   );
@@ -71,8 +84,17 @@ async function start(extra: Partial<Parameters<typeof startRpcServer>[0]> = {}, 
   return { server, base: `http://127.0.0.1:${server.port}`, seen, errors, paths };
 }
 
-async function post(base: string, path: string, body: string | Buffer, method = 'POST'): Promise<{ status: number; text: string; headers: Record<string, string | string[] | undefined> }> {
-  const res = await request(`${base}${path}`, { method: method as 'POST', body, headers: { 'content-type': 'application/json' } });
+async function post(
+  base: string,
+  path: string,
+  body: string | Buffer,
+  method = 'POST',
+): Promise<{ status: number; text: string; headers: Record<string, string | string[] | undefined> }> {
+  const res = await request(`${base}${path}`, {
+    method: method as 'POST',
+    body,
+    headers: { 'content-type': 'application/json' },
+  });
   return { status: res.statusCode, text: await res.body.text(), headers: res.headers };
 }
 
@@ -96,11 +118,25 @@ describe('server: JSON-RPC envelope', () => {
     const r = await post(h.base, '/json_rpc', '{"jsonrpc":"2.0","id":"1","method":"nothing"}');
     expect(r.status).toBe(200);
     expect(r.text).toBe('{\r\n  "id": "1",\r\n  "jsonrpc": "2.0",\r\n  "result": {\r\n  }\r\n}');
-    expect(await rpc(h.base, { jsonrpc: '2.0', id: 7, method: 'nothing' })).toEqual({ id: 7, jsonrpc: '2.0', result: {} });
-    expect(await rpc(h.base, '{"jsonrpc":"2.0","id":18446744073709551615,"method":"nothing"}')).toEqual({ id: 18446744073709551615, jsonrpc: '2.0', result: {} });
-    expect((await post(h.base, '/json_rpc', '{"id":18446744073709551615,"method":"nothing"}')).text).toContain('"id": 18446744073709551615,');
+    expect(await rpc(h.base, { jsonrpc: '2.0', id: 7, method: 'nothing' })).toEqual({
+      id: 7,
+      jsonrpc: '2.0',
+      result: {},
+    });
+    expect(await rpc(h.base, '{"jsonrpc":"2.0","id":18446744073709551615,"method":"nothing"}')).toEqual({
+      id: 18446744073709551615,
+      jsonrpc: '2.0',
+      result: {},
+    });
+    expect((await post(h.base, '/json_rpc', '{"id":18446744073709551615,"method":"nothing"}')).text).toContain(
+      '"id": 18446744073709551615,',
+    );
     expect(await rpc(h.base, { id: -3, method: 'nothing' })).toEqual({ id: -3, jsonrpc: '2.0', result: {} });
-    expect(await rpc(h.base, { id: { x: 'y' }, method: 'nothing' })).toEqual({ id: { x: 'y' }, jsonrpc: '2.0', result: {} });
+    expect(await rpc(h.base, { id: { x: 'y' }, method: 'nothing' })).toEqual({
+      id: { x: 'y' },
+      jsonrpc: '2.0',
+      result: {},
+    });
   });
 
   it('id absent (or null, or []) -> 0 on success', async () => {
@@ -110,8 +146,16 @@ describe('server: JSON-RPC envelope', () => {
   });
 
   it('jsonrpc is not validated (but must be a string if present)', async () => {
-    expect(await rpc(h.base, { jsonrpc: '1.0', id: 1, method: 'nothing' })).toEqual({ id: 1, jsonrpc: '2.0', result: {} });
-    expect(await rpc(h.base, { jsonrpc: 2, id: 1, method: 'nothing' })).toEqual({ error: { code: -32602, message: 'Invalid params' }, id: 0, jsonrpc: '2.0' });
+    expect(await rpc(h.base, { jsonrpc: '1.0', id: 1, method: 'nothing' })).toEqual({
+      id: 1,
+      jsonrpc: '2.0',
+      result: {},
+    });
+    expect(await rpc(h.base, { jsonrpc: 2, id: 1, method: 'nothing' })).toEqual({
+      error: { code: -32602, message: 'Invalid params' },
+      id: 0,
+      jsonrpc: '2.0',
+    });
   });
 
   it('result: empty arrays omitted recursively, bigints exact', async () => {
@@ -133,11 +177,19 @@ describe('server: JSON-RPC envelope', () => {
 
   it('-32700 Parse error, id 0: text, top-level array, broken JSON', async () => {
     const parseError = { error: { code: -32700, message: 'Parse error' }, id: 0, jsonrpc: '2.0' };
-    for (const body of ['not json', '[{"jsonrpc":"2.0","id":1,"method":"nothing"}]', '{"id":1,"method":"nothing","n":1', '{"method":"nothing", "x": [1,]}', '"get_info"']) {
+    for (const body of [
+      'not json',
+      '[{"jsonrpc":"2.0","id":1,"method":"nothing"}]',
+      '{"id":1,"method":"nothing","n":1',
+      '{"method":"nothing", "x": [1,]}',
+      '"get_info"',
+    ]) {
       expect(await rpc(h.base, body), body).toEqual(parseError);
     }
     const r = await post(h.base, '/json_rpc', 'not json');
-    expect(r.text).toBe('{\r\n  "error": {\r\n    "code": -32700,\r\n    "message": "Parse error"\r\n  },\r\n  "id": 0,\r\n  "jsonrpc": "2.0"\r\n}');
+    expect(r.text).toBe(
+      '{\r\n  "error": {\r\n    "code": -32700,\r\n    "message": "Parse error"\r\n  },\r\n  "id": 0,\r\n  "jsonrpc": "2.0"\r\n}',
+    );
   });
 
   it('a body truncated inside the top-level object is accepted (epee)', async () => {
@@ -153,7 +205,13 @@ describe('server: JSON-RPC envelope', () => {
   });
 
   it('method that is not a string -> HTTP 500, no JSON-RPC body, connection closed', async () => {
-    for (const body of ['{"id":1,"method":5}', '{"method":true}', '{"method":{"a":"b"}}', '{"method":["get_info"]}', '{"method":1.5}']) {
+    for (const body of [
+      '{"id":1,"method":5}',
+      '{"method":true}',
+      '{"method":{"a":"b"}}',
+      '{"method":["get_info"]}',
+      '{"method":1.5}',
+    ]) {
       const r = await post(h.base, '/json_rpc', body);
       expect(r.status, body).toBe(500);
       expect(r.text).toBe('');
@@ -166,28 +224,73 @@ describe('server: JSON-RPC envelope', () => {
   });
 
   it('-32601 Method not found with the request id, or "" without one', async () => {
-    expect(await rpc(h.base, { jsonrpc: '2.0', id: '1', method: 'no_such_method' })).toEqual({ error: { code: -32601, message: 'Method not found' }, id: '1', jsonrpc: '2.0' });
-    expect(await rpc(h.base, { jsonrpc: '2.0', id: 9, method: 'no_such_method' })).toEqual({ error: { code: -32601, message: 'Method not found' }, id: 9, jsonrpc: '2.0' });
-    expect(await rpc(h.base, { method: 'no_such_method' })).toEqual({ error: { code: -32601, message: 'Method not found' }, id: '', jsonrpc: '2.0' });
-    expect(await rpc(h.base, { method: '__proto__' })).toEqual({ error: { code: -32601, message: 'Method not found' }, id: '', jsonrpc: '2.0' });
-    expect(await rpc(h.base, { method: 'constructor' })).toEqual({ error: { code: -32601, message: 'Method not found' }, id: '', jsonrpc: '2.0' });
+    expect(await rpc(h.base, { jsonrpc: '2.0', id: '1', method: 'no_such_method' })).toEqual({
+      error: { code: -32601, message: 'Method not found' },
+      id: '1',
+      jsonrpc: '2.0',
+    });
+    expect(await rpc(h.base, { jsonrpc: '2.0', id: 9, method: 'no_such_method' })).toEqual({
+      error: { code: -32601, message: 'Method not found' },
+      id: 9,
+      jsonrpc: '2.0',
+    });
+    expect(await rpc(h.base, { method: 'no_such_method' })).toEqual({
+      error: { code: -32601, message: 'Method not found' },
+      id: '',
+      jsonrpc: '2.0',
+    });
+    expect(await rpc(h.base, { method: '__proto__' })).toEqual({
+      error: { code: -32601, message: 'Method not found' },
+      id: '',
+      jsonrpc: '2.0',
+    });
+    expect(await rpc(h.base, { method: 'constructor' })).toEqual({
+      error: { code: -32601, message: 'Method not found' },
+      id: '',
+      jsonrpc: '2.0',
+    });
   });
 
   it('-32602 Invalid params with the request id when the handler throws InvalidParams', async () => {
-    const invalid = (id: unknown): unknown => ({ error: { code: -32602, message: 'Invalid params' }, id, jsonrpc: '2.0' });
+    const invalid = (id: unknown): unknown => ({
+      error: { code: -32602, message: 'Invalid params' },
+      id,
+      jsonrpc: '2.0',
+    });
     for (const height of [1.5, -1, '12a', true, '1e8']) {
-      expect(await rpc(h.base, { id: '3', method: 'get_block_header_by_height', params: { height } }), String(height)).toEqual(invalid('3'));
+      expect(
+        await rpc(h.base, { id: '3', method: 'get_block_header_by_height', params: { height } }),
+        String(height),
+      ).toEqual(invalid('3'));
     }
-    expect(await rpc(h.base, '{"id":"3","method":"get_block_header_by_height","params":{"height":1e8}}')).toEqual(invalid('3'));
+    expect(await rpc(h.base, '{"id":"3","method":"get_block_header_by_height","params":{"height":1e8}}')).toEqual(
+      invalid('3'),
+    );
     expect(await rpc(h.base, { method: 'get_block_header_by_height', params: { height: -1 } })).toEqual(invalid(0));
-    expect(await rpc(h.base, { id: 1, method: 'get_block_header_by_height', params: { height: '123' } })).toEqual({ id: 1, jsonrpc: '2.0', result: { height: 123, status: 'OK' } });
+    expect(await rpc(h.base, { id: 1, method: 'get_block_header_by_height', params: { height: '123' } })).toEqual({
+      id: 1,
+      jsonrpc: '2.0',
+      result: { height: 123, status: 'OK' },
+    });
   });
 
   it('RpcError -> its code and message; other exceptions -> code 0, message "" (and onError)', async () => {
-    expect(await rpc(h.base, { id: '1', method: 'rpc_error' })).toEqual({ error: { code: -5, message: 'Internal error: something' }, id: '1', jsonrpc: '2.0' });
+    expect(await rpc(h.base, { id: '1', method: 'rpc_error' })).toEqual({
+      error: { code: -5, message: 'Internal error: something' },
+      id: '1',
+      jsonrpc: '2.0',
+    });
     h.errors.length = 0;
-    expect(await rpc(h.base, { id: '1', method: 'crash' })).toEqual({ error: { code: 0, message: '' }, id: '1', jsonrpc: '2.0' });
-    expect(await rpc(h.base, { id: 2, method: 'async_crash' })).toEqual({ error: { code: 0, message: '' }, id: 2, jsonrpc: '2.0' });
+    expect(await rpc(h.base, { id: '1', method: 'crash' })).toEqual({
+      error: { code: 0, message: '' },
+      id: '1',
+      jsonrpc: '2.0',
+    });
+    expect(await rpc(h.base, { id: 2, method: 'async_crash' })).toEqual({
+      error: { code: 0, message: '' },
+      id: 2,
+      jsonrpc: '2.0',
+    });
     expect(h.errors.map((e) => (e as Error).message)).toEqual(['kaboom', 'async kaboom']);
   });
 
@@ -275,7 +378,16 @@ describe('server: URI endpoints and paths', () => {
   });
 
   it('404 with an empty body for anything else; matching is exact', async () => {
-    for (const path of ['/nope', '/', '/json_rpc/', '/json_rpc?x=1', '/get_height/', '/get_height?a', '/GET_HEIGHT', '//json_rpc']) {
+    for (const path of [
+      '/nope',
+      '/',
+      '/json_rpc/',
+      '/json_rpc?x=1',
+      '/get_height/',
+      '/get_height?a',
+      '/GET_HEIGHT',
+      '//json_rpc',
+    ]) {
       const r = await post(h.base, path, '{}');
       expect(r.status, path).toBe(404);
       expect(r.text).toBe('');
@@ -299,7 +411,11 @@ describe('server: URI endpoints and paths', () => {
     expect(raw.closedByServer).toBe(false);
     const rs = splitResponses(raw.data);
     expect(rs.map((r) => r.status)).toEqual([200, 200, 404, 200]);
-    expect(JSON.parse(rs[3]?.body ?? '')).toEqual({ error: { code: -32700, message: 'Parse error' }, id: 0, jsonrpc: '2.0' });
+    expect(JSON.parse(rs[3]?.body ?? '')).toEqual({
+      error: { code: -32700, message: 'Parse error' },
+      id: 0,
+      jsonrpc: '2.0',
+    });
   });
 
   it('undici client reuses one connection', async () => {
@@ -322,7 +438,11 @@ describe('server: URI endpoints and paths', () => {
     const chunk = '{"id":1,"method":"nothing"}';
     const raw = await rawExchange(h.server.port, [head + `${chunk.length.toString(16)}\r\n${chunk}\r\n0\r\n\r\n`]);
     const [r] = splitResponses(raw.data);
-    expect(JSON.parse(r?.body ?? '')).toEqual({ error: { code: -32600, message: 'Invalid Request' }, id: 0, jsonrpc: '2.0' });
+    expect(JSON.parse(r?.body ?? '')).toEqual({
+      error: { code: -32600, message: 'Invalid Request' },
+      id: 0,
+      jsonrpc: '2.0',
+    });
     expect(raw.closedByServer).toBe(true);
   });
 });
@@ -387,7 +507,11 @@ describe('server: serial processing', () => {
     const h = await start({ serial: true });
     try {
       await expect(h.server.runExclusive(async () => Promise.reject(new Error('x')))).rejects.toThrow('x');
-      expect(await rpc(h.base, { id: 1, method: 'crash' })).toEqual({ error: { code: 0, message: '' }, id: 1, jsonrpc: '2.0' });
+      expect(await rpc(h.base, { id: 1, method: 'crash' })).toEqual({
+        error: { code: 0, message: '' },
+        id: 1,
+        jsonrpc: '2.0',
+      });
       expect(await rpc(h.base, { id: 2, method: 'nothing' })).toEqual({ id: 2, jsonrpc: '2.0', result: {} });
     } finally {
       await h.server.close();
@@ -452,11 +576,15 @@ describe('server: Digest authentication', () => {
     for (const path of ['/json_rpc', '/nope', '/get_height']) {
       const r = await post(h.base, path, '{"id":1,"method":"nothing"}');
       expect(r.status, path).toBe(401);
-      expect(r.text).toBe('<html><head><title>Unauthorized Access</title></head><body><h1>401 Unauthorized</h1></body></html>');
+      expect(r.text).toBe(
+        '<html><head><title>Unauthorized Access</title></head><body><h1>401 Unauthorized</h1></body></html>',
+      );
       const www = r.headers['www-authenticate'];
       expect(Array.isArray(www)).toBe(true);
       expect(www).toHaveLength(2);
-      expect((www as string[])[0]).toMatch(/^Digest qop="auth",algorithm=MD5,realm="monero-rpc",nonce="[A-Za-z0-9+/]{22}==",stale=false$/);
+      expect((www as string[])[0]).toMatch(
+        /^Digest qop="auth",algorithm=MD5,realm="monero-rpc",nonce="[A-Za-z0-9+/]{22}==",stale=false$/,
+      );
       expect((www as string[])[1]).toMatch(/^Digest qop="auth",algorithm=MD5-sess,realm="monero-rpc",nonce=/);
     }
   });
@@ -464,15 +592,29 @@ describe('server: Digest authentication', () => {
   it('200 with credentials, nc counting up on one connection; 401 with a wrong password', async () => {
     const client = new Client(h.base, { pipelining: 1 });
     try {
-      const send = async (headers: Record<string, string> = {}, path = '/json_rpc'): Promise<{ status: number; text: string; www: string[] }> => {
+      const send = async (
+        headers: Record<string, string> = {},
+        path = '/json_rpc',
+      ): Promise<{ status: number; text: string; www: string[] }> => {
         const res = await client.request({ path, method: 'POST', body: '{"id":"1","method":"nothing"}', headers });
         const www = res.headers['www-authenticate'];
-        return { status: res.statusCode, text: await res.body.text(), www: www === undefined ? [] : Array.isArray(www) ? www : [www] };
+        return {
+          status: res.statusCode,
+          text: await res.body.text(),
+          www: www === undefined ? [] : Array.isArray(www) ? www : [www],
+        };
       };
       const first = await send();
       expect(first.status).toBe(401);
       const auth = (nc: number, password = creds.password, path = '/json_rpc'): Record<string, string> => ({
-        authorization: digestAuthorizationHeader({ username: creds.username, password, method: 'POST', uri: path, wwwAuthenticate: first.www, nc }),
+        authorization: digestAuthorizationHeader({
+          username: creds.username,
+          password,
+          method: 'POST',
+          uri: path,
+          wwwAuthenticate: first.www,
+          nc,
+        }),
       });
       const ok1 = await send(auth(1));
       expect(ok1.status).toBe(200);
@@ -491,7 +633,13 @@ describe('server: Digest authentication', () => {
       expect(stale.www[0]).toContain('stale=true');
       // answering the new challenge works again
       const again = await send({
-        authorization: digestAuthorizationHeader({ ...creds, method: 'POST', uri: '/json_rpc', wwwAuthenticate: stale.www, nc: 1 }),
+        authorization: digestAuthorizationHeader({
+          ...creds,
+          method: 'POST',
+          uri: '/json_rpc',
+          wwwAuthenticate: stale.www,
+          nc: 1,
+        }),
       });
       expect(again.status).toBe(200);
     } finally {
@@ -506,11 +654,27 @@ describe('server: Digest authentication', () => {
       const r1 = await c1.request({ path: '/json_rpc', method: 'POST', body: '{}' });
       await r1.body.text();
       const www = r1.headers['www-authenticate'] as string[];
-      const header = digestAuthorizationHeader({ ...creds, method: 'POST', uri: '/json_rpc', wwwAuthenticate: www, nc: 1 });
-      const other = await c2.request({ path: '/json_rpc', method: 'POST', body: '{}', headers: { authorization: header } });
+      const header = digestAuthorizationHeader({
+        ...creds,
+        method: 'POST',
+        uri: '/json_rpc',
+        wwwAuthenticate: www,
+        nc: 1,
+      });
+      const other = await c2.request({
+        path: '/json_rpc',
+        method: 'POST',
+        body: '{}',
+        headers: { authorization: header },
+      });
       await other.body.text();
       expect(other.statusCode).toBe(401);
-      const same = await c1.request({ path: '/json_rpc', method: 'POST', body: '{"method":"nothing"}', headers: { authorization: header } });
+      const same = await c1.request({
+        path: '/json_rpc',
+        method: 'POST',
+        body: '{"method":"nothing"}',
+        headers: { authorization: header },
+      });
       expect(same.statusCode).toBe(200);
       await same.body.text();
     } finally {
@@ -535,15 +699,18 @@ describe('server: robustness', () => {
   });
 
   it('rejects with the listen error when the port is taken', async () => {
-    await expect(startRpcServer({ host: '127.0.0.1', port: h.server.port, jsonRpcMethods: new Map() })).rejects.toMatchObject({ code: 'EADDRINUSE' });
+    await expect(
+      startRpcServer({ host: '127.0.0.1', port: h.server.port, jsonRpcMethods: new Map() }),
+    ).rejects.toMatchObject({ code: 'EADDRINUSE' });
   });
 
   it('survives random bytes on raw connections', async () => {
     for (let i = 0; i < 30; i++) {
-      const junk = randomBytes(1 + (i * 97) % 3000);
+      const junk = randomBytes(1 + ((i * 97) % 3000));
       await rawExchange(h.server.port, [junk], 50);
     }
-    await rawExchange(h.server.port, [`POST /json_rpc HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\n`], 50); // body never arrives
+    // body never arrives
+    await rawExchange(h.server.port, [`POST /json_rpc HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\n`], 50);
     await rawExchange(h.server.port, ['\r\n'.repeat(20)], 50);
     await rawExchange(h.server.port, [`GET /${'a'.repeat(20000)} HTTP/1.1\r\n\r\n`], 50);
     await rawExchange(h.server.port, [`POST /json_rpc HTTP/1.1\r\nContent-Length: -5\r\n\r\n`], 50);
@@ -559,7 +726,11 @@ describe('server: robustness', () => {
       `{"method":"get_block_header_by_height","params":{"height":${'9'.repeat(5000)}}}`,
       `{"method":"get_block_header_by_height","params":{"height":1e99999}}`,
       `{"method":"get_block_header_by_height","params":{"height":-${'9'.repeat(30)}}}`,
-      Buffer.concat([Buffer.from('{"id":"'), Buffer.from([0xff, 0xfe, 0xc3, 0x28, 0xed, 0xa0, 0x80]), Buffer.from('","method":"nothing"}')]),
+      Buffer.concat([
+        Buffer.from('{"id":"'),
+        Buffer.from([0xff, 0xfe, 0xc3, 0x28, 0xed, 0xa0, 0x80]),
+        Buffer.from('","method":"nothing"}'),
+      ]),
       Buffer.concat([Buffer.from('{"method":"'), Buffer.from([0xc0, 0xaf]), Buffer.from('"}')]),
       Buffer.from([0x00, 0x01, 0x02, 0x7b]),
       '{"method":"echo","params":{"__proto__":{"polluted":true},"constructor":{"prototype":{"x":1}}}}',
@@ -570,7 +741,8 @@ describe('server: robustness', () => {
       const r = await post(h.base, '/json_rpc', body);
       expect([200, 500]).toContain(r.status);
       // (epee prints control characters in strings raw, which JSON.parse refuses)
-      if (r.status === 200 && !/[\u0000-\u001f]/.test(r.text.replace(/\r\n/g, ''))) expect(() => JSON.parse(r.text)).not.toThrow();
+      if (r.status === 200 && !/[\u0000-\u001f]/.test(r.text.replace(/\r\n/g, '')))
+        expect(() => JSON.parse(r.text)).not.toThrow();
       const u = await post(h.base, '/get_height', body);
       expect([200, 400]).toContain(u.status);
     }
@@ -598,7 +770,11 @@ describe('server: robustness', () => {
     cyclic.self = cyclic;
     const w = await start({}, { cyclic: () => cyclic });
     try {
-      expect(await rpc(w.base, '{"id":5,"method":"cyclic"}')).toEqual({ error: { code: 0, message: '' }, id: 5, jsonrpc: '2.0' });
+      expect(await rpc(w.base, '{"id":5,"method":"cyclic"}')).toEqual({
+        error: { code: 0, message: '' },
+        id: 5,
+        jsonrpc: '2.0',
+      });
       expect(w.errors.length).toBeGreaterThan(0);
       expect(await rpc(w.base, { id: 1, method: 'nothing' })).toEqual({ id: 1, jsonrpc: '2.0', result: {} });
     } finally {

@@ -55,11 +55,22 @@ describe('recorded transcripts', () => {
     await wallet.close();
   });
 
-  for (const name of ['56-wallet-unknown-method.json', '57-wallet-parse-error.json', '58-wallet-empty-object.json', '59-wallet-unknown-path.json', '11-daemon-unknown-path.json', '55-wallet-get_transfers-empty-request.json']) {
+  for (const name of [
+    '56-wallet-unknown-method.json',
+    '57-wallet-parse-error.json',
+    '58-wallet-empty-object.json',
+    '59-wallet-unknown-path.json',
+    '11-daemon-unknown-path.json',
+    '55-wallet-get_transfers-empty-request.json',
+  ]) {
     it(`reproduces ${name}`, async () => {
       const t = load(name);
       const server = servers()[t.server];
-      const res = await request(`http://127.0.0.1:${server.port}${t.path}`, { method: 'POST', body: bodyOf(t), headers: { 'content-type': 'application/json' } });
+      const res = await request(`http://127.0.0.1:${server.port}${t.path}`, {
+        method: 'POST',
+        body: bodyOf(t),
+        headers: { 'content-type': 'application/json' },
+      });
       const text = await res.body.text();
       expect(res.statusCode).toBe(t.http_status);
       if (typeof t.response === 'string') {
@@ -78,10 +89,14 @@ describe('recorded transcripts', () => {
     const [r56] = splitResponses((await rawExchange(wallet.port, [httpRequest('POST', t56.path, bodyOf(t56))])).data);
     expect(r56?.status).toBe(200);
     expect(r56?.statusText).toBe('Ok');
-    expect(r56?.body).toBe('{\r\n  "error": {\r\n    "code": -32601,\r\n    "message": "Method not found"\r\n  },\r\n  "id": "1",\r\n  "jsonrpc": "2.0"\r\n}');
+    expect(r56?.body).toBe(
+      '{\r\n  "error": {\r\n    "code": -32601,\r\n    "message": "Method not found"\r\n  },\r\n  "id": "1",\r\n  "jsonrpc": "2.0"\r\n}',
+    );
     const t58 = load('58-wallet-empty-object.json');
     const [r58] = splitResponses((await rawExchange(wallet.port, [httpRequest('POST', t58.path, bodyOf(t58))])).data);
-    expect(r58?.body).toBe('{\r\n  "error": {\r\n    "code": -32600,\r\n    "message": "Invalid Request"\r\n  },\r\n  "id": 0,\r\n  "jsonrpc": "2.0"\r\n}');
+    expect(r58?.body).toBe(
+      '{\r\n  "error": {\r\n    "code": -32600,\r\n    "message": "Invalid Request"\r\n  },\r\n  "id": 0,\r\n  "jsonrpc": "2.0"\r\n}',
+    );
     const t59 = load('59-wallet-unknown-path.json');
     const [r59] = splitResponses((await rawExchange(wallet.port, [httpRequest('POST', t59.path, bodyOf(t59))])).data);
     expect(r59?.status).toBe(404);
