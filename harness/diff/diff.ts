@@ -202,6 +202,7 @@ function specOf(side: SideName, s: DiffSide): BackendSpec {
     const what = s.binDir ? `${s.backend}, bin dir ${s.binDir}` : s.backend;
     throw new Error(
       `side ${side.toUpperCase()} (${what}): ${err instanceof Error ? err.message : String(err)}\n(give that side a folder of its programs, or the sim backend)`,
+      { cause: err },
     );
   }
 }

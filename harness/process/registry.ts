@@ -74,6 +74,7 @@ export function stateDir(): string {
           : e.message;
     throw new Error(
       `cannot use ${dir} for the run registry (${source}): ${why}; set SALTNET_STATE_DIR to a folder you can write`,
+      { cause: err },
     );
   }
   return dir;

@@ -147,7 +147,7 @@ export function expectationsOf(result: unknown, c: ExpectContext): Record<string
 
 /** `expect_error` of an error answer: its code, and its message exactly (hashes in it by their form). */
 export function expectedError(e: { code: number; message: string }, c: ExpectContext): Record<string, unknown> {
-  let message: unknown = e.message;
+  let message: unknown;
   if (/[0-9a-f]{64}/.test(e.message)) {
     const escaped = e.message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/[0-9a-f]{64}/g, '[0-9a-f]{64}');
     message = { matches: `^${escaped}$` };

@@ -182,6 +182,7 @@ export function recordingToScenario(rec: Recording, o: ToScenarioOptions): { tex
       if (attempt > 0 || bad.length === 0)
         throw new Error(
           `saltnet record wrote a scenario its own parser refuses (please report this):\n${err instanceof Error ? err.message : String(err)}`,
+          { cause: err },
         );
       for (const i of bad) callOnly.add(i);
     }

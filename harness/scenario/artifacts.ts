@@ -332,7 +332,9 @@ export function readArtifacts(dir: string): LoadedArtifacts {
         out.transcript.push(JSON.parse(l) as TranscriptRecord);
       } catch (e) {
         if (i === lines.length - 1 && !complete) return; // cut short by a crash
-        throw new Error(`${path.join(abs, ARTIFACT_FILES.transcript)}:${i + 1}: not JSON: ${(e as Error).message}`);
+        throw new Error(`${path.join(abs, ARTIFACT_FILES.transcript)}:${i + 1}: not JSON: ${(e as Error).message}`, {
+          cause: e,
+        });
       }
     });
   }

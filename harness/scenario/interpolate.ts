@@ -141,7 +141,7 @@ export function lookup(expr: string, scope: Scope): unknown {
   try {
     segs = parsePath(expr);
   } catch (e) {
-    throw new Error(`bad placeholder ${ph}: ${(e as Error).message}`);
+    throw new Error(`bad placeholder ${ph}: ${(e as Error).message}`, { cause: e });
   }
   const [root, ...rest] = segs;
   if (typeof root !== 'string')

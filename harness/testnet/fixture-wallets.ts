@@ -21,7 +21,9 @@ export function fixtureWallet(name: string, dir = FIXTURE_WALLETS_DIR): FixtureW
   try {
     json = JSON.parse(readFileSync(file, 'utf8'));
   } catch (err) {
-    throw new Error(`cannot read the fixture wallet ${file}: ${err instanceof Error ? err.message : String(err)}`);
+    throw new Error(`cannot read the fixture wallet ${file}: ${err instanceof Error ? err.message : String(err)}`, {
+      cause: err,
+    });
   }
   const r = FixtureWalletSchema.safeParse(json);
   if (!r.success)

@@ -36,6 +36,6 @@ export function makeWorkdir(dir: string, given: boolean, subfolders: readonly st
   try {
     for (const d of subfolders) mkdirSync(`${dir}/${d}`, { recursive: true });
   } catch (err) {
-    throw new Error(workdirProblem(err as NodeJS.ErrnoException, dir, given));
+    throw new Error(workdirProblem(err as NodeJS.ErrnoException, dir, given), { cause: err });
   }
 }

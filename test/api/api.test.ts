@@ -27,7 +27,7 @@ afterAll(() => cleanup(dir));
 describe("import { startTestnet, runScenario } from 'saltnet'", () => {
   it('starts a testnet with typed daemon and wallet clients, runs a scenario on it, and stops everything', async () => {
     const t: saltnet.Testnet = await saltnet.startTestnet(quiet);
-    let pids: number[] = [];
+    let pids: number[];
     try {
       pids = t.supervisor
         .processes()
@@ -39,7 +39,7 @@ describe("import { startTestnet, runScenario } from 'saltnet'", () => {
       const file = join(dir, 'ok.yaml');
       writeFileSync(
         file,
-        'name: on my testnet\nrequires:\n  unlocked: { SAL1: 5 SAL1 }\nsteps:\n  - get_balance: {}\n    expect: { \"result.balances[0].asset_type\": SAL1 }\n  - call: { on: daemon, path: /get_info }\n    expect: { result.status: OK }\n',
+        'name: on my testnet\nrequires:\n  unlocked: { SAL1: 5 SAL1 }\nsteps:\n  - get_balance: {}\n    expect: { "result.balances[0].asset_type": SAL1 }\n  - call: { on: daemon, path: /get_info }\n    expect: { result.status: OK }\n',
       );
       const before = await t.daemon.client.height();
       const r = await saltnet.runScenario(file, { testnet: t, artifactsRoot: join(dir, 'arts') });

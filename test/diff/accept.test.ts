@@ -36,7 +36,7 @@ describe('a bad accept file', () => {
     expect(problems(text)).toEqual([
       `${FILE}:5:5: accept[1].reason: missing: say why this divergence is accepted (expected why this divergence is accepted (text, not empty))`,
       `${FILE}:6:11: accept[1].step: expected a step number (1 is the first step) or a step name, got the number 0`,
-      `${FILE}:7:11: accept[1].path: bad path "result.[x": unexpected \"[\" at character 8 (expected a path in the answer, e.g. result.balances[*].blocks_to_unlock, or (status))`,
+      `${FILE}:7:11: accept[1].path: bad path "result.[x": unexpected "[" at character 8 (expected a path in the answer, e.g. result.balances[*].blocks_to_unlock, or (status))`,
       `${FILE}:8:5: accept[2].scenario: missing (expected a scenario name, or a glob of scenario names or files, e.g. scenarios/balances.yaml)`,
       `${FILE}:8:5: accept[2].scenaro: unknown key "scenaro" (did you mean "scenario"?) (expected the keys scenario, step, path, reason)`,
       `${FILE}:10:13: accept[2].reason: expected why this divergence is accepted (text, not empty), got the string "  "`,

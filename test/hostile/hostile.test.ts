@@ -15,8 +15,7 @@ import { CLI } from '../cli/helpers.js';
 import { CASES, type HostileCase } from './cases.js';
 
 const HANG_MS = 30_000;
-// A JavaScript stack frame (`    at fn (/x/y.js:1:2)`, `    at file:///x.js:1:2`, `    at node:internal/…`), not a
-// scenario location (`at s.yaml:4:5`).
+// A JavaScript stack frame (`    at fn (/x/y.js:1:2)`, `    at file:///x.js:1:2`, `    at node:internal/…`), not a scenario location (`at s.yaml:4:5`).
 const STACK = /^\s+at (?:.+ \()?(?:file:\/\/|node:|\/)[^\s]*\.[cm]?[jt]s:\d+:\d+\)?$/m;
 const hasStrace = ((): boolean => {
   try {

@@ -87,8 +87,7 @@ describe('equality', () => {
     expect(ok({ 'result.balances[0].asset_type': { ne: 'SAL1' } })).toMatchObject({ expected: 'not "SAL1"' });
     expect(ok({ 'result.tokens': [] })).toBeUndefined(); // omitted empty array equals []
     expect(ok({ 'result.tokens': ['salABCD'] })).toMatchObject({ actual: '(absent)' });
-    // eq operand is literal
-    expect(ok({ 'result.x': { eq: { absent: true } } })).toMatchObject({ expected: '{"absent":true}' });
+    expect(ok({ 'result.x': { eq: { absent: true } } })).toMatchObject({ expected: '{"absent":true}' }); // eq operand is literal
   });
 });
 

@@ -93,8 +93,7 @@ describe('log', () => {
 
   it('absent: passes when no such line comes, fails with the line when one does', () => {
     const held = results.get('absent holds when nothing is written')!;
-    // bob's funding was mined before the first step: not seen
-    expect(held.status, held.failure?.message).toBe('passed');
+    expect(held.status, held.failure?.message).toBe('passed'); // bob's funding was mined before the first step: not seen
     const r = results.get('absent fails when the line is written')!;
     expect(r.status).toBe('failed');
     expect(r.failure?.message).toMatch(/^log: the daemon wrote a line containing "Found block": .*Found block </);

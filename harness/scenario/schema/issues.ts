@@ -154,8 +154,7 @@ export function problemsFromIssue(
     case 'invalid_type': {
       if (input === undefined) return [withExpected({ path, at: 'parent', message: `missing ${keyLabel(path)}` })];
       const want = TYPE_WORDS[iss.expected] ?? `a ${iss.expected}`;
-      // a whole number too large for a number: no maximum check ran
-      const why = typeof input === 'bigint' ? limitReason(path) : undefined;
+      const why = typeof input === 'bigint' ? limitReason(path) : undefined; // a whole number too large for a number: no maximum check ran
       if (why) return [withExpected({ path, at: 'value', message: `${String(input)} is far too large (${why})` })];
       const hint =
         iss.expected === 'string' &&

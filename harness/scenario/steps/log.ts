@@ -122,7 +122,7 @@ export const log = defineStep<'log', LogAction>({
       return 'matched' in r && r.matched;
     };
     const deadline = Date.now() + a.within * 1000;
-    let lines: string[] = [];
+    let lines: string[];
     for (;;) {
       lines = linesSince(file, since);
       const found = lines.find(hit);

@@ -27,7 +27,7 @@ export interface Field<T> {
 
 export type FieldType<F> = F extends Field<infer T> ? T : never;
 
-type Shape = Record<string, Field<any>>;
+type Shape = Record<string, Field<unknown>>;
 type ShapeType<S extends Shape> = { [K in keyof S]: FieldType<S[K]> };
 
 /** Whether epee's storage would hold no entry for this value. */
@@ -125,7 +125,7 @@ function readShape<S extends Shape>(shape: S, raw: { [key: string]: Parsed } | u
 }
 
 /** object field (default: every field at its default): only objects. */
-export function obj<S extends Record<string, Field<any>>>(shape: S): Field<{ [K in keyof S]: FieldType<S[K]> }> {
+export function obj<S extends Record<string, Field<unknown>>>(shape: S): Field<{ [K in keyof S]: FieldType<S[K]> }> {
   return {
     read: (raw, path) => (isParsedObject(raw) ? readShape(shape, raw, path) : fail(path, 'an object')),
     dflt: () => readShape(shape, undefined, ''),
@@ -133,7 +133,7 @@ export function obj<S extends Record<string, Field<any>>>(shape: S): Field<{ [K 
 }
 
 /** A method's parameters. `parse` takes the request's `params` (or a URI endpoint's body). */
-export function params<S extends Record<string, Field<any>>>(
+export function params<S extends Record<string, Field<unknown>>>(
   shape: S,
 ): { parse(raw: Parsed | undefined): { [K in keyof S]: FieldType<S[K]> } } {
   return {
