@@ -4,7 +4,7 @@ import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { resolveCacheDir } from '../common/cache-dir.js';
 import { startTestnet, type Testnet, type TestnetEvent, type TestnetOptions } from '../testnet/testnet.js';
 import { configOption } from '../config/yargs.js';
-import { startControlServer } from './control.js';
+import { startControlServer } from '../control/server.js';
 import { testnetOptions, toTestnetOptions, type TestnetArgs } from './testnet-options.js';
 
 export interface UpArgs extends TestnetArgs {
@@ -28,7 +28,7 @@ export function summary(t: Testnet): Record<string, unknown> {
     backend: t.backend.spec.name,
     binaries: t.backend.source,
     workdir: t.workdir,
-    height: t.height,
+    height: t.readyHeight,
     snapshot: t.snapshot,
     mining: t.mining,
     daemon: {
@@ -105,7 +105,7 @@ export async function up(argv: ArgumentsCamelCase<UpArgs>, extra: Partial<Testne
     const w = s.wallet as Record<string, unknown>;
     process.stdout.write(
       [
-        `saltnet is up (${t.backend.reason}), height ${t.height}`,
+        `saltnet is up (${t.backend.reason}), height ${t.readyHeight}`,
         `  chain state  ${SNAPSHOT_WORDS[t.snapshot.status]}${t.snapshot.key ? ` (${t.snapshot.key})` : ''}`,
         `  mining       ${miningWords(t)}`,
         `  daemon RPC   ${t.daemon.url}   (data dir ${t.daemon.dataDir})`,
