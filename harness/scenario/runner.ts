@@ -397,7 +397,7 @@ async function runShared(scenarios: Scenario[], c: RunContext): Promise<Scenario
     const known = chains[w];
     if (known) return known;
     const started = given
-      ? given.daemon.client.height().then(async (h) => (h < height && (await given.mine(height)), given))
+      ? given.daemon.client.height().then(async (h) => (h < height && (await given.mine({ to: height })), given))
       : retryOnce(() => startTestnet({ ...c.base, height, unlocked }), 'building the shared testnet', o.log, o.signal);
     started.catch(() => undefined); // awaited by each scenario of the worker, which reports it
     return (chains[w] = started);
