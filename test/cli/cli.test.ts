@@ -47,7 +47,14 @@ describe('saltnet up, status, mine', { timeout: 150_000 }, () => {
     expect(runs[0]).toMatchObject({ runId: ready.runId, state: 'running', backend: 'sim' });
     const mined = await saltnet(['mine', '5']);
     expect(mined.exitCode).toBe(0);
-    expect(Number(/height (\d+)/.exec(mined.stdout as string)?.[1])).toBeGreaterThanOrEqual(runs[0].height + 5);
+    const height = Number(/height (\d+)/.exec(mined.stdout as string)?.[1]);
+    expect(height).toBeGreaterThanOrEqual(runs[0].height + 5);
+    // mine returns once the main wallet has refreshed to the new height (its own refresh is every 20 s)
+    const wallet = await fetch(`${ready.wallet.url}/json_rpc`, {
+      method: 'POST',
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'get_height' }),
+    });
+    expect(((await wallet.json()) as any).result.height).toBe(height);
     proc.kill('SIGINT');
     const r = await proc;
     expect(r.exitCode).toBe(130);
