@@ -65,13 +65,17 @@ describe('every example of the docs', () => {
     const problems: string[] = [];
     let checked = 0;
     const lines = blocks.filter((b) => SHELL.has(b.lang)).flatMap((b) => commandsOf(b.text).map((c) => ({ b, c })));
+    const runsOf = (b: Block, steps: Array<Record<string, unknown>>) =>
+      steps.filter((s) => typeof s.run === 'string').flatMap((s) => commandsOf(s.run as string).map((c) => ({ b, c })));
     const workflowRuns = blocks
       .filter((b) => ['yaml', 'yml'].includes(b.lang) && yamlKind(b) === 'workflow')
-      .flatMap((b) =>
-        (parseYaml(b.text) as Array<Record<string, unknown>>)
-          .filter((s) => typeof s.run === 'string')
-          .flatMap((s) => commandsOf(s.run as string).map((c) => ({ b, c }))),
-      );
+      .flatMap((b) => runsOf(b, parseYaml(b.text) as Array<Record<string, unknown>>));
+    // The workflow README's CI section points to (scripts/ci): every job's steps.
+    for (const file of globSync('scripts/ci/*.yml', { cwd: ROOT })) {
+      const wf = parseYaml(readFileSync(join(ROOT, file), 'utf8')) as { jobs: Record<string, { steps: [] }> };
+      const b: Block = { where: file, file, line: 1, lang: 'yaml', text: '' };
+      for (const job of Object.values(wf.jobs)) workflowRuns.push(...runsOf(b, job.steps));
+    }
     for (const { b, c } of [...lines, ...workflowRuns]) {
       const args = saltnetArgs(c.words);
       if (!args) continue;
