@@ -3,8 +3,8 @@
 // steps), accept and config files load, every `saltnet …` line parses against the command's own
 // yargs definitions, every `npm run X` names a script, every TypeScript snippet type-checks, and the
 // library snippet runs. A broken example fails here, at its file and line.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { globSync } from 'tinyglobby';
 import { parse as parseYaml } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ import { parseAcceptFile } from '../../harness/diff/accept.js';
 import { validateConfig } from '../../harness/config/validate.js';
 import { parseScenario } from '../../harness/scenario/parse.js';
 import { runFiles } from '../../harness/scenario/runner.js';
-import { allBlocks, ROOT, type Block } from './blocks.js';
+import { allBlocks, docFiles, ROOT, type Block } from './blocks.js';
 import { commandsOf, saltnetArgs } from './shell.js';
 import { typecheckSnippets, runLibrarySnippet, snippetsOf } from './snippets.js';
 
@@ -214,5 +214,30 @@ describe('the checks themselves', () => {
       [4, 'npx saltnet cache key --for s/*.yaml'],
       [4, 'echo k=SUBSTITUTED --shard EXPRESSION/4'],
     ]);
+  });
+});
+
+describe('every link of the docs', () => {
+  it('points to a file of the project (a clone has nothing beside it), and no doc cites ../shared/reference', () => {
+    const problems: string[] = [];
+    for (const file of docFiles()) {
+      const text = readFileSync(file, 'utf8');
+      const rel = relative(ROOT, file);
+      let fenced = false;
+      text.split('\n').forEach((l, i) => {
+        // Links inside a code block are text (e.g. a README section shown as it would be pasted).
+        if (/^\s*```/.test(l)) fenced = !fenced;
+        if (fenced) return;
+        if (l.includes('shared/reference'))
+          problems.push(`${rel}:${i + 1}: cites ../shared/reference, which a clone lacks`);
+        for (const m of l.matchAll(/\]\(([^)\s#]+)(?:#[^)]*)?\)/g)) {
+          const target = m[1]!;
+          if (/^[a-z]+:/i.test(target)) continue;
+          if (!existsSync(resolve(dirname(file), target)))
+            problems.push(`${rel}:${i + 1}: link to ${target}: no such file`);
+        }
+      });
+    }
+    expect(problems).toEqual([]);
   });
 });
