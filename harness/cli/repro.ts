@@ -50,7 +50,7 @@ export const reproCommand: CommandModule<object, { dir: string; keep: boolean; b
 };
 
 function refuseLink(dir: string, p: string): void {
-  let link = false;
+  let link: boolean;
   try {
     link = lstatSync(p).isSymbolicLink();
   } catch {
