@@ -4,7 +4,8 @@
 // `diffAgainstRecording`: the same with side B read from a recording (recording.ts) instead of run.
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { runFiles, suiteChain, type RunnerOptions } from '../scenario/runner.js';
+import { suiteChain } from '../scenario/needs.js';
+import { runFiles, type RunnerOptions } from '../scenario/runner.js';
 import type { ScenarioResult, StepResult } from '../scenario/types.js';
 import { resolveBackend } from '../testnet/binaries.js';
 import type { BackendSpec } from '../testnet/backends.js';

@@ -21,7 +21,8 @@ import {
   type ScenarioCheck,
 } from '../../harness/diff/recording.js';
 import type { DiffResult } from '../../harness/diff/types.js';
-import { runFiles, suiteChain } from '../../harness/scenario/runner.js';
+import { suiteChain } from '../../harness/scenario/needs.js';
+import { runFiles } from '../../harness/scenario/runner.js';
 import { cleanup, tempDir } from '../helpers/sim.js';
 import { resolveBackend } from '../../harness/testnet/binaries.js';
 
