@@ -44,7 +44,7 @@ function describe(s: ReadyStrategy): string {
   return s.kind === 'log' ? `log ${s.patterns.map(patternText).join(' or ')}` : `probe ${s.name}`;
 }
 
-/** Resolves with 'log: <pattern>' once a line matches; stays pending otherwise (exit and deadline are reported by the caller). */
+/** Resolves with 'log: <pattern>' once a line matches; stays pending otherwise (the caller reports the rest). */
 async function logSeen(proc: ManagedProcess, patterns: TextPattern[], signal: AbortSignal): Promise<string> {
   const which = (line: string): string =>
     `log: ${patternText(patterns.find((p) => lineMatches(p, line)) ?? patterns[0]!)}`;
@@ -56,7 +56,7 @@ async function logSeen(proc: ManagedProcess, patterns: TextPattern[], signal: Ab
 
 /** Resolves with the probe's name once its check succeeds; stays pending until then. */
 async function probeAnswers(s: Probe, signal: AbortSignal, last: Map<string, string>): Promise<string> {
-  let noted = false;
+  let noted: boolean;
   const note = (what: string): void => {
     noted = true;
     last.set(s.name, what);
