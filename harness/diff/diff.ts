@@ -12,7 +12,8 @@ import type { BackendSpec } from '../testnet/backends.js';
 import { miningOptionsOf, type MiningOptions } from '../testnet/types.js';
 import { applyAccept, loadAcceptFile } from './accept.js';
 import { ABSENT, compareAnswers } from './compare.js';
-import { checkScenarios, planAgainst, readRecording } from './recording.js';
+import { readRecording } from './recording.js';
+import { checkScenarios, planAgainst } from './recording-check.js';
 import type { AcceptEntry, DiffResult, DiffSide, Divergence, ScenarioDiff, SideOutcome } from './types.js';
 
 export type SideName = 'a' | 'b';
