@@ -101,6 +101,15 @@ describe('waitUntilReady', () => {
     expect(err.message).toContain(`(waited for probe http GET http://127.0.0.1:${port}/get_info (last: no answer))`);
   });
 
+  it('a resource wait-on refuses (a URL without //) is named in the timeout', async () => {
+    const p = fake(['forever']);
+    const err = (await waitUntilReady(p, [httpProbe('http:127.0.0.1:1/get_info', { name: 'rpc', everyMs: 20 })], {
+      timeoutMs: 300,
+    }).catch((e: unknown) => e)) as ReadinessTimeout;
+    expect(err).toBeInstanceOf(ReadinessTimeout);
+    expect(err.message).toMatch(/waited for probe rpc \(last: Invalid resource "http-get:127\.0\.0\.1:1\/get_info"/);
+  });
+
   it("which statuses count as an answer is the caller's (a Digest login answers 401)", async () => {
     const url = await rpc(() => 401);
     const p = fake(['forever']);
