@@ -18,7 +18,7 @@ export interface Probe {
 }
 
 /** The longest one wait-on run lasts: how long a probe may poll on after its wait has ended. */
-export const SLICE_MS = 1000;
+const SLICE_MS = 1000;
 
 interface ResourceOptions {
   everyMs: number;
