@@ -58,13 +58,12 @@ export {
   readRecording,
   writeRecording,
   newestRecording,
-  checkScenarios,
   programInfo,
   RecordingError,
   type Recording,
   type RecordingManifest,
-  type ScenarioCheck,
 } from './diff/recording.js';
+export { checkScenarios, type ScenarioCheck } from './diff/recording-check.js';
 export {
   recordSession,
   type RecordSession,

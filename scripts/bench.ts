@@ -5,6 +5,7 @@
 //                    and the harness's overhead against the same steps by hand
 //   wallet.*         a wallet that mined every block against the test wallet fed only its funding blocks
 //   run.*            the scenario runner's overhead per step against a raw HTTP call, and the example suite's wall time
+//                    (bench-runner.ts)
 //   record.overhead.* what a recording proxy adds to a request (`saltnet record`)
 //   (`npm run bench -- --sim-only` stops after the simulator's numbers; `-- --real-only` gives only real Salvium's)
 //   *.salvium.*      on real Salvium when its binaries are found (SALTNET_BIN_DIR or ../shared/salvium/),
@@ -31,13 +32,9 @@ import {
 import { fixtureWallet } from '../harness/testnet/fixture-wallets.js';
 import { startTestnet, type Testnet } from '../harness/testnet/testnet.js';
 import { ms, upColdWarm } from './bench-up.js';
-import { writeFileSync } from 'node:fs';
-import { glob } from 'tinyglobby';
 import { fileURLToPath } from 'node:url';
-import { runFiles, suiteChain } from '../harness/scenario/runner.js';
-import { resolveBackend } from '../harness/testnet/binaries.js';
-import { createDaemonClient } from '../harness/rpc/daemon.js';
 import { benchReal } from './bench-real.js';
+import { exampleSuite, runnerOverhead } from './bench-runner.js';
 import { recordOverhead } from './bench-record.js';
 import { findRealBinaries } from './real-binaries.js';
 
@@ -255,82 +252,6 @@ async function byHand(env: Record<string, string>): Promise<number> {
   }
 }
 
-/** Per-step overhead: a scenario of N daemon calls against the same N calls made directly. */
-async function runnerOverhead(): Promise<void> {
-  const dir = tempDir('saltnet-bench-');
-  try {
-    const n = 300;
-    const file = join(dir, 'calls.yaml');
-    const steps = Array.from(
-      { length: n },
-      () => '  - call: { path: /get_height }\n    expect: { result.status: OK }',
-    ).join('\n');
-    writeFileSync(file, `name: ${n} daemon calls\nsteps:\n${steps}\n`);
-    const t = await startTestnet({
-      backend: 'sim',
-      height: 2,
-      unlocked: 0n,
-      progress: 'none',
-      log: () => undefined,
-      trapSignals: false,
-      snapshots: false,
-    });
-    const raw = createDaemonClient(t.daemon.url);
-    const r0 = performance.now();
-    for (let i = 0; i < n; i++) await raw.post('/get_height');
-    const rawMs = performance.now() - r0;
-    await raw.close();
-    await t.stop();
-    const results = await runFiles([file], {
-      backend: 'sim',
-      isolation: 'shared',
-      workers: 1,
-      bail: false,
-      artifactsRoot: join(dir, 'arts'),
-      log: () => undefined,
-      snapshots: false,
-    });
-    const stepMs = results[0]!.steps.reduce((sum, st) => sum + st.ms, 0);
-    report(
-      'run.step.overhead',
-      `${((stepMs - rawMs) / n).toFixed(2)} ms`,
-      `per step: ${(stepMs / n).toFixed(2)} ms a step (templates, expectations, transcript) vs ${(rawMs / n).toFixed(2)} ms a raw call, ${n} calls`,
-    );
-  } finally {
-    cleanup(dir);
-  }
-}
-
-/** Wall time of every example scenario on sim: cold (empty cache: the suite's chain state is built) and warm. */
-async function exampleSuite(workers: number, cache: string, kind: string): Promise<void> {
-  const dir = tempDir('saltnet-bench-');
-  try {
-    const files = (
-      await glob(fileURLToPath(new URL('../../scenarios/*.yaml', import.meta.url)), { absolute: true })
-    ).sort();
-    const chain = await suiteChain(files, resolveBackend('sim').spec);
-    const t0 = performance.now();
-    const results = await runFiles(files, {
-      backend: 'sim',
-      isolation: 'shared',
-      workers,
-      bail: false,
-      artifactsRoot: join(dir, 'arts'),
-      log: () => undefined,
-      cacheDir: cache,
-      chain,
-    });
-    const passed = results.filter((r) => r.status === 'passed').length;
-    report(
-      `run.examples.${kind}.workers${workers}`,
-      ms(performance.now() - t0),
-      `${passed}/${results.length} passed, shared isolation, default simulator pace (fast), ${kind} cache`,
-    );
-  } finally {
-    cleanup(dir);
-  }
-}
-
 async function main(): Promise<void> {
   process.stdout.write(`saltnet bench — node ${process.version}, ${new Date().toISOString()}\n\n`);
   if (process.argv.includes('--real-only')) return realPart();
@@ -372,13 +293,13 @@ async function main(): Promise<void> {
   process.stdout.write('\n');
   await fewerOutputs();
   process.stdout.write('\n');
-  await runnerOverhead();
+  await runnerOverhead(report);
   await recordOverhead(report);
   const suiteCache = tempDir('saltnet-bench-cache-');
   try {
-    await exampleSuite(1, suiteCache, 'cold');
-    await exampleSuite(1, suiteCache, 'warm');
-    await exampleSuite(2, suiteCache, 'warm');
+    await exampleSuite(1, suiteCache, 'cold', report);
+    await exampleSuite(1, suiteCache, 'warm', report);
+    await exampleSuite(2, suiteCache, 'warm', report);
   } finally {
     cleanup(suiteCache);
   }

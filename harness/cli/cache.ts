@@ -5,7 +5,7 @@ import { clearSnapshots, listSnapshots, removeSnapshot } from '../snapshot/store
 import { resolveBackend } from '../testnet/binaries.js';
 import { chainKey, chainSpecFor } from '../testnet/chain-cache.js';
 import { startTestnet } from '../testnet/testnet.js';
-import { suiteChain } from '../scenario/runner.js';
+import { suiteChain } from '../scenario/needs.js';
 import { expandFiles } from './run.js';
 import { testnetOptions, toTestnetOptions, type TestnetArgs } from './testnet-options.js';
 

@@ -1,20 +1,27 @@
 // Did-you-mean for the names a scenario (or a config or accept file) gets wrong: the closest known
 // name by edit distance, when it is close enough to be a typo.
+import leven from 'leven';
 
-/** Optimal-string-alignment distance (Levenshtein with transpositions). */
-function editDistance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
-    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
-  );
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
-      d[i]![j] = v;
+/**
+ * The optimal-string-alignment distance (Levenshtein with transpositions of two adjacent letters, no letter edited
+ * twice) when it is at most `max`; a number above `max` otherwise. leven has no transpositions, so it measures the
+ * stretches without one: an alignment either has none (leven's distance), or is a stretch without one, its first
+ * transposition, and an alignment of the rest. A transposition is tried only where the two strings allow it and
+ * within `max`, so a typo costs a few calls of leven.
+ */
+function distance(a: string, b: string, max: number): number {
+  let best = leven(a, b, { maxDistance: max + 1 });
+  if (best <= 1 || max < 1) return best;
+  for (let i = 0; i + 1 < a.length; i++) {
+    if (a[i] === a[i + 1]) continue;
+    for (let j = Math.max(0, i - max + 1); j <= Math.min(b.length - 2, i + max - 1); j++) {
+      if (b[j] !== a[i + 1] || b[j + 1] !== a[i]) continue;
+      const before = leven(a.slice(0, i), b.slice(0, j), { maxDistance: max });
+      if (before + 1 > max) continue;
+      best = Math.min(best, before + 1 + distance(a.slice(i + 2), b.slice(j + 2), max - 1 - before));
     }
   }
-  return d[a.length]![b.length]!;
+  return best;
 }
 
 /** The closest candidate when `word` looks like a typo of it (or differs only in case). */
@@ -28,7 +35,7 @@ export function suggest(word: string, candidates: readonly string[]): string | u
     const lc = c.toLowerCase();
     // The distance is at least the difference in length: past the limit there is nothing to compute
     // (a hostile file's thousands of unknown keys cost a comparison each, not a matrix).
-    const d = Math.abs(w.length - lc.length) > limit ? Infinity : lc === w ? 0 : editDistance(w, lc);
+    const d = Math.abs(w.length - lc.length) > limit ? Infinity : distance(w, lc, limit);
     if (d <= limit && d < Math.min(word.length, c.length) && d < bestD) {
       best = c;
       bestD = d;

@@ -117,6 +117,67 @@ interface Layer {
   source: Source;
 }
 
+/** What every key's layers are read from. */
+interface Inputs {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  flagValue: (name: string) => unknown;
+  loaded: LoadedConfig | undefined;
+  builtIn: Partial<Record<ConfigKey, unknown>>;
+}
+
+/**
+ * One key's layers, lowest first: its default, the config file, the environment, the flag. A value that does not
+ * validate is a problem instead of a layer. `file` is the config file's layer, when it has one.
+ */
+function layersOf(spec: KeySpec, i: Inputs, problems: ConfigProblem[]): { layers: Layer[]; file?: Layer } {
+  const layers: Layer[] = [];
+  const def = i.builtIn[spec.key] ?? spec.default;
+  layers.push({
+    value: def === undefined ? undefined : resolvePaths(spec, def, i.cwd, false),
+    source: { kind: 'default' },
+  });
+
+  let file: Layer | undefined;
+  const fromFile = i.loaded ? getPath(i.loaded.config, spec.key) : undefined;
+  if (i.loaded && fromFile !== undefined) {
+    const pos = i.loaded.position(spec.key.split('.'));
+    file = {
+      value: resolvePaths(spec, fromFile, dirname(i.loaded.file), true),
+      source: { kind: 'file', file: i.loaded.file, ...pos },
+    };
+    layers.push(file);
+  }
+
+  const envText = spec.env ? i.env[spec.env] : undefined;
+  if (spec.env && envText !== undefined && envText.trim() !== '') {
+    const r = fromEnvText(spec, envText);
+    if (r.problem) problems.push({ where: `env ${spec.env}`, path: spec.key, message: r.problem });
+    else layers.push({ value: resolvePaths(spec, r.value, i.cwd, false), source: { kind: 'env', name: spec.env } });
+  }
+
+  const given = spec.flag ? i.flagValue(spec.flag) : undefined;
+  if (spec.flag && given !== undefined && !(spec.positional && Array.isArray(given) && given.length === 0)) {
+    const name = spec.positional
+      ? `<${spec.flag}..>`
+      : given === false && spec.schema.safeParse(true).success
+        ? `--no-${spec.flag}`
+        : `--${spec.flag}`;
+    const r = validateValue(spec, given);
+    if (r.problem) problems.push({ where: `flag ${name}`, path: spec.key, message: r.problem });
+    else layers.push({ value: resolvePaths(spec, r.value, i.cwd, false), source: { kind: 'flag', name } });
+  }
+  return { layers, ...(file ? { file } : {}) };
+}
+
+/** The notice when an environment variable overrides a different value the config file gives. */
+function overrideNotice(spec: KeySpec, winner: Layer, file: Layer | undefined, cwd: string): string | undefined {
+  if (winner.source.kind !== 'env' || !file || same(file.value, winner.value)) return undefined;
+  const f = file.source as Extract<Source, { kind: 'file' }>;
+  const where = `${relative(cwd, f.file) || f.file}${f.line !== undefined ? `:${f.line}` : ''}`;
+  return `${winner.source.name} overrides ${spec.key} from ${where} (${show(file.value)} → ${show(winner.value)})`;
+}
+
 /**
  * The configuration for a command: built-in defaults < config file < environment < flags, with the
  * source of every value. Reads the config file (found from `cwd` upwards, or `--config` /
@@ -139,64 +200,22 @@ export async function resolveConfig(opts: ResolveOptions = {}): Promise<Resolved
     env: env.SALTNET_CONFIG || undefined,
   });
   const loaded: LoadedConfig | undefined = found ? await loadConfigFile(found.file) : undefined;
-
   const builtIn: Partial<Record<ConfigKey, unknown>> = {
     cacheDir: resolveCacheDir({ env: { ...env, SALTNET_CACHE_DIR: undefined } }),
   };
+  const inputs: Inputs = { cwd, env, flagValue, loaded, builtIn };
 
   const values: Record<string, unknown> = {};
   const sources = {} as Record<ConfigKey, Source>;
   const notices: string[] = [];
   const problems: ConfigProblem[] = [];
-
   for (const spec of KEYS) {
-    const layers: Layer[] = [];
-    const def = builtIn[spec.key] ?? spec.default;
-    layers.push({
-      value: def === undefined ? undefined : resolvePaths(spec, def, cwd, false),
-      source: { kind: 'default' },
-    });
-
-    let fileLayer: Layer | undefined;
-    const fromFile = loaded ? getPath(loaded.config, spec.key) : undefined;
-    if (loaded && fromFile !== undefined) {
-      const pos = loaded.position(spec.key.split('.'));
-      fileLayer = {
-        value: resolvePaths(spec, fromFile, dirname(loaded.file), true),
-        source: { kind: 'file', file: loaded.file, ...pos },
-      };
-      layers.push(fileLayer);
-    }
-
-    const envText = spec.env ? env[spec.env] : undefined;
-    if (spec.env && envText !== undefined && envText.trim() !== '') {
-      const r = fromEnvText(spec, envText);
-      if (r.problem) problems.push({ where: `env ${spec.env}`, path: spec.key, message: r.problem });
-      else layers.push({ value: resolvePaths(spec, r.value, cwd, false), source: { kind: 'env', name: spec.env } });
-    }
-
-    const given = spec.flag ? flagValue(spec.flag) : undefined;
-    if (spec.flag && given !== undefined && !(spec.positional && Array.isArray(given) && given.length === 0)) {
-      const name = spec.positional
-        ? `<${spec.flag}..>`
-        : given === false && spec.schema.safeParse(true).success
-          ? `--no-${spec.flag}`
-          : `--${spec.flag}`;
-      const r = validateValue(spec, given);
-      if (r.problem) problems.push({ where: `flag ${name}`, path: spec.key, message: r.problem });
-      else layers.push({ value: resolvePaths(spec, r.value, cwd, false), source: { kind: 'flag', name } });
-    }
-
+    const { layers, file } = layersOf(spec, inputs, problems);
     const winner = layers[layers.length - 1]!;
     sources[spec.key] = winner.source;
     if (winner.value !== undefined) setPath(values, spec.key, winner.value);
-    if (winner.source.kind === 'env' && fileLayer && !same(fileLayer.value, winner.value)) {
-      const f = fileLayer.source as Extract<Source, { kind: 'file' }>;
-      const where = `${relative(cwd, f.file) || f.file}${f.line !== undefined ? `:${f.line}` : ''}`;
-      notices.push(
-        `${winner.source.name} overrides ${spec.key} from ${where} (${show(fileLayer.value)} → ${show(winner.value)})`,
-      );
-    }
+    const notice = overrideNotice(spec, winner, file, cwd);
+    if (notice) notices.push(notice);
   }
   if (problems.length) throw new ConfigError(problems);
   values.run ??= {};

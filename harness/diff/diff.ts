@@ -4,14 +4,16 @@
 // `diffAgainstRecording`: the same with side B read from a recording (recording.ts) instead of run.
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { runFiles, suiteChain, type RunnerOptions } from '../scenario/runner.js';
+import { suiteChain } from '../scenario/needs.js';
+import { runFiles, type RunnerOptions } from '../scenario/runner.js';
 import type { ScenarioResult, StepResult } from '../scenario/types.js';
 import { resolveBackend } from '../testnet/binaries.js';
 import type { BackendSpec } from '../testnet/backends.js';
 import { miningOptionsOf, type MiningOptions } from '../testnet/types.js';
 import { applyAccept, loadAcceptFile } from './accept.js';
 import { ABSENT, compareAnswers } from './compare.js';
-import { checkScenarios, planAgainst, readRecording } from './recording.js';
+import { readRecording } from './recording.js';
+import { checkScenarios, planAgainst } from './recording-check.js';
 import type { AcceptEntry, DiffResult, DiffSide, Divergence, ScenarioDiff, SideOutcome } from './types.js';
 
 export type SideName = 'a' | 'b';

@@ -1,38 +1,25 @@
-// The two small glob languages of an accept file: file globs (`scenarios/*.yaml`, `**`, `?`,
-// `{a,b}`) and answer-path globs (`result.balances[*].blocks_to_unlock`, `result.**`).
+// The two glob languages of an accept file: file and name globs (`scenarios/*.yaml`, `**`, `?`, `{a,b}`:
+// picomatch's), and answer-path globs (`result.balances[*].blocks_to_unlock`, `result.**`).
+//
+// Answer-path globs stay our own: their separators are `.` and `[n]`, not `/`, and `[*]` means any index, where in a
+// file glob it is a character class holding `*`. picomatch would take them only through a rewrite of both the
+// pattern and every path, which is longer than the few lines below and harder to read.
+import picomatch from 'picomatch';
 import { parsePath } from '../common/path.js';
 
 const escape = (c: string): string => c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
-/** Whether a string holds glob characters. */
+/** Whether a string holds glob characters (as picomatch reads it). */
 export function isGlob(s: string): boolean {
-  return /[*?{]/.test(s);
+  return picomatch.scan(s).isGlob;
 }
 
 /**
- * A file glob as a regular expression over `/`-separated paths: `*` and `?` stay within a folder, `**` crosses folders.
+ * A file glob as a regular expression over `/`-separated paths: `*` and `?` stay within a folder, `**` crosses
+ * folders; names starting with a dot match too.
  */
 export function fileGlob(pattern: string): RegExp {
-  let re = '';
-  let braces = 0;
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i]!;
-    if (c === '*' && pattern[i + 1] === '*') {
-      const slash = pattern[i + 2] === '/';
-      re += slash ? '(?:.*/)?' : '.*';
-      i += slash ? 2 : 1;
-    } else if (c === '*') re += '[^/]*';
-    else if (c === '?') re += '[^/]';
-    else if (c === '{') {
-      braces++;
-      re += '(?:';
-    } else if (c === '}' && braces > 0) {
-      braces--;
-      re += ')';
-    } else if (c === ',' && braces > 0) re += '|';
-    else re += escape(c);
-  }
-  return new RegExp(`^${re}${')'.repeat(braces)}$`);
+  return picomatch.makeRe(pattern, { dot: true });
 }
 
 /** The special paths of divergences that are not about one value of an answer. */

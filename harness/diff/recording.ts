@@ -7,22 +7,19 @@
 //
 // Only what the comparison reads is kept: per scenario its file, name, status, backend and failure
 // message; per step its index, name, action, status, failure message and answer. Artifact folders,
-// log tails, requests and timings are left out, and the run's machine is scrubbed from what is kept:
-// paths under the project root, the temporary folder and the home folder become `<root>`, `<tmp>`
-// and `~`; loopback ports the run chose (a `127.0.0.1:<port>` the scenario file does not spell) and
-// the numbers of `port`/`pid` fields and of the machine's `free_space`, `database_size` and hash rate
-// (`speed`) become 0 — the diff compares all of them by form only. Integers beyond 2^53 survive.
+// log tails, requests and timings are left out, and the run's machine is scrubbed from what is kept
+// (scrub.ts). Integers beyond 2^53 survive. Which scenario files are still those recorded, and what a
+// diff against a recording runs, is recording-check.ts.
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
-import { homedir, tmpdir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { stringify } from 'lossless-json';
 import { z } from 'zod';
 import { parseJson } from '../rpc/json.js';
 import { sha256Hex } from '../scenario/metadata.js';
 import { formatPath, type PathSegment } from '../common/path.js';
-import { fileSha256 } from '../snapshot/key.js';
-import type { ScenarioResult, StepResult } from '../scenario/types.js';
+import type { ScenarioResult } from '../scenario/types.js';
+import { recordScenario } from './scrub.js';
 import { binaryHashes } from '../testnet/chain-cache.js';
 import { binaryVersion, resolveBackend } from '../testnet/binaries.js';
 import type { BackendName } from '../testnet/backends.js';
@@ -99,65 +96,6 @@ export class RecordingError extends Error {
     super(problems.join('\n'));
     this.name = 'RecordingError';
   }
-}
-
-// ---- scrubbing the machine ----
-
-interface Scrub {
-  root: string;
-  /** The scenario file's text: a `host:port` it spells is kept. */
-  source: string;
-}
-
-const LOOPBACK_PORT = /\b(127\.0\.0\.1|localhost|\[::1\]):(\d{1,5})\b/g;
-/** Numbers of the recording machine: its ports and pids, free disk, database file size, hash rate. */
-const MACHINE_NUMBER = /(^|_)(port|pid)$|^(free_space|database_size|speed)$/;
-
-function scrubText(s: string, c: Scrub): string {
-  let out = s;
-  for (const [from, to] of [
-    [c.root, '<root>'],
-    [tmpdir(), '<tmp>'],
-    [homedir(), '~'],
-  ] as const) {
-    if (from.length > 1) out = out.split(`${from}${sep}`).join(`${to}/`);
-  }
-  return out.replace(LOOPBACK_PORT, (whole, host: string) => (c.source.includes(whole) ? whole : `${host}:0`));
-}
-
-function scrubValue(v: unknown, c: Scrub, key?: string): unknown {
-  if (typeof v === 'string') return scrubText(v, c);
-  if ((typeof v === 'number' || typeof v === 'bigint') && key !== undefined && MACHINE_NUMBER.test(key)) return 0;
-  if (Array.isArray(v)) return v.map((x) => scrubValue(x, c, key));
-  if (v !== null && typeof v === 'object')
-    return Object.fromEntries(
-      Object.entries(v)
-        .filter(([, x]) => x !== undefined)
-        .map(([k, x]) => [k, scrubValue(x, c, k)]),
-    );
-  return v;
-}
-
-function recordStep(s: StepResult, c: Scrub): Record<string, unknown> {
-  return {
-    index: s.index,
-    name: s.name,
-    action: s.action,
-    status: s.status,
-    ...(s.failure ? { failure: { message: scrubText(s.failure.message, c) } } : {}),
-    ...(s.response !== undefined ? { response: scrubValue(s.response, c) } : {}),
-  };
-}
-
-function recordScenario(r: ScenarioResult, file: string, c: Scrub): Record<string, unknown> {
-  return {
-    file,
-    name: r.name,
-    status: r.status,
-    backend: r.backend,
-    ...(r.failure ? { failure: { message: scrubText(r.failure.message, c) } } : {}),
-    steps: r.steps.map((s) => recordStep(s, c)),
-  };
 }
 
 // ---- writing ----
@@ -388,103 +326,4 @@ export async function newestRecording(parent: string): Promise<string | undefine
     return a.at - b.at;
   };
   return found.sort(cmp).at(-1)?.dir;
-}
-
-// ---- against the scenario files as they are now ----
-
-/**
- * `fresh`: unchanged since the recording; `changed`: another SHA-256; `deleted`: recorded, gone; `unrecorded`: not in
- * the recording.
- */
-export type RecordedState = 'fresh' | 'changed' | 'deleted' | 'unrecorded';
-
-export interface ScenarioCheck {
-  /** Absolute. */
-  file: string;
-  state: RecordedState;
-  entry?: RecordedScenarioEntry;
-  /** The file's SHA-256 now. */
-  sha256?: string;
-}
-
-/** Each scenario file (default: every recorded one) against the recording, files resolved against `root`. */
-export async function checkScenarios(
-  rec: Recording,
-  root: string,
-  files?: readonly string[],
-): Promise<ScenarioCheck[]> {
-  const byFile = new Map(rec.manifest.scenarios.map((e) => [resolve(root, e.file), e]));
-  const wanted = files ? files.map((f) => resolve(root, f)) : [...byFile.keys()];
-  const out: ScenarioCheck[] = [];
-  for (const file of wanted) {
-    const entry = byFile.get(file);
-    const now = existsSync(file) ? await fileSha256(file) : undefined;
-    const state: RecordedState = !entry
-      ? 'unrecorded'
-      : now === undefined
-        ? 'deleted'
-        : now === entry.sha256
-          ? 'fresh'
-          : 'changed';
-    out.push({ file, state, ...(entry ? { entry } : {}), ...(now ? { sha256: now } : {}) });
-  }
-  return out;
-}
-
-/** Why a scenario is not compared with the recording, telling the user what to do. */
-export function staleMessage(c: ScenarioCheck, rec: Recording): string {
-  const again = rec.manifest.recordedWith ? `re-record it (${rec.manifest.recordedWith})` : 're-record it';
-  const where = relative(process.cwd(), rec.dir) || rec.dir;
-  switch (c.state) {
-    case 'changed':
-      return `the scenario file changed since it was recorded in ${where} (SHA-256 ${c.entry!.sha256.slice(0, 12)}… then, ${c.sha256!.slice(0, 12)}… now): ${again}; not compared`;
-    case 'deleted':
-      return `the scenario file is gone, but ${where} has a recording of it: ${again}`;
-    default:
-      return `the scenario file is not in the recording ${where}: ${again}, or leave it out`;
-  }
-}
-
-export interface AgainstPlan {
-  /** Files to run on the live side. */
-  run: string[];
-  /** The live side's stand-ins for scenarios that are not run (skipped, saying why). */
-  notRun: ScenarioResult[];
-  /** The recorded side, `file` absolute; a stale scenario as an error telling the user to re-record. */
-  recorded: ScenarioResult[];
-}
-
-/** What a diff against a recording runs and what it compares with. */
-export function planAgainst(rec: Recording, checks: readonly ScenarioCheck[], live: string): AgainstPlan {
-  const byFile = new Map(rec.results.map((r) => [r.file, r]));
-  const plan: AgainstPlan = { run: [], notRun: [], recorded: [] };
-  for (const c of checks) {
-    const r = c.entry ? byFile.get(c.entry.file) : undefined;
-    if (c.state === 'fresh' && r) {
-      plan.run.push(c.file);
-      plan.recorded.push({ ...r, file: c.file });
-      continue;
-    }
-    const name = c.entry?.name ?? relative(process.cwd(), c.file);
-    const why = staleMessage(c, rec);
-    plan.recorded.push({
-      file: c.file,
-      name,
-      status: 'error',
-      ms: 0,
-      backend: rec.manifest.backend,
-      steps: [],
-      failure: { message: why },
-    });
-    plan.notRun.push({
-      file: c.file,
-      name,
-      status: 'skipped',
-      ms: 0,
-      backend: live,
-      steps: [],
-      failure: { message: 'not run: its recording is stale' },
-    });
-  }
-  return plan;
 }

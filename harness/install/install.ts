@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { cacheDir as resolveCache } from '../common/cache-dir.js';
 import { cleanStale, publish, removeQuietly, stagingName, startHeartbeat } from '../common/staging.js';
 import { findBinaries, makeExecutable } from './binaries.js';
-import { archiveSource, DEFAULT_BASE_URL, describeSource, downloadTo } from './download.js';
+import { archiveSource, DEFAULT_BASE_URL, describeSource, downloadTo, type ArchiveSource } from './download.js';
 import { InstallError } from './errors.js';
 import { binaryNames, guessAssetName, PLATFORMS, platformFor, type PlatformId } from './platform.js';
 import {
@@ -28,7 +28,7 @@ import {
   SHA256_RE,
   type ReleaseTable,
 } from './releases.js';
-import { archiveFormat, SUPPORTED_FORMATS, unpack } from './unpack.js';
+import { archiveFormat, SUPPORTED_FORMATS, unpack, type ArchiveFormat } from './unpack.js';
 import { checkAgainstHashesFile, checkSha256 } from './verify.js';
 
 export const MARKER_FILE = '.saltnet-install.json';
@@ -187,6 +187,89 @@ function resultOf(installDir: string, m: Marker, alreadyInstalled: boolean): Ins
   };
 }
 
+/**
+ * An install already there that answers the plan (undefined: install). A plan without a hash (a version the table
+ * does not pin, without --sha256) is answered only by an earlier install of that version, or refused.
+ */
+function reusable(
+  existing: Marker | undefined,
+  p: Plan,
+  o: { installDir: string; table: ReleaseTable; tableFile: string; force?: boolean; log: (line: string) => void },
+): InstallResult | undefined {
+  if (p.sha256 === undefined) {
+    // An unlisted version installed earlier with --sha256 is still a verified install.
+    if (existing && existing.version === p.version && !o.force) return resultOf(o.installDir, existing, true);
+    throw new InstallError(
+      'UNKNOWN_VERSION',
+      `Salvium ${p.version} is not in the pinned table ${o.tableFile} (${knownVersions(o.table)}): ${PIN_HINT}`,
+    );
+  }
+  if (existing && !o.force) {
+    if (existing.sha256 === p.sha256) return resultOf(o.installDir, existing, true);
+    o.log(
+      `saltnet install: ${o.installDir} holds an archive with sha256 ${existing.sha256}, expected ${p.sha256}: installing again`,
+    );
+  }
+  return undefined;
+}
+
+interface Fetch {
+  /** The install's staging folder: the archive goes there, and its tree into `tree/`. */
+  staging: string;
+  format: ArchiveFormat;
+  platform: PlatformId;
+  /** --mirror, SALTNET_RELEASE_MIRROR or the release site, and the archive's place there. */
+  base: string;
+  source: ArchiveSource;
+  maxBytes?: number;
+  log: (line: string) => void;
+}
+
+/**
+ * Download the archive, refuse it unless its SHA-256 is `sha256`, unpack it and find its programs (made executable):
+ * the tree to publish, with its marker written.
+ */
+async function fetchRelease(p: Plan, sha256: string, f: Fetch): Promise<{ tree: string; marker: Marker }> {
+  const archive = join(f.staging, p.asset);
+  const tree = join(f.staging, 'tree');
+  await mkdir(tree);
+  const what = `Salvium ${p.version} (${p.asset})`;
+  f.log(`saltnet install: downloading ${what} from ${describeSource(f.source)}`);
+  let dl;
+  try {
+    dl = await downloadTo(f.source, archive, { maxBytes: f.maxBytes, what });
+  } catch (err) {
+    if (err instanceof InstallError && err.code === 'DOWNLOAD_FAILED')
+      throw withDownloadHint(err, p.version, p.asset, f.base, f.source.kind);
+    throw err;
+  }
+  try {
+    checkSha256(dl.sha256, sha256, { version: p.version, asset: p.asset, from: dl.from, expectedFrom: p.expectedFrom });
+  } catch (err) {
+    await rm(archive, { force: true }); // refused bytes do not stay on disk, not even for the moment until clean-up
+    throw err;
+  }
+  f.log(
+    `saltnet install: sha256 ${dl.sha256} matches ${p.hashFrom === 'pinned' ? 'the pinned hash' : '--sha256'}; unpacking`,
+  );
+  await unpack(archive, f.format, tree, `${p.asset} (Salvium ${p.version})`);
+  await rm(archive, { force: true });
+  const found = await findBinaries(tree, f.platform, `${p.asset} (Salvium ${p.version})`);
+  await makeExecutable(found, f.platform, tree);
+  const marker: Marker = {
+    version: p.version,
+    platform: f.platform,
+    asset: p.asset,
+    sha256: dl.sha256,
+    hashFrom: p.hashFrom,
+    from: dl.from,
+    binDir: relative(tree, found.dir).split(sep).join('/'),
+    installedAt: new Date().toISOString(),
+  };
+  await writeFile(join(tree, MARKER_FILE), `${JSON.stringify(marker, null, 2)}\n`, { mode: 0o644 });
+  return { tree, marker };
+}
+
 export async function installSalvium(opts: InstallOptions = {}): Promise<InstallResult> {
   const env = opts.env ?? process.env;
   const log = opts.log ?? (() => {});
@@ -206,73 +289,28 @@ export async function installSalvium(opts: InstallOptions = {}): Promise<Install
   cleanStale(binRoot);
   const key = `salvium-${p.version}`;
   const installDir = join(binRoot, key);
-
   const existing = readInstalled(installDir, platform);
-  if (p.sha256 === undefined) {
-    // An unlisted version installed earlier with --sha256 is still a verified install.
-    if (existing && existing.version === p.version && !opts.force) return resultOf(installDir, existing, true);
-    throw new InstallError(
-      'UNKNOWN_VERSION',
-      `Salvium ${p.version} is not in the pinned table ${tableFile} (${knownVersions(table)}): ${PIN_HINT}`,
-    );
-  }
-  if (existing && !opts.force) {
-    if (existing.sha256 === p.sha256) return resultOf(installDir, existing, true);
-    log(
-      `saltnet install: ${installDir} holds an archive with sha256 ${existing.sha256}, expected ${p.sha256}: installing again`,
-    );
-  }
+  const reused = reusable(existing, p, { installDir, table, tableFile, force: opts.force, log });
+  if (reused) return reused;
+  const sha256 = p.sha256!; // reusable() refused a plan without one
 
   const base = opts.mirror ?? (env.SALTNET_RELEASE_MIRROR || DEFAULT_BASE_URL);
   const source = archiveSource(base, p.version, p.asset);
-  if (opts.checkHashesFile) await checkAgainstHashesFile(opts.checkHashesFile, p.asset, p.sha256, p.version);
+  if (opts.checkHashesFile) await checkAgainstHashesFile(opts.checkHashesFile, p.asset, sha256, p.version);
 
   const staging = join(binRoot, stagingName('tmp', key));
   await mkdir(staging, { mode: 0o700 });
   const stopHeartbeat = startHeartbeat(staging);
   try {
-    const archive = join(staging, p.asset);
-    const tree = join(staging, 'tree');
-    await mkdir(tree);
-    const what = `Salvium ${p.version} (${p.asset})`;
-    log(`saltnet install: downloading ${what} from ${describeSource(source)}`);
-    let dl;
-    try {
-      dl = await downloadTo(source, archive, { maxBytes: opts.maxBytes, what });
-    } catch (err) {
-      if (err instanceof InstallError && err.code === 'DOWNLOAD_FAILED')
-        throw withDownloadHint(err, p.version, p.asset, base, source.kind);
-      throw err;
-    }
-    try {
-      checkSha256(dl.sha256, p.sha256, {
-        version: p.version,
-        asset: p.asset,
-        from: dl.from,
-        expectedFrom: p.expectedFrom,
-      });
-    } catch (err) {
-      await rm(archive, { force: true }); // refused bytes do not stay on disk, not even for the moment until clean-up
-      throw err;
-    }
-    log(
-      `saltnet install: sha256 ${dl.sha256} matches ${p.hashFrom === 'pinned' ? 'the pinned hash' : '--sha256'}; unpacking`,
-    );
-    await unpack(archive, format, tree, `${p.asset} (Salvium ${p.version})`);
-    await rm(archive, { force: true });
-    const found = await findBinaries(tree, platform, `${p.asset} (Salvium ${p.version})`);
-    await makeExecutable(found, platform, tree);
-    const marker: Marker = {
-      version: p.version,
+    const { tree, marker } = await fetchRelease(p, sha256, {
+      staging,
+      format,
       platform,
-      asset: p.asset,
-      sha256: dl.sha256,
-      hashFrom: p.hashFrom,
-      from: dl.from,
-      binDir: relative(tree, found.dir).split(sep).join('/'),
-      installedAt: new Date().toISOString(),
-    };
-    await writeFile(join(tree, MARKER_FILE), `${JSON.stringify(marker, null, 2)}\n`, { mode: 0o644 });
+      base,
+      source,
+      maxBytes: opts.maxBytes,
+      log,
+    });
     await publish(binRoot, tree, key);
     return resultOf(installDir, marker, false);
   } finally {

@@ -12,7 +12,8 @@ export {
   type TextPattern,
   type WaitForTextOptions,
 } from './managed.js';
-export { waitUntilReady, tcpProbe, httpProbe, type ReadyStrategy, type Ready, type HttpProbeOptions } from './ready.js';
+export { waitUntilReady, type ReadyStrategy, type Ready } from './ready.js';
+export { tcpProbe, httpProbe, type HttpProbeOptions, type Probe } from './probes.js';
 export { freePorts, isPortFree, withFreshPorts, isBindError } from './ports.js';
 export {
   stateDir,

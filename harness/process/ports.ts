@@ -2,17 +2,19 @@
 // else before our program binds it: withFreshPorts() retries the whole start with new ports when
 // that race is lost.
 import { createServer, type Server } from 'node:net';
+import getPort from 'get-port';
 import pRetry from 'p-retry';
 
-// Ports handed out recently by this harness, so two testnets started side by side in one process
-// never get the same port before either has bound it.
-const RECENT_MS = 60_000;
-const recent = new Map<number, number>();
-
-function remember(port: number): void {
-  const now = Date.now();
-  for (const [p, t] of recent) if (now - t > RECENT_MS) recent.delete(p);
-  recent.set(port, now);
+/**
+ * `n` distinct ports that are free on `host` right now, chosen by the OS (get-port). get-port does not hand out a port
+ * again in this process for 15 to 30 s, so two testnets started side by side never get the same one before either
+ * has bound it; a program of another process that takes it first is withFreshPorts' business.
+ */
+export async function freePorts(n: number, host = '127.0.0.1'): Promise<number[]> {
+  if (!Number.isInteger(n) || n < 0) throw new RangeError(`freePorts: n must be a non-negative integer, got ${n}`);
+  const ports: number[] = [];
+  while (ports.length < n) ports.push(await getPort({ host }));
+  return ports;
 }
 
 function listen(port: number, host: string): Promise<Server> {
@@ -28,28 +30,9 @@ function close(s: Server): Promise<void> {
   return new Promise((resolve) => s.close(() => resolve()));
 }
 
-/** `n` distinct ports that are free on `host` right now (the OS picks them; none handed out recently). */
-export async function freePorts(n: number, host = '127.0.0.1'): Promise<number[]> {
-  if (!Number.isInteger(n) || n < 0) throw new RangeError(`freePorts: n must be a non-negative integer, got ${n}`);
-  // Hold every socket open until all are chosen, so the OS cannot give the same port twice.
-  const held: Server[] = [];
-  const ports: number[] = [];
-  try {
-    for (let attempts = 0; ports.length < n; attempts++) {
-      if (attempts > n + 100) throw new Error(`freePorts: could not find ${n} free ports on ${host}`);
-      const s = await listen(0, host);
-      held.push(s);
-      const port = (s.address() as { port: number }).port;
-      if (recent.has(port) || ports.includes(port)) continue;
-      ports.push(port);
-    }
-  } finally {
-    await Promise.all(held.map(close));
-  }
-  for (const p of ports) remember(p);
-  return ports;
-}
-
+// isPortFree stays our own: get-port({ port }) answers whether it would hand the port out, so a port it gave out a
+// moment ago and nobody has bound reads as taken, and asking locks the port for 15 to 30 s.
+// A question about a port must neither.
 /** Whether `port` can be bound on `host` now (false when in use or not permitted). */
 export async function isPortFree(port: number, host = '127.0.0.1'): Promise<boolean> {
   try {

@@ -1,20 +1,19 @@
-// Knowing when a started program is ready: several strategies run side by side under one deadline
-// and the first that succeeds wins; if the program exits first we fail at once, with its exit
-// status and last lines, instead of waiting for the deadline.
-import { connect } from 'node:net';
-import { request } from 'undici';
-import { ProcessExitedError, ReadinessTimeout } from './errors.js';
+// Knowing when a started program is ready: every condition given holds — its ready line has appeared
+// (where it has one) and its RPC answers (probes.ts) — under one deadline. If the program exits
+// first we fail at once, with its exit status and last lines, instead of waiting for the deadline.
+import { ProcessExitedError, ReadinessTimeout, type ExitInfo } from './errors.js';
 import { waitForTextUnscaled, type ManagedProcess, type TextPattern } from './managed.js';
+import type { Probe } from './probes.js';
 import { scaled } from '../common/timeouts.js';
 
 export type ReadyStrategy =
   /** Any line (or quiet unterminated prompt) matching any pattern; lines already in the tail count. */
   | { kind: 'log'; patterns: TextPattern[] }
-  /** `check` resolving true, polled every `everyMs` (default 200); exceptions and false mean "not yet". */
-  | { kind: 'probe'; name: string; check: (signal: AbortSignal) => Promise<boolean>; everyMs?: number };
+  /** A probe (probes.ts: HTTP, TCP, or a check of one's own). */
+  | Probe;
 
 export interface Ready {
-  /** 'log: <pattern>' or the probe's name. */
+  /** What held, in the order given, joined by " and ": 'log: <pattern>' or a probe's name. */
   by: string;
   ms: number;
 }
@@ -45,161 +44,92 @@ function describe(s: ReadyStrategy): string {
   return s.kind === 'log' ? `log ${s.patterns.map(patternText).join(' or ')}` : `probe ${s.name}`;
 }
 
-/** Wait until `proc` is ready by the first strategy that succeeds, under one deadline (timeoutMs, scaled here). */
+/** Resolves with 'log: <pattern>' once a line matches; stays pending otherwise (the caller reports the rest). */
+async function logSeen(proc: ManagedProcess, patterns: TextPattern[], signal: AbortSignal): Promise<string> {
+  const which = (line: string): string =>
+    `log: ${patternText(patterns.find((p) => lineMatches(p, line)) ?? patterns[0]!)}`;
+  const seen = proc.tail().find((line) => patterns.some((p) => lineMatches(p, line)));
+  if (seen !== undefined) return which(seen);
+  const line = await waitForTextUnscaled(proc, patterns, { timeoutMs: Infinity, signal }).catch(() => undefined);
+  return line === undefined ? new Promise<string>(() => undefined) : which(line);
+}
+
+/** Resolves with the probe's name once its check succeeds; stays pending until then. */
+async function probeAnswers(s: Probe, signal: AbortSignal, last: Map<string, string>): Promise<string> {
+  let noted: boolean;
+  const note = (what: string): void => {
+    noted = true;
+    last.set(s.name, what);
+  };
+  const every = Math.max(10, s.everyMs ?? 200);
+  while (!signal.aborted) {
+    noted = false;
+    try {
+      if ((await s.check(signal, note)) === true && !signal.aborted) return s.name;
+      if (!noted) note('not ready');
+    } catch (err) {
+      note(err instanceof Error ? err.message : String(err));
+    }
+    await pause(every, signal);
+  }
+  return new Promise<string>(() => undefined);
+}
+
+function checkStrategies(strategies: ReadyStrategy[]): void {
+  if (strategies.length === 0) throw new Error('waitUntilReady: no strategy given');
+  for (const s of strategies)
+    if (s.kind === 'log' && s.patterns.length === 0)
+      throw new Error('waitUntilReady: a log strategy needs at least one pattern');
+}
+
+/**
+ * Wait until `proc` is ready: every strategy holds (say, its ready line has appeared and its RPC answers), under one
+ * deadline (timeoutMs, scaled here).
+ */
 export async function waitUntilReady(
   proc: ManagedProcess,
   strategies: ReadyStrategy[],
   opts: { timeoutMs: number },
 ): Promise<Ready> {
-  if (strategies.length === 0) throw new Error('waitUntilReady: no strategy given');
-  for (const s of strategies)
-    if (s.kind === 'log' && s.patterns.length === 0)
-      throw new Error('waitUntilReady: a log strategy needs at least one pattern');
-  if (!proc.running) {
-    const exit = await proc.exited;
-    throw new ProcessExitedError({
-      processName: proc.name,
-      exit,
-      tail: proc.tail(),
-      logFile: proc.logFile,
-      during: 'before waitUntilReady was called',
-    });
-  }
+  checkStrategies(strategies);
+  const exited = (exit: ExitInfo, during: string): ProcessExitedError =>
+    new ProcessExitedError({ processName: proc.name, exit, tail: proc.tail(), logFile: proc.logFile, during });
+  if (!proc.running) throw exited(await proc.exited, 'before waitUntilReady was called');
   const started = performance.now();
   const elapsed = (): number => Math.round(performance.now() - started);
-  const deadline = scaled(opts.timeoutMs);
   const ac = new AbortController();
-  const lastErrors = new Map<string, string>();
+  const held = new Set<ReadyStrategy>();
+  const last = new Map<string, string>();
   let timer: NodeJS.Timeout | undefined;
-
-  try {
-    return await new Promise<Ready>((resolve, reject) => {
-      const win = (by: string): void => resolve({ by, ms: elapsed() });
-
-      void proc.exited.then((exit) => {
-        if (ac.signal.aborted) return;
-        reject(
-          new ProcessExitedError({
-            processName: proc.name,
-            exit,
-            tail: proc.tail(),
-            logFile: proc.logFile,
-            during: `before it was ready (after ${elapsed()} ms)`,
-          }),
-        );
-      });
-      timer = setTimeout(() => {
-        const waitingFor = strategies
-          .map((s) => {
-            const last = s.kind === 'probe' ? lastErrors.get(s.name) : undefined;
-            return describe(s) + (last ? ` (last: ${last})` : '');
-          })
-          .join(', ');
-        reject(
-          new ReadinessTimeout({
-            processName: proc.name,
-            waitedMs: elapsed(),
-            waitingFor,
-            tail: proc.tail(),
-            logFile: proc.logFile,
-          }),
-        );
-      }, deadline);
-
-      for (const s of strategies) {
-        if (s.kind === 'log') {
-          const seen = proc.tail().find((line) => s.patterns.some((p) => lineMatches(p, line)));
-          if (seen !== undefined) {
-            win(`log: ${patternText(s.patterns.find((p) => lineMatches(p, seen))!)}`);
-            continue;
-          }
-          waitForTextUnscaled(proc, s.patterns, { timeoutMs: Infinity, signal: ac.signal }).then(
-            (line) => win(`log: ${patternText(s.patterns.find((p) => lineMatches(p, line)) ?? s.patterns[0]!)}`),
-            () => undefined, // exit and deadline are reported above
-          );
-        } else {
-          void (async () => {
-            const every = Math.max(10, s.everyMs ?? 200);
-            while (!ac.signal.aborted) {
-              let ok = false;
-              try {
-                ok = (await s.check(ac.signal)) === true;
-                if (!ok) lastErrors.set(s.name, 'not ready');
-              } catch (err) {
-                lastErrors.set(s.name, err instanceof Error ? err.message : String(err));
-              }
-              if (ac.signal.aborted) return;
-              if (ok) return win(s.name);
-              await pause(every, ac.signal);
-            }
-          })();
-        }
-      }
+  const timedOut = (): ReadinessTimeout => {
+    const waitingFor = strategies
+      .filter((s) => !held.has(s))
+      .map((s) => describe(s) + (s.kind === 'probe' && last.has(s.name) ? ` (last: ${last.get(s.name)})` : ''))
+      .join(', ');
+    return new ReadinessTimeout({
+      processName: proc.name,
+      waitedMs: elapsed(),
+      waitingFor,
+      tail: proc.tail(),
+      logFile: proc.logFile,
     });
+  };
+  const all = Promise.all(
+    strategies.map(async (s) => {
+      const by = await (s.kind === 'log' ? logSeen(proc, s.patterns, ac.signal) : probeAnswers(s, ac.signal, last));
+      held.add(s);
+      return by;
+    }),
+  );
+  const failed = new Promise<never>((_, reject) => {
+    void proc.exited.then((exit) => reject(exited(exit, `before it was ready (after ${elapsed()} ms)`)));
+    timer = setTimeout(() => reject(timedOut()), scaled(opts.timeoutMs));
+  });
+  failed.catch(() => undefined); // settled after a win too: nobody listens then
+  try {
+    return { by: (await Promise.race([all, failed])).join(' and '), ms: elapsed() };
   } finally {
     clearTimeout(timer);
     ac.abort(new Error('waitUntilReady finished'));
   }
-}
-
-/** A probe that succeeds once something accepts TCP connections on host:port. */
-export function tcpProbe(
-  port: number,
-  host = '127.0.0.1',
-  opts: { name?: string; everyMs?: number } = {},
-): ReadyStrategy {
-  return {
-    kind: 'probe',
-    name: opts.name ?? `tcp ${host}:${port}`,
-    ...(opts.everyMs ? { everyMs: opts.everyMs } : {}),
-    check: () =>
-      new Promise<boolean>((resolve, reject) => {
-        const sock = connect({ port, host });
-        sock.setTimeout(2000);
-        sock.once('connect', () => (sock.destroy(), resolve(true)));
-        sock.once('timeout', () => (sock.destroy(), reject(new Error('connect timed out'))));
-        sock.once('error', (err) => (sock.destroy(), reject(err)));
-      }),
-  };
-}
-
-export interface HttpProbeOptions {
-  name?: string;
-  method?: 'GET' | 'POST';
-  /** JSON-encoded when not a string. */
-  body?: unknown;
-  /** Decides from the answer (default: status 200). */
-  ok?: (status: number, body: string) => boolean;
-  everyMs?: number;
-  /** Per request (default 2000, not scaled: a probe that hangs is retried). */
-  requestTimeoutMs?: number;
-}
-
-/** A probe that succeeds once `url` answers as `ok` says (e.g. a daemon's /get_info with status OK). */
-export function httpProbe(url: string, opts: HttpProbeOptions = {}): ReadyStrategy {
-  const method = opts.method ?? (opts.body === undefined ? 'GET' : 'POST');
-  const timeout = opts.requestTimeoutMs ?? 2000;
-  return {
-    kind: 'probe',
-    name: opts.name ?? `http ${method} ${url}`,
-    ...(opts.everyMs ? { everyMs: opts.everyMs } : {}),
-    check: async (signal) => {
-      const res = await request(url, {
-        method,
-        signal,
-        headersTimeout: timeout,
-        bodyTimeout: timeout,
-        ...(opts.body === undefined
-          ? {}
-          : {
-              body: typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body),
-              headers: { 'content-type': 'application/json' },
-            }),
-      });
-      const text = await res.body.text();
-      if (opts.ok) return opts.ok(res.statusCode, text);
-      if (res.statusCode !== 200) throw new Error(`HTTP ${res.statusCode}`);
-      return true;
-    },
-  };
 }

@@ -3,7 +3,7 @@
 // funded as a replay funds them (`requires.unlocked`, `wallets:`), so what a replay's wallets answer
 // is what they answered here.
 import { createDaemonClient } from '../rpc/daemon.js';
-import { fundingBucket } from '../scenario/runner.js';
+import { fundingBucket } from '../scenario/needs.js';
 import { BACKENDS, fundingAsset, type BackendSpec } from '../testnet/backends.js';
 import { fundFromWallet } from '../testnet/funding.js';
 import type { MiningAddresses } from '../testnet/mining.js';

@@ -47,32 +47,49 @@ export interface Endpoint {
   close(): Promise<void>;
 }
 
-export function createEndpoint(url: string, opts: EndpointOptions = {}): Endpoint {
-  const base = url.replace(/\/$/, '');
-  let client = new Client(base, { pipelining: 1 });
-  let challenge: string[] | undefined;
-  let nc = 0;
-  let queue: Promise<unknown> = Promise.resolve();
+interface Answer {
+  status: number;
+  text: string;
+  wwwAuth?: string[];
+}
 
-  const once = async (
-    path: string,
-    body: string,
-    timeoutMs: number,
-  ): Promise<{ status: number; text: string; wwwAuth?: string[] }> => {
+/**
+ * One keep-alive connection to the server and epee's Digest session on it: one nonce per connection, a nonce count
+ * that grows. A connection that breaks is replaced by a fresh one, and the session starts over.
+ */
+class Connection {
+  private client: Client;
+  private challenge: string[] | undefined;
+  private nc = 0;
+
+  constructor(
+    private readonly base: string,
+    private readonly auth: Credentials | undefined,
+  ) {
+    this.client = new Client(base, { pipelining: 1 });
+  }
+
+  /** The server asked for a login: the requests from now on answer this challenge. */
+  challenged(wwwAuth: string[]): void {
+    this.challenge = wwwAuth;
+    this.nc = 0;
+  }
+
+  async send(path: string, body: string, timeoutMs: number): Promise<Answer> {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
-    if (opts.auth && challenge) {
-      nc += 1;
+    if (this.auth && this.challenge) {
+      this.nc += 1;
       headers.authorization = digestAuthorizationHeader({
-        ...opts.auth,
+        ...this.auth,
         method: 'POST',
         uri: path,
-        wwwAuthenticate: challenge,
-        nc,
+        wwwAuthenticate: this.challenge,
+        nc: this.nc,
         cnonce: randomBytes(8).toString('hex'),
       });
     }
     try {
-      const res = await client.request({
+      const res = await this.client.request({
         path,
         method: 'POST',
         body,
@@ -85,23 +102,28 @@ export function createEndpoint(url: string, opts: EndpointOptions = {}): Endpoin
       return { status: res.statusCode, text, ...(h ? { wwwAuth: Array.isArray(h) ? h : [h] } : {}) };
     } catch (err) {
       // A broken connection loses epee's per-connection nonce: start over on a fresh one.
-      challenge = undefined;
-      nc = 0;
-      await client.destroy().catch(() => undefined);
-      client = new Client(base, { pipelining: 1 });
-      throw new ConnectionError(`${base}${path}`, err);
+      this.challenge = undefined;
+      this.nc = 0;
+      await this.client.destroy().catch(() => undefined);
+      this.client = new Client(this.base, { pipelining: 1 });
+      throw new ConnectionError(`${this.base}${path}`, err);
     }
-  };
+  }
 
-  const onceRecovering = async (
-    path: string,
-    request: unknown,
-    body: string,
-    timeoutMs: number,
-  ): ReturnType<typeof once> => {
+  close(): Promise<void> {
+    return this.client.close().catch(() => undefined);
+  }
+}
+
+export function createEndpoint(url: string, opts: EndpointOptions = {}): Endpoint {
+  const base = url.replace(/\/$/, '');
+  const conn = new Connection(base, opts.auth);
+  let queue: Promise<unknown> = Promise.resolve();
+
+  const sendRecovering = async (path: string, request: unknown, body: string, timeoutMs: number): Promise<Answer> => {
     for (let attempt = 0; ; attempt++) {
       try {
-        return await once(path, body, timeoutMs);
+        return await conn.send(path, body, timeoutMs);
       } catch (err) {
         if (!(err instanceof ConnectionError) || !opts.recover || attempt >= 3) throw err;
         if (!(await opts.recover({ path, request, sent: !neverSent(err), error: err }))) throw err;
@@ -112,11 +134,10 @@ export function createEndpoint(url: string, opts: EndpointOptions = {}): Endpoin
   const exchange = async (path: string, request: unknown, timeoutMs: number): Promise<unknown> => {
     const body = stringifyJson(request);
     const t0 = Date.now();
-    let r = await onceRecovering(path, request, body, timeoutMs);
+    let r = await sendRecovering(path, request, body, timeoutMs);
     if (r.status === 401 && opts.auth && r.wwwAuth) {
-      challenge = r.wwwAuth;
-      nc = 0;
-      r = await once(path, body, timeoutMs);
+      conn.challenged(r.wwwAuth);
+      r = await conn.send(path, body, timeoutMs);
     }
     let response: unknown = r.text;
     if (r.status === 200 && r.text) {
@@ -140,7 +161,7 @@ export function createEndpoint(url: string, opts: EndpointOptions = {}): Endpoin
     },
     async close() {
       await queue;
-      await client.close().catch(() => undefined);
+      await conn.close();
     },
   };
 }

@@ -174,6 +174,21 @@ function copyLogFiles(
   return copied;
 }
 
+/** A transcript line's record: the entry's fields in their order, its time as an ISO string. */
+function transcriptRecord(entry: TranscriptEntry): TranscriptRecord {
+  const t = entry.time;
+  const time = t instanceof Date ? t.toISOString() : typeof t === 'number' ? new Date(t).toISOString() : t;
+  return {
+    time,
+    target: entry.target,
+    path: entry.path,
+    request: entry.request,
+    status: entry.status,
+    response: entry.response,
+    ms: entry.ms,
+  };
+}
+
 /**
  * Creates the folder `<root>/<timestamp>-<slug of the scenario name>` (and `root` if needed) for
  * one run. An existing folder is never reused: when the name is taken, `-2`, `-3`, … is appended.
@@ -223,18 +238,7 @@ export function createArtifacts(
     transcript(entry) {
       assertOpen(ARTIFACT_FILES.transcript);
       const file = path.join(dir, ARTIFACT_FILES.transcript);
-      const t = entry.time;
-      const time = t instanceof Date ? t.toISOString() : typeof t === 'number' ? new Date(t).toISOString() : t;
-      const record = {
-        time,
-        target: entry.target,
-        path: entry.path,
-        request: entry.request,
-        status: entry.status,
-        response: entry.response,
-        ms: entry.ms,
-      };
-      const bytes = Buffer.from(`${safeStringify(record, { mapString: red })}\n`, 'utf8');
+      const bytes = Buffer.from(`${safeStringify(transcriptRecord(entry), { mapString: red })}\n`, 'utf8');
       attempt(file, 'write', () => {
         transcriptFd ??= fs.openSync(file, 'a');
         // writeSync may write fewer bytes than asked; a line must never be cut.

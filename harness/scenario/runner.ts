@@ -12,11 +12,11 @@ import { startTestnet, type Testnet, type TestnetOptions, type WalletHandle } fr
 import { miningOptionsOf, type MiningOptions } from '../testnet/types.js';
 import { checkScenarioFiles } from './files.js';
 import { interruptionMessage, messageOf, retryOnce } from './infra.js';
-import { maxFundable } from './limits.js';
 import { loadScenario } from './parse.js';
+import { chainOf, fundingBucket, ownFunds, requiredFunds, requiredHeight, skipReason } from './needs.js';
 import { endedEarly, runOne, type Prepared } from './run-one.js';
 import { isUnsuccessful, ScenarioError, type Scenario, type ScenarioResult, type StepResult } from './types.js';
-import pMap from 'p-map';
+import pMap, { pMapSkip } from 'p-map';
 
 export interface RunnerHooks {
   scenarioStart?(s: { file: string; name: string }): void;
@@ -73,79 +73,6 @@ export interface RunnerOptions extends MiningOptions {
   allowFilesOutside?: boolean;
 }
 
-function needsTokens(s: Scenario): boolean {
-  return s.steps.some((st) => st.action.kind === 'wallet' && st.action.method === 'create_token');
-}
-
-/** Why a scenario cannot run on this backend, or undefined. */
-function skipReason(s: Scenario, spec: BackendSpec): string | undefined {
-  if (s.backends && !s.backends.includes(spec.name)) return `written for ${s.backends.join(', ')}, not ${spec.name}`;
-  if (needsTokens(s) && spec.tokenHeight === undefined) return `${spec.name} has no tokens`;
-  return undefined;
-}
-
-function requiredHeight(s: Scenario, spec: BackendSpec): number {
-  const tokens = needsTokens(s) && spec.tokenHeight !== undefined ? spec.tokenHeight + 1 : 0;
-  return Math.max(s.requires.height ?? 0, tokens);
-}
-
-/**
- * Unlocked funds the scenario's main wallet needs for its own steps (`requires`, and a token's cost plus one coin for
- * its fee).
- */
-function ownFunds(s: Scenario, spec: BackendSpec): Map<string, bigint> {
-  const need = new Map<string, bigint>(Object.entries(s.requires.unlocked ?? {}));
-  if (needsTokens(s) && spec.fundAsset && spec.tokenCost && !need.has(spec.fundAsset))
-    need.set(spec.fundAsset, spec.tokenCost + spec.feeMargin);
-  return need;
-}
-
-/** Everything the scenario needs: its main wallet's funds plus its other wallets' (with a fee margin each). */
-function requiredFunds(s: Scenario, spec: BackendSpec): Map<string, bigint> {
-  const need = ownFunds(s, spec);
-  for (const w of s.wallets)
-    for (const [asset, amt] of Object.entries(w.unlocked ?? {}))
-      need.set(asset, (need.get(asset) ?? 0n) + amt + spec.feeMargin);
-  return need;
-}
-
-/**
- * Funds rounded up to the backend's default times a power of two (1100, 2200, 4400… SAL1), so
- * that suites with slightly different needs share one cached chain state instead of each building
- * their own.
- */
-export function fundingBucket(need: bigint, spec: BackendSpec): bigint {
-  let b = spec.defaultUnlocked;
-  while (b < need) b *= 2n;
-  // Rounding up never goes past what funding can give below the height limit (limits.ts).
-  const cap = maxFundable(spec);
-  return b > cap ? (need > cap ? need : cap) : b;
-}
-
-/**
- * The chain state a shared-isolation run of these files needs: the highest required height and
- * every scenario's funds together (bucketed). Files that do not parse are left out (the run reports them).
- */
-export async function suiteChain(files: string[], spec: BackendSpec): Promise<{ height: number; unlocked: bigint }> {
-  const parsed = await Promise.all(files.map((f) => loadScenario(f).catch(() => undefined)));
-  return chainOf(
-    parsed.filter((s): s is Scenario => s !== undefined),
-    spec,
-  );
-}
-
-/** The chain state of these scenarios together (suiteChain, for scenarios already parsed). */
-function chainOf(scenarios: readonly Scenario[], spec: BackendSpec): { height: number; unlocked: bigint } {
-  let height = 1;
-  let total = 0n;
-  for (const s of scenarios) {
-    if (skipReason(s, spec)) continue;
-    height = Math.max(height, requiredHeight(s, spec));
-    for (const [a, v] of requiredFunds(s, spec)) if (a === (spec.fundAsset ?? a)) total += v + spec.feeMargin;
-  }
-  return { height, unlocked: fundingBucket(total, spec) };
-}
-
 /**
  * Transfer `amount` of `asset` from one wallet of the testnet to another and wait until it is unlocked there (blocks
  * mined meanwhile go to the main wallet).
@@ -169,30 +96,29 @@ async function fund(
   });
 }
 
-/** Run `fn` over the items with at most `workers` at once; `worker` tells which worker (0-based) runs an item. */
-async function pool<T, R>(
+/**
+ * Run `fn` over the items with at most `workers` at once (p-map), and tell it which worker (0-based) runs the item:
+ * each worker of a shared run has a testnet of its own. Items not begun once `stop()` holds are left out.
+ */
+function pool<T, R>(
   items: T[],
   workers: number,
   fn: (item: T, index: number, worker: number) => Promise<R>,
   stop: () => boolean,
 ): Promise<R[]> {
   const n = Math.max(1, Math.min(workers, items.length));
-  // p-map keeps n at work; a worker number is free while no item holds it (0 goes first).
+  // A worker number is free while no item holds it (0 goes first).
   const free = Array.from({ length: n }, (_, i) => n - 1 - i);
-  const results = await pMap(
-    items,
-    async (item, i) => {
-      if (stop()) return undefined;
-      const worker = free.pop()!;
-      try {
-        return await fn(item, i, worker);
-      } finally {
-        free.push(worker);
-      }
-    },
-    { concurrency: n },
-  );
-  return results.filter((r) => r !== undefined) as R[];
+  const one = async (item: T, i: number): Promise<R | typeof pMapSkip> => {
+    if (stop()) return pMapSkip;
+    const worker = free.pop()!;
+    try {
+      return await fn(item, i, worker);
+    } finally {
+      free.push(worker);
+    }
+  };
+  return pMap(items, one, { concurrency: n });
 }
 
 /**
@@ -204,24 +130,8 @@ interface RunContext {
   stop: () => boolean;
   record: (r: ScenarioResult) => ScenarioResult;
   skipped: (s: Scenario, backend: string, why: string) => ScenarioResult;
-  /** The backend's spec, resolved once for the whole run (throws what resolveBackend threw). */
-  spec: () => BackendSpec;
-}
-
-/** `fn()` once: later calls answer the same value, or throw the same error. */
-function once<T>(fn: () => T): () => T {
-  let done: { value: T } | { error: unknown } | undefined;
-  return () => {
-    if (!done) {
-      try {
-        done = { value: fn() };
-      } catch (error) {
-        done = { error };
-      }
-    }
-    if ('error' in done) throw done.error;
-    return done.value;
-  };
+  /** The backend's spec, resolved once for the whole run (rejects with what resolveBackend threw). */
+  spec: Promise<BackendSpec>;
 }
 
 export async function runFiles(files: string[], o: RunnerOptions): Promise<ScenarioResult[]> {
@@ -273,7 +183,8 @@ export async function runFiles(files: string[], o: RunnerOptions): Promise<Scena
       ...(o.snapshots === false ? { snapshots: false } : {}),
     },
     stop: () => (o.bail && bailed) || o.signal?.aborted === true,
-    spec: once(() => o.testnet?.backend.spec ?? resolveBackend(o.backend, o.binDir).spec),
+    // Settled once: every scenario that awaits it gets the same spec, or the same error.
+    spec: (async () => o.testnet?.backend.spec ?? resolveBackend(o.backend, o.binDir).spec)(),
     record: (r) => {
       if (isUnsuccessful(r)) bailed = true;
       return r;
@@ -293,6 +204,7 @@ export async function runFiles(files: string[], o: RunnerOptions): Promise<Scena
       return r;
     },
   };
+  ctx.spec.catch(() => undefined); // reported by the scenarios (fresh) or thrown (shared)
   const ran = o.isolation === 'fresh' ? await runFresh(scenarios, ctx) : await runShared(scenarios, ctx);
   return [...results, ...ran, ...notRun(scenarios, ran, o)];
 }
@@ -325,7 +237,7 @@ function runFresh(scenarios: Scenario[], c: RunContext): Promise<ScenarioResult[
       const t0 = Date.now();
       let spec: BackendSpec;
       try {
-        spec = c.spec();
+        spec = await c.spec;
       } catch (err) {
         // No usable binaries: the infrastructure's.
         const r = endedEarly(s, 'error', o.backend, messageOf(err), t0);
@@ -373,6 +285,33 @@ async function prepareFresh(s: Scenario, spec: BackendSpec, c: RunContext): Prom
 }
 
 /**
+ * A scenario's wallets on a shared testnet (named `<prefix>-<wallet>`), funded from the testnet's main wallet; they
+ * go with the scenario (`release`).
+ */
+async function prepareShared(t: Testnet, s: Scenario, prefix: string, spec: BackendSpec): Promise<Prepared> {
+  const funder = t.wallets().get('main')!;
+  const asset = spec.fundAsset;
+  const wallets = new Map<string, WalletHandle>();
+  // The scenario's wallets go with it: their wallet RPCs would otherwise keep running (each
+  // real one ~300 MB, scanning every block) and be stopped and started by every checkpoint.
+  const release = async (): Promise<void> => {
+    for (const h of wallets.values()) await t.removeWallet(h.name).catch(() => undefined);
+  };
+  try {
+    wallets.set('main', await t.addWallet(`${prefix}-main`));
+    for (const d of s.wallets) wallets.set(d.name, await t.addWallet(`${prefix}-${d.name}`));
+    for (const [a, amt] of ownFunds(s, spec)) await fund(t, funder, wallets.get('main')!, asset ? a : undefined, amt);
+    for (const d of s.wallets)
+      for (const [a, amt] of Object.entries(d.unlocked ?? {}))
+        await fund(t, funder, wallets.get(d.name)!, asset ? a : undefined, amt);
+  } catch (err) {
+    await release();
+    throw err;
+  }
+  return { testnet: t, wallets, release };
+}
+
+/**
  * Shared: each worker has one testnet (so no block arrives during a scenario unless it mines one),
  * brought to the highest required height; every scenario gets fresh wallets funded from the
  * testnet's own. A worker's testnet that does not start on the second try ends each of its
@@ -381,7 +320,7 @@ async function prepareFresh(s: Scenario, spec: BackendSpec, c: RunContext): Prom
 async function runShared(scenarios: Scenario[], c: RunContext): Promise<ScenarioResult[]> {
   const { o } = c;
   const given = o.testnet;
-  const spec = c.spec();
+  const spec = await c.spec;
   // 'suite': the chain of every scenario of this run, from what was parsed already.
   const suite = o.chain === 'suite' ? chainOf(scenarios, spec) : o.chain;
   const runnable = scenarios.filter((s) => !skipReason(s, spec));
@@ -417,29 +356,7 @@ async function runShared(scenarios: Scenario[], c: RunContext): Promise<Scenario
       workers,
       async (s, k, w) => {
         const tn = testnetOf(w);
-        const prepare = async (): Promise<Prepared> => {
-          const t = await tn;
-          const funder = t.wallets().get('main')!;
-          const wallets = new Map<string, WalletHandle>();
-          // The scenario's wallets go with it: their wallet RPCs would otherwise keep running (each
-          // real one ~300 MB, scanning every block) and be stopped and started by every checkpoint.
-          const release = async (): Promise<void> => {
-            for (const h of wallets.values()) await t.removeWallet(h.name).catch(() => undefined);
-          };
-          try {
-            wallets.set('main', await t.addWallet(`w${w + 1}s${k + 1}-main`));
-            for (const d of s.wallets) wallets.set(d.name, await t.addWallet(`w${w + 1}s${k + 1}-${d.name}`));
-            for (const [a, amt] of ownFunds(s, spec))
-              await fund(t, funder, wallets.get('main')!, asset ? a : undefined, amt);
-            for (const d of s.wallets)
-              for (const [a, amt] of Object.entries(d.unlocked ?? {}))
-                await fund(t, funder, wallets.get(d.name)!, asset ? a : undefined, amt);
-          } catch (err) {
-            await release();
-            throw err;
-          }
-          return { testnet: t, wallets, release };
-        };
+        const prepare = async (): Promise<Prepared> => prepareShared(await tn, s, `w${w + 1}s${k + 1}`, spec);
         return c.record(await runOne(s, prepare, o, spec.name));
       },
       c.stop,

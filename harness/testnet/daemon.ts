@@ -1,8 +1,9 @@
 // Start the daemon: `--testnet --offline --non-interactive --fixed-difficulty …` on fresh loopback
-// ports, ready when its RPC answers (or its log says so), retried on a port race.
+// ports, ready when its log says so and its RPC answers, retried on a port race.
 import { join } from 'node:path';
 import type { ManagedProcess } from '../process/managed.js';
 import { withFreshPorts } from '../process/ports.js';
+import { httpProbe } from '../process/probes.js';
 import { waitUntilReady } from '../process/ready.js';
 import type { Supervisor } from '../process/supervisor.js';
 import { createDaemonClient, type DaemonClient } from '../rpc/daemon.js';
@@ -109,10 +110,7 @@ async function launchDaemon(
   try {
     await waitUntilReady(
       proc,
-      [
-        { kind: 'probe', name: 'get_info', check: async () => (await client.getInfo()).status === 'OK' },
-        { kind: 'log', patterns: be.spec.daemonReadyLines },
-      ],
+      [{ kind: 'log', patterns: be.spec.daemonReadyLines }, httpProbe(`${url}/get_info`, { name: 'get_info' })],
       { timeoutMs: o.timeoutMs },
     );
   } catch (err) {

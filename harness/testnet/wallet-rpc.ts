@@ -1,5 +1,5 @@
-// Start the wallet RPC server on a wallet file: ready when `get_version` answers (or its log says
-// `Starting wallet RPC server`). A real wallet RPC has been seen to die with a segmentation fault
+// Start the wallet RPC server on a wallet file: ready when its log says `Starting wallet RPC server`
+// and its /json_rpc answers. A real wallet RPC has been seen to die with a segmentation fault
 // in a long first scan: any exit during startup is reported with its log tail and the server is
 // started again, a bounded number of times.
 //
@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { ProcessExitedError } from '../process/errors.js';
 import type { ManagedProcess } from '../process/managed.js';
 import { withFreshPorts } from '../process/ports.js';
+import { httpProbe } from '../process/probes.js';
 import { waitUntilReady } from '../process/ready.js';
 import type { Supervisor } from '../process/supervisor.js';
 import type { Credentials } from '../rpc/http.js';
@@ -148,8 +149,9 @@ async function launchWalletRpc(
     await waitUntilReady(
       proc,
       [
-        { kind: 'probe', name: 'get_version', check: async () => (await client.version()) > 0 },
         { kind: 'log', patterns: [/Starting wallet RPC server/] },
+        // With a login, its answer to a request without one is 401 and a Digest challenge.
+        httpProbe(`${url}/json_rpc`, { name: 'json_rpc', answers: (s) => s === 200 || (!!credentials && s === 401) }),
       ],
       { timeoutMs: o.timeoutMs },
     );

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { AcceptFileError, parseAcceptFile } from '../../harness/diff/accept.js';
 import { compareRuns } from '../../harness/diff/diff.js';
-import { pathGlob } from '../../harness/diff/glob.js';
+import { fileGlob, isGlob, pathGlob } from '../../harness/diff/glob.js';
 import type { ScenarioResult, StepResult } from '../../harness/scenario/types.js';
 
 const FILE = '/work/proj/saltnet.diff-accept.yaml';
@@ -70,6 +70,21 @@ describe('path globs', () => {
     expect(pathGlob('result.*').test('result.fee')).toBe(true);
     expect(pathGlob('result.*').test('result.balances[0]')).toBe(false);
     expect(pathGlob('(status)').test('(status)')).toBe(true);
+  });
+});
+
+describe('file and name globs', () => {
+  it('* and ? stay within a folder, ** crosses folders, {a,b} is either, dot names match', () => {
+    expect(fileGlob('scenarios/tok*.yaml').test('scenarios/tokens.yaml')).toBe(true);
+    expect(fileGlob('scenarios/tok*.yaml').test('scenarios/x/tokens.yaml')).toBe(false);
+    expect(fileGlob('/a/**/b.yaml').test('/a/b.yaml')).toBe(true);
+    expect(fileGlob('/a/**/b.yaml').test('/a/x/y/b.yaml')).toBe(true);
+    expect(fileGlob('a?c').test('abc')).toBe(true);
+    expect(fileGlob('a?c').test('a/c')).toBe(false);
+    expect(fileGlob('send {one,two}').test('send two')).toBe(true);
+    expect(fileGlob('send {one,two}').test('send three')).toBe(false);
+    expect(fileGlob('scenarios/*').test('scenarios/.hidden.yaml')).toBe(true);
+    expect([isGlob('tokens'), isGlob('token-*'), isGlob('step ?'), isGlob('{a,b}')]).toEqual([false, true, true, true]);
   });
 });
 

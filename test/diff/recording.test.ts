@@ -6,10 +6,9 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compareRuns } from '../../harness/diff/diff.js';
+import { checkScenarios, planAgainst } from '../../harness/diff/recording-check.js';
 import {
-  checkScenarios,
   newestRecording,
-  planAgainst,
   readRecording,
   RecordingError,
   writeRecording,

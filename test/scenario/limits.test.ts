@@ -6,7 +6,7 @@ import { BACKENDS } from '../../harness/testnet/backends.js';
 import { planMining } from '../../harness/testnet/funding.js';
 import { MAX_BLOCKS_PER_STEP, MAX_HEIGHT, MAX_SCENARIO_BYTES, maxFundable } from '../../harness/scenario/limits.js';
 import { parseScenario } from '../../harness/scenario/parse.js';
-import { fundingBucket } from '../../harness/scenario/runner.js';
+import { fundingBucket } from '../../harness/scenario/needs.js';
 import { ScenarioError } from '../../harness/scenario/types.js';
 
 const COIN = 100_000_000n;

@@ -12,16 +12,11 @@ import { globSync } from 'tinyglobby';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ACCEPT_FILE, loadAcceptFile } from '../../harness/diff/accept.js';
 import { compareRuns } from '../../harness/diff/diff.js';
-import {
-  checkScenarios,
-  newestRecording,
-  planAgainst,
-  readRecording,
-  type Recording,
-  type ScenarioCheck,
-} from '../../harness/diff/recording.js';
+import { checkScenarios, planAgainst, type ScenarioCheck } from '../../harness/diff/recording-check.js';
+import { newestRecording, readRecording, type Recording } from '../../harness/diff/recording.js';
 import type { DiffResult } from '../../harness/diff/types.js';
-import { runFiles, suiteChain } from '../../harness/scenario/runner.js';
+import { suiteChain } from '../../harness/scenario/needs.js';
+import { runFiles } from '../../harness/scenario/runner.js';
 import { cleanup, tempDir } from '../helpers/sim.js';
 import { resolveBackend } from '../../harness/testnet/binaries.js';
 

@@ -104,31 +104,13 @@ export function createHumanReporter(out: { write(s: string): void }, opts: Human
         line(`${paint('yellow', '- skipped')}${r.failure ? `: ${clean(r.failure.message)}` : ''}`);
       } else {
         const failed = r.steps.find((s) => s.status === 'failed' || s.status === 'interrupted');
-        const where = failed
-          ? ` at step ${failed.index + 1} (${clean(failed.name)})`
-          : r.steps.some((s) => s.status !== 'skipped')
-            ? ''
-            : ' before the first step';
-        const label =
-          r.status === 'error'
-            ? '✗ ERROR (infrastructure)'
-            : r.status === 'interrupted'
-              ? `✗ ${clean(r.failure?.message ?? 'interrupted')}`
-              : '✗ failed';
-        line(`${paint('red', label)}${where} in ${seconds(r.ms, 2)} s`);
+        line(`${paint('red', endLabel(r, clean))}${whereItStopped(r, failed, clean)} in ${seconds(r.ms, 2)} s`);
         const f = failed?.failure ?? r.failure;
         // An error's own message says what broke; the step's details were shown under the step.
         if (r.status === 'error' && r.failure)
           showFailure(failureShown ? { message: r.failure.message } : r.failure, '    ');
         else if (!failureShown && f && r.status !== 'interrupted') showFailure(f, '    ');
-        const tails = Object.entries(r.logTails ?? {});
-        if (tails.length) {
-          line('  last lines of the logs:');
-          for (const [name, lines] of tails) {
-            line(`    ${paint('bold', clean(name))}:${lines.length ? '' : ' (empty)'}`);
-            for (const l of lines) line(paint('dim', `      | ${clean(l)}`));
-          }
-        }
+        writeLogTails(r, { line, paint, clean });
       }
       if (r.artifactDir && r.status !== 'passed') line(`  artifacts: ${clean(r.artifactDir)}`);
       line();
@@ -148,6 +130,30 @@ interface Writer {
   line(s?: string): void;
   paint(style: Style, s: string): string;
   clean(s: string): string;
+}
+
+/** How an unsuccessful scenario ended: `✗ failed`, `✗ ERROR (infrastructure)` or why it was interrupted. */
+function endLabel(r: ScenarioResult, clean: (s: string) => string): string {
+  if (r.status === 'error') return '✗ ERROR (infrastructure)';
+  if (r.status === 'interrupted') return `✗ ${clean(r.failure?.message ?? 'interrupted')}`;
+  return '✗ failed';
+}
+
+/** ` at step N (name)` for the step that failed or was interrupted, ` before the first step` when none ran. */
+function whereItStopped(r: ScenarioResult, failed: StepResult | undefined, clean: (s: string) => string): string {
+  if (failed) return ` at step ${failed.index + 1} (${clean(failed.name)})`;
+  return r.steps.some((s) => s.status !== 'skipped') ? '' : ' before the first step';
+}
+
+/** The last lines of each program's log, when the result carries them. */
+function writeLogTails(r: ScenarioResult, { line, paint, clean }: Writer): void {
+  const tails = Object.entries(r.logTails ?? {});
+  if (!tails.length) return;
+  line('  last lines of the logs:');
+  for (const [name, lines] of tails) {
+    line(`    ${paint('bold', clean(name))}:${lines.length ? '' : ' (empty)'}`);
+    for (const l of lines) line(paint('dim', `      | ${clean(l)}`));
+  }
 }
 
 /** The failed and errored scenarios, each with its first message line, then the counts and the total time. */

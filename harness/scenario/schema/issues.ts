@@ -122,6 +122,38 @@ function unknownKeyProblem(objPath: PathSegment[], key: string, root: AnySchema)
   return { path: [...objPath, key], at: 'key', message, ...(expected ? { expected } : {}) };
 }
 
+/** What is wrong with a value of another type than the schema's. */
+function wrongType(iss: z.core.$ZodIssueInvalidType, input: unknown, path: PathSegment[]): string {
+  const want = TYPE_WORDS[iss.expected] ?? `a ${iss.expected}`;
+  const why = typeof input === 'bigint' ? limitReason(path) : undefined; // a whole number too large for a number: no maximum check ran
+  if (why) return `${String(input)} is far too large (${why})`;
+  const hint =
+    iss.expected === 'string' && (typeof input === 'number' || typeof input === 'bigint' || typeof input === 'boolean')
+      ? ` (quote it: "${String(input)}")`
+      : '';
+  return `expected ${want}, got ${describeValue(input)}${hint}`;
+}
+
+/** What is wrong with a list, string or number below its minimum or above its maximum. */
+function outOfBounds(
+  iss: z.core.$ZodIssueTooSmall | z.core.$ZodIssueTooBig,
+  input: unknown,
+  path: PathSegment[],
+): string {
+  if (iss.code === 'too_small') {
+    const min = String(iss.minimum);
+    if (iss.origin === 'array')
+      return min === '1' ? 'the list is empty (at least one item is needed)' : `the list needs at least ${min} items`;
+    if (iss.origin === 'string') return 'must not be empty';
+    return `must be ${iss.inclusive ? 'at least' : 'more than'} ${min}, got ${showShort(input)}`;
+  }
+  const max = String(iss.maximum);
+  if (iss.origin === 'array') return `has more than ${max} items`;
+  if (iss.origin === 'string') return `is longer than ${max} characters`;
+  const why = limitReason(path);
+  return `must be ${iss.inclusive ? 'at most' : 'less than'} ${max}, got ${showShort(input)}${why ? ` (${why})` : ''}`;
+}
+
 /** What one zod issue means for the user, located by path (`root` is the schema of the whole document). */
 export function problemsFromIssue(
   iss: z.core.$ZodIssue,
@@ -151,54 +183,14 @@ export function problemsFromIssue(
         ];
       return [withExpected({ path, at: params.at ?? 'value', message: iss.message }, params.expected ?? expected)];
     }
-    case 'invalid_type': {
+    case 'invalid_type':
       if (input === undefined) return [withExpected({ path, at: 'parent', message: `missing ${keyLabel(path)}` })];
-      const want = TYPE_WORDS[iss.expected] ?? `a ${iss.expected}`;
-      const why = typeof input === 'bigint' ? limitReason(path) : undefined; // a whole number too large for a number: no maximum check ran
-      if (why) return [withExpected({ path, at: 'value', message: `${String(input)} is far too large (${why})` })];
-      const hint =
-        iss.expected === 'string' &&
-        (typeof input === 'number' || typeof input === 'bigint' || typeof input === 'boolean')
-          ? ` (quote it: "${String(input)}")`
-          : '';
-      return [withExpected({ path, at: 'value', message: `expected ${want}, got ${describeValue(input)}${hint}` })];
-    }
+      return [withExpected({ path, at: 'value', message: wrongType(iss, input, path) })];
     case 'unrecognized_keys':
       return iss.keys.slice(0, MAX_PROBLEMS_COLLECTED).map((k) => unknownKeyProblem(path, k, root));
-    case 'too_small': {
-      const min = String(iss.minimum);
-      if (iss.origin === 'array')
-        return [
-          withExpected({
-            path,
-            at: 'value',
-            message:
-              min === '1' ? 'the list is empty (at least one item is needed)' : `the list needs at least ${min} items`,
-          }),
-        ];
-      if (iss.origin === 'string') return [withExpected({ path, at: 'value', message: 'must not be empty' })];
-      return [
-        withExpected({
-          path,
-          at: 'value',
-          message: `must be ${iss.inclusive ? 'at least' : 'more than'} ${min}, got ${showShort(input)}`,
-        }),
-      ];
-    }
-    case 'too_big': {
-      const max = String(iss.maximum);
-      if (iss.origin === 'array') return [withExpected({ path, at: 'value', message: `has more than ${max} items` })];
-      if (iss.origin === 'string')
-        return [withExpected({ path, at: 'value', message: `is longer than ${max} characters` })];
-      const why = limitReason(path);
-      return [
-        withExpected({
-          path,
-          at: 'value',
-          message: `must be ${iss.inclusive ? 'at most' : 'less than'} ${max}, got ${showShort(input)}${why ? ` (${why})` : ''}`,
-        }),
-      ];
-    }
+    case 'too_small':
+    case 'too_big':
+      return [withExpected({ path, at: 'value', message: outOfBounds(iss, input, path) })];
     case 'invalid_value': {
       const values = iss.values.map((v) => String(v));
       const s = typeof input === 'string' ? suggest(input, values) : undefined;

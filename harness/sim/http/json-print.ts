@@ -1,5 +1,5 @@
 // Writing JSON as epee does: keys sorted, CRLF line ends, 2-space indentation, its number formats.
-import { RawNumber, classifyNumber } from './json.js';
+import { RawNumber, classifyNumber } from './json-values.js';
 
 /** `std::ostream << double` with the default flags (%g, precision 6). */
 export function formatDouble(v: number): string {

@@ -8,7 +8,7 @@
 //  * bool fields take only true/false, string fields only strings, lists only arrays (each element
 //    checked), objects only objects.
 // Any violation throws `InvalidParams` (JSON-RPC -32602, URI endpoints HTTP 400).
-import { RawNumber, classifyNumber, isParsedObject, type Parsed } from './json.js';
+import { RawNumber, classifyNumber, isParsedObject, type Parsed } from './json-values.js';
 
 export class InvalidParams extends Error {
   constructor(message = 'Invalid params') {

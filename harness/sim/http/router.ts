@@ -3,7 +3,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { DigestNonceStore, verifyDigestAuthorization } from '../../common/digest.js';
-import { isParsedObject, parseEpeeJson, type Parsed, type ParsedObject } from './json.js';
+import { parseEpeeJson } from './json.js';
+import { isParsedObject, type Parsed, type ParsedObject } from './json-values.js';
 import { toEpeeJson } from './json-print.js';
 import { InvalidParams, isAbsent } from './params.js';
 

@@ -3,7 +3,7 @@
 import { decodeAddress } from '../crypto/address.js';
 import { CARROT_MAX_OUTPUTS, HF_CARROT } from '../chain/constants.js';
 import { RpcError } from '../http/server.js';
-import type { Parsed } from '../http/json.js';
+import type { Parsed } from '../http/json-values.js';
 import { bool, list, obj, params, str, u32, u64, u8 } from '../http/params.js';
 import { spendable } from '../wallet/build.js';
 import { buildSweep, buildTransfer } from '../wallet/transfer.js';

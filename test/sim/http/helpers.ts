@@ -1,6 +1,6 @@
 // Shared helpers for the simulator HTTP layer tests.
 import { connect } from 'node:net';
-import { RawNumber, type Parsed } from '../../../harness/sim/http/json.js';
+import { RawNumber, type Parsed } from '../../../harness/sim/http/json-values.js';
 
 /** Parsed -> plain JS for comparisons: numbers as JS numbers (or bigints beyond 2^53). */
 export function plain(v: Parsed | undefined): unknown {

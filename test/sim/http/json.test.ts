@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { RawNumber, parseEpeeJson, type Parsed } from '../../../harness/sim/http/json.js';
+import { parseEpeeJson } from '../../../harness/sim/http/json.js';
+import { RawNumber, type Parsed } from '../../../harness/sim/http/json-values.js';
 import { formatDouble, toEpeeJson } from '../../../harness/sim/http/json-print.js';
 import { plain } from './helpers.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseEpeeJson, type Parsed } from '../../../harness/sim/http/json.js';
+import { parseEpeeJson } from '../../../harness/sim/http/json.js';
+import type { Parsed } from '../../../harness/sim/http/json-values.js';
 import { InvalidParams, bool, list, obj, params, str, u32, u64, u8 } from '../../../harness/sim/http/params.js';
 
 /** The `p` member of `{"p": <json>}` as the epee parser reads it (undefined when absent). */
