@@ -15,12 +15,12 @@ import type { DiffResult, DiffSide } from '../diff/types.js';
 import type { BackendName } from '../testnet/backends.js';
 import { expandFiles } from './run.js';
 import { BACKENDS, BACKEND_CHOICES } from '../testnet/backends.js';
-import { miningOptionsOf } from '../testnet/types.js';
-import { miningOptions, type MiningArgs } from './testnet-options.js';
+import { testnetOptions, toTestnetOptions, type TestnetArgsOf } from './testnet-options.js';
 
 type Backend = BackendName | 'auto';
 
-export interface DiffArgs extends MiningArgs {
+/** `diff`'s arguments: the testnet keys (config/schema.ts; each side's backend is --a and --b) and its own options. */
+export interface DiffArgs extends Omit<TestnetArgsOf<'any'>, 'backend'> {
   files: string[];
   a: Backend;
   /** Default `salvium`; not with --against. */
@@ -31,9 +31,6 @@ export interface DiffArgs extends MiningArgs {
    * From the config file (`binDir`) or SALTNET_BIN_DIR handling: the bin dir of a non-sim side given none of its own.
    */
   binDir?: string;
-  difficulty?: number;
-  cacheDir?: string;
-  snapshots: boolean;
   isolation: 'shared' | 'fresh';
   reporter: 'human' | 'junit' | 'json';
   output?: string;
@@ -73,11 +70,10 @@ function commonOptions(
     scenarioEnd: (s, r) =>
       err(`  ${s.toUpperCase()} ${r.status.padEnd(7)} ${relative(process.cwd(), r.file) || r.file} — ${r.name}`),
   };
+  // Both sides' testnet options; each side's backend and programs are its own (side()).
+  const { backend: _backend, binDir: _binDir, ...testnet } = toTestnetOptions(argv);
   return {
-    ...(argv.difficulty ? { difficulty: argv.difficulty } : {}),
-    ...miningOptionsOf(argv),
-    ...(argv.cacheDir ? { cacheDir: argv.cacheDir } : {}),
-    snapshots: argv.snapshots !== false,
+    ...testnet,
     isolation: argv.isolation,
     artifactsRoot: resolve(argv.artifacts, 'diff'),
     ...(accept ? { accept } : {}),
@@ -149,7 +145,7 @@ export const diffCommand: CommandModule<object, DiffArgs> = {
   describe:
     'run scenario files on two backends (or two builds, or one side against a recording) and report where their answers differ, step by step',
   builder: (y) =>
-    miningOptions(y)
+    testnetOptions(y, 'any', ['backend', 'binDir'])
       .positional('files', {
         type: 'string',
         array: true,
@@ -166,8 +162,6 @@ export const diffCommand: CommandModule<object, DiffArgs> = {
       .option('bin-dir-a', { type: 'string', describe: 'the programs of side A (salvium or monero backend)' })
       .option('bin-dir-b', { type: 'string', describe: 'the programs of side B (e.g. another Salvium build)' })
       .option('difficulty', configOption('difficulty', "fixed mining difficulty (with --against, the recording's)"))
-      .option('cache-dir', configOption('cacheDir'))
-      .option('snapshots', configOption('snapshots'))
       .option(
         'isolation',
         configOption('run.isolation', "as for saltnet run (with --against: the recording's, unless given)"),

@@ -15,14 +15,11 @@ import { toJUnit } from '../scenario/report/junit.js';
 import { suiteChain } from '../scenario/needs.js';
 import { runFiles, type RunnerOptions } from '../scenario/runner.js';
 import { resolveBackend } from '../testnet/binaries.js';
-import { miningOptionsOf } from '../testnet/types.js';
-import { miningOptions, type MiningArgs } from './testnet-options.js';
+import { testnetOptions, toTestnetOptions, type TestnetArgsOf } from './testnet-options.js';
 import { isUnsuccessful, type ScenarioResult } from '../scenario/types.js';
 
 /** `run`'s arguments: the config keys it takes (config/schema.ts) and the options of its own. */
-export type RunArgs = Pick<ConfigValues, 'backend' | 'snapshots'> &
-  Partial<Pick<ConfigValues, 'binDir' | 'difficulty' | 'cacheDir'>> &
-  MiningArgs &
+export type RunArgs = TestnetArgsOf<'any'> &
   Pick<ConfigValues['run'], 'isolation' | 'workers' | 'bail' | 'reporter' | 'artifacts'> & {
     files: string[];
     shard?: string;
@@ -117,12 +114,8 @@ async function runAndReport(argv: RunArgs, extra: Partial<RunnerOptions>): Promi
     color: process.stdout.isTTY === true && !process.env.NO_COLOR,
   });
   const results = await runFiles(files, {
+    ...toTestnetOptions(argv),
     backend: argv.backend,
-    ...(argv.binDir ? { binDir: argv.binDir } : {}),
-    ...(argv.difficulty ? { difficulty: argv.difficulty } : {}),
-    ...miningOptionsOf(argv),
-    ...(argv.cacheDir ? { cacheDir: argv.cacheDir } : {}),
-    snapshots: argv.snapshots !== false,
     isolation: argv.isolation,
     ...(chain ? { chain } : {}),
     workers: argv.workers,
@@ -159,18 +152,13 @@ export const runCommand: CommandModule<object, RunArgs> = {
   command: 'run [files..]',
   describe: 'run scenario files (or folders, or globs) against a testnet',
   builder: (y) =>
-    miningOptions(y)
+    testnetOptions(y, 'any')
       .positional('files', {
         type: 'string',
         array: true,
         describe:
           'scenario files, folders (their *.yaml and *.yml files, not subfolders) or globs, e.g. scenarios/*.yaml (default: run.files of the config file)',
       })
-      .option('backend', configOption('backend'))
-      .option('bin-dir', configOption('binDir'))
-      .option('difficulty', configOption('difficulty'))
-      .option('cache-dir', configOption('cacheDir'))
-      .option('snapshots', configOption('snapshots'))
       .option('isolation', configOption('run.isolation'))
       .option('workers', configOption('run.workers'))
       .option('shard', { type: 'string', describe: 'i/n: run the i-th of n slices (CI matrices)' })

@@ -1,67 +1,43 @@
-// The options that describe a testnet, shared by `up`, `cache build`, `cache key` and `snapshot load`.
+// The testnet options a command takes as flags, every one a row of config/schema.ts's KEYS marked
+// `testnet`: `run` and `diff` take the `any` rows; `cache` and `record` the `chain` rows too (they say
+// which chain to build); `up` and `snapshot load` also the `up` rows (workdir, login). Their values
+// become TestnetOptions in config/testnet.ts (testnetOptionsOf), so a new testnet option is one row.
 import type { Argv } from 'yargs';
-import { KEY_SPECS, type ConfigValues } from '../config/schema.js';
-import { unlockedAtomic } from '../config/unlocked.js';
+import { KEYS, TESTNET_SCOPES, type ConfigValues, type TestnetKey, type TestnetScope } from '../config/schema.js';
+import { testnetOptionsOf } from '../config/testnet.js';
 import { configOption } from '../config/yargs.js';
 import type { TestnetOptions } from '../testnet/testnet.js';
-import { miningOptionsOf } from '../testnet/types.js';
 
-/** The testnet keys of the configuration (config/schema.ts), as a command's parsed arguments. */
-export type TestnetArgs = Pick<ConfigValues, 'backend' | 'snapshots' | 'walletCreation'> &
-  Partial<Pick<ConfigValues, 'binDir' | 'difficulty' | 'height' | 'unlocked' | 'cacheDir'>> &
-  MiningArgs;
+type Flat = ConfigValues & { [K in keyof ConfigValues['run'] as `run.${K & string}`]: ConfigValues['run'][K] };
 
-/**
- * How blocks are mined: the chain state's difficulty, the RandomX mode, threads (`up`, `run`, `diff`, `record`,
- * `cache`).
- */
-export type MiningArgs = Partial<Pick<ConfigValues, 'prefixDifficulty' | 'randomx' | 'threads'>>;
-const MINING_KEYS = ['prefixDifficulty', 'randomx', 'threads'] as const;
+/** A command's parsed testnet arguments at a scope: the configured values of those keys. */
+export type TestnetArgsOf<S extends TestnetScope> = Partial<Pick<Flat, TestnetKey<S> & keyof Flat>> &
+  Pick<ConfigValues, 'backend'>;
+/** `up` and `snapshot load`: every testnet key. */
+export type TestnetArgs = TestnetArgsOf<'up'>;
 
-/** The keys every testnet-starting command takes, each declared once, in config/schema.ts's KEYS. */
-const TESTNET_KEYS = [
-  'backend',
-  'binDir',
-  'difficulty',
-  'height',
-  'unlocked',
-  'cacheDir',
-  'snapshots',
-  'walletCreation',
-] as const;
+/** The rows a command of this scope takes as flags (not the global ones: --timeout-factor). */
+export function testnetKeys(scope: TestnetScope, except: readonly string[] = [], keys = KEYS): typeof KEYS {
+  const within = TESTNET_SCOPES.slice(0, TESTNET_SCOPES.indexOf(scope) + 1);
+  return keys.filter((k) => k.testnet && within.includes(k.testnet) && k.flag && !k.global && !except.includes(k.key));
+}
 
-function withKeys<T>(
+/** Declare the testnet flags of `scope` (each from its row: choices, numbers, default, env, help). */
+export function testnetOptions<T, S extends TestnetScope = 'chain'>(
   y: Argv<T>,
-  keys: readonly ((typeof TESTNET_KEYS)[number] | (typeof MINING_KEYS)[number])[],
-): Argv<T> {
+  scope: S = 'chain' as S,
+  except: readonly string[] = [],
+): Argv<T & TestnetArgsOf<S>> {
   let out: Argv<T> = y;
-  for (const key of keys) out = out.option(KEY_SPECS.get(key)!.flag!, configOption(key));
-  return out;
-}
-
-export function testnetOptions<T>(y: Argv<T>): Argv<T & TestnetArgs> {
-  return withKeys(y, [...TESTNET_KEYS, ...MINING_KEYS]) as unknown as Argv<T & TestnetArgs>;
-}
-
-export function miningOptions<T>(y: Argv<T>): Argv<T & MiningArgs> {
-  return withKeys(y, MINING_KEYS) as unknown as Argv<T & MiningArgs>;
+  for (const k of testnetKeys(scope, except)) out = out.option(k.flag!, configOption(k.key));
+  return out as unknown as Argv<T & TestnetArgsOf<S>>;
 }
 
 /**
- * The testnet options of the parsed arguments. Flags were checked as they were parsed (numbers.ts)
- * and config values by their schema; what is left to check needs the backend: how many decimals
- * `unlocked` may have (SAL1: 8, XMR: 12) and whether its unit is the backend's coin.
+ * The TestnetOptions of a command's arguments. Flags were checked as they were parsed (numbers.ts) and config values by
+ * their schema; what needs the backend (how many decimals `unlocked` may have, whether its unit is the backend's coin)
+ * is checked here.
  */
-export function toTestnetOptions(a: TestnetArgs): TestnetOptions {
-  return {
-    backend: a.backend,
-    ...(a.binDir ? { binDir: a.binDir } : {}),
-    ...(a.difficulty !== undefined ? { difficulty: a.difficulty } : {}),
-    ...(a.height !== undefined ? { height: a.height } : {}),
-    ...(a.unlocked !== undefined ? { unlocked: unlockedAtomic(a.unlocked, a.backend) } : {}),
-    ...(a.cacheDir ? { cacheDir: a.cacheDir } : {}),
-    ...miningOptionsOf(a),
-    snapshots: a.snapshots,
-    walletCreation: a.walletCreation,
-  };
+export function toTestnetOptions(a: object, overrides: Partial<TestnetOptions> = {}): TestnetOptions {
+  return testnetOptionsOf(a, overrides);
 }

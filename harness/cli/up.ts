@@ -3,22 +3,19 @@
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { resolveCacheDir } from '../common/cache-dir.js';
 import { startTestnet, type TestnetEvent, type TestnetOptions } from '../testnet/testnet.js';
-import { configOption } from '../config/yargs.js';
 import { startControlServer } from '../control/server.js';
 import { DETACHED_ENV, detach, quietAfterReady } from './detach.js';
 import { humanReady, summary } from './up-output.js';
 import { testnetOptions, toTestnetOptions, type TestnetArgs } from './testnet-options.js';
 
 export interface UpArgs extends TestnetArgs {
-  workdir?: string;
   json: boolean;
   detach?: boolean;
-  login: 'none' | 'digest';
   snapshot?: string;
 }
 
 export const upOptions = <T>(y: Argv<T>): Argv<T & UpArgs> =>
-  testnetOptions(y).option('workdir', configOption('workdir')).option('login', configOption('login')).option('json', {
+  testnetOptions(y, 'up').option('json', {
     type: 'boolean',
     default: false,
     describe: 'print one JSON line when ready, then one per crash, restart and pid change',
@@ -45,9 +42,7 @@ export async function up(argv: ArgumentsCamelCase<UpArgs>, extra: Partial<Testne
   const log = (l: string): void => void process.stderr.write(`${l}\n`);
   const t = await startTestnet({
     ...toTestnetOptions(argv),
-    ...(argv.workdir ? { workdir: argv.workdir } : {}),
     ...(argv.snapshot ? { snapshotKey: argv.snapshot } : {}),
-    login: argv.login,
     log,
     ...extra,
   });

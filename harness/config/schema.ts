@@ -29,31 +29,14 @@ const unlockedSchema = z.union([z.number().nonnegative().finite(), z.string().re
 /** Globs: one string or a list of them; always a list afterwards. */
 const globsSchema = z.union([text.transform((s) => [s]), z.array(text).min(1)]);
 
-/** The keys, written as dotted paths (`run.workers`) wherever one flat name is needed. */
-export type ConfigKey =
-  | 'backend'
-  | 'binDir'
-  | 'difficulty'
-  | 'prefixDifficulty'
-  | 'randomx'
-  | 'height'
-  | 'unlocked'
-  | 'workdir'
-  | 'cacheDir'
-  | 'login'
-  | 'walletCreation'
-  | 'threads'
-  | 'timeoutFactor'
-  | 'snapshots'
-  | 'run.isolation'
-  | 'run.workers'
-  | 'run.reporter'
-  | 'run.artifacts'
-  | 'run.bail'
-  | 'run.files';
+/** Which testnet-starting commands take a testnet key as a flag (KeySpecRow.testnet). */
+export type TestnetScope = 'any' | 'chain' | 'up';
+export const TESTNET_SCOPES: readonly TestnetScope[] = ['any', 'chain', 'up'];
 
-export interface KeySpec {
-  key: ConfigKey;
+/** One row of KEYS, before its key is known to be one of them. */
+export interface KeySpecRow {
+  /** The key, written as a dotted path (`run.workers`) wherever one flat name is needed. */
+  key: string;
   schema: z.ZodType;
   /** What a valid value looks like, for error messages. */
   expected: string;
@@ -72,13 +55,27 @@ export interface KeySpec {
   describe: string;
   /** A number key's range: environment text is parsed by numbers.ts with it. */
   number?: NumberRule;
+  /** Resolution always fills it in (from somewhere other than a built-in `default`, e.g. the cache folder). */
+  filled?: true;
+  /**
+   * A testnet option: the value of `TestnetOptions` of the same name (testnetOptionsOf, config/testnet.ts) for every
+   * command and API that starts a testnet (up, run, diff, record, cache, snapshot load, the vitest global setup), and
+   * which commands take it as a flag: `any` every one of them; `chain` those that say which chain to build (up, cache,
+   * record, snapshot load: run and diff take the chain from the scenarios); `up` those that start one testnet to keep
+   * (up, snapshot load).
+   */
+  testnet?: TestnetScope;
+  /** The flag is declared once for every command (`--timeout-factor`), not per command. */
+  global?: true;
 }
 
 const choices = (c: readonly string[]): string => `one of ${c.join(', ')}`;
 
-export const KEYS: readonly KeySpec[] = [
+/** The table: each row's types are kept (`as const`), so the config's types below are derived from it. */
+export const KEY_TABLE = [
   {
     key: 'backend',
+    testnet: 'any',
     schema: z.enum(BACKEND_CHOICES),
     expected: choices(BACKEND_CHOICES),
     flag: 'backend',
@@ -88,6 +85,7 @@ export const KEYS: readonly KeySpec[] = [
   },
   {
     key: 'binDir',
+    testnet: 'any',
     schema: text,
     expected: 'a folder (relative to the config file)',
     flag: 'bin-dir',
@@ -98,6 +96,7 @@ export const KEYS: readonly KeySpec[] = [
   },
   {
     key: 'difficulty',
+    testnet: 'any',
     schema: ranged(NUMBER_RULES.difficulty),
     number: NUMBER_RULES.difficulty,
     expected: describeRule(NUMBER_RULES.difficulty),
@@ -107,6 +106,7 @@ export const KEYS: readonly KeySpec[] = [
   },
   {
     key: 'prefixDifficulty',
+    testnet: 'any',
     schema: z.enum(PREFIX_MODES),
     expected: choices(PREFIX_MODES),
     flag: 'prefix-difficulty',
@@ -117,6 +117,7 @@ export const KEYS: readonly KeySpec[] = [
   },
   {
     key: 'randomx',
+    testnet: 'any',
     schema: z.enum(RANDOMX_CHOICES),
     expected: choices(RANDOMX_CHOICES),
     flag: 'randomx',
@@ -126,6 +127,7 @@ export const KEYS: readonly KeySpec[] = [
   },
   {
     key: 'height',
+    testnet: 'chain',
     schema: ranged(NUMBER_RULES.height),
     number: NUMBER_RULES.height,
     expected: describeRule(NUMBER_RULES.height),
@@ -135,6 +137,7 @@ export const KEYS: readonly KeySpec[] = [
   },
   {
     key: 'unlocked',
+    testnet: 'chain',
     schema: unlockedSchema,
     expected: 'a number of coins (e.g. 1001) or an amount with its unit (e.g. "1001 SAL1", "1 XMR")',
     flag: 'unlocked',
@@ -143,6 +146,7 @@ export const KEYS: readonly KeySpec[] = [
   },
   {
     key: 'workdir',
+    testnet: 'up',
     schema: text,
     expected: 'a folder (relative to the config file)',
     flag: 'workdir',
@@ -152,6 +156,8 @@ export const KEYS: readonly KeySpec[] = [
   },
   {
     key: 'cacheDir',
+    testnet: 'any',
+    filled: true,
     schema: text,
     expected: 'a folder (relative to the config file)',
     flag: 'cache-dir',
@@ -162,6 +168,7 @@ export const KEYS: readonly KeySpec[] = [
   },
   {
     key: 'login',
+    testnet: 'up',
     schema: z.enum(LOGIN_CHOICES),
     expected: choices(LOGIN_CHOICES),
     flag: 'login',
@@ -170,6 +177,7 @@ export const KEYS: readonly KeySpec[] = [
   },
   {
     key: 'walletCreation',
+    testnet: 'chain',
     schema: z.enum(WALLET_CREATION_CHOICES),
     expected: choices(WALLET_CREATION_CHOICES),
     flag: 'wallet-creation',
@@ -178,6 +186,7 @@ export const KEYS: readonly KeySpec[] = [
   },
   {
     key: 'threads',
+    testnet: 'any',
     schema: ranged(NUMBER_RULES.threads),
     number: NUMBER_RULES.threads,
     expected: describeRule(NUMBER_RULES.threads),
@@ -187,6 +196,8 @@ export const KEYS: readonly KeySpec[] = [
   },
   {
     key: 'timeoutFactor',
+    testnet: 'any',
+    global: true,
     schema: ranged(NUMBER_RULES.timeoutFactor),
     number: NUMBER_RULES.timeoutFactor,
     expected: `${describeRule(NUMBER_RULES.timeoutFactor)} (slow machines: 2 or 3)`,
@@ -197,6 +208,7 @@ export const KEYS: readonly KeySpec[] = [
   },
   {
     key: 'snapshots',
+    testnet: 'any',
     schema: z.boolean(),
     expected: 'true or false',
     flag: 'snapshots',
@@ -256,7 +268,20 @@ export const KEYS: readonly KeySpec[] = [
     path: 'globs',
     describe: 'scenario files `saltnet run` runs when the command line names none',
   },
-];
+] as const satisfies readonly KeySpecRow[];
+
+/** Every key of the configuration. */
+export type ConfigKey = (typeof KEY_TABLE)[number]['key'];
+/** A row of KEYS. */
+export type KeySpec = KeySpecRow & { key: ConfigKey };
+/** The keys that are testnet options a command of this scope takes as flags (a TestnetScope and those within it). */
+export type TestnetKey<S extends TestnetScope> = Extract<
+  (typeof KEY_TABLE)[number],
+  { testnet: S extends 'any' ? 'any' : S extends 'chain' ? 'any' | 'chain' : TestnetScope }
+>['key'];
+
+/** The keys in order, each as a KeySpec: what code iterates. */
+export const KEYS: readonly KeySpec[] = KEY_TABLE;
 
 export const KEY_SPECS: ReadonlyMap<ConfigKey, KeySpec> = new Map(KEYS.map((k) => [k.key, k]));
 
@@ -283,61 +308,26 @@ function section(prefix: string): Record<string, z.ZodType> {
 /** The whole file: every key optional, unknown keys rejected (typos must not be ignored silently). */
 export const configFileSchema = z.strictObject({ ...section(''), run: z.strictObject(section('run')).optional() });
 
-/** A config file's contents as written (what defineConfig() takes). */
-export interface SaltnetConfig {
-  backend?: (typeof BACKEND_CHOICES)[number];
-  binDir?: string;
-  difficulty?: number;
-  prefixDifficulty?: (typeof PREFIX_MODES)[number];
-  randomx?: (typeof RANDOMX_CHOICES)[number];
-  height?: number;
-  unlocked?: number | string;
-  workdir?: string;
-  cacheDir?: string;
-  login?: (typeof LOGIN_CHOICES)[number];
-  walletCreation?: (typeof WALLET_CREATION_CHOICES)[number];
-  threads?: number;
-  timeoutFactor?: number;
-  snapshots?: boolean;
-  run?: {
-    isolation?: (typeof ISOLATION_CHOICES)[number];
-    workers?: number;
-    reporter?: (typeof REPORTER_CHOICES)[number];
-    artifacts?: string;
-    bail?: boolean;
-    files?: string | string[];
-  };
-}
+type Row<K extends ConfigKey> = Extract<(typeof KEY_TABLE)[number], { key: K }>;
+type TopKey = Exclude<ConfigKey, `${string}.${string}`>;
+type RunKey = ConfigKey extends infer K ? (K extends `run.${infer R}` ? R : never) : never;
+type Input<K extends ConfigKey> = z.input<Row<K>['schema']>;
+type Output<K extends ConfigKey> = z.output<Row<K>['schema']>;
+/** Keys resolution always gives a value: a built-in default, or filled in another way. */
+type Filled<K extends ConfigKey> = K extends ConfigKey
+  ? Row<K> extends { default: unknown } | { filled: true }
+    ? K
+    : never
+  : never;
+type Values<Ks extends string, Full extends ConfigKey, Prefix extends string> = {
+  [K in Ks as `${Prefix}${K}` extends Filled<Full> ? K : never]: Output<`${Prefix}${K}` & ConfigKey>;
+} & { [K in Ks as `${Prefix}${K}` extends Filled<Full> ? never : K]?: Output<`${Prefix}${K}` & ConfigKey> };
 
-/** The resolved configuration: paths absolute, every key with a built-in default filled in. */
-export interface ConfigValues {
-  backend: (typeof BACKEND_CHOICES)[number];
-  /** Unset: look on PATH. */
-  binDir?: string;
-  /** Unset: the backend's. */
-  difficulty?: number;
-  prefixDifficulty: (typeof PREFIX_MODES)[number];
-  randomx: (typeof RANDOMX_CHOICES)[number];
-  /** Unset: the backend's. */
-  height?: number;
-  /** Coins (a number) or an amount with its unit; see unlockedAtomic(). Unset: the backend's. */
-  unlocked?: number | string;
-  /** Unset: a temporary folder. */
-  workdir?: string;
-  cacheDir: string;
-  login: (typeof LOGIN_CHOICES)[number];
-  walletCreation: (typeof WALLET_CREATION_CHOICES)[number];
-  /** Unset: one at difficulty 1, every core above. */
-  threads?: number;
-  timeoutFactor: number;
-  snapshots: boolean;
-  run: {
-    isolation: (typeof ISOLATION_CHOICES)[number];
-    workers: number;
-    reporter: (typeof REPORTER_CHOICES)[number];
-    artifacts: string;
-    bail: boolean;
-    /** Absolute globs; unset: the command line must name files. */
-    files?: string[];
-  };
-}
+/** A config file's contents as written (what defineConfig() takes): every key of KEYS, optional. */
+export type SaltnetConfig = { [K in TopKey]?: Input<K> } & { run?: { [R in RunKey]?: Input<`run.${R}` & ConfigKey> } };
+
+/**
+ * The resolved configuration: paths absolute, every key with a built-in default (or filled in otherwise) present,
+ * the others optional (unset: the backend's, a temporary folder, PATH… — each row's `unset` says).
+ */
+export type ConfigValues = Values<TopKey, ConfigKey, ''> & { run: Values<RunKey, ConfigKey, 'run.'> };

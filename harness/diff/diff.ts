@@ -9,7 +9,7 @@ import { runFiles, type RunnerOptions } from '../scenario/runner.js';
 import type { ScenarioResult, StepResult } from '../scenario/types.js';
 import { resolveBackend } from '../testnet/binaries.js';
 import type { BackendSpec } from '../testnet/backends.js';
-import { miningOptionsOf, type MiningOptions } from '../testnet/types.js';
+import type { TestnetOptions } from '../testnet/types.js';
 import { applyAccept, loadAcceptFile } from './accept.js';
 import { ABSENT, compareAnswers } from './compare.js';
 import { readRecording } from './recording.js';
@@ -24,14 +24,13 @@ export interface DiffHooks {
   scenarioEnd?(side: SideName, r: ScenarioResult): void;
 }
 
-export interface DiffOptions extends MiningOptions {
+/**
+ * Both sides' testnet options (TestnetOptions: difficulty, mining, the chain-state cache both use — each backend and
+ * build has its own entries in it —, …), each side's backend and programs (DiffSide), and the diff's own options.
+ */
+export interface DiffOptions extends Omit<TestnetOptions, 'backend' | 'binDir' | 'log'> {
   a: DiffSide;
   b: DiffSide;
-  difficulty?: number;
-  /** The chain-state cache both sides use (each backend and build has its own entries in it). */
-  cacheDir?: string;
-  snapshots?: boolean;
-  timeoutFactor?: number;
   /** As for `saltnet run` (default `shared`). */
   isolation?: 'shared' | 'fresh';
   /**
@@ -176,15 +175,11 @@ async function runSide(
   const s = o[side];
   o.hooks?.sideStart?.(side, s);
   const chain = (o.isolation ?? 'shared') === 'shared' ? await suiteChain(files, spec) : undefined;
+  const { a: _a, b: _b, isolation: _i, artifactsRoot: _r, accept: _accept, log: _log, hooks: _h, ...testnet } = o;
+  const { recording: _rec, ...own } = s;
   const options: RunnerOptions = {
-    backend: s.backend,
-    ...(s.binDir ? { binDir: s.binDir } : {}),
-    ...(s.daemonEnv ? { daemonEnv: s.daemonEnv } : {}),
-    ...(o.difficulty ? { difficulty: o.difficulty } : {}),
-    ...miningOptionsOf(o),
-    ...(o.cacheDir ? { cacheDir: o.cacheDir } : {}),
-    ...(o.timeoutFactor ? { timeoutFactor: o.timeoutFactor } : {}),
-    ...(o.snapshots === false ? { snapshots: false } : {}),
+    ...testnet,
+    ...own,
     ...(chain ? { chain } : {}),
     isolation: o.isolation ?? 'shared',
     workers: 1,
@@ -245,8 +240,9 @@ export async function diffAgainstRecording(files: string[] | undefined, o: Again
   const root = resolve(o.root ?? process.cwd());
   const plan = planAgainst(rec, await checkScenarios(rec, root, files), spec.name);
   const m = rec.manifest;
+  const { recording: _recording, root: _root, ...rest } = o;
   const options: DiffOptions = {
-    ...o,
+    ...rest,
     b,
     difficulty: o.difficulty ?? m.difficulty,
     isolation: o.isolation ?? m.isolation,

@@ -9,7 +9,6 @@ import type { BackendName, BackendSpec } from '../testnet/backends.js';
 import { resolveBackend } from '../testnet/binaries.js';
 import { fundFromWallet } from '../testnet/funding.js';
 import { startTestnet, type Testnet, type TestnetOptions, type WalletHandle } from '../testnet/testnet.js';
-import { miningOptionsOf, type MiningOptions } from '../testnet/types.js';
 import { checkScenarioFiles } from './files.js';
 import { interruptionMessage, messageOf, retryOnce } from './infra.js';
 import { loadScenario } from './parse.js';
@@ -24,10 +23,16 @@ export interface RunnerHooks {
   scenarioEnd?(r: ScenarioResult): void;
 }
 
-export interface RunnerOptions extends MiningOptions {
+/**
+ * The options of a run: every option of the testnets it starts (TestnetOptions: the backend, its programs, difficulty,
+ * mining, the cache… — each declared once, in testnet/types.ts), and the runner's own (RunnerOwnOptions).
+ */
+export interface RunnerOptions extends Omit<TestnetOptions, 'backend' | 'log'>, RunnerOwnOptions {
   backend: BackendName | 'auto';
-  binDir?: string;
-  difficulty?: number;
+}
+
+/** What only the runner takes; everything else of RunnerOptions goes to the testnets it starts, as it is. */
+export interface RunnerOwnOptions {
   /**
    * Scenario files that are copies, with the path of their original (`saltnet repro`): each is reported, and its
    * relative paths resolved, as the original (when the original's folder still exists).
@@ -41,11 +46,7 @@ export interface RunnerOptions extends MiningOptions {
   artifactsRoot: string;
   /** Leave the testnet up after a failure (fresh isolation) and print how to reach it. */
   keep?: boolean;
-  timeoutFactor?: number;
-  daemonEnv?: Record<string, string>;
-  /** The chain-state cache (see TestnetOptions). */
-  cacheDir?: string;
-  snapshots?: boolean;
+  /** Progress lines of the run and its testnets. */
   log: (line: string) => void;
   hooks?: RunnerHooks;
   /** Run only the scenarios this accepts (`--grep`). */
@@ -71,6 +72,34 @@ export interface RunnerOptions extends MiningOptions {
    * (`saltnet run --allow-files-outside`); default false.
    */
   allowFilesOutside?: boolean;
+}
+
+/** The runner's own options, by name: what is not one of them is the testnets'. */
+const RUNNER_OWN = [
+  'originals',
+  'isolation',
+  'workers',
+  'bail',
+  'artifactsRoot',
+  'keep',
+  'log',
+  'hooks',
+  'filter',
+  'signal',
+  'testnet',
+  'chain',
+  'allowFilesOutside',
+] as const satisfies readonly (keyof RunnerOwnOptions)[];
+// Every own option is in the list (a new one that is not would be passed to startTestnet).
+const everyOwnListed: Exclude<keyof RunnerOwnOptions, (typeof RUNNER_OWN)[number]> extends never ? true : never = true;
+void everyOwnListed;
+
+/** The options of the testnets a run starts: the run's options but the runner's own. */
+export function testnetPart(o: RunnerOptions): TestnetOptions {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o))
+    if (v !== undefined && !(RUNNER_OWN as readonly string[]).includes(k)) out[k] = v;
+  return out as TestnetOptions;
 }
 
 /**
@@ -170,18 +199,7 @@ export async function runFiles(files: string[], o: RunnerOptions): Promise<Scena
   let bailed = false;
   const ctx: RunContext = {
     o,
-    base: {
-      backend: o.backend,
-      progress: 'lines',
-      log: o.log,
-      ...(o.binDir ? { binDir: o.binDir } : {}),
-      ...(o.difficulty ? { difficulty: o.difficulty } : {}),
-      ...miningOptionsOf(o),
-      ...(o.timeoutFactor ? { timeoutFactor: o.timeoutFactor } : {}),
-      ...(o.daemonEnv ? { daemonEnv: o.daemonEnv } : {}),
-      ...(o.cacheDir ? { cacheDir: o.cacheDir } : {}),
-      ...(o.snapshots === false ? { snapshots: false } : {}),
-    },
+    base: { ...testnetPart(o), progress: 'lines', log: o.log },
     stop: () => (o.bail && bailed) || o.signal?.aborted === true,
     // Settled once: every scenario that awaits it gets the same spec, or the same error.
     spec: (async () => o.testnet?.backend.spec ?? resolveBackend(o.backend, o.binDir).spec)(),

@@ -30,8 +30,7 @@ import { rmSync } from 'node:fs';
 import type { TestProject } from 'vitest/node';
 import { resolveConfig } from '../config/resolve.js';
 import type { ConfigValues } from '../config/schema.js';
-import { unlockedAtomic } from '../config/unlocked.js';
-import { resolveBackend } from '../testnet/binaries.js';
+import { testnetOptionsOf } from '../config/testnet.js';
 import { startTestnet, type TestnetOptions } from '../testnet/testnet.js';
 import { contextOf } from './context.js';
 
@@ -42,38 +41,14 @@ export interface SaltnetGlobalSetupOptions extends Omit<TestnetOptions, 'trapSig
   config?: string;
 }
 
-const defined = <T extends object>(o: T): Partial<T> =>
-  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
-
-/** The testnet options: the resolved configuration under the options given in code. */
+/** The testnet options: the resolved configuration under the options given in code (config/testnet.ts). */
 export function testnetOptionsFrom(v: ConfigValues, code: SaltnetGlobalSetupOptions = {}): TestnetOptions {
   const { config: _config, ...given } = code;
-  const backend = given.backend ?? v.backend;
-  const binDir = given.binDir ?? v.binDir;
-  // A config's unlocked is coins or "1001 SAL1"; the testnet wants atomic units of the coin of the backend that will
-  // run.
-  const unlocked =
-    given.unlocked ??
-    (v.unlocked !== undefined ? unlockedAtomic(v.unlocked, resolveBackend(backend, binDir).spec.name) : undefined);
   return {
     // vitest owns the terminal: progress as the few `saltnet:` lines only, no bar.
     progress: 'none',
-    ...defined({
-      backend,
-      binDir,
-      difficulty: v.difficulty,
-      prefixDifficulty: v.prefixDifficulty,
-      randomx: v.randomx,
-      height: v.height,
-      unlocked,
-      cacheDir: v.cacheDir,
-      snapshots: v.snapshots,
-      timeoutFactor: v.timeoutFactor,
-      login: v.login,
-      walletCreation: v.walletCreation,
-      threads: v.threads,
-    }),
-    ...defined(given),
+    // The config's workdir is not used: a test run gets a fresh temporary folder (pass one in code to keep one).
+    ...testnetOptionsOf({ ...v, workdir: undefined }, given),
     // See the header: the safe choice in vitest's main process.
     trapSignals: true,
   };

@@ -146,7 +146,10 @@ describe('every example of the docs', () => {
     const scenarios = blocks.filter(
       (b) => ['yaml', 'yml'].includes(b.lang) && yamlKind(b) === 'scenario' && !examples.includes(bare(b.text)),
     );
-    expect(scenarios.length).toBeGreaterThan(0);
+    expect(blocks.filter((b) => ['yaml', 'yml'].includes(b.lang) && yamlKind(b) === 'scenario').length).toBeGreaterThan(
+      0,
+    );
+    if (scenarios.length === 0) return; // every one is an example scenario: test/scenario/runner.test.ts runs them
     const files = scenarios.map((b) => {
       const f = join(WORK, `${b.where.replace(/[/:.]/g, '_')}.yaml`);
       writeFileSync(f, b.text);
