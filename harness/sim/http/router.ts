@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { DigestNonceStore, verifyDigestAuthorization } from '../../common/digest.js';
 import { isParsedObject, parseEpeeJson, type Parsed, type ParsedObject } from './json.js';
-import { toEpeeJson } from './json-print.js';
+import { toEpeeJsonBody } from './json-print.js';
 import { InvalidParams, isAbsent } from './params.js';
 
 /** A JSON-RPC error with its code and message (the `error` object of the response). */
@@ -53,7 +53,8 @@ const UNAUTHORIZED_BODY =
 export interface Reply {
   status: number;
   message: string;
-  body?: string;
+  /** Text (UTF-8), or bytes (an answer holding raw blob fields). */
+  body?: string | Buffer;
   contentType?: string;
   wwwAuthenticate?: string[];
   close?: boolean;
@@ -62,7 +63,7 @@ export interface Reply {
 export const jsonReply = (value: unknown): Reply => ({
   status: 200,
   message: 'Ok',
-  body: toEpeeJson(value),
+  body: toEpeeJsonBody(value),
   contentType: 'application/json',
 });
 export const errorReply = (code: number, message: string, id: unknown): Reply =>
