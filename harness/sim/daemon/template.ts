@@ -86,7 +86,9 @@ export function makeTemplate(ctx: DaemonContext, address: string, nonce: Buffer)
   const l = ctx.ledger;
   const { txs } = selectPoolTxs(l);
   const now = Math.floor(Date.now() / 1000);
-  const draft = buildBlock(l, address, now, ctx.difficulty(), txs, { nonce: 0 });
+  const built = buildBlock(l, address, now, ctx.difficulty(), txs, { nonce: 0 });
+  // The reserved bytes are part of the miner tx's tx_extra, so of the block's size.
+  const draft = { ...built, weight: built.weight + nonce.length };
   const id = sha256(`${draft.hash}:${ctx.state.templates.size}:${nonce.toString('hex')}`).toString('hex');
   ctx.state.templates.set(id, { block: draft, address });
   if (ctx.state.templates.size > MAX_TEMPLATES) ctx.state.templates.delete(ctx.state.templates.keys().next().value!);

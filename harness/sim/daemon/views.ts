@@ -78,19 +78,24 @@ export const STATUS = { status: 'OK', untrusted: false } as const;
 export const wide = (n: bigint): string => `0x${n.toString(16)}`;
 export const now = (): number => Math.floor(Date.now() / 1000);
 
-/** A block's header as block_header_response holds it; `orphan`: an alternative block. */
+/**
+ * A block's header as fill_block_header_response fills it; `orphan`: an alternative block, whose
+ * difficulty, cumulative difficulty and weights are read by height from the main chain, as the real
+ * daemon reads them.
+ */
 export function blockHeader(l: Ledger, b: Block, fillPowHash: boolean, orphan = false): Record<string, unknown> {
+  const byHeight = orphan ? (l.blocks[b.index] ?? b) : b;
   return {
-    block_size: b.weight,
-    block_weight: b.weight,
-    cumulative_difficulty: b.cumulativeDifficulty,
+    block_size: byHeight.weight,
+    block_weight: byHeight.weight,
+    cumulative_difficulty: byHeight.cumulativeDifficulty,
     cumulative_difficulty_top64: 0,
     depth: height(l) - 1 - b.index,
-    difficulty: b.difficulty,
+    difficulty: byHeight.difficulty,
     difficulty_top64: 0,
     hash: b.hash,
     height: b.index,
-    long_term_weight: b.weight,
+    long_term_weight: byHeight.weight,
     major_version: b.majorVersion,
     miner_tx_hash: b.minerTx.txid,
     minor_version: b.minorVersion,
@@ -103,8 +108,8 @@ export function blockHeader(l: Ledger, b: Block, fillPowHash: boolean, orphan = 
     protocol_tx_hash: b.protocolTx.txid,
     reward: b.reward,
     timestamp: b.timestamp,
-    wide_cumulative_difficulty: wide(b.cumulativeDifficulty),
-    wide_difficulty: wide(b.difficulty),
+    wide_cumulative_difficulty: wide(byHeight.cumulativeDifficulty),
+    wide_difficulty: wide(byHeight.difficulty),
   };
 }
 

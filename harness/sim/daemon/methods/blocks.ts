@@ -144,7 +144,7 @@ export function blockMethods(m: Methods): void {
     hard_forks: TESTNET_HARD_FORKS.map((f) => ({ height: f.height, hf_version: f.version })),
     release: false,
     status: 'OK',
-    target_height: 0,
+    // target_height 0 (synchronized) is left out, as KV_SERIALIZE_OPT stores its default.
     untrusted: false,
     version: CORE_RPC_VERSION,
   }));

@@ -82,11 +82,11 @@ function histogram(ctx: DaemonContext, raw: Parameters<typeof histogramParams.pa
   const base = { ...ACCESS, untrusted: false };
   if (ctx.restricted && p.amounts.length === 0)
     return { ...base, status: 'Restricted RPC will not serve histograms on the whole blockchain. Use your own node.' };
-  // The whole-chain histogram throws in v1.1.3c (its output-amount table walk fails).
-  if (p.amounts.length === 0) return { ...base, status: 'Failed to get output histogram' };
   const n = height(l);
   const spendableBlocks = n - DEFAULT_TX_SPENDABLE_AGE;
-  const entries = [...new Set(p.amounts)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  // Without amounts: every amount the chain holds, i.e. 0 (all outputs are RingCT), when it has at least min_count.
+  const asked = p.amounts.length ? p.amounts : BigInt(totalOutputs(l)) >= p.min_count ? [0n] : [];
+  const entries = [...new Set(asked)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const rows = entries.map((amount) => {
     const total = amount === 0n ? totalOutputs(l) : 0;
     let unlocked = 0;
@@ -211,6 +211,7 @@ export function supplyMethods(m: Methods): void {
   m.add(['get_fee_estimate'], (raw) => {
     feeParams.parse(raw);
     const fees = currentFees(l);
-    return { ...ACCESS, fee: fees[0], fees, quantization_mask: 1, ...STATUS };
+    // quantization_mask is left out at its default (1), as epee's KV_SERIALIZE_OPT stores it.
+    return { ...ACCESS, fee: fees[0], fees, ...STATUS };
   });
 }
