@@ -60,13 +60,13 @@ export const RULES: readonly Rule[] = [
   { name: 'JSON-RPC id', path: /^id$/, format: 'any', why: 'the client numbers its requests' },
   {
     name: 'hash or key',
-    key: /(^|_)(hash|hashes|hash_list|txid|txids|tx_id|tx_key|tx_keys|tx_key_list|key_image|key_images|pubkey|pub_key|public_key|spend_key|view_key|secret_key|signature|payment_id)$/,
+    key: /(^|_)(hash|hashes|hash_list|txid|txids|tx_id|tx_key|tx_keys|tx_key_list|key_image|key_images|k_image|pubkey|pub_key|public_key|spend_key|view_key|secret_key|signature|payment_id|view_tag|janus_anchor|binding_tag|return_address_list)$/,
     format: 'opaque',
     why: 'derived from random keys and nonces',
   },
   {
     name: 'serialized data',
-    key: /(^|_)(blob|blobs|blob_list|metadata|metadata_list|txset|multisig_info)$/,
+    key: /(^|_)(blob|blobs|blob_list|metadata|metadata_list|txset|multisig_info|hex|backlog|compressed_data)$/,
     format: 'opaque',
     why: 'serialized transactions hold random keys',
   },
@@ -101,6 +101,30 @@ export const RULES: readonly Rule[] = [
     why: 'disk, connections, hash rate, mining nonce or (num_unspent_outputs) an uninitialised value',
   },
   {
+    name: 'encrypted amount',
+    path: /ecdhInfo\[\d+\]\.amount$/,
+    format: 'opaque',
+    why: "a RingCT output's amount is encrypted with a random key",
+  },
+  {
+    name: 'random bytes',
+    key: /^(extra|key_offsets|return_address_change_mask)$/,
+    format: 'count',
+    why: "tx_extra holds random public keys, a ring's members are random decoys, return masks are random",
+  },
+  {
+    name: 'newest ring member',
+    key: /^max_used_block_height$/,
+    format: 'count',
+    why: "the block of a pool tx's newest ring member: its decoys are chosen at random",
+  },
+  {
+    name: 'pruning stripe',
+    key: /^pruning_seed$/,
+    format: 'count',
+    why: 'prune_blockchain keeps one of 8 stripes, chosen at random',
+  },
+  {
     name: 'output position',
     key: /^global_index$/,
     format: 'count',
@@ -120,9 +144,9 @@ export const RULES: readonly Rule[] = [
   },
   {
     name: 'port, pid or duration',
-    key: /(^|_)(port|pid|ms|duration|elapsed|uptime)$/,
+    key: /(^|_)(port|pid|ms|duration|elapsed|uptime|seconds)$/,
     format: 'count',
-    why: 'free ports, process ids and timings differ on every run',
+    why: "free ports, process ids and timings (a ban's seconds left) differ on every run",
   },
   {
     name: '64-hex hash',
