@@ -7,7 +7,8 @@ import type { PathSegment } from '../common/path.js';
 
 /**
  * How a value matched by a rule is compared (after its JSON type, which always has to match):
- * - `opaque`: random text (hashes, keys, blobs, addresses, URLs): the same shape (`opaqueShape`);
+ * - `opaque`: random text (hashes, keys, addresses, URLs): the same shape (`opaqueShape`);
+ * - `blob`: serialized data: the same shape, but hex of any length (each build encodes differently);
  * - `timestamp`: seconds or milliseconds since 1970: both in the same plausible range (other values, e.g. `unlock_time:
  * 0`, exactly);
  * - `count`: a number that depends on the machine: both non-negative integers;
@@ -15,7 +16,7 @@ import type { PathSegment } from '../common/path.js';
  *   NEAR_PERCENT of each other;
  * - `any`: only the JSON type.
  */
-export type Format = 'opaque' | 'timestamp' | 'count' | 'near' | 'any';
+export type Format = 'opaque' | 'blob' | 'timestamp' | 'count' | 'near' | 'any';
 
 /** How far apart two `near` values may be, in percent of the larger. */
 export const NEAR_PERCENT = 3;
@@ -67,7 +68,7 @@ export const RULES: readonly Rule[] = [
   {
     name: 'serialized data',
     key: /(^|_)(blob|blobs|blob_list|metadata|metadata_list|txset|multisig_info|hex|backlog|compressed_data)$/,
-    format: 'opaque',
+    format: 'blob',
     why: 'serialized transactions hold random keys',
   },
   {
@@ -78,13 +79,13 @@ export const RULES: readonly Rule[] = [
   },
   {
     name: 'timestamp',
-    key: /^(time|timestamp|[a-z0-9_]+_time|[a-z0-9_]+_timestamp)$/,
+    key: /^(time|timestamp|oldest|[a-z0-9_]+_time|[a-z0-9_]+_timestamp)$/,
     format: 'timestamp',
     why: 'wall-clock time',
   },
   {
     name: 'size',
-    key: /^(weight|weight_list|block_size|block_weight|long_term_weight|block_size_median|block_weight_median)$/,
+    key: /^(weight|weight_list|blob_size|block_size|block_weight|long_term_weight|block_size_median|block_weight_median|bytes_(min|max|med|total))$/,
     format: 'near',
     why: "a transaction's size depends on its random decoys (offsets are varints): two runs of the same transfer differ by a few bytes",
   },
@@ -244,7 +245,8 @@ export function shapeOf(format: Format, v: unknown): string {
   }
   if (typeof v === 'string') {
     if (format === 'timestamp') return Number.isNaN(Date.parse(v)) ? `"${v}"` : 'a date';
-    return opaqueShape(v);
+    const shape = opaqueShape(v);
+    return format === 'blob' ? shape.replace(/, \d+ chars$/, '') : shape;
   }
   return typeof v;
 }

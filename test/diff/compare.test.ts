@@ -363,3 +363,18 @@ describe('lists the real programs fill in no fixed order', () => {
     expect(compareAnswers({ result: { json: 'x' } }, { result: { json: 'y' } })).toHaveLength(1);
   });
 });
+
+describe("what the daemon's lookups answer", () => {
+  it('serialized data of any length (a short protocol tx blob against a long one), pool sizes within 3%, the oldest pool tx by its time', () => {
+    const tx = (hex: string, size: number, oldest: number): unknown => ({
+      result: { txs: [{ pruned_as_hex: hex }], pool_stats: { bytes_total: size, oldest }, blob_size: size },
+    });
+    expect(
+      compareAnswers(tx('053c01ffb009000202000200', 8264, 1_795_656_731), tx('7b22'.repeat(90), 8245, 1_795_656_626)),
+    ).toEqual([]);
+    expect(compareAnswers(tx('053c01ff', 8264, 1), tx('053c01ff', 7000, 1))).toMatchObject([
+      { path: 'result.pool_stats.bytes_total', kind: 'value' },
+      { path: 'result.blob_size', kind: 'value' },
+    ]);
+  });
+});
