@@ -2,6 +2,7 @@
 // same list lengths, deterministic values equal, random ones (rules.ts) of the same form.
 import { formatPath, type PathSegment } from '../common/path.js';
 import { compareInputDependent, INPUT_DEPENDENT, isTxObject } from './inputs.js';
+import { comparedOrder } from './order.js';
 import { classify, near, NEAR_PERCENT, shapeOf } from './rules.js';
 import { ABSENT, show, type ValueDivergence } from './values.js';
 
@@ -63,30 +64,19 @@ function compareLeaf(path: PathSegment[], a: unknown, b: unknown, out: ValueDive
   if (!same) out.push({ path: at, kind: 'value', a: show(a), b: show(b) });
 }
 
-/**
- * Lists the real programs fill from hash maps keyed by something random, so that their order means
- * nothing: get_balance's `balances` (by asset type) and get_transfers' `out`, `pending`, `failed` and
- * `pool` (wallet2 keeps them in unordered maps keyed by txid). `in` is ordered (its key, the payment
- * id, is the same for all: the simulator models that order).
- */
-const UNORDERED = new Set(['balances', 'out', 'pending', 'failed', 'pool']);
-const unordered = (path: readonly PathSegment[]): boolean => UNORDERED.has(String(path[path.length - 1]));
+/** Keys whose string is a JSON document of its own (a block or tx decoded by the daemon): compared as parsed. */
+const EMBEDDED_JSON = new Set(['json', 'as_json', 'tx_json', 'txs_as_json']);
 
-/** What an entry of an unordered list is sorted by: the deterministic parts of a balance or a transfer. */
-function entryKey(x: unknown): string | undefined {
-  if (typeof x !== 'object' || x === null) return undefined;
-  const o = x as Record<string, unknown>;
-  return [o.height, o.asset_type, o.amount, o.type].map((v) => show(v)).join('|');
-}
-
-/** An unordered list in a canonical order (objects by entryKey; anything else as it is). */
-function canonicalOrder(list: unknown[]): unknown[] {
-  const keys = list.map(entryKey);
-  if (!keys.every((k) => k !== undefined)) return list;
-  return list
-    .map((x, i) => ({ x, k: keys[i] as string }))
-    .sort((p, q) => (p.k < q.k ? -1 : p.k > q.k ? 1 : 0))
-    .map((p) => p.x);
+/** The parsed document of an embedded JSON text, or undefined when the value is not one. */
+function embedded(path: readonly PathSegment[], v: unknown): unknown {
+  if (typeof v !== 'string' || !v.startsWith('{')) return undefined;
+  const key = [...path].reverse().find((s) => typeof s === 'string');
+  if (!EMBEDDED_JSON.has(String(key))) return undefined;
+  try {
+    return JSON.parse(v) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 function walk(path: PathSegment[], a: unknown, b: unknown, out: ValueDivergence[]): void {
@@ -95,10 +85,10 @@ function walk(path: PathSegment[], a: unknown, b: unknown, out: ValueDivergence[
     out.push({ path: formatPath(path) || '(answer)', kind: 'type', a: show(a), b: show(b), detail: `${ta} ≠ ${tb}` });
     return;
   }
+  const [ja, jb] = [embedded(path, a), embedded(path, b)];
+  if (ja !== undefined && jb !== undefined) return walk(path, ja, jb, out);
   if (ta === 'list') {
-    const [la, lb] = unordered(path)
-      ? [canonicalOrder(a as unknown[]), canonicalOrder(b as unknown[])]
-      : [a as unknown[], b as unknown[]];
+    const [la, lb] = [comparedOrder(path, a as unknown[]), comparedOrder(path, b as unknown[])];
     if (la.length !== lb.length)
       out.push({
         path: formatPath(path),

@@ -67,17 +67,18 @@ function scenarioStatus(o: SideOutcome): string {
   return o.message.startsWith(`${o.status}: `) ? o.message : `${o.status}: ${o.message}`;
 }
 
-/** The divergences of one step pair: its status, then (when it ran on both sides) its answer. */
-function compareStep(sa: StepResult | undefined, sb: StepResult | undefined): Divergence[] {
+/**
+ * The divergences of one step pair. A step that ran on both sides: its status, and (same status) its
+ * answer. A step whose status differs is one divergence, whatever its answers: the failure says why.
+ * A step one side skipped (after its own failure) while the other ran it is not a divergence: undefined.
+ */
+function compareStep(sa: StepResult | undefined, sb: StepResult | undefined): Divergence[] | undefined {
   const any = (sa ?? sb)!;
   const where = { step: any.index + 1, stepName: any.name };
-  const out: Divergence[] = [];
-  if (sa?.status !== sb?.status)
-    out.push({ ...where, path: '(status)', kind: 'status', a: stepStatus(sa), b: stepStatus(sb) });
-  if (sa && sb && sa.status !== 'skipped' && sb.status !== 'skipped') {
-    for (const d of compareAnswers(sa.response, sb.response)) out.push({ ...where, ...d });
-  }
-  return out;
+  const [a, b] = [sa?.status ?? 'skipped', sb?.status ?? 'skipped'];
+  if (a !== b && (a === 'skipped' || b === 'skipped')) return undefined;
+  if (a !== b) return [{ ...where, path: '(status)', kind: 'status', a: stepStatus(sa), b: stepStatus(sb) }];
+  return compareAnswers(sa!.response, sb!.response).map((d) => ({ ...where, ...d }));
 }
 
 /** One scenario's results on both sides, compared (before accept entries are applied). */
@@ -89,6 +90,7 @@ export function compareScenario(ra: ScenarioResult, rb: ScenarioResult): Scenari
     a: outcome(ra),
     b: outcome(rb),
     stepsCompared: 0,
+    stepsSkipped: 0,
     divergences: [],
   };
   if (ra.status === 'error' || rb.status === 'error') return { ...d, status: 'error' };
@@ -104,8 +106,13 @@ export function compareScenario(ra: ScenarioResult, rb: ScenarioResult): Scenari
   for (let i = 0; i < Math.max(ra.steps.length, rb.steps.length); i++) {
     const [sa, sb] = [ra.steps[i], rb.steps[i]];
     if ((sa?.status ?? 'skipped') === 'skipped' && (sb?.status ?? 'skipped') === 'skipped') continue;
+    const found = compareStep(sa, sb);
+    if (!found) {
+      d.stepsSkipped++;
+      continue;
+    }
     d.stepsCompared++;
-    d.divergences.push(...compareStep(sa, sb));
+    d.divergences.push(...found);
   }
   // A scenario status no step explains (skipped on one side, a file one side could not read…).
   if (ra.status !== rb.status && !d.divergences.some((x) => x.kind === 'status')) {
@@ -149,6 +156,7 @@ export function compareRuns(
   const summary = {
     scenarios: scenarios.length,
     steps: scenarios.reduce((n, s) => n + s.stepsCompared, 0),
+    skipped: scenarios.reduce((n, s) => n + s.stepsSkipped, 0),
     divergences: all.filter((d) => !d.accepted).length,
     accepted: all.filter((d) => d.accepted).length,
     diverged: scenarios.filter((s) => s.status === 'diverged').length,

@@ -27,7 +27,10 @@ export function describeSide(s: DiffSide): string {
   return s.binDir ? `${s.backend} (bin dir ${s.binDir})` : s.backend;
 }
 
-/** `3 scenarios, 41 steps compared: 2 divergences in 1 scenario[, 1 accepted][, 1 error]` */
+/**
+ * `3 scenarios, 41 steps compared: 2 divergences in 1 scenario[, 1 accepted][, 1 error][, 5 steps skipped after a
+ * failure]`
+ */
 export function summaryLine(r: DiffResult): string {
   const s = r.summary;
   const found = s.divergences
@@ -35,7 +38,8 @@ export function summaryLine(r: DiffResult): string {
     : 'no divergences';
   const accepted = s.accepted ? `, ${s.accepted} accepted` : '';
   const errors = s.errors ? `, ${plural(s.errors, 'error')}` : '';
-  return `${plural(s.scenarios, 'scenario')}, ${plural(s.steps, 'step')} compared: ${found}${accepted}${errors}`;
+  const skipped = s.skipped ? `, ${plural(s.skipped, 'step')} skipped after a failure` : '';
+  return `${plural(s.scenarios, 'scenario')}, ${plural(s.steps, 'step')} compared: ${found}${accepted}${errors}${skipped}`;
 }
 
 /** A path relative to the working directory when it is inside it. */
@@ -110,7 +114,9 @@ function staleLine(e: AcceptEntry): string {
 export function toHuman(r: DiffResult): string {
   const lines = [`saltnet diff: A = ${describeSide(r.a)}, B = ${describeSide(r.b)}`, ''];
   for (const s of r.scenarios) {
-    const steps = s.status === 'error' || s.status === 'skipped' ? '' : ` (${plural(s.stepsCompared, 'step')})`;
+    const skipped = s.stepsSkipped ? `, ${s.stepsSkipped} skipped on one side after a failure` : '';
+    const steps =
+      s.status === 'error' || s.status === 'skipped' ? '' : ` (${plural(s.stepsCompared, 'step')}${skipped})`;
     lines.push(`${LABEL[s.status].padEnd(10)}  ${clean(shortFile(s.file))} — ${clean(s.name)}${steps}`);
     if (s.status === 'error' || s.status === 'skipped') {
       for (const [side, o] of [
@@ -165,6 +171,7 @@ function scenarioJson(s: ScenarioDiff): Record<string, unknown> {
     name: s.name,
     status: s.status,
     stepsCompared: s.stepsCompared,
+    stepsSkipped: s.stepsSkipped,
     a: side(s.a),
     b: side(s.b),
     divergences: s.divergences.map(divergenceJson),
@@ -173,7 +180,7 @@ function scenarioJson(s: ScenarioDiff): Record<string, unknown> {
 
 /**
  * One JSON document, two-space indented, ending in a newline; fields always in the same order:
- * `{ version: 1, ok, a, b, summary, scenarios: [{ file, name, status, stepsCompared, a, b,
+ * `{ version: 1, ok, a, b, summary, scenarios: [{ file, name, status, stepsCompared, stepsSkipped, a, b,
  * divergences: [{ step, stepName, path, kind, a, b, detail?, rule?, accepted? }] }], stale: [...] }`.
  */
 export function toJsonReport(r: DiffResult): string {

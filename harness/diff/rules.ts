@@ -7,7 +7,8 @@ import type { PathSegment } from '../common/path.js';
 
 /**
  * How a value matched by a rule is compared (after its JSON type, which always has to match):
- * - `opaque`: random text (hashes, keys, blobs, addresses, URLs): the same shape (`opaqueShape`);
+ * - `opaque`: random text (hashes, keys, addresses, URLs): the same shape (`opaqueShape`);
+ * - `blob`: serialized data: the same shape, but hex of any length (each build encodes differently);
  * - `timestamp`: seconds or milliseconds since 1970: both in the same plausible range (other values, e.g. `unlock_time:
  * 0`, exactly);
  * - `count`: a number that depends on the machine: both non-negative integers;
@@ -15,7 +16,7 @@ import type { PathSegment } from '../common/path.js';
  *   NEAR_PERCENT of each other;
  * - `any`: only the JSON type.
  */
-export type Format = 'opaque' | 'timestamp' | 'count' | 'near' | 'any';
+export type Format = 'opaque' | 'blob' | 'timestamp' | 'count' | 'near' | 'any';
 
 /** How far apart two `near` values may be, in percent of the larger. */
 export const NEAR_PERCENT = 3;
@@ -60,14 +61,14 @@ export const RULES: readonly Rule[] = [
   { name: 'JSON-RPC id', path: /^id$/, format: 'any', why: 'the client numbers its requests' },
   {
     name: 'hash or key',
-    key: /(^|_)(hash|hashes|hash_list|txid|txids|tx_id|tx_key|tx_keys|tx_key_list|key_image|key_images|pubkey|pub_key|public_key|spend_key|view_key|secret_key|signature|payment_id)$/,
+    key: /(^|_)(hash|hashes|hash_list|txid|txids|tx_id|tx_key|tx_keys|tx_key_list|key_image|key_images|k_image|pubkey|pub_key|public_key|spend_key|view_key|secret_key|signature|payment_id|view_tag|janus_anchor|binding_tag|return_address_list)$/,
     format: 'opaque',
     why: 'derived from random keys and nonces',
   },
   {
     name: 'serialized data',
-    key: /(^|_)(blob|blobs|blob_list|metadata|metadata_list|txset|multisig_info)$/,
-    format: 'opaque',
+    key: /(^|_)(blob|blobs|blob_list|metadata|metadata_list|txset|multisig_info|hex|backlog|compressed_data)$/,
+    format: 'blob',
     why: 'serialized transactions hold random keys',
   },
   {
@@ -78,13 +79,13 @@ export const RULES: readonly Rule[] = [
   },
   {
     name: 'timestamp',
-    key: /^(time|timestamp|[a-z0-9_]+_time|[a-z0-9_]+_timestamp)$/,
+    key: /^(time|timestamp|oldest|[a-z0-9_]+_time|[a-z0-9_]+_timestamp)$/,
     format: 'timestamp',
     why: 'wall-clock time',
   },
   {
     name: 'size',
-    key: /^(weight|weight_list|block_size|block_weight|long_term_weight|block_size_median|block_weight_median)$/,
+    key: /^(weight|weight_list|blob_size|block_size|block_weight|long_term_weight|block_size_median|block_weight_median|bytes_(min|max|med|total))$/,
     format: 'near',
     why: "a transaction's size depends on its random decoys (offsets are varints): two runs of the same transfer differ by a few bytes",
   },
@@ -99,6 +100,30 @@ export const RULES: readonly Rule[] = [
     key: /^(database_size|free_space|rpc_connections_count|num_unspent_outputs|speed|nonce)$/,
     format: 'count',
     why: 'disk, connections, hash rate, mining nonce or (num_unspent_outputs) an uninitialised value',
+  },
+  {
+    name: 'encrypted amount',
+    path: /ecdhInfo\[\d+\]\.amount$/,
+    format: 'opaque',
+    why: "a RingCT output's amount is encrypted with a random key",
+  },
+  {
+    name: 'random bytes',
+    key: /^(extra|key_offsets|return_address_change_mask)$/,
+    format: 'count',
+    why: "tx_extra holds random public keys, a ring's members are random decoys, return masks are random",
+  },
+  {
+    name: 'newest ring member',
+    key: /^max_used_block_height$/,
+    format: 'count',
+    why: "the block of a pool tx's newest ring member: its decoys are chosen at random",
+  },
+  {
+    name: 'pruning stripe',
+    key: /^pruning_seed$/,
+    format: 'count',
+    why: 'prune_blockchain keeps one of 8 stripes, chosen at random',
   },
   {
     name: 'output position',
@@ -120,9 +145,9 @@ export const RULES: readonly Rule[] = [
   },
   {
     name: 'port, pid or duration',
-    key: /(^|_)(port|pid|ms|duration|elapsed|uptime)$/,
+    key: /(^|_)(port|pid|ms|duration|elapsed|uptime|seconds)$/,
     format: 'count',
-    why: 'free ports, process ids and timings differ on every run',
+    why: "free ports, process ids and timings (a ban's seconds left) differ on every run",
   },
   {
     name: '64-hex hash',
@@ -220,7 +245,8 @@ export function shapeOf(format: Format, v: unknown): string {
   }
   if (typeof v === 'string') {
     if (format === 'timestamp') return Number.isNaN(Date.parse(v)) ? `"${v}"` : 'a date';
-    return opaqueShape(v);
+    const shape = opaqueShape(v);
+    return format === 'blob' ? shape.replace(/, \d+ chars$/, '') : shape;
   }
   return typeof v;
 }

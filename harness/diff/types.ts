@@ -75,14 +75,22 @@ export interface ScenarioDiff {
   status: ScenarioDiffStatus;
   a: SideOutcome;
   b: SideOutcome;
-  /** Steps that ran on at least one side. */
+  /** Steps that ran on both sides. */
   stepsCompared: number;
+  /**
+   * Steps one side skipped after its own failure while the other ran them: counted apart, not as divergences (the
+   * failure is one).
+   */
+  stepsSkipped: number;
   divergences: Divergence[];
 }
 
 export interface DiffSummary {
   scenarios: number;
+  /** Steps compared (ran on both sides). */
   steps: number;
+  /** Steps one side skipped after a failure while the other ran them. */
+  skipped: number;
   /** Divergences not accepted. */
   divergences: number;
   accepted: number;

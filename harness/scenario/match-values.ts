@@ -68,11 +68,50 @@ export function valuesEqual(actual: unknown, expected: unknown): boolean {
   return Object.is(actual, expected) || (actual === null && expected === null);
 }
 
-/** Every key of `part` is in `whole` with an equal value (missing = empty list). */
-export function containsSubset(whole: Record<string, unknown>, part: Record<string, unknown>): boolean {
-  return Object.entries(part).every(([k, v]) =>
-    Object.prototype.hasOwnProperty.call(whole, k) ? valuesEqual(whole[k], v) : isEmptyArray(v),
-  );
+/**
+ * Decides an expected value that is not a plain value (a matcher, in a `contains` operand): whether the value found
+ * (or its absence) satisfies it; undefined when the expected value is a plain one.
+ */
+export type Decide = (found: boolean, actual: unknown, expected: unknown) => boolean | undefined;
+
+const has = (o: Record<string, unknown>, k: string): boolean =>
+  Object.prototype.hasOwnProperty.call(o, k) && o[k] !== undefined;
+
+/** valuesEqual, where `decide` settles the expected values it recognises (at any depth). */
+export function equalWith(actual: unknown, expected: unknown, decide: Decide): boolean {
+  const d = decide(true, actual, expected);
+  if (d !== undefined) return d;
+  if (Array.isArray(actual) && Array.isArray(expected))
+    return actual.length === expected.length && actual.every((v, i) => equalWith(v, expected[i], decide));
+  if (isPlainObject(actual) && isPlainObject(expected)) {
+    for (const k of new Set([...Object.keys(actual), ...Object.keys(expected)])) {
+      const [inA, inE] = [has(actual, k), has(expected, k)];
+      const dk = inE ? decide(inA, actual[k], expected[k]) : undefined;
+      if (dk !== undefined) {
+        if (!dk) return false;
+      } else if (inA && inE) {
+        if (!equalWith(actual[k], expected[k], decide)) return false;
+      } else if (inA ? !isEmptyArray(actual[k]) : inE ? !isEmptyArray(expected[k]) : false) return false;
+    }
+    return true;
+  }
+  return valuesEqual(actual, expected);
+}
+
+/**
+ * Every key of `part` is in `whole` with an equal value (missing = empty list); `decide` settles the expected values
+ * it recognises (matchers: `{balance: {gt: 0}}`).
+ */
+export function containsSubset(
+  whole: Record<string, unknown>,
+  part: Record<string, unknown>,
+  decide: Decide = () => undefined,
+): boolean {
+  return Object.entries(part).every(([k, v]) => {
+    const d = decide(has(whole, k), whole[k], v);
+    if (d !== undefined) return d;
+    return has(whole, k) ? equalWith(whole[k], v, decide) : isEmptyArray(v);
+  });
 }
 
 // ---- display ----

@@ -10,6 +10,7 @@ import { regexTest } from './regex.js';
 import {
   compareNums,
   containsSubset,
+  equalWith,
   isEmptyArray,
   isPlainObject,
   showActual,
@@ -18,6 +19,7 @@ import {
   toNum,
   typeName,
   valuesEqual,
+  type Decide,
 } from './match-values.js';
 
 export { showValue, valuesEqual } from './match-values.js';
@@ -103,6 +105,10 @@ function equality(found: boolean, actual: unknown, op: unknown): Mismatch | unde
   return valuesEqual(actual, op) ? undefined : { expected: showExpected(op), actual: act(found, actual, op) };
 }
 
+/** In a contains operand, a matcher is evaluated on the value found there (`eq` keeps its operand literal). */
+const byMatcher: Decide = (found, actual, expected) =>
+  isMatcher(expected) ? matchValue(found, actual, expected) === undefined : undefined;
+
 const contains: MatchFn = (found, actual, op, key) => {
   const neg = key === 'not_contains';
   const expected = `${neg ? 'not containing' : 'containing'} ${showExpected(op)}`;
@@ -110,11 +116,15 @@ const contains: MatchFn = (found, actual, op, key) => {
     return neg ? undefined : { expected, actual: found ? '[]' : '(absent: an omitted list is empty)' };
   let has: boolean;
   // A list contains an object when one of its elements has all of that object's fields
-  // (`contains: { txid: …, type: in }` finds a transfer entry among many).
+  // (`contains: { txid: …, type: in }` finds a transfer entry among many). Matchers in the operand are
+  // evaluated: `{ balance: { gt: 0 } }` holds for an element whose balance is above 0, `{ gt: 5 }` for a
+  // number above 5.
   if (Array.isArray(actual))
-    has = actual.some((el) => (isPlainObject(el) && isPlainObject(op) ? containsSubset(el, op) : valuesEqual(el, op)));
+    has = actual.some((el) =>
+      isPlainObject(el) && isPlainObject(op) ? containsSubset(el, op, byMatcher) : equalWith(el, op, byMatcher),
+    );
   else if (typeof actual === 'string') has = actual.includes(typeof op === 'string' ? op : showValue(op));
-  else if (isPlainObject(actual) && isPlainObject(op)) has = containsSubset(actual, op);
+  else if (isPlainObject(actual) && isPlainObject(op)) has = containsSubset(actual, op, byMatcher);
   else
     return {
       expected,

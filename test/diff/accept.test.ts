@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { AcceptFileError, parseAcceptFile } from '../../harness/diff/accept.js';
 import { compareRuns } from '../../harness/diff/diff.js';
+import { summaryLine } from '../../harness/diff/report.js';
 import { fileGlob, isGlob, pathGlob } from '../../harness/diff/glob.js';
 import type { ScenarioResult, StepResult } from '../../harness/scenario/types.js';
 
@@ -147,6 +148,7 @@ describe('accepting divergences', () => {
     expect(r.summary).toEqual({
       scenarios: 2,
       steps: 3,
+      skipped: 0,
       divergences: 3,
       accepted: 0,
       diverged: 2,
@@ -186,6 +188,7 @@ describe('accepting divergences', () => {
     expect(r.summary).toEqual({
       scenarios: 2,
       steps: 3,
+      skipped: 0,
       divergences: 0,
       accepted: 3,
       diverged: 0,
@@ -209,24 +212,45 @@ describe('accepting divergences', () => {
 });
 
 describe('statuses', () => {
-  it('a step that passed on one side and failed on the other, and the steps skipped after it', () => {
-    const a = [result('/s.yaml', 's', [step(0, 'one', { result: { x: 1 } }), step(1, 'two', { result: {} })])];
+  it('a step that passed on one side and failed on the other is one divergence; the steps skipped after it are counted apart', () => {
+    const steps = (n: number) => Array.from({ length: n }, (_, i) => step(i + 1, `call ${i + 1}`, { result: {} }));
+    const a = [result('/s.yaml', 's', [step(0, 'one', { result: { x: 1 } }), ...steps(27)])];
     const b = [
       result(
         '/s.yaml',
         's',
         [
-          { ...step(0, 'one', { result: { x: 2 } }, 'failed'), failure: { message: 'result.x: expected 1\nmore' } },
-          { index: 1, name: 'two', action: 'call', status: 'skipped', ms: 0 },
+          {
+            ...step(0, 'one', { error: { code: -32601, message: 'Method not found' } }, 'failed'),
+            failure: { message: 'the call answered error -32601: "Method not found", but a result was expected\nmore' },
+          },
+          ...steps(27).map((st) => ({ ...st, status: 'skipped' as const, response: undefined })),
         ],
         'failed',
       ),
     ];
     const r = compareRuns(a, b, sides);
     expect(r.scenarios[0]!.divergences.map((d) => [d.step, d.path, d.kind, d.a, d.b])).toEqual([
-      [1, '(status)', 'status', 'passed', 'failed: result.x: expected 1'],
-      [1, 'result.x', 'value', '1', '2'],
-      [2, '(status)', 'status', 'passed', 'skipped'],
+      [
+        1,
+        '(status)',
+        'status',
+        'passed',
+        'failed: the call answered error -32601: "Method not found", but a result was expected',
+      ],
+    ]);
+    expect([r.scenarios[0]!.stepsCompared, r.scenarios[0]!.stepsSkipped]).toEqual([1, 27]);
+    expect(r.summary).toMatchObject({ divergences: 1, steps: 1, skipped: 27, diverged: 1 });
+    expect(summaryLine(r)).toBe(
+      '1 scenario, 1 step compared: 1 divergence in 1 scenario, 27 steps skipped after a failure',
+    );
+  });
+
+  it('a step with the same status on both sides is compared by its answer', () => {
+    const a = [result('/s.yaml', 's', [step(0, 'one', { result: { x: 1 } })])];
+    const b = [result('/s.yaml', 's', [step(0, 'one', { result: { x: 2 } })])];
+    expect(compareRuns(a, b, sides).scenarios[0]!.divergences.map((d) => [d.path, d.kind])).toEqual([
+      ['result.x', 'value'],
     ]);
   });
 

@@ -59,6 +59,7 @@ describe('two sim sides', () => {
     expect(doc.summary).toEqual({
       scenarios: 2,
       steps: 12,
+      skipped: 0,
       divergences: 0,
       accepted: 0,
       diverged: 0,
@@ -110,6 +111,7 @@ describe('side B answers differently', () => {
     expect(doc.summary).toEqual({
       scenarios: 2,
       steps: 9,
+      skipped: 0,
       divergences: 1,
       accepted: 0,
       diverged: 1,

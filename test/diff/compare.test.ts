@@ -297,3 +297,84 @@ describe('the rule table', () => {
     expect(shapeOf('count', -1)).not.toBe(shapeOf('count', 1));
   });
 });
+
+describe('lists the real programs fill in no fixed order', () => {
+  const ins = (...e: [number, number][]): unknown => ({
+    result: { in: e.map(([height, amount]) => ({ height, amount, asset_type: 'SAL1', txid: hex('5') })) },
+  });
+
+  it("get_transfers' in: entries of the same height in any order (seen [3,2,1] then [1,2,3] on real), heights in order", () => {
+    expect(
+      compareAnswers(ins([1300, 3], [1300, 2], [1300, 1], [1290, 9]), ins([1300, 1], [1300, 2], [1300, 3], [1290, 9])),
+    ).toEqual([]);
+    // Different amounts at one height still diverge (compared sorted), and the order of heights still counts.
+    expect(compareAnswers(ins([1300, 3], [1300, 2]), ins([1300, 1], [1300, 2]))).toMatchObject([
+      { path: 'result.in[0].amount', kind: 'value', a: '2', b: '1' },
+      { path: 'result.in[1].amount', kind: 'value', a: '3', b: '2' },
+    ]);
+    expect(compareAnswers(ins([1300, 1], [1290, 1]), ins([1290, 1], [1300, 1]))).toHaveLength(2);
+  });
+
+  it('amounts_by_dest (and each of amounts_by_dest_list) in any order; other lists of amounts in order', () => {
+    const t = (amounts: number[]): unknown => ({
+      result: { amounts_by_dest: { amounts }, amounts_by_dest_list: [{ amounts }], amount_list: amounts },
+    });
+    expect(compareAnswers(t([3, 2, 1]), t([1, 2, 3]))).toMatchObject([
+      { path: 'result.amount_list[0]', kind: 'value' },
+      { path: 'result.amount_list[2]', kind: 'value' },
+    ]);
+    const only = (amounts: number[]): unknown => ({ result: { amounts_by_dest: { amounts } } });
+    expect(compareAnswers(only([3, 2, 1]), only([1, 2, 3]))).toEqual([]);
+    expect(compareAnswers(only([3, 2, 1]), only([1, 2, 4]))).toMatchObject([
+      { path: 'result.amounts_by_dest.amounts[2]', kind: 'value', a: '3', b: '4' },
+    ]);
+  });
+
+  it("a block's or a transaction's decoded JSON is compared as parsed, by the same rules; its outputs in any order", () => {
+    const block = (nonce: number, amounts: number[], viewTag: string): unknown => ({
+      result: {
+        json: JSON.stringify({
+          major_version: 11,
+          nonce,
+          prev_id: hex(viewTag[0]!),
+          miner_tx: {
+            vin: [{ gen: { height: 1201 } }],
+            vout: amounts.map((amount, i) => ({
+              amount,
+              target: {
+                carrot_v1: {
+                  key: hex(String(i)),
+                  asset_type: 'SAL1',
+                  view_tag: viewTag,
+                  encrypted_janus_anchor: viewTag.repeat(5) + 'ab',
+                },
+              },
+            })),
+            extra: [4, 2, nonce % 256],
+          },
+        }),
+      },
+    });
+    expect(compareAnswers(block(7, [9, 3], 'a1b2c3'), block(8, [3, 9], 'ffeedd'))).toEqual([]);
+    expect(compareAnswers(block(7, [9, 3], 'a1b2c3'), block(8, [3, 8], 'ffeedd'))).toMatchObject([
+      { path: 'result.json.miner_tx.vout[1].amount', kind: 'value', a: '9', b: '8' },
+    ]);
+    // Text that is not JSON is compared as text.
+    expect(compareAnswers({ result: { json: 'x' } }, { result: { json: 'y' } })).toHaveLength(1);
+  });
+});
+
+describe("what the daemon's lookups answer", () => {
+  it('serialized data of any length (a short protocol tx blob against a long one), pool sizes within 3%, the oldest pool tx by its time', () => {
+    const tx = (hex: string, size: number, oldest: number): unknown => ({
+      result: { txs: [{ pruned_as_hex: hex }], pool_stats: { bytes_total: size, oldest }, blob_size: size },
+    });
+    expect(
+      compareAnswers(tx('053c01ffb009000202000200', 8264, 1_795_656_731), tx('7b22'.repeat(90), 8245, 1_795_656_626)),
+    ).toEqual([]);
+    expect(compareAnswers(tx('053c01ff', 8264, 1), tx('053c01ff', 7000, 1))).toMatchObject([
+      { path: 'result.pool_stats.bytes_total', kind: 'value' },
+      { path: 'result.blob_size', kind: 'value' },
+    ]);
+  });
+});

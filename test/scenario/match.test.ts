@@ -323,3 +323,66 @@ describe('parsed scenarios with the matchers, as the runner uses them', () => {
     });
   });
 });
+
+describe('matchers inside a contains / not_contains operand are evaluated', () => {
+  const five = {
+    result: { balances: [{ asset_type: 'SAL1', balance: 500000000n, unlocked_balance: 0 }], n: [1, 8, 3] },
+  };
+
+  it('not_contains: { balance: { gt: 0 } } fails on a 5 SAL1 balance (it passed when the matcher was a literal)', () => {
+    expect(ok({ 'result.balances': { not_contains: { balance: { gt: 0 } } } }, five)).toMatchObject({
+      path: 'result.balances',
+      expected: 'not containing {"balance":{"gt":0}}',
+    });
+    expect(ok({ 'result.balances[0]': { not_contains: { balance: { gt: 0 } } } }, five)).toBeDefined();
+    expect(ok({ 'result.balances': { not_contains: { balance: { gt: '5 SAL1' } } } }, five)).toBeUndefined();
+  });
+
+  it('contains: matchers and plain values together, at any depth', () => {
+    expect(
+      ok({ 'result.balances': { contains: { asset_type: 'SAL1', balance: { gte: '5 SAL1' } } } }, five),
+    ).toBeUndefined();
+    expect(
+      ok({ 'result.balances': { contains: { asset_type: 'SAL1', balance: { gt: '5 SAL1' } } } }, five),
+    ).toBeDefined();
+    expect(
+      ok({ 'result.balances': { contains: { asset_type: { matches: '^SAL' }, unlocked_balance: 0 } } }, five),
+    ).toBeUndefined();
+    const nested = { result: { out: [{ destinations: [{ amount: 7, address: 'SC1abc' }] }] } };
+    expect(
+      ok(
+        { 'result.out': { contains: { destinations: [{ amount: { lt: 10 }, address: { matches: '^SC1' } }] } } },
+        nested,
+      ),
+    ).toBeUndefined();
+    expect(
+      ok(
+        { 'result.out': { contains: { destinations: [{ amount: { gt: 10 }, address: { matches: '^SC1' } }] } } },
+        nested,
+      ),
+    ).toBeDefined();
+  });
+
+  it('a matcher operand applies to the elements of a list of plain values', () => {
+    expect(ok({ 'result.n': { contains: { gt: 5 } } }, five)).toBeUndefined();
+    expect(ok({ 'result.n': { not_contains: { gt: 8 } } }, five)).toBeUndefined();
+    expect(ok({ 'result.n': { not_contains: { gte: 8 } } }, five)).toBeDefined();
+  });
+
+  it('absent and present look at the field (a missing field is absent); eq keeps its operand literal', () => {
+    expect(
+      ok({ 'result.balances': { contains: { asset_type: 'SAL1', locked: { absent: true } } } }, five),
+    ).toBeUndefined();
+    expect(
+      ok({ 'result.balances': { contains: { asset_type: 'SAL1', balance: { eq: { gt: 0 } } } } }, five),
+    ).toBeDefined();
+    const literal = { result: { l: [{ rule: { gt: 0 } }] } };
+    expect(ok({ 'result.l': { contains: { rule: { eq: { gt: 0 } } } } }, literal)).toBeUndefined();
+  });
+
+  it('a field named like a matcher (type: in) is still a field to look for', () => {
+    const transfers = { result: { in: [{ type: 'in', amount: 1 }] } };
+    expect(ok({ 'result.in': { contains: { type: 'in' } } }, transfers)).toBeUndefined();
+    expect(ok({ 'result.in': { contains: { type: 'out' } } }, transfers)).toBeDefined();
+  });
+});

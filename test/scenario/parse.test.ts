@@ -321,6 +321,20 @@ describe('bad files: each problem with line, column, path and message', () => {
       'steps[0].expect["result.n"].all[1]: expected a matcher, got the number 5',
     ],
     [
+      'a bad matcher inside a contains operand',
+      'name: x\nsteps:\n  - get_balance: {}\n    expect: { result.balances: { not_contains: { balance: { gt: lots } } } }\n',
+      4,
+      'lots',
+      'steps[0].expect["result.balances"].not_contains.balance.gt: gt compares numbers: "lots" is not a number or an amount',
+    ],
+    [
+      'a misspelt matcher deep in a contains operand',
+      'name: x\nsteps:\n  - get_transfers: { in: true }\n    expect: { result.in: { contains: { amounts: [{ greater_than: 0 }] } } }\n',
+      4,
+      'greater_than',
+      /^steps\[0\]\.expect\["result\.in"\]\.contains\.amounts\[0\]\.greater_than: unknown matcher "greater_than" \(did you mean "gt"\?\)/,
+    ],
+    [
       'bad response path',
       'name: x\nsteps:\n  - get_tokens: {}\n    expect: { results.tokens: [] }\n',
       4,

@@ -108,6 +108,9 @@ function operandIssues(key: string, op: unknown): LeafIssue[] {
         `${showShort(op)} is not a type${typeof op === 'string' ? didYouMean(suggest(op, TYPE_NAMES)) : ''}`,
         `one of ${TYPE_NAMES.join(', ')}`,
       );
+    case 'contains':
+    case 'not_contains':
+      return containsOperandIssues(key, op);
     case 'all':
       if (!Array.isArray(op) || op.length === 0)
         return at(
@@ -120,6 +123,37 @@ function operandIssues(key: string, op: unknown): LeafIssue[] {
     default:
       return [];
   }
+}
+
+/** Problems with the matchers inside a value of a contains operand, at any depth (they are evaluated there). */
+function nestedIssues(v: unknown, path: (string | number)[]): LeafIssue[] {
+  if (Array.isArray(v)) return v.flatMap((x, i) => nestedIssues(x, [...path, i]));
+  if (!isPlainObject(v)) return [];
+  const keys = Object.keys(v);
+  const own = matcherIssues(v).map((iss) => ({ ...iss, path: [...path, ...(iss.path ?? [])] }));
+  if (own.length || keys.some((k) => (MATCHER_KEYS as readonly string[]).includes(k))) return own;
+  return keys.flatMap((k) => nestedIssues(v[k], [...path, k]));
+}
+
+/**
+ * A contains operand: a matcher applied to each element (`{gt: 5}`), or a value whose nested matchers are checked
+ * (`{asset_type: SAL1, balance: {gt: 0}}`). A one-key mapping named like a matcher that is not a valid one
+ * (`{type: in}`) is a field to look for.
+ */
+function containsOperandIssues(key: string, op: unknown): LeafIssue[] {
+  if (isPlainObject(op)) {
+    const keys = Object.keys(op);
+    const k0 = keys[0];
+    if (
+      keys.length === 1 &&
+      k0 &&
+      (MATCHER_KEYS as readonly string[]).includes(k0) &&
+      !operandIssues(k0, op[k0]).length
+    )
+      return [];
+    return keys.flatMap((k) => nestedIssues(op[k], [key, k]));
+  }
+  return nestedIssues(op, [key]);
 }
 
 /**
@@ -188,9 +222,12 @@ export const MATCHER_JSON = {
     eq: { description: 'deep equality (amounts compare exactly as bigints)' },
     ne: { description: 'not deeply equal' },
     contains: {
-      description: 'a list holding an equal element, a string holding this substring, or an object holding these keys',
+      description:
+        'a list holding a matching element, a string holding this substring, or an object holding these keys; matchers inside are evaluated ({balance: {gt: 0}}, or {gt: 5} on a list of numbers)',
     },
-    not_contains: { description: 'the opposite of contains (an omitted list contains nothing)' },
+    not_contains: {
+      description: 'the opposite of contains, matchers inside evaluated too (an omitted list contains nothing)',
+    },
     length: {
       description: 'length of a list or string (an omitted list has length 0)',
       anyOf: [{ type: 'integer', minimum: 0 }, comparisonJson('integer')],

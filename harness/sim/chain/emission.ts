@@ -45,13 +45,20 @@ export function roundMoneyUp(value: bigint): bigint {
 }
 
 /**
- * Per-byte fee levels (low, normal, medium, high) from the next block's base reward (2021 scaling, median at the
- * full-reward zone).
+ * Per-byte fee levels (low, normal, medium, high) from the next block's base reward: Blockchain::
+ * get_dynamic_base_fee_estimate_2021_scaling with both medians at the full-reward zone (Mfw = Mnw = Zm),
+ * each rounded up to two significant digits: [520, 2100, 8300, 110000] on a young testnet.
  */
 export function feeEstimate(nextBase: bigint): bigint[] {
   const zone = BigInt(FULL_REWARD_ZONE);
-  const low = (nextBase * FEE_REFERENCE_TX_WEIGHT) / (zone * zone);
-  return [low, low * 4n, low * 16n, low * 64n].map(roundMoneyUp);
+  const ref = FEE_REFERENCE_TX_WEIGHT;
+  const low = (nextBase * ref) / (zone * zone);
+  const normal = (4n * nextBase * ref) / (zone * zone);
+  const medium = (16n * nextBase * ref) / (zone * zone);
+  const high4 = 4n * medium;
+  const scaled = (high4 * zone) / ((32n * ref * zone) / zone);
+  const high = scaled > high4 ? scaled : high4;
+  return [low, normal, medium, high].map(roundMoneyUp);
 }
 
 /** Fee level used for a wallet priority: 0/1 → 0, 2 → 1, 3 → 2, ≥4 → 3. */

@@ -7,23 +7,18 @@ import {
   CARROT_MAX_OUTPUTS,
   DEFAULT_TX_SPENDABLE_AGE,
   HF_CARROT,
-  HF_SAL1,
   HF_SHUTDOWN,
   HF_TOKENS,
   MAX_TOKEN_SUPPLY,
   MAX_TX_WEIGHT,
   MINED_MONEY_UNLOCK_WINDOW,
   PREMINE,
-  TESTNET_HARD_FORKS,
-  TREASURY_MINT,
   TxType,
-  coinbaseAsset,
   hardForkAt,
-  isTreasuryMintHeight,
   tokenPrice,
 } from './constants.js';
-import { baseReward, feeEstimate, splitReward } from './emission.js';
-import type { Block, IndexedOutput, TokenRecord, Tx, TxOutput } from './types.js';
+import { baseReward, feeEstimate } from './emission.js';
+import type { Block, IndexedOutput, TokenRecord, Tx } from './types.js';
 
 /** Where the premine and the treasury's outputs go: fixed addresses no harness wallet owns. */
 export const PREMINE_ADDRESS = 'premine';
@@ -68,8 +63,9 @@ export function emptyTx(type: TxType, txid: string, timestamp: number): Tx {
   };
 }
 
+/** The genesis block: timestamp 0, nonce 10001, 89 bytes, as the real testnet's (its hash is the simulator's own). */
 export function genesisBlock(): Block {
-  const timestamp = 1_700_000_000;
+  const timestamp = 0;
   const minerTx = emptyTx(TxType.MINER, sha256Hex('saltnet-sim genesis miner tx'), timestamp);
   minerTx.sourceAsset = minerTx.destAsset = 'SAL';
   minerTx.outputs.push({ id: `${minerTx.txid}:0`, address: PREMINE_ADDRESS, amount: PREMINE, asset: 'SAL' });
@@ -79,7 +75,7 @@ export function genesisBlock(): Block {
     hash: sha256Hex('saltnet-sim testnet genesis'),
     prevHash: ZERO_HASH,
     timestamp,
-    nonce: 10000,
+    nonce: 10001,
     majorVersion: 1,
     minorVersion: 1,
     difficulty: 1n,
@@ -89,7 +85,7 @@ export function genesisBlock(): Block {
     protocolTx,
     txs: [],
     reward: PREMINE,
-    weight: 100,
+    weight: 89,
   };
 }
 
@@ -241,112 +237,6 @@ export function addToPool(l: Ledger, tx: Tx, now: number): string | null {
   if (reason) return reason;
   l.pool.set(tx.txid, tx);
   l.poolArrival.set(tx.txid, now);
-  return null;
-}
-
-export interface MinedBlock {
-  block: Block;
-  /** Pool txs that were no longer valid and were dropped. */
-  dropped: string[];
-}
-
-/** Build and apply the next block paying `minerAddress`, including every valid pool tx. */
-export function mineBlock(l: Ledger, minerAddress: string, timestamp: number, difficulty: bigint): MinedBlock {
-  const index = height(l);
-  const prev = topBlock(l);
-  const hf = hardForkAt(index);
-  const txs: Tx[] = [];
-  const dropped: string[] = [];
-  // Re-check pool txs in arrival order against the chain as it stands (e.g. HF changes).
-  const pool = [...l.pool.values()];
-  l.pool.clear();
-  for (const tx of pool) {
-    const reason = validateTx(l, tx);
-    if (reason) {
-      dropped.push(tx.txid);
-      l.poolArrival.delete(tx.txid);
-    } else {
-      // Kept in the pool either way; a token transfer whose ROLLUP is not on chain yet waits.
-      if (readyToMine(l, tx)) txs.push(tx);
-      l.pool.set(tx.txid, tx);
-    }
-  }
-  const fees = txs.reduce((s, t) => s + t.fee, 0n);
-  const base = baseReward(prev.alreadyGenerated);
-  const split = splitReward(index, base, fees);
-  const asset = coinbaseAsset(index);
-  const hash = sha256Hex(`${prev.hash}:${index}:${timestamp}:${minerAddress}:${txs.map((t) => t.txid).join(',')}`);
-  const minerTx = emptyTx(TxType.MINER, sha256Hex(`miner:${hash}`), timestamp);
-  minerTx.sourceAsset = minerTx.destAsset = asset;
-  minerTx.burnt = split.stake;
-  // From HF10 the Carrot coinbase txs (miner and protocol) carry unlock_time 60, as the real daemon's
-  // get_block shows; before it the real miner tx has 0 (with 60 on the output), here index + 60 (the
-  // wallet's view of that is not established).
-  minerTx.unlockTime = hf >= HF_CARROT ? MINED_MONEY_UNLOCK_WINDOW : index + 60;
-  minerTx.outputs.push({ id: `${minerTx.txid}:0`, address: minerAddress, amount: split.miner, asset });
-  const protocolTx = emptyTx(TxType.PROTOCOL, sha256Hex(`protocol:${hash}`), timestamp);
-  if (hf >= HF_CARROT) protocolTx.unlockTime = MINED_MONEY_UNLOCK_WINDOW;
-  const protocolOutputs: Omit<TxOutput, 'id'>[] = [];
-  if (split.treasury > 0n) protocolOutputs.push({ address: TREASURY_ADDRESS, amount: split.treasury, asset: 'SAL1' });
-  if (isTreasuryMintHeight(index))
-    protocolOutputs.push({ address: TREASURY_ADDRESS, amount: TREASURY_MINT, asset: 'SAL1' });
-  for (const tx of txs) {
-    if (tx.token)
-      protocolOutputs.push({
-        address: tx.token.creator,
-        amount: tx.token.supply * 100_000_000n,
-        asset: `sal${tx.token.ticker}`,
-      });
-  }
-  protocolTx.outputs = protocolOutputs.map((o, i) => ({ ...o, id: `${protocolTx.txid}:${i}` }));
-  /** What the real miner tx pays: the miner, then the treasury's share and mints. */
-  const minerTxAmounts = [
-    split.miner,
-    ...protocolTx.outputs.filter((o) => o.address === TREASURY_ADDRESS).map((o) => o.amount),
-  ];
-  const block: Block = {
-    index,
-    hash,
-    prevHash: prev.hash,
-    timestamp,
-    nonce: Number.parseInt(hash.slice(0, 8), 16),
-    majorVersion: hf,
-    // Blockchain::create_block_template votes with the newest version this build knows.
-    minorVersion: TESTNET_HARD_FORKS[TESTNET_HARD_FORKS.length - 1]!.version,
-    difficulty,
-    cumulativeDifficulty: prev.cumulativeDifficulty + difficulty,
-    alreadyGenerated: prev.alreadyGenerated + base,
-    minerTx,
-    protocolTx,
-    txs,
-    // As get_outs_money_amount(miner_tx): the real miner tx also carries the treasury's share
-    // and its mints (here in the protocol tx).
-    reward: minerTxAmounts.reduce((s, a) => s + a, 0n),
-    weight: minerTxWeight(index, hf, minerTxAmounts) + txs.reduce((s, t) => s + t.weight, 0),
-  };
-  applyBlock(l, block);
-  return { block, dropped };
-}
-
-const varintBytes = (n: bigint | number): number => Math.max(1, Math.ceil(BigInt(n).toString(2).length / 7));
-
-/**
- * The size of the real miner tx (a block's weight when it holds no other tx), fitted to the real
- * v1.1.3c testnet: 90 bytes + the height's varint (+1 for the SAL1 asset type from HF6) before
- * Carrot; from HF10 112 bytes for the miner's output and 90 + the amount's varint per other output
- * (the treasury's share from HF11, the treasury mints). Within a byte of what the real daemon reports.
- */
-export function minerTxWeight(index: number, hf: number, amounts: readonly bigint[]): number {
-  if (hf < HF_CARROT) return 90 + varintBytes(index) + (hf >= HF_SAL1 ? 1 : 0);
-  return 112 + amounts.slice(1).reduce((s, a) => s + 90 + varintBytes(a), 0);
-}
-
-/** Would a miner with this address be able to build the next block's template? */
-export function templateError(l: Ledger, family: 'cn' | 'carrot'): string | null {
-  const hf = hardForkAt(height(l));
-  if (hf >= HF_CARROT && family === 'cn')
-    return 'mining to CryptoNote wallet address, but Carrot wallet address is required';
-  if (hf < HF_CARROT && family === 'carrot') return "Mining to Carrot wallet address, but Carrot isn't supported yet";
   return null;
 }
 

@@ -18,6 +18,7 @@ import { createMiner } from './miner.js';
 import { DAEMON_OPTIONS } from './options.js';
 import { daemonJsonRpcMethods } from './json-rpc.js';
 import { daemonUriEndpoints, type DaemonContext } from './rpc.js';
+import { newNodeState } from './views.js';
 
 const STARS = '*'.repeat(70);
 
@@ -312,6 +313,8 @@ async function main(): Promise<void> {
       store.savePool(ledger);
     },
     shutdown: () => void shutdown(),
+    blockAdded: onBlock,
+    state: newNodeState(),
   };
   server = await startServers(opts, st, ctx, sockets, config);
   for (const line of ['Starting core RPC server...', 'core RPC server started ok', 'Starting p2p net loop...'])

@@ -3,7 +3,8 @@
 import { decodeAddress } from '../crypto/address.js';
 import type { SimConfig } from '../common/config.js';
 import type { Logger } from '../common/log.js';
-import { height, mineBlock, templateError, type Ledger } from '../chain/ledger.js';
+import { height, type Ledger } from '../chain/ledger.js';
+import { mineBlock, templateError } from '../chain/build.js';
 import type { Block } from '../chain/types.js';
 
 export interface MinerDeps {

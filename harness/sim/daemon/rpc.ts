@@ -3,7 +3,11 @@ import { availableParallelism } from 'node:os';
 import { decodeAddress } from '../crypto/address.js';
 import { HF_CARROT, nextHardFork } from '../chain/constants.js';
 import { addToPool, height, popBlock, topBlock } from '../chain/ledger.js';
-import { decode, encode, fromHex, toHex } from '../chain/codec.js';
+import { decode, encode, fromHex } from '../chain/codec.js';
+import { nodeEndpoints } from './methods/node.js';
+import { poolEndpoints } from './methods/pool.js';
+import { methods } from './methods/table.js';
+import { transactionEndpoints } from './methods/transactions.js';
 import type { Tx } from '../chain/types.js';
 import type { Handler } from '../http/server.js';
 import { bool, list, params, str, u64 } from '../http/params.js';
@@ -156,32 +160,12 @@ export function daemonUriEndpoints(ctx: DaemonContext): Map<string, Handler> {
       .map((b) => ({ ...b, firstOutputIndex: l.firstOutput[b.index] }));
     return { blocks_json: encode(blocks), current_height: height(l), ...STATUS };
   });
-  const pool: Handler = () => ({
-    credits: 0,
-    top_hash: '',
-    transactions: [...l.pool.values()].map((tx) => ({
-      blob_size: tx.weight,
-      do_not_relay: false,
-      double_spend_seen: false,
-      fee: tx.fee,
-      id_hash: tx.txid,
-      kept_by_block: false,
-      last_failed_height: 0,
-      last_failed_id_hash: '0'.repeat(64),
-      last_relayed_time: l.poolArrival.get(tx.txid) ?? 0,
-      max_used_block_height: height(l) - 1,
-      max_used_block_id_hash: topBlock(l).hash,
-      receive_time: l.poolArrival.get(tx.txid) ?? 0,
-      relayed: true,
-      tx_blob: toHex(encode(tx)),
-      tx_json: encode(tx),
-      weight: tx.weight,
-    })),
-    ...STATUS,
-  });
-  m.set('/get_transaction_pool', pool);
   const send: Handler = (raw) => sendRawTransaction(ctx, rawTxParams.parse(raw).tx_as_hex);
   m.set('/send_raw_transaction', send).set('/sendrawtransaction', send);
   m.set('/is_key_image_spent', (raw) => isKeyImageSpent(l, keyImagesParams.parse(raw).key_images));
+  const table = methods(ctx, m);
+  poolEndpoints(table);
+  transactionEndpoints(table);
+  nodeEndpoints(table);
   return m;
 }

@@ -10,6 +10,48 @@ import { BLOCKS_FILE } from '../chain/store.js';
 import type { Miner } from './miner.js';
 import type { Logger } from '../common/log.js';
 
+/** A block template handed out by get_block_template, until submit_block brings it back. */
+export interface Template {
+  /** The block as built (hash and nonce are set when it is submitted). */
+  block: Block;
+  /** The miner's address it pays. */
+  address: string;
+}
+
+/** What the daemon keeps besides the chain (in memory, as the real one keeps most of it). */
+export interface NodeState {
+  /** Alternative blocks: submitted on a parent below the top (never reorganised into the main chain). */
+  alt: Block[];
+  /** Templates by their id (bytes 43–75 of the template blob). */
+  templates: Map<string, Template>;
+  /** Banned hosts and subnets → unix seconds when the ban ends. */
+  bans: Map<string, number>;
+  limits: { down: number; up: number };
+  /** Most outgoing and incoming peers (/out_peers, /in_peers): 12 and unlimited (2^32 - 1) by default. */
+  outPeers: number;
+  inPeers: number;
+  /** Pruning seed once prune_blockchain ran (0: not pruned). */
+  pruningSeed: number;
+  bootstrapAddress: string;
+}
+
+export function newNodeState(): NodeState {
+  return {
+    alt: [],
+    templates: new Map(),
+    bans: new Map(),
+    limits: { down: DEFAULT_LIMIT_DOWN, up: DEFAULT_LIMIT_UP },
+    outPeers: 12,
+    inPeers: 4294967295,
+    pruningSeed: 0,
+    bootstrapAddress: '',
+  };
+}
+
+/** The default rate limits in kB/s (nodetool::default_limit_down/up), as /get_limit answers them. */
+export const DEFAULT_LIMIT_DOWN = 8192;
+export const DEFAULT_LIMIT_UP = 2048;
+
 export interface DaemonContext {
   ledger: Ledger;
   miner: Miner;
@@ -27,38 +69,47 @@ export interface DaemonContext {
   /** Blocks popped since the daemon started (hard_fork_info's window remembers them). */
   popped: number;
   shutdown: () => void;
+  /** A block was added by submit_block (to persist it). */
+  blockAdded: (block: Block) => void;
+  state: NodeState;
 }
 
 export const STATUS = { status: 'OK', untrusted: false } as const;
 export const wide = (n: bigint): string => `0x${n.toString(16)}`;
 export const now = (): number => Math.floor(Date.now() / 1000);
 
-export function blockHeader(l: Ledger, b: Block, fillPowHash: boolean): Record<string, unknown> {
+/**
+ * A block's header as fill_block_header_response fills it; `orphan`: an alternative block, whose
+ * difficulty, cumulative difficulty and weights are read by height from the main chain, as the real
+ * daemon reads them.
+ */
+export function blockHeader(l: Ledger, b: Block, fillPowHash: boolean, orphan = false): Record<string, unknown> {
+  const byHeight = orphan ? (l.blocks[b.index] ?? b) : b;
   return {
-    block_size: b.weight,
-    block_weight: b.weight,
-    cumulative_difficulty: b.cumulativeDifficulty,
+    block_size: byHeight.weight,
+    block_weight: byHeight.weight,
+    cumulative_difficulty: byHeight.cumulativeDifficulty,
     cumulative_difficulty_top64: 0,
     depth: height(l) - 1 - b.index,
-    difficulty: b.difficulty,
+    difficulty: byHeight.difficulty,
     difficulty_top64: 0,
     hash: b.hash,
     height: b.index,
-    long_term_weight: b.weight,
+    long_term_weight: byHeight.weight,
     major_version: b.majorVersion,
     miner_tx_hash: b.minerTx.txid,
     minor_version: b.minorVersion,
     nonce: b.nonce,
     num_txes: b.txs.length,
-    orphan_status: false,
+    orphan_status: orphan,
     pow_hash: fillPowHash ? b.hash.split('').reverse().join('') : '',
     prev_hash: b.prevHash,
     pricing_record: { height: 0, pr_version: 0, signature: '', supply: { SAL: 0, VSD: 0 }, timestamp: 0, assets: [] },
     protocol_tx_hash: b.protocolTx.txid,
     reward: b.reward,
     timestamp: b.timestamp,
-    wide_cumulative_difficulty: wide(b.cumulativeDifficulty),
-    wide_difficulty: wide(b.difficulty),
+    wide_cumulative_difficulty: wide(byHeight.cumulativeDifficulty),
+    wide_difficulty: wide(byHeight.difficulty),
   };
 }
 
@@ -81,12 +132,12 @@ export function info(ctx: DaemonContext): Record<string, unknown> {
   const userTxs = l.blocks.reduce((s, b) => s + b.txs.length, 0);
   return {
     adjusted_time: now(),
-    alt_blocks_count: 0,
+    alt_blocks_count: ctx.state.alt.length,
     block_size_limit: 600000,
     block_size_median: 300000,
     block_weight_limit: 600000,
     block_weight_median: 300000,
-    bootstrap_daemon_address: '',
+    bootstrap_daemon_address: ctx.state.bootstrapAddress,
     busy_syncing: false,
     credits: 0,
     cumulative_difficulty: top.cumulativeDifficulty,

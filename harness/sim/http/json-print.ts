@@ -45,6 +45,44 @@ function escapeString(s: string): string {
   });
 }
 
+/**
+ * Raw bytes in a string field (epee's blob fields: KV_SERIALIZE_CONTAINER_POD_AS_BLOB, e.g.
+ * get_txpool_backlog's `backlog`): epee writes the bytes themselves, escaped as text is, so the
+ * answer is not UTF-8. toEpeeJsonBody writes them so.
+ */
+export class Bytes {
+  constructor(readonly data: Uint8Array) {}
+}
+
+/** Marks where Bytes go in the printed text (U+FFFF is a noncharacter: no answer holds it). */
+const BYTES_MARK = '\uffff';
+
+const BYTE_ESCAPES: Record<number, string> = {
+  0x08: '\\b',
+  0x0c: '\\f',
+  0x0a: '\\n',
+  0x0d: '\\r',
+  0x09: '\\t',
+  0x0b: '\\v',
+  0x22: '\\"',
+  0x5c: '\\\\',
+  0x2f: '\\/',
+};
+
+/** The bytes escaped as epee escapes a string. */
+function escapeBytes(data: Uint8Array): Buffer {
+  const parts: Buffer[] = [];
+  let from = 0;
+  data.forEach((b, i) => {
+    const esc = BYTE_ESCAPES[b];
+    if (esc === undefined) return;
+    parts.push(Buffer.from(data.subarray(from, i)), Buffer.from(esc, 'latin1'));
+    from = i + 1;
+  });
+  parts.push(Buffer.from(data.subarray(from)));
+  return Buffer.concat(parts);
+}
+
 /** std::map<std::string> order: UTF-8 byte order, i.e. code point order. */
 function compareKeys(a: string, b: string): number {
   const n = Math.min(a.length, b.length);
@@ -70,7 +108,7 @@ function printNumberLike(v: number | bigint | RawNumber): string {
   return typeof c.value === 'bigint' ? c.value.toString() : formatDouble(c.value);
 }
 
-function print(v: unknown, indent: number): string {
+function print(v: unknown, indent: number, bytes: Bytes[]): string {
   if (v === null) return 'null';
   switch (typeof v) {
     case 'string':
@@ -86,10 +124,14 @@ function print(v: unknown, indent: number): string {
       return 'null';
   }
   if (v instanceof RawNumber) return printNumberLike(v);
+  if (v instanceof Bytes) {
+    bytes.push(v);
+    return `"${BYTES_MARK}${bytes.length - 1}${BYTES_MARK}"`;
+  }
   if (Array.isArray(v)) {
     return `[${v
       .filter((e) => !isOmitted(e))
-      .map((e) => print(e, indent))
+      .map((e) => print(e, indent, bytes))
       .join(',')}]`;
   }
   const entries = Object.keys(v as object)
@@ -98,7 +140,7 @@ function print(v: unknown, indent: number): string {
   const pad = '  '.repeat(indent + 1);
   let out = '{\r\n';
   entries.forEach((k, i) => {
-    out += `${pad}"${escapeString(k)}": ${print((v as Record<string, unknown>)[k], indent + 1)}`;
+    out += `${pad}"${escapeString(k)}": ${print((v as Record<string, unknown>)[k], indent + 1, bytes)}`;
     if (i !== entries.length - 1) out += ',';
     out += '\r\n';
   });
@@ -111,5 +153,16 @@ function print(v: unknown, indent: number): string {
  * as plain numbers (bigints exactly), non-integer numbers as C++ streams print doubles.
  */
 export function toEpeeJson(value: unknown): string {
-  return print(value, 0);
+  return print(value, 0, []);
+}
+
+/** toEpeeJson's text, or its bytes when the value holds Bytes (then not UTF-8). */
+export function toEpeeJsonBody(value: unknown): string | Buffer {
+  const bytes: Bytes[] = [];
+  const text = print(value, 0, bytes);
+  if (bytes.length === 0) return text;
+  const parts = text.split(BYTES_MARK);
+  return Buffer.concat(
+    parts.map((p, i) => (i % 2 === 0 ? Buffer.from(p, 'utf8') : escapeBytes(bytes[Number(p)]!.data))),
+  );
 }

@@ -140,3 +140,24 @@ export function params<S extends Record<string, Field<unknown>>>(
     parse: (raw) => readShape(shape, isParsedObject(raw) ? raw : undefined, ''),
   };
 }
+
+function signed(bits: number, what: string): (raw: Parsed, path: string) => bigint {
+  const max = (1n << BigInt(bits - 1)) - 1n;
+  return (raw, path) => {
+    const v = integerOf(raw, false);
+    if (v === undefined || v < -max - 1n || v > max) return fail(path, what);
+    return v;
+  };
+}
+
+const readI64 = signed(64, 'a signed 64-bit integer');
+const readI8 = signed(8, 'a signed 8-bit integer');
+
+/** int64 field (default 0n): JSON integers, negative ones too. */
+export const i64 = (dflt: bigint = 0n): Field<bigint> => ({ read: readI64, dflt: () => dflt });
+
+/** int8 field (default 0). */
+export const i8 = (dflt: number = 0): Field<number> => ({
+  read: (raw, path) => Number(readI8(raw, path)),
+  dflt: () => dflt,
+});

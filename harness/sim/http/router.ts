@@ -5,7 +5,7 @@ import type { Socket } from 'node:net';
 import { DigestNonceStore, verifyDigestAuthorization } from '../../common/digest.js';
 import { parseEpeeJson } from './json.js';
 import { isParsedObject, type Parsed, type ParsedObject } from './json-values.js';
-import { toEpeeJson } from './json-print.js';
+import { toEpeeJsonBody } from './json-print.js';
 import { InvalidParams, isAbsent } from './params.js';
 
 /** A JSON-RPC error with its code and message (the `error` object of the response). */
@@ -54,7 +54,8 @@ const UNAUTHORIZED_BODY =
 export interface Reply {
   status: number;
   message: string;
-  body?: string;
+  /** Text (UTF-8), or bytes (an answer holding raw blob fields). */
+  body?: string | Buffer;
   contentType?: string;
   wwwAuthenticate?: string[];
   close?: boolean;
@@ -63,7 +64,7 @@ export interface Reply {
 export const jsonReply = (value: unknown): Reply => ({
   status: 200,
   message: 'Ok',
-  body: toEpeeJson(value),
+  body: toEpeeJsonBody(value),
   contentType: 'application/json',
 });
 export const errorReply = (code: number, message: string, id: unknown): Reply =>

@@ -62,7 +62,7 @@ function headerBytes(req: IncomingMessage): number {
 /** Write a reply with the headers epee sends. */
 function send(res: ServerResponse, reply: Reply, close: boolean): void {
   if (res.headersSent || res.destroyed || res.writableEnded) return;
-  const body = Buffer.from(reply.body ?? '', 'utf8');
+  const body = Buffer.isBuffer(reply.body) ? reply.body : Buffer.from(reply.body ?? '', 'utf8');
   res.sendDate = false;
   res.setHeader('Server', 'Epee-based');
   res.setHeader('Content-Length', String(body.length));

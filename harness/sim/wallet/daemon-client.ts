@@ -1,7 +1,7 @@
 // The simulated wallet's connection to its daemon (plain HTTP on the daemon's RPC port).
 import { request } from 'undici';
 import { RpcError } from '../http/server.js';
-import { decode, encode, toHex } from '../chain/codec.js';
+import { decode, encode, fromHex, toHex } from '../chain/codec.js';
 import type { Block, Tx } from '../chain/types.js';
 
 export interface DaemonClient {
@@ -59,8 +59,9 @@ export function createDaemonClient(address: string): DaemonClient {
     },
     async pool() {
       const res = await post('/get_transaction_pool', {});
-      const txs = (res.transactions as { tx_json: string }[] | undefined) ?? [];
-      return txs.map((t) => decode<Tx>(t.tx_json));
+      // tx_json is the real daemon's decoded form; tx_blob holds the simulator's own encoding.
+      const txs = (res.transactions as { tx_blob: string }[] | undefined) ?? [];
+      return txs.map((t) => decode<Tx>(fromHex(t.tx_blob)));
     },
     async send(tx) {
       const res = await post('/send_raw_transaction', { tx_as_hex: toHex(encode(tx)), do_not_relay: false });

@@ -6,12 +6,11 @@ import {
   addToPool,
   height,
   matchTokens,
-  mineBlock,
   newLedger,
-  templateError,
   validateTx,
   type Ledger,
 } from '../../../harness/sim/chain/ledger.js';
+import { mineBlock, templateError } from '../../../harness/sim/chain/build.js';
 import { BLOCKS_FILE, openChain } from '../../../harness/sim/chain/store.js';
 import type { Tx } from '../../../harness/sim/chain/types.js';
 import { walletFromSeed } from '../../../harness/sim/crypto/keys.js';
