@@ -27,9 +27,10 @@ export function testnetOptions<T, S extends TestnetScope = 'chain'>(
   y: Argv<T>,
   scope: S = 'chain' as S,
   except: readonly string[] = [],
+  keys = KEYS,
 ): Argv<T & TestnetArgsOf<S>> {
   let out: Argv<T> = y;
-  for (const k of testnetKeys(scope, except)) out = out.option(k.flag!, configOption(k.key));
+  for (const k of testnetKeys(scope, except, keys)) out = out.option(k.flag!, configOption(k));
   return out as unknown as Argv<T & TestnetArgsOf<S>>;
 }
 

@@ -5,7 +5,7 @@
 import type { Options } from 'yargs';
 import { z } from 'zod';
 import { numberOption } from './numbers.js';
-import { KEY_SPECS, KEYS, type ConfigKey } from './schema.js';
+import { KEY_SPECS, KEYS, type ConfigKey, type KeySpec } from './schema.js';
 import { parseUnlockedText } from './unlocked.js';
 
 /** The `--config` option, for a command's builder (or as a global option). */
@@ -50,15 +50,15 @@ export function givenFlags(argv: Record<string, unknown>, rawArgs?: readonly str
  * variable and what "unset" means in the help text. `describe` replaces the row's text where a
  * command gives the key a meaning of its own (e.g. `diff --difficulty`).
  */
-export function configOption(key: ConfigKey, describe?: string): Options {
-  const k = KEY_SPECS.get(key);
-  if (!k?.flag) throw new Error(`config key ${key} has no flag`);
+export function configOption(key: ConfigKey | KeySpec, describe?: string): Options {
+  const k = typeof key === 'string' ? KEY_SPECS.get(key) : key;
+  if (!k?.flag) throw new Error(`config key ${typeof key === 'string' ? key : key.key} has no flag`);
   const notes = [k.env ? `or ${k.env}` : '', k.default === undefined && k.unset ? `default: ${k.unset}` : ''].filter(
     Boolean,
   );
   const text = `${describe ?? k.describe}${notes.length ? ` (${notes.join('; ')})` : ''}`;
   if (k.number) return numberOption(k.flag, k.number, text);
-  if (key === 'unlocked')
+  if (k.key === 'unlocked')
     return { type: 'string', describe: text, coerce: (v: unknown) => parseUnlockedText('--unlocked', v) };
   const dflt = k.default === undefined ? {} : { default: k.default };
   if (k.schema instanceof z.ZodEnum) return { choices: k.schema.options as string[], describe: text, ...dflt };
