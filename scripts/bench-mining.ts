@@ -40,7 +40,7 @@ export async function mineOne(mode: RandomxMode, o: MineOneOptions, report: Repo
     let h = await t.daemon.client.height();
     for (let i = 0; i <= (o.blocks ?? 15); i++) {
       const t0 = performance.now();
-      h = await t.mine(h + 1);
+      h = await t.mine({ to: h + 1 });
       times.push(performance.now() - t0);
     }
     const [first, ...rest] = times;

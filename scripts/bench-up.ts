@@ -26,7 +26,7 @@ export async function upColdWarm(
     report(
       `up.${label}.${kind}.total`,
       ms(total),
-      `snapshot ${t.snapshot.status}, height ${t.height}, ${await describe(t)}`,
+      `snapshot ${t.snapshot.status}, height ${t.readyHeight}, ${await describe(t)}`,
     );
     const s0 = performance.now();
     await t.stop();

@@ -25,6 +25,7 @@ const LAYERS: Record<string, number> = {
   install: 2,
   testnet: 3,
   config: 4,
+  control: 4, // the control endpoint of a running `up`: over the testnet
   scenario: 4,
   diff: 5,
   record: 5.5, // above diff: it checks answers with the diff's table of volatile values

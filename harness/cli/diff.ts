@@ -2,8 +2,9 @@
 // with two bin dirs) and report every step whose status or answer differs; exit 0 only when
 // nothing diverged beyond the accept file and nothing ended in an infrastructure error. With
 // `--against <recording>`, side B is a recording (harness/diff/recording.ts) and only side A runs.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, relative, resolve } from 'node:path';
+import { checkOutputPath, writeOutputFile } from '../common/output-file.js';
+import { existsSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { configOption, givenFlags } from '../config/yargs.js';
@@ -110,6 +111,10 @@ async function againstCommandLine(argv: DiffArgs, err: (l: string) => void): Pro
 export async function diffCommandLine(argv: DiffArgs): Promise<DiffResult> {
   const err = (l: string): void => void process.stderr.write(`${l}\n`);
   let result: DiffResult;
+  if (argv.output) {
+    const inputs = argv.files?.length ? await expandFiles(argv.files) : [];
+    checkOutputPath('--output', argv.output, [...inputs, ...(argv.accept ? [argv.accept] : [])]);
+  }
   if (argv.against) result = await againstCommandLine(argv, err);
   else {
     if (!argv.files?.length)
@@ -134,10 +139,8 @@ export async function diffCommandLine(argv: DiffArgs): Promise<DiffResult> {
   const report =
     argv.reporter === 'json' ? toJsonReport(result) : argv.reporter === 'junit' ? toJUnitReport(result) : human;
   if (argv.reporter !== 'human' || argv.output) process.stderr.write(human);
-  if (argv.output) {
-    mkdirSync(dirname(resolve(argv.output)), { recursive: true });
-    writeFileSync(argv.output, report);
-  } else process.stdout.write(report);
+  if (argv.output) writeOutputFile('--output', argv.output, report);
+  else process.stdout.write(report);
   return result;
 }
 

@@ -92,7 +92,8 @@ async function doctor(argv: DoctorArgs): Promise<void> {
   report.backends = backends;
   report.auto = (() => {
     try {
-      return resolveBackend('auto', binDir).reason;
+      // printed under the key `auto`: the reason without its own `auto: `
+      return resolveBackend('auto', binDir).reason.replace(/^auto: /, '');
     } catch (err) {
       return err instanceof Error ? err.message : String(err);
     }

@@ -8,6 +8,9 @@ import { mineTo } from '../testnet/mining.js';
 import { createProgress, progressMode } from '../testnet/progress.js';
 import { scaled } from '../common/timeouts.js';
 import { pickRun, runInfo } from './runs.js';
+import { requestMine } from '../control/client.js';
+import { createWalletClient } from '../rpc/wallet.js';
+import { syncWallets } from '../testnet/sync.js';
 
 interface MineArgs {
   blocks?: number;
@@ -39,9 +42,10 @@ async function mine(argv: MineArgs): Promise<void> {
   if (!info.daemon || !info.addresses || !info.backend)
     throw new Error(`run ${r.runId} is still starting; try again when \`saltnet up\` says it is up`);
   const daemon = createDaemonClient(info.daemon);
+  let target: number;
   try {
     const start = await daemon.height();
-    const target = argv.to ?? start + (argv.blocks ?? 1);
+    target = argv.to ?? start + (argv.blocks ?? 1);
     if (target > MAX_HEIGHT)
       throw new Error(
         `mining ${argv.blocks} blocks from height ${start} would pass height ${MAX_HEIGHT}, the highest saltnet mines to`,
@@ -50,15 +54,27 @@ async function mine(argv: MineArgs): Promise<void> {
       process.stdout.write(`already at height ${start}\n`);
       return;
     }
-    const spec = BACKENDS[info.backend];
+    // The testnet's own process mines and then syncs every wallet it owns; a run without a control endpoint
+    // (an older saltnet) is mined from here, and its main wallet synced.
+    if (info.control) {
+      const res = await requestMine(info.control, { to: target });
+      process.stdout.write(`height ${res.height}\n`);
+      return;
+    }
     const res = await mineTo(daemon, target, {
-      spec,
+      spec: BACKENDS[info.backend],
       // the blocks go to the miner wallet, so the main wallet's balance moves only with its own transactions
       addresses: info.minerAddresses ?? info.addresses,
       timeoutMs: scaled(3_600_000),
       ...(info.mining ? { threads: info.mining.threads } : {}),
       progress: createProgress('mining', start, target, progressMode(), (l) => void process.stderr.write(`${l}\n`)),
     });
+    if (info.wallet) {
+      const wallet = createWalletClient(info.wallet);
+      await syncWallets(res.height, [{ name: 'main', client: wallet }], { timeoutMs: scaled(120_000) }).finally(() =>
+        wallet.close(),
+      );
+    }
     process.stdout.write(`height ${res.height}\n`);
   } finally {
     await daemon.close();

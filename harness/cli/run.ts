@@ -1,8 +1,9 @@
 // `saltnet run <files, folders or globs>`: run scenario files and report; exit 0 only when none failed or
 // ended in an infrastructure error (and there was at least one).
-import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { checkOutputPath, writeOutputFile } from '../common/output-file.js';
+import { statSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { glob } from 'tinyglobby';
 import type { ConfigValues } from '../config/schema.js';
 import { configOption } from '../config/yargs.js';
@@ -100,6 +101,7 @@ async function runAndReport(argv: RunArgs, extra: Partial<RunnerOptions>): Promi
       'say which scenarios to run: saltnet run scenarios/*.yaml (or set run.files in saltnet.config.yaml)',
     );
   const all = await expandFiles(argv.files);
+  if (argv.output) checkOutputPath('--output', argv.output, all);
   const files = shard(all, argv.shard);
   // The chain state comes from the whole suite, not this shard: every shard restores the same snapshot.
   // Unsharded and unfiltered, the runner takes it from the files it parses anyway ('suite'): each file is read once.
@@ -147,10 +149,8 @@ async function runAndReport(argv: RunArgs, extra: Partial<RunnerOptions>): Promi
         : argv.reporter === 'json'
           ? toJson(results)
           : '';
-    if (argv.output) {
-      mkdirSync(dirname(resolve(argv.output)), { recursive: true });
-      writeFileSync(argv.output, text);
-    } else process.stdout.write(text);
+    if (argv.output) writeOutputFile('--output', argv.output, text);
+    else process.stdout.write(text);
   }
   return results;
 }

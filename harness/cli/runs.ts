@@ -1,6 +1,7 @@
 // Finding the runs `saltnet up` registered, for down, status and mine.
 import { isAlive, isRunId, listRuns, type RunRecord } from '../process/registry.js';
 import type { BackendName } from '../testnet/backends.js';
+import type { ControlInfo } from '../control/client.js';
 
 export interface RunInfo {
   daemon?: string;
@@ -11,6 +12,8 @@ export interface RunInfo {
   workdir?: string;
   /** How the testnet mines now (Testnet.mining): `saltnet mine` uses its threads. */
   mining?: { difficulty: number; threads: number };
+  /** The control endpoint of the `up` that owns the testnet. */
+  control?: ControlInfo;
 }
 
 export const runInfo = (r: RunRecord): RunInfo => (r.info ?? {}) as RunInfo;

@@ -7,7 +7,7 @@ import { cacheDir } from '../common/cache-dir.js';
 import { removeSnapshot } from '../snapshot/store.js';
 import { resolveBackend } from '../testnet/binaries.js';
 import { binaryHashes } from '../testnet/chain-cache.js';
-import { requestSave, type ControlInfo } from './control.js';
+import { requestSave, type ControlInfo } from '../control/client.js';
 import { pickRun, runInfo } from './runs.js';
 import { up, upOptions, type UpArgs } from './up.js';
 

@@ -6,19 +6,36 @@
 //                       shorthand `${bob.address}`, `${bob.cn}`, `${bob.carrot}`
 //   metadata            { <metadata name>: { url, sha256, size } }   → `${metadata.rich.url}`
 //   height              the daemon height when the step starts        → `${height}`
+//   unique              `${unique.ticker}`, `${unique.gold}`: a token ticker of this scenario run's own (4
+//                       characters, A-Z and 0-9), the same for one name within the run, another for each name
 //   env                 optional override of process.env (tests)      → `${env.HOME}`; `${env.public.HOME}`
 //                       is the same value, marked as no secret (see env-secrets.ts)
 //
 // A string that is exactly one placeholder takes the value's own type (bigint, number, object…);
 // placeholders embedded in text are stringified (bigints exactly, objects as JSON). `$${` is a
 // literal `${`. Interpolate a value once: the escape is removed on the way.
+import { randomInt } from 'node:crypto';
 import { formatPath, parsePath, type PathSegment } from '../common/path.js';
 import type { Template } from './types.js';
 
 export type Scope = Record<string, unknown>;
 
 /** Scope keys with a fixed meaning (never saved names or wallet names). */
-export const SCOPE_ROOTS = ['env', 'wallets', 'metadata', 'height'] as const;
+export const SCOPE_ROOTS = ['env', 'wallets', 'metadata', 'height', 'unique'] as const;
+/** A name after `unique.`. */
+export const UNIQUE_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** The ticker `${unique.<name>}` stands for in this scope: made on first use (random, distinct per name). */
+function uniqueTicker(scope: Scope, name: string): string {
+  const made = (scope.unique ??= {}) as Record<string, string>;
+  if (made[name]) return made[name];
+  const taken = new Set(Object.values(made));
+  let t: string;
+  do t = Array.from({ length: 4 }, () => TICKER_CHARS[randomInt(TICKER_CHARS.length)]).join('');
+  while (taken.has(t));
+  return (made[name] = t);
+}
+const TICKER_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 /** Fields of `wallets.<name>` and of the `<name>.…` shorthand. */
 export const WALLET_FIELDS = ['address', 'cn', 'carrot'] as const;
 /** Fields of `metadata.<name>`. */
@@ -157,6 +174,14 @@ export function lookup(expr: string, scope: Scope): unknown {
     const v = env[name];
     if (v === undefined) throw new Error(`placeholder ${ph}: the environment variable ${name} is not set`);
     return v;
+  }
+  if (root === 'unique') {
+    const name = rest.length === 1 ? rest[0] : undefined;
+    if (typeof name !== 'string' || !UNIQUE_NAME.test(name))
+      throw new Error(
+        `bad placeholder ${ph}: write \${unique.NAME} (e.g. \${unique.ticker}) for a ticker of this run's own`,
+      );
+    return uniqueTicker(scope, name);
   }
   let base: unknown;
   if (Object.prototype.hasOwnProperty.call(scope, root)) {

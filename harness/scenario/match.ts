@@ -278,7 +278,8 @@ function failure(path: string, m: Mismatch): StepFailure {
 }
 
 /**
- * Check every expectation against a response; the first that fails is returned. Keys are paths
+ * Check every expectation against a response: the first that fails, with every failing one in its message. Keys are
+ * paths
  * from the response root (`result.…` or `error.…`); values are matchers or plain values, with
  * `${…}` placeholders resolved from `scope`. An error answer fails unless an expectation looks at
  * `error…`; a successful answer fails when every expectation looks at `error…`.
@@ -315,12 +316,15 @@ export function checkExpectations(response: Response, exp: Expectations, scope: 
       actual: `result ${showValue(response.result)}`,
     };
   }
+  const failures: StepFailure[] = [];
   for (const [key, segs, value] of entries) {
     const { found, value: actual } = getPath(response, segs);
     const m = matchValue(found, actual, value);
-    if (m) return failure(formatPath(segs) || key, m);
+    if (m) failures.push(failure(formatPath(segs) || key, m));
   }
-  return undefined;
+  const [first, ...more] = failures;
+  // The first failure's path and values; its message lists every expectation that does not hold, one a line.
+  return first && { ...first, message: [first.message, ...more.map((f) => f.message)].join('\n') };
 }
 
 /** Check an error answer against `expect_error` (code: equal; message: exact string or a matcher). */

@@ -84,6 +84,12 @@ function build(v: ValidatedDocument, file: string, loc: Locator): Scenario {
 
 // ---- entry points ----
 
+/** YAML parser messages that mean a line is indented wrong. */
+const INDENTATION =
+  /Sequence item without - indicator|All sequence items must start at the same column|must be sufficiently indented|Implicit keys need to be on a single line|Nested mappings are not allowed in compact mappings|bad indentation|Implicit map keys need to be followed by map values|A block sequence may not be used as an implicit map key|All mapping items must start at the same column/i;
+const INDENTATION_RULES =
+  'the items of one list start at the same column with "- ", the keys of one step line up, and what belongs to a key is indented more than the key';
+
 function yamlMessage(code: string, message: string): string {
   if (code === 'MULTIPLE_DOCS')
     return 'a scenario file holds one YAML document (remove the "---" separator and what follows, or split the file)';
@@ -93,6 +99,7 @@ function yamlMessage(code: string, message: string): string {
   if (/Unexpected flow-(seq|map)-start at node end/.test(text)) {
     return `${text}: inside { … } or [ … ], quote values that contain [ ] { } or commas, e.g. { tx: "result.tx_hash_list[0]" }`;
   }
+  if (INDENTATION.test(text)) return `${text} (check the indentation: ${INDENTATION_RULES})`;
   return text;
 }
 
@@ -224,7 +231,8 @@ export function parseScenario(text: string, file: string): Scenario {
  * Read (at most MAX_SCENARIO_BYTES: /dev/zero or a FIFO is refused, not read) and parse a scenario
  * file. Throws a ScenarioError. (The runner also checks the files its metadata steps serve: files.ts.)
  */
-export function loadScenarioSync(path: string): Scenario {
+/** Read and parse the scenario file `path`; positions and relative paths name `name` (default: the file itself). */
+export function loadScenarioSync(path: string, name = path): Scenario {
   let bytes: Buffer;
   try {
     bytes = readBounded(path, MAX_SCENARIO_BYTES, 'a scenario file');
@@ -232,17 +240,18 @@ export function loadScenarioSync(path: string): Scenario {
     if (!(e instanceof FileRefused)) throw e;
     throw new ScenarioError([
       {
-        pos: { file: path, line: 1, col: 1 },
+        pos: { file: name, line: 1, col: 1 },
         path: '(file)',
         message: `cannot read the scenario file: ${e.message}`,
         expected: 'a readable YAML file',
       },
     ]);
   }
-  return parseScenario(bytes.toString('utf8'), path);
+  const s = parseScenario(bytes.toString('utf8'), name);
+  return name === path ? s : { ...s, readFrom: path };
 }
 
 /** loadScenarioSync as a promise (the file is at most MAX_SCENARIO_BYTES: reading it at once is quick). */
-export async function loadScenario(path: string): Promise<Scenario> {
-  return loadScenarioSync(path);
+export async function loadScenario(path: string, name = path): Promise<Scenario> {
+  return loadScenarioSync(path, name);
 }

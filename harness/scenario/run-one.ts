@@ -1,5 +1,6 @@
 // One scenario on a prepared testnet: its wallets' clients, its steps in order, its artifacts, and
 // how it ended — passed, failed (the scenario's own failure) or error (the infrastructure's).
+import { logTails } from './log-tails.js';
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createDaemonClient } from '../rpc/daemon.js';
@@ -77,7 +78,7 @@ export async function runOne(
     );
     result.artifactDir = run.artifacts.dir;
     // The source too, so that `saltnet repro` can run exactly this file again.
-    run.artifacts.writeScenario({ source: readFileSync(s.file, 'utf8'), parsed: s });
+    run.artifacts.writeScenario({ source: readFileSync(s.readFrom ?? s.file, 'utf8'), parsed: s });
     // Stopped meanwhile: what prepare() still makes is released when it is made.
     run.prepared = await untilAborted(prepare(), o.signal, (late) => void late.release(true).catch(() => undefined));
     run.deaths = watchDeaths(run.prepared.testnet);
@@ -198,8 +199,7 @@ async function finish(s: Scenario, run: Run, o: RunnerOptions, result: ScenarioR
   const bad = isUnsuccessful(result);
   // An interruption is not a failure to investigate: no log tails for it.
   if (bad && prepared && result.status !== 'interrupted') {
-    result.logTails = {};
-    for (const p of prepared.testnet.supervisor.processes()) result.logTails[p.name] = p.tail(20);
+    result.logTails = logTails(prepared.testnet.supervisor.processes());
   }
   // The result goes to result.json, the hooks (reports, junit) and the caller: redacted in place.
   Object.assign(result, run.env.redactValue({ ...result }));

@@ -2,6 +2,7 @@
 // its scenarios, each with fresh funded wallets), satisfy each scenario's `requires`, run its steps,
 // record artifacts, and report. Failures never stop other scenarios unless --bail. A testnet that
 // does not start is started once more before its scenarios end as infrastructure errors.
+import { existsSync } from 'node:fs';
 import { fundingAsset } from '../testnet/backends.js';
 import { dirname } from 'node:path';
 import type { BackendName, BackendSpec } from '../testnet/backends.js';
@@ -27,6 +28,11 @@ export interface RunnerOptions extends MiningOptions {
   backend: BackendName | 'auto';
   binDir?: string;
   difficulty?: number;
+  /**
+   * Scenario files that are copies, with the path of their original (`saltnet repro`): each is reported, and its
+   * relative paths resolved, as the original (when the original's folder still exists).
+   */
+  originals?: Record<string, string>;
   /** `shared`: one testnet, a fresh wallet per scenario (fast); `fresh`: a testnet per scenario (isolated). */
   isolation: 'shared' | 'fresh';
   workers: number;
@@ -131,10 +137,13 @@ interface RunContext {
 export async function runFiles(files: string[], o: RunnerOptions): Promise<ScenarioResult[]> {
   const results: ScenarioResult[] = [];
   const scenarios: Scenario[] = [];
-  for (const file of files) {
+  for (const path of files) {
     const t0 = Date.now();
+    // A copy (saltnet repro's) runs under its original's name: positions and relative paths are the original's.
+    const original = o.originals?.[path];
+    const file = original !== undefined && existsSync(dirname(original)) ? original : path;
     try {
-      const s = await loadScenario(file);
+      const s = await loadScenario(path, file);
       if (o.filter && !o.filter(s)) continue;
       // The files its metadata steps serve, before any testnet starts (steps.ts checks them again as it reads them).
       checkScenarioFiles(s, { baseDir: dirname(file), allowOutside: o.allowFilesOutside === true });
@@ -336,7 +345,7 @@ async function runShared(scenarios: Scenario[], c: RunContext): Promise<Scenario
     const known = chains[w];
     if (known) return known;
     const started = given
-      ? given.daemon.client.height().then(async (h) => (h < height && (await given.mine(height)), given))
+      ? given.daemon.client.height().then(async (h) => (h < height && (await given.mine({ to: height })), given))
       : retryOnce(() => startTestnet({ ...c.base, height, unlocked }), 'building the shared testnet', o.log, o.signal);
     started.catch(() => undefined); // awaited by each scenario of the worker, which reports it
     return (chains[w] = started);

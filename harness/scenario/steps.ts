@@ -1,6 +1,7 @@
 // Executing one scenario step: its kind (steps/registry.ts) runs it; then the step's expectations
 // are checked and its values saved, the same way for every kind.
 import type { JsonRpcAnswer } from '../rpc/jsonrpc.js';
+import { hintFor } from './error-hints.js';
 import { checkError, checkExpectations, getPath } from './match.js';
 import type { Scope } from './interpolate.js';
 import { StepFailed, fail, refreshScope, type StepContext } from './steps/context.js';
@@ -14,8 +15,9 @@ export { refreshScope, type ScenarioWallet, type StepContext } from './steps/con
 function verify(step: Step, response: JsonRpcAnswer, scope: Scope): StepFailure | undefined {
   if (step.expect_error) return checkError(response, step.expect_error);
   if (response.error) {
+    const hint = hintFor(response.error);
     return {
-      message: `unexpected error ${response.error.code}: ${response.error.message}`,
+      message: `unexpected error ${response.error.code}: ${response.error.message}${hint ? ` (${hint})` : ''}`,
       actual: JSON.stringify(response.error),
       expected: 'a result (add expect_error to expect this error)',
     };

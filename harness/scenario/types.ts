@@ -109,6 +109,8 @@ export interface WalletDecl {
 
 export interface Scenario {
   file: string;
+  /** The file it was read from, when that is a copy of `file` (saltnet repro's). */
+  readFrom?: string;
   name: string;
   description?: string;
   tags: string[];

@@ -13,6 +13,12 @@ export function progressMode(requested: 'auto' | ProgressMode = 'auto'): Progres
   return process.stderr.isTTY && process.env.CI === undefined ? 'bar' : 'lines';
 }
 
+/** Plain progress lines: one every 5 s. */
+const LINE_EVERY_MS = 5000;
+/** An ETA once mining has run this long and found this many blocks. */
+const ETA_AFTER_MS = 3000;
+const ETA_AFTER_BLOCKS = 5;
+
 export function createProgress(
   label: string,
   start: number,
@@ -22,9 +28,11 @@ export function createProgress(
 ): Progress {
   const t0 = Date.now();
   const rate = (h: number): number => (h - start) / Math.max((Date.now() - t0) / 1000, 0.001);
+  // The first blocks after a start are slow (the miner warms up): no ETA until the rate means something.
   const eta = (h: number): string => {
     const r = rate(h);
-    return r > 0 ? `${Math.max(0, Math.ceil((target - h) / r))}s` : '?';
+    const settled = Date.now() - t0 >= ETA_AFTER_MS && h - start >= ETA_AFTER_BLOCKS;
+    return settled && r > 0 ? `${Math.max(0, Math.ceil((target - h) / r))}s` : '?';
   };
   if (mode === 'none') return { update: () => undefined, done: () => undefined };
   if (mode === 'bar') {
@@ -46,10 +54,11 @@ export function createProgress(
       },
     };
   }
-  let lastLine = 0;
+  // The first line after LINE_EVERY_MS of mining: a build that takes two seconds prints none.
+  let lastLine = t0;
   return {
     update(h) {
-      if (Date.now() - lastLine < 5000) return;
+      if (Date.now() - lastLine < LINE_EVERY_MS) return;
       lastLine = Date.now();
       // A block or two past the target (trimmed afterwards) shows as the target, not as 1400%.
       const shown = Math.min(h, target);

@@ -18,6 +18,7 @@ import type { SnapshotInfo } from './state.js';
 import type { MiningInfo, Testnet, TestnetOptions } from './types.js';
 import type { WalletAddresses } from './wallet-setup.js';
 import type { WalletHandle, WalletSet } from './wallets.js';
+import { mineTarget, syncWallets, type MineRequest } from './sync.js';
 
 /** A daemon's settings with the threads `mine` asks it for (the shape Testnet.mining shows). */
 export type Mining = MiningInfo;
@@ -205,11 +206,11 @@ function testnetObject(run: Run, p: Parts, ops: StateOps, height: number, snapsh
     },
     mining: { ...run.serve },
     phases: run.phases,
-    height,
+    readyHeight: height,
+    height: () => daemon.client.height(),
     health: async () => ({ [d.name]: await d.health(), ...(await wallets.health()) }),
     crashes: () => [...d.crashes, ...wallets.crashes()],
-    mine: async (target: number) =>
-      (await mineTo(daemon.client, target, { ...mineOptions(run), addresses: p.minerAddresses })).height,
+    ...mining(run, p),
     addWallet: (name: string) => wallets.add(name),
     wallets: () => wallets.handles(),
     removeWallet: (name: string) => wallets.remove(name),
@@ -242,4 +243,21 @@ function testnetObject(run: Run, p: Parts, ops: StateOps, height: number, snapsh
     stop,
     [Symbol.asyncDispose]: stop,
   };
+}
+
+/** `mine` and `sync` of the testnet: blocks to the miner wallet, then every wallet refreshed to the new height. */
+function mining(run: Run, p: Parts): Pick<Testnet, 'mine' | 'sync'> {
+  const { daemon, wallets } = p;
+  const sync = async (): Promise<void> =>
+    syncWallets(await daemon.client.height(), wallets.handles().values(), {
+      timeoutMs: scaled(120_000),
+      signal: run.aborter.signal,
+    });
+  const mine = async (what: MineRequest, o: { sync?: boolean } = {}): Promise<number> => {
+    const target = mineTarget(what, await daemon.client.height());
+    const { height } = await mineTo(daemon.client, target, { ...mineOptions(run), addresses: p.minerAddresses });
+    if (o.sync !== false) await sync();
+    return height;
+  };
+  return { mine, sync };
 }

@@ -7,6 +7,7 @@ import type { BackendName, RandomxChoice, RandomxMode } from './backends.js';
 import type { PrefixMode } from './chain-cache.js';
 import type { ResolvedBackend } from './binaries.js';
 import type { MiningAddresses } from './mining.js';
+import type { MineRequest } from './sync.js';
 import type { TestnetEvent } from './events.js';
 import type { CrashReport } from './program.js';
 import type { ProgressMode } from './progress.js';
@@ -83,7 +84,10 @@ export interface Testnet {
   readonly mining: MiningInfo;
   /** Milliseconds spent in each phase of `up`. */
   readonly phases: Record<string, number>;
-  readonly height: number;
+  /** The chain's height when the testnet became ready (`height()` asks the daemon for the height now). */
+  readonly readyHeight: number;
+  /** The chain's height now (the daemon's block count). */
+  height(): Promise<number>;
   /** Each program by name (daemon, wallet-rpc, wallet-rpc-<name>): running and answering its RPC now. */
   health(): Promise<Record<string, boolean>>;
   /** Every crash of a program of this testnet so far (each restarted, or the one that failed it). */
@@ -92,8 +96,14 @@ export interface Testnet {
   onEvent(listener: (e: TestnetEvent) => void): () => void;
   /** The `failed` event that ended this testnet (a program crashed once more than its restarts allow), if one did. */
   readonly failure: TestnetEvent | undefined;
-  /** Mine to a height (CN/Carrot switch handled); the blocks go to the miner wallet. */
-  mine(target: number): Promise<number>;
+  /**
+   * Mine blocks — `mine(1)`, `mine({ blocks: 5 })` — or up to a height — `mine({ to: 1300 })` — exactly (CN/Carrot
+   * switch handled); the blocks go to the miner wallet. Then every wallet of the testnet refreshes to the new height
+   * before it returns (`{ sync: false }`: none does). Returns the height reached.
+   */
+  mine(what: MineRequest, o?: { sync?: boolean }): Promise<number>;
+  /** Refresh every wallet of the testnet until each stands at the daemon's height. */
+  sync(): Promise<void>;
   /** Create another wallet (through a wallet RPC serving the wallets folder) or reopen it on a reused workdir. */
   addWallet(name: string): Promise<WalletHandle>;
   /** Every wallet by name, `main` first. */

@@ -74,7 +74,7 @@ export function contextOf(t: Testnet, timeoutFactor: number): SaltnetContext {
         : {}),
     },
     miner: { addresses: plain(t.miner.addresses) },
-    height: t.height,
+    height: t.readyHeight,
     workdir: t.workdir,
     runId: t.runId,
     binaries: {

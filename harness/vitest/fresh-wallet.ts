@@ -35,6 +35,7 @@ import type { ResolvedBackend } from '../testnet/binaries.js';
 import { fundFromWallet } from '../testnet/funding.js';
 import { addressAt, type MiningAddresses } from '../testnet/mining.js';
 import { generateSecret } from '../testnet/secrets.js';
+import type { SyncTarget } from '../testnet/sync.js';
 import { walletAddresses } from '../testnet/wallet-setup.js';
 import { Program } from '../testnet/program.js';
 import { defineWalletRpc, type WalletRpcHandle } from '../testnet/wallet-rpc.js';
@@ -87,6 +88,13 @@ interface FileFolder {
 const folders = new Map<string, FileFolder>();
 /** Every fresh wallet that is up in this worker: its supervisor and its folder. */
 const live = new Map<Supervisor, string>();
+/** The clients of the fresh wallets that are up in this worker, by name: `mine` syncs them. */
+const clients = new Map<string, WalletClient>();
+
+/** The fresh wallets up in this worker now (name and client). */
+export function liveFreshWallets(): SyncTarget[] {
+  return [...clients].map(([name, client]) => ({ name, client }));
+}
 
 /** The test file running now (vitest's expect state), for the folder's name. */
 function currentTestFile(): string {
@@ -275,9 +283,11 @@ export async function freshWallet(context: SaltnetContext, opts: FreshWalletOpti
     if (unlocked > 0n) await fundFresh(c, { client: rpc, addresses }, unlocked, opts.asset, name);
     const daemon = createDaemonClient(c.daemonUrl);
     const height = await daemon.height().finally(() => daemon.close());
+    clients.set(name, rpc);
     let stopping: Promise<void> | undefined;
     const stop = (): Promise<void> =>
       (stopping ??= (async () => {
+        clients.delete(name);
         await rpc.close().catch(() => undefined);
         await program.stop();
         await sup.stopAll();

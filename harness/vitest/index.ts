@@ -7,9 +7,10 @@ import { createDaemonClient, type DaemonClient } from '../rpc/daemon.js';
 import { createWalletClient, type WalletClient } from '../rpc/wallet.js';
 import { BACKENDS } from '../testnet/backends.js';
 import { mineTo } from '../testnet/mining.js';
+import { syncWallets } from '../testnet/sync.js';
 import { withChainLock } from './chain-lock.js';
 import { checkContext, type SaltnetContext } from './context.js';
-import { freshWallet, type FreshWallet, type FreshWalletOptions } from './fresh-wallet.js';
+import { freshWallet, liveFreshWallets, type FreshWallet, type FreshWalletOptions } from './fresh-wallet.js';
 
 export { checkContext, type ContextAddresses, type SaltnetContext } from './context.js';
 export { freshWallet, type FreshWallet, type FreshWalletOptions } from './fresh-wallet.js';
@@ -41,30 +42,31 @@ export function connect(context: SaltnetContext): Connection {
 }
 
 /**
- * Mine `blocks` blocks (to the miner wallet, which no test uses) and return the new height; it may
- * overshoot by a block or two. Holds the chain lock, so two workers never mine at once.
+ * Mine `blocks` blocks (to the miner wallet, which no test uses) and return the new height. Then the main wallet and
+ * this worker's fresh wallets refresh to that height before it returns (`{ sync: false }`: they do not). Holds the
+ * chain lock, so two workers never mine at once.
  */
-export async function mine(context: SaltnetContext, blocks = 1): Promise<number> {
+export async function mine(context: SaltnetContext, blocks = 1, o: { sync?: boolean } = {}): Promise<number> {
   const c = checkContext(context);
   if (!Number.isInteger(blocks) || blocks < 1)
     throw new Error(`mine: blocks must be a whole number >= 1, got ${blocks}`);
   setTimeoutFactor(c.timeoutFactor);
-  const daemon = createDaemonClient(c.daemonUrl);
-  try {
-    return await withChainLock(c, async () => {
-      const target = (await daemon.height()) + blocks;
-      return (
-        await mineTo(daemon, target, {
-          spec: BACKENDS[c.backend],
-          addresses: c.miner.addresses,
-          timeoutMs: scaled(600_000),
-          ...(c.mining ? { threads: c.mining.threads } : {}),
-        })
-      ).height;
+  await using conn = connect(c);
+  const height = await withChainLock(c, async () => {
+    const target = (await conn.daemon.height()) + blocks;
+    const mined = await mineTo(conn.daemon, target, {
+      spec: BACKENDS[c.backend],
+      addresses: c.miner.addresses,
+      timeoutMs: scaled(600_000),
+      ...(c.mining ? { threads: c.mining.threads } : {}),
     });
-  } finally {
-    await daemon.close();
-  }
+    return mined.height;
+  });
+  if (o.sync !== false)
+    await syncWallets(height, [{ name: 'main', client: conn.wallet }, ...liveFreshWallets()], {
+      timeoutMs: scaled(120_000),
+    });
+  return height;
 }
 
 export interface UseFreshWalletOptions extends FreshWalletOptions {

@@ -47,11 +47,51 @@ describe('saltnet up, status, mine', { timeout: 150_000 }, () => {
     expect(runs[0]).toMatchObject({ runId: ready.runId, state: 'running', backend: 'sim' });
     const mined = await saltnet(['mine', '5']);
     expect(mined.exitCode).toBe(0);
-    expect(Number(/height (\d+)/.exec(mined.stdout as string)?.[1])).toBeGreaterThanOrEqual(runs[0].height + 5);
+    const height = Number(/height (\d+)/.exec(mined.stdout as string)?.[1]);
+    expect(height).toBeGreaterThanOrEqual(runs[0].height + 5);
+    // mine returns once the main wallet has refreshed to the new height (its own refresh is every 20 s)
+    const wallet = await fetch(`${ready.wallet.url}/json_rpc`, {
+      method: 'POST',
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'get_height' }),
+    });
+    expect(((await wallet.json()) as any).result.height).toBe(height);
     proc.kill('SIGINT');
     const r = await proc;
     expect(r.exitCode).toBe(130);
     expect(pidsOf(ready).filter((p) => isAlive(p))).toEqual([]);
+    expect(JSON.parse((await saltnet(['status', '--json'])).stdout as string)).toEqual([]);
+  });
+});
+
+describe('saltnet up --detach, for CI scripts', { timeout: 150_000 }, () => {
+  it('prints the ready line and exits 0; the testnet runs on until saltnet down', async () => {
+    const r = await saltnet(['up', '--backend', 'sim', '--height', '30', '--unlocked', '0', '--detach', '--json']);
+    expect(r.exitCode, r.all as string).toBe(0);
+    const ready = JSON.parse((r.stdout as string).trim().split('\n').pop()!);
+    expect(ready).toMatchObject({ event: 'ready', backend: 'sim', ownerPid: expect.any(Number) });
+    expect([ready.ownerPid, ...pidsOf(ready)].map((p) => isAlive(p))).toEqual([true, true, true]);
+    const runs = JSON.parse((await saltnet(['status', '--json'])).stdout as string);
+    expect(runs).toMatchObject([{ runId: ready.runId, state: 'running' }]);
+    expect((await saltnet(['mine', '2'])).exitCode).toBe(0);
+    expect((await saltnet(['down'])).exitCode).toBe(0);
+    await waitFor('the detached up and its programs to stop', async () =>
+      [ready.ownerPid, ...pidsOf(ready)].every((p) => !isAlive(p)),
+    );
+    expect(existsSync(ready.workdir)).toBe(false);
+  });
+
+  it('for people: the ready summary says how to stop it', async () => {
+    const r = await saltnet(['up', '--backend', 'sim', '--height', '30', '--unlocked', '0', '--detach']);
+    expect(r.exitCode, r.all as string).toBe(0);
+    expect(r.stdout).toMatch(/^saltnet is up \(/);
+    expect(r.stdout).toContain('stop it with `saltnet down`');
+    expect((await saltnet(['down'])).exitCode).toBe(0);
+  });
+
+  it('a testnet that cannot start: exit 1 with the reason, nothing left running', async () => {
+    const r = await saltnet(['up', '--backend', 'salvium', '--bin-dir', join(state, 'nope'), '--detach']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/ended before it was ready[\s\S]*nope/);
     expect(JSON.parse((await saltnet(['status', '--json'])).stdout as string)).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@
 // and a JSON event with --json), started again on the same data, shown truthfully by `saltnet
 // status`; once its restarts are used up `up` ends non-zero and keeps the workdir with the logs.
 // Saving a snapshot changes the pids, and says so; a bad key is refused before anything stops.
+import { connect } from 'node:net';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -120,6 +121,31 @@ describe('pids that change on purpose', { timeout: 150_000 }, () => {
       ['daemon', pids[0].pid, true],
       ['wallet-rpc', pids[1].pid, true],
     ]);
+  });
+
+  it('a client that sends half a body and goes away does not wedge the control endpoint', async () => {
+    const s = await up();
+    const control = (listRuns()[0]!.info as any).control;
+    const token = readFileSync(control.tokenFile, 'utf8');
+    const { port } = new URL(control.url);
+    await new Promise<void>((ok) => {
+      const sock = connect(Number(port), '127.0.0.1', () => {
+        sock.write(
+          `POST /snapshot HTTP/1.1\r\nHost: x\r\nx-saltnet-token: ${token}\r\ncontent-type: application/json\r\n` +
+            'Content-Length: 1000\r\n\r\n{"key":',
+        );
+        setTimeout(() => sock.destroy(), 200);
+        sock.on('close', () => ok());
+      });
+    });
+    const res = await fetch(`${control.url}/snapshot`, {
+      method: 'POST',
+      headers: { 'x-saltnet-token': token, 'content-type': 'application/json' },
+      body: JSON.stringify({ key: '../../etc' }),
+    });
+    // answered (the key is bad), not "busy": the half-sent request holds nothing
+    expect(((await res.json()) as any).error).toContain('not a snapshot key');
+    expect(s.events()).toEqual([]);
   });
 
   it('a bad key to the control endpoint is refused before any program stops', async () => {

@@ -30,7 +30,7 @@ describeReal('the library API on real Salvium', () => {
   });
 
   it('starts funded and token-ready', async () => {
-    expect(t.height).toBeGreaterThanOrEqual(1201);
+    expect(t.readyHeight).toBeGreaterThanOrEqual(1201);
     expect((await t.wallet.client.balance('SAL1')).unlocked).toBeGreaterThanOrEqual(1100n * SAL1);
   });
 
@@ -81,7 +81,7 @@ describeReal('the library API on real Salvium', () => {
   it('checkpoints and reverts the chain and wallets', async () => {
     const h = await t.daemon.client.height();
     await t.checkpoint('before');
-    await t.mine(h + 3);
+    await t.mine({ to: h + 3 });
     expect(await t.daemon.client.height()).toBeGreaterThanOrEqual(h + 3);
     await t.revert('before');
     expect(await t.daemon.client.height()).toBe(h);
@@ -107,7 +107,7 @@ describeReal('the library API on real Salvium', () => {
     const d = t.daemon.pid;
     const h = await t.daemon.client.height();
     process.kill(d, 'SIGKILL');
-    expect(await t.mine(h + 2)).toBeGreaterThanOrEqual(h + 2);
+    expect(await t.mine({ to: h + 2 })).toBeGreaterThanOrEqual(h + 2);
     const crashes = t.crashes();
     expect(crashes.some((c) => c.pid === w && c.exit.signal === 'SIGKILL')).toBe(true);
     expect(crashes.some((c) => c.pid === d && c.program === 'daemon')).toBe(true);

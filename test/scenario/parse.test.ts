@@ -131,8 +131,8 @@ describe('a rich scenario using every construct', () => {
       params: { ticker: 'RICH', supply: '18440000000000000', metadata: 'rich', get_tx_keys: true },
     });
     expect(s.steps[20]).toMatchObject({ expect_error: { code: -7, message: 'Token already exists.' } });
-    expect(byName('mine 2').action).toEqual({ kind: 'mine', blocks: 2 });
-    expect(byName('mine to 1300').action).toEqual({ kind: 'mine', to: 1300 });
+    expect(byName('mine 2').action).toEqual({ kind: 'mine', blocks: 2, sync: true });
+    expect(byName('mine to 1300').action).toEqual({ kind: 'mine', to: 1300, sync: true });
     expect(byName('snapshot before_restart').action).toEqual({ kind: 'snapshot', name: 'before_restart' });
     expect(byName('restart wallet')).toMatchObject({ wallet: 'bob', action: { kind: 'restart', target: 'wallet' } });
     expect(byName('restart daemon').action).toEqual({ kind: 'restart', target: 'daemon' });

@@ -1,4 +1,4 @@
-// Conformance: every request recorded from the real programs (../shared/reference/transcripts) is
+// Conformance: every request recorded from the real programs (fixtures/transcripts/salvium-v1.1.3c) is
 // replayed against the simulator in the matching chain state, and the answer must conform: same
 // HTTP status, same error code and message, same response shape (see conform.ts). The story below
 // rebuilds the recorded session: a wallet that mined every block, token TST1 confirmed, RICH

@@ -57,16 +57,16 @@ describe('up with the chain-state cache', () => {
       expect(t.phases.snapshotSave).toBeGreaterThan(0);
       // mined at difficulty 1, served at the difficulty asked for (the backend's 500): a block mined now is mined at
       // 500
-      expect(t.snapshot.prefix).toEqual({ difficulty: 1, height: t.height });
+      expect(t.snapshot.prefix).toEqual({ difficulty: 1, height: t.readyHeight });
       expect(t.mining).toMatchObject({ difficulty: 500 });
       expect((await t.daemon.client.getInfo()).difficulty).toBe(500);
-      await t.mine(t.height + 1);
-      expect(await blockDifficulty(t, t.height)).toBe(500);
+      await t.mine(1);
+      expect(await blockDifficulty(t, t.readyHeight)).toBe(500);
       expect(await blockDifficulty(t, 100)).toBe(1);
       await t.daemon.client.popBlocks(1);
-      built = { addresses: t.wallet.addresses, miner: t.miner.addresses, height: t.height, key: t.snapshot.key! };
+      built = { addresses: t.wallet.addresses, miner: t.miner.addresses, height: t.readyHeight, key: t.snapshot.key! };
       // after the save the processes run again, on the same endpoints
-      expect(await t.daemon.client.height()).toBe(t.height);
+      expect(await t.daemon.client.height()).toBe(t.readyHeight);
       expect((await t.wallet.client.balance('SAL1')).unlocked).toBeGreaterThanOrEqual(100n * SAL1);
     } finally {
       await t.stop();
@@ -90,7 +90,7 @@ describe('up with the chain-state cache', () => {
     const t = await startTestnet(opts());
     try {
       expect(t.snapshot).toMatchObject({ status: 'hit', key: built.key });
-      expect(t.height).toBe(built.height);
+      expect(t.readyHeight).toBe(built.height);
       expect(t.wallet.addresses).toEqual(built.addresses);
       expect(t.miner.addresses).toEqual(built.miner);
       expect(t.phases.walletCreated).toBeUndefined();
@@ -238,7 +238,7 @@ describe('a run killed while saving', () => {
     const t = await startTestnet(opts({ cacheDir: killCache, height: 200, unlocked: 10n * SAL1 }));
     try {
       expect(['built', 'hit']).toContain(t.snapshot.status);
-      expect(t.height).toBeGreaterThanOrEqual(200);
+      expect(t.readyHeight).toBeGreaterThanOrEqual(200);
     } finally {
       await t.stop();
     }
@@ -266,7 +266,7 @@ describe('checkpoints', () => {
           dest_asset: 'SAL1',
           tx_type: 3,
         });
-        await t.mine(h0 + 3);
+        await t.mine({ to: h0 + 3 });
         await bob.client.refresh();
         expect((await bob.client.balance('SAL1')).balance).toBe(5n * SAL1);
         await t.revert('before');

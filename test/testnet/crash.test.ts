@@ -62,7 +62,7 @@ describe('crash recovery (sim)', () => {
       log: killOn(/daemon ready at \S+ \(pid (\d+)\)/, 'SIGKILL', 2500, lines),
     });
     try {
-      expect(t.height).toBeGreaterThanOrEqual(400);
+      expect(t.readyHeight).toBeGreaterThanOrEqual(400);
       expect(t.crashes()).toMatchObject([
         { program: 'daemon', exit: { signal: 'SIGKILL' }, during: 'while building the chain', restart: 1 },
       ]);
@@ -143,7 +143,7 @@ describe('crash recovery (sim)', () => {
       const before = t.daemon.pid;
       const h = await t.daemon.client.height();
       process.kill(before, 'SIGKILL');
-      expect(await t.mine(h + 3)).toBeGreaterThanOrEqual(h + 3);
+      expect(await t.mine({ to: h + 3 })).toBeGreaterThanOrEqual(h + 3);
       expect(t.daemon.pid).not.toBe(before);
       expect(t.crashes().filter((c) => c.program === 'daemon')).toMatchObject([
         { pid: before, exit: { signal: 'SIGKILL' }, during: 'while the testnet was up', restart: 1 },

@@ -33,7 +33,7 @@ describe('up on sim', () => {
   });
 
   it('reaches the token height with 1100 SAL1 unlocked and says which backend it picked', async () => {
-    expect(t.height).toBeGreaterThanOrEqual(1201);
+    expect(t.readyHeight).toBeGreaterThanOrEqual(1201);
     const b = await t.wallet.client.balance('SAL1');
     expect(b.unlocked).toBeGreaterThanOrEqual(1100n * SAL1);
     expect(lines[0]).toBe('saltnet: sim backend (the built-in simulator)');
@@ -76,13 +76,13 @@ describe('up on sim', () => {
     expect(heights.length).toBeLessThanOrEqual(45);
     // SAL1 coinbase only (SAL below 815 is invalid from HF11), and nearly all unlocked at the height reached
     expect(Math.min(...heights)).toBeGreaterThanOrEqual(815);
-    expect(heights.filter((h) => h <= t.height - 60).length).toBeGreaterThanOrEqual(28);
+    expect(heights.filter((h) => h <= t.readyHeight - 60).length).toBeGreaterThanOrEqual(28);
   });
 
   it('ends mining exactly at the target (the blocks found past it are popped), again and again', async () => {
     for (const n of [25, 1, 1, 3]) {
       const start = await t.daemon.client.height();
-      expect(await t.mine(start + n)).toBe(start + n);
+      expect(await t.mine({ to: start + n })).toBe(start + n);
       expect(await t.daemon.client.height()).toBe(start + n);
       expect((await t.daemon.client.miningStatus()).active).toBe(false);
     }
@@ -102,7 +102,7 @@ describe('up on sim', () => {
       name: 'up',
     });
     expect(token.tx_hash_list).toHaveLength(1);
-    await t.mine((await t.daemon.client.height()) + 1);
+    await t.mine(1);
     expect(await t.wallet.client.call('get_tokens', { regex: 'UPUP' })).toEqual({ tokens: ['salUPUP'] });
   });
 
@@ -116,7 +116,7 @@ describe('up on sim', () => {
       dest_asset: 'SAL1',
       tx_type: 3,
     });
-    const h = await t.mine((await t.daemon.client.height()) + 1);
+    const h = await t.mine(1);
     const daemonPid = t.daemon.pid;
     await t.restart('daemon');
     expect(t.daemon.pid).not.toBe(daemonPid);
@@ -167,12 +167,12 @@ describe('up with options', () => {
     const workdir = join(dir, 'keep');
     const first = await startTestnet({ ...quiet, backend: 'sim', workdir, height: 50, unlocked: 0n });
     const addr = first.wallet.addresses.cn;
-    const h = first.height;
+    const h = first.readyHeight;
     await first.stop();
     expect(existsSync(join(workdir, 'wallets', 'main.keys'))).toBe(true);
     const again = await startTestnet({ ...quiet, backend: 'sim', workdir, height: 60, unlocked: 0n });
     expect(again.wallet.addresses.cn).toBe(addr);
-    expect(again.height).toBeGreaterThanOrEqual(Math.max(h, 60));
+    expect(again.readyHeight).toBeGreaterThanOrEqual(Math.max(h, 60));
     await again.stop();
   }, 60_000);
 

@@ -81,7 +81,12 @@ export function createHumanReporter(out: { write(s: string): void }, opts: Human
   return {
     scenarioStart(s) {
       failureShown = false;
-      line(`${paint('cyan', clean(s.file))} — ${paint('bold', clean(s.name))}`);
+      // A file that does not parse has no name of its own: its path is all there is to show.
+      line(
+        s.name && s.name !== s.file
+          ? `${paint('cyan', clean(s.file))} — ${paint('bold', clean(s.name))}`
+          : paint('cyan', clean(s.file)),
+      );
     },
 
     step(r) {
@@ -117,6 +122,9 @@ export function createHumanReporter(out: { write(s: string): void }, opts: Human
     },
   };
 }
+
+/** Problems of one scenario listed in the summary; the rest are above, under the scenario. */
+const SUMMARY_PROBLEMS = 5;
 
 interface Writer {
   line(s?: string): void;
@@ -158,7 +166,18 @@ function writeSummary(all: ScenarioResult[], { line, paint, clean }: Writer): vo
     for (const r of them) {
       const f = r.status === 'failed' ? (r.steps.find((x) => x.status === 'failed')?.failure ?? r.failure) : r.failure;
       const at = f?.pos ? formatPos(f.pos) : r.file;
-      line(`  ${clean(at)} — ${clean(r.name)}${f ? `: ${clean(f.message.split('\n', 1)[0] ?? '')}` : ''}`);
+      const head = r.name && r.name !== r.file ? `${at} — ${r.name}` : at;
+      // Each problem once, without the path the head already gives (a file's problems start with it).
+      const problems = (f?.message ?? '')
+        .split('\n')
+        .map((l) => (l.startsWith(`${r.file}:`) ? l.slice(r.file.length + 1) : l))
+        .filter((l) => l.trim());
+      if (problems.length <= 1) line(`  ${clean(head)}${problems[0] ? `: ${clean(problems[0])}` : ''}`);
+      else {
+        line(`  ${clean(head)}:`);
+        for (const p of problems.slice(0, SUMMARY_PROBLEMS)) line(`    ${clean(p)}`);
+        if (problems.length > SUMMARY_PROBLEMS) line(`    … and ${problems.length - SUMMARY_PROBLEMS} more (above)`);
+      }
     }
     line();
   };

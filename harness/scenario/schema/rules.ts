@@ -4,7 +4,7 @@
 import type { PathSegment } from '../../common/path.js';
 import { parsePath } from '../../common/path.js';
 import { suggest } from '../../common/suggest.js';
-import { METADATA_FIELDS, SCOPE_ROOTS, WALLET_FIELDS, scanTemplate } from '../interpolate.js';
+import { METADATA_FIELDS, SCOPE_ROOTS, UNIQUE_NAME, WALLET_FIELDS, scanTemplate } from '../interpolate.js';
 import { ACTION_KEYS, stepKind } from '../steps/registry.js';
 import {
   ENOUGH,
@@ -81,6 +81,11 @@ function checkPlaceholder(
     if (segs.length > 1) return bad(`${ph}: height is a number; write \${height}`);
     return;
   }
+  if (root === 'unique') {
+    if (segs.length !== 2 || typeof second !== 'string' || !UNIQUE_NAME.test(second))
+      return bad(`write \${unique.NAME} (e.g. \${unique.ticker}) for a token ticker of this run's own, not ${ph}`);
+    return;
+  }
   if (root === 'wallets') {
     if (typeof second !== 'string' || !ctx.wallets.has(second))
       return bad(
@@ -107,7 +112,7 @@ function checkPlaceholder(
     );
   const known = [...saved, ...ctx.wallets, ...SCOPE_ROOTS];
   bad(
-    `unknown name "${root}" in ${ph}${didYouMean(suggest(root, known))}; defined here: ${saved.size ? `saved ${listed(saved)}; ` : ''}wallets ${[...ctx.wallets].join(', ')}; metadata.<name>; height; env.NAME`,
+    `unknown name "${root}" in ${ph}${didYouMean(suggest(root, known))}; defined here: ${saved.size ? `saved ${listed(saved)}; ` : ''}wallets ${[...ctx.wallets].join(', ')}; metadata.<name>; height; env.NAME; unique.NAME`,
   );
 }
 

@@ -1,4 +1,5 @@
-// mine: N blocks (`mine: 5`, `{blocks: 5}`) or up to a height (`{to: 1300}`), exactly.
+// mine: N blocks (`mine: 5`, `{blocks: 5}`) or up to a height (`{to: 1300}`), exactly; then every
+// wallet of the testnet refreshes to the new height (`sync: false`: none does).
 import { z } from 'zod';
 import { MAX_BLOCKS_PER_STEP, MAX_HEIGHT } from '../limits.js';
 import { problem } from '../schema/rule-kit.js';
@@ -9,6 +10,8 @@ export interface MineAction {
   kind: 'mine';
   blocks?: number;
   to?: number;
+  /** Refresh every wallet to the new height before the next step (default true). */
+  sync: boolean;
 }
 
 const schema = z
@@ -18,6 +21,10 @@ const schema = z
       .strictObject({
         blocks: z.int().min(1).max(MAX_BLOCKS_PER_STEP).describe('number of blocks to mine').optional(),
         to: z.int().min(0).max(MAX_HEIGHT).describe('mine until the chain has this height').optional(),
+        sync: z
+          .boolean()
+          .describe('refresh every wallet to the new height before the next step (default true)')
+          .optional(),
       })
       .meta({ oneOf: [{ required: ['blocks'] }, { required: ['to'] }] }),
   ])
@@ -28,9 +35,12 @@ export const mine = defineStep<'mine', MineAction>({
   schema,
   answersRpc: false,
   build(v) {
-    if (typeof v === 'number') return { kind: 'mine', blocks: v };
+    if (typeof v === 'number') return { kind: 'mine', blocks: v, sync: true };
     const o = v as Record<string, unknown>;
-    return typeof o.to === 'number' ? { kind: 'mine', to: o.to } : { kind: 'mine', blocks: o.blocks as number };
+    const sync = o.sync !== false;
+    return typeof o.to === 'number'
+      ? { kind: 'mine', to: o.to, sync }
+      : { kind: 'mine', blocks: o.blocks as number, sync };
   },
   defaultName: (a) => (a.to !== undefined ? `mine to ${a.to}` : `mine ${a.blocks ?? 1}`),
   check(ctx, v, path) {
@@ -43,10 +53,10 @@ export const mine = defineStep<'mine', MineAction>({
   async run(ctx, _step, a) {
     const h = await ctx.daemon.height();
     const target = a.to ?? h + (a.blocks ?? 1);
-    const reached = await ctx.testnet.mine(target);
-    return { request: { mine: target }, response: { result: { height: reached } } };
+    const reached = await ctx.testnet.mine({ to: target }, { sync: a.sync });
+    return { request: { mine: target, ...(a.sync ? {} : { sync: false }) }, response: { result: { height: reached } } };
   },
   docs: {
-    note: 'Mines on the daemon until the chain has exactly that height, switching the mining address from CN to Carrot at height 1100 as needed. A miner cannot stop between two blocks, so it often finds a block or more past the target; saltnet pops those again (`/pop_blocks`) when they hold nothing but their coinbase, so `mine: 5` adds exactly 5 blocks on every backend (a block past the target that holds a transaction, one that reached the pool while mining, is kept). `mine: 5` is the same as `mine: { blocks: 5 }`. Wallets see the new blocks after their next refresh (the wallet RPC refreshes on its own every 20 s; `wait` refreshes before each try).',
+    note: "Mines on the daemon until the chain has exactly that height, switching the mining address from CN to Carrot at height 1100 as needed. A miner cannot stop between two blocks, so it often finds a block or more past the target; saltnet pops those again (`/pop_blocks`) when they hold nothing but their coinbase, so `mine: 5` adds exactly 5 blocks on every backend (a block past the target that holds a transaction, one that reached the pool while mining, is kept). `mine: 5` is the same as `mine: { blocks: 5 }`. Then every wallet of the testnet (the scenario's and `main`) refreshes until it stands at the new height, so the next step sees what the blocks brought — a payment, an unlocked change — as Bitcoin's `generate` followed by `sync_all`. `mine: { blocks: 1, sync: false }` leaves the wallets to their own refresh (the wallet RPC refreshes every 20 s), to test what an app sees before it refreshes.",
   },
 });

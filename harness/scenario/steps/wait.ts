@@ -138,7 +138,7 @@ async function runWait(
         { ...failure, pos: step.pos },
       );
     }
-    if (a.mine) await ctx.testnet.mine(h + 1);
+    if (a.mine) await ctx.testnet.mine({ to: h + 1 });
     else await sleep(250);
   }
 }

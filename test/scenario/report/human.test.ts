@@ -57,9 +57,10 @@ describe('human reporter', () => {
     expect(l).toContain('    funding bob failed: -1 not enough money');
     expect(l).toContain('- skipped: written for backends: monero');
     // the failed list, the summary line alone on its line, the total
-    expect(l).toContain(
-      `  scenarios/odd <&"'>.yaml:12:7 — transfer "bob" & <check>: expectation failed: "unlocked" < 1.5 SAL1`,
-    );
+    // a failure of several lines: each line listed under the scenario's place and name
+    const at = l.indexOf(`  scenarios/odd <&"'>.yaml:12:7 — transfer "bob" & <check>:`);
+    expect(at).toBeGreaterThan(l.indexOf('failed:'));
+    expect(l.slice(at + 1, at + 3)).toEqual(['    expectation failed: "unlocked" < 1.5 SAL1', '    second line']);
     expect(l).toContain('errors (infrastructure, not the scenario):');
     expect(l).toContain('  scenarios/setup.yaml — needs funding: funding bob failed: -1 not enough money');
     expect(l).toContain('1 passed, 1 failed, 1 error, 1 skipped');
@@ -113,5 +114,33 @@ describe('human reporter', () => {
     expect(out).toContain('\x1b[32m✓\x1b[0m create_token ABCD');
     expect(out).toContain('\x1b[31m✗\x1b[0m');
     expect(lines(out)).toContain('1 passed, 1 failed');
+  });
+
+  it('a file that does not parse: headed by its path once; the summary names the path once and lists every problem', () => {
+    const file = '/w/bad.yaml';
+    const problems = Array.from({ length: 7 }, (_, i) => `${file}:${i + 2}:3: steps[${i}]: problem ${i + 1}`);
+    const r: ScenarioResult = {
+      file,
+      name: file,
+      status: 'failed',
+      ms: 10,
+      backend: 'sim',
+      steps: [],
+      failure: { message: problems.join('\n') },
+    };
+    const out = run([r]);
+    const l = lines(out);
+    expect(l[0]).toBe(file);
+    expect(out).not.toContain(`${file} — ${file}`);
+    const at = l.indexOf(`  ${file}:`);
+    expect(at).toBeGreaterThan(l.indexOf('failed:'));
+    expect(l.slice(at + 1, at + 7)).toEqual([
+      '    2:3: steps[0]: problem 1',
+      '    3:3: steps[1]: problem 2',
+      '    4:3: steps[2]: problem 3',
+      '    5:3: steps[3]: problem 4',
+      '    6:3: steps[4]: problem 5',
+      '    … and 2 more (above)',
+    ]);
   });
 });

@@ -257,7 +257,7 @@ describe('toEpeeJson', () => {
   });
 
   it('round-trips every recorded response (sorted keys, no empty arrays on the real servers either)', () => {
-    const dir = new URL('../../../../shared/reference/transcripts/', import.meta.url);
+    const dir = new URL('../../../fixtures/transcripts/salvium-v1.1.3c/', import.meta.url);
     const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
     expect(files.length).toBeGreaterThan(50);
     for (const f of files) {

@@ -1,5 +1,5 @@
 // Replays recorded requests against the simulator's HTTP layer and compares with what the real
-// salviumd / salvium-wallet-rpc answered (/work/shared/reference/transcripts).
+// salviumd / salvium-wallet-rpc answered (fixtures/transcripts/salvium-v1.1.3c).
 import { readFileSync } from 'node:fs';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,7 +15,7 @@ interface Transcript {
   response: unknown;
 }
 
-const dir = new URL('../../../../shared/reference/transcripts/', import.meta.url);
+const dir = new URL('../../../fixtures/transcripts/salvium-v1.1.3c/', import.meta.url);
 const load = (name: string): Transcript => JSON.parse(readFileSync(new URL(name, dir), 'utf8')) as Transcript;
 
 /** The body as the recording tool sent it: strings verbatim, objects as JSON. */

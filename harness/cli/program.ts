@@ -1,0 +1,68 @@
+// The `saltnet` command line: every command, its options and the config middleware, without
+// parsing. main.ts parses process.argv with it; the docs test checks every command line of the docs.
+import yargs, { type Argv, type CommandModule } from 'yargs';
+import { CONFIG_OPTION, configOption } from '../config/yargs.js';
+import { applyConfig } from './config.js';
+import { cacheCommand } from './cache.js';
+import { diffCommand } from './diff.js';
+import { doctorCommand } from './doctor.js';
+import { downCommand } from './down.js';
+import { installCommand } from './install.js';
+import { mineCommand } from './mine.js';
+import { recordCommand } from './record.js';
+import { reproCommand } from './repro.js';
+import { runCommand } from './run.js';
+import { snapshotCommand } from './snapshot.js';
+import { statusCommand } from './status.js';
+import { upCommand } from './up.js';
+
+/** Thrown instead of running a command when the line is only checked (`parseOnly`). */
+export class ParsedOnly extends Error {
+  constructor(readonly argv: Record<string, unknown>) {
+    super('parsed only');
+  }
+}
+
+/**
+ * The `saltnet` yargs program for `args`. With `parseOnly`, parsing and validation run (unknown options, choices,
+ * checks) but no command does: a line that passes rejects with ParsedOnly.
+ */
+export function saltnetCli(args: string[], o: { parseOnly?: boolean } = {}): Argv {
+  const y = yargs(args)
+    .scriptName('saltnet')
+    .usage('$0 <command> [options]\n\nA private, throwaway Salvium testnet.')
+    .option('timeout-factor', { ...configOption('timeoutFactor'), global: true })
+    .option('config', { ...CONFIG_OPTION, global: true })
+    .middleware(
+      o.parseOnly
+        ? (argv) => {
+            throw new ParsedOnly(argv);
+          }
+        : applyConfig,
+    );
+  const commands = [
+    upCommand,
+    downCommand,
+    statusCommand,
+    mineCommand,
+    doctorCommand,
+    runCommand,
+    diffCommand,
+    reproCommand,
+    recordCommand,
+    cacheCommand,
+    snapshotCommand,
+    installCommand,
+  ] as unknown as CommandModule[];
+  for (const c of commands) y.command(c);
+  return y
+    .demandCommand(
+      1,
+      'say what to do: saltnet up | down | status | mine | run | diff | repro | record | cache | snapshot | install | doctor',
+    )
+    .strict()
+    .fail((msg, err) => {
+      throw err ?? new Error(msg);
+    })
+    .help();
+}

@@ -1,0 +1,40 @@
+// Asking a running `saltnet up` through its control endpoint (harness/control/server.ts).
+import { readFileSync } from 'node:fs';
+import { request } from 'undici';
+import type { MineAnswer, MineBody, SaveAnswer } from './routes.js';
+import { TOKEN_HEADER, type ControlInfo } from './server.js';
+
+export type { ControlInfo } from './server.js';
+export type { MineAnswer, SaveAnswer } from './routes.js';
+
+async function ask<T>(control: ControlInfo, path: string, body: unknown, what: string): Promise<T> {
+  let token: string;
+  try {
+    token = readFileSync(control.tokenFile, 'utf8');
+  } catch (err) {
+    throw new Error(
+      `cannot ${what}: the testnet's control token ${control.tokenFile} is gone (${(err as NodeJS.ErrnoException).code}); is its workdir still there?`,
+      { cause: err },
+    );
+  }
+  const res = await request(`${control.url}${path}`, {
+    method: 'POST',
+    headers: { [TOKEN_HEADER]: token, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    headersTimeout: 3_600_000,
+    bodyTimeout: 3_600_000,
+  });
+  const answer = (await res.body.json()) as T & { error?: string };
+  if (res.statusCode !== 200) throw new Error(`cannot ${what}: ${answer.error ?? `HTTP ${res.statusCode}`}`);
+  return answer;
+}
+
+/** Ask a running `saltnet up` to save its state as snapshot `key` in its cache. */
+export function requestSave(control: ControlInfo, key: string): Promise<SaveAnswer> {
+  return ask(control, '/snapshot', { key }, 'save the testnet state');
+}
+
+/** Ask a running `saltnet up` to mine (blocks or up to a height), then sync its wallets. */
+export function requestMine(control: ControlInfo, body: MineBody): Promise<MineAnswer> {
+  return ask(control, '/mine', body, 'mine');
+}

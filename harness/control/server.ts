@@ -1,0 +1,118 @@
+// The control endpoint of a running `saltnet up`: other saltnet commands ask the process that owns
+// the testnet to do what only it can do safely — save the state with its processes stopped
+// (`saltnet snapshot save`), mine and then sync every wallet it owns (`saltnet mine`). Bound to
+// 127.0.0.1 on a free port, with a bearer token kept in a 0600 file of the workdir; the run record
+// says where. One operation runs at a time; a request whose body never arrives in full (a client
+// that stops sending, or disconnects) is dropped without holding anything.
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { Testnet } from '../testnet/types.js';
+import { CONTROL_ROUTES, type ControlRoute } from './routes.js';
+
+export interface ControlInfo {
+  url: string;
+  tokenFile: string;
+}
+
+export const TOKEN_HEADER = 'x-saltnet-token';
+/** A request body larger than this is refused (every request is a small JSON object). */
+const MAX_BODY = 64 * 1024;
+/** A client that has not sent its whole body by then is dropped. */
+const BODY_TIMEOUT_MS = 10_000;
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The request's JSON body, read in full (bounded in size and time), or an HttpError. */
+function readBody(req: IncomingMessage): Promise<unknown> {
+  return new Promise((ok, fail) => {
+    let size = 0;
+    const chunks: Buffer[] = [];
+    const timer = setTimeout(() => {
+      fail(new HttpError(408, 'the request body did not arrive in time'));
+      req.destroy();
+    }, BODY_TIMEOUT_MS);
+    const done = (f: () => void): void => {
+      clearTimeout(timer);
+      f();
+    };
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY) {
+        done(() => fail(new HttpError(413, `the request body is over ${MAX_BODY} bytes`)));
+        req.destroy();
+      } else chunks.push(c);
+    });
+    req.on('end', () =>
+      done(() => {
+        try {
+          ok(JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}'));
+        } catch {
+          fail(new HttpError(400, 'the request body is not JSON'));
+        }
+      }),
+    );
+    req.on('error', (e) => done(() => fail(e)));
+    req.on('close', () => done(() => fail(new HttpError(400, 'the client went away'))));
+  });
+}
+
+export interface ControlServer {
+  info: ControlInfo;
+  close(): Promise<void>;
+}
+
+/** Serve the control endpoint of `t`; `cacheDir` is where snapshots are saved. */
+export async function startControlServer(t: Testnet, cacheDir: string): Promise<ControlServer> {
+  const token = randomBytes(24).toString('hex');
+  const tokenFile = join(t.workdir, '.control-token');
+  writeFileSync(tokenFile, token, { mode: 0o600 });
+  let running: string | undefined;
+  const handle = async (route: ControlRoute, req: IncomingMessage): Promise<unknown> => {
+    const body = await readBody(req);
+    if (running) throw new HttpError(409, `the testnet is busy ${running}; try again when it is done`);
+    running = route.busy;
+    try {
+      return await route.run(t, body, { cacheDir });
+    } finally {
+      running = undefined;
+    }
+  };
+  const server: Server = createServer((req, res) => {
+    const answer = (status: number, body: unknown): void => {
+      if (!res.headersSent && !res.destroyed)
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    };
+    const given = Buffer.from(String(req.headers[TOKEN_HEADER] ?? ''));
+    if (given.length !== token.length || !timingSafeEqual(given, Buffer.from(token)))
+      return answer(403, { error: 'wrong or missing token' });
+    const route = req.method === 'POST' ? CONTROL_ROUTES[req.url ?? ''] : undefined;
+    if (!route) return answer(404, { error: `unknown request ${req.method} ${req.url}` });
+    handle(route, req).then(
+      (body) => answer(200, body),
+      (err: unknown) =>
+        answer(err instanceof HttpError ? err.status : 500, {
+          error: err instanceof Error ? err.message : String(err),
+        }),
+    );
+  });
+  await new Promise<void>((ok, fail) => server.once('error', fail).listen(0, '127.0.0.1', ok));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    info: { url, tokenFile },
+    close: () =>
+      new Promise((ok) => {
+        server.closeAllConnections();
+        server.close(() => ok());
+      }),
+  };
+}

@@ -1,0 +1,87 @@
+// The TypeScript and JavaScript snippets of the docs: split into their files (a `// name.ts` line
+// starts one), type-checked together against the package's sources, and the library snippet run.
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { execa } from 'execa';
+import ts from 'typescript';
+import { ROOT, type Block } from './blocks.js';
+
+export interface Snippet {
+  where: string;
+  name: string;
+  text: string;
+}
+
+const FILE_LINE = /^\/\/ ([\w./-]+\.(?:ts|mts|js|mjs))\b.*$/;
+
+/** A block's files: each `// name.ts` comment line at the left margin starts one. */
+export function snippetsOf(b: Block): Snippet[] {
+  const out: Snippet[] = [];
+  let cur: Snippet = { where: b.where, name: 'snippet.ts', text: '' };
+  for (const line of b.text.split('\n')) {
+    const m = FILE_LINE.exec(line);
+    if (m) {
+      if (cur.text.trim()) out.push(cur);
+      cur = { where: b.where, name: m[1]!.split('/').pop()!, text: '' };
+    }
+    cur.text += `${line}\n`;
+  }
+  if (cur.text.trim()) out.push(cur);
+  return out;
+}
+
+/** Type errors of the snippets (each block's files in a folder of their own under `dir`), as `where: message`. */
+export function typecheckSnippets(snippets: Snippet[], dir: string): string[] {
+  rmSync(dir, { recursive: true, force: true });
+  const origin = new Map<string, string>();
+  for (const s of snippets) {
+    const file = join(dir, s.where.replace(/[/:.]/g, '_'), s.name.replace(/\.(js|mjs)$/, '.ts'));
+    mkdirSync(dirname(file), { recursive: true });
+    // A snippet is a module: its top-level await and its names are its own.
+    writeFileSync(file, /^\s*(import|export)\b/m.test(s.text) ? s.text : `${s.text}\nexport {};\n`);
+    origin.set(file, s.where);
+  }
+  const config = ts.getParsedCommandLineOfConfigFile(
+    join(ROOT, 'tsconfig.json'),
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: () => undefined,
+    },
+  )!;
+  const program = ts.createProgram([...origin.keys()], {
+    ...config.options,
+    noEmit: true,
+    noUnusedLocals: false,
+    baseUrl: ROOT,
+    paths: {
+      saltnet: ['harness/index.ts'],
+      'saltnet/vitest': ['harness/vitest/index.ts'],
+      'saltnet/vitest/global-setup': ['harness/vitest/global-setup.ts'],
+    },
+  });
+  return ts
+    .getPreEmitDiagnostics(program)
+    .filter((d) => d.file && origin.has(d.file.fileName))
+    .map((d) => {
+      const { line } = d.file!.getLineAndCharacterOfPosition(d.start ?? 0);
+      return `${origin.get(d.file!.fileName)} (${relative(dir, d.file!.fileName)}:${line + 1}): ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
+    });
+}
+
+/**
+ * Run a JavaScript snippet as a module of the project (so `import … from 'saltnet'` is the package itself, as in a
+ * user's project), from the project's folder.
+ */
+export async function runLibrarySnippet(
+  b: Block,
+  file: string,
+): Promise<{ exitCode: number; stdout: string; stderr: string }> {
+  writeFileSync(file, b.text);
+  try {
+    const r = await execa(process.execPath, [file], { cwd: ROOT, reject: false, timeout: 180_000, all: false });
+    return { exitCode: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };
+  } finally {
+    rmSync(file, { force: true });
+  }
+}
