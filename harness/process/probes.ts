@@ -3,7 +3,7 @@
 // wait has ended (ready, exited or timed out) stops polling at the end of its slice.
 import waitOn from 'wait-on';
 
-/** A readiness probe: resolves once `resource` is available; never rejects. */
+/** A readiness probe: a named check of whether a program answers yet. */
 export interface Probe {
   kind: 'probe';
   /** Used in messages ("waited for <name>") and in Ready.by. */
@@ -18,7 +18,7 @@ export interface Probe {
 }
 
 /** The longest one wait-on run lasts: how long a probe may poll on after its wait has ended. */
-export const SLICE_MS = 1000;
+const SLICE_MS = 1000;
 
 interface ResourceOptions {
   everyMs: number;
@@ -43,8 +43,10 @@ async function pollResource(resource: string, o: ResourceOptions, signal: AbortS
         ...(o.validateStatus ? { validateStatus: o.validateStatus } : {}),
       });
       return true;
-    } catch {
-      // wait-on's own timeout (the slice is over): poll on unless the wait has ended.
+    } catch (err) {
+      // wait-on's own timeout (the slice is over): poll on unless the wait has ended. Anything else (a malformed
+      // resource) goes to the caller, which notes it and tries again later.
+      if (!(err instanceof Error && err.message.startsWith('Timed out waiting for'))) throw err;
     }
   }
   return false;

@@ -12,7 +12,8 @@ export const ERROR_HINTS: readonly ErrorHint[] = [
     hint:
       'a ticker is taken once per chain: under --isolation shared another scenario on this testnet (or an earlier ' +
       'step, or an earlier run on a kept --workdir) may have created it. Write ticker: "${unique.ticker}" for a ' +
-      "ticker of this run's own (and sal${unique.ticker} for its asset type), or run with --isolation fresh",
+      "ticker of this scenario's own (from its name: give scenarios that run together different names; " +
+      'sal${unique.ticker} is its asset type), or run with --isolation fresh',
   },
 ];
 

@@ -6,15 +6,15 @@
 //                       shorthand `${bob.address}`, `${bob.cn}`, `${bob.carrot}`
 //   metadata            { <metadata name>: { url, sha256, size } }   → `${metadata.rich.url}`
 //   height              the daemon height when the step starts        → `${height}`
-//   unique              `${unique.ticker}`, `${unique.gold}`: a token ticker of this scenario run's own (4
-//                       characters, A-Z and 0-9), the same for one name within the run, another for each name
+//   unique              `${unique.ticker}`, `${unique.gold}`: a token ticker of this scenario's own (4
+//                       characters, A-Z and 0-9, from the scenario's name and NAME: the same in every run)
 //   env                 optional override of process.env (tests)      → `${env.HOME}`; `${env.public.HOME}`
 //                       is the same value, marked as no secret (see env-secrets.ts)
 //
 // A string that is exactly one placeholder takes the value's own type (bigint, number, object…);
 // placeholders embedded in text are stringified (bigints exactly, objects as JSON). `$${` is a
 // literal `${`. Interpolate a value once: the escape is removed on the way.
-import { randomInt } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { formatPath, parsePath, type PathSegment } from '../common/path.js';
 import type { Template } from './types.js';
 
@@ -25,15 +25,20 @@ export const SCOPE_ROOTS = ['env', 'wallets', 'metadata', 'height', 'unique'] as
 /** A name after `unique.`. */
 export const UNIQUE_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** The ticker `${unique.<name>}` stands for in this scope: made on first use (random, distinct per name). */
-function uniqueTicker(scope: Scope, name: string): string {
-  const made = (scope.unique ??= {}) as Record<string, string>;
-  if (made[name]) return made[name];
-  const taken = new Set(Object.values(made));
-  let t: string;
-  do t = Array.from({ length: 4 }, () => TICKER_CHARS[randomInt(TICKER_CHARS.length)]).join('');
-  while (taken.has(t));
-  return (made[name] = t);
+/**
+ * The scope key the runner sets to the scenario's name: `${unique.<name>}` is derived from it. Not a name a file can
+ * save under (NAME_RE).
+ */
+export const UNIQUE_SEED = '\u0000scenario';
+
+/**
+ * The ticker `${unique.<name>}` stands for: 4 characters (A-Z, 0-9) derived from the scenario's name and `name`. The
+ * same in every run of the scenario, so two runs, two backends and a recording compare; another for every other
+ * scenario and name (one chance in 1.7 million that two meet).
+ */
+export function uniqueTicker(scenario: string, name: string): string {
+  const digest = createHash('sha256').update(`${scenario}\u0000${name}`).digest();
+  return Array.from({ length: 4 }, (_, i) => TICKER_CHARS[digest.readUInt16BE(2 * i) % TICKER_CHARS.length]).join('');
 }
 const TICKER_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 /** Fields of `wallets.<name>` and of the `<name>.…` shorthand. */
@@ -181,7 +186,7 @@ export function lookup(expr: string, scope: Scope): unknown {
       throw new Error(
         `bad placeholder ${ph}: write \${unique.NAME} (e.g. \${unique.ticker}) for a ticker of this run's own`,
       );
-    return uniqueTicker(scope, name);
+    return uniqueTicker(String(scope[UNIQUE_SEED] ?? ''), name);
   }
   let base: unknown;
   if (Object.prototype.hasOwnProperty.call(scope, root)) {
@@ -231,7 +236,7 @@ function describeKeys(v: unknown): string {
 
 /** "defined: …" — what a placeholder could name in this scope. */
 export function definedNames(scope: Scope): string {
-  const saved = Object.keys(scope).filter((k) => !(SCOPE_ROOTS as readonly string[]).includes(k));
+  const saved = Object.keys(scope).filter((k) => !(SCOPE_ROOTS as readonly string[]).includes(k) && k !== UNIQUE_SEED);
   const parts: string[] = [];
   parts.push(saved.length ? `saved values: ${saved.join(', ')}` : 'no saved values');
   const wallets = isPlainObject(scope.wallets) ? Object.keys(scope.wallets) : [];
@@ -239,6 +244,6 @@ export function definedNames(scope: Scope): string {
   const metadata = isPlainObject(scope.metadata) ? Object.keys(scope.metadata) : [];
   if (metadata.length) parts.push(`metadata: ${metadata.join(', ')} (\${metadata.<name>.url}, .sha256, .size)`);
   if ('height' in scope) parts.push('height');
-  parts.push('env.<NAME>');
+  parts.push('env.<NAME>', 'unique.<NAME>');
   return `defined: ${parts.join('; ')}`;
 }

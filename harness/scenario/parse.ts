@@ -86,7 +86,7 @@ function build(v: ValidatedDocument, file: string, loc: Locator): Scenario {
 
 /** YAML parser messages that mean a line is indented wrong. */
 const INDENTATION =
-  /Sequence item without - indicator|All sequence items must start at the same column|must be sufficiently indented|Implicit keys need to be on a single line|Nested mappings are not allowed in compact mappings|bad indentation|Implicit map keys need to be followed by map values|A block sequence may not be used as an implicit map key|All mapping items must start at the same column/i;
+  /Sequence item without - indicator|All sequence items must start at the same column|Implicit keys need to be on a single line|Nested mappings are not allowed in compact mappings|bad indentation|Implicit map keys need to be followed by map values|A block sequence may not be used as an implicit map key|All mapping items must start at the same column/i;
 const INDENTATION_RULES =
   'the items of one list start at the same column with "- ", the keys of one step line up, and what belongs to a key is indented more than the key';
 

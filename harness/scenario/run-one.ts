@@ -1,6 +1,7 @@
 // One scenario on a prepared testnet: its wallets' clients, its steps in order, its artifacts, and
 // how it ended — passed, failed (the scenario's own failure) or error (the infrastructure's).
 import { logTails } from './log-tails.js';
+import { UNIQUE_SEED } from './interpolate.js';
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createDaemonClient } from '../rpc/daemon.js';
@@ -124,7 +125,7 @@ async function runSteps(s: Scenario, run: Run, o: RunnerOptions, result: Scenari
     spec: t.backend.spec,
     daemon,
     wallets,
-    scope: {},
+    scope: { [UNIQUE_SEED]: s.name },
     metadata: async () => (run.metadata ??= await startMetadataServer()),
     baseDir: dirname(s.file),
     allowFilesOutside: o.allowFilesOutside === true,

@@ -110,10 +110,7 @@ async function launchDaemon(
   try {
     await waitUntilReady(
       proc,
-      [
-        { kind: 'log', patterns: be.spec.daemonReadyLines },
-        httpProbe(`${url}/get_info`, { name: 'get_info' }),
-      ],
+      [{ kind: 'log', patterns: be.spec.daemonReadyLines }, httpProbe(`${url}/get_info`, { name: 'get_info' })],
       { timeoutMs: o.timeoutMs },
     );
   } catch (err) {

@@ -279,27 +279,10 @@ export async function startTestnet(opts: TestnetOptions = {}): Promise<Testnet> 
     });
     closers.push(() => wallets.closeClients());
     const { main, addresses } = await buildChain(run, daemon, wallets, password);
-    const writeLogin = (): void => {
-      if (!main.credentials) return;
-      const file = join(run.dirs.wallets, '.rpc-login');
-      writeFileSync(file, `${main.credentials.username}:${main.credentials.password}`, { mode: 0o600 });
-      chmodSync(file, 0o600); // the mode above applies only to a new file: one kept in a reused workdir may be looser
-    };
+    const writeLogin = (): void => writeLoginFile(run.dirs.wallets, main);
     writeLogin();
     const minerAddresses = addresses.miner ?? main.addresses;
-    const mining = { difficulty: run.serve.difficulty, threads: run.serve.threads };
-    run.sup.setInfo({
-      daemon: daemon.program.current.url,
-      wallet: main.url,
-      addresses: main.addresses,
-      minerAddresses,
-      backend: run.backend.spec.name,
-      workdir: run.workdir,
-      mining,
-    });
-    run.log(
-      `saltnet: wallet ${main.file} ready at ${main.url}: ${main.addresses.cn}${main.addresses.carrot ? ` / ${main.addresses.carrot}` : ''}`,
-    );
+    announce(run, daemon, main, minerAddresses);
     const t = assemble(run, {
       daemon,
       wallets,
@@ -320,17 +303,47 @@ export async function startTestnet(opts: TestnetOptions = {}): Promise<Testnet> 
     run.activity = UP;
     return t.finish(await daemon.client.height());
   } catch (err) {
-    // A dead process shows up first as a refused connection; its exit (code or signal, log tail)
-    // is the better answer, and it arrives within moments.
-    if (!run.aborter.signal.aborted) await Promise.race([once(run.aborter.signal, 'abort'), sleep(1000)]);
-    const reason: unknown = run.aborter.signal.aborted ? run.aborter.signal.reason : err;
-    run.keepWorkdir();
-    for (const c of closers) await c().catch(() => undefined);
-    await releaseLock?.();
-    await run.sup.stopAll();
-    run.log(`saltnet: up failed; logs kept in ${join(run.workdir, 'logs')}`);
-    throw reason;
+    throw await failedStart(run, err, [...closers, async () => await releaseLock?.()]);
   }
+}
+
+/** Where a wallet RPC with a Digest login keeps it for the user (`user:password`, mode 0600). */
+function writeLoginFile(walletsDir: string, main: WalletHandle): void {
+  if (!main.credentials) return;
+  const file = join(walletsDir, '.rpc-login');
+  writeFileSync(file, `${main.credentials.username}:${main.credentials.password}`, { mode: 0o600 });
+  chmodSync(file, 0o600); // the mode above applies only to a new file: one kept in a reused workdir may be looser
+}
+
+/** The run's record (for `saltnet status` and `down`) and the line that says the main wallet is ready. */
+function announce(run: Run, daemon: Daemon, main: WalletHandle, minerAddresses: MiningAddresses): void {
+  run.sup.setInfo({
+    daemon: daemon.program.current.url,
+    wallet: main.url,
+    addresses: main.addresses,
+    minerAddresses,
+    backend: run.backend.spec.name,
+    workdir: run.workdir,
+    mining: { difficulty: run.serve.difficulty, threads: run.serve.threads },
+  });
+  run.log(
+    `saltnet: wallet ${main.file} ready at ${main.url}: ${main.addresses.cn}${main.addresses.carrot ? ` / ${main.addresses.carrot}` : ''}`,
+  );
+}
+
+/**
+ * A start that failed: everything started is stopped (`closers` first), the workdir and its logs kept; the error to
+ * throw. A dead process shows up first as a refused connection; its exit (code or signal, log tail) is the better
+ * answer, and it arrives within moments.
+ */
+async function failedStart(run: Run, err: unknown, closers: (() => Promise<void>)[]): Promise<unknown> {
+  if (!run.aborter.signal.aborted) await Promise.race([once(run.aborter.signal, 'abort'), sleep(1000)]);
+  const reason: unknown = run.aborter.signal.aborted ? run.aborter.signal.reason : err;
+  run.keepWorkdir();
+  for (const c of closers) await c().catch(() => undefined);
+  await run.sup.stopAll();
+  run.log(`saltnet: up failed; logs kept in ${join(run.workdir, 'logs')}`);
+  return reason;
 }
 
 /**

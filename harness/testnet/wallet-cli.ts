@@ -9,6 +9,7 @@
 // empty line goes first; without it the next answer ("N") would become the passphrase and a
 // different wallet would be restored (seen with monero-wallet-cli 0.18).
 import { join } from 'node:path';
+import type { ManagedProcess } from '../process/managed.js';
 import type { Supervisor } from '../process/supervisor.js';
 import type { ResolvedBackend } from './binaries.js';
 
@@ -79,28 +80,8 @@ export async function createWalletWithCli(
   });
   let text = '';
   proc.onLine((l) => (text += `${l}\n`));
-  const prompts = [LANGUAGE_PROMPT, RESTORE_HEIGHT_PROMPT, MINING_PROMPT, WALLET_PROMPT, ERROR_LINE];
   try {
-    if (o.seed) proc.write('\n'); // the silent seed offset passphrase: none
-    // Each prompt is answered once; the wallet prompt ends the dialogue. A CLI asks only some of them, in this order.
-    for (let answered = 0; answered < prompts.length; answered++) {
-      const line = await proc.waitForText(prompts, { timeoutMs: o.timeoutMs });
-      if (ERROR_LINE.test(line)) {
-        // Failing to reach the daemon is only a warning for a new wallet: it still goes on to its prompt.
-        if (/failed to connect to daemon/.test(line)) continue;
-        throw new WalletCreationError(`the wallet CLI refused: ${ERROR_LINE.exec(line)?.[0]}`);
-      }
-      if (LANGUAGE_PROMPT.test(line)) {
-        const english = /(\d+) : English/.exec(proc.tail(40).join('\n'))?.[1];
-        if (!english)
-          throw new WalletCreationError(
-            `the wallet CLI offered no English seed language:\n${proc.tail(20).join('\n')}`,
-          );
-        proc.write(`${english}\n`);
-      } else if (RESTORE_HEIGHT_PROMPT.test(line)) proc.write('0\n');
-      else if (MINING_PROMPT.test(line)) proc.write('N\n');
-      else break; // the wallet prompt
-    }
+    await answerPrompts(proc, o);
     proc.write('exit\n');
     proc.endInput();
     const exit = await proc.exited;
@@ -115,7 +96,36 @@ export async function createWalletWithCli(
       `${o.seed ? 'restoring' : 'creating'} the wallet ${o.file} with ${be.paths.walletCli} failed: ${err instanceof Error ? err.message : String(err)}`,
     );
   }
-  const all = text + proc.tail(200).join('\n');
+  return created(o.file, text + proc.tail(200).join('\n'), proc);
+}
+
+/**
+ * Answer the CLI's prompts as they appear, each once; the wallet prompt ends the dialogue. A CLI asks only some of
+ * them, in this order.
+ */
+async function answerPrompts(proc: ManagedProcess, o: CreateWalletOptions): Promise<void> {
+  const prompts = [LANGUAGE_PROMPT, RESTORE_HEIGHT_PROMPT, MINING_PROMPT, WALLET_PROMPT, ERROR_LINE];
+  if (o.seed) proc.write('\n'); // the silent seed offset passphrase: none
+  for (let answered = 0; answered < prompts.length; answered++) {
+    const line = await proc.waitForText(prompts, { timeoutMs: o.timeoutMs });
+    if (ERROR_LINE.test(line)) {
+      // Failing to reach the daemon is only a warning for a new wallet: it still goes on to its prompt.
+      if (/failed to connect to daemon/.test(line)) continue;
+      throw new WalletCreationError(`the wallet CLI refused: ${ERROR_LINE.exec(line)?.[0]}`);
+    }
+    if (LANGUAGE_PROMPT.test(line)) {
+      const english = /(\d+) : English/.exec(proc.tail(40).join('\n'))?.[1];
+      if (!english)
+        throw new WalletCreationError(`the wallet CLI offered no English seed language:\n${proc.tail(20).join('\n')}`);
+      proc.write(`${english}\n`);
+    } else if (RESTORE_HEIGHT_PROMPT.test(line)) proc.write('0\n');
+    else if (MINING_PROMPT.test(line)) proc.write('N\n');
+    else return; // the wallet prompt
+  }
+}
+
+/** The wallet the CLI made, from all it printed: its address (or CN and Carrot addresses) and its 25 seed words. */
+function created(file: string, all: string, proc: ManagedProcess): CreatedWallet {
   const cn = /Generated new legacy \(CN\) wallet: (\S+)/.exec(all)?.[1] ?? /Generated new wallet: (\S+)/.exec(all)?.[1];
   const carrot = /Generated new Carrot wallet: (\S+)/.exec(all)?.[1];
   if (!cn) throw new WalletCreationError(`the wallet CLI printed no address:\n${proc.tail(20).join('\n')}`);
@@ -130,5 +140,5 @@ export async function createWalletWithCli(
           .split(/\s+/)
           .filter((w) => /^[a-zà-ÿ]+$/i.test(w))
           .slice(0, 25);
-  return { file: o.file, cn, ...(carrot ? { carrot } : {}), seed };
+  return { file, cn, ...(carrot ? { carrot } : {}), seed };
 }

@@ -36,6 +36,12 @@ export const PLACEHOLDERS: { form: string; root: string; meaning: string }[] = [
     root: 'env',
     meaning: 'the same value, marked as no secret: not redacted (unless the scenario also names it as `${env.NAME}`)',
   },
+  {
+    form: '${unique.NAME}',
+    root: 'unique',
+    meaning:
+      "a token ticker of this scenario's own (4 characters A–Z 0–9, from the scenario's name and NAME): scenarios that share a testnet (`--isolation shared`) never create the same token, and every run of one scenario uses the same ticker, so runs and backends compare. `sal${unique.NAME}` is its asset type",
+  },
 ];
 
 export function checkVocabulary(): void {

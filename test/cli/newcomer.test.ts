@@ -5,6 +5,7 @@ import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uniqueTicker } from '../../harness/scenario/interpolate.js';
 import { cleanup, tempDir } from '../helpers/sim.js';
 import { CLI } from './helpers.js';
 
@@ -102,19 +103,24 @@ describe('a failure, then saltnet repro', { timeout: 120_000 }, () => {
 
 describe('tickers on a shared testnet', { timeout: 120_000 }, () => {
   it('${unique.ticker} gives each scenario its own; a literal ticker taken already fails with the hint', async () => {
+    // derived from the scenario's name: the same in every run (runs and backends compare), another per scenario
+    expect(uniqueTicker('one makes ${unique.ticker}', 'ticker')).toMatch(/^[A-Z0-9]{4}$/);
+    expect(uniqueTicker('a', 'ticker')).toBe(uniqueTicker('a', 'ticker'));
+    expect(uniqueTicker('a', 'ticker')).not.toBe(uniqueTicker('b', 'ticker'));
     const make = (ticker: string) =>
       `name: makes ${ticker}\nrequires: { height: 1201, unlocked: { SAL1: 1001 SAL1 } }\nsteps:\n` +
       `  - create_token: { ticker: "${ticker}", supply: 5, name: x }\n  - mine: 1\n` +
       `  - get_tokens: { regex: "${ticker}" }\n    expect: { result.tokens: { length: 1 } }\n`;
-    const u1 = file('u1.yaml', make('${unique.ticker}'));
-    const u2 = file('u2.yaml', make('${unique.ticker}'));
+    const u1 = file('u1.yaml', make('${unique.ticker}').replace('makes', 'one makes'));
+    const u2 = file('u2.yaml', make('${unique.ticker}').replace('makes', 'another makes'));
     const d1 = file('d1.yaml', make('DUPE'));
     const d2 = file('d2.yaml', make('DUPE').replace('makes DUPE', 'makes DUPE again'));
     const r = await saltnet(['run', u1, u2, d1, d2, '--backend', 'sim', '--workers', '1', '--reporter', 'json']);
     const report = JSON.parse(r.stdout);
     const status = Object.fromEntries(report.results.map((s: any) => [s.name, s.status]));
     expect(status).toEqual({
-      'makes ${unique.ticker}': 'passed',
+      'one makes ${unique.ticker}': 'passed',
+      'another makes ${unique.ticker}': 'passed',
       'makes DUPE': 'passed',
       'makes DUPE again': 'failed',
     });

@@ -192,6 +192,15 @@ function readdirYaml(dir: string): string[] {
   return globSync('*.yaml', { cwd: dir, absolute: true }).map((f) => readFileSync(f, 'utf8'));
 }
 
+it('the README TypeScript library snippet, compiled, runs too', async () => {
+  const block = blocks.find((b) => b.file === 'README.md' && b.lang === 'ts' && b.text.includes('startTestnet'));
+  expect(block, 'README.md has a TypeScript library example').toBeDefined();
+  const [snippet] = snippetsOf(block!);
+  const r = await runLibrarySnippet(snippet!, join(ROOT, 'doc-example-ts.tmp.mjs'));
+  expect(r.exitCode, r.stderr).toBe(0);
+  expect(r.stdout).toMatch(/^\d+$/m);
+});
+
 describe('the checks themselves', () => {
   it('a command line with an option the command lacks is refused, one with its own options parses', async () => {
     const parse = async (args: string[]): Promise<unknown> => saltnetCli(args, { parseOnly: true }).parseAsync();

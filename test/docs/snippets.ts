@@ -74,10 +74,15 @@ export function typecheckSnippets(snippets: Snippet[], dir: string): string[] {
  * user's project), from the project's folder.
  */
 export async function runLibrarySnippet(
-  b: Block,
+  b: Block | Snippet,
   file: string,
 ): Promise<{ exitCode: number; stdout: string; stderr: string }> {
-  writeFileSync(file, b.text);
+  // TypeScript is compiled as a user's build would (await using included, for Node 20), then run.
+  const js = /\.m?ts$/.test('name' in b ? b.name : '')
+    ? ts.transpileModule(b.text, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext } })
+        .outputText
+    : b.text;
+  writeFileSync(file, js);
   try {
     const r = await execa(process.execPath, [file], { cwd: ROOT, reject: false, timeout: 180_000, all: false });
     return { exitCode: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };

@@ -78,13 +78,15 @@ describe('waitUntilReady', () => {
   it('times out naming the RPC that never answered (not the line that appeared) and what it last said', async () => {
     const url = await rpc(() => 503);
     const p = fake(['say:Starting wallet RPC server', 'forever']);
+    await p.waitForText('Starting wallet RPC server', { timeoutMs: 5000 });
+    // Long enough for the probe's first requests to be answered (503) however busy the machine.
     const err = (await waitUntilReady(
       p,
       [
         { kind: 'log', patterns: [/Starting wallet RPC server/] },
         httpProbe(`${url}/json_rpc`, { name: 'json_rpc', everyMs: 20 }),
       ],
-      { timeoutMs: 500 },
+      { timeoutMs: 2000 },
     ).catch((e: unknown) => e)) as ReadinessTimeout;
     expect(err).toBeInstanceOf(ReadinessTimeout);
     expect(err.message).toMatch(/^fake was not ready after \d+ ms \(waited for probe json_rpc \(last: HTTP 503\)\)\n/);
@@ -99,6 +101,15 @@ describe('waitUntilReady', () => {
     }).catch((e: unknown) => e)) as ReadinessTimeout;
     expect(err).toBeInstanceOf(ReadinessTimeout);
     expect(err.message).toContain(`(waited for probe http GET http://127.0.0.1:${port}/get_info (last: no answer))`);
+  });
+
+  it('a resource wait-on refuses (a URL without //) is named in the timeout', async () => {
+    const p = fake(['forever']);
+    const err = (await waitUntilReady(p, [httpProbe('http:127.0.0.1:1/get_info', { name: 'rpc', everyMs: 20 })], {
+      timeoutMs: 300,
+    }).catch((e: unknown) => e)) as ReadinessTimeout;
+    expect(err).toBeInstanceOf(ReadinessTimeout);
+    expect(err.message).toMatch(/waited for probe rpc \(last: Invalid resource "http-get:127\.0\.0\.1:1\/get_info"/);
   });
 
   it("which statuses count as an answer is the caller's (a Digest login answers 401)", async () => {
