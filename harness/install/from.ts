@@ -106,7 +106,7 @@ async function fromArchive(c: Ctx): Promise<InstallResult> {
       maxBytes: c.maxBytes,
       what: asset,
     });
-    const v = c.given ?? 'of unknown version';
+    const v = c.given ?? '(version not known yet)';
     if (c.sha) checkSha256(dl.sha256, c.sha, { version: v, asset, from: c.path, expectedFrom: '--sha256' });
     const same = c.force
       ? undefined
@@ -114,7 +114,7 @@ async function fromArchive(c: Ctx): Promise<InstallResult> {
     if (same) return same;
     const tree = join(staging, 'tree');
     await mkdir(tree);
-    const label = `${asset}`;
+    const label = asset;
     await unpack(copy, format, tree, label);
     const inspected = await inspectTree(tree, { platform: c.platform, label, ldd: c.ldd, log: c.log });
     const version = versionOf(inspected.checked.programVersion, c.given, label);

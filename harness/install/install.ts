@@ -68,7 +68,7 @@ export interface InstallOptions {
   ldd?: Ldd;
 }
 
-export interface Plan {
+interface Plan {
   version: string;
   asset: string;
   /** undefined: trust on first use (`tofu`), or an unlisted version without a hash (only an existing install fits). */
@@ -113,7 +113,7 @@ function unpinnedPlan(
 }
 
 /** Which archive and which hash, from the table, the record and the options; throws on anything contradictory. */
-export function plan(
+function plan(
   table: ReleaseTable,
   tableFile: string,
   opts: InstallOptions,
