@@ -4,6 +4,9 @@ import type { CommandModule } from 'yargs';
 import { CONFIG_OPTION, formatSource, givenFlags, KEYS, resolveConfig, type ResolvedConfig } from '../config/index.js';
 import { isPortFree } from '../process/ports.js';
 import { listRuns, resolveStateDir, stateDir } from '../process/registry.js';
+import { binRootOf, listInstalled } from '../install/marker.js';
+import { platformFor } from '../install/platform.js';
+import { DEFAULT_TABLE_FILE, loadReleaseTable } from '../install/releases.js';
 import { BACKENDS, type BackendName } from '../testnet/backends.js';
 import { binaryVersion, resolveBackend } from '../testnet/binaries.js';
 import { ownerAlive } from './runs.js';
@@ -75,10 +78,12 @@ async function doctor(argv: DoctorArgs): Promise<void> {
   // The binaries doctor looks at are the ones `up` would use: --bin-dir, else the config file's binDir, else
   // SALTNET_BIN_DIR.
   const binDir = cfg.resolved?.values.binDir ?? argv.binDir;
+  // Installed releases are looked for where `saltnet install` puts them: the cache folder.
+  const where = { cacheDir: cfg.resolved?.values.cacheDir };
   const backends: Record<string, unknown> = {};
   for (const name of Object.keys(BACKENDS) as BackendName[]) {
     try {
-      const b = resolveBackend(name, name === 'salvium' ? binDir : undefined);
+      const b = resolveBackend(name, name === 'salvium' ? binDir : undefined, where);
       backends[name] = {
         found: true,
         source: b.source,
@@ -90,10 +95,11 @@ async function doctor(argv: DoctorArgs): Promise<void> {
     }
   }
   report.backends = backends;
+  report.install = installReport(where.cacheDir, (backends.salvium as { found: boolean }).found);
   report.auto = (() => {
     try {
       // printed under the key `auto`: the reason without its own `auto: `
-      return resolveBackend('auto', binDir).reason.replace(/^auto: /, '');
+      return resolveBackend('auto', binDir, where).reason.replace(/^auto: /, '');
     } catch (err) {
       return err instanceof Error ? err.message : String(err);
     }
@@ -117,7 +123,10 @@ async function doctor(argv: DoctorArgs): Promise<void> {
     return;
   }
   const print = (k: string, v: unknown, indent = ''): void => {
-    if (v && typeof v === 'object') {
+    if (Array.isArray(v)) {
+      process.stdout.write(`${indent}${k}:\n`);
+      for (const item of v) process.stdout.write(`${indent}  - ${String(item)}\n`);
+    } else if (v && typeof v === 'object') {
       process.stdout.write(`${indent}${k}:\n`);
       for (const [kk, vv] of Object.entries(v)) print(kk, vv, `${indent}  `);
     } else process.stdout.write(`${indent}${k}: ${String(v)}\n`);
@@ -127,6 +136,48 @@ async function doctor(argv: DoctorArgs): Promise<void> {
     if (k === 'config') printConfig(cfg);
     else print(k, v);
   }
+}
+
+/**
+ * What `saltnet install` put in the cache, what the release table pins for this machine, and — when real Salvium is
+ * not found — commands that get it and work as they stand (never `--version V` alone for a version nothing pins).
+ */
+function installReport(cacheDir: string | undefined, salviumFound: boolean): Record<string, unknown> {
+  const binRoot = binRootOf({ cacheDir });
+  let platform;
+  try {
+    platform = platformFor();
+  } catch (err) {
+    return { cache: binRoot, problem: err instanceof Error ? err.message : String(err) };
+  }
+  const installed = listInstalled(binRoot, platform).map(
+    (r) => `${r.version} in ${r.binDir}: ${r.programVersion} (sha256 ${r.sha256 ?? 'of a folder copy'}, ${r.hashFrom})`,
+  );
+  const tableFile = process.env.SALTNET_RELEASES_FILE || DEFAULT_TABLE_FILE;
+  let pinned: string[] = [];
+  let tableProblem: string | undefined;
+  try {
+    pinned = loadReleaseTable(tableFile)
+      .releases.filter((r) => r.assets.some((a) => a.platform === platform))
+      .map((r) => r.version);
+  } catch (err) {
+    tableProblem = err instanceof Error ? err.message : String(err);
+  }
+  const hints = salviumFound
+    ? []
+    : [
+        'saltnet install --from <release archive or folder>   # one you have, e.g. salvium-v1.1.3c-linux-x64-debian12.tar.gz',
+        ...(pinned[0]
+          ? [`saltnet install --version ${pinned[0]}   # pinned: downloaded and checked against the table`]
+          : []),
+        'saltnet install --version <version> --sha256 <hex>   # a download checked against a hash you trust (or --trust-on-first-use)',
+      ];
+  return {
+    cache: binRoot,
+    installed: installed.length ? installed : 'none',
+    pinned: tableProblem ?? (pinned.length ? pinned.join(', ') : `none for ${platform} (${tableFile})`),
+    ...(hints.length ? { 'to get real Salvium': hints } : {}),
+  };
 }
 
 /**

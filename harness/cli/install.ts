@@ -1,11 +1,16 @@
-// `saltnet install`: put verified Salvium binaries in the cache and say where they are.
+// `saltnet install`: put checked Salvium binaries in the cache and say where they are.
+import { dirname } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { installSalvium, type InstallResult } from '../install/install.js';
+import { listInstalled } from '../install/marker.js';
+import { trustFilePath } from '../install/trust.js';
 
 interface InstallArgs {
   version?: string;
+  from?: string;
   mirror?: string;
   sha256?: string;
+  trustOnFirstUse?: boolean;
   asset?: string;
   force: boolean;
   json: boolean;
@@ -19,19 +24,49 @@ function shellWord(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
+const HASH_FROM_WORDS: Record<InstallResult['hashFrom'], string> = {
+  pinned: 'matches the pinned table',
+  'sha256-option': 'matches --sha256',
+  'trust-on-first-use': 'trust on first use',
+  local: 'a local archive',
+};
+
+/** What `install` prints: where the programs are, what they print, the hash, and whether `up` picks them. */
 export function describeInstall(r: InstallResult): string {
   const dir = shellWord(r.binDir);
-  return `saltnet install: Salvium ${r.version} ${r.alreadyInstalled ? 'already installed ' : ''}in ${r.binDir} (use --bin-dir ${dir} or export SALTNET_BIN_DIR=${dir})`;
+  const binRoot = dirname(r.installDir);
+  const lines = [
+    `saltnet install: Salvium ${r.version} ${r.alreadyInstalled ? 'already installed ' : ''}in ${r.binDir}`,
+    `  programs: ${r.programVersion}`,
+    r.sha256
+      ? `  sha256 ${r.sha256} (${HASH_FROM_WORDS[r.hashFrom]}; recorded in ${r.hashFrom === 'pinned' ? 'the marker' : trustFilePath(binRoot)})`
+      : `  copied from the folder ${r.from} (program hashes in the marker)`,
+  ];
+  const newest = listInstalled(binRoot, r.platform)[0];
+  lines.push(
+    newest?.version === r.version
+      ? `  \`saltnet up\` runs it (auto: the newest installed release, unless --bin-dir, SALTNET_BIN_DIR or PATH has salviumd)`
+      : `  \`saltnet up\` runs the newer ${newest?.version ?? 'install'} first: pass --bin-dir ${dir} (or export SALTNET_BIN_DIR=${dir}) for this one`,
+  );
+  return lines.join('\n');
 }
 
 export const installCommand: CommandModule<object, InstallArgs> = {
   command: 'install',
-  describe: 'download and verify real Salvium binaries into the cache',
+  describe: 'install real Salvium binaries into the cache (a release you have, or a download), checked',
   builder: (y) =>
     y
       // `--version` is saltnet's own version flag everywhere else; here it picks the release.
       .version(false)
-      .option('version', { type: 'string', describe: 'release tag, e.g. v1.1.3c (default: the newest pinned)' })
+      .option('version', {
+        type: 'string',
+        describe: 'release tag, e.g. v1.1.3c (default: the newest pinned; with --from: what the programs print)',
+      })
+      .option('from', {
+        type: 'string',
+        describe:
+          'install this release archive (.tar.gz, .tgz, .tar, .zip) or folder of programs instead of downloading',
+      })
       .option('mirror', {
         type: 'string',
         describe:
@@ -41,8 +76,14 @@ export const installCommand: CommandModule<object, InstallArgs> = {
         type: 'string',
         describe: 'expected SHA-256 of the archive: installs a version that is not pinned',
       })
+      .option('trust-on-first-use', {
+        type: 'boolean',
+        default: false,
+        describe:
+          'for a version that is not pinned: accept the archive, print its hash and record it for later installs',
+      })
       .option('asset', { type: 'string', describe: 'archive file name, instead of the pinned one for this platform' })
-      .option('force', { type: 'boolean', default: false, describe: 'download and install again even when installed' })
+      .option('force', { type: 'boolean', default: false, describe: 'install again even when installed' })
       .option('json', { type: 'boolean', default: false, describe: 'print one JSON object' })
       .option('cache-dir', {
         type: 'string',
@@ -59,8 +100,10 @@ export const installCommand: CommandModule<object, InstallArgs> = {
   handler: async (argv) => {
     const r = await installSalvium({
       version: argv.version,
+      from: argv.from,
       mirror: argv.mirror,
       sha256: argv.sha256,
+      trustOnFirstUse: argv.trustOnFirstUse || undefined,
       asset: argv.asset,
       force: argv.force,
       cacheDir: argv.cacheDir,

@@ -22,10 +22,18 @@ function isFile(p: string): boolean {
   }
 }
 
-/** The shallowest folder under `root` holding all three programs; throws MISSING_BINARIES listing what is there. */
-export async function findBinaries(root: string, platform: PlatformId, label: string): Promise<FoundBinaries> {
+/**
+ * The shallowest folder under `root` (at most `maxDepth` folders down) holding all three programs; throws
+ * MISSING_BINARIES listing what is there.
+ */
+export async function findBinaries(
+  root: string,
+  platform: PlatformId,
+  label: string,
+  maxDepth = Infinity,
+): Promise<FoundBinaries> {
   const names = binaryNames(platform);
-  const tree = await walk(root);
+  const tree = await walk(root, { exclude: (p) => depth(p) > maxDepth + 1 });
   const dirs = ['', ...tree.dirs].sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : 1));
   for (const d of dirs) {
     const dir = join(root, d);
@@ -41,13 +49,16 @@ export async function findBinaries(root: string, platform: PlatformId, label: st
   const present = [...tree.files, ...tree.others.map((o) => o.path)]
     .filter((f) => rank(f) >= 0)
     .sort((a, b) => rank(a) - rank(b));
+  const hint = Number.isFinite(maxDepth)
+    ? `looked ${maxDepth} folder(s) deep: give the folder that holds the programs`
+    : 'is this the right asset for this platform? pass --asset to pick another';
   throw new InstallError(
     'MISSING_BINARIES',
     `${label} holds no folder with all of ${Object.values(names).join(', ')}` +
       (present.length
         ? ` (found only ${present.join(', ')})`
         : ` (it holds ${tree.files.slice(0, 10).join(', ') || 'no files'}${tree.files.length > 10 ? ', …' : ''})`) +
-      ': is this the right asset for this platform? pass --asset to pick another',
+      `: ${hint}`,
   );
 }
 

@@ -1,16 +1,22 @@
 // Getting a release archive onto disk: from an HTTP(S) base URL (GitHub releases by default, or a
-// --mirror) with undici's fetch, or from a local folder (an offline mirror). The SHA-256 is
+// --mirror) with undici's request API, or from a local folder (an offline mirror). The SHA-256 is
 // computed while the bytes stream to the file, so the archive is read once; a size limit and
 // connect/headers/idle timeouts keep a bad server from filling the disk or hanging the command.
+//
+// The body is written with writeSync from its 'data' events, so the HTTP parser never pauses for
+// backpressure: undici 7 (the last line that runs on Node 20) asserts `!this.paused` when a server
+// that closes its connection after the response (HTTP/1.0, `Connection: close`, e.g. `python3 -m
+// http.server` as a mirror) sends its FIN while the parser is paused, and that AssertionError is
+// thrown from a socket handler where nothing can catch it (nodejs/undici#5360, fixed in undici 8).
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream, existsSync } from 'node:fs';
+import { closeSync, createReadStream, createWriteStream, existsSync, openSync, writeSync } from 'node:fs';
+import { STATUS_CODES } from 'node:http';
 import { resolve } from 'node:path';
-import { Readable, Transform } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { fileURLToPath } from 'node:url';
 import pRetry from 'p-retry';
-import { Agent, fetch, type Response } from 'undici';
+import { Agent, interceptors, request, type Dispatcher } from 'undici';
 import { scaled } from '../common/timeouts.js';
 import { InstallError } from './errors.js';
 
@@ -78,6 +84,7 @@ const RETRYABLE_CODES = new Set([
   'UND_ERR_HEADERS_TIMEOUT',
   'UND_ERR_BODY_TIMEOUT',
   'UND_ERR_CLOSED',
+  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
 ]);
 
 const PLAIN: Record<string, string> = {
@@ -92,6 +99,7 @@ const PLAIN: Record<string, string> = {
   UND_ERR_HEADERS_TIMEOUT: 'no answer in time',
   UND_ERR_BODY_TIMEOUT: 'the download stalled',
   UND_ERR_SOCKET: 'the connection closed early',
+  UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'the download was cut short',
 };
 
 /** The errno/undici code under fetch's generic "fetch failed" / "terminated" errors. */
@@ -140,45 +148,78 @@ function meter(
   return { stream, result: () => ({ sha256: hash.digest('hex'), size }) };
 }
 
-/** GET with redirects; a failure to connect is an InstallError naming the URL. */
-async function get(url: string, agent: ReturnType<typeof newAgent>): Promise<Response> {
+/** GET with redirects (GitHub answers with one); a failure to connect is an InstallError naming the URL. */
+async function get(url: string, agent: Agent): Promise<Dispatcher.ResponseData> {
   try {
-    return await fetch(url, { dispatcher: agent, redirect: 'follow', headers: { 'user-agent': 'saltnet-install' } });
+    return await request(url, {
+      dispatcher: agent.compose(interceptors.redirect({ maxRedirections: 5 })),
+      method: 'GET',
+      headers: { 'user-agent': 'saltnet-install' },
+      // the first chunks may arrive before the 'data' listener is attached: room for them, so no pause
+      highWaterMark: 4 * 2 ** 20,
+    });
   } catch (err) {
     throw networkError(url, err);
   }
+}
+
+/** HTTP status → an error (4xx fails at once, 5xx and 429 may be retried), after the body is dropped. */
+async function statusError(url: string, res: Dispatcher.ResponseData): Promise<AttemptError> {
+  await res.body.dump().catch(() => {});
+  const retryable = res.statusCode >= 500 || res.statusCode === 429;
+  const text = STATUS_CODES[res.statusCode] ?? '';
+  return new AttemptError(`could not download ${url}: HTTP ${res.statusCode} ${text}`.trim(), retryable);
+}
+
+/** Write `body` to `dest` as it arrives (never paused: see the top), hashing it and stopping at `max` bytes. */
+function save(body: Readable, dest: string, max: number, onError: (err: unknown) => Error) {
+  return new Promise<{ sha256: string; size: number }>((resolvePromise, reject) => {
+    const fd = openSync(dest, 'w', 0o600);
+    const hash = createHash('sha256');
+    let size = 0;
+    let done = false;
+    const finish = (err?: unknown): void => {
+      if (done) return;
+      done = true;
+      closeSync(fd);
+      if (err === undefined) return resolvePromise({ sha256: hash.digest('hex'), size });
+      body.destroy();
+      reject(onError(err));
+    };
+    body.on('data', (chunk: Buffer) => {
+      if (done) return;
+      size += chunk.length;
+      if (size > max) return finish(new RangeError('too large'));
+      hash.update(chunk);
+      try {
+        for (let at = 0; at < chunk.length;) at += writeSync(fd, chunk, at);
+      } catch (err) {
+        finish(err);
+      }
+    });
+    body.once('end', () => finish());
+    body.once('error', (err) => finish(err));
+  });
 }
 
 async function httpOnce(url: string, dest: string, maxBytes: number): Promise<Downloaded> {
   const agent = newAgent();
   try {
     const res = await get(url, agent);
-    if (!res.ok || !res.body) {
-      await res.body?.cancel().catch(() => {});
-      const retryable = res.status >= 500 || res.status === 429;
-      throw new AttemptError(`could not download ${url}: HTTP ${res.status} ${res.statusText}`.trim(), retryable);
-    }
-    const declared = Number(res.headers.get('content-length') ?? NaN);
+    if (res.statusCode < 200 || res.statusCode > 299) throw await statusError(url, res);
     const tooLarge = (): AttemptError =>
       new AttemptError(
         `refusing ${url}: it is larger than ${maxBytes} bytes, too large for a Salvium release archive`,
         false,
       );
-    if (declared > maxBytes) {
-      await res.body.cancel().catch(() => {});
+    if (Number(res.headers['content-length'] ?? NaN) > maxBytes) {
+      res.body.destroy();
       throw tooLarge();
     }
-    const m = meter(maxBytes, tooLarge);
-    try {
-      await pipeline(
-        Readable.fromWeb(res.body as WebReadableStream<Uint8Array>),
-        m.stream,
-        createWriteStream(dest, { mode: 0o600 }),
-      );
-    } catch (err) {
-      throw networkError(url, err);
-    }
-    return { from: url, ...m.result() };
+    const saved = await save(res.body, dest, maxBytes, (err) =>
+      err instanceof RangeError ? tooLarge() : networkError(url, err),
+    );
+    return { from: url, ...saved };
   } finally {
     await agent.close().catch(() => {});
   }
@@ -217,12 +258,11 @@ export async function fetchText(url: string, opts: { maxBytes: number }): Promis
   const agent = newAgent();
   try {
     const res = await get(url, agent);
-    if (!res.ok)
-      throw new InstallError(
-        'DOWNLOAD_FAILED',
-        `could not download ${url}: HTTP ${res.status} ${res.statusText}`.trim(),
-      );
-    const buf = Buffer.from(await res.arrayBuffer());
+    if (res.statusCode < 200 || res.statusCode > 299) {
+      const err = await statusError(url, res);
+      throw new InstallError('DOWNLOAD_FAILED', err.message);
+    }
+    const buf = Buffer.from(await res.body.arrayBuffer());
     if (buf.length > opts.maxBytes)
       throw new InstallError(
         'DOWNLOAD_FAILED',

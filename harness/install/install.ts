@@ -1,23 +1,26 @@
 // `saltnet install`: download a Salvium release archive for this platform, check it against the
-// pinned SHA-256, unpack it and publish it as <cacheDir>/bin/salvium-<version>/ in one rename.
+// pinned SHA-256 (or --sha256, or the hash recorded when it was first installed: trust.ts), unpack
+// it, check that its programs link and run (checks.ts) and publish it as
+// <cacheDir>/bin/salvium-<version>/ in one rename (stage.ts). `--from` (from.ts) installs an
+// archive or folder that is already on this machine the same way.
 //
 //   <cacheDir>/bin/salvium-<version>/                 a finished install (what the archive holds)
-//   <cacheDir>/bin/salvium-<version>/.saltnet-install.json   marker: version, asset, verified sha256, binDir
+//   <cacheDir>/bin/salvium-<version>/.saltnet-install.json   marker (marker.ts)
 //   <cacheDir>/bin/.tmp-salvium-<version>-<pid>-<rand>/      an install in progress (archive + tree/)
+//   <cacheDir>/bin/trusted-sha256.json                       hashes accepted on first use (trust.ts)
 //
 // Nothing is written outside a .tmp- folder until the archive is verified, unpacked and its three
-// programs found executable; a kill at any moment leaves at most a .tmp- folder, which the next
-// run removes (snapshot/staging.ts: the pid in its name is dead, or it was not touched for a minute).
-import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
-import { z } from 'zod';
-import { cacheDir as resolveCache } from '../common/cache-dir.js';
-import { cleanStale, publish, removeQuietly, stagingName, startHeartbeat } from '../common/staging.js';
-import { findBinaries, makeExecutable } from './binaries.js';
+// programs found executable, linked and running; a kill at any moment leaves at most a .tmp-
+// folder, which the next run removes (common/staging.ts: the pid in its name is dead, or it was
+// not touched for a minute).
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Ldd } from './checks.js';
 import { archiveSource, DEFAULT_BASE_URL, describeSource, downloadTo, type ArchiveSource } from './download.js';
 import { InstallError } from './errors.js';
-import { binaryNames, guessAssetName, PLATFORMS, platformFor, type PlatformId } from './platform.js';
+import { installFrom } from './from.js';
+import { binRootOf, readInstalled, resultOf, type HashFrom, type InstallResult, type Marker } from './marker.js';
+import { guessAssetName, platformFor, type PlatformId } from './platform.js';
 import {
   ASSET_NAME_RE,
   compareVersionsDesc,
@@ -25,26 +28,31 @@ import {
   loadReleaseTable,
   normalizeVersion,
   PIN_HINT,
-  SHA256_RE,
   type ReleaseTable,
 } from './releases.js';
+import { inspectTree, prepareBinRoot, publishInstall, withStaging, type Inspected } from './stage.js';
+import { describeTrusted, lookupTrusted, trustFilePath } from './trust.js';
 import { archiveFormat, SUPPORTED_FORMATS, unpack, type ArchiveFormat } from './unpack.js';
-import { checkAgainstHashesFile, checkSha256 } from './verify.js';
+import { checkAgainstHashesFile, checkSha256, sha256Option } from './verify.js';
 
-export const MARKER_FILE = '.saltnet-install.json';
+export { MARKER_FILE, type InstallResult } from './marker.js';
 
 export interface InstallOptions {
-  /** A release tag (`v1.1.3c`, or `1.1.3c`); default: the newest pinned one. */
+  /** A release tag (`v1.1.3c`, or `1.1.3c`); default: the newest pinned one (with `from`: what the programs print). */
   version?: string;
+  /** A release archive or folder on this machine to install instead of downloading one. */
+  from?: string;
   /** Base URL (or local folder) instead of GitHub releases; default $SALTNET_RELEASE_MIRROR. */
   mirror?: string;
   /** Install against this hash instead of (or, for a pinned asset, in agreement with) the table. */
   sha256?: string;
+  /** A version the table does not pin, without --sha256: accept what arrives, print its hash and record it. */
+  trustOnFirstUse?: boolean;
   /** The archive's file name, instead of the table's (or the guessed) name for this platform. */
   asset?: string;
   /** Install again even when the same version is installed. */
   force?: boolean;
-  /** `--cache-dir`; see snapshot/cache-dir.ts. */
+  /** `--cache-dir`; see common/cache-dir.ts. */
   cacheDir?: string;
   /** A release table file instead of fixtures/releases/salvium.json; default $SALTNET_RELEASES_FILE. */
   releasesFile?: string;
@@ -56,47 +64,21 @@ export interface InstallOptions {
   env?: NodeJS.ProcessEnv;
   /** Progress lines ("downloading …"); default: none. */
   log?: (line: string) => void;
+  /** `ldd` (checks.ts); tests pass a fake one. */
+  ldd?: Ldd;
 }
-
-export interface InstallResult {
-  version: string;
-  platform: PlatformId;
-  asset: string;
-  /** The verified SHA-256 of the archive. */
-  sha256: string;
-  /** Where that hash came from: the pinned table, or --sha256. */
-  hashFrom: 'pinned' | 'sha256-option';
-  /** Where the archive was (or, when already installed, had been) downloaded from. */
-  from: string;
-  /** <cacheDir>/bin/salvium-<version> */
-  installDir: string;
-  /** The folder holding the three programs: pass it as --bin-dir or SALTNET_BIN_DIR. */
-  binDir: string;
-  binaries: { daemon: string; walletCli: string; walletRpc: string };
-  alreadyInstalled: boolean;
-}
-
-const MarkerSchema = z.object({
-  version: z.string(),
-  platform: z.enum(PLATFORMS),
-  asset: z.string(),
-  sha256: z.string().regex(SHA256_RE),
-  hashFrom: z.enum(['pinned', 'sha256-option']),
-  from: z.string(),
-  /** Relative POSIX path from the install folder to the binaries ('' when at the top). */
-  binDir: z.string(),
-  installedAt: z.string(),
-});
-type Marker = z.infer<typeof MarkerSchema>;
 
 interface Plan {
   version: string;
   asset: string;
-  /** undefined: an unlisted version without --sha256 (only an existing install can satisfy it). */
+  /** undefined: trust on first use (`tofu`), or an unlisted version without a hash (only an existing install fits). */
   sha256: string | undefined;
-  hashFrom: 'pinned' | 'sha256-option';
+  hashFrom: HashFrom;
   /** For messages: where the hash comes from. */
   expectedFrom: string;
+  /** Record the archive's hash as this version + asset's (a version the table does not pin). */
+  record: boolean;
+  tofu: boolean;
 }
 
 function knownVersions(table: ReleaseTable): string {
@@ -104,11 +86,43 @@ function knownVersions(table: ReleaseTable): string {
   return list.length ? `known versions: ${list.join(', ')}` : 'no version is pinned yet';
 }
 
-/** Which archive and which hash, from the table and the options; throws on anything contradictory. */
-function plan(table: ReleaseTable, tableFile: string, opts: InstallOptions, platform: PlatformId): Plan {
-  const sha = opts.sha256?.trim().toLowerCase();
-  if (sha !== undefined && !SHA256_RE.test(sha))
-    throw new InstallError('BAD_OPTIONS', `--sha256 must be 64 hex digits, got ${JSON.stringify(opts.sha256)}`);
+/** A version the table does not pin: the hash on record, else --sha256, else trust on first use, else none. */
+function unpinnedPlan(
+  version: string,
+  asset: string,
+  sha: string | undefined,
+  o: InstallOptions,
+  binRoot: string,
+): Plan {
+  const recorded = lookupTrusted(binRoot, version, asset);
+  const base = { version, asset, record: true, tofu: false };
+  if (recorded) {
+    if (sha !== undefined && sha !== recorded.sha256)
+      throw new InstallError(
+        'HASH_MISMATCH',
+        `--sha256 ${sha} contradicts ${describeTrusted(binRoot, recorded)}, which is ${recorded.sha256} for ${asset} of ${version}: ` +
+          `nothing was downloaded. If it was re-published on purpose, delete its entry from ${trustFilePath(binRoot)}`,
+      );
+    const expectedFrom = describeTrusted(binRoot, recorded);
+    return { ...base, sha256: recorded.sha256, hashFrom: 'trust-on-first-use', expectedFrom, record: false };
+  }
+  if (sha !== undefined) return { ...base, sha256: sha, hashFrom: 'sha256-option', expectedFrom: '--sha256' };
+  if (o.trustOnFirstUse)
+    return { ...base, sha256: undefined, hashFrom: 'trust-on-first-use', expectedFrom: 'nothing', tofu: true };
+  return { ...base, sha256: undefined, hashFrom: 'sha256-option', expectedFrom: '--sha256', record: false };
+}
+
+/** Which archive and which hash, from the table, the record and the options; throws on anything contradictory. */
+function plan(
+  table: ReleaseTable,
+  tableFile: string,
+  opts: InstallOptions,
+  platform: PlatformId,
+  binRoot: string,
+): Plan {
+  const sha = sha256Option(opts.sha256);
+  if (sha !== undefined && opts.trustOnFirstUse)
+    throw new InstallError('BAD_OPTIONS', '--sha256 and --trust-on-first-use: give one (--sha256 is the safer one)');
   if (opts.asset !== undefined && !ASSET_NAME_RE.test(opts.asset))
     throw new InstallError(
       'BAD_OPTIONS',
@@ -122,21 +136,14 @@ function plan(table: ReleaseTable, tableFile: string, opts: InstallOptions, plat
     version = newest.version;
   }
   const entry = table.releases.find((r) => r.version === version);
-  const fromTable = `the pinned table ${tableFile}`;
-  if (!entry) {
-    const asset = opts.asset ?? guessAssetName(version, platform);
-    if (sha === undefined)
-      return { version, asset, sha256: undefined, hashFrom: 'sha256-option', expectedFrom: '--sha256' };
-    return { version, asset, sha256: sha, hashFrom: 'sha256-option', expectedFrom: '--sha256' };
-  }
+  if (!entry) return unpinnedPlan(version, opts.asset ?? guessAssetName(version, platform), sha, opts, binRoot);
   const pinned =
     opts.asset !== undefined
       ? entry.assets.find((a) => a.name === opts.asset)
       : entry.assets.find((a) => a.platform === platform);
   const listing = entry.assets.map((a) => (a.platform ? `${a.name} (${a.platform})` : a.name)).join(', ');
   if (!pinned) {
-    if (opts.asset !== undefined && sha !== undefined)
-      return { version, asset: opts.asset, sha256: sha, hashFrom: 'sha256-option', expectedFrom: '--sha256' };
+    if (opts.asset !== undefined && sha !== undefined) return unpinnedPlan(version, opts.asset, sha, opts, binRoot);
     const what =
       opts.asset !== undefined ? `no pinned archive named ${opts.asset}` : `no pinned archive for ${platform}`;
     throw new InstallError(
@@ -144,52 +151,20 @@ function plan(table: ReleaseTable, tableFile: string, opts: InstallOptions, plat
       `Salvium ${version} has ${what} in ${tableFile} (pinned: ${listing}): pass --asset <name> --sha256 <hex> for an archive you checked yourself`,
     );
   }
+  const fromTable = `the pinned table ${tableFile}`;
   if (sha !== undefined && sha !== pinned.sha256) {
     throw new InstallError(
       'BAD_OPTIONS',
       `--sha256 ${sha} contradicts ${fromTable}, which pins ${pinned.name} of ${version} as ${pinned.sha256}`,
     );
   }
-  return { version, asset: pinned.name, sha256: pinned.sha256, hashFrom: 'pinned', expectedFrom: fromTable };
-}
-
-/** The marker of a finished install whose programs are still there, or undefined. */
-export function readInstalled(installDir: string, platform: PlatformId): Marker | undefined {
-  let marker: Marker;
-  try {
-    marker = MarkerSchema.parse(JSON.parse(readFileSync(join(installDir, MARKER_FILE), 'utf8')));
-  } catch {
-    return undefined;
-  }
-  if (marker.platform !== platform) return undefined;
-  const dir = join(installDir, ...marker.binDir.split('/').filter(Boolean));
-  return Object.values(binaryNames(platform)).every((b) => existsSync(join(dir, b))) ? marker : undefined;
-}
-
-function resultOf(installDir: string, m: Marker, alreadyInstalled: boolean): InstallResult {
-  const binDir = join(installDir, ...m.binDir.split('/').filter(Boolean));
-  const names = binaryNames(m.platform);
-  return {
-    version: m.version,
-    platform: m.platform,
-    asset: m.asset,
-    sha256: m.sha256,
-    hashFrom: m.hashFrom,
-    from: m.from,
-    installDir,
-    binDir,
-    binaries: {
-      daemon: join(binDir, names.daemon),
-      walletCli: join(binDir, names.walletCli),
-      walletRpc: join(binDir, names.walletRpc),
-    },
-    alreadyInstalled,
-  };
+  const p = { version, asset: pinned.name, sha256: pinned.sha256, hashFrom: 'pinned' as const };
+  return { ...p, expectedFrom: fromTable, record: false, tofu: false };
 }
 
 /**
  * An install already there that answers the plan (undefined: install). A plan without a hash (a version the table
- * does not pin, without --sha256) is answered only by an earlier install of that version, or refused.
+ * does not pin, without --sha256 or --trust-on-first-use) is answered only by an earlier install of that version.
  */
 function reusable(
   existing: Marker | undefined,
@@ -197,8 +172,9 @@ function reusable(
   o: { installDir: string; table: ReleaseTable; tableFile: string; force?: boolean; log: (line: string) => void },
 ): InstallResult | undefined {
   if (p.sha256 === undefined) {
-    // An unlisted version installed earlier with --sha256 is still a verified install.
+    // An unlisted version installed earlier (--sha256, --from, first use) is still a checked install.
     if (existing && existing.version === p.version && !o.force) return resultOf(o.installDir, existing, true);
+    if (p.tofu) return undefined;
     throw new InstallError(
       'UNKNOWN_VERSION',
       `Salvium ${p.version} is not in the pinned table ${o.tableFile} (${knownVersions(o.table)}): ${PIN_HINT}`,
@@ -207,13 +183,14 @@ function reusable(
   if (existing && !o.force) {
     if (existing.sha256 === p.sha256) return resultOf(o.installDir, existing, true);
     o.log(
-      `saltnet install: ${o.installDir} holds an archive with sha256 ${existing.sha256}, expected ${p.sha256}: installing again`,
+      `saltnet install: ${o.installDir} holds ${existing.sha256 ? `an archive with sha256 ${existing.sha256}` : `a copy of ${existing.from}`}, expected ${p.sha256}: installing again`,
     );
   }
   return undefined;
 }
 
 interface Fetch {
+  binRoot: string;
   /** The install's staging folder: the archive goes there, and its tree into `tree/`. */
   staging: string;
   format: ArchiveFormat;
@@ -221,18 +198,14 @@ interface Fetch {
   /** --mirror, SALTNET_RELEASE_MIRROR or the release site, and the archive's place there. */
   base: string;
   source: ArchiveSource;
+  checkHashesFile?: string;
   maxBytes?: number;
+  ldd?: Ldd;
   log: (line: string) => void;
 }
 
-/**
- * Download the archive, refuse it unless its SHA-256 is `sha256`, unpack it and find its programs (made executable):
- * the tree to publish, with its marker written.
- */
-async function fetchRelease(p: Plan, sha256: string, f: Fetch): Promise<{ tree: string; marker: Marker }> {
-  const archive = join(f.staging, p.asset);
-  const tree = join(f.staging, 'tree');
-  await mkdir(tree);
+/** Download the archive and refuse it unless its SHA-256 is the plan's (trust on first use: print it). */
+async function download(p: Plan, f: Fetch, archive: string): Promise<{ sha256: string; from: string }> {
   const what = `Salvium ${p.version} (${p.asset})`;
   f.log(`saltnet install: downloading ${what} from ${describeSource(f.source)}`);
   let dl;
@@ -244,39 +217,69 @@ async function fetchRelease(p: Plan, sha256: string, f: Fetch): Promise<{ tree: 
     throw err;
   }
   try {
-    checkSha256(dl.sha256, sha256, { version: p.version, asset: p.asset, from: dl.from, expectedFrom: p.expectedFrom });
+    if (p.sha256 !== undefined)
+      checkSha256(dl.sha256, p.sha256, {
+        version: p.version,
+        asset: p.asset,
+        from: dl.from,
+        expectedFrom: p.expectedFrom,
+      });
+    else if (f.checkHashesFile) await checkAgainstHashesFile(f.checkHashesFile, p.asset, dl.sha256, p.version);
   } catch (err) {
     await rm(archive, { force: true }); // refused bytes do not stay on disk, not even for the moment until clean-up
     throw err;
   }
   f.log(
-    `saltnet install: sha256 ${dl.sha256} matches ${p.hashFrom === 'pinned' ? 'the pinned hash' : '--sha256'}; unpacking`,
+    p.sha256 !== undefined
+      ? `saltnet install: sha256 ${dl.sha256} matches ${p.hashFrom === 'pinned' ? 'the pinned hash' : p.expectedFrom}; unpacking`
+      : `saltnet install: trust on first use: ${p.asset} of ${p.version} has sha256 ${dl.sha256}; it will be recorded in ${trustFilePath(f.binRoot)} and later installs must match it`,
   );
-  await unpack(archive, f.format, tree, `${p.asset} (Salvium ${p.version})`);
+  return dl;
+}
+
+/** Download, verify, unpack and check a release; then publish it with its marker (and record its hash). */
+async function fetchRelease(p: Plan, f: Fetch): Promise<InstallResult> {
+  const archive = join(f.staging, p.asset);
+  const tree = join(f.staging, 'tree');
+  await mkdir(tree);
+  const dl = await download(p, f, archive);
+  const label = `${p.asset} (Salvium ${p.version})`;
+  await unpack(archive, f.format, tree, label);
   await rm(archive, { force: true });
-  const found = await findBinaries(tree, f.platform, `${p.asset} (Salvium ${p.version})`);
-  await makeExecutable(found, f.platform, tree);
-  const marker: Marker = {
-    version: p.version,
+  const inspected: Inspected = await inspectTree(tree, { platform: f.platform, label, ldd: f.ldd, log: f.log });
+  const how = p.tofu ? 'trust-on-first-use' : 'sha256-option';
+  return publishInstall({
+    binRoot: f.binRoot,
+    tree,
+    inspected,
     platform: f.platform,
+    version: p.version,
     asset: p.asset,
     sha256: dl.sha256,
     hashFrom: p.hashFrom,
     from: dl.from,
-    binDir: relative(tree, found.dir).split(sep).join('/'),
-    installedAt: new Date().toISOString(),
-  };
-  await writeFile(join(tree, MARKER_FILE), `${JSON.stringify(marker, null, 2)}\n`, { mode: 0o644 });
-  return { tree, marker };
+    record: p.record
+      ? {
+          version: p.version,
+          asset: p.asset,
+          sha256: dl.sha256,
+          how,
+          from: dl.from,
+          recordedAt: new Date().toISOString(),
+        }
+      : undefined,
+  });
 }
 
 export async function installSalvium(opts: InstallOptions = {}): Promise<InstallResult> {
   const env = opts.env ?? process.env;
   const log = opts.log ?? (() => {});
   const platform = opts.platform ?? platformFor();
+  const binRoot = binRootOf({ cacheDir: opts.cacheDir, env });
+  if (opts.from !== undefined) return installFrom(opts.from, { ...opts, env, log, platform, binRoot });
   const tableFile = opts.releasesFile ?? (env.SALTNET_RELEASES_FILE || DEFAULT_TABLE_FILE);
   const table = loadReleaseTable(tableFile);
-  const p = plan(table, tableFile, opts, platform);
+  const p = plan(table, tableFile, opts, platform, binRoot);
   const format = archiveFormat(p.asset);
   if (!format)
     throw new InstallError(
@@ -284,39 +287,36 @@ export async function installSalvium(opts: InstallOptions = {}): Promise<Install
       `cannot unpack ${p.asset}: supported archive formats are ${SUPPORTED_FORMATS}`,
     );
 
-  const binRoot = join(resolveCache({ cacheDir: opts.cacheDir, env }), 'bin');
-  await mkdir(binRoot, { recursive: true, mode: 0o700 });
-  cleanStale(binRoot);
+  await prepareBinRoot(binRoot);
   const key = `salvium-${p.version}`;
   const installDir = join(binRoot, key);
-  const existing = readInstalled(installDir, platform);
-  const reused = reusable(existing, p, { installDir, table, tableFile, force: opts.force, log });
+  const reused = reusable(readInstalled(installDir, platform), p, {
+    installDir,
+    table,
+    tableFile,
+    force: opts.force,
+    log,
+  });
   if (reused) return reused;
-  const sha256 = p.sha256!; // reusable() refused a plan without one
 
   const base = opts.mirror ?? (env.SALTNET_RELEASE_MIRROR || DEFAULT_BASE_URL);
   const source = archiveSource(base, p.version, p.asset);
-  if (opts.checkHashesFile) await checkAgainstHashesFile(opts.checkHashesFile, p.asset, sha256, p.version);
-
-  const staging = join(binRoot, stagingName('tmp', key));
-  await mkdir(staging, { mode: 0o700 });
-  const stopHeartbeat = startHeartbeat(staging);
-  try {
-    const { tree, marker } = await fetchRelease(p, sha256, {
+  if (opts.checkHashesFile && p.sha256 !== undefined)
+    await checkAgainstHashesFile(opts.checkHashesFile, p.asset, p.sha256, p.version);
+  return withStaging(binRoot, key, (staging) =>
+    fetchRelease(p, {
+      binRoot,
       staging,
       format,
       platform,
       base,
       source,
+      checkHashesFile: opts.checkHashesFile,
       maxBytes: opts.maxBytes,
+      ldd: opts.ldd,
       log,
-    });
-    await publish(binRoot, tree, key);
-    return resultOf(installDir, marker, false);
-  } finally {
-    stopHeartbeat();
-    await removeQuietly(binRoot, staging);
-  }
+    }),
+  );
 }
 
 /** A download failure, plus where else the archive can come from. */

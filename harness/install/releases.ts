@@ -73,7 +73,7 @@ export type PinnedRelease = ReleaseTable['releases'][number];
 export type PinnedAsset = PinnedRelease['assets'][number];
 
 export const PIN_HINT =
-  'pin a release with `npm run build && node dist/scripts/pin-release.js <version> <hashes file URL or path>` (see harness/install/README.md), or pass --version V --sha256 <hex> to install an unlisted version against a hash you checked yourself';
+  'install a release you have with `saltnet install --from <archive or folder>`, or download one with `saltnet install --version V --sha256 <hex>` (a hash you checked) or `--trust-on-first-use`; maintainers pin a release with `npm run build && node dist/scripts/pin-release.js <version> <hashes file URL or path>` (see harness/install/README.md)';
 
 /** Read and validate a table file; a broken table is an error, never an empty one. */
 export function loadReleaseTable(file: string = DEFAULT_TABLE_FILE): ReleaseTable {

@@ -1,6 +1,7 @@
 // The checks that decide whether an archive may be unpacked at all.
 import { InstallError } from './errors.js';
 import { hashFor, parseHashesFile, readHashesFile } from './hashes-file.js';
+import { SHA256_RE } from './releases.js';
 
 export interface VerifyContext {
   version: string;
@@ -48,4 +49,12 @@ export async function checkAgainstHashesFile(
       `the hashes file ${source} gives ${asset} (Salvium ${version}) the sha256 ${listed}, but the expected one is ${expected}: nothing was downloaded; find out which is right before installing`,
     );
   }
+}
+
+/** The --sha256 option, lower-cased; BAD_OPTIONS unless it is 64 hex digits. */
+export function sha256Option(value: string | undefined): string | undefined {
+  const sha = value?.trim().toLowerCase();
+  if (sha !== undefined && !SHA256_RE.test(sha))
+    throw new InstallError('BAD_OPTIONS', `--sha256 must be 64 hex digits, got ${JSON.stringify(value)}`);
+  return sha;
 }

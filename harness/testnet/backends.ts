@@ -113,7 +113,8 @@ const SALVIUM: BackendSpec = {
   name: 'salvium',
   description: 'real Salvium',
   binaries: { daemon: 'salviumd', walletCli: 'salvium-wallet-cli', walletRpc: 'salvium-wallet-rpc' },
-  installHint: 'pass --bin-dir, set SALTNET_BIN_DIR, or run `saltnet install`',
+  installHint:
+    'pass --bin-dir, set SALTNET_BIN_DIR, or install a release: `saltnet install --from <archive or folder>` (one you have) or `saltnet install --version V --sha256 <hex>` (a download)',
   coin: { unit: 'SAL1', decimals: 8 },
   tokenCost: 1000n * COIN,
   feeMargin: COIN,

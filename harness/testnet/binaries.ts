@@ -1,9 +1,12 @@
-// Where the programs come from: --bin-dir, then SALTNET_BIN_DIR, then PATH; the simulator ships
-// its own. `auto` picks real Salvium when found and otherwise the simulator, and says why.
+// Where the programs come from: --bin-dir, then SALTNET_BIN_DIR, then PATH, then (real Salvium) the
+// newest release `saltnet install` put in the cache; the simulator ships its own. `auto` picks real
+// Salvium when found and otherwise the simulator, and says why.
 import { accessSync, constants, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import which from 'which';
 import { execa } from 'execa';
+import { binRootOf, listInstalled } from '../install/marker.js';
+import { platformFor } from '../install/platform.js';
 import { AUTO_ORDER, BACKENDS, type BackendChoice, type BackendSpec } from './backends.js';
 
 export interface ResolvedBackend {
@@ -49,8 +52,34 @@ function findOnPath(spec: BackendSpec): { dir: string; paths: ResolvedBackend['p
   return undefined;
 }
 
+/** Where backend resolution looks for installed releases: `--cache-dir`, else SALTNET_CACHE_DIR, XDG, ~/.cache. */
+export interface ResolveOptions {
+  cacheDir?: string;
+}
+
+/** The newest release `saltnet install` put in the cache (real Salvium only; this machine's platform). */
+function findInstalled(spec: BackendSpec, o: ResolveOptions): { dir: string; version: string } | undefined {
+  if (spec.name !== 'salvium') return undefined;
+  let platform;
+  try {
+    platform = platformFor();
+  } catch {
+    return undefined; // no Salvium build for this machine: nothing can be installed
+  }
+  const newest = listInstalled(binRootOf({ cacheDir: o.cacheDir }), platform)[0];
+  return newest ? { dir: newest.binDir, version: newest.version } : undefined;
+}
+
+/** Where real programs were looked for, for the message that none were found. */
+function whereLooked(spec: BackendSpec, o: ResolveOptions): string {
+  const onPath = `${Object.values(spec.binaries).join(', ')} not found on PATH`;
+  return spec.name === 'salvium'
+    ? `${onPath}, and no release is installed in ${binRootOf({ cacheDir: o.cacheDir })}`
+    : onPath;
+}
+
 /** Find real binaries for a backend, or explain exactly what is missing and how to fix it. */
-function locate(spec: BackendSpec, binDir: string | undefined): ResolvedBackend {
+function locate(spec: BackendSpec, binDir: string | undefined, o: ResolveOptions = {}): ResolvedBackend {
   const explicit = binDir ?? process.env.SALTNET_BIN_DIR;
   const label = binDir ? '--bin-dir' : 'SALTNET_BIN_DIR';
   if (explicit) {
@@ -66,7 +95,13 @@ function locate(spec: BackendSpec, binDir: string | undefined): ResolvedBackend 
   }
   const found = findOnPath(spec);
   if (!found) {
-    throw new MissingBinaryError(`${Object.values(spec.binaries).join(', ')} not found on PATH: ${spec.installHint}`);
+    const installed = findInstalled(spec, o);
+    const paths = installed && findInDir(installed.dir, spec);
+    if (installed && paths) {
+      const source = `the newest installed release, ${installed.version} in ${installed.dir}`;
+      return { spec, paths, source, reason: `${spec.name} binaries from ${source}` };
+    }
+    throw new MissingBinaryError(`${whereLooked(spec, o)}: ${spec.installHint}`);
   }
   return {
     spec,
@@ -86,15 +121,15 @@ function bundled(spec: BackendSpec, dir: string): ResolvedBackend {
   return { spec, paths, source: spec.description, reason: `${spec.name} backend (${spec.description})` };
 }
 
-export function resolveBackend(name: BackendChoice, binDir?: string): ResolvedBackend {
+export function resolveBackend(name: BackendChoice, binDir?: string, opts: ResolveOptions = {}): ResolvedBackend {
   if (name !== 'auto') {
     const spec = BACKENDS[name];
-    return spec.bundledBinDir ? bundled(spec, spec.bundledBinDir) : locate(spec, binDir);
+    return spec.bundledBinDir ? bundled(spec, spec.bundledBinDir) : locate(spec, binDir, opts);
   }
   const last = AUTO_ORDER[AUTO_ORDER.length - 1]!;
   for (const candidate of AUTO_ORDER.slice(0, -1)) {
     try {
-      const real = locate(BACKENDS[candidate], binDir);
+      const real = locate(BACKENDS[candidate], binDir, opts);
       return { ...real, reason: `auto: picked ${BACKENDS[candidate].description} (${real.source})` };
     } catch (err) {
       // asked for a folder that is wrong: say so, don't fall back silently
@@ -102,11 +137,14 @@ export function resolveBackend(name: BackendChoice, binDir?: string): ResolvedBa
     }
   }
   const fallback = resolveBackend(last);
+  const real = AUTO_ORDER.slice(0, -1).map((n) => BACKENDS[n]);
+  const installable = real.some((s) => s.name === 'salvium');
   return {
     ...fallback,
-    reason: `auto: no ${AUTO_ORDER.slice(0, -1)
-      .map((n) => BACKENDS[n].binaries.daemon)
-      .join(' or ')} on PATH, picked ${fallback.spec.description} (${last} backend)`,
+    reason:
+      `auto: no ${real.map((s) => s.binaries.daemon).join(' or ')} on PATH` +
+      (installable ? ` and no Salvium release installed in ${binRootOf({ cacheDir: opts.cacheDir })}` : '') +
+      `, picked ${fallback.spec.description} (${last} backend)`,
   };
 }
 

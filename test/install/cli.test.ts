@@ -1,6 +1,6 @@
 // `saltnet install` as users run it: the compiled CLI (dist/), a release server on 127.0.0.1, and
 // a SIGKILL halfway through a download.
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +20,7 @@ import {
   writeTable,
   type ReleaseServer,
 } from './helpers.js';
+import { TRUST_FILE } from '../../harness/install/trust.js';
 
 const CLI = fileURLToPath(new URL('../../dist/harness/cli/main.js', import.meta.url));
 const ASSET = `salvium-${VERSION}-${platformFor()}.tar.gz`;
@@ -79,9 +80,12 @@ describe('saltnet install', () => {
       SALTNET_RELEASE_MIRROR: server.url,
     });
     expect(again.exitCode, String(again.stderr)).toBe(0);
-    expect(String(again.stdout)).toBe(
-      `saltnet install: Salvium ${VERSION} already installed in ${binDir} (use --bin-dir ${binDir} or export SALTNET_BIN_DIR=${binDir})`,
-    );
+    expect(String(again.stdout).split('\n')).toEqual([
+      `saltnet install: Salvium ${VERSION} already installed in ${binDir}`,
+      `  programs: salviumd: Salvium 'Fake' (${VERSION})`,
+      `  sha256 ${sha256(bytes)} (matches the pinned table; recorded in the marker)`,
+      '  `saltnet up` runs it (auto: the newest installed release, unless --bin-dir, SALTNET_BIN_DIR or PATH has salviumd)',
+    ]);
     expect(server.requests).toEqual([PATH]);
 
     const doctor = await saltnet(['doctor', '--json', '--bin-dir', binDir], env);
@@ -147,5 +151,61 @@ describe('saltnet install', () => {
     expect(refused.exitCode).toBe(1);
     expect(String(refused.stderr)).toContain(`could not download ${mirror}${PATH}: connection refused`);
     expect(String(refused.stderr)).toContain('fix: check --mirror');
+  });
+
+  it('--from a tarball whose programs lack a library (an `ldd` that says so): exit 1, the library and its package named, nothing installed; then it installs', async () => {
+    const bytes = tarGz(programs(`salvium-${VERSION}/`, 0o755));
+    const { cache, table, env } = await world(bytes);
+    const dir = join(cache, '..');
+    const tarball = join(dir, ASSET);
+    writeFileSync(tarball, bytes);
+    const fakeBin = join(dir, 'fake-bin');
+    mkdirSync(fakeBin);
+    writeFileSync(
+      join(fakeBin, 'ldd'),
+      '#!/bin/sh\nprintf "\\tlinux-vdso.so.1 (0x0)\\n\\tlibzmq.so.5 => not found\\n\\tlibc.so.6 => /lib/libc.so.6 (0x0)\\n"\n',
+      { mode: 0o755 },
+    );
+    const r = await saltnet(['install', '--from', tarball, '--version', VERSION], {
+      ...env,
+      PATH: `${fakeBin}:${env.PATH}`,
+    });
+    expect(r.exitCode).toBe(1);
+    expect(String(r.stdout)).toBe('');
+    expect(String(r.stderr)).toContain(
+      `saltnet: the programs of ${ASSET} cannot run here: this machine lacks the shared libraries libzmq.so.5 (salviumd, salvium-wallet-cli, salvium-wallet-rpc). Nothing was installed.`,
+    );
+    expect(String(r.stderr)).toContain('fix: sudo apt-get install -y libzmq5 (Debian 12 package names)');
+    expect(readdirSync(join(cache, 'bin'))).toEqual([]);
+
+    const ok = await saltnet(['install', '--from', tarball, '--version', VERSION, '--releases', table, '--json'], env);
+    expect(ok.exitCode, String(ok.stderr)).toBe(0);
+    expect(JSON.parse(String(ok.stdout))).toMatchObject({
+      version: VERSION,
+      hashFrom: 'pinned', // the table of world() pins this very archive
+      programVersion: `salviumd: Salvium 'Fake' (${VERSION})`,
+    });
+  });
+
+  it('--trust-on-first-use prints and records the hash; a mirror that later serves another file is refused', async () => {
+    const good = tarGz(programs('', 0o755));
+    const { cache, server, env } = await world(good);
+    mkdirSync(join(cache, '..', 'empty-table'));
+    const table = writeTable(join(cache, '..', 'empty-table'), []);
+    const args = ['install', '--version', VERSION, '--asset', ASSET, '--mirror', server.url, '--releases', table];
+    const first = await saltnet([...args, '--trust-on-first-use'], env);
+    expect(first.exitCode, String(first.stderr)).toBe(0);
+    const file = join(cache, 'bin', TRUST_FILE);
+    expect(String(first.stdout)).toContain(`  sha256 ${sha256(good)} (trust on first use; recorded in ${file})`);
+    expect(String(first.stderr)).toContain(`has sha256 ${sha256(good)}; it will be recorded in ${file}`);
+
+    const bad = tarGz(programs('', 0o700));
+    server.routes.set(PATH, bad);
+    const again = await saltnet([...args, '--force'], env);
+    expect(again.exitCode).toBe(1);
+    expect(String(again.stderr)).toContain(
+      `its sha256 is ${sha256(bad)}, but the hash recorded on first use in ${file}`,
+    );
+    expect(String(again.stderr)).toContain(`expects ${sha256(good)}`);
   });
 });

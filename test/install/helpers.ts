@@ -3,7 +3,7 @@
 // entries no well-behaved packer would, like `../evil`), zips with a tiny stored-only writer
 // (no compression, so it needs nothing but zlib's crc32).
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -26,15 +26,44 @@ export interface FakeEntry {
 export const sha256 = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
 
 /** A shell script that prints a version line, as `salviumd --version` does. */
-export const fakeProgram = (name: string): string => `#!/bin/sh\necho "${name}: Salvium 'Fake' (${VERSION})"\n`;
+export const fakeProgram = (name: string, version = VERSION): string =>
+  `#!/bin/sh\necho "${name}: Salvium 'Fake' (${version})"\n`;
+
+export const PROGRAM_NAMES = ['salviumd', 'salvium-wallet-cli', 'salvium-wallet-rpc'] as const;
 
 /** The three programs under `prefix` (e.g. 'salvium-v9.9.9/bin/'), with the given mode. */
-export function programs(prefix = '', mode?: number): FakeEntry[] {
-  return ['salviumd', 'salvium-wallet-cli', 'salvium-wallet-rpc'].map((n) => ({
-    path: `${prefix}${n}`,
-    body: fakeProgram(n),
-    mode,
-  }));
+export function programs(prefix = '', mode?: number, version = VERSION): FakeEntry[] {
+  return PROGRAM_NAMES.map((n) => ({ path: `${prefix}${n}`, body: fakeProgram(n, version), mode }));
+}
+
+/** A SHA256SUMS entry listing `entries`' files (as the release tarball's own one does). */
+export function sha256sums(entries: FakeEntry[], prefix = ''): FakeEntry {
+  const lines = entries.map((e) => `${sha256(Buffer.from(e.body ?? ''))}  ${e.path.split('/').pop()}`);
+  return { path: `${prefix}SHA256SUMS`, body: `${lines.join('\n')}\n` };
+}
+
+/** A folder holding the three fake programs (executable) at `dir/sub`. */
+export function writeProgramsFolder(dir: string, version: string, sub = ''): string {
+  const at = join(dir, sub);
+  mkdirSync(at, { recursive: true });
+  for (const n of PROGRAM_NAMES) writeFileSync(join(at, n), fakeProgram(n, version), { mode: 0o755 });
+  return at;
+}
+
+/** An `ldd` that reports the given libraries as not found for every program (and `calls` records what it was asked). */
+export function fakeLdd(missing: string[] = []): { ldd: (p: string) => Promise<string>; calls: string[] } {
+  const calls: string[] = [];
+  return {
+    calls,
+    ldd: async (p) => {
+      calls.push(p);
+      return [
+        '\tlinux-vdso.so.1 (0x00007ffd5a7f2000)',
+        ...missing.map((l) => `\t${l} => not found`),
+        '\tlibc.so.6 => /lib/x86_64-linux-gnu/libc.so.6 (0x00007f06cb01e000)',
+      ].join('\n');
+    },
+  };
 }
 
 const TAR_TYPES = { file: 'File', dir: 'Directory', symlink: 'SymbolicLink', fifo: 'FIFO' } as const;

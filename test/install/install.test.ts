@@ -19,6 +19,7 @@ import { guessAssetName, platformFor } from '../../harness/install/platform.js';
 import {
   closedPort,
   cleanupDirs,
+  fakeProgram,
   programs,
   serveReleases,
   sha256,
@@ -109,7 +110,10 @@ describe('a good archive', () => {
     expect(JSON.parse(readFileSync(join(installDir, MARKER_FILE), 'utf8'))).toMatchObject({
       sha256: sha256(bytes),
       binDir: `salvium-${VERSION}/bin`,
+      programVersion: `salviumd: Salvium 'Fake' (${VERSION})`,
+      programs: { daemon: sha256(Buffer.from(fakeProgram('salviumd'))) },
     });
+    expect(r.programVersion).toBe(`salviumd: Salvium 'Fake' (${VERSION})`);
     expect(readdirSync(binRoot(cache))).toEqual([`salvium-${VERSION}`]); // no temp folder, no archive left
     expect(existsSync(join(installDir, TAR))).toBe(false);
     expect(server.requests).toEqual([`/${VERSION}/${TAR}`]);
@@ -239,8 +243,9 @@ describe('refusals', () => {
     const err = await refusal(installSalvium({ env: { SALTNET_CACHE_DIR: cache } }));
     expect(err.code).toBe('UNKNOWN_VERSION');
     expect(err.message).toMatch(
-      /no Salvium release is pinned in .*fixtures\/releases\/salvium\.json: pin a release with/,
+      /no Salvium release is pinned in .*fixtures\/releases\/salvium\.json: install a release you have with `saltnet install --from <archive or folder>`/,
     );
+    expect(err.message).toContain('--trust-on-first-use');
   });
 
   it('no network (connection refused): names the URL and suggests --mirror and an offline folder', async () => {

@@ -1,0 +1,85 @@
+// The steps every install shares, whatever the programs came from (a download, a local archive, a
+// folder): a staging folder in the cache that a killed install leaves behind at most; the programs
+// found in the staged tree, made executable and checked (checks.ts); the marker written last; and
+// one rename that publishes the tree as <cacheDir>/bin/salvium-<version>/.
+import { mkdir } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { cleanStale, publish, removeQuietly, stagingName, startHeartbeat } from '../common/staging.js';
+import { findBinaries, makeExecutable, type FoundBinaries } from './binaries.js';
+import { checkPrograms, type CheckedPrograms, type Ldd } from './checks.js';
+import { resultOf, writeMarker, type HashFrom, type InstallResult, type Marker } from './marker.js';
+import type { PlatformId } from './platform.js';
+import { recordTrusted, type TrustedHash } from './trust.js';
+
+/** Create `binRoot` (and clear what killed installs left there). */
+export async function prepareBinRoot(binRoot: string): Promise<void> {
+  await mkdir(binRoot, { recursive: true, mode: 0o700 });
+  cleanStale(binRoot);
+}
+
+/**
+ * Run `fn` with a fresh staging folder `<binRoot>/.tmp-<key>-<pid>-<rand>/` that is touched every 10 s while it runs
+ * and removed after, whatever happens.
+ */
+export async function withStaging<T>(binRoot: string, key: string, fn: (staging: string) => Promise<T>): Promise<T> {
+  const staging = join(binRoot, stagingName('tmp', key));
+  await mkdir(staging, { mode: 0o700 });
+  const stop = startHeartbeat(staging);
+  try {
+    return await fn(staging);
+  } finally {
+    stop();
+    await removeQuietly(binRoot, staging);
+  }
+}
+
+export interface Inspected {
+  found: FoundBinaries;
+  checked: CheckedPrograms;
+}
+
+/** Find the programs in a staged tree, make them executable and check that they link and run. */
+export async function inspectTree(
+  tree: string,
+  o: { platform: PlatformId; label: string; ldd?: Ldd; log?: (line: string) => void },
+): Promise<Inspected> {
+  const found = await findBinaries(tree, o.platform, o.label);
+  await makeExecutable(found, o.platform, tree);
+  const checked = await checkPrograms(found, o);
+  return { found, checked };
+}
+
+export interface PublishInput {
+  binRoot: string;
+  tree: string;
+  inspected: Inspected;
+  platform: PlatformId;
+  version: string;
+  asset: string;
+  sha256: string | null;
+  hashFrom: HashFrom;
+  from: string;
+  /** A first-use hash to record before publishing (a conflicting record refuses the install). */
+  record?: TrustedHash;
+}
+
+/** Write the marker, record the hash when asked, and publish the tree as salvium-<version> in one rename. */
+export async function publishInstall(p: PublishInput): Promise<InstallResult> {
+  const marker: Marker = {
+    version: p.version,
+    platform: p.platform,
+    asset: p.asset,
+    sha256: p.sha256,
+    hashFrom: p.hashFrom,
+    from: p.from,
+    binDir: relative(p.tree, p.inspected.found.dir).split(sep).join('/'),
+    programVersion: p.inspected.checked.programVersion,
+    programs: p.inspected.checked.programs,
+    installedAt: new Date().toISOString(),
+  };
+  await writeMarker(p.tree, marker);
+  if (p.record) await recordTrusted(p.binRoot, p.record);
+  const key = `salvium-${p.version}`;
+  await publish(p.binRoot, p.tree, key);
+  return resultOf(join(p.binRoot, key), marker, false);
+}
