@@ -61,7 +61,8 @@ const nonEmpty = (dir: string): boolean => existsSync(dir) && readdirSync(dir).l
 async function openRun(opts: TestnetOptions): Promise<Run> {
   if (opts.timeoutFactor) setTimeoutFactor(opts.timeoutFactor);
   const log = opts.log ?? ((l: string) => process.stderr.write(`${l}\n`));
-  const backend = resolveBackend(opts.backend ?? 'auto', opts.binDir);
+  // An installed release is looked for in this testnet's cache too (saltnet install puts it there).
+  const backend = resolveBackend(opts.backend ?? 'auto', opts.binDir, opts.cacheDir ? { cacheDir: opts.cacheDir } : {});
   log(`saltnet: ${backend.reason}`);
   // Before anything is started: a broken fixture wallet file fails here, with nothing to clean up.
   const chain = chainSpecFor(backend, opts);
