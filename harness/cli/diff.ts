@@ -14,7 +14,7 @@ import { describeSide, toHuman, toJsonReport, toJUnitReport } from '../diff/repo
 import type { DiffResult, DiffSide } from '../diff/types.js';
 import type { BackendName } from '../testnet/backends.js';
 import { expandFiles } from './run.js';
-import { BACKENDS, BACKEND_CHOICES } from '../testnet/backends.js';
+import { backendChoices, backendSpec } from '../testnet/backends.js';
 import { testnetOptions, toTestnetOptions, type TestnetArgsOf } from './testnet-options.js';
 
 type Backend = BackendName | 'auto';
@@ -46,7 +46,7 @@ export interface DiffArgs extends Omit<TestnetArgsOf<'any'>, 'backend'> {
 
 function side(backend: Backend, own: string | undefined, shared: string | undefined): DiffSide {
   // A backend bundled with saltnet takes no --bin-dir.
-  const binDir = own ?? (backend !== 'auto' && BACKENDS[backend].bundledBinDir ? undefined : shared);
+  const binDir = own ?? (backend !== 'auto' && backendSpec(backend).bundledBinDir ? undefined : shared);
   return { backend, ...(binDir ? { binDir: resolve(binDir) } : {}) };
 }
 
@@ -123,7 +123,7 @@ export async function diffCommandLine(argv: DiffArgs): Promise<DiffResult> {
     if (
       a.backend === b.backend &&
       a.binDir === b.binDir &&
-      !(a.backend !== 'auto' && BACKENDS[a.backend].bundledBinDir)
+      !(a.backend !== 'auto' && backendSpec(a.backend).bundledBinDir)
     ) {
       process.stderr.write(
         `saltnet diff: note: both sides are ${describeSide(a)}; give --bin-dir-a and --bin-dir-b to compare two builds\n`,
@@ -152,8 +152,8 @@ export const diffCommand: CommandModule<object, DiffArgs> = {
         describe:
           'scenario files or globs, e.g. scenarios/*.yaml (default: run.files of the config file; with --against, else every scenario of the recording)',
       })
-      .option('a', { choices: BACKEND_CHOICES, default: 'sim' as const, describe: 'backend of side A' })
-      .option('b', { choices: BACKEND_CHOICES, defaultDescription: 'salvium', describe: 'backend of side B' })
+      .option('a', { choices: backendChoices(), default: 'sim' as const, describe: 'backend of side A' })
+      .option('b', { choices: backendChoices(), defaultDescription: 'salvium', describe: 'backend of side B' })
       .option('against', {
         type: 'string',
         describe:

@@ -3,7 +3,7 @@ import type { CommandModule } from 'yargs';
 import { NUMBER_RULES, numberOption } from '../config/numbers.js';
 import { MAX_HEIGHT } from '../limits.js';
 import { createDaemonClient } from '../rpc/daemon.js';
-import { BACKENDS } from '../testnet/backends.js';
+import { backendSpec } from '../testnet/backends.js';
 import { mineTo } from '../testnet/mining.js';
 import { createProgress, progressMode } from '../testnet/progress.js';
 import { scaled } from '../common/timeouts.js';
@@ -62,7 +62,7 @@ async function mine(argv: MineArgs): Promise<void> {
       return;
     }
     const res = await mineTo(daemon, target, {
-      spec: BACKENDS[info.backend],
+      spec: backendSpec(info.backend),
       // the blocks go to the miner wallet, so the main wallet's balance moves only with its own transactions
       addresses: info.minerAddresses ?? info.addresses,
       timeoutMs: scaled(3_600_000),

@@ -11,7 +11,7 @@ import { MAX_WALLETS } from '../scenario/limits.js';
 import { NAME_RE } from '../scenario/schema/vocabulary.js';
 import { recordSession, type RecordSession, type RecordWalletOption } from '../record/session.js';
 import { recordingToScenario } from '../record/write.js';
-import { BACKENDS, fundingAsset } from '../testnet/backends.js';
+import { backendSpec, fundingAsset } from '../testnet/backends.js';
 import { addressAt } from '../testnet/mining.js';
 import { interruptible } from './interruptible.js';
 import { pickRun, runInfo } from './runs.js';
@@ -35,7 +35,7 @@ export function parseWalletOption(text: string, backend: TestnetArgs['backend'])
     );
   if (name === 'main') throw new Error('--wallet main: every recording has a main wallet already; name the others');
   if (amount === undefined) return { name };
-  const coin = BACKENDS[backend === 'auto' ? 'salvium' : backend];
+  const coin = backendSpec(backend === 'auto' ? 'salvium' : backend);
   const atomic = unlockedAtomic(parseUnlockedText(`--wallet ${name}`, amount), backend);
   return { name, unlocked: { [fundingAsset(coin)]: atomic } };
 }

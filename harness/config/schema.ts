@@ -2,13 +2,18 @@
 // environment variable, its built-in default and what to say when it is wrong. The file schema, the
 // environment mapping, the flag mapping, the defaults and the README's key table all follow from it.
 import { z } from 'zod';
-import { isAmountString } from '../common/amounts.js';
+import { formatAmountShort, isAmountString } from '../testnet/amounts.js';
 import { describeRule, NUMBER_RULES, type NumberRule } from './numbers.js';
 
-import { BACKEND_CHOICES, FULL_RANDOMX_FROM, RANDOMX_CHOICES } from '../testnet/backends.js';
+import {
+  backendChoices,
+  backendNameSchema,
+  FULL_RANDOMX_FROM,
+  perBackend,
+  RANDOMX_CHOICES,
+  type BackendChoice,
+} from '../testnet/backends.js';
 import { PREFIX_MODES } from '../testnet/chain-cache.js';
-
-export { BACKEND_CHOICES };
 
 export const LOGIN_CHOICES = ['none', 'digest'] as const;
 export const WALLET_CREATION_CHOICES = ['cli', 'rpc'] as const;
@@ -55,6 +60,8 @@ export interface KeySpecRow {
   describe: string;
   /** A number key's range: environment text is parsed by numbers.ts with it. */
   number?: NumberRule;
+  /** The values a flag takes, from BACKENDS now (a registered backend included); for an enum, its options. */
+  choices?: () => readonly string[];
   /** Resolution always fills it in (from somewhere other than a built-in `default`, e.g. the cache folder). */
   filled?: true;
   /**
@@ -76,8 +83,9 @@ export const KEY_TABLE = [
   {
     key: 'backend',
     testnet: 'any',
-    schema: z.enum(BACKEND_CHOICES),
-    expected: choices(BACKEND_CHOICES),
+    schema: backendNameSchema({ auto: true }) as z.ZodType<BackendChoice>,
+    choices: backendChoices,
+    expected: choices(backendChoices()),
     flag: 'backend',
     env: 'SALTNET_BACKEND',
     default: 'auto',
@@ -101,7 +109,10 @@ export const KEY_TABLE = [
     number: NUMBER_RULES.difficulty,
     expected: describeRule(NUMBER_RULES.difficulty),
     flag: 'difficulty',
-    unset: "the backend's (500; monero: 1)",
+    // every backend's own, from BACKENDS when help is shown: "the backend's (500; monero: 1)"
+    get unset() {
+      return `the backend's (${perBackend((b) => String(b.difficulty))})`;
+    },
     describe: 'fixed mining difficulty',
   },
   {
@@ -132,7 +143,9 @@ export const KEY_TABLE = [
     number: NUMBER_RULES.height,
     expected: describeRule(NUMBER_RULES.height),
     flag: 'height',
-    unset: "the backend's (1201, tokens active; monero: 70)",
+    get unset() {
+      return `the backend's (${perBackend((b) => `${b.defaultHeight}${b.tokenHeight && b.defaultHeight > b.tokenHeight ? ', tokens active' : ''}`)})`;
+    },
     describe: '`up` mines to this height',
   },
   {
@@ -141,7 +154,9 @@ export const KEY_TABLE = [
     schema: unlockedSchema,
     expected: 'a number of coins (e.g. 1001) or an amount with its unit (e.g. "1001 SAL1", "1 XMR")',
     flag: 'unlocked',
-    unset: "the backend's (1100 SAL1, a token plus fees and change; monero: 1 XMR)",
+    get unset() {
+      return `the backend's (${perBackend((b) => `${formatAmountShort(b.defaultUnlocked, b.coin.unit)}${b.tokenCost ? ', a token plus fees and change' : ''}`)})`;
+    },
     describe: '`up` waits until the wallet holds this much, unlocked',
   },
   {

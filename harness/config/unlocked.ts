@@ -2,8 +2,9 @@
 // testnet wants atomic units of the backend's coin. The conversion is exact (decimal text, never
 // floating point arithmetic on atomic units): a number of coins is read as the shortest decimal
 // that is that number (what was typed), and more decimals than the coin has are an error, never rounded.
-import { AMOUNT_DECIMALS, amountError, EXPONENT_RE, parseAmount } from '../common/amounts.js';
-import { AUTO_ORDER, BACKENDS, type BackendChoice } from '../testnet/backends.js';
+import { amountError, EXPONENT_RE, parseAmount } from '../testnet/amounts.js';
+import { AUTO_ORDER, backendSpec, type BackendChoice } from '../testnet/backends.js';
+import { unitsOf } from '../testnet/coins.js';
 
 /** `v` as plain decimal digits, exactly as JavaScript prints it but without an exponent (1e-7 → "0.0000001"). */
 export function plainDecimal(v: number): string {
@@ -24,19 +25,20 @@ export function plainDecimal(v: number): string {
  */
 export function unlockedAtomic(value: number | string, backend: BackendChoice): bigint {
   // auto picks among backends of one coin (AUTO_ORDER)
-  const spec = BACKENDS[backend === 'auto' ? AUTO_ORDER[0]! : backend];
-  const coin = spec.coin.unit as keyof typeof AMOUNT_DECIMALS;
+  const spec = backendSpec(backend === 'auto' ? AUTO_ORDER[0]! : backend);
+  const { unit: coin, decimals: places } = spec.coin;
   if (typeof value === 'number') {
     if (!Number.isFinite(value) || value < 0)
       throw new RangeError(`unlocked: expected a number of coins ≥ 0, got ${value}`);
     const text = plainDecimal(value);
     const decimals = text.split('.')[1]?.length ?? 0;
-    if (decimals > AMOUNT_DECIMALS[coin])
-      throw new RangeError(`unlocked: ${text} has ${decimals} decimals, but ${coin} has ${AMOUNT_DECIMALS[coin]}`);
+    if (decimals > places)
+      throw new RangeError(`unlocked: ${text} has ${decimals} decimals, but ${coin} has ${places}`);
     return parseAmount(`${text} ${coin}`, 'unlocked');
   }
+  // The backend's own coin: units of another chain (XMR on Salvium, SAL1 on a fork) are refused.
   const unit = /([A-Za-z0-9]+)\s*$/.exec(value)?.[1];
-  if ((unit === 'XMR') !== (coin === 'XMR')) {
+  if (unit === undefined || !unitsOf([spec.coin]).has(unit)) {
     throw new Error(
       `unlocked: ${JSON.stringify(value)} is in ${unit ?? 'no unit'}, but the ${spec.name} backend's coin is ${coin}`,
     );

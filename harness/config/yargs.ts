@@ -61,6 +61,7 @@ export function configOption(key: ConfigKey | KeySpec, describe?: string): Optio
   if (k.key === 'unlocked')
     return { type: 'string', describe: text, coerce: (v: unknown) => parseUnlockedText('--unlocked', v) };
   const dflt = k.default === undefined ? {} : { default: k.default };
+  if (k.choices) return { choices: [...k.choices()], describe: text, ...dflt };
   if (k.schema instanceof z.ZodEnum) return { choices: k.schema.options as string[], describe: text, ...dflt };
   return { type: k.schema instanceof z.ZodBoolean ? 'boolean' : 'string', describe: text, ...dflt };
 }

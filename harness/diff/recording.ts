@@ -23,7 +23,7 @@ import { recordScenario } from './scrub.js';
 import { binaryHashes } from '../testnet/chain-cache.js';
 import { binaryVersion, resolveBackend } from '../testnet/binaries.js';
 import type { BackendName } from '../testnet/backends.js';
-import { BACKEND_NAMES } from '../testnet/backends.js';
+import { backendNameSchema } from '../testnet/backends.js';
 
 export const RECORDING_FORMAT = 1;
 export const MANIFEST_FILE = 'manifest.json';
@@ -41,7 +41,7 @@ const message = z.strictObject({ message: z.string() });
 
 const manifestSchema = z.strictObject({
   format: z.literal(RECORDING_FORMAT),
-  backend: z.enum(BACKEND_NAMES),
+  backend: backendNameSchema({ auto: false }),
   /** `tag`: v1.1.3c; `program`: what `salviumd --version` prints; `rpc`: what get_info answered as its version. */
   version: z.strictObject({ tag: z.string().optional(), program: z.string(), rpc: z.string().optional() }),
   /** Program name → SHA-256 (the simulator: of its code). */

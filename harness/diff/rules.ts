@@ -2,7 +2,8 @@
 // table of rules, first match wins; a value no rule matches is compared exactly. To teach the diff
 // about another random or machine-dependent field, add a row to RULES (and a case to
 // test/diff/rules.test.ts).
-import { ADDRESS_PREFIXES, base58Decode, decodeVarint } from '../sim/index.js';
+import { BACKENDS } from '../testnet/backends.js';
+import { addressKindOf } from '../testnet/coins.js';
 import type { PathSegment } from '../common/path.js';
 
 /**
@@ -40,18 +41,14 @@ const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\/[^\s/]+/i;
 const HOST_PORT = /^[\w.-]+:\d{1,5}$/;
 
 /**
- * `salvium testnet carrot standard` for text that starts like an address (prefix and length; no checksum or key check).
+ * `salvium testnet carrot standard` for text that starts like an address of a backend's coin (prefix and length; no
+ * checksum or key check): the coins' prefixes are BACKENDS'.
  */
 export function addressKind(text: string): string | undefined {
-  if (text.length < 90 || text.length > 120) return undefined;
-  const raw = base58Decode(text);
-  if (!raw) return undefined;
-  const tag = decodeVarint(raw);
-  const p = tag && ADDRESS_PREFIXES.find((x) => x.prefix === tag.value);
-  if (!p || !tag) return undefined;
-  const body = raw.length - tag.length;
-  if (body !== 68 && body !== 76) return undefined; // two keys + checksum, plus a payment id when integrated
-  return `${p.coin} ${p.network} ${p.family} ${p.type}`;
+  return addressKindOf(
+    Object.values(BACKENDS).map((b) => b.coin),
+    text,
+  );
 }
 
 const isString = (v: unknown): v is string => typeof v === 'string';

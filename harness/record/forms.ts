@@ -3,7 +3,7 @@
 // `sweepRequest`), and `call` otherwise — a request is always replayed byte for byte the same.
 import { fundingAsset } from '../testnet/backends.js';
 import { isPlainObject } from '../scenario/match-values.js';
-import { formatAmountShort } from '../common/amounts.js';
+import { formatAmountShort } from '../testnet/amounts.js';
 import { sweepRequest, transferRequest } from '../scenario/steps/wallet.js';
 import type { BackendSpec } from '../testnet/backends.js';
 import type { RecordedCall } from './types.js';

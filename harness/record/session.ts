@@ -4,7 +4,7 @@
 // is what they answered here.
 import { createDaemonClient } from '../rpc/daemon.js';
 import { fundingBucket } from '../scenario/needs.js';
-import { BACKENDS, fundingAsset, type BackendSpec } from '../testnet/backends.js';
+import { backendSpec, fundingAsset, type BackendSpec } from '../testnet/backends.js';
 import { fundFromWallet } from '../testnet/funding.js';
 import type { MiningAddresses } from '../testnet/mining.js';
 import { startTestnet, type Testnet, type TestnetOptions, type WalletHandle } from '../testnet/testnet.js';
@@ -71,7 +71,7 @@ interface Source {
 
 async function ownTestnet(o: RecordSessionOptions): Promise<Source & { height: number }> {
   const base = o.testnet ?? {};
-  const probe = BACKENDS[base.backend && base.backend !== 'auto' ? base.backend : 'sim'];
+  const probe = backendSpec(base.backend && base.backend !== 'auto' ? base.backend : 'sim');
   const mainFunds = o.unlocked ?? probe.defaultUnlocked;
   const extra = o.wallets ?? [];
   const need = [mainFunds, ...extra.map((w) => Object.values(w.unlocked ?? {}).reduce((a, b) => a + b, 0n))].reduce(
@@ -128,7 +128,7 @@ async function ownTestnet(o: RecordSessionOptions): Promise<Source & { height: n
 
 function attached(a: NonNullable<RecordSessionOptions['attach']>): Source {
   return {
-    spec: BACKENDS[a.backend],
+    spec: backendSpec(a.backend),
     daemonUrl: a.daemon,
     wallets: [{ wallet: { name: 'main', addresses: a.addresses, funded: {}, history: 'unknown' }, url: a.wallet }],
     ...(a.minerAddresses ? { minerAddresses: a.minerAddresses } : {}),

@@ -5,7 +5,7 @@
 import { fundingAsset } from '../testnet/backends.js';
 import { dirname, join, relative } from 'node:path';
 import { Document, isMap, isSeq, visit } from 'yaml';
-import { formatAmountShort } from '../common/amounts.js';
+import { formatAmountShort } from '../testnet/amounts.js';
 import { packageRoot } from '../common/paths.js';
 import { parseScenario } from '../scenario/parse.js';
 import { ScenarioError } from '../scenario/types.js';

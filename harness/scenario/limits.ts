@@ -7,10 +7,9 @@
 // The numbers the zod schema bounds itself (`.max()`, so that editors see them in the JSON Schema)
 // get their reason from limitReason(); the rest are checked here on the parsed document.
 import { MAX_HEIGHT } from '../limits.js';
-import { MONEY_SUPPLY } from '../sim/index.js';
-import { BACKENDS, type BackendSpec } from '../testnet/backends.js';
+import { amountUnits, backendOfUnit, BACKENDS, fundingAsset, type BackendSpec } from '../testnet/backends.js';
 import { planMining } from '../testnet/funding.js';
-import { formatAmountShort, parseAmount } from '../common/amounts.js';
+import { formatAmountShort, parseAmount } from '../testnet/amounts.js';
 import type { PathSegment } from '../common/path.js';
 import type { SchemaProblem } from './schema.js';
 
@@ -112,16 +111,16 @@ export function sizeProblems(doc: Obj): SchemaProblem[] {
 // ---- funds ----
 
 /**
- * Atomic units of the whole supply of an asset: Salvium's MONEY_SUPPLY (tokens: at most that too), Monero's 2^64 − 1.
+ * Atomic units of the whole supply of an asset: its coin's (BACKENDS); a token's is bounded by Salvium's money supply,
+ * the coin it is created on.
  */
 function supplyOf(asset: string): bigint {
-  return asset === 'XMR' ? 2n ** 64n - 1n : MONEY_SUPPLY;
+  return (backendOfUnit(asset) ?? BACKENDS.salvium).coin.supply;
 }
 
 /** The backend that funds a wallet in this asset by mining (the runner's funding plan), if one does. */
 function fundingBackend(asset: string): BackendSpec | undefined {
-  if (asset === 'XMR') return BACKENDS.monero;
-  return asset === BACKENDS.salvium.fundAsset ? BACKENDS.salvium : undefined;
+  return Object.values(BACKENDS).find((b) => fundingAsset(b) === asset);
 }
 
 /**
@@ -156,9 +155,7 @@ function fundable(spec: BackendSpec): bigint {
 }
 
 const show = (atomic: bigint, asset: string): string =>
-  asset === 'SAL1' || asset === 'SAL' || asset === 'XMR'
-    ? formatAmountShort(atomic, asset)
-    : `${atomic} atomic units of ${asset}`;
+  amountUnits().has(asset) ? formatAmountShort(atomic, asset) : `${atomic} atomic units of ${asset}`;
 
 /** Every amount of `requires.unlocked` and `wallets.<name>.unlocked`, with its path. */
 function fundsAsked(doc: Obj): { asset: string; amount: bigint; path: PathSegment[] }[] {
@@ -263,8 +260,12 @@ export function limitProblems(doc: Obj): SchemaProblem[] {
 
 /** The "Limits" section of docs/scenario-language.md. */
 export function limitsMarkdown(): string {
-  const sal = show(fundable(BACKENDS.salvium), 'SAL1');
-  const xmr = show(fundable(BACKENDS.monero), 'XMR');
+  // each fund asset once (the simulator funds as Salvium does)
+  const funded = [...new Map(Object.values(BACKENDS).map((b) => [fundingAsset(b), b])).values()];
+  const fundableText = funded.map((b) => show(fundable(b), fundingAsset(b))).join(', ');
+  const supplies = [...new Map(Object.values(BACKENDS).map((b) => [b.coin.unit, b])).values()]
+    .map((b) => `${b.coin.chain}: ${show(b.coin.supply, b.coin.unit)}`)
+    .join(', ');
   const rows: [string, string][] = [
     [
       'scenario file',
@@ -288,7 +289,7 @@ export function limitsMarkdown(): string {
     ],
     [
       '`requires.unlocked`, `wallets.<name>.unlocked`',
-      `never above the asset's whole supply (Salvium: ${show(MONEY_SUPPLY, 'SAL1')}); the fund asset in all at most what funding can mine below height ${MAX_HEIGHT}: ${sal}, ${xmr}`,
+      `never above the asset's whole supply (${supplies}); the fund asset in all at most what funding can mine below height ${MAX_HEIGHT}: ${fundableText}`,
     ],
     [
       '`matches`',

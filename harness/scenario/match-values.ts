@@ -1,6 +1,7 @@
 // Values in expectations: deep equality (numbers, amounts and bigints compared exactly), subsets,
 // and how expected and actual values are shown in failures.
-import { AMOUNT_DECIMALS, formatAmount, isAmountString, parseAmount } from '../common/amounts.js';
+import { formatAmount, isAmountString, parseAmount } from '../testnet/amounts.js';
+import { amountUnits } from '../testnet/backends.js';
 
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
@@ -151,7 +152,7 @@ export function showActual(found: boolean, v: unknown, expected?: unknown): stri
   if (isAmountString(expected)) {
     const unit = expected.trim().split(/\s+/)[1] ?? 'SAL1';
     const n = toNum(v);
-    if (n && 'int' in n && unit in AMOUNT_DECIMALS) return `${showValue(v)} (${formatAmount(n.int, unit)})`;
+    if (n && 'int' in n && amountUnits().has(unit)) return `${showValue(v)} (${formatAmount(n.int, unit)})`;
   }
   return showValue(v);
 }

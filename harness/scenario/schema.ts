@@ -10,7 +10,7 @@ import { dirname } from 'node:path';
 import { z } from 'zod';
 import { describeValue } from '../common/describe.js';
 import { formatPath, type PathSegment } from '../common/path.js';
-import { BACKEND_NAMES } from '../testnet/backends.js';
+import { backendNameSchema, backendNames } from '../testnet/backends.js';
 import { MAX_HEIGHT, MAX_PROBLEMS_COLLECTED, limitProblems, sizeProblems } from './limits.js';
 import { SCOPE_ROOTS } from './interpolate.js';
 import { describeSchema, problemsFromIssue, schemaAt as schemaAtRoot, type AnySchema } from './schema/issues.js';
@@ -79,9 +79,9 @@ export const scenarioSchema = z
     description: z.string().describe('what the scenario checks and why').optional(),
     tags: z.array(z.string()).describe('tags for selecting scenarios, e.g. [tokens]').optional(),
     backends: z
-      .array(z.enum(BACKEND_NAMES))
+      .array(backendNameSchema({ auto: false }))
       .min(1)
-      .describe(`backends the scenario is written for (${BACKEND_NAMES.join(', ')}); default: any`)
+      .describe(`backends the scenario is written for (${backendNames().join(', ')}); default: any`)
       .optional(),
     requires: z
       .strictObject({

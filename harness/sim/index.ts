@@ -6,9 +6,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export { MONEY_SUPPLY } from './chain/constants.js';
 export { VERSION_LINE as SIM_VERSION_LINE } from './common/version.js';
-export { ADDRESS_PREFIXES } from './crypto/address.js';
 export { decode as base58Decode } from './crypto/base58.js';
 export { decodeVarint } from './crypto/varint.js';
 

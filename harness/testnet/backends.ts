@@ -1,7 +1,13 @@
-// The three backends behind one interface: what differs between real Salvium, the simulator and
-// Debian's Monero is data, not code paths. A new backend is one more entry in BACKENDS.
+// The backends behind one interface: what differs between real Salvium, the simulator and Debian's
+// Monero is data, not code paths. A new backend is one more entry in BACKENDS — in this file, or, for
+// a fork's own programs and coin, registerBackend() from the fork's code: its coin (coins.ts), names,
+// defaults and help texts all come with the entry, and everything else reads BACKENDS.
+import { z } from 'zod';
 import { SIM_BIN_DIR, simCodeHash } from '../sim/index.js';
-export type BackendName = 'salvium' | 'sim' | 'monero';
+import { MONERO_COIN, SALVIUM_COIN, unitsOf, type CoinSpec } from './coins.js';
+/** The built-in backends' names; a backend registered with registerBackend() has a name of its own. */
+export type BuiltinBackend = 'salvium' | 'sim' | 'monero';
+export type BackendName = BuiltinBackend | (string & {});
 
 export interface BackendSpec {
   name: BackendName;
@@ -16,8 +22,8 @@ export interface BackendSpec {
   bundledBinDir?: string;
   /** How a user gets the programs when they are not found (the end of the "not found" message). */
   installHint: string;
-  /** The chain's coin: its unit in amounts (`1.5 SAL1`) and decimals. */
-  coin: { unit: string; decimals: number };
+  /** The chain's coin: its units and decimals, supply and address prefixes (coins.ts). */
+  coin: CoinSpec;
   /** Atomic units of the coin a token creation burns (Salvium: 1000 SAL1); undefined: no tokens. */
   tokenCost?: bigint;
   /** Added to what a scenario's wallet needs, for the fees of moving it (atomic units of the coin). */
@@ -115,7 +121,7 @@ const SALVIUM: BackendSpec = {
   binaries: { daemon: 'salviumd', walletCli: 'salvium-wallet-cli', walletRpc: 'salvium-wallet-rpc' },
   installHint:
     'pass --bin-dir, set SALTNET_BIN_DIR, or install a release: `saltnet install --from <archive or folder>` (one you have) or `saltnet install --version V --sha256 <hex>` (a download)',
-  coin: { unit: 'SAL1', decimals: 8 },
+  coin: SALVIUM_COIN,
   tokenCost: 1000n * COIN,
   feeMargin: COIN,
   difficulty: 500,
@@ -135,7 +141,7 @@ const SALVIUM: BackendSpec = {
   daemonReadyLines: [/core RPC server started ok/, /The daemon is running offline/, /SYNCHRONIZED OK/],
 };
 
-export const BACKENDS: Record<BackendName, BackendSpec> = {
+export const BACKENDS: Record<BuiltinBackend, BackendSpec> & Record<string, BackendSpec> = {
   salvium: SALVIUM,
   // The simulator adds a submitted tx to the pool and its templates at once.
   sim: {
@@ -153,7 +159,7 @@ export const BACKENDS: Record<BackendName, BackendSpec> = {
     description: "Debian's Monero",
     binaries: { daemon: 'monerod', walletCli: 'monero-wallet-cli', walletRpc: 'monero-wallet-rpc' },
     installHint: 'install them with `apt-get install -y monero`',
-    coin: { unit: 'XMR', decimals: 12 },
+    coin: MONERO_COIN,
     feeMargin: 100_000_000n,
     difficulty: 1,
     defaultHeight: 70,
@@ -171,15 +177,77 @@ export const BACKENDS: Record<BackendName, BackendSpec> = {
   },
 };
 
-/** Every backend's name, in the order help texts list them. */
-export const BACKEND_NAMES = Object.keys(BACKENDS) as [BackendName, ...BackendName[]];
+/** Every backend's name now (built-in and registered), in the order help texts list them. */
+export function backendNames(): BackendName[] {
+  return Object.keys(BACKENDS);
+}
 /** `auto` picks the first of these whose programs are found (the last one ships with saltnet). */
 export const AUTO_ORDER: readonly BackendName[] = ['salvium', 'sim'];
 /** A backend name or `auto`, as the CLI, the config file and the library take it. */
-export const BACKEND_CHOICES = ['auto', ...BACKEND_NAMES] as const;
+export function backendChoices(): BackendChoice[] {
+  return ['auto', ...backendNames()];
+}
 export type BackendChoice = BackendName | 'auto';
+/** Whether `v` names a backend (or `auto`) now. */
+export const isBackendChoice = (v: unknown): v is BackendChoice =>
+  typeof v === 'string' && backendChoices().includes(v);
+
+/**
+ * Add a backend (a fork's programs and coin) to BACKENDS, so that `--backend <name>`, the config file, scenarios'
+ * `backends:`, amounts in its coin, `--unlocked`, limits and the diff know it. Refused when the name is taken.
+ */
+export function registerBackend(spec: BackendSpec): void {
+  if (spec.name === 'auto' || spec.name in BACKENDS)
+    throw new Error(`a backend named ${spec.name} exists already: choose another name`);
+  if (!/^[a-z][a-z0-9-]*$/.test(spec.name))
+    throw new Error(`a backend's name is lower-case letters, digits and -: ${JSON.stringify(spec.name)}`);
+  BACKENDS[spec.name] = spec;
+}
+
+/** Remove a backend registered with registerBackend() (the built-in ones stay). */
+export function unregisterBackend(name: string): void {
+  if (['salvium', 'sim', 'monero'].includes(name)) throw new Error(`${name} is built in`);
+  delete BACKENDS[name];
+}
+
+/** The spec of a backend by name; an unknown name is an error that lists the backends there are. */
+export function backendSpec(name: BackendName): BackendSpec {
+  const spec = (BACKENDS as Record<string, BackendSpec | undefined>)[name];
+  if (!spec) throw new Error(`unknown backend ${JSON.stringify(name)}; backends: ${backendNames().join(', ')}`);
+  return spec;
+}
+
+/** Every amount unit of every backend's coin now, with its decimals. */
+export function amountUnits(): Map<string, number> {
+  return unitsOf(Object.values(BACKENDS).map((b) => b.coin));
+}
+
+/** The backend whose coin has this unit (the first: the simulator shares Salvium's). */
+export function backendOfUnit(unit: string): BackendSpec | undefined {
+  return Object.values(BACKENDS).find((b) => unitsOf([b.coin]).has(unit));
+}
+
+/** "500, monero: 1": a value per backend, the first alone and the others named where they differ from it. */
+export function perBackend(value: (b: BackendSpec) => string): string {
+  const [first, ...rest] = Object.values(BACKENDS);
+  const base = value(first!);
+  const others = rest.filter((b) => value(b) !== base).map((b) => `${b.name}: ${value(b)}`);
+  return [base, ...others].join('; ');
+}
 
 /** The asset wallets are funded in and amounts are counted in: the fund asset (SAL1), else the coin's unit (XMR). */
 export function fundingAsset(spec: BackendSpec): string {
   return spec.fundAsset ?? spec.coin.unit;
+}
+
+/**
+ * A backend's name (or, with `auto`, a choice) in a schema: checked against BACKENDS when the value is read, so a
+ * registered backend is accepted; the JSON Schema lists the built-in ones.
+ */
+export function backendNameSchema(o: { auto: boolean }): z.ZodType<BackendName> {
+  const names = (): string[] => (o.auto ? backendChoices() : backendNames());
+  return z
+    .string()
+    .refine((v) => names().includes(v), { error: () => `expected one of ${names().join(', ')}` })
+    .meta({ enum: names() });
 }

@@ -7,7 +7,7 @@ import which from 'which';
 import { execa } from 'execa';
 import { binRootOf, listInstalled } from '../install/marker.js';
 import { platformFor } from '../install/platform.js';
-import { AUTO_ORDER, BACKENDS, type BackendChoice, type BackendSpec } from './backends.js';
+import { AUTO_ORDER, backendSpec, type BackendChoice, type BackendSpec } from './backends.js';
 
 export interface ResolvedBackend {
   spec: BackendSpec;
@@ -123,21 +123,21 @@ function bundled(spec: BackendSpec, dir: string): ResolvedBackend {
 
 export function resolveBackend(name: BackendChoice, binDir?: string, opts: ResolveOptions = {}): ResolvedBackend {
   if (name !== 'auto') {
-    const spec = BACKENDS[name];
+    const spec = backendSpec(name);
     return spec.bundledBinDir ? bundled(spec, spec.bundledBinDir) : locate(spec, binDir, opts);
   }
   const last = AUTO_ORDER[AUTO_ORDER.length - 1]!;
   for (const candidate of AUTO_ORDER.slice(0, -1)) {
     try {
-      const real = locate(BACKENDS[candidate], binDir, opts);
-      return { ...real, reason: `auto: picked ${BACKENDS[candidate].description} (${real.source})` };
+      const real = locate(backendSpec(candidate), binDir, opts);
+      return { ...real, reason: `auto: picked ${backendSpec(candidate).description} (${real.source})` };
     } catch (err) {
       // asked for a folder that is wrong: say so, don't fall back silently
       if (binDir || process.env.SALTNET_BIN_DIR) throw err;
     }
   }
   const fallback = resolveBackend(last);
-  const real = AUTO_ORDER.slice(0, -1).map((n) => BACKENDS[n]);
+  const real = AUTO_ORDER.slice(0, -1).map((n) => backendSpec(n));
   const installable = real.some((s) => s.name === 'salvium');
   return {
     ...fallback,

@@ -30,7 +30,7 @@ import { scaled, setTimeoutFactor } from '../common/timeouts.js';
 import { createDaemonClient } from '../rpc/daemon.js';
 import type { Credentials } from '../rpc/http.js';
 import { createWalletClient, type WalletClient } from '../rpc/wallet.js';
-import { BACKENDS } from '../testnet/backends.js';
+import { backendSpec } from '../testnet/backends.js';
 import type { ResolvedBackend } from '../testnet/binaries.js';
 import { fundFromWallet } from '../testnet/funding.js';
 import { addressAt, type MiningAddresses } from '../testnet/mining.js';
@@ -184,7 +184,7 @@ function disarmIfIdle(): void {
 /** The backend as startWalletRpc wants it, from the context's paths. */
 function backendOf(c: SaltnetContext): ResolvedBackend {
   return {
-    spec: BACKENDS[c.backend],
+    spec: backendSpec(c.backend),
     paths: c.binaries,
     source: 'the saltnet vitest global setup',
     reason: c.backendReason,
@@ -296,7 +296,7 @@ export async function freshWallet(context: SaltnetContext, opts: FreshWalletOpti
       name,
       client: rpc,
       url: h.url,
-      address: addressAt(BACKENDS[c.backend], addresses, height),
+      address: addressAt(backendSpec(c.backend), addresses, height),
       addresses,
       ...(h.credentials ? { credentials: h.credentials } : {}),
       dir,
@@ -351,7 +351,7 @@ async function fundFresh(
   asset: string | undefined,
   name: string,
 ): Promise<void> {
-  const spec = BACKENDS[c.backend];
+  const spec = backendSpec(c.backend);
   const fundAsset = spec.fundAsset ? (asset ?? spec.fundAsset) : undefined;
   const daemon = createDaemonClient(c.daemonUrl);
   const main = createWalletClient(c.wallet.url, {

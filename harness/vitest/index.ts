@@ -5,7 +5,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { scaled, setTimeoutFactor } from '../common/timeouts.js';
 import { createDaemonClient, type DaemonClient } from '../rpc/daemon.js';
 import { createWalletClient, type WalletClient } from '../rpc/wallet.js';
-import { BACKENDS } from '../testnet/backends.js';
+import { backendSpec } from '../testnet/backends.js';
 import { mineTo } from '../testnet/mining.js';
 import { syncWallets } from '../testnet/sync.js';
 import { withChainLock } from './chain-lock.js';
@@ -55,7 +55,7 @@ export async function mine(context: SaltnetContext, blocks = 1, o: { sync?: bool
   const height = await withChainLock(c, async () => {
     const target = (await conn.daemon.height()) + blocks;
     const mined = await mineTo(conn.daemon, target, {
-      spec: BACKENDS[c.backend],
+      spec: backendSpec(c.backend),
       addresses: c.miner.addresses,
       timeoutMs: scaled(600_000),
       ...(c.mining ? { threads: c.mining.threads } : {}),

@@ -1,5 +1,5 @@
 // Markdown from a JSON Schema node: types, defaults, descriptions, alternatives and field tables.
-import { AMOUNT_FORMS } from '../../harness/common/amounts.js';
+import { AMOUNT_FORMS } from '../../harness/testnet/amounts.js';
 import { ASSET_RE, NAME_RE } from '../../harness/scenario/schema.js';
 
 export type Json = Record<string, unknown>;

@@ -6,7 +6,8 @@
 // it current.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { AMOUNT_DECIMALS, AMOUNT_FORMS, amountError, parseAmount } from '../../harness/common/amounts.js';
+import { AMOUNT_FORMS, amountError, parseAmount } from '../../harness/testnet/amounts.js';
+import { amountUnits } from '../../harness/testnet/backends.js';
 import { limitsMarkdown } from '../../harness/scenario/limits.js';
 import {
   ASSET_RE,
@@ -216,9 +217,7 @@ function amountSection(): string {
     ['-1', -1],
   ];
   const badRows = bad.map(([w, v]) => [code(w), text(amountError(v) ?? 'accepted')]);
-  const decimals = Object.entries(AMOUNT_DECIMALS)
-    .map(([u, d]) => `${u} ${d}`)
-    .join(', ');
+  const decimals = [...amountUnits()].map(([u, d]) => `${u} ${d}`).join(', ');
   return [
     '## Amounts',
     '',

@@ -1,7 +1,7 @@
 // Leaves: values with hand-written checks, messages and JSON Schema (amounts, whole numbers, names,
 // response paths, endpoints), shared by the step kinds' schemas.
 import { z } from 'zod';
-import { AMOUNT_FORMS, amountError, parseAmount } from '../../common/amounts.js';
+import { AMOUNT_FORMS, amountError, parseAmount } from '../../testnet/amounts.js';
 import { describeValue } from '../../common/describe.js';
 import { parsePath, type PathSegment } from '../../common/path.js';
 import { suggest } from '../../common/suggest.js';

@@ -1,7 +1,7 @@
 // Expectations and their matchers (eq, contains, length, matches…): checks with messages that
 // suggest the matcher meant, and their JSON Schema.
 import { z } from 'zod';
-import { AMOUNT_FORMS, amountError } from '../../common/amounts.js';
+import { AMOUNT_FORMS, amountError } from '../../testnet/amounts.js';
 import { describeValue } from '../../common/describe.js';
 import { suggest } from '../../common/suggest.js';
 import { isTemplateString } from '../interpolate.js';

@@ -6,7 +6,8 @@ import { suggest } from '../../common/suggest.js';
 import { isTemplateString } from '../interpolate.js';
 import { MAX_PROBLEMS_COLLECTED } from '../limits.js';
 import { RESPONSE_PATH_EXPECTED, addressText, responsePathProblem } from './leaves.js';
-import { ASSET_RE, NAME_RE, didYouMean, isPlainObject, type SchemaProblem } from './vocabulary.js';
+import { NAME_RE, didYouMean, isAsset, isPlainObject, type SchemaProblem } from './vocabulary.js';
+import { amountUnits } from '../../testnet/backends.js';
 
 export interface RuleCtx {
   out: SchemaProblem[];
@@ -32,16 +33,17 @@ export function problem(
 export function checkAssetKeys(ctx: RuleCtx, m: unknown, path: PathSegment[]): void {
   if (!isPlainObject(m)) return;
   for (const k of Object.keys(m)) {
-    if (ASSET_RE.test(k)) continue;
+    if (isAsset(k)) continue;
+    const units = [...amountUnits().keys()];
     const fix =
-      ['SAL1', 'SAL', 'XMR'].find((a) => a.toLowerCase() === k.toLowerCase()) ??
+      units.find((a) => a.toLowerCase() === k.toLowerCase()) ??
       (/^sal[0-9a-z]{4}$/i.test(k) ? `sal${k.slice(3).toUpperCase()}` : undefined);
     problem(
       ctx,
       [...path, k],
       'key',
       `"${k}" is not an asset${didYouMean(fix)}`,
-      'SAL1, SAL, XMR or a token such as salABCD (lower-case sal + 4 upper-case letters or digits)',
+      `${units.join(', ')} or a token such as salABCD (lower-case sal + 4 upper-case letters or digits)`,
     );
   }
 }

@@ -1,4 +1,5 @@
 // The scenario language's words and small helpers every part of its validation shares.
+import { amountUnits } from '../../testnet/backends.js';
 import { describeValue } from '../../common/describe.js';
 import type { PathAnchor } from '../../common/locator.js';
 import type { PathSegment } from '../../common/path.js';
@@ -11,7 +12,14 @@ export const RESERVED_WALLET_NAMES: readonly string[] = ['main', ...SCOPE_ROOTS]
 /** Wallet, save, metadata and snapshot names. */
 export const NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Assets in `unlocked` maps: SAL1, SAL, XMR, or a token such as salABCD. */
+/**
+ * A token's asset type: `sal` + 4 upper-case letters or digits (erc…: the pre-rename form some answers still carry).
+ */
+const TOKEN_RE = /^(sal|erc)[0-9A-Z]{4}$/;
+/** The built-in backends' assets, for the JSON Schema (isAsset() also knows registered backends' coins). */
 export const ASSET_RE = /^(SAL1|SAL|XMR|sal[0-9A-Z]{4}|erc[0-9A-Z]{4})$/;
+/** An asset: a unit of a backend's coin (BACKENDS) or a token. */
+export const isAsset = (k: string): boolean => amountUnits().has(k) || TOKEN_RE.test(k);
 /** Roots of response paths: the response is `{ result }` or `{ error }`. */
 export const RESPONSE_ROOTS = ['result', 'error'] as const;
 

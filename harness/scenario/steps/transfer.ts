@@ -1,7 +1,7 @@
 // transfer and transfer_split: {to, amount, asset?} or {destinations: […]}, filled in as the real
 // request (destinations in atomic units with asset_type, source/dest asset, tx_type 3).
 import { z } from 'zod';
-import { AMOUNT_FORMS } from '../../common/amounts.js';
+import { AMOUNT_FORMS } from '../../testnet/amounts.js';
 import type { PathSegment } from '../../common/path.js';
 import { addressText, amountLeaf } from '../schema/leaves.js';
 import { checkAddressValue, problem, type RuleCtx } from '../schema/rule-kit.js';

@@ -1,13 +1,16 @@
-// Amounts in scenario files: atomic integers or "<decimal> <unit>" strings, always exact
-// (digits are parsed as text; no floating point is involved anywhere).
+// Amounts in scenario files and options: atomic integers or "<decimal> <unit>" strings, always
+// exact (digits are parsed as text; no floating point is involved anywhere). The units and their
+// decimals are every backend's coin's (backends.ts, coins.ts); a token (`salABCD`) counts like SAL1.
+import { amountUnits } from './backends.js';
+import { suggest } from '../common/suggest.js';
 
-/** Decimals of each unit accepted in amount strings. Tokens (`salABCD`) use 8 like SAL1. */
-export const AMOUNT_DECIMALS = { SAL1: 8, SAL: 8, XMR: 12 } as const;
-export type AmountUnit = keyof typeof AMOUNT_DECIMALS;
-
-/** The accepted forms, for error messages and documentation. */
-export const AMOUNT_FORMS =
-  'an amount: a non-negative integer of atomic units (150000000, or quoted "150000000") or "<decimal> SAL1" / "<decimal> SAL" (up to 8 decimals) / "<decimal> XMR" (up to 12 decimals), e.g. "1.5 SAL1"';
+/** The accepted forms, for error messages and documentation (the units of every backend's coin). */
+export function amountForms(): string {
+  const units = [...amountUnits()].map(([u, d]) => `"<decimal> ${u}" (up to ${d} decimals)`).join(' / ');
+  return `an amount: a non-negative integer of atomic units (150000000, or quoted "150000000") or ${units}, e.g. "1.5 SAL1"`;
+}
+/** amountForms() of the built-in backends, for the schema's descriptions. */
+export const AMOUNT_FORMS = amountForms();
 
 const UNIT_RE = /^\s*(\d+)(?:\.(\d*))?\s+([A-Za-z0-9]+)\s*$/;
 const DIGITS_RE = /^\d+$/;
@@ -57,13 +60,16 @@ function tryParse(v: unknown): { value?: bigint; error?: string } {
       return { error: 'not a number of atomic units nor "<decimal> <unit>"' };
     }
     const [, whole = '', frac, unit = ''] = m;
-    if (!(unit in AMOUNT_DECIMALS)) {
-      const upper = unit.toUpperCase();
-      if (upper in AMOUNT_DECIMALS) return { error: `units are case-sensitive: write ${upper}` };
-      return { error: `unknown unit ${unit} (units: SAL1, SAL, XMR)` };
+    const units = amountUnits();
+    const decimals = units.get(unit);
+    if (decimals === undefined) {
+      const known = [...units.keys()];
+      const same = known.find((u) => u.toUpperCase() === unit.toUpperCase());
+      if (same) return { error: `units are case-sensitive: write ${same}` };
+      const near = suggest(unit, known);
+      return { error: `unknown unit ${unit}${near ? ` (did you mean ${near}?)` : ''} (units: ${known.join(', ')})` };
     }
     if (frac === '') return { error: 'a decimal point needs digits after it' };
-    const decimals = AMOUNT_DECIMALS[unit as AmountUnit];
     const f = frac ?? '';
     if (f.length > decimals) {
       return { error: `${unit} has ${decimals} decimals, this has ${f.length}` };
@@ -75,13 +81,13 @@ function tryParse(v: unknown): { value?: bigint; error?: string } {
 
 /**
  * An amount as atomic units. Accepts a non-negative integer (number ≤ 2^53, bigint, or a string of
- * digits) or `"<decimal> SAL1"`, `"<decimal> SAL"` (8 decimals) or `"<decimal> XMR"` (12 decimals).
+ * digits) or `"<decimal> <unit>"` in a unit of a backend's coin (`"1.5 SAL1"`: 8 decimals, `"1 XMR"`: 12).
  * Throws an Error naming the value (and `where`, when given) and the accepted forms.
  */
 export function parseAmount(v: unknown, where?: string): bigint {
   const r = tryParse(v);
   if (r.value !== undefined) return r.value;
-  throw new Error(`${where ? `${where}: ` : ''}${show(v)} is not an amount (${r.error}); expected ${AMOUNT_FORMS}`);
+  throw new Error(`${where ? `${where}: ` : ''}${show(v)} is not an amount (${r.error}); expected ${amountForms()}`);
 }
 
 /** True for a valid amount string with a unit (`"1.5 SAL1"`, `"0.000000000001 XMR"`); bare digits are not. */
@@ -91,7 +97,7 @@ export function isAmountString(s: unknown): s is string {
 
 /** Atomic units as a decimal string with the unit: `formatAmount(150000000n)` → `"1.50000000 SAL1"`. */
 export function formatAmount(atomic: bigint, asset = 'SAL1'): string {
-  const decimals = (AMOUNT_DECIMALS as Record<string, number>)[asset] ?? 8;
+  const decimals = amountUnits().get(asset) ?? 8;
   const neg = atomic < 0n;
   const abs = neg ? -atomic : atomic;
   const scale = 10n ** BigInt(decimals);
