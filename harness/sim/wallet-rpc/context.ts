@@ -18,6 +18,10 @@ export interface WalletRpcContext {
   log: Logger;
   /** Store the wallet and end the process shortly after answering. */
   stop: () => void;
+  /** Seconds between automatic refreshes (`auto_refresh`; 0: none). */
+  autoRefreshPeriod: number;
+  /** Connect to another daemon (`set_daemon`). */
+  setDaemon: (address: string) => void;
 }
 
 /** Registers a handler under one or more method names. */
@@ -26,10 +30,27 @@ export type Define = (names: string[], h: Handler) => void;
 export const NO_WALLET = (): RpcError => new RpcError(-13, 'No wallet file');
 export const RESTRICTED = (): RpcError => new RpcError(-7, 'Command unavailable in restricted mode.');
 
+/** The open wallet (-13 without one); with `mutating`, then also -7 in restricted mode. */
 export function need(ctx: WalletRpcContext, opts: { mutating?: boolean } = {}): Wallet {
   if (!ctx.wallet) throw NO_WALLET();
   if (opts.mutating && ctx.restricted) throw RESTRICTED();
   return ctx.wallet;
+}
+
+export const SYNCING = (): RpcError =>
+  new RpcError(-52, 'This command is disabled while background syncing. Stop background syncing to use this command.');
+
+/** CHECK_IF_BACKGROUND_SYNCING: -13 without a wallet, -52 while it syncs in the background. */
+export function notSyncing(ctx: WalletRpcContext): Wallet {
+  if (!ctx.wallet) throw NO_WALLET();
+  if (ctx.wallet.state.meta?.backgroundSync?.syncing) throw SYNCING();
+  return ctx.wallet;
+}
+
+/** CHECK_IF_RESTRICTED_BACKGROUND_SYNCING: -7 in restricted mode first, then -13, then -52. */
+export function guard(ctx: WalletRpcContext): Wallet {
+  if (ctx.restricted) throw RESTRICTED();
+  return notSyncing(ctx);
 }
 
 export async function buildContext(ctx: WalletRpcContext, priority: number): Promise<BuildContext> {
@@ -44,18 +65,26 @@ export async function relay(
   built: Built[],
   doNotRelay: boolean,
   code: number,
+  message = 'transaction was rejected by daemon',
 ): Promise<void> {
   if (doNotRelay) return;
   for (const b of built) {
     const res = await ctx.daemon.send(b.tx);
     if (!res.ok) {
       ctx.log.log('E', `Transaction rejected by daemon: ${res.reason}`);
-      throw new RpcError(code, 'transaction was rejected by daemon');
+      throw new RpcError(code, message);
     }
   }
   commit(w, built);
   saveWallet(w);
 }
+
+/**
+ * A built tx's `tx_metadata`: what relay_tx needs to commit it later (the simulator's own encoding of
+ * wallet2's pending_tx: the tx, the wallet's record of it, and the response amounts), as hex.
+ */
+export const metadataOf = (b: Built): string =>
+  toHex(encode({ saltnetPendingTx: 1, tx: b.tx, record: b.record, fee: b.fee, amount: b.amount, dest: b.destAmounts }));
 
 const sortedKeyImages = (b: Built): string[] =>
   b.tx.inputs
@@ -78,7 +107,7 @@ export function singleResponse(
     tx_blob: o.getTxHex ? txHex(b) : '',
     tx_hash: b.tx.txid,
     tx_key: o.getTxKey ? ZERO_KEY : '',
-    tx_metadata: o.getTxMetadata ? txHex(b) : '',
+    tx_metadata: o.getTxMetadata ? metadataOf(b) : '',
     unsigned_txset: '',
     weight: b.tx.weight,
   };
@@ -97,7 +126,7 @@ export function splitResponse(
     tx_blob_list: o.getTxHex ? built.map(txHex) : [],
     tx_hash_list: built.map((b) => b.tx.txid),
     tx_key_list: o.getTxKeys ? built.map(() => ZERO_KEY) : [],
-    tx_metadata_list: o.getTxMetadata ? built.map(txHex) : [],
+    tx_metadata_list: o.getTxMetadata ? built.map(metadataOf) : [],
     unsigned_txset: '',
     weight_list: built.map((b) => b.tx.weight),
   };

@@ -6,7 +6,17 @@ import { CARROT_MAX_DESTINATIONS, CARROT_MAX_INPUTS, TxType } from '../chain/con
 import { estimateWeight } from '../chain/emission.js';
 import { isTokenAsset } from '../chain/ledger.js';
 import { RpcError } from '../http/server.js';
-import { TOO_LARGE, insufficient, makeTx, pickInputs, spendable, type BuildContext, type Built } from './build.js';
+import {
+  ACCOUNT_0,
+  TOO_LARGE,
+  insufficient,
+  makeTx,
+  pickInputs,
+  spendable,
+  type BuildContext,
+  type Built,
+  type Source,
+} from './build.js';
 import type { Destination, OwnedOutput, Wallet } from './state.js';
 
 export interface TransferRequest {
@@ -14,6 +24,8 @@ export interface TransferRequest {
   sourceAsset: string;
   txType: number;
   split: boolean;
+  /** The account (and subaddresses) to spend from. */
+  from?: Source;
 }
 
 /**
@@ -21,11 +33,11 @@ export interface TransferRequest {
  * fees (their sum is its payment to the wallet itself, so the entry shows amount 0). A wallet that
  * never held SAL1 fails its input lookup; one without unlocked SAL1 has no input candidates.
  */
-function withRollup(w: Wallet, ctx: BuildContext, built: Built[]): Built[] {
+function withRollup(w: Wallet, ctx: BuildContext, built: Built[], from: Source): Built[] {
   if (!w.state.assetsSeen.includes('SAL1')) throw new RpcError(-4, 'invalid asset_type specified to get_transfers');
   const used = new Set(built.flatMap((b) => b.inputs.map((i) => i.id)));
   const burnt = built.reduce((s, b) => s + b.fee, 0n);
-  const sal1 = spendable(w, 'SAL1', ctx.hf).filter((c) => !used.has(c.id));
+  const sal1 = spendable(w, 'SAL1', ctx.hf, from).filter((c) => !used.has(c.id));
   const pick = pickInputs(sal1, burnt, 2, ctx.feePerByte, 1, true);
   if (!pick.ok) throw insufficient(pick, -4);
   const rollup = makeTx(w, ctx, {
@@ -36,6 +48,7 @@ function withRollup(w: Wallet, ctx: BuildContext, built: Built[]): Built[] {
     burnt,
     asset: 'SAL1',
     sourceAsset: 'SAL1',
+    account: from.account,
   });
   rollup.tx.rollup = built.map((b) => b.tx.txid);
   return [rollup, ...built];
@@ -73,6 +86,7 @@ function payWhatFits(
     burnt: 0n,
     asset,
     sourceAsset: req.sourceAsset,
+    account: req.from?.account ?? 0,
   });
 }
 
@@ -85,7 +99,8 @@ export function buildTransfer(w: Wallet, ctx: BuildContext, req: TransferRequest
     throw new RpcError(-4, 'invalid asset_type specified to get_transfers');
   // Token inputs need not cover the fee (carrot IS_TOKEN_TRANSFER): the ROLLUP pays it in SAL1.
   const feeFromInputs = !isTokenAsset(asset);
-  const cands = asset === '' ? [] : spendable(w, asset, ctx.hf);
+  const from = req.from ?? ACCOUNT_0;
+  const cands = asset === '' ? [] : spendable(w, asset, ctx.hf, from);
   const used = new Set<string>();
   const built: Built[] = [];
   const queue = req.destinations.map((d) => ({ ...d }));
@@ -121,10 +136,11 @@ export function buildTransfer(w: Wallet, ctx: BuildContext, req: TransferRequest
         burnt: 0n,
         asset,
         sourceAsset: req.sourceAsset,
+        account: from.account,
       }),
     );
   }
-  const all = req.sourceAsset !== 'SAL1' ? withRollup(w, ctx, built) : built;
+  const all = req.sourceAsset !== 'SAL1' ? withRollup(w, ctx, built, from) : built;
   if (req.txType === TxType.UNSET) throw new RpcError(-4, 'make_pending_carrot_tx: tx proposal has unset tx type');
   if (req.txType !== TxType.TRANSFER) throw new RpcError(-4, `Invalid tx type specified: ${req.txType}`);
   if (all.length > 1 && !req.split) throw TOO_LARGE();
@@ -138,8 +154,9 @@ export function buildTransfer(w: Wallet, ctx: BuildContext, req: TransferRequest
 export function buildSweep(
   w: Wallet,
   ctx: BuildContext,
-  o: { inputs: OwnedOutput[]; address: string; outputs: number; asset: string; code: number },
+  o: { inputs: OwnedOutput[]; address: string; outputs: number; asset: string; code: number; from?: Source },
 ): Built[] {
+  const from = o.from ?? ACCOUNT_0;
   const built: Built[] = [];
   for (let i = 0; i < o.inputs.length; i += CARROT_MAX_INPUTS) {
     const inputs = o.inputs.slice(i, i + CARROT_MAX_INPUTS);
@@ -154,8 +171,17 @@ export function buildSweep(
       asset: o.asset,
     }));
     built.push(
-      makeTx(w, ctx, { type: TxType.TRANSFER, inputs, dests, fee, burnt: 0n, asset: o.asset, sourceAsset: o.asset }),
+      makeTx(w, ctx, {
+        type: TxType.TRANSFER,
+        inputs,
+        dests,
+        fee,
+        burnt: 0n,
+        asset: o.asset,
+        sourceAsset: o.asset,
+        account: from.account,
+      }),
     );
   }
-  return isTokenAsset(o.asset) ? withRollup(w, ctx, built) : built;
+  return isTokenAsset(o.asset) ? withRollup(w, ctx, built, from) : built;
 }
