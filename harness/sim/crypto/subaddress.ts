@@ -6,7 +6,7 @@
 // address; a minor index adds G to the spend key, so a window of minors is one point addition each.
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { ed25519 } from '@noble/curves/ed25519.js';
-import { L, bytesToNumberLE, scalarMultBase } from './ed25519.js';
+import { L, bytesToNumberLE, numberToBytesLE, scalarMultBase } from './ed25519.js';
 import { concatBytes, fromHex, toHex } from './hex.js';
 
 const Point = ed25519.Point;
@@ -45,15 +45,27 @@ export function subaddressViewKey(base: SubaddressBase, spendKey: Uint8Array): U
   return scalarMultBase(hashToScalar(VIEW_TAG, fromHex(base.viewSecret), spendKey));
 }
 
+/** Compressed encodings (hex) of many points, with one field inversion for all (Montgomery's trick). */
+function encodeAll(points: InstanceType<typeof Point>[]): string[] {
+  const Fp = Point.Fp;
+  const inverses = Fp.invertBatch(points.map((p) => p.Z));
+  return points.map((p, i) => {
+    const x = Fp.mul(p.X, inverses[i]!);
+    const bytes = numberToBytesLE(Fp.mul(p.Y, inverses[i]!));
+    if (x & 1n) bytes[31]! |= 0x80;
+    return toHex(bytes);
+  });
+}
+
 /** Spend keys (hex) of minors 0 … count-1 of an account, one point addition each. */
 export function accountSpendKeys(base: SubaddressBase, major: number, count: number): string[] {
-  const out: string[] = [];
+  const points = [];
   const offset = majorOffset(base, major);
   let p = Point.fromHex(base.spendPublic);
   if (offset !== 0n) p = p.add(Point.BASE.multiplyUnsafe(offset));
   for (let i = 0; i < count; i++) {
-    out.push(toHex(p.toBytes()));
+    points.push(p);
     p = p.add(Point.BASE);
   }
-  return out;
+  return encodeAll(points);
 }

@@ -14,7 +14,6 @@ import { meta, type SubIndex, type Wallet } from './state.js';
 
 export const LOOKAHEAD_MAJOR = 50;
 export const LOOKAHEAD_MINOR = 200;
-const FAMILIES: readonly AddressFamily[] = ['cn', 'carrot'];
 
 /** wallet2's error::account_index_outofbound / address_index_outofbound. */
 export const ACCOUNT_OUT_OF_BOUND = (): RpcError => new RpcError(-14, 'account index is out of bound');
@@ -22,12 +21,12 @@ export const ADDRESS_OUT_OF_BOUND = (): RpcError => new RpcError(-15, 'address i
 
 interface Cache {
   addresses: Map<string, string>;
-  table?: { bounds: string; byKey: Map<string, SubIndex> };
+  tables: Partial<Record<AddressFamily, { bounds: string; byKey: Map<string, SubIndex> }>>;
 }
 const caches = new WeakMap<Wallet, Cache>();
 const cacheOf = (w: Wallet): Cache => {
   let c = caches.get(w);
-  if (!c) caches.set(w, (c = { addresses: new Map() }));
+  if (!c) caches.set(w, (c = { addresses: new Map(), tables: {} }));
   return c;
 };
 
@@ -74,21 +73,24 @@ export const numSubaddresses = (w: Wallet, major: number): number => meta(w).lab
 /** get_subaddress_label: '' for a subaddress that was never created. */
 export const labelOf = (w: Wallet, idx: SubIndex): string => meta(w).labels[idx.major]?.[idx.minor] ?? '';
 
-/** The spend keys (hex) of the lookahead window, by family, mapped to their index (rebuilt when it moves). */
-function lookahead(w: Wallet): Map<string, SubIndex> {
+/**
+ * The spend keys (hex) of a family's lookahead window, mapped to their index: built the first time
+ * an address of that family is looked up (a few hundred ms), again when the window moves.
+ */
+function lookahead(w: Wallet, family: AddressFamily): Map<string, SubIndex> {
   const labels = meta(w).labels;
   const bounds = labels.map((l) => l.length).join(',');
   const c = cacheOf(w);
-  if (c.table?.bounds === bounds) return c.table.byKey;
+  const cached = c.tables[family];
+  if (cached?.bounds === bounds) return cached.byKey;
   const byKey = new Map<string, SubIndex>();
   const majors = labels.length + LOOKAHEAD_MAJOR - 1;
   for (let major = 0; major < majors; major++) {
     const created = labels[major]?.length;
     const count = created === undefined ? LOOKAHEAD_MINOR : created + LOOKAHEAD_MINOR - 1;
-    for (const family of FAMILIES)
-      accountSpendKeys(w.keys[family], major, count).forEach((k, minor) => byKey.set(k, { major, minor }));
+    accountSpendKeys(w.keys[family], major, count).forEach((k, minor) => byKey.set(k, { major, minor }));
   }
-  c.table = { bounds, byKey };
+  c.tables[family] = { bounds, byKey };
   return byKey;
 }
 
@@ -106,7 +108,7 @@ export function indexOfAddress(w: Wallet, text: string): SubIndex | undefined {
     return { major: 0, minor: 0 };
   }
   if (spend === keys.spendPublic) return undefined;
-  const idx = lookahead(w).get(spend);
+  const idx = lookahead(w, d.family).get(spend);
   if (!idx) return undefined;
   return toHex(subaddressViewKey(keys, d.spendPublicKey)) === toHex(d.viewPublicKey) ? idx : undefined;
 }
