@@ -97,7 +97,10 @@ function outputFiles(ctx: WalletRpcContext, def: Define): void {
     const w = need(ctx);
     if (ctx.restricted) throw RESTRICTED();
     notSyncing(ctx);
-    const outs = w.state.outputs.slice(p.all ? p.start : w.state.outputs.length).slice(0, p.count);
+    const start = p.all ? p.start : w.state.outputs.length;
+    // wallet2::export_outputs reserves size - start entries: a start past the end overflows.
+    if (start > w.state.outputs.length) throw new RpcError(-1, 'vector::reserve');
+    const outs = w.state.outputs.slice(start).slice(0, p.count);
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', exportKey(w), iv);
     const body = Buffer.concat([cipher.update(encode(outs.map((o) => o.id)), 'utf8'), cipher.final()]);
