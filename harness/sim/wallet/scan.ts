@@ -112,7 +112,10 @@ function spendsOf(tx: Tx, index: ScanIndex): OwnedOutput[] {
   return spent;
 }
 
-/** Our new outputs in the tx: at any subaddress of the lookahead window (scan.ts's ownership test). */
+/**
+ * Our new outputs in the tx: at any subaddress of the lookahead window. A zero-amount change output is
+ * the wallet's too (every Carrot tx has one when nothing is left over): listed by incoming_transfers.
+ */
 function receivedIn(
   w: Wallet,
   tx: Tx,
@@ -124,7 +127,7 @@ function receivedIn(
   const coinbase = tx.type === TxType.MINER || tx.type === TxType.PROTOCOL;
   const got: OwnedOutput[] = [];
   for (const [position, o] of tx.outputs.entries()) {
-    if (o.amount === 0n || index.ids.has(o.id)) continue;
+    if (index.ids.has(o.id)) continue;
     if (tx.type === TxType.PROTOCOL && o.asset.startsWith('sal') && o.asset.length === 7 && !opts.tokenMintVisible)
       continue;
     const subaddr = indexOfAddress(w, o.address);
