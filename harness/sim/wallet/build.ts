@@ -55,7 +55,10 @@ const ZERO_PID = '0'.repeat(16);
 
 const nextPow2 = (n: number): number => 2 ** Math.ceil(Math.log2(Math.max(n, 1)));
 
-/** Unspent, unfrozen, unlocked outputs of an asset in the source account (and subaddresses), oldest first. */
+/**
+ * Unspent, unfrozen, unlocked outputs of an asset in the source account (and subaddresses), oldest first; a
+ * zero-amount change output is never an input (v1.1.3c's sweep_all leaves it).
+ */
 export function spendable(w: Wallet, asset: string, hf: number, from: Source = ACCOUNT_0): OwnedOutput[] {
   const inSource = (o: OwnedOutput): boolean =>
     subOf(o).major === from.account && (from.minors.length === 0 || from.minors.includes(subOf(o).minor));
@@ -64,6 +67,7 @@ export function spendable(w: Wallet, asset: string, hf: number, from: Source = A
       (o) =>
         !o.spent &&
         !o.frozen &&
+        o.amount > 0n &&
         o.asset === asset &&
         inSource(o) &&
         w.state.height >= o.unlockHeight &&
