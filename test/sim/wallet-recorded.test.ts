@@ -3,7 +3,7 @@
 // salvium-wallet-rpc v1.1.3c, in that order, on one wallet made with create_wallet) are sent to a
 // simulated wallet in the same state and compared as `saltnet diff` compares (harness/diff/compare.ts):
 // the same keys, types, codes and messages, deterministic values equal, addresses, keys and hashes of
-// the same form (the placeholders $SELF, $SELF_CN and $OTHER stand for the wallets' addresses in the
+// the same form (the placeholders $SELF, $SELF_CN, $OTHER and $OTHER_INTEGRATED stand for the wallets' addresses in the
 // calls and the answers). Errors of every method with bad input, accounts, tags, the address book, notes,
 // attributes, URIs, integrated addresses, size estimates and settings.
 import { readFileSync } from 'node:fs';
@@ -54,9 +54,16 @@ afterAll(async () => {
 describe('a fresh wallet, call by call as recorded from salvium-wallet-rpc v1.1.3c', () => {
   it('answers every call as the real wallet RPC did', async () => {
     const a = (await rpc(wallet.port, 'get_address')).result.addresses[0];
-    const values: Record<string, string> = { $SELF: a.address_carrot, $SELF_CN: a.address_cn, $OTHER: other };
+    const params = { standard_address: other, payment_id: '0123456789abcdef' };
+    const otherIntegrated = (await rpc(wallet.port, 'make_integrated_address', params)).result.integrated_address;
+    const values: Record<string, string> = {
+      $SELF: a.address_carrot,
+      $SELF_CN: a.address_cn,
+      $OTHER: other,
+      $OTHER_INTEGRATED: otherIntegrated,
+    };
     const fill = (v: unknown): unknown =>
-      JSON.parse(JSON.stringify(v).replace(/\$(SELF_CN|SELF|OTHER)/g, (m) => values[m]!));
+      JSON.parse(JSON.stringify(v).replace(/\$(SELF_CN|SELF|OTHER_INTEGRATED|OTHER)/g, (m) => values[m]!));
     const divergences: string[] = [];
     for (const [i, c] of recorded.calls.entries()) {
       const answer = await rpc(wallet.port, c.method, fill(c.params));

@@ -71,19 +71,24 @@ const P = {
   }),
 };
 
-/** Validate destinations as `validate_transfer` does: each address, then the list, then the payment id. */
+/**
+ * Validate destinations as `validate_transfer` does: each address in turn (an integrated one refused
+ * when a payment id was given or another integrated one came before), then the list, then the
+ * payment id.
+ */
 function validateDestinations(
   dests: { amount: bigint; address: string; asset_type: string }[],
   paymentId: string,
 ): Destination[] {
-  let integrated = 0;
+  let integrated = false;
   for (const d of dests) {
     const a = decodeAddress(d.address);
     if (!a || a.coin !== 'salvium' || a.network !== 'testnet')
       throw new RpcError(-2, `WALLET_RPC_ERROR_CODE_WRONG_ADDRESS: ${d.address}`);
-    if (a.type === 'integrated') integrated++;
+    if (a.type !== 'integrated') continue;
+    if (paymentId !== '' || integrated) throw new RpcError(-5, 'A single payment id is allowed per transaction');
+    integrated = true;
   }
-  if (integrated > 1) throw new RpcError(-5, 'A single payment id is allowed per transaction');
   if (dests.length === 0) throw new RpcError(-20, 'Transaction has no destination');
   if (paymentId !== '')
     throw new RpcError(-5, 'Standalone payment IDs are obsolete. Use subaddresses or integrated addresses instead');
