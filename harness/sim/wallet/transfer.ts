@@ -18,6 +18,7 @@ import {
   type Source,
 } from './build.js';
 import type { Destination, OwnedOutput, Wallet } from './state.js';
+import { isOwnAddress } from './subaddresses.js';
 
 export interface TransferRequest {
   destinations: Destination[];
@@ -164,10 +165,14 @@ export function buildSweep(
     const have = inputs.reduce((s, c) => s + c.amount, 0n);
     const total = have - (o.asset === 'SAL1' ? fee : 0n);
     if (total <= 0n) throw insufficient({ ok: false, tooMany: false, have, need: fee }, o.code);
-    const each = total / BigInt(o.outputs);
+    // make_carrot_transaction_proposal_v1_sweep shares the sum out evenly (one more unit to the first
+    // few): among the destinations, or, when they are the wallet's own, among them and the self-send
+    // change output too.
+    const shares = BigInt(o.outputs + (isOwnAddress(w, o.address) ? 1 : 0));
+    const each = total / shares;
     const dests: Destination[] = Array.from({ length: o.outputs }, (_, k) => ({
       address: o.address,
-      amount: k === 0 ? total - each * BigInt(o.outputs - 1) : each,
+      amount: each + (BigInt(k) < total % shares ? 1n : 0n),
       asset: o.asset,
     }));
     built.push(
