@@ -203,8 +203,11 @@ function getReserveProof(ctx: WalletRpcContext, raw: unknown): Record<string, un
   if (total === 0n) throw new RpcError(-1, 'Zero balance');
   if (!p.all && accountBalance(w, p.account_index, 'SAL1', true).balance < p.amount)
     throw new RpcError(-1, 'Not enough balance in this account for the requested minimum reserve amount');
+  // wallet2::is_spent(td, strict): an output a pending tx spends is still proved.
+  const pending = (o: { spentBy?: string }): boolean =>
+    w.state.outs.some((r) => r.txid === o.spentBy && r.state === 'pending');
   const outs = w.state.outputs.filter(
-    (o) => !o.spent && !o.frozen && (p.all || (o.subaddr?.major ?? 0) === p.account_index),
+    (o) => (!o.spent || pending(o)) && !o.frozen && (p.all || (o.subaddr?.major ?? 0) === p.account_index),
   );
   if (!p.all && p.amount === 0n) throw new RpcError(-1, 'Proved amount must be greater than 0');
   if (outs.some((o) => carrotEra(o.blockIndex)))

@@ -6,7 +6,7 @@
 // counts, with nothing unlocked and blocks_to_unlock 0).
 import { RpcError } from '../http/server.js';
 import { unorderedMapOrder } from './asset-order.js';
-import type { SubIndex, Wallet } from './state.js';
+import type { OwnedOutput, SubIndex, Wallet } from './state.js';
 import { labelOf, numAccounts, subaddress } from './subaddresses.js';
 
 /** Uninitialised in the real wallet (a huge meaningless number); the simulator is consistent per process. */
@@ -27,13 +27,22 @@ const add = (m: Map<number, bigint>, minor: number, amount: bigint): void => {
   m.set(minor, (m.get(minor) ?? 0n) + amount);
 };
 
+/**
+ * wallet2::is_spent: spent, or with `strict` spent in a block (an output a pending tx spends still counts).
+ */
+function isSpent(w: Wallet, o: OwnedOutput, strict: boolean): boolean {
+  if (!o.spent || !strict) return o.spent;
+  return w.state.outs.find((r) => r.txid === o.spentBy)?.state !== 'pending';
+}
+
 /** balance_per_subaddress: minor index → balance, in index order. */
 export function balancePerSubaddress(w: Wallet, major: number, asset: string, strict = false): Map<number, bigint> {
   const st = w.state;
   const m = new Map<number, bigint>();
   if (st.assetsSeen.includes(asset))
     for (const o of st.outputs)
-      if (o.asset === asset && !o.spent && !o.frozen && subOf(o).major === major) add(m, subOf(o).minor, o.amount);
+      if (o.asset === asset && !isSpent(w, o, strict) && !o.frozen && subOf(o).major === major)
+        add(m, subOf(o).minor, o.amount);
   if (!strict) {
     for (const r of st.outs) {
       if (r.state !== 'pending' || r.asset !== asset || (r.account ?? 0) !== major) continue;
@@ -51,12 +60,12 @@ export interface Unlocked {
 }
 
 /** unlocked_balance_per_subaddress: minor index → unlocked amount and blocks until the rest unlocks. */
-export function unlockedPerSubaddress(w: Wallet, major: number, asset: string): Map<number, Unlocked> {
+export function unlockedPerSubaddress(w: Wallet, major: number, asset: string, strict = false): Map<number, Unlocked> {
   const st = w.state;
   const m = new Map<number, Unlocked>();
   if (!st.assetsSeen.includes(asset)) return m;
   for (const o of st.outputs) {
-    if (o.asset !== asset || o.spent || o.frozen || subOf(o).major !== major) continue;
+    if (o.asset !== asset || isSpent(w, o, strict) || o.frozen || subOf(o).major !== major) continue;
     const u = m.get(subOf(o).minor) ?? { unlocked: 0n, blocksToUnlock: 0 };
     if (st.height >= o.unlockHeight) u.unlocked += o.amount;
     else u.blocksToUnlock = Math.max(u.blocksToUnlock, o.unlockHeight - st.height);
@@ -74,7 +83,7 @@ export function accountBalance(
   asset: string,
   strict = false,
 ): Unlocked & { balance: bigint } {
-  const unlocked = [...unlockedPerSubaddress(w, major, asset).values()];
+  const unlocked = [...unlockedPerSubaddress(w, major, asset, strict).values()];
   return {
     balance: sum(balancePerSubaddress(w, major, asset, strict).values()),
     unlocked: sum(unlocked.map((u) => u.unlocked)),
@@ -99,7 +108,7 @@ function perSubaddress(w: Wallet, req: BalanceRequest, asset: string): Record<st
   const out: Record<string, unknown>[] = [];
   for (const major of accounts) {
     const balances = balancePerSubaddress(w, major, asset, req.strict);
-    const unlocked = unlockedPerSubaddress(w, major, asset);
+    const unlocked = unlockedPerSubaddress(w, major, asset, req.strict);
     const minors =
       !req.allAccounts && req.addressIndices.length > 0
         ? [...new Set(req.addressIndices)].sort((a, b) => a - b)
