@@ -180,3 +180,27 @@ describe('payments within the wallet', () => {
     expect(savings).toMatch(/^SC1Ts/);
   }, 60_000);
 });
+
+describe('sweeps and strict balances', () => {
+  it('shares a sweep to the wallet itself with the self-send change output, a sweep elsewhere among the destinations', async () => {
+    await mine(10);
+    const own = (await result(bobRpc.port, 'get_address')).address;
+    const from = { account_index: 0, subaddr_indices: [199], do_not_relay: true };
+    // 0/199 holds one output of 2 SAL1: to the wallet's own address the destination gets half, the change the rest.
+    const mine2 = (await result(bobRpc.port, 'sweep_all', { address: own, ...from })) as any;
+    const total = 2 * SAL1 - mine2.fee_list[0];
+    expect(mine2.amount_list).toEqual([Math.floor(total / 2) + (total % 2)]);
+    const away = (await result(bobRpc.port, 'sweep_all', { address: alice.carrot, outputs: 2, ...from })) as any;
+    const rest = 2 * SAL1 - away.fee_list[0];
+    expect(away.amounts_by_dest_list[0].amounts).toEqual([Math.ceil(rest / 2), Math.floor(rest / 2)]);
+  });
+
+  it('counts an output a pending tx spends in the strict balance, not its change', async () => {
+    const before = (await result(bobRpc.port, 'get_balance', { strict: true })).balances[0].balance;
+    const sent = await send(bobRpc.port, [[alice.carrot, SAL1 / 10]], { subaddr_indices: [256] });
+    expect(sent.result.fee).toBeGreaterThan(0);
+    expect((await result(bobRpc.port, 'get_balance', { strict: true })).balances[0].balance).toBe(before);
+    const loose = (await result(bobRpc.port, 'get_balance')).balances[0].balance;
+    expect(loose).toBe(before - SAL1 / 10 - sent.result.fee);
+  });
+});
