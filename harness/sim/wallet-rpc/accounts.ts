@@ -1,6 +1,6 @@
 // Accounts, subaddresses, their labels and tags, and balances (wallet_rpc_server.cpp on_getbalance …
 // on_set_account_tag_description), with the real checks and messages (recorded from
-// salvium-wallet-rpc v1.1.3c: test/sim/wallet-accounts.test.ts).
+// salvium-wallet-rpc v1.1.3c: test/sim/wallet-recorded.test.ts).
 import { decodeAddress } from '../crypto/address.js';
 import { RpcError } from '../http/server.js';
 import { bool, list, obj, params, str, u32 } from '../http/params.js';

@@ -1,7 +1,7 @@
 // The wallet RPC's settings and modes (wallet_rpc_server.cpp on_auto_refresh, on_set_daemon,
 // on_set_log_level, on_set_log_categories, on_*_background_sync, on_estimate_tx_size_and_weight,
 // on_get_default_fee_priority, on_is_multisig), with the real checks and messages (recorded from
-// salvium-wallet-rpc v1.1.3c: test/sim/wallet-admin.test.ts); the rest of multisig is refused on purpose.
+// salvium-wallet-rpc v1.1.3c: test/sim/wallet-recorded.test.ts); the rest of multisig is refused on purpose.
 import { RpcError } from '../http/server.js';
 import { notModelled } from '../http/not-modelled.js';
 import { bool, list, params, str, u32 } from '../http/params.js';

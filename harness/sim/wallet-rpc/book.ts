@@ -1,7 +1,7 @@
 // What a wallet keeps beside its transfers: tx notes, attributes, the address book, payment URIs and
 // integrated addresses (wallet_rpc_server.cpp on_set_tx_notes … on_delete_address_book, wallet2's
 // make_uri/parse_uri), with the real checks and messages (recorded from salvium-wallet-rpc v1.1.3c:
-// test/sim/wallet-book.test.ts).
+// test/sim/wallet-recorded.test.ts).
 import { randomBytes } from 'node:crypto';
 import { formatMoney } from '../common/format.js';
 import { decodeAddress, encodeAddress, type DecodedAddress } from '../crypto/address.js';

@@ -1,7 +1,7 @@
 // Wallet files and keys (wallet_rpc_server.cpp on_create_wallet … on_generate_from_keys, on_query_key,
 // on_change_wallet_password): creating, restoring, generating, opening, closing and storing, with the
 // real order of checks and messages (recorded from salvium-wallet-rpc v1.1.3c: test/sim/wallet-rpc.test.ts,
-// test/sim/wallet-files.test.ts).
+// test/sim/wallet-recorded.test.ts).
 import { join } from 'node:path';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { decodeAddress } from '../crypto/address.js';

@@ -1,7 +1,7 @@
 // Looking transfers up (wallet_rpc_server.cpp on_get_transfers, on_get_transfer_by_txid,
 // on_incoming_transfers, on_get_payments, on_get_bulk_payments), with the real parsing of txids and
 // payment ids and the real messages (recorded from salvium-wallet-rpc v1.1.3c:
-// test/sim/wallet-lookup.test.ts).
+// test/sim/wallet-recorded.test.ts).
 import { RpcError } from '../http/server.js';
 import { bool, list, params, str, u32, u64 } from '../http/params.js';
 import { scanPool } from '../wallet/scan.js';

@@ -1,7 +1,7 @@
 // The wallet's outputs themselves (wallet_rpc_server.cpp on_freeze, on_thaw, on_frozen,
 // on_export/import_key_images, on_export/import_outputs, on_rescan_spent, on_rescan_blockchain,
 // on_scan_tx), with the real checks and messages, recorded from salvium-wallet-rpc v1.1.3c
-// (test/sim/wallet-outputs.test.ts). As on v1.1.3c: exporting every key image fails for Carrot
+// (test/sim/wallet-recorded.test.ts). As on v1.1.3c: exporting every key image fails for Carrot
 // outputs, a hot wallet cannot import outputs, and no signed key image parses.
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { encode, decode } from '../chain/codec.js';

@@ -1,6 +1,6 @@
 // Message signatures, tx keys and the tx, spend and reserve proofs (wallet_rpc_server.cpp on_sign …
 // on_check_reserve_proof), with the real order of checks and messages, recorded from
-// salvium-wallet-rpc v1.1.3c (test/sim/wallet-proofs.test.ts). As on v1.1.3c, a spend proof of a
+// salvium-wallet-rpc v1.1.3c (test/sim/wallet-recorded.test.ts). As on v1.1.3c, a spend proof of a
 // Carrot-era tx fails to generate its key images and a reserve proof over Carrot-era outputs fails to
 // derive them; the proofs the simulator does make verify within the simulator (wallet/proofs.ts).
 import { decodeAddress, encodeAddress, type DecodedAddress } from '../crypto/address.js';

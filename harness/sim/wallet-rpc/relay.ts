@@ -1,6 +1,6 @@
 // Transactions built elsewhere or later (wallet_rpc_server.cpp on_relay_tx, on_describe_transfer,
 // on_sign_transfer, on_submit_transfer, on_sweep_dust, on_audit, on_return_payment), with the real
-// checks and messages (recorded from salvium-wallet-rpc v1.1.3c: test/sim/wallet-relay.test.ts).
+// checks and messages (recorded from salvium-wallet-rpc v1.1.3c: test/sim/wallet-recorded.test.ts).
 import { decodeAddress, encodeAddress } from '../crypto/address.js';
 import { carrotDestinationDisplayAddress } from '../crypto/keys.js';
 import { decode, fromHex } from '../chain/codec.js';
