@@ -12,7 +12,7 @@ import { bool, params, str, u64 } from '../http/params.js';
 import { deriveKey, InvalidPassword, walletExists } from '../wallet/files.js';
 import { isLanguage } from '../wallet/languages.js';
 import { isWatchOnly, loadWallet, newWallet, primaryAddress, saveWallet, type Wallet } from '../wallet/state.js';
-import { RESTRICTED, guard, need, type Define, type WalletRpcContext } from './context.js';
+import { RESTRICTED, guard, need, notSyncing, type Define, type WalletRpcContext } from './context.js';
 
 const P = {
   createWallet: params({ filename: str(), password: str(), language: str() }),
@@ -96,11 +96,13 @@ function queryKey(ctx: WalletRpcContext, raw: unknown): Record<string, unknown> 
   const watchOnly = isWatchOnly(w);
   const secret = (what: string, key: () => string): Record<string, unknown> => {
     if (watchOnly) throw new RpcError(-29, `The wallet is watch-only. Cannot retrieve ${what}.`);
+    notSyncing(ctx);
     return { key: key() };
   };
   switch (p.key_type) {
     case 'mnemonic':
       if (watchOnly) throw new RpcError(-29, 'The wallet is watch-only. Cannot retrieve seed.');
+      notSyncing(ctx);
       if (w.keysFile.seed === '') throw new RpcError(-1, 'Failed to get seed.');
       return { key: seedToWords(bytesFromHex(w.keysFile.seed)).join(' ') };
     case 'view_key':

@@ -12,6 +12,7 @@ import { isOwnAddress } from '../wallet/subaddresses.js';
 import {
   buildContext,
   need,
+  notSyncing,
   relay,
   singleResponse,
   splitResponse,
@@ -122,6 +123,7 @@ function checkSweepOutputs(w: Wallet, address: string, outputs: bigint): void {
 async function transfer(ctx: WalletRpcContext, raw: unknown, split: boolean): Promise<Record<string, unknown>> {
   const p = split ? P.transferSplit.parse(raw as never) : P.transfer.parse(raw as never);
   const w = need(ctx, { mutating: true });
+  notSyncing(ctx);
   const dests = validateDestinations(p.destinations, p.payment_id);
   const bctx = await buildContext(ctx, p.priority);
   checkFamilies(dests, bctx.hf);
@@ -150,6 +152,7 @@ async function transfer(ctx: WalletRpcContext, raw: unknown, split: boolean): Pr
 async function sweepAll(ctx: WalletRpcContext, raw: Parsed | undefined): Promise<Record<string, unknown>> {
   const p = P.sweepAll.parse(raw);
   const w = need(ctx, { mutating: true });
+  notSyncing(ctx);
   const [d] = validateDestinations([{ amount: 0n, address: p.address, asset_type: p.asset_type }], p.payment_id);
   if (p.outputs < 1n) throw new RpcError(-16, 'Amount of outputs should be greater than 0.');
   const bctx = await buildContext(ctx, p.priority);
@@ -182,6 +185,7 @@ async function sweepAll(ctx: WalletRpcContext, raw: Parsed | undefined): Promise
 async function sweepSingle(ctx: WalletRpcContext, raw: Parsed | undefined): Promise<Record<string, unknown>> {
   const p = P.sweepSingle.parse(raw);
   const w = need(ctx, { mutating: true });
+  notSyncing(ctx);
   if (p.outputs < 1n) throw new RpcError(-16, 'Amount of outputs should be greater than 0.');
   const [d] = validateDestinations([{ amount: 0n, address: p.address, asset_type: p.asset_type }], p.payment_id);
   if (!/^[0-9a-fA-F]{64}$/.test(p.key_image)) throw new RpcError(-10, 'failed to parse key image');
