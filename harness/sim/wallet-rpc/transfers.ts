@@ -1,5 +1,5 @@
-// The wallet RPC's sending and listing methods (reference §6): transfer, transfer_split,
-// sweep_all, sweep_single, get_transfers and incoming_transfers, with the real validation order.
+// The wallet RPC's sending methods (reference §6): transfer, transfer_split, sweep_all and sweep_single,
+// from an account and its subaddresses, with the real validation order (listing is in lookup.ts).
 import { decodeAddress } from '../crypto/address.js';
 import { CARROT_MAX_OUTPUTS, HF_CARROT } from '../chain/constants.js';
 import { RpcError } from '../http/server.js';
