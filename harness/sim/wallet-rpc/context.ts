@@ -6,6 +6,7 @@ import { encode, toHex } from '../chain/codec.js';
 import { RpcError, type Handler } from '../http/server.js';
 import { commit, type Built, type BuildContext } from '../wallet/build.js';
 import type { DaemonClient } from '../wallet/daemon-client.js';
+import { txKey } from '../wallet/proofs.js';
 import { refresh, type ScanOptions } from '../wallet/scan.js';
 import { saveWallet, type Wallet } from '../wallet/state.js';
 
@@ -65,14 +66,13 @@ export async function relay(
   built: Built[],
   doNotRelay: boolean,
   code: number,
-  message = 'transaction was rejected by daemon',
 ): Promise<void> {
   if (doNotRelay) return;
   for (const b of built) {
     const res = await ctx.daemon.send(b.tx);
     if (!res.ok) {
       ctx.log.log('E', `Transaction rejected by daemon: ${res.reason}`);
-      throw new RpcError(code, message);
+      throw new RpcError(code, 'transaction was rejected by daemon');
     }
   }
   commit(w, built);
@@ -92,7 +92,6 @@ const sortedKeyImages = (b: Built): string[] =>
     .sort()
     .reverse();
 const txHex = (b: Built): string => toHex(encode(b.tx));
-const ZERO_KEY = '0'.repeat(64);
 
 export function singleResponse(
   b: Built,
@@ -106,7 +105,7 @@ export function singleResponse(
     spent_key_images: { key_images: sortedKeyImages(b) },
     tx_blob: o.getTxHex ? txHex(b) : '',
     tx_hash: b.tx.txid,
-    tx_key: o.getTxKey ? ZERO_KEY : '',
+    tx_key: o.getTxKey ? txKey(b.tx.txid) : '',
     tx_metadata: o.getTxMetadata ? metadataOf(b) : '',
     unsigned_txset: '',
     weight: b.tx.weight,
@@ -125,7 +124,7 @@ export function splitResponse(
     spent_key_images_list: built.map((b) => ({ key_images: sortedKeyImages(b) })),
     tx_blob_list: o.getTxHex ? built.map(txHex) : [],
     tx_hash_list: built.map((b) => b.tx.txid),
-    tx_key_list: o.getTxKeys ? built.map(() => ZERO_KEY) : [],
+    tx_key_list: o.getTxKeys ? built.map((b) => txKey(b.tx.txid)) : [],
     tx_metadata_list: o.getTxMetadata ? built.map(metadataOf) : [],
     unsigned_txset: '',
     weight_list: built.map((b) => b.tx.weight),
