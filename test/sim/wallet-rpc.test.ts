@@ -259,7 +259,8 @@ describe('wallet RPC after HF11', () => {
     await sync(bobRpc.port);
     const outputs = (
       await rpc(bobRpc.port, 'incoming_transfers', { transfer_type: 'available' })
-    ).result.transfers.filter((o: any) => o.unlocked);
+    ).result.transfers.filter((o: any) => o.unlocked && o.amount > 0);
+    // A zero-amount change output is listed but never swept (as v1.1.3c's sweep_all leaves it).
     const sweep = await rpc(bobRpc.port, 'sweep_all', { address: alice.carrot });
     expect(sweep.result.tx_hash_list).toHaveLength(Math.ceil(outputs.length / 64));
     expect(sweep.result.spent_key_images_list.flatMap((k: any) => k.key_images)).toHaveLength(outputs.length);

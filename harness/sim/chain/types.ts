@@ -52,6 +52,8 @@ export interface Tx {
    * daemon mines a token transfer only once the ROLLUP naming it is on chain.
    */
   rollup?: string[];
+  /** Built by return_payment (its receiver records a payment id of uninitialised memory, as v1.1.3c does). */
+  returned?: boolean;
 }
 
 export interface Block {

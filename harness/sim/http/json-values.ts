@@ -1,6 +1,5 @@
 // The values epee's JSON reader produces (json.ts): objects, arrays, strings, booleans, and numbers
-// kept as written (`RawNumber`) with epee's reading of them: the C type it stores (uint64, int64 or
-// double), converted as strtoull / strtoll / strtod convert its number token, out of range refused.
+// kept exact as written, with epee's reading of each number (strtoull / strtoll / strtod).
 
 /** A JSON number as written in the request, with epee's reading of it. */
 export class RawNumber {
@@ -33,6 +32,7 @@ export function isParsedObject(v: unknown): v is ParsedObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof RawNumber);
 }
 
+// ---------------------------------------------------------------------------------------------
 // Number conversion (strtoull / strtoll / strtod on epee's number token)
 
 const U64_MAX = (1n << 64n) - 1n;
@@ -40,7 +40,7 @@ const I64_MIN = -(1n << 63n);
 const I64_MAX = (1n << 63n) - 1n;
 const DBL_MIN = 2.2250738585072014e-308;
 
-export interface Classified {
+interface Classified {
   kind: NumberKind;
   value: bigint | number;
   /** strtoX would set errno = ERANGE: epee refuses the document. */

@@ -1,6 +1,5 @@
 // epee-compatible JSON parsing: a port of epee's portable_storage_from_json.h (+ parserse_base_utils),
-// as salviumd and salvium-wallet-rpc read every HTTP body (the printer is json-print.ts, the values it
-// reads json-values.ts).
+// as salviumd and salvium-wallet-rpc read every HTTP body (the printer is json-print.ts).
 // Parsing follows epee rather than RFC 8259 where the two differ, because the simulator must
 // accept and refuse what the real servers accept and refuse:
 //  * the document must be an object (after optional whitespace); an empty or whitespace-only
@@ -21,13 +20,15 @@
 //  * objects nest at most 100 deep (EPEE_JSON_RECURSION_LIMIT_INTERNAL).
 
 import {
-  RawNumber,
   classifyNumber,
   isParsedObject,
+  RawNumber,
   type NumberKind,
   type Parsed,
   type ParsedObject,
 } from './json-values.js';
+
+export * from './json-values.js';
 
 // ---- the parser ----
 
@@ -360,3 +361,6 @@ export function parseEpeeJson(text: string): { ok: true; value: Parsed } | { ok:
   }
   return { ok: true, value: root };
 }
+
+// ---------------------------------------------------------------------------------------------
+// Printer

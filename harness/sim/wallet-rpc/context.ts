@@ -6,6 +6,7 @@ import { encode, toHex } from '../chain/codec.js';
 import { RpcError, type Handler } from '../http/server.js';
 import { commit, type Built, type BuildContext } from '../wallet/build.js';
 import type { DaemonClient } from '../wallet/daemon-client.js';
+import { txKey } from '../wallet/proofs.js';
 import { refresh, type ScanOptions } from '../wallet/scan.js';
 import { saveWallet, type Wallet } from '../wallet/state.js';
 
@@ -18,6 +19,10 @@ export interface WalletRpcContext {
   log: Logger;
   /** Store the wallet and end the process shortly after answering. */
   stop: () => void;
+  /** Seconds between automatic refreshes (`auto_refresh`; 0: none). */
+  autoRefreshPeriod: number;
+  /** Connect to another daemon (`set_daemon`). */
+  setDaemon: (address: string) => void;
 }
 
 /** Registers a handler under one or more method names. */
@@ -26,10 +31,27 @@ export type Define = (names: string[], h: Handler) => void;
 export const NO_WALLET = (): RpcError => new RpcError(-13, 'No wallet file');
 export const RESTRICTED = (): RpcError => new RpcError(-7, 'Command unavailable in restricted mode.');
 
+/** The open wallet (-13 without one); with `mutating`, then also -7 in restricted mode. */
 export function need(ctx: WalletRpcContext, opts: { mutating?: boolean } = {}): Wallet {
   if (!ctx.wallet) throw NO_WALLET();
   if (opts.mutating && ctx.restricted) throw RESTRICTED();
   return ctx.wallet;
+}
+
+export const SYNCING = (): RpcError =>
+  new RpcError(-52, 'This command is disabled while background syncing. Stop background syncing to use this command.');
+
+/** CHECK_IF_BACKGROUND_SYNCING: -13 without a wallet, -52 while it syncs in the background. */
+export function notSyncing(ctx: WalletRpcContext): Wallet {
+  if (!ctx.wallet) throw NO_WALLET();
+  if (ctx.wallet.state.meta?.backgroundSync?.syncing) throw SYNCING();
+  return ctx.wallet;
+}
+
+/** CHECK_IF_RESTRICTED_BACKGROUND_SYNCING: -7 in restricted mode first, then -13, then -52. */
+export function guard(ctx: WalletRpcContext): Wallet {
+  if (ctx.restricted) throw RESTRICTED();
+  return notSyncing(ctx);
 }
 
 export async function buildContext(ctx: WalletRpcContext, priority: number): Promise<BuildContext> {
@@ -57,13 +79,19 @@ export async function relay(
   saveWallet(w);
 }
 
+/**
+ * A built tx's `tx_metadata`: what relay_tx needs to commit it later (the simulator's own encoding of
+ * wallet2's pending_tx: the tx, the wallet's record of it, and the response amounts), as hex.
+ */
+export const metadataOf = (b: Built): string =>
+  toHex(encode({ saltnetPendingTx: 1, tx: b.tx, record: b.record, fee: b.fee, amount: b.amount, dest: b.destAmounts }));
+
 const sortedKeyImages = (b: Built): string[] =>
   b.tx.inputs
     .map((i) => i.keyImage)
     .sort()
     .reverse();
 const txHex = (b: Built): string => toHex(encode(b.tx));
-const ZERO_KEY = '0'.repeat(64);
 
 export function singleResponse(
   b: Built,
@@ -77,8 +105,8 @@ export function singleResponse(
     spent_key_images: { key_images: sortedKeyImages(b) },
     tx_blob: o.getTxHex ? txHex(b) : '',
     tx_hash: b.tx.txid,
-    tx_key: o.getTxKey ? ZERO_KEY : '',
-    tx_metadata: o.getTxMetadata ? txHex(b) : '',
+    tx_key: o.getTxKey ? txKey(b.tx.txid) : '',
+    tx_metadata: o.getTxMetadata ? metadataOf(b) : '',
     unsigned_txset: '',
     weight: b.tx.weight,
   };
@@ -96,8 +124,8 @@ export function splitResponse(
     spent_key_images_list: built.map((b) => ({ key_images: sortedKeyImages(b) })),
     tx_blob_list: o.getTxHex ? built.map(txHex) : [],
     tx_hash_list: built.map((b) => b.tx.txid),
-    tx_key_list: o.getTxKeys ? built.map(() => ZERO_KEY) : [],
-    tx_metadata_list: o.getTxMetadata ? built.map(txHex) : [],
+    tx_key_list: o.getTxKeys ? built.map((b) => txKey(b.tx.txid)) : [],
+    tx_metadata_list: o.getTxMetadata ? built.map(metadataOf) : [],
     unsigned_txset: '',
     weight_list: built.map((b) => b.tx.weight),
   };

@@ -18,7 +18,8 @@ import { refresh } from '../wallet/scan.js';
 import { loadWallet, saveWallet, type Wallet } from '../wallet/state.js';
 import { walletMethods, type WalletRpcContext } from './methods.js';
 
-const AUTO_REFRESH_MS = 20_000;
+/** DEFAULT_AUTO_REFRESH_PERIOD: seconds between the server's own refreshes. */
+const AUTO_REFRESH_S = 20;
 
 function parse(argv: string[]): ParsedOptions {
   try {
@@ -87,7 +88,7 @@ async function rpcLogin(
 }
 
 /** The option combinations the real wallet RPC refuses, with its messages. */
-function checkOptions(opts: ReturnType<typeof parse>, log: Logger): void {
+function checkOptions(opts: ParsedOptions, log: Logger): void {
   if (opts.has('testnet') && opts.has('stagenet')) die(log, "Can't specify more than one of --testnet and --stagenet");
   if (opts.has('wallet-file') && opts.has('generate-from-json'))
     die(log, "Can't specify more than one of --wallet-file and --generate-from-json");
@@ -153,6 +154,25 @@ async function backgroundRefresh(server: RpcServer, ctx: WalletRpcContext, stopp
     .catch(() => undefined);
 }
 
+/**
+ * The real server's idle handler: every second, a refresh once `auto_refresh`'s period (20 s unless
+ * changed; 0: never) has passed since the last one, the first one about a second after start.
+ */
+function autoRefresh(server: RpcServer, ctx: WalletRpcContext, stopping: () => boolean): NodeJS.Timeout {
+  let last = -Infinity;
+  let busy = false;
+  const timer = setInterval(() => {
+    if (busy || stopping() || ctx.autoRefreshPeriod === 0 || Date.now() < last + ctx.autoRefreshPeriod * 1000) return;
+    busy = true;
+    void backgroundRefresh(server, ctx, stopping).finally(() => {
+      last = Date.now();
+      busy = false;
+    });
+  }, 1000);
+  timer.unref();
+  return timer;
+}
+
 /** The wallet RPC server on its port; a port it cannot bind ends the program as the real one does. */
 async function serve(
   ctx: WalletRpcContext,
@@ -182,26 +202,26 @@ async function serve(
   }
 }
 
-async function main(): Promise<void> {
-  const opts = parse(process.argv.slice(2));
+/** The version lines, then the logger (console and --log-file, or the default file beside the program). */
+function startLogging(opts: ParsedOptions): Logger {
   process.stdout.write(
     'This is the RPC Salvium wallet. It needs to connect to a Salvium daemon to work correctly.\n\n',
   );
   process.stdout.write(`${VERSION_LINE}\n`);
-  if (opts.has('help') || opts.has('version')) return;
-  const config = loadSimConfig();
+  if (opts.has('help') || opts.has('version')) process.exit(0);
   const logFile = resolve(opts.get('log-file') ?? join(dirname(process.argv[1] ?? '.'), 'salvium-wallet-rpc.log'));
   process.stdout.write(`Logging to ${logFile}\n`);
-  const log = createLogger({
+  return createLogger({
     file: logFile,
     console: true,
     category: 'wallet.rpc',
     sourceFile: 'wallet_rpc_server.cpp',
     level: Number(opts.get('log-level') ?? 0) || 0,
   });
+}
 
-  checkOptions(opts, log);
-
+/** The bind address, refused when external without --confirm-external-bind. */
+function bindAddress(opts: ParsedOptions, log: Logger): { rpcIp: string; rpcPort: number } {
   const rpcIp = opts.get('rpc-bind-ip') ?? '127.0.0.1';
   const rpcPort = Number(opts.get('rpc-bind-port'));
   if (!isLoopback(rpcIp) && !opts.has('confirm-external-bind')) {
@@ -211,16 +231,24 @@ async function main(): Promise<void> {
     );
     die(log, 'Failed to initialize wallet RPC server');
   }
-  const daemon = createDaemonClient(daemonAddress((n) => opts.get(n)));
+  return { rpcIp, rpcPort };
+}
+
+async function main(): Promise<void> {
+  const opts = parse(process.argv.slice(2));
+  const log = startLogging(opts);
+  const config = loadSimConfig();
+  checkOptions(opts, log);
+  const { rpcIp, rpcPort } = bindAddress(opts, log);
   const scan = { tokenMintVisible: config.tokenMintVisible };
+  const daemon = createDaemonClient(daemonAddress((n) => opts.get(n)));
   const wallet = await openWalletFile(opts, log, daemon, scan);
-
   const { auth, loginFile } = await rpcLogin(opts, log, rpcPort);
-
-  let server: RpcServer | undefined;
-  let stopping = false;
   const walletDir = opts.has('wallet-dir') ? resolve(opts.get('wallet-dir') as string) : undefined;
   if (walletDir) mkdirSync(walletDir, { recursive: true, mode: 0o700 });
+  let server: RpcServer | undefined;
+  let refreshTimer: NodeJS.Timeout | undefined;
+  let stopping = false;
   const ctx: WalletRpcContext = {
     wallet,
     daemon,
@@ -229,12 +257,13 @@ async function main(): Promise<void> {
     scan,
     log,
     stop: () => void stop(),
+    autoRefreshPeriod: AUTO_REFRESH_S,
+    setDaemon: (address) => (ctx.daemon = createDaemonClient(address)),
   };
-  let refreshTimer: NodeJS.Timeout | undefined;
   const stop = async (): Promise<void> => {
     if (stopping) return;
     stopping = true;
-    if (refreshTimer) clearTimeout(refreshTimer);
+    if (refreshTimer) clearInterval(refreshTimer);
     await server?.close();
     log.log('W', 'Stopped wallet RPC server');
     if (ctx.wallet) {
@@ -251,19 +280,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
   if (opts.has('pidfile')) writeFileSync(opts.get('pidfile') as string, `${process.pid}\n`);
-
-  // The real server refreshes in its own (single) thread about 1 s after start, then every 20 s.
-  const autoRefresh = (first: boolean): void => {
-    refreshTimer = setTimeout(
-      () => {
-        void backgroundRefresh(server!, ctx, () => stopping).finally(() => {
-          if (!stopping) autoRefresh(false);
-        });
-      },
-      first ? 1000 : AUTO_REFRESH_MS,
-    );
-  };
-  autoRefresh(true);
+  refreshTimer = autoRefresh(server, ctx, () => stopping);
 }
 
 main().catch((err: unknown) => {

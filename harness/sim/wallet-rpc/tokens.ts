@@ -5,7 +5,7 @@ import { toHex } from '../chain/codec.js';
 import { RpcError } from '../http/server.js';
 import { bool, list, params, str, u32, u64 } from '../http/params.js';
 import { buildCreateToken } from '../wallet/build.js';
-import { buildContext, need, relay, splitResponse, type Define, type WalletRpcContext } from './context.js';
+import { buildContext, need, notSyncing, relay, splitResponse, type Define, type WalletRpcContext } from './context.js';
 
 const P = {
   createToken: params({
@@ -31,6 +31,7 @@ const P = {
 async function createToken(ctx: WalletRpcContext, raw: unknown): Promise<Record<string, unknown>> {
   const p = P.createToken.parse(raw as never);
   const w = need(ctx, { mutating: true });
+  notSyncing(ctx);
   let hf: number;
   try {
     hf = await ctx.daemon.nextHardFork();

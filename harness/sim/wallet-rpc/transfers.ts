@@ -1,5 +1,5 @@
-// The wallet RPC's sending and listing methods (reference §6): transfer, transfer_split,
-// sweep_all, sweep_single, get_transfers and incoming_transfers, with the real validation order.
+// The wallet RPC's sending methods (reference §6): transfer, transfer_split, sweep_all and sweep_single,
+// from an account and its subaddresses, with the real validation order (listing is in lookup.ts).
 import { decodeAddress } from '../crypto/address.js';
 import { CARROT_MAX_OUTPUTS, HF_CARROT } from '../chain/constants.js';
 import { RpcError } from '../http/server.js';
@@ -7,11 +7,12 @@ import type { Parsed } from '../http/json-values.js';
 import { bool, list, obj, params, str, u32, u64, u8 } from '../http/params.js';
 import { spendable } from '../wallet/build.js';
 import { buildSweep, buildTransfer } from '../wallet/transfer.js';
-import { ownsAddress, type Destination, type Wallet } from '../wallet/state.js';
-import { getTransfers } from '../wallet/views.js';
+import type { Destination, Wallet } from '../wallet/state.js';
+import { isOwnAddress } from '../wallet/subaddresses.js';
 import {
   buildContext,
   need,
+  notSyncing,
   relay,
   singleResponse,
   splitResponse,
@@ -69,35 +70,26 @@ const P = {
     get_tx_metadata: bool(),
     asset_type: str('SAL1'),
   }),
-  incoming: params({ transfer_type: str(), account_index: u32(), subaddr_indices: list(u32()) }),
-  transfers: params({
-    in: bool(),
-    out: bool(),
-    pending: bool(),
-    failed: bool(),
-    pool: bool(),
-    filter_by_height: bool(),
-    min_height: u64(),
-    max_height: u64(500000000n),
-    account_index: u32(),
-    subaddr_indices: list(u32()),
-    all_accounts: bool(),
-  }),
 };
 
-/** Validate destinations as `validate_transfer` does: each address, then the list, then the payment id. */
+/**
+ * Validate destinations as `validate_transfer` does: each address in turn (an integrated one refused
+ * when a payment id was given or another integrated one came before), then the list, then the
+ * payment id.
+ */
 function validateDestinations(
   dests: { amount: bigint; address: string; asset_type: string }[],
   paymentId: string,
 ): Destination[] {
-  let integrated = 0;
+  let integrated = false;
   for (const d of dests) {
     const a = decodeAddress(d.address);
     if (!a || a.coin !== 'salvium' || a.network !== 'testnet')
       throw new RpcError(-2, `WALLET_RPC_ERROR_CODE_WRONG_ADDRESS: ${d.address}`);
-    if (a.type === 'integrated') integrated++;
+    if (a.type !== 'integrated') continue;
+    if (paymentId !== '' || integrated) throw new RpcError(-5, 'A single payment id is allowed per transaction');
+    integrated = true;
   }
-  if (integrated > 1) throw new RpcError(-5, 'A single payment id is allowed per transaction');
   if (dests.length === 0) throw new RpcError(-20, 'Transaction has no destination');
   if (paymentId !== '')
     throw new RpcError(-5, 'Standalone payment IDs are obsolete. Use subaddresses or integrated addresses instead');
@@ -123,7 +115,7 @@ function checkFamilies(dests: Destination[], hf: number): void {
 function checkSweepOutputs(w: Wallet, address: string, outputs: bigint): void {
   if (outputs > BigInt(CARROT_MAX_OUTPUTS)) throw new RpcError(-4, 'too many sweep destinations per transaction');
   if (outputs < BigInt(CARROT_MAX_OUTPUTS)) return;
-  if (!ownsAddress(w, address))
+  if (!isOwnAddress(w, address))
     throw new RpcError(-4, 'too many *outgoing* sweep destinations per tx, we also need 1 self-send output');
   throw new RpcError(-4, `get_carrot_default_tx_extra_size: n_outputs too high: ${outputs + 1n}`);
 }
@@ -131,11 +123,18 @@ function checkSweepOutputs(w: Wallet, address: string, outputs: bigint): void {
 async function transfer(ctx: WalletRpcContext, raw: unknown, split: boolean): Promise<Record<string, unknown>> {
   const p = split ? P.transferSplit.parse(raw as never) : P.transfer.parse(raw as never);
   const w = need(ctx, { mutating: true });
+  notSyncing(ctx);
   const dests = validateDestinations(p.destinations, p.payment_id);
   const bctx = await buildContext(ctx, p.priority);
   checkFamilies(dests, bctx.hf);
   if (dests.some((d) => d.amount === 0n)) throw new RpcError(-46, 'destination amount is zero');
-  const built = buildTransfer(w, bctx, { destinations: dests, sourceAsset: p.source_asset, txType: p.tx_type, split });
+  const built = buildTransfer(w, bctx, {
+    destinations: dests,
+    sourceAsset: p.source_asset,
+    txType: p.tx_type,
+    split,
+    from: { account: p.account_index, minors: p.subaddr_indices },
+  });
   await relay(ctx, w, built, p.do_not_relay, -4);
   if (split)
     return splitResponse(built, {
@@ -153,11 +152,15 @@ async function transfer(ctx: WalletRpcContext, raw: unknown, split: boolean): Pr
 async function sweepAll(ctx: WalletRpcContext, raw: Parsed | undefined): Promise<Record<string, unknown>> {
   const p = P.sweepAll.parse(raw);
   const w = need(ctx, { mutating: true });
+  notSyncing(ctx);
   const [d] = validateDestinations([{ amount: 0n, address: p.address, asset_type: p.asset_type }], p.payment_id);
   if (p.outputs < 1n) throw new RpcError(-16, 'Amount of outputs should be greater than 0.');
   const bctx = await buildContext(ctx, p.priority);
   checkFamilies([d!], bctx.hf);
-  const inputs = spendable(w, p.asset_type, bctx.hf).filter((o) => p.below_amount === 0n || o.amount < p.below_amount);
+  const from = { account: p.account_index, minors: p.subaddr_indices_all ? [] : p.subaddr_indices };
+  const inputs = spendable(w, p.asset_type, bctx.hf, from).filter(
+    (o) => p.below_amount === 0n || o.amount < p.below_amount,
+  );
   if (bctx.hf >= HF_CARROT) {
     // make_carrot_transaction_proposals_wallet2_sweep_all: the asset's transfers, the usable ones, then the outputs
     // count.
@@ -173,6 +176,7 @@ async function sweepAll(ctx: WalletRpcContext, raw: Parsed | undefined): Promise
     outputs: Number(p.outputs),
     asset: p.asset_type,
     code: -4,
+    from,
   });
   await relay(ctx, w, built, p.do_not_relay, -4);
   return splitResponse(built, { getTxKeys: p.get_tx_keys, getTxHex: p.get_tx_hex, getTxMetadata: p.get_tx_metadata });
@@ -181,6 +185,7 @@ async function sweepAll(ctx: WalletRpcContext, raw: Parsed | undefined): Promise
 async function sweepSingle(ctx: WalletRpcContext, raw: Parsed | undefined): Promise<Record<string, unknown>> {
   const p = P.sweepSingle.parse(raw);
   const w = need(ctx, { mutating: true });
+  notSyncing(ctx);
   if (p.outputs < 1n) throw new RpcError(-16, 'Amount of outputs should be greater than 0.');
   const [d] = validateDestinations([{ amount: 0n, address: p.address, asset_type: p.asset_type }], p.payment_id);
   if (!/^[0-9a-fA-F]{64}$/.test(p.key_image)) throw new RpcError(-10, 'failed to parse key image');
@@ -216,51 +221,9 @@ async function sweepSingle(ctx: WalletRpcContext, raw: Parsed | undefined): Prom
   });
 }
 
-function incomingTransfers(ctx: WalletRpcContext, raw: Parsed | undefined): Record<string, unknown> {
-  const p = P.incoming.parse(raw);
-  const w = need(ctx);
-  // transfer_type has no default: a request without it is refused too.
-  if (!['all', 'available', 'unavailable'].includes(p.transfer_type))
-    throw new RpcError(-6, 'Transfer type must be one of: all, available, or unavailable');
-  // Only account 0, index 0 exists here (subaddresses are not simulated).
-  const inAccount = p.account_index === 0 && (p.subaddr_indices.length === 0 || p.subaddr_indices.includes(0));
-  const outs = w.state.outputs.filter(
-    (o) => inAccount && (p.transfer_type === 'all' || (p.transfer_type === 'available') === !o.spent),
-  );
-  return {
-    // The real entries carry no asset_type.
-    transfers: outs.map((o) => ({
-      amount: o.amount,
-      block_height: o.blockIndex,
-      frozen: false,
-      global_index: o.globalIndex ?? 0,
-      key_image: o.keyImage,
-      pubkey: o.id.slice(0, 64),
-      spent: o.spent,
-      subaddr_index: { major: 0, minor: 0 },
-      tx_hash: o.txid,
-      unlocked: w.state.height >= o.unlockHeight,
-    })),
-  };
-}
-
 export function transferMethods(ctx: WalletRpcContext, def: Define): void {
   def(['transfer'], (raw) => transfer(ctx, raw, false));
   def(['transfer_split'], (raw) => transfer(ctx, raw, true));
   def(['sweep_all'], (raw) => sweepAll(ctx, raw));
   def(['sweep_single'], (raw) => sweepSingle(ctx, raw));
-  def(['get_transfers'], (raw) => {
-    const p = P.transfers.parse(raw);
-    return getTransfers(need(ctx), {
-      in: p.in,
-      out: p.out,
-      pending: p.pending,
-      failed: p.failed,
-      pool: p.pool,
-      filterByHeight: p.filter_by_height,
-      minHeight: p.min_height,
-      maxHeight: p.max_height,
-    });
-  });
-  def(['incoming_transfers'], (raw) => incomingTransfers(ctx, raw));
 }

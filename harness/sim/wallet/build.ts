@@ -5,13 +5,24 @@
 // at most 64 inputs and 7 destinations per tx (reference §0, §6, §7.1, §9).
 import { randomBytes } from 'node:crypto';
 import { formatMoney } from '../common/format.js';
-import { carrotDestinationDisplayAddress } from '../crypto/keys.js';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { encodeAddress, type AddressFamily } from '../crypto/address.js';
+import { carrotDestinationDisplayAddress, scalarMultBase, scReduce32 } from '../crypto/keys.js';
 import { CARROT_MAX_INPUTS, HF_CARROT, HF_TOKENS, TxType } from '../chain/constants.js';
 import { actualWeight, estimateWeight } from '../chain/emission.js';
 import { sha256Hex } from '../chain/ledger.js';
 import type { TokenCreation, Tx, TxOutput } from '../chain/types.js';
 import { RpcError } from '../http/server.js';
-import { ownsAddress, type Destination, type OutRecord, type OwnedOutput, type Wallet } from './state.js';
+import {
+  meta,
+  ownsAddress,
+  type Destination,
+  type OutRecord,
+  type OwnedOutput,
+  type SubIndex,
+  type Wallet,
+} from './state.js';
+import { indexOfAddress, subaddress } from './subaddresses.js';
 
 export interface BuildContext {
   /** The daemon's next-block hard fork. */
@@ -19,6 +30,16 @@ export interface BuildContext {
   feePerByte: bigint;
   now: number;
 }
+
+/** Where a tx's inputs come from: an account and, if any are given, some of its subaddresses. */
+export interface Source {
+  account: number;
+  minors: number[];
+}
+
+export const ACCOUNT_0: Source = { account: 0, minors: [] };
+
+const subOf = (o: { subaddr?: SubIndex }): SubIndex => o.subaddr ?? { major: 0, minor: 0 };
 
 export interface Built {
   tx: Tx;
@@ -36,12 +57,23 @@ const ZERO_PID = '0'.repeat(16);
 
 const nextPow2 = (n: number): number => 2 ** Math.ceil(Math.log2(Math.max(n, 1)));
 
-/** Unspent, unlocked outputs of an asset, oldest first. */
-export function spendable(w: Wallet, asset: string, hf: number): OwnedOutput[] {
+/**
+ * Unspent, unfrozen, unlocked outputs of an asset in the source account (and subaddresses), oldest first; a
+ * zero-amount change output is never an input (v1.1.3c's sweep_all leaves it).
+ */
+export function spendable(w: Wallet, asset: string, hf: number, from: Source = ACCOUNT_0): OwnedOutput[] {
+  const inSource = (o: OwnedOutput): boolean =>
+    subOf(o).major === from.account && (from.minors.length === 0 || from.minors.includes(subOf(o).minor));
   return w.state.outputs
     .filter(
       (o) =>
-        !o.spent && o.asset === asset && w.state.height >= o.unlockHeight && !(hf >= HF_TOKENS && o.asset === 'SAL'),
+        !o.spent &&
+        !o.frozen &&
+        o.amount > 0n &&
+        o.asset === asset &&
+        inSource(o) &&
+        w.state.height >= o.unlockHeight &&
+        !(hf >= HF_TOKENS && o.asset === 'SAL'),
     )
     .sort((a, b) => a.blockIndex - b.blockIndex || (a.id < b.id ? -1 : 1));
 }
@@ -95,8 +127,28 @@ export function insufficient(p: Extract<Pick, { ok: false }>, code: number): Rpc
   );
 }
 
-function changeAddress(w: Wallet, hf: number): string {
-  return hf >= HF_CARROT ? w.keys.carrot.address : w.keys.cn.address;
+const UNOWNED = new Map<AddressFamily, string>();
+/** An address of keys no wallet has (hashes times G), for the zero-amount filler output. */
+function unowned(hf: number): string {
+  const family: AddressFamily = hf >= HF_CARROT ? 'carrot' : 'cn';
+  let a = UNOWNED.get(family);
+  if (!a) {
+    const key = (tag: string): Uint8Array => scalarMultBase(scReduce32(keccak_256(new TextEncoder().encode(tag))));
+    a = encodeAddress({
+      network: 'testnet',
+      family,
+      type: 'standard',
+      spendPublicKey: key('saltnet-sim filler spend'),
+      viewPublicKey: key('saltnet-sim filler view'),
+    });
+    UNOWNED.set(family, a);
+  }
+  return a;
+}
+
+/** Change goes to the account's minor 0 (wallet2: "all changes go to 0-th subaddress"). */
+function changeAddress(w: Wallet, hf: number, account: number): string {
+  return subaddress(w, { major: account, minor: 0 }, hf >= HF_CARROT ? 'carrot' : 'cn');
 }
 
 export function makeTx(
@@ -112,8 +164,10 @@ export function makeTx(
     sourceAsset: string;
     token?: Omit<TokenCreation, 'creator'>;
     extraBytes?: number;
+    account?: number;
   },
 ): Built {
+  const account = o.account ?? 0;
   const txid = sha256Hex(`${randomBytes(16).toString('hex')}:${o.inputs.map((i) => i.id).join(',')}`);
   const inSum = o.inputs.reduce((s, i) => s + i.amount, 0n);
   const destSum = o.dests.reduce((s, d) => s + d.amount, 0n);
@@ -121,11 +175,12 @@ export function makeTx(
   const change = inSum - destSum - feeAsset;
   const outputs: TxOutput[] = [
     ...o.dests.map((d) => ({ address: d.address, amount: d.amount, asset: d.asset })),
-    { address: changeAddress(w, ctx.hf), amount: change, asset: o.asset },
+    { address: changeAddress(w, ctx.hf, account), amount: change, asset: o.asset },
   ].map((x, i) => ({ ...x, id: `${txid}:${i}` }));
-  // A Carrot tx has at least two outputs: a zero-amount self output stands in when there is no destination.
+  // A Carrot tx has at least two outputs: a zero-amount output nobody owns stands in when there is no
+  // destination (no wallet lists it: a real ROLLUP's owner sees its change only).
   if (outputs.length < 2)
-    outputs.push({ id: `${txid}:${outputs.length}`, address: changeAddress(w, ctx.hf), amount: 0n, asset: o.asset });
+    outputs.push({ id: `${txid}:${outputs.length}`, address: unowned(ctx.hf), amount: 0n, asset: o.asset });
   const paymentId = o.type === TxType.TRANSFER ? randomBytes(8).toString('hex') : ZERO_PID;
   const tx: Tx = {
     txid,
@@ -140,7 +195,7 @@ export function makeTx(
     weight: actualWeight(o.inputs.length, outputs.length, o.extraBytes ?? 0),
     timestamp: ctx.now,
     unlockTime: 0,
-    ...(o.token ? { token: { ...o.token, creator: changeAddress(w, ctx.hf) } } : {}),
+    ...(o.token ? { token: { ...o.token, creator: changeAddress(w, ctx.hf, account) } } : {}),
   };
   const record: OutRecord = {
     txid,
@@ -158,8 +213,21 @@ export function makeTx(
     })),
     paymentId,
     inputs: o.inputs.map((i) => i.id),
+    account,
+    subaddrIndices: [...new Set(o.inputs.map((i) => subOf(i).minor))].sort((a, b) => a - b),
+    selfDests: selfDestinations(w, o.dests),
   };
   return { tx, record, inputs: o.inputs, fee: o.fee, amount: destSum, destAmounts: o.dests.map((d) => d.amount) };
+}
+
+/** Destinations that are the wallet's own subaddresses: they count in its balance while pending. */
+function selfDestinations(w: Wallet, dests: Destination[]): (SubIndex & { amount: bigint })[] {
+  const out: (SubIndex & { amount: bigint })[] = [];
+  for (const d of dests) {
+    const idx = indexOfAddress(w, d.address);
+    if (idx) out.push({ ...idx, amount: d.amount });
+  }
+  return out;
 }
 
 /** The CREATE_TOKEN tx: SAL1 inputs, burn of the creation price, change back to the creator. */
@@ -168,9 +236,10 @@ export function buildCreateToken(
   ctx: BuildContext,
   token: Omit<TokenCreation, 'creator'>,
   price: bigint,
+  from: Source = ACCOUNT_0,
 ): Built {
   if (!w.state.assetsSeen.includes('SAL1')) throw new RpcError(-1, 'invalid asset_type specified to get_transfers');
-  const pick = pickInputs(spendable(w, 'SAL1', ctx.hf), price, 2, ctx.feePerByte, 1, true);
+  const pick = pickInputs(spendable(w, 'SAL1', ctx.hf, from), price, 2, ctx.feePerByte, 1, true);
   if (!pick.ok) {
     if (pick.tooMany) throw new RpcError(-7, 'ptx_vector contains more than one transaction.');
     throw insufficient(pick, -1);
@@ -185,6 +254,7 @@ export function buildCreateToken(
     sourceAsset: 'SAL1',
     token,
     extraBytes: token.metadataHex.length / 2,
+    account: from.account,
   });
 }
 
@@ -195,6 +265,8 @@ export function commit(w: Wallet, built: Built[]): void {
       i.spent = true;
       i.spentBy = b.tx.txid;
     }
+    w.state.outs = w.state.outs.filter((r) => r.txid !== b.tx.txid);
     w.state.outs.push(b.record);
+    if (!meta(w).txKeys.includes(b.tx.txid)) meta(w).txKeys.push(b.tx.txid);
   }
 }

@@ -2,12 +2,14 @@
 // wallet's bookkeeping (Monero wallet2): spends mark outputs spent; a tx that spends our outputs
 // is an outgoing transfer whose own-account outputs count as change (no incoming entry); other
 // received outputs are incoming payments (`block` for miner/protocol txs).
+import { randomBytes } from 'node:crypto';
 import { formatMoney as fmt } from '../common/format.js';
 import { keyImage } from '../crypto/keys.js';
 import { DEFAULT_TX_SPENDABLE_AGE, MINED_MONEY_UNLOCK_WINDOW, TxType } from '../chain/constants.js';
 import type { Block, Tx } from '../chain/types.js';
 import type { DaemonClient } from './daemon-client.js';
-import { emptyState, ownsAddress, type OwnedOutput, type Wallet } from './state.js';
+import { emptyState, type OwnedOutput, type SubIndex, type Wallet } from './state.js';
+import { indexOfAddress } from './subaddresses.js';
 
 const ZERO_PAYMENT_ID = '0'.repeat(16);
 
@@ -40,64 +42,96 @@ function indexOf(w: Wallet): ScanIndex {
   };
 }
 
+const subKey = (i: SubIndex): string => `${i.major}/${i.minor}`;
+const subOf = (o: { subaddr?: SubIndex }): SubIndex => o.subaddr ?? { major: 0, minor: 0 };
+
+/** An output paid to the wallet: its amount, asset and subaddress. */
+interface Paid {
+  amount: bigint;
+  asset: string;
+  address: string;
+  subaddr?: SubIndex;
+}
+
 /**
- * Money received in a tx this wallet did not send: one entry per asset; `amounts` lists every
- * output of the tx the wallet got (as recorded for two tokens minted in one protocol tx). A
- * receiver cannot read the dummy payment id: zeros.
+ * Money received, as wallet2 records payment_details: one entry per subaddress and asset, whose
+ * `amounts` lists every output of the tx to that subaddress (as recorded for two tokens minted in
+ * one protocol tx). A receiver cannot read the sender's payment id (a Carrot integrated address's
+ * too: tx_builder.cpp's "@TODO: payment ID"): zeros; a payment between two accounts of the same
+ * wallet shows the tx's own.
  */
-function recordIncoming(w: Wallet, tx: Tx, block: Block, got: OwnedOutput[]): void {
-  const byAsset = new Map<string, OwnedOutput[]>();
-  for (const g of got) byAsset.set(g.asset, [...(byAsset.get(g.asset) ?? []), g]);
-  for (const [asset, outs] of byAsset) {
+function groupPayments<T extends Paid>(got: T[]): { sub: SubIndex; asset: string; outs: T[]; all: bigint[] }[] {
+  const bySub = new Map<string, T[]>();
+  for (const g of got) bySub.set(subKey(subOf(g)), [...(bySub.get(subKey(subOf(g))) ?? []), g]);
+  const groups = [];
+  for (const outs of bySub.values()) {
+    const assets = [...new Set(outs.map((o) => o.asset))];
+    for (const asset of assets)
+      groups.push({
+        sub: subOf(outs[0]!),
+        asset,
+        outs: outs.filter((o) => o.asset === asset),
+        all: outs.map((o) => o.amount),
+      });
+  }
+  return groups;
+}
+
+function recordIncoming(w: Wallet, tx: Tx, block: Block, got: OwnedOutput[], paymentId: string): void {
+  for (const g of groupPayments(got)) {
     // wallet2's m_payments is an unordered_multimap keyed by payment id, all zero here: libstdc++
     // puts a new entry in front of its equal keys, so the newest is listed first (until a reload).
     w.state.ins.unshift({
       txid: tx.txid,
       height: block.index,
       timestamp: block.timestamp,
-      amount: outs.reduce((s, o) => s + o.amount, 0n),
-      amounts: got.map((o) => o.amount),
-      asset,
-      coinbase: outs[0]!.coinbase,
-      unlockHeight: outs[0]!.unlockHeight,
+      amount: g.outs.reduce((s, o) => s + o.amount, 0n),
+      amounts: g.all,
+      asset: g.asset,
+      coinbase: g.outs[0]!.coinbase,
+      unlockHeight: g.outs[0]!.unlockHeight,
       unlockTime: tx.unlockTime,
-      paymentId: ZERO_PAYMENT_ID,
-      address: outs[0]!.address,
+      paymentId,
+      address: g.outs[0]!.address,
       fee: tx.fee,
+      subaddr: g.sub,
     });
   }
 }
 
-function scanTx(
-  w: Wallet,
-  tx: Tx,
-  block: Block,
-  opts: ScanOptions,
-  events: string[],
-  index: ScanIndex,
-  firstIndex: number | undefined,
-): boolean {
-  const st = w.state;
-  const coinbase = tx.type === TxType.MINER || tx.type === TxType.PROTOCOL;
-  // Spends of our outputs (already marked spent by our own pending tx, or not yet).
-  let spentIn = 0n;
-  const spentOutputs: OwnedOutput[] = [];
+/** Our outputs the tx spends (already marked spent by our own pending tx, or not yet). */
+function spendsOf(tx: Tx, index: ScanIndex): OwnedOutput[] {
+  const spent: OwnedOutput[] = [];
   for (const input of tx.inputs) {
     const mine = index.byKeyImage.get(input.keyImage);
     if (!mine || (mine.spent && mine.spentBy !== tx.txid)) continue;
     mine.spent = true;
     mine.spentBy = tx.txid;
-    spentIn += mine.amount;
-    spentOutputs.push(mine);
+    spent.push(mine);
   }
-  // Our outputs in this tx.
-  let received = false;
+  return spent;
+}
+
+/**
+ * Our new outputs in the tx: at any subaddress of the lookahead window. A zero-amount change output is
+ * the wallet's too (every Carrot tx has one when nothing is left over): listed by incoming_transfers.
+ */
+function receivedIn(
+  w: Wallet,
+  tx: Tx,
+  block: Block,
+  opts: ScanOptions,
+  index: ScanIndex,
+  first?: number,
+): OwnedOutput[] {
+  const coinbase = tx.type === TxType.MINER || tx.type === TxType.PROTOCOL;
   const got: OwnedOutput[] = [];
   for (const [position, o] of tx.outputs.entries()) {
-    if (!ownsAddress(w, o.address) || o.amount === 0n) continue;
+    if (index.ids.has(o.id)) continue;
     if (tx.type === TxType.PROTOCOL && o.asset.startsWith('sal') && o.asset.length === 7 && !opts.tokenMintVisible)
       continue;
-    if (index.ids.has(o.id)) continue;
+    const subaddr = indexOfAddress(w, o.address);
+    if (!subaddr) continue;
     const owned: OwnedOutput = {
       id: o.id,
       txid: tx.txid,
@@ -110,48 +144,88 @@ function scanTx(
       unlockTime: tx.unlockTime,
       address: o.address,
       spent: false,
-      ...(firstIndex !== undefined ? { globalIndex: firstIndex + position } : {}),
+      ...(first !== undefined ? { globalIndex: first + position } : {}),
+      subaddr,
     };
-    st.outputs.push(owned);
+    w.state.outputs.push(owned);
     index.byKeyImage.set(owned.keyImage, owned);
     index.ids.add(owned.id);
     got.push(owned);
     addAsset(w, o.asset);
-    received = true;
   }
+  return got;
+}
+
+/** Confirm our record of a tx we sent (or reconstruct one for a tx sent by another copy of this wallet). */
+function confirmOutgoing(w: Wallet, tx: Tx, block: Block, spent: OwnedOutput[], selfReceived: bigint): void {
+  const st = w.state;
+  const spentIn = spent.reduce((s, o) => s + o.amount, 0n);
+  let rec = st.outs.find((r) => r.txid === tx.txid);
+  if (!rec) {
+    rec = {
+      txid: tx.txid,
+      state: 'confirmed',
+      height: block.index,
+      timestamp: block.timestamp,
+      amountIn: spentIn,
+      change: selfReceived,
+      fee: tx.fee + tx.burnt,
+      asset: tx.sourceAsset,
+      destinations: [],
+      paymentId: tx.paymentId,
+      inputs: spent.map((o) => o.id),
+      account: subOf(spent[0]!).major,
+      subaddrIndices: [...new Set(spent.map((o) => subOf(o).minor))].sort((a, b) => a - b),
+    };
+    st.outs.push(rec);
+  }
+  rec.state = 'confirmed';
+  rec.height = block.index;
+  rec.timestamp = block.timestamp;
+  rec.amountIn = spentIn;
+  // Sending to ourselves: the whole received amount is change, so the entry's amount shows 0.
+  if (spentIn === selfReceived + rec.fee || selfReceived > rec.change) rec.change = selfReceived;
+}
+
+function scanTx(
+  w: Wallet,
+  tx: Tx,
+  block: Block,
+  opts: ScanOptions,
+  events: string[],
+  index: ScanIndex,
+  first?: number,
+): boolean {
+  const spent = spendsOf(tx, index);
+  const got = receivedIn(w, tx, block, opts, index, first);
   for (const g of got) events.push(`Received money: ${fmt(g.amount)}, with tx: <${tx.txid}>`);
-  for (const s of spentOutputs) events.push(`Spent money: ${fmt(s.amount)}, with tx: <${tx.txid}>`);
-  const selfReceived = got.reduce((s, o) => s + o.amount, 0n);
-  if (spentIn > 0n) {
-    // Outgoing: confirm our record (or reconstruct one for a tx sent by another copy of this wallet).
-    let rec = st.outs.find((r) => r.txid === tx.txid);
-    if (!rec) {
-      rec = {
-        txid: tx.txid,
-        state: 'confirmed',
-        height: block.index,
-        timestamp: block.timestamp,
-        amountIn: spentIn,
-        change: selfReceived,
-        fee: tx.fee + tx.burnt,
-        asset: tx.sourceAsset,
-        destinations: [],
-        paymentId: tx.paymentId,
-        inputs: spentOutputs.map((o) => o.id),
-      };
-      st.outs.push(rec);
-    }
-    rec.state = 'confirmed';
-    rec.height = block.index;
-    rec.timestamp = block.timestamp;
-    rec.amountIn = spentIn;
-    // Sending to ourselves: the whole received amount is change, so the entry's amount shows 0.
-    if (spentIn === selfReceived + rec.fee || selfReceived > rec.change) rec.change = selfReceived;
+  for (const s of spent) events.push(`Spent money: ${fmt(s.amount)}, with tx: <${tx.txid}>`);
+  if (spent.length > 0) {
+    // Outputs to the spending account are change; those to another account are payments to it.
+    const account = subOf(spent[0]!).major;
+    const change = got.filter((o) => subOf(o).major === account);
+    const selfReceived = change.filter((o) => o.asset === tx.sourceAsset).reduce((s, o) => s + o.amount, 0n);
+    confirmOutgoing(w, tx, block, spent, selfReceived);
+    const payments = got.filter((o) => subOf(o).major !== account || o.asset !== tx.sourceAsset);
+    if (payments.length > 0) recordIncoming(w, tx, block, payments, tx.paymentId);
   } else if (got.length > 0) {
-    recordIncoming(w, tx, block, got);
-    st.pool = st.pool.filter((p) => p.txid !== tx.txid);
+    // A return_payment's receiver records uninitialised memory as its payment id (v1.1.3c): 32 random bytes.
+    recordIncoming(w, tx, block, got, tx.returned ? randomBytes(32).toString('hex') : ZERO_PAYMENT_ID);
   }
-  return received;
+  if (got.length > 0) w.state.pool = w.state.pool.filter((p) => p.txid !== tx.txid);
+  return got.length > 0;
+}
+
+/**
+ * scan_tx: one transaction of the chain (or pool) processed as if met in its block, for a tx the
+ * wallet's scan skipped (below its restore height). Outputs and spends it already knows are not
+ * counted twice.
+ */
+export function scanOneTx(w: Wallet, tx: Tx, height: number, timestamp: number, opts: ScanOptions): string[] {
+  const events: string[] = [];
+  const block = { index: height, timestamp } as Block;
+  scanTx(w, tx, block, opts, events, indexOf(w));
+  return events;
 }
 
 /** How many block hashes a wallet keeps to detach from (a real wallet keeps them all). */
@@ -196,18 +270,23 @@ export function scanPool(w: Wallet, pool: Tx[]): void {
   st.pool = [];
   for (const tx of pool) {
     if (mine.has(tx.txid)) continue;
-    const outs = tx.outputs.filter((o) => ownsAddress(w, o.address) && o.amount > 0n);
-    if (outs.length === 0) continue;
-    st.pool.push({
-      txid: tx.txid,
-      timestamp: tx.timestamp,
-      amount: outs.reduce((s, o) => s + o.amount, 0n),
-      amounts: outs.map((o) => o.amount),
-      asset: outs[0]!.asset,
-      paymentId: ZERO_PAYMENT_ID,
-      address: outs[0]!.address,
-      fee: tx.fee,
-    });
+    const outs: Paid[] = [];
+    for (const o of tx.outputs) {
+      const subaddr = o.amount > 0n ? indexOfAddress(w, o.address) : undefined;
+      if (subaddr) outs.push({ ...o, subaddr });
+    }
+    for (const g of groupPayments(outs))
+      st.pool.push({
+        txid: tx.txid,
+        timestamp: tx.timestamp,
+        amount: g.outs.reduce((s, o) => s + o.amount, 0n),
+        amounts: g.all,
+        asset: g.asset,
+        paymentId: ZERO_PAYMENT_ID,
+        address: g.outs[0]!.address,
+        fee: tx.fee,
+        subaddr: g.sub,
+      });
   }
 }
 
@@ -271,5 +350,7 @@ export function detach(w: Wallet, h: number, events: string[]): void {
 
 /** Forget everything scanned (e.g. the daemon now serves a different chain) and scan again. */
 export function resetScan(w: Wallet): void {
+  const kept = w.state.meta;
   w.state = emptyState(w.state.refreshFrom);
+  if (kept) w.state.meta = kept;
 }

@@ -1,10 +1,18 @@
 // An open simulated wallet: its keys, its scan state, and where and how it is saved.
 import { randomBytes } from 'node:crypto';
+import { decodeAddress, encodeAddress } from '../crypto/address.js';
+import { toHex } from '../crypto/hex.js';
 import { walletFromSeed } from '../crypto/keys.js';
 import { decode, encode } from '../chain/codec.js';
 import { HF_CARROT, hardForkAt } from '../chain/constants.js';
 import { unorderedMapOrder } from './asset-order.js';
 import { deriveKey, readCache, readKeys, writeCache, writeKeys, type WalletKey } from './files.js';
+
+/** A subaddress: its account (major) and its index in the account (minor); (0, 0) is the wallet's address. */
+export interface SubIndex {
+  major: number;
+  minor: number;
+}
 
 export interface OwnedOutput {
   id: string;
@@ -22,6 +30,10 @@ export interface OwnedOutput {
   spentBy?: string;
   /** Position among all outputs of the chain (incoming_transfers' global_index). */
   globalIndex?: number;
+  /** The subaddress it was received at (absent: 0/0, as in caches written before subaddresses). */
+  subaddr?: SubIndex;
+  /** Excluded from balances and spending (`freeze`). */
+  frozen?: boolean;
 }
 
 export interface Destination {
@@ -44,6 +56,11 @@ export interface OutRecord {
   destinations: Destination[];
   paymentId: string;
   inputs: string[];
+  /** The account it spends from (absent: 0), and the minors of the inputs it spends. */
+  account?: number;
+  subaddrIndices?: number[];
+  /** Destinations that are this wallet's own subaddresses (they count in the balance while pending). */
+  selfDests?: (SubIndex & { amount: bigint })[];
 }
 
 /** Money received in a confirmed transaction this wallet did not send. */
@@ -61,6 +78,7 @@ export interface InRecord {
   address: string;
   /** The tx's fee (a token tx's nominal fee; 0 for coinbase). Absent in caches written before it was kept. */
   fee?: bigint;
+  subaddr?: SubIndex;
 }
 
 export interface PoolRecord {
@@ -73,6 +91,34 @@ export interface PoolRecord {
   address: string;
   /** The tx's fee. Absent in caches written before it was kept. */
   fee?: bigint;
+  subaddr?: SubIndex;
+}
+
+/** An address book row as wallet2 keeps it: the address's keys, kind and payment id, and a description. */
+export interface BookEntry {
+  address: string;
+  description: string;
+  /** 16 hex digits when the row was added with an integrated address (kept when the address is edited). */
+  paymentId?: string;
+}
+
+/**
+ * What the wallet keeps beside its scan, which a rescan does not forget: subaddress labels, account
+ * tags, tx notes, attributes, the address book, and the txs whose secret key it stored.
+ */
+export interface WalletMeta {
+  /** labels[major][minor]: every created subaddress (an account is its minor-0 entry's label). */
+  labels: string[][];
+  /** The tag of every account ('' for none), and each registered tag's description. */
+  accountTags: string[];
+  tagDescriptions: Record<string, string>;
+  notes: Record<string, string>;
+  attributes: Record<string, string>;
+  addressBook: BookEntry[];
+  /** Txids of the txs this wallet sent (their keys are stored). */
+  txKeys: string[];
+  /** setup_background_sync's type, and whether it syncs in the background now (start_background_sync). */
+  backgroundSync?: { type: string; syncing: boolean };
 }
 
 export interface WalletState {
@@ -90,13 +136,35 @@ export interface WalletState {
   topHash: string;
   /** Hashes of the last scanned blocks (the last one is topHash), to find where a different chain splits off. */
   recentHashes?: string[];
+  /** Absent in caches written before it was kept: see meta(). */
+  meta?: WalletMeta;
+}
+
+export function defaultMeta(): WalletMeta {
+  return {
+    labels: [['Primary account']],
+    accountTags: [''],
+    tagDescriptions: {},
+    notes: {},
+    attributes: {},
+    addressBook: [],
+    txKeys: [],
+  };
+}
+
+/** The wallet's labels, tags, notes, attributes and address book (created on first use). */
+export function meta(w: Wallet): WalletMeta {
+  return (w.state.meta ??= defaultMeta());
 }
 
 export interface KeysFile {
   network: 'testnet';
+  /** The 32-byte seed as hex; '' for a wallet generated from keys. */
   seed: string;
   language: string;
   refreshFrom: number;
+  /** generate_from_keys: the CN keys and address as given (no spend secret: watch-only). */
+  fromKeys?: { address: string; spendSecret: string; viewSecret: string };
 }
 
 export type WalletKeys = ReturnType<typeof walletFromSeed>;
@@ -124,23 +192,62 @@ export function emptyState(refreshFrom: number): WalletState {
   };
 }
 
+const ZERO_KEY = '0'.repeat(64);
+
+/**
+ * The keys of a wallet file. A wallet generated from keys has the CN keys and address it was given
+ * and, as on v1.1.3c (whose generate_from_keys sets up no Carrot keys), a Carrot address of zero keys.
+ */
+export function keysOf(k: KeysFile): WalletKeys {
+  if (!k.fromKeys) return walletFromSeed(new Uint8Array(Buffer.from(k.seed, 'hex')), 'testnet');
+  const d = decodeAddress(k.fromKeys.address);
+  const zero = new Uint8Array(32);
+  const cn = {
+    spendSecret: k.fromKeys.spendSecret || ZERO_KEY,
+    viewSecret: k.fromKeys.viewSecret,
+    spendPublic: d ? toHex(d.spendPublicKey) : ZERO_KEY,
+    viewPublic: d ? toHex(d.viewPublicKey) : ZERO_KEY,
+    address: k.fromKeys.address,
+  };
+  const carrotAddress = encodeAddress({
+    network: 'testnet',
+    family: 'carrot',
+    type: 'standard',
+    spendPublicKey: zero,
+    viewPublicKey: zero,
+  });
+  const carrot = {
+    spendSecret: ZERO_KEY,
+    viewSecret: ZERO_KEY,
+    spendPublic: ZERO_KEY,
+    viewPublic: ZERO_KEY,
+    address: carrotAddress,
+  };
+  return { seed: '', network: 'testnet', cn, carrot, viewKeyHex: cn.viewSecret };
+}
+
+/** A wallet without its spend key (generate_from_keys without one). */
+export const isWatchOnly = (w: Wallet): boolean =>
+  w.keysFile.fromKeys !== undefined && !w.keysFile.fromKeys.spendSecret;
+
 export function newWallet(
   path: string | null,
   password: string,
-  opts: { seed?: Uint8Array; language?: string; refreshFrom?: number } = {},
+  opts: { seed?: Uint8Array; language?: string; refreshFrom?: number; fromKeys?: KeysFile['fromKeys'] } = {},
 ): Wallet {
-  const seed = opts.seed ?? new Uint8Array(randomBytes(32));
+  const seed = opts.fromKeys ? undefined : (opts.seed ?? new Uint8Array(randomBytes(32)));
   const keysFile: KeysFile = {
     network: 'testnet',
-    seed: Buffer.from(seed).toString('hex'),
+    seed: seed ? Buffer.from(seed).toString('hex') : '',
     language: opts.language ?? 'English',
     refreshFrom: opts.refreshFrom ?? 0,
+    ...(opts.fromKeys ? { fromKeys: opts.fromKeys } : {}),
   };
   return {
     path,
     key: deriveKey(password),
     keysFile,
-    keys: walletFromSeed(seed, 'testnet'),
+    keys: keysOf(keysFile),
     state: emptyState(keysFile.refreshFrom),
   };
 }
@@ -165,7 +272,7 @@ export function loadWallet(path: string, password: string): Wallet {
     path,
     key,
     keysFile,
-    keys: walletFromSeed(new Uint8Array(Buffer.from(keysFile.seed, 'hex')), 'testnet'),
+    keys: keysOf(keysFile),
     state,
   };
 }

@@ -6,14 +6,27 @@ import { CARROT_MAX_DESTINATIONS, CARROT_MAX_INPUTS, TxType } from '../chain/con
 import { estimateWeight } from '../chain/emission.js';
 import { isTokenAsset } from '../chain/ledger.js';
 import { RpcError } from '../http/server.js';
-import { TOO_LARGE, insufficient, makeTx, pickInputs, spendable, type BuildContext, type Built } from './build.js';
+import {
+  ACCOUNT_0,
+  TOO_LARGE,
+  insufficient,
+  makeTx,
+  pickInputs,
+  spendable,
+  type BuildContext,
+  type Built,
+  type Source,
+} from './build.js';
 import type { Destination, OwnedOutput, Wallet } from './state.js';
+import { isOwnAddress } from './subaddresses.js';
 
 export interface TransferRequest {
   destinations: Destination[];
   sourceAsset: string;
   txType: number;
   split: boolean;
+  /** The account (and subaddresses) to spend from. */
+  from?: Source;
 }
 
 /**
@@ -21,11 +34,11 @@ export interface TransferRequest {
  * fees (their sum is its payment to the wallet itself, so the entry shows amount 0). A wallet that
  * never held SAL1 fails its input lookup; one without unlocked SAL1 has no input candidates.
  */
-function withRollup(w: Wallet, ctx: BuildContext, built: Built[]): Built[] {
+function withRollup(w: Wallet, ctx: BuildContext, built: Built[], from: Source): Built[] {
   if (!w.state.assetsSeen.includes('SAL1')) throw new RpcError(-4, 'invalid asset_type specified to get_transfers');
   const used = new Set(built.flatMap((b) => b.inputs.map((i) => i.id)));
   const burnt = built.reduce((s, b) => s + b.fee, 0n);
-  const sal1 = spendable(w, 'SAL1', ctx.hf).filter((c) => !used.has(c.id));
+  const sal1 = spendable(w, 'SAL1', ctx.hf, from).filter((c) => !used.has(c.id));
   const pick = pickInputs(sal1, burnt, 2, ctx.feePerByte, 1, true);
   if (!pick.ok) throw insufficient(pick, -4);
   const rollup = makeTx(w, ctx, {
@@ -36,6 +49,7 @@ function withRollup(w: Wallet, ctx: BuildContext, built: Built[]): Built[] {
     burnt,
     asset: 'SAL1',
     sourceAsset: 'SAL1',
+    account: from.account,
   });
   rollup.tx.rollup = built.map((b) => b.tx.txid);
   return [rollup, ...built];
@@ -73,6 +87,7 @@ function payWhatFits(
     burnt: 0n,
     asset,
     sourceAsset: req.sourceAsset,
+    account: req.from?.account ?? 0,
   });
 }
 
@@ -85,7 +100,8 @@ export function buildTransfer(w: Wallet, ctx: BuildContext, req: TransferRequest
     throw new RpcError(-4, 'invalid asset_type specified to get_transfers');
   // Token inputs need not cover the fee (carrot IS_TOKEN_TRANSFER): the ROLLUP pays it in SAL1.
   const feeFromInputs = !isTokenAsset(asset);
-  const cands = asset === '' ? [] : spendable(w, asset, ctx.hf);
+  const from = req.from ?? ACCOUNT_0;
+  const cands = asset === '' ? [] : spendable(w, asset, ctx.hf, from);
   const used = new Set<string>();
   const built: Built[] = [];
   const queue = req.destinations.map((d) => ({ ...d }));
@@ -121,10 +137,11 @@ export function buildTransfer(w: Wallet, ctx: BuildContext, req: TransferRequest
         burnt: 0n,
         asset,
         sourceAsset: req.sourceAsset,
+        account: from.account,
       }),
     );
   }
-  const all = req.sourceAsset !== 'SAL1' ? withRollup(w, ctx, built) : built;
+  const all = req.sourceAsset !== 'SAL1' ? withRollup(w, ctx, built, from) : built;
   if (req.txType === TxType.UNSET) throw new RpcError(-4, 'make_pending_carrot_tx: tx proposal has unset tx type');
   if (req.txType !== TxType.TRANSFER) throw new RpcError(-4, `Invalid tx type specified: ${req.txType}`);
   if (all.length > 1 && !req.split) throw TOO_LARGE();
@@ -138,8 +155,9 @@ export function buildTransfer(w: Wallet, ctx: BuildContext, req: TransferRequest
 export function buildSweep(
   w: Wallet,
   ctx: BuildContext,
-  o: { inputs: OwnedOutput[]; address: string; outputs: number; asset: string; code: number },
+  o: { inputs: OwnedOutput[]; address: string; outputs: number; asset: string; code: number; from?: Source },
 ): Built[] {
+  const from = o.from ?? ACCOUNT_0;
   const built: Built[] = [];
   for (let i = 0; i < o.inputs.length; i += CARROT_MAX_INPUTS) {
     const inputs = o.inputs.slice(i, i + CARROT_MAX_INPUTS);
@@ -147,15 +165,28 @@ export function buildSweep(
     const have = inputs.reduce((s, c) => s + c.amount, 0n);
     const total = have - (o.asset === 'SAL1' ? fee : 0n);
     if (total <= 0n) throw insufficient({ ok: false, tooMany: false, have, need: fee }, o.code);
-    const each = total / BigInt(o.outputs);
+    // make_carrot_transaction_proposal_v1_sweep shares the sum out evenly (one more unit to the first
+    // few): among the destinations, or, when they are the wallet's own, among them and the self-send
+    // change output too.
+    const shares = BigInt(o.outputs + (isOwnAddress(w, o.address) ? 1 : 0));
+    const each = total / shares;
     const dests: Destination[] = Array.from({ length: o.outputs }, (_, k) => ({
       address: o.address,
-      amount: k === 0 ? total - each * BigInt(o.outputs - 1) : each,
+      amount: each + (BigInt(k) < total % shares ? 1n : 0n),
       asset: o.asset,
     }));
     built.push(
-      makeTx(w, ctx, { type: TxType.TRANSFER, inputs, dests, fee, burnt: 0n, asset: o.asset, sourceAsset: o.asset }),
+      makeTx(w, ctx, {
+        type: TxType.TRANSFER,
+        inputs,
+        dests,
+        fee,
+        burnt: 0n,
+        asset: o.asset,
+        sourceAsset: o.asset,
+        account: from.account,
+      }),
     );
   }
-  return isTokenAsset(o.asset) ? withRollup(w, ctx, built) : built;
+  return isTokenAsset(o.asset) ? withRollup(w, ctx, built, from) : built;
 }

@@ -1,0 +1,146 @@
+// Wallets made from keys, passwords and background sync in the simulated wallet RPC, as recorded from
+// salvium-wallet-rpc v1.1.3c (2026-11-26): generate_from_keys keeps the CN keys and address it is
+// given and, as v1.1.3c does, sets up no Carrot keys (its Carrot address is of zero keys); a
+// watch-only wallet refuses its secrets; change_wallet_password checks the old one; while a wallet
+// syncs in the background, the commands that need its spend key answer -52.
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanup, rpc, startDaemon, startWalletRpc, stopAll, tempDir, type SimWalletRpc } from '../helpers/sim.js';
+
+/** What v1.1.3c's get_address answers as the Carrot address of a wallet generated from keys. */
+const ZERO_CARROT =
+  'SC1TopfTYQX11111111111111111111111111111111111111111111111111111111111111111111111111111111116YfJCN';
+const SYNCING = {
+  code: -52,
+  message: 'This command is disabled while background syncing. Stop background syncing to use this command.',
+};
+
+let dir: string;
+let w: SimWalletRpc;
+let keys: { address: string; spendkey: string; viewkey: string };
+
+beforeAll(async () => {
+  dir = tempDir('saltnet-wallet-modes-');
+  const daemon = await startDaemon(dir);
+  w = await startWalletRpc(['--wallet-dir', join(dir, 'wallets')], daemon.port);
+  await rpc(w.port, 'create_wallet', { filename: 'source', password: 'pw', language: 'English' });
+  const key = async (key_type: string): Promise<string> => (await rpc(w.port, 'query_key', { key_type })).result.key;
+  const address = (await rpc(w.port, 'get_address')).result.addresses[0].address_cn;
+  keys = { address, spendkey: await key('spend_key'), viewkey: await key('view_key') };
+}, 120_000);
+
+afterAll(async () => {
+  await stopAll();
+  cleanup(dir);
+});
+
+describe('generate_from_keys', () => {
+  it('checks its fields in order', async () => {
+    expect((await rpc(w.port, 'generate_from_keys', {})).error).toEqual({
+      code: -1,
+      message: "field 'viewkey' is mandatory. Please provide a view key you want to restore from.",
+    });
+    const bad = (p: object): Promise<any> =>
+      rpc(w.port, 'generate_from_keys', { filename: 'g', ...keys, ...p }).then((r) => r.error);
+    expect(await bad({ address: '' })).toEqual({
+      code: -1,
+      message: "field 'address' is mandatory. Please provide a public address.",
+    });
+    expect(await bad({ filename: 'a/b' })).toEqual({ code: -1, message: 'Invalid filename' });
+    expect(await bad({ filename: 'source' })).toEqual({ code: -1, message: 'Wallet already exists.' });
+    expect(await bad({ address: 'bogus' })).toEqual({ code: -1, message: 'Failed to parse public address' });
+    expect(await bad({ viewkey: 'zz' })).toEqual({ code: -1, message: 'Failed to parse view key secret key' });
+    expect(await bad({ spendkey: 'zz' })).toEqual({ code: -1, message: 'Failed to parse spend key secret key' });
+    expect(await bad({ language: 'Klingon' })).toEqual({
+      code: -1,
+      message: 'The specified seed language is invalid.',
+    });
+  });
+
+  it('keeps the CN keys it is given, with a Carrot address of zero keys and no seed', async () => {
+    const r = await rpc(w.port, 'generate_from_keys', { filename: 'full', password: 'p', ...keys });
+    expect(r.result).toEqual({ address: keys.address, info: 'Wallet has been generated successfully.' });
+    const a = (await rpc(w.port, 'get_address')).result.addresses[0];
+    expect(a).toMatchObject({ address_cn: keys.address, address_carrot: ZERO_CARROT });
+    expect((await rpc(w.port, 'query_key', { key_type: 'spend_key' })).result.key).toBe(keys.spendkey);
+    expect((await rpc(w.port, 'query_key', { key_type: 'mnemonic' })).error).toEqual({
+      code: -1,
+      message: 'Failed to get seed.',
+    });
+  });
+
+  it('makes a watch-only wallet without the spend key, which refuses its secrets', async () => {
+    const { spendkey: _, ...viewOnly } = keys;
+    const r = await rpc(w.port, 'generate_from_keys', { filename: 'watch', password: 'p', ...viewOnly });
+    expect(r.result.info).toBe('Watch-only wallet has been generated successfully.');
+    const q = (key_type: string): Promise<any> => rpc(w.port, 'query_key', { key_type });
+    expect((await q('spend_key')).error).toEqual({
+      code: -29,
+      message: 'The wallet is watch-only. Cannot retrieve spend key.',
+    });
+    expect((await q('mnemonic')).error).toEqual({
+      code: -29,
+      message: 'The wallet is watch-only. Cannot retrieve seed.',
+    });
+    expect((await q('view_key')).result.key).toBe(keys.viewkey);
+    expect((await q('s_view_balance')).result.key).toBe('0'.repeat(64));
+    expect((await rpc(w.port, 'describe_transfer', { unsigned_txset: '00' })).error).toEqual({
+      code: -29,
+      message: 'command not supported by watch-only wallet',
+    });
+    expect((await rpc(w.port, 'setup_background_sync', { background_sync_type: 'off' })).error).toEqual({
+      code: -29,
+      message: 'Watch-only wallet cannot enable background sync',
+    });
+  });
+});
+
+describe('passwords and background sync', () => {
+  beforeAll(async () => {
+    await rpc(w.port, 'open_wallet', { filename: 'source', password: 'pw' });
+  });
+
+  it('changes the password only with the old one, and opens with the new one', async () => {
+    expect((await rpc(w.port, 'change_wallet_password', { old_password: 'no', new_password: 'x' })).error).toEqual({
+      code: -22,
+      message: 'Invalid original password.',
+    });
+    expect((await rpc(w.port, 'change_wallet_password', { old_password: 'pw', new_password: 'pw2' })).result).toEqual(
+      {},
+    );
+    expect((await rpc(w.port, 'open_wallet', { filename: 'source', password: 'pw' })).error).toEqual({
+      code: -1,
+      message: 'Failed to open wallet : Invalid password.',
+    });
+    expect((await rpc(w.port, 'open_wallet', { filename: 'source', password: 'pw2' })).result).toEqual({});
+  });
+
+  it('syncs in the background once set up, refusing what needs the spend key until stopped', async () => {
+    const call = (method: string, params?: unknown): Promise<any> => rpc(w.port, method, params);
+    expect((await call('start_background_sync')).error).toEqual({
+      code: -1,
+      message: 'must setup background sync first before using background sync',
+    });
+    expect((await call('setup_background_sync', { background_sync_type: 'bogus' })).error).toEqual({
+      code: -1,
+      message: 'Unknown background sync type',
+    });
+    const setup = { background_sync_type: 'reuse-wallet-password' };
+    expect((await call('setup_background_sync', { ...setup, wallet_password: 'no' })).error).toEqual({
+      code: -22,
+      message: 'Invalid password.',
+    });
+    expect((await call('setup_background_sync', { ...setup, wallet_password: 'pw2' })).result).toEqual({});
+    expect((await call('start_background_sync')).result).toEqual({});
+    expect((await call('create_address')).error).toEqual(SYNCING);
+    expect((await call('query_key', { key_type: 'spend_key' })).error).toEqual(SYNCING);
+    expect((await call('query_key', { key_type: 'view_key' })).result.key).toBe(keys.viewkey);
+    expect((await call('get_address')).result.addresses).toHaveLength(1);
+    expect((await call('stop_background_sync', { wallet_password: 'no' })).error).toEqual({
+      code: -22,
+      message: 'Invalid password.',
+    });
+    expect((await call('stop_background_sync', { wallet_password: 'pw2' })).result).toEqual({});
+    expect((await call('create_address')).result.address_index).toBe(1);
+  });
+});
