@@ -66,10 +66,11 @@ function issueFor(i: z.core.$ZodIssue, data: unknown): ConfigIssue[] {
   if (path.length === 1 && path[0] === 'run')
     return [{ path, at: 'value', message: `expected a mapping, got ${describeValue(actual)}`, expected: RUN_EXPECTED }];
   const spec = specAt(path);
-  const expected = spec?.expected ?? i.message;
+  const expected = spec?.choices ? `one of ${spec.choices().join(', ')}` : (spec?.expected ?? i.message);
   let hint = '';
-  if (i.code === 'invalid_value' && typeof actual === 'string') {
-    const close = suggest(actual, i.values.map(String));
+  const options = spec?.choices?.() ?? (i.code === 'invalid_value' ? i.values.map(String) : undefined);
+  if (options && typeof actual === 'string') {
+    const close = suggest(actual, [...options]);
     if (close) hint = ` (did you mean "${close}"?)`;
   }
   if (spec?.key === 'unlocked' && typeof actual === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(actual)) {
@@ -112,9 +113,12 @@ export function validateValue(spec: KeySpec, value: unknown): { value?: unknown;
   const r = spec.schema.safeParse(value);
   if (r.success) return { value: r.data };
   let hint = '';
-  if (typeof value === 'string' && r.error.issues[0]?.code === 'invalid_value') {
-    const close = suggest(value, (r.error.issues[0] as { values: unknown[] }).values.map(String));
+  const issue = r.error.issues[0];
+  const options = spec.choices?.() ?? (issue?.code === 'invalid_value' ? issue.values.map(String) : undefined);
+  if (typeof value === 'string' && options) {
+    const close = suggest(value, [...options]);
     if (close) hint = ` (did you mean "${close}"?)`;
   }
-  return { problem: `expected ${spec.expected}, got ${describeValue(value)}${hint}` };
+  const expected = spec.choices ? `one of ${spec.choices().join(', ')}` : spec.expected;
+  return { problem: `expected ${expected}, got ${describeValue(value)}${hint}` };
 }

@@ -3,6 +3,7 @@
 // a fork's own programs and coin, registerBackend() from the fork's code: its coin (coins.ts), names,
 // defaults and help texts all come with the entry, and everything else reads BACKENDS.
 import { z } from 'zod';
+import { suggest } from '../common/suggest.js';
 import { SIM_BIN_DIR, simCodeHash } from '../sim/index.js';
 import { MONERO_COIN, SALVIUM_COIN, unitsOf, type CoinSpec } from './coins.js';
 /** The built-in backends' names; a backend registered with registerBackend() has a name of its own. */
@@ -248,6 +249,11 @@ export function backendNameSchema(o: { auto: boolean }): z.ZodType<BackendName> 
   const names = (): string[] => (o.auto ? backendChoices() : backendNames());
   return z
     .string()
-    .refine((v) => names().includes(v), { error: () => `expected one of ${names().join(', ')}` })
+    .refine((v) => names().includes(v), {
+      error: (iss) => {
+        const near = typeof iss.input === 'string' ? suggest(iss.input, names()) : undefined;
+        return `${JSON.stringify(iss.input)} is not one of: ${names().join(', ')}${near ? ` (did you mean "${near}"?)` : ''}`;
+      },
+    })
     .meta({ enum: names() });
 }

@@ -225,10 +225,12 @@ describe('simulator conformance with the recorded real programs', () => {
     ])
       await replay(n);
     const t = await replay('48-wallet-transfer-ok.json');
+    // The transcript shows tx_key zeros; salvium-wallet-rpc v1.1.3c asked again (2026-11-26: a SAL1 transfer from
+    // `main` to a Carrot address with get_tx_key) answers the tx's secret key, which get_tx_key then returns too.
     expect({ fee: t.result.fee, weight: t.result.weight, tx_key: t.result.tx_key }).toEqual({
       fee: 1239160,
       weight: 2384,
-      tx_key: '0'.repeat(64),
+      tx_key: expect.stringMatching(/^(?!0{64})[0-9a-f]{64}$/),
     });
     const s = await replay('49-wallet-transfer_split-ok.json');
     expect({ fee: s.result.fee_list, weight: s.result.weight_list }).toEqual({ fee: [1857960], weight: [3561] });
