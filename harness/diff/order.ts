@@ -7,9 +7,10 @@ import { show } from './values.js';
  * Lists the real programs fill from hash maps keyed by something random: get_balance's `balances`
  * (by asset type), get_transfers' `out`, `pending`, `failed` and `pool` (wallet2 keeps them in
  * unordered maps keyed by txid), and a block's or transaction's `vout` (Carrot shuffles a
- * transaction's outputs, the coinbase's too).
+ * transaction's outputs, the coinbase's too), and a transfer entry's `destinations` (the real wallet lists a
+ * transaction's destinations in the order it shuffled them into; seen on v1.1.3c).
  */
-const UNORDERED = new Set(['balances', 'out', 'pending', 'failed', 'pool', 'vout']);
+const UNORDERED = new Set(['balances', 'out', 'pending', 'failed', 'pool', 'vout', 'destinations']);
 
 /** Lists of amounts in no fixed order: a transfer's `amounts_by_dest` (and each of `amounts_by_dest_list`). */
 const UNORDERED_AMOUNTS = new Set(['amounts_by_dest', 'amounts_by_dest_list']);
