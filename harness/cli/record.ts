@@ -7,7 +7,7 @@ import { dirname, resolve } from 'node:path';
 import { execa } from 'execa';
 import type { Argv, CommandModule } from 'yargs';
 import { parseUnlockedText, unlockedAtomic } from '../config/unlocked.js';
-import { MAX_WALLETS } from '../scenario/limits.js';
+import { MAX_WALLETS } from '../scenario/bounds.js';
 import { NAME_RE } from '../scenario/schema/vocabulary.js';
 import { recordSession, type RecordSession, type RecordWalletOption } from '../record/session.js';
 import { recordingToScenario } from '../record/write.js';

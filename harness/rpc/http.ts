@@ -3,7 +3,7 @@
 // connection and expects the nonce count to grow on it, so requests go one at a time.
 import { randomBytes } from 'node:crypto';
 import { Client } from 'undici';
-import { digestAuthorizationHeader } from '../common/digest.js';
+import { digestAuthorizationHeader } from '../digest/digest.js';
 import { ConnectionError, HttpStatusError } from './errors.js';
 import { parseJson, stringifyJson } from './json.js';
 

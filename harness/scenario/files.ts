@@ -17,7 +17,7 @@ import {
 } from 'node:fs';
 import { resolve } from 'node:path';
 import { isBelow } from '../common/paths.js';
-import { formatBytes, MAX_METADATA_FILE_BYTES } from './limits.js';
+import { formatBytes, MAX_METADATA_FILE_BYTES } from './bounds.js';
 import { ScenarioError, type Scenario, type ScenarioProblem } from './types.js';
 
 /** A file that is not read, and why (the message names no path: the caller says which file). */

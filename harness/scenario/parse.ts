@@ -2,7 +2,7 @@
 // problem with its file, line and column.
 import { isScalar, LineCounter, parseDocument, visit, type Document } from 'yaml';
 import { FileRefused, readBounded } from './files.js';
-import { formatBytes, MAX_PROBLEMS_COLLECTED, MAX_SCENARIO_BYTES } from './limits.js';
+import { formatBytes, MAX_PROBLEMS_COLLECTED, MAX_SCENARIO_BYTES } from './bounds.js';
 import { formatPath } from '../common/path.js';
 import { validateDocument, type ValidatedDocument } from './schema.js';
 import type { StepKind } from './steps/kind.js';

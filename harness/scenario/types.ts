@@ -33,7 +33,7 @@
 import type { SourcePos } from '../common/locator.js';
 import type { Action } from './steps/registry.js';
 import type { BackendName } from '../testnet/backends.js';
-import { MAX_PROBLEMS_SHOWN } from './limits.js';
+import { MAX_PROBLEMS_SHOWN } from './bounds.js';
 
 /** A position in a scenario file, for error messages: 1-based line and column. */
 export type { SourcePos };

@@ -1,5 +1,5 @@
 // The simulator's public face: what the harness may use of it. The simulator itself imports nothing
-// from the harness (but the Digest code both sides speak, harness/common/digest.ts); the harness
+// from the harness (but the Digest code both sides speak, harness/digest/digest.ts); the harness
 // reaches into it only through this module.
 import { createHash } from 'node:crypto';
 import { readFile, readdir } from 'node:fs/promises';
