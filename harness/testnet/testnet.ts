@@ -202,6 +202,7 @@ async function buildChain(
         daemonUrl,
         workdir: run.workdir,
         timeoutMs: 120_000,
+        lookahead: chain.lookahead,
       };
       // Two wallet programs restoring side by side: each mostly waits on its daemon.
       [addresses.miner, addresses.main] = await Promise.all([

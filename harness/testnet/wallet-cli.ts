@@ -26,6 +26,8 @@ export class WalletCreationError extends Error {}
 
 const LANGUAGE_PROMPT = /Enter the number corresponding to the language of your choice: $/;
 const RESTORE_HEIGHT_PROMPT = /or alternatively from specific date \(YYYY-MM-DD\): ?$/;
+/** Asked when the restore height is not below the chain's estimated height (offline: always, the estimate is 0). */
+const STILL_APPLY_PROMPT = /Still apply restore height\?\s+\(Y\/Yes\/N\/No\): $/;
 const MINING_PROMPT = /\(Y\/Yes\/N\/No\): : $/;
 const WALLET_PROMPT = /\[wallet [^\]]*\]: $/;
 const ERROR_LINE = /^Error: .*/;
@@ -36,7 +38,13 @@ export interface CreateWalletOptions {
   password: string;
   /** `--password-file`: the password never goes on the command line. */
   passwordFile: string;
-  daemonUrl: string;
+  /** The daemon it talks to; none with `offline`. */
+  daemonUrl?: string;
+  /**
+   * `--offline`: no daemon at all (nothing scanned: the wallet RPC that opens it scans). Restores then need no daemon
+   * and can run while the daemon starts and mines.
+   */
+  offline?: boolean;
   workdir: string;
   /** Deadline for each prompt, unscaled: waitForText applies --timeout-factor. */
   timeoutMs: number;
@@ -47,6 +55,8 @@ export interface CreateWalletOptions {
   seed?: string;
   /** Process name (and log file name); default `wallet-cli`. */
   name?: string;
+  /** `--subaddress-lookahead major:minor`, written into the keys file (default: wallet2's 50:200). */
+  lookahead?: string;
 }
 
 export async function createWalletWithCli(
@@ -54,7 +64,9 @@ export async function createWalletWithCli(
   be: ResolvedBackend,
   o: CreateWalletOptions,
 ): Promise<CreatedWallet> {
-  const daemonAddress = o.daemonUrl.replace(/^https?:\/\//, '');
+  const daemon = o.offline
+    ? ['--offline']
+    : ['--daemon-address', (o.daemonUrl ?? '127.0.0.1:29081').replace(/^https?:\/\//, '')];
   const name = o.name ?? 'wallet-cli';
   const restore = o.seed ? ['--restore-deterministic-wallet', '--electrum-seed', o.seed, '--restore-height', '0'] : [];
   const proc = sup.start({
@@ -67,9 +79,9 @@ export async function createWalletWithCli(
       o.file,
       '--password-file',
       o.passwordFile,
-      '--daemon-address',
-      daemonAddress,
+      ...daemon,
       ...be.spec.walletArgs,
+      ...(o.lookahead ? ['--subaddress-lookahead', o.lookahead] : []),
       '--log-file',
       join(o.workdir, 'logs', `${name}-file.log`),
     ],
@@ -104,7 +116,7 @@ export async function createWalletWithCli(
  * them, in this order.
  */
 async function answerPrompts(proc: ManagedProcess, o: CreateWalletOptions): Promise<void> {
-  const prompts = [LANGUAGE_PROMPT, RESTORE_HEIGHT_PROMPT, MINING_PROMPT, WALLET_PROMPT, ERROR_LINE];
+  const prompts = [LANGUAGE_PROMPT, RESTORE_HEIGHT_PROMPT, STILL_APPLY_PROMPT, MINING_PROMPT, WALLET_PROMPT, ERROR_LINE];
   if (o.seed) proc.write('\n'); // the silent seed offset passphrase: none
   for (let answered = 0; answered < prompts.length; answered++) {
     const line = await proc.waitForText(prompts, { timeoutMs: o.timeoutMs });
@@ -119,6 +131,7 @@ async function answerPrompts(proc: ManagedProcess, o: CreateWalletOptions): Prom
         throw new WalletCreationError(`the wallet CLI offered no English seed language:\n${proc.tail(20).join('\n')}`);
       proc.write(`${english}\n`);
     } else if (RESTORE_HEIGHT_PROMPT.test(line)) proc.write('0\n');
+    else if (STILL_APPLY_PROMPT.test(line)) proc.write('Y\n');
     else if (MINING_PROMPT.test(line)) proc.write('N\n');
     else return; // the wallet prompt
   }
