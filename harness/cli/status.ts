@@ -2,7 +2,8 @@
 // crash) and its height. A run is `running` only when its owner and every program it keeps are
 // alive; otherwise it says which program is restarting, stopped for a save, failed, or gone.
 import type { CommandModule } from 'yargs';
-import { isAlive, listRuns, type RunRecord } from '../process/registry.js';
+import { isSameProcess } from '../process/identity.js';
+import { scanRuns, type RunRecord } from '../process/registry.js';
 import { createDaemonClient } from '../rpc/daemon.js';
 import type { ProgramStatus } from '../testnet/events.js';
 import { ownerAlive, runInfo } from './runs.js';
@@ -27,7 +28,7 @@ function programRows(r: RunRecord): ProgramRow[] {
   const programs = ((r.info ?? {})['programs'] ?? {}) as Record<string, ProgramStatus>;
   const live = (pid: number): boolean => {
     const p = r.processes.find((x) => x.pid === pid);
-    return p !== undefined && isAlive(p.pid, p.startTime);
+    return p !== undefined && isSameProcess(p.pid, p, r.runId);
   };
   const rows: ProgramRow[] = Object.entries(programs).map(([name, p]) => ({
     name,
@@ -35,7 +36,8 @@ function programRows(r: RunRecord): ProgramRow[] {
     alive: p.state === 'running' && live(p.pid),
   }));
   for (const p of r.processes)
-    if (!rows.some((x) => x.pid === p.pid)) rows.push({ name: p.name, pid: p.pid, alive: isAlive(p.pid, p.startTime) });
+    if (!rows.some((x) => x.pid === p.pid))
+      rows.push({ name: p.name, pid: p.pid, alive: isSameProcess(p.pid, p, r.runId) });
   return rows;
 }
 
@@ -67,7 +69,10 @@ function programLine(p: ProgramRow): string {
 
 async function status(argv: { json: boolean }): Promise<void> {
   const rows = [];
-  for (const r of listRuns()) {
+  const { runs, invalid } = scanRuns();
+  for (const bad of invalid)
+    process.stderr.write(`saltnet: ${bad.file} is not a valid run record (${bad.problem}): ignored\n`);
+  for (const r of runs) {
     const info = runInfo(r);
     const programs = programRows(r);
     const state = runState(r, programs);

@@ -30,6 +30,7 @@ import {
 } from './releases.js';
 import { archiveFormat, SUPPORTED_FORMATS, unpack, type ArchiveFormat } from './unpack.js';
 import { checkAgainstHashesFile, checkSha256 } from './verify.js';
+import { makeDirsAsync } from '../common/mkdir.js';
 
 export const MARKER_FILE = '.saltnet-install.json';
 
@@ -285,7 +286,7 @@ export async function installSalvium(opts: InstallOptions = {}): Promise<Install
     );
 
   const binRoot = join(resolveCache({ cacheDir: opts.cacheDir, env }), 'bin');
-  await mkdir(binRoot, { recursive: true, mode: 0o700 });
+  await makeDirsAsync(binRoot, 0o700);
   cleanStale(binRoot);
   const key = `salvium-${p.version}`;
   const installDir = join(binRoot, key);

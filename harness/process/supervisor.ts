@@ -5,10 +5,10 @@ import { randomBytes } from 'node:crypto';
 import type { ExitInfo } from './errors.js';
 import { signal, signalGroup } from './kill.js';
 import { killNow, startProcess, type ManagedProcess, type ManagedProcessOptions } from './managed.js';
-import { procStartTime } from './procfs.js';
+import { identityOfStarted, RUN_ENV, selfIdentity } from './identity.js';
 import { exitHeld, interrupt, SIGNAL_EXIT_CODES } from './interrupt.js';
 import { startReaper, type Reaper } from './reaper.js';
-import { removeRun, selfStartTime, writeRun, type RunRecord } from './registry.js';
+import { removeRun, writeRun, type RunRecord } from './registry.js';
 import { scaled } from '../common/timeouts.js';
 
 export interface Supervisor {
@@ -79,7 +79,7 @@ class SupervisorImpl implements Supervisor {
     this.rec = {
       runId: this.runId,
       ownerPid: process.pid,
-      ownerStartTime: selfStartTime(),
+      owner: selfIdentity(),
       startedAt: new Date().toISOString(),
       workdir: opts.workdir,
       processes: [],
@@ -114,14 +114,12 @@ class SupervisorImpl implements Supervisor {
 
   start(opts: ManagedProcessOptions): ManagedProcess {
     if (this.stopping) throw new Error(`run ${this.runId} is stopping: cannot start ${opts.name}`);
-    const p = startProcess(opts);
+    // Marked as this run's: nothing is ever signalled on the registry's word alone (identity.ts).
+    const p = startProcess({ ...opts, env: { ...opts.env, [RUN_ENV]: this.runId } });
     this.procs.push(p);
-    this.rec.processes.push({
-      name: p.name,
-      pid: p.pid,
-      startTime: procStartTime(p.pid) ?? '',
-      commandLine: p.commandLine,
-    });
+    // Its identity, read now (before it can exit and its pid be reused): a process gone already is not recorded.
+    const id = identityOfStarted(p.pid, opts.command, opts.args);
+    if (id) this.rec.processes.push({ name: p.name, pid: p.pid, commandLine: p.commandLine, ...id });
     writeRun(this.rec);
     void p.exited.then((exit) => {
       if (this.stopping) return;

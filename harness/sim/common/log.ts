@@ -1,8 +1,9 @@
 // Console and file logging in the format of Monero's easylogging setup (§1.4):
 // console `YYYY-MM-DD HH:MM:SS.mmm<TAB><L> message`, one prefixed line per message line;
 // file `datetime<TAB>thread<TAB>LEVEL<TAB>category<TAB>file:line<TAB>message`.
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { makeDirs } from './mkdir.js';
 
 export type Level = 'I' | 'W' | 'E' | 'F' | 'D' | 'T';
 
@@ -47,7 +48,7 @@ export function createLogger(opts: LoggerOptions): Logger {
   let fileOk = opts.file !== undefined;
   if (opts.file) {
     try {
-      mkdirSync(dirname(opts.file), { recursive: true });
+      makeDirs(dirname(opts.file));
     } catch {
       fileOk = false;
     }

@@ -2,7 +2,7 @@
 // shutdown lines, Digest login unless --disable-rpc-login, a single-threaded JSON-RPC server with
 // the automatic refresh every 20 s in the same queue.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { loadSimConfig } from '../common/config.js';
 import { handlerErrorLine, isLoopback } from '../common/format.js';
@@ -17,6 +17,7 @@ import { daemonAddress, WALLET_RPC_OPTIONS } from '../wallet/options.js';
 import { refresh } from '../wallet/scan.js';
 import { loadWallet, saveWallet, type Wallet } from '../wallet/state.js';
 import { walletMethods, type WalletRpcContext } from './methods.js';
+import { makeDirs } from '../common/mkdir.js';
 
 const AUTO_REFRESH_MS = 20_000;
 
@@ -220,7 +221,7 @@ async function main(): Promise<void> {
   let server: RpcServer | undefined;
   let stopping = false;
   const walletDir = opts.has('wallet-dir') ? resolve(opts.get('wallet-dir') as string) : undefined;
-  if (walletDir) mkdirSync(walletDir, { recursive: true, mode: 0o700 });
+  if (walletDir) makeDirs(walletDir, 0o700);
   const ctx: WalletRpcContext = {
     wallet,
     daemon,
