@@ -33,7 +33,7 @@ function programRows(r: RunRecord): ProgramRow[] {
   const rows: ProgramRow[] = Object.entries(programs).map(([name, p]) => ({
     name,
     ...p,
-    alive: p.state === 'running' && live(p.pid),
+    alive: (p.state === 'running' || p.state === 'unresponsive') && live(p.pid),
   }));
   for (const p of r.processes)
     if (!rows.some((x) => x.pid === p.pid))
@@ -46,6 +46,7 @@ function runState(r: RunRecord, rows: ProgramRow[]): string {
   const kept = rows.filter((p) => p.state !== undefined);
   if (kept.some((p) => p.state === 'failed')) return 'failed';
   if (kept.some((p) => p.state === 'restarting')) return 'restarting';
+  if (kept.some((p) => p.state === 'unresponsive')) return 'unresponsive';
   if (kept.some((p) => p.state === 'stopped')) return 'paused';
   if (kept.some((p) => !p.alive)) return 'degraded';
   return 'running';
@@ -59,12 +60,15 @@ function programLine(p: ProgramRow): string {
         : 'gone'
       : p.state === 'running' && !p.alive
         ? 'gone (not restarted yet)'
-        : p.state;
+        : p.state === 'unresponsive' && !p.alive
+          ? 'gone (not restarted yet)'
+          : p.state;
+  const silent = p.unresponsive ? ` since ${p.unresponsive.since}: ${p.unresponsive.reason}` : '';
   const restarts = p.restarts ? `, restarted ${p.restarts} time${p.restarts === 1 ? '' : 's'}` : '';
   const crash = p.lastCrash
     ? `; last crash: pid ${p.lastCrash.pid} ${p.lastCrash.exit} at ${p.lastCrash.at} (log ${p.lastCrash.logFile})`
     : '';
-  return `  ${p.name} pid ${p.pid} ${what}${restarts}${crash}\n`;
+  return `  ${p.name} pid ${p.pid} ${what}${silent}${restarts}${crash}\n`;
 }
 
 async function status(argv: { json: boolean }): Promise<void> {

@@ -66,6 +66,29 @@ function readBody(req: IncomingMessage): Promise<unknown> {
   });
 }
 
+/** `work`, or a 503 as soon as a program of the testnet stops answering (the work would only wait on it). */
+function untilSilent<T>(t: Testnet, work: Promise<T>): Promise<T> {
+  return new Promise<T>((ok, fail) => {
+    const off = t.onEvent((e) => {
+      if (e.event !== 'unresponsive') return;
+      off();
+      fail(
+        new HttpError(503, `the testnet does not answer: ${e.program} (pid ${e.pid}) is not answering: ${e.reason}`),
+      );
+    });
+    work.then(
+      (v) => {
+        off();
+        ok(v);
+      },
+      (err: unknown) => {
+        off();
+        fail(err);
+      },
+    );
+  });
+}
+
 export interface ControlServer {
   info: ControlInfo;
   close(): Promise<void>;
@@ -80,12 +103,12 @@ export async function startControlServer(t: Testnet, cacheDir: string): Promise<
   const handle = async (route: ControlRoute, req: IncomingMessage): Promise<unknown> => {
     const body = await readBody(req);
     if (running) throw new HttpError(409, `the testnet is busy ${running}; try again when it is done`);
+    const silent = t.unresponsive();
+    if (silent.length) throw new HttpError(503, `the testnet does not answer: ${silent.join('; ')}`);
     running = route.busy;
-    try {
-      return await route.run(t, body, { cacheDir });
-    } finally {
-      running = undefined;
-    }
+    // Busy until the work has really ended, even when the answer goes out before (a program stopped answering).
+    const work = route.run(t, body, { cacheDir }).finally(() => (running = undefined));
+    return untilSilent(t, work);
   };
   const server: Server = createServer((req, res) => {
     const answer = (status: number, body: unknown): void => {

@@ -142,5 +142,6 @@ export function defineDaemon(
       return startDaemon(sup, be, previous ? { ...now, ports: previous.ports } : now);
     },
     health: async (h) => (await h.client.getInfo()).status === 'OK',
+    probe: (h) => ({ url: `${h.url}/get_height`, body: '{}' }),
   };
 }

@@ -199,6 +199,8 @@ export function defineWalletRpc(
       await h.client.call('store');
     },
     health: async (h) => (await h.client.version()) > 0,
+    // Any answer counts: a 401 challenge under a Digest login too.
+    probe: (h) => ({ url: `${h.url}/json_rpc`, body: '{"jsonrpc":"2.0","id":0,"method":"get_version"}' }),
     permanent: permanentStartFailure,
   };
 }
