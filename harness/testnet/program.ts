@@ -11,6 +11,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ProcessExitedError, describeExit, type ExitInfo } from '../process/errors.js';
 import { killTree } from '../process/kill.js';
+import { PortTakenError } from '../process/ports.js';
 import type { ConnectionProblem } from '../rpc/http.js';
 import { watchLiveness, type LivenessWatch, type Unresponsive } from './liveness.js';
 import type {
@@ -40,6 +41,9 @@ function repeatable(path: string, request: unknown): boolean {
   const method = (request as { method?: unknown } | null)?.method;
   return typeof method === 'string' && READ_ONLY.test(method);
 }
+
+/** How many times a restart after a crash tries the ports it must keep. */
+const PORT_TRIES = 3;
 
 /** `work`, or a rejection as soon as the watch finds the program unresponsive (its answer would never come). */
 async function untilSilent<T>(work: Promise<T>, watch: LivenessWatch | undefined): Promise<T> {
@@ -201,6 +205,8 @@ export class Program<H extends Instance> {
   };
 
   private async startWithRetries(reason: 'start' | 'crash' = 'start'): Promise<H> {
+    // A port it must keep (a restart keeps its endpoint) may be free again in a moment: a few tries, then it fails.
+    let portTries = 0;
     for (;;) {
       try {
         const previous = this.inst;
@@ -222,6 +228,16 @@ export class Program<H extends Instance> {
         void h.proc.exited.then((exit) => this.onExit(h, exit));
         return h;
       } catch (err) {
+        if (err instanceof PortTakenError && reason === 'crash' && ++portTries < PORT_TRIES) {
+          this.o.log(`saltnet: ${this.name}: ${err.message}; trying again in a second`);
+          await sleep(1000);
+          continue;
+        }
+        if (err instanceof PortTakenError && reason === 'crash')
+          throw new Error(
+            `${err.message} (tried ${PORT_TRIES} times): it keeps its ports on a restart, since its clients use them; free the port`,
+            { cause: err },
+          );
         if (!(err instanceof ProcessExitedError) || this.def.permanent?.(err)) throw err;
         const more = this.noteCrash(
           { pid: 0, exit: err.exit, tail: err.tail, logFile: err.logFile ?? '' },

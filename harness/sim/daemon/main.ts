@@ -18,6 +18,7 @@ import { createMiner } from './miner.js';
 import { DAEMON_OPTIONS } from './options.js';
 import { daemonJsonRpcMethods } from './json-rpc.js';
 import { daemonUriEndpoints, type DaemonContext } from './rpc.js';
+import { testStall } from '../common/test-stall.js';
 
 const STARS = '*'.repeat(70);
 
@@ -181,6 +182,7 @@ async function startServers(
   config: ReturnType<typeof loadSimConfig>,
 ): Promise<RpcServer> {
   const { log } = st;
+  const stall = testStall((l) => log.log('W', l));
   let server: RpcServer;
   try {
     server = await startRpcServer({
@@ -190,6 +192,7 @@ async function startServers(
       uriEndpoints: daemonUriEndpoints(ctx),
       maxBodyBytes: 1024 * 1024,
       ...(config.testErrorSuffix ? { errorSuffix: config.testErrorSuffix } : {}),
+      ...(stall ? { stall } : {}),
       onError: (err, where) => log.log('E', handlerErrorLine(err, where)),
     });
   } catch {

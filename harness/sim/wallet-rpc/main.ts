@@ -18,6 +18,7 @@ import { refresh } from '../wallet/scan.js';
 import { loadWallet, saveWallet, type Wallet } from '../wallet/state.js';
 import { walletMethods, type WalletRpcContext } from './methods.js';
 import { makeDirs } from '../common/mkdir.js';
+import { testStall } from '../common/test-stall.js';
 
 const AUTO_REFRESH_MS = 20_000;
 
@@ -154,6 +155,12 @@ async function backgroundRefresh(server: RpcServer, ctx: WalletRpcContext, stopp
     .catch(() => undefined);
 }
 
+/** The test-only stall hook (common/test-stall.ts), as an option of the server when one is set. */
+function stallOption(log: (line: string) => void): { stall?: (path: string, body: string) => Promise<void> } {
+  const stall = testStall(log);
+  return stall ? { stall } : {};
+}
+
 /** The wallet RPC server on its port; a port it cannot bind ends the program as the real one does. */
 async function serve(
   ctx: WalletRpcContext,
@@ -173,6 +180,7 @@ async function serve(
       serial: true,
       ...(o.auth ? { auth: o.auth } : {}),
       ...(o.errorSuffix ? { errorSuffix: o.errorSuffix } : {}),
+      ...stallOption((l) => ctx.log.log('W', l)),
       // Like an exception escaping a real handler: the caller gets {code: 0, message: ""}, the log says why.
       onError: (err, where) => ctx.log.log('E', handlerErrorLine(err, where)),
     });
