@@ -2,6 +2,7 @@
 // stay up until Ctrl-C. `saltnet snapshot load` ends here too, from an imported snapshot.
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { resolveCacheDir } from '../common/cache-dir.js';
+import { scaled } from '../common/timeouts.js';
 import { startTestnet, type TestnetEvent, type TestnetOptions } from '../testnet/testnet.js';
 import { configOption } from '../config/yargs.js';
 import { startControlServer } from '../control/server.js';
@@ -69,6 +70,7 @@ export async function up(argv: ArgumentsCamelCase<UpArgs>, extra: Partial<Testne
       if (e.event === 'failed' || e.event === 'workdir-gone') ok(e);
     }),
   );
+  await control.drain(scaled(5000));
   await control.close();
   await t.stop();
   if (failed.event === 'workdir-gone') throw new Error(failed.message);

@@ -15,7 +15,7 @@ import { runEvents } from './events.js';
 import type { Mining, Run } from './running.js';
 import type { TestnetOptions } from './types.js';
 import { makeWorkdir } from './workdir.js';
-import { guardWorkdir, selfDescription, type WorkdirGuard } from './workdir-guard.js';
+import { diskFull, guardWorkdir, selfDescription, type WorkdirGuard } from './workdir-guard.js';
 
 const UP = 'while the testnet was up';
 
@@ -102,7 +102,7 @@ export async function openRun(opts: TestnetOptions): Promise<Run> {
       onEvent: (e) => events.handle(e),
       phase: () => run.activity,
       ...(opts.maxRestarts !== undefined ? { maxRestarts: opts.maxRestarts } : {}),
-      mayRestart: () => guard?.gone(),
+      mayRestart: () => guard?.gone() ?? diskFull(workdir),
       onFatal: (err: Error) => {
         if (!aborter.signal.aborted) aborter.abort(err);
         log(`saltnet: the testnet cannot go on: ${err.message.split('\n')[0]}`);

@@ -5,6 +5,7 @@ import { assertKey } from '../snapshot/snapshot-dir.js';
 import type { Manifest } from '../snapshot/manifest.js';
 import type { Supervisor } from '../process/supervisor.js';
 import { scaled } from '../common/timeouts.js';
+import { describeExit } from '../process/errors.js';
 import type { DaemonClient } from '../rpc/daemon.js';
 import { binaryVersion, type ResolvedBackend } from './binaries.js';
 import { saveChain, type ChainSpec } from './chain-cache.js';
@@ -280,10 +281,22 @@ function mining(run: Run, p: Parts): Pick<Testnet, 'mine' | 'sync'> {
       signal: run.aborter.signal,
     });
   const mine = async (what: MineRequest, o: { sync?: boolean } = {}): Promise<number> => {
-    const target = mineTarget(what, await daemon.client.height());
-    const { height } = await mineTo(daemon.client, target, { ...mineOptions(run), addresses: p.minerAddresses });
-    if (o.sync !== false) await sync();
-    return height;
+    const before = daemon.program.crashes.length;
+    try {
+      const target = mineTarget(what, await daemon.client.height());
+      const { height } = await mineTo(daemon.client, target, { ...mineOptions(run), addresses: p.minerAddresses });
+      if (o.sync !== false) await sync();
+      return height;
+    } catch (err) {
+      // A refused or reset connection says nothing; the daemon's crash says what happened.
+      const crash = daemon.program.crashes.slice(before).at(-1);
+      if (!crash) throw err;
+      const last = crash.tail.at(-1);
+      throw new Error(
+        `the daemon ${describeExit(crash.exit)} while mining${last ? ` (its last line: ${last})` : ''}; its log: ${crash.logFile}`,
+        { cause: err },
+      );
+    }
   };
   return { mine, sync };
 }

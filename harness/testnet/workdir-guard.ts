@@ -6,7 +6,7 @@
 // testnet, its programs would be started again on nothing — an empty chain at height 1 that looks
 // healthy. So the guard looks every second; once the folder is gone it says so, no program is
 // started again, and the testnet stops.
-import { statSync } from 'node:fs';
+import { statSync, statfsSync } from 'node:fs';
 import { join } from 'node:path';
 import { takeOwnerLock, type OwnerLock } from '../process/owner-lock.js';
 import { WORKDIR_LOCK } from '../process/workdir.js';
@@ -69,4 +69,19 @@ export function selfDescription(): string {
   const script = process.argv[1] ?? '';
   if (/[\\/](cli[\\/]main\.[jt]s|saltnet)$/.test(script)) return `saltnet ${process.argv[2] ?? ''}`.trim();
   return `${process.argv0} ${script}`.trim();
+}
+
+/** Less free space than this on the workdir's disk: full (a program that crashed on it would crash again). */
+const FULL_BYTES = 1 << 20;
+
+/** Why no program should be started again in `dir` for lack of space, if so. */
+export function diskFull(dir: string): string | undefined {
+  try {
+    const s = statfsSync(dir);
+    const free = s.bavail * s.bsize;
+    if (free < FULL_BYTES) return `the disk of ${dir} is full (${free} bytes free): free some space`;
+  } catch {
+    /* gone: gone() says so */
+  }
+  return undefined;
 }

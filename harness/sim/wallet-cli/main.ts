@@ -19,6 +19,7 @@ import { refresh } from '../wallet/scan.js';
 import { loadWallet, newWallet, primaryAddress, saveWallet, type Wallet } from '../wallet/state.js';
 import { balanceOf } from '../wallet/views.js';
 import { createLineInput, type LineInput } from './input.js';
+import { dieOn, dieOnUncaught } from '../common/fatal.js';
 
 const STARS = '*'.repeat(70);
 const out = (line = ''): void => void process.stdout.write(`${line}\n`);
@@ -360,7 +361,5 @@ async function main(): Promise<void> {
   process.exit(0);
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-  process.exit(1);
-});
+dieOnUncaught();
+main().catch(dieOn);

@@ -19,6 +19,7 @@ import { loadWallet, saveWallet, type Wallet } from '../wallet/state.js';
 import { walletMethods, type WalletRpcContext } from './methods.js';
 import { makeDirs } from '../common/mkdir.js';
 import { testStall } from '../common/test-stall.js';
+import { dieOn, dieOnUncaught } from '../common/fatal.js';
 
 const AUTO_REFRESH_MS = 20_000;
 
@@ -246,13 +247,20 @@ async function main(): Promise<void> {
     if (refreshTimer) clearTimeout(refreshTimer);
     await server?.close();
     log.log('W', 'Stopped wallet RPC server');
+    let code = 0;
     if (ctx.wallet) {
       log.log('W', 'Saving wallet...');
-      saveWallet(ctx.wallet);
-      log.log('W', 'Successfully saved');
+      try {
+        saveWallet(ctx.wallet);
+        log.log('W', 'Successfully saved');
+      } catch (err) {
+        // A full disk: said in one line, and the exit says it failed.
+        log.log('E', `Failed to save the wallet: ${(err as Error).message}`);
+        code = 1;
+      }
     }
     if (loginFile) rmSync(loginFile, { force: true });
-    process.exit(0);
+    process.exit(code);
   };
   log.log('I', `Binding on ${rpcIp} (IPv4):${rpcPort}`);
   server = await serve(ctx, { rpcIp, rpcPort, auth, loginFile, errorSuffix: config.testErrorSuffix });
@@ -275,7 +283,5 @@ async function main(): Promise<void> {
   autoRefresh(true);
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-  process.exit(1);
-});
+dieOnUncaught();
+main().catch(dieOn);
