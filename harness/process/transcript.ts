@@ -1,7 +1,7 @@
 // What a managed program prints, as it prints it: lines (ANSI stripped, secrets redacted) appended to
 // its log file, kept in an in-memory tail, given to listeners, and matched by the waits for text
 // (an unterminated prompt included, once it has been quiet for a moment).
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fchmodSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Readable } from 'node:stream';
 import { ProcessExitedError, ReadinessTimeout, type ExitInfo } from './errors.js';
@@ -42,7 +42,10 @@ export class Transcript {
   ) {
     this.tailMax = Math.max(1, tailLines);
     makeDirs(dirname(logFile));
-    this.logFd = openSync(logFile, 'a');
+    // 0600: what a program prints can hold a secret saltnet did not know to redact. A log kept from an older run (a
+    // reused workdir) is made 0600 too.
+    this.logFd = openSync(logFile, 'a', 0o600);
+    fchmodSync(this.logFd, 0o600);
   }
 
   /** Read `stream` line by line; resolves once it has ended (or failed). */

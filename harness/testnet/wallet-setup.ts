@@ -1,5 +1,5 @@
 // The deterministic wallets of a cold start: the miner and the main wallet restored from the seeds
-// in fixtures/wallets, with the wallet CLI (`--restore-deterministic-wallet --electrum-seed`) or
+// in fixtures/wallets, with the wallet CLI (`--restore-deterministic-wallet`, the seed on its stdin) or
 // through a wallet RPC's `restore_deterministic_wallet`. Their addresses are kept in
 // wallets/addresses.json, so a restored or reused workdir knows them without opening the wallets.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';

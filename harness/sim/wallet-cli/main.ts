@@ -140,7 +140,10 @@ async function create(path: string, opts: ParsedOptions, input: LineInput, daemo
   let refreshFrom: number;
   let language = 'English';
   if (opts.has('restore-deterministic-wallet') || opts.has('restore-from-seed')) {
-    const words = opts.get('electrum-seed') ?? (await input.ask('Specify Electrum seed: '));
+    // Without --electrum-seed the seed is read from stdin (input_secure_line): on a pipe one line, no prompt
+    // (v1.1.3c, seen with the seed and an empty passphrase piped in).
+    const words =
+      opts.get('electrum-seed') ?? (await input.ask(process.stdin.isTTY ? 'Specify Electrum seed: ' : undefined));
     if (words === undefined) process.exit(1);
     try {
       seed = wordsToSeed(words);
