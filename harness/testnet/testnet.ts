@@ -103,6 +103,7 @@ async function buildChain(
         daemonUrl,
         workdir: run.workdir,
         timeoutMs: 120_000,
+        log: run.log,
       };
       // Two wallet programs restoring side by side: each mostly waits on its daemon.
       [addresses.miner, addresses.main] = await Promise.all([

@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import type { ManagedProcess } from '../process/managed.js';
 import type { Supervisor } from '../process/supervisor.js';
 import type { ResolvedBackend } from './binaries.js';
+import { watchLiveness } from './liveness.js';
 
 export interface CreatedWallet {
   file: string;
@@ -45,13 +46,12 @@ export interface CreateWalletOptions {
   workdir: string;
   /** Deadline for each prompt, unscaled: waitForText applies --timeout-factor. */
   timeoutMs: number;
-  /**
-   * Restore this 25-word seed (`--restore-deterministic-wallet`, the seed on stdin, from height 0) instead of generating
-   * a new wallet.
-   */
+  /** Restore this 25-word seed (`--restore-deterministic-wallet`, the seed on stdin, from height 0), not a new one. */
   seed?: string;
   /** Process name (and log file name); default `wallet-cli`. */
   name?: string;
+  /** Told when the CLI stops answering (frozen) and when it goes on (liveness.ts). */
+  log?: (line: string) => void;
 }
 
 export async function createWalletWithCli(
@@ -85,6 +85,13 @@ export async function createWalletWithCli(
   });
   let text = '';
   proc.onLine((l) => (text += `${l}\n`));
+  // It has no RPC: only a freeze is noticed (its prompts have their own deadline); it is never restarted.
+  const watch = watchLiveness({
+    proc,
+    onChange: (u) =>
+      o.log?.(`saltnet: ${name} (pid ${proc.pid}) ${u ? `is not answering: ${u.reason}` : 'answers again'}`),
+    onRestartDue: () => undefined,
+  });
   try {
     await answerPrompts(proc, o);
     proc.write('exit\n');
@@ -100,6 +107,8 @@ export async function createWalletWithCli(
     throw new WalletCreationError(
       `${o.seed ? 'restoring' : 'creating'} the wallet ${o.file} with ${be.paths.walletCli} failed: ${err instanceof Error ? err.message : String(err)}`,
     );
+  } finally {
+    watch.stop();
   }
   const w = created(o.file, text + proc.tail(200).join('\n'), proc);
   // What it printed of a restored seed is redacted: the seed is the one given.

@@ -45,6 +45,7 @@ export async function restoreWithCli(
     daemonUrl: string;
     workdir: string;
     timeoutMs: number;
+    log?: (line: string) => void;
   },
 ): Promise<MiningAddresses> {
   const w = await createWalletWithCli(sup, be, {
@@ -56,6 +57,7 @@ export async function restoreWithCli(
     workdir: o.workdir,
     timeoutMs: o.timeoutMs,
     name: `wallet-cli-${o.name}`,
+    ...(o.log ? { log: o.log } : {}),
   });
   return { cn: w.cn, ...(w.carrot ? { carrot: w.carrot } : {}) };
 }
