@@ -4,7 +4,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CommandModule } from 'yargs';
 import { mismatch } from '../process/identity.js';
-import { reapRun, reapStale, scanRuns, type RunRecord } from '../process/registry.js';
+import { ownerFile, reapRun, reapStale, scanRuns, type RunRecord } from '../process/registry.js';
 import { scaled } from '../common/timeouts.js';
 import { checkRunOption, ownerAlive } from './runs.js';
 
@@ -23,7 +23,7 @@ const say = (l: string): void => void process.stdout.write(`${l}\n`);
 
 /** Signal the owner of `r` when it is the process recorded; else say why not. */
 function signalOwner(r: RunRecord, sig: NodeJS.Signals): boolean {
-  const why = mismatch(r.ownerPid, r.owner);
+  const why = mismatch(r.ownerPid, r.owner, { holds: ownerFile(r.runId) });
   if (why) {
     if (ownerAlive(r)) say(`saltnet: run ${r.runId}: its owner pid ${r.ownerPid} is not signalled: ${why}`);
     return false;

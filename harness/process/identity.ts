@@ -14,7 +14,7 @@
 // command as one string (matched the same way, on words).
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { basename } from 'node:path';
 import { hasProcfs, readStat } from './procfs.js';
 
@@ -112,11 +112,32 @@ function startedFor(pid: number, runId: string): boolean {
   }
 }
 
+/** Whether /proc says `pid` holds `file` open (true where there is no /proc to ask). */
+function holds(pid: number, file: string): boolean {
+  if (!hasProcfs()) return true;
+  try {
+    return readdirSync(`/proc/${pid}/fd`).some((fd) => {
+      try {
+        return readlinkSync(`/proc/${pid}/fd/${fd}`) === file;
+      } catch {
+        return false;
+      }
+    });
+  } catch {
+    return false;
+  }
+}
+
+/** What proves a process of a run beyond its identity: the run marker it was started with, or a file it holds open. */
+export type Proof = { runId: string } | { holds: string };
+
 /**
  * Why the process under `pid` is not the one `id` describes; undefined when it is: alive, the same start time, the
- * same command line, and (`runId`, for a program of a run) started with RUN_ENV set to that run.
+ * same command line, and the `proof` (a program of a run: started with RUN_ENV set to that run; the owner of a run:
+ * holding its owner file open, see registry.ts).
  */
-export function mismatch(pid: number, id: ProcessIdentity, runId?: string): string | undefined {
+export function mismatch(pid: number, id: ProcessIdentity, proof?: Proof | string): string | undefined {
+  const p: Proof | undefined = typeof proof === 'string' ? { runId: proof } : proof;
   const seen = look(pid);
   if (!seen) return 'no such process';
   if (seen.state === 'Z' || seen.state === 'X') return 'it has exited';
@@ -124,11 +145,12 @@ export function mismatch(pid: number, id: ProcessIdentity, runId?: string): stri
   const n = seen.argv.length - id.argc;
   if (n < 1 || hashArgs(seen.argv.slice(n)) !== id.argsHash) return 'its command line is not the one recorded';
   if (!seen.argv.slice(0, n).some((w) => basename(w) === id.exe)) return `it does not run ${id.exe}`;
-  if (runId !== undefined && !startedFor(pid, runId)) return `it was not started by run ${runId}`;
+  if (p && 'runId' in p && !startedFor(pid, p.runId)) return `it was not started by run ${p.runId}`;
+  if (p && 'holds' in p && !holds(pid, p.holds)) return `it does not hold ${p.holds} open (not the run's owner)`;
   return undefined;
 }
 
 /** Whether the process under `pid` is the one `id` describes (see mismatch). */
-export function isSameProcess(pid: number, id: ProcessIdentity, runId?: string): boolean {
-  return mismatch(pid, id, runId) === undefined;
+export function isSameProcess(pid: number, id: ProcessIdentity, proof?: Proof | string): boolean {
+  return mismatch(pid, id, proof) === undefined;
 }

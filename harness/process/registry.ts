@@ -149,6 +149,16 @@ export function listRuns(): RunRecord[] {
 
 export function removeRun(runId: string): void {
   rmSync(runFile(runId), { force: true });
+  rmSync(ownerFile(runId), { force: true });
+}
+
+/**
+ * The file the owner of a run holds open while the run lives (`<runId>.owner` in the registry): proof that a pid is
+ * the owner, beyond its start time and command line, before `saltnet down` signals it.
+ */
+export function ownerFile(runId: string): string {
+  checkRunId(runId);
+  return join(stateDir(), `${runId}.owner`);
 }
 
 /**

@@ -25,16 +25,7 @@ import { CLI } from '../cli/helpers.js';
 export const STACK = /^\s+at (?:.+ \()?(?:file:\/\/|node:|\/)[^\s]*\.[cm]?[jt]s:\d+:\d+\)?$/m;
 
 export type FaultKind =
-  | 'freeze'
-  | 'kill'
-  | 'disk'
-  | 'workdir'
-  | 'ports'
-  | 'writers'
-  | 'registry'
-  | 'half-sent'
-  | 'config'
-  | 'archive';
+  'freeze' | 'kill' | 'disk' | 'workdir' | 'ports' | 'writers' | 'registry' | 'half-sent' | 'config' | 'archive';
 
 export interface FaultCase {
   id: string;
@@ -73,7 +64,10 @@ export interface CliResult {
 
 export interface Up {
   proc: ResultPromise;
+  /** Its ready line (once whenReady resolved). */
   ready: any;
+  /** Wait for the ready line (rejects when it exits first, or after `ms`). */
+  whenReady(ms?: number): Promise<any>;
   /** Everything it printed on stderr so far. */
   err(): string;
   /** The JSON lines after the ready line (its events), so far. */
@@ -113,7 +107,7 @@ export class FaultContext {
       TMPDIR: join(this.dir, 'tmp'),
       SALTNET_STATE_DIR: join(this.dir, 'state'),
       SALTNET_CACHE_DIR: suite.cache,
-      SALTNET_FAULT_MARK: suite.mark,
+      SALTNET_FAULT_MARK: `${suite.mark}-${index}`,
       CI: '1',
       NO_COLOR: '1',
     };
@@ -153,6 +147,13 @@ export class FaultContext {
     args: string[] = [],
     o: { env?: Record<string, string>; timeoutMs?: number; wrap?: string[] } = {},
   ): Promise<Up> {
+    const u = this.start(args, o);
+    await u.whenReady(o.timeoutMs);
+    return u;
+  }
+
+  /** `saltnet up <args> --json`, started (the fault may come before it is ready). */
+  start(args: string[] = [], o: { env?: Record<string, string>; wrap?: string[] } = {}): Up {
     const [cmd, ...pre] = [...(o.wrap ?? []), process.execPath];
     const proc = execa(
       cmd!,
@@ -170,22 +171,30 @@ export class FaultContext {
       this.outputs.push(`${out}\n${err}`);
     });
     const lines = (): string[] => out.split('\n').filter((l) => l.startsWith('{'));
-    const ready = await until(
-      'saltnet up to be ready',
-      () => lines()[0] ?? (exited ? `exited ${JSON.stringify(exited)}` : undefined),
-      o.timeoutMs ?? 60_000,
-    );
-    if (!ready.startsWith('{')) throw new Error(`saltnet up ${ready} before it was ready:\n${err}`);
-    const events = (): any[] => lines().slice(1).map((l) => JSON.parse(l));
-    return {
+    const events = (): any[] =>
+      lines()
+        .slice(1)
+        .map((l) => JSON.parse(l));
+    const u: Up = {
       proc,
-      ready: JSON.parse(ready),
+      ready: undefined,
+      async whenReady(ms = 60_000) {
+        const line = await until(
+          'saltnet up to be ready',
+          () => lines()[0] ?? (exited ? `exited ${JSON.stringify(exited)}` : undefined),
+          ms,
+        );
+        if (!line.startsWith('{')) throw new Error(`saltnet up ${line} before it was ready:\n${err}`);
+        u.ready = JSON.parse(line);
+        return u.ready;
+      },
       err: () => err,
       events,
       waitErr: (re, ms = 30_000) => until(`stderr to match ${re}`, () => re.exec(err)?.[0], ms),
       waitEvent: (pred, ms = 30_000) => until('the event', () => events().find(pred), ms),
       exit: (ms = 30_000) => until('saltnet up to exit', () => exited, ms),
     };
+    return u;
   }
 
   /** The run record of the only run of this case (its programs' pids now are in info.programs). */
@@ -194,6 +203,15 @@ export class FaultContext {
     const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
     if (files.length !== 1) throw new Error(`expected one run in ${dir}, found ${files.length}`);
     return JSON.parse(readFileSync(join(dir, files[0]!), 'utf8'));
+  }
+
+  /** The run record of the only run of this case, or undefined while there is none (yet). */
+  runOrUndefined(): any {
+    try {
+      return this.run();
+    } catch {
+      return undefined;
+    }
   }
 
   /** The pid a program of the run has now (daemon, wallet-rpc, wallet-cli-main, …). */
