@@ -28,7 +28,7 @@ import {
   type Suite,
 } from './kit.js';
 
-const CASES: FaultCase[] = [
+const ALL: FaultCase[] = [
   ...FREEZE_CASES,
   ...KILL_CASES,
   ...ENVIRONMENT_CASES,
@@ -36,6 +36,9 @@ const CASES: FaultCase[] = [
   ...SERVER_CASES,
   ...ARCHIVE_CASES,
 ];
+// FAULTS_ONLY=<regex>: only the cases whose kind and id match (to work on a few).
+const only = process.env['FAULTS_ONLY'] ? new RegExp(process.env['FAULTS_ONLY'], 'i') : undefined;
+const CASES = only ? ALL.filter((c) => only.test(`${c.kind}: ${c.id}`)) : ALL;
 const PARALLEL = 2;
 const BOUND_MS = 90_000;
 
@@ -43,6 +46,7 @@ let suite: Suite;
 let before = '';
 let foreign: ReturnType<typeof foreignProcesses>;
 let orphans = 0;
+const took: [string, number][] = [];
 
 beforeAll(() => {
   const root = tempDir('saltnet-faults-');
@@ -76,6 +80,7 @@ async function runCase(c: FaultCase, index: number): Promise<void> {
   const release = await slot();
   const ctx = new FaultContext(suite, c.id, index);
   counts.cases++;
+  const t0 = Date.now();
   let timer: NodeJS.Timeout | undefined;
   try {
     const bound = c.boundMs ?? BOUND_MS;
@@ -97,6 +102,7 @@ async function runCase(c: FaultCase, index: number): Promise<void> {
     }
     orphans += left.length;
     for (const l of left) signal(l.pid, 'SIGKILL');
+    took.push([c.id, Date.now() - t0]);
     const stacks = ctx.printed().filter((o) => STACK.test(o));
     counts.stackTraces += stacks.length;
     release();
@@ -110,10 +116,10 @@ async function runCase(c: FaultCase, index: number): Promise<void> {
 
 describe('faults', () => {
   it('has a case of every kind', () => {
-    const kinds = new Set(CASES.map((c) => c.kind));
+    const kinds = new Set(ALL.map((c) => c.kind));
     for (const k of ['freeze', 'kill', 'disk', 'workdir', 'ports', 'writers', 'registry', 'half-sent', 'config'])
       expect(kinds.has(k as FaultCase['kind']), k).toBe(true);
-    expect(new Set(CASES.map((c) => c.id)).size).toBe(CASES.length);
+    expect(new Set(ALL.map((c) => c.id)).size).toBe(ALL.length);
   });
   CASES.forEach((c, i) => {
     it.concurrent(`${c.kind}: ${c.id}`, { timeout: (c.boundMs ?? BOUND_MS) + 60_000 }, () => runCase(c, i));
@@ -128,6 +134,8 @@ describe('fault counts', () => {
       .map(([k, v]) => `${k} ${v}`)
       .join(', ');
     console.log(`fault suite: ${line}`);
+    const slow = took.sort((a, b) => b[1] - a[1]).slice(0, 5);
+    console.log(`slowest: ${slow.map(([id, ms]) => `${(ms / 1000).toFixed(1)} s ${id.slice(0, 60)}`).join('; ')}`);
     expect(counts.cases).toBe(CASES.length);
     expect({ ...counts, cases: 0, processesLeft: orphans }).toEqual({
       cases: 0,

@@ -152,14 +152,20 @@ export class FaultContext {
     return u;
   }
 
-  /** `saltnet up <args> --json`, started (the fault may come before it is ready). */
+  /** `saltnet up <args> --json` (sim, height 30, nothing unlocked unless given), started: it may not be ready yet. */
   start(args: string[] = [], o: { env?: Record<string, string>; wrap?: string[] } = {}): Up {
     const [cmd, ...pre] = [...(o.wrap ?? []), process.execPath];
-    const proc = execa(
-      cmd!,
-      [...pre, CLI, 'up', '--backend', 'sim', '--height', '30', '--unlocked', '0', ...args, '--json'],
-      { cwd: this.dir, env: { ...this.env, ...o.env }, reject: false, buffer: false, stdout: 'pipe', stderr: 'pipe' },
+    const defaults = ['--height', '30', '--unlocked', '0'].filter(
+      (a, i, all) => !args.includes(a.startsWith('--') ? a : all[i - 1]!),
     );
+    const proc = execa(cmd!, [...pre, CLI, 'up', '--backend', 'sim', ...defaults, ...args, '--json'], {
+      cwd: this.dir,
+      env: { ...this.env, ...o.env },
+      reject: false,
+      buffer: false,
+      stdout: 'pipe',
+      stderr: 'pipe',
+    });
     this.running.push(proc);
     let out = '';
     let err = '';
@@ -190,9 +196,21 @@ export class FaultContext {
       },
       err: () => err,
       events,
-      waitErr: (re, ms = 30_000) => until(`stderr to match ${re}`, () => re.exec(err)?.[0], ms),
-      waitEvent: (pred, ms = 30_000) => until('the event', () => events().find(pred), ms),
-      exit: (ms = 30_000) => until('saltnet up to exit', () => exited, ms),
+      waitErr: (re, ms = 30_000) =>
+        withErr(
+          until(`stderr to match ${re}`, () => re.exec(err)?.[0], ms),
+          () => err,
+        ),
+      waitEvent: (pred, ms = 30_000) =>
+        withErr(
+          until('the event', () => events().find(pred), ms),
+          () => err,
+        ),
+      exit: (ms = 30_000) =>
+        withErr(
+          until('saltnet up to exit', () => exited, ms),
+          () => err,
+        ),
     };
     return u;
   }
@@ -244,8 +262,17 @@ export class FaultContext {
       await p.catch(() => undefined);
       clearTimeout(t);
     }
-    await execa(process.execPath, [CLI, 'down'], { env: { ...this.env }, reject: false, timeout: 60_000 });
+    // `saltnet down` for what a killed `up` left in the registry (nothing to do, nothing to run, when it is empty).
+    if (readdirSync(this.env['SALTNET_STATE_DIR']!).length > 0)
+      await execa(process.execPath, [CLI, 'down'], { env: { ...this.env }, reject: false, timeout: 60_000 });
   }
+}
+
+/** `p`, or its rejection with what `up` printed on stderr so far (the story of a wait that timed out). */
+function withErr<T>(p: Promise<T>, err: () => string): Promise<T> {
+  return p.catch((e: unknown) => {
+    throw new Error(`${e instanceof Error ? e.message : String(e)}; saltnet up said:\n${err().slice(-4000)}`);
+  });
 }
 
 /** Poll `fn` until it gives a value; rejects after `ms` naming `what`. */

@@ -155,7 +155,7 @@ export const FREEZE_CASES: FaultCase[] = [
     id: 'daemon frozen during a scenario step: the step is an infrastructure error, at once',
     kind: 'freeze',
     async run(ctx) {
-      const file = scenario(ctx, '  - mine: 1\n  - call: { method: get_block_count }\n');
+      const file = scenario(ctx, '  - mine: 1\n  - call: { method: get_block_count, on: daemon }\n');
       const run = ctx.cli(['run', file, '--backend', 'sim'], {
         env: { SALTNET_SIM_TEST_STALL: 'get_block_count:20000' },
         timeoutMs: 45_000,
@@ -256,7 +256,7 @@ export const KILL_CASES: FaultCase[] = [
     id: 'daemon killed during a scenario step: started again, the read is repeated, the scenario passes',
     kind: 'kill',
     async run(ctx) {
-      const file = scenario(ctx, '  - mine: 1\n  - call: { method: get_block_count }\n');
+      const file = scenario(ctx, '  - mine: 1\n  - call: { method: get_block_count, on: daemon }\n');
       const run = ctx.cli(['run', file, '--backend', 'sim'], {
         env: { SALTNET_SIM_TEST_STALL: 'get_block_count:2000' },
         timeoutMs: 45_000,
