@@ -263,7 +263,7 @@ export class FaultContext {
       clearTimeout(t);
     }
     // `saltnet down` for what a killed `up` left in the registry (nothing to do, nothing to run, when it is empty).
-    if (readdirSync(this.env['SALTNET_STATE_DIR']!).length > 0)
+    if (readdirSync(this.env['SALTNET_STATE_DIR']!).some((f) => f.endsWith('.json')))
       await execa(process.execPath, [CLI, 'down'], { env: { ...this.env }, reject: false, timeout: 60_000 });
   }
 }

@@ -1,11 +1,11 @@
 // What happens around the programs: the workdir's disk or the cache's fills up, the workdir is
 // removed, a port the testnet keeps is taken, two writers want one folder, a folder that can never
 // be created is given.
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { limitFileSize, put, signal, smallDisk, type FaultCase } from '../kit.js';
+import { limitFileSize, put, signal, smallDisk, until, type FaultCase } from '../kit.js';
 
 /** A small disk at `dir` for the case (tmpfs), or the RLIMIT_FSIZE wrapper where no mount is allowed. */
 function disk(dir: string, mib: number): { wrap: string[]; release: () => void } {
@@ -111,6 +111,37 @@ export const ENVIRONMENT_CASES: FaultCase[] = [
       const again = await ctx.up(['--workdir', workdir]);
       if (again.ready.height < first.ready.height + 2)
         ctx.lost(`the workdir came back at ${again.ready.height}, not ${first.ready.height + 2}`);
+    },
+  },
+  {
+    id: 'two runs with one --output: the second is refused at once naming the first; an input is never replaced',
+    kind: 'writers',
+    async run(ctx) {
+      const file = put(
+        join(ctx.dir, 's.yaml'),
+        'name: w\nrequires: { height: 30 }\nsteps:\n  - call: { method: get_block_count, on: daemon }\n',
+      );
+      const first = ctx.cli(['run', file, '--backend', 'sim', '--reporter', 'junit', '--output', 'r.xml'], {
+        env: { SALTNET_SIM_TEST_STALL: 'get_block_count:6000' },
+        timeoutMs: 60_000,
+      });
+      await until('the first run', () => ctx.runOrUndefined(), 30_000);
+      const second = await ctx.cli(['run', file, '--backend', 'sim', '--reporter', 'junit', '--output', 'r.xml']);
+      expect(second.code).toBe(1);
+      expect(second.out).toMatch(/--output r\.xml is in use by saltnet run \(pid \d+/);
+      expect((await first).code).toBe(0);
+      ctx.inside(join(ctx.dir, 'r.xml'));
+      const before = readFileSync(file, 'utf8');
+      const onInput = await ctx.cli(['run', file, '--backend', 'sim', '--reporter', 'junit', '--output', file]);
+      expect(onInput.code).toBe(1);
+      const u = await ctx.up();
+      const save = await ctx.cli(['snapshot', 'save', file]);
+      expect(save.code).toBe(1);
+      expect(save.out).toMatch(/exists and is not an archive/);
+      const intoWorkdir = await ctx.cli(['snapshot', 'save', join(u.ready.workdir, 'x.tar.gz')]);
+      expect(intoWorkdir.code).toBe(1);
+      expect(intoWorkdir.out).toMatch(/which the save reads/);
+      if (readFileSync(file, 'utf8') !== before) ctx.lost(`${file} was replaced`);
     },
   },
   {
