@@ -34,7 +34,8 @@ function isDirSync(p: string): boolean | undefined {
   try {
     return statSync(p).isDirectory();
   } catch (err) {
-    if (errnoCode(err) === 'ENOENT') return undefined;
+    // ENOTDIR: a file further up is in the way; the walk up finds and names it.
+    if (errnoCode(err) === 'ENOENT' || errnoCode(err) === 'ENOTDIR') return undefined;
     throw err;
   }
 }

@@ -7,7 +7,8 @@ const isDir = (p: string): boolean | undefined => {
   try {
     return statSync(p).isDirectory();
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR')
+      return undefined;
     throw err;
   }
 };
