@@ -41,6 +41,8 @@ export interface LoggerOptions {
   sourceFile: string;
   /** `--log-level`: 0 shows INFO of the global category plus warnings; 1 shows everything. */
   level?: number;
+  /** Mode of a new log file: the real wallet programs write theirs 0600 (v1.1.3c), the daemon its 0644. */
+  mode?: number;
 }
 
 export function createLogger(opts: LoggerOptions): Logger {
@@ -61,7 +63,7 @@ export function createLogger(opts: LoggerOptions): Logger {
       .map((l) => `${ts}\t${process.pid}\t${LEVEL_NAMES[lvl]}\t${opts.category}\t${opts.sourceFile}\t${l}\n`)
       .join('');
     try {
-      appendFileSync(opts.file, text);
+      appendFileSync(opts.file, text, opts.mode === undefined ? undefined : { mode: opts.mode });
     } catch {
       fileOk = false;
     }

@@ -312,6 +312,7 @@ async function main(): Promise<void> {
     console: false,
     category: 'wallet.simplewallet',
     sourceFile: 'simplewallet.cpp',
+    mode: 0o600,
   });
   log.log('I', VERSION_LINE);
   if (!opts.has('testnet')) {

@@ -207,6 +207,7 @@ async function main(): Promise<void> {
     console: true,
     category: 'wallet.rpc',
     sourceFile: 'wallet_rpc_server.cpp',
+    mode: 0o600,
     level: Number(opts.get('log-level') ?? 0) || 0,
   });
 
