@@ -2,7 +2,7 @@
 // a testnet behind recording proxies; the program under test talks to the proxies (COMMAND gets
 // their URLs in its environment), and when it exits — or at Ctrl-C — the session is written as a
 // scenario file that replays it.
-import { existsSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { execa } from 'execa';
 import type { Argv, CommandModule } from 'yargs';
@@ -16,6 +16,8 @@ import { addressAt } from '../testnet/mining.js';
 import { interruptible } from './interruptible.js';
 import { pickRun, runInfo } from './runs.js';
 import { testnetOptions, toTestnetOptions, type TestnetArgs } from './testnet-options.js';
+import { writeOutputFile } from '../common/output-file.js';
+import { lockOutput } from '../process/output-lock.js';
 
 interface RecordArgs extends TestnetArgs {
   out?: string;
@@ -96,6 +98,16 @@ async function session(a: RecordArgs): Promise<RecordSession> {
 
 async function record(a: RecordArgs, signal: AbortSignal): Promise<void> {
   const file = outFile(a);
+  // One writer per output: a second recording to the same --out is refused before anything starts.
+  const lock = await lockOutput(file, '--out', 'saltnet record');
+  try {
+    await recordTo(a, file, signal);
+  } finally {
+    lock.release();
+  }
+}
+
+async function recordTo(a: RecordArgs, file: string, signal: AbortSignal): Promise<void> {
   const command = a._.slice(1).map(String);
   const s = await session(a);
   const env = recordEnv(s);
@@ -124,9 +136,7 @@ async function record(a: RecordArgs, signal: AbortSignal): Promise<void> {
     );
   const rec = await s.stop();
   const { text, steps } = recordingToScenario(rec, { file, ...(a.name ? { name: a.name } : {}) });
-  const tmp = `${file}.tmp-${process.pid}`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, file);
+  writeOutputFile('--out', file, text);
   process.stderr.write(`saltnet record: wrote ${file} (${steps} steps); replay it with: saltnet run ${file}\n`);
   if (code !== 0) {
     process.stderr.write(`saltnet record: ${command[0]} exited with code ${code}\n`);

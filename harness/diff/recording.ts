@@ -11,7 +11,7 @@
 // (scrub.ts). Integers beyond 2^53 survive. Which scenario files are still those recorded, and what a
 // diff against a recording runs, is recording-check.ts.
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { stringify } from 'lossless-json';
 import { z } from 'zod';
@@ -24,6 +24,7 @@ import { binaryHashes } from '../testnet/chain-cache.js';
 import { binaryVersion, resolveBackend } from '../testnet/binaries.js';
 import type { BackendName } from '../testnet/backends.js';
 import { backendNameSchema } from '../testnet/backends.js';
+import { makeDirsAsync } from '../common/mkdir.js';
 
 export const RECORDING_FORMAT = 1;
 export const MANIFEST_FILE = 'manifest.json';
@@ -178,7 +179,7 @@ export async function writeRecording(
   const target = resolve(dir);
   const staging = `${target}.tmp-${process.pid}`;
   await rm(staging, { recursive: true, force: true });
-  await mkdir(staging, { recursive: true });
+  await makeDirsAsync(staging);
   const taken = new Set([MANIFEST_FILE]);
   const scenarios: RecordedScenarioEntry[] = [];
   // A run stopped half-way records nothing: its statuses say how it was stopped, not how the backend answers.
@@ -220,7 +221,7 @@ export async function writeRecording(
     manifestSchema.parse(manifest);
     await writeFile(join(staging, MANIFEST_FILE), toJson(manifest));
     await rm(target, { recursive: true, force: true });
-    await mkdir(dirname(target), { recursive: true });
+    await makeDirsAsync(dirname(target));
     await rename(staging, target);
     return manifest;
   } finally {

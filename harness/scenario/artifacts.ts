@@ -16,6 +16,7 @@ import YAML from 'yaml';
 import { redact as defaultRedact } from '../common/redact.js';
 import { orderResult, safeStringify, toPlain } from './report/json.js';
 import type { ScenarioResult } from './types.js';
+import { makeDirs } from '../common/mkdir.js';
 
 export const ARTIFACT_FILES = {
   scenario: 'scenario.yaml',
@@ -131,7 +132,7 @@ function attempt<T>(file: string, what: string, f: () => T): T {
 /** A new folder `<root>/<base>` (`-2`, `-3`, … when taken): an existing folder is never reused. */
 function runFolder(root: string, base: string): string {
   const absRoot = path.resolve(root);
-  attempt(absRoot, 'create', () => fs.mkdirSync(absRoot, { recursive: true }));
+  attempt(absRoot, 'create', () => makeDirs(absRoot));
   for (let n = 1; ; n++) {
     const candidate = path.join(absRoot, n === 1 ? base : `${base}-${n}`);
     try {
@@ -150,7 +151,7 @@ function copyLogFiles(
   files: Record<string, string>,
   red: ((s: string) => string) | undefined,
 ): Record<string, string> {
-  attempt(logsDir, 'create', () => fs.mkdirSync(logsDir, { recursive: true }));
+  attempt(logsDir, 'create', () => makeDirs(logsDir));
   const copied: Record<string, string> = {};
   const errors: ArtifactWriteError[] = [];
   const used = new Set<string>();

@@ -92,6 +92,7 @@ export async function runOne(
     } else {
       result.status = 'error';
       result.failure = { message: `setting up the scenario failed: ${messageOf(err)}` };
+      await run.prepared?.testnet.recoverUnresponsive().catch(() => undefined);
     }
   } finally {
     await finish(s, run, o, result, t0);
@@ -130,15 +131,17 @@ async function runSteps(s: Scenario, run: Run, o: RunnerOptions, result: Scenari
     baseDir: dirname(s.file),
     allowFilesOutside: o.allowFilesOutside === true,
   };
+  // Before the first step too: a program that does not answer ends the scenario as the infrastructure's error.
+  const ready = run.deaths!.stepSignal();
   await untilAborted(
     (async () => {
       await refreshScope(ctx);
       for (const w of wallets.values()) await w.client.raw('refresh');
     })(),
-    o.signal,
+    o.signal ? AbortSignal.any([o.signal, ready]) : ready,
   );
   for (const step of s.steps) {
-    const done = await stepUnlessInterrupted(ctx, step, o.signal);
+    const done = await stepUnlessInterrupted(ctx, step, o.signal, run.deaths!.stepSignal());
     if (!done) {
       // Stopped between two steps.
       result.status = 'interrupted';
@@ -157,7 +160,10 @@ async function runSteps(s: Scenario, run: Run, o: RunnerOptions, result: Scenari
       const failure = r.failure ?? { message: 'step failed' };
       const broken = await run.deaths?.broken();
       result.status = broken ? 'error' : 'failed';
-      result.failure = broken ? { ...failure, message: `${broken}: ${failure.message}` } : failure;
+      const message = !broken || failure.message.startsWith(broken) ? failure.message : `${broken}: ${failure.message}`;
+      result.failure = { ...failure, message };
+      // The scenario gave up on a program that does not answer: the next scenarios get it started again.
+      if (broken) await t.recoverUnresponsive().catch(() => undefined);
       break;
     }
   }
@@ -174,11 +180,12 @@ async function stepUnlessInterrupted(
   ctx: StepContext,
   step: Scenario['steps'][number],
   signal: AbortSignal | undefined,
+  silence: AbortSignal,
 ): Promise<StepResult | undefined> {
   if (signal?.aborted) return undefined;
   const t0 = Date.now();
   try {
-    return await untilAborted(runStep(ctx, step), signal);
+    return await untilAborted(runStep(ctx, step), signal ? AbortSignal.any([signal, silence]) : silence);
   } catch (err) {
     if (!(err instanceof RunInterrupted)) throw err;
     const action = step.action.kind === 'wallet' ? step.action.method : step.action.kind;
@@ -186,7 +193,8 @@ async function stepUnlessInterrupted(
       index: step.index,
       name: step.name,
       action,
-      status: 'interrupted',
+      // A program that stopped answering fails the step (the scenario ends as an infrastructure error: broken()).
+      status: signal?.aborted ? 'interrupted' : 'failed',
       ms: Date.now() - t0,
       failure: { message: err.message, pos: step.pos },
     };
@@ -204,7 +212,8 @@ async function finish(s: Scenario, run: Run, o: RunnerOptions, result: ScenarioR
   }
   // The result goes to result.json, the hooks (reports, junit) and the caller: redacted in place.
   Object.assign(result, run.env.redactValue({ ...result }));
-  for (const e of run.endpoints) await e.close().catch(() => undefined);
+  // After a failure, a request may still wait on a program that does not answer: those connections are cut.
+  for (const e of run.endpoints) await (bad ? e.destroy() : e.close()).catch(() => undefined);
   await run.metadata?.close().catch(() => undefined);
   if (prepared && artifacts) {
     const logs: Record<string, string> = {};

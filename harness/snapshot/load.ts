@@ -13,6 +13,7 @@ import { SnapshotError } from './errors.js';
 import { isValidSourceName, type Manifest } from './manifest.js';
 import { assertKey, cacheMode, lstatOrNull, moveAside } from './snapshot-dir.js';
 import { verifySnapshotDir } from './verify.js';
+import { makeDirsAsync } from '../common/mkdir.js';
 
 const RESTORE_CONCURRENCY = 4;
 const SMALL_BATCH = 200;
@@ -112,7 +113,7 @@ interface Staged {
 /** A staging folder beside each target, holding the snapshot's folders of that source; each goes into `staged`. */
 async function stage(targets: Target[], dirs: string[], staged: Staged[]): Promise<void> {
   for (const t of targets) {
-    await mkdir(dirname(t.dir), { recursive: true });
+    await makeDirsAsync(dirname(t.dir));
     const staging = join(dirname(t.dir), `.${basename(t.dir)}.saltnet-restore-${process.pid}-${randomHex()}`);
     await mkdir(staging, t.existingMode === undefined ? {} : { mode: t.existingMode });
     staged.push({ t, staging, placed: false });
