@@ -1,6 +1,7 @@
 // The three backends behind one interface: what differs between real Salvium, the simulator and
 // Debian's Monero is data, not code paths. A new backend is one more entry in BACKENDS.
-import { SIM_BIN_DIR, simCodeHash } from '../sim/index.js';
+import { SIM_BIN_DIR, SIM_BLOCKS_FILE, simChainHeight, simCodeHash } from '../sim/index.js';
+import { lmdbEntries } from './lmdb.js';
 export type BackendName = 'salvium' | 'sim' | 'monero';
 
 export interface BackendSpec {
@@ -82,7 +83,20 @@ export interface BackendSpec {
    * one pattern among others.
    */
   daemonReadyLines: RegExp[];
+  /**
+   * The file in the daemon's data dir that holds the chain (its name: it sits in a folder that depends on the network
+   * and version), and how its height is read from it: a cached or imported chain state's height is checked with it.
+   */
+  chainFile: {
+    name: string;
+    height: (file: string) => Promise<number>;
+    /** The height of a chain whose file is not there yet (the simulator writes it with the first block). */
+    absentHeight?: number;
+  };
 }
+
+/** LMDB's data file, whose `blocks` table has one entry per block (lmdb.ts). */
+const LMDB_CHAIN = { name: 'data.mdb', height: (file: string) => lmdbEntries(file, 'blocks') };
 
 const COIN = 100_000_000n;
 
@@ -132,6 +146,7 @@ const SALVIUM: BackendSpec = {
   relaySettleMs: 250,
   randomx: RANDOMX,
   daemonReadyLines: [/core RPC server started ok/, /The daemon is running offline/, /SYNCHRONIZED OK/],
+  chainFile: LMDB_CHAIN,
 };
 
 export const BACKENDS: Record<BackendName, BackendSpec> = {
@@ -146,6 +161,7 @@ export const BACKENDS: Record<BackendName, BackendSpec> = {
     identity: async () => ({ simulator: await simCodeHash() }),
     randomx: undefined,
     relaySettleMs: 0,
+    chainFile: { name: SIM_BLOCKS_FILE, height: simChainHeight, absentHeight: 1 },
   },
   monero: {
     name: 'monero',
@@ -167,6 +183,7 @@ export const BACKENDS: Record<BackendName, BackendSpec> = {
     relaySettleMs: 250,
     randomx: RANDOMX,
     daemonReadyLines: [/core RPC server started ok/, /The daemon is running offline/, /SYNCHRONIZED OK/],
+    chainFile: LMDB_CHAIN,
   },
 };
 
