@@ -79,6 +79,7 @@ function build(v: ValidatedDocument, file: string, loc: Locator): Scenario {
   };
   if (typeof v.description === 'string') s.description = v.description;
   if (Array.isArray(v.backends)) s.backends = v.backends as Scenario['backends'];
+  if (isObj(v.artifacts) && v.artifacts.keep_secrets === true) s.keepSecrets = true;
   return s;
 }
 
