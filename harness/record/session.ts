@@ -158,6 +158,16 @@ function realpathOr(p: string): string {
   }
 }
 
+/** The exchanges recorded and the blocks mined between them, in the order they happened. */
+function inOrder(raw: RawExchange[], mines: { seq: number; blocks: number }[]): RecordedEvent[] {
+  const events: (RecordedEvent & { seq: number })[] = [
+    ...raw.map((e) => ({ ...toCall(e), seq: e.seq })),
+    ...mines.map((m) => ({ kind: 'mine' as const, blocks: m.blocks, seq: m.seq })),
+  ];
+  events.sort((a, b) => a.seq - b.seq);
+  return events.map(({ seq: _s, ...e }) => e as RecordedEvent);
+}
+
 /** Start recording: a testnet (or the one given) behind recording proxies. Stop with `stop()`. */
 export async function recordSession(o: RecordSessionOptions = {}): Promise<RecordSession> {
   if (o.attach && o.wallets?.length)
@@ -212,11 +222,6 @@ export async function recordSession(o: RecordSessionOptions = {}): Promise<Recor
     for (const p of proxies) await p.close().catch(() => undefined);
     await daemon.close();
     await src.release();
-    const events: (RecordedEvent & { seq: number })[] = [
-      ...raw.map((e) => ({ ...toCall(e), seq: e.seq })),
-      ...mines.map((m) => ({ kind: 'mine' as const, blocks: m.blocks, seq: m.seq })),
-    ];
-    events.sort((a, b) => a.seq - b.seq);
     return {
       startedAt,
       localPaths: localPaths(src.testnet?.workdir ?? o.attach?.workdir),
@@ -225,7 +230,7 @@ export async function recordSession(o: RecordSessionOptions = {}): Promise<Recor
       // the replay's requires.height: before the funding of an own testnet's wallets, else where the session began
       height: src.height ?? sessionHeight,
       wallets: src.wallets.map((w) => w.wallet),
-      events: events.map(({ seq: _s, ...e }) => e as RecordedEvent),
+      events: inOrder(raw, mines),
     };
   };
   return {
