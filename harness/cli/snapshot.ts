@@ -4,7 +4,9 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { exportSnapshot, importSnapshot } from '../snapshot/archive.js';
+import { exportSnapshot } from '../snapshot/archive.js';
+import { importChainSnapshot } from '../testnet/chain-check.js';
+import { MAX_IMPORT_BYTES } from '../limits.js';
 import { cacheDir } from '../common/cache-dir.js';
 import { checkOutputPath } from '../common/output-file.js';
 import { lockOutput } from '../process/output-lock.js';
@@ -15,6 +17,7 @@ import { requestSave, type ControlInfo } from '../control/client.js';
 import type { RunRecord } from '../process/registry.js';
 import { pickRun, runInfo } from './runs.js';
 import { up, upOptions, type UpArgs } from './up.js';
+import { numberOption } from '../config/numbers.js';
 
 interface SaveArgs {
   file: string;
@@ -86,7 +89,10 @@ async function saveTo(a: SaveArgs, r: RunRecord | undefined): Promise<void> {
   }
 }
 
-type LoadArgs = UpArgs & { file: string; importOnly: boolean };
+/** `--max-size`, in MiB: from 1 MiB to 1 TiB. */
+const MAX_SIZE_RULE = { whole: true, min: 1, max: 2 ** 20, maxWhy: '1 TiB' };
+
+type LoadArgs = UpArgs & { file: string; importOnly: boolean; maxSize?: number };
 
 const load: CommandModule<object, LoadArgs> = {
   command: 'load <file>',
@@ -102,10 +108,16 @@ const load: CommandModule<object, LoadArgs> = {
         type: 'boolean',
         default: false,
         describe: 'only import it and print its key',
+      })
+      .option('max-size', {
+        ...numberOption('max-size', MAX_SIZE_RULE, 'refuse an archive whose files add up to more MiB'),
+        defaultDescription: String(MAX_IMPORT_BYTES / 2 ** 20),
       }) as unknown as Argv<LoadArgs>,
   handler: async (a: ArgumentsCamelCase<LoadArgs>) => {
     const dir = cacheDir(a.cacheDir ? { cacheDir: a.cacheDir } : {});
-    const m = await importSnapshot(dir, a.file);
+    const m = await importChainSnapshot(dir, a.file, {
+      ...(a.maxSize !== undefined ? { maxBytes: a.maxSize * 2 ** 20, maxFileBytes: a.maxSize * 2 ** 20 } : {}),
+    });
     process.stderr.write(`saltnet: imported ${a.file} as ${m.key} (${m.backend}, height ${m.height})\n`);
     if (a.importOnly) return void process.stdout.write(`${m.key}\n`);
     const backend = a.backend === 'auto' ? (m.backend as UpArgs['backend']) : a.backend;

@@ -82,7 +82,30 @@ function parseYaml(
     const { line, col } = loc.locate(path, at);
     return { line, col };
   };
-  return { data: doc.toJS({ maxAliasCount: 1000 }), position: (p) => locate(p, 'key'), locate };
+  return { data: toData(doc, loc, file), position: (p) => locate(p, 'key'), locate };
+}
+
+/** The document as data; an alias bomb (aliases expanding to millions of nodes) refused with the file's name. */
+function toData(doc: ReturnType<typeof parseDocument>, loc: Locator, file: string): unknown {
+  try {
+    return doc.toJS({ maxAliasCount: 1000 });
+  } catch (e) {
+    const message = (e as Error).message;
+    const bomb = /alias count/i.test(message);
+    const { line, col } = loc.pos(0);
+    throw new ConfigError([
+      {
+        where: file,
+        line,
+        col,
+        path: '(yaml)',
+        message: bomb
+          ? 'YAML: its aliases (*name) expand to too many values (more than 1000 aliases: an "alias bomb"); write the values out'
+          : `YAML: ${message}`,
+        expected: 'valid YAML',
+      },
+    ]);
+  }
 }
 
 /** Line and column of a JSON.parse error (Node 20 says "at position N"; newer Nodes also say "line L column C"). */

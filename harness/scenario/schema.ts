@@ -106,8 +106,19 @@ function buildSchema(): z.ZodType {
         .meta({ propertyNames: { pattern: NAME_RE.source, not: { enum: [...RESERVED_WALLET_NAMES] } } })
         .optional(),
       steps: z.array(stepSchema).min(1).describe('the steps, run in order (at least one)'),
+      artifacts: z
+        .strictObject({
+          keep_secrets: z
+            .boolean()
+            .describe(
+              'keep the wallet secrets the steps send or get back (query_key answers, seeds, keys, passwords, multisig key exchange) in the artifacts and reports; default false: each is replaced by <redacted METHOD FIELD>',
+            )
+            .optional(),
+        })
+        .describe('what the run keeps in its artifacts: {keep_secrets?: true}')
+        .optional(),
     })
-    .describe('a saltnet scenario: name, steps and optional description, tags, backends, requires, wallets');
+    .describe('a saltnet scenario: name, steps and optional description, tags, backends, requires, wallets, artifacts');
   return scenarioSchema;
 }
 

@@ -23,6 +23,11 @@ export interface LoadSnapshotOptions {
   key: string;
   /** Source name -> destination folder; each must not exist or be empty. Sources not named are not restored. */
   targets: Record<string, string>;
+  /**
+   * What must also hold of a verified snapshot (`dir` is its folder), e.g. that its manifest describes its content: a
+   * problem in words makes it corrupt (set aside, never used), like a file that fails verification.
+   */
+  check?: (dir: string, manifest: Manifest) => Promise<string | undefined>;
 }
 
 export type LoadSnapshotResult =
@@ -81,7 +86,7 @@ export async function loadSnapshot(opts: LoadSnapshotOptions): Promise<LoadSnaps
     const before = await lstatOrNull(path);
     if (!before) return { missing: true };
     const targets = await checkTargets(opts.targets);
-    const v = before.isDirectory() ? await verifySnapshotDir(path, opts.key) : { problem: `${path} is not a folder` };
+    const v = before.isDirectory() ? await verified(path, opts) : { problem: `${path} is not a folder` };
     if ('problem' in v) {
       const now = await lstatOrNull(path);
       if (!now) return { missing: true };
@@ -100,6 +105,14 @@ export async function loadSnapshot(opts: LoadSnapshotOptions): Promise<LoadSnaps
     await restore(path, v.manifest, v.dirs, targets);
     return { manifest: v.manifest, ms: performance.now() - t0 };
   }
+}
+
+/** The snapshot verified against its manifest, and the caller's check of it. */
+async function verified(path: string, opts: LoadSnapshotOptions): ReturnType<typeof verifySnapshotDir> {
+  const v = await verifySnapshotDir(path, opts.key);
+  if ('problem' in v || !opts.check) return v;
+  const problem = await opts.check(path, v.manifest);
+  return problem ? { problem } : v;
 }
 
 interface Staged {

@@ -7,8 +7,10 @@ import { decode, encode } from './codec.js';
 import { applyBlock, newLedger, type Ledger } from './ledger.js';
 import type { Block, Tx } from './types.js';
 import { makeDirs } from '../common/mkdir.js';
+import { BLOCKS_FILE } from './height.js';
 
-export const BLOCKS_FILE = 'sim-blocks.jsonl';
+export { BLOCKS_FILE };
+
 export const POOL_FILE = 'sim-pool.json';
 
 export interface ChainStore {
