@@ -5,7 +5,7 @@
 // Validation here is position-free: every problem carries a path into the parsed document and says
 // whether it is about the key, the value, or the object that lacks a key. parse.ts turns paths into
 // line and column.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { describeValue } from '../common/describe.js';
@@ -26,6 +26,7 @@ import {
   type SchemaProblem,
 } from './schema/vocabulary.js';
 import { ACTION_KEYS, kindsVersion, STEP_KINDS } from './steps/registry.js';
+import { makeDirs } from '../common/mkdir.js';
 
 export { suggest } from '../common/suggest.js';
 export { MATCHER_EXPECTED, matcherIssues } from './schema/matchers.js';
@@ -105,8 +106,19 @@ function buildSchema(): z.ZodType {
         .meta({ propertyNames: { pattern: NAME_RE.source, not: { enum: [...RESERVED_WALLET_NAMES] } } })
         .optional(),
       steps: z.array(stepSchema).min(1).describe('the steps, run in order (at least one)'),
+      artifacts: z
+        .strictObject({
+          keep_secrets: z
+            .boolean()
+            .describe(
+              'keep the wallet secrets the steps send or get back (query_key answers, seeds, keys, passwords, multisig key exchange) in the artifacts and reports; default false: each is replaced by <redacted METHOD FIELD>',
+            )
+            .optional(),
+        })
+        .describe('what the run keeps in its artifacts: {keep_secrets?: true}')
+        .optional(),
     })
-    .describe('a saltnet scenario: name, steps and optional description, tags, backends, requires, wallets');
+    .describe('a saltnet scenario: name, steps and optional description, tags, backends, requires, wallets, artifacts');
   return scenarioSchema;
 }
 
@@ -187,6 +199,6 @@ export function scenarioJsonSchema(): Record<string, unknown> {
 
 /** Write the JSON Schema to `path` (for editor settings such as yaml.schemas), creating folders. */
 export function writeJsonSchema(path: string): void {
-  mkdirSync(dirname(path), { recursive: true });
+  makeDirs(dirname(path));
   writeFileSync(path, `${JSON.stringify(scenarioJsonSchema(), null, 2)}\n`);
 }

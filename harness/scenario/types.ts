@@ -119,6 +119,11 @@ export interface Scenario {
   requires: Requirements;
   wallets: WalletDecl[];
   steps: Step[];
+  /**
+   * `artifacts: { keep_secrets: true }`: the wallet secrets its exchanges carry (query_key answers, seeds and keys
+   * sent) stay in its artifacts and reports; by default they are redacted (redaction.ts).
+   */
+  keepSecrets?: boolean;
 }
 
 /** A scenario file that does not fit the language: every problem, each with where it is. */

@@ -5,7 +5,9 @@ import { createHash } from 'node:crypto';
 import { readFile, readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { blocksFileHeight } from './chain/height.js';
 
+export { BLOCKS_FILE as SIM_BLOCKS_FILE } from './chain/height.js';
 export { VERSION_LINE as SIM_VERSION_LINE } from './common/version.js';
 export { decode as base58Decode } from './crypto/base58.js';
 export { decodeVarint } from './crypto/varint.js';
@@ -46,4 +48,9 @@ export async function simCodeHash(): Promise<string> {
       .update(await readFile(f))
       .update('\0');
   return h.digest('hex');
+}
+
+/** The height of the simulated chain in a daemon's blocks file (SIM_BLOCKS_FILE), as the simulator would load it. */
+export async function simChainHeight(file: string): Promise<number> {
+  return blocksFileHeight(await readFile(file, 'utf8'));
 }

@@ -66,7 +66,10 @@ function check(input: CacheKeyInput): void {
     bad('walletSeeds must be a list of strings');
   if (input.unlocked !== undefined && typeof input.unlocked !== 'string') bad('unlocked must be a string');
   if (input.lookahead !== undefined && typeof input.lookahead !== 'string') bad('lookahead must be a string');
-  if (input.walletPool !== undefined && (!Array.isArray(input.walletPool) || input.walletPool.some((s) => typeof s !== 'string')))
+  if (
+    input.walletPool !== undefined &&
+    (!Array.isArray(input.walletPool) || input.walletPool.some((s) => typeof s !== 'string'))
+  )
     bad('walletPool must be a list of strings');
 }
 

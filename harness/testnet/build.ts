@@ -74,7 +74,9 @@ export function seedAddresses(
   spec: BackendSpec,
   seeds: string[],
 ): { miner: MiningAddresses; main: MiningAddresses } | undefined {
-  const p = spec.coin.addressPrefixes.find((x) => x.network === 'testnet' && x.family === 'cn' && x.type === 'standard');
+  const p = spec.coin.addressPrefixes.find(
+    (x) => x.network === 'testnet' && x.family === 'cn' && x.type === 'standard',
+  );
   if (!p) return undefined;
   return { miner: { cn: cnAddressOfSeed(seeds[0]!, p.prefix) }, main: { cn: cnAddressOfSeed(seeds[1]!, p.prefix) } };
 }
@@ -139,7 +141,8 @@ export async function buildChain(
         `saltnet: mined ${mined.height + extra - start} blocks, ${mined.plan.fundBlocks + extra} of them to the main wallet`,
       );
   } else {
-    main = await (beside.main ?? phase(run, 'walletRpcReady', () => startThroughRpc(run, wallets, password, addresses)));
+    main = await (beside.main ??
+      phase(run, 'walletRpcReady', () => startThroughRpc(run, wallets, password, addresses)));
     const r = await phase(run, 'mined', () =>
       mineForWallet(daemon.client, main.client, mining(addresses.miner ?? main.addresses, main.addresses)),
     );

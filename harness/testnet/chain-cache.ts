@@ -11,11 +11,17 @@ import { createHash } from 'node:crypto';
 import { basename, join } from 'node:path';
 import { cacheKey, fileSha256, type CacheKeyInput } from '../snapshot/key.js';
 import type { Manifest, ManifestWallet } from '../snapshot/manifest.js';
-import { loadSnapshot, saveSnapshot, type LoadSnapshotResult } from '../snapshot/store.js';
+import { saveSnapshot } from '../snapshot/store.js';
 import { fundingAsset } from './backends.js';
 import type { ResolvedBackend } from './binaries.js';
 import { fixtureWallet } from './fixture-wallets.js';
-import { DEFAULT_LOOKAHEAD, formatLookahead, LOOKAHEAD_EXPECTED, parseLookahead, WALLET2_LOOKAHEAD } from './lookahead.js';
+import {
+  DEFAULT_LOOKAHEAD,
+  formatLookahead,
+  LOOKAHEAD_EXPECTED,
+  parseLookahead,
+  WALLET2_LOOKAHEAD,
+} from './lookahead.js';
 import type { MiningAddresses } from './mining.js';
 
 /** Bump when the way a chain state is built changes (what is mined to whom, files kept): every snapshot is rebuilt. */
@@ -89,12 +95,47 @@ export function chainSpecFor(
     height: o.height ?? be.spec.defaultHeight,
     unlocked: o.unlocked ?? be.spec.defaultUnlocked,
     asset: fundingAsset(be.spec),
-    seeds: [fixtureWallet('miner').seed, fixtureWallet('main').seed],
+    seeds: fixtureSeeds(),
     lookahead: lookaheadOf(o),
   };
 }
 
-/** The lookahead the state's wallets get: the option's (checked), or wallet2's own when the wallet RPC restores them. */
+/** The seeds of the wallets every chain state is built for: the fixture wallets miner and main. */
+export function fixtureSeeds(): string[] {
+  return [fixtureWallet('miner').seed, fixtureWallet('main').seed];
+}
+
+/** What a chain key is computed from, as a manifest records it (`extra.unlocked` is `unlocked`). */
+export interface ChainKeyFields {
+  backend: string;
+  binaries: Record<string, string>;
+  /** The difficulty the state is mined at, not the one it is served at: one key for every served difficulty. */
+  prefixDifficulty: number;
+  /** The target height (the state may be higher: funding mines more). */
+  height: number;
+  /** `<atomic units> <asset>`, e.g. `110000000000 SAL1`. */
+  unlocked: string;
+  /** Default: the fixture wallets' seeds. */
+  seeds?: string[];
+  /** The subaddress lookahead written in the wallets' keys files (`extra.lookahead`; absent in older manifests). */
+  lookahead?: string;
+}
+
+export function chainKeyOf(f: ChainKeyFields): CacheKeyInput {
+  return {
+    backend: f.backend,
+    binaries: f.binaries,
+    difficulty: f.prefixDifficulty,
+    height: f.height,
+    unlocked: f.unlocked,
+    walletSeeds: (f.seeds ?? fixtureSeeds()).map((s) => createHash('sha256').update(s).digest('hex')),
+    // In the wallets' keys files: a state built with another lookahead is another state.
+    ...(f.lookahead !== undefined ? { lookahead: f.lookahead } : {}),
+    formatVersion: CHAIN_FORMAT_VERSION,
+  };
+}
+
+/** The lookahead of the state's wallets: the option's (checked), or wallet2's own when the wallet RPC restores them. */
 function lookaheadOf(o: { subaddressLookahead?: string; walletCreation?: 'cli' | 'rpc' }): string {
   if (o.walletCreation === 'rpc') return WALLET2_LOOKAHEAD;
   const text = o.subaddressLookahead ?? DEFAULT_LOOKAHEAD;
@@ -104,18 +145,15 @@ function lookaheadOf(o: { subaddressLookahead?: string; walletCreation?: 'cli' |
 }
 
 export async function chainKeyInput(be: ResolvedBackend, c: ChainSpec): Promise<CacheKeyInput> {
-  return {
+  return chainKeyOf({
     backend: be.spec.name,
     binaries: await binaryHashes(be),
-    // The difficulty the state is mined at, not the one it is served at: one key for every served difficulty.
-    difficulty: c.prefixDifficulty,
+    prefixDifficulty: c.prefixDifficulty,
     height: c.height,
     unlocked: `${c.unlocked} ${c.asset}`,
-    walletSeeds: c.seeds.map((s) => createHash('sha256').update(s).digest('hex')),
-    // In the wallets' keys files: a state built with another lookahead is another state.
+    seeds: c.seeds,
     lookahead: c.lookahead,
-    formatVersion: CHAIN_FORMAT_VERSION,
-  };
+  });
 }
 
 export async function chainKey(be: ResolvedBackend, c: ChainSpec): Promise<string> {
@@ -131,11 +169,6 @@ export function stateDirs(workdir: string): { daemon: string; wallets: string } 
 export function excludeFromSnapshot(path: string): boolean {
   const name = path.slice(path.lastIndexOf('/') + 1);
   return name === '.rpc-login' || name === 'lock.mdb' || name.endsWith('.log') || /\.log-\d/.test(name);
-}
-
-/** Restore the snapshot `key` into a workdir whose daemon and wallets folders are new or empty. */
-export function restoreChain(cacheDir: string, key: string, workdir: string): Promise<LoadSnapshotResult> {
-  return loadSnapshot({ cacheDir, key, targets: stateDirs(workdir) });
 }
 
 export interface SaveChainInput {

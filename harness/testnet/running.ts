@@ -5,6 +5,7 @@ import { assertKey } from '../snapshot/snapshot-dir.js';
 import type { Manifest } from '../snapshot/manifest.js';
 import type { Supervisor } from '../process/supervisor.js';
 import { scaled } from '../common/timeouts.js';
+import { describeExit } from '../process/errors.js';
 import type { DaemonClient } from '../rpc/daemon.js';
 import { binaryVersion, type ResolvedBackend } from './binaries.js';
 import { saveChain, type ChainSpec } from './chain-cache.js';
@@ -83,6 +84,15 @@ export interface Parts {
   snapshot: SnapshotInfo;
 }
 
+/** The programs that do not answer now, each with its pid and why. */
+function unresponsive(p: Parts): string[] {
+  const d = p.daemon.program;
+  return [
+    ...(d.unresponsive ? [`daemon (pid ${d.pid}) is not answering: ${d.unresponsive.reason}`] : []),
+    ...p.wallets.unresponsive(),
+  ];
+}
+
 /** Stopping and starting every program together, for saves, checkpoints and reverts. */
 interface StateOps {
   whileStopped<T>(why: string, fn: () => Promise<T>): Promise<T>;
@@ -91,10 +101,11 @@ interface StateOps {
 
 function stateOps(run: Run, p: Parts): StateOps {
   const { daemon, wallets } = p;
-  /** Every process stopped cleanly (wallets stored first): the state on disk is whole. */
-  const stopProcesses = async (): Promise<void> => {
-    await wallets.stopAll();
-    await daemon.program.stop();
+  /** Every process stopped (wallets stored first); what did not stop cleanly: the state on disk is whole without. */
+  const stopProcesses = async (): Promise<string[]> => {
+    const problems = await wallets.stopAll();
+    const d = await daemon.program.stop();
+    return d ? [...problems, `${daemon.program.name}: ${d}`] : problems;
   };
   const startProcesses = async (): Promise<void> => {
     await daemon.program.start();
@@ -109,8 +120,13 @@ function stateOps(run: Run, p: Parts): StateOps {
     const was = run.activity;
     run.activity = why;
     try {
-      await stopProcesses();
+      const problems = await stopProcesses();
       try {
+        // A wallet that was not stored (its program froze, or was killed) would be saved as it was long ago.
+        if (problems.length)
+          throw new Error(
+            `not every program stopped cleanly, so the state on disk may not be whole: ${problems.join('; ')}`,
+          );
         return await fn();
       } finally {
         await startProcesses();
@@ -120,6 +136,9 @@ function stateOps(run: Run, p: Parts): StateOps {
     }
   };
   const saveState = async (cdir: string, key: string): Promise<Manifest> => {
+    // Refused at once when a program does not answer: its wallet cannot be stored, and stopping it would only wait.
+    const silent = unresponsive(p);
+    if (silent.length) throw new Error(`cannot save the state: ${silent.join('; ')}`);
     const height = await daemon.client.height();
     const version = await binaryVersion(run.backend.paths.daemon).catch(() => undefined);
     return whileStopped(`while saving snapshot ${key}`, async () =>
@@ -130,7 +149,11 @@ function stateOps(run: Run, p: Parts): StateOps {
         difficulty: daemon.program.current.settings.difficulty,
         height,
         wallets: Object.entries(p.addresses).map(([name, a]) => ({ name, addresses: a })),
-        extra: { unlocked: `${run.chain.unlocked} ${run.chain.asset}`, target: run.chain.height },
+        extra: {
+          unlocked: `${run.chain.unlocked} ${run.chain.asset}`,
+          target: run.chain.height,
+          lookahead: run.chain.lookahead,
+        },
       }),
     );
   };
@@ -176,6 +199,8 @@ function testnetObject(run: Run, p: Parts, ops: StateOps, height: number, snapsh
   const stop = async (): Promise<void> => {
     if (stopped) return;
     stopped = true;
+    // What does not answer goes first, at once: a wallet waiting on a frozen daemon then hears of it and stops too.
+    for (const prog of [d, ...wallets.programs()]) if (prog.unresponsive) await prog.stop();
     await wallets.closeClients();
     await daemon.client.close().catch(() => undefined);
     await run.sup.stopAll();
@@ -210,6 +235,12 @@ function testnetObject(run: Run, p: Parts, ops: StateOps, height: number, snapsh
     height: () => daemon.client.height(),
     health: async () => ({ [d.name]: await d.health(), ...(await wallets.health()) }),
     crashes: () => [...d.crashes, ...wallets.crashes()],
+    unresponsive: () => unresponsive(p),
+    recoverUnresponsive: async () => {
+      const done: string[] = [];
+      for (const prog of [d, ...wallets.programs()]) if (await prog.recoverIfUnresponsive()) done.push(prog.name);
+      return done;
+    },
     ...mining(run, p),
     addWallet: (name: string) => wallets.add(name),
     wallets: () => wallets.handles(),
@@ -254,10 +285,22 @@ function mining(run: Run, p: Parts): Pick<Testnet, 'mine' | 'sync'> {
       signal: run.aborter.signal,
     });
   const mine = async (what: MineRequest, o: { sync?: boolean } = {}): Promise<number> => {
-    const target = mineTarget(what, await daemon.client.height());
-    const { height } = await mineTo(daemon.client, target, { ...mineOptions(run), addresses: p.minerAddresses });
-    if (o.sync !== false) await sync();
-    return height;
+    const before = daemon.program.crashes.length;
+    try {
+      const target = mineTarget(what, await daemon.client.height());
+      const { height } = await mineTo(daemon.client, target, { ...mineOptions(run), addresses: p.minerAddresses });
+      if (o.sync !== false) await sync();
+      return height;
+    } catch (err) {
+      // A refused or reset connection says nothing; the daemon's crash says what happened.
+      const crash = daemon.program.crashes.slice(before).at(-1);
+      if (!crash) throw err;
+      const last = crash.tail.at(-1);
+      throw new Error(
+        `the daemon ${describeExit(crash.exit)} while mining${last ? ` (its last line: ${last})` : ''}; its log: ${crash.logFile}`,
+        { cause: err },
+      );
+    }
   };
   return { mine, sync };
 }

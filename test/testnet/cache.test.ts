@@ -102,7 +102,7 @@ describe('up with the chain-state cache', () => {
     expect(logs.some((l) => l.includes(`restored snapshot ${built.key}`))).toBe(true);
   });
 
-  it('a change of height, prefix difficulty, funds or the wallets\' lookahead is another key (a miss); the served difficulty is not', async () => {
+  it("a change of height, prefix difficulty, funds or the wallets' lookahead is another key (a miss); the served difficulty is not", async () => {
     const be = resolveBackend('sim');
     const seeds = [fixtureWallet('miner').seed, fixtureWallet('main').seed];
     const base = {

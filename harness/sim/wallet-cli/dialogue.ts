@@ -13,7 +13,11 @@ import type { LineInput } from './input.js';
 const STARS = '*'.repeat(70);
 export const out = (line = ''): void => void process.stdout.write(`${line}\n`);
 
-export async function readPassword(opts: ParsedOptions, input: LineInput, creating: boolean): Promise<string | undefined> {
+export async function readPassword(
+  opts: ParsedOptions,
+  input: LineInput,
+  creating: boolean,
+): Promise<string | undefined> {
   const given = opts.get('password');
   if (given !== undefined) return given;
   const file = opts.get('password-file');

@@ -27,7 +27,7 @@ import {
   readLanguage,
   readPassword,
 } from './dialogue.js';
-
+import { dieOn, dieOnUncaught } from '../common/fatal.js';
 
 /** Commands of the real CLI that the simulator does not implement (they answer so, honestly). */
 const REAL_COMMANDS = new Set([
@@ -70,8 +70,6 @@ function parse(argv: string[]): ParsedOptions {
   }
 }
 
-
-
 async function create(path: string, opts: ParsedOptions, input: LineInput, daemon: DaemonClient): Promise<Wallet> {
   const password = await readPassword(opts, input, true);
   if (password === undefined) process.exit(1);
@@ -79,7 +77,10 @@ async function create(path: string, opts: ParsedOptions, input: LineInput, daemo
   let refreshFrom: number;
   let language = 'English';
   if (opts.has('restore-deterministic-wallet') || opts.has('restore-from-seed')) {
-    const words = opts.get('electrum-seed') ?? (await input.ask('Specify Electrum seed: '));
+    // Without --electrum-seed the seed is read from stdin (input_secure_line): on a pipe one line, no prompt
+    // (v1.1.3c, seen with the seed and an empty passphrase piped in).
+    const words =
+      opts.get('electrum-seed') ?? (await input.ask(process.stdin.isTTY ? 'Specify Electrum seed: ' : undefined));
     if (words === undefined) process.exit(1);
     try {
       seed = wordsToSeed(words);
@@ -263,6 +264,7 @@ async function main(): Promise<void> {
     console: false,
     category: 'wallet.simplewallet',
     sourceFile: 'simplewallet.cpp',
+    mode: 0o600,
   });
   log.log('I', VERSION_LINE);
   const lookaheadText = opts.get('subaddress-lookahead');
@@ -318,7 +320,5 @@ async function main(): Promise<void> {
   process.exit(0);
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-  process.exit(1);
-});
+dieOnUncaught();
+main().catch(dieOn);
