@@ -5,7 +5,7 @@ import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { reapStale } from '../process/registry.js';
 import { newTempWorkdir } from '../process/workdir.js';
-import { createSupervisor } from '../process/supervisor.js';
+import { createSupervisor, type Supervisor } from '../process/supervisor.js';
 import { setTimeoutFactor } from '../common/timeouts.js';
 import { MAX_THREADS } from '../limits.js';
 import { randomxMode, type BackendSpec } from './backends.js';
@@ -38,10 +38,8 @@ export async function openRun(opts: TestnetOptions): Promise<Run> {
   const dirs = stateDirs(workdir);
   const hadState = nonEmpty(dirs.daemon) || nonEmpty(dirs.wallets);
   makeWorkdir(workdir, !ownWorkdir, ['logs', 'wallets']);
-  // A temporary workdir goes with the testnet on every clean stop (Ctrl-C included); it stays when startup failed, for
-  // its logs.
-  // So does one whose programs crashed while it was up: the crash logs are what the user needs next.
-  // The run record says whether to keep it, so that a reaper (saltnet itself killed) decides the same.
+  // A temporary workdir goes with the testnet on every clean stop (Ctrl-C included); it stays, for its logs, when
+  // startup failed or a program crashed while up. The run record says so: a reaper (saltnet killed) decides the same.
   const keepWorkdir = (): void => {
     if (ownWorkdir) sup.keepWorkdir(true);
   };
@@ -61,23 +59,13 @@ export async function openRun(opts: TestnetOptions): Promise<Run> {
     },
   });
   const aborter = new AbortController();
-  try {
-    guard = await guardWorkdir(workdir, {
-      given: !ownWorkdir,
-      runId: sup.runId,
-      what: `the testnet of ${selfDescription()}`,
-      // Gone under the testnet: said, no program is started again (mayRestart), the testnet stops.
-      onGone: (why) => {
-        const message = `${why}: the testnet is stopped (saltnet never starts it again on an empty folder)`;
-        log(`saltnet: ${message}`);
-        events.handle({ event: 'workdir-gone', workdir, message, at: new Date().toISOString() });
-        if (!aborter.signal.aborted) aborter.abort(new Error(message));
-      },
-    });
-  } catch (err) {
-    await sup.stopAll();
-    throw err;
-  }
+  // Gone under the testnet: said, no program is started again (mayRestart), the testnet stops.
+  guard = await lockWorkdir(sup, workdir, !ownWorkdir, (why) => {
+    const message = `${why}: the testnet is stopped (saltnet never starts it again on an empty folder)`;
+    log(`saltnet: ${message}`);
+    events.handle({ event: 'workdir-gone', workdir, message, at: new Date().toISOString() });
+    if (!aborter.signal.aborted) aborter.abort(new Error(message));
+  });
   const events = runEvents(sup, {
     isUp: () => run.activity === UP,
     onCrashAfterReady: keepWorkdir,
@@ -112,6 +100,26 @@ export async function openRun(opts: TestnetOptions): Promise<Run> {
     keepWorkdir,
   };
   return run;
+}
+
+/** The workdir's lock (workdir-guard.ts); when it cannot be had, whatever the supervisor started is stopped. */
+async function lockWorkdir(
+  sup: Supervisor,
+  workdir: string,
+  given: boolean,
+  onGone: (why: string) => void,
+): Promise<WorkdirGuard> {
+  try {
+    return await guardWorkdir(workdir, {
+      given,
+      runId: sup.runId,
+      what: `the testnet of ${selfDescription()}`,
+      onGone,
+    });
+  } catch (err) {
+    await sup.stopAll();
+    throw err;
+  }
 }
 
 /**

@@ -191,20 +191,25 @@ export function assemble(
   return { saveBuilt, setPrefix, finish: (height) => testnetObject(run, p, ops, height, () => snapshot) };
 }
 
+/** The testnet's stop, once however often it is called. */
+function stopOnce(run: Run, p: Parts): () => Promise<void> {
+  let stopped = false;
+  return async () => {
+    if (stopped) return;
+    stopped = true;
+    // What does not answer goes first, at once: a wallet waiting on a frozen daemon then hears of it and stops too.
+    for (const prog of [p.daemon.program, ...p.wallets.programs()]) if (prog.unresponsive) await prog.stop();
+    await p.wallets.closeClients();
+    await p.daemon.client.close().catch(() => undefined);
+    await run.sup.stopAll();
+  };
+}
+
 function testnetObject(run: Run, p: Parts, ops: StateOps, height: number, snapshot: () => SnapshotInfo): Testnet {
   const { daemon, wallets, main } = p;
   const d = daemon.program;
   const taken = new Set<string>();
-  let stopped = false;
-  const stop = async (): Promise<void> => {
-    if (stopped) return;
-    stopped = true;
-    // What does not answer goes first, at once: a wallet waiting on a frozen daemon then hears of it and stops too.
-    for (const prog of [d, ...wallets.programs()]) if (prog.unresponsive) await prog.stop();
-    await wallets.closeClients();
-    await daemon.client.close().catch(() => undefined);
-    await run.sup.stopAll();
-  };
+  const stop = stopOnce(run, p);
   return {
     backend: run.backend,
     workdir: run.workdir,
