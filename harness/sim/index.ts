@@ -11,21 +11,6 @@ export { BLOCKS_FILE as SIM_BLOCKS_FILE } from './chain/height.js';
 export { VERSION_LINE as SIM_VERSION_LINE } from './common/version.js';
 export { decode as base58Decode } from './crypto/base58.js';
 export { decodeVarint } from './crypto/varint.js';
-import { encode as base58Encode } from './crypto/base58.js';
-import { cnKeysFromSeed } from './crypto/keys.js';
-import { wordsToSeed } from './crypto/mnemonic.js';
-import { encodeVarint } from './crypto/varint.js';
-import { keccak_256 } from '@noble/hashes/sha3.js';
-
-/**
- * The CN (legacy) standard address of a 25-word seed under an address prefix: Monero's key derivation, which the real
- * Salvium and Monero wallets use too (so a testnet can mine to a fixture wallet before its wallet CLI has restored it).
- */
-export function cnAddressOfSeed(words: string, prefix: number): string {
-  const k = cnKeysFromSeed(wordsToSeed(words));
-  const body = Uint8Array.from([...encodeVarint(prefix), ...k.spendPublic, ...k.viewPublic]);
-  return base58Encode(Uint8Array.from([...body, ...keccak_256(body).subarray(0, 4)]));
-}
 
 /** The folder with the simulated `salviumd`, `salvium-wallet-cli` and `salvium-wallet-rpc` (a drop-in --bin-dir). */
 export const SIM_BIN_DIR = fileURLToPath(

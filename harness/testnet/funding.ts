@@ -76,44 +76,34 @@ export async function mineForWallet(
   return { ...mined, height: await daemon.height(), extraBlocks };
 }
 
-/** The mining plan of `o` from the chain height `start`. */
-export function planFor(o: Pick<MineForOptions, 'spec' | 'target' | 'need'>, start: number): MiningPlan {
-  return planMining({
+/**
+ * Mine to the target height by the plan alone, without asking the test wallet anything: a cold
+ * build needs no wallet RPC while it mines (the addresses come from the wallet CLI's restore).
+ * Follow it with topUp once the wallet RPC runs.
+ */
+export async function mineChain(daemon: DaemonClient, o: MineForOptions): Promise<Omit<MinedChain, 'extraBlocks'>> {
+  const { miner, main, target, need, progress, ...mine } = o;
+  const start = await daemon.height();
+  const plan = planMining({
     height: start,
-    target: o.target,
-    need: o.need,
+    target,
+    need,
     fundFromHeight: o.spec.fundFromHeight,
     typicalReward: o.spec.typicalReward,
     coinbaseUnlock: o.spec.coinbaseUnlock,
     minFundBlocks: o.spec.minFundBlocks,
   });
-}
-
-/**
- * Mine to the target height by the plan alone, without asking the test wallet anything: a cold
- * build needs no wallet RPC while it mines (the addresses come from the wallet CLI's restore).
- * Follow it with topUp once the wallet RPC runs. `stage`: a plan made earlier, and a height to stop
- * at (a cold build mines below the Carrot height before the wallets' Carrot addresses are known).
- */
-export async function mineChain(
-  daemon: DaemonClient,
-  o: MineForOptions,
-  stage: { plan?: MiningPlan; until?: number } = {},
-): Promise<Omit<MinedChain, 'extraBlocks'>> {
-  const { miner, main, target, need: _need, progress, ...mine } = o;
-  const plan = stage.plan ?? planFor(o, await daemon.height());
-  const cap = (h: number): number => Math.min(h, stage.until ?? h);
   // One progress line/bar over the three stretches.
   const segment = progress ? { update: (h: number) => progress.update(h), done: () => undefined } : undefined;
   const to = async (height: number, addresses: MiningAddresses): Promise<void> => {
     if ((await daemon.height()) < height)
       await mineTo(daemon, height, { ...mine, addresses, ...(segment ? { progress: segment } : {}) });
   };
-  await to(cap(plan.fundFrom), miner);
-  await to(cap(plan.fundedTo), main);
-  await to(cap(target), miner);
+  await to(plan.fundFrom, miner);
+  await to(plan.fundedTo, main);
+  await to(target, miner);
   const height = await daemon.height();
-  if (stage.until === undefined || stage.until >= target) progress?.done(height);
+  progress?.done(height);
   return { height, plan };
 }
 

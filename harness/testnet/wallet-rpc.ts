@@ -39,8 +39,7 @@ export interface WalletRpcOptions {
   password: string;
   /** `--password-file` for walletFile (the real program refuses it with walletDir). */
   passwordFile?: string;
-  /** The daemon (read at each start: a testnet whose daemon moved ports points its wallets at the new ones). */
-  daemonUrl: string | (() => string);
+  daemonUrl: string;
   workdir: string;
   /** `digest`: HTTP Digest login with generated credentials; `none`: --disable-rpc-login. */
   login: 'none' | 'digest';
@@ -54,11 +53,6 @@ export interface WalletRpcOptions {
   port?: number;
   /** Reuse these Digest credentials (a restart); default: generated when login is digest. */
   credentials?: Credentials;
-  /**
-   * false: `--no-initial-sync`, ready without refreshing first (and without a daemon: it may be starting beside it).
-   * The caller refreshes.
-   */
-  initialSync?: boolean;
 }
 
 /** How the wallet RPC finds its wallet: a file (its password from a file) or a folder. */
@@ -117,7 +111,7 @@ async function launchWalletRpc(
     '--testnet',
     ...walletArgs(o),
     '--daemon-address',
-    (typeof o.daemonUrl === 'function' ? o.daemonUrl() : o.daemonUrl).replace(/^https?:\/\//, ''),
+    o.daemonUrl.replace(/^https?:\/\//, ''),
     '--rpc-bind-ip',
     '127.0.0.1',
     '--rpc-bind-port',
@@ -130,7 +124,6 @@ async function launchWalletRpc(
     'disabled',
     '--daemon-ssl',
     'disabled',
-    ...(o.initialSync === false ? ['--no-initial-sync'] : []),
     ...be.spec.walletArgs,
     // The user alone: the program then reads the password from stdin.
     ...(credentials ? ['--rpc-login', credentials.username] : ['--disable-rpc-login']),
@@ -195,13 +188,8 @@ export function defineWalletRpc(
     name: o.name,
     async start(previous) {
       if (previous) await previous.client.close().catch(() => undefined);
-      // A restart keeps its endpoint and login, and syncs before it is ready.
       const again = previous
-        ? {
-            port: previous.port,
-            initialSync: true,
-            ...(previous.credentials ? { credentials: previous.credentials } : {}),
-          }
+        ? { port: previous.port, ...(previous.credentials ? { credentials: previous.credentials } : {}) }
         : {};
       const h = await startWalletRpc(sup, be, { ...o, ...again, restarts: 0 });
       const open = o.open?.();

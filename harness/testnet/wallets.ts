@@ -58,11 +58,6 @@ export class WalletSet {
 
   constructor(private readonly o: WalletSetOptions) {}
 
-  /** The daemon the wallet RPCs started from now on talk to (the daemon moved to other ports). */
-  setDaemonUrl(url: string): void {
-    this.o.daemonUrl = url;
-  }
-
   /** Every wallet by name, `main` first. */
   handles(): Map<string, WalletHandle> {
     return new Map([...this.entries].map(([n, e]) => [n, e.handle]));
@@ -90,12 +85,7 @@ export class WalletSet {
    */
   async start(
     name: string,
-    o: {
-      dirMode: boolean;
-      prepare?: (client: WalletClient) => Promise<void>;
-      /** false: the first start skips the initial sync (the daemon may not be up yet); restarts sync. */
-      initialSync?: boolean;
-    },
+    o: { dirMode: boolean; prepare?: (client: WalletClient) => Promise<void> },
   ): Promise<WalletHandle> {
     const file = join(this.o.walletsDir, name);
     let opened = false;
@@ -103,11 +93,10 @@ export class WalletSet {
       name: name === 'main' ? 'wallet-rpc' : `wallet-rpc-${name}`,
       password: this.o.password,
       passwordFile: this.o.passwordFile,
-      daemonUrl: () => this.o.daemonUrl,
+      daemonUrl: this.o.daemonUrl,
       workdir: this.o.workdir,
       login: this.o.login,
       timeoutMs: 300_000,
-      ...(o.initialSync === false ? { initialSync: false } : {}),
       ...(o.dirMode ? { walletDir: this.o.walletsDir } : { walletFile: file }),
       open: () => (o.dirMode && opened ? { filename: name, password: this.o.password } : undefined),
     });
