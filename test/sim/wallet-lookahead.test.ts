@@ -94,6 +94,31 @@ describe('--subaddress-lookahead 2:20', () => {
     expect(await indexIn(small.port, a25)).toEqual(NOT_MINE);
   }, 60_000);
 
+  it("an offline restore (as saltnet's cold build runs it) answers as v1.1.3c did, in order", async () => {
+    const seed = (await result(big.port, 'query_key', { key_type: 'mnemonic' })).key as string;
+    const p = spawnSim(
+      'salvium-wallet-cli',
+      ['--testnet', '--offline', '--restore-deterministic-wallet', '--restore-height', '0']
+        .concat(['--generate-new-wallet', join(dir, 'offline'), '--password', 'pw', '--subaddress-lookahead', '2:20'])
+        .concat(['--log-file', join(dir, 'offline.cli.log')]),
+      { input: `${seed}\n\n1\n0\nY\nN\nexit\n` },
+    );
+    await p.proc;
+    // Recorded from salvium-wallet-cli v1.1.3c with this very input (the prompts end without a line break).
+    const expected = [
+      'Restore height 0 is not yet reached. The current estimated height is 0',
+      'Still apply restore height?  (Y/Yes/N/No): The daemon is not set up to background mine.',
+      'With background mining enabled, the daemon will mine when idle and not on battery.',
+      'Enabling this supports the network you are using, and makes you eligible for receiving new SALs',
+      'Do you want to do it now? (Y/Yes/N/No): : Background mining not enabled. Set setup-background-mining to 1 to change.',
+      'If you are new to Salvium, type "welcome" for a brief overview.',
+      'Error: wallet failed to connect to daemon, because it is set to offline mode',
+    ];
+    const lines = p.output().split('\n');
+    const at = lines.indexOf(expected[0]!);
+    expect(lines.slice(at, at + expected.length)).toEqual(expected);
+  }, 60_000);
+
   it('is refused unless it is two numbers, and a zero ends the CLI', async () => {
     const bad = await cli(join(dir, 'bad'), ['--subaddress-lookahead', '2-20']);
     expect(bad.out).toContain('Error: invalid format for subaddress lookahead; must be <major>:<minor>');

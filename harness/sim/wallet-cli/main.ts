@@ -14,7 +14,7 @@ import { createDaemonClient, type DaemonClient } from '../wallet/daemon-client.j
 import { InvalidPassword, walletExists } from '../wallet/files.js';
 import { daemonAddress, WALLET_CLI_OPTIONS } from '../wallet/options.js';
 import { refresh } from '../wallet/scan.js';
-import { loadWallet, newWallet, primaryAddress, saveWallet, type Wallet } from '../wallet/state.js';
+import { emptyState, loadWallet, newWallet, primaryAddress, saveWallet, type Wallet } from '../wallet/state.js';
 import { parseLookaheadArg } from '../wallet/subaddresses.js';
 import { balanceOf } from '../wallet/views.js';
 import { createLineInput, type LineInput } from './input.js';
@@ -103,7 +103,6 @@ async function create(path: string, opts: ParsedOptions, input: LineInput, daemo
         'Restore from specific blockchain height (optional, default 0),\nor alternatively from specific date (YYYY-MM-DD): ',
       ));
     refreshFrom = /^\d+$/.test((h ?? '').trim()) ? Number((h ?? '').trim()) : 0;
-    refreshFrom = await confirmRestoreHeight(refreshFrom, opts, input, daemon);
   } else {
     const lang = await readLanguage(opts, input);
     if (lang === undefined) process.exit(1);
@@ -126,6 +125,15 @@ async function create(path: string, opts: ParsedOptions, input: LineInput, daemo
   saveWallet(w);
   if (opts.has('create-address-file')) writeFileSync(`${path}.address.txt`, primaryAddress(w));
   printGenerated(w, !seed);
+  // simplewallet asks once the wallet is generated (m_restoring), then sets the height and rewrites the wallet.
+  if (seed) {
+    const confirmed = await confirmRestoreHeight(refreshFrom, opts, input, daemon);
+    if (confirmed !== refreshFrom) {
+      w.keysFile.refreshFrom = confirmed;
+      w.state = emptyState(confirmed);
+      saveWallet(w);
+    }
+  }
   return w;
 }
 
