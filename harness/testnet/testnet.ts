@@ -78,7 +78,6 @@ async function buildChain(
   const addresses = readAddresses(dirs.wallets);
   const fresh = !existsSync(join(dirs.wallets, 'main.keys'));
   const viaRpc = run.opts.walletCreation === 'rpc';
-  const daemonUrl = daemon.program.current.url;
   const funds = { target: chain.height, need: chain.unlocked, asset: chain.asset };
   const start = await daemon.client.height();
   const progress =
@@ -100,13 +99,12 @@ async function buildChain(
         walletsDir: dirs.wallets,
         password,
         passwordFile: walletPasswordFile(run.workdir),
-        daemonUrl,
         workdir: run.workdir,
         timeoutMs: 120_000,
         lookahead: chain.lookahead,
         log: run.log,
       };
-      // Two wallet programs restoring side by side: each mostly waits on its daemon.
+      // Two wallet programs restoring side by side, offline (no daemon needed: the wallet RPC scans).
       [addresses.miner, addresses.main] = await Promise.all([
         restoreWithCli(run.sup, run.backend, { ...cli, name: 'miner', seed: seeds.miner }),
         restoreWithCli(run.sup, run.backend, { ...cli, name: 'main', seed: seeds.main }),

@@ -46,10 +46,7 @@ export interface CreateWalletOptions {
   passwordFile: string;
   /** The daemon it talks to; none with `offline`. */
   daemonUrl?: string;
-  /**
-   * `--offline`: no daemon at all (nothing scanned: the wallet RPC that opens it scans). Restores then need no daemon
-   * and can run while the daemon starts and mines.
-   */
+  /** `--offline`: no daemon at all (nothing scanned: the wallet RPC that opens the wallet scans). */
   offline?: boolean;
   workdir: string;
   /** Deadline for each prompt, unscaled: waitForText applies --timeout-factor. */

@@ -34,7 +34,7 @@ export async function walletAddresses(client: WalletClient): Promise<MiningAddre
 
 /**
  * Restore `name` from `seed` with the wallet CLI into wallets/<name>, offline: it needs no daemon (the wallet RPC that
- * opens it scans the chain), so it runs while the daemon starts and mines.
+ * opens it scans the chain).
  */
 export async function restoreWithCli(
   sup: Supervisor,
