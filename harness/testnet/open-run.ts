@@ -21,6 +21,26 @@ const UP = 'while the testnet was up';
 
 const nonEmpty = (dir: string): boolean => existsSync(dir) && readdirSync(dir).length > 0;
 
+/** One testnet per workdir: its lock, or every process stopped and the reason thrown. */
+async function guardOrStop(
+  sup: ReturnType<typeof createSupervisor>,
+  workdir: string,
+  given: boolean,
+  onGone: (why: string) => void,
+): Promise<WorkdirGuard> {
+  try {
+    return await guardWorkdir(workdir, {
+      given,
+      runId: sup.runId,
+      what: `the testnet of ${selfDescription()}`,
+      onGone,
+    });
+  } catch (err) {
+    await sup.stopAll();
+    throw err;
+  }
+}
+
 export async function openRun(opts: TestnetOptions): Promise<Run> {
   if (opts.timeoutFactor) setTimeoutFactor(opts.timeoutFactor);
   const log = opts.log ?? ((l: string) => process.stderr.write(`${l}\n`));
@@ -38,10 +58,8 @@ export async function openRun(opts: TestnetOptions): Promise<Run> {
   const dirs = stateDirs(workdir);
   const hadState = nonEmpty(dirs.daemon) || nonEmpty(dirs.wallets);
   makeWorkdir(workdir, !ownWorkdir, ['logs', 'wallets']);
-  // A temporary workdir goes with the testnet on every clean stop (Ctrl-C included); it stays when startup failed, for
-  // its logs.
-  // So does one whose programs crashed while it was up: the crash logs are what the user needs next.
-  // The run record says whether to keep it, so that a reaper (saltnet itself killed) decides the same.
+  // A temporary workdir goes with the testnet on every clean stop (Ctrl-C included); it stays when startup failed, or
+  // a program crashed while it was up, for its logs. The run record says which, so a reaper decides the same.
   const keepWorkdir = (): void => {
     if (ownWorkdir) sup.keepWorkdir(true);
   };
@@ -61,23 +79,13 @@ export async function openRun(opts: TestnetOptions): Promise<Run> {
     },
   });
   const aborter = new AbortController();
-  try {
-    guard = await guardWorkdir(workdir, {
-      given: !ownWorkdir,
-      runId: sup.runId,
-      what: `the testnet of ${selfDescription()}`,
-      // Gone under the testnet: said, no program is started again (mayRestart), the testnet stops.
-      onGone: (why) => {
-        const message = `${why}: the testnet is stopped (saltnet never starts it again on an empty folder)`;
-        log(`saltnet: ${message}`);
-        events.handle({ event: 'workdir-gone', workdir, message, at: new Date().toISOString() });
-        if (!aborter.signal.aborted) aborter.abort(new Error(message));
-      },
-    });
-  } catch (err) {
-    await sup.stopAll();
-    throw err;
-  }
+  // Gone under the testnet: said, no program is started again (mayRestart), the testnet stops.
+  guard = await guardOrStop(sup, workdir, !ownWorkdir, (why) => {
+    const message = `${why}: the testnet is stopped (saltnet never starts it again on an empty folder)`;
+    log(`saltnet: ${message}`);
+    events.handle({ event: 'workdir-gone', workdir, message, at: new Date().toISOString() });
+    if (!aborter.signal.aborted) aborter.abort(new Error(message));
+  });
   const events = runEvents(sup, {
     isUp: () => run.activity === UP,
     onCrashAfterReady: keepWorkdir,

@@ -190,7 +190,6 @@ export function assemble(
 function testnetObject(run: Run, p: Parts, ops: StateOps, height: number, snapshot: () => SnapshotInfo): Testnet {
   const { daemon, wallets, main } = p;
   const d = daemon.program;
-  const taken = new Set<string>();
   let stopped = false;
   const stop = async (): Promise<void> => {
     if (stopped) return;
@@ -245,6 +244,25 @@ function testnetObject(run: Run, p: Parts, ops: StateOps, height: number, snapsh
       if (what === 'daemon') await d.restart();
       else await wallets.restart(walletName);
     },
+    ...checkpoints(run, ops),
+    saveSnapshot: async (key: string) => {
+      // Refused before any program is stopped: a bad key must not cost the user their pids.
+      assertKey(key);
+      return ops.saveState(resolveCacheDir(run.opts.cacheDir ? { cacheDir: run.opts.cacheDir } : {}), key);
+    },
+    onEvent: (listener) => run.events.on(listener),
+    get failure() {
+      return run.events.failure;
+    },
+    stop,
+    [Symbol.asyncDispose]: stop,
+  };
+}
+
+/** Checkpoints of the testnet's state: taken and reverted with its programs stopped. */
+function checkpoints(run: Run, ops: StateOps): Pick<Testnet, 'checkpoint' | 'revert' | 'checkpoints'> {
+  const taken = new Set<string>();
+  return {
     checkpoint: (name: string) =>
       ops.whileStopped(`while taking checkpoint ${name}`, async () => {
         await checkpointState(run.workdir, name);
@@ -258,17 +276,6 @@ function testnetObject(run: Run, p: Parts, ops: StateOps, height: number, snapsh
       await ops.whileStopped(`while reverting to checkpoint ${name}`, () => revertState(run.workdir, name));
     },
     checkpoints: () => [...taken],
-    saveSnapshot: async (key: string) => {
-      // Refused before any program is stopped: a bad key must not cost the user their pids.
-      assertKey(key);
-      return ops.saveState(resolveCacheDir(run.opts.cacheDir ? { cacheDir: run.opts.cacheDir } : {}), key);
-    },
-    onEvent: (listener) => run.events.on(listener),
-    get failure() {
-      return run.events.failure;
-    },
-    stop,
-    [Symbol.asyncDispose]: stop,
   };
 }
 

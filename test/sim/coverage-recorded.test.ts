@@ -24,7 +24,7 @@ function modelled(doc: string): string[] {
   return [...doc.matchAll(/^\|\s*`([^`]+)`[^|]*\|\s*modelled\s*\|/gm)].map((m) => m[1]!);
 }
 
-/** Whether `text` names `method` as a method (`transfer`, not `transfer_split`; `/get_info`, or `get_info` as a path). */
+/** Whether `text` names `method` as a method (`transfer`, not `transfer_split`; `/get_info`, or as a path). */
 function names(text: string, method: string): boolean {
   const bare = method.replace(/^\//, '');
   return new RegExp(`(?<![\\w/.])/?${bare.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w.])`).test(text);
