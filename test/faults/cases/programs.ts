@@ -178,7 +178,7 @@ export const FREEZE_CASES: FaultCase[] = [
       const u = await ctx.up([], { env: { SALTNET_SIM_TEST_STALL: 'store:3000' } });
       const file = join(ctx.dir, 'k3.tar.gz');
       const save = ctx.cli(['snapshot', 'save', file], { timeoutMs: 45_000 });
-      await until('the store under way', logSays(u.ready.workdir, 'wallet-rpc.log', /TEST stall store/), 20_000);
+      await until('the store under way', logSays(u.ready.workdir, 'wallet-rpc.log', /TEST stall store/), 45_000);
       const pid = ctx.pid('wallet-rpc');
       signal(pid, 'SIGSTOP');
       const s = await save.finally(() => signal(pid, 'SIGCONT'));
@@ -276,7 +276,7 @@ export const KILL_CASES: FaultCase[] = [
       const u = await ctx.up([], { env: { SALTNET_SIM_TEST_STALL: 'store:3000' } });
       const file = join(ctx.dir, 'k3.tar.gz');
       const save = ctx.cli(['snapshot', 'save', file], { timeoutMs: 45_000 });
-      await until('the store under way', logSays(u.ready.workdir, 'wallet-rpc.log', /TEST stall store/), 20_000);
+      await until('the store under way', logSays(u.ready.workdir, 'wallet-rpc.log', /TEST stall store/), 45_000);
       signal(ctx.pid('wallet-rpc'), 'SIGKILL');
       const s = await save;
       expect(s.code, s.out).toBe(1);
