@@ -19,3 +19,6 @@ export const MAX_TIMEOUT_FACTOR = 100;
 
 /** The most scenario workers (`--workers`): each runs a testnet of its own. */
 export const MAX_WORKERS = 64;
+
+/** The longest automine block time (`--block-time`, seconds): a day. */
+export const MAX_BLOCK_TIME = 86_400;

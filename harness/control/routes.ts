@@ -1,11 +1,15 @@
 // What the control endpoint of a running `saltnet up` does: one entry per request.
 import { summarize, type SnapshotSummary } from '../snapshot/manifest.js';
+import type { AutomineChange, AutomineMode } from '../testnet/automine.js';
+import type { FundResult } from '../testnet/faucet.js';
 import type { MineRequest } from '../testnet/sync.js';
 import type { Testnet } from '../testnet/types.js';
 
 export interface ControlRoute {
   /** What the testnet is doing while it runs, for a request refused meanwhile ("busy saving a snapshot"). */
   busy: string;
+  /** Answered at once even while another request runs (it neither stops programs nor mines itself). */
+  concurrent?: true;
   run(t: Testnet, body: unknown, env: { cacheDir: string }): Promise<unknown>;
 }
 
@@ -26,6 +30,24 @@ export interface MineAnswer {
   /** The wallets refreshed to that height. */
   synced: string[];
 }
+
+export interface AutomineBody {
+  /** The change; none: only the mode is answered. */
+  change?: AutomineChange;
+}
+
+export interface AutomineAnswer {
+  mode: AutomineMode;
+}
+
+export interface FundBody {
+  address: string;
+  /** Atomic units, as a decimal string (JSON has no big integers). */
+  amount: string;
+  asset?: string;
+}
+
+export type FundAnswer = FundResult;
 
 const field = (body: unknown, key: string): unknown =>
   body !== null && typeof body === 'object' ? (body as Record<string, unknown>)[key] : undefined;
@@ -49,6 +71,27 @@ export const CONTROL_ROUTES: Record<string, ControlRoute> = {
       const sync = field(body, 'sync') !== false;
       const height = await t.mine(what, { sync });
       return { height, synced: sync ? [...t.wallets().keys()] : [] };
+    },
+  },
+  '/automine': {
+    busy: 'switching automine',
+    concurrent: true,
+    run(t, body): Promise<AutomineAnswer> {
+      const change = field(body, 'change') as AutomineChange | undefined;
+      return Promise.resolve({ mode: change === undefined ? t.automine() : t.setAutomine(change) });
+    },
+  },
+  '/fund': {
+    busy: 'funding',
+    async run(t, body): Promise<FundAnswer> {
+      const address = field(body, 'address');
+      const amount = field(body, 'amount');
+      const asset = field(body, 'asset');
+      if (typeof address !== 'string' || !address) throw new Error('no address');
+      if (typeof amount !== 'string' || !/^\d+$/.test(amount))
+        throw new Error(`amount must be atomic units as a string of digits, got ${JSON.stringify(amount)}`);
+      if (asset !== undefined && typeof asset !== 'string') throw new Error('asset must be a string');
+      return t.fund({ address, amount: BigInt(amount), ...(asset ? { asset } : {}) });
     },
   },
 };

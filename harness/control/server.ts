@@ -79,6 +79,7 @@ export async function startControlServer(t: Testnet, cacheDir: string): Promise<
   let running: string | undefined;
   const handle = async (route: ControlRoute, req: IncomingMessage): Promise<unknown> => {
     const body = await readBody(req);
+    if (route.concurrent) return route.run(t, body, { cacheDir });
     if (running) throw new HttpError(409, `the testnet is busy ${running}; try again when it is done`);
     running = route.busy;
     try {

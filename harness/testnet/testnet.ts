@@ -44,6 +44,7 @@ import type { Testnet, TestnetOptions } from './types.js';
 import { readAddresses, restoreWithCli, restoreWithRpc, writeAddresses, type WalletAddresses } from './wallet-setup.js';
 import { WalletSet, type WalletHandle } from './wallets.js';
 import { makeWorkdir } from './workdir.js';
+import { checkFixedPorts, fixedPorts } from './standard-ports.js';
 
 export type { Testnet, TestnetOptions } from './types.js';
 export type { SnapshotInfo } from './state.js';
@@ -70,6 +71,9 @@ async function openRun(opts: TestnetOptions): Promise<Run> {
   const serve = miningFor(backend.spec, opts, chain.difficulty);
   // Whatever an earlier run left when it was killed goes first.
   for (const r of await reapStale({ log })) log(`saltnet: reaped stale run ${r.runId} (its owner had died)`);
+  // --ports standard: every port free, or nothing starts.
+  const ports = fixedPorts(backend.spec, opts.ports);
+  if (ports) await checkFixedPorts(backend.spec, ports);
   const ownWorkdir = opts.workdir === undefined;
   const workdir = resolve(opts.workdir ?? newTempWorkdir());
   const dirs = stateDirs(workdir);
@@ -104,6 +108,7 @@ async function openRun(opts: TestnetOptions): Promise<Run> {
     opts,
     log,
     backend,
+    ...(ports ? { ports } : {}),
     chain,
     build,
     serve,
@@ -151,7 +156,12 @@ async function startDaemonProgram(run: Run): Promise<Daemon> {
   const def = defineDaemon(
     run.sup,
     run.backend,
-    { workdir: run.workdir, timeoutMs: 60_000, ...(o.daemonEnv ? { env: o.daemonEnv } : {}) },
+    {
+      workdir: run.workdir,
+      timeoutMs: 60_000,
+      ...(o.daemonEnv ? { env: o.daemonEnv } : {}),
+      ...(run.ports ? { ports: run.ports.daemon } : {}),
+    },
     () => run.mining,
   );
   const program = new Program(def, run.programs);
@@ -277,6 +287,7 @@ export async function startTestnet(opts: TestnetOptions = {}): Promise<Testnet> 
       daemonUrl: daemon.program.current.url,
       login: opts.login ?? 'none',
       programs: run.programs,
+      ...(run.ports ? { mainPort: run.ports.walletRpc } : {}),
     });
     closers.push(() => wallets.closeClients());
     const { main, addresses } = await buildChain(run, daemon, wallets, password);

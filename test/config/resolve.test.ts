@@ -23,6 +23,8 @@ describe('built-in defaults', () => {
       walletCreation: 'cli',
       prefixDifficulty: 'cheap',
       randomx: 'auto',
+      mineOnTx: false,
+      ports: 'random',
       timeoutFactor: 1,
       snapshots: true,
       run: {

@@ -1,5 +1,6 @@
 // Every step kind, in the order the docs list them. The schema, the parser, the runner and the docs
 // generator read them from here: a new step kind is its module and one line below.
+import { automine } from './automine.js';
 import { getBalance, getbalance } from './balance.js';
 import { call } from './call.js';
 import { createToken } from './create-token.js';
@@ -29,7 +30,17 @@ const CALLS = [
   getTokens,
 ] as const;
 
-export const STEP_KINDS = [...CALLS, mine, waitStep(CALLS), metadata, restart, snapshot, revert, log] as const;
+export const STEP_KINDS = [
+  ...CALLS,
+  mine,
+  automine,
+  waitStep(CALLS),
+  metadata,
+  restart,
+  snapshot,
+  revert,
+  log,
+] as const;
 
 type Kind = (typeof STEP_KINDS)[number];
 /** A step kind's YAML key: call, transfer, mine, … */
