@@ -9,6 +9,9 @@ export {
 } from './testnet/testnet.js';
 export { chainKey, CHEAP_DIFFICULTY, type ChainSpec, type PrefixMode } from './testnet/chain-cache.js';
 export type { MiningInfo, MiningOptions } from './testnet/types.js';
+export { describeMode as describeAutomine, type AutomineMode, type AutomineChange } from './testnet/automine.js';
+export { FaucetError, type FundRequest, type FundResult } from './testnet/faucet.js';
+export { PortsTakenError, type PortHolder } from './process/port-holder.js';
 export { fixtureWallet, FIXTURE_WALLETS_DIR, type FixtureWallet } from './testnet/fixture-wallets.js';
 export {
   cacheDir,

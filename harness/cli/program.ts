@@ -17,6 +17,7 @@ import { runCommand } from './run.js';
 import { snapshotCommand } from './snapshot.js';
 import { statusCommand } from './status.js';
 import { upCommand } from './up.js';
+import { uiCommand } from './ui.js';
 
 /** Thrown instead of running a command when the line is only checked (`parseOnly`). */
 export class ParsedOnly extends Error {
@@ -49,6 +50,7 @@ export function saltnetCli(args: string[], o: { parseOnly?: boolean } = {}): Arg
     mineCommand,
     automineCommand,
     fundCommand,
+    uiCommand,
     doctorCommand,
     runCommand,
     diffCommand,
@@ -62,7 +64,7 @@ export function saltnetCli(args: string[], o: { parseOnly?: boolean } = {}): Arg
   return y
     .demandCommand(
       1,
-      'say what to do: saltnet up | down | status | mine | automine | fund | run | diff | repro | record | cache | snapshot | install | doctor',
+      'say what to do: saltnet up | down | status | mine | automine | fund | ui | run | diff | repro | record | cache | snapshot | install | doctor',
     )
     .strict()
     .fail((msg, err) => {

@@ -241,6 +241,14 @@ export const KEY_TABLE = [
       "random: free loopback ports; standard: the programs' own testnet ports (daemon RPC 29081, ZMQ 29082, P2P 29080, wallet RPC 29088), so a guide's curl lines run as written",
   },
   {
+    key: 'ui',
+    schema: z.boolean(),
+    expected: 'true or false',
+    flag: 'ui',
+    default: false,
+    describe: '`up` serves the explorer: a page on 127.0.0.1 with the chain, pool, tokens, wallets and programs, live',
+  },
+  {
     key: 'timeoutFactor',
     testnet: 'any',
     global: true,

@@ -4,6 +4,7 @@ import type { AutomineChange, AutomineMode } from '../testnet/automine.js';
 import type { FundResult } from '../testnet/faucet.js';
 import type { MineRequest } from '../testnet/sync.js';
 import type { Testnet } from '../testnet/types.js';
+import { explorer } from '../ui/explorer.js';
 
 export interface ControlRoute {
   /** What the testnet is doing while it runs, for a request refused meanwhile ("busy saving a snapshot"). */
@@ -49,6 +50,15 @@ export interface FundBody {
 
 export type FundAnswer = FundResult;
 
+export interface UiBody {
+  /** The port to serve the explorer on, when it is not served yet (default: a free one). */
+  port?: number;
+}
+
+export interface UiAnswer {
+  url: string;
+}
+
 const field = (body: unknown, key: string): unknown =>
   body !== null && typeof body === 'object' ? (body as Record<string, unknown>)[key] : undefined;
 
@@ -79,6 +89,16 @@ export const CONTROL_ROUTES: Record<string, ControlRoute> = {
     run(t, body): Promise<AutomineAnswer> {
       const change = field(body, 'change') as AutomineChange | undefined;
       return Promise.resolve({ mode: change === undefined ? t.automine() : t.setAutomine(change) });
+    },
+  },
+  '/ui': {
+    busy: 'starting the explorer',
+    concurrent: true,
+    async run(t, body): Promise<UiAnswer> {
+      const port = field(body, 'port');
+      if (port !== undefined && (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65535))
+        throw new Error(`port must be a TCP port (1 to 65535), got ${JSON.stringify(port)}`);
+      return { url: (await explorer(t, typeof port === 'number' ? { port } : {})).url };
     },
   },
   '/fund': {

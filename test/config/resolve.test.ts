@@ -25,6 +25,7 @@ describe('built-in defaults', () => {
       randomx: 'auto',
       mineOnTx: false,
       ports: 'random',
+      ui: false,
       timeoutFactor: 1,
       snapshots: true,
       run: {
