@@ -8,6 +8,8 @@ export {
   type SnapshotInfo,
 } from './testnet/testnet.js';
 export { chainKey, CHEAP_DIFFICULTY, type ChainSpec, type PrefixMode } from './testnet/chain-cache.js';
+/** Import a chain state archive: every file checked, the key computed again, the height read from the chain. */
+export { importChainSnapshot as importSnapshot } from './testnet/chain-check.js';
 export type { MiningInfo, MiningOptions } from './testnet/types.js';
 export { describeMode as describeAutomine, type AutomineMode, type AutomineChange } from './testnet/automine.js';
 export { FaucetError, type FundRequest, type FundResult } from './testnet/faucet.js';
@@ -19,7 +21,6 @@ export {
   removeSnapshot,
   clearSnapshots,
   exportSnapshot,
-  importSnapshot,
   type Manifest,
   type SnapshotSummary,
 } from './snapshot/index.js';

@@ -41,6 +41,13 @@ async function mine(argv: MineArgs): Promise<void> {
   const info = runInfo(r);
   if (!info.daemon || !info.addresses || !info.backend)
     throw new Error(`run ${r.runId} is still starting; try again when \`saltnet up\` says it is up`);
+  // The testnet's own process mines and then syncs every wallet it owns: asked first, so that a daemon that does not
+  // answer is reported at once (the testnet knows it) instead of a wait on it from here.
+  if (info.control) {
+    const res = await requestMine(info.control, argv.to !== undefined ? { to: argv.to } : { blocks: argv.blocks ?? 1 });
+    process.stdout.write(res.already ? `already at height ${res.height}\n` : `height ${res.height}\n`);
+    return;
+  }
   const daemon = createDaemonClient(info.daemon);
   let target: number;
   try {
@@ -54,13 +61,7 @@ async function mine(argv: MineArgs): Promise<void> {
       process.stdout.write(`already at height ${start}\n`);
       return;
     }
-    // The testnet's own process mines and then syncs every wallet it owns; a run without a control endpoint
-    // (an older saltnet) is mined from here, and its main wallet synced.
-    if (info.control) {
-      const res = await requestMine(info.control, { to: target });
-      process.stdout.write(`height ${res.height}\n`);
-      return;
-    }
+    // A run without a control endpoint (an older saltnet) is mined from here, and its main wallet synced.
     const res = await mineTo(daemon, target, {
       spec: backendSpec(info.backend),
       // the blocks go to the miner wallet, so the main wallet's balance moves only with its own transactions

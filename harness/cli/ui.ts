@@ -34,5 +34,7 @@ async function ui(argv: UiArgs): Promise<void> {
       `run ${r.runId} has no control endpoint (it is still starting, or an older saltnet started it); try again when \`saltnet up\` says it is up`,
     );
   const { url } = await requestUi(info.control, argv.uiPort !== undefined ? { port: argv.uiPort } : {});
-  process.stdout.write(argv.json ? `${JSON.stringify({ url })}\n` : `explorer: ${url}\n(read-only; it lives as long as the testnet)\n`);
+  process.stdout.write(
+    argv.json ? `${JSON.stringify({ url })}\n` : `explorer: ${url}\n(read-only; it lives as long as the testnet)\n`,
+  );
 }

@@ -1,8 +1,9 @@
 // What the control endpoint of a running `saltnet up` does: one entry per request.
 import { summarize, type SnapshotSummary } from '../snapshot/manifest.js';
+import { MAX_HEIGHT } from '../limits.js';
 import type { AutomineChange, AutomineMode } from '../testnet/automine.js';
 import type { FundResult } from '../testnet/faucet.js';
-import type { MineRequest } from '../testnet/sync.js';
+import { mineTarget, type MineRequest } from '../testnet/sync.js';
 import type { Testnet } from '../testnet/types.js';
 import { explorer } from '../ui/explorer.js';
 
@@ -30,6 +31,8 @@ export interface MineAnswer {
   height: number;
   /** The wallets refreshed to that height. */
   synced: string[];
+  /** `to` was not above the height: nothing mined. */
+  already?: boolean;
 }
 
 export interface AutomineBody {
@@ -78,6 +81,11 @@ export const CONTROL_ROUTES: Record<string, ControlRoute> = {
       const to = field(body, 'to');
       const blocks = field(body, 'blocks');
       const what: MineRequest = typeof to === 'number' ? { to } : { blocks: typeof blocks === 'number' ? blocks : 1 };
+      const start = await t.height();
+      const target = mineTarget(what, start);
+      if (target > MAX_HEIGHT)
+        throw new Error(`mining to height ${target} would pass height ${MAX_HEIGHT}, the highest saltnet mines to`);
+      if (target <= start) return { height: start, synced: [], already: true };
       const sync = field(body, 'sync') !== false;
       const height = await t.mine(what, { sync });
       return { height, synced: sync ? [...t.wallets().keys()] : [] };

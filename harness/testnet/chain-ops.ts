@@ -4,6 +4,7 @@
 // processes of a vitest run.
 import { cacheDir as resolveCacheDir } from '../common/cache-dir.js';
 import { scaled } from '../common/timeouts.js';
+import { describeExit } from '../process/errors.js';
 import { assertKey } from '../snapshot/snapshot-dir.js';
 import { Automine } from './automine.js';
 import { chainLock } from './chain-lock.js';
@@ -107,14 +108,26 @@ function mining(
       signal: both(signal),
     });
   const mine = async (what: MineRequest, o: { sync?: boolean; signal?: AbortSignal } = {}): Promise<number> => {
-    const target = mineTarget(what, await daemon.client.height());
-    const { height } = await mineTo(daemon.client, target, {
-      ...mineOptions(run),
-      signal: both(o.signal),
-      addresses: p.minerAddresses,
-    });
-    if (o.sync !== false) await sync(o.signal);
-    return height;
+    const before = daemon.program.crashes.length;
+    try {
+      const target = mineTarget(what, await daemon.client.height());
+      const { height } = await mineTo(daemon.client, target, {
+        ...mineOptions(run),
+        signal: both(o.signal),
+        addresses: p.minerAddresses,
+      });
+      if (o.sync !== false) await sync(o.signal);
+      return height;
+    } catch (err) {
+      // A refused or reset connection says nothing; the daemon's crash says what happened.
+      const crash = daemon.program.crashes.slice(before).at(-1);
+      if (!crash) throw err;
+      const last = crash.tail.at(-1);
+      throw new Error(
+        `the daemon ${describeExit(crash.exit)} while mining${last ? ` (its last line: ${last})` : ''}; its log: ${crash.logFile}`,
+        { cause: err },
+      );
+    }
   };
   return { mine, sync };
 }

@@ -73,6 +73,15 @@ export interface Parts {
   snapshot: SnapshotInfo;
 }
 
+/** The programs that do not answer now, each with its pid and why. */
+function unresponsive(p: Parts): string[] {
+  const d = p.daemon.program;
+  return [
+    ...(d.unresponsive ? [`daemon (pid ${d.pid}) is not answering: ${d.unresponsive.reason}`] : []),
+    ...p.wallets.unresponsive(),
+  ];
+}
+
 /** Stopping and starting every program together, for saves, checkpoints and reverts. */
 export interface StateOps {
   whileStopped<T>(why: string, fn: () => Promise<T>): Promise<T>;
@@ -81,10 +90,11 @@ export interface StateOps {
 
 function stateOps(run: Run, p: Parts): StateOps {
   const { daemon, wallets } = p;
-  /** Every process stopped cleanly (wallets stored first): the state on disk is whole. */
-  const stopProcesses = async (): Promise<void> => {
-    await wallets.stopAll();
-    await daemon.program.stop();
+  /** Every process stopped (wallets stored first); what did not stop cleanly: the state on disk is whole without. */
+  const stopProcesses = async (): Promise<string[]> => {
+    const problems = await wallets.stopAll();
+    const d = await daemon.program.stop();
+    return d ? [...problems, `${daemon.program.name}: ${d}`] : problems;
   };
   const startProcesses = async (): Promise<void> => {
     await daemon.program.start();
@@ -99,8 +109,13 @@ function stateOps(run: Run, p: Parts): StateOps {
     const was = run.activity;
     run.activity = why;
     try {
-      await stopProcesses();
+      const problems = await stopProcesses();
       try {
+        // A wallet that was not stored (its program froze, or was killed) would be saved as it was long ago.
+        if (problems.length)
+          throw new Error(
+            `not every program stopped cleanly, so the state on disk may not be whole: ${problems.join('; ')}`,
+          );
         return await fn();
       } finally {
         await startProcesses();
@@ -110,6 +125,9 @@ function stateOps(run: Run, p: Parts): StateOps {
     }
   };
   const saveState = async (cdir: string, key: string): Promise<Manifest> => {
+    // Refused at once when a program does not answer: its wallet cannot be stored, and stopping it would only wait.
+    const silent = unresponsive(p);
+    if (silent.length) throw new Error(`cannot save the state: ${silent.join('; ')}`);
     const height = await daemon.client.height();
     const version = await binaryVersion(run.backend.paths.daemon).catch(() => undefined);
     return whileStopped(`while saving snapshot ${key}`, async () =>
@@ -167,6 +185,8 @@ function testnetObject(run: Run, p: Parts, ops: StateOps, height: number, snapsh
     if (stopped) return;
     stopped = true;
     await chain.stopAutomine();
+    // What does not answer goes first, at once: a wallet waiting on a frozen daemon then hears of it and stops too.
+    for (const prog of [d, ...wallets.programs()]) if (prog.unresponsive) await prog.stop();
     await wallets.closeClients();
     await daemon.client.close().catch(() => undefined);
     await run.sup.stopAll();
@@ -202,6 +222,12 @@ function testnetObject(run: Run, p: Parts, ops: StateOps, height: number, snapsh
     height: () => daemon.client.height(),
     health: async () => ({ [d.name]: await d.health(), ...(await wallets.health()) }),
     crashes: () => [...d.crashes, ...wallets.crashes()],
+    unresponsive: () => unresponsive(p),
+    recoverUnresponsive: async () => {
+      const done: string[] = [];
+      for (const prog of [d, ...wallets.programs()]) if (await prog.recoverIfUnresponsive()) done.push(prog.name);
+      return done;
+    },
     ...operations,
     addWallet: (name: string) => wallets.add(name),
     wallets: () => wallets.handles(),

@@ -2,10 +2,9 @@
 // looks at what the previous step caused (the lines written since that step started), waiting a few
 // seconds for the line to appear; `absent: true` asserts that no such line appears.
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import { MAX_WAIT_SECONDS } from '../limits.js';
+import { MAX_WAIT_SECONDS } from '../bounds.js';
 import { regexProblem, regexTest } from '../regex.js';
 import { problem } from '../schema/rule-kit.js';
 import { has, isPlainObject } from '../schema/vocabulary.js';
@@ -61,7 +60,7 @@ function linesSince(file: string, since: number): string[] {
 
 function logFile(ctx: StepContext, a: LogAction, wallet: string): string {
   if (a.program === 'wallet') return walletOf(ctx, wallet).handle.logFile;
-  return join(ctx.testnet.workdir, 'logs', 'daemon.log');
+  return ctx.testnet.daemon.logFile;
 }
 
 const describe = (a: LogAction): string =>

@@ -1,7 +1,7 @@
 // mine: N blocks (`mine: 5`, `{blocks: 5}`) or up to a height (`{to: 1300}`), exactly; then every
 // wallet of the testnet refreshes to the new height (`sync: false`: none does).
 import { z } from 'zod';
-import { MAX_BLOCKS_PER_STEP, MAX_HEIGHT } from '../limits.js';
+import { MAX_BLOCKS_PER_STEP, MAX_HEIGHT } from '../bounds.js';
 import { problem } from '../schema/rule-kit.js';
 import { has, isPlainObject } from '../schema/vocabulary.js';
 import { defineStep } from './kind.js';
@@ -43,6 +43,11 @@ export const mine = defineStep<'mine', MineAction>({
       : { kind: 'mine', blocks: o.blocks as number, sync };
   },
   defaultName: (a) => (a.to !== undefined ? `mine to ${a.to}` : `mine ${a.blocks ?? 1}`),
+  blocks(v) {
+    if (typeof v === 'number') return { blocks: v, path: [] };
+    if (isPlainObject(v) && typeof v.blocks === 'number') return { blocks: v.blocks, path: ['blocks'] };
+    return undefined;
+  },
   check(ctx, v, path) {
     if (!isPlainObject(v)) return;
     if (has(v, 'blocks') && has(v, 'to'))
