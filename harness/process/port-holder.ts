@@ -3,7 +3,6 @@
 // (`socket:[12345]`). Another user's processes cannot be looked into: then only the port is known.
 // Nothing here is parsed with a library: the format is two fixed tables of hexadecimal fields.
 import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
-import { isPortFree } from './ports.js';
 import { listRuns } from './registry.js';
 
 export interface PortHolder {
@@ -116,15 +115,4 @@ export class PortsTakenError extends Error {
     );
     this.name = 'PortsTakenError';
   }
-}
-
-/** Throw a PortsTakenError naming every one of `ports` that cannot be bound on `host` now, and what holds it. */
-export async function assertPortsFree(ports: WantedPort[], host = '127.0.0.1'): Promise<void> {
-  const taken: { port: WantedPort; holder?: PortHolder }[] = [];
-  for (const p of ports) {
-    if (await isPortFree(p.port, host)) continue;
-    const holder = portHolder(p.port);
-    taken.push({ port: p, ...(holder ? { holder } : {}) });
-  }
-  if (taken.length) throw new PortsTakenError(taken);
 }

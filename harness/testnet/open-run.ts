@@ -5,7 +5,7 @@ import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { reapStale } from '../process/registry.js';
 import { newTempWorkdir } from '../process/workdir.js';
-import { createSupervisor } from '../process/supervisor.js';
+import { createSupervisor, type Supervisor } from '../process/supervisor.js';
 import { setTimeoutFactor } from '../common/timeouts.js';
 import { MAX_THREADS } from '../limits.js';
 import { randomxMode, type BackendSpec } from './backends.js';
@@ -15,7 +15,7 @@ import { runEvents } from './events.js';
 import type { Mining, Run } from './running.js';
 import type { TestnetOptions } from './types.js';
 import { makeWorkdir } from './workdir.js';
-import { checkFixedPorts, fixedPorts } from './standard-ports.js';
+import { claimFixedPorts } from './standard-ports.js';
 import { diskFull, guardWorkdir, selfDescription, type WorkdirGuard } from './workdir-guard.js';
 
 const UP = 'while the testnet was up';
@@ -34,17 +34,14 @@ export async function openRun(opts: TestnetOptions): Promise<Run> {
   const serve = miningFor(backend.spec, opts, chain.difficulty);
   // Whatever an earlier run left when it was killed goes first.
   for (const r of await reapStale({ log })) log(`saltnet: reaped stale run ${r.runId} (its owner had died)`);
-  // --ports standard: every port free, or nothing starts.
-  const ports = fixedPorts(backend.spec, opts.ports);
-  if (ports) await checkFixedPorts(backend.spec, ports);
+  const ports = await claimFixedPorts(backend.spec, opts.ports); // --ports standard: all free, or nothing starts
   const ownWorkdir = opts.workdir === undefined;
   const workdir = resolve(opts.workdir ?? newTempWorkdir());
   const dirs = stateDirs(workdir);
   const hadState = nonEmpty(dirs.daemon) || nonEmpty(dirs.wallets);
   makeWorkdir(workdir, !ownWorkdir, ['logs', 'wallets']);
   // A temporary workdir goes with the testnet on every clean stop (Ctrl-C included); it stays when startup failed, for
-  // its logs.
-  // So does one whose programs crashed while it was up: the crash logs are what the user needs next.
+  // its logs, and so does one whose programs crashed while it was up: the crash logs are what the user needs next.
   // The run record says whether to keep it, so that a reaper (saltnet itself killed) decides the same.
   const keepWorkdir = (): void => {
     if (ownWorkdir) sup.keepWorkdir(true);
@@ -65,23 +62,10 @@ export async function openRun(opts: TestnetOptions): Promise<Run> {
     },
   });
   const aborter = new AbortController();
-  try {
-    guard = await guardWorkdir(workdir, {
-      given: !ownWorkdir,
-      runId: sup.runId,
-      what: `the testnet of ${selfDescription()}`,
-      // Gone under the testnet: said, no program is started again (mayRestart), the testnet stops.
-      onGone: (why) => {
-        const message = `${why}: the testnet is stopped (saltnet never starts it again on an empty folder)`;
-        log(`saltnet: ${message}`);
-        events.handle({ event: 'workdir-gone', workdir, message, at: new Date().toISOString() });
-        if (!aborter.signal.aborted) aborter.abort(new Error(message));
-      },
-    });
-  } catch (err) {
-    await sup.stopAll();
-    throw err;
-  }
+  guard = await lockWorkdir(sup, workdir, !ownWorkdir, log, (message) => {
+    events.handle({ event: 'workdir-gone', workdir, message, at: new Date().toISOString() });
+    if (!aborter.signal.aborted) aborter.abort(new Error(message));
+  });
   const events = runEvents(sup, {
     isUp: () => run.activity === UP,
     onCrashAfterReady: keepWorkdir,
@@ -117,6 +101,32 @@ export async function openRun(opts: TestnetOptions): Promise<Run> {
     keepWorkdir,
   };
   return run;
+}
+
+/** The workdir's lock; when the folder goes from under the testnet, `stop` is told why. */
+async function lockWorkdir(
+  sup: Supervisor,
+  workdir: string,
+  given: boolean,
+  log: (l: string) => void,
+  stop: (message: string) => void,
+): Promise<WorkdirGuard> {
+  try {
+    return await guardWorkdir(workdir, {
+      given,
+      runId: sup.runId,
+      what: `the testnet of ${selfDescription()}`,
+      // Gone under the testnet: said, no program is started again (mayRestart), the testnet stops.
+      onGone: (why) => {
+        const message = `${why}: the testnet is stopped (saltnet never starts it again on an empty folder)`;
+        log(`saltnet: ${message}`);
+        stop(message);
+      },
+    });
+  } catch (err) {
+    await sup.stopAll();
+    throw err;
+  }
 }
 
 /**

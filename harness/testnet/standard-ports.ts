@@ -2,7 +2,8 @@
 // ZMQ 29082) and the main wallet's RPC on the port the public guides use (29088), so a guide's curl
 // lines run as written. Every one of them is checked before anything starts: a port that is taken is
 // named with what holds it (pid and program, where /proc tells), and the testnet does not start.
-import { assertPortsFree, PortsTakenError } from '../process/port-holder.js';
+import { PortsTakenError } from '../process/port-holder.js';
+import { assertPortsFree } from '../process/ports.js';
 import type { BackendSpec } from './backends.js';
 
 export const PORT_CHOICES = ['random', 'standard'] as const;
@@ -43,4 +44,14 @@ export async function checkFixedPorts(spec: BackendSpec, p: FixedPorts): Promise
       suffix: `\nnothing was started: ${stop}, or start with --ports random`,
     });
   }
+}
+
+/** `--ports standard`: the ports, each checked free now (or the error naming what holds them); undefined: free ones. */
+export async function claimFixedPorts(
+  spec: BackendSpec,
+  choice: PortChoice | undefined,
+): Promise<FixedPorts | undefined> {
+  const ports = fixedPorts(spec, choice);
+  if (ports) await checkFixedPorts(spec, ports);
+  return ports;
 }
