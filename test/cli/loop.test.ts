@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPortFree } from '../../harness/process/ports.js';
-import { cleanup, freePort, post, rpc, spawnSim, stopAll, tempDir, waitFor } from '../helpers/sim.js';
-import { CLI, startUntilReady, type Started, stopStarted } from './helpers.js';
+import { cleanup, post, rpc, stopAll, tempDir, waitFor } from '../helpers/sim.js';
+import { CLI, externalWallet, startUntilReady, type Started, stopStarted } from './helpers.js';
 
 const DAEMON = 29081;
 const WALLET = 29088;
@@ -53,29 +53,6 @@ const unlessTaken = (): boolean => {
   return !free;
 };
 
-/** An app's own wallet: a wallet RPC of its own on the testnet's daemon, a fresh wallet in it. */
-async function appWallet(): Promise<{ port: number; address: string }> {
-  const port = await freePort();
-  spawnSim('salvium-wallet-rpc', [
-    '--testnet',
-    '--wallet-dir',
-    appDir,
-    '--daemon-address',
-    `127.0.0.1:${DAEMON}`,
-    '--rpc-bind-ip',
-    '127.0.0.1',
-    '--rpc-bind-port',
-    String(port),
-    '--disable-rpc-login',
-    '--non-interactive',
-  ]);
-  await waitFor('the app wallet RPC', async () => (await rpc(port, 'get_version')).result !== undefined, 60_000, 200);
-  const created = await rpc(port, 'create_wallet', { filename: 'app', password: '', language: 'English' });
-  expect(created.error).toBeUndefined();
-  const address = (await rpc(port, 'get_address')).result.address as string;
-  return { port, address };
-}
-
 describe('the developer loop on the simulator', { timeout: 300_000 }, () => {
   it('up says automine is on and where the programs listen', async (ctx) => {
     if (unlessTaken()) return ctx.skip();
@@ -89,7 +66,7 @@ describe('the developer loop on the simulator', { timeout: 300_000 }, () => {
 
   it('saltnet fund makes a fresh external wallet spendable in one command; its transfers confirm with no mine', async (ctx) => {
     if (unlessTaken()) return ctx.skip();
-    const app = await appWallet();
+    const app = await externalWallet(DAEMON, appDir);
     const funded = await saltnet(['fund', app.address, '5', '--json']);
     expect(funded.exitCode, funded.all as string).toBe(0);
     const res = JSON.parse(funded.stdout as string);
