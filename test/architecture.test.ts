@@ -25,6 +25,7 @@ const LAYERS: Record<string, number> = {
   snapshot: 2,
   install: 2,
   testnet: 3,
+  ui: 3.5, // the explorer: a page over a running testnet's RPCs (the control endpoint and the CLI start it)
   config: 4,
   control: 4, // the control endpoint of a running `up`: over the testnet
   scenario: 4,

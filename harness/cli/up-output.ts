@@ -1,6 +1,7 @@
 // What `saltnet up` prints when the testnet is ready: one JSON line (`--json`), or the same facts
 // for people. `up --detach` prints them from the JSON line its background `up` wrote.
 import type { Testnet } from '../testnet/testnet.js';
+import { describeMode, type AutomineMode } from '../testnet/automine.js';
 
 export interface ReadySummary {
   event: 'ready';
@@ -13,6 +14,8 @@ export interface ReadySummary {
   height: number;
   snapshot: Testnet['snapshot'];
   mining: Testnet['mining'];
+  /** How blocks come without `saltnet mine` (absent in the line of an older saltnet). */
+  automine?: AutomineMode;
   daemon: { url: string; pid: number; dataDir: string; log: string; ports: Testnet['daemon']['ports'] };
   wallet: {
     url: string;
@@ -27,6 +30,8 @@ export interface ReadySummary {
   phasesMs: Record<string, number>;
   /** `up --detach`: the pid of the `up` that owns the testnet in the background. */
   ownerPid?: number;
+  /** `up --ui`: the explorer's address. */
+  ui?: string;
 }
 
 export function summary(t: Testnet): ReadySummary {
@@ -40,6 +45,7 @@ export function summary(t: Testnet): ReadySummary {
     height: t.readyHeight,
     snapshot: t.snapshot,
     mining: t.mining,
+    automine: t.automine(),
     daemon: {
       url: t.daemon.url,
       pid: t.daemon.pid,
@@ -88,12 +94,14 @@ export function humanReady(s: ReadySummary, stop: string): string {
     `saltnet is up (${s.backendReason}), height ${s.height}`,
     `  chain state  ${SNAPSHOT_WORDS[s.snapshot.status]}${s.snapshot.key ? ` (${s.snapshot.key})` : ''}`,
     `  mining       ${miningWords(s)}`,
+    ...(s.automine ? [`  automine     ${describeMode(s.automine)}`] : []),
     `  daemon RPC   ${s.daemon.url}   (data dir ${s.daemon.dataDir})`,
     `  wallet RPC   ${s.wallet.url}   (wallet ${s.wallet.file})`,
     `  address      ${s.wallet.address}`,
     ...(s.wallet.addresses.carrot ? [`  CN address   ${s.wallet.addresses.cn}`] : []),
     ...(s.wallet.login ? [`  RPC login    ${s.wallet.login}`] : []),
     `  logs         ${s.workdir}/logs`,
+    ...(s.ui ? [`  explorer     ${s.ui}`] : []),
     `  try: curl -s ${s.wallet.url}/json_rpc -d '{"jsonrpc":"2.0","id":1,"method":"get_balance"}'`,
     stop,
     '',

@@ -1,11 +1,21 @@
 // Asking a running `saltnet up` through its control endpoint (harness/control/server.ts).
 import { readFileSync } from 'node:fs';
 import { request } from 'undici';
-import type { MineAnswer, MineBody, SaveAnswer } from './routes.js';
+import type {
+  AutomineAnswer,
+  AutomineBody,
+  FundAnswer,
+  FundBody,
+  MineAnswer,
+  MineBody,
+  SaveAnswer,
+  UiAnswer,
+  UiBody,
+} from './routes.js';
 import { TOKEN_HEADER, type ControlInfo } from './server.js';
 
 export type { ControlInfo } from './server.js';
-export type { MineAnswer, SaveAnswer } from './routes.js';
+export type { AutomineAnswer, FundAnswer, MineAnswer, SaveAnswer, UiAnswer } from './routes.js';
 
 async function ask<T>(control: ControlInfo, path: string, body: unknown, what: string): Promise<T> {
   let token: string;
@@ -37,4 +47,19 @@ export function requestSave(control: ControlInfo, key: string): Promise<SaveAnsw
 /** Ask a running `saltnet up` to mine (blocks or up to a height), then sync its wallets. */
 export function requestMine(control: ControlInfo, body: MineBody): Promise<MineAnswer> {
   return ask(control, '/mine', body, 'mine');
+}
+
+/** Ask a running `saltnet up` for its automine mode, or to change it (`change`). */
+export function requestAutomine(control: ControlInfo, body: AutomineBody = {}): Promise<AutomineAnswer> {
+  return ask(control, '/automine', body, 'switch automine');
+}
+
+/** Ask a running `saltnet up` to pay an address from main and mine until it is spendable. */
+export function requestFund(control: ControlInfo, body: FundBody): Promise<FundAnswer> {
+  return ask(control, '/fund', body, 'fund');
+}
+
+/** Ask a running `saltnet up` to serve its explorer (once; later asks get the same page); answers its address. */
+export function requestUi(control: ControlInfo, body: UiBody = {}): Promise<UiAnswer> {
+  return ask(control, '/ui', body, 'start the explorer');
 }

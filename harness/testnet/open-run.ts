@@ -5,7 +5,7 @@ import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { reapStale } from '../process/registry.js';
 import { newTempWorkdir } from '../process/workdir.js';
-import { createSupervisor } from '../process/supervisor.js';
+import { createSupervisor, type Supervisor } from '../process/supervisor.js';
 import { setTimeoutFactor } from '../common/timeouts.js';
 import { MAX_THREADS } from '../limits.js';
 import { randomxMode, type BackendSpec } from './backends.js';
@@ -15,31 +15,12 @@ import { runEvents } from './events.js';
 import type { Mining, Run } from './running.js';
 import type { TestnetOptions } from './types.js';
 import { makeWorkdir } from './workdir.js';
+import { claimFixedPorts } from './standard-ports.js';
 import { diskFull, guardWorkdir, selfDescription, type WorkdirGuard } from './workdir-guard.js';
 
 const UP = 'while the testnet was up';
 
 const nonEmpty = (dir: string): boolean => existsSync(dir) && readdirSync(dir).length > 0;
-
-/** One testnet per workdir: its lock, or every process stopped and the reason thrown. */
-async function guardOrStop(
-  sup: ReturnType<typeof createSupervisor>,
-  workdir: string,
-  given: boolean,
-  onGone: (why: string) => void,
-): Promise<WorkdirGuard> {
-  try {
-    return await guardWorkdir(workdir, {
-      given,
-      runId: sup.runId,
-      what: `the testnet of ${selfDescription()}`,
-      onGone,
-    });
-  } catch (err) {
-    await sup.stopAll();
-    throw err;
-  }
-}
 
 export async function openRun(opts: TestnetOptions): Promise<Run> {
   if (opts.timeoutFactor) setTimeoutFactor(opts.timeoutFactor);
@@ -53,13 +34,15 @@ export async function openRun(opts: TestnetOptions): Promise<Run> {
   const serve = miningFor(backend.spec, opts, chain.difficulty);
   // Whatever an earlier run left when it was killed goes first.
   for (const r of await reapStale({ log })) log(`saltnet: reaped stale run ${r.runId} (its owner had died)`);
+  const ports = await claimFixedPorts(backend.spec, opts.ports); // --ports standard: all free, or nothing starts
   const ownWorkdir = opts.workdir === undefined;
   const workdir = resolve(opts.workdir ?? newTempWorkdir());
   const dirs = stateDirs(workdir);
   const hadState = nonEmpty(dirs.daemon) || nonEmpty(dirs.wallets);
   makeWorkdir(workdir, !ownWorkdir, ['logs', 'wallets']);
-  // A temporary workdir goes with the testnet on every clean stop (Ctrl-C included); it stays when startup failed, or
-  // a program crashed while it was up, for its logs. The run record says which, so a reaper decides the same.
+  // A temporary workdir goes with the testnet on every clean stop (Ctrl-C included); it stays when startup failed, for
+  // its logs, and so does one whose programs crashed while it was up: the crash logs are what the user needs next.
+  // The run record says whether to keep it, so that a reaper (saltnet itself killed) decides the same.
   const keepWorkdir = (): void => {
     if (ownWorkdir) sup.keepWorkdir(true);
   };
@@ -79,10 +62,7 @@ export async function openRun(opts: TestnetOptions): Promise<Run> {
     },
   });
   const aborter = new AbortController();
-  // Gone under the testnet: said, no program is started again (mayRestart), the testnet stops.
-  guard = await guardOrStop(sup, workdir, !ownWorkdir, (why) => {
-    const message = `${why}: the testnet is stopped (saltnet never starts it again on an empty folder)`;
-    log(`saltnet: ${message}`);
+  guard = await lockWorkdir(sup, workdir, !ownWorkdir, log, (message) => {
     events.handle({ event: 'workdir-gone', workdir, message, at: new Date().toISOString() });
     if (!aborter.signal.aborted) aborter.abort(new Error(message));
   });
@@ -94,6 +74,7 @@ export async function openRun(opts: TestnetOptions): Promise<Run> {
     opts,
     log,
     backend,
+    ...(ports ? { ports } : {}),
     chain,
     build,
     serve,
@@ -120,6 +101,32 @@ export async function openRun(opts: TestnetOptions): Promise<Run> {
     keepWorkdir,
   };
   return run;
+}
+
+/** The workdir's lock; when the folder goes from under the testnet, `stop` is told why. */
+async function lockWorkdir(
+  sup: Supervisor,
+  workdir: string,
+  given: boolean,
+  log: (l: string) => void,
+  stop: (message: string) => void,
+): Promise<WorkdirGuard> {
+  try {
+    return await guardWorkdir(workdir, {
+      given,
+      runId: sup.runId,
+      what: `the testnet of ${selfDescription()}`,
+      // Gone under the testnet: said, no program is started again (mayRestart), the testnet stops.
+      onGone: (why) => {
+        const message = `${why}: the testnet is stopped (saltnet never starts it again on an empty folder)`;
+        log(`saltnet: ${message}`);
+        stop(message);
+      },
+    });
+  } catch (err) {
+    await sup.stopAll();
+    throw err;
+  }
 }
 
 /**

@@ -1,25 +1,22 @@
 // A testnet while it runs: what one `up` shares between its phases (Run), and the Testnet object
 // over its running programs — saves, checkpoints and reverts stop and start every program together.
-import { cacheDir as resolveCacheDir } from '../common/cache-dir.js';
-import { assertKey } from '../snapshot/snapshot-dir.js';
 import type { Manifest } from '../snapshot/manifest.js';
 import type { Supervisor } from '../process/supervisor.js';
-import { scaled } from '../common/timeouts.js';
-import { describeExit } from '../process/errors.js';
 import type { DaemonClient } from '../rpc/daemon.js';
 import { binaryVersion, type ResolvedBackend } from './binaries.js';
 import { saveChain, type ChainSpec } from './chain-cache.js';
-import { checkpointState, revertState } from './checkpoint.js';
 import type { DaemonHandle } from './daemon.js';
-import type { MineForOptions } from './funding.js';
-import { addressAt, mineTo, type MiningAddresses } from './mining.js';
+import { addressAt, type MiningAddresses } from './mining.js';
 import type { Program, ProgramOptions } from './program.js';
 import type { RunEvents } from './events.js';
 import type { SnapshotInfo } from './state.js';
 import type { MiningInfo, Testnet, TestnetOptions } from './types.js';
 import type { WalletAddresses } from './wallet-setup.js';
 import type { WalletHandle, WalletSet } from './wallets.js';
-import { mineTarget, syncWallets, type MineRequest } from './sync.js';
+import type { FixedPorts } from './standard-ports.js';
+import { chainOps } from './chain-ops.js';
+
+export { mineOptions } from './chain-ops.js';
 
 /** A daemon's settings with the threads `mine` asks it for (the shape Testnet.mining shows). */
 export type Mining = MiningInfo;
@@ -29,6 +26,8 @@ export interface Run {
   opts: TestnetOptions;
   log: (line: string) => void;
   backend: ResolvedBackend;
+  /** `--ports standard`: the ports to bind (undefined: free ones). */
+  ports?: FixedPorts;
   chain: ChainSpec;
   /** How the chain state is mined (at its prefix difficulty) and how blocks are mined once the testnet serves. */
   build: Mining;
@@ -53,16 +52,6 @@ export interface Run {
 export interface Daemon {
   program: Program<DaemonHandle>;
   client: DaemonClient;
-}
-
-export function mineOptions(run: Run): Omit<MineForOptions, 'miner' | 'main' | 'target' | 'need'> {
-  // Mining deadlines are not scaled where they are awaited: scale them here.
-  return {
-    spec: run.backend.spec,
-    timeoutMs: scaled(3_600_000),
-    signal: run.aborter.signal,
-    threads: run.mining.threads,
-  };
 }
 
 export async function phase<T>(run: Run, name: string, fn: () => Promise<T>): Promise<T> {
@@ -94,7 +83,7 @@ function unresponsive(p: Parts): string[] {
 }
 
 /** Stopping and starting every program together, for saves, checkpoints and reverts. */
-interface StateOps {
+export interface StateOps {
   whileStopped<T>(why: string, fn: () => Promise<T>): Promise<T>;
   saveState(cacheDir: string, key: string): Promise<Manifest>;
 }
@@ -190,16 +179,19 @@ export function assemble(
 function testnetObject(run: Run, p: Parts, ops: StateOps, height: number, snapshot: () => SnapshotInfo): Testnet {
   const { daemon, wallets, main } = p;
   const d = daemon.program;
+  const chain = chainOps(run, p, ops);
   let stopped = false;
   const stop = async (): Promise<void> => {
     if (stopped) return;
     stopped = true;
+    await chain.stopAutomine();
     // What does not answer goes first, at once: a wallet waiting on a frozen daemon then hears of it and stops too.
     for (const prog of [d, ...wallets.programs()]) if (prog.unresponsive) await prog.stop();
     await wallets.closeClients();
     await daemon.client.close().catch(() => undefined);
     await run.sup.stopAll();
   };
+  const { stopAutomine: _stop, ...operations } = chain;
   return {
     backend: run.backend,
     workdir: run.workdir,
@@ -236,19 +228,13 @@ function testnetObject(run: Run, p: Parts, ops: StateOps, height: number, snapsh
       for (const prog of [d, ...wallets.programs()]) if (await prog.recoverIfUnresponsive()) done.push(prog.name);
       return done;
     },
-    ...mining(run, p),
+    ...operations,
     addWallet: (name: string) => wallets.add(name),
     wallets: () => wallets.handles(),
     removeWallet: (name: string) => wallets.remove(name),
     restart: async (what, walletName = 'main') => {
       if (what === 'daemon') await d.restart();
       else await wallets.restart(walletName);
-    },
-    ...checkpoints(run, ops),
-    saveSnapshot: async (key: string) => {
-      // Refused before any program is stopped: a bad key must not cost the user their pids.
-      assertKey(key);
-      return ops.saveState(resolveCacheDir(run.opts.cacheDir ? { cacheDir: run.opts.cacheDir } : {}), key);
     },
     onEvent: (listener) => run.events.on(listener),
     get failure() {
@@ -257,53 +243,4 @@ function testnetObject(run: Run, p: Parts, ops: StateOps, height: number, snapsh
     stop,
     [Symbol.asyncDispose]: stop,
   };
-}
-
-/** Checkpoints of the testnet's state: taken and reverted with its programs stopped. */
-function checkpoints(run: Run, ops: StateOps): Pick<Testnet, 'checkpoint' | 'revert' | 'checkpoints'> {
-  const taken = new Set<string>();
-  return {
-    checkpoint: (name: string) =>
-      ops.whileStopped(`while taking checkpoint ${name}`, async () => {
-        await checkpointState(run.workdir, name);
-        taken.add(name);
-      }),
-    revert: async (name: string) => {
-      if (!taken.has(name))
-        throw new Error(
-          `no checkpoint named ${name}${taken.size ? `; this testnet has ${[...taken].join(', ')}` : ' (take one first)'}`,
-        );
-      await ops.whileStopped(`while reverting to checkpoint ${name}`, () => revertState(run.workdir, name));
-    },
-    checkpoints: () => [...taken],
-  };
-}
-
-/** `mine` and `sync` of the testnet: blocks to the miner wallet, then every wallet refreshed to the new height. */
-function mining(run: Run, p: Parts): Pick<Testnet, 'mine' | 'sync'> {
-  const { daemon, wallets } = p;
-  const sync = async (): Promise<void> =>
-    syncWallets(await daemon.client.height(), wallets.handles().values(), {
-      timeoutMs: scaled(120_000),
-      signal: run.aborter.signal,
-    });
-  const mine = async (what: MineRequest, o: { sync?: boolean } = {}): Promise<number> => {
-    const before = daemon.program.crashes.length;
-    try {
-      const target = mineTarget(what, await daemon.client.height());
-      const { height } = await mineTo(daemon.client, target, { ...mineOptions(run), addresses: p.minerAddresses });
-      if (o.sync !== false) await sync();
-      return height;
-    } catch (err) {
-      // A refused or reset connection says nothing; the daemon's crash says what happened.
-      const crash = daemon.program.crashes.slice(before).at(-1);
-      if (!crash) throw err;
-      const last = crash.tail.at(-1);
-      throw new Error(
-        `the daemon ${describeExit(crash.exit)} while mining${last ? ` (its last line: ${last})` : ''}; its log: ${crash.logFile}`,
-        { cause: err },
-      );
-    }
-  };
-  return { mine, sync };
 }

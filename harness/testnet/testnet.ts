@@ -52,7 +52,12 @@ async function startDaemonProgram(run: Run): Promise<Daemon> {
   const def = defineDaemon(
     run.sup,
     run.backend,
-    { workdir: run.workdir, timeoutMs: 60_000, ...(o.daemonEnv ? { env: o.daemonEnv } : {}) },
+    {
+      workdir: run.workdir,
+      timeoutMs: 60_000,
+      ...(o.daemonEnv ? { env: o.daemonEnv } : {}),
+      ...(run.ports ? { ports: run.ports.daemon } : {}),
+    },
     () => run.mining,
   );
   const program = new Program(def, run.programs);
@@ -179,6 +184,7 @@ export async function startTestnet(opts: TestnetOptions = {}): Promise<Testnet> 
       daemonUrl: daemon.program.current.url,
       login: opts.login ?? 'none',
       programs: run.programs,
+      ...(run.ports ? { mainPort: run.ports.walletRpc } : {}),
     });
     closers.push(() => wallets.closeClients());
     const { main, addresses } = await buildChain(run, daemon, wallets, password);

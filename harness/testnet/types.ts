@@ -13,6 +13,8 @@ import type { CrashReport } from './program.js';
 import type { ProgressMode } from './progress.js';
 import type { SnapshotInfo } from './state.js';
 import type { WalletHandle } from './wallets.js';
+import type { AutomineChange, AutomineMode } from './automine.js';
+import type { FundRequest, FundResult } from './faucet.js';
 
 export interface TestnetOptions {
   backend?: BackendName | 'auto';
@@ -56,6 +58,15 @@ export interface TestnetOptions {
   snapshotKey?: string;
   /** Restarts after crashes, per program (default 3); one crash more fails the testnet. */
   maxRestarts?: number;
+  /** Once ready, mine a block as soon as the daemon's pool holds a transaction (automine; default false). */
+  mineOnTx?: boolean;
+  /** Once ready, mine a block every this many seconds (automine; default 0: none). */
+  blockTime?: number;
+  /**
+   * `random` (default): free loopback ports; `standard`: the programs' own testnet ports (Salvium: daemon RPC 29081,
+   * ZMQ 29082, P2P 29080, the main wallet's RPC 29088), refused before anything starts when one is taken.
+   */
+  ports?: 'random' | 'standard';
 }
 
 export interface Testnet {
@@ -111,6 +122,19 @@ export interface Testnet {
   mine(what: MineRequest, o?: { sync?: boolean }): Promise<number>;
   /** Refresh every wallet of the testnet until each stands at the daemon's height. */
   sync(): Promise<void>;
+  /** How blocks are mined besides `mine()` now: on a new pool transaction, every `blockTime` s, both or neither. */
+  automine(): AutomineMode;
+  /**
+   * Change automine now: `{ mineOnTx: true }`, `{ blockTime: 5 }` (0: no interval), `'off'` (manual). Every block it
+   * mines is followed by a sync of every wallet, as `mine()` is. Returns the new mode.
+   */
+  setAutomine(change: AutomineChange): AutomineMode;
+  /**
+   * The faucet: pay `amount` (atomic units) of `asset` (default SAL1) from `main` to any address of this chain, then
+   * mine until the receiver can spend it (10 blocks on top of the payment's). Bad addresses, unknown assets and
+   * amounts over what main holds are refused before anything is sent, with what main holds.
+   */
+  fund(req: FundRequest): Promise<FundResult>;
   /** Create another wallet (through a wallet RPC serving the wallets folder) or reopen it on a reused workdir. */
   addWallet(name: string): Promise<WalletHandle>;
   /** Every wallet by name, `main` first. */

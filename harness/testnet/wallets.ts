@@ -42,6 +42,8 @@ export interface WalletSetOptions {
   daemonUrl: string;
   login: 'none' | 'digest';
   programs: ProgramOptions;
+  /** The main wallet's RPC port (`--ports standard`); default, and every other wallet's: a free one. */
+  mainPort?: number;
 }
 
 interface Entry {
@@ -99,6 +101,7 @@ export class WalletSet {
       timeoutMs: 300_000,
       ...(o.dirMode ? { walletDir: this.o.walletsDir } : { walletFile: file }),
       open: () => (o.dirMode && opened ? { filename: name, password: this.o.password } : undefined),
+      ...(name === 'main' && this.o.mainPort ? { port: this.o.mainPort } : {}),
     });
     const program = new Program(def, this.o.programs);
     const h = await program.start();

@@ -4,6 +4,7 @@
 import { fundingAsset } from '../testnet/backends.js';
 import type { BackendName } from '../testnet/backends.js';
 import type { Testnet } from '../testnet/testnet.js';
+import type { ControlInfo } from '../control/client.js';
 
 /** The CN (or only) address and, on Salvium, the Carrot one. */
 export interface ContextAddresses {
@@ -45,10 +46,12 @@ export interface SaltnetContext {
   mining?: { difficulty: number; threads: number };
   /** The global setup's timeout factor: workers scale their deadlines the same way. */
   timeoutFactor: number;
+  /** The testnet's control endpoint (automine and the faucet run in the process that owns the testnet). */
+  control?: ControlInfo;
 }
 
 /** The context of a running testnet. */
-export function contextOf(t: Testnet, timeoutFactor: number): SaltnetContext {
+export function contextOf(t: Testnet, timeoutFactor: number, control?: ControlInfo): SaltnetContext {
   const spec = t.backend.spec;
   const plain = (a: { cn: string; carrot?: string | undefined }): ContextAddresses => ({
     cn: a.cn,
@@ -85,6 +88,7 @@ export function contextOf(t: Testnet, timeoutFactor: number): SaltnetContext {
     snapshot: { status: t.snapshot.status, ...(t.snapshot.key ? { key: t.snapshot.key } : {}) },
     mining: { difficulty: t.mining.difficulty, threads: t.mining.threads },
     timeoutFactor,
+    ...(control ? { control: { url: control.url, tokenFile: control.tokenFile } } : {}),
   };
 }
 

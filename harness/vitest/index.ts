@@ -10,6 +10,9 @@ import { mineTo } from '../testnet/mining.js';
 import { syncWallets } from '../testnet/sync.js';
 import { withChainLock } from './chain-lock.js';
 import { checkContext, type SaltnetContext } from './context.js';
+import { requestAutomine, requestFund } from '../control/client.js';
+import type { AutomineChange, AutomineMode } from '../testnet/automine.js';
+import type { FundRequest, FundResult } from '../testnet/faucet.js';
 import { freshWallet, liveFreshWallets, type FreshWallet, type FreshWalletOptions } from './fresh-wallet.js';
 
 export { checkContext, type ContextAddresses, type SaltnetContext } from './context.js';
@@ -17,6 +20,8 @@ export { freshWallet, type FreshWallet, type FreshWalletOptions } from './fresh-
 export { withChainLock } from './chain-lock.js';
 export type { DaemonClient } from '../rpc/daemon.js';
 export type { WalletClient } from '../rpc/wallet.js';
+export type { AutomineChange, AutomineMode } from '../testnet/automine.js';
+export type { FundRequest, FundResult } from '../testnet/faucet.js';
 
 export interface Connection {
   daemon: DaemonClient;
@@ -99,4 +104,36 @@ export function useFreshWallet(context: SaltnetContext, opts: UseFreshWalletOpti
       );
     return wallet;
   };
+}
+
+function controlOf(c: SaltnetContext, what: string): NonNullable<SaltnetContext['control']> {
+  if (!c.control)
+    throw new Error(
+      `${what}: this testnet has no control endpoint (a global setup of an older saltnet started it); use saltnet/vitest/global-setup of this version`,
+    );
+  return c.control;
+}
+
+/**
+ * The testnet's automine mode, or change it (`{ mineOnTx: true }`, `{ blockTime: 5 }`, `'off'`): the process that
+ * owns the testnet mines, holding the chain lock, and syncs its wallets (the main one) after each block; a fresh
+ * wallet sees a block after its next refresh. Returns the mode now.
+ */
+export async function automine(context: SaltnetContext, change?: AutomineChange): Promise<AutomineMode> {
+  const c = checkContext(context);
+  const res = await requestAutomine(controlOf(c, 'automine'), change === undefined ? {} : { change });
+  return res.mode;
+}
+
+/**
+ * The faucet: pay `amount` (atomic units) of `asset` (default SAL1) from the main wallet to any address of the chain,
+ * then mine until it is spendable there. Holds the chain lock while it runs: do not call it inside withChainLock.
+ */
+export async function fund(context: SaltnetContext, req: FundRequest): Promise<FundResult> {
+  const c = checkContext(context);
+  return requestFund(controlOf(c, 'fund'), {
+    address: req.address,
+    amount: req.amount.toString(),
+    ...(req.asset ? { asset: req.asset } : {}),
+  });
 }

@@ -23,6 +23,9 @@ describe('built-in defaults', () => {
       walletCreation: 'cli',
       prefixDifficulty: 'cheap',
       randomx: 'auto',
+      mineOnTx: false,
+      ports: 'random',
+      ui: false,
       timeoutFactor: 1,
       snapshots: true,
       run: {

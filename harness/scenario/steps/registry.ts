@@ -1,5 +1,6 @@
 // Every step kind, in the order the docs list them. The schema, the parser, the runner and the docs
 // generator read them from here: a new step kind is its module and one line below.
+import { automine } from './automine.js';
 import { getBalance, getbalance } from './balance.js';
 import { call } from './call.js';
 import { createToken } from './create-token.js';
@@ -30,7 +31,7 @@ const CALLS = [
   getTokens,
 ] as const;
 
-const BUILTIN = [...CALLS, mine, waitStep(CALLS), metadata, restart, snapshot, revert, log] as const;
+const BUILTIN = [...CALLS, mine, automine, waitStep(CALLS), metadata, restart, snapshot, revert, log] as const;
 /** Every step kind now: the built-in ones, then any added with registerStep(). */
 export const STEP_KINDS: StepKind[] = [...(BUILTIN as readonly StepKind[])];
 
