@@ -19,3 +19,9 @@ export const MAX_TIMEOUT_FACTOR = 100;
 
 /** The most scenario workers (`--workers`): each runs a testnet of its own. */
 export const MAX_WORKERS = 64;
+
+/**
+ * The most nodes of one testnet (`--nodes`, a scenario's `nodes`): every pair is joined by a link of two proxies, and
+ * each real node is a salviumd of its own (~300 MB).
+ */
+export const MAX_NODES = 8;

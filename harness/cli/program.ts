@@ -9,6 +9,7 @@ import { doctorCommand } from './doctor.js';
 import { downCommand } from './down.js';
 import { installCommand } from './install.js';
 import { mineCommand } from './mine.js';
+import { healCommand, linkCommand, partitionCommand, syncCommand } from './network.js';
 import { recordCommand } from './record.js';
 import { reproCommand } from './repro.js';
 import { runCommand } from './run.js';
@@ -45,6 +46,10 @@ export function saltnetCli(args: string[], o: { parseOnly?: boolean } = {}): Arg
     downCommand,
     statusCommand,
     mineCommand,
+    partitionCommand,
+    healCommand,
+    linkCommand,
+    syncCommand,
     doctorCommand,
     runCommand,
     diffCommand,
@@ -58,7 +63,7 @@ export function saltnetCli(args: string[], o: { parseOnly?: boolean } = {}): Arg
   return y
     .demandCommand(
       1,
-      'say what to do: saltnet up | down | status | mine | run | diff | repro | record | cache | snapshot | install | doctor',
+      'say what to do: saltnet up | down | status | mine | partition | heal | link | sync | run | diff | repro | record | cache | snapshot | install | doctor',
     )
     .strict()
     .fail((msg, err) => {

@@ -3,7 +3,7 @@
 // decimal digits are numbers: no exponent (`1e3`), no hex (`0x10`), no `Infinity`; a value outside
 // its range is refused with the range. Config files hold YAML/JSON numbers and are checked against
 // the same ranges by their schema (schema.ts).
-import { MAX_DIFFICULTY, MAX_HEIGHT, MAX_THREADS, MAX_TIMEOUT_FACTOR, MAX_WORKERS } from '../limits.js';
+import { MAX_DIFFICULTY, MAX_HEIGHT, MAX_NODES, MAX_THREADS, MAX_TIMEOUT_FACTOR, MAX_WORKERS } from '../limits.js';
 
 export interface NumberRule {
   /** Whole numbers only (else a decimal fraction is allowed). */
@@ -29,6 +29,7 @@ export const NUMBER_RULES = {
     maxWhy: 'slow machines need 2 or 3',
   },
   workers: { whole: true, min: 1, max: MAX_WORKERS, maxWhy: 'each worker runs a testnet of its own' },
+  nodes: { whole: true, min: 1, max: MAX_NODES, maxWhy: 'each node is a daemon of its own' },
 } as const satisfies Record<string, NumberRule>;
 
 /** `a whole number from 1 to 100000`, `a number above 0, at most 100` — what a valid value looks like. */

@@ -1,11 +1,11 @@
 // Asking a running `saltnet up` through its control endpoint (harness/control/server.ts).
 import { readFileSync } from 'node:fs';
 import { request } from 'undici';
-import type { MineAnswer, MineBody, SaveAnswer } from './routes.js';
+import type { LinkBody, MineAnswer, MineBody, NetworkAnswer, SaveAnswer } from './routes.js';
 import { TOKEN_HEADER, type ControlInfo } from './server.js';
 
 export type { ControlInfo } from './server.js';
-export type { MineAnswer, SaveAnswer } from './routes.js';
+export type { LinkBody, MineAnswer, NetworkAnswer, SaveAnswer } from './routes.js';
 
 async function ask<T>(control: ControlInfo, path: string, body: unknown, what: string): Promise<T> {
   let token: string;
@@ -37,4 +37,24 @@ export function requestSave(control: ControlInfo, key: string): Promise<SaveAnsw
 /** Ask a running `saltnet up` to mine (blocks or up to a height), then sync its wallets. */
 export function requestMine(control: ControlInfo, body: MineBody): Promise<MineAnswer> {
   return ask(control, '/mine', body, 'mine');
+}
+
+/** Ask a running `saltnet up` to cut the links between groups of nodes (and open those within them). */
+export function requestPartition(control: ControlInfo, groups: string[][]): Promise<NetworkAnswer> {
+  return ask(control, '/partition', { groups }, 'partition the nodes');
+}
+
+/** Ask a running `saltnet up` to open every link. */
+export function requestHeal(control: ControlInfo): Promise<NetworkAnswer> {
+  return ask(control, '/heal', {}, 'heal the links');
+}
+
+/** Ask a running `saltnet up` to change one link (cut, drop, open; delay). */
+export function requestLink(control: ControlInfo, body: LinkBody): Promise<NetworkAnswer> {
+  return ask(control, '/link', body, 'change the link');
+}
+
+/** Ask a running `saltnet up` to bring its nodes to one top (per group) and its wallets to their nodes' heights. */
+export function requestSync(control: ControlInfo): Promise<NetworkAnswer> {
+  return ask(control, '/sync', {}, 'sync the nodes');
 }

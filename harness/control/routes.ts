@@ -1,4 +1,6 @@
 // What the control endpoint of a running `saltnet up` does: one entry per request.
+import type { LinkInfo } from '../network/links.js';
+import { LINK_MODES, type LinkMode } from '../network/proxy.js';
 import { summarize, type SnapshotSummary } from '../snapshot/manifest.js';
 import type { MineRequest } from '../testnet/sync.js';
 import type { Testnet } from '../testnet/types.js';
@@ -19,6 +21,21 @@ export interface MineBody {
   blocks?: number;
   to?: number;
   sync?: boolean;
+  /** The node that mines (default n0). */
+  node?: string;
+}
+
+/** The network after a partition, a heal or a link change. */
+export interface NetworkAnswer {
+  groups: string[][];
+  links: LinkInfo[];
+}
+
+export interface LinkBody {
+  a: string;
+  b: string;
+  mode?: LinkMode;
+  delayMs?: number;
 }
 
 export interface MineAnswer {
@@ -30,6 +47,33 @@ export interface MineAnswer {
 const field = (body: unknown, key: string): unknown =>
   body !== null && typeof body === 'object' ? (body as Record<string, unknown>)[key] : undefined;
 
+const network = (t: Testnet): NetworkAnswer => ({ groups: t.groups(), links: t.links() });
+
+/** The groups of a partition request: a list of lists of node names. */
+function groupsOf(body: unknown): string[][] {
+  const g = field(body, 'groups');
+  if (!Array.isArray(g) || !g.every((x) => Array.isArray(x) && x.every((n) => typeof n === 'string')))
+    throw new Error('groups must be a list of lists of node names, e.g. [["n0"], ["n1", "n2"]]');
+  return g as string[][];
+}
+
+function linkOf(body: unknown): LinkBody {
+  const [a, b, mode, delayMs] = ['a', 'b', 'mode', 'delayMs'].map((k) => field(body, k));
+  if (typeof a !== 'string' || typeof b !== 'string') throw new Error('a link is named by its two nodes: a and b');
+  if (mode !== undefined && !LINK_MODES.includes(mode as LinkMode))
+    throw new Error(`mode must be one of ${LINK_MODES.join(', ')}`);
+  if (
+    delayMs !== undefined &&
+    (typeof delayMs !== 'number' || !Number.isInteger(delayMs) || delayMs < 0 || delayMs > 600_000)
+  )
+    throw new Error('delayMs must be a whole number of milliseconds from 0 to 600000');
+  return {
+    a,
+    b,
+    ...(mode !== undefined ? { mode: mode as LinkMode } : {}),
+    ...(delayMs !== undefined ? { delayMs } : {}),
+  };
+}
 export const CONTROL_ROUTES: Record<string, ControlRoute> = {
   '/snapshot': {
     busy: 'saving a snapshot',
@@ -47,8 +91,38 @@ export const CONTROL_ROUTES: Record<string, ControlRoute> = {
       const blocks = field(body, 'blocks');
       const what: MineRequest = typeof to === 'number' ? { to } : { blocks: typeof blocks === 'number' ? blocks : 1 };
       const sync = field(body, 'sync') !== false;
-      const height = await t.mine(what, { sync });
+      const node = field(body, 'node');
+      const height = await t.mine(what, { sync, ...(typeof node === 'string' ? { node } : {}) });
       return { height, synced: sync ? [...t.wallets().keys()] : [] };
+    },
+  },
+  '/partition': {
+    busy: 'partitioning the nodes',
+    async run(t, body): Promise<NetworkAnswer> {
+      await t.partition(groupsOf(body));
+      return network(t);
+    },
+  },
+  '/heal': {
+    busy: 'healing the links',
+    async run(t): Promise<NetworkAnswer> {
+      await t.heal();
+      return network(t);
+    },
+  },
+  '/link': {
+    busy: 'changing a link',
+    async run(t, body): Promise<NetworkAnswer> {
+      const { a, b, ...state } = linkOf(body);
+      await t.setLink(a, b, state);
+      return network(t);
+    },
+  },
+  '/sync': {
+    busy: 'syncing the nodes and wallets',
+    async run(t): Promise<NetworkAnswer> {
+      await t.sync();
+      return network(t);
     },
   },
 };

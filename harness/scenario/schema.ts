@@ -12,9 +12,10 @@ import { describeValue } from '../common/describe.js';
 import { formatPath, type PathSegment } from '../common/path.js';
 import { backendNameSchema, backendNames } from '../testnet/backends.js';
 import { MAX_HEIGHT, MAX_PROBLEMS_COLLECTED, limitProblems, sizeProblems } from './limits.js';
+import { MAX_NODES } from '../limits.js';
 import { SCOPE_ROOTS } from './interpolate.js';
 import { describeSchema, problemsFromIssue, schemaAt as schemaAtRoot, type AnySchema } from './schema/issues.js';
-import { assetAmounts, nameLeaf, responsePathLeaf } from './schema/leaves.js';
+import { assetAmounts, nameLeaf, nodeLeaf, responsePathLeaf } from './schema/leaves.js';
 import { MATCHER_JSON, errorMessageLeaf, expectations } from './schema/matchers.js';
 import { checkRules } from './schema/rules.js';
 import {
@@ -58,6 +59,9 @@ const stepShape = {
   wallet: nameLeaf('wallet name', 'bob')
     .describe('the wallet that runs this step: main (default) or a declared wallet')
     .optional(),
+  node: nodeLeaf
+    .describe("the node whose daemon answers the step (call on the daemon, restart: daemon, log of the daemon): n0 (default), n1, …")
+    .optional(),
   expect: expectations
     .describe(
       'expectations on what the step answered (any step kind: a wait its last answer, mine {result: {height}}, snapshot/revert {result: {height}})',
@@ -83,6 +87,12 @@ export const scenarioSchema = z
       .min(1)
       .describe(`backends the scenario is written for (${backendNames().join(', ')}); default: any`)
       .optional(),
+    nodes: z
+      .int()
+      .min(1)
+      .max(MAX_NODES)
+      .describe('daemons n0, n1, … joined by links (partition, heal, sync); default 1. A scenario of several nodes runs on a testnet of its own')
+      .optional(),
     requires: z
       .strictObject({
         height: z.int().min(0).max(MAX_HEIGHT).describe('minimum chain height before the steps').optional(),
@@ -94,16 +104,19 @@ export const scenarioSchema = z
       .record(
         z.string(),
         z
-          .strictObject({ unlocked: assetAmounts('unlocked amounts funded from main before the steps').optional() })
+          .strictObject({
+            unlocked: assetAmounts('unlocked amounts funded from main before the steps').optional(),
+            node: nodeLeaf.describe('the node its wallet RPC talks to (default n0)').optional(),
+          })
           .nullable()
-          .describe('a wallet declaration: {} or {unlocked: {SAL1: "10 SAL1"}}'),
+          .describe('a wallet declaration: {} or {unlocked: {SAL1: "10 SAL1"}, node: n1}'),
       )
       .describe('extra wallets besides main: name → {} or {unlocked: {SAL1: "10 SAL1"}}')
       .meta({ propertyNames: { pattern: NAME_RE.source, not: { enum: [...RESERVED_WALLET_NAMES] } } })
       .optional(),
     steps: z.array(stepSchema).min(1).describe('the steps, run in order (at least one)'),
   })
-  .describe('a saltnet scenario: name, steps and optional description, tags, backends, requires, wallets');
+  .describe('a saltnet scenario: name, steps and optional description, tags, backends, nodes, requires, wallets');
 
 /** The schema at a path into a scenario document (undefined where there is none). */
 export function schemaAt(path: readonly PathSegment[], root: AnySchema = scenarioSchema): AnySchema | undefined {

@@ -25,17 +25,16 @@ import { reapStale } from '../process/registry.js';
 import { newTempWorkdir } from '../process/workdir.js';
 import { createSupervisor } from '../process/supervisor.js';
 import { setTimeoutFactor } from '../common/timeouts.js';
-import { MAX_THREADS } from '../limits.js';
-import { createDaemonClient } from '../rpc/daemon.js';
+import { MAX_NODES, MAX_THREADS } from '../limits.js';
 import type { WalletClient } from '../rpc/wallet.js';
 import { randomxMode, type BackendSpec } from './backends.js';
 import { resolveBackend } from './binaries.js';
 import { chainSpecFor, stateDirs } from './chain-cache.js';
-import { defineDaemon, sameSettings } from './daemon.js';
+import { sameSettings } from './daemon.js';
 import { mineChain, mineForWallet, topUp, type MineForOptions } from './funding.js';
 import type { MiningAddresses } from './mining.js';
-import { Program } from './program.js';
 import { runEvents } from './events.js';
+import { NodeSet, type NodeHandle } from './nodes.js';
 import { createProgress, progressMode } from './progress.js';
 import { assemble, mineOptions, phase, type Daemon, type Mining, type Run } from './running.js';
 import { walletPassword, walletPasswordFile } from './secrets.js';
@@ -48,6 +47,7 @@ import { makeWorkdir } from './workdir.js';
 export type { Testnet, TestnetOptions } from './types.js';
 export type { SnapshotInfo } from './state.js';
 export type { WalletHandle } from './wallets.js';
+export type { NodeHandle } from './nodes.js';
 export type { CrashReport } from './program.js';
 export type { TestnetEvent } from './events.js';
 // Kept here too: scenario steps and tests import it with the testnet (it lives in mining.ts, which funding.ts can
@@ -100,6 +100,7 @@ async function openRun(opts: TestnetOptions): Promise<Run> {
     isUp: () => run.activity === UP,
     onCrashAfterReady: keepWorkdir,
   });
+  const count = nodeCount(opts.nodes);
   const run: Run = {
     opts,
     log,
@@ -127,8 +128,27 @@ async function openRun(opts: TestnetOptions): Promise<Run> {
       },
     },
     keepWorkdir,
+    nodes: undefined as unknown as NodeSet,
   };
+  run.nodes = new NodeSet({
+    sup,
+    backend,
+    workdir,
+    count,
+    programs: run.programs,
+    settings: () => run.mining,
+    signal: aborter.signal,
+    ...(opts.daemonEnv ? { env: opts.daemonEnv } : {}),
+  });
   return run;
+}
+
+/** The number of nodes asked for (1 when not given), checked. */
+function nodeCount(n: number | undefined): number {
+  if (n === undefined) return 1;
+  if (!Number.isInteger(n) || n < 1 || n > MAX_NODES)
+    throw new Error(`nodes must be a whole number from 1 to ${MAX_NODES}, got ${String(n)}`);
+  return n;
 }
 
 /**
@@ -144,20 +164,27 @@ function miningFor(spec: BackendSpec, o: TestnetOptions, difficulty: number): Mi
   };
 }
 
-async function startDaemonProgram(run: Run): Promise<Daemon> {
-  const o = run.opts;
-  // Readiness deadlines are scaled by --timeout-factor where they are awaited: pass them unscaled.
-  // Each start takes the settings of the moment: the build's while the chain state is mined, then the served ones.
-  const def = defineDaemon(
-    run.sup,
-    run.backend,
-    { workdir: run.workdir, timeoutMs: 60_000, ...(o.daemonEnv ? { env: o.daemonEnv } : {}) },
-    () => run.mining,
-  );
-  const program = new Program(def, run.programs);
-  const h = await phase(run, 'daemonReady', () => program.start());
+/**
+ * The daemon (n0) and, on a testnet of several nodes whose chain state is on disk already (restored or reused), every
+ * other node, connected: nothing may mine before the nodes are a network. Each start takes the settings of the
+ * moment: the build's while the chain state is mined, then the served ones.
+ */
+async function startDaemons(run: Run, building: boolean): Promise<Daemon> {
+  const nodes = run.nodes;
+  if (!building) await nodes.network();
+  const h = await phase(run, 'daemonReady', () => nodes.startFirst());
   run.log(`saltnet: daemon ready at ${h.url} (pid ${h.proc.pid})`);
-  return { program, client: createDaemonClient(h.url, { timeoutMs: 30_000, recover: program.recover }) };
+  if (nodes.links) await startOtherNodes(run);
+  return { program: nodes.programs[0]!, client: nodes.rawClient(0) };
+}
+
+/** Every node of the network started and connected to its peers. */
+async function startOtherNodes(run: Run): Promise<void> {
+  await phase(run, 'nodesReady', () => run.nodes.startAll());
+  const others = run.nodes.programs.slice(1).map((p) => `${p.name} at ${p.current.url} (pid ${p.current.proc.pid})`);
+  run.log(
+    `saltnet: ${others.join(', ')} ready; ${run.nodes.count} nodes connected through ${run.nodes.links!.info().length} links`,
+  );
 }
 
 /**
@@ -264,8 +291,8 @@ export async function startTestnet(opts: TestnetOptions = {}): Promise<Testnet> 
     const building =
       choice.snapshot.status === 'built' || choice.snapshot.status === 'rebuilt' || choice.snapshot.status === 'off';
     if (building) run.mining = run.build;
-    const daemon = await startDaemonProgram(run);
-    closers.push(() => daemon.client.close());
+    closers.push(() => run.nodes.close());
+    const daemon = await startDaemons(run, building);
     const password = walletPassword(run.workdir);
     const wallets = new WalletSet({
       sup: run.sup,
@@ -298,7 +325,10 @@ export async function startTestnet(opts: TestnetOptions = {}): Promise<Testnet> 
     run.mining = run.serve;
     // A state built here goes into the cache (a failed save only costs the next run time).
     await t.saveBuilt();
-    await serve(run, daemon);
+    // Built on n0 alone: the other nodes get a copy of its chain and the network starts.
+    if (run.nodes.count > 1 && !run.nodes.links) await phase(run, 'nodesReady', () => t.network());
+    await serve(run);
+    run.sup.updateInfo({ nodes: run.nodes.programs.map((_, i) => nodeInfo(run.nodes.handle(i))) });
     await releaseLock?.();
     releaseLock = undefined;
     run.activity = UP;
@@ -306,6 +336,11 @@ export async function startTestnet(opts: TestnetOptions = {}): Promise<Testnet> 
   } catch (err) {
     throw await failedStart(run, err, [...closers, async () => await releaseLock?.()]);
   }
+}
+
+/** A node as the run record keeps it (`saltnet status`). */
+function nodeInfo(n: NodeHandle): { name: string; url: string; pid: number; dataDir: string } {
+  return { name: n.name, url: n.url, pid: n.pid, dataDir: n.dataDir };
 }
 
 /** Where a wallet RPC with a Digest login keeps it for the user (`user:password`, mode 0600). */
@@ -348,12 +383,16 @@ async function failedStart(run: Run, err: unknown, closers: (() => Promise<void>
 }
 
 /**
- * Restart the daemon with the served settings if it still runs with the build's (no save restarted it), and say how it
- * mines.
+ * Restart the daemons with the served settings if they still run with the build's (no save restarted them), and say
+ * how they mine.
  */
-async function serve(run: Run, daemon: Daemon): Promise<void> {
-  if (!sameSettings(daemon.program.current.settings, run.serve))
-    await phase(run, 'daemonServe', () => daemon.program.restart());
+async function serve(run: Run): Promise<void> {
+  const stale = run.nodes.programs.filter((p) => !sameSettings({ ...p.current.settings, peers: undefined }, run.serve));
+  if (stale.length)
+    await phase(run, 'daemonServe', async () => {
+      await Promise.all(stale.map((p) => p.restart()));
+      await run.nodes.waitConnected();
+    });
   const s = run.serve;
   const mode =
     s.randomx === 'full'

@@ -2,7 +2,6 @@
 // looks at what the previous step caused (the lines written since that step started), waiting a few
 // seconds for the line to appear; `absent: true` asserts that no such line appears.
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { MAX_WAIT_SECONDS } from '../limits.js';
@@ -10,6 +9,7 @@ import { regexProblem, regexTest } from '../regex.js';
 import { problem } from '../schema/rule-kit.js';
 import { has, isPlainObject } from '../schema/vocabulary.js';
 import { fail, walletOf, type StepContext } from './context.js';
+import type { Step } from '../types.js';
 import { defineStep } from './kind.js';
 
 export interface LogAction {
@@ -59,9 +59,11 @@ function linesSince(file: string, since: number): string[] {
   return out;
 }
 
-function logFile(ctx: StepContext, a: LogAction, wallet: string): string {
-  if (a.program === 'wallet') return walletOf(ctx, wallet).handle.logFile;
-  return join(ctx.testnet.workdir, 'logs', 'daemon.log');
+function logFile(ctx: StepContext, a: LogAction, step: Step): string {
+  if (a.program === 'wallet') return walletOf(ctx, step.wallet).handle.logFile;
+  const node = ctx.testnet.nodes.find((n) => n.name === (step.node ?? 'n0'));
+  if (!node) return fail(`no node named "${step.node}": this testnet has ${ctx.testnet.nodes.map((n) => n.name).join(', ')}`);
+  return node.logFile;
 }
 
 const describe = (a: LogAction): string =>
@@ -114,7 +116,7 @@ export const log = defineStep<'log', LogAction>({
       );
   },
   async run(ctx, step, a) {
-    const file = logFile(ctx, a, step.wallet);
+    const file = logFile(ctx, a, step);
     const since = a.since === 'scenario' ? (ctx.scenarioStartedAt ?? 0) : (ctx.previousStepStartedAt ?? 0);
     const hit = (line: string): boolean => {
       if (a.contains !== undefined) return line.includes(a.contains);

@@ -9,6 +9,7 @@ import type { StepKind } from './kind.js';
 import { log } from './log.js';
 import { metadata } from './metadata.js';
 import { mine } from './mine.js';
+import { heal, partition, sync } from './partition.js';
 import { restart } from './restart.js';
 import { revert, snapshot } from './snapshot.js';
 import { sweepAll, sweepSingle } from './sweep.js';
@@ -29,7 +30,19 @@ const CALLS = [
   getTokens,
 ] as const;
 
-export const STEP_KINDS = [...CALLS, mine, waitStep(CALLS), metadata, restart, snapshot, revert, log] as const;
+export const STEP_KINDS = [
+  ...CALLS,
+  mine,
+  waitStep(CALLS),
+  metadata,
+  restart,
+  snapshot,
+  revert,
+  log,
+  partition,
+  heal,
+  sync,
+] as const;
 
 type Kind = (typeof STEP_KINDS)[number];
 /** A step kind's YAML key: call, transfer, mine, … */

@@ -11,7 +11,7 @@ import { transactionEndpoints } from './methods/transactions.js';
 import type { Tx } from '../chain/types.js';
 import type { Handler } from '../http/server.js';
 import { bool, list, params, str, u64 } from '../http/params.js';
-import { STATUS, info, miningStatus, now, type DaemonContext } from './views.js';
+import { STATUS, info, miningStatus, now, type DaemonContext, synced } from './views.js';
 
 export type { DaemonContext } from './views.js';
 
@@ -52,7 +52,7 @@ function isKeyImageSpent(l: DaemonContext['ledger'], keyImages: string[]): Recor
 }
 
 function startMining(ctx: DaemonContext, p: ReturnType<typeof startMiningParams.parse>): string {
-  if (!ctx.offline) return 'BUSY';
+  if (!synced(ctx)) return 'BUSY';
   const addr = decodeAddress(p.miner_address);
   if (!addr || addr.coin !== 'salvium' || addr.network !== 'testnet') return 'Failed, wrong address';
   if (addr.type === 'subaddress') return "Mining to subaddress isn't supported yet";

@@ -124,7 +124,7 @@ const notAccepted = (): RpcError => new RpcError(-7, 'Block not accepted');
 
 /** A block already known (in the chain or an alternative one) by its id. */
 function known(ctx: DaemonContext, id: string): Block | undefined {
-  return ctx.ledger.blocks.find((b) => b.hash === id) ?? ctx.state.alt.find((b) => b.hash === id);
+  return ctx.ledger.blocks.find((b) => b.hash === id) ?? ctx.state.alt.get(id);
 }
 
 /**
@@ -146,15 +146,9 @@ export function submitBlock(ctx: DaemonContext, hex: string): { block_id: string
   const again = known(ctx, hash);
   if (again) return ok(again.hash);
   const block: Block = { ...t.block, hash, nonce: parsed.nonce };
-  const l = ctx.ledger;
-  if (block.prevHash !== topBlock(l).hash) {
-    if (!l.blocks.some((b) => b.hash === block.prevHash)) throw notAccepted();
-    ctx.state.alt.push(block);
-    return ok(hash);
-  }
-  if (!stillValid(l, block)) throw notAccepted();
-  applyBlock(l, block);
-  ctx.blockAdded(block);
+  // On the top it is added (and relayed to the peers); on an older block it is kept as an alternative one.
+  const r = acceptBlock(ctx, block, { relay: true });
+  if (r.kind !== 'added' && r.kind !== 'alt') throw notAccepted();
   return ok(hash);
 }
 

@@ -131,6 +131,7 @@ function flush(ctx: DaemonContext, raw: Parameters<Handler>[0]): Record<string, 
   for (const id of txids) {
     l.pool.delete(id);
     l.poolArrival.delete(id);
+    l.kept.delete(id);
   }
   ctx.poolChanged();
   const failed = valid.length < given.length;
