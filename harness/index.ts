@@ -8,6 +8,8 @@ export {
   type SnapshotInfo,
 } from './testnet/testnet.js';
 export { chainKey, CHEAP_DIFFICULTY, type ChainSpec, type PrefixMode } from './testnet/chain-cache.js';
+/** Import a chain state archive: every file checked, the key computed again, the height read from the chain. */
+export { importChainSnapshot as importSnapshot } from './testnet/chain-check.js';
 export type { MiningInfo, MiningOptions } from './testnet/types.js';
 export { fixtureWallet, FIXTURE_WALLETS_DIR, type FixtureWallet } from './testnet/fixture-wallets.js';
 export {
@@ -16,7 +18,6 @@ export {
   removeSnapshot,
   clearSnapshots,
   exportSnapshot,
-  importSnapshot,
   type Manifest,
   type SnapshotSummary,
 } from './snapshot/index.js';

@@ -17,6 +17,12 @@ export const MAX_THREADS = 256;
 /** The largest `--timeout-factor`: a factor of 100 already turns a 60 s deadline into 100 minutes. */
 export const MAX_TIMEOUT_FACTOR = 100;
 
+/**
+ * The smallest `--timeout-factor`: 0.1 already turns a 60 s deadline into 6 s; a factor near 0 (1e-10, 0.0000001)
+ * would make every wait fail at once, reported as the programs' failures.
+ */
+export const MIN_TIMEOUT_FACTOR = 0.1;
+
 /** The most scenario workers (`--workers`): each runs a testnet of its own. */
 export const MAX_WORKERS = 64;
 
@@ -25,3 +31,13 @@ export const MAX_WORKERS = 64;
  * each real node is a salviumd of its own (~300 MB).
  */
 export const MAX_NODES = 8;
+
+/**
+ * The most an imported snapshot archive may hold, uncompressed (`saltnet snapshot load`, importSnapshot): a real
+ * Salvium chain state at height 1201 is about 3 MiB, so this leaves room for chains of 100000 blocks and refuses a
+ * gzip bomb before it is written. `snapshot load --max-size` raises it.
+ */
+export const MAX_IMPORT_BYTES = 768 * 2 ** 20;
+
+/** The largest file an imported snapshot archive may hold, uncompressed. */
+export const MAX_IMPORT_FILE_BYTES = 512 * 2 ** 20;

@@ -3,6 +3,7 @@
 // nothing diverged beyond the accept file and nothing ended in an infrastructure error. With
 // `--against <recording>`, side B is a recording (harness/diff/recording.ts) and only side A runs.
 import { checkOutputPath, writeOutputFile } from '../common/output-file.js';
+import { lockOutput } from '../process/output-lock.js';
 import { existsSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
@@ -105,12 +106,22 @@ async function againstCommandLine(argv: DiffArgs, err: (l: string) => void): Pro
 }
 
 export async function diffCommandLine(argv: DiffArgs): Promise<DiffResult> {
-  const err = (l: string): void => void process.stderr.write(`${l}\n`);
-  let result: DiffResult;
   if (argv.output) {
     const inputs = argv.files?.length ? await expandFiles(argv.files) : [];
     checkOutputPath('--output', argv.output, [...inputs, ...(argv.accept ? [argv.accept] : [])]);
   }
+  // One writer per output: a second diff with the same --output is refused now.
+  const lock = argv.output ? await lockOutput(argv.output, '--output', 'saltnet diff') : undefined;
+  try {
+    return await diffLocked(argv);
+  } finally {
+    lock?.release();
+  }
+}
+
+async function diffLocked(argv: DiffArgs): Promise<DiffResult> {
+  const err = (l: string): void => void process.stderr.write(`${l}\n`);
+  let result: DiffResult;
   if (argv.against) result = await againstCommandLine(argv, err);
   else {
     if (!argv.files?.length)

@@ -51,6 +51,14 @@ async function mine(argv: MineArgs): Promise<void> {
     throw new Error(
       `no node named ${argv.node}: run ${r.runId} has ${(info.nodes ?? [{ name: 'n0' }]).map((n) => n.name).join(', ')}`,
     );
+  // The testnet's own process mines and then syncs every wallet it owns: asked first, so that a daemon that does not
+  // answer is reported at once (the testnet knows it) instead of a wait on it from here.
+  if (info.control) {
+    const how = argv.to !== undefined ? { to: argv.to } : { blocks: argv.blocks ?? 1 };
+    const res = await requestMine(info.control, { ...how, ...(argv.node ? { node: argv.node } : {}) });
+    process.stdout.write(res.already ? `already at height ${res.height}\n` : `height ${res.height}\n`);
+    return;
+  }
   const daemon = createDaemonClient(node?.url ?? info.daemon);
   let target: number;
   try {
@@ -64,13 +72,7 @@ async function mine(argv: MineArgs): Promise<void> {
       process.stdout.write(`already at height ${start}\n`);
       return;
     }
-    // The testnet's own process mines and then syncs every wallet it owns; a run without a control endpoint
-    // (an older saltnet) is mined from here, and its main wallet synced.
-    if (info.control) {
-      const res = await requestMine(info.control, { to: target, ...(argv.node ? { node: argv.node } : {}) });
-      process.stdout.write(`height ${res.height}\n`);
-      return;
-    }
+    // A run without a control endpoint (an older saltnet) is mined from here, and its main wallet synced.
     const res = await mineTo(daemon, target, {
       spec: backendSpec(info.backend),
       // the blocks go to the miner wallet, so the main wallet's balance moves only with its own transactions

@@ -2,20 +2,24 @@
 // a testnet behind recording proxies; the program under test talks to the proxies (COMMAND gets
 // their URLs in its environment), and when it exits — or at Ctrl-C — the session is written as a
 // scenario file that replays it.
-import { existsSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { execa } from 'execa';
 import type { Argv, CommandModule } from 'yargs';
 import { parseUnlockedText, unlockedAtomic } from '../config/unlocked.js';
-import { MAX_WALLETS } from '../scenario/limits.js';
+import { MAX_WALLETS } from '../scenario/bounds.js';
 import { NAME_RE } from '../scenario/schema/vocabulary.js';
 import { recordSession, type RecordSession, type RecordWalletOption } from '../record/session.js';
 import { recordingToScenario } from '../record/write.js';
 import { backendSpec, fundingAsset } from '../testnet/backends.js';
+import type { Recording } from '../record/types.js';
+import { interrupted } from '../process/interrupt.js';
 import { addressAt } from '../testnet/mining.js';
 import { interruptible } from './interruptible.js';
 import { pickRun, runInfo } from './runs.js';
 import { testnetOptions, toTestnetOptions, type TestnetArgs } from './testnet-options.js';
+import { writeOutputFile } from '../common/output-file.js';
+import { lockOutput } from '../process/output-lock.js';
 
 interface RecordArgs extends TestnetArgs {
   out?: string;
@@ -81,6 +85,7 @@ async function session(a: RecordArgs): Promise<RecordSession> {
         addresses: info.addresses,
         backend: info.backend,
         ...(info.minerAddresses ? { minerAddresses: info.minerAddresses } : {}),
+        ...(info.workdir ? { workdir: info.workdir } : {}),
       },
       log,
     });
@@ -94,8 +99,35 @@ async function session(a: RecordArgs): Promise<RecordSession> {
   return recordSession({ testnet: { ...opts, log }, ...(unlocked !== undefined ? { unlocked } : {}), wallets, log });
 }
 
+/** The session as a scenario file, written atomically; with nothing recorded, nothing written and the reason said. */
+function writeScenario(rec: Recording, file: string, name: string | undefined): void {
+  const requests = rec.events.filter((e) => e.kind === 'call').length;
+  if (rec.events.every((e) => e.kind === 'skipped')) {
+    const skipped = rec.events.length;
+    process.stderr.write(
+      `saltnet record: nothing was recorded: ${skipped ? `none of the ${skipped} requests can be replayed by a scenario` : 'no request reached the proxies'} and no block was mined, so no scenario was written to ${file} (it would have no steps)\n`,
+    );
+    return;
+  }
+  const { text, steps } = recordingToScenario(rec, { file, ...(name ? { name } : {}) });
+  writeOutputFile('--out', file, text);
+  process.stderr.write(
+    `saltnet record: wrote ${file} (${steps} step${steps === 1 ? '' : 's'} from ${requests} request${requests === 1 ? '' : 's'}); replay it with: saltnet run ${file}\n`,
+  );
+}
+
 async function record(a: RecordArgs, signal: AbortSignal): Promise<void> {
   const file = outFile(a);
+  // One writer per output: a second recording to the same --out is refused before anything starts.
+  const lock = await lockOutput(file, '--out', 'saltnet record');
+  try {
+    await recordTo(a, file, signal);
+  } finally {
+    lock.release();
+  }
+}
+
+async function recordTo(a: RecordArgs, file: string, signal: AbortSignal): Promise<void> {
   const command = a._.slice(1).map(String);
   const s = await session(a);
   const env = recordEnv(s);
@@ -123,11 +155,13 @@ async function record(a: RecordArgs, signal: AbortSignal): Promise<void> {
       signal.aborted ? ok() : signal.addEventListener('abort', () => ok(), { once: true }),
     );
   const rec = await s.stop();
-  const { text, steps } = recordingToScenario(rec, { file, ...(a.name ? { name: a.name } : {}) });
-  const tmp = `${file}.tmp-${process.pid}`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, file);
-  process.stderr.write(`saltnet record: wrote ${file} (${steps} steps); replay it with: saltnet run ${file}\n`);
+  // Said here, not thrown: after Ctrl-C the process exits as soon as this settles, before an error could be printed.
+  try {
+    writeScenario(rec, file, a.name);
+  } catch (err) {
+    process.stderr.write(`saltnet record: ${(err as Error).message}\n`);
+    process.exitCode = interrupted() ? process.exitCode : 1;
+  }
   if (code !== 0) {
     process.stderr.write(`saltnet record: ${command[0]} exited with code ${code}\n`);
     process.exitCode = code;

@@ -1,5 +1,5 @@
 // `saltnet repro <artifact folder>`: run a recorded scenario again, on a fresh testnet of the same backend.
-import { existsSync, lstatSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { readArtifacts } from '../scenario/artifacts.js';
@@ -7,6 +7,7 @@ import { isUnsuccessful } from '../scenario/types.js';
 import { interruptedExitCode } from './interruptible.js';
 import { runCommandLine } from './run.js';
 import type { BackendChoice } from '../testnet/backends.js';
+import { makeDirs } from '../common/mkdir.js';
 
 export const reproCommand: CommandModule<object, { dir: string; keep: boolean; binDir?: string }> = {
   command: 'repro <dir>',
@@ -65,6 +66,6 @@ function writeInside(dir: string, sub: string, name: string, text: string): void
   const folder = join(dir, sub);
   refuseLink(dir, folder);
   refuseLink(dir, join(folder, name));
-  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  makeDirs(folder, 0o700);
   writeFileSync(join(folder, name), text, { mode: 0o600 });
 }

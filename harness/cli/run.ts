@@ -1,6 +1,7 @@
 // `saltnet run <files, folders or globs>`: run scenario files and report; exit 0 only when none failed or
 // ended in an infrastructure error (and there was at least one).
 import { checkOutputPath, writeOutputFile } from '../common/output-file.js';
+import { lockOutput } from '../process/output-lock.js';
 import { statSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -99,6 +100,16 @@ async function runAndReport(argv: RunArgs, extra: Partial<RunnerOptions>): Promi
     );
   const all = await expandFiles(argv.files);
   if (argv.output) checkOutputPath('--output', argv.output, all);
+  // One writer per output: a second run with the same --output is refused now, not when it would overwrite.
+  const lock = argv.output ? await lockOutput(argv.output, '--output', 'saltnet run') : undefined;
+  try {
+    return await runLocked(argv, extra, all);
+  } finally {
+    lock?.release();
+  }
+}
+
+async function runLocked(argv: RunArgs, extra: Partial<RunnerOptions>, all: string[]): Promise<ScenarioResult[]> {
   const files = shard(all, argv.shard);
   // The chain state comes from the whole suite, not this shard: every shard restores the same snapshot.
   // Unsharded and unfiltered, the runner takes it from the files it parses anyway ('suite'): each file is read once.

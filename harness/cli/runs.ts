@@ -19,7 +19,7 @@ export interface RunInfo {
 }
 
 export const runInfo = (r: RunRecord): RunInfo => (r.info ?? {}) as RunInfo;
-export const ownerAlive = (r: RunRecord): boolean => isAlive(r.ownerPid, r.ownerStartTime);
+export const ownerAlive = (r: RunRecord): boolean => isAlive(r.ownerPid, r.owner.startTime);
 
 /** `--run <id>` as given: refused unless it can be a run id (an empty one, a path such as ../../etc). */
 export function checkRunOption(runId: string | undefined): void {

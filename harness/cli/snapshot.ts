@@ -1,15 +1,23 @@
 // `saltnet snapshot save <file> | load <file>`: a testnet's state in one file, to attach to a bug
 // report and bring up elsewhere.
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { exportSnapshot, importSnapshot } from '../snapshot/archive.js';
+import { exportSnapshot } from '../snapshot/archive.js';
+import { importChainSnapshot } from '../testnet/chain-check.js';
+import { MAX_IMPORT_BYTES } from '../limits.js';
 import { cacheDir } from '../common/cache-dir.js';
+import { checkOutputPath } from '../common/output-file.js';
+import { lockOutput } from '../process/output-lock.js';
 import { removeSnapshot } from '../snapshot/store.js';
 import { resolveBackend } from '../testnet/binaries.js';
 import { binaryHashes } from '../testnet/chain-cache.js';
 import { requestSave, type ControlInfo } from '../control/client.js';
+import type { RunRecord } from '../process/registry.js';
 import { pickRun, runInfo } from './runs.js';
 import { up, upOptions, type UpArgs } from './up.js';
+import { numberOption } from '../config/numbers.js';
 
 interface SaveArgs {
   file: string;
@@ -28,32 +36,63 @@ const save: CommandModule<object, SaveArgs> = {
       .option('key', { type: 'string', describe: 'export this cached state instead (see saltnet cache ls)' })
       .option('cache-dir', { type: 'string' }) as unknown as Argv<SaveArgs>,
   handler: async (a) => {
-    if (a.key) {
-      const m = await exportSnapshot(cacheDir(a.cacheDir ? { cacheDir: a.cacheDir } : {}), a.key, a.file);
-      process.stdout.write(`wrote ${a.file}: ${m.key}, ${m.backend} height ${m.height}\n`);
-      return;
-    }
-    const r = pickRun(a.run);
-    const control = (r.info as { control?: ControlInfo } | undefined)?.control;
-    if (!control)
-      throw new Error(
-        `run ${r.runId} is still starting (or was started by an older saltnet); try again when saltnet up says it is up`,
-      );
-    const key = `saved-${runInfo(r).backend ?? 'x'}-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '')}-${randomBytes(3).toString('hex')}`;
-    process.stderr.write(`saltnet: stopping the processes of ${r.runId} for a moment to save a consistent state\n`);
-    const saved = await requestSave(control, key);
+    const cdir = cacheDir(a.cacheDir ? { cacheDir: a.cacheDir } : {});
+    const r = a.key ? undefined : pickRun(a.run);
+    checkArchivePath(a.file, [cdir, ...(r ? [runInfo(r).workdir ?? r.workdir] : [])]);
+    // One writer per output: a second save to the same file is refused now.
+    const lock = await lockOutput(a.file, 'snapshot save', 'saltnet snapshot save');
     try {
-      const m = await exportSnapshot(saved.cacheDir, key, a.file);
-      process.stdout.write(
-        `wrote ${a.file}: ${m.backend} height ${m.height}, ${m.files.length} files; bring it up with: saltnet snapshot load ${a.file}\n`,
-      );
+      await saveTo(a, r);
     } finally {
-      removeSnapshot(saved.cacheDir, key);
+      lock.release();
     }
   },
 };
 
-type LoadArgs = UpArgs & { file: string; importOnly: boolean };
+/**
+ * Refused before anything stops: a folder, a path inside what the save reads (the cache, the testnet's workdir), or an
+ * existing file that is not an archive (a scenario, a report: an archive never replaces it).
+ */
+function checkArchivePath(file: string, inputs: string[]): void {
+  checkOutputPath('snapshot save', file, []);
+  const abs = resolve(file);
+  const inside = inputs.map((d) => resolve(d)).find((d) => abs === d || abs.startsWith(`${d}/`));
+  if (inside)
+    throw new Error(`snapshot save ${file} is inside ${inside}, which the save reads: write the archive elsewhere`);
+  if (existsSync(abs) && !/\.(tar\.gz|tgz)$/.test(abs))
+    throw new Error(
+      `snapshot save ${file} exists and is not an archive (.tar.gz): it would be replaced; give another path`,
+    );
+}
+
+async function saveTo(a: SaveArgs, r: RunRecord | undefined): Promise<void> {
+  if (a.key || !r) {
+    const m = await exportSnapshot(cacheDir(a.cacheDir ? { cacheDir: a.cacheDir } : {}), a.key ?? '', a.file);
+    process.stdout.write(`wrote ${a.file}: ${m.key}, ${m.backend} height ${m.height}\n`);
+    return;
+  }
+  const control = (r.info as { control?: ControlInfo } | undefined)?.control;
+  if (!control)
+    throw new Error(
+      `run ${r.runId} is still starting (or was started by an older saltnet); try again when saltnet up says it is up`,
+    );
+  const key = `saved-${runInfo(r).backend ?? 'x'}-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '')}-${randomBytes(3).toString('hex')}`;
+  process.stderr.write(`saltnet: stopping the processes of ${r.runId} for a moment to save a consistent state\n`);
+  const saved = await requestSave(control, key);
+  try {
+    const m = await exportSnapshot(saved.cacheDir, key, a.file);
+    process.stdout.write(
+      `wrote ${a.file}: ${m.backend} height ${m.height}, ${m.files.length} files; bring it up with: saltnet snapshot load ${a.file}\n`,
+    );
+  } finally {
+    removeSnapshot(saved.cacheDir, key);
+  }
+}
+
+/** `--max-size`, in MiB: from 1 MiB to 1 TiB. */
+const MAX_SIZE_RULE = { whole: true, min: 1, max: 2 ** 20, maxWhy: '1 TiB' };
+
+type LoadArgs = UpArgs & { file: string; importOnly: boolean; maxSize?: number };
 
 const load: CommandModule<object, LoadArgs> = {
   command: 'load <file>',
@@ -69,10 +108,16 @@ const load: CommandModule<object, LoadArgs> = {
         type: 'boolean',
         default: false,
         describe: 'only import it and print its key',
+      })
+      .option('max-size', {
+        ...numberOption('max-size', MAX_SIZE_RULE, 'refuse an archive whose files add up to more MiB'),
+        defaultDescription: String(MAX_IMPORT_BYTES / 2 ** 20),
       }) as unknown as Argv<LoadArgs>,
   handler: async (a: ArgumentsCamelCase<LoadArgs>) => {
     const dir = cacheDir(a.cacheDir ? { cacheDir: a.cacheDir } : {});
-    const m = await importSnapshot(dir, a.file);
+    const m = await importChainSnapshot(dir, a.file, {
+      ...(a.maxSize !== undefined ? { maxBytes: a.maxSize * 2 ** 20, maxFileBytes: a.maxSize * 2 ** 20 } : {}),
+    });
     process.stderr.write(`saltnet: imported ${a.file} as ${m.key} (${m.backend}, height ${m.height})\n`);
     if (a.importOnly) return void process.stdout.write(`${m.key}\n`);
     const backend = a.backend === 'auto' ? (m.backend as UpArgs['backend']) : a.backend;

@@ -2,7 +2,8 @@
 // crash) and its height. A run is `running` only when its owner and every program it keeps are
 // alive; otherwise it says which program is restarting, stopped for a save, failed, or gone.
 import type { CommandModule } from 'yargs';
-import { isAlive, listRuns, type RunRecord } from '../process/registry.js';
+import { isSameProcess } from '../process/identity.js';
+import { scanRuns, type RunRecord } from '../process/registry.js';
 import { createDaemonClient } from '../rpc/daemon.js';
 import type { ProgramStatus } from '../testnet/events.js';
 import { ownerAlive, runInfo } from './runs.js';
@@ -27,15 +28,16 @@ function programRows(r: RunRecord): ProgramRow[] {
   const programs = ((r.info ?? {})['programs'] ?? {}) as Record<string, ProgramStatus>;
   const live = (pid: number): boolean => {
     const p = r.processes.find((x) => x.pid === pid);
-    return p !== undefined && isAlive(p.pid, p.startTime);
+    return p !== undefined && isSameProcess(p.pid, p, r.runId);
   };
   const rows: ProgramRow[] = Object.entries(programs).map(([name, p]) => ({
     name,
     ...p,
-    alive: p.state === 'running' && live(p.pid),
+    alive: (p.state === 'running' || p.state === 'unresponsive') && live(p.pid),
   }));
   for (const p of r.processes)
-    if (!rows.some((x) => x.pid === p.pid)) rows.push({ name: p.name, pid: p.pid, alive: isAlive(p.pid, p.startTime) });
+    if (!rows.some((x) => x.pid === p.pid))
+      rows.push({ name: p.name, pid: p.pid, alive: isSameProcess(p.pid, p, r.runId) });
   return rows;
 }
 
@@ -44,6 +46,7 @@ function runState(r: RunRecord, rows: ProgramRow[]): string {
   const kept = rows.filter((p) => p.state !== undefined);
   if (kept.some((p) => p.state === 'failed')) return 'failed';
   if (kept.some((p) => p.state === 'restarting')) return 'restarting';
+  if (kept.some((p) => p.state === 'unresponsive')) return 'unresponsive';
   if (kept.some((p) => p.state === 'stopped')) return 'paused';
   if (kept.some((p) => !p.alive)) return 'degraded';
   return 'running';
@@ -57,12 +60,15 @@ function programLine(p: ProgramRow): string {
         : 'gone'
       : p.state === 'running' && !p.alive
         ? 'gone (not restarted yet)'
-        : p.state;
+        : p.state === 'unresponsive' && !p.alive
+          ? 'gone (not restarted yet)'
+          : p.state;
+  const silent = p.unresponsive ? ` since ${p.unresponsive.since}: ${p.unresponsive.reason}` : '';
   const restarts = p.restarts ? `, restarted ${p.restarts} time${p.restarts === 1 ? '' : 's'}` : '';
   const crash = p.lastCrash
     ? `; last crash: pid ${p.lastCrash.pid} ${p.lastCrash.exit} at ${p.lastCrash.at} (log ${p.lastCrash.logFile})`
     : '';
-  return `  ${p.name} pid ${p.pid} ${what}${restarts}${crash}\n`;
+  return `  ${p.name} pid ${p.pid} ${what}${silent}${restarts}${crash}\n`;
 }
 
 async function heightAt(url: string): Promise<number | undefined> {
@@ -76,7 +82,10 @@ async function heightAt(url: string): Promise<number | undefined> {
 
 async function status(argv: { json: boolean }): Promise<void> {
   const rows = [];
-  for (const r of listRuns()) {
+  const { runs, invalid } = scanRuns();
+  for (const bad of invalid)
+    process.stderr.write(`saltnet: ${bad.file} is not a valid run record (${bad.problem}): ignored\n`);
+  for (const r of runs) {
     const info = runInfo(r);
     const programs = programRows(r);
     const state = runState(r, programs);

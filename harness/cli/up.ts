@@ -2,6 +2,7 @@
 // stay up until Ctrl-C. `saltnet snapshot load` ends here too, from an imported snapshot.
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { resolveCacheDir } from '../common/cache-dir.js';
+import { scaled } from '../common/timeouts.js';
 import { startTestnet, type TestnetEvent, type TestnetOptions } from '../testnet/testnet.js';
 import { startControlServer } from '../control/server.js';
 import { DETACHED_ENV, detach, quietAfterReady } from './detach.js';
@@ -58,15 +59,21 @@ export async function up(argv: ArgumentsCamelCase<UpArgs>, extra: Partial<Testne
   // Stay up until a signal (the supervisor stops every process on SIGINT/SIGTERM and exits) or
   // until a program has crashed once more than its restarts allow. Every crash, restart and pid
   // change is told as it happens: on stderr by the testnet, and with --json as a line on stdout.
-  const failed = await new Promise<Extract<TestnetEvent, { event: 'failed' }>>((ok) =>
+  const failed = await new Promise<Extract<TestnetEvent, { event: 'failed' | 'workdir-gone' }>>((ok) =>
     t.onEvent((e) => {
       if (argv.json) process.stdout.write(`${JSON.stringify(e)}\n`);
-      if (e.event === 'failed') ok(e);
+      if (e.event === 'failed' || e.event === 'workdir-gone') ok(e);
     }),
   );
+  await control.drain(scaled(5000));
   await control.close();
   await t.stop();
+  if (failed.event === 'workdir-gone') throw new Error(failed.message);
+  const itsLog = failed.logFile ? `; its log: ${failed.logFile}` : '';
+  // A crash once too often, or a start again that could not be made (a port taken, the workdir gone).
+  if (/not started again|could not be started again/.test(failed.message))
+    throw new Error(`the testnet is down: ${failed.message}${itsLog}`);
   throw new Error(
-    `the testnet is down: ${failed.program} crashed and has no restarts left (${failed.message})${failed.logFile ? `; its log: ${failed.logFile}` : ''}`,
+    `the testnet is down: ${failed.program} crashed and has no restarts left (${failed.message})${itsLog}`,
   );
 }

@@ -1,8 +1,9 @@
 // Where saltnet keeps its cache: `--cache-dir`, else $SALTNET_CACHE_DIR, else
 // $XDG_CACHE_HOME/saltnet, else ~/.cache/saltnet. Snapshots live in <cacheDir>/snapshots/<key>/.
-import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
+import { errnoWords } from './errno.js';
+import { makeDirs } from './mkdir.js';
 
 export interface CacheDirOptions {
   /** The `--cache-dir` option; relative paths are resolved against the working directory. */
@@ -14,7 +15,15 @@ export interface CacheDirOptions {
 /** Resolve the cache folder and create it (mode 0700) when it does not exist yet. */
 export function cacheDir(opts: CacheDirOptions = {}): string {
   const dir = resolveCacheDir(opts);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  try {
+    makeDirs(dir, 0o700);
+  } catch (err) {
+    const where = (err as NodeJS.ErrnoException).path;
+    throw new Error(
+      `the cache folder ${dir} cannot be created: ${errnoWords(err)}${where && where !== dir ? ` at ${where}` : ''}; give another --cache-dir (or SALTNET_CACHE_DIR)`,
+      { cause: err },
+    );
+  }
   return dir;
 }
 

@@ -24,3 +24,14 @@ export function errnoWords(e: unknown): string {
   if (code && WORDS[code]) return `${WORDS[code]} (${code})`;
   return e instanceof Error ? e.message : String(e);
 }
+
+/**
+ * `; its name is not valid UTF-8 …` for a path that holds U+FFFD, the character Node puts in place of bytes that are
+ * not UTF-8 (in a command line, say): such a file exists under a name saltnet cannot write, so "no such file" alone
+ * would mislead. Else ''.
+ */
+export function notUtf8Hint(path: string): string {
+  return path.includes('\uFFFD')
+    ? '; its name is not valid UTF-8 (the "\uFFFD" stands for bytes that are not), and saltnet reads names as UTF-8: rename the file'
+    : '';
+}

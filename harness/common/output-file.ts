@@ -1,10 +1,11 @@
 // A report written where `--output` says: checked before anything runs (a folder, a path that
 // cannot be created, an input of the same run), written atomically (a temporary file renamed into
 // place), and every failure named with its path.
-import { mkdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { errnoWords } from './errno.js';
 import { randomHex } from './files.js';
+import { makeDirs } from './mkdir.js';
 
 const real = (p: string): string => {
   try {
@@ -35,7 +36,7 @@ export function checkOutputPath(option: string, path: string, inputs: readonly s
       `${option} ${path} is an input of this run (${clash}): the report would replace it; write it elsewhere`,
     );
   try {
-    mkdirSync(dirname(abs), { recursive: true });
+    makeDirs(dirname(abs));
   } catch (err) {
     throw new Error(`${option} ${path}: cannot create its folder ${dirname(abs)} (${errnoWords(err)})`, { cause: err });
   }
@@ -46,7 +47,7 @@ export function writeOutputFile(option: string, path: string, text: string): voi
   const abs = resolve(path);
   const tmp = `${abs}.tmp-${process.pid}-${randomHex()}`;
   try {
-    mkdirSync(dirname(abs), { recursive: true });
+    makeDirs(dirname(abs));
     writeFileSync(tmp, text);
     renameSync(tmp, abs);
   } catch (err) {

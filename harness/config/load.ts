@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { LineCounter, parseDocument } from 'yaml';
 import { Locator } from '../common/locator.js';
 import { formatPath, type PathSegment } from '../common/path.js';
+import { scaled } from '../common/timeouts.js';
 import { ConfigError, type ConfigProblem } from './errors.js';
 import type { SaltnetConfig } from './schema.js';
 import { validateConfig, type ConfigIssue } from './validate.js';
@@ -81,7 +82,30 @@ function parseYaml(
     const { line, col } = loc.locate(path, at);
     return { line, col };
   };
-  return { data: doc.toJS({ maxAliasCount: 1000 }), position: (p) => locate(p, 'key'), locate };
+  return { data: toData(doc, loc, file), position: (p) => locate(p, 'key'), locate };
+}
+
+/** The document as data; an alias bomb (aliases expanding to millions of nodes) refused with the file's name. */
+function toData(doc: ReturnType<typeof parseDocument>, loc: Locator, file: string): unknown {
+  try {
+    return doc.toJS({ maxAliasCount: 1000 });
+  } catch (e) {
+    const message = (e as Error).message;
+    const bomb = /alias count/i.test(message);
+    const { line, col } = loc.pos(0);
+    throw new ConfigError([
+      {
+        where: file,
+        line,
+        col,
+        path: '(yaml)',
+        message: bomb
+          ? 'YAML: its aliases (*name) expand to too many values (more than 1000 aliases: an "alias bomb"); write the values out'
+          : `YAML: ${message}`,
+        expected: 'valid YAML',
+      },
+    ]);
+  }
 }
 
 /** Line and column of a JSON.parse error (Node 20 says "at position N"; newer Nodes also say "line L column C"). */
@@ -153,8 +177,9 @@ async function loadModule(file: string): Promise<unknown> {
   }
   let mod: { default?: unknown };
   try {
-    mod = (await import(pathToFileURL(file).href)) as { default?: unknown };
+    mod = await settlesInTime(import(pathToFileURL(file).href) as Promise<{ default?: unknown }>, file);
   } catch (e) {
+    if (e instanceof ConfigError) throw e;
     throw new ConfigError([
       { where: file, path: '(file)', message: `cannot load the config module: ${(e as Error).message ?? String(e)}` },
     ]);
@@ -169,7 +194,50 @@ async function loadModule(file: string): Promise<unknown> {
       },
     ]);
   }
-  return await mod.default;
+  return settlesInTime(Promise.resolve(mod.default), file);
+}
+
+/** How long a config module may take to load (its top-level awaits, a promise as its default export); scaled. */
+export const CONFIG_LOAD_MS = 10_000;
+
+/**
+ * `p`, or a ConfigError when it cannot settle: at once when nothing is left that could settle it (the event loop
+ * emptied: Node would otherwise exit 0 with nothing done, a silent pass in CI), else after CONFIG_LOAD_MS (scaled: a
+ * pending timer, a socket that never answers).
+ */
+function settlesInTime<T>(p: Promise<T>, file: string): Promise<T> {
+  return new Promise<T>((ok, fail) => {
+    const problem = (message: string): ConfigError =>
+      new ConfigError([{ where: file, path: '(file)', message, expected: 'a module that finishes loading' }]);
+    const never = (): void =>
+      fail(problem('the config module never finishes loading: it awaits a promise that nothing can settle'));
+    const ms = scaled(CONFIG_LOAD_MS);
+    // Unreferenced: it must not be what keeps the process alive, or an empty event loop would never be seen.
+    const timer = setTimeout(
+      () =>
+        fail(
+          problem(
+            `the config module has not finished loading after ${ms / 1000} s (a top-level await that never ends?)`,
+          ),
+        ),
+      ms,
+    ).unref();
+    process.once('beforeExit', never);
+    const done = (): void => {
+      clearTimeout(timer);
+      process.off('beforeExit', never);
+    };
+    p.then(
+      (v) => {
+        done();
+        ok(v);
+      },
+      (e: unknown) => {
+        done();
+        fail(e);
+      },
+    );
+  });
 }
 
 /**

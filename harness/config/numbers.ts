@@ -3,7 +3,15 @@
 // decimal digits are numbers: no exponent (`1e3`), no hex (`0x10`), no `Infinity`; a value outside
 // its range is refused with the range. Config files hold YAML/JSON numbers and are checked against
 // the same ranges by their schema (schema.ts).
-import { MAX_DIFFICULTY, MAX_HEIGHT, MAX_NODES, MAX_THREADS, MAX_TIMEOUT_FACTOR, MAX_WORKERS } from '../limits.js';
+import {
+  MAX_DIFFICULTY,
+  MAX_HEIGHT,
+  MAX_NODES,
+  MAX_THREADS,
+  MAX_TIMEOUT_FACTOR,
+  MAX_WORKERS,
+  MIN_TIMEOUT_FACTOR,
+} from '../limits.js';
 
 export interface NumberRule {
   /** Whole numbers only (else a decimal fraction is allowed). */
@@ -23,8 +31,7 @@ export const NUMBER_RULES = {
   threads: { whole: true, min: 1, max: MAX_THREADS, maxWhy: 'more threads than CPU cores do not mine faster' },
   timeoutFactor: {
     whole: false,
-    min: 0,
-    minExclusive: true,
+    min: MIN_TIMEOUT_FACTOR,
     max: MAX_TIMEOUT_FACTOR,
     maxWhy: 'slow machines need 2 or 3',
   },
@@ -32,10 +39,10 @@ export const NUMBER_RULES = {
   nodes: { whole: true, min: 1, max: MAX_NODES, maxWhy: 'each node is a daemon of its own' },
 } as const satisfies Record<string, NumberRule>;
 
-/** `a whole number from 1 to 100000`, `a number above 0, at most 100` — what a valid value looks like. */
+/** `a whole number from 1 to 100000`, `a number from 0.1 to 100` — what a valid value looks like. */
 export function describeRule(r: NumberRule): string {
-  if (r.whole && !r.minExclusive) return `a whole number from ${r.min} to ${r.max}`;
-  return `${r.whole ? 'a whole number' : 'a number'} ${r.minExclusive ? `above ${r.min}` : `from ${r.min}`}, at most ${r.max}`;
+  const kind = r.whole ? 'a whole number' : 'a number';
+  return r.minExclusive ? `${kind} above ${r.min}, at most ${r.max}` : `${kind} from ${r.min} to ${r.max}`;
 }
 
 const DECIMAL = /^-?\d+(\.\d+)?$/;
@@ -55,8 +62,10 @@ export function parseNumberText(text: string, rule: NumberRule): { value: number
   if (t === '') return { problem: `needs ${kind}` };
   const shown = `'${text}'`;
   if (EXPONENT.test(t)) {
-    const digits = plainDigits(Number(t));
-    const hint = digits !== undefined && Number(t) <= rule.max ? ` (${digits})` : ` (at most ${rule.max})`;
+    const v = Number(t);
+    const digits = plainDigits(v);
+    const inRange = v <= rule.max && (rule.minExclusive ? v > rule.min : v >= rule.min);
+    const hint = digits !== undefined && inRange ? ` (${digits})` : `: ${describeRule(rule)}`;
     return { problem: `${shown} is written with an exponent; write it in plain digits${hint}` };
   }
   if (!DECIMAL.test(t)) return { problem: `${shown} is not ${kind}` };

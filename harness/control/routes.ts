@@ -2,7 +2,8 @@
 import type { LinkInfo } from '../network/links.js';
 import { LINK_MODES, type LinkMode } from '../network/proxy.js';
 import { summarize, type SnapshotSummary } from '../snapshot/manifest.js';
-import type { MineRequest } from '../testnet/sync.js';
+import { MAX_HEIGHT } from '../limits.js';
+import { mineTarget, type MineRequest } from '../testnet/sync.js';
 import type { Testnet } from '../testnet/types.js';
 
 export interface ControlRoute {
@@ -42,6 +43,8 @@ export interface MineAnswer {
   height: number;
   /** The wallets refreshed to that height. */
   synced: string[];
+  /** `to` was not above the height: nothing mined. */
+  already?: boolean;
 }
 
 const field = (body: unknown, key: string): unknown =>
@@ -90,6 +93,11 @@ export const CONTROL_ROUTES: Record<string, ControlRoute> = {
       const to = field(body, 'to');
       const blocks = field(body, 'blocks');
       const what: MineRequest = typeof to === 'number' ? { to } : { blocks: typeof blocks === 'number' ? blocks : 1 };
+      const start = await t.height();
+      const target = mineTarget(what, start);
+      if (target > MAX_HEIGHT)
+        throw new Error(`mining to height ${target} would pass height ${MAX_HEIGHT}, the highest saltnet mines to`);
+      if (target <= start) return { height: start, synced: [], already: true };
       const sync = field(body, 'sync') !== false;
       const node = field(body, 'node');
       const height = await t.mine(what, { sync, ...(typeof node === 'string' ? { node } : {}) });

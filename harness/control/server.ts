@@ -66,8 +66,33 @@ function readBody(req: IncomingMessage): Promise<unknown> {
   });
 }
 
+/** `work`, or a 503 as soon as a program of the testnet stops answering (the work would only wait on it). */
+function untilSilent<T>(t: Testnet, work: Promise<T>): Promise<T> {
+  return new Promise<T>((ok, fail) => {
+    const off = t.onEvent((e) => {
+      if (e.event !== 'unresponsive') return;
+      off();
+      fail(
+        new HttpError(503, `the testnet does not answer: ${e.program} (pid ${e.pid}) is not answering: ${e.reason}`),
+      );
+    });
+    work.then(
+      (v) => {
+        off();
+        ok(v);
+      },
+      (err: unknown) => {
+        off();
+        fail(err);
+      },
+    );
+  });
+}
+
 export interface ControlServer {
   info: ControlInfo;
+  /** Wait (at most `ms`) for the request under way to be answered: its caller learns why the testnet went down. */
+  drain(ms: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -77,15 +102,16 @@ export async function startControlServer(t: Testnet, cacheDir: string): Promise<
   const tokenFile = join(t.workdir, '.control-token');
   writeFileSync(tokenFile, token, { mode: 0o600 });
   let running: string | undefined;
+  let answered: Promise<unknown> = Promise.resolve();
   const handle = async (route: ControlRoute, req: IncomingMessage): Promise<unknown> => {
     const body = await readBody(req);
     if (running) throw new HttpError(409, `the testnet is busy ${running}; try again when it is done`);
+    const silent = t.unresponsive();
+    if (silent.length) throw new HttpError(503, `the testnet does not answer: ${silent.join('; ')}`);
     running = route.busy;
-    try {
-      return await route.run(t, body, { cacheDir });
-    } finally {
-      running = undefined;
-    }
+    // Busy until the work has really ended, even when the answer goes out before (a program stopped answering).
+    const work = route.run(t, body, { cacheDir }).finally(() => (running = undefined));
+    return untilSilent(t, work);
   };
   const server: Server = createServer((req, res) => {
     const answer = (status: number, body: unknown): void => {
@@ -97,7 +123,7 @@ export async function startControlServer(t: Testnet, cacheDir: string): Promise<
       return answer(403, { error: 'wrong or missing token' });
     const route = req.method === 'POST' ? CONTROL_ROUTES[req.url ?? ''] : undefined;
     if (!route) return answer(404, { error: `unknown request ${req.method} ${req.url}` });
-    handle(route, req).then(
+    answered = handle(route, req).then(
       (body) => answer(200, body),
       (err: unknown) =>
         answer(err instanceof HttpError ? err.status : 500, {
@@ -109,6 +135,11 @@ export async function startControlServer(t: Testnet, cacheDir: string): Promise<
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     info: { url, tokenFile },
+    drain: async (ms) => {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([answered, new Promise((ok) => (timer = setTimeout(ok, ms)))]);
+      clearTimeout(timer);
+    },
     close: () =>
       new Promise((ok) => {
         server.closeAllConnections();

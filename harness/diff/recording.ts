@@ -10,8 +10,9 @@
 // log tails, requests and timings are left out, and the run's machine is scrubbed from what is kept
 // (scrub.ts). Integers beyond 2^53 survive. Which scenario files are still those recorded, and what a
 // diff against a recording runs, is recording-check.ts.
-import { existsSync } from 'node:fs';
-import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { existsSync, statSync } from 'node:fs';
+import { errnoWords, notUtf8Hint } from '../common/errno.js';
+import { readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { stringify } from 'lossless-json';
 import { z } from 'zod';
@@ -24,6 +25,7 @@ import { binaryHashes } from '../testnet/chain-cache.js';
 import { binaryVersion, resolveBackend } from '../testnet/binaries.js';
 import type { BackendName } from '../testnet/backends.js';
 import { backendNameSchema } from '../testnet/backends.js';
+import { makeDirsAsync } from '../common/mkdir.js';
 
 export const RECORDING_FORMAT = 1;
 export const MANIFEST_FILE = 'manifest.json';
@@ -178,7 +180,7 @@ export async function writeRecording(
   const target = resolve(dir);
   const staging = `${target}.tmp-${process.pid}`;
   await rm(staging, { recursive: true, force: true });
-  await mkdir(staging, { recursive: true });
+  await makeDirsAsync(staging);
   const taken = new Set([MANIFEST_FILE]);
   const scenarios: RecordedScenarioEntry[] = [];
   // A run stopped half-way records nothing: its statuses say how it was stopped, not how the backend answers.
@@ -220,7 +222,7 @@ export async function writeRecording(
     manifestSchema.parse(manifest);
     await writeFile(join(staging, MANIFEST_FILE), toJson(manifest));
     await rm(target, { recursive: true, force: true });
-    await mkdir(dirname(target), { recursive: true });
+    await makeDirsAsync(dirname(target));
     await rename(staging, target);
     return manifest;
   } finally {
@@ -272,11 +274,26 @@ function toResult(data: z.infer<typeof scenarioSchema>): ScenarioResult {
   };
 }
 
+/** Why `root` holds no manifest.json: it does not exist, is not a folder, or is a folder without one. */
+function whyNoRecording(root: string): string {
+  let st;
+  try {
+    st = statSync(root);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT')
+      return `no such folder${notUtf8Hint(root)} (a recording is a folder such as fixtures/conformance/salvium-v1.1.3c)`;
+    return `cannot read it: ${errnoWords(e)}`;
+  }
+  if (!st.isDirectory()) return 'not a recording: it is a file, and a recording is a folder';
+  return `not a recording: the folder has no ${MANIFEST_FILE}`;
+}
+
 /** Read and validate a recording; a RecordingError lists every problem with its file and field. */
 export async function readRecording(dir: string): Promise<Recording> {
   const root = resolve(dir);
   const manifestFile = join(root, MANIFEST_FILE);
-  if (!existsSync(manifestFile)) throw new RecordingError([`${root}: not a recording: it has no ${MANIFEST_FILE}`]);
+  if (!existsSync(manifestFile)) throw new RecordingError([`${root}: ${whyNoRecording(root)}`]);
   const m = manifestSchema.safeParse(await readJson(manifestFile));
   if (!m.success) throw new RecordingError(problemsOf(manifestFile, m.error));
   const problems: string[] = [];

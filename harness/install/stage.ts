@@ -3,6 +3,7 @@
 // found in the staged tree, made executable and checked (checks.ts); the marker written last; and
 // one rename that publishes the tree as <cacheDir>/bin/salvium-<version>/.
 import { mkdir } from 'node:fs/promises';
+import { makeDirsAsync } from '../common/mkdir.js';
 import { join, relative, sep } from 'node:path';
 import { cleanStale, publish, removeQuietly, stagingName, startHeartbeat } from '../common/staging.js';
 import { findBinaries, makeExecutable, type FoundBinaries } from './binaries.js';
@@ -13,7 +14,7 @@ import { recordTrusted, type TrustedHash } from './trust.js';
 
 /** Create `binRoot` (and clear what killed installs left there). */
 export async function prepareBinRoot(binRoot: string): Promise<void> {
-  await mkdir(binRoot, { recursive: true, mode: 0o700 });
+  await makeDirsAsync(binRoot, 0o700);
   cleanStale(binRoot);
 }
 

@@ -4,12 +4,13 @@
 // or more content than `maxBytes` refuses the whole archive. (`tar` alone would drop or rewrite
 // such entries with a warning and carry on; an archive built like that is not one to run.)
 import { createWriteStream } from 'node:fs';
-import { mkdir, rm, symlink } from 'node:fs/promises';
+import { rm, symlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import * as tar from 'tar';
 import yauzl from 'yauzl';
 import { InstallError } from './errors.js';
+import { makeDirsAsync } from '../common/mkdir.js';
 
 export type ArchiveFormat = 'tar.gz' | 'tar' | 'zip';
 
@@ -219,10 +220,10 @@ async function extractZip(file: string, dest: string): Promise<void> {
     const target = join(dest, ...e.fileName.split('/').filter((s) => s !== '' && s !== '.'));
     const kind = zipKind(e);
     if (kind === 'dir') {
-      await mkdir(target, { recursive: true });
+      await makeDirsAsync(target);
       return;
     }
-    await mkdir(dirname(target), { recursive: true });
+    await makeDirsAsync(dirname(target));
     await rm(target, { force: true }); // a repeated name replaces the file, never writes through a link
     if (kind === 'symlink') {
       await symlink(await readAll(zip, e, 4096), target);

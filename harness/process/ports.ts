@@ -4,6 +4,21 @@
 import { createServer, type Server } from 'node:net';
 import getPort from 'get-port';
 import pRetry from 'p-retry';
+import { portHolder } from './port-holder.js';
+
+/** A program could not bind its ports: which were taken, and by whom when /proc says. */
+export class PortTakenError extends Error {}
+
+/** `its RPC port 4000 (taken by pid 12 (nc -l 4000))` for each of `ports` (role → port) that is not free now. */
+export async function takenPorts(ports: Record<string, number>): Promise<string[]> {
+  const out: string[] = [];
+  for (const [role, port] of Object.entries(ports)) {
+    if (await isPortFree(port).catch(() => false)) continue;
+    const holder = portHolder(port);
+    out.push(`its ${role} port ${port}${holder ? ` (taken by ${holder})` : ' (taken)'}`);
+  }
+  return out;
+}
 
 /**
  * `n` distinct ports that are free on `host` right now, chosen by the OS (get-port). get-port does not hand out a port

@@ -6,10 +6,13 @@ import { readFileSync, readdirSync } from 'node:fs';
 
 export interface ProcStat {
   pid: number;
+  /** R running, S sleeping, D disk wait, T stopped (SIGSTOP), t stopped by a debugger, Z zombie, … */
   state: string;
   ppid: number;
   pgrp: number;
   startTime: string;
+  /** CPU time used so far (user + system), in clock ticks (100 per second on Linux). */
+  cpuTicks: number;
 }
 
 export function readStat(pid: number): ProcStat | undefined {
@@ -26,7 +29,8 @@ export function readStat(pid: number): ProcStat | undefined {
   const f = text.slice(close + 2).split(' ');
   const [state, ppid, pgrp, startTime] = [f[0], f[1], f[2], f[19]];
   if (state === undefined || ppid === undefined || pgrp === undefined || startTime === undefined) return undefined;
-  return { pid, state, ppid: Number(ppid), pgrp: Number(pgrp), startTime };
+  const cpuTicks = Number(f[11] ?? 0) + Number(f[12] ?? 0);
+  return { pid, state, ppid: Number(ppid), pgrp: Number(pgrp), startTime, cpuTicks };
 }
 
 /** Field 22 of /proc/<pid>/stat, or undefined where there is no /proc (or the pid is gone). */
@@ -82,4 +86,13 @@ export function descendants(pid: number): ProcStat[] {
     }
   }
   return out;
+}
+
+/** The pid of the debugger that traces `pid` (TracerPid of /proc/<pid>/status), 0 when none (or unknown). */
+export function tracerPid(pid: number): number {
+  try {
+    return Number(/^TracerPid:\s*(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
 }

@@ -20,8 +20,8 @@ if (!runId || !Number.isInteger(ownerPid)) {
     busy = true;
     try {
       const record = readRun(runId);
-      if (!record || record.ownerPid !== ownerPid) process.exit(0);
-      if (isAlive(ownerPid, ownerStartTime || undefined)) return;
+      if (!record || record.ownerPid !== ownerPid || record.owner.startTime !== ownerStartTime) process.exit(0);
+      if (isAlive(ownerPid, ownerStartTime)) return;
       // A temporary workdir goes with the run (reapRun), unless the run asked to keep it: then the log says so, in it.
       const notes: string[] = [];
       const killed = await reapRun(record, { graceMs: GRACE_MS, log: (l) => notes.push(l) });

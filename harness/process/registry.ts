@@ -2,42 +2,26 @@
 // program it started (pid + start time), so that `saltnet down`, the next `saltnet up` and the
 // reaper can find and kill what a dead harness left behind, and never a process that merely
 // inherited a recycled pid.
-import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { killTree, signal, signalGroup } from './kill.js';
 import { descendants, hasProcfs, procStartTime, readStat, type ProcStat } from './procfs.js';
 import { scaled } from '../common/timeouts.js';
+import type { z } from 'zod';
+import { isSameProcess, mismatch } from './identity.js';
+import { RUN_PROCESS, RUN_RECORD, recordProblem } from './run-record.js';
 import { settleWorkdir } from './workdir.js';
+import { makeDirs } from '../common/mkdir.js';
 
 export { procStartTime } from './procfs.js';
 
-export interface RunProcess {
-  name: string;
-  pid: number;
-  /** Field 22 of /proc/<pid>/stat ('' where there is no /proc): detects pid reuse. */
-  startTime: string;
-  commandLine: string;
-}
+/** A process of a run as recorded: its name, pid and identity (start time, program, arguments' hash). */
+export type RunProcess = z.infer<typeof RUN_PROCESS>;
 
-export interface RunRecord {
-  runId: string;
-  ownerPid: number;
-  ownerStartTime: string;
-  startedAt: string;
-  workdir: string;
-  processes: RunProcess[];
-  /** Endpoints etc. for `saltnet status`. */
-  info?: Record<string, unknown>;
-  /** The run created `workdir` as a temporary folder (no --workdir): reaping the run removes it (see workdir.ts). */
-  tempWorkdir?: boolean;
-  /**
-   * Keep the temporary workdir when the run is reaped: a program crashed or the start failed, and its logs are the
-   * evidence.
-   */
-  keepWorkdir?: boolean;
-}
+/** One run (one testnet) as recorded in the registry. */
+export type RunRecord = z.infer<typeof RUN_RECORD>;
 
 /**
  * The run registry's folder and where that choice came from: $SALTNET_STATE_DIR, else
@@ -63,7 +47,7 @@ export function resolveStateDir(env: NodeJS.ProcessEnv = process.env): { dir: st
 export function stateDir(): string {
   const { dir, source } = resolveStateDir();
   try {
-    mkdirSync(dir, { recursive: true });
+    makeDirs(dir);
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     const why =
@@ -97,17 +81,6 @@ function runFile(runId: string): string {
   return join(stateDir(), `${runId}.json`);
 }
 
-function isRunRecord(x: unknown): x is RunRecord {
-  const r = x as RunRecord;
-  return (
-    typeof r === 'object' &&
-    r !== null &&
-    typeof r.runId === 'string' &&
-    typeof r.ownerPid === 'number' &&
-    Array.isArray(r.processes)
-  );
-}
-
 /** Write (atomically: a temporary file renamed over the record). */
 export function writeRun(r: RunRecord): void {
   const file = runFile(r.runId);
@@ -121,35 +94,71 @@ export function writeRun(r: RunRecord): void {
   }
 }
 
-export function readRun(runId: string): RunRecord | undefined {
+/** The record of `runId`: valid, with a problem (a record saltnet did not write as it is), or none. */
+export function readRunFile(runId: string): { record: RunRecord } | { problem: string } | undefined {
   let text: string;
   try {
     text = readFileSync(runFile(runId), 'utf8');
   } catch {
     return undefined;
   }
+  let data: unknown;
   try {
-    const r: unknown = JSON.parse(text);
-    return isRunRecord(r) ? r : undefined;
+    data = JSON.parse(text);
   } catch {
-    return undefined;
+    return { problem: 'it is not JSON' };
   }
+  const r = RUN_RECORD.safeParse(data);
+  if (!r.success) return { problem: recordProblem(r.error) };
+  if (r.data.runId !== runId) return { problem: `it names another run (${r.data.runId})` };
+  return { record: r.data };
 }
 
-/** Every readable record, oldest first. */
-export function listRuns(): RunRecord[] {
+/** The valid record of `runId`, if there is one. */
+export function readRun(runId: string): RunRecord | undefined {
+  const r = readRunFile(runId);
+  return r && 'record' in r ? r.record : undefined;
+}
+
+/** A file of the registry that is not a valid record: never acted upon, reported. */
+export interface InvalidRun {
+  file: string;
+  problem: string;
+}
+
+/** Every valid record, oldest first, and the files that are not valid records. */
+export function scanRuns(): { runs: RunRecord[]; invalid: InvalidRun[] } {
   const dir = stateDir();
-  const out: RunRecord[] = [];
+  const runs: RunRecord[] = [];
+  const invalid: InvalidRun[] = [];
   for (const f of readdirSync(dir)) {
     if (!f.endsWith('.json')) continue;
-    const r = readRun(f.slice(0, -'.json'.length));
-    if (r) out.push(r);
+    const id = f.slice(0, -'.json'.length);
+    const r = isRunId(id) ? readRunFile(id) : { problem: 'its name is not a run id' };
+    if (r && 'record' in r) runs.push(r.record);
+    else if (r) invalid.push({ file: join(dir, f), problem: r.problem });
   }
-  return out.sort((a, b) => String(a.startedAt).localeCompare(String(b.startedAt)));
+  runs.sort((a, b) => a.startedAt.localeCompare(b.startedAt));
+  return { runs, invalid };
+}
+
+/** Every valid record, oldest first. */
+export function listRuns(): RunRecord[] {
+  return scanRuns().runs;
 }
 
 export function removeRun(runId: string): void {
   rmSync(runFile(runId), { force: true });
+  rmSync(ownerFile(runId), { force: true });
+}
+
+/**
+ * The file the owner of a run holds open while the run lives (`<runId>.owner` in the registry): proof that a pid is
+ * the owner, beyond its start time and command line, before `saltnet down` signals it.
+ */
+export function ownerFile(runId: string): string {
+  checkRunId(runId);
+  return join(stateDir(), `${runId}.owner`);
 }
 
 /**
@@ -195,11 +204,19 @@ export interface ReapOptions {
  */
 export async function reapRun(r: RunRecord, opts: ReapOptions = {}): Promise<string[]> {
   const grace = opts.graceMs ?? scaled(5000);
-  const targets = [...r.processes].reverse().filter((p) => isAlive(p.pid, p.startTime || undefined));
+  // Only a process proven ours (start time and command line as recorded) is signalled; anything else is told.
+  const targets: RunProcess[] = [];
+  for (const p of [...r.processes].reverse()) {
+    const why = mismatch(p.pid, p, r.runId);
+    if (!why) targets.push(p);
+    else if (why !== 'no such process' && why !== 'it has exited')
+      opts.log?.(`saltnet: run ${r.runId}: pid ${p.pid} (${p.name}) is not signalled: ${why}`);
+  }
   // Remember each tree now, while it is intact: once a parent dies its children hang off init.
   const trees = new Map<number, ProcStat[]>(targets.map((p) => [p.pid, descendants(p.pid)]));
   for (const p of targets) signal(p.pid, 'SIGTERM');
-  const same = (p: { pid: number; startTime: string }): boolean => isAlive(p.pid, p.startTime || undefined);
+  const same = (p: RunProcess | ProcStat): boolean =>
+    'argsHash' in p ? isSameProcess(p.pid, p, r.runId) : isAlive(p.pid, p.startTime);
   await waitDead(() => targets.every((p) => !same(p)), grace);
   for (const p of targets) {
     if (same(p)) await killTree(p.pid, 'SIGKILL');
@@ -221,12 +238,12 @@ export async function reapRun(r: RunRecord, opts: ReapOptions = {}): Promise<str
 
 /** Reap every run whose owning harness is dead (or a different process under a recycled pid). */
 export async function reapStale(opts: ReapOptions = {}): Promise<RunRecord[]> {
-  const stale = listRuns().filter((r) => !isAlive(r.ownerPid, r.ownerStartTime || undefined));
+  const stale = listRuns().filter((r) => !isAlive(r.ownerPid, r.owner.startTime));
   for (const r of stale) await reapRun(r, opts);
   return stale;
 }
 
-/** This process's own start time (for RunRecord.ownerStartTime). */
+/** This process's own start time. */
 export function selfStartTime(): string {
   return procStartTime(process.pid) ?? '';
 }

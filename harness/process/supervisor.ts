@@ -2,13 +2,14 @@
 // the run registry and watched by the reaper, and stopped on Ctrl-C, SIGTERM, SIGHUP or a crash of
 // the harness.
 import { randomBytes } from 'node:crypto';
+import { closeSync, openSync } from 'node:fs';
 import type { ExitInfo } from './errors.js';
 import { signal, signalGroup } from './kill.js';
 import { killNow, startProcess, type ManagedProcess, type ManagedProcessOptions } from './managed.js';
-import { procStartTime } from './procfs.js';
+import { identityOfStarted, RUN_ENV, selfIdentity } from './identity.js';
 import { exitHeld, interrupt, SIGNAL_EXIT_CODES } from './interrupt.js';
 import { startReaper, type Reaper } from './reaper.js';
-import { removeRun, selfStartTime, writeRun, type RunRecord } from './registry.js';
+import { ownerFile, removeRun, writeRun, type RunRecord } from './registry.js';
 import { scaled } from '../common/timeouts.js';
 
 export interface Supervisor {
@@ -72,6 +73,7 @@ class SupervisorImpl implements Supervisor {
   private stopping: Promise<void> | undefined;
   private reaper: Reaper | undefined;
   private afterStop: (() => void) | undefined;
+  private ownerFd: number | undefined;
   readonly trapping: boolean;
 
   constructor(opts: SupervisorOptions) {
@@ -79,13 +81,15 @@ class SupervisorImpl implements Supervisor {
     this.rec = {
       runId: this.runId,
       ownerPid: process.pid,
-      ownerStartTime: selfStartTime(),
+      owner: selfIdentity(),
       startedAt: new Date().toISOString(),
       workdir: opts.workdir,
       processes: [],
       ...(opts.tempWorkdir ? { tempWorkdir: true } : {}),
     };
     writeRun(this.rec);
+    // Held open while the run lives: what proves this process is the run's owner (`saltnet down` signals only it).
+    this.ownerFd = openSync(ownerFile(this.runId), 'w', 0o600);
     this.afterStop = opts.afterStop;
     this.trapping = opts.trapSignals ?? true;
     active.add(this);
@@ -96,6 +100,7 @@ class SupervisorImpl implements Supervisor {
         this.reaper = startReaper(this.runId);
       } catch (err) {
         active.delete(this);
+        closeSync(this.ownerFd);
         removeRun(this.runId);
         untrapIfIdle();
         throw err;
@@ -114,14 +119,12 @@ class SupervisorImpl implements Supervisor {
 
   start(opts: ManagedProcessOptions): ManagedProcess {
     if (this.stopping) throw new Error(`run ${this.runId} is stopping: cannot start ${opts.name}`);
-    const p = startProcess(opts);
+    // Marked as this run's: nothing is ever signalled on the registry's word alone (identity.ts).
+    const p = startProcess({ ...opts, env: { ...opts.env, [RUN_ENV]: this.runId } });
     this.procs.push(p);
-    this.rec.processes.push({
-      name: p.name,
-      pid: p.pid,
-      startTime: procStartTime(p.pid) ?? '',
-      commandLine: p.commandLine,
-    });
+    // Its identity, read now (before it can exit and its pid be reused): a process gone already is not recorded.
+    const id = identityOfStarted(p.pid, opts.command, opts.args);
+    if (id) this.rec.processes.push({ name: p.name, pid: p.pid, commandLine: p.commandLine, ...id });
     writeRun(this.rec);
     void p.exited.then((exit) => {
       if (this.stopping) return;
@@ -205,6 +208,8 @@ class SupervisorImpl implements Supervisor {
   private finish(): void {
     if (!active.has(this)) return;
     active.delete(this);
+    if (this.ownerFd !== undefined) closeSync(this.ownerFd);
+    this.ownerFd = undefined;
     removeRun(this.runId);
     this.reaper?.stop();
     untrapIfIdle();

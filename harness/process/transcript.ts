@@ -1,12 +1,13 @@
 // What a managed program prints, as it prints it: lines (ANSI stripped, secrets redacted) appended to
 // its log file, kept in an in-memory tail, given to listeners, and matched by the waits for text
 // (an unterminated prompt included, once it has been quiet for a moment).
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fchmodSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Readable } from 'node:stream';
 import { ProcessExitedError, ReadinessTimeout, type ExitInfo } from './errors.js';
 import { LineSplitter, cleanLine, describePattern, matcher } from './output.js';
 import type { TextPattern, WaitForTextOptions } from './process-types.js';
+import { makeDirs } from '../common/mkdir.js';
 
 /** How long a partial line must stay unchanged before waits may match it. */
 const PARTIAL_QUIET_MS = 25;
@@ -40,8 +41,11 @@ export class Transcript {
     tailLines = 500,
   ) {
     this.tailMax = Math.max(1, tailLines);
-    mkdirSync(dirname(logFile), { recursive: true });
-    this.logFd = openSync(logFile, 'a');
+    makeDirs(dirname(logFile));
+    // 0600: what a program prints can hold a secret saltnet did not know to redact. A log kept from an older run (a
+    // reused workdir) is made 0600 too.
+    this.logFd = openSync(logFile, 'a', 0o600);
+    fchmodSync(this.logFd, 0o600);
   }
 
   /** Read `stream` line by line; resolves once it has ended (or failed). */

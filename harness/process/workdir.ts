@@ -7,6 +7,10 @@ import { randomBytes } from 'node:crypto';
 import { lstatSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
+import { liveHolder } from './owner-lock.js';
+
+/** The lock file in a workdir that names the one testnet using it (process/owner-lock.ts). */
+export const WORKDIR_LOCK = '.saltnet-lock';
 
 /** `saltnet-<time base 36>-<6 hex digits>`: the name of every temporary workdir. */
 const TEMP_WORKDIR_NAME = /^saltnet-[0-9a-z]+-[0-9a-f]{6}$/;
@@ -53,6 +57,8 @@ export function settleWorkdir(r: WorkdirFacts): 'removed' | 'kept' | 'user' | 'g
     }
   }
   if (r.keepWorkdir === true) return 'kept';
+  // A live testnet holds it (a record that names another run's folder): never removed under it.
+  if (liveHolder(join(r.workdir, WORKDIR_LOCK))) return 'user';
   rmSync(resolve(r.workdir), { recursive: true, force: true });
   return 'removed';
 }

@@ -39,6 +39,25 @@ export interface ExpectContext {
   knownHistory: boolean;
   /** The placeholder for a value (an address, a value an earlier answer produced), if it has one. */
   link(value: string): string | undefined;
+  /** Folders of the recording machine (longest first): where an answer names one, a replay elsewhere names another. */
+  localPaths?: readonly string[];
+}
+
+const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * A pattern for a text that names a folder of the recording machine or holds a hash: each such folder matched by
+ * `.+` (a replay's workdir, temporary or home folder is another), each hash by its form; undefined when it has neither.
+ */
+export function portablePattern(text: string, localPaths: readonly string[] = []): string | undefined {
+  const paths = localPaths.filter((p) => text.includes(p));
+  const hashes = /[0-9a-f]{64}/.test(text);
+  if (!paths.length && !hashes) return undefined;
+  // Split at the folders (longest first), escape the pieces, and join them with `.+`.
+  let pieces = [text];
+  for (const p of paths) pieces = pieces.flatMap((x) => x.split(p));
+  const escaped = pieces.map((x) => escapeRe(x).replace(/[0-9a-f]{64}/g, '[0-9a-f]{64}'));
+  return `^${escaped.join('.+')}$`;
 }
 
 type Expectation = unknown;
@@ -65,6 +84,7 @@ function leaf(path: PathSegment[], v: unknown, c: ExpectContext): Expectation {
   if (typeof v === 'string') {
     const linked = c.link(v);
     if (linked !== undefined) return linked;
+    if (c.localPaths?.some((p) => v.includes(p))) return { matches: portablePattern(v, c.localPaths)! };
   }
   const key = nearestKey(path);
   if (key !== undefined && SECRET_KEY.test(key) && typeof v === 'string' && v !== '') return { type: 'string' };
@@ -145,13 +165,15 @@ export function expectationsOf(result: unknown, c: ExpectContext): Record<string
   return out;
 }
 
-/** `expect_error` of an error answer: its code, and its message exactly (hashes in it by their form). */
+/**
+ * `expect_error` of an error answer: its code, and its message exactly (hashes in it by their form, a folder of the
+ * recording machine by a pattern).
+ */
 export function expectedError(e: { code: number; message: string }, c: ExpectContext): Record<string, unknown> {
   let message: unknown;
-  if (/[0-9a-f]{64}/.test(e.message)) {
-    const escaped = e.message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/[0-9a-f]{64}/g, '[0-9a-f]{64}');
-    message = { matches: `^${escaped}$` };
-  } else {
+  const pattern = portablePattern(e.message, c.localPaths);
+  if (pattern !== undefined) message = { matches: pattern };
+  else {
     const linked = c.link(e.message);
     message = linked ?? escapeText(e.message);
   }

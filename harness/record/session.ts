@@ -2,6 +2,8 @@
 // proxy in front of the daemon and of every wallet RPC. A session it starts gets wallets of its own,
 // funded as a replay funds them (`requires.unlocked`, `wallets:`), so what a replay's wallets answer
 // is what they answered here.
+import { realpathSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { createDaemonClient } from '../rpc/daemon.js';
 import { fundingBucket } from '../scenario/needs.js';
 import { backendSpec, fundingAsset, type BackendSpec } from '../testnet/backends.js';
@@ -30,6 +32,8 @@ export interface RecordSessionOptions {
     addresses: MiningAddresses;
     minerAddresses?: MiningAddresses;
     backend: BackendSpec['name'];
+    /** Its workdir, when known: answers that name it are matched by a pattern. */
+    workdir?: string;
   };
   /**
    * Unlocked funds of the session's main wallet (atomic units of the backend's coin); default the backend's (1100
@@ -136,6 +140,34 @@ function attached(a: NonNullable<RecordSessionOptions['attach']>): Source {
   };
 }
 
+/** The folders of this machine an answer may name: the workdir, the temporary folder and home (real paths too). */
+function localPaths(workdir: string | undefined): string[] {
+  const out = new Set<string>();
+  for (const p of [workdir, tmpdir(), homedir()]) {
+    if (!p) continue;
+    for (const q of [p, realpathOr(p)]) if (q.length > 1) out.add(q.replace(/\/+$/, ''));
+  }
+  return [...out].sort((a, b) => b.length - a.length);
+}
+
+function realpathOr(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
+/** The exchanges recorded and the blocks mined between them, in the order they happened. */
+function inOrder(raw: RawExchange[], mines: { seq: number; blocks: number }[]): RecordedEvent[] {
+  const events: (RecordedEvent & { seq: number })[] = [
+    ...raw.map((e) => ({ ...toCall(e), seq: e.seq })),
+    ...mines.map((m) => ({ kind: 'mine' as const, blocks: m.blocks, seq: m.seq })),
+  ];
+  events.sort((a, b) => a.seq - b.seq);
+  return events.map(({ seq: _s, ...e }) => e as RecordedEvent);
+}
+
 /** Start recording: a testnet (or the one given) behind recording proxies. Stop with `stop()`. */
 export async function recordSession(o: RecordSessionOptions = {}): Promise<RecordSession> {
   if (o.attach && o.wallets?.length)
@@ -190,19 +222,15 @@ export async function recordSession(o: RecordSessionOptions = {}): Promise<Recor
     for (const p of proxies) await p.close().catch(() => undefined);
     await daemon.close();
     await src.release();
-    const events: (RecordedEvent & { seq: number })[] = [
-      ...raw.map((e) => ({ ...toCall(e), seq: e.seq })),
-      ...mines.map((m) => ({ kind: 'mine' as const, blocks: m.blocks, seq: m.seq })),
-    ];
-    events.sort((a, b) => a.seq - b.seq);
     return {
       startedAt,
+      localPaths: localPaths(src.testnet?.workdir ?? o.attach?.workdir),
       spec: src.spec,
       ...(src.testnet ? { version: src.testnet.backend.source } : {}),
       // the replay's requires.height: before the funding of an own testnet's wallets, else where the session began
       height: src.height ?? sessionHeight,
       wallets: src.wallets.map((w) => w.wallet),
-      events: events.map(({ seq: _s, ...e }) => e as RecordedEvent),
+      events: inOrder(raw, mines),
     };
   };
   return {

@@ -55,4 +55,9 @@ export interface Recording {
   height: number;
   wallets: RecordedWallet[];
   events: RecordedEvent[];
+  /**
+   * Folders of the recording machine that its answers may name (the testnet's workdir, the temporary folder, the home
+   * folder): a replay elsewhere has others, so they are matched by a pattern, never written literally.
+   */
+  localPaths?: string[];
 }

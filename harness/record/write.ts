@@ -88,6 +88,7 @@ function callStep(
     ...(c.method ? { method: c.method } : {}),
     knownHistory: wallet?.history === 'fresh',
     link: linker.link,
+    ...(rec.localPaths ? { localPaths: rec.localPaths } : {}),
   };
   const step: Record<string, unknown> = {
     ...(c.on === 'wallet' && c.wallet !== 'main' ? { wallet: c.wallet } : {}),

@@ -3,7 +3,7 @@
 // connection and expects the nonce count to grow on it, so requests go one at a time.
 import { randomBytes } from 'node:crypto';
 import { Client } from 'undici';
-import { digestAuthorizationHeader } from '../common/digest.js';
+import { digestAuthorizationHeader } from '../digest/digest.js';
 import { ConnectionError, HttpStatusError } from './errors.js';
 import { parseJson, stringifyJson } from './json.js';
 
@@ -44,7 +44,10 @@ function neverSent(err: ConnectionError): boolean {
 export interface Endpoint {
   readonly url: string;
   post(path: string, body: unknown, opts?: { timeoutMs?: number }): Promise<unknown>;
+  /** Close once the requests sent have their answers. */
   close(): Promise<void>;
+  /** Close now, failing the requests still waiting (their program does not answer). */
+  destroy(): Promise<void>;
 }
 
 interface Answer {
@@ -113,6 +116,11 @@ class Connection {
   close(): Promise<void> {
     return this.client.close().catch(() => undefined);
   }
+
+  /** Close now: a request still waiting for its answer fails. */
+  destroy(): Promise<void> {
+    return this.client.destroy().catch(() => undefined);
+  }
 }
 
 export function createEndpoint(url: string, opts: EndpointOptions = {}): Endpoint {
@@ -163,5 +171,6 @@ export function createEndpoint(url: string, opts: EndpointOptions = {}): Endpoin
       await queue;
       await conn.close();
     },
+    destroy: () => conn.destroy(),
   };
 }

@@ -9,13 +9,15 @@
 //     result.json        the ScenarioResult
 //
 // Every write is synchronous and throws an ArtifactWriteError naming the file when it fails (a full
-// disk included): nothing is lost silently.
+// disk included): nothing is lost silently. The folder is 0700 and its files 0600: they may hold what
+// a scenario sent and got back.
 import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
 import { redact as defaultRedact } from '../common/redact.js';
 import { orderResult, safeStringify, toPlain } from './report/json.js';
 import type { ScenarioResult } from './types.js';
+import { makeDirs } from '../common/mkdir.js';
 
 export const ARTIFACT_FILES = {
   scenario: 'scenario.yaml',
@@ -66,10 +68,26 @@ export interface Artifacts {
   close(): void;
 }
 
+/** How each kind of text the artifacts hold is redacted (redaction.ts makes one per scenario run). */
+export interface ArtifactRedactor {
+  /** Values and programs' output: the transcript's requests and answers, the log copies, the scenario. */
+  text(s: string): string;
+  /** saltnet's own words: the command lines. */
+  message(s: string): string;
+  /** An object key. */
+  key(k: string): string;
+  /** A value's strings and keys. */
+  value<T>(v: T): T;
+  /** A scenario's result, field by field. */
+  result<T extends ScenarioResult>(r: T): T;
+}
+
 export interface ArtifactsOptions {
+  /** The run's redaction (overrides `secrets` and `redact`). */
+  redaction?: ArtifactRedactor;
   /** Secrets to redact from everything written (command lines, scenario, transcript, result, logs). */
   secrets?: readonly string[];
-  /** The redactor; default: harness/process/redact.ts (every occurrence becomes `***`). */
+  /** The redactor of `secrets`; default: harness/common/redact.ts (every occurrence becomes `***`). */
   redact?: (text: string, secrets: readonly string[]) => string;
   /** The clock for the folder name (tests). */
   now?: () => Date;
@@ -128,14 +146,14 @@ function attempt<T>(file: string, what: string, f: () => T): T {
   }
 }
 
-/** A new folder `<root>/<base>` (`-2`, `-3`, … when taken): an existing folder is never reused. */
+/** A new folder `<root>/<base>` (`-2`, `-3`, … when taken), 0700: an existing folder is never reused. */
 function runFolder(root: string, base: string): string {
   const absRoot = path.resolve(root);
-  attempt(absRoot, 'create', () => fs.mkdirSync(absRoot, { recursive: true }));
+  attempt(absRoot, 'create', () => makeDirs(absRoot));
   for (let n = 1; ; n++) {
     const candidate = path.join(absRoot, n === 1 ? base : `${base}-${n}`);
     try {
-      fs.mkdirSync(candidate); // not recursive: fails with EEXIST instead of reusing a folder
+      fs.mkdirSync(candidate, { mode: 0o700 }); // not recursive: fails with EEXIST instead of reusing a folder
       return candidate;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'EEXIST' && n < 1000) continue;
@@ -150,7 +168,7 @@ function copyLogFiles(
   files: Record<string, string>,
   red: ((s: string) => string) | undefined,
 ): Record<string, string> {
-  attempt(logsDir, 'create', () => fs.mkdirSync(logsDir, { recursive: true }));
+  attempt(logsDir, 'create', () => makeDirs(logsDir, 0o700));
   const copied: Record<string, string> = {};
   const errors: ArtifactWriteError[] = [];
   const used = new Set<string>();
@@ -162,8 +180,11 @@ function copyLogFiles(
     used.add(fileName);
     const dest = path.join(logsDir, fileName);
     try {
-      if (red) fs.writeFileSync(dest, red(fs.readFileSync(src, 'utf8')));
-      else fs.copyFileSync(src, dest);
+      if (red) fs.writeFileSync(dest, red(fs.readFileSync(src, 'utf8')), { mode: 0o600 });
+      else {
+        fs.copyFileSync(src, dest);
+        fs.chmodSync(dest, 0o600);
+      }
       copied[name] = dest;
     } catch (e) {
       errors.push(new ArtifactWriteError(dest, e, `copy ${src} to`));
@@ -174,19 +195,26 @@ function copyLogFiles(
   return copied;
 }
 
-/** A transcript line's record: the entry's fields in their order, its time as an ISO string. */
-function transcriptRecord(entry: TranscriptEntry): TranscriptRecord {
+/** A transcript line's record: the entry's fields in their order, its time as an ISO string, its values redacted. */
+function transcriptRecord(entry: TranscriptEntry, r: ArtifactRedactor): TranscriptRecord {
   const t = entry.time;
   const time = t instanceof Date ? t.toISOString() : typeof t === 'number' ? new Date(t).toISOString() : t;
   return {
     time,
-    target: entry.target,
-    path: entry.path,
-    request: entry.request,
+    target: r.message(entry.target),
+    path: r.message(entry.path),
+    request: r.value(entry.request),
     status: entry.status,
-    response: entry.response,
+    response: r.value(entry.response),
     ms: entry.ms,
   };
+}
+
+/** The redactor of a list of secrets (each occurrence replaced by `redact`'s choice; keys kept). */
+function listRedactor(secrets: readonly string[], redact: (text: string, s: readonly string[]) => string) {
+  const text = (s: string): string => (secrets.length ? redact(s, secrets) : s);
+  const value = <T>(v: T): T => toPlain(v, { bigint: 'keep', mapString: text }) as T;
+  return { text, message: text, key: (k: string) => k, value, result: value } satisfies ArtifactRedactor;
 }
 
 /**
@@ -198,9 +226,7 @@ export function createArtifacts(
   scenario: { file: string; name: string },
   opts: ArtifactsOptions = {},
 ): Artifacts {
-  const secrets = opts.secrets ?? [];
-  const redactFn = opts.redact ?? defaultRedact;
-  const red = (s: string): string => (secrets.length ? redactFn(s, secrets) : s);
+  const r = opts.redaction ?? listRedactor(opts.secrets ?? [], opts.redact ?? defaultRedact);
   const now = opts.now ?? (() => new Date());
 
   const dir = runFolder(root, `${folderTimestamp(now())}-${slugify(scenario.name)}`);
@@ -214,7 +240,7 @@ export function createArtifacts(
   const writeText = (name: string, text: string): string => {
     assertOpen(name);
     const file = path.join(dir, name);
-    attempt(file, 'write', () => fs.writeFileSync(file, text));
+    attempt(file, 'write', () => fs.writeFileSync(file, text, { mode: 0o600 }));
     return file;
   };
 
@@ -223,24 +249,24 @@ export function createArtifacts(
 
     writeScenario(resolved) {
       let text: string;
-      if (typeof resolved === 'string') text = red(resolved);
+      if (typeof resolved === 'string') text = r.text(resolved);
       else {
-        const plain = toPlain(resolved, { bigint: 'keep', mapString: red });
+        const plain = toPlain(resolved, { bigint: 'keep', mapString: r.text, mapKey: r.key });
         text = YAML.stringify(plain ?? null, { lineWidth: 0 });
       }
       return writeText(ARTIFACT_FILES.scenario, text.endsWith('\n') ? text : `${text}\n`);
     },
 
     writeCommandLines(lines) {
-      return writeText(ARTIFACT_FILES.commands, lines.map((l) => `${red(l)}\n`).join(''));
+      return writeText(ARTIFACT_FILES.commands, lines.map((l) => `${r.message(l)}\n`).join(''));
     },
 
     transcript(entry) {
       assertOpen(ARTIFACT_FILES.transcript);
       const file = path.join(dir, ARTIFACT_FILES.transcript);
-      const bytes = Buffer.from(`${safeStringify(transcriptRecord(entry), { mapString: red })}\n`, 'utf8');
+      const bytes = Buffer.from(`${safeStringify(transcriptRecord(entry, r))}\n`, 'utf8');
       attempt(file, 'write', () => {
-        transcriptFd ??= fs.openSync(file, 'a');
+        transcriptFd ??= fs.openSync(file, 'a', 0o600);
         // writeSync may write fewer bytes than asked; a line must never be cut.
         for (let off = 0; off < bytes.length;) off += fs.writeSync(transcriptFd, bytes, off, bytes.length - off);
       });
@@ -248,11 +274,11 @@ export function createArtifacts(
 
     copyLogs(files) {
       assertOpen(ARTIFACT_FILES.logs);
-      return copyLogFiles(path.join(dir, ARTIFACT_FILES.logs), files, secrets.length ? red : undefined);
+      return copyLogFiles(path.join(dir, ARTIFACT_FILES.logs), files, r.text);
     },
 
-    writeResult(r) {
-      return writeText(ARTIFACT_FILES.result, `${safeStringify(orderResult(r), { indent: 2, mapString: red })}\n`);
+    writeResult(result) {
+      return writeText(ARTIFACT_FILES.result, `${safeStringify(orderResult(r.result(result)), { indent: 2 })}\n`);
     },
 
     close() {

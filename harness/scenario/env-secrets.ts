@@ -1,17 +1,16 @@
 // `${env.NAME}` values are secrets unless marked public: a scenario may take a password or a token
 // from the environment of `saltnet run`, and its artifacts (transcript.jsonl, result.json, the log
 // copies, junit and the reports) are uploaded by CI. Every value of a variable that a scenario
-// names as `${env.NAME}` is replaced, wherever it appears in what the run writes or prints, by
-// `<redacted env.NAME>`. `${env.public.NAME}` names a value that may appear (a URL, an amount):
-// a variable named only that way is left as it is.
-import { makeLabelledRedactor } from '../common/redact.js';
+// names as `${env.NAME}` is replaced, where it appears as a value in what the run writes or prints,
+// by `<redacted env.NAME>` (redaction.ts says where that is). `${env.public.NAME}` names a value that
+// may appear (a URL, an amount): a variable named only that way is left as it is.
 import { parsePath } from '../common/path.js';
 import { scanTemplate } from './interpolate.js';
 
 /** `<redacted env.NAME>`: what a secret environment value becomes in artifacts and reports. */
 export const envLabel = (name: string): string => `<redacted env.${name}>`;
 
-/** Values shorter than this are still redacted, with a warning (every occurrence of them goes). */
+/** Values shorter than this are still redacted (as whole words), with a warning. */
 const SHORT = 4;
 
 export interface EnvReference {
@@ -64,19 +63,11 @@ export function envReferences(value: unknown): EnvReference[] {
   return out;
 }
 
-export interface EnvRedaction {
-  /** The values redacted (empty: nothing to do). */
-  secrets: string[];
-  /** `text` with each secret value replaced by `<redacted env.NAME>`. */
-  redact: (text: string) => string;
-  /** A copy of `value` with every string (and object key) redacted; bigints, numbers and the rest kept. */
-  redactValue: <T>(value: T) => T;
-  /** Warnings: secret values so short that redacting them changes unrelated text. */
-  warnings: string[];
-}
-
-/** The redaction for a scenario: the values, in `env`, of the variables it names without `public`. */
-export function envRedaction(scenario: unknown, env: NodeJS.ProcessEnv = process.env): EnvRedaction {
+/** The values of the variables a scenario names without `public`, each with its label; and warnings about them. */
+export function envRedactionLabels(
+  scenario: unknown,
+  env: NodeJS.ProcessEnv = process.env,
+): { labels: Map<string, string>; warnings: string[] } {
   const refs = envReferences(scenario);
   const names = [...new Set(refs.filter((r) => !r.public).map((r) => r.name))];
   const labels = new Map<string, string>();
@@ -87,26 +78,8 @@ export function envRedaction(scenario: unknown, env: NodeJS.ProcessEnv = process
     labels.set(v, envLabel(name));
     if (v.length < SHORT)
       warnings.push(
-        `\${env.${name}} is ${v.length} character${v.length === 1 ? '' : 's'} long: every occurrence of it in the artifacts and reports is redacted; write \${env.public.${name}} if it is no secret`,
+        `\${env.${name}} is ${v.length} character${v.length === 1 ? '' : 's'} long, hardly a secret: it is redacted where it is a whole word of a value (in saltnet's messages, where it is a quoted value), never inside other words; write \${env.public.${name}} if it is no secret`,
       );
   }
-  // Each label stands for itself: redacting twice (a result redacted here, then by the artifacts) changes nothing.
-  const table = new Map(labels);
-  for (const label of labels.values()) table.set(label, label);
-  const redact = makeLabelledRedactor(table);
-  return { secrets: [...labels.keys()], redact, redactValue: (value) => mapStrings(value, redact), warnings };
-}
-
-function mapStrings<T>(value: T, f: (s: string) => string): T {
-  const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') return f(v);
-    if (Array.isArray(v)) return v.map(walk);
-    if (typeof v !== 'object' || v === null) return v;
-    const proto = Object.getPrototypeOf(v) as unknown;
-    if (proto !== Object.prototype && proto !== null) return v;
-    const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) out[f(k)] = walk(x);
-    return out;
-  };
-  return walk(value) as T;
+  return { labels, warnings };
 }

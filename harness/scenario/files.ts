@@ -16,8 +16,9 @@ import {
   type Stats,
 } from 'node:fs';
 import { resolve } from 'node:path';
+import { notUtf8Hint } from '../common/errno.js';
 import { isBelow } from '../common/paths.js';
-import { formatBytes, MAX_METADATA_FILE_BYTES } from './limits.js';
+import { formatBytes, MAX_METADATA_FILE_BYTES } from './bounds.js';
 import { ScenarioError, type Scenario, type ScenarioProblem } from './types.js';
 
 /** A file that is not read, and why (the message names no path: the caller says which file). */
@@ -33,11 +34,26 @@ function kindOf(st: Stats): string {
   return 'not a regular file';
 }
 
-function errnoText(e: unknown): string {
+/** Whether resolving `path` runs into a loop of symbolic links (a → b → a, or a link to itself). */
+function isLinkLoop(path: string): boolean {
+  try {
+    realpathSync(path);
+    return false;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ELOOP';
+  }
+}
+
+/** Why `path` could not be opened (with O_NOFOLLOW when `noFollow`), in words. */
+function errnoText(e: unknown, path: string, noFollow: boolean): string {
   const err = e as NodeJS.ErrnoException;
-  if (err.code === 'ENOENT') return 'no such file';
+  if (err.code === 'ENOENT') return `no such file${notUtf8Hint(path)}`;
   if (err.code === 'EACCES' || err.code === 'EPERM') return 'permission denied';
-  if (err.code === 'ELOOP') return 'it is a symbolic link';
+  // ELOOP: a loop of links; with O_NOFOLLOW also a link that is not followed.
+  if (err.code === 'ELOOP')
+    return !noFollow || isLinkLoop(path)
+      ? 'it is a loop of symbolic links (following them leads back where they started)'
+      : 'it is a symbolic link';
   return err.message;
 }
 
@@ -56,7 +72,7 @@ export function readBounded(path: string, maxBytes: number, what: string, noFoll
       constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (noFollow ? (constants.O_NOFOLLOW ?? 0) : 0),
     );
   } catch (e) {
-    throw new FileRefused(errnoText(e));
+    throw new FileRefused(errnoText(e, path, noFollow));
   }
   try {
     const st = fstatSync(fd);
@@ -109,7 +125,7 @@ export function resolveMetadataFile(file: string, o: FileAccess): string {
   try {
     real = realpathSync(path);
   } catch (e) {
-    throw new FileRefused(`${errnoText(e)} (looked for ${near}${path !== near ? ` and ${path}` : ''})`);
+    throw new FileRefused(`${errnoText(e, path, false)} (looked for ${near}${path !== near ? ` and ${path}` : ''})`);
   }
   if (!o.allowOutside && !isBelow(realOr(o.baseDir), real) && !isBelow(realOr(cwd), real)) {
     const via = real !== path ? ` (${path} leads to ${real})` : '';

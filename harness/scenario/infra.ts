@@ -36,23 +36,57 @@ export function retryOnce<T>(
 export interface DeathWatch {
   /**
    * Why the testnet is broken: each process that exited without being asked to since the watch
-   * began and has not been started again; undefined when every one is running. Waits a moment
+   * began and has not been started again, and each program that stopped answering since the
+   * current step began; undefined when every one is running and answering. Waits a moment
    * first, so that an exit which made a request fail has been noticed.
    */
   broken(): Promise<string | undefined>;
+  /**
+   * A signal for the step about to run: aborted (its reason says which program and why) as soon as a program of the
+   * testnet stops answering, at once when one does not answer now. A step against it would only wait.
+   */
+  stepSignal(): AbortSignal;
   /** Stop watching. */
   off(): void;
 }
+
+/** An unresponsive program, in the words of a step's failure. */
+const silentWords = (what: string): string => `the testnet's ${what}, so the step cannot go on`;
 
 function describeExit(e: ExitInfo): string {
   return e.signal ? `killed by ${e.signal}` : `exit code ${e.code}`;
 }
 
-/** Watch the testnet's processes for exits nobody asked for (a restart step's stop is asked for). */
+/**
+ * Watch the testnet's processes for exits nobody asked for (a restart step's stop is asked for), and its programs for
+ * silence (liveness: the `unresponsive` events).
+ */
 export function watchDeaths(t: Testnet): DeathWatch {
   const died = new Map<string, ExitInfo>();
-  const off = t.supervisor.onUnexpectedExit((p, exit) => void died.set(p.name, exit));
+  const offExit = t.supervisor.onUnexpectedExit((p, exit) => void died.set(p.name, exit));
+  let step = new AbortController();
+  const silent: string[] = [];
+  const offEvent = t.onEvent((e) => {
+    if (e.event !== 'unresponsive') return;
+    const what = `${e.program} (pid ${e.pid}) is not answering: ${e.reason}`;
+    silent.push(what);
+    step.abort(new Error(silentWords(what)));
+  });
   return {
+    stepSignal() {
+      step = new AbortController();
+      silent.splice(0);
+      const now = t.unresponsive();
+      if (now.length) {
+        silent.push(...now);
+        step.abort(new Error(silentWords(silent.join('; '))));
+      }
+      return step.signal;
+    },
+    off() {
+      offExit();
+      offEvent();
+    },
     async broken() {
       // A refused connection can arrive before the exit event; the exit is recorded once its output is drained.
       await sleep(100);
@@ -69,12 +103,12 @@ export function watchDeaths(t: Testnet): DeathWatch {
           .map((p) => p.name),
       );
       const dead = [...died].filter(([name]) => !running.has(name));
-      if (dead.length === 0) return undefined;
-      return dead
-        .map(([name, e]) => `the testnet's ${name} died (${describeExit(e)}) and was not started again`)
-        .join('; ');
+      const problems = [
+        ...dead.map(([name, e]) => `the testnet's ${name} died (${describeExit(e)}) and was not started again`),
+        ...silent.map((what) => `the testnet's ${what}`),
+      ];
+      return problems.length ? problems.join('; ') : undefined;
     },
-    off,
   };
 }
 

@@ -1,13 +1,14 @@
 // What scenarios need of a chain: whether they can run on a backend at all, the height they need, and
 // the unlocked funds of their wallets, alone and for a whole suite (rounded so that suites share cached
 // chain states).
+import { needsTokens as stepNeedsTokens } from './steps/registry.js';
 import type { BackendSpec } from '../testnet/backends.js';
-import { maxFundable } from './limits.js';
+import { maxFundable } from './fund-limits.js';
 import { loadScenario } from './parse.js';
 import type { Scenario } from './types.js';
 
 function needsTokens(s: Scenario): boolean {
-  return s.steps.some((st) => st.action.kind === 'wallet' && st.action.method === 'create_token');
+  return s.steps.some((st) => stepNeedsTokens(st.action));
 }
 
 /** Why a scenario cannot run on this backend, or undefined. */

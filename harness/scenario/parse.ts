@@ -2,8 +2,8 @@
 // problem with its file, line and column.
 import { isScalar, LineCounter, parseDocument, visit, type Document } from 'yaml';
 import { FileRefused, readBounded } from './files.js';
-import { formatBytes, MAX_PROBLEMS_COLLECTED, MAX_SCENARIO_BYTES } from './limits.js';
-import { formatPath } from '../common/path.js';
+import { formatBytes, MAX_PROBLEMS_COLLECTED, MAX_SCENARIO_BYTES } from './bounds.js';
+import { formatPath, type PathSegment } from '../common/path.js';
 import { validateDocument, type ValidatedDocument } from './schema.js';
 import type { StepKind } from './steps/kind.js';
 import { STEP_KINDS } from './steps/registry.js';
@@ -14,6 +14,7 @@ import {
   type Expectations,
   type ExpectedError,
   type Requirements,
+  type ScenarioProblem,
   type Scenario,
   type SourcePos,
   type Step,
@@ -26,16 +27,31 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 const has = (o: Obj, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
 
 /** YAML integers are read as bigints (exact); the ones that fit a number exactly become numbers. */
-function normalizeNumbers(v: unknown): unknown {
+function normalizeNumbers(v: unknown, path: PathSegment[] = [], protoKeys: PathSegment[][] = []): unknown {
   if (typeof v === 'bigint')
     return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
-  if (Array.isArray(v)) return v.map(normalizeNumbers);
+  if (Array.isArray(v)) return v.map((x, i) => normalizeNumbers(x, [...path, i], protoKeys));
   if (isObj(v) && !(v instanceof Uint8Array)) {
     const out: Obj = {};
-    for (const [k, x] of Object.entries(v)) out[k] = normalizeNumbers(x);
+    for (const [k, x] of Object.entries(v)) {
+      // `__proto__` is no key of a JavaScript object (assigning it changes the object's prototype): refused below.
+      if (k === '__proto__') protoKeys.push([...path, k]);
+      else out[k] = normalizeNumbers(x, [...path, k], protoKeys);
+    }
     return out;
   }
   return v;
+}
+
+/** A `__proto__` key, which a JavaScript object would drop without a word. */
+function protoProblem(path: PathSegment[], loc: Locator): ScenarioProblem {
+  const inSave = path.at(-2) === 'save';
+  return {
+    pos: loc.locate(path, 'key'),
+    path: formatPath(path),
+    message: `"__proto__" cannot be a key: JavaScript drops it from an object, so it would be lost without a word${inSave ? '; save under another name' : ''}`,
+    expected: inSave ? 'a name other than __proto__' : 'another key',
+  };
 }
 
 // ---- the model ----
@@ -82,6 +98,7 @@ function build(v: ValidatedDocument, file: string, loc: Locator): Scenario {
   };
   if (typeof v.description === 'string') s.description = v.description;
   if (Array.isArray(v.backends)) s.backends = v.backends as Scenario['backends'];
+  if (isObj(v.artifacts) && v.artifacts.keep_secrets === true) s.keepSecrets = true;
   return s;
 }
 
@@ -200,8 +217,9 @@ export function parseScenario(text: string, file: string): Scenario {
   if (yamlProblems.length && errors.some((e) => !SOFT_YAML_ERRORS.has(e.code)))
     throw new ScenarioError(yamlProblems, yamlTruncated);
   let data: unknown;
+  const protoKeys: PathSegment[][] = [];
   try {
-    data = normalizeNumbers(doc.toJS({ maxAliasCount: 1000 }));
+    data = normalizeNumbers(doc.toJS({ maxAliasCount: 1000 }), [], protoKeys);
   } catch (e) {
     throw new ScenarioError([
       ...yamlProblems,
@@ -216,6 +234,7 @@ export function parseScenario(text: string, file: string): Scenario {
   const { value, problems, truncated } = deepSafe(file, () => validateDocument(data));
   const all = [
     ...yamlProblems,
+    ...protoKeys.slice(0, MAX_PROBLEMS_COLLECTED).map((p) => protoProblem(p, loc)),
     ...problems.map((p) => ({
       pos: loc.locate(p.path, p.at),
       path: formatPath(p.path) || '(file)',

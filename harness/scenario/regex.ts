@@ -4,7 +4,7 @@
 // backtracks: that one spins forever on a long address). RE2 has no backreferences and no
 // lookaround; a pattern that needs them is refused when the file is read, saying so.
 import { RE2JS } from 're2js';
-import { MAX_PATTERN_LENGTH, MAX_SUBJECT_LENGTH } from './limits.js';
+import { MAX_PATTERN_LENGTH, MAX_SUBJECT_LENGTH } from './bounds.js';
 
 /** What a `matches` operand must be, for messages, the schema and the docs. */
 export const REGEX_EXPECTED =

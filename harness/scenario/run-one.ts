@@ -9,7 +9,7 @@ import type { Endpoint } from '../rpc/http.js';
 import { createWalletClient } from '../rpc/wallet.js';
 import type { Testnet, WalletHandle } from '../testnet/testnet.js';
 import { createArtifacts, type Artifacts } from './artifacts.js';
-import { envRedaction, type EnvRedaction } from './env-secrets.js';
+import { createRedaction, type Redaction } from './redaction.js';
 import { interruptionMessage, messageOf, RunInterrupted, untilAborted, watchDeaths, type DeathWatch } from './infra.js';
 import { startMetadataServer, type MetadataServer } from './metadata.js';
 import { refreshScope, runStep, type ScenarioWallet, type StepContext } from './steps.js';
@@ -37,8 +37,8 @@ export function endedEarly(
 
 /** What one scenario run holds on to until it is finished. */
 interface Run {
-  /** `${env.NAME}` values out of everything the run writes or reports. */
-  env: EnvRedaction;
+  /** `${env.NAME}` values and the wallet secrets of its exchanges, out of everything the run writes or reports. */
+  redaction: Redaction;
   artifacts?: Artifacts;
   prepared?: Prepared;
   metadata?: MetadataServer;
@@ -60,8 +60,8 @@ export async function runOne(
 ): Promise<ScenarioResult> {
   const t0 = Date.now();
   o.hooks?.scenarioStart?.({ file: s.file, name: s.name });
-  const run: Run = { env: envRedaction(s), endpoints: [] };
-  for (const w of run.env.warnings) o.log(`saltnet: ${s.file}: ${w}`);
+  const run: Run = { redaction: createRedaction(s, { keepSecrets: s.keepSecrets === true }), endpoints: [] };
+  for (const w of run.redaction.warnings) o.log(`saltnet: ${s.file}: ${w}`);
   const result: ScenarioResult = {
     file: s.file,
     name: s.name,
@@ -71,12 +71,7 @@ export async function runOne(
     steps: [],
   };
   try {
-    const redact = run.env.redact;
-    run.artifacts = createArtifacts(
-      o.artifactsRoot,
-      { file: s.file, name: s.name },
-      { secrets: run.env.secrets, redact: (text) => redact(text) },
-    );
+    run.artifacts = createArtifacts(o.artifactsRoot, { file: s.file, name: s.name }, { redaction: run.redaction });
     result.artifactDir = run.artifacts.dir;
     // The source too, so that `saltnet repro` can run exactly this file again.
     run.artifacts.writeScenario({ source: readFileSync(s.readFrom ?? s.file, 'utf8'), parsed: s });
@@ -92,6 +87,7 @@ export async function runOne(
     } else {
       result.status = 'error';
       result.failure = { message: `setting up the scenario failed: ${messageOf(err)}` };
+      await run.prepared?.testnet.recoverUnresponsive().catch(() => undefined);
     }
   } finally {
     await finish(s, run, o, result, t0);
@@ -104,8 +100,11 @@ async function runSteps(s: Scenario, run: Run, o: RunnerOptions, result: Scenari
   const artifacts = run.artifacts!;
   artifacts.writeCommandLines(t.supervisor.processes().map((p) => `${p.name}: ${p.commandLine}`));
   const onExchange =
-    (target: string) => (e: { path: string; request: unknown; status: number; response: unknown; ms: number }) =>
+    (target: string) => (e: { path: string; request: unknown; status: number; response: unknown; ms: number }) => {
+      // A wallet secret an answer reveals (query_key) is redacted from this line on, and from every later report.
+      if (target.startsWith('wallet')) run.redaction.observe(e.request, e.response);
       artifacts.transcript({ time: new Date().toISOString(), target, ...e });
+    };
   // The clients wait out a crash of the program behind them (it is restarted) and repeat what is safe to repeat.
   const daemon = createDaemonClient(t.daemon.url, { onExchange: onExchange('daemon'), recover: t.daemon.recover });
   run.endpoints.push(daemon.endpoint);
@@ -137,22 +136,24 @@ async function runSteps(s: Scenario, run: Run, o: RunnerOptions, result: Scenari
     baseDir: dirname(s.file),
     allowFilesOutside: o.allowFilesOutside === true,
   };
+  // Before the first step too: a program that does not answer ends the scenario as the infrastructure's error.
+  const ready = run.deaths!.stepSignal();
   await untilAborted(
     (async () => {
       await refreshScope(ctx);
       for (const w of wallets.values()) await w.client.raw('refresh');
     })(),
-    o.signal,
+    o.signal ? AbortSignal.any([o.signal, ready]) : ready,
   );
   for (const step of s.steps) {
-    const done = await stepUnlessInterrupted(ctx, step, o.signal);
+    const done = await stepUnlessInterrupted(ctx, step, o.signal, run.deaths!.stepSignal());
     if (!done) {
       // Stopped between two steps.
       result.status = 'interrupted';
       result.failure = { message: `${interruptionMessage(o.signal!)} before step ${step.index + 1}` };
       break;
     }
-    const r = run.env.redactValue(done);
+    const r = run.redaction.result(done);
     result.steps.push(r);
     o.hooks?.step?.(r);
     if (r.status === 'interrupted') {
@@ -164,7 +165,10 @@ async function runSteps(s: Scenario, run: Run, o: RunnerOptions, result: Scenari
       const failure = r.failure ?? { message: 'step failed' };
       const broken = await run.deaths?.broken();
       result.status = broken ? 'error' : 'failed';
-      result.failure = broken ? { ...failure, message: `${broken}: ${failure.message}` } : failure;
+      const message = !broken || failure.message.startsWith(broken) ? failure.message : `${broken}: ${failure.message}`;
+      result.failure = { ...failure, message };
+      // The scenario gave up on a program that does not answer: the next scenarios get it started again.
+      if (broken) await t.recoverUnresponsive().catch(() => undefined);
       break;
     }
   }
@@ -181,11 +185,12 @@ async function stepUnlessInterrupted(
   ctx: StepContext,
   step: Scenario['steps'][number],
   signal: AbortSignal | undefined,
+  silence: AbortSignal,
 ): Promise<StepResult | undefined> {
   if (signal?.aborted) return undefined;
   const t0 = Date.now();
   try {
-    return await untilAborted(runStep(ctx, step), signal);
+    return await untilAborted(runStep(ctx, step), signal ? AbortSignal.any([signal, silence]) : silence);
   } catch (err) {
     if (!(err instanceof RunInterrupted)) throw err;
     const action = step.action.kind === 'wallet' ? step.action.method : step.action.kind;
@@ -193,7 +198,8 @@ async function stepUnlessInterrupted(
       index: step.index,
       name: step.name,
       action,
-      status: 'interrupted',
+      // A program that stopped answering fails the step (the scenario ends as an infrastructure error: broken()).
+      status: signal?.aborted ? 'interrupted' : 'failed',
       ms: Date.now() - t0,
       failure: { message: err.message, pos: step.pos },
     };
@@ -210,8 +216,9 @@ async function finish(s: Scenario, run: Run, o: RunnerOptions, result: ScenarioR
     result.logTails = logTails(prepared.testnet.supervisor.processes());
   }
   // The result goes to result.json, the hooks (reports, junit) and the caller: redacted in place.
-  Object.assign(result, run.env.redactValue({ ...result }));
-  for (const e of run.endpoints) await e.close().catch(() => undefined);
+  Object.assign(result, run.redaction.result({ ...result }));
+  // After a failure, a request may still wait on a program that does not answer: those connections are cut.
+  for (const e of run.endpoints) await (bad ? e.destroy() : e.close()).catch(() => undefined);
   await run.metadata?.close().catch(() => undefined);
   if (prepared && artifacts) {
     const logs: Record<string, string> = {};

@@ -5,13 +5,14 @@
 // Validation here is position-free: every problem carries a path into the parsed document and says
 // whether it is about the key, the value, or the object that lacks a key. parse.ts turns paths into
 // line and column.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { describeValue } from '../common/describe.js';
 import { formatPath, type PathSegment } from '../common/path.js';
 import { backendNameSchema, backendNames } from '../testnet/backends.js';
-import { MAX_HEIGHT, MAX_PROBLEMS_COLLECTED, limitProblems, sizeProblems } from './limits.js';
+import { MAX_HEIGHT, MAX_PROBLEMS_COLLECTED, sizeProblems } from './bounds.js';
+import { limitProblems } from './limit-checks.js';
 import { MAX_NODES } from '../limits.js';
 import { SCOPE_ROOTS } from './interpolate.js';
 import { describeSchema, problemsFromIssue, schemaAt as schemaAtRoot, type AnySchema } from './schema/issues.js';
@@ -25,7 +26,8 @@ import {
   isPlainObject,
   type SchemaProblem,
 } from './schema/vocabulary.js';
-import { ACTION_KEYS, STEP_KINDS } from './steps/registry.js';
+import { ACTION_KEYS, kindsVersion, STEP_KINDS } from './steps/registry.js';
+import { makeDirs } from '../common/mkdir.js';
 
 export { suggest } from '../common/suggest.js';
 export { MATCHER_EXPECTED, matcherIssues } from './schema/matchers.js';
@@ -54,72 +56,100 @@ const save = z
   .describe('values to save for later ${…}: name → response path, e.g. {tx: result.tx_hash}')
   .meta({ propertyNames: { pattern: NAME_RE.source, not: { enum: [...SCOPE_ROOTS, 'main'] } } });
 
-const stepShape = {
-  name: z.string().describe('a title for reports').optional(),
-  wallet: nameLeaf('wallet name', 'bob')
-    .describe('the wallet that runs this step: main (default) or a declared wallet')
-    .optional(),
-  node: nodeLeaf
-    .describe("the node whose daemon answers the step (call on the daemon, restart: daemon, log of the daemon): n0 (default), n1, …")
-    .optional(),
-  expect: expectations
-    .describe(
-      'expectations on what the step answered (any step kind: a wait its last answer, mine {result: {height}}, snapshot/revert {result: {height}})',
-    )
-    .optional(),
-  expect_error: expectError.describe('the error answer the call must give (call and wallet methods only)').optional(),
-  save: save.optional(),
-  ...Object.fromEntries(STEP_KINDS.map((k) => [k.key, k.schema.optional()])),
-};
-
-export const stepSchema = z
-  .strictObject(stepShape)
-  .describe(`a step: exactly one action (${ACTION_KEYS.join(', ')}) plus optional ${STEP_COMMON_KEYS.join(', ')}`)
-  .meta({ oneOf: ACTION_KEYS.map((k) => ({ required: [k] })) });
-
-export const scenarioSchema = z
-  .strictObject({
-    name: z.string().min(1).describe("the scenario's title"),
-    description: z.string().describe('what the scenario checks and why').optional(),
-    tags: z.array(z.string()).describe('tags for selecting scenarios, e.g. [tokens]').optional(),
-    backends: z
-      .array(backendNameSchema({ auto: false }))
-      .min(1)
-      .describe(`backends the scenario is written for (${backendNames().join(', ')}); default: any`)
+/** The file's schema for the step kinds there are now (STEP_KINDS: registered ones included). */
+function buildSchema(): z.ZodType {
+  const stepShape = {
+    name: z.string().describe('a title for reports').optional(),
+    wallet: nameLeaf('wallet name', 'bob')
+      .describe('the wallet that runs this step: main (default) or a declared wallet')
       .optional(),
-    nodes: z
-      .int()
-      .min(1)
-      .max(MAX_NODES)
-      .describe('daemons n0, n1, … joined by links (partition, heal, sync); default 1. A scenario of several nodes runs on a testnet of its own')
-      .optional(),
-    requires: z
-      .strictObject({
-        height: z.int().min(0).max(MAX_HEIGHT).describe('minimum chain height before the steps').optional(),
-        unlocked: assetAmounts('unlocked amounts the main wallet must hold before the steps').optional(),
-      })
-      .describe('what must hold before the steps: {height?, unlocked?: {SAL1: "1100 SAL1"}}')
-      .optional(),
-    wallets: z
-      .record(
-        z.string(),
-        z
-          .strictObject({
-            unlocked: assetAmounts('unlocked amounts funded from main before the steps').optional(),
-            node: nodeLeaf.describe('the node its wallet RPC talks to (default n0)').optional(),
-          })
-          .nullable()
-          .describe('a wallet declaration: {} or {unlocked: {SAL1: "10 SAL1"}, node: n1}'),
+    node: nodeLeaf
+      .describe(
+        'the node whose daemon answers the step (call on the daemon, restart: daemon, log of the daemon): n0 (default), n1, …',
       )
-      .describe('extra wallets besides main: name → {} or {unlocked: {SAL1: "10 SAL1"}}')
-      .meta({ propertyNames: { pattern: NAME_RE.source, not: { enum: [...RESERVED_WALLET_NAMES] } } })
       .optional(),
-    steps: z.array(stepSchema).min(1).describe('the steps, run in order (at least one)'),
-  })
-  .describe('a saltnet scenario: name, steps and optional description, tags, backends, nodes, requires, wallets');
+    expect: expectations
+      .describe(
+        'expectations on what the step answered (any step kind: a wait its last answer, mine {result: {height}}, snapshot/revert {result: {height}})',
+      )
+      .optional(),
+    expect_error: expectError.describe('the error answer the call must give (call and wallet methods only)').optional(),
+    save: save.optional(),
+    ...Object.fromEntries(STEP_KINDS.map((k) => [k.key, k.schema.optional()])),
+  };
+
+  const stepSchema = z
+    .strictObject(stepShape)
+    .describe(`a step: exactly one action (${ACTION_KEYS.join(', ')}) plus optional ${STEP_COMMON_KEYS.join(', ')}`)
+    .meta({ oneOf: ACTION_KEYS.map((k) => ({ required: [k] })) });
+
+  const scenarioSchema = z
+    .strictObject({
+      name: z.string().min(1).describe("the scenario's title"),
+      description: z.string().describe('what the scenario checks and why').optional(),
+      tags: z.array(z.string()).describe('tags for selecting scenarios, e.g. [tokens]').optional(),
+      backends: z
+        .array(backendNameSchema({ auto: false }))
+        .min(1)
+        .describe(`backends the scenario is written for (${backendNames().join(', ')}); default: any`)
+        .optional(),
+      nodes: z
+        .int()
+        .min(1)
+        .max(MAX_NODES)
+        .describe(
+          'daemons n0, n1, … joined by links (partition, heal, sync); default 1. A scenario of several nodes runs on a testnet of its own',
+        )
+        .optional(),
+      requires: z
+        .strictObject({
+          height: z.int().min(0).max(MAX_HEIGHT).describe('minimum chain height before the steps').optional(),
+          unlocked: assetAmounts('unlocked amounts the main wallet must hold before the steps').optional(),
+        })
+        .describe('what must hold before the steps: {height?, unlocked?: {SAL1: "1100 SAL1"}}')
+        .optional(),
+      wallets: z
+        .record(
+          z.string(),
+          z
+            .strictObject({
+              unlocked: assetAmounts('unlocked amounts funded from main before the steps').optional(),
+              node: nodeLeaf.describe('the node its wallet RPC talks to (default n0)').optional(),
+            })
+            .nullable()
+            .describe('a wallet declaration: {} or {unlocked: {SAL1: "10 SAL1"}, node: n1}'),
+        )
+        .describe('extra wallets besides main: name → {} or {unlocked: {SAL1: "10 SAL1"}}')
+        .meta({ propertyNames: { pattern: NAME_RE.source, not: { enum: [...RESERVED_WALLET_NAMES] } } })
+        .optional(),
+      steps: z.array(stepSchema).min(1).describe('the steps, run in order (at least one)'),
+      artifacts: z
+        .strictObject({
+          keep_secrets: z
+            .boolean()
+            .describe(
+              'keep the wallet secrets the steps send or get back (query_key answers, seeds, keys, passwords, multisig key exchange) in the artifacts and reports; default false: each is replaced by <redacted METHOD FIELD>',
+            )
+            .optional(),
+        })
+        .describe('what the run keeps in its artifacts: {keep_secrets?: true}')
+        .optional(),
+    })
+    .describe(
+      'a saltnet scenario: name, steps and optional description, tags, backends, nodes, requires, wallets, artifacts',
+    );
+  return scenarioSchema;
+}
+
+let built: { version: number; schema: z.ZodType } | undefined;
+/** The file's schema, rebuilt when a step kind was added or removed since. */
+export function scenarioSchema(): z.ZodType {
+  if (!built || built.version !== kindsVersion()) built = { version: kindsVersion(), schema: buildSchema() };
+  return built.schema;
+}
 
 /** The schema at a path into a scenario document (undefined where there is none). */
-export function schemaAt(path: readonly PathSegment[], root: AnySchema = scenarioSchema): AnySchema | undefined {
+export function schemaAt(path: readonly PathSegment[], root: AnySchema = scenarioSchema()): AnySchema | undefined {
   return schemaAtRoot(path, root);
 }
 
@@ -143,17 +173,17 @@ export function validateDocument(doc: unknown): {
           path: [],
           at: 'value',
           message: `a scenario file is a mapping (name: …, steps: …), this is ${describeValue(doc)}`,
-          expected: describeSchema(scenarioSchema),
+          expected: describeSchema(scenarioSchema()),
         },
       ],
     };
   }
   const tooBig = sizeProblems(doc);
   if (tooBig.length) return { problems: tooBig };
-  const r = scenarioSchema.safeParse(doc, { reportInput: true });
+  const r = scenarioSchema().safeParse(doc, { reportInput: true });
   const problems: SchemaProblem[] = [];
   for (const iss of r.success ? [] : r.error.issues)
-    if (problems.length < MAX_PROBLEMS_COLLECTED) problems.push(...problemsFromIssue(iss, [], scenarioSchema));
+    if (problems.length < MAX_PROBLEMS_COLLECTED) problems.push(...problemsFromIssue(iss, [], scenarioSchema()));
   problems.push(...checkRules(doc), ...limitProblems(doc));
   // One report per place and message.
   const seen = new Set<string>();
@@ -170,7 +200,7 @@ export function validateDocument(doc: unknown): {
 
 /** JSON Schema (draft 2020-12) of the file format, with descriptions, for editors. */
 export function scenarioJsonSchema(): Record<string, unknown> {
-  const js = z.toJSONSchema(scenarioSchema, {
+  const js = z.toJSONSchema(scenarioSchema(), {
     target: 'draft-2020-12',
     io: 'input',
     unrepresentable: 'any',
@@ -188,6 +218,6 @@ export function scenarioJsonSchema(): Record<string, unknown> {
 
 /** Write the JSON Schema to `path` (for editor settings such as yaml.schemas), creating folders. */
 export function writeJsonSchema(path: string): void {
-  mkdirSync(dirname(path), { recursive: true });
+  makeDirs(dirname(path));
   writeFileSync(path, `${JSON.stringify(scenarioJsonSchema(), null, 2)}\n`);
 }

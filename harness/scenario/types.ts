@@ -33,7 +33,7 @@
 import type { SourcePos } from '../common/locator.js';
 import type { Action } from './steps/registry.js';
 import type { BackendName } from '../testnet/backends.js';
-import { MAX_PROBLEMS_SHOWN } from './limits.js';
+import { MAX_PROBLEMS_SHOWN } from './bounds.js';
 
 /** A position in a scenario file, for error messages: 1-based line and column. */
 export type { SourcePos };
@@ -88,7 +88,10 @@ export interface Step {
   action: Action;
   /** Wallet that runs wallet actions (default `main`). */
   wallet: string;
-  /** The node whose daemon answers the step's daemon calls (`call` on the daemon, `restart: daemon`, `log` of the daemon); default n0. */
+  /**
+   * The node whose daemon answers the step's daemon calls (`call` on the daemon, `restart: daemon`, `log` of the
+   * daemon); default n0.
+   */
   node?: string;
   expect?: Expectations;
   expect_error?: ExpectedError;
@@ -125,6 +128,11 @@ export interface Scenario {
   nodes: number;
   wallets: WalletDecl[];
   steps: Step[];
+  /**
+   * `artifacts: { keep_secrets: true }`: the wallet secrets its exchanges carry (query_key answers, seeds and keys
+   * sent) stay in its artifacts and reports; by default they are redacted (redaction.ts).
+   */
+  keepSecrets?: boolean;
 }
 
 /** A scenario file that does not fit the language: every problem, each with where it is. */

@@ -1,11 +1,13 @@
 // The simulator's public face: what the harness may use of it. The simulator itself imports nothing
-// from the harness (but the Digest code both sides speak, harness/common/digest.ts); the harness
+// from the harness (but the Digest code both sides speak, harness/digest/digest.ts); the harness
 // reaches into it only through this module.
 import { createHash } from 'node:crypto';
 import { readFile, readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { blocksFileHeight } from './chain/height.js';
 
+export { BLOCKS_FILE as SIM_BLOCKS_FILE } from './chain/height.js';
 export { VERSION_LINE as SIM_VERSION_LINE } from './common/version.js';
 export { decode as base58Decode } from './crypto/base58.js';
 export { decodeVarint } from './crypto/varint.js';
@@ -31,4 +33,9 @@ export async function simCodeHash(): Promise<string> {
       .update(await readFile(f))
       .update('\0');
   return h.digest('hex');
+}
+
+/** The height of the simulated chain in a daemon's blocks file (SIM_BLOCKS_FILE), as the simulator would load it. */
+export async function simChainHeight(file: string): Promise<number> {
+  return blocksFileHeight(await readFile(file, 'utf8'));
 }

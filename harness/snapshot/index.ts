@@ -32,6 +32,7 @@ export {
   clearSnapshots,
   exportSnapshot,
   importSnapshot,
+  type ImportOptions,
   type SnapshotSource,
   type SaveProgress,
   type SaveSnapshotOptions,

@@ -13,6 +13,7 @@ import { SnapshotError } from './errors.js';
 import { isValidSourceName, type Manifest } from './manifest.js';
 import { assertKey, cacheMode, lstatOrNull, moveAside } from './snapshot-dir.js';
 import { verifySnapshotDir } from './verify.js';
+import { makeDirsAsync } from '../common/mkdir.js';
 
 const RESTORE_CONCURRENCY = 4;
 const SMALL_BATCH = 200;
@@ -22,6 +23,11 @@ export interface LoadSnapshotOptions {
   key: string;
   /** Source name -> destination folder; each must not exist or be empty. Sources not named are not restored. */
   targets: Record<string, string>;
+  /**
+   * What must also hold of a verified snapshot (`dir` is its folder), e.g. that its manifest describes its content: a
+   * problem in words makes it corrupt (set aside, never used), like a file that fails verification.
+   */
+  check?: (dir: string, manifest: Manifest) => Promise<string | undefined>;
 }
 
 export type LoadSnapshotResult =
@@ -80,7 +86,7 @@ export async function loadSnapshot(opts: LoadSnapshotOptions): Promise<LoadSnaps
     const before = await lstatOrNull(path);
     if (!before) return { missing: true };
     const targets = await checkTargets(opts.targets);
-    const v = before.isDirectory() ? await verifySnapshotDir(path, opts.key) : { problem: `${path} is not a folder` };
+    const v = before.isDirectory() ? await verified(path, opts) : { problem: `${path} is not a folder` };
     if ('problem' in v) {
       const now = await lstatOrNull(path);
       if (!now) return { missing: true };
@@ -101,6 +107,14 @@ export async function loadSnapshot(opts: LoadSnapshotOptions): Promise<LoadSnaps
   }
 }
 
+/** The snapshot verified against its manifest, and the caller's check of it. */
+async function verified(path: string, opts: LoadSnapshotOptions): ReturnType<typeof verifySnapshotDir> {
+  const v = await verifySnapshotDir(path, opts.key);
+  if ('problem' in v || !opts.check) return v;
+  const problem = await opts.check(path, v.manifest);
+  return problem ? { problem } : v;
+}
+
 interface Staged {
   t: Target;
   /** A folder beside the target, renamed onto it once every file is in. */
@@ -112,7 +126,7 @@ interface Staged {
 /** A staging folder beside each target, holding the snapshot's folders of that source; each goes into `staged`. */
 async function stage(targets: Target[], dirs: string[], staged: Staged[]): Promise<void> {
   for (const t of targets) {
-    await mkdir(dirname(t.dir), { recursive: true });
+    await makeDirsAsync(dirname(t.dir));
     const staging = join(dirname(t.dir), `.${basename(t.dir)}.saltnet-restore-${process.pid}-${randomHex()}`);
     await mkdir(staging, t.existingMode === undefined ? {} : { mode: t.existingMode });
     staged.push({ t, staging, placed: false });

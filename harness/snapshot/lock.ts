@@ -2,12 +2,12 @@
 // same key, the first builds while the others wait and then restore what it saved. The lock is
 // proper-lockfile's (a folder created atomically and touched while held, so a lock whose holder
 // died goes stale after a few seconds and is taken over).
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import lockfile from 'proper-lockfile';
 import { snapshotsDir } from '../common/cache-dir.js';
 import { assertKey } from './snapshot-dir.js';
+import { makeDirs } from '../common/mkdir.js';
 
 export interface KeyLockOptions {
   /** Called once if another process holds the lock, before waiting. */
@@ -23,7 +23,7 @@ export async function acquireKeyLock(
 ): Promise<() => Promise<void>> {
   assertKey(key);
   const dir = snapshotsDir(cacheDir);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  makeDirs(dir, 0o700);
   return acquireFileLock(join(dir, `.build-${key}`), o);
 }
 

@@ -1,13 +1,14 @@
 // The pieces every store operation shares: key checks, the snapshots folder, durable writes and
 // moving a failed snapshot aside.
 import type { Stats } from 'node:fs';
-import { lstat, mkdir, open, rename } from 'node:fs/promises';
+import { lstat, open, rename } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { snapshotsDir } from '../common/cache-dir.js';
 import { errnoCode } from '../common/errno.js';
 import { SnapshotError } from './errors.js';
 import { randomHex } from '../common/files.js';
 import { isValidKey } from './key.js';
+import { makeDirsAsync } from '../common/mkdir.js';
 
 export const SAVE_CONCURRENCY = 8;
 
@@ -22,7 +23,7 @@ export function assertKey(key: string): void {
 
 export async function ensureSnapshotsDir(cacheDir: string): Promise<string> {
   const dir = snapshotsDir(resolve(cacheDir));
-  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await makeDirsAsync(dir, 0o700);
   return dir;
 }
 

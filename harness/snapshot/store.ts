@@ -237,5 +237,5 @@ export function clearSnapshots(cacheDir: string): number {
   return n;
 }
 
-export { exportSnapshot, importSnapshot } from './archive.js';
+export { exportSnapshot, importSnapshot, type ImportOptions } from './archive.js';
 export { loadSnapshot, type LoadSnapshotOptions, type LoadSnapshotResult } from './load.js';

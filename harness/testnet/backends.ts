@@ -4,7 +4,8 @@
 // defaults and help texts all come with the entry, and everything else reads BACKENDS.
 import { z } from 'zod';
 import { suggest } from '../common/suggest.js';
-import { SIM_BIN_DIR, simCodeHash } from '../sim/index.js';
+import { SIM_BIN_DIR, SIM_BLOCKS_FILE, simChainHeight, simCodeHash } from '../sim/index.js';
+import { lmdbEntries } from './lmdb.js';
 import { MONERO_COIN, SALVIUM_COIN, unitsOf, type CoinSpec } from './coins.js';
 /** The built-in backends' names; a backend registered with registerBackend() has a name of its own. */
 export type BuiltinBackend = 'salvium' | 'sim' | 'monero';
@@ -89,7 +90,20 @@ export interface BackendSpec {
    * one pattern among others.
    */
   daemonReadyLines: RegExp[];
+  /**
+   * The file in the daemon's data dir that holds the chain (its name: it sits in a folder that depends on the network
+   * and version), and how its height is read from it: a cached or imported chain state's height is checked with it.
+   */
+  chainFile: {
+    name: string;
+    height: (file: string) => Promise<number>;
+    /** The height of a chain whose file is not there yet (the simulator writes it with the first block). */
+    absentHeight?: number;
+  };
 }
+
+/** LMDB's data file, whose `blocks` table has one entry per block (lmdb.ts). */
+const LMDB_CHAIN = { name: 'data.mdb', height: (file: string) => lmdbEntries(file, 'blocks') };
 
 const COIN = 100_000_000n;
 
@@ -140,6 +154,7 @@ const SALVIUM: BackendSpec = {
   relaySettleMs: 250,
   randomx: RANDOMX,
   daemonReadyLines: [/core RPC server started ok/, /The daemon is running offline/, /SYNCHRONIZED OK/],
+  chainFile: LMDB_CHAIN,
 };
 
 export const BACKENDS: Record<BuiltinBackend, BackendSpec> & Record<string, BackendSpec> = {
@@ -154,6 +169,7 @@ export const BACKENDS: Record<BuiltinBackend, BackendSpec> & Record<string, Back
     identity: async () => ({ simulator: await simCodeHash() }),
     randomx: undefined,
     relaySettleMs: 0,
+    chainFile: { name: SIM_BLOCKS_FILE, height: simChainHeight, absentHeight: 1 },
   },
   monero: {
     name: 'monero',
@@ -175,6 +191,7 @@ export const BACKENDS: Record<BuiltinBackend, BackendSpec> & Record<string, Back
     relaySettleMs: 250,
     randomx: RANDOMX,
     daemonReadyLines: [/core RPC server started ok/, /The daemon is running offline/, /SYNCHRONIZED OK/],
+    chainFile: LMDB_CHAIN,
   },
 };
 

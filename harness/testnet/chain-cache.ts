@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { basename, join } from 'node:path';
 import { cacheKey, fileSha256, type CacheKeyInput } from '../snapshot/key.js';
 import type { Manifest, ManifestWallet } from '../snapshot/manifest.js';
-import { loadSnapshot, saveSnapshot, type LoadSnapshotResult } from '../snapshot/store.js';
+import { saveSnapshot } from '../snapshot/store.js';
 import { fundingAsset } from './backends.js';
 import type { ResolvedBackend } from './binaries.js';
 import { fixtureWallet } from './fixture-wallets.js';
@@ -76,21 +76,50 @@ export function chainSpecFor(
     height: o.height ?? be.spec.defaultHeight,
     unlocked: o.unlocked ?? be.spec.defaultUnlocked,
     asset: fundingAsset(be.spec),
-    seeds: [fixtureWallet('miner').seed, fixtureWallet('main').seed],
+    seeds: fixtureSeeds(),
+  };
+}
+
+/** The seeds of the wallets every chain state is built for: the fixture wallets miner and main. */
+export function fixtureSeeds(): string[] {
+  return [fixtureWallet('miner').seed, fixtureWallet('main').seed];
+}
+
+/** What a chain key is computed from, as a manifest records it (`extra.unlocked` is `unlocked`). */
+export interface ChainKeyFields {
+  backend: string;
+  binaries: Record<string, string>;
+  /** The difficulty the state is mined at, not the one it is served at: one key for every served difficulty. */
+  prefixDifficulty: number;
+  /** The target height (the state may be higher: funding mines more). */
+  height: number;
+  /** `<atomic units> <asset>`, e.g. `110000000000 SAL1`. */
+  unlocked: string;
+  /** Default: the fixture wallets' seeds. */
+  seeds?: string[];
+}
+
+export function chainKeyOf(f: ChainKeyFields): CacheKeyInput {
+  return {
+    backend: f.backend,
+    binaries: f.binaries,
+    difficulty: f.prefixDifficulty,
+    height: f.height,
+    unlocked: f.unlocked,
+    walletSeeds: (f.seeds ?? fixtureSeeds()).map((s) => createHash('sha256').update(s).digest('hex')),
+    formatVersion: CHAIN_FORMAT_VERSION,
   };
 }
 
 export async function chainKeyInput(be: ResolvedBackend, c: ChainSpec): Promise<CacheKeyInput> {
-  return {
+  return chainKeyOf({
     backend: be.spec.name,
     binaries: await binaryHashes(be),
-    // The difficulty the state is mined at, not the one it is served at: one key for every served difficulty.
-    difficulty: c.prefixDifficulty,
+    prefixDifficulty: c.prefixDifficulty,
     height: c.height,
     unlocked: `${c.unlocked} ${c.asset}`,
-    walletSeeds: c.seeds.map((s) => createHash('sha256').update(s).digest('hex')),
-    formatVersion: CHAIN_FORMAT_VERSION,
-  };
+    seeds: c.seeds,
+  });
 }
 
 export async function chainKey(be: ResolvedBackend, c: ChainSpec): Promise<string> {
@@ -106,11 +135,6 @@ export function stateDirs(workdir: string): { daemon: string; wallets: string } 
 export function excludeFromSnapshot(path: string): boolean {
   const name = path.slice(path.lastIndexOf('/') + 1);
   return name === '.rpc-login' || name === 'lock.mdb' || name.endsWith('.log') || /\.log-\d/.test(name);
-}
-
-/** Restore the snapshot `key` into a workdir whose daemon and wallets folders are new or empty. */
-export function restoreChain(cacheDir: string, key: string, workdir: string): Promise<LoadSnapshotResult> {
-  return loadSnapshot({ cacheDir, key, targets: stateDirs(workdir) });
 }
 
 export interface SaveChainInput {

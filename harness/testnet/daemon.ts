@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { nodeName } from '../network/topology.js';
 import type { ManagedProcess } from '../process/managed.js';
-import { withFreshPorts } from '../process/ports.js';
+import { PortTakenError, takenPorts, withFreshPorts } from '../process/ports.js';
 import { httpProbe } from '../process/probes.js';
 import { waitUntilReady } from '../process/ready.js';
 import type { Supervisor } from '../process/supervisor.js';
@@ -75,8 +75,6 @@ export interface DaemonOptions extends DaemonSettings {
 /** Lines the daemon prints when a port it needs is taken. */
 const BIND_FAILURE = /Failed to bind|Failed to add TCP socket|Address already in use/;
 
-export class PortRaceError extends Error {}
-
 /** The niceness of a daemon in full RandomX mode (see launchDaemon). */
 export const FULL_MODE_NICE = 10;
 
@@ -112,7 +110,7 @@ export async function startDaemon(sup: Supervisor, be: ResolvedBackend, o: Daemo
   if (o.ports) return launchDaemon(sup, be, o, o.ports);
   return withFreshPorts(3, ([rpc, zmq, p2p]) => launchDaemon(sup, be, o, { rpc: rpc!, zmq: zmq!, p2p: p2p! }), {
     retries: 3,
-    isBindError: (err) => err instanceof PortRaceError,
+    isBindError: (err) => err instanceof PortTakenError,
   });
 }
 
@@ -148,8 +146,13 @@ async function launchDaemon(
   } catch (err) {
     await client.close();
     await proc.stop({ graceMs: 2000 });
-    if (proc.tail(30).some((l) => BIND_FAILURE.test(l)))
-      throw new PortRaceError(`daemon ports ${ports.rpc}/${ports.zmq}/${ports.p2p} were taken: ${String(err)}`);
+    if (proc.tail(30).some((l) => BIND_FAILURE.test(l))) {
+      const taken = await takenPorts({ RPC: ports.rpc, ZMQ: ports.zmq, P2P: ports.p2p });
+      throw new PortTakenError(
+        `the daemon could not bind ${taken.length ? taken.join(', ') : `one of its ports ${ports.rpc}/${ports.zmq}/${ports.p2p}`}`,
+        { cause: err },
+      );
+    }
     throw err;
   }
   const settings: DaemonSettings = {
@@ -178,5 +181,6 @@ export function defineDaemon(
       return startDaemon(sup, be, previous ? { ...now, ports: previous.ports } : now);
     },
     health: async (h) => (await h.client.getInfo()).status === 'OK',
+    probe: (h) => ({ url: `${h.url}/get_height`, body: '{}' }),
   };
 }

@@ -139,9 +139,15 @@ export class NodeSet {
     return this.programs[0]!.current;
   }
 
-  /** Stop every node gracefully (wallets are stopped before, by the caller). */
-  async stopAll(): Promise<void> {
-    await Promise.all(this.programs.map((p) => p.stop()));
+  /** Stop every node gracefully (wallets are stopped before, by the caller); what did not stop cleanly, by name. */
+  async stopAll(): Promise<string[]> {
+    const out = await Promise.all(
+      this.programs.map(async (p) => {
+        const why = await p.stop();
+        return why ? [`${p.name}: ${why}`] : [];
+      }),
+    );
+    return out.flat();
   }
 
   /** Node i's own client (requests wait out a crash of it). */

@@ -4,10 +4,11 @@ import { cacheDir as resolveCacheDir } from '../common/cache-dir.js';
 import { scaled } from '../common/timeouts.js';
 import { nodeIndex, nodeName, partitionProblems } from '../network/topology.js';
 import { assertKey } from '../snapshot/snapshot-dir.js';
+import { describeExit } from '../process/errors.js';
 import { checkpointState, revertState } from './checkpoint.js';
 import { addressAt, mineTo } from './mining.js';
 import type { Parts, Run, StateOps } from './running.js';
-import { mineOptions } from './running.js';
+import { mineOptions, unresponsive } from './running.js';
 import type { SnapshotInfo } from './state.js';
 import { mineTarget, syncWallets, type MineRequest } from './sync.js';
 import type { Testnet } from './types.js';
@@ -27,6 +28,8 @@ export function testnetObject(
   const stop = async (): Promise<void> => {
     if (stopped) return;
     stopped = true;
+    // What does not answer goes first, at once: a wallet waiting on a frozen daemon then hears of it and stops too.
+    for (const prog of [...nodes.programs, ...wallets.programs()]) if (prog.unresponsive) await prog.stop();
     await wallets.closeClients();
     await nodes.close();
     await run.sup.stopAll();
@@ -62,6 +65,13 @@ export function testnetObject(
     height: () => n0.client.height(),
     health: async () => ({ ...(await nodes.health()), ...(await wallets.health()) }),
     crashes: () => [...nodes.crashes(), ...wallets.crashes()],
+    unresponsive: () => unresponsive(run, p),
+    recoverUnresponsive: async () => {
+      const done: string[] = [];
+      for (const prog of [...nodes.programs, ...wallets.programs()])
+        if (await prog.recoverIfUnresponsive()) done.push(prog.name);
+      return done;
+    },
     ...miningOf(run, p),
     ...networkOf(run),
     addWallet: (name, o = {}) => {
@@ -130,13 +140,28 @@ function miningOf(run: Run, p: Parts): Pick<Testnet, 'mine' | 'sync'> {
   };
   const mine = async (what: MineRequest, o: { sync?: boolean; node?: string } = {}): Promise<number> => {
     const i = nodeIndex(o.node ?? 'n0', nodes.count);
-    const client = nodes.client(i);
-    const target = mineTarget(what, await client.height());
-    const { height } = await mineTo(client, target, { ...mineOptions(run), addresses: p.minerAddresses });
-    // The blocks reach the node's group (a node that is not connected yet gets them when it is).
-    if (nodes.links) await nodes.syncTops([nodes.links.groupOf(i)]);
-    if (o.sync !== false) await sync();
-    return height;
+    const program = nodes.programs[i]!;
+    if (program.status !== 'running')
+      throw new Error(`${nodeName(i)} is not running (${program.status}): it cannot mine`);
+    const before = program.crashes.length;
+    try {
+      const client = nodes.client(i);
+      const target = mineTarget(what, await client.height());
+      const { height } = await mineTo(client, target, { ...mineOptions(run), addresses: p.minerAddresses });
+      // The blocks reach the node's group (a node that is not connected yet gets them when it is).
+      if (nodes.links) await nodes.syncTops([nodes.links.groupOf(i)]);
+      if (o.sync !== false) await sync();
+      return height;
+    } catch (err) {
+      // A refused or reset connection says nothing; the daemon's crash says what happened.
+      const crash = program.crashes.slice(before).at(-1);
+      if (!crash) throw err;
+      const last = crash.tail.at(-1);
+      throw new Error(
+        `${program.name} ${describeExit(crash.exit)} while mining${last ? ` (its last line: ${last})` : ''}; its log: ${crash.logFile}`,
+        { cause: err },
+      );
+    }
   };
   return { mine, sync };
 }

@@ -10,76 +10,27 @@
 // that is safe (see `recover`).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ProcessExitedError, describeExit, type ExitInfo } from '../process/errors.js';
-import type { ManagedProcess } from '../process/managed.js';
+import { killTree } from '../process/kill.js';
+import { PortTakenError } from '../process/ports.js';
 import type { ConnectionProblem } from '../rpc/http.js';
+import { watchLiveness, type LivenessWatch, type Unresponsive } from './liveness.js';
+import type {
+  CrashReport,
+  Instance,
+  ProgramDefinition,
+  ProgramEvent,
+  ProgramOptions,
+  ProgramState,
+} from './program-types.js';
 
-export interface Instance {
-  proc: ManagedProcess;
-}
-
-export interface ProgramDefinition<H extends Instance> {
-  /** The process name (`daemon`, `wallet-rpc`, `wallet-rpc-bob`): messages and log files use it. */
-  readonly name: string;
-  /**
-   * Start the program and wait until it is ready. `previous`: the instance it replaces (a restart keeps its endpoint
-   * and credentials).
-   */
-  start(previous: H | undefined): Promise<H>;
-  /** The graceful part of a stop, before SIGTERM (e.g. the wallet's `store`). */
-  beforeStop?(h: H): Promise<void>;
-  /** Answers its RPC now. */
-  health(h: H): Promise<boolean>;
-  /** A failed start that no restart can mend (a wrong password, a missing wallet file). */
-  permanent?(err: ProcessExitedError): boolean;
-}
-
-export interface CrashReport {
-  program: string;
-  pid: number;
-  exit: ExitInfo;
-  tail: string[];
-  logFile: string;
-  /** What the testnet was doing (`while building the chain`, `while the testnet was up`). */
-  during: string;
-  /** The restart this crash led to (1-based), or 0 when it was one too many. */
-  restart: number;
-  at: string;
-}
-
-/**
- * What happens to a program while the testnet runs, as it happens (`saltnet up --json` prints each):
- * `crash` an exit nobody asked for; `pid` the program runs under a new pid (first start, a restart
- * asked for, a save or checkpoint that stops and starts it, or the recovery from a crash);
- * `stopped` stopped on purpose (before a restart, a save or a checkpoint, or for good);
- * `failed` no restart is left: the testnet cannot go on.
- */
-export type ProgramEvent =
-  | ({ event: 'crash' } & Omit<CrashReport, 'tail'> & { tail: string[] })
-  | {
-      event: 'pid';
-      program: string;
-      pid: number;
-      previousPid: number;
-      reason: 'start' | 'restart' | 'crash';
-      during: string;
-      at: string;
-    }
-  | { event: 'stopped'; program: string; pid: number; during: string; at: string }
-  | { event: 'failed'; program: string; message: string; logFile: string; at: string };
-
-export interface ProgramOptions {
-  /** Restarts after crashes per run (default 3); one more crash fails the testnet. */
-  maxRestarts?: number;
-  /** Told of every crash, pid change and failure (see ProgramEvent). */
-  onEvent?: (e: ProgramEvent) => void;
-  log: (line: string) => void;
-  /** The program crashed once too often (or could not be started again): the testnet cannot go on. */
-  onFatal: (err: ProcessExitedError) => void;
-  /** What the testnet is doing now, for crash reports. */
-  phase: () => string;
-}
-
-export type ProgramState = 'stopped' | 'starting' | 'running' | 'recovering' | 'failed';
+export type {
+  CrashReport,
+  Instance,
+  ProgramDefinition,
+  ProgramEvent,
+  ProgramOptions,
+  ProgramState,
+} from './program-types.js';
 
 /** Requests that may be sent again when it is unknown whether the dead process handled them. */
 const READ_ONLY =
@@ -91,12 +42,32 @@ function repeatable(path: string, request: unknown): boolean {
   return typeof method === 'string' && READ_ONLY.test(method);
 }
 
+/** How many times a restart after a crash tries the ports it must keep. */
+const PORT_TRIES = 3;
+
+/** `work`, or a rejection as soon as the watch finds the program unresponsive (its answer would never come). */
+async function untilSilent<T>(work: Promise<T>, watch: LivenessWatch | undefined): Promise<T> {
+  if (!watch) return work;
+  let timer: NodeJS.Timeout | undefined;
+  const silent = new Promise<never>((_, fail) => {
+    timer = setInterval(() => {
+      if (watch.unresponsive) fail(new Error(watch.unresponsive.reason));
+    }, 250);
+  });
+  try {
+    return await Promise.race([work, silent]);
+  } finally {
+    clearInterval(timer);
+  }
+}
+
 export class Program<H extends Instance> {
   readonly crashes: CrashReport[] = [];
   private inst: H | undefined;
   private state: ProgramState = 'stopped';
   private recovering: Promise<H> | undefined;
-  private failure: ProcessExitedError | undefined;
+  private failure: Error | undefined;
+  private watch: LivenessWatch | undefined;
 
   constructor(
     readonly def: ProgramDefinition<H>,
@@ -137,14 +108,35 @@ export class Program<H extends Instance> {
     }
   }
 
-  /** Stop it gracefully (not a crash); a recovery under way is waited for first. */
-  async stop(): Promise<void> {
+  /** Why it does not answer now (liveness.ts), if it does not. */
+  get unresponsive(): Unresponsive | undefined {
+    return this.watch?.unresponsive;
+  }
+
+  /**
+   * Stop it gracefully (not a crash); a recovery under way is waited for first. One that does not answer is killed at
+   * once (its graceful part would only wait). Resolves with why the stop was not clean (its graceful part failed, or it
+   * had to be killed), undefined when it was.
+   */
+  async stop(): Promise<string | undefined> {
     if (this.recovering) await this.recovering.catch(() => undefined);
     this.state = 'stopped';
     const h = this.inst;
-    if (!h?.proc.running) return;
-    if (this.def.beforeStop) await this.def.beforeStop(h).catch(() => undefined);
-    await h.proc.stop();
+    const watch = this.watch;
+    this.watch = undefined;
+    let silent = watch?.unresponsive;
+    let problem = silent ? `it did not answer (${silent.reason}): killed` : undefined;
+    if (h?.proc.running && this.def.beforeStop && !silent)
+      await untilSilent(this.def.beforeStop(h), watch).catch((err: unknown) => {
+        silent = watch?.unresponsive;
+        problem = silent
+          ? `it stopped answering (${silent.reason}): killed`
+          : `its graceful stop failed (${err instanceof Error ? err.message.split('\n')[0] : String(err)})`;
+      });
+    watch?.stop();
+    if (!h?.proc.running) return undefined;
+    const exit = await h.proc.stop(silent ? { graceMs: 0 } : undefined);
+    if (!problem && exit.signal === 'SIGKILL') problem = 'it did not stop in time: killed';
     this.emit({
       event: 'stopped',
       program: this.name,
@@ -152,12 +144,29 @@ export class Program<H extends Instance> {
       during: this.o.phase(),
       at: new Date().toISOString(),
     });
+    return problem;
   }
 
   /** Stop, then start again on the same endpoint (asked for: not counted as a crash). */
   async restart(): Promise<H> {
     await this.stop();
     return this.start();
+  }
+
+  /**
+   * If it does not answer: killed now, and started again as after a crash (waited for); true when it was. For a caller
+   * that gave up on it (a scenario whose step it failed).
+   */
+  async recoverIfUnresponsive(): Promise<boolean> {
+    const h = this.inst;
+    if (!this.watch?.unresponsive || this.state !== 'running' || !h?.proc.running) return false;
+    this.o.log(
+      `saltnet: ${this.name} (pid ${h.proc.pid}) does not answer: killing it, to start it again as after a crash`,
+    );
+    await killTree(h.proc.pid, 'SIGKILL');
+    await h.proc.exited;
+    await this.ready().catch(() => undefined);
+    return true;
   }
 
   /** The instance once it is running: waits for a crash recovery under way; rejects if the program failed for good. */
@@ -196,6 +205,8 @@ export class Program<H extends Instance> {
   };
 
   private async startWithRetries(reason: 'start' | 'crash' = 'start'): Promise<H> {
+    // A port it must keep (a restart keeps its endpoint) may be free again in a moment: a few tries, then it fails.
+    let portTries = 0;
     for (;;) {
       try {
         const previous = this.inst;
@@ -213,9 +224,20 @@ export class Program<H extends Instance> {
         });
         // Running from here: an exit from now on is a crash, even before the caller hears of the start.
         this.state = 'running';
+        this.watchOver(h);
         void h.proc.exited.then((exit) => this.onExit(h, exit));
         return h;
       } catch (err) {
+        if (err instanceof PortTakenError && reason === 'crash' && ++portTries < PORT_TRIES) {
+          this.o.log(`saltnet: ${this.name}: ${err.message}; trying again in a second`);
+          await sleep(1000);
+          continue;
+        }
+        if (err instanceof PortTakenError && reason === 'crash')
+          throw new Error(
+            `${err.message} (tried ${PORT_TRIES} times): it keeps its ports on a restart, since its clients use them; free the port`,
+            { cause: err },
+          );
         if (!(err instanceof ProcessExitedError) || this.def.permanent?.(err)) throw err;
         const more = this.noteCrash(
           { pid: 0, exit: err.exit, tail: err.tail, logFile: err.logFile ?? '' },
@@ -226,9 +248,13 @@ export class Program<H extends Instance> {
     }
   }
 
-  /** Record a crash and say so; false when the restarts are used up. */
-  private noteCrash(c: { pid: number; exit: ExitInfo; tail: string[]; logFile: string }, during: string): boolean {
-    const more = this.restarts < (this.o.maxRestarts ?? 3);
+  /** Record a crash and say so; false when the restarts are used up (or `blocked` says why it must not restart). */
+  private noteCrash(
+    c: { pid: number; exit: ExitInfo; tail: string[]; logFile: string },
+    during: string,
+    blocked?: string,
+  ): boolean {
+    const more = !blocked && this.restarts < (this.o.maxRestarts ?? 3);
     const restart = more ? this.restarts + 1 : 0;
     const report: CrashReport = { program: this.name, ...c, during, restart, at: new Date().toISOString() };
     this.crashes.push(report);
@@ -239,14 +265,49 @@ export class Program<H extends Instance> {
       .join('\n');
     const what = more
       ? `starting it again on the same data (restart ${restart} of ${this.o.maxRestarts ?? 3})`
-      : 'no restarts left';
+      : blocked
+        ? `not started again: ${blocked}`
+        : 'no restarts left';
     this.o.log(
       `saltnet: ${this.name}${c.pid ? ` (pid ${c.pid})` : ''} ${describeExit(c.exit)} ${during}; ${what}${tail ? `\n  last lines${c.logFile ? ` (${c.logFile})` : ''}:\n${tail}` : ''}`,
     );
     return more;
   }
 
+  /** The liveness watch of a running instance: its changes told as events; a restart when it stays unresponsive. */
+  private watchOver(h: H): void {
+    this.watch?.stop();
+    const pid = h.proc.pid;
+    const at = (): string => new Date().toISOString();
+    let since = 0;
+    this.watch = watchLiveness({
+      proc: h.proc,
+      ...(this.def.probe ? { probe: this.def.probe(h) } : {}),
+      onChange: (u) => {
+        if (u) {
+          since = Date.now();
+          this.o.log(`saltnet: ${this.name} (pid ${pid}) is not answering: ${u.reason}`);
+          this.emit({ event: 'unresponsive', program: this.name, pid, during: this.o.phase(), ...u, at: at() });
+        } else {
+          this.o.log(`saltnet: ${this.name} (pid ${pid}) answers again`);
+          this.emit({ event: 'responsive', program: this.name, pid, afterMs: Date.now() - since, at: at() });
+        }
+      },
+      onRestartDue: (u) => {
+        if (h !== this.inst || !h.proc.running) return;
+        this.o.log(
+          `saltnet: ${this.name} (pid ${pid}) has not answered since ${u.since} (${u.reason}): killing it, to start it again as after a crash`,
+        );
+        void killTree(pid, 'SIGKILL');
+      },
+    });
+  }
+
   private onExit(h: H, exit: ExitInfo): void {
+    if (h === this.inst) {
+      this.watch?.stop();
+      this.watch = undefined;
+    }
     if (h !== this.inst || exit.expected || this.state !== 'running') return;
     const during = this.o.phase();
     const err = new ProcessExitedError({
@@ -256,8 +317,11 @@ export class Program<H extends Instance> {
       logFile: h.proc.logFile,
       during,
     });
-    if (!this.noteCrash({ pid: h.proc.pid, exit, tail: h.proc.tail(30), logFile: h.proc.logFile }, during)) {
-      this.fail(err);
+    const blocked = this.o.mayRestart?.();
+    const crash = { pid: h.proc.pid, exit, tail: h.proc.tail(30), logFile: h.proc.logFile };
+    if (!this.noteCrash(crash, during, blocked)) {
+      const first = err.message.split('\n')[0];
+      this.fail(blocked ? new Error(`${first}; not started again: ${blocked}`) : err);
       return;
     }
     this.state = 'recovering';
@@ -271,19 +335,24 @@ export class Program<H extends Instance> {
       },
       (e: unknown) => {
         this.recovering = undefined;
-        this.fail(e instanceof ProcessExitedError ? e : err);
+        const why = e instanceof Error ? e.message.split('\n')[0] : String(e);
+        this.fail(
+          e instanceof ProcessExitedError
+            ? e
+            : new Error(`${err.message.split('\n')[0]}, and could not be started again: ${why}`, { cause: e }),
+        );
       },
     );
   }
 
-  private fail(err: ProcessExitedError): void {
+  private fail(err: Error): void {
     this.state = 'failed';
     this.failure = err;
     this.emit({
       event: 'failed',
       program: this.name,
       message: err.message.split('\n')[0] ?? err.message,
-      logFile: err.logFile ?? '',
+      logFile: err instanceof ProcessExitedError ? (err.logFile ?? '') : (this.inst?.proc.logFile ?? ''),
       at: new Date().toISOString(),
     });
     this.o.onFatal(err);

@@ -83,6 +83,16 @@ export interface Parts {
   snapshot: SnapshotInfo;
 }
 
+/** The programs that do not answer now (every node's daemon, every wallet), each with its pid and why. */
+export function unresponsive(run: Run, p: Parts): string[] {
+  return [
+    ...run.nodes.programs.flatMap((d) =>
+      d.unresponsive ? [`${d.name} (pid ${d.pid}) is not answering: ${d.unresponsive.reason}`] : [],
+    ),
+    ...p.wallets.unresponsive(),
+  ];
+}
+
 /** Stopping and starting every program together, for saves, checkpoints and reverts. */
 export interface StateOps {
   whileStopped<T>(why: string, fn: () => Promise<T>): Promise<T>;
@@ -91,10 +101,10 @@ export interface StateOps {
 
 function stateOps(run: Run, p: Parts): StateOps {
   const { daemon, wallets } = p;
-  /** Every process stopped cleanly (wallets stored first): the state on disk is whole. */
-  const stopProcesses = async (): Promise<void> => {
-    await wallets.stopAll();
-    await run.nodes.stopAll();
+  /** Every process stopped (wallets stored first); what did not stop cleanly: the state on disk is whole without. */
+  const stopProcesses = async (): Promise<string[]> => {
+    const problems = await wallets.stopAll();
+    return [...problems, ...(await run.nodes.stopAll())];
   };
   const startProcesses = async (): Promise<void> => {
     await run.nodes.startAll();
@@ -109,8 +119,13 @@ function stateOps(run: Run, p: Parts): StateOps {
     const was = run.activity;
     run.activity = why;
     try {
-      await stopProcesses();
+      const problems = await stopProcesses();
       try {
+        // A wallet that was not stored (its program froze, or was killed) would be saved as it was long ago.
+        if (problems.length)
+          throw new Error(
+            `not every program stopped cleanly, so the state on disk may not be whole: ${problems.join('; ')}`,
+          );
         return await fn();
       } finally {
         await startProcesses();
@@ -120,6 +135,9 @@ function stateOps(run: Run, p: Parts): StateOps {
     }
   };
   const saveState = async (cdir: string, key: string): Promise<Manifest> => {
+    // Refused at once when a program does not answer: its wallet cannot be stored, and stopping it would only wait.
+    const silent = unresponsive(run, p);
+    if (silent.length) throw new Error(`cannot save the state: ${silent.join('; ')}`);
     const height = await daemon.client.height();
     const version = await binaryVersion(run.backend.paths.daemon).catch(() => undefined);
     return whileStopped(`while saving snapshot ${key}`, async () =>

@@ -4,7 +4,8 @@
 import { cacheDir as resolveCacheDir } from '../common/cache-dir.js';
 import { acquireKeyLock } from '../snapshot/lock.js';
 import type { ResolvedBackend } from './binaries.js';
-import { chainKey, restoreChain, type ChainSpec } from './chain-cache.js';
+import { chainKey, type ChainSpec } from './chain-cache.js';
+import { restoreChain } from './chain-check.js';
 
 /** How the chain state of this testnet came about. */
 export interface SnapshotInfo {

@@ -16,33 +16,22 @@
 // (`--fixed-difficulty 500` by default), so every block mined after ready is mined at that
 // difficulty (chain-cache.ts; docs/difficulty.md).
 import { once } from 'node:events';
-import { chmodSync, existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
-import { join, resolve } from 'node:path';
+import { chmodSync, existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ProcessExitedError } from '../process/errors.js';
-import { reapStale } from '../process/registry.js';
-import { newTempWorkdir } from '../process/workdir.js';
-import { createSupervisor } from '../process/supervisor.js';
-import { setTimeoutFactor } from '../common/timeouts.js';
-import { MAX_NODES, MAX_THREADS } from '../limits.js';
 import type { WalletClient } from '../rpc/wallet.js';
-import { randomxMode, type BackendSpec } from './backends.js';
-import { resolveBackend } from './binaries.js';
-import { chainSpecFor, stateDirs } from './chain-cache.js';
 import { sameSettings } from './daemon.js';
 import { mineChain, mineForWallet, topUp, type MineForOptions } from './funding.js';
 import type { MiningAddresses } from './mining.js';
-import { runEvents } from './events.js';
-import { NodeSet, type NodeHandle } from './nodes.js';
+import type { NodeHandle } from './nodes.js';
 import { createProgress, progressMode } from './progress.js';
-import { assemble, mineOptions, phase, type Daemon, type Mining, type Run } from './running.js';
+import { assemble, mineOptions, phase, type Daemon, type Run } from './running.js';
+import { openRun } from './open-run.js';
 import { walletPassword, walletPasswordFile } from './secrets.js';
 import { chooseState } from './state.js';
 import type { Testnet, TestnetOptions } from './types.js';
 import { readAddresses, restoreWithCli, restoreWithRpc, writeAddresses, type WalletAddresses } from './wallet-setup.js';
 import { WalletSet, type WalletHandle } from './wallets.js';
-import { makeWorkdir } from './workdir.js';
 
 export type { Testnet, TestnetOptions } from './types.js';
 export type { SnapshotInfo } from './state.js';
@@ -55,114 +44,6 @@ export type { TestnetEvent } from './events.js';
 export { addressAt } from './mining.js';
 
 const UP = 'while the testnet was up';
-
-const nonEmpty = (dir: string): boolean => existsSync(dir) && readdirSync(dir).length > 0;
-
-async function openRun(opts: TestnetOptions): Promise<Run> {
-  if (opts.timeoutFactor) setTimeoutFactor(opts.timeoutFactor);
-  const log = opts.log ?? ((l: string) => process.stderr.write(`${l}\n`));
-  // An installed release is looked for in this testnet's cache too (saltnet install puts it there).
-  const backend = resolveBackend(opts.backend ?? 'auto', opts.binDir, opts.cacheDir ? { cacheDir: opts.cacheDir } : {});
-  log(`saltnet: ${backend.reason}`);
-  // Before anything is started: a broken fixture wallet file fails here, with nothing to clean up.
-  const chain = chainSpecFor(backend, opts);
-  const build = miningFor(backend.spec, opts, chain.prefixDifficulty);
-  const serve = miningFor(backend.spec, opts, chain.difficulty);
-  // Whatever an earlier run left when it was killed goes first.
-  for (const r of await reapStale({ log })) log(`saltnet: reaped stale run ${r.runId} (its owner had died)`);
-  const ownWorkdir = opts.workdir === undefined;
-  const workdir = resolve(opts.workdir ?? newTempWorkdir());
-  const dirs = stateDirs(workdir);
-  const hadState = nonEmpty(dirs.daemon) || nonEmpty(dirs.wallets);
-  makeWorkdir(workdir, !ownWorkdir, ['logs', 'wallets']);
-  // A temporary workdir goes with the testnet on every clean stop (Ctrl-C included); it stays when startup failed, for
-  // its logs.
-  // So does one whose programs crashed while it was up: the crash logs are what the user needs next.
-  // The run record says whether to keep it, so that a reaper (saltnet itself killed) decides the same.
-  const keepWorkdir = (): void => {
-    if (ownWorkdir) sup.keepWorkdir(true);
-  };
-  const sup = createSupervisor({
-    workdir,
-    tempWorkdir: ownWorkdir,
-    trapSignals: opts.trapSignals ?? true,
-    afterStop: () => {
-      if (!ownWorkdir) return;
-      if (!sup.record.keepWorkdir) rmSync(workdir, { recursive: true, force: true });
-      else if (events.crashedAfterReady)
-        log(
-          `saltnet: a program crashed while the testnet was up: workdir kept in ${workdir} (logs in ${join(workdir, 'logs')})`,
-        );
-    },
-  });
-  const aborter = new AbortController();
-  const events = runEvents(sup, {
-    isUp: () => run.activity === UP,
-    onCrashAfterReady: keepWorkdir,
-  });
-  const count = nodeCount(opts.nodes);
-  const run: Run = {
-    opts,
-    log,
-    backend,
-    chain,
-    build,
-    serve,
-    mining: serve,
-    workdir,
-    dirs,
-    hadState,
-    sup,
-    aborter,
-    events,
-    phases: {},
-    activity: 'while the testnet was starting',
-    programs: {
-      log,
-      onEvent: (e) => events.handle(e),
-      phase: () => run.activity,
-      ...(opts.maxRestarts !== undefined ? { maxRestarts: opts.maxRestarts } : {}),
-      onFatal: (err: ProcessExitedError) => {
-        if (!aborter.signal.aborted) aborter.abort(err);
-        log(`saltnet: the testnet cannot go on: ${err.message.split('\n')[0]}`);
-      },
-    },
-    keepWorkdir,
-    nodes: undefined as unknown as NodeSet,
-  };
-  run.nodes = new NodeSet({
-    sup,
-    backend,
-    workdir,
-    count,
-    programs: run.programs,
-    settings: () => run.mining,
-    signal: aborter.signal,
-    ...(opts.daemonEnv ? { env: opts.daemonEnv } : {}),
-  });
-  return run;
-}
-
-/** The number of nodes asked for (1 when not given), checked. */
-function nodeCount(n: number | undefined): number {
-  if (n === undefined) return 1;
-  if (!Number.isInteger(n) || n < 1 || n > MAX_NODES)
-    throw new Error(`nodes must be a whole number from 1 to ${MAX_NODES}, got ${String(n)}`);
-  return n;
-}
-
-/**
- * How a daemon mines at this difficulty: RandomX full or light (`auto` by difficulty), all cores above difficulty 1
- * unless --threads says.
- */
-function miningFor(spec: BackendSpec, o: TestnetOptions, difficulty: number): Mining {
-  const randomx = randomxMode(spec, o.randomx ?? 'auto', difficulty);
-  return {
-    difficulty,
-    ...(randomx ? { randomx } : {}),
-    threads: o.threads ?? (difficulty > 1 ? Math.min(availableParallelism(), MAX_THREADS) : 1),
-  };
-}
 
 /**
  * The daemon (n0) and, on a testnet of several nodes whose chain state is on disk already (restored or reused), every
@@ -229,6 +110,7 @@ async function buildChain(
         daemonUrl,
         workdir: run.workdir,
         timeoutMs: 120_000,
+        log: run.log,
       };
       // Two wallet programs restoring side by side: each mostly waits on its daemon.
       [addresses.miner, addresses.main] = await Promise.all([

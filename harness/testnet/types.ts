@@ -108,6 +108,13 @@ export interface Testnet {
   health(): Promise<Record<string, boolean>>;
   /** Every crash of a program of this testnet so far (each restarted, or the one that failed it). */
   crashes(): CrashReport[];
+  /** The programs that do not answer now (frozen, or their RPC deadlocked: see docs/troubleshooting.md), with why. */
+  unresponsive(): string[];
+  /**
+   * Kill each program that does not answer and start it again as after a crash (counted against its restarts); the
+   * names of those restarted. For a caller that gave up on them; `up` does it by itself after 60 s (scaled).
+   */
+  recoverUnresponsive(): Promise<string[]>;
   /** Be told of every crash, pid change, purposeful stop and failure from now on; returns the unsubscribe function. */
   onEvent(listener: (e: TestnetEvent) => void): () => void;
   /** The `failed` event that ended this testnet (a program crashed once more than its restarts allow), if one did. */

@@ -4,14 +4,20 @@
 // `exit` at the wallet prompt. Parses the CN and Carrot addresses (Salvium) or the single address
 // (Monero).
 //
-// One answer cannot wait for its prompt: on a restore the real CLI reads the seed offset
-// passphrase even with --electrum-seed, and with stdin not a TTY it prints no prompt for it. So an
-// empty line goes first; without it the next answer ("N") would become the passphrase and a
-// different wallet would be restored (seen with monero-wallet-cli 0.18).
+// A seed never goes on the command line (any user can read /proc/<pid>/cmdline): a restore is
+// `--restore-deterministic-wallet` without `--electrum-seed`, and the seed is written to the CLI's
+// stdin, where it reads it (input_secure_line: on a pipe one line, no prompt; v1.1.3c). Its log
+// has the seed redacted, and every log saltnet writes is mode 0600.
+//
+// Two answers cannot wait for their prompt: the seed, and the seed offset passphrase the real CLI
+// reads next with no prompt on a pipe. So the seed line and an empty line go first; without the
+// empty line the next answer ("N") would become the passphrase and a different wallet would be
+// restored (seen with monero-wallet-cli 0.18).
 import { join } from 'node:path';
 import type { ManagedProcess } from '../process/managed.js';
 import type { Supervisor } from '../process/supervisor.js';
 import type { ResolvedBackend } from './binaries.js';
+import { watchLiveness } from './liveness.js';
 
 export interface CreatedWallet {
   file: string;
@@ -40,13 +46,12 @@ export interface CreateWalletOptions {
   workdir: string;
   /** Deadline for each prompt, unscaled: waitForText applies --timeout-factor. */
   timeoutMs: number;
-  /**
-   * Restore this 25-word seed (`--restore-deterministic-wallet --electrum-seed`, from height 0) instead of generating a
-   * new wallet.
-   */
+  /** Restore this 25-word seed (`--restore-deterministic-wallet`, the seed on stdin, from height 0), not a new one. */
   seed?: string;
   /** Process name (and log file name); default `wallet-cli`. */
   name?: string;
+  /** Told when the CLI stops answering (frozen) and when it goes on (liveness.ts). */
+  log?: (line: string) => void;
 }
 
 export async function createWalletWithCli(
@@ -56,7 +61,7 @@ export async function createWalletWithCli(
 ): Promise<CreatedWallet> {
   const daemonAddress = o.daemonUrl.replace(/^https?:\/\//, '');
   const name = o.name ?? 'wallet-cli';
-  const restore = o.seed ? ['--restore-deterministic-wallet', '--electrum-seed', o.seed, '--restore-height', '0'] : [];
+  const restore = o.seed ? ['--restore-deterministic-wallet', '--restore-height', '0'] : [];
   const proc = sup.start({
     name,
     command: be.paths.walletCli,
@@ -74,12 +79,19 @@ export async function createWalletWithCli(
       join(o.workdir, 'logs', `${name}-file.log`),
     ],
     logFile: join(o.workdir, 'logs', `${name}.log`),
-    secrets: [o.password],
+    secrets: [o.password, ...(o.seed ? seedSecrets(o.seed) : [])],
     stdin: 'pipe',
     expectExit: true,
   });
   let text = '';
   proc.onLine((l) => (text += `${l}\n`));
+  // It has no RPC: only a freeze is noticed (its prompts have their own deadline); it is never restarted.
+  const watch = watchLiveness({
+    proc,
+    onChange: (u) =>
+      o.log?.(`saltnet: ${name} (pid ${proc.pid}) ${u ? `is not answering: ${u.reason}` : 'answers again'}`),
+    onRestartDue: () => undefined,
+  });
   try {
     await answerPrompts(proc, o);
     proc.write('exit\n');
@@ -95,8 +107,12 @@ export async function createWalletWithCli(
     throw new WalletCreationError(
       `${o.seed ? 'restoring' : 'creating'} the wallet ${o.file} with ${be.paths.walletCli} failed: ${err instanceof Error ? err.message : String(err)}`,
     );
+  } finally {
+    watch.stop();
   }
-  return created(o.file, text + proc.tail(200).join('\n'), proc);
+  const w = created(o.file, text + proc.tail(200).join('\n'), proc);
+  // What it printed of a restored seed is redacted: the seed is the one given.
+  return o.seed ? { ...w, seed: o.seed.trim().split(/\s+/) } : w;
 }
 
 /**
@@ -105,7 +121,8 @@ export async function createWalletWithCli(
  */
 async function answerPrompts(proc: ManagedProcess, o: CreateWalletOptions): Promise<void> {
   const prompts = [LANGUAGE_PROMPT, RESTORE_HEIGHT_PROMPT, MINING_PROMPT, WALLET_PROMPT, ERROR_LINE];
-  if (o.seed) proc.write('\n'); // the silent seed offset passphrase: none
+  // The seed (read with no prompt on a pipe), then the silent seed offset passphrase: none.
+  if (o.seed) proc.write(`${o.seed.trim().split(/\s+/).join(' ')}\n\n`);
   for (let answered = 0; answered < prompts.length; answered++) {
     const line = await proc.waitForText(prompts, { timeoutMs: o.timeoutMs });
     if (ERROR_LINE.test(line)) {
@@ -122,6 +139,15 @@ async function answerPrompts(proc: ManagedProcess, o: CreateWalletOptions): Prom
     else if (MINING_PROMPT.test(line)) proc.write('N\n');
     else return; // the wallet prompt
   }
+}
+
+/**
+ * What to redact of a seed: the whole, and the lines the CLI prints it in (8, 8 and 9 words; the real CLI prints a
+ * restored wallet's seed too).
+ */
+function seedSecrets(seed: string): string[] {
+  const w = seed.trim().split(/\s+/);
+  return [w.join(' '), w.slice(0, 8).join(' '), w.slice(8, 16).join(' '), w.slice(16).join(' ')].filter(Boolean);
 }
 
 /** The wallet the CLI made, from all it printed: its address (or CN and Carrot addresses) and its 25 seed words. */

@@ -10,14 +10,13 @@
 import { join } from 'node:path';
 import { ProcessExitedError } from '../process/errors.js';
 import type { ManagedProcess } from '../process/managed.js';
-import { withFreshPorts } from '../process/ports.js';
+import { PortTakenError, takenPorts, withFreshPorts } from '../process/ports.js';
 import { httpProbe } from '../process/probes.js';
 import { waitUntilReady } from '../process/ready.js';
 import type { Supervisor } from '../process/supervisor.js';
 import type { Credentials } from '../rpc/http.js';
 import { createWalletClient, type WalletClient } from '../rpc/wallet.js';
 import type { ResolvedBackend } from './binaries.js';
-import { PortRaceError } from './daemon.js';
 import type { ProgramDefinition } from './program.js';
 import { generateSecret, passwordLine } from './secrets.js';
 
@@ -85,7 +84,7 @@ export async function startWalletRpc(
       if (o.port) return await launchWalletRpc(sup, be, o, name, o.port, credentials, crashes);
       return await withFreshPorts(1, ([port]) => launchWalletRpc(sup, be, o, name, port!, credentials, crashes), {
         retries: 3,
-        isBindError: (err) => err instanceof PortRaceError,
+        isBindError: (err) => err instanceof PortTakenError,
       });
     } catch (err) {
       // A wrong password or a missing wallet fails the same way every time: do not retry those.
@@ -158,8 +157,10 @@ async function launchWalletRpc(
   } catch (err) {
     await client.close();
     await proc.stop({ graceMs: 2000 });
-    if (proc.tail(30).some((l) => /Failed to bind/.test(l)))
-      throw new PortRaceError(`wallet RPC port ${port} was taken`);
+    if (proc.tail(30).some((l) => /Failed to bind/.test(l))) {
+      const taken = await takenPorts({ RPC: port });
+      throw new PortTakenError(`${name} could not bind ${taken[0] ?? `its RPC port ${port}`}`, { cause: err });
+    }
     throw err;
   }
   return { proc, client, url, port, ...(credentials ? { credentials } : {}), logFile, crashes };
@@ -199,6 +200,8 @@ export function defineWalletRpc(
       await h.client.call('store');
     },
     health: async (h) => (await h.client.version()) > 0,
+    // Any answer counts: a 401 challenge under a Digest login too.
+    probe: (h) => ({ url: `${h.url}/json_rpc`, body: '{"jsonrpc":"2.0","id":0,"method":"get_version"}' }),
     permanent: permanentStartFailure,
   };
 }

@@ -1,5 +1,5 @@
 // The deterministic wallets of a cold start: the miner and the main wallet restored from the seeds
-// in fixtures/wallets, with the wallet CLI (`--restore-deterministic-wallet --electrum-seed`) or
+// in fixtures/wallets, with the wallet CLI (`--restore-deterministic-wallet`, the seed on its stdin) or
 // through a wallet RPC's `restore_deterministic_wallet`. Their addresses are kept in
 // wallets/addresses.json, so a restored or reused workdir knows them without opening the wallets.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -45,6 +45,7 @@ export async function restoreWithCli(
     daemonUrl: string;
     workdir: string;
     timeoutMs: number;
+    log?: (line: string) => void;
   },
 ): Promise<MiningAddresses> {
   const w = await createWalletWithCli(sup, be, {
@@ -56,6 +57,7 @@ export async function restoreWithCli(
     workdir: o.workdir,
     timeoutMs: o.timeoutMs,
     name: `wallet-cli-${o.name}`,
+    ...(o.log ? { log: o.log } : {}),
   });
   return { cn: w.cn, ...(w.carrot ? { carrot: w.carrot } : {}) };
 }

@@ -187,9 +187,27 @@ export class WalletSet {
     await this.entry(name).program.restart();
   }
 
-  /** Every wallet RPC stopped, each wallet stored first. */
-  async stopAll(): Promise<void> {
-    for (const e of this.entries.values()) await e.program.stop();
+  /** Every wallet RPC stopped, each wallet stored first; what did not stop cleanly, by program (see Program.stop). */
+  async stopAll(): Promise<string[]> {
+    const problems: string[] = [];
+    for (const e of this.entries.values()) {
+      const p = await e.program.stop();
+      if (p) problems.push(`${e.program.name}: ${p}`);
+    }
+    return problems;
+  }
+
+  /** The programs of the set (for what applies to every one: Program.recoverIfUnresponsive). */
+  programs(): Program<WalletRpcHandle>[] {
+    return [...this.entries.values()].map((e) => e.program);
+  }
+
+  /** The wallet RPCs that do not answer now, with why. */
+  unresponsive(): string[] {
+    return [...this.entries.values()].flatMap((e) => {
+      const u = e.program.unresponsive;
+      return u ? [`${e.program.name} (pid ${e.program.pid}) is not answering: ${u.reason}`] : [];
+    });
   }
 
   async startAll(): Promise<void> {

@@ -1,8 +1,9 @@
 // The run's workdir made ready (its logs/ and wallets/ folders), with an error that says what is in
 // the way — a file where the folder should be, a folder saltnet may not write — instead of a raw
 // ENOTDIR or EACCES.
-import { mkdirSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { makeDirs } from '../common/mkdir.js';
 
 /** The first of `dir` and its parents that exists and is not a folder, if any. */
 function fileInTheWay(dir: string): string | undefined {
@@ -27,6 +28,8 @@ export function workdirProblem(err: NodeJS.ErrnoException, dir: string, given: b
   if (err.code === 'EACCES' || err.code === 'EPERM')
     return `${label} cannot be created or written: permission denied${err.path ? ` on ${err.path}` : ''}: ${fix}`;
   if (err.code === 'EROFS') return `${label} is on a read-only file system: ${fix}`;
+  if (err.code === 'ENOENT' && err.path)
+    return `${label} cannot be created: ${err.path} cannot be made in ${dirname(err.path)} (ENOENT: a file system such as /proc takes no new folders): ${fix}`;
   if (err.code === 'ENOSPC') return `${label}: no space left on the device: free some space or ${fix}`;
   return `${label} cannot be created: ${err.message}`;
 }
@@ -34,7 +37,7 @@ export function workdirProblem(err: NodeJS.ErrnoException, dir: string, given: b
 /** Create `dir` with the given subfolders (missing parents too), or throw an Error with workdirProblem's message. */
 export function makeWorkdir(dir: string, given: boolean, subfolders: readonly string[]): void {
   try {
-    for (const d of subfolders) mkdirSync(`${dir}/${d}`, { recursive: true });
+    for (const d of subfolders) makeDirs(`${dir}/${d}`);
   } catch (err) {
     throw new Error(workdirProblem(err as NodeJS.ErrnoException, dir, given), { cause: err });
   }

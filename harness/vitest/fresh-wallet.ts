@@ -20,7 +20,7 @@
 // a poll, find nothing alive to kill, and remove the records.
 // The supervisor never traps uncaughtException/unhandledRejection here: vitest's worker reports an
 // unhandled error only while its own listener is the sole one, and the trap would exit the worker.
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { expect } from 'vitest';
@@ -41,6 +41,7 @@ import { Program } from '../testnet/program.js';
 import { defineWalletRpc, type WalletRpcHandle } from '../testnet/wallet-rpc.js';
 import { withChainLock } from './chain-lock.js';
 import { checkContext, type SaltnetContext } from './context.js';
+import { makeDirs } from '../common/mkdir.js';
 
 export interface FreshWalletOptions {
   /**
@@ -211,7 +212,7 @@ function reserve(wanted: string | undefined): { name: string; dir: string; sup: 
   folder.made += 1;
   folder.live += 1;
   const dir = join(folder.dir, name);
-  mkdirSync(join(dir, 'wallets'), { recursive: true });
+  makeDirs(join(dir, 'wallets'));
   let failed = false;
   let sup: Supervisor;
   try {

@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { AMOUNT_FORMS, amountError, parseAmount } from '../../harness/testnet/amounts.js';
 import { amountUnits } from '../../harness/testnet/backends.js';
-import { limitsMarkdown } from '../../harness/scenario/limits.js';
+import { limitsMarkdown } from '../../harness/scenario/limits-docs.js';
 import {
   ASSET_RE,
   KNOWN_PARAMS,

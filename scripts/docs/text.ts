@@ -29,7 +29,7 @@ export const PLACEHOLDERS: { form: string; root: string; meaning: string }[] = [
     form: '${env.NAME}',
     root: 'env',
     meaning:
-      'the environment variable NAME of the `saltnet run` process: a secret, replaced by `<redacted env.NAME>` wherever its value appears in the artifacts, logs and reports',
+      "the environment variable NAME of the `saltnet run` process: a secret, replaced by `<redacted env.NAME>` where its value appears as a value in the artifacts, logs and reports (a value under 16 characters only as a whole word, and in saltnet's messages only where it is quoted; never inside a JSON key)",
   },
   {
     form: '${env.public.NAME}',

@@ -213,7 +213,7 @@ describe('errors name the problem and the fix', () => {
     expect((await saltnet(['frobnicate'])).exitCode).toBe(1);
     const tf = await saltnet(['up', '--timeout-factor', '-1']);
     expect(tf.exitCode).toBe(1);
-    expect(tf.all).toContain('saltnet: --timeout-factor: -1 is too small: it must be above 0');
+    expect(tf.all).toContain('saltnet: --timeout-factor: -1 is too small: it must be at least 0.1');
   });
 
   it('doctor reports the backends and the node version', async () => {

@@ -35,14 +35,22 @@ describe('parseNumberText', () => {
     expect(problem('')).toBe('needs a whole number');
     expect(problem('1e3')).toBe("'1e3' is written with an exponent; write it in plain digits (1000)");
     expect(problem('1e400')).toBe(
-      `'1e400' is written with an exponent; write it in plain digits (at most ${MAX_HEIGHT})`,
+      `'1e400' is written with an exponent; write it in plain digits: a whole number from 1 to ${MAX_HEIGHT}`,
     );
     expect(problem('100001')).toBe(`100001 is more than ${MAX_HEIGHT} (saltnet mines to height ${MAX_HEIGHT} at most)`);
     expect(problem('99999999999999999999999')).toMatch(/is more than 100000/);
     expect(problem('0')).toBe('0 is too small: it must be at least 1');
     expect(problem('-5')).toBe('-5 is too small: it must be at least 1');
     expect(problem('abc', NUMBER_RULES.timeoutFactor)).toBe("'abc' is not a number");
-    expect(problem('0', NUMBER_RULES.timeoutFactor)).toBe('0 is too small: it must be above 0');
+    expect(problem('0', NUMBER_RULES.timeoutFactor)).toBe('0 is too small: it must be at least 0.1');
+    // a factor near 0 would make every deadline pass at once
+    expect(problem('1e-10', NUMBER_RULES.timeoutFactor)).toBe(
+      "'1e-10' is written with an exponent; write it in plain digits: a number from 0.1 to 100",
+    );
+    expect(problem('0.0000000001', NUMBER_RULES.timeoutFactor)).toBe(
+      '0.0000000001 is too small: it must be at least 0.1',
+    );
+    expect(problem('0.1', NUMBER_RULES.timeoutFactor)).toBe('value 0.1');
     expect(problem('101', NUMBER_RULES.timeoutFactor)).toBe('101 is more than 100 (slow machines need 2 or 3)');
   });
 

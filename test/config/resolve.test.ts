@@ -234,7 +234,7 @@ describe('bad environment variables and flags', () => {
     expect(problems.map(formatProblem)).toEqual([
       'env SALTNET_BACKEND: backend: expected one of auto, salvium, sim, monero, got the string "Sim" (did you mean "sim"?)',
       'flag --threads: threads: expected a whole number from 1 to 256, got the number 0',
-      'env SALTNET_TIMEOUT_FACTOR: timeoutFactor: 0 is too small: it must be above 0',
+      'env SALTNET_TIMEOUT_FACTOR: timeoutFactor: 0 is too small: it must be at least 0.1',
       "env SALTNET_WORKERS: run.workers: 'two' is not a whole number (expected a whole number from 1 to 64)",
       'flag --reporter: run.reporter: expected one of human, junit, json, got the string "xml"',
     ]);

@@ -284,7 +284,16 @@ describe('a bad recording', () => {
     const [missing, bad] = await problems();
     expect(missing).toBe(`${join(dir, 'info.json')}: cannot read it: no such file`);
     expect(bad).toMatch(new RegExp(`^${join(dir, 'scenarios_more_info.json')}: not valid JSON: `));
-    await expect(readRecording(root)).rejects.toThrow(`${root}: not a recording: it has no manifest.json`);
+    await expect(readRecording(root)).rejects.toThrow(`${root}: not a recording: the folder has no manifest.json`);
+    // a folder that is not there is said not to be there, a file is said to be a file
+    await expect(readRecording(join(root, 'nope'))).rejects.toThrow(
+      `${join(root, 'nope')}: no such folder (a recording is a folder such as fixtures/conformance/salvium-v1.1.3c)`,
+    );
+    await expect(readRecording(join(root, 'caf\uFFFD'))).rejects.toThrow(/no such folder; its name is not valid UTF-8/);
+    writeFileSync(join(root, 'a-file'), '');
+    await expect(readRecording(join(root, 'a-file'))).rejects.toThrow(
+      `${join(root, 'a-file')}: not a recording: it is a file, and a recording is a folder`,
+    );
   });
 
   it('a scenario file that names another scenario than the manifest says', async () => {

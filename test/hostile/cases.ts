@@ -5,6 +5,7 @@
 // files are written), `{canary}` a file outside it that nothing may read.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync } from 'node:fs';
+import { WORDING_CASES } from './wording-cases.js';
 
 export interface HostileCase {
   id: string;
@@ -443,6 +444,7 @@ const cliCases: HostileCase[] = [
 ];
 
 export const CASES: HostileCase[] = [
+  ...WORDING_CASES,
   ...parseCases,
   ...regexCases,
   ...fileCases,

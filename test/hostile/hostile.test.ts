@@ -150,6 +150,8 @@ async function runCase(c: HostileCase, index: number): Promise<void> {
   const artifacts = filesUnder(dir)
     .filter(
       (f) =>
+        // a name that is not UTF-8 comes back from readdir with U+FFFD in it: that path names nothing
+        existsSync(f) &&
         !f.endsWith('.trace') &&
         !Object.keys(c.files ?? {}).some((n) => f === join(dir, n)) &&
         statSync(f).size < 50 << 20,

@@ -11,11 +11,13 @@ import {
   reapRun,
   reapStale,
   removeRun,
+  scanRuns,
   selfStartTime,
   stateDir,
   writeRun,
   type RunRecord,
 } from '../../harness/process/registry.js';
+import { identityOf, RUN_ENV, selfIdentity } from '../../harness/process/identity.js';
 import { waitUntilReady } from '../../harness/process/ready.js';
 import { isTempWorkdirPath, newTempWorkdir } from '../../harness/process/workdir.js';
 import { cleanup, fake, sleep, tempDir, waitGone } from './helpers.js';
@@ -35,13 +37,16 @@ function record(runId: string, over: Partial<RunRecord> = {}): RunRecord {
   return {
     runId,
     ownerPid: process.pid,
-    ownerStartTime: selfStartTime(),
+    owner: selfIdentity(),
     startedAt: new Date().toISOString(),
     workdir: '/tmp/x',
     processes: [],
     ...over,
   };
 }
+
+/** A fake started as a program of `runId` is (the supervisor marks each program so). */
+const ofRun = (runId: string): { env: Record<string, string> } => ({ env: { [RUN_ENV]: runId } });
 
 /** A pid and start time of a process that has exited. */
 async function deadProcess(): Promise<{ pid: number; startTime: string }> {
@@ -62,7 +67,7 @@ describe('run registry', () => {
     writeRun(b);
     expect(readRun('run-a')).toEqual(a);
     expect(listRuns().map((r) => r.runId)).toEqual(['run-b', 'run-a']);
-    writeRun({ ...a, processes: [{ name: 'daemon', pid: 1, startTime: '1', commandLine: 'salviumd' }] });
+    writeRun({ ...a, processes: [{ name: 'daemon', pid: 2, commandLine: 'salviumd', ...selfIdentity() }] });
     expect(readRun('run-a')?.processes).toHaveLength(1);
     expect(readdirSync(dir).sort()).toEqual(['run-a.json', 'run-b.json']); // no temporary files left
     removeRun('run-a');
@@ -82,16 +87,16 @@ describe('run registry', () => {
   });
 
   it('reapRun stops live identical processes (SIGTERM first, trees included) and removes the record', async () => {
-    const polite = fake(['on-term:20', 'say:up', 'forever']);
-    const stubborn = fake(['ignore-term', 'grandchild', 'say:up', 'forever']);
+    const polite = fake(['on-term:20', 'say:up', 'forever'], ofRun('run-reap'));
+    const stubborn = fake(['ignore-term', 'grandchild', 'say:up', 'forever'], ofRun('run-reap'));
     const gc = Number((await stubborn.waitForText(/^grandchild \d+/, { timeoutMs: 5000 })).split(' ')[1]);
     await waitUntilReady(polite, [{ kind: 'log', patterns: ['up'] }], { timeoutMs: 5000 });
     const r = record('run-reap', {
       processes: [polite, stubborn].map((p) => ({
         name: p.name === 'fake' ? (p === polite ? 'polite' : 'stubborn') : p.name,
         pid: p.pid,
-        startTime: procStartTime(p.pid)!,
         commandLine: p.commandLine,
+        ...identityOf(p.pid)!,
       })),
     });
     writeRun(r);
@@ -105,11 +110,17 @@ describe('run registry', () => {
   });
 
   it('reapRun leaves alone a process whose pid was recycled', async () => {
-    const p = fake(['say:up', 'forever']);
+    const p = fake(['say:up', 'forever'], ofRun('run-reused'));
     await p.waitForText('up', { timeoutMs: 5000 });
     const r = record('run-reused', {
       processes: [
-        { name: 'daemon', pid: p.pid, startTime: String(Number(procStartTime(p.pid)) - 100), commandLine: 'salviumd' },
+        {
+          name: 'daemon',
+          pid: p.pid,
+          commandLine: 'salviumd',
+          ...identityOf(p.pid)!,
+          startTime: String(Number(procStartTime(p.pid)) - 100),
+        },
       ],
     });
     writeRun(r);
@@ -120,16 +131,14 @@ describe('run registry', () => {
   });
 
   it('reapStale reaps only the runs whose owner is dead', async () => {
-    const orphan = fake(['say:up', 'forever']);
+    const orphan = fake(['say:up', 'forever'], ofRun('run-stale'));
     await orphan.waitForText('up', { timeoutMs: 5000 });
     const owner = await deadProcess();
     writeRun(
       record('run-stale', {
         ownerPid: owner.pid,
-        ownerStartTime: owner.startTime,
-        processes: [
-          { name: 'daemon', pid: orphan.pid, startTime: procStartTime(orphan.pid)!, commandLine: orphan.commandLine },
-        ],
+        owner: { ...selfIdentity(), startTime: owner.startTime },
+        processes: [{ name: 'daemon', pid: orphan.pid, commandLine: orphan.commandLine, ...identityOf(orphan.pid)! }],
       }),
     );
     writeRun(record('run-mine')); // owned by this live process
@@ -191,5 +200,65 @@ describe('run registry', () => {
     } finally {
       for (const d of [user, target, link]) rmSync(d, { recursive: true, force: true });
     }
+  });
+});
+
+describe('crafted records', () => {
+  const sleeps: ReturnType<typeof spawn>[] = [];
+  afterEach(() => {
+    for (const s of sleeps.splice(0)) s.kill('SIGKILL');
+  });
+  const sleeper = async (): Promise<number> => {
+    const s = spawn('sleep', ['300'], { stdio: 'ignore' });
+    sleeps.push(s);
+    await new Promise((r) => s.once('spawn', r));
+    await waitFor(() => identityOf(s.pid!)?.exe === 'sleep');
+    return s.pid!;
+  };
+  const waitFor = async (ok: () => boolean): Promise<void> => {
+    for (let i = 0; i < 100 && !ok(); i++) await sleep(20);
+  };
+
+  it('are reported, and not one of the unrelated processes they name is signalled', async () => {
+    const [a, b, c, d, e] = [await sleeper(), await sleeper(), await sleeper(), await sleeper(), await sleeper()];
+    const owner = await deadProcess();
+    const deadOwner = { ownerPid: owner.pid, owner: { ...selfIdentity(), startTime: owner.startTime } };
+    const entry = (pid: number) => ({ name: 'daemon', pid, commandLine: 'sleep 300', ...identityOf(pid)! });
+    const dir = stateDir();
+    const raw = (id: string, body: object): void => writeFileSync(join(dir, `${id}.json`), JSON.stringify(body));
+    // An older saltnet's shape: no owner identity, a process without a start time.
+    raw('old-shape', {
+      runId: 'old-shape',
+      ownerPid: owner.pid,
+      startedAt: new Date().toISOString(),
+      workdir: '/tmp/x',
+      processes: [{ name: 'daemon', pid: a, commandLine: 'sleep 300' }],
+    });
+    // No workdir (`workdir undefined` was seen), the owner's start time missing.
+    raw('no-workdir', { ...record('no-workdir', deadOwner), workdir: undefined, processes: [entry(a)] });
+    raw('not-json', { x: 1 });
+    writeFileSync(join(dir, 'half.json'), '{"runId": "half", "ownerPid": ');
+    // Valid shapes, a dead owner: a start time that matches but another command line; a perfect copy of an unrelated
+    // process's identity (it was not started by the run); a pid that is not there.
+    writeRun(record('wrong-command', { ...deadOwner, processes: [{ ...entry(b), argsHash: 'f'.repeat(64) }] }));
+    writeRun(record('copied', { ...deadOwner, processes: [entry(c)] }));
+    // Its owner a live, unrelated process (copied identity): not stale, nothing reaped.
+    writeRun(record('live-owner', { ownerPid: d, owner: identityOf(d)!, processes: [entry(e)] }));
+    const { invalid } = scanRuns();
+    expect(invalid.map((i) => i.file.replace(`${dir}/`, '')).sort()).toEqual([
+      'half.json',
+      'no-workdir.json',
+      'not-json.json',
+      'old-shape.json',
+    ]);
+    expect(invalid.find((i) => i.file.endsWith('old-shape.json'))!.problem).toMatch(/owner/);
+    expect(invalid.find((i) => i.file.endsWith('no-workdir.json'))!.problem).toMatch(/^workdir: /);
+    const told: string[] = [];
+    const reaped = await reapStale({ graceMs: 300, log: (l) => told.push(l) });
+    expect(reaped.map((r) => r.runId).sort()).toEqual(['copied', 'wrong-command']);
+    expect(told.join('\n')).toContain(`pid ${b} (daemon) is not signalled: its command line is not the one recorded`);
+    expect(told.join('\n')).toContain(`pid ${c} (daemon) is not signalled: it was not started by run copied`);
+    await sleep(300);
+    for (const pid of [a, b, c, d, e]) expect(isAlive(pid), `sleep ${pid}`).toBe(true);
   });
 });

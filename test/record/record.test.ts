@@ -114,6 +114,44 @@ describe('saltnet record', () => {
     expect(JSON.parse(status.stdout)).toEqual([]);
   });
 
+  it('says so at Ctrl-C when nothing was recorded, and writes no file', async () => {
+    const out = join(home, 'empty.yaml');
+    const proc = execa(process.execPath, [CLI, 'record', '--backend', 'sim', '--out', out], {
+      env: env(),
+      reject: false,
+      cwd: home,
+    });
+    let err = '';
+    proc.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+    await waitFor('the proxies', async () => /Press Ctrl-C/.test(err) || undefined, 60_000);
+    proc.kill('SIGINT');
+    const r = await proc;
+    expect(r.exitCode).toBe(130);
+    expect(r.stderr).toContain(
+      `saltnet record: nothing was recorded: no request reached the proxies and no block was mined, so no scenario was written to ${out} (it would have no steps)`,
+    );
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('records an error that names its workdir as a pattern, and the replay (another workdir) passes', async () => {
+    const out = join(home, 'paths.yaml');
+    const script = join(home, 'open.mjs');
+    writeFileSync(
+      script,
+      `await fetch(process.env.SALTNET_WALLET_URL + '/json_rpc', { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'open_wallet', params: { filename: 'nope', password: '' } }) });\n`,
+    );
+    const r = await saltnet(['record', '--backend', 'sim', '--out', out, '--', process.execPath, script]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const text = readFileSync(out, 'utf8');
+    expect(text).not.toMatch(/saltnet-[a-z0-9]+-[0-9a-f]+/);
+    expect(parse(text).steps[0].expect_error).toEqual({
+      code: -1,
+      message: { matches: '^Failed to open wallet : file not found ".+/wallets/nope\\.keys"$' },
+    });
+    const replay = await saltnet(['run', out, '--backend', 'sim']);
+    expect(replay.exitCode, replay.stdout + replay.stderr).toBe(0);
+  });
+
   it('--run: records on a running saltnet up, its main wallet only, with balances checked by type', async () => {
     const running: ResultPromise[] = [];
     try {

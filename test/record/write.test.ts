@@ -23,8 +23,9 @@ const call = (
   extra: Partial<RecordedCall> = {},
 ): RecordedCall => ({ kind: 'call', on: 'wallet', wallet: 'main', method, params, answer, ms: 1, ...extra });
 
-function scenario(events: RecordedEvent[], history: 'fresh' | 'unknown' = 'fresh') {
+function scenario(events: RecordedEvent[], history: 'fresh' | 'unknown' = 'fresh', localPaths?: string[]) {
   const rec: Recording = {
+    ...(localPaths ? { localPaths } : {}),
     startedAt: '2026-11-25T12:00:00.000Z',
     spec: BACKENDS.salvium,
     height: 1201,
@@ -170,6 +171,29 @@ describe('recordingToScenario', () => {
     expect(text).not.toMatch(/hunter2|secretwords/);
     expect(doc.steps[0].call.params).toEqual({ filename: 'w', password: '${env.SALTNET_RECORDED_PASSWORD}' });
     expect(doc.steps[1].expect).toEqual({ 'result.key': { type: 'string' } });
+  });
+
+  it('matches a folder of the recording machine an answer names by a pattern, so that the replay passes elsewhere', () => {
+    const workdir = '/tmp/saltnet-mwwybgq8-76e8c8';
+    const { doc } = scenario(
+      [
+        call(
+          'open_wallet',
+          { filename: 'nope', password: '' },
+          { error: { code: -1, message: `Failed to open wallet : file not found "${workdir}/wallets/nope.keys"` } },
+        ),
+        call('get_languages', {}, { result: { languages: ['English'], where: `/home/me/x ${HASH}` } }),
+      ],
+      'fresh',
+      [workdir, '/home/me', '/tmp'],
+    );
+    const pattern = doc.steps[0].expect_error.message.matches as string;
+    expect(pattern).toBe('^Failed to open wallet : file not found ".+/wallets/nope\\.keys"$');
+    const re = new RegExp(pattern);
+    expect(re.test('Failed to open wallet : file not found "/var/tmp/saltnet-other/wallets/nope.keys"')).toBe(true);
+    expect(re.test('Failed to open wallet : file not found "/tmp/x/wallets/other.keys"')).toBe(false);
+    expect(doc.steps[1].expect['result.where']).toEqual({ matches: '^.+/x [0-9a-f]{64}$' });
+    expect(JSON.stringify(doc)).not.toContain('saltnet-mwwybgq8');
   });
 
   it('refuses a session with nothing in it', () => {

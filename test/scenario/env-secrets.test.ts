@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { envRedaction, envReferences } from '../../harness/scenario/env-secrets.js';
+import { envReferences } from '../../harness/scenario/env-secrets.js';
+import { createRedaction } from '../../harness/scenario/redaction.js';
 import { interpolate } from '../../harness/scenario/interpolate.js';
 import { parseScenario } from '../../harness/scenario/parse.js';
 import { cleanup, tempDir } from '../helpers/sim.js';
@@ -28,22 +29,80 @@ describe('envRedaction', () => {
   });
 
   it('replaces each secret value by its label, leaves public ones, and is idempotent', () => {
-    const env = { A: 'alpha-secret', C: 'gamma-public', E: 'alpha' };
-    const r = envRedaction({ x: '${env.A} ${env.public.C} ${env.E} ${env.MISSING}' }, env);
-    expect(r.secrets.sort()).toEqual(['alpha', 'alpha-secret']);
-    const once = r.redact('alpha-secret, alpha and gamma-public');
+    const env = { A: 'alpha-secret-value-0001', C: 'gamma-public', E: 'alpha' };
+    const r = createRedaction({ x: '${env.A} ${env.public.C} ${env.E} ${env.MISSING}' }, { env });
+    expect([...r.secrets].sort()).toEqual(['alpha', 'alpha-secret-value-0001']);
+    const once = r.text('alpha-secret-value-0001, alpha and gamma-public');
     expect(once).toBe('<redacted env.A>, <redacted env.E> and gamma-public');
-    expect(r.redact(once)).toBe(once);
-    expect(r.redactValue({ n: 12n, list: ['alpha-secret'], 'alpha-secret': true })).toEqual({
+    expect(r.text(once)).toBe(once);
+    // keys stay (unless one is a long secret whole); values go
+    expect(r.value({ n: 12n, list: ['alpha-secret-value-0001'], 'alpha-secret-value-0001': true, alpha: 1 })).toEqual({
       n: 12n,
       list: ['<redacted env.A>'],
       '<redacted env.A>': true,
+      alpha: 1,
     });
   });
 
+  it('replaces a short secret only where it is a whole word of a value, and in sentences only where it is quoted', () => {
+    const r = createRedaction({ x: '${env.FOO} ${env.W}' }, { env: { FOO: 'x', W: 'call' } });
+    expect(r.text('unexpected x in "x" and x-y, xx')).toBe(
+      'unexpected <redacted env.FOO> in "<redacted env.FOO>" and <redacted env.FOO>-y, xx',
+    );
+    expect(r.message('call query_key: expected "x", got "call"')).toBe(
+      'call query_key: expected "<redacted env.FOO>", got "<redacted env.W>"',
+    );
+    // a JSON key is never touched, so a report still finds its fields
+    expect(r.value({ index: 0, expected: 'x', x: 'unexpected' })).toEqual({
+      index: 0,
+      expected: '<redacted env.FOO>',
+      x: 'unexpected',
+    });
+    const step = r.result({
+      index: 2,
+      name: 'call get_info',
+      action: 'call',
+      status: 'failed' as const,
+      ms: 1,
+      request: { method: 'x' },
+      failure: { message: 'unexpected error -32601', expected: 'a result (add expect_error to expect this error)' },
+    });
+    expect(step).toEqual({
+      index: 2,
+      name: 'call get_info',
+      action: 'call',
+      status: 'failed',
+      ms: 1,
+      request: { method: '<redacted env.FOO>' },
+      failure: { message: 'unexpected error -32601', expected: 'a result (add expect_error to expect this error)' },
+    });
+  });
+
+  it('redacts a wallet secret an exchange reveals from then on, unless the scenario keeps them', () => {
+    const seed = 'eleven erected awoken gecko actress omega cajun beer scrub dude powder keyboard ongoing';
+    const exchange = [
+      { method: 'query_key', params: { key_type: 'mnemonic' } },
+      { id: '0', jsonrpc: '2.0', result: { key: seed } },
+    ] as const;
+    const r = createRedaction({}, { env: {} });
+    expect(r.text(seed)).toBe(seed);
+    r.observe(...exchange);
+    expect(r.text(`the seed: ${seed}.`)).toBe('the seed: <redacted query_key key>.');
+    expect(r.message(`result.key: expected "x", got "${seed}"`)).toBe(
+      'result.key: expected "x", got "<redacted query_key key>"',
+    );
+    r.observe({ method: 'restore_deterministic_wallet', params: { seed: 'another seed words', password: 'pw' } }, {});
+    expect(r.text('another seed words / pw / pwd')).toBe(
+      '<redacted restore_deterministic_wallet seed> / <redacted restore_deterministic_wallet password> / pwd',
+    );
+    const kept = createRedaction({}, { env: {}, keepSecrets: true });
+    kept.observe(...exchange);
+    expect(kept.text(seed)).toBe(seed);
+  });
+
   it('warns about a secret too short to redact without changing other text', () => {
-    expect(envRedaction({ x: '${env.N}' }, { N: '1' }).warnings).toEqual([
-      '${env.N} is 1 character long: every occurrence of it in the artifacts and reports is redacted; write ${env.public.N} if it is no secret',
+    expect(createRedaction({ x: '${env.N}' }, { env: { N: '1' } }).warnings).toEqual([
+      "${env.N} is 1 character long, hardly a secret: it is redacted where it is a whole word of a value (in saltnet's messages, where it is a quoted value), never inside other words; write ${env.public.N} if it is no secret",
     ]);
   });
 

@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { BACKENDS } from '../../harness/testnet/backends.js';
 import { planMining } from '../../harness/testnet/funding.js';
-import { MAX_BLOCKS_PER_STEP, MAX_HEIGHT, MAX_SCENARIO_BYTES, maxFundable } from '../../harness/scenario/limits.js';
+import { MAX_BLOCKS_PER_STEP, MAX_HEIGHT, MAX_SCENARIO_BYTES } from '../../harness/scenario/bounds.js';
+import { maxFundable } from '../../harness/scenario/fund-limits.js';
 import { parseScenario } from '../../harness/scenario/parse.js';
 import { fundingBucket } from '../../harness/scenario/needs.js';
 import { ScenarioError } from '../../harness/scenario/types.js';

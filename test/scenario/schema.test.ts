@@ -148,7 +148,16 @@ describe('JSON Schema export', () => {
     expect(schema.additionalProperties).toBe(false);
     expect(typeof schema.description).toBe('string');
     const props = schema.properties as Record<string, Record<string, unknown>>;
-    expect(Object.keys(props)).toEqual(['name', 'description', 'tags', 'backends', 'requires', 'wallets', 'steps']);
+    expect(Object.keys(props)).toEqual([
+      'name',
+      'description',
+      'tags',
+      'backends',
+      'requires',
+      'wallets',
+      'steps',
+      'artifacts',
+    ]);
     for (const p of Object.values(props)) expect(typeof p.description).toBe('string');
     const step = props.steps!.items as Record<string, unknown>;
     expect(step.additionalProperties).toBe(false);

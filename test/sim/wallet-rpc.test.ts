@@ -5,7 +5,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:
 import { join } from 'node:path';
 import { Client } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { digestAuthorizationHeader } from '../../harness/common/digest.js';
+import { digestAuthorizationHeader } from '../../harness/digest/digest.js';
 import {
   cleanup,
   freePort,

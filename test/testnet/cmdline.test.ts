@@ -4,9 +4,12 @@
 // logs, and the modes of the files that hold the secrets.
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, SIM_BIN_DIR, tempDir } from '../helpers/sim.js';
 import { startTestnet, type Testnet, type WalletHandle } from '../../harness/testnet/testnet.js';
+
+const FIXTURES = fileURLToPath(new URL('../../fixtures/wallets', import.meta.url));
 
 const quiet = { progress: 'none' as const, log: () => undefined, trapSignals: false };
 
@@ -61,6 +64,22 @@ describe('secrets stay off command lines (sim, --login digest)', () => {
     expect(argv).toMatch(/--rpc-login saltnet( |$)/m);
     expect(argv).not.toContain(password);
     expect(argv).not.toContain(login);
+  });
+
+  it('restores the fixture wallets with no seed word on a command line, and none in the logs (0600)', () => {
+    const argv = readFileSync(argvLog, 'utf8');
+    expect(argv).toMatch(/^salvium-wallet-cli .*--restore-deterministic-wallet/m);
+    expect(argv).not.toContain('--electrum-seed');
+    for (const name of ['miner', 'main']) {
+      const seed = (JSON.parse(readFileSync(join(FIXTURES, `${name}.json`), 'utf8')) as { seed: string }).seed;
+      const words = seed.split(' ');
+      // Any three words of it in a row would be a leak.
+      for (let i = 0; i + 3 <= words.length; i++) expect(argv).not.toContain(words.slice(i, i + 3).join(' '));
+      const log = join(t.workdir, 'logs', `wallet-cli-${name}.log`);
+      const text = readFileSync(log, 'utf8');
+      for (let i = 0; i + 3 <= words.length; i++) expect(text, log).not.toContain(words.slice(i, i + 3).join(' '));
+      expect(statSync(log).mode & 0o777, log).toBe(0o600);
+    }
   });
 
   it('leaves no password in /proc/<pid>/cmdline of any process it runs', () => {

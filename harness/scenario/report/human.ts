@@ -141,7 +141,9 @@ function endLabel(r: ScenarioResult, clean: (s: string) => string): string {
 
 /** ` at step N (name)` for the step that failed or was interrupted, ` before the first step` when none ran. */
 function whereItStopped(r: ScenarioResult, failed: StepResult | undefined, clean: (s: string) => string): string {
-  if (failed) return ` at step ${failed.index + 1} (${clean(failed.name)})`;
+  // Its place in the list when a result read back (a result.json edited by hand, say) lost the index.
+  if (failed)
+    return ` at step ${Number.isInteger(failed.index) ? failed.index + 1 : r.steps.indexOf(failed) + 1} (${clean(failed.name)})`;
   return r.steps.some((s) => s.status !== 'skipped') ? '' : ' before the first step';
 }
 

@@ -7,8 +7,10 @@ export type PlainJson = null | boolean | number | string | PlainJson[] | { [key:
 export interface ToPlainOptions {
   /** How bigints come out: as decimal strings (default, for JSON) or kept as bigints (for YAML). */
   bigint?: 'string' | 'keep';
-  /** Applied to every string (values and keys), e.g. a redactor. */
+  /** Applied to every string value, e.g. a redactor. */
   mapString?: (s: string) => string;
+  /** Applied to every object key (default: none; a redactor replaces a key only when it is a secret whole). */
+  mapKey?: (k: string) => string;
 }
 
 const CIRCULAR = '[Circular]';
@@ -24,6 +26,7 @@ const CIRCULAR = '[Circular]';
 export function toPlain(value: unknown, opts: ToPlainOptions = {}): PlainJson | bigint | undefined {
   const keepBig = opts.bigint === 'keep';
   const str = opts.mapString ?? ((s: string) => s);
+  const key = opts.mapKey ?? ((k: string) => k);
   const stack = new Set<object>();
 
   const walk = (v: unknown): PlainJson | bigint | undefined => {
@@ -54,7 +57,7 @@ export function toPlain(value: unknown, opts: ToPlainOptions = {}): PlainJson | 
         const out: Record<string, PlainJson> = {};
         for (const [k, x] of o) {
           const w = walk(x);
-          if (w !== undefined) out[str(String(k))] = w as PlainJson;
+          if (w !== undefined) out[key(String(k))] = w as PlainJson;
         }
         return out;
       }
@@ -70,7 +73,7 @@ export function toPlain(value: unknown, opts: ToPlainOptions = {}): PlainJson | 
       const out: Record<string, PlainJson> = {};
       for (const k of Object.keys(o)) {
         const w = walk((o as Record<string, unknown>)[k]);
-        if (w !== undefined) out[str(k)] = w as PlainJson;
+        if (w !== undefined) out[key(k)] = w as PlainJson;
       }
       return out;
     } finally {
@@ -83,9 +86,13 @@ export function toPlain(value: unknown, opts: ToPlainOptions = {}): PlainJson | 
 /** JSON text of any value with bigints as strings (see `toPlain`); `null` for a value with no JSON form. */
 export function safeStringify(
   value: unknown,
-  opts: { indent?: number; mapString?: (s: string) => string } = {},
+  opts: { indent?: number } & Pick<ToPlainOptions, 'mapString' | 'mapKey'> = {},
 ): string {
-  const plain = toPlain(value, { bigint: 'string', ...(opts.mapString ? { mapString: opts.mapString } : {}) });
+  const plain = toPlain(value, {
+    bigint: 'string',
+    ...(opts.mapString ? { mapString: opts.mapString } : {}),
+    ...(opts.mapKey ? { mapKey: opts.mapKey } : {}),
+  });
   return JSON.stringify(plain ?? null, null, opts.indent);
 }
 

@@ -5,7 +5,7 @@ import { describeValue } from '../../common/describe.js';
 import type { PathSegment } from '../../common/path.js';
 import { suggest } from '../../common/suggest.js';
 import { isTemplateString } from '../interpolate.js';
-import { MAX_PROBLEMS_COLLECTED, limitReason } from '../limits.js';
+import { MAX_PROBLEMS_COLLECTED, limitReason } from '../bounds.js';
 import { ACTION_KEYS } from '../steps/registry.js';
 import { STEP_COMMON_KEYS, didYouMean, showShort, type SchemaProblem } from './vocabulary.js';
 

@@ -5,7 +5,7 @@ import { AMOUNT_FORMS, amountError } from '../../testnet/amounts.js';
 import { describeValue } from '../../common/describe.js';
 import { suggest } from '../../common/suggest.js';
 import { isTemplateString } from '../interpolate.js';
-import { MAX_PATTERN_LENGTH } from '../limits.js';
+import { MAX_PATTERN_LENGTH } from '../bounds.js';
 import { MATCHER_KEYS, TYPE_NAMES } from '../match.js';
 import { REGEX_EXPECTED, regexProblem } from '../regex.js';
 import { leaf, type LeafIssue } from './leaves.js';

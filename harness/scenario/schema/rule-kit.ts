@@ -4,7 +4,7 @@
 import type { PathSegment } from '../../common/path.js';
 import { suggest } from '../../common/suggest.js';
 import { isTemplateString } from '../interpolate.js';
-import { MAX_PROBLEMS_COLLECTED } from '../limits.js';
+import { MAX_PROBLEMS_COLLECTED } from '../bounds.js';
 import { RESPONSE_PATH_EXPECTED, addressText, responsePathProblem } from './leaves.js';
 import { NAME_RE, didYouMean, isAsset, isPlainObject, type SchemaProblem } from './vocabulary.js';
 import { amountUnits } from '../../testnet/backends.js';

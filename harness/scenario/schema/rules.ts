@@ -122,7 +122,8 @@ function checkPlaceholder(
  * problems).
  */
 export function checkRules(doc: unknown): SchemaProblem[] {
-  const nodes = isPlainObject(doc) && Number.isInteger(doc.nodes) && (doc.nodes as number) >= 1 ? (doc.nodes as number) : 1;
+  const given = isPlainObject(doc) ? doc.nodes : undefined;
+  const nodes = typeof given === 'number' && Number.isInteger(given) && given >= 1 ? given : 1;
   const ctx: RuleCtx = { out: [], wallets: new Set(['main']), savedBy: new Map(), nodes };
   try {
     if (isPlainObject(doc)) collectRuleProblems(ctx, doc);

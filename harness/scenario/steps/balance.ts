@@ -1,4 +1,5 @@
 // get_balance and its alias getbalance: sent as written.
+import { asWritten } from './recorded.js';
 import { rawParams } from '../schema/leaves.js';
 import { walletStep } from './wallet.js';
 
@@ -6,6 +7,7 @@ const KNOWN = ['account_index', 'address_indices', 'asset_type', 'all_accounts',
 
 export const getBalance = walletStep({
   method: 'get_balance',
+  fromRecorded: asWritten,
   schema: rawParams('get_balance'),
   known: KNOWN,
   docs: {
@@ -15,6 +17,7 @@ export const getBalance = walletStep({
 
 export const getbalance = walletStep({
   method: 'getbalance',
+  fromRecorded: asWritten,
   schema: rawParams('getbalance'),
   known: KNOWN,
   docs: { note: 'The alias of `get_balance`, with the same request and answer.' },

@@ -63,6 +63,9 @@ function request(p: Record<string, unknown>, ctx: StepContext): Record<string, u
 
 export const createToken = walletStep({
   method: 'create_token',
+  needsTokens: true,
+  // a recorded creation with metadata given raw is written as sent; `metadata: <name>` is a step's own
+  fromRecorded: (p) => ('ticker' in p && 'supply' in p && !('metadata' in p) ? p : undefined),
   schema,
   known: [
     'ticker',

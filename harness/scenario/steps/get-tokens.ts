@@ -1,9 +1,11 @@
 // get_tokens: sent as written.
+import { asWritten } from './recorded.js';
 import { rawParams } from '../schema/leaves.js';
 import { walletStep } from './wallet.js';
 
 export const getTokens = walletStep({
   method: 'get_tokens',
+  fromRecorded: asWritten,
   schema: rawParams('get_tokens'),
   known: ['regex'],
   docs: {

@@ -1,9 +1,11 @@
 // get_transfers: sent as written.
+import { asWritten } from './recorded.js';
 import { rawParams } from '../schema/leaves.js';
 import { walletStep } from './wallet.js';
 
 export const getTransfers = walletStep({
   method: 'get_transfers',
+  fromRecorded: asWritten,
   schema: rawParams('get_transfers'),
   known: [
     'in',

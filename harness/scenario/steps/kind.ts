@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import type { SourcePos } from '../../common/locator.js';
 import type { PathSegment } from '../../common/path.js';
 import type { RuleArgs, RuleCtx } from '../schema/rule-kit.js';
+import type { BackendSpec } from '../../testnet/backends.js';
 import type { Step } from '../types.js';
 import type { StepContext } from './context.js';
 
@@ -38,6 +39,18 @@ export interface StepKind<K extends string = string, A extends { kind: string } 
   check?(ctx: RuleCtx, value: unknown, path: PathSegment[], args: RuleArgs): void;
   run(ctx: StepContext, step: Step, action: A): Promise<StepExchange>;
   docs: StepDocs;
+  /**
+   * The most blocks the step mines, from its value as written (any shape), with where the count is (a path under the
+   * key): the scenario's blocks mined in all are bounded (limit-checks.ts). Undefined: it mines none.
+   */
+  blocks?(value: unknown): { blocks: number; path: PathSegment[] } | undefined;
+  /** The step needs tokens on the chain (the runner mines to the token height first; backends without tokens skip). */
+  needsTokens?(action: A): boolean;
+  /**
+   * The value of this step that sends exactly `params` again: how a recorded request is written as this readable form
+   * (`saltnet record`); undefined when it cannot (the request is written as `call`).
+   */
+  fromRecorded?(params: Record<string, unknown>, spec: BackendSpec): Record<string, unknown> | undefined;
 }
 
 /** A step kind (the identity: it only fixes the types). */

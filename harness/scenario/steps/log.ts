@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import { MAX_WAIT_SECONDS } from '../limits.js';
+import { MAX_WAIT_SECONDS } from '../bounds.js';
 import { regexProblem, regexTest } from '../regex.js';
 import { problem } from '../schema/rule-kit.js';
 import { has, isPlainObject } from '../schema/vocabulary.js';
@@ -62,7 +62,8 @@ function linesSince(file: string, since: number): string[] {
 function logFile(ctx: StepContext, a: LogAction, step: Step): string {
   if (a.program === 'wallet') return walletOf(ctx, step.wallet).handle.logFile;
   const node = ctx.testnet.nodes.find((n) => n.name === (step.node ?? 'n0'));
-  if (!node) return fail(`no node named "${step.node}": this testnet has ${ctx.testnet.nodes.map((n) => n.name).join(', ')}`);
+  if (!node)
+    return fail(`no node named "${step.node}": this testnet has ${ctx.testnet.nodes.map((n) => n.name).join(', ')}`);
   return node.logFile;
 }
 

@@ -1,7 +1,7 @@
 // mine: N blocks (`mine: 5`, `{blocks: 5}`) or up to a height (`{to: 1300}`), exactly; then every
 // wallet of the testnet refreshes to the new height (`sync: false`: none does).
 import { z } from 'zod';
-import { MAX_BLOCKS_PER_STEP, MAX_HEIGHT } from '../limits.js';
+import { MAX_BLOCKS_PER_STEP, MAX_HEIGHT } from '../bounds.js';
 import { nodeLeaf } from '../schema/leaves.js';
 import { checkNodeRef, problem as ruleProblem } from '../schema/rule-kit.js';
 import { has, isPlainObject } from '../schema/vocabulary.js';
@@ -48,7 +48,13 @@ export const mine = defineStep<'mine', MineAction>({
       ? { kind: 'mine', to: o.to, sync, ...node }
       : { kind: 'mine', blocks: o.blocks as number, sync, ...node };
   },
-  defaultName: (a) => `${a.to !== undefined ? `mine to ${a.to}` : `mine ${a.blocks ?? 1}`}${a.node ? ` on ${a.node}` : ''}`,
+  defaultName: (a) =>
+    `${a.to !== undefined ? `mine to ${a.to}` : `mine ${a.blocks ?? 1}`}${a.node ? ` on ${a.node}` : ''}`,
+  blocks(v) {
+    if (typeof v === 'number') return { blocks: v, path: [] };
+    if (isPlainObject(v) && typeof v.blocks === 'number') return { blocks: v.blocks, path: ['blocks'] };
+    return undefined;
+  },
   check(ctx, v, path) {
     if (!isPlainObject(v)) return;
     if (has(v, 'blocks') && has(v, 'to'))

@@ -31,7 +31,10 @@ const nothing = (what: string): z.ZodType =>
   z.union([z.literal(true), z.null(), z.strictObject({})]).describe(`${what}: {} (or true)`);
 
 function checkGroups(ctx: RuleCtx, v: unknown, path: PathSegment[]): void {
-  if (!Array.isArray(v) || !v.every((g) => Array.isArray(g) && g.every((n) => typeof n === 'string' && NODE_NAME.test(n))))
+  if (
+    !Array.isArray(v) ||
+    !v.every((g) => Array.isArray(g) && g.every((n) => typeof n === 'string' && NODE_NAME.test(n)))
+  )
     return;
   for (const p of partitionProblems(v as string[][], ctx.nodes))
     problem(

@@ -5,6 +5,7 @@ import { call } from './call.js';
 import { createToken } from './create-token.js';
 import { getTokens } from './get-tokens.js';
 import { getTransfers } from './get-transfers.js';
+import type { BackendSpec } from '../../testnet/backends.js';
 import type { StepKind } from './kind.js';
 import { log } from './log.js';
 import { metadata } from './metadata.js';
@@ -30,7 +31,7 @@ const CALLS = [
   getTokens,
 ] as const;
 
-export const STEP_KINDS = [
+const BUILTIN = [
   ...CALLS,
   mine,
   waitStep(CALLS),
@@ -43,8 +44,10 @@ export const STEP_KINDS = [
   heal,
   sync,
 ] as const;
+/** Every step kind now: the built-in ones, then any added with registerStep(). */
+export const STEP_KINDS: StepKind[] = [...(BUILTIN as readonly StepKind[])];
 
-type Kind = (typeof STEP_KINDS)[number];
+type Kind = (typeof BUILTIN)[number];
 /** A step kind's YAML key: call, transfer, mine, … */
 export type ActionKey = Kind['key'];
 /** The parsed action of a step (after validation; templates not yet resolved). */
@@ -52,14 +55,42 @@ export type Action = ReturnType<Kind['build']>;
 /** The readable wallet forms. */
 export type WalletMethod = Exclude<(typeof CALLS)[number]['key'], 'call'>;
 
-export const ACTION_KEYS: readonly ActionKey[] = STEP_KINDS.map((k) => k.key);
+/** Every step kind's YAML key now (built in and registered). */
+export const ACTION_KEYS: ActionKey[] = STEP_KINDS.map((k) => k.key as ActionKey);
 export const WALLET_METHODS: readonly WalletMethod[] = CALLS.flatMap((k) => (k.key === 'call' ? [] : [k.key]));
 /** Request fields each readable wallet form knows. */
 export const KNOWN_PARAMS = Object.fromEntries(
   CALLS.flatMap((k) => ('known' in k ? [[k.key, k.known]] : [])),
 ) as Record<WalletMethod, readonly string[]>;
 
-const BY_KEY = new Map<string, StepKind>(STEP_KINDS.map((k) => [k.key, k as StepKind]));
+const BY_KEY = new Map<string, StepKind>(STEP_KINDS.map((k) => [k.key, k]));
+let version = 0;
+/** Changes whenever a step kind is added or removed: the file schema is rebuilt for it (schema.ts). */
+export const kindsVersion = (): number => version;
+
+/**
+ * Add a step kind (one defineStep module): the file schema, the file check, the parser, the runner and the limits
+ * (its `blocks`, `needsTokens`) know it from then on. A new built-in kind is one more line in BUILTIN above instead.
+ */
+export function registerStep(kind: StepKind): void {
+  if (BY_KEY.has(kind.key) || ['name', 'wallet', 'node', 'expect', 'expect_error', 'save'].includes(kind.key))
+    throw new Error(`a step kind or step field named ${kind.key} exists already`);
+  STEP_KINDS.push(kind);
+  ACTION_KEYS.push(kind.key as ActionKey);
+  BY_KEY.set(kind.key, kind);
+  version++;
+}
+
+/** Remove a step kind added with registerStep(). */
+export function unregisterStep(key: string): void {
+  if ((BUILTIN as readonly StepKind[]).some((k) => k.key === key)) throw new Error(`${key} is built in`);
+  const i = STEP_KINDS.findIndex((k) => k.key === key);
+  if (i < 0) return;
+  STEP_KINDS.splice(i, 1);
+  ACTION_KEYS.splice(ACTION_KEYS.indexOf(key as ActionKey), 1);
+  BY_KEY.delete(key);
+  version++;
+}
 
 /** The step kind of a YAML key (undefined for a key that is none). */
 export function stepKind(key: string): StepKind | undefined {
@@ -69,4 +100,20 @@ export function stepKind(key: string): StepKind | undefined {
 /** The YAML key of an action: a readable wallet form's is its method. */
 export function keyOf(action: Action): ActionKey {
   return action.kind === 'wallet' ? (action as { method: WalletMethod }).method : (action.kind as ActionKey);
+}
+
+/** Whether a step needs tokens on the chain: its kind says (a `call` of create_token is create_token's). */
+export function needsTokens(action: Action): boolean {
+  return (stepKind(keyOf(action))?.needsTokens as ((a: Action) => boolean) | undefined)?.(action) === true;
+}
+
+/** The readable form of a wallet method and its value for a recorded request, if one sends it again exactly. */
+export function recordedForm(
+  method: string,
+  params: Record<string, unknown>,
+  spec: BackendSpec,
+): { key: string; value: Record<string, unknown> } | undefined {
+  const kind = CALLS.find((k) => k.key === method);
+  const value = kind && 'fromRecorded' in kind ? kind.fromRecorded?.(params, spec) : undefined;
+  return value && { key: method, value };
 }

@@ -4,6 +4,8 @@ import type { PathSegment } from '../../common/path.js';
 import { addressText, amountLeaf } from '../schema/leaves.js';
 import { checkAddressValue, problem, type RuleCtx } from '../schema/rule-kit.js';
 import { has } from '../schema/vocabulary.js';
+import { fundingAsset, type BackendSpec } from '../../testnet/backends.js';
+import { verified } from './recorded.js';
 import { sweepRequest, walletStep } from './wallet.js';
 
 type Method = 'sweep_all' | 'sweep_single';
@@ -34,6 +36,14 @@ function checkSweep(ctx: RuleCtx, v: Record<string, unknown>, path: PathSegment[
   checkAddressValue(ctx, v.address, [...path, 'address']);
 }
 
+/** A recorded sweep request as the readable form: `address` as `to`, `asset_type` as `asset`. */
+function sweepCandidate(p: Record<string, unknown>, spec: BackendSpec): Record<string, unknown> | undefined {
+  const { address, asset_type, ...rest } = p;
+  if (typeof address !== 'string') return undefined;
+  const coin = fundingAsset(spec);
+  return { to: address, ...(asset_type !== undefined && asset_type !== coin ? { asset: asset_type } : {}), ...rest };
+}
+
 export const sweepAll = walletStep({
   method: 'sweep_all',
   schema: sweepSchema('sweep_all'),
@@ -58,6 +68,7 @@ export const sweepAll = walletStep({
   ],
   check: (ctx, v, path) => checkSweep(ctx, v as Record<string, unknown>, path),
   request: (p, ctx) => sweepRequest(p, ctx.spec),
+  fromRecorded: (p, spec) => verified(sweepCandidate(p, spec), (x) => sweepRequest(x, spec), p),
   docs: {
     note: '`to` is sent as `address`, `asset` as `asset_type` (SAL1 unless given). The answer has lists (`tx_hash_list`, `amount_list`, …) like `transfer_split`.',
   },
@@ -84,6 +95,7 @@ export const sweepSingle = walletStep({
   ],
   check: (ctx, v, path) => checkSweep(ctx, v as Record<string, unknown>, path),
   request: (p, ctx) => sweepRequest(p, ctx.spec),
+  fromRecorded: (p, spec) => verified(sweepCandidate(p, spec), (x) => sweepRequest(x, spec), p),
   docs: {
     note: '`to` is sent as `address`, `asset` as `asset_type` (SAL1 unless given). Find a key image with `call: { method: incoming_transfers, params: { transfer_type: available } }` and `save` it.',
   },

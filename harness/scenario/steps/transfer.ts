@@ -6,6 +6,8 @@ import type { PathSegment } from '../../common/path.js';
 import { addressText, amountLeaf } from '../schema/leaves.js';
 import { checkAddressValue, problem, type RuleCtx } from '../schema/rule-kit.js';
 import { has, isPlainObject } from '../schema/vocabulary.js';
+import { fundingAsset, type BackendSpec } from '../../testnet/backends.js';
+import { readableAmount, verified } from './recorded.js';
 import { transferRequest, walletStep } from './wallet.js';
 
 type Method = 'transfer' | 'transfer_split';
@@ -85,6 +87,21 @@ function checkTransfer(method: Method, ctx: RuleCtx, v: Record<string, unknown>,
   checkAddressValue(ctx, v.to, [...path, 'to']);
 }
 
+/** A recorded transfer request as the readable form: {to, amount, asset?} or {destinations}, the rest as written. */
+function transferCandidate(p: Record<string, unknown>, spec: BackendSpec): Record<string, unknown> | undefined {
+  const { destinations, source_asset: _s, dest_asset: _d, tx_type: _t, ...rest } = p;
+  if (!Array.isArray(destinations) || destinations.length === 0 || !destinations.every(isPlainObject)) return undefined;
+  const coin = fundingAsset(spec);
+  const asset = String(p.source_asset ?? destinations[0]!.asset_type ?? coin);
+  const dests = destinations.map((d) => {
+    const a = String(d.asset_type ?? asset);
+    return { to: d.address, amount: readableAmount(d.amount, a, spec), ...(a !== asset ? { asset: a } : {}) };
+  });
+  const assetField = asset !== coin ? { asset } : {};
+  if (dests.length === 1) return { to: dests[0]!.to, amount: dests[0]!.amount, ...assetField, ...rest };
+  return { destinations: dests, ...assetField, ...rest };
+}
+
 export const transfer = walletStep({
   method: 'transfer',
   schema: transferSchema('transfer'),
@@ -110,6 +127,7 @@ export const transfer = walletStep({
   ],
   check: (ctx, v, path) => checkTransfer('transfer', ctx, v as Record<string, unknown>, path),
   request: (p, ctx) => transferRequest('transfer', p, ctx.spec),
+  fromRecorded: (p, spec) => verified(transferCandidate(p, spec), (x) => transferRequest('transfer', x, spec), p),
   docs: {
     note: 'The readable form becomes the real request: each destination gets `address` and `amount` (atomic units) and `asset_type`; `source_asset` and `dest_asset` are set to the asset (SAL1 unless `asset:` says otherwise) and `tx_type` to 3 (TRANSFER). On the `monero` backend no asset fields are added. Any other key (e.g. `priority`, `do_not_relay`) is passed on unchanged. One transaction carries at most 7 destinations and 64 inputs; more is refused with `-18`: use `transfer_split`. Token transfers also need `transfer_split` (a token transfer is two transactions).',
   },
@@ -139,6 +157,7 @@ export const transferSplit = walletStep({
   ],
   check: (ctx, v, path) => checkTransfer('transfer_split', ctx, v as Record<string, unknown>, path),
   request: (p, ctx) => transferRequest('transfer_split', p, ctx.spec),
+  fromRecorded: (p, spec) => verified(transferCandidate(p, spec), (x) => transferRequest('transfer_split', x, spec), p),
   docs: {
     note: 'Filled in as for `transfer`. The answer has lists: `tx_hash_list`, `fee_list`, `amount_list`, …, one entry per transaction.',
   },

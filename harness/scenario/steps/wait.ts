@@ -4,7 +4,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import type { PathSegment } from '../../common/path.js';
-import { MAX_BLOCKS_PER_STEP, MAX_WAIT_SECONDS } from '../limits.js';
+import { MAX_BLOCKS_PER_STEP, MAX_WAIT_SECONDS } from '../bounds.js';
 import { checkExpectations } from '../match.js';
 import { nameLeaf } from '../schema/leaves.js';
 import { expectations } from '../schema/matchers.js';
@@ -167,6 +167,12 @@ export function waitStep(callables: readonly Callable[]): StepKind<'wait', WaitA
       return a;
     },
     defaultName: (a) => `wait ${(a.call as { method?: string }).method ?? (a.call as { path?: string }).path ?? ''}`,
+    // with mine: true, a block between tries: at most `blocks`, or MAX_BLOCKS_PER_STEP with none
+    blocks: (v) =>
+      isPlainObject(v) && v.mine === true
+        ? { blocks: typeof v.blocks === 'number' ? v.blocks : MAX_BLOCKS_PER_STEP, path: [] }
+        : undefined,
+    needsTokens: (a) => callKind(a.call).needsTokens?.(a.call as never) === true,
     check: (ctx, v, path, args) => (isPlainObject(v) ? check(callables, ctx, v, path, args) : undefined),
     async run(ctx, step, a) {
       const seen: Partial<StepExchange> = {};

@@ -29,6 +29,10 @@ export interface WalletForm<M extends string> {
   /** The real request from the interpolated readable one. */
   request?(params: Record<string, unknown>, ctx: StepContext): Record<string, unknown>;
   docs: StepDocs;
+  /** The method needs tokens on the chain (StepKind.needsTokens). */
+  needsTokens?: true;
+  /** The readable value that sends exactly this recorded request (StepKind.fromRecorded; recorded.ts). */
+  fromRecorded?: StepKind['fromRecorded'];
 }
 
 /** A readable wallet form as a step kind. */
@@ -49,6 +53,8 @@ export function walletStep<M extends string>(
       },
       run: (ctx, step, a) => invokeWallet(ctx, step, a, form.request),
       docs: form.docs,
+      ...(form.needsTokens ? { needsTokens: () => true } : {}),
+      ...(form.fromRecorded ? { fromRecorded: form.fromRecorded } : {}),
     }),
     known: form.known,
   };

@@ -64,7 +64,7 @@ function conflictsWithMain(l: Ledger, block: Block): boolean {
 /** The alternative chain ending at `tip`, oldest first (its first block's parent is on the main chain). */
 export function altChain(l: Ledger, alt: AltBlocks, tip: Block): Block[] | undefined {
   const chain = [tip];
-  for (let b = tip; ; ) {
+  for (let b = tip; ;) {
     if (onMain(l, b.prevHash, b.index - 1)) return chain.reverse();
     const parent = alt.get(b.prevHash);
     if (!parent) return undefined;

@@ -1,13 +1,16 @@
 // Persistence of the simulated chain inside the daemon's data dir, in the folder where the
 // real daemon keeps LMDB (`<data-dir>/testnet/19/lmdb/`). Blocks are appended one JSON line
 // each, so saving is O(1) per block; a torn last line (a crash mid-write) is ignored on load.
-import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decode, encode } from './codec.js';
 import { applyBlock, newLedger, type Ledger } from './ledger.js';
 import type { Block, Tx } from './types.js';
+import { makeDirs } from '../common/mkdir.js';
+import { BLOCKS_FILE } from './height.js';
 
-export const BLOCKS_FILE = 'sim-blocks.jsonl';
+export { BLOCKS_FILE };
+
 export const POOL_FILE = 'sim-pool.json';
 
 export interface ChainStore {
@@ -19,7 +22,7 @@ export interface ChainStore {
 }
 
 export function openChain(dir: string): { ledger: Ledger; store: ChainStore } {
-  mkdirSync(dir, { recursive: true });
+  makeDirs(dir);
   const ledger = newLedger();
   const blocksPath = join(dir, BLOCKS_FILE);
   if (existsSync(blocksPath)) {

@@ -1,8 +1,9 @@
 // Console and file logging in the format of Monero's easylogging setup (§1.4):
 // console `YYYY-MM-DD HH:MM:SS.mmm<TAB><L> message`, one prefixed line per message line;
 // file `datetime<TAB>thread<TAB>LEVEL<TAB>category<TAB>file:line<TAB>message`.
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { makeDirs } from './mkdir.js';
 
 export type Level = 'I' | 'W' | 'E' | 'F' | 'D' | 'T';
 
@@ -40,6 +41,8 @@ export interface LoggerOptions {
   sourceFile: string;
   /** `--log-level`: 0 shows INFO of the global category plus warnings; 1 shows everything. */
   level?: number;
+  /** Mode of a new log file: the real wallet programs write theirs 0600 (v1.1.3c), the daemon its 0644. */
+  mode?: number;
 }
 
 export function createLogger(opts: LoggerOptions): Logger {
@@ -47,7 +50,7 @@ export function createLogger(opts: LoggerOptions): Logger {
   let fileOk = opts.file !== undefined;
   if (opts.file) {
     try {
-      mkdirSync(dirname(opts.file), { recursive: true });
+      makeDirs(dirname(opts.file));
     } catch {
       fileOk = false;
     }
@@ -60,7 +63,7 @@ export function createLogger(opts: LoggerOptions): Logger {
       .map((l) => `${ts}\t${process.pid}\t${LEVEL_NAMES[lvl]}\t${opts.category}\t${opts.sourceFile}\t${l}\n`)
       .join('');
     try {
-      appendFileSync(opts.file, text);
+      appendFileSync(opts.file, text, opts.mode === undefined ? undefined : { mode: opts.mode });
     } catch {
       fileOk = false;
     }

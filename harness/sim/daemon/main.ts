@@ -19,6 +19,8 @@ import { DAEMON_OPTIONS } from './options.js';
 import { daemonJsonRpcMethods } from './json-rpc.js';
 import { daemonUriEndpoints, type DaemonContext } from './rpc.js';
 import { newNodeState } from './views.js';
+import { testStall } from '../common/test-stall.js';
+import { dieOn, dieOnUncaught } from '../common/fatal.js';
 
 const STARS = '*'.repeat(70);
 
@@ -57,6 +59,28 @@ function parse(argv: string[]): ParsedOptions {
 function fail(log: Logger, reason: string): never {
   log.log('E', `Exception in main! ${reason}`);
   process.exit(1);
+}
+
+/** A chain store whose writes, when they fail (a full disk), end the daemon with one error line, not a stack. */
+function guardedStore(store: ReturnType<typeof openChain>['store'], log: Logger): typeof store {
+  const guard =
+    <A extends unknown[]>(f: (...a: A) => void) =>
+    (...a: A): void => {
+      try {
+        f(...a);
+      } catch (err) {
+        const e = err as NodeJS.ErrnoException;
+        const why = e.code === 'ENOSPC' ? 'No space left on device' : e.code === 'EFBIG' ? 'File too large' : e.message;
+        log.log('E', `Failed to write the blockchain to ${e.path ?? store.dir}: ${why}`);
+        process.exit(1);
+      }
+    };
+  return {
+    ...store,
+    appendBlock: guard((b) => store.appendBlock(b)),
+    rewrite: guard((l) => store.rewrite(l)),
+    savePool: guard((l) => store.savePool(l)),
+  };
 }
 
 function listen(server: Server, host: string, port: number): Promise<void> {
@@ -182,6 +206,7 @@ async function startServers(
   config: ReturnType<typeof loadSimConfig>,
 ): Promise<RpcServer> {
   const { log } = st;
+  const stall = testStall((l) => log.log('W', l));
   let server: RpcServer;
   try {
     server = await startRpcServer({
@@ -191,6 +216,7 @@ async function startServers(
       uriEndpoints: daemonUriEndpoints(ctx),
       maxBodyBytes: 1024 * 1024,
       ...(config.testErrorSuffix ? { errorSuffix: config.testErrorSuffix } : {}),
+      ...(stall ? { stall } : {}),
       onError: (err, where) => log.log('E', handlerErrorLine(err, where)),
     });
   } catch {
@@ -266,7 +292,9 @@ async function main(): Promise<void> {
   if (opts.has('pidfile')) writeFileSync(opts.get('pidfile') as string, `${process.pid}\n`);
   log.log('I', 'Initializing cryptonote protocol...');
   log.log('I', 'Cryptonote protocol initialized OK');
-  const { ledger, store } = initCore(opts, st);
+  const core = initCore(opts, st);
+  const { ledger } = core;
+  const store = guardedStore(core.store, log);
   const sockets: Server[] = [];
   await initNetwork(opts, st, sockets);
   let server: RpcServer | undefined;
@@ -325,7 +353,5 @@ async function main(): Promise<void> {
   if (!opts.has('non-interactive')) readConsole(log, ledger, () => void shutdown());
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-  process.exit(1);
-});
+dieOnUncaught();
+main().catch(dieOn);

@@ -61,10 +61,13 @@ export interface P2pOptions {
   log: Logger;
 }
 
-/** The hashes a node offers to find where its chain and a peer's part: its recent blocks, newest first, then genesis. */
+/** The hashes a node offers to find where its chain and a peer's part: recent blocks, newest first, then genesis. */
 function locator(ctx: DaemonContext): string[] {
   const b = ctx.ledger.blocks;
-  const ids = b.slice(-64).map((x) => x.hash).reverse();
+  const ids = b
+    .slice(-64)
+    .map((x) => x.hash)
+    .reverse();
   if (b.length > 64) ids.push(b[0]!.hash);
   return ids;
 }

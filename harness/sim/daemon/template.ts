@@ -8,10 +8,10 @@
 import { createHash } from 'node:crypto';
 import { HF_CARROT, hardForkAt } from '../chain/constants.js';
 import { buildBlock, selectPoolTxs, varintBytes } from '../chain/build.js';
-import { applyBlock, height, topBlock, validateTx, type Ledger } from '../chain/ledger.js';
 import { chainTxs } from '../chain/outputs.js';
 import type { Block } from '../chain/types.js';
 import { RpcError } from '../http/server.js';
+import { acceptBlock } from './intake.js';
 import type { DaemonContext } from './views.js';
 
 function varint(n: bigint | number): number[] {
@@ -150,20 +150,4 @@ export function submitBlock(ctx: DaemonContext, hex: string): { block_id: string
   const r = acceptBlock(ctx, block, { relay: true });
   if (r.kind !== 'added' && r.kind !== 'alt') throw notAccepted();
   return ok(hash);
-}
-
-/** Are the template's transactions still acceptable on top of the chain (none mined or spent since)? */
-function stillValid(l: Ledger, block: Block): boolean {
-  if (block.index !== height(l)) return false;
-  const saved = l.pool;
-  l.pool = new Map();
-  try {
-    for (const tx of block.txs) {
-      if (validateTx(l, tx)) return false;
-      l.pool.set(tx.txid, tx);
-    }
-    return true;
-  } finally {
-    l.pool = saved;
-  }
 }

@@ -2,7 +2,7 @@
 // /json_rpc with its envelope and error codes. server.ts is the transport around it.
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
-import { DigestNonceStore, verifyDigestAuthorization } from '../../common/digest.js';
+import { DigestNonceStore, verifyDigestAuthorization } from '../../digest/digest.js';
 import { parseEpeeJson } from './json.js';
 import { isParsedObject, type Parsed, type ParsedObject } from './json-values.js';
 import { toEpeeJsonBody } from './json-print.js';

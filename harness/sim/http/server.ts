@@ -28,6 +28,8 @@ export interface RpcServerOptions extends RouterOptions {
   maxBodyBytes?: number;
   /** Called with the request target of every request. */
   onRequest?: (path: string) => void;
+  /** TEST ONLY (common/test-stall.ts): awaited before a request is routed. */
+  stall?: (path: string, body: string) => Promise<void>;
   /** Called with handler exceptions that are not RpcError/InvalidParams/BadRequest, and other internal errors. */
   onError?: (error: unknown, context: { path: string; method?: string }) => void;
 }
@@ -97,6 +99,7 @@ function requestHandler(
     }
     let reply: Reply;
     try {
+      await opts.stall?.(path, body);
       reply = await route(req, body);
     } catch (err) {
       report(err, path);

@@ -19,6 +19,7 @@ import { refresh } from '../wallet/scan.js';
 import { loadWallet, newWallet, primaryAddress, saveWallet, type Wallet } from '../wallet/state.js';
 import { balanceOf } from '../wallet/views.js';
 import { createLineInput, type LineInput } from './input.js';
+import { dieOn, dieOnUncaught } from '../common/fatal.js';
 
 const STARS = '*'.repeat(70);
 const out = (line = ''): void => void process.stdout.write(`${line}\n`);
@@ -139,7 +140,10 @@ async function create(path: string, opts: ParsedOptions, input: LineInput, daemo
   let refreshFrom: number;
   let language = 'English';
   if (opts.has('restore-deterministic-wallet') || opts.has('restore-from-seed')) {
-    const words = opts.get('electrum-seed') ?? (await input.ask('Specify Electrum seed: '));
+    // Without --electrum-seed the seed is read from stdin (input_secure_line): on a pipe one line, no prompt
+    // (v1.1.3c, seen with the seed and an empty passphrase piped in).
+    const words =
+      opts.get('electrum-seed') ?? (await input.ask(process.stdin.isTTY ? 'Specify Electrum seed: ' : undefined));
     if (words === undefined) process.exit(1);
     try {
       seed = wordsToSeed(words);
@@ -308,6 +312,7 @@ async function main(): Promise<void> {
     console: false,
     category: 'wallet.simplewallet',
     sourceFile: 'simplewallet.cpp',
+    mode: 0o600,
   });
   log.log('I', VERSION_LINE);
   if (!opts.has('testnet')) {
@@ -360,7 +365,5 @@ async function main(): Promise<void> {
   process.exit(0);
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-  process.exit(1);
-});
+dieOnUncaught();
+main().catch(dieOn);

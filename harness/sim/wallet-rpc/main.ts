@@ -2,7 +2,7 @@
 // shutdown lines, Digest login unless --disable-rpc-login, a single-threaded JSON-RPC server with
 // the automatic refresh every 20 s in the same queue.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { loadSimConfig } from '../common/config.js';
 import { handlerErrorLine, isLoopback } from '../common/format.js';
@@ -17,6 +17,9 @@ import { daemonAddress, WALLET_RPC_OPTIONS } from '../wallet/options.js';
 import { refresh } from '../wallet/scan.js';
 import { loadWallet, saveWallet, type Wallet } from '../wallet/state.js';
 import { walletMethods, type WalletRpcContext } from './methods.js';
+import { makeDirs } from '../common/mkdir.js';
+import { testStall } from '../common/test-stall.js';
+import { dieOn, dieOnUncaught } from '../common/fatal.js';
 
 /** DEFAULT_AUTO_REFRESH_PERIOD: seconds between the server's own refreshes. */
 const AUTO_REFRESH_S = 20;
@@ -173,6 +176,12 @@ function autoRefresh(server: RpcServer, ctx: WalletRpcContext, stopping: () => b
   return timer;
 }
 
+/** The test-only stall hook (common/test-stall.ts), as an option of the server when one is set. */
+function stallOption(log: (line: string) => void): { stall?: (path: string, body: string) => Promise<void> } {
+  const stall = testStall(log);
+  return stall ? { stall } : {};
+}
+
 /** The wallet RPC server on its port; a port it cannot bind ends the program as the real one does. */
 async function serve(
   ctx: WalletRpcContext,
@@ -192,6 +201,7 @@ async function serve(
       serial: true,
       ...(o.auth ? { auth: o.auth } : {}),
       ...(o.errorSuffix ? { errorSuffix: o.errorSuffix } : {}),
+      ...stallOption((l) => ctx.log.log('W', l)),
       // Like an exception escaping a real handler: the caller gets {code: 0, message: ""}, the log says why.
       onError: (err, where) => ctx.log.log('E', handlerErrorLine(err, where)),
     });
@@ -216,6 +226,7 @@ function startLogging(opts: ParsedOptions): Logger {
     console: true,
     category: 'wallet.rpc',
     sourceFile: 'wallet_rpc_server.cpp',
+    mode: 0o600,
     level: Number(opts.get('log-level') ?? 0) || 0,
   });
 }
@@ -245,7 +256,7 @@ async function main(): Promise<void> {
   const wallet = await openWalletFile(opts, log, daemon, scan);
   const { auth, loginFile } = await rpcLogin(opts, log, rpcPort);
   const walletDir = opts.has('wallet-dir') ? resolve(opts.get('wallet-dir') as string) : undefined;
-  if (walletDir) mkdirSync(walletDir, { recursive: true, mode: 0o700 });
+  if (walletDir) makeDirs(walletDir, 0o700);
   let server: RpcServer | undefined;
   let refreshTimer: NodeJS.Timeout | undefined;
   let stopping = false;
@@ -266,13 +277,20 @@ async function main(): Promise<void> {
     if (refreshTimer) clearInterval(refreshTimer);
     await server?.close();
     log.log('W', 'Stopped wallet RPC server');
+    let code = 0;
     if (ctx.wallet) {
       log.log('W', 'Saving wallet...');
-      saveWallet(ctx.wallet);
-      log.log('W', 'Successfully saved');
+      try {
+        saveWallet(ctx.wallet);
+        log.log('W', 'Successfully saved');
+      } catch (err) {
+        // A full disk: said in one line, and the exit says it failed.
+        log.log('E', `Failed to save the wallet: ${(err as Error).message}`);
+        code = 1;
+      }
     }
     if (loginFile) rmSync(loginFile, { force: true });
-    process.exit(0);
+    process.exit(code);
   };
   log.log('I', `Binding on ${rpcIp} (IPv4):${rpcPort}`);
   server = await serve(ctx, { rpcIp, rpcPort, auth, loginFile, errorSuffix: config.testErrorSuffix });
@@ -283,7 +301,5 @@ async function main(): Promise<void> {
   refreshTimer = autoRefresh(server, ctx, () => stopping);
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-  process.exit(1);
-});
+dieOnUncaught();
+main().catch(dieOn);

@@ -2,7 +2,7 @@
 // derived from the wallet password (scrypt + AES-256-GCM), so a wrong password is detected and no
 // secret is stored in clear. Writes are atomic (temp file + rename).
 import { createCipheriv, createDecipheriv, randomBytes, scryptSync } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 
 const FORMAT = 'saltnet-sim-wallet';
 const SCRYPT = { N: 1 << 14, r: 8, p: 1 } as const;
@@ -64,8 +64,14 @@ function open(env: Envelope, wk: WalletKey): string {
 
 export function writeAtomic(path: string, text: string): void {
   const tmp = `${path}.tmp-${process.pid}`;
-  writeFileSync(tmp, text, { mode: 0o600 });
-  renameSync(tmp, path);
+  try {
+    writeFileSync(tmp, text, { mode: 0o600 });
+    renameSync(tmp, path);
+  } catch (err) {
+    // A full disk leaves no half-written file behind: the wallet on disk stays the last whole one.
+    rmSync(tmp, { force: true });
+    throw err;
+  }
 }
 
 export const keysPath = (walletPath: string): string => `${walletPath}.keys`;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { digestAuthorizationHeader } from '../../../harness/common/digest.js';
+import { digestAuthorizationHeader } from '../../../harness/digest/digest.js';
 import { isParsedObject, type Parsed } from '../../../harness/sim/http/json-values.js';
 import { InvalidParams, params, u64 } from '../../../harness/sim/http/params.js';
 import {

@@ -8,7 +8,7 @@ import {
   parseDigestAuthorization,
   parseDigestChallenges,
   verifyDigestAuthorization,
-} from '../../harness/common/digest.js';
+} from '../../harness/digest/digest.js';
 
 // RFC 2617 §3.5
 const RFC_CHALLENGE = `Digest

@@ -1,0 +1,148 @@
+// The start of one `up`: the backend and chain chosen, stale runs reaped, the workdir made and
+// locked (one testnet per workdir, workdir-guard.ts), the supervisor, and the Run its phases share.
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join, resolve } from 'node:path';
+import { reapStale } from '../process/registry.js';
+import { newTempWorkdir } from '../process/workdir.js';
+import { createSupervisor } from '../process/supervisor.js';
+import { setTimeoutFactor } from '../common/timeouts.js';
+import { MAX_NODES, MAX_THREADS } from '../limits.js';
+import { randomxMode, type BackendSpec } from './backends.js';
+import { resolveBackend } from './binaries.js';
+import { chainSpecFor, stateDirs } from './chain-cache.js';
+import { runEvents } from './events.js';
+import { NodeSet } from './nodes.js';
+import type { Mining, Run } from './running.js';
+import type { TestnetOptions } from './types.js';
+import { makeWorkdir } from './workdir.js';
+import { diskFull, guardWorkdir, selfDescription, type WorkdirGuard } from './workdir-guard.js';
+
+const UP = 'while the testnet was up';
+
+const nonEmpty = (dir: string): boolean => existsSync(dir) && readdirSync(dir).length > 0;
+
+export async function openRun(opts: TestnetOptions): Promise<Run> {
+  if (opts.timeoutFactor) setTimeoutFactor(opts.timeoutFactor);
+  const log = opts.log ?? ((l: string) => process.stderr.write(`${l}\n`));
+  // An installed release is looked for in this testnet's cache too (saltnet install puts it there).
+  const backend = resolveBackend(opts.backend ?? 'auto', opts.binDir, opts.cacheDir ? { cacheDir: opts.cacheDir } : {});
+  log(`saltnet: ${backend.reason}`);
+  // Before anything is started: a broken fixture wallet file fails here, with nothing to clean up.
+  const chain = chainSpecFor(backend, opts);
+  const build = miningFor(backend.spec, opts, chain.prefixDifficulty);
+  const serve = miningFor(backend.spec, opts, chain.difficulty);
+  // Whatever an earlier run left when it was killed goes first.
+  for (const r of await reapStale({ log })) log(`saltnet: reaped stale run ${r.runId} (its owner had died)`);
+  const ownWorkdir = opts.workdir === undefined;
+  const workdir = resolve(opts.workdir ?? newTempWorkdir());
+  const dirs = stateDirs(workdir);
+  const hadState = nonEmpty(dirs.daemon) || nonEmpty(dirs.wallets);
+  makeWorkdir(workdir, !ownWorkdir, ['logs', 'wallets']);
+  // A temporary workdir goes with the testnet on every clean stop (Ctrl-C included); it stays when startup failed, for
+  // its logs.
+  // So does one whose programs crashed while it was up: the crash logs are what the user needs next.
+  // The run record says whether to keep it, so that a reaper (saltnet itself killed) decides the same.
+  const keepWorkdir = (): void => {
+    if (ownWorkdir) sup.keepWorkdir(true);
+  };
+  let guard: WorkdirGuard | undefined;
+  const sup = createSupervisor({
+    workdir,
+    tempWorkdir: ownWorkdir,
+    trapSignals: opts.trapSignals ?? true,
+    afterStop: () => {
+      guard?.release();
+      if (!ownWorkdir) return;
+      if (!sup.record.keepWorkdir) rmSync(workdir, { recursive: true, force: true });
+      else if (events.crashedAfterReady)
+        log(
+          `saltnet: a program crashed while the testnet was up: workdir kept in ${workdir} (logs in ${join(workdir, 'logs')})`,
+        );
+    },
+  });
+  const aborter = new AbortController();
+  try {
+    guard = await guardWorkdir(workdir, {
+      given: !ownWorkdir,
+      runId: sup.runId,
+      what: `the testnet of ${selfDescription()}`,
+      // Gone under the testnet: said, no program is started again (mayRestart), the testnet stops.
+      onGone: (why) => {
+        const message = `${why}: the testnet is stopped (saltnet never starts it again on an empty folder)`;
+        log(`saltnet: ${message}`);
+        events.handle({ event: 'workdir-gone', workdir, message, at: new Date().toISOString() });
+        if (!aborter.signal.aborted) aborter.abort(new Error(message));
+      },
+    });
+  } catch (err) {
+    await sup.stopAll();
+    throw err;
+  }
+  const events = runEvents(sup, {
+    isUp: () => run.activity === UP,
+    onCrashAfterReady: keepWorkdir,
+  });
+  const run: Run = {
+    opts,
+    log,
+    backend,
+    chain,
+    build,
+    serve,
+    mining: serve,
+    workdir,
+    dirs,
+    hadState,
+    sup,
+    aborter,
+    events,
+    phases: {},
+    activity: 'while the testnet was starting',
+    programs: {
+      log,
+      onEvent: (e) => events.handle(e),
+      phase: () => run.activity,
+      ...(opts.maxRestarts !== undefined ? { maxRestarts: opts.maxRestarts } : {}),
+      mayRestart: () => guard?.gone() ?? diskFull(workdir),
+      onFatal: (err: Error) => {
+        if (!aborter.signal.aborted) aborter.abort(err);
+        log(`saltnet: the testnet cannot go on: ${err.message.split('\n')[0]}`);
+      },
+    },
+    keepWorkdir,
+    nodes: undefined as unknown as NodeSet,
+  };
+  run.nodes = new NodeSet({
+    sup,
+    backend,
+    workdir,
+    count: nodeCount(opts.nodes),
+    programs: run.programs,
+    settings: () => run.mining,
+    signal: aborter.signal,
+    ...(opts.daemonEnv ? { env: opts.daemonEnv } : {}),
+  });
+  return run;
+}
+
+/** The number of nodes asked for (1 when not given), checked. */
+function nodeCount(n: number | undefined): number {
+  if (n === undefined) return 1;
+  if (!Number.isInteger(n) || n < 1 || n > MAX_NODES)
+    throw new Error(`nodes must be a whole number from 1 to ${MAX_NODES}, got ${String(n)}`);
+  return n;
+}
+
+/**
+ * How a daemon mines at this difficulty: RandomX full or light (`auto` by difficulty), all cores above difficulty 1
+ * unless --threads says.
+ */
+export function miningFor(spec: BackendSpec, o: TestnetOptions, difficulty: number): Mining {
+  const randomx = randomxMode(spec, o.randomx ?? 'auto', difficulty);
+  return {
+    difficulty,
+    ...(randomx ? { randomx } : {}),
+    threads: o.threads ?? (difficulty > 1 ? Math.min(availableParallelism(), MAX_THREADS) : 1),
+  };
+}
