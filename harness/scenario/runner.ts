@@ -324,8 +324,7 @@ async function prepareShared(t: Testnet, s: Scenario, prefix: string, spec: Back
         `the scenario needs ${s.nodes} nodes (nodes: ${s.nodes}) and the testnet has ${t.nodes.length}; start it with nodes: ${s.nodes}`,
       );
     wallets.set('main', await t.addWallet(`${prefix}-main`));
-    for (const d of s.wallets)
-      wallets.set(d.name, await t.addWallet(`${prefix}-${d.name}`, d.node ? { node: d.node } : {}));
+    for (const d of s.wallets) wallets.set(d.name, await t.addWallet(`${prefix}-${d.name}`, { ...d }));
     for (const [a, amt] of ownFunds(s, spec)) await fund(t, funder, wallets.get('main')!, asset ? a : undefined, amt);
     for (const d of s.wallets)
       for (const [a, amt] of Object.entries(d.unlocked ?? {}))

@@ -56,6 +56,23 @@ const save = z
   .describe('values to save for later ${…}: name → response path, e.g. {tx: result.tx_hash}')
   .meta({ propertyNames: { pattern: NAME_RE.source, not: { enum: [...SCOPE_ROOTS, 'main'] } } });
 
+/** A scenario's `wallets:` — extra wallets besides main. */
+const walletsSchema = (): z.ZodType =>
+  z
+    .record(
+      z.string(),
+      z
+        .strictObject({
+          unlocked: assetAmounts('unlocked amounts funded from main before the steps').optional(),
+          node: nodeLeaf.describe('the node its wallet RPC talks to (default n0)').optional(),
+        })
+        .nullable()
+        .describe('a wallet declaration: {} or {unlocked: {SAL1: "10 SAL1"}, node: n1}'),
+    )
+    .describe('extra wallets besides main: name → {} or {unlocked: {SAL1: "10 SAL1"}}')
+    .meta({ propertyNames: { pattern: NAME_RE.source, not: { enum: [...RESERVED_WALLET_NAMES] } } })
+    .optional();
+
 /** The file's schema for the step kinds there are now (STEP_KINDS: registered ones included). */
 function buildSchema(): z.ZodType {
   const stepShape = {
@@ -108,20 +125,7 @@ function buildSchema(): z.ZodType {
         })
         .describe('what must hold before the steps: {height?, unlocked?: {SAL1: "1100 SAL1"}}')
         .optional(),
-      wallets: z
-        .record(
-          z.string(),
-          z
-            .strictObject({
-              unlocked: assetAmounts('unlocked amounts funded from main before the steps').optional(),
-              node: nodeLeaf.describe('the node its wallet RPC talks to (default n0)').optional(),
-            })
-            .nullable()
-            .describe('a wallet declaration: {} or {unlocked: {SAL1: "10 SAL1"}, node: n1}'),
-        )
-        .describe('extra wallets besides main: name → {} or {unlocked: {SAL1: "10 SAL1"}}')
-        .meta({ propertyNames: { pattern: NAME_RE.source, not: { enum: [...RESERVED_WALLET_NAMES] } } })
-        .optional(),
+      wallets: walletsSchema(),
       steps: z.array(stepSchema).min(1).describe('the steps, run in order (at least one)'),
       artifacts: z
         .strictObject({

@@ -8,9 +8,10 @@ import { describeExit } from '../process/errors.js';
 import { checkpointState, revertState } from './checkpoint.js';
 import { addressAt, mineTo } from './mining.js';
 import type { Parts, Run, StateOps } from './running.js';
-import { mineOptions, unresponsive } from './running.js';
+import { mineOptions, unresponsive } from './run-kit.js';
 import type { SnapshotInfo } from './state.js';
 import { mineTarget, syncWallets, type MineRequest } from './sync.js';
+import type { NodeHandle } from './nodes.js';
 import type { Testnet } from './types.js';
 
 export function testnetObject(
@@ -22,7 +23,6 @@ export function testnetObject(
 ): Testnet {
   const { wallets, main } = p;
   const nodes = run.nodes;
-  const d = nodes.programs[0]!;
   const n0 = nodes.handle(0);
   let stopped = false;
   const stop = async (): Promise<void> => {
@@ -39,17 +39,7 @@ export function testnetObject(
     workdir: run.workdir,
     runId: run.sup.runId,
     supervisor: run.sup,
-    daemon: {
-      url: n0.url,
-      client: n0.client,
-      dataDir: n0.dataDir,
-      logFile: n0.logFile,
-      ports: n0.ports,
-      recover: d.recover,
-      get pid() {
-        return d.current.proc.pid;
-      },
-    },
+    daemon: daemonOf(n0),
     nodes: nodes.programs.map((_, i) => nodes.handle(i)),
     wallet: Object.defineProperty({ ...main, address: addressAt(run.backend.spec, main.addresses, height) }, 'pid', {
       get: () => main.pid,
@@ -98,6 +88,21 @@ export function testnetObject(
     },
     stop,
     [Symbol.asyncDispose]: stop,
+  };
+}
+
+/** Node n0 as `testnet.daemon` shows it (its pid is the one of the moment: a restart changes it). */
+function daemonOf(n0: NodeHandle): Testnet['daemon'] {
+  return {
+    url: n0.url,
+    client: n0.client,
+    dataDir: n0.dataDir,
+    logFile: n0.logFile,
+    ports: n0.ports,
+    recover: n0.recover,
+    get pid() {
+      return n0.pid;
+    },
   };
 }
 

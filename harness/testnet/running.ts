@@ -2,15 +2,14 @@
 // over its running programs — saves, checkpoints and reverts stop and start every program together.
 import type { Manifest } from '../snapshot/manifest.js';
 import type { Supervisor } from '../process/supervisor.js';
-import { scaled } from '../common/timeouts.js';
 import type { DaemonClient } from '../rpc/daemon.js';
 import { binaryVersion, type ResolvedBackend } from './binaries.js';
 import { saveChain, type ChainSpec } from './chain-cache.js';
 import type { DaemonHandle } from './daemon.js';
-import type { MineForOptions } from './funding.js';
 import type { MiningAddresses } from './mining.js';
 import type { NodeSet } from './nodes.js';
 import { testnetObject } from './object.js';
+import { unresponsive } from './run-kit.js';
 import type { Program, ProgramOptions } from './program.js';
 import type { RunEvents } from './events.js';
 import type { SnapshotInfo } from './state.js';
@@ -54,16 +53,6 @@ export interface Daemon {
   client: DaemonClient;
 }
 
-export function mineOptions(run: Run): Omit<MineForOptions, 'miner' | 'main' | 'target' | 'need'> {
-  // Mining deadlines are not scaled where they are awaited: scale them here.
-  return {
-    spec: run.backend.spec,
-    timeoutMs: scaled(3_600_000),
-    signal: run.aborter.signal,
-    threads: run.mining.threads,
-  };
-}
-
 export async function phase<T>(run: Run, name: string, fn: () => Promise<T>): Promise<T> {
   const t0 = Date.now();
   try {
@@ -81,16 +70,6 @@ export interface Parts {
   minerAddresses: MiningAddresses;
   writeLogin: () => void;
   snapshot: SnapshotInfo;
-}
-
-/** The programs that do not answer now (every node's daemon, every wallet), each with its pid and why. */
-export function unresponsive(run: Run, p: Parts): string[] {
-  return [
-    ...run.nodes.programs.flatMap((d) =>
-      d.unresponsive ? [`${d.name} (pid ${d.pid}) is not answering: ${d.unresponsive.reason}`] : [],
-    ),
-    ...p.wallets.unresponsive(),
-  ];
 }
 
 /** Stopping and starting every program together, for saves, checkpoints and reverts. */

@@ -25,7 +25,8 @@ import { mineChain, mineForWallet, topUp, type MineForOptions } from './funding.
 import type { MiningAddresses } from './mining.js';
 import type { NodeHandle } from './nodes.js';
 import { createProgress, progressMode } from './progress.js';
-import { assemble, mineOptions, phase, type Daemon, type Run } from './running.js';
+import { assemble, phase, type Daemon, type Run } from './running.js';
+import { mineOptions } from './run-kit.js';
 import { openRun } from './open-run.js';
 import { walletPassword, walletPasswordFile } from './secrets.js';
 import { chooseState } from './state.js';

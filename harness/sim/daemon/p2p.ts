@@ -81,92 +81,121 @@ const SYNC_BOX = [
   '*'.repeat(70),
 ].join('\n');
 
-export async function startP2p(ctx: DaemonContext, o: P2pOptions): Promise<P2p> {
+/** The node's side of its peers: see the header. */
+class P2pNode implements P2p {
   /** Peers that said hello (listed and sent to); `live` every open connection. */
-  const peers = new Set<Peer>();
-  const live = new Set<Peer>();
-  const pending = new Set<string>();
-  const peerId = randomBytes(8).toString('hex');
-  let synchronized = false;
-  let closed = false;
+  private readonly hellos = new Set<Peer>();
+  private readonly live = new Set<Peer>();
+  private readonly pending = new Set<string>();
+  private readonly peerId = randomBytes(8).toString('hex');
+  private synced = false;
+  private closed = false;
+  private readonly server: Server;
+  private readonly timer: NodeJS.Timeout;
 
-  const send = (p: Peer, m: Message): void => {
+  constructor(
+    private readonly ctx: DaemonContext,
+    private readonly o: P2pOptions,
+  ) {
+    this.server = createServer((s) => this.attach(s, true, s.remoteAddress ?? '127.0.0.1', s.remotePort ?? 0));
+    this.timer = setInterval(() => this.dial(), 1000);
+    this.timer.unref();
+  }
+
+  async listen(): Promise<void> {
+    await new Promise<void>((ok, fail) => this.server.once('error', fail).listen(this.o.bindPort, this.o.bindIp, ok));
+    this.dial();
+  }
+
+  get synchronized(): boolean {
+    return this.synced;
+  }
+
+  peers(): Peer[] {
+    return [...this.hellos].sort((a, b) => Number(b.incoming) - Number(a.incoming));
+  }
+
+  relayBlock(block: Block, except?: Peer): void {
+    for (const p of this.hellos) if (p !== except) this.send(p, { t: 'block', block });
+  }
+
+  relayTxs(txs: Tx[], except?: Peer): void {
+    if (txs.length) for (const p of this.hellos) if (p !== except) this.send(p, { t: 'txs', txs });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.timer);
+    for (const p of this.live) p.socket.destroy();
+    await new Promise<void>((ok) => this.server.close(() => ok()));
+  }
+
+  private send(p: Peer, m: Message): void {
     if (p.socket.destroyed) return;
     const line = `${encode(m)}\n`;
     p.sent += line.length;
     p.lastSent = Date.now();
     p.socket.write(line);
-  };
-  const becomeSynchronized = (): void => {
-    if (synchronized) return;
-    synchronized = true;
-    o.log.log('I', SYNC_BOX, { colour: '\x1b[1;33m' });
-  };
-  const hello = (): Message => {
-    const l = ctx.ledger;
-    return { t: 'hello', peerId, height: height(l), top: topBlock(l).hash };
-  };
-  const knows = (hash: string, h: number): boolean =>
-    ctx.ledger.blocks[h - 1]?.hash === hash || ctx.state.alt.has(hash);
+  }
 
-  const onHello = (p: Peer, m: Extract<Message, { t: 'hello' }>): void => {
+  private becomeSynchronized(): void {
+    if (this.synced) return;
+    this.synced = true;
+    this.o.log.log('I', SYNC_BOX, { colour: '\x1b[1;33m' });
+  }
+
+  private hello(): Message {
+    const l = this.ctx.ledger;
+    return { t: 'hello', peerId: this.peerId, height: height(l), top: topBlock(l).hash };
+  }
+
+  private knows(hash: string, h: number): boolean {
+    return this.ctx.ledger.blocks[h - 1]?.hash === hash || this.ctx.state.alt.has(hash);
+  }
+
+  private onHello(p: Peer, m: Extract<Message, { t: 'hello' }>): void {
     Object.assign(p, { peerId: m.peerId, height: m.height, top: m.top });
-    const ours = height(ctx.ledger);
-    if (knows(m.top, m.height)) {
-      if (m.height >= ours) becomeSynchronized();
+    const ours = height(this.ctx.ledger);
+    if (this.knows(m.top, m.height)) {
+      if (m.height >= ours) this.becomeSynchronized();
       return;
     }
     if (m.height > ours) {
       const behind = m.height - ours;
-      o.log.log(
+      this.o.log.log(
         'I',
         `[${p.host}:${p.port} ${p.incoming ? 'INC' : 'OUT'}] Sync data returned a new top block candidate: ${ours} -> ${m.height} [Your node is ${behind} blocks (${behind * 2}.0 minutes) behind] \nSYNCHRONIZATION started`,
       );
     }
-    send(p, { t: 'get_chain', ids: locator(ctx) });
-  };
+    this.send(p, { t: 'get_chain', ids: locator(this.ctx) });
+  }
 
-  const onChain = (p: Peer, blocks: Block[]): void => {
-    const before = topBlock(ctx.ledger).hash;
-    for (const b of blocks) acceptBlock(ctx, b, { relay: false });
-    const l = ctx.ledger;
-    if (topBlock(l).hash !== before) o.log.log('I', `Synced ${height(l)}/${Math.max(height(l), p.height)}`);
-    if (height(l) >= p.height) becomeSynchronized();
-  };
+  private onChain(p: Peer, blocks: Block[]): void {
+    const before = topBlock(this.ctx.ledger).hash;
+    for (const b of blocks) acceptBlock(this.ctx, b, { relay: false });
+    const l = this.ctx.ledger;
+    if (topBlock(l).hash !== before) this.o.log.log('I', `Synced ${height(l)}/${Math.max(height(l), p.height)}`);
+    if (height(l) >= p.height) this.becomeSynchronized();
+  }
 
-  const handle = (p: Peer, m: Message): void => {
-    if (m.t === 'hello') onHello(p, m);
+  private handle(p: Peer, m: Message): void {
+    if (m.t === 'hello') this.onHello(p, m);
     else if (m.t === 'get_chain') {
-      const l = ctx.ledger;
+      const l = this.ctx.ledger;
       const from = m.ids.map((id) => l.blocks.findIndex((b) => b.hash === id)).find((i) => i >= 0) ?? 0;
-      send(p, { t: 'chain', blocks: l.blocks.slice(from + 1, from + 1 + 5000) });
-    } else if (m.t === 'chain') onChain(p, m.blocks);
+      this.send(p, { t: 'chain', blocks: l.blocks.slice(from + 1, from + 1 + 5000) });
+    } else if (m.t === 'chain') this.onChain(p, m.blocks);
     else if (m.t === 'block') {
       p.height = Math.max(p.height, m.block.index + 1);
-      const r = acceptBlock(ctx, m.block, { relay: true, except: p });
-      if (r.kind === 'orphan') send(p, { t: 'get_chain', ids: locator(ctx) });
-    } else if (m.t === 'txs') acceptPeerTxs(ctx, m.txs, p);
-  };
+      const r = acceptBlock(this.ctx, m.block, { relay: true, except: p });
+      if (r.kind === 'orphan') this.send(p, { t: 'get_chain', ids: locator(this.ctx) });
+    } else if (m.t === 'txs') acceptPeerTxs(this.ctx, m.txs, p);
+  }
 
-  const attach = (socket: Socket, incoming: boolean, host: string, port: number): Peer => {
-    const p: Peer = {
-      socket,
-      incoming,
-      host,
-      port,
-      connectionId: randomBytes(16).toString('hex'),
-      peerId: '',
-      height: 0,
-      top: '',
-      since: Date.now(),
-      recv: 0,
-      sent: 0,
-      lastRecv: Date.now(),
-      lastSent: Date.now(),
-    };
-    socket.setNoDelay(true);
+  /** Read the peer's lines: one message each (anything else ends the connection). */
+  private read(p: Peer): void {
     let buffered = '';
-    socket.on('data', (chunk: Buffer) => {
+    p.socket.on('data', (chunk: Buffer) => {
       p.recv += chunk.length;
       p.lastRecv = Date.now();
       buffered += chunk.toString('utf8');
@@ -178,67 +207,67 @@ export async function startP2p(ctx: DaemonContext, o: P2pOptions): Promise<P2p> 
         try {
           m = decode<Message>(line);
         } catch {
-          socket.destroy();
+          p.socket.destroy();
           return;
         }
-        if (m.t === 'hello') peers.add(p);
-        handle(p, m);
+        if (m.t === 'hello') this.hellos.add(p);
+        this.handle(p, m);
       }
     });
-    const gone = (): void => {
-      live.delete(p);
-      const was = peers.delete(p);
-      if (was && peers.size === 0 && !closed) o.log.log('W', 'salviumd is now disconnected from the network');
-    };
-    socket.on('close', gone);
-    socket.on('error', () => socket.destroy());
-    live.add(p);
-    send(p, hello());
-    return p;
-  };
+  }
 
-  const server: Server = createServer((s) => attach(s, true, s.remoteAddress ?? '127.0.0.1', s.remotePort ?? 0));
-  await new Promise<void>((ok, fail) => server.once('error', fail).listen(o.bindPort, o.bindIp, () => ok()));
+  private attach(socket: Socket, incoming: boolean, host: string, port: number): Peer {
+    const now = Date.now();
+    const p: Peer = {
+      ...{
+        socket,
+        incoming,
+        host,
+        port,
+        connectionId: randomBytes(16).toString('hex'),
+        peerId: '',
+        height: 0,
+        top: '',
+      },
+      ...{ since: now, recv: 0, sent: 0, lastRecv: now, lastSent: now },
+    };
+    socket.setNoDelay(true);
+    this.read(p);
+    socket.on('close', () => {
+      this.live.delete(p);
+      const was = this.hellos.delete(p);
+      if (was && this.hellos.size === 0 && !this.closed)
+        this.o.log.log('W', 'salviumd is now disconnected from the network');
+    });
+    socket.on('error', () => socket.destroy());
+    this.live.add(p);
+    this.send(p, this.hello());
+    return p;
+  }
 
   /** Connect to each exclusive node we have no connection to (nor one under way). */
-  const dial = (): void => {
-    for (const addr of o.exclusive) {
-      const [host, portText] = [addr.slice(0, addr.lastIndexOf(':')), addr.slice(addr.lastIndexOf(':') + 1)];
-      const port = Number(portText);
-      const connected = [...live].some((p) => !p.incoming && p.port === port && !p.socket.destroyed);
-      if (connected || pending.has(addr)) continue;
-      pending.add(addr);
+  private dial(): void {
+    for (const addr of this.o.exclusive) {
+      const cut = addr.lastIndexOf(':');
+      const [host, port] = [addr.slice(0, cut), Number(addr.slice(cut + 1))];
+      const connected = [...this.live].some((p) => !p.incoming && p.port === port && !p.socket.destroyed);
+      if (connected || this.pending.has(addr)) continue;
+      this.pending.add(addr);
       const s = connect({ host, port });
       s.once('connect', () => {
-        pending.delete(addr);
-        attach(s, false, host, port);
+        this.pending.delete(addr);
+        this.attach(s, false, host, port);
       });
       s.once('error', () => {
-        pending.delete(addr);
+        this.pending.delete(addr);
         s.destroy();
       });
     }
-  };
-  dial();
-  const timer = setInterval(dial, 1000);
-  timer.unref();
+  }
+}
 
-  return {
-    get synchronized() {
-      return synchronized;
-    },
-    peers: () => [...peers].sort((a, b) => Number(b.incoming) - Number(a.incoming)),
-    relayBlock(block, except) {
-      for (const p of peers) if (p !== except) send(p, { t: 'block', block });
-    },
-    relayTxs(txs, except) {
-      if (txs.length) for (const p of peers) if (p !== except) send(p, { t: 'txs', txs });
-    },
-    async close() {
-      closed = true;
-      clearInterval(timer);
-      for (const p of live) p.socket.destroy();
-      await new Promise<void>((ok) => server.close(() => ok()));
-    },
-  };
+export async function startP2p(ctx: DaemonContext, o: P2pOptions): Promise<P2p> {
+  const node = new P2pNode(ctx, o);
+  await node.listen();
+  return node;
 }
