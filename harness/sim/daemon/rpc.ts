@@ -110,8 +110,12 @@ function sendRawTransaction(ctx: DaemonContext, hex: string): Record<string, unk
     };
   }
   ctx.poolChanged();
-  ctx.log.log('E', 'Unable to send transaction(s) via Dandelion++ stem');
-  ctx.log.log('W', 'Unable to send transaction(s), no available connections');
+  // With peers it goes to them at once; offline (or cut off) the real daemon says it could not send it.
+  if (ctx.p2p && ctx.p2p.peers().length > 0) ctx.p2p.relayTxs([tx]);
+  else {
+    ctx.log.log('E', 'Unable to send transaction(s) via Dandelion++ stem');
+    ctx.log.log('W', 'Unable to send transaction(s), no available connections');
+  }
   return { ...base, status: 'OK' };
 }
 
