@@ -50,17 +50,6 @@ function onMain(l: Ledger, hash: string, index: number): Block | undefined {
   return b?.hash === hash ? b : undefined;
 }
 
-/**
- * A transaction of an alternative block that spends what the main chain spent (by another tx): a peer's
- * block holding it is refused, as the real daemon refuses a downloaded block whose transaction fails
- * its pool check.
- */
-function conflictsWithMain(l: Ledger, block: Block): boolean {
-  return block.txs.some(
-    (tx) => !l.outputs.has(`${tx.txid}:0`) && tx.inputs.some((i) => l.spentKeyImages.has(i.keyImage)),
-  );
-}
-
 /** The alternative chain ending at `tip`, oldest first (its first block's parent is on the main chain). */
 export function altChain(l: Ledger, alt: AltBlocks, tip: Block): Block[] | undefined {
   const chain = [tip];
@@ -108,7 +97,6 @@ export function receiveBlock(l: Ledger, alt: AltBlocks, block: Block, now: numbe
   }
   const parent = onMain(l, block.prevHash, block.index - 1) ?? alt.get(block.prevHash);
   if (!parent || parent.index !== block.index - 1) return { kind: 'orphan' };
-  if (conflictsWithMain(l, block)) return { kind: 'invalid', reason: 'a transaction double spends the main chain' };
   alt.set(block.hash, block);
   const chain = altChain(l, alt, block);
   if (!chain || block.cumulativeDifficulty <= topBlock(l).cumulativeDifficulty) return { kind: 'alt' };
