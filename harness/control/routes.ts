@@ -93,13 +93,17 @@ export const CONTROL_ROUTES: Record<string, ControlRoute> = {
       const to = field(body, 'to');
       const blocks = field(body, 'blocks');
       const what: MineRequest = typeof to === 'number' ? { to } : { blocks: typeof blocks === 'number' ? blocks : 1 };
-      const start = await t.height();
+      const node = field(body, 'node');
+      // On a partitioned testnet the node that mines may stand elsewhere than n0.
+      const miner = typeof node === 'string' ? t.nodes.find((n) => n.name === node) : undefined;
+      if (typeof node === 'string' && !miner)
+        throw new Error(`no node named ${node}: this testnet has ${t.nodes.map((n) => n.name).join(', ')}`);
+      const start = await (miner ? miner.client.height() : t.height());
       const target = mineTarget(what, start);
       if (target > MAX_HEIGHT)
         throw new Error(`mining to height ${target} would pass height ${MAX_HEIGHT}, the highest saltnet mines to`);
       if (target <= start) return { height: start, synced: [], already: true };
       const sync = field(body, 'sync') !== false;
-      const node = field(body, 'node');
       const height = await t.mine(what, { sync, ...(typeof node === 'string' ? { node } : {}) });
       return { height, synced: sync ? [...t.wallets().keys()] : [] };
     },

@@ -1,6 +1,7 @@
 // What the global setup hands to the test workers through vitest's provide/inject: plain JSON
 // (strings, numbers, booleans), because vitest sends it to every worker process. Everything a
 // worker needs to reach the testnet, and to start wallet RPC processes of its own, is here.
+import type { ControlInfo } from '../control/client.js';
 import { fundingAsset } from '../testnet/backends.js';
 import type { BackendName } from '../testnet/backends.js';
 import type { Testnet } from '../testnet/testnet.js';
@@ -45,6 +46,10 @@ export interface SaltnetContext {
   mining?: { difficulty: number; threads: number };
   /** The global setup's timeout factor: workers scale their deadlines the same way. */
   timeoutFactor: number;
+  /** A testnet of several nodes (`nodes: 2` or more): each node's daemon, n0 first. */
+  nodes?: { name: string; url: string }[];
+  /** Where workers ask for partitions, heals and mining on a node (a testnet of several nodes only). */
+  control?: ControlInfo;
 }
 
 /** The context of a running testnet. */
@@ -85,6 +90,7 @@ export function contextOf(t: Testnet, timeoutFactor: number): SaltnetContext {
     snapshot: { status: t.snapshot.status, ...(t.snapshot.key ? { key: t.snapshot.key } : {}) },
     mining: { difficulty: t.mining.difficulty, threads: t.mining.threads },
     timeoutFactor,
+    ...(t.nodes.length > 1 ? { nodes: t.nodes.map((n) => ({ name: n.name, url: n.url })) } : {}),
   };
 }
 

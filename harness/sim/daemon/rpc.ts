@@ -76,7 +76,6 @@ function sendRawTransaction(ctx: DaemonContext, hex: string): Record<string, unk
     invalid_input: false,
     invalid_output: false,
     low_mixin: false,
-    nonzero_unlock_time: false,
     not_relayed: false,
     overspend: false,
     reason: '',
