@@ -21,6 +21,7 @@ const LAYERS: Record<string, number> = {
   digest: 0, // HTTP Digest, which the harness's clients and the simulated servers both speak
   rpc: 1,
   process: 1,
+  network: 1, // the links between a testnet's nodes: TCP proxies saltnet owns
   sim: 1,
   snapshot: 2,
   install: 2,

@@ -11,6 +11,7 @@ import { downCommand } from './down.js';
 import { fundCommand } from './fund.js';
 import { installCommand } from './install.js';
 import { mineCommand } from './mine.js';
+import { healCommand, linkCommand, partitionCommand, syncCommand } from './network.js';
 import { recordCommand } from './record.js';
 import { reproCommand } from './repro.js';
 import { runCommand } from './run.js';
@@ -51,6 +52,10 @@ export function saltnetCli(args: string[], o: { parseOnly?: boolean } = {}): Arg
     automineCommand,
     fundCommand,
     uiCommand,
+    partitionCommand,
+    healCommand,
+    linkCommand,
+    syncCommand,
     doctorCommand,
     runCommand,
     diffCommand,
@@ -64,7 +69,7 @@ export function saltnetCli(args: string[], o: { parseOnly?: boolean } = {}): Arg
   return y
     .demandCommand(
       1,
-      'say what to do: saltnet up | down | status | mine | automine | fund | ui | run | diff | repro | record | cache | snapshot | install | doctor',
+      'say what to do: saltnet up | down | status | mine | automine | fund | ui | partition | heal | link | sync | run | diff | repro | record | cache | snapshot | install | doctor',
     )
     .strict()
     .fail((msg, err) => {

@@ -17,6 +17,10 @@ export interface ReadySummary {
   /** How blocks come without `saltnet mine` (absent in the line of an older saltnet). */
   automine?: AutomineMode;
   daemon: { url: string; pid: number; dataDir: string; log: string; ports: Testnet['daemon']['ports'] };
+  /** Every node (n0 is `daemon`), each with its RPC, pid, data dir, log and ports. */
+  nodes: { name: string; url: string; pid: number; dataDir: string; log: string; ports: Testnet['daemon']['ports'] }[];
+  /** The links between the nodes (none for one node). */
+  links: ReturnType<Testnet['links']>;
   wallet: {
     url: string;
     pid: number;
@@ -53,6 +57,15 @@ export function summary(t: Testnet): ReadySummary {
       log: t.daemon.logFile,
       ports: t.daemon.ports,
     },
+    nodes: t.nodes.map((n) => ({
+      name: n.name,
+      url: n.url,
+      pid: n.pid,
+      dataDir: n.dataDir,
+      log: n.logFile,
+      ports: n.ports,
+    })),
+    links: t.links(),
     wallet: {
       url: t.wallet.url,
       pid: t.wallet.pid,
@@ -95,7 +108,12 @@ export function humanReady(s: ReadySummary, stop: string): string {
     `  chain state  ${SNAPSHOT_WORDS[s.snapshot.status]}${s.snapshot.key ? ` (${s.snapshot.key})` : ''}`,
     `  mining       ${miningWords(s)}`,
     ...(s.automine ? [`  automine     ${describeMode(s.automine)}`] : []),
-    `  daemon RPC   ${s.daemon.url}   (data dir ${s.daemon.dataDir})`,
+    ...(s.nodes.length > 1
+      ? s.nodes.map((n) => `  node ${n.name.padEnd(7)} ${n.url}   (pid ${n.pid}, data dir ${n.dataDir})`)
+      : [`  daemon RPC   ${s.daemon.url}   (data dir ${s.daemon.dataDir})`]),
+    ...(s.links.length
+      ? [`  links        ${s.links.map((l) => l.link).join(', ')}: all open (saltnet partition / heal)`]
+      : []),
     `  wallet RPC   ${s.wallet.url}   (wallet ${s.wallet.file})`,
     `  address      ${s.wallet.address}`,
     ...(s.wallet.addresses.carrot ? [`  CN address   ${s.wallet.addresses.cn}`] : []),

@@ -249,6 +249,17 @@ export const KEY_TABLE = [
     describe: '`up` serves the explorer: a page on 127.0.0.1 with the chain, pool, tokens, wallets and programs, live',
   },
   {
+    key: 'nodes',
+    testnet: 'up',
+    schema: ranged(NUMBER_RULES.nodes),
+    number: NUMBER_RULES.nodes,
+    expected: describeRule(NUMBER_RULES.nodes),
+    flag: 'nodes',
+    default: 1,
+    describe:
+      'daemons n0, n1, … on 127.0.0.1, joined to each other through links saltnet owns (saltnet partition / heal); a scenario asks for its own with nodes:',
+  },
+  {
     key: 'timeoutFactor',
     testnet: 'any',
     global: true,

@@ -6,8 +6,10 @@ import type {
   AutomineBody,
   FundAnswer,
   FundBody,
+  LinkBody,
   MineAnswer,
   MineBody,
+  NetworkAnswer,
   SaveAnswer,
   UiAnswer,
   UiBody,
@@ -15,7 +17,15 @@ import type {
 import { TOKEN_HEADER, type ControlInfo } from './server.js';
 
 export type { ControlInfo } from './server.js';
-export type { AutomineAnswer, FundAnswer, MineAnswer, SaveAnswer, UiAnswer } from './routes.js';
+export type {
+  AutomineAnswer,
+  FundAnswer,
+  LinkBody,
+  MineAnswer,
+  NetworkAnswer,
+  SaveAnswer,
+  UiAnswer,
+} from './routes.js';
 
 async function ask<T>(control: ControlInfo, path: string, body: unknown, what: string): Promise<T> {
   let token: string;
@@ -62,4 +72,24 @@ export function requestFund(control: ControlInfo, body: FundBody): Promise<FundA
 /** Ask a running `saltnet up` to serve its explorer (once; later asks get the same page); answers its address. */
 export function requestUi(control: ControlInfo, body: UiBody = {}): Promise<UiAnswer> {
   return ask(control, '/ui', body, 'start the explorer');
+}
+
+/** Ask a running `saltnet up` to cut the links between groups of nodes (and open those within them). */
+export function requestPartition(control: ControlInfo, groups: string[][]): Promise<NetworkAnswer> {
+  return ask(control, '/partition', { groups }, 'partition the nodes');
+}
+
+/** Ask a running `saltnet up` to open every link. */
+export function requestHeal(control: ControlInfo): Promise<NetworkAnswer> {
+  return ask(control, '/heal', {}, 'heal the links');
+}
+
+/** Ask a running `saltnet up` to change one link (cut, drop, open; delay). */
+export function requestLink(control: ControlInfo, body: LinkBody): Promise<NetworkAnswer> {
+  return ask(control, '/link', body, 'change the link');
+}
+
+/** Ask a running `saltnet up` to bring its nodes to one top (per group) and its wallets to their nodes' heights. */
+export function requestSync(control: ControlInfo): Promise<NetworkAnswer> {
+  return ask(control, '/sync', {}, 'sync the nodes');
 }

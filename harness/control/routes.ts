@@ -1,4 +1,6 @@
 // What the control endpoint of a running `saltnet up` does: one entry per request.
+import type { LinkInfo } from '../network/links.js';
+import { LINK_MODES, type LinkMode } from '../network/proxy.js';
 import { summarize, type SnapshotSummary } from '../snapshot/manifest.js';
 import { MAX_HEIGHT } from '../limits.js';
 import type { AutomineChange, AutomineMode } from '../testnet/automine.js';
@@ -25,6 +27,21 @@ export interface MineBody {
   blocks?: number;
   to?: number;
   sync?: boolean;
+  /** The node that mines (default n0). */
+  node?: string;
+}
+
+/** The network after a partition, a heal or a link change. */
+export interface NetworkAnswer {
+  groups: string[][];
+  links: LinkInfo[];
+}
+
+export interface LinkBody {
+  a: string;
+  b: string;
+  mode?: LinkMode;
+  delayMs?: number;
 }
 
 export interface MineAnswer {
@@ -65,6 +82,33 @@ export interface UiAnswer {
 const field = (body: unknown, key: string): unknown =>
   body !== null && typeof body === 'object' ? (body as Record<string, unknown>)[key] : undefined;
 
+const network = (t: Testnet): NetworkAnswer => ({ groups: t.groups(), links: t.links() });
+
+/** The groups of a partition request: a list of lists of node names. */
+function groupsOf(body: unknown): string[][] {
+  const g = field(body, 'groups');
+  if (!Array.isArray(g) || !g.every((x) => Array.isArray(x) && x.every((n) => typeof n === 'string')))
+    throw new Error('groups must be a list of lists of node names, e.g. [["n0"], ["n1", "n2"]]');
+  return g as string[][];
+}
+
+function linkOf(body: unknown): LinkBody {
+  const [a, b, mode, delayMs] = ['a', 'b', 'mode', 'delayMs'].map((k) => field(body, k));
+  if (typeof a !== 'string' || typeof b !== 'string') throw new Error('a link is named by its two nodes: a and b');
+  if (mode !== undefined && !LINK_MODES.includes(mode as LinkMode))
+    throw new Error(`mode must be one of ${LINK_MODES.join(', ')}`);
+  if (
+    delayMs !== undefined &&
+    (typeof delayMs !== 'number' || !Number.isInteger(delayMs) || delayMs < 0 || delayMs > 600_000)
+  )
+    throw new Error('delayMs must be a whole number of milliseconds from 0 to 600000');
+  return {
+    a,
+    b,
+    ...(mode !== undefined ? { mode: mode as LinkMode } : {}),
+    ...(delayMs !== undefined ? { delayMs } : {}),
+  };
+}
 export const CONTROL_ROUTES: Record<string, ControlRoute> = {
   '/snapshot': {
     busy: 'saving a snapshot',
@@ -81,13 +125,18 @@ export const CONTROL_ROUTES: Record<string, ControlRoute> = {
       const to = field(body, 'to');
       const blocks = field(body, 'blocks');
       const what: MineRequest = typeof to === 'number' ? { to } : { blocks: typeof blocks === 'number' ? blocks : 1 };
-      const start = await t.height();
+      const node = field(body, 'node');
+      // On a partitioned testnet the node that mines may stand elsewhere than n0.
+      const miner = typeof node === 'string' ? t.nodes.find((n) => n.name === node) : undefined;
+      if (typeof node === 'string' && !miner)
+        throw new Error(`no node named ${node}: this testnet has ${t.nodes.map((n) => n.name).join(', ')}`);
+      const start = await (miner ? miner.client.height() : t.height());
       const target = mineTarget(what, start);
       if (target > MAX_HEIGHT)
         throw new Error(`mining to height ${target} would pass height ${MAX_HEIGHT}, the highest saltnet mines to`);
       if (target <= start) return { height: start, synced: [], already: true };
       const sync = field(body, 'sync') !== false;
-      const height = await t.mine(what, { sync });
+      const height = await t.mine(what, { sync, ...(typeof node === 'string' ? { node } : {}) });
       return { height, synced: sync ? [...t.wallets().keys()] : [] };
     },
   },
@@ -120,6 +169,35 @@ export const CONTROL_ROUTES: Record<string, ControlRoute> = {
         throw new Error(`amount must be atomic units as a string of digits, got ${JSON.stringify(amount)}`);
       if (asset !== undefined && typeof asset !== 'string') throw new Error('asset must be a string');
       return t.fund({ address, amount: BigInt(amount), ...(asset ? { asset } : {}) });
+    },
+  },
+  '/partition': {
+    busy: 'partitioning the nodes',
+    async run(t, body): Promise<NetworkAnswer> {
+      await t.partition(groupsOf(body));
+      return network(t);
+    },
+  },
+  '/heal': {
+    busy: 'healing the links',
+    async run(t): Promise<NetworkAnswer> {
+      await t.heal();
+      return network(t);
+    },
+  },
+  '/link': {
+    busy: 'changing a link',
+    async run(t, body): Promise<NetworkAnswer> {
+      const { a, b, ...state } = linkOf(body);
+      await t.setLink(a, b, state);
+      return network(t);
+    },
+  },
+  '/sync': {
+    busy: 'syncing the nodes and wallets',
+    async run(t): Promise<NetworkAnswer> {
+      await t.sync();
+      return network(t);
     },
   },
 };

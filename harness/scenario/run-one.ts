@@ -112,6 +112,12 @@ async function runSteps(s: Scenario, run: Run, o: RunnerOptions, result: Scenari
   // The clients wait out a crash of the program behind them (it is restarted) and repeat what is safe to repeat.
   const daemon = createDaemonClient(t.daemon.url, { onExchange: onExchange('daemon'), recover: t.daemon.recover });
   run.endpoints.push(daemon.endpoint);
+  const nodes = new Map([['n0', daemon]]);
+  for (const n of t.nodes.slice(1)) {
+    const c = createDaemonClient(n.url, { onExchange: onExchange(`daemon:${n.name}`), recover: n.recover });
+    run.endpoints.push(c.endpoint);
+    nodes.set(n.name, c);
+  }
   const wallets = new Map<string, ScenarioWallet>();
   for (const [name, handle] of handles) {
     const client = createWalletClient(handle.url, {
@@ -127,6 +133,7 @@ async function runSteps(s: Scenario, run: Run, o: RunnerOptions, result: Scenari
     testnet: t,
     spec: t.backend.spec,
     daemon,
+    nodes,
     wallets,
     scope: { [UNIQUE_SEED]: s.name },
     metadata: async () => (run.metadata ??= await startMetadataServer()),

@@ -6,7 +6,10 @@ import type { DaemonClient } from '../rpc/daemon.js';
 import { binaryVersion, type ResolvedBackend } from './binaries.js';
 import { saveChain, type ChainSpec } from './chain-cache.js';
 import type { DaemonHandle } from './daemon.js';
-import { addressAt, type MiningAddresses } from './mining.js';
+import type { MiningAddresses } from './mining.js';
+import type { NodeSet } from './nodes.js';
+import { testnetObject } from './object.js';
+import { unresponsive } from './run-kit.js';
 import type { Program, ProgramOptions } from './program.js';
 import type { RunEvents } from './events.js';
 import type { SnapshotInfo } from './state.js';
@@ -14,9 +17,6 @@ import type { MiningInfo, Testnet, TestnetOptions } from './types.js';
 import type { WalletAddresses } from './wallet-setup.js';
 import type { WalletHandle, WalletSet } from './wallets.js';
 import type { FixedPorts } from './standard-ports.js';
-import { chainOps } from './chain-ops.js';
-
-export { mineOptions } from './chain-ops.js';
 
 /** A daemon's settings with the threads `mine` asks it for (the shape Testnet.mining shows). */
 export type Mining = MiningInfo;
@@ -47,6 +47,8 @@ export interface Run {
   programs: ProgramOptions;
   /** Keep a temporary workdir (and its logs) when the testnet stops, and say so in the run record for a reaper. */
   keepWorkdir(): void;
+  /** The daemons: n0 and, on a testnet of several nodes, the others and their links. */
+  nodes: NodeSet;
 }
 
 export interface Daemon {
@@ -73,15 +75,6 @@ export interface Parts {
   snapshot: SnapshotInfo;
 }
 
-/** The programs that do not answer now, each with its pid and why. */
-function unresponsive(p: Parts): string[] {
-  const d = p.daemon.program;
-  return [
-    ...(d.unresponsive ? [`daemon (pid ${d.pid}) is not answering: ${d.unresponsive.reason}`] : []),
-    ...p.wallets.unresponsive(),
-  ];
-}
-
 /** Stopping and starting every program together, for saves, checkpoints and reverts. */
 export interface StateOps {
   whileStopped<T>(why: string, fn: () => Promise<T>): Promise<T>;
@@ -93,11 +86,10 @@ function stateOps(run: Run, p: Parts): StateOps {
   /** Every process stopped (wallets stored first); what did not stop cleanly: the state on disk is whole without. */
   const stopProcesses = async (): Promise<string[]> => {
     const problems = await wallets.stopAll();
-    const d = await daemon.program.stop();
-    return d ? [...problems, `${daemon.program.name}: ${d}`] : problems;
+    return [...problems, ...(await run.nodes.stopAll())];
   };
   const startProcesses = async (): Promise<void> => {
-    await daemon.program.start();
+    await run.nodes.startAll();
     await wallets.startAll();
     p.writeLogin();
   };
@@ -126,7 +118,7 @@ function stateOps(run: Run, p: Parts): StateOps {
   };
   const saveState = async (cdir: string, key: string): Promise<Manifest> => {
     // Refused at once when a program does not answer: its wallet cannot be stored, and stopping it would only wait.
-    const silent = unresponsive(p);
+    const silent = unresponsive(run, p);
     if (silent.length) throw new Error(`cannot save the state: ${silent.join('; ')}`);
     const height = await daemon.client.height();
     const version = await binaryVersion(run.backend.paths.daemon).catch(() => undefined);
@@ -152,7 +144,13 @@ function stateOps(run: Run, p: Parts): StateOps {
 export function assemble(
   run: Run,
   p: Parts,
-): { saveBuilt(): Promise<void>; setPrefix(prefix: SnapshotInfo['prefix']): void; finish(height: number): Testnet } {
+): {
+  saveBuilt(): Promise<void>;
+  setPrefix(prefix: SnapshotInfo['prefix']): void;
+  /** The chain built on n0 alone copied to the other nodes (all stopped meanwhile), which then start as a network. */
+  network(): Promise<void>;
+  finish(height: number): Testnet;
+} {
   const ops = stateOps(run, p);
   let snapshot = p.snapshot;
   const saveBuilt = async (): Promise<void> => {
@@ -173,74 +171,7 @@ export function assemble(
   const setPrefix = (prefix: SnapshotInfo['prefix']): void => {
     snapshot = { ...snapshot, ...(prefix ? { prefix } : {}) };
   };
-  return { saveBuilt, setPrefix, finish: (height) => testnetObject(run, p, ops, height, () => snapshot) };
-}
-
-function testnetObject(run: Run, p: Parts, ops: StateOps, height: number, snapshot: () => SnapshotInfo): Testnet {
-  const { daemon, wallets, main } = p;
-  const d = daemon.program;
-  const chain = chainOps(run, p, ops);
-  let stopped = false;
-  const stop = async (): Promise<void> => {
-    if (stopped) return;
-    stopped = true;
-    await chain.stopAutomine();
-    // What does not answer goes first, at once: a wallet waiting on a frozen daemon then hears of it and stops too.
-    for (const prog of [d, ...wallets.programs()]) if (prog.unresponsive) await prog.stop();
-    await wallets.closeClients();
-    await daemon.client.close().catch(() => undefined);
-    await run.sup.stopAll();
-  };
-  const { stopAutomine: _stop, ...operations } = chain;
-  return {
-    backend: run.backend,
-    workdir: run.workdir,
-    runId: run.sup.runId,
-    supervisor: run.sup,
-    daemon: {
-      url: d.current.url,
-      client: daemon.client,
-      dataDir: d.current.dataDir,
-      logFile: d.current.logFile,
-      ports: d.current.ports,
-      recover: d.recover,
-      get pid() {
-        return d.current.proc.pid;
-      },
-    },
-    wallet: Object.defineProperty({ ...main, address: addressAt(run.backend.spec, main.addresses, height) }, 'pid', {
-      get: () => main.pid,
-      enumerable: true,
-    }) as Testnet['wallet'],
-    miner: { addresses: p.minerAddresses },
-    get snapshot() {
-      return snapshot();
-    },
-    mining: { ...run.serve },
-    phases: run.phases,
-    readyHeight: height,
-    height: () => daemon.client.height(),
-    health: async () => ({ [d.name]: await d.health(), ...(await wallets.health()) }),
-    crashes: () => [...d.crashes, ...wallets.crashes()],
-    unresponsive: () => unresponsive(p),
-    recoverUnresponsive: async () => {
-      const done: string[] = [];
-      for (const prog of [d, ...wallets.programs()]) if (await prog.recoverIfUnresponsive()) done.push(prog.name);
-      return done;
-    },
-    ...operations,
-    addWallet: (name: string) => wallets.add(name),
-    wallets: () => wallets.handles(),
-    removeWallet: (name: string) => wallets.remove(name),
-    restart: async (what, walletName = 'main') => {
-      if (what === 'daemon') await d.restart();
-      else await wallets.restart(walletName);
-    },
-    onEvent: (listener) => run.events.on(listener),
-    get failure() {
-      return run.events.failure;
-    },
-    stop,
-    [Symbol.asyncDispose]: stop,
-  };
+  const network = (): Promise<void> =>
+    ops.whileStopped('while copying the chain to the other nodes', () => run.nodes.network());
+  return { saveBuilt, setPrefix, network, finish: (height) => testnetObject(run, p, ops, height, () => snapshot) };
 }

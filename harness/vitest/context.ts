@@ -1,10 +1,10 @@
 // What the global setup hands to the test workers through vitest's provide/inject: plain JSON
 // (strings, numbers, booleans), because vitest sends it to every worker process. Everything a
 // worker needs to reach the testnet, and to start wallet RPC processes of its own, is here.
+import type { ControlInfo } from '../control/client.js';
 import { fundingAsset } from '../testnet/backends.js';
 import type { BackendName } from '../testnet/backends.js';
 import type { Testnet } from '../testnet/testnet.js';
-import type { ControlInfo } from '../control/client.js';
 
 /** The CN (or only) address and, on Salvium, the Carrot one. */
 export interface ContextAddresses {
@@ -46,7 +46,12 @@ export interface SaltnetContext {
   mining?: { difficulty: number; threads: number };
   /** The global setup's timeout factor: workers scale their deadlines the same way. */
   timeoutFactor: number;
-  /** The testnet's control endpoint (automine and the faucet run in the process that owns the testnet). */
+  /** A testnet of several nodes (`nodes: 2` or more): each node's daemon, n0 first. */
+  nodes?: { name: string; url: string }[];
+  /**
+   * The testnet's control endpoint: automine and the faucet (and, with several nodes, partitions and heals) run in the
+   * process that owns the testnet.
+   */
   control?: ControlInfo;
 }
 
@@ -89,6 +94,7 @@ export function contextOf(t: Testnet, timeoutFactor: number, control?: ControlIn
     mining: { difficulty: t.mining.difficulty, threads: t.mining.threads },
     timeoutFactor,
     ...(control ? { control: { url: control.url, tokenFile: control.tokenFile } } : {}),
+    ...(t.nodes.length > 1 ? { nodes: t.nodes.map((n) => ({ name: n.name, url: n.url })) } : {}),
   };
 }
 

@@ -9,6 +9,7 @@ import { backendSpec } from '../testnet/backends.js';
 import { mineTo } from '../testnet/mining.js';
 import { syncWallets } from '../testnet/sync.js';
 import { withChainLock } from './chain-lock.js';
+import { requestHeal, requestMine, requestPartition, requestSync } from '../control/client.js';
 import { checkContext, type SaltnetContext } from './context.js';
 import { requestAutomine, requestFund } from '../control/client.js';
 import type { AutomineChange, AutomineMode } from '../testnet/automine.js';
@@ -72,6 +73,38 @@ export async function mine(context: SaltnetContext, blocks = 1, o: { sync?: bool
       timeoutMs: scaled(120_000),
     });
   return height;
+}
+
+/** The control endpoint of a testnet of several nodes, or a clear error. */
+function nodesControl(c: SaltnetContext, what: string): NonNullable<SaltnetContext['control']> {
+  if (!c.nodes)
+    throw new Error(`${what}: this testnet has one node, n0 (set nodes: 2 or more in the saltnet config or the setup)`);
+  return controlOf(c, what);
+}
+
+/**
+ * Cut the links between groups of nodes and open those within each: `partition(ctx, [['n0'], ['n1', 'n2']])`. From
+ * then on each group mines its own chain (`mineOn`) until `heal`.
+ */
+export async function partition(context: SaltnetContext, groups: string[][]): Promise<void> {
+  await requestPartition(nodesControl(checkContext(context), 'partition'), groups);
+}
+
+/** Open every link again; `sync` then waits until the heavier chain has won on every node. */
+export async function heal(context: SaltnetContext): Promise<void> {
+  await requestHeal(nodesControl(checkContext(context), 'heal'));
+}
+
+/** Wait until the nodes of each group stand on one top block, then refresh every wallet of the testnet. */
+export async function sync(context: SaltnetContext): Promise<void> {
+  await requestSync(nodesControl(checkContext(context), 'sync'));
+}
+
+/** Mine `blocks` blocks on one node of several (its group gets them); returns that node's new height. */
+export async function mineOn(context: SaltnetContext, node: string, blocks = 1): Promise<number> {
+  const c = checkContext(context);
+  const res = await requestMine(nodesControl(c, 'mineOn'), { blocks, node });
+  return res.height;
 }
 
 export interface UseFreshWalletOptions extends FreshWalletOptions {

@@ -212,7 +212,13 @@ export function keysOf(k: KeysFile): WalletKeys {
     viewPublic: d ? toHex(d.viewPublicKey) : ZERO_KEY,
     address: d
       ? k.fromKeys.address
-      : encodeAddress({ network: 'testnet', family: 'cn', type: 'standard', spendPublicKey: zero, viewPublicKey: zero }),
+      : encodeAddress({
+          network: 'testnet',
+          family: 'cn',
+          type: 'standard',
+          spendPublicKey: zero,
+          viewPublicKey: zero,
+        }),
   };
   const carrotAddress = encodeAddress({
     network: 'testnet',
