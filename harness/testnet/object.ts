@@ -25,15 +25,7 @@ export function testnetObject(
   const { wallets, main } = p;
   const nodes = run.nodes;
   const n0 = nodes.handle(0);
-  const chain = chainOps(run, p, {
-    ...miningOf(run, p),
-    ...checkpointsOf(run, ops),
-    saveSnapshot: async (key: string) => {
-      // Refused before any program is stopped: a bad key must not cost the user their pids.
-      assertKey(key);
-      return ops.saveState(resolveCacheDir(run.opts.cacheDir ? { cacheDir: run.opts.cacheDir } : {}), key);
-    },
-  });
+  const chain = chainOps(run, p, innerOps(run, p, ops));
   const { stopAutomine, ...operations } = chain;
   let stopped = false;
   const stop = async (): Promise<void> => {
@@ -94,6 +86,19 @@ export function testnetObject(
     },
     stop,
     [Symbol.asyncDispose]: stop,
+  };
+}
+
+/** The chain operations before the chain lock: mining and syncing, checkpoints, snapshots. */
+function innerOps(run: Run, p: Parts, ops: StateOps): InnerOps {
+  return {
+    ...miningOf(run, p),
+    ...checkpointsOf(run, ops),
+    saveSnapshot: async (key: string) => {
+      // Refused before any program is stopped: a bad key must not cost the user their pids.
+      assertKey(key);
+      return ops.saveState(resolveCacheDir(run.opts.cacheDir ? { cacheDir: run.opts.cacheDir } : {}), key);
+    },
   };
 }
 

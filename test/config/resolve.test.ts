@@ -26,6 +26,7 @@ describe('built-in defaults', () => {
       mineOnTx: false,
       ports: 'random',
       ui: false,
+      nodes: 1,
       timeoutFactor: 1,
       snapshots: true,
       run: {
