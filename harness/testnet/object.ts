@@ -160,7 +160,8 @@ function miningOf(run: Run, p: Parts): Pick<InnerOps, 'mine' | 'sync'> {
   ): Promise<number> => {
     const i = nodeIndex(o.node ?? 'n0', nodes.count);
     const program = nodes.programs[i]!;
-    if (program.status !== 'running')
+    // A node restarting after a crash is waited for (its client recovers); a stopped or failed one cannot mine.
+    if (program.status === 'stopped' || program.status === 'failed')
       throw new Error(`${nodeName(i)} is not running (${program.status}): it cannot mine`);
     const before = program.crashes.length;
     try {
