@@ -180,7 +180,7 @@ function miningOf(run: Run, p: Parts): Pick<InnerOps, 'mine' | 'sync'> {
       if (!crash) throw err;
       const last = crash.tail.at(-1);
       throw new Error(
-        `${program.name} ${describeExit(crash.exit)} while mining${last ? ` (its last line: ${last})` : ''}; its log: ${crash.logFile}`,
+        `the ${program.name} ${describeExit(crash.exit)} while mining${last ? ` (its last line: ${last})` : ''}; its log: ${crash.logFile}`,
         { cause: err },
       );
     }
