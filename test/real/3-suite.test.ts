@@ -67,5 +67,5 @@ describeReal('every example scenario on real Salvium and on the simulator', () =
     expect(r.exitCode, r.all).toBe(0);
     expect(report.ok).toBe(true);
     expect(report.summary.scenarios).toBeGreaterThanOrEqual(14);
-  });
+  }, 1_500_000); // 33 examples, four of them on two nodes: over the tier's 15 minutes a file
 });
