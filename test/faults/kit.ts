@@ -240,6 +240,22 @@ export class FaultContext {
     return p as number;
   }
 
+  /** The pid of a program of the run once it has one (a program that starts during `up`), polled every 10 ms. */
+  waitPid(program: string, ms = 30_000): Promise<number> {
+    return until(
+      `the ${program}`,
+      () => {
+        try {
+          return this.pid(program);
+        } catch {
+          return undefined;
+        }
+      },
+      ms,
+      10,
+    );
+  }
+
   /** A path saltnet reported: it must be under the case's folder (or one the case named). */
   inside(path: string, also: string[] = []): void {
     const abs = resolve(path);

@@ -133,18 +133,7 @@ export const FREEZE_CASES: FaultCase[] = [
     async run(ctx) {
       // The daemon holds the CLI's first block request for 2 s: the CLI is under way when it freezes.
       const u = ctx.start([], { env: { ...BUILD(ctx), SALTNET_SIM_TEST_STALL: '/getblocks.bin:2000' } });
-      const pid = await until(
-        'the wallet CLI',
-        () => {
-          try {
-            return ctx.pid('wallet-cli-main');
-          } catch {
-            return undefined;
-          }
-        },
-        30_000,
-        10,
-      );
+      const pid = await ctx.waitPid('wallet-cli-main');
       signal(pid, 'SIGSTOP');
       try {
         await u.waitErr(new RegExp(`wallet-cli-main \\(pid ${pid}\\) is not answering: it is stopped`));
@@ -237,18 +226,7 @@ export const KILL_CASES: FaultCase[] = [
     kind: 'kill',
     async run(ctx) {
       const u = ctx.start([], { env: { ...BUILD(ctx), SALTNET_SIM_TEST_STALL: '/getblocks.bin:2000' } });
-      const pid = await until(
-        'the wallet CLI',
-        () => {
-          try {
-            return ctx.pid('wallet-cli-main');
-          } catch {
-            return undefined;
-          }
-        },
-        30_000,
-        10,
-      );
+      const pid = await ctx.waitPid('wallet-cli-main');
       signal(pid, 'SIGKILL');
       const exit = await u.exit(60_000);
       expect(exit.code).toBe(1);
