@@ -1,26 +1,18 @@
 // The automine step: `automine: on` and a transfer is confirmed with no mine step (the scenario only
 // waits, as an app would); the answer is the mode; `off` and a transfer then stays in the pool; and
 // after the scenario the testnet's automine is back as it was (manual), for the next scenario.
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { runFiles } from '../../harness/scenario/runner.js';
 import type { ScenarioResult } from '../../harness/scenario/types.js';
+import { outcomeOf, runScenarioTexts } from '../helpers/scenarios.js';
 import { cleanup, tempDir } from '../helpers/sim.js';
 
 let dir: string;
 let results: Map<string, ScenarioResult>;
 
-const scenario = (name: string, body: string): string => {
-  const f = join(dir, `${name.replace(/\W+/g, '-')}.yaml`);
-  writeFileSync(f, `name: ${name}\n${body}`);
-  return f;
-};
-
 beforeAll(async () => {
   dir = tempDir('saltnet-step-automine-');
-  const files = [
-    scenario(
+  results = await runScenarioTexts(dir, [
+    [
       'automine on confirms a transfer with no mine step',
       `requires: { height: 1201, unlocked: { SAL1: 3 SAL1 } }
 wallets: { bob: {} }
@@ -42,32 +34,20 @@ steps:
     expect: { result.tx_hashes: { contains: "\${second}" } }
   - automine: on
 `,
-    ),
-    scenario(
+    ],
+    [
       'the next scenario finds automine manual again',
       `requires: { height: 1201 }
 steps:
   - automine: { block_time: 0 }
     expect: { result: { mine_on_tx: false, block_time: 0 } }
 `,
-    ),
-  ];
-  const r = await runFiles(files, {
-    backend: 'sim',
-    isolation: 'shared',
-    workers: 1,
-    bail: false,
-    artifactsRoot: join(dir, 'artifacts'),
-    log: () => undefined,
-  });
-  results = new Map(r.map((x) => [x.name, x]));
+    ],
+  ]);
 }, 300_000);
 afterAll(() => cleanup(dir));
 
-const outcome = (name: string): string => {
-  const r = results.get(name)!;
-  return r.status === 'passed' ? 'passed' : `${r.status}: ${r.failure?.message} ${r.failure?.actual ?? ''}`;
-};
+const outcome = (name: string): string => outcomeOf(results, name);
 
 it('automine: on confirms a transfer no step mined; off leaves the next one in the pool', () => {
   expect(outcome('automine on confirms a transfer with no mine step')).toBe('passed');
