@@ -146,7 +146,7 @@ async function main(): Promise<void> {
     const size = folderSize(out);
     const steps = results.reduce((n, r) => n + r.steps.length, 0);
     say(
-      `record-conformance: wrote ${shown}: ${m.scenarios.length} scenarios, ${steps} steps, ${size.files} files, ${(size.bytes / 1024).toFixed(0)} KiB; Salvium ${rpcVersion(results) ?? program.program}; the run took ${secs} s`,
+      `record-conformance: wrote ${shown}: ${m.scenarios.length} scenarios (${results.length} recorded now, ${steps} steps), ${size.files} files, ${(size.bytes / 1024).toFixed(0)} KiB; Salvium ${rpcVersion(results) ?? program.program}; the run took ${secs} s`,
     );
   } finally {
     if (!keep) rmSync(artifacts, { recursive: true, force: true });
