@@ -34,6 +34,11 @@ export default tseslint.config(
     },
   },
   {
+    // The explorer's page runs in the browser (harness/ui/page).
+    files: ['harness/ui/page/**/*.js'],
+    languageOptions: { globals: globals.browser, sourceType: 'script' },
+  },
+  {
     // Tests read JSON answers of arbitrary shape.
     files: ['test/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

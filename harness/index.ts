@@ -11,6 +11,9 @@ export { chainKey, CHEAP_DIFFICULTY, type ChainSpec, type PrefixMode } from './t
 /** Import a chain state archive: every file checked, the key computed again, the height read from the chain. */
 export { importChainSnapshot as importSnapshot } from './testnet/chain-check.js';
 export type { MiningInfo, MiningOptions } from './testnet/types.js';
+export { describeMode as describeAutomine, type AutomineMode, type AutomineChange } from './testnet/automine.js';
+export { FaucetError, type FundRequest, type FundResult } from './testnet/faucet.js';
+export { PortsTakenError, type PortHolder } from './process/port-holder.js';
 export { fixtureWallet, FIXTURE_WALLETS_DIR, type FixtureWallet } from './testnet/fixture-wallets.js';
 export {
   cacheDir,

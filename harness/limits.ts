@@ -26,6 +26,15 @@ export const MIN_TIMEOUT_FACTOR = 0.1;
 /** The most scenario workers (`--workers`): each runs a testnet of its own. */
 export const MAX_WORKERS = 64;
 
+/** The longest automine block time (`--block-time`, seconds): a day. */
+export const MAX_BLOCK_TIME = 86_400;
+
+/**
+ * The most nodes of one testnet (`--nodes`, a scenario's `nodes`): every pair is joined by a link of two proxies, and
+ * each real node is a salviumd of its own (~300 MB).
+ */
+export const MAX_NODES = 8;
+
 /**
  * The most an imported snapshot archive may hold, uncompressed (`saltnet snapshot load`, importSnapshot): a real
  * Salvium chain state at height 1201 is about 3 MiB, so this leaves room for chains of 100000 blocks and refuses a

@@ -1,4 +1,4 @@
-// `npm run record-conformance -- [--bin-dir D] [--cache-dir D] [--out DIR] [--allow-failures]`:
+// `npm run record-conformance -- [--bin-dir D] [--cache-dir D] [--out DIR] [--only GLOB]… [--allow-failures]`:
 // run every example scenario (scenarios/*.yaml) on the real Salvium programs at difficulty 1, with
 // the scenario runner, each on a testnet of its own in the chain state saltnet builds itself
 // (restored from the chain-state cache when it holds it), and write the results as a recording
@@ -7,11 +7,14 @@
 // the simulator to, and what `saltnet diff --against` compares with. For a new Salvium release,
 // run it with the new programs: it writes a new folder beside the old one (the same release: the
 // folder is replaced). A run where any scenario failed or errored is not written (each one is
-// listed) unless --allow-failures.
+// listed) unless --allow-failures. With --only (a glob of scenario files, repeatable) only those
+// are run, and the recording's other scenarios are kept from the folder as it is (the same programs
+// only): a new or changed example is recorded without running the whole corpus again.
 //
 // The programs: --bin-dir, else SALTNET_BIN_DIR or ../shared/salvium/ (scripts/real-binaries.ts).
 // The cache: --cache-dir, else SALTNET_CACHE_DIR, else ~/.cache/saltnet.
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import picomatch from 'picomatch';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,12 +34,13 @@ const DIFFICULTY = 1;
 const ISOLATION = 'fresh';
 const say = (line: string): void => void process.stderr.write(`${line}\n`);
 
-function options(): { binDir?: string; cacheDir?: string; out?: string; allowFailures: boolean } {
+function options(): { binDir?: string; cacheDir?: string; out?: string; only: string[]; allowFailures: boolean } {
   const { values } = parseArgs({
     options: {
       'bin-dir': { type: 'string' },
       'cache-dir': { type: 'string' },
       out: { type: 'string' },
+      only: { type: 'string', multiple: true },
       'allow-failures': { type: 'boolean', default: false },
     },
     strict: true,
@@ -46,6 +50,7 @@ function options(): { binDir?: string; cacheDir?: string; out?: string; allowFai
     ...(values['bin-dir'] ? { binDir: values['bin-dir'] } : {}),
     ...(values['cache-dir'] ? { cacheDir: values['cache-dir'] } : {}),
     ...(values.out ? { out: values.out } : {}),
+    only: values.only ?? [],
     allowFailures: values['allow-failures'] === true,
   };
 }
@@ -83,7 +88,11 @@ async function main(): Promise<void> {
     );
   const out = resolve(o.out ?? join(root, 'fixtures', 'conformance', `salvium-${program.tag}`));
   const cacheDir = resolveCacheDir(o.cacheDir ? { cacheDir: o.cacheDir } : {});
-  const files = (await glob('scenarios/*.yaml', { cwd: root, absolute: true })).sort();
+  const every = (await glob('scenarios/*.yaml', { cwd: root, absolute: true })).sort();
+  const chosen = picomatch(o.only.length ? o.only : ['**']);
+  const files = every.filter((f) => chosen(relative(root, f)));
+  if (!files.length) throw new Error(`no scenario in scenarios/ matches --only ${o.only.join(' ')}`);
+  const keepFrom = o.only.length && existsSync(out) ? { keepFrom: out } : {};
   say(
     `record-conformance: ${files.length} scenarios on ${program.program} (${binDir}), difficulty ${DIFFICULTY}, isolation ${ISOLATION}, cache ${cacheDir}`,
   );
@@ -132,11 +141,12 @@ async function main(): Promise<void> {
       isolation: ISOLATION,
       saltnetVersion,
       recordedWith: rerun,
+      ...keepFrom,
     });
     const size = folderSize(out);
     const steps = results.reduce((n, r) => n + r.steps.length, 0);
     say(
-      `record-conformance: wrote ${shown}: ${m.scenarios.length} scenarios, ${steps} steps, ${size.files} files, ${(size.bytes / 1024).toFixed(0)} KiB; Salvium ${rpcVersion(results) ?? program.program}; the run took ${secs} s`,
+      `record-conformance: wrote ${shown}: ${m.scenarios.length} scenarios (${results.length} recorded now, ${steps} steps), ${size.files} files, ${(size.bytes / 1024).toFixed(0)} KiB; Salvium ${rpcVersion(results) ?? program.program}; the run took ${secs} s`,
     );
   } finally {
     if (!keep) rmSync(artifacts, { recursive: true, force: true });

@@ -21,10 +21,12 @@ const LAYERS: Record<string, number> = {
   digest: 0, // HTTP Digest, which the harness's clients and the simulated servers both speak
   rpc: 1,
   process: 1,
+  network: 1, // the links between a testnet's nodes: TCP proxies saltnet owns
   sim: 1,
   snapshot: 2,
   install: 2,
   testnet: 3,
+  ui: 3.5, // the explorer: a page over a running testnet's RPCs (the control endpoint and the CLI start it)
   config: 4,
   control: 4, // the control endpoint of a running `up`: over the testnet
   scenario: 4,

@@ -16,6 +16,7 @@ interface MineArgs {
   blocks?: number;
   to?: number;
   run?: string;
+  node?: string;
 }
 
 export const mineCommand: CommandModule<object, MineArgs> = {
@@ -26,6 +27,10 @@ export const mineCommand: CommandModule<object, MineArgs> = {
       .positional('blocks', numberOption('blocks', NUMBER_RULES.blocks, 'how many blocks', true))
       .option('to', numberOption('to', NUMBER_RULES.height, 'mine until this height'))
       .option('run', { type: 'string', describe: 'which run, when several are up' })
+      .option('node', {
+        type: 'string',
+        describe: 'the node that mines (saltnet up --nodes N: n0 to n<N-1>; default n0)',
+      })
       .check((a) => {
         if (a.blocks === undefined && a.to === undefined)
           throw new Error('say how far: `saltnet mine 10` or `saltnet mine --to 1300`');
@@ -41,14 +46,20 @@ async function mine(argv: MineArgs): Promise<void> {
   const info = runInfo(r);
   if (!info.daemon || !info.addresses || !info.backend)
     throw new Error(`run ${r.runId} is still starting; try again when \`saltnet up\` says it is up`);
+  const node = info.nodes?.find((n) => n.name === (argv.node ?? 'n0'));
+  if (argv.node !== undefined && !node)
+    throw new Error(
+      `no node named ${argv.node}: run ${r.runId} has ${(info.nodes ?? [{ name: 'n0' }]).map((n) => n.name).join(', ')}`,
+    );
   // The testnet's own process mines and then syncs every wallet it owns: asked first, so that a daemon that does not
   // answer is reported at once (the testnet knows it) instead of a wait on it from here.
   if (info.control) {
-    const res = await requestMine(info.control, argv.to !== undefined ? { to: argv.to } : { blocks: argv.blocks ?? 1 });
+    const how = argv.to !== undefined ? { to: argv.to } : { blocks: argv.blocks ?? 1 };
+    const res = await requestMine(info.control, { ...how, ...(argv.node ? { node: argv.node } : {}) });
     process.stdout.write(res.already ? `already at height ${res.height}\n` : `height ${res.height}\n`);
     return;
   }
-  const daemon = createDaemonClient(info.daemon);
+  const daemon = createDaemonClient(node?.url ?? info.daemon);
   let target: number;
   try {
     const start = await daemon.height();

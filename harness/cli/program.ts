@@ -3,18 +3,22 @@
 import yargs, { type Argv, type CommandModule } from 'yargs';
 import { CONFIG_OPTION, configOption } from '../config/yargs.js';
 import { applyConfig } from './config.js';
+import { automineCommand } from './automine.js';
 import { cacheCommand } from './cache.js';
 import { diffCommand } from './diff.js';
 import { doctorCommand } from './doctor.js';
 import { downCommand } from './down.js';
+import { fundCommand } from './fund.js';
 import { installCommand } from './install.js';
 import { mineCommand } from './mine.js';
+import { healCommand, linkCommand, partitionCommand, syncCommand } from './network.js';
 import { recordCommand } from './record.js';
 import { reproCommand } from './repro.js';
 import { runCommand } from './run.js';
 import { snapshotCommand } from './snapshot.js';
 import { statusCommand } from './status.js';
 import { upCommand } from './up.js';
+import { uiCommand } from './ui.js';
 
 /** Thrown instead of running a command when the line is only checked (`parseOnly`). */
 export class ParsedOnly extends Error {
@@ -45,6 +49,13 @@ export function saltnetCli(args: string[], o: { parseOnly?: boolean } = {}): Arg
     downCommand,
     statusCommand,
     mineCommand,
+    automineCommand,
+    fundCommand,
+    uiCommand,
+    partitionCommand,
+    healCommand,
+    linkCommand,
+    syncCommand,
     doctorCommand,
     runCommand,
     diffCommand,
@@ -58,7 +69,7 @@ export function saltnetCli(args: string[], o: { parseOnly?: boolean } = {}): Arg
   return y
     .demandCommand(
       1,
-      'say what to do: saltnet up | down | status | mine | run | diff | repro | record | cache | snapshot | install | doctor',
+      'say what to do: saltnet up | down | status | mine | automine | fund | ui | partition | heal | link | sync | run | diff | repro | record | cache | snapshot | install | doctor',
     )
     .strict()
     .fail((msg, err) => {

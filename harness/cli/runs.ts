@@ -14,6 +14,8 @@ export interface RunInfo {
   mining?: { difficulty: number; threads: number };
   /** The control endpoint of the `up` that owns the testnet. */
   control?: ControlInfo;
+  /** Every node (n0 is `daemon`). */
+  nodes?: { name: string; url: string; pid: number; dataDir: string }[];
 }
 
 export const runInfo = (r: RunRecord): RunInfo => (r.info ?? {}) as RunInfo;

@@ -71,6 +71,15 @@ function programLine(p: ProgramRow): string {
   return `  ${p.name} pid ${p.pid} ${what}${silent}${restarts}${crash}\n`;
 }
 
+async function heightAt(url: string): Promise<number | undefined> {
+  const c = createDaemonClient(url, { timeoutMs: 3000 });
+  try {
+    return await c.height().catch(() => undefined);
+  } finally {
+    await c.close();
+  }
+}
+
 async function status(argv: { json: boolean }): Promise<void> {
   const rows = [];
   const { runs, invalid } = scanRuns();
@@ -81,17 +90,17 @@ async function status(argv: { json: boolean }): Promise<void> {
     const programs = programRows(r);
     const state = runState(r, programs);
     let height: number | undefined;
-    if (info.daemon && state !== 'stale') {
-      const c = createDaemonClient(info.daemon, { timeoutMs: 3000 });
-      height = await c.height().catch(() => undefined);
-      await c.close();
-    }
+    if (info.daemon && state !== 'stale') height = await heightAt(info.daemon);
+    const nodes = [];
+    for (const n of info.nodes ?? [])
+      nodes.push({ ...n, height: state === 'stale' ? undefined : await heightAt(n.url) });
     rows.push({
       runId: r.runId,
       state,
       backend: info.backend,
       height,
       daemon: info.daemon,
+      nodes,
       wallet: info.wallet,
       addresses: info.addresses,
       workdir: info.workdir ?? r.workdir,
@@ -106,8 +115,12 @@ async function status(argv: { json: boolean }): Promise<void> {
   for (const r of rows) {
     const hint = r.state === 'stale' ? ' (its saltnet died: `saltnet down` reaps what it left)' : '';
     process.stdout.write(
-      `${r.runId}  ${r.state}${hint}  ${r.backend ?? '?'}  height ${r.height ?? '?'}\n  daemon ${r.daemon ?? '?'}\n  wallet ${r.wallet ?? '?'}\n  workdir ${r.workdir}\n`,
+      `${r.runId}  ${r.state}${hint}  ${r.backend ?? '?'}  height ${r.height ?? '?'}\n  daemon ${r.daemon ?? '?'}\n`,
     );
+    if (r.nodes.length > 1)
+      for (const n of r.nodes)
+        process.stdout.write(`  node ${n.name} ${n.url}  height ${n.height ?? '?'}  (data dir ${n.dataDir})\n`);
+    process.stdout.write(`  wallet ${r.wallet ?? '?'}\n  workdir ${r.workdir}\n`);
     for (const p of r.processes) process.stdout.write(programLine(p));
   }
 }

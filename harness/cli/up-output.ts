@@ -1,6 +1,7 @@
 // What `saltnet up` prints when the testnet is ready: one JSON line (`--json`), or the same facts
 // for people. `up --detach` prints them from the JSON line its background `up` wrote.
 import type { Testnet } from '../testnet/testnet.js';
+import { describeMode, type AutomineMode } from '../testnet/automine.js';
 
 export interface ReadySummary {
   event: 'ready';
@@ -13,7 +14,13 @@ export interface ReadySummary {
   height: number;
   snapshot: Testnet['snapshot'];
   mining: Testnet['mining'];
+  /** How blocks come without `saltnet mine` (absent in the line of an older saltnet). */
+  automine?: AutomineMode;
   daemon: { url: string; pid: number; dataDir: string; log: string; ports: Testnet['daemon']['ports'] };
+  /** Every node (n0 is `daemon`), each with its RPC, pid, data dir, log and ports. */
+  nodes: { name: string; url: string; pid: number; dataDir: string; log: string; ports: Testnet['daemon']['ports'] }[];
+  /** The links between the nodes (none for one node). */
+  links: ReturnType<Testnet['links']>;
   wallet: {
     url: string;
     pid: number;
@@ -27,6 +34,8 @@ export interface ReadySummary {
   phasesMs: Record<string, number>;
   /** `up --detach`: the pid of the `up` that owns the testnet in the background. */
   ownerPid?: number;
+  /** `up --ui`: the explorer's address. */
+  ui?: string;
 }
 
 export function summary(t: Testnet): ReadySummary {
@@ -40,6 +49,7 @@ export function summary(t: Testnet): ReadySummary {
     height: t.readyHeight,
     snapshot: t.snapshot,
     mining: t.mining,
+    automine: t.automine(),
     daemon: {
       url: t.daemon.url,
       pid: t.daemon.pid,
@@ -47,6 +57,15 @@ export function summary(t: Testnet): ReadySummary {
       log: t.daemon.logFile,
       ports: t.daemon.ports,
     },
+    nodes: t.nodes.map((n) => ({
+      name: n.name,
+      url: n.url,
+      pid: n.pid,
+      dataDir: n.dataDir,
+      log: n.logFile,
+      ports: n.ports,
+    })),
+    links: t.links(),
     wallet: {
       url: t.wallet.url,
       pid: t.wallet.pid,
@@ -88,12 +107,19 @@ export function humanReady(s: ReadySummary, stop: string): string {
     `saltnet is up (${s.backendReason}), height ${s.height}`,
     `  chain state  ${SNAPSHOT_WORDS[s.snapshot.status]}${s.snapshot.key ? ` (${s.snapshot.key})` : ''}`,
     `  mining       ${miningWords(s)}`,
-    `  daemon RPC   ${s.daemon.url}   (data dir ${s.daemon.dataDir})`,
+    ...(s.automine ? [`  automine     ${describeMode(s.automine)}`] : []),
+    ...(s.nodes.length > 1
+      ? s.nodes.map((n) => `  node ${n.name.padEnd(7)} ${n.url}   (pid ${n.pid}, data dir ${n.dataDir})`)
+      : [`  daemon RPC   ${s.daemon.url}   (data dir ${s.daemon.dataDir})`]),
+    ...(s.links.length
+      ? [`  links        ${s.links.map((l) => l.link).join(', ')}: all open (saltnet partition / heal)`]
+      : []),
     `  wallet RPC   ${s.wallet.url}   (wallet ${s.wallet.file})`,
     `  address      ${s.wallet.address}`,
     ...(s.wallet.addresses.carrot ? [`  CN address   ${s.wallet.addresses.cn}`] : []),
     ...(s.wallet.login ? [`  RPC login    ${s.wallet.login}`] : []),
     `  logs         ${s.workdir}/logs`,
+    ...(s.ui ? [`  explorer     ${s.ui}`] : []),
     `  try: curl -s ${s.wallet.url}/json_rpc -d '{"jsonrpc":"2.0","id":1,"method":"get_balance"}'`,
     stop,
     '',

@@ -8,19 +8,28 @@ import { startControlServer } from '../control/server.js';
 import { DETACHED_ENV, detach, quietAfterReady } from './detach.js';
 import { humanReady, summary } from './up-output.js';
 import { testnetOptions, toTestnetOptions, type TestnetArgs } from './testnet-options.js';
+import { configOption } from '../config/yargs.js';
+import { closeExplorer, explorer } from '../ui/explorer.js';
+import { uiPortOption } from './ui.js';
 
 export interface UpArgs extends TestnetArgs {
   json: boolean;
   detach?: boolean;
   snapshot?: string;
+  /** Serve the explorer (config key `ui`). */
+  ui?: boolean;
+  uiPort?: number;
 }
 
 export const upOptions = <T>(y: Argv<T>): Argv<T & UpArgs> =>
-  testnetOptions(y, 'up').option('json', {
-    type: 'boolean',
-    default: false,
-    describe: 'print one JSON line when ready, then one per crash, restart and pid change',
-  }) as unknown as Argv<T & UpArgs>;
+  testnetOptions(y, 'up')
+    .option('json', {
+      type: 'boolean',
+      default: false,
+      describe: 'print one JSON line when ready, then one per crash, restart and pid change',
+    })
+    .option('ui', configOption('ui'))
+    .option('ui-port', uiPortOption) as unknown as Argv<T & UpArgs>;
 
 export const upCommand: CommandModule<object, UpArgs> = {
   command: 'up',
@@ -52,7 +61,8 @@ export async function up(argv: ArgumentsCamelCase<UpArgs>, extra: Partial<Testne
     t.snapshot.cacheDir ?? resolveCacheDir(argv.cacheDir ? { cacheDir: argv.cacheDir } : {}),
   );
   t.supervisor.updateInfo({ control: control.info });
-  const s = summary(t);
+  const ui = argv.ui ? await explorer(t, { ...(argv.uiPort ? { port: argv.uiPort } : {}) }) : undefined;
+  const s = { ...summary(t), ...(ui ? { ui: ui.url } : {}) };
   if (argv.json) process.stdout.write(`${JSON.stringify(s)}\n`);
   else process.stdout.write(humanReady(s, 'Press Ctrl-C to stop.'));
   if (process.env[DETACHED_ENV]) quietAfterReady();
@@ -67,6 +77,7 @@ export async function up(argv: ArgumentsCamelCase<UpArgs>, extra: Partial<Testne
   );
   await control.drain(scaled(5000));
   await control.close();
+  await closeExplorer(t);
   await t.stop();
   if (failed.event === 'workdir-gone') throw new Error(failed.message);
   const itsLog = failed.logFile ? `; its log: ${failed.logFile}` : '';

@@ -4,8 +4,10 @@
 // its range is refused with the range. Config files hold YAML/JSON numbers and are checked against
 // the same ranges by their schema (schema.ts).
 import {
+  MAX_BLOCK_TIME,
   MAX_DIFFICULTY,
   MAX_HEIGHT,
+  MAX_NODES,
   MAX_THREADS,
   MAX_TIMEOUT_FACTOR,
   MAX_WORKERS,
@@ -35,6 +37,8 @@ export const NUMBER_RULES = {
     maxWhy: 'slow machines need 2 or 3',
   },
   workers: { whole: true, min: 1, max: MAX_WORKERS, maxWhy: 'each worker runs a testnet of its own' },
+  blockTime: { whole: false, min: 0, max: MAX_BLOCK_TIME, maxWhy: 'a block a day at the least' },
+  nodes: { whole: true, min: 1, max: MAX_NODES, maxWhy: 'each node is a daemon of its own' },
 } as const satisfies Record<string, NumberRule>;
 
 /** `a whole number from 1 to 100000`, `a number from 0.1 to 100` — what a valid value looks like. */

@@ -15,6 +15,7 @@ import {
 } from '../testnet/backends.js';
 import { PREFIX_MODES } from '../testnet/chain-cache.js';
 import { DEFAULT_LOOKAHEAD, LOOKAHEAD_EXPECTED, lookaheadSchema, WALLET2_LOOKAHEAD } from '../testnet/lookahead.js';
+import { PORT_CHOICES } from '../testnet/standard-ports.js';
 
 export const LOGIN_CHOICES = ['none', 'digest'] as const;
 export const WALLET_CREATION_CHOICES = ['cli', 'rpc'] as const;
@@ -219,6 +220,55 @@ export const KEY_TABLE = [
     flag: 'threads',
     unset: 'one at difficulty 1 (a block is one hash), every core above',
     describe: 'mining threads',
+  },
+  {
+    key: 'mineOnTx',
+    testnet: 'up',
+    schema: z.boolean(),
+    expected: 'true or false',
+    flag: 'mine-on-tx',
+    default: false,
+    describe:
+      'automine: mine a block as soon as the pool holds a transaction (every wallet synced after it); `saltnet automine` switches it at run time',
+  },
+  {
+    key: 'blockTime',
+    testnet: 'up',
+    schema: ranged(NUMBER_RULES.blockTime),
+    number: NUMBER_RULES.blockTime,
+    expected: `${describeRule(NUMBER_RULES.blockTime)} (seconds; 0: none)`,
+    flag: 'block-time',
+    unset: 'none: blocks only on request (or with --mine-on-tx)',
+    describe: 'automine: mine a block every this many seconds (with --mine-on-tx too: both)',
+  },
+  {
+    key: 'ports',
+    testnet: 'up',
+    schema: z.enum(PORT_CHOICES),
+    expected: choices(PORT_CHOICES),
+    flag: 'ports',
+    default: 'random',
+    describe:
+      "random: free loopback ports; standard: the programs' own testnet ports (daemon RPC 29081, ZMQ 29082, P2P 29080, wallet RPC 29088), so a guide's curl lines run as written",
+  },
+  {
+    key: 'ui',
+    schema: z.boolean(),
+    expected: 'true or false',
+    flag: 'ui',
+    default: false,
+    describe: '`up` serves the explorer: a page on 127.0.0.1 with the chain, pool, tokens, wallets and programs, live',
+  },
+  {
+    key: 'nodes',
+    testnet: 'up',
+    schema: ranged(NUMBER_RULES.nodes),
+    number: NUMBER_RULES.nodes,
+    expected: describeRule(NUMBER_RULES.nodes),
+    flag: 'nodes',
+    default: 1,
+    describe:
+      'daemons n0, n1, … on 127.0.0.1, joined to each other through links saltnet owns (saltnet partition / heal); a scenario asks for its own with nodes:',
   },
   {
     key: 'timeoutFactor',

@@ -1,11 +1,31 @@
 // Asking a running `saltnet up` through its control endpoint (harness/control/server.ts).
 import { readFileSync } from 'node:fs';
 import { request } from 'undici';
-import type { MineAnswer, MineBody, SaveAnswer } from './routes.js';
+import type {
+  AutomineAnswer,
+  AutomineBody,
+  FundAnswer,
+  FundBody,
+  LinkBody,
+  MineAnswer,
+  MineBody,
+  NetworkAnswer,
+  SaveAnswer,
+  UiAnswer,
+  UiBody,
+} from './routes.js';
 import { TOKEN_HEADER, type ControlInfo } from './server.js';
 
 export type { ControlInfo } from './server.js';
-export type { MineAnswer, SaveAnswer } from './routes.js';
+export type {
+  AutomineAnswer,
+  FundAnswer,
+  LinkBody,
+  MineAnswer,
+  NetworkAnswer,
+  SaveAnswer,
+  UiAnswer,
+} from './routes.js';
 
 async function ask<T>(control: ControlInfo, path: string, body: unknown, what: string): Promise<T> {
   let token: string;
@@ -37,4 +57,39 @@ export function requestSave(control: ControlInfo, key: string): Promise<SaveAnsw
 /** Ask a running `saltnet up` to mine (blocks or up to a height), then sync its wallets. */
 export function requestMine(control: ControlInfo, body: MineBody): Promise<MineAnswer> {
   return ask(control, '/mine', body, 'mine');
+}
+
+/** Ask a running `saltnet up` for its automine mode, or to change it (`change`). */
+export function requestAutomine(control: ControlInfo, body: AutomineBody = {}): Promise<AutomineAnswer> {
+  return ask(control, '/automine', body, 'switch automine');
+}
+
+/** Ask a running `saltnet up` to pay an address from main and mine until it is spendable. */
+export function requestFund(control: ControlInfo, body: FundBody): Promise<FundAnswer> {
+  return ask(control, '/fund', body, 'fund');
+}
+
+/** Ask a running `saltnet up` to serve its explorer (once; later asks get the same page); answers its address. */
+export function requestUi(control: ControlInfo, body: UiBody = {}): Promise<UiAnswer> {
+  return ask(control, '/ui', body, 'start the explorer');
+}
+
+/** Ask a running `saltnet up` to cut the links between groups of nodes (and open those within them). */
+export function requestPartition(control: ControlInfo, groups: string[][]): Promise<NetworkAnswer> {
+  return ask(control, '/partition', { groups }, 'partition the nodes');
+}
+
+/** Ask a running `saltnet up` to open every link. */
+export function requestHeal(control: ControlInfo): Promise<NetworkAnswer> {
+  return ask(control, '/heal', {}, 'heal the links');
+}
+
+/** Ask a running `saltnet up` to change one link (cut, drop, open; delay). */
+export function requestLink(control: ControlInfo, body: LinkBody): Promise<NetworkAnswer> {
+  return ask(control, '/link', body, 'change the link');
+}
+
+/** Ask a running `saltnet up` to bring its nodes to one top (per group) and its wallets to their nodes' heights. */
+export function requestSync(control: ControlInfo): Promise<NetworkAnswer> {
+  return ask(control, '/sync', {}, 'sync the nodes');
 }

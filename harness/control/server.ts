@@ -105,6 +105,7 @@ export async function startControlServer(t: Testnet, cacheDir: string): Promise<
   let answered: Promise<unknown> = Promise.resolve();
   const handle = async (route: ControlRoute, req: IncomingMessage): Promise<unknown> => {
     const body = await readBody(req);
+    if (route.concurrent) return route.run(t, body, { cacheDir });
     if (running) throw new HttpError(409, `the testnet is busy ${running}; try again when it is done`);
     const silent = t.unresponsive();
     if (silent.length) throw new HttpError(503, `the testnet does not answer: ${silent.join('; ')}`);

@@ -163,9 +163,39 @@ export interface WriteOptions {
   saltnetVersion: string;
   recordedWith?: string;
   date?: Date;
+  /**
+   * A recording of the same programs (the same binaries' hashes) whose scenarios not in `results` are kept, when their
+   * file is still there: `record-conformance --only` re-records a few scenarios of a corpus.
+   */
+  keepFrom?: string;
 }
 
 const toJson = (v: unknown): string => `${stringify(v, undefined, 2) ?? 'null'}\n`;
+
+/** The entries of the recording in `from` that `written` does not hold and whose file exists, copied into `staging`. */
+async function carryOver(
+  from: string,
+  staging: string,
+  root: string,
+  program: ProgramInfo,
+  written: readonly RecordedScenarioEntry[],
+  taken: Set<string>,
+): Promise<RecordedScenarioEntry[]> {
+  const old = await readRecording(from);
+  const same = JSON.stringify(old.manifest.binaries) === JSON.stringify(program.binaries);
+  if (!same)
+    throw new Error(
+      `${from} was recorded with other programs (${old.manifest.version.program}): record every scenario again`,
+    );
+  const kept: RecordedScenarioEntry[] = [];
+  for (const e of old.manifest.scenarios) {
+    if (written.some((w) => w.file === e.file) || !existsSync(resolve(root, e.file))) continue;
+    const result = resultName(e.file, taken);
+    await writeFile(join(staging, result), await readFile(join(old.dir, e.result)));
+    kept.push({ ...e, result });
+  }
+  return kept;
+}
 
 /**
  * Write the results as a recording in `dir`, replacing one that is there (written beside it
@@ -202,6 +232,8 @@ export async function writeRecording(
         status: r.status as Exclude<typeof r.status, 'interrupted'>,
       });
     }
+    if (o.keepFrom) scenarios.push(...(await carryOver(o.keepFrom, staging, root, o.program, scenarios, taken)));
+    scenarios.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
     const rpc = rpcVersion(results);
     const manifest: RecordingManifest = {
       format: RECORDING_FORMAT,

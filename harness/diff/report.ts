@@ -127,6 +127,16 @@ export function toHuman(r: DiffResult): string {
     } else if (s.a.status === 'failed' && s.b.status === 'failed') {
       // The same on both sides, but not a pass: worth knowing.
       lines.push(`    failed on both sides (A: ${clean(s.a.message ?? 'failed')})`);
+    } else {
+      // One side failed: its whole message (the table's cell is cut short) and where its logs are.
+      for (const [side, o] of [
+        ['A', s.a],
+        ['B', s.b],
+      ] as const)
+        if (o.status === 'failed')
+          lines.push(
+            `    ${side} failed: ${clean(o.message ?? 'a step failed')}${o.artifactDir ? ` (artifacts: ${clean(o.artifactDir)})` : ''}`,
+          );
     }
     if (s.divergences.length) lines.push(...divergenceTable(s.divergences, '    '));
   }

@@ -183,7 +183,7 @@ function save(body: Readable, dest: string, max: number, onError: (err: unknown)
       done = true;
       closeSync(fd);
       if (err === undefined) return resolvePromise({ sha256: hash.digest('hex'), size });
-      body.destroy();
+      discard(body);
       reject(onError(err));
     };
     body.on('data', (chunk: Buffer) => {
@@ -202,6 +202,15 @@ function save(body: Readable, dest: string, max: number, onError: (err: unknown)
   });
 }
 
+/**
+ * A body left unread is destroyed; undici then emits `RequestAbortedError` on it, which with no listener would be an
+ * uncaught exception after the refusal was already reported.
+ */
+function discard(body: NodeJS.ReadableStream & { destroy(): void }): void {
+  body.on('error', () => undefined);
+  body.destroy();
+}
+
 async function httpOnce(url: string, dest: string, maxBytes: number): Promise<Downloaded> {
   const agent = newAgent();
   try {
@@ -213,7 +222,7 @@ async function httpOnce(url: string, dest: string, maxBytes: number): Promise<Do
         false,
       );
     if (Number(res.headers['content-length'] ?? NaN) > maxBytes) {
-      res.body.destroy();
+      discard(res.body);
       throw tooLarge();
     }
     const saved = await save(res.body, dest, maxBytes, (err) =>

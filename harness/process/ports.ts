@@ -4,7 +4,7 @@
 import { createServer, type Server } from 'node:net';
 import getPort from 'get-port';
 import pRetry from 'p-retry';
-import { portHolder } from './port-holder.js';
+import { portHolder, PortsTakenError, type PortHolder, type WantedPort } from './port-holder.js';
 
 /** A program could not bind its ports: which were taken, and by whom when /proc says. */
 export class PortTakenError extends Error {}
@@ -14,7 +14,8 @@ export async function takenPorts(ports: Record<string, number>): Promise<string[
   const out: string[] = [];
   for (const [role, port] of Object.entries(ports)) {
     if (await isPortFree(port).catch(() => false)) continue;
-    const holder = portHolder(port);
+    const h = portHolder(port);
+    const holder = h ? `pid ${h.pid} (${h.commandLine || h.program})` : undefined;
     out.push(`its ${role} port ${port}${holder ? ` (taken by ${holder})` : ' (taken)'}`);
   }
   return out;
@@ -97,4 +98,15 @@ export async function withFreshPorts<T>(
     randomize: true,
     shouldRetry: ({ error }) => bindError(error),
   });
+}
+
+/** Throw a PortsTakenError naming every one of `ports` that cannot be bound on `host` now, and what holds it. */
+export async function assertPortsFree(ports: WantedPort[], host = '127.0.0.1'): Promise<void> {
+  const taken: { port: WantedPort; holder?: PortHolder }[] = [];
+  for (const p of ports) {
+    if (await isPortFree(p.port, host)) continue;
+    const holder = portHolder(p.port);
+    taken.push({ port: p, ...(holder ? { holder } : {}) });
+  }
+  if (taken.length) throw new PortsTakenError(taken);
 }

@@ -68,6 +68,7 @@ function buildStep(raw: Obj, index: number, loc: Locator): Step {
     wallet: (raw.wallet as string | undefined) ?? (waitWallet as string | undefined) ?? 'main',
     pos,
   };
+  if (typeof raw.node === 'string') step.node = raw.node;
   if (raw.expect !== undefined) step.expect = raw.expect as Expectations;
   if (has(raw, 'expect_error')) step.expect_error = (raw.expect_error ?? {}) as ExpectedError;
   if (raw.save !== undefined) step.save = raw.save as Record<string, string>;
@@ -83,6 +84,7 @@ function build(v: ValidatedDocument, file: string, loc: Locator): Scenario {
   const wallets: WalletDecl[] = Object.entries(isObj(v.wallets) ? v.wallets : {}).map(([name, decl]) => {
     const w: WalletDecl = { name };
     if (isObj(decl) && isObj(decl.unlocked)) w.unlocked = decl.unlocked as Record<string, bigint>;
+    if (isObj(decl) && typeof decl.node === 'string') w.node = decl.node;
     return w;
   });
   const s: Scenario = {
@@ -90,6 +92,7 @@ function build(v: ValidatedDocument, file: string, loc: Locator): Scenario {
     name: v.name as string,
     tags: (v.tags as string[] | undefined) ?? [],
     requires,
+    nodes: typeof v.nodes === 'number' ? v.nodes : 1,
     wallets,
     steps: (v.steps as Obj[]).map((st, i) => buildStep(st, i, loc)),
   };

@@ -8,6 +8,7 @@ import { createDaemonClient } from '../rpc/daemon.js';
 import type { Endpoint } from '../rpc/http.js';
 import { createWalletClient } from '../rpc/wallet.js';
 import type { Testnet, WalletHandle } from '../testnet/testnet.js';
+import type { AutomineMode } from '../testnet/automine.js';
 import { createArtifacts, type Artifacts } from './artifacts.js';
 import { createRedaction, type Redaction } from './redaction.js';
 import { interruptionMessage, messageOf, RunInterrupted, untilAborted, watchDeaths, type DeathWatch } from './infra.js';
@@ -44,6 +45,8 @@ interface Run {
   metadata?: MetadataServer;
   deaths?: DeathWatch;
   endpoints: Endpoint[];
+  /** The testnet's automine mode before the steps: put back at the end (an `automine` step may change it). */
+  automine?: AutomineMode;
 }
 
 /**
@@ -77,6 +80,7 @@ export async function runOne(
     run.artifacts.writeScenario({ source: readFileSync(s.readFrom ?? s.file, 'utf8'), parsed: s });
     // Stopped meanwhile: what prepare() still makes is released when it is made.
     run.prepared = await untilAborted(prepare(), o.signal, (late) => void late.release(true).catch(() => undefined));
+    run.automine = run.prepared.testnet.automine();
     run.deaths = watchDeaths(run.prepared.testnet);
     await runSteps(s, run, o, result);
   } catch (err) {
@@ -108,6 +112,12 @@ async function runSteps(s: Scenario, run: Run, o: RunnerOptions, result: Scenari
   // The clients wait out a crash of the program behind them (it is restarted) and repeat what is safe to repeat.
   const daemon = createDaemonClient(t.daemon.url, { onExchange: onExchange('daemon'), recover: t.daemon.recover });
   run.endpoints.push(daemon.endpoint);
+  const nodes = new Map([['n0', daemon]]);
+  for (const n of t.nodes.slice(1)) {
+    const c = createDaemonClient(n.url, { onExchange: onExchange(`daemon:${n.name}`), recover: n.recover });
+    run.endpoints.push(c.endpoint);
+    nodes.set(n.name, c);
+  }
   const wallets = new Map<string, ScenarioWallet>();
   for (const [name, handle] of handles) {
     const client = createWalletClient(handle.url, {
@@ -123,6 +133,7 @@ async function runSteps(s: Scenario, run: Run, o: RunnerOptions, result: Scenari
     testnet: t,
     spec: t.backend.spec,
     daemon,
+    nodes,
     wallets,
     scope: { [UNIQUE_SEED]: s.name },
     metadata: async () => (run.metadata ??= await startMetadataServer()),
@@ -203,6 +214,7 @@ async function finish(s: Scenario, run: Run, o: RunnerOptions, result: ScenarioR
   result.ms = Date.now() - t0;
   run.deaths?.off();
   const { prepared, artifacts } = run;
+  if (prepared && run.automine) restoreAutomine(prepared.testnet, run.automine, o.log);
   const bad = isUnsuccessful(result);
   // An interruption is not a failure to investigate: no log tails for it.
   if (bad && prepared && result.status !== 'interrupted') {
@@ -237,4 +249,15 @@ async function finish(s: Scenario, run: Run, o: RunnerOptions, result: ScenarioR
   await prepared
     .release(bad)
     .catch((err: unknown) => o.log(`saltnet: stopping the testnet of "${s.name}" failed: ${messageOf(err)}`));
+}
+
+/** Put the testnet's automine back as it was before the scenario (its steps may have switched it). */
+function restoreAutomine(t: Testnet, before: AutomineMode, log: (line: string) => void): void {
+  const now = t.automine();
+  if (now.mineOnTx === before.mineOnTx && now.blockTime === before.blockTime) return;
+  try {
+    t.setAutomine(before);
+  } catch (err) {
+    log(`saltnet: could not put automine back: ${messageOf(err)}`);
+  }
 }

@@ -278,6 +278,7 @@ async function prepareFresh(s: Scenario, spec: BackendSpec, c: RunContext): Prom
     ...c.base,
     height: Math.max(requiredHeight(s, spec), 1),
     unlocked: need > 0n ? fundingBucket(need, spec) : 0n,
+    nodes: Math.max(c.base.nodes ?? 1, s.nodes),
   };
   const testnet = await retryOnce(
     () => startTestnet(options),
@@ -289,7 +290,7 @@ async function prepareFresh(s: Scenario, spec: BackendSpec, c: RunContext): Prom
     const main = testnet.wallets().get('main')!;
     const wallets = new Map<string, WalletHandle>([['main', main]]);
     for (const w of s.wallets) {
-      const h = await testnet.addWallet(w.name);
+      const h = await testnet.addWallet(w.name, w.node ? { node: w.node } : {});
       wallets.set(w.name, h);
       for (const [a, amt] of Object.entries(w.unlocked ?? {}))
         await fund(testnet, main, h, spec.fundAsset ? a : undefined, amt);
@@ -314,10 +315,16 @@ async function prepareShared(t: Testnet, s: Scenario, prefix: string, spec: Back
   // real one ~300 MB, scanning every block) and be stopped and started by every checkpoint.
   const release = async (): Promise<void> => {
     for (const h of wallets.values()) await t.removeWallet(h.name).catch(() => undefined);
+    // A partition the scenario left behind would cut the next scenario's nodes apart.
+    if (s.nodes > 1) await t.heal().catch(() => undefined);
   };
   try {
+    if (t.nodes.length < s.nodes)
+      throw new Error(
+        `the scenario needs ${s.nodes} nodes (nodes: ${s.nodes}) and the testnet has ${t.nodes.length}; start it with nodes: ${s.nodes}`,
+      );
     wallets.set('main', await t.addWallet(`${prefix}-main`));
-    for (const d of s.wallets) wallets.set(d.name, await t.addWallet(`${prefix}-${d.name}`));
+    for (const d of s.wallets) wallets.set(d.name, await t.addWallet(`${prefix}-${d.name}`, { ...d }));
     for (const [a, amt] of ownFunds(s, spec)) await fund(t, funder, wallets.get('main')!, asset ? a : undefined, amt);
     for (const d of s.wallets)
       for (const [a, amt] of Object.entries(d.unlocked ?? {}))
@@ -373,6 +380,8 @@ async function runShared(scenarios: Scenario[], c: RunContext): Promise<Scenario
       runnable,
       workers,
       async (s, k, w) => {
+        // A scenario of several nodes partitions and reorganises its chain: it gets a testnet of its own.
+        if (s.nodes > 1 && !given) return c.record(await runOne(s, () => prepareFresh(s, spec, c), o, spec.name));
         const tn = testnetOf(w);
         const prepare = async (): Promise<Prepared> => prepareShared(await tn, s, `w${w + 1}s${k + 1}`, spec);
         return c.record(await runOne(s, prepare, o, spec.name));

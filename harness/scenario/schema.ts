@@ -13,9 +13,10 @@ import { formatPath, type PathSegment } from '../common/path.js';
 import { backendNameSchema, backendNames } from '../testnet/backends.js';
 import { MAX_HEIGHT, MAX_PROBLEMS_COLLECTED, sizeProblems } from './bounds.js';
 import { limitProblems } from './limit-checks.js';
+import { MAX_NODES } from '../limits.js';
 import { SCOPE_ROOTS } from './interpolate.js';
 import { describeSchema, problemsFromIssue, schemaAt as schemaAtRoot, type AnySchema } from './schema/issues.js';
-import { assetAmounts, nameLeaf, responsePathLeaf } from './schema/leaves.js';
+import { assetAmounts, nameLeaf, nodeLeaf, responsePathLeaf } from './schema/leaves.js';
 import { MATCHER_JSON, errorMessageLeaf, expectations } from './schema/matchers.js';
 import { checkRules } from './schema/rules.js';
 import {
@@ -55,12 +56,34 @@ const save = z
   .describe('values to save for later ${…}: name → response path, e.g. {tx: result.tx_hash}')
   .meta({ propertyNames: { pattern: NAME_RE.source, not: { enum: [...SCOPE_ROOTS, 'main'] } } });
 
+/** A scenario's `wallets:` — extra wallets besides main. */
+const walletsSchema = (): z.ZodType =>
+  z
+    .record(
+      z.string(),
+      z
+        .strictObject({
+          unlocked: assetAmounts('unlocked amounts funded from main before the steps').optional(),
+          node: nodeLeaf.describe('the node its wallet RPC talks to (default n0)').optional(),
+        })
+        .nullable()
+        .describe('a wallet declaration: {} or {unlocked: {SAL1: "10 SAL1"}, node: n1}'),
+    )
+    .describe('extra wallets besides main: name → {} or {unlocked: {SAL1: "10 SAL1"}}')
+    .meta({ propertyNames: { pattern: NAME_RE.source, not: { enum: [...RESERVED_WALLET_NAMES] } } })
+    .optional();
+
 /** The file's schema for the step kinds there are now (STEP_KINDS: registered ones included). */
 function buildSchema(): z.ZodType {
   const stepShape = {
     name: z.string().describe('a title for reports').optional(),
     wallet: nameLeaf('wallet name', 'bob')
       .describe('the wallet that runs this step: main (default) or a declared wallet')
+      .optional(),
+    node: nodeLeaf
+      .describe(
+        'the node whose daemon answers the step (call on the daemon, restart: daemon, log of the daemon): n0 (default), n1, …',
+      )
       .optional(),
     expect: expectations
       .describe(
@@ -87,6 +110,14 @@ function buildSchema(): z.ZodType {
         .min(1)
         .describe(`backends the scenario is written for (${backendNames().join(', ')}); default: any`)
         .optional(),
+      nodes: z
+        .int()
+        .min(1)
+        .max(MAX_NODES)
+        .describe(
+          'daemons n0, n1, … joined by links (partition, heal, sync); default 1. A scenario of several nodes runs on a testnet of its own',
+        )
+        .optional(),
       requires: z
         .strictObject({
           height: z.int().min(0).max(MAX_HEIGHT).describe('minimum chain height before the steps').optional(),
@@ -94,17 +125,7 @@ function buildSchema(): z.ZodType {
         })
         .describe('what must hold before the steps: {height?, unlocked?: {SAL1: "1100 SAL1"}}')
         .optional(),
-      wallets: z
-        .record(
-          z.string(),
-          z
-            .strictObject({ unlocked: assetAmounts('unlocked amounts funded from main before the steps').optional() })
-            .nullable()
-            .describe('a wallet declaration: {} or {unlocked: {SAL1: "10 SAL1"}}'),
-        )
-        .describe('extra wallets besides main: name → {} or {unlocked: {SAL1: "10 SAL1"}}')
-        .meta({ propertyNames: { pattern: NAME_RE.source, not: { enum: [...RESERVED_WALLET_NAMES] } } })
-        .optional(),
+      wallets: walletsSchema(),
       steps: z.array(stepSchema).min(1).describe('the steps, run in order (at least one)'),
       artifacts: z
         .strictObject({
@@ -118,7 +139,9 @@ function buildSchema(): z.ZodType {
         .describe('what the run keeps in its artifacts: {keep_secrets?: true}')
         .optional(),
     })
-    .describe('a saltnet scenario: name, steps and optional description, tags, backends, requires, wallets, artifacts');
+    .describe(
+      'a saltnet scenario: name, steps and optional description, tags, backends, nodes, requires, wallets, artifacts',
+    );
   return scenarioSchema;
 }
 

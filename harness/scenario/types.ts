@@ -88,6 +88,11 @@ export interface Step {
   action: Action;
   /** Wallet that runs wallet actions (default `main`). */
   wallet: string;
+  /**
+   * The node whose daemon answers the step's daemon calls (`call` on the daemon, `restart: daemon`, `log` of the
+   * daemon); default n0.
+   */
+  node?: string;
   expect?: Expectations;
   expect_error?: ExpectedError;
   /** name → path into the response (`result.tx_hash`), saved for `${name}`. */
@@ -103,6 +108,8 @@ export interface Requirements {
 
 export interface WalletDecl {
   name: string;
+  /** The node its wallet RPC talks to (default n0). */
+  node?: string;
   /** Funded from `main` before the steps (asset → atomic amount, unlocked). */
   unlocked?: Record<string, Amount>;
 }
@@ -117,6 +124,8 @@ export interface Scenario {
   /** Backends it is written for; undefined: any. */
   backends?: BackendName[];
   requires: Requirements;
+  /** Daemons of its testnet (default 1): n0, n1, … joined by links (partition, heal). */
+  nodes: number;
   wallets: WalletDecl[];
   steps: Step[];
   /**

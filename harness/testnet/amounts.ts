@@ -110,3 +110,23 @@ export function formatAmount(atomic: bigint, asset = 'SAL1'): string {
 export function formatAmountShort(atomic: bigint, asset = 'SAL1'): string {
   return formatAmount(atomic, asset).replace(/\.?0+ /, ' ');
 }
+
+/**
+ * A number of coins as typed (`12`, `0.5`), in atomic units of a coin with `decimals` decimals: exact, never rounded.
+ * Throws an Error naming `where` and the value.
+ */
+export function coinsToAtomic(text: string, decimals: number, where: string): bigint {
+  const t = text.trim();
+  const m = /^(\d+)(?:\.(\d+))?$/.exec(t);
+  if (!m) {
+    const why = EXPONENT_RE.test(t)
+      ? 'write it in plain digits, without an exponent'
+      : t.startsWith('-')
+        ? 'it is below 0'
+        : 'expected a number of coins, e.g. 12 or 0.5';
+    throw new Error(`${where}: ${JSON.stringify(text)} is not an amount (${why})`);
+  }
+  const [, whole = '0', frac = ''] = m;
+  if (frac.length > decimals) throw new Error(`${where}: ${t} has ${frac.length} decimals; the coin has ${decimals}`);
+  return BigInt(whole) * 10n ** BigInt(decimals) + BigInt(frac.padEnd(decimals, '0') || '0');
+}

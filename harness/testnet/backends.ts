@@ -57,6 +57,16 @@ export interface BackendSpec {
   /** Blocks after which a coinbase output is spendable. */
   coinbaseUnlock: number;
   /**
+   * Blocks after which any other received output is spendable, counting the block that holds it (default 10:
+   * CRYPTONOTE_DEFAULT_TX_SPENDABLE_AGE of Salvium and Monero). The faucet mines that far.
+   */
+  spendableAge?: number;
+  /**
+   * The programs' own default ports on testnet (`--ports standard`): the daemon's P2P, RPC and ZMQ ports, and the
+   * wallet RPC's port the public guides use; undefined: the backend has none (`--ports standard` is refused).
+   */
+  standardPorts?: { p2p: number; rpc: number; zmq: number; walletRpc: number };
+  /**
    * The fewest blocks mined to a funded wallet: outputs enough to build several transactions in a
    * row (a token's 1000 SAL1 takes 16 inputs on Salvium, and change is locked for 10 blocks).
    */
@@ -154,6 +164,8 @@ const SALVIUM: BackendSpec = {
   relaySettleMs: 250,
   randomx: RANDOMX,
   daemonReadyLines: [/core RPC server started ok/, /The daemon is running offline/, /SYNCHRONIZED OK/],
+  // config::testnet in src/cryptonote_config.h; the wallet RPC has no default port: 29088 is the token guide's
+  standardPorts: { p2p: 29080, rpc: 29081, zmq: 29082, walletRpc: 29088 },
   chainFile: LMDB_CHAIN,
 };
 
@@ -189,6 +201,8 @@ export const BACKENDS: Record<BuiltinBackend, BackendSpec> & Record<string, Back
     minFundBlocks: 4,
     walletArgs: [],
     relaySettleMs: 250,
+    // config::testnet of Monero; its wallet RPC has no default port either: 28088 by analogy
+    standardPorts: { p2p: 28080, rpc: 28081, zmq: 28082, walletRpc: 28088 },
     randomx: RANDOMX,
     daemonReadyLines: [/core RPC server started ok/, /The daemon is running offline/, /SYNCHRONIZED OK/],
     chainFile: LMDB_CHAIN,

@@ -1,12 +1,14 @@
 // Checkpoints inside one testnet (`snapshot:` / `revert:` scenario steps): the state folders of a
-// stopped testnet copied to <workdir>/checkpoints with the snapshot store (so a copy is complete
-// or absent), and copied back on a revert. The caller stops and restarts the processes.
+// stopped testnet (every node's data dir and the wallets) copied to <workdir>/checkpoints with the
+// snapshot store (so a copy is complete or absent), and copied back on a revert. The caller stops
+// and restarts the processes.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadSnapshot, saveSnapshot } from '../snapshot/store.js';
 import { excludeFromSnapshot, stateDirs } from './chain-cache.js';
+import { nodeDataDir, nodeProgram } from './daemon.js';
 
 const CHECKPOINT_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -18,18 +20,21 @@ function key(name: string): string {
 
 const checkpointsDir = (workdir: string): string => join(workdir, 'checkpoints');
 
+/** The folders a checkpoint holds, by name: each node's data dir (`daemon`, `daemon-n1`, …) and `wallets`. */
+function checkpointDirs(workdir: string, nodes: number): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i < nodes; i++) out[nodeProgram(i)] = nodeDataDir(workdir, i);
+  return { ...out, wallets: stateDirs(workdir).wallets };
+}
+
 /**
  * Copy the (stopped) testnet's daemon and wallets folders under `name`, replacing an earlier checkpoint of that name.
  */
-export async function checkpointState(workdir: string, name: string): Promise<void> {
-  const dirs = stateDirs(workdir);
+export async function checkpointState(workdir: string, name: string, nodes = 1): Promise<void> {
   await saveSnapshot({
     cacheDir: checkpointsDir(workdir),
     key: key(name),
-    sources: [
-      { name: 'daemon', dir: dirs.daemon },
-      { name: 'wallets', dir: dirs.wallets },
-    ],
+    sources: Object.entries(checkpointDirs(workdir, nodes)).map(([source, dir]) => ({ name: source, dir })),
     exclude: excludeFromSnapshot,
     manifest: { backend: 'checkpoint', binaries: {}, difficulty: 0, height: 0, wallets: [] },
   });
@@ -39,8 +44,8 @@ export async function checkpointState(workdir: string, name: string): Promise<vo
  * Put the checkpoint `name` back in place of the (stopped) testnet's daemon and wallets folders; on a failure they stay
  * as they were.
  */
-export async function revertState(workdir: string, name: string): Promise<void> {
-  const dirs = stateDirs(workdir);
+export async function revertState(workdir: string, name: string, nodes = 1): Promise<void> {
+  const dirs = checkpointDirs(workdir, nodes);
   const aside = join(workdir, `.reverting-${randomBytes(4).toString('hex')}`);
   const moved: [string, string][] = [];
   try {

@@ -1,6 +1,8 @@
-// Start the daemon: `--testnet --offline --non-interactive --fixed-difficulty …` on fresh loopback
-// ports, ready when its log says so and its RPC answers, retried on a port race.
+// Start a daemon: `--testnet --offline --non-interactive --fixed-difficulty …` on fresh loopback
+// ports, ready when its log says so and its RPC answers, retried on a port race. A node of a testnet
+// of several runs without `--offline`, connected only to its peers' link proxies (networkArgs).
 import { join } from 'node:path';
+import { nodeName } from '../network/topology.js';
 import type { ManagedProcess } from '../process/managed.js';
 import { PortTakenError, takenPorts, withFreshPorts } from '../process/ports.js';
 import { httpProbe } from '../process/probes.js';
@@ -27,14 +29,41 @@ export interface DaemonSettings {
   difficulty: number;
   /** RandomX mode (undefined: the backend has no RandomX). */
   randomx?: RandomxMode;
+  /** A node of several: where it reaches its peers (their link proxies); undefined: alone, `--offline`. */
+  peers?: readonly string[];
 }
 
 export function sameSettings(a: DaemonSettings, b: DaemonSettings): boolean {
-  return a.difficulty === b.difficulty && a.randomx === b.randomx;
+  return a.difficulty === b.difficulty && a.randomx === b.randomx && a.peers?.join() === b.peers?.join();
+}
+
+/** The program name of node `i`: `daemon` for n0 (as a testnet of one node), `daemon-n1`, … */
+export const nodeProgram = (i: number): string => (i === 0 ? 'daemon' : `daemon-${nodeName(i)}`);
+
+/** The data dir of node `i` in a workdir: `daemon/` for n0, `daemon-n1/`, … */
+export const nodeDataDir = (workdir: string, i: number): string => join(workdir, nodeProgram(i));
+
+/**
+ * The flags that put a node in a network of its peers instead of `--offline` (docs/multi-node.md says how each was
+ * established on salviumd v1.1.3c): it connects only to these addresses, its link proxies
+ * (`--add-exclusive-node`: no seed nodes, no peer list), never announces its own port (`--hide-my-port`: no pingback
+ * around the proxy), takes more than one connection from 127.0.0.1 (every proxy connects from there; the default is
+ * one), and asks no DNS server for checkpoints.
+ */
+export function networkArgs(peers: readonly string[]): string[] {
+  return [
+    ...peers.flatMap((p) => ['--add-exclusive-node', p]),
+    '--max-connections-per-ip',
+    String(2 * peers.length + 2),
+    '--hide-my-port',
+    '--disable-dns-checkpoints',
+  ];
 }
 
 export interface DaemonOptions extends DaemonSettings {
   workdir: string;
+  /** Which node of the testnet (default 0): its program name, data dir and logs follow. */
+  node?: number;
   /** Readiness deadline, unscaled: waitUntilReady applies --timeout-factor. */
   timeoutMs: number;
   extraArgs?: string[];
@@ -50,14 +79,15 @@ const BIND_FAILURE = /Failed to bind|Failed to add TCP socket|Address already in
 export const FULL_MODE_NICE = 10;
 
 export function daemonArgs(o: DaemonOptions, ports: DaemonHandle['ports']): string[] {
+  const node = o.node ?? 0;
   return [
     '--testnet',
-    '--offline',
+    ...(o.peers ? [] : ['--offline']),
     '--non-interactive',
     '--fixed-difficulty',
     String(o.difficulty),
     '--data-dir',
-    join(o.workdir, 'daemon'),
+    nodeDataDir(o.workdir, node),
     '--rpc-bind-ip',
     '127.0.0.1',
     '--rpc-bind-port',
@@ -69,8 +99,9 @@ export function daemonArgs(o: DaemonOptions, ports: DaemonHandle['ports']): stri
     '--p2p-bind-port',
     String(ports.p2p),
     '--log-file',
-    join(o.workdir, 'logs', 'daemon-file.log'),
+    join(o.workdir, 'logs', `${nodeProgram(node)}-file.log`),
     '--no-igd',
+    ...(o.peers ? networkArgs(o.peers) : []),
     ...(o.extraArgs ?? []),
   ];
 }
@@ -89,7 +120,8 @@ async function launchDaemon(
   o: DaemonOptions,
   ports: DaemonHandle['ports'],
 ): Promise<DaemonHandle> {
-  const logFile = join(o.workdir, 'logs', 'daemon.log');
+  const name = nodeProgram(o.node ?? 0);
+  const logFile = join(o.workdir, 'logs', `${name}.log`);
   // In full RandomX mode the daemon builds its 2 GiB dataset on every core from its start: niced, so
   // that the wallet programs starting meanwhile are not slowed by it (it has the cores once they idle).
   const [command, args] =
@@ -97,7 +129,7 @@ async function launchDaemon(
       ? ['nice', ['-n', String(FULL_MODE_NICE), be.paths.daemon, ...daemonArgs(o, ports)]]
       : [be.paths.daemon, daemonArgs(o, ports)];
   const proc = sup.start({
-    name: 'daemon',
+    name,
     command,
     args,
     env: { ...(o.randomx ? be.spec.randomx?.[o.randomx] : {}), ...o.env },
@@ -123,8 +155,12 @@ async function launchDaemon(
     }
     throw err;
   }
-  const settings: DaemonSettings = { difficulty: o.difficulty, ...(o.randomx ? { randomx: o.randomx } : {}) };
-  return { proc, client, url, ports, dataDir: join(o.workdir, 'daemon'), logFile, settings };
+  const settings: DaemonSettings = {
+    difficulty: o.difficulty,
+    ...(o.randomx ? { randomx: o.randomx } : {}),
+    ...(o.peers ? { peers: o.peers } : {}),
+  };
+  return { proc, client, url, ports, dataDir: nodeDataDir(o.workdir, o.node ?? 0), logFile, settings };
 }
 
 /**
@@ -138,7 +174,7 @@ export function defineDaemon(
   settings: () => DaemonSettings,
 ): ProgramDefinition<DaemonHandle> {
   return {
-    name: 'daemon',
+    name: nodeProgram(o.node ?? 0),
     async start(previous) {
       if (previous) await previous.client.close().catch(() => undefined);
       const now = { ...o, ...settings() };

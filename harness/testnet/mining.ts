@@ -94,6 +94,11 @@ export async function mineTo(
         if (!st.active) {
           running = false;
           restarts++;
+          // The height read above may be a block behind: the miner can find one more before it stops itself at the
+          // Carrot height, and the address must be chosen for the chain as it is now (seen on real v1.1.3c: a CN
+          // address refused at a height read as 1099).
+          h = await daemon.height();
+          if (h >= target) break;
         }
         lastChange = Date.now();
       }

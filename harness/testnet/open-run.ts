@@ -7,14 +7,16 @@ import { reapStale } from '../process/registry.js';
 import { newTempWorkdir } from '../process/workdir.js';
 import { createSupervisor, type Supervisor } from '../process/supervisor.js';
 import { setTimeoutFactor } from '../common/timeouts.js';
-import { MAX_THREADS } from '../limits.js';
+import { MAX_NODES, MAX_THREADS } from '../limits.js';
 import { randomxMode, type BackendSpec } from './backends.js';
 import { resolveBackend } from './binaries.js';
 import { chainSpecFor, stateDirs } from './chain-cache.js';
 import { runEvents } from './events.js';
+import { NodeSet } from './nodes.js';
 import type { Mining, Run } from './running.js';
 import type { TestnetOptions } from './types.js';
 import { makeWorkdir } from './workdir.js';
+import { claimFixedPorts } from './standard-ports.js';
 import { diskFull, guardWorkdir, selfDescription, type WorkdirGuard } from './workdir-guard.js';
 
 const UP = 'while the testnet was up';
@@ -24,22 +26,18 @@ const nonEmpty = (dir: string): boolean => existsSync(dir) && readdirSync(dir).l
 export async function openRun(opts: TestnetOptions): Promise<Run> {
   if (opts.timeoutFactor) setTimeoutFactor(opts.timeoutFactor);
   const log = opts.log ?? ((l: string) => process.stderr.write(`${l}\n`));
-  // An installed release is looked for in this testnet's cache too (saltnet install puts it there).
-  const backend = resolveBackend(opts.backend ?? 'auto', opts.binDir, opts.cacheDir ? { cacheDir: opts.cacheDir } : {});
-  log(`saltnet: ${backend.reason}`);
-  // Before anything is started: a broken fixture wallet file fails here, with nothing to clean up.
-  const chain = chainSpecFor(backend, opts);
-  const build = miningFor(backend.spec, opts, chain.prefixDifficulty);
-  const serve = miningFor(backend.spec, opts, chain.difficulty);
+  const { backend, chain, build, serve } = chooseBackend(opts, log);
   // Whatever an earlier run left when it was killed goes first.
   for (const r of await reapStale({ log })) log(`saltnet: reaped stale run ${r.runId} (its owner had died)`);
+  const ports = await claimFixedPorts(backend.spec, opts.ports); // --ports standard: all free, or nothing starts
   const ownWorkdir = opts.workdir === undefined;
   const workdir = resolve(opts.workdir ?? newTempWorkdir());
   const dirs = stateDirs(workdir);
   const hadState = nonEmpty(dirs.daemon) || nonEmpty(dirs.wallets);
   makeWorkdir(workdir, !ownWorkdir, ['logs', 'wallets']);
-  // A temporary workdir goes with the testnet on every clean stop (Ctrl-C included); it stays, for its logs, when
-  // startup failed or a program crashed while up. The run record says so: a reaper (saltnet killed) decides the same.
+  // A temporary workdir goes with the testnet on every clean stop (Ctrl-C included); it stays when startup failed, for
+  // its logs, and so does one whose programs crashed while it was up: the crash logs are what the user needs next.
+  // The run record says whether to keep it, so that a reaper (saltnet itself killed) decides the same.
   const keepWorkdir = (): void => {
     if (ownWorkdir) sup.keepWorkdir(true);
   };
@@ -60,7 +58,7 @@ export async function openRun(opts: TestnetOptions): Promise<Run> {
   });
   const aborter = new AbortController();
   // Gone under the testnet: said, no program is started again (mayRestart), the testnet stops.
-  guard = await lockWorkdir(sup, workdir, !ownWorkdir, (why) => {
+  guard = await guardRun(workdir, ownWorkdir, sup, (why) => {
     const message = `${why}: the testnet is stopped (saltnet never starts it again on an empty folder)`;
     log(`saltnet: ${message}`);
     events.handle({ event: 'workdir-gone', workdir, message, at: new Date().toISOString() });
@@ -74,6 +72,7 @@ export async function openRun(opts: TestnetOptions): Promise<Run> {
     opts,
     log,
     backend,
+    ...(ports ? { ports } : {}),
     chain,
     build,
     serve,
@@ -98,20 +97,22 @@ export async function openRun(opts: TestnetOptions): Promise<Run> {
       },
     },
     keepWorkdir,
+    nodes: undefined as unknown as NodeSet,
   };
+  run.nodes = nodeSetOf(run);
   return run;
 }
 
-/** The workdir's lock (workdir-guard.ts); when it cannot be had, whatever the supervisor started is stopped. */
-async function lockWorkdir(
-  sup: Supervisor,
+/** The workdir's lock (one testnet per workdir); when it cannot be had, what was started is stopped. */
+async function guardRun(
   workdir: string,
-  given: boolean,
+  ownWorkdir: boolean,
+  sup: Supervisor,
   onGone: (why: string) => void,
 ): Promise<WorkdirGuard> {
   try {
     return await guardWorkdir(workdir, {
-      given,
+      given: !ownWorkdir,
       runId: sup.runId,
       what: `the testnet of ${selfDescription()}`,
       onGone,
@@ -120,6 +121,44 @@ async function lockWorkdir(
     await sup.stopAll();
     throw err;
   }
+}
+
+/** The backend and chain of a run and how it mines: chosen before anything is started (nothing to clean up). */
+function chooseBackend(
+  opts: TestnetOptions,
+  log: (line: string) => void,
+): Pick<Run, 'backend' | 'chain' | 'build' | 'serve'> {
+  // An installed release is looked for in this testnet's cache too (saltnet install puts it there).
+  const backend = resolveBackend(opts.backend ?? 'auto', opts.binDir, opts.cacheDir ? { cacheDir: opts.cacheDir } : {});
+  log(`saltnet: ${backend.reason}`);
+  // A broken fixture wallet file fails here.
+  const chain = chainSpecFor(backend, opts);
+  const build = miningFor(backend.spec, opts, chain.prefixDifficulty);
+  const serve = miningFor(backend.spec, opts, chain.difficulty);
+  return { backend, chain, build, serve };
+}
+
+/** The run's daemons: n0 and, with `nodes`, the others (each start takes the run's settings of the moment). */
+function nodeSetOf(run: Run): NodeSet {
+  return new NodeSet({
+    sup: run.sup,
+    backend: run.backend,
+    workdir: run.workdir,
+    count: nodeCount(run.opts.nodes),
+    programs: run.programs,
+    settings: () => run.mining,
+    signal: run.aborter.signal,
+    ...(run.opts.daemonEnv ? { env: run.opts.daemonEnv } : {}),
+    ...(run.ports ? { firstPorts: run.ports.daemon } : {}),
+  });
+}
+
+/** The number of nodes asked for (1 when not given), checked. */
+function nodeCount(n: number | undefined): number {
+  if (n === undefined) return 1;
+  if (!Number.isInteger(n) || n < 1 || n > MAX_NODES)
+    throw new Error(`nodes must be a whole number from 1 to ${MAX_NODES}, got ${String(n)}`);
+  return n;
 }
 
 /**

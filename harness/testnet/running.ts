@@ -1,25 +1,22 @@
 // A testnet while it runs: what one `up` shares between its phases (Run), and the Testnet object
 // over its running programs — saves, checkpoints and reverts stop and start every program together.
-import { cacheDir as resolveCacheDir } from '../common/cache-dir.js';
-import { assertKey } from '../snapshot/snapshot-dir.js';
 import type { Manifest } from '../snapshot/manifest.js';
 import type { Supervisor } from '../process/supervisor.js';
-import { scaled } from '../common/timeouts.js';
-import { describeExit } from '../process/errors.js';
 import type { DaemonClient } from '../rpc/daemon.js';
 import { binaryVersion, type ResolvedBackend } from './binaries.js';
 import { saveChain, type ChainSpec } from './chain-cache.js';
-import { checkpointState, revertState } from './checkpoint.js';
 import type { DaemonHandle } from './daemon.js';
-import type { MineForOptions } from './funding.js';
-import { addressAt, mineTo, type MiningAddresses } from './mining.js';
+import type { MiningAddresses } from './mining.js';
+import type { NodeSet } from './nodes.js';
+import { testnetObject } from './object.js';
+import { unresponsive } from './run-kit.js';
 import type { Program, ProgramOptions } from './program.js';
 import type { RunEvents } from './events.js';
 import type { SnapshotInfo } from './state.js';
 import type { MiningInfo, Testnet, TestnetOptions } from './types.js';
 import type { WalletAddresses } from './wallet-setup.js';
 import type { WalletHandle, WalletSet } from './wallets.js';
-import { mineTarget, syncWallets, type MineRequest } from './sync.js';
+import type { FixedPorts } from './standard-ports.js';
 
 /** A daemon's settings with the threads `mine` asks it for (the shape Testnet.mining shows). */
 export type Mining = MiningInfo;
@@ -29,6 +26,8 @@ export interface Run {
   opts: TestnetOptions;
   log: (line: string) => void;
   backend: ResolvedBackend;
+  /** `--ports standard`: the ports to bind (undefined: free ones). */
+  ports?: FixedPorts;
   chain: ChainSpec;
   /** How the chain state is mined (at its prefix difficulty) and how blocks are mined once the testnet serves. */
   build: Mining;
@@ -48,21 +47,13 @@ export interface Run {
   programs: ProgramOptions;
   /** Keep a temporary workdir (and its logs) when the testnet stops, and say so in the run record for a reaper. */
   keepWorkdir(): void;
+  /** The daemons: n0 and, on a testnet of several nodes, the others and their links. */
+  nodes: NodeSet;
 }
 
 export interface Daemon {
   program: Program<DaemonHandle>;
   client: DaemonClient;
-}
-
-export function mineOptions(run: Run): Omit<MineForOptions, 'miner' | 'main' | 'target' | 'need'> {
-  // Mining deadlines are not scaled where they are awaited: scale them here.
-  return {
-    spec: run.backend.spec,
-    timeoutMs: scaled(3_600_000),
-    signal: run.aborter.signal,
-    threads: run.mining.threads,
-  };
 }
 
 export async function phase<T>(run: Run, name: string, fn: () => Promise<T>): Promise<T> {
@@ -84,17 +75,8 @@ export interface Parts {
   snapshot: SnapshotInfo;
 }
 
-/** The programs that do not answer now, each with its pid and why. */
-function unresponsive(p: Parts): string[] {
-  const d = p.daemon.program;
-  return [
-    ...(d.unresponsive ? [`daemon (pid ${d.pid}) is not answering: ${d.unresponsive.reason}`] : []),
-    ...p.wallets.unresponsive(),
-  ];
-}
-
 /** Stopping and starting every program together, for saves, checkpoints and reverts. */
-interface StateOps {
+export interface StateOps {
   whileStopped<T>(why: string, fn: () => Promise<T>): Promise<T>;
   saveState(cacheDir: string, key: string): Promise<Manifest>;
 }
@@ -104,11 +86,10 @@ function stateOps(run: Run, p: Parts): StateOps {
   /** Every process stopped (wallets stored first); what did not stop cleanly: the state on disk is whole without. */
   const stopProcesses = async (): Promise<string[]> => {
     const problems = await wallets.stopAll();
-    const d = await daemon.program.stop();
-    return d ? [...problems, `${daemon.program.name}: ${d}`] : problems;
+    return [...problems, ...(await run.nodes.stopAll())];
   };
   const startProcesses = async (): Promise<void> => {
-    await daemon.program.start();
+    await run.nodes.startAll();
     await wallets.startAll();
     p.writeLogin();
   };
@@ -137,7 +118,7 @@ function stateOps(run: Run, p: Parts): StateOps {
   };
   const saveState = async (cdir: string, key: string): Promise<Manifest> => {
     // Refused at once when a program does not answer: its wallet cannot be stored, and stopping it would only wait.
-    const silent = unresponsive(p);
+    const silent = unresponsive(run, p);
     if (silent.length) throw new Error(`cannot save the state: ${silent.join('; ')}`);
     const height = await daemon.client.height();
     const version = await binaryVersion(run.backend.paths.daemon).catch(() => undefined);
@@ -167,7 +148,13 @@ function stateOps(run: Run, p: Parts): StateOps {
 export function assemble(
   run: Run,
   p: Parts,
-): { saveBuilt(): Promise<void>; setPrefix(prefix: SnapshotInfo['prefix']): void; finish(height: number): Testnet } {
+): {
+  saveBuilt(): Promise<void>;
+  setPrefix(prefix: SnapshotInfo['prefix']): void;
+  /** The chain built on n0 alone copied to the other nodes (all stopped meanwhile), which then start as a network. */
+  network(): Promise<void>;
+  finish(height: number): Testnet;
+} {
   const ops = stateOps(run, p);
   let snapshot = p.snapshot;
   const saveBuilt = async (): Promise<void> => {
@@ -188,124 +175,7 @@ export function assemble(
   const setPrefix = (prefix: SnapshotInfo['prefix']): void => {
     snapshot = { ...snapshot, ...(prefix ? { prefix } : {}) };
   };
-  return { saveBuilt, setPrefix, finish: (height) => testnetObject(run, p, ops, height, () => snapshot) };
-}
-
-/** The testnet's stop, once however often it is called. */
-function stopOnce(run: Run, p: Parts): () => Promise<void> {
-  let stopped = false;
-  return async () => {
-    if (stopped) return;
-    stopped = true;
-    // What does not answer goes first, at once: a wallet waiting on a frozen daemon then hears of it and stops too.
-    for (const prog of [p.daemon.program, ...p.wallets.programs()]) if (prog.unresponsive) await prog.stop();
-    await p.wallets.closeClients();
-    await p.daemon.client.close().catch(() => undefined);
-    await run.sup.stopAll();
-  };
-}
-
-function testnetObject(run: Run, p: Parts, ops: StateOps, height: number, snapshot: () => SnapshotInfo): Testnet {
-  const { daemon, wallets, main } = p;
-  const d = daemon.program;
-  const taken = new Set<string>();
-  const stop = stopOnce(run, p);
-  return {
-    backend: run.backend,
-    workdir: run.workdir,
-    runId: run.sup.runId,
-    supervisor: run.sup,
-    daemon: {
-      url: d.current.url,
-      client: daemon.client,
-      dataDir: d.current.dataDir,
-      logFile: d.current.logFile,
-      ports: d.current.ports,
-      recover: d.recover,
-      get pid() {
-        return d.current.proc.pid;
-      },
-    },
-    wallet: Object.defineProperty({ ...main, address: addressAt(run.backend.spec, main.addresses, height) }, 'pid', {
-      get: () => main.pid,
-      enumerable: true,
-    }) as Testnet['wallet'],
-    miner: { addresses: p.minerAddresses },
-    get snapshot() {
-      return snapshot();
-    },
-    mining: { ...run.serve },
-    phases: run.phases,
-    readyHeight: height,
-    height: () => daemon.client.height(),
-    health: async () => ({ [d.name]: await d.health(), ...(await wallets.health()) }),
-    crashes: () => [...d.crashes, ...wallets.crashes()],
-    unresponsive: () => unresponsive(p),
-    recoverUnresponsive: async () => {
-      const done: string[] = [];
-      for (const prog of [d, ...wallets.programs()]) if (await prog.recoverIfUnresponsive()) done.push(prog.name);
-      return done;
-    },
-    ...mining(run, p),
-    addWallet: (name: string) => wallets.add(name),
-    wallets: () => wallets.handles(),
-    removeWallet: (name: string) => wallets.remove(name),
-    restart: async (what, walletName = 'main') => {
-      if (what === 'daemon') await d.restart();
-      else await wallets.restart(walletName);
-    },
-    checkpoint: (name: string) =>
-      ops.whileStopped(`while taking checkpoint ${name}`, async () => {
-        await checkpointState(run.workdir, name);
-        taken.add(name);
-      }),
-    revert: async (name: string) => {
-      if (!taken.has(name))
-        throw new Error(
-          `no checkpoint named ${name}${taken.size ? `; this testnet has ${[...taken].join(', ')}` : ' (take one first)'}`,
-        );
-      await ops.whileStopped(`while reverting to checkpoint ${name}`, () => revertState(run.workdir, name));
-    },
-    checkpoints: () => [...taken],
-    saveSnapshot: async (key: string) => {
-      // Refused before any program is stopped: a bad key must not cost the user their pids.
-      assertKey(key);
-      return ops.saveState(resolveCacheDir(run.opts.cacheDir ? { cacheDir: run.opts.cacheDir } : {}), key);
-    },
-    onEvent: (listener) => run.events.on(listener),
-    get failure() {
-      return run.events.failure;
-    },
-    stop,
-    [Symbol.asyncDispose]: stop,
-  };
-}
-
-/** `mine` and `sync` of the testnet: blocks to the miner wallet, then every wallet refreshed to the new height. */
-function mining(run: Run, p: Parts): Pick<Testnet, 'mine' | 'sync'> {
-  const { daemon, wallets } = p;
-  const sync = async (): Promise<void> =>
-    syncWallets(await daemon.client.height(), wallets.handles().values(), {
-      timeoutMs: scaled(120_000),
-      signal: run.aborter.signal,
-    });
-  const mine = async (what: MineRequest, o: { sync?: boolean } = {}): Promise<number> => {
-    const before = daemon.program.crashes.length;
-    try {
-      const target = mineTarget(what, await daemon.client.height());
-      const { height } = await mineTo(daemon.client, target, { ...mineOptions(run), addresses: p.minerAddresses });
-      if (o.sync !== false) await sync();
-      return height;
-    } catch (err) {
-      // A refused or reset connection says nothing; the daemon's crash says what happened.
-      const crash = daemon.program.crashes.slice(before).at(-1);
-      if (!crash) throw err;
-      const last = crash.tail.at(-1);
-      throw new Error(
-        `the daemon ${describeExit(crash.exit)} while mining${last ? ` (its last line: ${last})` : ''}; its log: ${crash.logFile}`,
-        { cause: err },
-      );
-    }
-  };
-  return { mine, sync };
+  const network = (): Promise<void> =>
+    ops.whileStopped('while copying the chain to the other nodes', () => run.nodes.network());
+  return { saveBuilt, setPrefix, network, finish: (height) => testnetObject(run, p, ops, height, () => snapshot) };
 }

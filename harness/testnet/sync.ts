@@ -7,9 +7,16 @@ import type { WalletClient } from '../rpc/wallet.js';
 export interface SyncTarget {
   name: string;
   client: Pick<WalletClient, 'refresh' | 'height'>;
+  /** The height of this wallet's own daemon (a node of several), when it is not the one given to syncWallets. */
+  height?: number;
+  /** Its daemon's name in messages (`n1`). */
+  node?: string;
 }
 
-/** Refresh every wallet (in parallel) until each stands at `height` (the daemon's); a clear error after `timeoutMs`. */
+/**
+ * Refresh every wallet (in parallel) until each stands at `height` (the daemon's; a wallet's own `height` when it
+ * has one); a clear error after `timeoutMs`.
+ */
 export async function syncWallets(
   height: number,
   wallets: Iterable<SyncTarget>,
@@ -18,14 +25,15 @@ export async function syncWallets(
   const deadline = Date.now() + o.timeoutMs;
   await Promise.all(
     [...wallets].map(async (w) => {
+      const target = w.height ?? height;
       for (;;) {
         o.signal?.throwIfAborted();
         await w.client.refresh();
         const at = await w.client.height();
-        if (at >= height) return;
+        if (at >= target) return;
         if (Date.now() > deadline)
           throw new Error(
-            `wallet ${w.name} did not sync: it stands at height ${at} after a refresh, the daemon at ${height}`,
+            `wallet ${w.name} did not sync: it stands at height ${at} after a refresh, ${w.node ? `its daemon (${w.node})` : 'the daemon'} at ${target}`,
           );
         await sleep(50);
       }

@@ -19,14 +19,14 @@ import { once } from 'node:events';
 import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createDaemonClient } from '../rpc/daemon.js';
 import type { WalletClient } from '../rpc/wallet.js';
-import { defineDaemon, sameSettings } from './daemon.js';
+import { sameSettings } from './daemon.js';
 import { mineChain, mineForWallet, topUp, type MineForOptions } from './funding.js';
 import type { MiningAddresses } from './mining.js';
-import { Program } from './program.js';
+import type { NodeHandle } from './nodes.js';
 import { createProgress, progressMode } from './progress.js';
-import { assemble, mineOptions, phase, type Daemon, type Run } from './running.js';
+import { assemble, phase, type Daemon, type Run } from './running.js';
+import { mineOptions } from './run-kit.js';
 import { openRun } from './open-run.js';
 import { walletPassword, walletPasswordFile } from './secrets.js';
 import { chooseState } from './state.js';
@@ -37,6 +37,7 @@ import { WalletSet, type WalletHandle } from './wallets.js';
 export type { Testnet, TestnetOptions } from './types.js';
 export type { SnapshotInfo } from './state.js';
 export type { WalletHandle } from './wallets.js';
+export type { NodeHandle } from './nodes.js';
 export type { CrashReport } from './program.js';
 export type { TestnetEvent } from './events.js';
 // Kept here too: scenario steps and tests import it with the testnet (it lives in mining.ts, which funding.ts can
@@ -45,20 +46,27 @@ export { addressAt } from './mining.js';
 
 const UP = 'while the testnet was up';
 
-async function startDaemonProgram(run: Run): Promise<Daemon> {
-  const o = run.opts;
-  // Readiness deadlines are scaled by --timeout-factor where they are awaited: pass them unscaled.
-  // Each start takes the settings of the moment: the build's while the chain state is mined, then the served ones.
-  const def = defineDaemon(
-    run.sup,
-    run.backend,
-    { workdir: run.workdir, timeoutMs: 60_000, ...(o.daemonEnv ? { env: o.daemonEnv } : {}) },
-    () => run.mining,
-  );
-  const program = new Program(def, run.programs);
-  const h = await phase(run, 'daemonReady', () => program.start());
+/**
+ * The daemon (n0) and, on a testnet of several nodes whose chain state is on disk already (restored or reused), every
+ * other node, connected: nothing may mine before the nodes are a network. Each start takes the settings of the
+ * moment: the build's while the chain state is mined, then the served ones.
+ */
+async function startDaemons(run: Run, building: boolean): Promise<Daemon> {
+  const nodes = run.nodes;
+  if (!building) await nodes.network();
+  const h = await phase(run, 'daemonReady', () => nodes.startFirst());
   run.log(`saltnet: daemon ready at ${h.url} (pid ${h.proc.pid})`);
-  return { program, client: createDaemonClient(h.url, { timeoutMs: 30_000, recover: program.recover }) };
+  if (nodes.links) await startOtherNodes(run);
+  return { program: nodes.programs[0]!, client: nodes.rawClient(0) };
+}
+
+/** Every node of the network started and connected to its peers. */
+async function startOtherNodes(run: Run): Promise<void> {
+  await phase(run, 'nodesReady', () => run.nodes.startAll());
+  const others = run.nodes.programs.slice(1).map((p) => `${p.name} at ${p.current.url} (pid ${p.current.proc.pid})`);
+  run.log(
+    `saltnet: ${others.join(', ')} ready; ${run.nodes.count} nodes connected through ${run.nodes.links!.info().length} links`,
+  );
 }
 
 /**
@@ -165,8 +173,8 @@ export async function startTestnet(opts: TestnetOptions = {}): Promise<Testnet> 
     const building =
       choice.snapshot.status === 'built' || choice.snapshot.status === 'rebuilt' || choice.snapshot.status === 'off';
     if (building) run.mining = run.build;
-    const daemon = await startDaemonProgram(run);
-    closers.push(() => daemon.client.close());
+    closers.push(() => run.nodes.close());
+    const daemon = await startDaemons(run, building);
     const password = walletPassword(run.workdir);
     const wallets = new WalletSet({
       sup: run.sup,
@@ -178,6 +186,7 @@ export async function startTestnet(opts: TestnetOptions = {}): Promise<Testnet> 
       daemonUrl: daemon.program.current.url,
       login: opts.login ?? 'none',
       programs: run.programs,
+      ...(run.ports ? { mainPort: run.ports.walletRpc } : {}),
     });
     closers.push(() => wallets.closeClients());
     const { main, addresses } = await buildChain(run, daemon, wallets, password);
@@ -199,7 +208,10 @@ export async function startTestnet(opts: TestnetOptions = {}): Promise<Testnet> 
     run.mining = run.serve;
     // A state built here goes into the cache (a failed save only costs the next run time).
     await t.saveBuilt();
-    await serve(run, daemon);
+    // Built on n0 alone: the other nodes get a copy of its chain and the network starts.
+    if (run.nodes.count > 1 && !run.nodes.links) await phase(run, 'nodesReady', () => t.network());
+    await serve(run);
+    run.sup.updateInfo({ nodes: run.nodes.programs.map((_, i) => nodeInfo(run.nodes.handle(i))) });
     await releaseLock?.();
     releaseLock = undefined;
     run.activity = UP;
@@ -207,6 +219,11 @@ export async function startTestnet(opts: TestnetOptions = {}): Promise<Testnet> 
   } catch (err) {
     throw await failedStart(run, err, [...closers, async () => await releaseLock?.()]);
   }
+}
+
+/** A node as the run record keeps it (`saltnet status`). */
+function nodeInfo(n: NodeHandle): { name: string; url: string; pid: number; dataDir: string } {
+  return { name: n.name, url: n.url, pid: n.pid, dataDir: n.dataDir };
 }
 
 /** Where a wallet RPC with a Digest login keeps it for the user (`user:password`, mode 0600). */
@@ -249,12 +266,16 @@ async function failedStart(run: Run, err: unknown, closers: (() => Promise<void>
 }
 
 /**
- * Restart the daemon with the served settings if it still runs with the build's (no save restarted it), and say how it
- * mines.
+ * Restart the daemons with the served settings if they still run with the build's (no save restarted them), and say
+ * how they mine.
  */
-async function serve(run: Run, daemon: Daemon): Promise<void> {
-  if (!sameSettings(daemon.program.current.settings, run.serve))
-    await phase(run, 'daemonServe', () => daemon.program.restart());
+async function serve(run: Run): Promise<void> {
+  const stale = run.nodes.programs.filter((p) => !sameSettings({ ...p.current.settings, peers: undefined }, run.serve));
+  if (stale.length)
+    await phase(run, 'daemonServe', async () => {
+      await Promise.all(stale.map((p) => p.restart()));
+      await run.nodes.waitConnected();
+    });
   const s = run.serve;
   const mode =
     s.randomx === 'full'

@@ -8,11 +8,16 @@ import type { PrefixMode } from './chain-cache.js';
 import type { ResolvedBackend } from './binaries.js';
 import type { MiningAddresses } from './mining.js';
 import type { MineRequest } from './sync.js';
+import type { LinkInfo } from '../network/links.js';
+import type { LinkState } from '../network/proxy.js';
+import type { NodeHandle } from './nodes.js';
 import type { TestnetEvent } from './events.js';
 import type { CrashReport } from './program.js';
 import type { ProgressMode } from './progress.js';
 import type { SnapshotInfo } from './state.js';
 import type { WalletHandle } from './wallets.js';
+import type { AutomineChange, AutomineMode } from './automine.js';
+import type { FundRequest, FundResult } from './faucet.js';
 
 export interface TestnetOptions {
   backend?: BackendName | 'auto';
@@ -61,6 +66,25 @@ export interface TestnetOptions {
   snapshotKey?: string;
   /** Restarts after crashes, per program (default 3); one crash more fails the testnet. */
   maxRestarts?: number;
+  /** Once ready, mine a block as soon as the daemon's pool holds a transaction (automine; default false). */
+  mineOnTx?: boolean;
+  /** Once ready, mine a block every this many seconds (automine; default 0: none). */
+  blockTime?: number;
+  /**
+   * `random` (default): free loopback ports; `standard`: the programs' own testnet ports (Salvium: daemon RPC 29081,
+   * ZMQ 29082, P2P 29080, the main wallet's RPC 29088), refused before anything starts when one is taken.
+   */
+  ports?: 'random' | 'standard';
+  /**
+   * Daemons (default 1): n0, n1, … on 127.0.0.1, each joined to every other through a link saltnet owns (partition and
+   * heal them), all from one chain state. The main wallet talks to n0.
+   */
+  nodes?: number;
+}
+
+/** A wallet to add: the node its wallet RPC talks to (default n0). */
+export interface AddWalletOptions {
+  node?: string;
 }
 
 export interface Testnet {
@@ -68,6 +92,7 @@ export interface Testnet {
   readonly workdir: string;
   readonly runId: string;
   readonly supervisor: Supervisor;
+  /** Node n0 (the only one, unless `nodes` asked for more). */
   readonly daemon: {
     url: string;
     client: DaemonClient;
@@ -78,6 +103,8 @@ export interface Testnet {
     /** For daemon clients of your own: wait out a crash and repeat what is safe to repeat. */
     recover: (p: ConnectionProblem) => Promise<boolean>;
   };
+  /** Every node, n0 first. */
+  readonly nodes: readonly NodeHandle[];
   readonly wallet: WalletHandle & {
     /** The address transfers should go to on this chain now (Carrot from HF10 on Salvium). */
     address: string;
@@ -110,20 +137,56 @@ export interface Testnet {
   readonly failure: TestnetEvent | undefined;
   /**
    * Mine blocks — `mine(1)`, `mine({ blocks: 5 })` — or up to a height — `mine({ to: 1300 })` — exactly (CN/Carrot
-   * switch handled); the blocks go to the miner wallet. Then every wallet of the testnet refreshes to the new height
-   * before it returns (`{ sync: false }`: none does). Returns the height reached.
+   * switch handled) on a node (`node`, default n0); the blocks go to the miner wallet and reach every node of its
+   * group. Then the nodes are synced and every wallet of the testnet refreshes to its node's height before it returns
+   * (`{ sync: false }`: none does). Returns the height reached.
    */
-  mine(what: MineRequest, o?: { sync?: boolean }): Promise<number>;
-  /** Refresh every wallet of the testnet until each stands at the daemon's height. */
+  mine(what: MineRequest, o?: { sync?: boolean; node?: string }): Promise<number>;
+  /**
+   * Wait until the nodes of each group (all of them unless partitioned) stand on one top block, then refresh every
+   * wallet until it stands at its node's height.
+   */
   sync(): Promise<void>;
-  /** Create another wallet (through a wallet RPC serving the wallets folder) or reopen it on a reused workdir. */
-  addWallet(name: string): Promise<WalletHandle>;
+  /**
+   * Cut the links between groups of nodes and open those within each (every node in exactly one group):
+   * `partition([['n0'], ['n1', 'n2']])`. Nothing passes between the groups until `heal()`.
+   */
+  partition(groups: readonly (readonly string[])[]): Promise<void>;
+  /** Open every link again and wait until the nodes are connected; `sync()` then waits for the heavier chain to win. */
+  heal(): Promise<void>;
+  /** Set the link between two nodes: `{ mode: 'cut' | 'drop' | 'open', delayMs }`. */
+  setLink(a: string, b: string, state: Partial<LinkState>): Promise<void>;
+  /** Every link and its state now. */
+  links(): LinkInfo[];
+  /** The groups of nodes that reach each other now, by name (one group of every node unless partitioned). */
+  groups(): string[][];
+  /**
+   * Create another wallet (through a wallet RPC serving the wallets folder, talking to `node`, default n0) or reopen it
+   * on a reused workdir.
+   */
+  /** How blocks are mined besides `mine()` now: on a new pool transaction, every `blockTime` s, both or neither. */
+  automine(): AutomineMode;
+  /**
+   * Change automine now: `{ mineOnTx: true }`, `{ blockTime: 5 }` (0: no interval), `'off'` (manual). Every block it
+   * mines is followed by a sync of every wallet, as `mine()` is. Returns the new mode.
+   */
+  setAutomine(change: AutomineChange): AutomineMode;
+  /**
+   * The faucet: pay `amount` (atomic units) of `asset` (default SAL1) from `main` to any address of this chain, then
+   * mine until the receiver can spend it (10 blocks on top of the payment's). Bad addresses, unknown assets and
+   * amounts over what main holds are refused before anything is sent, with what main holds.
+   */
+  fund(req: FundRequest): Promise<FundResult>;
+  addWallet(name: string, o?: AddWalletOptions): Promise<WalletHandle>;
   /** Every wallet by name, `main` first. */
   wallets(): Map<string, WalletHandle>;
   /** Stop an added wallet's RPC for good (the wallet is stored; its files stay) and forget it. */
   removeWallet(name: string): Promise<void>;
-  /** Stop a process gracefully and start it again on the same ports (wallets: the same credentials). */
-  restart(target: 'daemon' | 'wallet', walletName?: string): Promise<void>;
+  /**
+   * Stop a process gracefully and start it again on the same ports (wallets: the same credentials): a daemon (`name`:
+   * its node, default n0) or a wallet (`name`: the wallet, default main).
+   */
+  restart(target: 'daemon' | 'wallet', name?: string): Promise<void>;
   /**
    * Checkpoint the whole testnet (chain and every wallet) under a name: processes stop cleanly, the state is copied,
    * they start again on the same endpoints.

@@ -166,17 +166,14 @@ async function launchWalletRpc(
   return { proc, client, url, port, ...(credentials ? { credentials } : {}), logFile, crashes };
 }
 
-export interface WalletRpcDefinitionOptions extends Omit<
-  WalletRpcOptions,
-  'restarts' | 'port' | 'credentials' | 'name'
-> {
+export interface WalletRpcDefinitionOptions extends Omit<WalletRpcOptions, 'restarts' | 'credentials' | 'name'> {
   name: string;
   /** The wallet to open after each start when serving a folder (none before it exists). */
   open?: () => { filename: string; password: string } | undefined;
 }
 
 /**
- * A wallet RPC as a program of the testnet: the first start takes a free port (and generates
+ * A wallet RPC as a program of the testnet: the first start takes `port`, else a free one (and generates
  * Digest credentials when asked); a restart keeps port and credentials, and opens its wallet again.
  */
 export function defineWalletRpc(

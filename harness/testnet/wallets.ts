@@ -16,6 +16,8 @@ import { defineWalletRpc, type WalletRpcHandle } from './wallet-rpc.js';
 /** A wallet of the testnet: `main` (restored by up) or one added with addWallet. */
 export interface WalletHandle {
   name: string;
+  /** The node its wallet RPC talks to (`n0` unless it was added on another). */
+  node: string;
   url: string;
   client: WalletClient;
   /** The wallet RPC's pid now (it changes when the program is restarted). */
@@ -39,9 +41,12 @@ export interface WalletSetOptions {
   password: string;
   /** The file that holds `password` (`--password-file` of a wallet RPC on a wallet file). */
   passwordFile: string;
+  /** The daemon of node n0 (the main wallet's); a wallet added on another node says which (addWallet). */
   daemonUrl: string;
   login: 'none' | 'digest';
   programs: ProgramOptions;
+  /** The main wallet's RPC port (`--ports standard`); default, and every other wallet's: a free one. */
+  mainPort?: number;
 }
 
 interface Entry {
@@ -50,6 +55,12 @@ interface Entry {
 }
 
 const NAME = /^[A-Za-z0-9_-]+$/;
+
+/** The node a wallet's RPC talks to: its name and daemon URL. */
+export interface WalletNode {
+  name: string;
+  url: string;
+}
 
 export class WalletSet {
   private readonly entries = new Map<string, Entry>();
@@ -85,7 +96,7 @@ export class WalletSet {
    */
   async start(
     name: string,
-    o: { dirMode: boolean; prepare?: (client: WalletClient) => Promise<void> },
+    o: { dirMode: boolean; prepare?: (client: WalletClient) => Promise<void>; node?: WalletNode },
   ): Promise<WalletHandle> {
     const file = join(this.o.walletsDir, name);
     let opened = false;
@@ -93,12 +104,13 @@ export class WalletSet {
       name: name === 'main' ? 'wallet-rpc' : `wallet-rpc-${name}`,
       password: this.o.password,
       passwordFile: this.o.passwordFile,
-      daemonUrl: this.o.daemonUrl,
+      daemonUrl: o.node?.url ?? this.o.daemonUrl,
       workdir: this.o.workdir,
       login: this.o.login,
       timeoutMs: 300_000,
       ...(o.dirMode ? { walletDir: this.o.walletsDir } : { walletFile: file }),
       open: () => (o.dirMode && opened ? { filename: name, password: this.o.password } : undefined),
+      ...(name === 'main' && this.o.mainPort ? { port: this.o.mainPort } : {}),
     });
     const program = new Program(def, this.o.programs);
     const h = await program.start();
@@ -112,6 +124,7 @@ export class WalletSet {
       opened = true;
       const handle: WalletHandle = {
         name,
+        node: o.node?.name ?? 'n0',
         url: h.url,
         client,
         file,
@@ -136,7 +149,7 @@ export class WalletSet {
    * Another wallet: created (or opened, on a reused workdir) through a wallet RPC of its own serving the wallets
    * folder.
    */
-  add(name: string): Promise<WalletHandle> {
+  add(name: string, node?: WalletNode): Promise<WalletHandle> {
     if (this.entries.has(name)) throw new Error(`the testnet already has a wallet named ${name}`);
     if (!NAME.test(name)) throw new Error(`wallet name ${JSON.stringify(name)} must be letters, digits, - or _`);
     if (name === 'miner')
@@ -144,6 +157,7 @@ export class WalletSet {
     const password = this.o.password;
     return this.start(name, {
       dirMode: true,
+      ...(node ? { node } : {}),
       prepare: async (c) => {
         if (existsSync(join(this.o.walletsDir, `${name}.keys`)))
           await c.call('open_wallet', { filename: name, password });

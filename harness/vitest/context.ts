@@ -1,6 +1,7 @@
 // What the global setup hands to the test workers through vitest's provide/inject: plain JSON
 // (strings, numbers, booleans), because vitest sends it to every worker process. Everything a
 // worker needs to reach the testnet, and to start wallet RPC processes of its own, is here.
+import type { ControlInfo } from '../control/client.js';
 import { fundingAsset } from '../testnet/backends.js';
 import type { BackendName } from '../testnet/backends.js';
 import type { Testnet } from '../testnet/testnet.js';
@@ -45,10 +46,17 @@ export interface SaltnetContext {
   mining?: { difficulty: number; threads: number };
   /** The global setup's timeout factor: workers scale their deadlines the same way. */
   timeoutFactor: number;
+  /** A testnet of several nodes (`nodes: 2` or more): each node's daemon, n0 first. */
+  nodes?: { name: string; url: string }[];
+  /**
+   * The testnet's control endpoint: automine and the faucet (and, with several nodes, partitions and heals) run in the
+   * process that owns the testnet.
+   */
+  control?: ControlInfo;
 }
 
 /** The context of a running testnet. */
-export function contextOf(t: Testnet, timeoutFactor: number): SaltnetContext {
+export function contextOf(t: Testnet, timeoutFactor: number, control?: ControlInfo): SaltnetContext {
   const spec = t.backend.spec;
   const plain = (a: { cn: string; carrot?: string | undefined }): ContextAddresses => ({
     cn: a.cn,
@@ -85,6 +93,8 @@ export function contextOf(t: Testnet, timeoutFactor: number): SaltnetContext {
     snapshot: { status: t.snapshot.status, ...(t.snapshot.key ? { key: t.snapshot.key } : {}) },
     mining: { difficulty: t.mining.difficulty, threads: t.mining.threads },
     timeoutFactor,
+    ...(control ? { control: { url: control.url, tokenFile: control.tokenFile } } : {}),
+    ...(t.nodes.length > 1 ? { nodes: t.nodes.map((n) => ({ name: n.name, url: n.url })) } : {}),
   };
 }
 

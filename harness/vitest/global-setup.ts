@@ -32,6 +32,8 @@ import { resolveConfig } from '../config/resolve.js';
 import type { ConfigValues } from '../config/schema.js';
 import { testnetOptionsOf } from '../config/testnet.js';
 import { startTestnet, type TestnetOptions } from '../testnet/testnet.js';
+import { startControlServer } from '../control/server.js';
+import { resolveCacheDir } from '../common/cache-dir.js';
 import { contextOf } from './context.js';
 
 export type { SaltnetContext } from './context.js';
@@ -77,13 +79,19 @@ export function saltnetGlobalSetup(
     // one removes the temporary workdir the testnet would have removed on a clean stop.
     const removeWorkdir = (): void => rmSync(t.workdir, { recursive: true, force: true, maxRetries: 3 });
     if (opts.workdir === undefined) process.on('exit', removeWorkdir);
-    const ctx = contextOf(t, opts.timeoutFactor ?? 1);
+    // The workers ask this process for what only the testnet's owner does: automine and the faucet.
+    const control = await startControlServer(
+      t,
+      t.snapshot.cacheDir ?? resolveCacheDir(opts.cacheDir ? { cacheDir: opts.cacheDir } : {}),
+    );
+    const ctx = contextOf(t, opts.timeoutFactor ?? 1, control.info);
     project.provide('saltnet', ctx);
     log(
       `saltnet: testnet ready for the tests: daemon ${ctx.daemonUrl}, wallet ${ctx.wallet.url}, height ${ctx.height}, snapshot ${ctx.snapshot.status}`,
     );
     return async () => {
       process.off('exit', removeWorkdir);
+      await control.close();
       await t.stop();
     };
   };

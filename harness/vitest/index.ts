@@ -9,7 +9,11 @@ import { backendSpec } from '../testnet/backends.js';
 import { mineTo } from '../testnet/mining.js';
 import { syncWallets } from '../testnet/sync.js';
 import { withChainLock } from './chain-lock.js';
+import { requestHeal, requestMine, requestPartition, requestSync } from '../control/client.js';
 import { checkContext, type SaltnetContext } from './context.js';
+import { requestAutomine, requestFund } from '../control/client.js';
+import type { AutomineChange, AutomineMode } from '../testnet/automine.js';
+import type { FundRequest, FundResult } from '../testnet/faucet.js';
 import { freshWallet, liveFreshWallets, type FreshWallet, type FreshWalletOptions } from './fresh-wallet.js';
 
 export { checkContext, type ContextAddresses, type SaltnetContext } from './context.js';
@@ -17,6 +21,8 @@ export { freshWallet, type FreshWallet, type FreshWalletOptions } from './fresh-
 export { withChainLock } from './chain-lock.js';
 export type { DaemonClient } from '../rpc/daemon.js';
 export type { WalletClient } from '../rpc/wallet.js';
+export type { AutomineChange, AutomineMode } from '../testnet/automine.js';
+export type { FundRequest, FundResult } from '../testnet/faucet.js';
 
 export interface Connection {
   daemon: DaemonClient;
@@ -69,6 +75,38 @@ export async function mine(context: SaltnetContext, blocks = 1, o: { sync?: bool
   return height;
 }
 
+/** The control endpoint of a testnet of several nodes, or a clear error. */
+function nodesControl(c: SaltnetContext, what: string): NonNullable<SaltnetContext['control']> {
+  if (!c.nodes)
+    throw new Error(`${what}: this testnet has one node, n0 (set nodes: 2 or more in the saltnet config or the setup)`);
+  return controlOf(c, what);
+}
+
+/**
+ * Cut the links between groups of nodes and open those within each: `partition(ctx, [['n0'], ['n1', 'n2']])`. From
+ * then on each group mines its own chain (`mineOn`) until `heal`.
+ */
+export async function partition(context: SaltnetContext, groups: string[][]): Promise<void> {
+  await requestPartition(nodesControl(checkContext(context), 'partition'), groups);
+}
+
+/** Open every link again; `sync` then waits until the heavier chain has won on every node. */
+export async function heal(context: SaltnetContext): Promise<void> {
+  await requestHeal(nodesControl(checkContext(context), 'heal'));
+}
+
+/** Wait until the nodes of each group stand on one top block, then refresh every wallet of the testnet. */
+export async function sync(context: SaltnetContext): Promise<void> {
+  await requestSync(nodesControl(checkContext(context), 'sync'));
+}
+
+/** Mine `blocks` blocks on one node of several (its group gets them); returns that node's new height. */
+export async function mineOn(context: SaltnetContext, node: string, blocks = 1): Promise<number> {
+  const c = checkContext(context);
+  const res = await requestMine(nodesControl(c, 'mineOn'), { blocks, node });
+  return res.height;
+}
+
 export interface UseFreshWalletOptions extends FreshWalletOptions {
   /** The beforeAll hook's timeout in ms (default 120 000 times the timeout factor: funding waits for blocks). */
   hookTimeout?: number;
@@ -99,4 +137,36 @@ export function useFreshWallet(context: SaltnetContext, opts: UseFreshWalletOpti
       );
     return wallet;
   };
+}
+
+function controlOf(c: SaltnetContext, what: string): NonNullable<SaltnetContext['control']> {
+  if (!c.control)
+    throw new Error(
+      `${what}: this testnet has no control endpoint (a global setup of an older saltnet started it); use saltnet/vitest/global-setup of this version`,
+    );
+  return c.control;
+}
+
+/**
+ * The testnet's automine mode, or change it (`{ mineOnTx: true }`, `{ blockTime: 5 }`, `'off'`): the process that
+ * owns the testnet mines, holding the chain lock, and syncs its wallets (the main one) after each block; a fresh
+ * wallet sees a block after its next refresh. Returns the mode now.
+ */
+export async function automine(context: SaltnetContext, change?: AutomineChange): Promise<AutomineMode> {
+  const c = checkContext(context);
+  const res = await requestAutomine(controlOf(c, 'automine'), change === undefined ? {} : { change });
+  return res.mode;
+}
+
+/**
+ * The faucet: pay `amount` (atomic units) of `asset` (default SAL1) from the main wallet to any address of the chain,
+ * then mine until it is spendable there. Holds the chain lock while it runs: do not call it inside withChainLock.
+ */
+export async function fund(context: SaltnetContext, req: FundRequest): Promise<FundResult> {
+  const c = checkContext(context);
+  return requestFund(controlOf(c, 'fund'), {
+    address: req.address,
+    amount: req.amount.toString(),
+    ...(req.asset ? { asset: req.asset } : {}),
+  });
 }

@@ -82,8 +82,10 @@ describe("import { startTestnet, runScenario } from 'saltnet'", () => {
         "  const b: bigint = (await net.wallet.client.balance('SAL1')).unlocked;",
         '  return (await net.daemon.client.height()) + r.steps.length + Number(b);',
         '}',
-        '// @ts-expect-error: a wrong option is a type error',
-        "export const bad = () => startTestnet({ backend: 'bitcoin' });",
+        '// @ts-expect-error: an option that does not exist is a type error',
+        "export const bad = () => startTestnet({ backnd: 'sim' });",
+        '// @ts-expect-error: so is an option of the wrong type',
+        "export const worse = () => startTestnet({ difficulty: 'high' });",
       ].join('\n'),
     );
     writeFileSync(

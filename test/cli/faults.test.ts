@@ -51,7 +51,7 @@ describe('numbers on the command line', () => {
       [['up', '--height', 'abc'], "saltnet: --height: 'abc' is not a whole number"],
       [
         ['up', '--height', '1e400'],
-        "saltnet: --height: '1e400' is written with an exponent; write it in plain digits (at most 100000)",
+        "saltnet: --height: '1e400' is written with an exponent; write it in plain digits: a whole number from 1 to 100000",
       ],
       [
         ['up', '--height', '1e3'],
@@ -69,7 +69,7 @@ describe('numbers on the command line', () => {
       ],
       [
         ['up', '--threads', '1e9'],
-        "saltnet: --threads: '1e9' is written with an exponent; write it in plain digits (at most 256)",
+        "saltnet: --threads: '1e9' is written with an exponent; write it in plain digits: a whole number from 1 to 256",
       ],
       [
         ['up', '--threads', '257'],
@@ -96,7 +96,7 @@ describe('numbers on the command line', () => {
       [['mine', '100001'], 'saltnet: <blocks>: 100001 is more than 100000 (saltnet mines to height 100000 at most)'],
       [
         ['mine', '--to', '1e400'],
-        "saltnet: --to: '1e400' is written with an exponent; write it in plain digits (at most 100000)",
+        "saltnet: --to: '1e400' is written with an exponent; write it in plain digits: a whole number from 1 to 100000",
       ],
       [['run', 'x.yaml', '--workers', 'two'], "saltnet: --workers: 'two' is not a whole number"],
       [['cache', 'key', '--height', 'NaN'], "saltnet: --height: 'NaN' is not a whole number"],

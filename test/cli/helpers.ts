@@ -2,7 +2,7 @@
 // the JSON line it prints when the testnet is ready.
 import { fileURLToPath } from 'node:url';
 import { execa, type ResultPromise } from 'execa';
-import { waitFor } from '../helpers/sim.js';
+import { freePort, rpc, spawnSim, waitFor } from '../helpers/sim.js';
 
 export const CLI = fileURLToPath(new URL('../../dist/harness/cli/main.js', import.meta.url));
 
@@ -69,4 +69,29 @@ export async function stopStarted(
     await p.catch(() => undefined);
   }
   await execa(process.execPath, [CLI, 'down'], { env, reject: false });
+}
+
+/**
+ * An app's own wallet: a simulated wallet RPC of its own on the testnet's daemon (the testnet knows nothing of it),
+ * a fresh wallet in `dir`. stopAll() (helpers/sim) ends it.
+ */
+export async function externalWallet(daemonPort: number, dir: string): Promise<{ port: number; address: string }> {
+  const port = await freePort();
+  spawnSim('salvium-wallet-rpc', [
+    '--testnet',
+    '--wallet-dir',
+    dir,
+    '--daemon-address',
+    `127.0.0.1:${daemonPort}`,
+    '--rpc-bind-ip',
+    '127.0.0.1',
+    '--rpc-bind-port',
+    String(port),
+    '--disable-rpc-login',
+    '--non-interactive',
+  ]);
+  await waitFor('the app wallet RPC', async () => (await rpc(port, 'get_version')).result !== undefined, 60_000, 200);
+  const created = await rpc(port, 'create_wallet', { filename: 'app', password: '', language: 'English' });
+  if (created.error) throw new Error(`create_wallet: ${JSON.stringify(created.error)}`);
+  return { port, address: (await rpc(port, 'get_address')).result.address as string };
 }

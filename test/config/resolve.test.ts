@@ -24,6 +24,10 @@ describe('built-in defaults', () => {
       subaddressLookahead: '2:20',
       prefixDifficulty: 'cheap',
       randomx: 'auto',
+      mineOnTx: false,
+      ports: 'random',
+      ui: false,
+      nodes: 1,
       timeoutFactor: 1,
       snapshots: true,
       run: {

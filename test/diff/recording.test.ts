@@ -211,6 +211,27 @@ describe('a round trip', () => {
     expect(readdirSync(root).sort()).toEqual(['rec', 'scenarios']);
   });
 
+  it('keepFrom re-records some scenarios and keeps the others of the same programs (not of other programs)', async () => {
+    const dir = join(root, 'rec');
+    await writeRecording(dir, [result('scenarios/info.yaml'), result('scenarios/more/info.yaml', 'x')], opts());
+    const first = (await readRecording(dir)).manifest.scenarios.find((e) => e.file === 'scenarios/more/info.yaml')!;
+    const before = readFileSync(join(dir, first.result), 'utf8');
+    await writeRecording(dir, [result('scenarios/info.yaml', 'again')], opts({ keepFrom: dir }));
+    const rec = await readRecording(dir);
+    expect(rec.manifest.scenarios.map((e) => e.file)).toEqual(['scenarios/info.yaml', 'scenarios/more/info.yaml']);
+    expect(rec.results.find((r) => r.file === 'scenarios/info.yaml')?.name).toBe('again');
+    const kept = rec.manifest.scenarios.find((e) => e.file === 'scenarios/more/info.yaml')!;
+    expect(readFileSync(join(dir, kept.result), 'utf8')).toBe(before);
+    // A scenario file removed since is not carried over.
+    rmSync(join(root, 'scenarios', 'more'), { recursive: true });
+    await writeRecording(dir, [result('scenarios/info.yaml')], opts({ keepFrom: dir }));
+    expect((await readRecording(dir)).manifest.scenarios).toHaveLength(1);
+    const other = { ...PROGRAM, binaries: { salviumd: 'c'.repeat(64) } };
+    await expect(
+      writeRecording(dir, [result('scenarios/info.yaml')], opts({ program: other, keepFrom: dir })),
+    ).rejects.toThrow(/recorded with other programs/);
+  });
+
   it('the newest recording is the newest release, then the latest recorded', async () => {
     const parent = join(root, 'corpus');
     await writeRecording(

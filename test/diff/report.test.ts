@@ -179,3 +179,21 @@ describe('a scenario that fails the same way on both sides', () => {
     expect(toHuman(r).split('\n')).toContain('    failed on both sides (A: result.x: expected 2)');
   });
 });
+
+describe('a scenario that fails on one side only', () => {
+  it("the human report gives the failed side's message in full and its artifacts folder, which the table cuts short", () => {
+    const message = `n0 takes the spend: result.status: expected "OK", got "BUSY"${' (a long explanation)'.repeat(4)}`;
+    const passed = run('/p/f.yaml', 'fails on B', [step(0, 'x', { result: { status: 'OK' } })]);
+    const failed = run(
+      '/p/f.yaml',
+      'fails on B',
+      [{ ...step(0, 'x', { result: { status: 'BUSY' } }), status: 'failed', failure: { message } }],
+      { status: 'failed', failure: { message }, artifactDir: '/tmp/art/f' },
+    );
+    const r = compareRuns([passed], [failed], { a: { backend: 'sim' }, b: { backend: 'salvium' } });
+    const lines = toHuman(r).split('\n');
+    expect(r.ok).toBe(false);
+    expect(lines).toContain(`    B failed: ${message} (artifacts: /tmp/art/f)`);
+    expect(lines.some((l) => l.startsWith('    A failed'))).toBe(false);
+  });
+});

@@ -40,7 +40,7 @@ const ALL: FaultCase[] = [
 const only = process.env['FAULTS_ONLY'] ? new RegExp(process.env['FAULTS_ONLY'], 'i') : undefined;
 const CASES = only ? ALL.filter((c) => only.test(`${c.kind}: ${c.id}`)) : ALL;
 const PARALLEL = 2;
-const BOUND_MS = 90_000;
+const BOUND_MS = 120_000;
 
 let suite: Suite;
 let before = '';

@@ -131,13 +131,13 @@ export class FaultContext {
       extendEnv: true,
       reject: false,
       all: true,
-      timeout: o.timeoutMs ?? 30_000,
+      timeout: o.timeoutMs ?? HANG_MS,
     });
     const out = String(r.all ?? '');
     this.outputs.push(out);
     if (r.timedOut) {
       counts.hangs++;
-      throw new Error(`saltnet ${args.join(' ')} hung (still running after ${o.timeoutMs ?? 30_000} ms):\n${out}`);
+      throw new Error(`saltnet ${args.join(' ')} hung (still running after ${o.timeoutMs ?? HANG_MS} ms):\n${out}`);
     }
     return { code: r.exitCode, out, stdout: String(r.stdout ?? ''), ms: Date.now() - t0 };
   }
@@ -240,6 +240,22 @@ export class FaultContext {
     return p as number;
   }
 
+  /** The pid of a program of the run once it has one (a program that starts during `up`), polled every 10 ms. */
+  waitPid(program: string, ms = 30_000): Promise<number> {
+    return until(
+      `the ${program}`,
+      () => {
+        try {
+          return this.pid(program);
+        } catch {
+          return undefined;
+        }
+      },
+      ms,
+      10,
+    );
+  }
+
   /** A path saltnet reported: it must be under the case's folder (or one the case named). */
   inside(path: string, also: string[] = []): void {
     const abs = resolve(path);
@@ -274,6 +290,12 @@ function withErr<T>(p: Promise<T>, err: () => string): Promise<T> {
     throw new Error(`${e instanceof Error ? e.message : String(e)}; saltnet up said:\n${err().slice(-4000)}`);
   });
 }
+
+/**
+ * How long a saltnet command may run before it counts as a hang: well above what any case needs on a quiet machine
+ * (under 25 s), so that two cases at a time on a loaded 2-core runner are not counted as hangs.
+ */
+export const HANG_MS = 60_000;
 
 /** Poll `fn` until it gives a value; rejects after `ms` naming `what`. */
 export async function until<T>(what: string, fn: () => T | undefined, ms: number, every = 50): Promise<T> {

@@ -174,6 +174,8 @@ describe('waitForText', () => {
 
   it('rejects with ReadinessTimeout at the deadline', async () => {
     const p = fake(['say:something else', 'forever']);
+    // Printed before the deadline starts, however slow the machine: the tail must hold it.
+    await p.waitForText('something else', { timeoutMs: 10_000 });
     const err = (await p.waitForText(/never/, { timeoutMs: 200 }).catch((e: unknown) => e)) as ReadinessTimeout;
     expect(err).toBeInstanceOf(ReadinessTimeout);
     expect(err.waitedMs).toBeGreaterThanOrEqual(190);

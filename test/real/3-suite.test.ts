@@ -3,7 +3,7 @@
 // sides (the real one mined at difficulty 1 across the Carrot switch) into the tier's cache. Every
 // scenario must pass on both, and the simulator must answer as real Salvium does — no divergence
 // beyond the project's accept file.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -14,7 +14,35 @@ import { BIN_DIR, CACHE_DIR, describeReal } from './real.js';
 interface Report {
   ok: boolean;
   summary: { scenarios: number; divergences: number; errors: number };
-  scenarios: { file: string; status: string; a: { status: string }; b: { status: string } }[];
+  scenarios: { file: string; status: string; a: Side; b: Side }[];
+}
+interface Side {
+  status: string;
+  message?: string;
+  artifactDir?: string;
+}
+
+/**
+ * What a side that did not pass left behind, for the failure message: its message, the failed step's response (the
+ * diff's table cuts it short) and the last lines of each program's log. A CI log is often all there is to go on.
+ */
+function evidence(side: Side): string {
+  const out = [`${side.status}: ${side.message ?? ''}`];
+  const dir = side.artifactDir;
+  if (!dir || !existsSync(dir)) return out.join('\n');
+  try {
+    const result = JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8')) as {
+      steps?: { index: number; name: string; status: string; response?: unknown }[];
+    };
+    for (const st of result.steps?.filter((x) => x.status === 'failed') ?? [])
+      out.push(`step ${st.index + 1} ${st.name}: ${JSON.stringify(st.response)}`);
+  } catch (err) {
+    out.push(`(no result.json: ${String(err)})`);
+  }
+  const logs = join(dir, 'logs');
+  for (const f of existsSync(logs) ? readdirSync(logs) : [])
+    out.push(`--- ${f}`, ...readFileSync(join(logs, f), 'utf8').trimEnd().split('\n').slice(-25));
+  return out.join('\n');
 }
 
 describeReal('every example scenario on real Salvium and on the simulator', () => {
@@ -62,10 +90,13 @@ describeReal('every example scenario on real Salvium and on the simulator', () =
     const notPassed = report.scenarios
       .filter((s) => s.a.status !== 'passed' || s.b.status !== 'passed')
       .map((s) => `${s.file}: sim ${s.a.status}, real ${s.b.status}`);
-    expect(notPassed, r.all).toEqual([]);
+    const details = report.scenarios
+      .filter((s) => s.b.status !== 'passed')
+      .map((s) => `${s.file} on real: ${evidence(s.b)}`);
+    expect(notPassed, [r.all, ...details].join('\n\n')).toEqual([]);
     expect(report.summary.divergences, r.all).toBe(0);
     expect(r.exitCode, r.all).toBe(0);
     expect(report.ok).toBe(true);
     expect(report.summary.scenarios).toBeGreaterThanOrEqual(14);
-  });
+  }, 1_500_000); // 33 examples, four of them on two nodes: over the tier's 15 minutes a file
 });

@@ -75,7 +75,7 @@ describe('saltnet record', () => {
     const replay = await saltnet(['run', out, '--backend', 'sim']);
     expect(replay.exitCode, replay.stdout + replay.stderr).toBe(0);
     expect(replay.stdout).toMatch(/1 passed, 0 failed/);
-  });
+  }, 180_000); // two testnets (the recording's and the replay's): over a minute on a loaded machine
 
   it('writes what it recorded when the program fails, and exits with its code', async () => {
     const out = join(home, 'failing.yaml');
@@ -185,7 +185,7 @@ describe('saltnet record', () => {
     } finally {
       await stopStarted(running, env(), 'SIGINT');
     }
-  });
+  }, 180_000);
 
   it('refuses an --out that exists (unless --force) before it starts anything', async () => {
     const out = join(home, 'taken.yaml');

@@ -177,6 +177,7 @@ describe('a rich scenario using every construct', () => {
     expect(s).toEqual({
       file: 'min.yaml',
       name: 'min',
+      nodes: 1,
       tags: [],
       requires: {},
       wallets: [],

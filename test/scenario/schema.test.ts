@@ -153,6 +153,7 @@ describe('JSON Schema export', () => {
       'description',
       'tags',
       'backends',
+      'nodes',
       'requires',
       'wallets',
       'steps',

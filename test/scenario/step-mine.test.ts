@@ -1,28 +1,22 @@
 // mine leaves every wallet synced (Bitcoin's generate + sync_all): the step after `mine` sees the
 // new height and what the blocks unlocked, in every wallet of the testnet; `sync: false` leaves them
 // to their own refresh (the wallet RPC's is every 20 s), which the simulator models too.
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { runFiles } from '../../harness/scenario/runner.js';
 import type { ScenarioResult } from '../../harness/scenario/types.js';
+import { outcomeOf, runScenarioTexts } from '../helpers/scenarios.js';
 import { cleanup, tempDir } from '../helpers/sim.js';
 
 let dir: string;
 let results: Map<string, ScenarioResult>;
 
-const scenario = (name: string, body: string): string => {
-  const f = join(dir, `${name.replace(/\W+/g, '-')}.yaml`);
-  writeFileSync(f, `name: ${name}\n${body}`);
-  return f;
-};
-
 beforeAll(async () => {
   dir = tempDir('saltnet-step-mine-');
-  const files = [
-    scenario(
-      'after mine every wallet stands at the daemon height',
-      `requires: { height: 1201, unlocked: { SAL1: 3 SAL1 } }
+  results = await runScenarioTexts(
+    dir,
+    [
+      [
+        'after mine every wallet stands at the daemon height',
+        `requires: { height: 1201, unlocked: { SAL1: 3 SAL1 } }
 wallets: { bob: {} }
 steps:
   - mine: 2
@@ -34,10 +28,10 @@ steps:
     wallet: bob
     expect: { result.height: "\${top}" }
 `,
-    ),
-    scenario(
-      'with sync false the wallets have not seen the blocks yet',
-      `requires: { height: 1201 }
+      ],
+      [
+        'with sync false the wallets have not seen the blocks yet',
+        `requires: { height: 1201 }
 steps:
   - call: { method: get_height }
     save: { before: result.height }
@@ -45,10 +39,10 @@ steps:
   - call: { method: get_height }
     expect: { result.height: "\${before}" }
 `,
-    ),
-    scenario(
-      'a transfer from change right after the blocks that unlock it',
-      `requires: { height: 1201, unlocked: { SAL1: 1001 SAL1 } }
+      ],
+      [
+        'a transfer from change right after the blocks that unlock it',
+        `requires: { height: 1201, unlocked: { SAL1: 1001 SAL1 } }
 wallets: { bob: {} }
 steps:
   - create_token: { ticker: "\${unique.t}", supply: 10, name: sync }
@@ -58,25 +52,14 @@ steps:
   - mine: 10
   - transfer: { to: "\${bob.address}", amount: 0.5 SAL1 }
 `,
-    ),
-  ];
-  const r = await runFiles(files, {
-    backend: 'sim',
-    isolation: 'shared',
-    workers: 1,
-    bail: false,
-    artifactsRoot: join(dir, 'artifacts'),
-    daemonEnv: { SALTNET_SIM_HASHRATE: '250000' },
-    log: () => undefined,
-  });
-  results = new Map(r.map((x) => [x.name, x]));
+      ],
+    ],
+    { daemonEnv: { SALTNET_SIM_HASHRATE: '250000' } },
+  );
 });
 afterAll(() => cleanup(dir));
 
-const outcome = (name: string): string => {
-  const r = results.get(name)!;
-  return r.status === 'passed' ? 'passed' : `${r.status}: ${r.failure?.message} ${r.failure?.actual ?? ''}`;
-};
+const outcome = (name: string): string => outcomeOf(results, name);
 
 it('after mine, the main wallet and a scenario wallet stand at the daemon height', () => {
   expect(outcome('after mine every wallet stands at the daemon height')).toBe('passed');

@@ -3,9 +3,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { Header, type HeaderData } from 'tar';
 import { afterEach, describe, expect, it } from 'vitest';
 import { exportSnapshot, importSnapshot, loadSnapshot, saveSnapshot } from '../../harness/snapshot/store.js';
+import { END_OF_ARCHIVE, tarEntry } from './craft.js';
 import { cleanup, manifestInput, readTree, sampleSources, tempDir } from './helpers.js';
 
 afterEach(cleanup);
@@ -231,25 +231,6 @@ describe('export and import', () => {
     expect(existsSync(join(other, 'escape.txt'))).toBe(false);
   });
 });
-
-/** One entry of a hand-made tar (test data): node-tar encodes the header, the content is padded to a block. */
-function tarEntry(path: string, content: Buffer | string = '', header: HeaderData = {}): Buffer {
-  const body = Buffer.from(content);
-  const h = new Header({
-    path,
-    type: 'File',
-    size: body.length,
-    mode: 0o644,
-    uid: 0,
-    gid: 0,
-    mtime: new Date(0),
-    ...header,
-  });
-  h.encode();
-  return Buffer.concat([h.block as Buffer, body, Buffer.alloc((512 - (body.length % 512)) % 512)]);
-}
-
-const END_OF_ARCHIVE = Buffer.alloc(1024);
 
 function fixChecksum(t: Buffer, at: number): void {
   t.fill(0x20, at + 148, at + 156);

@@ -61,4 +61,36 @@ describe('mineTo', () => {
     const d = fakeDaemon({ start: 1300, perPoll: 4, canPop: false });
     expect((await mineTo(d, 1302, opts)).height).toBe(1304);
   });
+
+  it('chooses the address for the chain as it is when the miner stopped itself at the Carrot height', async () => {
+    // As real v1.1.3c: a CN address is refused from the Carrot height on, and a CN miner stops itself there, after
+    // finding the block the harness has not seen yet (its last read said 1099).
+    let height = 1095;
+    let miner: string | undefined;
+    const d = {
+      height: async () => {
+        if (miner && height < 1099) height++;
+        else if (miner === 'carrot') height++;
+        return height;
+      },
+      startMining: async (address: string) => {
+        if (address === 'cn' && height >= 1100)
+          return 'Mining to CryptoNote wallet address, but Carrot wallet address is required';
+        miner = address;
+        return 'OK';
+      },
+      stopMining: async () => {
+        miner = undefined;
+        return 'OK';
+      },
+      miningStatus: async () => {
+        if (miner === 'cn' && height === 1099) [height, miner] = [1100, undefined];
+        return { active: miner !== undefined, address: '', speed: 1, threads_count: 1 };
+      },
+      txCount: async () => 0,
+      popBlocks: async (n: number) => (height -= n),
+    } as unknown as DaemonClient;
+    const spec = { ...BACKENDS.salvium!, relaySettleMs: 0 };
+    expect((await mineTo(d, 1103, { ...opts, spec })).height).toBe(1103);
+  });
 });

@@ -184,6 +184,36 @@ it('forgets to stop its fresh wallet', async () => {
 });
 `;
 
+const LOOP = `import { expect, inject, it } from 'vitest';
+import { automine, freshWallet, fund } from 'saltnet/vitest';
+
+const saltnet = inject('saltnet');
+
+it('funds a fresh wallet with the faucet, then its transfer confirms by automine alone', async () => {
+  await using dave = await freshWallet(saltnet, { name: 'dave' });
+  const paid = await fund(saltnet, { address: dave.address, amount: 200_000_000n });
+  expect(paid.amount).toBe('200000000');
+  await dave.client.refresh();
+  expect((await dave.client.balance('SAL1')).unlocked).toBe(200_000_000n);
+  expect(await automine(saltnet, { mineOnTx: true })).toEqual({ mineOnTx: true, blockTime: 0 });
+  const tx = await dave.client.call<{ tx_hash: string }>('transfer', {
+    destinations: [{ address: saltnet.wallet.address, amount: 100_000_000n, asset_type: 'SAL1' }],
+    source_asset: 'SAL1',
+    dest_asset: 'SAL1',
+    tx_type: 3,
+  });
+  for (let i = 0; ; i++) {
+    await dave.client.refresh();
+    const t = await dave.client.call<{ transfer: { height: number } }>('get_transfer_by_txid', { txid: tx.tx_hash });
+    if (t.transfer.height > 0) break;
+    if (i > 600) throw new Error('not mined');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  expect(await automine(saltnet, 'off')).toEqual({ mineOnTx: false, blockTime: 0 });
+  console.log('LOOP OK');
+});
+`;
+
 const HELD = `import { inject, it } from 'vitest';
 import { freshWallet } from 'saltnet/vitest';
 
@@ -223,6 +253,18 @@ describe('a real vitest run of the example project', () => {
       await nothingLeft(r.runs);
     } finally {
       cleanup(join(project, 'failing.spec.ts'));
+    }
+  }, 300_000);
+
+  it('funds a fresh wallet with fund() and confirms its transfer with automine() (saltnet/vitest)', async () => {
+    writeFileSync(join(project, 'loop.spec.ts'), LOOP);
+    try {
+      const r = await vitest(['loop.spec.ts']).done;
+      expect(r.exitCode, r.output).toBe(0);
+      expect(r.output).toContain('LOOP OK');
+      await nothingLeft(r.runs);
+    } finally {
+      cleanup(join(project, 'loop.spec.ts'));
     }
   }, 300_000);
 

@@ -5,6 +5,7 @@ import { AMOUNT_FORMS, amountError, parseAmount } from '../../testnet/amounts.js
 import { describeValue } from '../../common/describe.js';
 import { parsePath, type PathSegment } from '../../common/path.js';
 import { suggest } from '../../common/suggest.js';
+import { NODE_NAME } from '../../network/topology.js';
 import { isTemplateString } from '../interpolate.js';
 import { ASSET_RE, NAME_RE, RESPONSE_ROOTS, didYouMean, showShort } from './vocabulary.js';
 
@@ -91,6 +92,17 @@ export function nameLeaf(what: string, example: string): z.ZodType {
     return undefined;
   });
 }
+
+/** A node name (n0, n1, …); whether the scenario has that node is the rules' business (nodes: N). */
+export const nodeLeaf = leaf(
+  'a node name: n0, n1, … (nodes: N gives n0 to n<N-1>)',
+  { type: 'string', pattern: NODE_NAME.source },
+  (v) => {
+    if (typeof v !== 'string') return { message: `expected a node name (n0, n1, …), got ${describeValue(v)}` };
+    if (!NODE_NAME.test(v)) return { message: `${JSON.stringify(v)} is not a node name: nodes are named n0, n1, …` };
+    return undefined;
+  },
+);
 
 export function responsePathProblem(p: string): string | undefined {
   let segs: PathSegment[];

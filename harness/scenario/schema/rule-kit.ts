@@ -8,10 +8,13 @@ import { MAX_PROBLEMS_COLLECTED } from '../bounds.js';
 import { RESPONSE_PATH_EXPECTED, addressText, responsePathProblem } from './leaves.js';
 import { NAME_RE, didYouMean, isAsset, isPlainObject, type SchemaProblem } from './vocabulary.js';
 import { amountUnits } from '../../testnet/backends.js';
+import { NODE_NAME, unknownNode } from '../../network/topology.js';
 
 export interface RuleCtx {
   out: SchemaProblem[];
   wallets: Set<string>;
+  /** The scenario's nodes (its `nodes:`, 1 when it has none). */
+  nodes: number;
   /** save name → index of the step that saves it */
   savedBy: Map<string, number>;
 }
@@ -58,6 +61,20 @@ export function checkWalletRef(ctx: RuleCtx, v: unknown, path: PathSegment[]): v
     `unknown wallet "${v}"${didYouMean(suggest(v, names))}`,
     `main or a wallet declared under wallets: (${names.join(', ')})`,
   );
+}
+
+/** A node name the scenario does not have (nodes: N gives n0 to n<N-1>). */
+export function checkNodeRef(ctx: RuleCtx, v: unknown, path: PathSegment[]): void {
+  if (typeof v !== 'string' || !NODE_NAME.test(v)) return;
+  const why = unknownNode(v, ctx.nodes);
+  if (why)
+    problem(
+      ctx,
+      path,
+      'value',
+      `${why.replace('this testnet has', 'this scenario has')}${ctx.nodes === 1 ? ' (give the scenario nodes: 2 or more)' : ` (nodes: ${ctx.nodes})`}`,
+      ctx.nodes === 1 ? 'n0' : `n0 to n${ctx.nodes - 1}`,
+    );
 }
 
 export function checkAddressValue(ctx: RuleCtx, v: unknown, path: PathSegment[]): void {

@@ -10,6 +10,7 @@ import {
   ENOUGH,
   checkAssetKeys,
   checkExpectationKeys,
+  checkNodeRef,
   checkWalletRef,
   problem,
   type RuleArgs,
@@ -121,7 +122,9 @@ function checkPlaceholder(
  * problems).
  */
 export function checkRules(doc: unknown): SchemaProblem[] {
-  const ctx: RuleCtx = { out: [], wallets: new Set(['main']), savedBy: new Map() };
+  const given = isPlainObject(doc) ? doc.nodes : undefined;
+  const nodes = typeof given === 'number' && Number.isInteger(given) && given >= 1 ? given : 1;
+  const ctx: RuleCtx = { out: [], wallets: new Set(['main']), savedBy: new Map(), nodes };
   try {
     if (isPlainObject(doc)) collectRuleProblems(ctx, doc);
   } catch (e) {
@@ -158,6 +161,7 @@ function checkWalletDecls(ctx: RuleCtx, wallets: Record<string, unknown>): void 
       );
     else ctx.wallets.add(name);
     if (isPlainObject(decl)) checkAssetKeys(ctx, decl.unlocked, ['wallets', name, 'unlocked']);
+    if (isPlainObject(decl)) checkNodeRef(ctx, decl.node, ['wallets', name, 'node']);
   }
 }
 
@@ -285,6 +289,7 @@ function checkStep(ctx: RuleCtx, st: Record<string, unknown>, i: number, d: Defi
     stepWallet: st.wallet,
   });
   if (has(st, 'wallet')) checkWalletRef(ctx, st.wallet, [...path, 'wallet']);
+  if (has(st, 'node')) checkStepNode(ctx, st, path);
   checkExpectationKeys(ctx, st.expect, [...path, 'expect']);
   checkPlaceholders(ctx, st, i, d, metadataLater);
   if (isPlainObject(st.save)) checkSaves(ctx, st.save, path, d.saved);
@@ -299,4 +304,36 @@ function checkStep(ctx: RuleCtx, st: Record<string, unknown>, i: number, d: Defi
       );
     d.metadataNames.add(st.metadata.name);
   }
+}
+
+/** A daemon call: `call` on the daemon (or a path), or a `wait` repeating one. */
+const daemonCall = (c: unknown): boolean => isPlainObject(c) && (c.on === 'daemon' || has(c, 'path'));
+
+/** Whether a step talks to a daemon, so that its `node:` says which. */
+function usesNode(st: Record<string, unknown>): boolean {
+  if (has(st, 'call')) return daemonCall(st.call);
+  if (has(st, 'wait')) return isPlainObject(st.wait) && daemonCall(st.wait.call);
+  if (has(st, 'restart')) return st.restart === 'daemon';
+  if (has(st, 'log')) return isPlainObject(st.log) && st.log.program === 'daemon';
+  return false;
+}
+
+/** A step's `node:`: a node the scenario has, on a step that talks to a daemon. */
+function checkStepNode(ctx: RuleCtx, st: Record<string, unknown>, path: PathSegment[]): void {
+  checkNodeRef(ctx, st.node, [...path, 'node']);
+  if (usesNode(st)) return;
+  const kind = Object.keys(st).find((k) => (ACTION_KEYS as readonly string[]).includes(k));
+  const hint =
+    kind === 'mine'
+      ? '; to mine on a node write mine: {blocks: 1, node: n1}'
+      : kind === 'partition' || kind === 'heal' || kind === 'sync'
+        ? ''
+        : '; a wallet talks to the node it is declared on (wallets: {bob: {node: n1}})';
+  problem(
+    ctx,
+    [...path, 'node'],
+    'key',
+    `node: says which daemon answers a step that talks to one${kind ? `, and a ${kind} step does not` : ''}${hint}`,
+    'node: on call (on the daemon), wait (on a daemon call), restart: daemon or log (program: daemon)',
+  );
 }

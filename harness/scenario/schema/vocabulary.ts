@@ -6,7 +6,7 @@ import type { PathSegment } from '../../common/path.js';
 import { SCOPE_ROOTS } from '../interpolate.js';
 
 /** Keys every step may have besides its one action. */
-export const STEP_COMMON_KEYS = ['name', 'wallet', 'expect', 'expect_error', 'save'] as const;
+export const STEP_COMMON_KEYS = ['name', 'wallet', 'node', 'expect', 'expect_error', 'save'] as const;
 /** Names a declared wallet cannot take: the built-in wallet and the placeholder roots. */
 export const RESERVED_WALLET_NAMES: readonly string[] = ['main', ...SCOPE_ROOTS];
 /** Wallet, save, metadata and snapshot names. */

@@ -7,7 +7,7 @@ import { interpolate } from '../interpolate.js';
 import { httpPathLeaf } from '../schema/leaves.js';
 import { problem, type RuleCtx } from '../schema/rule-kit.js';
 import { has, isPlainObject } from '../schema/vocabulary.js';
-import { walletOf, type StepContext } from './context.js';
+import { daemonOf, walletOf, type StepContext } from './context.js';
 import { defineStep } from './kind.js';
 
 /** A wallet or daemon JSON-RPC method, or a daemon HTTP endpoint (`path: /get_info`). */
@@ -75,16 +75,17 @@ function build(value: unknown): CallAction {
   return a;
 }
 
-async function callDaemon(ctx: StepContext, a: CallAction, params: unknown): Promise<JsonRpcAnswer> {
+async function callDaemon(ctx: StepContext, a: CallAction, params: unknown, node?: string): Promise<JsonRpcAnswer> {
+  const daemon = daemonOf(ctx, node);
   if (a.path) {
     try {
-      return { result: (await ctx.daemon.post(a.path, params ?? {})) as Record<string, unknown> };
+      return { result: (await daemon.post(a.path, params ?? {})) as Record<string, unknown> };
     } catch (err) {
       if (err instanceof HttpStatusError) return { error: { code: err.status, message: `HTTP ${err.status}` } };
       throw err;
     }
   }
-  return ctx.daemon.endpoint.post('/json_rpc', {
+  return daemon.endpoint.post('/json_rpc', {
     jsonrpc: '2.0',
     id: '0',
     method: a.method,
@@ -103,8 +104,13 @@ export const call = defineStep<'call', CallAction>({
     const params = interpolate(a.params, ctx.scope);
     if (a.on === 'daemon')
       return {
-        request: { on: 'daemon', ...(a.path ? { path: a.path } : { method: a.method }), params },
-        response: await callDaemon(ctx, a, params),
+        request: {
+          on: 'daemon',
+          ...(step.node ? { node: step.node } : {}),
+          ...(a.path ? { path: a.path } : { method: a.method }),
+          params,
+        },
+        response: await callDaemon(ctx, a, params, step.node),
       };
     const w = walletOf(ctx, step.wallet);
     return {
@@ -113,6 +119,6 @@ export const call = defineStep<'call', CallAction>({
     };
   },
   docs: {
-    note: "Any JSON-RPC method of the wallet RPC (`on: wallet`, the default, with the step's `wallet`) or of the daemon (`on: daemon`), or a daemon URI endpoint such as `/get_info` or `/mining_status` with `path:` (the wallet RPC has only `/json_rpc`). The response is checked as `{result: …}` or `{error: {code, message}}`; a daemon endpoint that answers with an HTTP error status gives `error.code` = that status. Use it for anything the readable forms below do not cover, or to send a request exactly as written (the readable forms fill in fields for you).",
+    note: "Any JSON-RPC method of the wallet RPC (`on: wallet`, the default, with the step's `wallet`) or of the daemon (`on: daemon`), or a daemon URI endpoint such as `/get_info` or `/mining_status` with `path:` (the wallet RPC has only `/json_rpc`); on a scenario of several nodes the step's `node:` says which daemon (default n0). The response is checked as `{result: …}` or `{error: {code, message}}`; a daemon endpoint that answers with an HTTP error status gives `error.code` = that status. Use it for anything the readable forms below do not cover, or to send a request exactly as written (the readable forms fill in fields for you).",
   },
 });

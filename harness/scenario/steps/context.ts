@@ -18,7 +18,10 @@ export interface ScenarioWallet {
 export interface StepContext {
   testnet: Testnet;
   spec: BackendSpec;
+  /** Node n0's daemon (the scenario's own client: its exchanges go to the transcript). */
   daemon: DaemonClient;
+  /** Every node's daemon by name (n0 is `daemon`). */
+  nodes: Map<string, DaemonClient>;
   /** Scenario wallet name → its testnet wallet. */
   wallets: Map<string, ScenarioWallet>;
   scope: Scope;
@@ -48,6 +51,17 @@ export class StepFailed extends Error {
 export const fail = (message: string, extra: Partial<StepFailure> = {}): never => {
   throw new StepFailed({ message, ...extra });
 };
+
+/** The daemon of a node (default n0); an unknown node fails the step. */
+export function daemonOf(ctx: StepContext, node: string | undefined): DaemonClient {
+  if (node === undefined) return ctx.daemon;
+  const d = ctx.nodes.get(node);
+  if (!d)
+    return fail(
+      `no node named "${node}": this testnet has ${[...ctx.nodes.keys()].join(', ')} (a scenario asks for more with nodes: N)`,
+    );
+  return d;
+}
 
 export function walletOf(ctx: StepContext, name: string): ScenarioWallet {
   const w = ctx.wallets.get(name);

@@ -9,6 +9,7 @@ import { regexProblem, regexTest } from '../regex.js';
 import { problem } from '../schema/rule-kit.js';
 import { has, isPlainObject } from '../schema/vocabulary.js';
 import { fail, walletOf, type StepContext } from './context.js';
+import type { Step } from '../types.js';
 import { defineStep } from './kind.js';
 
 export interface LogAction {
@@ -58,9 +59,12 @@ function linesSince(file: string, since: number): string[] {
   return out;
 }
 
-function logFile(ctx: StepContext, a: LogAction, wallet: string): string {
-  if (a.program === 'wallet') return walletOf(ctx, wallet).handle.logFile;
-  return ctx.testnet.daemon.logFile;
+function logFile(ctx: StepContext, a: LogAction, step: Step): string {
+  if (a.program === 'wallet') return walletOf(ctx, step.wallet).handle.logFile;
+  const node = ctx.testnet.nodes.find((n) => n.name === (step.node ?? 'n0'));
+  if (!node)
+    return fail(`no node named "${step.node}": this testnet has ${ctx.testnet.nodes.map((n) => n.name).join(', ')}`);
+  return node.logFile;
 }
 
 const describe = (a: LogAction): string =>
@@ -113,7 +117,7 @@ export const log = defineStep<'log', LogAction>({
       );
   },
   async run(ctx, step, a) {
-    const file = logFile(ctx, a, step.wallet);
+    const file = logFile(ctx, a, step);
     const since = a.since === 'scenario' ? (ctx.scenarioStartedAt ?? 0) : (ctx.previousStepStartedAt ?? 0);
     const hit = (line: string): boolean => {
       if (a.contains !== undefined) return line.includes(a.contains);

@@ -2,8 +2,10 @@
 // wallet of the testnet refreshes to the new height (`sync: false`: none does).
 import { z } from 'zod';
 import { MAX_BLOCKS_PER_STEP, MAX_HEIGHT } from '../bounds.js';
-import { problem } from '../schema/rule-kit.js';
+import { nodeLeaf } from '../schema/leaves.js';
+import { checkNodeRef, problem as ruleProblem } from '../schema/rule-kit.js';
 import { has, isPlainObject } from '../schema/vocabulary.js';
+import { daemonOf } from './context.js';
 import { defineStep } from './kind.js';
 
 export interface MineAction {
@@ -12,6 +14,8 @@ export interface MineAction {
   to?: number;
   /** Refresh every wallet to the new height before the next step (default true). */
   sync: boolean;
+  /** The node that mines (default n0). */
+  node?: string;
 }
 
 const schema = z
@@ -25,6 +29,7 @@ const schema = z
           .boolean()
           .describe('refresh every wallet to the new height before the next step (default true)')
           .optional(),
+        node: nodeLeaf.describe('the node that mines (default n0); its group gets the blocks').optional(),
       })
       .meta({ oneOf: [{ required: ['blocks'] }, { required: ['to'] }] }),
   ])
@@ -38,11 +43,13 @@ export const mine = defineStep<'mine', MineAction>({
     if (typeof v === 'number') return { kind: 'mine', blocks: v, sync: true };
     const o = v as Record<string, unknown>;
     const sync = o.sync !== false;
+    const node = typeof o.node === 'string' ? { node: o.node } : {};
     return typeof o.to === 'number'
-      ? { kind: 'mine', to: o.to, sync }
-      : { kind: 'mine', blocks: o.blocks as number, sync };
+      ? { kind: 'mine', to: o.to, sync, ...node }
+      : { kind: 'mine', blocks: o.blocks as number, sync, ...node };
   },
-  defaultName: (a) => (a.to !== undefined ? `mine to ${a.to}` : `mine ${a.blocks ?? 1}`),
+  defaultName: (a) =>
+    `${a.to !== undefined ? `mine to ${a.to}` : `mine ${a.blocks ?? 1}`}${a.node ? ` on ${a.node}` : ''}`,
   blocks(v) {
     if (typeof v === 'number') return { blocks: v, path: [] };
     if (isPlainObject(v) && typeof v.blocks === 'number') return { blocks: v.blocks, path: ['blocks'] };
@@ -51,17 +58,21 @@ export const mine = defineStep<'mine', MineAction>({
   check(ctx, v, path) {
     if (!isPlainObject(v)) return;
     if (has(v, 'blocks') && has(v, 'to'))
-      problem(ctx, [...path, 'to'], 'key', 'give either blocks or to, not both', '{blocks: N} or {to: <height>}');
+      ruleProblem(ctx, [...path, 'to'], 'key', 'give either blocks or to, not both', '{blocks: N} or {to: <height>}');
     else if (!has(v, 'blocks') && !has(v, 'to'))
-      problem(ctx, path, 'value', 'mine needs a number of blocks or a height', '{blocks: N} or {to: <height>}');
+      ruleProblem(ctx, path, 'value', 'mine needs a number of blocks or a height', '{blocks: N} or {to: <height>}');
+    checkNodeRef(ctx, v.node, [...path, 'node']);
   },
   async run(ctx, _step, a) {
-    const h = await ctx.daemon.height();
+    const h = await daemonOf(ctx, a.node).height();
     const target = a.to ?? h + (a.blocks ?? 1);
-    const reached = await ctx.testnet.mine({ to: target }, { sync: a.sync });
-    return { request: { mine: target, ...(a.sync ? {} : { sync: false }) }, response: { result: { height: reached } } };
+    const reached = await ctx.testnet.mine({ to: target }, { sync: a.sync, ...(a.node ? { node: a.node } : {}) });
+    return {
+      request: { mine: target, ...(a.node ? { node: a.node } : {}), ...(a.sync ? {} : { sync: false }) },
+      response: { result: { height: reached } },
+    };
   },
   docs: {
-    note: "Mines on the daemon until the chain has exactly that height, switching the mining address from CN to Carrot at height 1100 as needed. A miner cannot stop between two blocks, so it often finds a block or more past the target; saltnet pops those again (`/pop_blocks`) when they hold nothing but their coinbase, so `mine: 5` adds exactly 5 blocks on every backend (a block past the target that holds a transaction, one that reached the pool while mining, is kept). `mine: 5` is the same as `mine: { blocks: 5 }`. Then every wallet of the testnet (the scenario's and `main`) refreshes until it stands at the new height, so the next step sees what the blocks brought — a payment, an unlocked change — as Bitcoin's `generate` followed by `sync_all`. `mine: { blocks: 1, sync: false }` leaves the wallets to their own refresh (the wallet RPC refreshes every 20 s), to test what an app sees before it refreshes.",
+    note: "Mines on the daemon until the chain has exactly that height, switching the mining address from CN to Carrot at height 1100 as needed. A miner cannot stop between two blocks, so it often finds a block or more past the target; saltnet pops those again (`/pop_blocks`) when they hold nothing but their coinbase, so `mine: 5` adds exactly 5 blocks on every backend (a block past the target that holds a transaction, one that reached the pool while mining, is kept). `mine: 5` is the same as `mine: { blocks: 5 }`. On a scenario of several nodes, `node: n1` says which node mines: the blocks reach the nodes of its group (every node unless partitioned), and the blocks past the target are popped from each of them. Then every wallet of the testnet (the scenario's and `main`) refreshes until it stands at the new height, so the next step sees what the blocks brought — a payment, an unlocked change — as Bitcoin's `generate` followed by `sync_all`. `mine: { blocks: 1, sync: false }` leaves the wallets to their own refresh (the wallet RPC refreshes every 20 s), to test what an app sees before it refreshes.",
   },
 });

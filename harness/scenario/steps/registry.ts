@@ -1,5 +1,6 @@
 // Every step kind, in the order the docs list them. The schema, the parser, the runner and the docs
 // generator read them from here: a new step kind is its module and one line below.
+import { automine } from './automine.js';
 import { getBalance, getbalance } from './balance.js';
 import { call } from './call.js';
 import { createToken } from './create-token.js';
@@ -10,6 +11,7 @@ import type { StepKind } from './kind.js';
 import { log } from './log.js';
 import { metadata } from './metadata.js';
 import { mine } from './mine.js';
+import { heal, partition, sync } from './partition.js';
 import { restart } from './restart.js';
 import { revert, snapshot } from './snapshot.js';
 import { sweepAll, sweepSingle } from './sweep.js';
@@ -30,7 +32,20 @@ const CALLS = [
   getTokens,
 ] as const;
 
-const BUILTIN = [...CALLS, mine, waitStep(CALLS), metadata, restart, snapshot, revert, log] as const;
+const BUILTIN = [
+  ...CALLS,
+  mine,
+  automine,
+  waitStep(CALLS),
+  metadata,
+  restart,
+  snapshot,
+  revert,
+  log,
+  partition,
+  heal,
+  sync,
+] as const;
 /** Every step kind now: the built-in ones, then any added with registerStep(). */
 export const STEP_KINDS: StepKind[] = [...(BUILTIN as readonly StepKind[])];
 
@@ -60,7 +75,7 @@ export const kindsVersion = (): number => version;
  * (its `blocks`, `needsTokens`) know it from then on. A new built-in kind is one more line in BUILTIN above instead.
  */
 export function registerStep(kind: StepKind): void {
-  if (BY_KEY.has(kind.key) || ['name', 'wallet', 'expect', 'expect_error', 'save'].includes(kind.key))
+  if (BY_KEY.has(kind.key) || ['name', 'wallet', 'node', 'expect', 'expect_error', 'save'].includes(kind.key))
     throw new Error(`a step kind or step field named ${kind.key} exists already`);
   STEP_KINDS.push(kind);
   ACTION_KEYS.push(kind.key as ActionKey);

@@ -15,12 +15,15 @@ export const restart = defineStep<'restart', RestartAction>({
   build: (v) => ({ kind: 'restart', target: v as 'daemon' | 'wallet' }),
   defaultName: (a) => `restart ${a.target}`,
   async run(ctx, step, a) {
-    const request = { restart: a.target, ...(a.target === 'wallet' ? { wallet: step.wallet } : {}) };
-    if (a.target === 'daemon') await ctx.testnet.restart('daemon');
+    const request = {
+      restart: a.target,
+      ...(a.target === 'wallet' ? { wallet: step.wallet } : step.node ? { node: step.node } : {}),
+    };
+    if (a.target === 'daemon') await ctx.testnet.restart('daemon', step.node ?? 'n0');
     else await ctx.testnet.restart('wallet', walletOf(ctx, step.wallet).handle.name);
     return { request, response: { result: {} } };
   },
   docs: {
-    note: "Stops the process gracefully and starts it again on the same ports and data: `daemon`, or `wallet` (the wallet RPC of the step's `wallet`). The chain and the wallet files are kept.",
+    note: "Stops the process gracefully and starts it again on the same ports and data: `daemon` (the step's `node:`, default n0; on a scenario of several nodes it reconnects to its peers before the next step), or `wallet` (the wallet RPC of the step's `wallet`). The chain and the wallet files are kept.",
   },
 });

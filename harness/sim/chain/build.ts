@@ -153,9 +153,10 @@ export interface MinedBlock {
   dropped: string[];
 }
 
-/** Drop pool txs that are no longer valid. */
+/** Drop pool txs that are no longer valid (those a popped block returned stay: see Ledger.kept). */
 export function dropFromPool(l: Ledger, txids: readonly string[]): void {
   for (const id of txids) {
+    if (l.kept.has(id)) continue;
     l.pool.delete(id);
     l.poolArrival.delete(id);
   }

@@ -36,6 +36,11 @@ export interface Ledger {
   firstOutput: number[];
   /** Token transfers paid for by a ROLLUP on chain (Blockchain::is_tx_paid_for). */
   paid: Set<string>;
+  /**
+   * Pool txs that came back from a popped block (pop_blocks, a reorganisation): kept in the pool even when the chain
+   * now spends their inputs, as the real pool keeps kept_by_block transactions (never mined, never dropped here).
+   */
+  kept: Set<string>;
 }
 
 const outputCount = (b: Block): number =>
@@ -99,6 +104,7 @@ export function newLedger(): Ledger {
     poolArrival: new Map(),
     firstOutput: [],
     paid: new Set(),
+    kept: new Set(),
   };
   applyBlock(ledger, genesisBlock());
   return ledger;
@@ -135,6 +141,7 @@ export function applyBlock(l: Ledger, block: Block): void {
     }
     l.pool.delete(tx.txid);
     l.poolArrival.delete(tx.txid);
+    l.kept.delete(tx.txid);
   }
 }
 
@@ -255,6 +262,7 @@ export function popBlock(l: Ledger, now: number): Block | undefined {
     for (const id of tx.rollup ?? []) l.paid.delete(id);
     l.pool.set(tx.txid, tx);
     l.poolArrival.set(tx.txid, now);
+    l.kept.add(tx.txid);
   }
   return block;
 }

@@ -53,9 +53,10 @@ export function openChain(dir: string): { ledger: Ledger; store: ChainStore } {
   const poolPath = join(dir, POOL_FILE);
   if (existsSync(poolPath)) {
     try {
-      const saved = decode<{ txs: Tx[]; arrival: [string, number][] }>(readFileSync(poolPath, 'utf8'));
+      const saved = decode<{ txs: Tx[]; arrival: [string, number][]; kept?: string[] }>(readFileSync(poolPath, 'utf8'));
       for (const tx of saved.txs) ledger.pool.set(tx.txid, tx);
       for (const [id, t] of saved.arrival) ledger.poolArrival.set(id, t);
+      for (const id of saved.kept ?? []) if (ledger.pool.has(id)) ledger.kept.add(id);
     } catch {
       // an unreadable pool is dropped, as a real daemon may drop its txpool
     }
@@ -78,7 +79,7 @@ export function openChain(dir: string): { ledger: Ledger; store: ChainStore } {
     },
     savePool(l) {
       const tmp = `${poolPath}.tmp`;
-      writeFileSync(tmp, encode({ txs: [...l.pool.values()], arrival: [...l.poolArrival] }));
+      writeFileSync(tmp, encode({ txs: [...l.pool.values()], arrival: [...l.poolArrival], kept: [...l.kept] }));
       renameSync(tmp, poolPath);
     },
   };

@@ -19,6 +19,7 @@ import { DAEMON_OPTIONS } from './options.js';
 import { daemonJsonRpcMethods } from './json-rpc.js';
 import { daemonUriEndpoints, type DaemonContext } from './rpc.js';
 import { newNodeState } from './views.js';
+import { startP2p } from './p2p.js';
 import { testStall } from '../common/test-stall.js';
 import { dieOn, dieOnUncaught } from '../common/fatal.js';
 
@@ -172,15 +173,18 @@ function initCore(opts: ReturnType<typeof parse>, st: Settings): ReturnType<type
   return chain;
 }
 
-/** The p2p socket (online only), then the RPC bind checks. */
-async function initNetwork(opts: ReturnType<typeof parse>, st: Settings, sockets: Server[]): Promise<void> {
+/** The p2p server and its peers (online only: p2p.ts), then the RPC bind checks. */
+async function initNetwork(opts: ReturnType<typeof parse>, st: Settings, ctx: DaemonContext): Promise<void> {
   const { log } = st;
   log.log('I', 'Initializing p2p server...');
   if (!st.offline) {
-    const p2p = createServer();
     try {
-      await listen(p2p, opts.get('p2p-bind-ip') ?? '0.0.0.0', Number(opts.get('p2p-bind-port') ?? TESTNET_PORTS.p2p));
-      sockets.push(p2p);
+      ctx.p2p = await startP2p(ctx, {
+        bindIp: opts.get('p2p-bind-ip') ?? '0.0.0.0',
+        bindPort: Number(opts.get('p2p-bind-port') ?? TESTNET_PORTS.p2p),
+        exclusive: opts.getAll('add-exclusive-node'),
+        log,
+      });
     } catch {
       fail(log, 'Failed to initialize p2p server.');
     }
@@ -296,7 +300,6 @@ async function main(): Promise<void> {
   const { ledger } = core;
   const store = guardedStore(core.store, log);
   const sockets: Server[] = [];
-  await initNetwork(opts, st, sockets);
   let server: RpcServer | undefined;
   let shuttingDown = false;
   let bannerTimer: NodeJS.Timeout | undefined;
@@ -304,7 +307,12 @@ async function main(): Promise<void> {
     store.appendBlock(block);
     if (block.txs.length > 0 || ledger.pool.size > 0) store.savePool(ledger);
   };
-  const miner = createMiner({ ledger, config, log, difficulty: st.difficulty, onBlock });
+  // A block this daemon mined goes to its peers too (one from a peer is relayed by intake.ts).
+  const onMined = (block: Block): void => {
+    onBlock(block);
+    ctx.p2p?.relayBlock(block);
+  };
+  const miner = createMiner({ ledger, config, log, difficulty: st.difficulty, onBlock: onMined });
   const shutdown = async (): Promise<void> => {
     if (shuttingDown) return;
     shuttingDown = true;
@@ -316,6 +324,7 @@ async function main(): Promise<void> {
     log.log('I', 'Deinitializing core RPC server...');
     log.log('I', 'Deinitializing p2p...');
     await Promise.all(sockets.map((s) => new Promise((r) => s.close(() => r(undefined)))));
+    await ctx.p2p?.close();
     for (const line of [
       'Deinitializing core...',
       'Stopping cryptonote protocol...',
@@ -344,6 +353,7 @@ async function main(): Promise<void> {
     blockAdded: onBlock,
     state: newNodeState(),
   };
+  await initNetwork(opts, st, ctx);
   server = await startServers(opts, st, ctx, sockets, config);
   for (const line of ['Starting core RPC server...', 'core RPC server started ok', 'Starting p2p net loop...'])
     log.log('I', line);

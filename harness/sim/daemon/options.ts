@@ -54,6 +54,7 @@ export const DAEMON_OPTIONS: OptionSpec[] = [
   value('out-peers'),
   value('in-peers'),
   flag('hide-my-port'),
+  value('max-connections-per-ip', isUnsigned),
   flag('no-sync'),
   flag('allow-local-ip'),
   value('limit-rate-up'),

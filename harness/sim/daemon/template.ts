@@ -8,10 +8,10 @@
 import { createHash } from 'node:crypto';
 import { HF_CARROT, hardForkAt } from '../chain/constants.js';
 import { buildBlock, selectPoolTxs, varintBytes } from '../chain/build.js';
-import { applyBlock, height, topBlock, validateTx, type Ledger } from '../chain/ledger.js';
 import { chainTxs } from '../chain/outputs.js';
 import type { Block } from '../chain/types.js';
 import { RpcError } from '../http/server.js';
+import { acceptBlock } from './intake.js';
 import type { DaemonContext } from './views.js';
 
 function varint(n: bigint | number): number[] {
@@ -124,7 +124,7 @@ const notAccepted = (): RpcError => new RpcError(-7, 'Block not accepted');
 
 /** A block already known (in the chain or an alternative one) by its id. */
 function known(ctx: DaemonContext, id: string): Block | undefined {
-  return ctx.ledger.blocks.find((b) => b.hash === id) ?? ctx.state.alt.find((b) => b.hash === id);
+  return ctx.ledger.blocks.find((b) => b.hash === id) ?? ctx.state.alt.get(id);
 }
 
 /**
@@ -146,30 +146,8 @@ export function submitBlock(ctx: DaemonContext, hex: string): { block_id: string
   const again = known(ctx, hash);
   if (again) return ok(again.hash);
   const block: Block = { ...t.block, hash, nonce: parsed.nonce };
-  const l = ctx.ledger;
-  if (block.prevHash !== topBlock(l).hash) {
-    if (!l.blocks.some((b) => b.hash === block.prevHash)) throw notAccepted();
-    ctx.state.alt.push(block);
-    return ok(hash);
-  }
-  if (!stillValid(l, block)) throw notAccepted();
-  applyBlock(l, block);
-  ctx.blockAdded(block);
+  // On the top it is added (and relayed to the peers); on an older block it is kept as an alternative one.
+  const r = acceptBlock(ctx, block, { relay: true });
+  if (r.kind !== 'added' && r.kind !== 'alt') throw notAccepted();
   return ok(hash);
-}
-
-/** Are the template's transactions still acceptable on top of the chain (none mined or spent since)? */
-function stillValid(l: Ledger, block: Block): boolean {
-  if (block.index !== height(l)) return false;
-  const saved = l.pool;
-  l.pool = new Map();
-  try {
-    for (const tx of block.txs) {
-      if (validateTx(l, tx)) return false;
-      l.pool.set(tx.txid, tx);
-    }
-    return true;
-  } finally {
-    l.pool = saved;
-  }
 }

@@ -6,9 +6,11 @@ import { DIFFICULTY_TARGET, TESTNET_HARD_FORKS, nextHardFork } from '../chain/co
 import { baseReward, splitReward } from '../chain/emission.js';
 import { height, topBlock, type Ledger } from '../chain/ledger.js';
 import type { Block } from '../chain/types.js';
+import type { AltBlocks } from '../chain/alt.js';
 import { BLOCKS_FILE } from '../chain/store.js';
 import type { Miner } from './miner.js';
 import type { Logger } from '../common/log.js';
+import type { P2p } from './p2p.js';
 
 /** A block template handed out by get_block_template, until submit_block brings it back. */
 export interface Template {
@@ -20,8 +22,8 @@ export interface Template {
 
 /** What the daemon keeps besides the chain (in memory, as the real one keeps most of it). */
 export interface NodeState {
-  /** Alternative blocks: submitted on a parent below the top (never reorganised into the main chain). */
-  alt: Block[];
+  /** Alternative blocks (a peer's, or submitted on a parent below the top), by hash: chain/alt.ts. */
+  alt: AltBlocks;
   /** Templates by their id (bytes 43–75 of the template blob). */
   templates: Map<string, Template>;
   /** Banned hosts and subnets → unix seconds when the ban ends. */
@@ -37,7 +39,7 @@ export interface NodeState {
 
 export function newNodeState(): NodeState {
   return {
-    alt: [],
+    alt: new Map(),
     templates: new Map(),
     bans: new Map(),
     limits: { down: DEFAULT_LIMIT_DOWN, up: DEFAULT_LIMIT_UP },
@@ -69,10 +71,15 @@ export interface DaemonContext {
   /** Blocks popped since the daemon started (hard_fork_info's window remembers them). */
   popped: number;
   shutdown: () => void;
-  /** A block was added by submit_block (to persist it). */
+  /** A block was added on top by submit_block or a peer (to persist it). */
   blockAdded: (block: Block) => void;
   state: NodeState;
+  /** Its peers (a daemon without --offline). */
+  p2p?: P2p;
 }
+
+/** Synchronized: offline, or once a peer agreed or was synced from (until then mining answers BUSY). */
+export const synced = (ctx: DaemonContext): boolean => ctx.offline || ctx.p2p?.synchronized === true;
 
 export const STATUS = { status: 'OK', untrusted: false } as const;
 export const wide = (n: bigint): string => `0x${n.toString(16)}`;
@@ -132,7 +139,7 @@ export function info(ctx: DaemonContext): Record<string, unknown> {
   const userTxs = l.blocks.reduce((s, b) => s + b.txs.length, 0);
   return {
     adjusted_time: now(),
-    alt_blocks_count: ctx.state.alt.length,
+    alt_blocks_count: ctx.state.alt.size,
     block_size_limit: 600000,
     block_size_median: 300000,
     block_weight_limit: 600000,
@@ -149,17 +156,17 @@ export function info(ctx: DaemonContext): Record<string, unknown> {
     grey_peerlist_size: 0,
     height: height(l),
     height_without_bootstrap: height(l),
-    incoming_connections_count: 0,
+    incoming_connections_count: ctx.p2p?.peers().filter((p) => p.incoming).length ?? 0,
     mainnet: false,
     nettype: 'testnet',
     offline: ctx.offline,
-    outgoing_connections_count: 0,
+    outgoing_connections_count: ctx.p2p?.peers().filter((p) => !p.incoming).length ?? 0,
     restricted: ctx.restricted,
     rpc_connections_count: 1,
     stagenet: false,
     start_time: ctx.startTime,
     status: 'OK',
-    synchronized: ctx.offline,
+    synchronized: synced(ctx),
     target: DIFFICULTY_TARGET,
     target_height: 0,
     testnet: true,

@@ -207,14 +207,25 @@ const ZERO_KEY = '0'.repeat(64);
  */
 export function keysOf(k: KeysFile): WalletKeys {
   if (!k.fromKeys) return walletFromSeed(new Uint8Array(Buffer.from(k.seed, 'hex')), 'testnet');
-  const d = decodeAddress(k.fromKeys.address);
   const zero = new Uint8Array(32);
+  // A Carrot address given is not taken as CN keys: v1.1.3c answers the CN address of zero keys (recorded, the
+  // wallet-upkeep example).
+  const given = decodeAddress(k.fromKeys.address);
+  const d = given?.family === 'carrot' ? undefined : given;
   const cn = {
     spendSecret: k.fromKeys.spendSecret || ZERO_KEY,
     viewSecret: k.fromKeys.viewSecret,
     spendPublic: d ? toHex(d.spendPublicKey) : ZERO_KEY,
     viewPublic: d ? toHex(d.viewPublicKey) : ZERO_KEY,
-    address: k.fromKeys.address,
+    address: d
+      ? k.fromKeys.address
+      : encodeAddress({
+          network: 'testnet',
+          family: 'cn',
+          type: 'standard',
+          spendPublicKey: zero,
+          viewPublicKey: zero,
+        }),
   };
   const carrotAddress = encodeAddress({
     network: 'testnet',

@@ -8,7 +8,7 @@ import { RpcError } from '../../http/server.js';
 import { bool, list, params, str, u64, u8 } from '../../http/params.js';
 import { blockJson } from '../block-json.js';
 import { blockBlob } from '../template.js';
-import { STATUS, blockHeader, hardForkInfo, info, type DaemonContext } from '../views.js';
+import { STATUS, blockHeader, hardForkInfo, info, type DaemonContext, synced } from '../views.js';
 import { ACCESS, type Methods } from './table.js';
 
 const heightParams = params({ height: u64(), fill_pow_hash: bool() });
@@ -51,7 +51,7 @@ export function findBlock(ctx: DaemonContext, hash: string): { block: Block; orp
   const h = hash.toLowerCase();
   const main = ctx.ledger.blocks.find((b) => b.hash === h);
   if (main) return { block: main, orphan: false };
-  const alt = ctx.state.alt.find((b) => b.hash === h);
+  const alt = ctx.state.alt.get(h);
   return alt ? { block: alt, orphan: true } : undefined;
 }
 
@@ -76,7 +76,7 @@ function headerMethods(m: Methods): void {
   const l = ctx.ledger;
   m.add(['get_last_block_header', 'getlastblockheader'], (raw) => {
     const p = powParams.parse(raw);
-    if (!ctx.offline) return { status: 'BUSY', untrusted: false };
+    if (!synced(ctx)) return { status: 'BUSY', untrusted: false };
     return { block_header: blockHeader(l, topBlock(l), p.fill_pow_hash), ...ACCESS, ...STATUS };
   });
   m.add(['get_block_header_by_height', 'getblockheaderbyheight'], (raw) => {

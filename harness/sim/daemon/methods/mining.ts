@@ -8,7 +8,7 @@ import { RpcError } from '../../http/server.js';
 import { list, params, str, u32, u64 } from '../../http/params.js';
 import { notModelled } from '../../http/not-modelled.js';
 import { makeTemplate, seedHeights, submitBlock } from '../template.js';
-import { STATUS, wide, type DaemonContext } from '../views.js';
+import { STATUS, wide, type DaemonContext, synced } from '../views.js';
 import type { Methods } from './table.js';
 
 const templateParams = params({
@@ -23,7 +23,7 @@ const busy = (): RpcError => new RpcError(-9, 'Core is busy');
 
 /** The request's checks in the real order; the extra nonce's bytes when they pass. */
 function checkTemplateRequest(ctx: DaemonContext, p: ReturnType<typeof templateParams.parse>): Buffer {
-  if (!ctx.offline) throw busy();
+  if (!synced(ctx)) throw busy();
   if (p.reserve_size > 255n) throw new RpcError(-3, 'Too big reserved size, maximum 255');
   if (p.reserve_size > 0n && p.extra_nonce !== '')
     throw new RpcError(-1, 'Cannot specify both a reserve_size and an extra_nonce');
@@ -74,7 +74,7 @@ function blockTemplate(ctx: DaemonContext, raw: Parameters<typeof templateParams
 }
 
 function minerData(ctx: DaemonContext): Record<string, unknown> {
-  if (!ctx.offline) throw busy();
+  if (!synced(ctx)) throw busy();
   const l = ctx.ledger;
   const n = height(l);
   return {
@@ -96,7 +96,7 @@ export function miningMethods(m: Methods): void {
   m.add(['get_miner_data'], () => minerData(ctx));
   m.add(['submit_block', 'submitblock'], (raw) => {
     const blobs = Array.isArray(raw) ? list(str()).read(raw, 'params') : [];
-    if (!ctx.offline) throw busy();
+    if (!synced(ctx)) throw busy();
     if (blobs.length !== 1) throw new RpcError(-1, 'Wrong param');
     return submitBlock(ctx, blobs[0]!);
   });
@@ -104,7 +104,7 @@ export function miningMethods(m: Methods): void {
     ['generateblocks'],
     (raw) => {
       genParams.parse(raw);
-      if (!ctx.offline) return { status: 'BUSY', untrusted: false };
+      if (!synced(ctx)) return { status: 'BUSY', untrusted: false };
       throw new RpcError(-13, 'Regtest required when generating blocks');
     },
     true,

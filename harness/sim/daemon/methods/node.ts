@@ -16,6 +16,8 @@ import {
   type NodeState,
 } from '../views.js';
 import { ACCESS, type Methods } from './table.js';
+import { altChains } from '../../chain/alt.js';
+import type { Peer } from '../p2p.js';
 
 const bansParams = params({ bans: list(obj({ host: str(), ip: u32(), ban: bool(), seconds: u32() })) });
 const bannedParams = params({ address: str() });
@@ -110,19 +112,54 @@ function inSubnet(ip: number, text: string): boolean {
   return subnet(`${dotted(ip)}/${s.mask}`)?.ip === s.ip;
 }
 
+/** get_alternate_chains: one chain per alternative tip, its hashes newest first, from its main-chain parent. */
 function alternateChains(ctx: DaemonContext): Record<string, unknown> {
-  const chains = ctx.state.alt.map((b) => ({
-    block_hash: b.hash,
-    block_hashes: [b.hash],
-    difficulty: b.cumulativeDifficulty,
+  const chains = altChains(ctx.ledger, ctx.state.alt).map((c) => ({
+    block_hash: c.tip.hash,
+    block_hashes: c.hashes,
+    difficulty: c.tip.cumulativeDifficulty,
     difficulty_top64: 0,
-    height: b.index,
-    length: 1,
-    main_chain_parent_block: b.prevHash,
-    wide_difficulty: wide(b.cumulativeDifficulty),
+    height: c.tip.index,
+    length: c.hashes.length,
+    main_chain_parent_block: c.parent,
+    wide_difficulty: wide(c.tip.cumulativeDifficulty),
   }));
-  return { chains, ...STATUS };
+  return { ...(chains.length ? { chains } : {}), ...STATUS };
 }
+
+/** A peer as get_connections and sync_info show it (connection_info of v1.1.3c). */
+function connectionInfo(p: Peer): Record<string, unknown> {
+  const t = Date.now();
+  return {
+    address: `${p.host}:${p.port}`,
+    address_type: 1,
+    avg_download: 0,
+    avg_upload: 0,
+    connection_id: p.connectionId,
+    current_download: 0,
+    current_upload: 0,
+    height: p.height,
+    host: p.host,
+    incoming: p.incoming,
+    ip: p.host,
+    live_time: Math.floor((t - p.since) / 1000),
+    local_ip: false,
+    localhost: p.host === '127.0.0.1',
+    peer_id: p.peerId,
+    port: String(p.port),
+    pruning_seed: 0,
+    recv_count: p.recv,
+    recv_idle_time: Math.floor((t - p.lastRecv) / 1000),
+    rpc_credits_per_hash: 0,
+    rpc_port: 0,
+    send_count: p.sent,
+    send_idle_time: Math.floor((t - p.lastSent) / 1000),
+    state: 'normal',
+    support_flags: 1,
+  };
+}
+
+const connections = (ctx: DaemonContext): Record<string, unknown>[] => (ctx.p2p?.peers() ?? []).map(connectionInfo);
 
 /** prune_blockchain: the seed of a random stripe of 8 (tools::make_pruning_seed), once; `check` only reports. */
 function prune(state: NodeState, raw: Parameters<Handler>[0]): Record<string, unknown> {
@@ -133,20 +170,31 @@ function prune(state: NodeState, raw: Parameters<Handler>[0]): Record<string, un
 export function nodeMethods(m: Methods): void {
   const { ctx } = m;
   const { state } = ctx;
-  m.add(['get_connections'], () => STATUS, true);
+  m.add(
+    ['get_connections'],
+    () => {
+      const list = connections(ctx);
+      return { ...(list.length ? { connections: list } : {}), ...STATUS };
+    },
+    true,
+  );
   m.add(['set_bans'], (raw) => setBans(state, raw), true);
   m.add(['get_bans'], () => getBans(state), true);
   m.add(['banned'], (raw) => banned(state, raw), true);
   m.add(
     ['sync_info'],
-    () => ({
-      ...ACCESS,
-      height: height(ctx.ledger),
-      next_needed_pruning_seed: 1,
-      overview: '[]',
-      ...STATUS,
-      target_height: 0,
-    }),
+    () => {
+      const peers = connections(ctx).map((info) => ({ info }));
+      return {
+        ...ACCESS,
+        height: height(ctx.ledger),
+        next_needed_pruning_seed: 1,
+        overview: '[]',
+        ...(peers.length ? { peers } : {}),
+        ...STATUS,
+        target_height: 0,
+      };
+    },
     true,
   );
   m.add(['get_alternate_chains'], () => alternateChains(ctx), true);
@@ -162,7 +210,10 @@ export function nodeMethods(m: Methods): void {
 export function nodeEndpoints(m: Methods): void {
   const { ctx } = m;
   const { state } = ctx;
-  m.add(['/get_alt_blocks_hashes'], () => ({ blks_hashes: state.alt.map((b) => b.hash), ...ACCESS, ...STATUS }));
+  m.add(['/get_alt_blocks_hashes'], () => {
+    const hashes = [...state.alt.keys()].sort();
+    return { ...(hashes.length ? { blks_hashes: hashes } : {}), ...ACCESS, ...STATUS };
+  });
   m.add(['/get_peer_list'], () => STATUS, true);
   m.add(['/get_public_nodes'], () => STATUS);
   m.add(['/set_log_hash_rate'], () => ({ status: ctx.miner.active ? 'OK' : 'NOT MINING', untrusted: false }), true);

@@ -131,6 +131,7 @@ function flush(ctx: DaemonContext, raw: Parameters<Handler>[0]): Record<string, 
   for (const id of txids) {
     l.pool.delete(id);
     l.poolArrival.delete(id);
+    l.kept.delete(id);
   }
   ctx.poolChanged();
   const failed = valid.length < given.length;
@@ -138,13 +139,17 @@ function flush(ctx: DaemonContext, raw: Parameters<Handler>[0]): Record<string, 
   return { status, untrusted: false };
 }
 
-function relay(l: Ledger, raw: Parameters<Handler>[0]): Record<string, unknown> {
+/** relay_tx: the pool transactions given are sent to every peer again (a peer cut off when they came gets them). */
+function relay(ctx: DaemonContext, raw: Parameters<Handler>[0]): Record<string, unknown> {
+  const l = ctx.ledger;
   const problems: string[] = [];
-  for (const id of txidsParams.parse(raw).txids) {
+  const ids = txidsParams.parse(raw).txids;
+  for (const id of ids) {
     if (!isHash(id)) problems.push(`invalid transaction id: ${id}`);
     else if (!l.pool.has(id.toLowerCase())) problems.push(`transaction not found in pool: ${id}`);
   }
   if (problems.length) throw new RpcError(-5, problems.join(', '));
+  ctx.p2p?.relayTxs(ids.map((id) => l.pool.get(id.toLowerCase())!));
   return { ...ACCESS, ...STATUS };
 }
 
@@ -165,7 +170,7 @@ export function poolMethods(m: Methods): void {
   const { ctx } = m;
   const l = ctx.ledger;
   m.add(['flush_txpool'], (raw) => flush(ctx, raw), true);
-  m.add(['relay_tx'], (raw) => relay(l, raw), true);
+  m.add(['relay_tx'], (raw) => relay(ctx, raw), true);
   m.add(['get_txpool_backlog'], () => backlog(l));
 }
 

@@ -7,7 +7,7 @@ import { coinbaseSum, supplyTally, yieldBlocks } from '../../chain/supply.js';
 import { RpcError } from '../../http/server.js';
 import { bool, list, params, str, u64 } from '../../http/params.js';
 import { Bytes } from '../../http/json-print.js';
-import { STATUS, wide, type DaemonContext } from '../views.js';
+import { STATUS, wide, type DaemonContext, synced } from '../views.js';
 import { ACCESS, type Methods } from './table.js';
 
 const sumParams = params({ height: u64(), count: u64() });
@@ -58,7 +58,7 @@ function coinbaseTxSum(l: Ledger, raw: Parameters<typeof sumParams.parse>[0]): R
 
 function yieldInfo(ctx: DaemonContext, raw: Parameters<typeof yieldParams.parse>[0]): Record<string, unknown> {
   const p = yieldParams.parse(raw);
-  if (!ctx.offline) return { status: 'BUSY', total_burnt: 0, total_staked: 0, total_yield: 0, yield_per_stake: 0 };
+  if (!synced(ctx)) return { status: 'BUSY', total_burnt: 0, total_staked: 0, total_yield: 0, yield_per_stake: 0 };
   const shown = yieldBlocks(ctx.ledger).filter(
     (y) =>
       !(p.from_height > 0n && BigInt(y.block_height) < p.from_height) &&

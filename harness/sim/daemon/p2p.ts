@@ -1,0 +1,273 @@
+// The simulated daemon's peers (a daemon without --offline): it listens on its p2p port, connects to
+// each --add-exclusive-node every second while it is not connected to it, and speaks the simulator's
+// own protocol — one JSON message a line — instead of levin. What a peer sees is salviumd v1.1.3c's
+// behaviour as established in docs/multi-node.md:
+//
+// - on connecting both sides say where they are (height, top block); a node that does not know the
+//   other's top asks for its chain and takes its blocks (a heavier chain wins: chain/alt.ts); a node is
+//   synchronized (mining allowed) once a peer it agrees with connected, or once it synced from one;
+// - a block mined or received on top is relayed to the other peers at once, as is a transaction
+//   accepted by send_raw_transaction (or from a peer); nothing is sent again when peers reconnect: a
+//   pool transaction reaches a peer that was cut off only by relay_tx or in a block;
+// - losing the last connection logs `salviumd is now disconnected from the network`.
+import { randomBytes } from 'node:crypto';
+import { connect, createServer, type Server, type Socket } from 'node:net';
+import { decode, encode } from '../chain/codec.js';
+import { height, topBlock } from '../chain/ledger.js';
+import type { Block, Tx } from '../chain/types.js';
+import type { Logger } from '../common/log.js';
+import { acceptBlock, acceptPeerTxs } from './intake.js';
+import type { DaemonContext } from './views.js';
+
+type Message =
+  | { t: 'hello'; peerId: string; height: number; top: string }
+  | { t: 'get_chain'; ids: string[] }
+  | { t: 'chain'; blocks: Block[] }
+  | { t: 'block'; block: Block }
+  | { t: 'txs'; txs: Tx[] };
+
+export interface Peer {
+  socket: Socket;
+  incoming: boolean;
+  /** The remote end: the peer's own port (incoming) or where we connected (outgoing). */
+  host: string;
+  port: number;
+  connectionId: string;
+  peerId: string;
+  /** The peer's chain as it last said. */
+  height: number;
+  top: string;
+  since: number;
+  recv: number;
+  sent: number;
+  lastRecv: number;
+  lastSent: number;
+}
+
+export interface P2p {
+  readonly synchronized: boolean;
+  /** Peers whose hello arrived (what get_connections lists), incoming first. */
+  peers(): Peer[];
+  relayBlock(block: Block, except?: Peer): void;
+  relayTxs(txs: Tx[], except?: Peer): void;
+  close(): Promise<void>;
+}
+
+export interface P2pOptions {
+  bindIp: string;
+  bindPort: number;
+  /** host:port of each exclusive node. */
+  exclusive: string[];
+  log: Logger;
+}
+
+/** The hashes a node offers to find where its chain and a peer's part: recent blocks, newest first, then genesis. */
+function locator(ctx: DaemonContext): string[] {
+  const b = ctx.ledger.blocks;
+  const ids = b
+    .slice(-64)
+    .map((x) => x.hash)
+    .reverse();
+  if (b.length > 64) ids.push(b[0]!.hash);
+  return ids;
+}
+
+const SYNC_BOX = [
+  '',
+  '*'.repeat(70),
+  'You are now synchronized with the network. You may now start salvium-wallet-cli.',
+  '',
+  'Use the "help" command to see the list of available commands.',
+  '*'.repeat(70),
+].join('\n');
+
+/** The node's side of its peers: see the header. */
+class P2pNode implements P2p {
+  /** Peers that said hello (listed and sent to); `live` every open connection. */
+  private readonly hellos = new Set<Peer>();
+  private readonly live = new Set<Peer>();
+  private readonly pending = new Set<string>();
+  private readonly peerId = randomBytes(8).toString('hex');
+  private synced = false;
+  private closed = false;
+  private readonly server: Server;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly ctx: DaemonContext,
+    private readonly o: P2pOptions,
+  ) {
+    this.server = createServer((s) => this.attach(s, true, s.remoteAddress ?? '127.0.0.1', s.remotePort ?? 0));
+    this.timer = setInterval(() => this.dial(), 1000);
+    this.timer.unref();
+  }
+
+  async listen(): Promise<void> {
+    await new Promise<void>((ok, fail) => this.server.once('error', fail).listen(this.o.bindPort, this.o.bindIp, ok));
+    this.dial();
+  }
+
+  get synchronized(): boolean {
+    return this.synced;
+  }
+
+  peers(): Peer[] {
+    return [...this.hellos].sort((a, b) => Number(b.incoming) - Number(a.incoming));
+  }
+
+  relayBlock(block: Block, except?: Peer): void {
+    for (const p of this.hellos) if (p !== except) this.send(p, { t: 'block', block });
+  }
+
+  relayTxs(txs: Tx[], except?: Peer): void {
+    if (txs.length) for (const p of this.hellos) if (p !== except) this.send(p, { t: 'txs', txs });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.timer);
+    for (const p of this.live) p.socket.destroy();
+    await new Promise<void>((ok) => this.server.close(() => ok()));
+  }
+
+  private send(p: Peer, m: Message): void {
+    if (p.socket.destroyed) return;
+    const line = `${encode(m)}\n`;
+    p.sent += line.length;
+    p.lastSent = Date.now();
+    p.socket.write(line);
+  }
+
+  private becomeSynchronized(): void {
+    if (this.synced) return;
+    this.synced = true;
+    this.o.log.log('I', SYNC_BOX, { colour: '\x1b[1;33m' });
+  }
+
+  private hello(): Message {
+    const l = this.ctx.ledger;
+    return { t: 'hello', peerId: this.peerId, height: height(l), top: topBlock(l).hash };
+  }
+
+  private knows(hash: string, h: number): boolean {
+    return this.ctx.ledger.blocks[h - 1]?.hash === hash || this.ctx.state.alt.has(hash);
+  }
+
+  private onHello(p: Peer, m: Extract<Message, { t: 'hello' }>): void {
+    Object.assign(p, { peerId: m.peerId, height: m.height, top: m.top });
+    const ours = height(this.ctx.ledger);
+    if (this.knows(m.top, m.height)) {
+      if (m.height >= ours) this.becomeSynchronized();
+      return;
+    }
+    if (m.height > ours) {
+      const behind = m.height - ours;
+      this.o.log.log(
+        'I',
+        `[${p.host}:${p.port} ${p.incoming ? 'INC' : 'OUT'}] Sync data returned a new top block candidate: ${ours} -> ${m.height} [Your node is ${behind} blocks (${behind * 2}.0 minutes) behind] \nSYNCHRONIZATION started`,
+      );
+    }
+    this.send(p, { t: 'get_chain', ids: locator(this.ctx) });
+  }
+
+  private onChain(p: Peer, blocks: Block[]): void {
+    const before = topBlock(this.ctx.ledger).hash;
+    for (const b of blocks) acceptBlock(this.ctx, b, { relay: false });
+    const l = this.ctx.ledger;
+    if (topBlock(l).hash !== before) this.o.log.log('I', `Synced ${height(l)}/${Math.max(height(l), p.height)}`);
+    if (height(l) >= p.height) this.becomeSynchronized();
+  }
+
+  private handle(p: Peer, m: Message): void {
+    if (m.t === 'hello') this.onHello(p, m);
+    else if (m.t === 'get_chain') {
+      const l = this.ctx.ledger;
+      const from = m.ids.map((id) => l.blocks.findIndex((b) => b.hash === id)).find((i) => i >= 0) ?? 0;
+      this.send(p, { t: 'chain', blocks: l.blocks.slice(from + 1, from + 1 + 5000) });
+    } else if (m.t === 'chain') this.onChain(p, m.blocks);
+    else if (m.t === 'block') {
+      p.height = Math.max(p.height, m.block.index + 1);
+      const r = acceptBlock(this.ctx, m.block, { relay: true, except: p });
+      if (r.kind === 'orphan') this.send(p, { t: 'get_chain', ids: locator(this.ctx) });
+    } else if (m.t === 'txs') acceptPeerTxs(this.ctx, m.txs, p);
+  }
+
+  /** Read the peer's lines: one message each (anything else ends the connection). */
+  private read(p: Peer): void {
+    let buffered = '';
+    p.socket.on('data', (chunk: Buffer) => {
+      p.recv += chunk.length;
+      p.lastRecv = Date.now();
+      buffered += chunk.toString('utf8');
+      let nl: number;
+      while ((nl = buffered.indexOf('\n')) !== -1) {
+        const line = buffered.slice(0, nl);
+        buffered = buffered.slice(nl + 1);
+        let m: Message;
+        try {
+          m = decode<Message>(line);
+        } catch {
+          p.socket.destroy();
+          return;
+        }
+        if (m.t === 'hello') this.hellos.add(p);
+        this.handle(p, m);
+      }
+    });
+  }
+
+  private attach(socket: Socket, incoming: boolean, host: string, port: number): Peer {
+    const now = Date.now();
+    const p: Peer = {
+      ...{
+        socket,
+        incoming,
+        host,
+        port,
+        connectionId: randomBytes(16).toString('hex'),
+        peerId: '',
+        height: 0,
+        top: '',
+      },
+      ...{ since: now, recv: 0, sent: 0, lastRecv: now, lastSent: now },
+    };
+    socket.setNoDelay(true);
+    this.read(p);
+    socket.on('close', () => {
+      this.live.delete(p);
+      const was = this.hellos.delete(p);
+      if (was && this.hellos.size === 0 && !this.closed)
+        this.o.log.log('W', 'salviumd is now disconnected from the network');
+    });
+    socket.on('error', () => socket.destroy());
+    this.live.add(p);
+    this.send(p, this.hello());
+    return p;
+  }
+
+  /** Connect to each exclusive node we have no connection to (nor one under way). */
+  private dial(): void {
+    for (const addr of this.o.exclusive) {
+      const cut = addr.lastIndexOf(':');
+      const [host, port] = [addr.slice(0, cut), Number(addr.slice(cut + 1))];
+      const connected = [...this.live].some((p) => !p.incoming && p.port === port && !p.socket.destroyed);
+      if (connected || this.pending.has(addr)) continue;
+      this.pending.add(addr);
+      const s = connect({ host, port });
+      s.once('connect', () => {
+        this.pending.delete(addr);
+        this.attach(s, false, host, port);
+      });
+      s.once('error', () => {
+        this.pending.delete(addr);
+        s.destroy();
+      });
+    }
+  }
+}
+
+export async function startP2p(ctx: DaemonContext, o: P2pOptions): Promise<P2p> {
+  const node = new P2pNode(ctx, o);
+  await node.listen();
+  return node;
+}

@@ -1,0 +1,56 @@
+// What a running testnet does to its chain besides reading it: mine (by request and by automine), pay
+// from main (the faucet), and stop every program for checkpoints, reverts and saves. Each of them
+// holds the chain lock (chain-lock.ts): one miner and one spender of main at a time, in this process
+// and across the processes of a vitest run. The operations themselves (on one node or several) are
+// object.ts's; this file puts them under the lock and runs automine and the faucet over them.
+import { Automine } from './automine.js';
+import { chainLock } from './chain-lock.js';
+import { fund } from './faucet.js';
+import type { Parts, Run } from './running.js';
+import type { MineRequest } from './sync.js';
+import type { Testnet } from './types.js';
+
+/** The chain operations before the lock: `mine` also takes automine's signal (it stops a block under way). */
+export type InnerOps = Pick<Testnet, 'sync' | 'checkpoint' | 'revert' | 'checkpoints' | 'saveSnapshot'> & {
+  mine(what: MineRequest, o?: { sync?: boolean; node?: string; signal?: AbortSignal }): Promise<number>;
+};
+
+export type ChainOps = Pick<
+  Testnet,
+  'mine' | 'sync' | 'automine' | 'setAutomine' | 'fund' | 'checkpoint' | 'revert' | 'checkpoints' | 'saveSnapshot'
+> & { stopAutomine(): Promise<void> };
+
+/** The Testnet's chain operations, each under the chain lock; automine runs from here on (on n0). */
+export function chainOps(run: Run, p: Parts, inner: InnerOps): ChainOps {
+  const lock = chainLock(run.workdir);
+  const daemon = p.daemon.client;
+  const automine = new Automine(
+    {
+      poolHashes: async () =>
+        (await daemon.post<{ tx_hashes?: string[] }>('/get_transaction_pool_hashes')).tx_hashes ?? [],
+      mineBlock: (signal) => lock.run(() => inner.mine({ blocks: 1 }, { signal })),
+      log: run.log,
+    },
+    { mineOnTx: run.opts.mineOnTx ?? false, blockTime: run.opts.blockTime ?? 0 },
+  );
+  automine.start();
+  const faucet = {
+    spec: run.backend.spec,
+    daemon,
+    main: p.main.client,
+    mineTo: (h: number) => inner.mine({ to: h }),
+    log: run.log,
+  };
+  return {
+    mine: (what, o) => lock.run(() => inner.mine(what, o)),
+    sync: () => inner.sync(),
+    automine: () => automine.get(),
+    setAutomine: (change) => automine.set(change),
+    stopAutomine: () => automine.stop(),
+    fund: (req) => lock.run(() => fund(faucet, req)),
+    checkpoint: (name) => lock.run(() => inner.checkpoint(name)),
+    revert: (name) => lock.run(() => inner.revert(name)),
+    checkpoints: () => inner.checkpoints(),
+    saveSnapshot: (key) => lock.run(() => inner.saveSnapshot(key)),
+  };
+}

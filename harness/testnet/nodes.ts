@@ -1,0 +1,310 @@
+// The daemons of a testnet: one node (n0, `--offline`, as a testnet always ran) or several — each a
+// Program of its own (its ports, data dir and logs), joined to every other through links saltnet owns
+// (harness/network). Every node starts from the same chain state (n0's data dir, copied), so they
+// agree from the first block; a partition cuts links, a heal opens them, and the heavier chain wins.
+//
+// Mining on a node of several reaches the other nodes of its group at once; the blocks a miner finds
+// past its target are popped from every node of the group while the links inside the group are cut
+// (a node that popped alone would get them back from its peers), then the links are open again.
+import { cpSync, existsSync, readdirSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { scaled } from '../common/timeouts.js';
+import { LinkSet } from '../network/links.js';
+import type { LinkState } from '../network/proxy.js';
+import { allLinks, nodeName, type Link } from '../network/topology.js';
+import type { Supervisor } from '../process/supervisor.js';
+import { createDaemonClient, type DaemonClient } from '../rpc/daemon.js';
+import type { ConnectionProblem } from '../rpc/http.js';
+import type { ResolvedBackend } from './binaries.js';
+import { defineDaemon, nodeDataDir, type DaemonHandle, type DaemonSettings } from './daemon.js';
+import { Program, type CrashReport, type ProgramOptions } from './program.js';
+
+/** A node of the testnet, as the Testnet shows it. */
+export interface NodeHandle {
+  /** n0, n1, … */
+  name: string;
+  index: number;
+  url: string;
+  /** Its client; on a testnet of several nodes, `popBlocks` pops from every node of its group (see above). */
+  client: DaemonClient;
+  readonly pid: number;
+  dataDir: string;
+  logFile: string;
+  ports: DaemonHandle['ports'];
+  /** For daemon clients of your own: wait out a crash and repeat what is safe to repeat. */
+  recover: (p: ConnectionProblem) => Promise<boolean>;
+}
+
+export interface NodeSetOptions {
+  sup: Supervisor;
+  backend: ResolvedBackend;
+  workdir: string;
+  count: number;
+  env?: Record<string, string>;
+  programs: ProgramOptions;
+  /** The settings of the moment (the build's while the chain state is mined, then the served ones). */
+  settings: () => DaemonSettings;
+  signal?: AbortSignal;
+  /** `--ports standard`: the ports n0 binds (the others take free ones). */
+  firstPorts?: DaemonHandle['ports'];
+}
+
+/** Files of a data dir that are not the chain: the lock, logs, the peer list of another node's port. */
+const notChain = (path: string): boolean => /(^|\/)(lock\.mdb|p2pstate\.bin)$|\.log(-\d.*)?$/.test(path);
+
+const nonEmpty = (dir: string): boolean => existsSync(dir) && readdirSync(dir).length > 0;
+
+/** Give every node but n0 a copy of n0's (stopped) data dir where it has none yet. */
+export function copyChainToNodes(workdir: string, count: number): number[] {
+  const copied: number[] = [];
+  for (let i = 1; i < count; i++) {
+    const dir = nodeDataDir(workdir, i);
+    if (nonEmpty(dir)) continue;
+    cpSync(nodeDataDir(workdir, 0), dir, { recursive: true, filter: (src) => !notChain(src) });
+    copied.push(i);
+  }
+  return copied;
+}
+
+export class NodeSet {
+  readonly programs: Program<DaemonHandle>[];
+  private readonly rawClients: DaemonClient[] = [];
+  private linkSet: LinkSet | undefined;
+
+  constructor(private readonly o: NodeSetOptions) {
+    this.programs = Array.from(
+      { length: o.count },
+      (_, i) =>
+        new Program(
+          defineDaemon(
+            o.sup,
+            o.backend,
+            {
+              workdir: o.workdir,
+              timeoutMs: 60_000,
+              node: i,
+              ...(o.env ? { env: o.env } : {}),
+              ...(i === 0 && o.firstPorts ? { ports: o.firstPorts } : {}),
+            },
+            () => this.settingsOf(i),
+          ),
+          o.programs,
+        ),
+    );
+  }
+
+  get count(): number {
+    return this.o.count;
+  }
+
+  /** The links, once the nodes run as a network (undefined for one node, or while n0 builds the chain alone). */
+  get links(): LinkSet | undefined {
+    return this.linkSet;
+  }
+
+  /** Node i's instance, once it was started (the last one while it restarts). */
+  private started(i: number): DaemonHandle | undefined {
+    try {
+      return this.programs[i]!.current;
+    } catch {
+      return undefined; // not started yet
+    }
+  }
+
+  private settingsOf(i: number): DaemonSettings {
+    return { ...this.o.settings(), ...(this.linkSet ? { peers: this.linkSet.peersOf(i) } : {}) };
+  }
+
+  /**
+   * Make the nodes a network (from their next start on): n0's chain copied to the others, the links' proxies up. A
+   * testnet of one node stays `--offline`. Call it while n0 is stopped (or not started yet).
+   */
+  async network(): Promise<void> {
+    if (this.o.count < 2 || this.linkSet) return;
+    copyChainToNodes(this.o.workdir, this.o.count);
+    // A node that is down (restarting) keeps its port: the proxy's connection is refused until it is back.
+    this.linkSet = await LinkSet.start(this.o.count, (i) => this.started(i)?.ports.p2p);
+  }
+
+  /**
+   * Start the nodes that do not run (in parallel; only n0 before the nodes are a network), then wait until each is
+   * connected to its group.
+   */
+  async startAll(): Promise<void> {
+    const nodes = this.linkSet ? this.programs : this.programs.slice(0, 1);
+    await Promise.all(nodes.map(async (p, i) => (p.status === 'running' ? undefined : this.startOne(i))));
+    await this.waitConnected();
+  }
+
+  private async startOne(i: number): Promise<void> {
+    const h = await this.programs[i]!.start();
+    this.rawClients[i] ??= createDaemonClient(h.url, { timeoutMs: 30_000, recover: this.programs[i]!.recover });
+  }
+
+  /** Start n0 alone (the chain state is built or restored on it first). */
+  async startFirst(): Promise<DaemonHandle> {
+    await this.startOne(0);
+    return this.programs[0]!.current;
+  }
+
+  /** Stop every node gracefully (wallets are stopped before, by the caller); what did not stop cleanly, by name. */
+  async stopAll(): Promise<string[]> {
+    const out = await Promise.all(
+      this.programs.map(async (p) => {
+        const why = await p.stop();
+        return why ? [`${p.name}: ${why}`] : [];
+      }),
+    );
+    return out.flat();
+  }
+
+  /** Node i's own client (requests wait out a crash of it). */
+  rawClient(i: number): DaemonClient {
+    const c = this.rawClients[i];
+    if (!c) throw new Error(`${nodeName(i)} has not been started`);
+    return c;
+  }
+
+  /** Node i's client for mining: its `popBlocks` pops across its group on a network. */
+  client(i: number): DaemonClient {
+    const raw = this.rawClient(i);
+    return this.linkSet ? { ...raw, popBlocks: (n: number) => this.popAcross(i, n) } : raw;
+  }
+
+  handle(i: number): NodeHandle {
+    const p = this.programs[i]!;
+    const h = p.current;
+    return {
+      name: nodeName(i),
+      index: i,
+      url: h.url,
+      client: this.client(i),
+      get pid() {
+        return p.current.proc.pid;
+      },
+      dataDir: h.dataDir,
+      logFile: h.logFile,
+      ports: h.ports,
+      recover: p.recover,
+    };
+  }
+
+  crashes(): CrashReport[] {
+    return this.programs.flatMap((p) => p.crashes);
+  }
+
+  async health(): Promise<Record<string, boolean>> {
+    const out: Record<string, boolean> = {};
+    for (const p of this.programs) out[p.name] = await p.health();
+    return out;
+  }
+
+  /** The groups of nodes that reach each other now, by index. */
+  groups(): number[][] {
+    return this.linkSet?.groups() ?? [Array.from({ length: this.o.count }, (_, i) => i)];
+  }
+
+  /** The open links of node i now. */
+  private openLinksOf(i: number): number {
+    return this.linkSet?.openLinks().filter(([a, b]) => a === i || b === i).length ?? 0;
+  }
+
+  /**
+   * Wait until every running node is synchronized and connected through each of its open links (both ways): a node
+   * that just started, or whose links were just opened, reconnects within a second or two.
+   */
+  async waitConnected(timeoutMs = scaled(120_000)): Promise<void> {
+    if (!this.linkSet) return;
+    const deadline = Date.now() + timeoutMs;
+    const pending = this.programs.map((_, i) => i).filter((i) => this.programs[i]!.status === 'running');
+    for (;;) {
+      const infos = await Promise.all(
+        pending.map((i) =>
+          this.rawClient(i)
+            .getInfo()
+            .catch(() => undefined),
+        ),
+      );
+      const lagging = pending.filter((i, k) => {
+        const info = infos[k] as
+          | { synchronized?: boolean; outgoing_connections_count?: number; incoming_connections_count?: number }
+          | undefined;
+        const want = this.openLinksOf(i);
+        return (
+          !info ||
+          (want > 0 &&
+            (!info.synchronized ||
+              (info.outgoing_connections_count ?? 0) < want ||
+              (info.incoming_connections_count ?? 0) < want))
+        );
+      });
+      if (lagging.length === 0) return;
+      this.o.signal?.throwIfAborted();
+      if (Date.now() > deadline)
+        throw new Error(
+          `${lagging.map(nodeName).join(', ')} did not connect to ${lagging.length === 1 ? 'its' : 'their'} peers within ${Math.round(timeoutMs / 1000)} s (see ${lagging.map((i) => this.programs[i]!.current.logFile).join(', ')})`,
+        );
+      await sleep(100);
+    }
+  }
+
+  /**
+   * Wait until the nodes of each group (default: the groups now) stand on one top block. Two chains of the same
+   * length do not reorganise, so their groups never agree: the error says so.
+   */
+  async syncTops(groups = this.groups(), timeoutMs = scaled(120_000)): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const tops = await Promise.all(
+        this.programs.map((_, i) =>
+          this.rawClient(i)
+            .getInfo()
+            .then((r) => ({ height: r.height, hash: String(r['top_block_hash'] ?? '') }))
+            .catch(() => ({ height: -1, hash: '' })),
+        ),
+      );
+      const split = groups.filter((g) => g.some((i) => tops[i]!.hash !== tops[g[0]!]!.hash || !tops[i]!.hash));
+      if (split.length === 0) return;
+      this.o.signal?.throwIfAborted();
+      if (Date.now() > deadline) throw new Error(this.splitMessage(split, tops));
+      await sleep(100);
+    }
+  }
+
+  private splitMessage(split: number[][], tops: { height: number; hash: string }[]): string {
+    const where = split
+      .map((g) =>
+        g.map((i) => `${nodeName(i)} at ${tops[i]!.height} (${tops[i]!.hash.slice(0, 8) || 'no answer'})`).join(', '),
+      )
+      .join('; ');
+    const sameHeight = split.some((g) => g.every((i) => tops[i]!.height === tops[g[0]!]!.height));
+    return `the nodes did not come to one top block: ${where}${sameHeight ? ' — chains of the same length do not reorganise: mine a block on one side to settle it' : ''}`;
+  }
+
+  /**
+   * Pop `n` blocks from node i and from every node of its group, with the links inside the group cut meanwhile (a
+   * node would get the popped blocks back from a peer that still has them); returns node i's height.
+   */
+  async popAcross(i: number, n: number): Promise<number> {
+    const links = this.linkSet;
+    const group = links ? links.groupOf(i) : [i];
+    if (!links || group.length === 1) return this.rawClient(i).popBlocks(n);
+    await this.syncTops([group]);
+    const inner: [Link, LinkState][] = allLinks(this.o.count)
+      .filter(([a, b]) => group.includes(a) && group.includes(b))
+      .map((l) => [l, links.stateOf(l)]);
+    for (const [l] of inner) links.set(l, { mode: 'cut' });
+    try {
+      const heights = await Promise.all(group.map((j) => this.rawClient(j).popBlocks(n)));
+      return heights[group.indexOf(i)]!;
+    } finally {
+      for (const [l, s] of inner) links.set(l, s);
+    }
+  }
+
+  /** Close the clients and the links (at the end of the testnet). */
+  async close(): Promise<void> {
+    for (const c of this.rawClients) await c?.close().catch(() => undefined);
+    await this.linkSet?.close();
+  }
+}

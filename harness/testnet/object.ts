@@ -1,0 +1,217 @@
+// The Testnet object over the running programs of one `up`: its daemons (one node or several), its
+// wallets, mining and syncing, partitions and heals, restarts, checkpoints and snapshots.
+import { cacheDir as resolveCacheDir } from '../common/cache-dir.js';
+import { scaled } from '../common/timeouts.js';
+import { nodeIndex, nodeName, partitionProblems } from '../network/topology.js';
+import { assertKey } from '../snapshot/snapshot-dir.js';
+import { describeExit } from '../process/errors.js';
+import { checkpointState, revertState } from './checkpoint.js';
+import { addressAt, mineTo } from './mining.js';
+import type { Parts, Run, StateOps } from './running.js';
+import { mineOptions, unresponsive } from './run-kit.js';
+import type { SnapshotInfo } from './state.js';
+import { mineTarget, syncWallets, type MineRequest } from './sync.js';
+import type { NodeHandle } from './nodes.js';
+import type { Testnet } from './types.js';
+import { chainOps, type InnerOps } from './chain-ops.js';
+
+export function testnetObject(
+  run: Run,
+  p: Parts,
+  ops: StateOps,
+  height: number,
+  snapshot: () => SnapshotInfo,
+): Testnet {
+  const { wallets, main } = p;
+  const nodes = run.nodes;
+  const n0 = nodes.handle(0);
+  const chain = chainOps(run, p, innerOps(run, p, ops));
+  const { stopAutomine, ...operations } = chain;
+  let stopped = false;
+  const stop = async (): Promise<void> => {
+    if (stopped) return;
+    stopped = true;
+    await stopAutomine();
+    // What does not answer goes first, at once: a wallet waiting on a frozen daemon then hears of it and stops too.
+    for (const prog of [...nodes.programs, ...wallets.programs()]) if (prog.unresponsive) await prog.stop();
+    await wallets.closeClients();
+    await nodes.close();
+    await run.sup.stopAll();
+  };
+  return {
+    backend: run.backend,
+    workdir: run.workdir,
+    runId: run.sup.runId,
+    supervisor: run.sup,
+    daemon: daemonOf(n0),
+    nodes: nodes.programs.map((_, i) => nodes.handle(i)),
+    wallet: Object.defineProperty({ ...main, address: addressAt(run.backend.spec, main.addresses, height) }, 'pid', {
+      get: () => main.pid,
+      enumerable: true,
+    }) as Testnet['wallet'],
+    miner: { addresses: p.minerAddresses },
+    get snapshot() {
+      return snapshot();
+    },
+    mining: { ...run.serve },
+    phases: run.phases,
+    readyHeight: height,
+    height: () => n0.client.height(),
+    health: async () => ({ ...(await nodes.health()), ...(await wallets.health()) }),
+    crashes: () => [...nodes.crashes(), ...wallets.crashes()],
+    unresponsive: () => unresponsive(run, p),
+    recoverUnresponsive: async () => {
+      const done: string[] = [];
+      for (const prog of [...nodes.programs, ...wallets.programs()])
+        if (await prog.recoverIfUnresponsive()) done.push(prog.name);
+      return done;
+    },
+    ...operations,
+    ...networkOf(run),
+    addWallet: (name, o = {}) => {
+      const node = o.node === undefined ? undefined : nodes.handle(nodeIndex(o.node, nodes.count));
+      return wallets.add(name, node && node.index > 0 ? { name: node.name, url: node.url } : undefined);
+    },
+    wallets: () => wallets.handles(),
+    removeWallet: (name: string) => wallets.remove(name),
+    restart: async (what, name) => {
+      if (what === 'daemon') {
+        await nodes.programs[nodeIndex(name ?? 'n0', nodes.count)]!.restart();
+        await nodes.waitConnected();
+      } else await wallets.restart(name ?? 'main');
+    },
+    onEvent: (listener) => run.events.on(listener),
+    get failure() {
+      return run.events.failure;
+    },
+    stop,
+    [Symbol.asyncDispose]: stop,
+  };
+}
+
+/** The chain operations before the chain lock: mining and syncing, checkpoints, snapshots. */
+function innerOps(run: Run, p: Parts, ops: StateOps): InnerOps {
+  return {
+    ...miningOf(run, p),
+    ...checkpointsOf(run, ops),
+    saveSnapshot: async (key: string) => {
+      // Refused before any program is stopped: a bad key must not cost the user their pids.
+      assertKey(key);
+      return ops.saveState(resolveCacheDir(run.opts.cacheDir ? { cacheDir: run.opts.cacheDir } : {}), key);
+    },
+  };
+}
+
+/** Node n0 as `testnet.daemon` shows it (its pid is the one of the moment: a restart changes it). */
+function daemonOf(n0: NodeHandle): Testnet['daemon'] {
+  return {
+    url: n0.url,
+    client: n0.client,
+    dataDir: n0.dataDir,
+    logFile: n0.logFile,
+    ports: n0.ports,
+    recover: n0.recover,
+    get pid() {
+      return n0.pid;
+    },
+  };
+}
+
+function checkpointsOf(run: Run, ops: StateOps): Pick<Testnet, 'checkpoint' | 'revert' | 'checkpoints'> {
+  const taken = new Set<string>();
+  const count = run.nodes.count;
+  return {
+    checkpoint: (name: string) =>
+      ops.whileStopped(`while taking checkpoint ${name}`, async () => {
+        await checkpointState(run.workdir, name, count);
+        taken.add(name);
+      }),
+    revert: async (name: string) => {
+      if (!taken.has(name))
+        throw new Error(
+          `no checkpoint named ${name}${taken.size ? `; this testnet has ${[...taken].join(', ')}` : ' (take one first)'}`,
+        );
+      await ops.whileStopped(`while reverting to checkpoint ${name}`, () => revertState(run.workdir, name, count));
+    },
+    checkpoints: () => [...taken],
+  };
+}
+
+/**
+ * `mine` and `sync` of the testnet: blocks to the miner wallet on a node, the nodes of its group brought to one top,
+ * then every wallet refreshed to its own node's height.
+ */
+function miningOf(run: Run, p: Parts): Pick<InnerOps, 'mine' | 'sync'> {
+  const nodes = run.nodes;
+  const sync = async (): Promise<void> => {
+    await nodes.waitConnected();
+    await nodes.syncTops();
+    const heights = await Promise.all(nodes.programs.map((_, i) => nodes.rawClient(i).height()));
+    const targets = [...p.wallets.handles().values()].map((w) => ({
+      ...w,
+      height: heights[nodeIndex(w.node, nodes.count)]!,
+      node: w.node,
+    }));
+    await syncWallets(heights[0]!, targets, { timeoutMs: scaled(120_000), signal: run.aborter.signal });
+  };
+  const mine = async (
+    what: MineRequest,
+    o: { sync?: boolean; node?: string; signal?: AbortSignal } = {},
+  ): Promise<number> => {
+    const i = nodeIndex(o.node ?? 'n0', nodes.count);
+    const program = nodes.programs[i]!;
+    // A node restarting after a crash is waited for (its client recovers); a stopped or failed one cannot mine.
+    if (program.status === 'stopped' || program.status === 'failed')
+      throw new Error(`${nodeName(i)} is not running (${program.status}): it cannot mine`);
+    const before = program.crashes.length;
+    try {
+      const client = nodes.client(i);
+      const target = mineTarget(what, await client.height());
+      // Automine's signal stops a block under way when the testnet stops.
+      const signal = o.signal ? AbortSignal.any([run.aborter.signal, o.signal]) : run.aborter.signal;
+      const { height } = await mineTo(client, target, { ...mineOptions(run), signal, addresses: p.minerAddresses });
+      // The blocks reach the node's group (a node that is not connected yet gets them when it is).
+      if (nodes.links) await nodes.syncTops([nodes.links.groupOf(i)]);
+      if (o.sync !== false) await sync();
+      return height;
+    } catch (err) {
+      // A refused or reset connection says nothing; the daemon's crash says what happened.
+      const crash = program.crashes.slice(before).at(-1);
+      if (!crash) throw err;
+      const last = crash.tail.at(-1);
+      throw new Error(
+        `the ${program.name} ${describeExit(crash.exit)} while mining${last ? ` (its last line: ${last})` : ''}; its log: ${crash.logFile}`,
+        { cause: err },
+      );
+    }
+  };
+  return { mine, sync };
+}
+
+/** Partitions, heals and the links between the nodes. */
+function networkOf(run: Run): Pick<Testnet, 'partition' | 'heal' | 'setLink' | 'links' | 'groups'> {
+  const nodes = run.nodes;
+  const names = (g: number[]): string[] => g.map(nodeName);
+  return {
+    partition: async (groups) => {
+      const problems = partitionProblems(groups, nodes.count);
+      if (problems.length) throw new Error(`bad partition: ${problems.join('; ')}`);
+      // One node is alone already.
+      if (!nodes.links) return;
+      nodes.links.partition(groups);
+      await nodes.waitConnected();
+    },
+    heal: async () => {
+      nodes.links?.heal();
+      await nodes.waitConnected();
+    },
+    setLink: async (a, b, state) => {
+      if (!nodes.links)
+        throw new Error('this testnet has one node, n0: it has no links (start it with nodes: 2 or more)');
+      nodes.links.setByName(a, b, state);
+      await nodes.waitConnected();
+    },
+    links: () => nodes.links?.info() ?? [],
+    groups: () => nodes.groups().map(names),
+  };
+}

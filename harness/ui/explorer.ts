@@ -1,0 +1,42 @@
+// One explorer per running testnet, in the process that owns it: `saltnet up --ui` starts it with
+// the testnet, `saltnet ui` asks that process (its control endpoint) for it later, and both get the
+// same page. The run record says where it is (`saltnet status`).
+import type { Testnet } from '../testnet/types.js';
+import { startUiServer, type UiServer, type UiServerOptions } from './server.js';
+import { testnetSource } from './source.js';
+
+const explorers = new WeakMap<Testnet, Promise<UiServer>>();
+
+/** The testnet's explorer, started on first use (a later call's port is ignored: the page is already served). */
+export function explorer(t: Testnet, o: UiServerOptions = {}): Promise<UiServer> {
+  let e = explorers.get(t);
+  if (!e) {
+    e = (async () => {
+      const src = testnetSource(t);
+      try {
+        const server = await startUiServer(src, o);
+        t.supervisor.updateInfo({ ui: server.url });
+        return {
+          ...server,
+          close: async () => {
+            await server.close();
+            await src.close();
+          },
+        };
+      } catch (err) {
+        await src.close();
+        throw err;
+      }
+    })();
+    explorers.set(t, e);
+    e.catch(() => explorers.delete(t));
+  }
+  return e;
+}
+
+/** Stop the testnet's explorer, if it has one. */
+export async function closeExplorer(t: Testnet): Promise<void> {
+  const e = explorers.get(t);
+  explorers.delete(t);
+  if (e) await (await e.catch(() => undefined))?.close();
+}

@@ -1,0 +1,39 @@
+// Scenarios written as text and run together on one shared sim testnet, each looked up by its name
+// afterwards: what the step-kind tests (mine, automine) need.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runFiles, type RunnerOptions } from '../../harness/scenario/runner.js';
+import type { ScenarioResult } from '../../harness/scenario/types.js';
+
+/** `[name, body]`: the body is everything of the file after its `name:` line. */
+export type ScenarioText = readonly [name: string, body: string];
+
+/** Write each scenario into `dir` and run them all (shared isolation, one worker); results by scenario name. */
+export async function runScenarioTexts(
+  dir: string,
+  scenarios: readonly ScenarioText[],
+  o: Partial<RunnerOptions> = {},
+): Promise<Map<string, ScenarioResult>> {
+  const files = scenarios.map(([name, body]) => {
+    const f = join(dir, `${name.replace(/\W+/g, '-')}.yaml`);
+    writeFileSync(f, `name: ${name}\n${body}`);
+    return f;
+  });
+  const r = await runFiles(files, {
+    backend: 'sim',
+    isolation: 'shared',
+    workers: 1,
+    bail: false,
+    artifactsRoot: join(dir, 'artifacts'),
+    log: () => undefined,
+    ...o,
+  });
+  return new Map(r.map((x) => [x.name, x]));
+}
+
+/** `passed`, or the status with the failure's message and actual value: what an assertion should show. */
+export function outcomeOf(results: Map<string, ScenarioResult>, name: string): string {
+  const r = results.get(name);
+  if (!r) return `no scenario named ${name}`;
+  return r.status === 'passed' ? 'passed' : `${r.status}: ${r.failure?.message} ${r.failure?.actual ?? ''}`;
+}
