@@ -10,7 +10,8 @@
 //   (`npm run bench -- --sim-only` stops after the simulator's numbers; `-- --real-only` gives only real Salvium's)
 //   *.salvium.*      on real Salvium when its binaries are found (SALTNET_BIN_DIR or ../shared/salvium/),
 //                    at the default difficulty 500 (prefix mined at 1): cold up to token-ready by phase
-//                    and its ratio to mining alone, warm up, the example suite cold
+//                    and its ratio to mining alone, warm up (best of 3), the example suite at
+//                    difficulty 1 and at 500 (warm cache) and their ratio
 //   mine1.salvium.*  a scenario's `mine: 1` at difficulty 500: full RandomX (after a minute idle, and
 //                    right after ready) and light; the first block and the median of the next ones
 import { execaSync } from 'execa';

@@ -15,6 +15,13 @@ import { saveSnapshot } from '../snapshot/store.js';
 import { fundingAsset } from './backends.js';
 import type { ResolvedBackend } from './binaries.js';
 import { fixtureWallet } from './fixture-wallets.js';
+import {
+  DEFAULT_LOOKAHEAD,
+  formatLookahead,
+  LOOKAHEAD_EXPECTED,
+  parseLookahead,
+  WALLET2_LOOKAHEAD,
+} from './lookahead.js';
 import type { MiningAddresses } from './mining.js';
 
 /** Bump when the way a chain state is built changes (what is mined to whom, files kept): every snapshot is rebuilt. */
@@ -58,6 +65,11 @@ export interface ChainSpec {
   asset: string;
   /** The seeds of the deterministic wallets, in order (miner, main). */
   seeds: string[];
+  /**
+   * The subaddress lookahead of the wallets in the state (`major:minor`): it is written in their keys files. Restored
+   * through the wallet RPC they have wallet2's own (50:200).
+   */
+  lookahead: string;
 }
 
 /**
@@ -67,7 +79,14 @@ export interface ChainSpec {
  */
 export function chainSpecFor(
   be: ResolvedBackend,
-  o: { difficulty?: number; height?: number; unlocked?: bigint; prefixDifficulty?: PrefixMode },
+  o: {
+    difficulty?: number;
+    height?: number;
+    unlocked?: bigint;
+    prefixDifficulty?: PrefixMode;
+    subaddressLookahead?: string;
+    walletCreation?: 'cli' | 'rpc';
+  },
 ): ChainSpec {
   const difficulty = o.difficulty ?? be.spec.difficulty;
   return {
@@ -77,6 +96,7 @@ export function chainSpecFor(
     unlocked: o.unlocked ?? be.spec.defaultUnlocked,
     asset: fundingAsset(be.spec),
     seeds: fixtureSeeds(),
+    lookahead: lookaheadOf(o),
   };
 }
 
@@ -97,6 +117,8 @@ export interface ChainKeyFields {
   unlocked: string;
   /** Default: the fixture wallets' seeds. */
   seeds?: string[];
+  /** The subaddress lookahead written in the wallets' keys files (`extra.lookahead`; absent in older manifests). */
+  lookahead?: string;
 }
 
 export function chainKeyOf(f: ChainKeyFields): CacheKeyInput {
@@ -107,8 +129,19 @@ export function chainKeyOf(f: ChainKeyFields): CacheKeyInput {
     height: f.height,
     unlocked: f.unlocked,
     walletSeeds: (f.seeds ?? fixtureSeeds()).map((s) => createHash('sha256').update(s).digest('hex')),
+    // In the wallets' keys files: a state built with another lookahead is another state.
+    ...(f.lookahead !== undefined ? { lookahead: f.lookahead } : {}),
     formatVersion: CHAIN_FORMAT_VERSION,
   };
+}
+
+/** The lookahead of the state's wallets: the option's (checked), or wallet2's own when the wallet RPC restores them. */
+function lookaheadOf(o: { subaddressLookahead?: string; walletCreation?: 'cli' | 'rpc' }): string {
+  if (o.walletCreation === 'rpc') return WALLET2_LOOKAHEAD;
+  const text = o.subaddressLookahead ?? DEFAULT_LOOKAHEAD;
+  const l = parseLookahead(text);
+  if (!l) throw new Error(`subaddressLookahead: ${JSON.stringify(text)} is not ${LOOKAHEAD_EXPECTED}`);
+  return formatLookahead(l);
 }
 
 export async function chainKeyInput(be: ResolvedBackend, c: ChainSpec): Promise<CacheKeyInput> {
@@ -119,6 +152,7 @@ export async function chainKeyInput(be: ResolvedBackend, c: ChainSpec): Promise<
     height: c.height,
     unlocked: `${c.unlocked} ${c.asset}`,
     seeds: c.seeds,
+    lookahead: c.lookahead,
   });
 }
 

@@ -45,11 +45,21 @@ export function chainManifestProblem(m: Manifest): string | undefined {
     return `its manifest lacks extra.target and extra.unlocked, so its key ${m.key} cannot be computed again (it was not written by saltnet's chain cache)`;
   const prefix = prefixProblem(m, key, target);
   if (prefix) return prefix;
+  const lookahead = m.extra?.lookahead;
+  if (lookahead !== undefined && typeof lookahead !== 'string')
+    return `its manifest's extra.lookahead is ${JSON.stringify(lookahead)}, not a major:minor string`;
   const computed = cacheKey(
-    chainKeyOf({ backend: m.backend, binaries: m.binaries, prefixDifficulty: m.difficulty, height: target, unlocked }),
+    chainKeyOf({
+      backend: m.backend,
+      binaries: m.binaries,
+      prefixDifficulty: m.difficulty,
+      height: target,
+      unlocked,
+      ...(lookahead !== undefined ? { lookahead } : {}),
+    }),
   );
   if (computed !== m.key)
-    return `its key ${m.key} is not the key of what its manifest describes (${computed}): the programs' hashes (binaries), the funds (extra.unlocked) or the chain's format differ from what the key was made from`;
+    return `its key ${m.key} is not the key of what its manifest describes (${computed}): the programs' hashes (binaries), the funds (extra.unlocked), the wallets' lookahead (extra.lookahead) or the chain's format differ from what the key was made from`;
   return undefined;
 }
 

@@ -58,6 +58,8 @@ export interface Daemon {
 
 export async function phase<T>(run: Run, name: string, fn: () => Promise<T>): Promise<T> {
   const t0 = Date.now();
+  // Listed in the order the phases start (two may run at once: the wallet restores beside the mining).
+  run.phases[name] ??= 0;
   try {
     return await fn();
   } finally {
@@ -130,7 +132,11 @@ function stateOps(run: Run, p: Parts): StateOps {
         difficulty: daemon.program.current.settings.difficulty,
         height,
         wallets: Object.entries(p.addresses).map(([name, a]) => ({ name, addresses: a })),
-        extra: { unlocked: `${run.chain.unlocked} ${run.chain.asset}`, target: run.chain.height },
+        extra: {
+          unlocked: `${run.chain.unlocked} ${run.chain.asset}`,
+          target: run.chain.height,
+          lookahead: run.chain.lookahead,
+        },
       }),
     );
   };

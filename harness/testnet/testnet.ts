@@ -21,7 +21,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { WalletClient } from '../rpc/wallet.js';
 import { sameSettings } from './daemon.js';
-import { mineChain, mineForWallet, topUp, type MineForOptions } from './funding.js';
+import { mineChain, mineForWallet, topUp, type MinedChain, type MineForOptions } from './funding.js';
+import { addressMismatch, fixtureAddresses } from './fixture-wallets.js';
 import type { MiningAddresses } from './mining.js';
 import type { NodeHandle } from './nodes.js';
 import { createProgress, progressMode } from './progress.js';
@@ -86,7 +87,6 @@ async function buildChain(
   const addresses = readAddresses(dirs.wallets);
   const fresh = !existsSync(join(dirs.wallets, 'main.keys'));
   const viaRpc = run.opts.walletCreation === 'rpc';
-  const daemonUrl = daemon.program.current.url;
   const funds = { target: chain.height, need: chain.unlocked, asset: chain.asset };
   const start = await daemon.client.height();
   const progress =
@@ -103,23 +103,30 @@ async function buildChain(
   let main: WalletHandle;
   run.activity = 'while building the chain';
   if (fresh && !viaRpc) {
-    await phase(run, 'walletCreated', async () => {
-      const cli = {
-        walletsDir: dirs.wallets,
-        password,
-        passwordFile: walletPasswordFile(run.workdir),
-        daemonUrl,
-        workdir: run.workdir,
-        timeoutMs: 120_000,
-        log: run.log,
-      };
-      // Two wallet programs restoring side by side: each mostly waits on its daemon.
-      [addresses.miner, addresses.main] = await Promise.all([
-        restoreWithCli(run.sup, run.backend, { ...cli, name: 'miner', seed: seeds.miner }),
-        restoreWithCli(run.sup, run.backend, { ...cli, name: 'main', seed: seeds.main }),
-      ]);
-    });
-    const plan = await phase(run, 'mined', () => mineChain(daemon.client, mining(addresses.main!)));
+    const restore = (): Promise<void> =>
+      phase(run, 'walletCreated', async () => {
+        const restored = await restoreFixtureWallets(run, password, seeds);
+        Object.assign(addresses, restored);
+      });
+    // With the fixture files' addresses, the chain is mined to them while the wallet CLI restores the wallets.
+    const known = fixtureAddresses(run.backend.spec.name);
+    const mine = (a: { miner: MiningAddresses; main: MiningAddresses }): Promise<Omit<MinedChain, 'extraBlocks'>> =>
+      phase(run, 'mined', () => mineChain(daemon.client, { ...mining(a.main), miner: a.miner }));
+    let plan: Omit<MinedChain, 'extraBlocks'>;
+    if (known) {
+      [, plan] = await Promise.all([restore(), mine(known)]);
+      const differ = addressMismatch(known, addresses, run.backend.spec.name);
+      if (differ) {
+        // Programs that derive other addresses (a fork, or the simulator's programs under the salvium name): the
+        // blocks go back and are mined again, to the wallets restored.
+        run.log(`saltnet: ${differ}; mining again to the restored wallets`);
+        await daemon.client.popBlocks((await daemon.client.height()) - start);
+        plan = await mine({ miner: addresses.miner!, main: addresses.main! });
+      }
+    } else {
+      await restore();
+      plan = await mine({ miner: addresses.miner!, main: addresses.main! });
+    }
     main = await phase(run, 'walletRpcReady', () => wallets.start('main', { dirMode: false }));
     const extra = await phase(run, 'funded', () => topUp(daemon.client, main.client, mining(addresses.main!)));
     if (start < chain.height)
@@ -151,6 +158,28 @@ async function buildChain(
   addresses.main = main.addresses;
   writeAddresses(dirs.wallets, addresses);
   return { main, addresses };
+}
+
+/** Restore the fixture wallets miner and main with the wallet CLI, side by side and offline (no daemon needed). */
+async function restoreFixtureWallets(
+  run: Run,
+  password: string,
+  seeds: { miner: string; main: string },
+): Promise<{ miner: MiningAddresses; main: MiningAddresses }> {
+  const cli = {
+    walletsDir: run.dirs.wallets,
+    password,
+    passwordFile: walletPasswordFile(run.workdir),
+    workdir: run.workdir,
+    timeoutMs: 120_000,
+    lookahead: run.chain.lookahead,
+    log: run.log,
+  };
+  const [miner, main] = await Promise.all([
+    restoreWithCli(run.sup, run.backend, { ...cli, name: 'miner', seed: seeds.miner }),
+    restoreWithCli(run.sup, run.backend, { ...cli, name: 'main', seed: seeds.main }),
+  ]);
+  return { miner, main };
 }
 
 export async function startTestnet(opts: TestnetOptions = {}): Promise<Testnet> {

@@ -40,6 +40,11 @@ export interface TestnetOptions {
   login?: 'none' | 'digest';
   /** Restore the wallets with the wallet CLI (default) or through the wallet RPC's restore_deterministic_wallet. */
   walletCreation?: 'cli' | 'rpc';
+  /**
+   * The subaddress lookahead (`major:minor`) of the wallets created with the wallet CLI (default 2:20; wallet2's own is
+   * 50:200): payments to subaddresses beyond it are not seen until the wallet creates them (testnet/lookahead.ts).
+   */
+  subaddressLookahead?: string;
   timeoutFactor?: number;
   progress?: 'auto' | ProgressMode;
   /** Human-readable progress lines (default: stderr). */

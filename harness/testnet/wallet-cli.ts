@@ -32,6 +32,8 @@ export class WalletCreationError extends Error {}
 
 const LANGUAGE_PROMPT = /Enter the number corresponding to the language of your choice: $/;
 const RESTORE_HEIGHT_PROMPT = /or alternatively from specific date \(YYYY-MM-DD\): ?$/;
+/** Asked when the restore height is not below the chain's estimated height (offline: always, the estimate is 0). */
+const STILL_APPLY_PROMPT = /Still apply restore height\?\s+\(Y\/Yes\/N\/No\): $/;
 const MINING_PROMPT = /\(Y\/Yes\/N\/No\): : $/;
 const WALLET_PROMPT = /\[wallet [^\]]*\]: $/;
 const ERROR_LINE = /^Error: .*/;
@@ -42,7 +44,10 @@ export interface CreateWalletOptions {
   password: string;
   /** `--password-file`: the password never goes on the command line. */
   passwordFile: string;
-  daemonUrl: string;
+  /** The daemon it talks to; none with `offline`. */
+  daemonUrl?: string;
+  /** `--offline`: no daemon at all (nothing scanned: the wallet RPC that opens the wallet scans). */
+  offline?: boolean;
   workdir: string;
   /** Deadline for each prompt, unscaled: waitForText applies --timeout-factor. */
   timeoutMs: number;
@@ -50,6 +55,8 @@ export interface CreateWalletOptions {
   seed?: string;
   /** Process name (and log file name); default `wallet-cli`. */
   name?: string;
+  /** `--subaddress-lookahead major:minor`, written into the keys file (default: wallet2's 50:200). */
+  lookahead?: string;
   /** Told when the CLI stops answering (frozen) and when it goes on (liveness.ts). */
   log?: (line: string) => void;
 }
@@ -59,7 +66,9 @@ export async function createWalletWithCli(
   be: ResolvedBackend,
   o: CreateWalletOptions,
 ): Promise<CreatedWallet> {
-  const daemonAddress = o.daemonUrl.replace(/^https?:\/\//, '');
+  const daemon = o.offline
+    ? ['--offline']
+    : ['--daemon-address', (o.daemonUrl ?? '127.0.0.1:29081').replace(/^https?:\/\//, '')];
   const name = o.name ?? 'wallet-cli';
   const restore = o.seed ? ['--restore-deterministic-wallet', '--restore-height', '0'] : [];
   const proc = sup.start({
@@ -72,9 +81,9 @@ export async function createWalletWithCli(
       o.file,
       '--password-file',
       o.passwordFile,
-      '--daemon-address',
-      daemonAddress,
+      ...daemon,
       ...be.spec.walletArgs,
+      ...(o.lookahead ? ['--subaddress-lookahead', o.lookahead] : []),
       '--log-file',
       join(o.workdir, 'logs', `${name}-file.log`),
     ],
@@ -120,7 +129,14 @@ export async function createWalletWithCli(
  * them, in this order.
  */
 async function answerPrompts(proc: ManagedProcess, o: CreateWalletOptions): Promise<void> {
-  const prompts = [LANGUAGE_PROMPT, RESTORE_HEIGHT_PROMPT, MINING_PROMPT, WALLET_PROMPT, ERROR_LINE];
+  const prompts = [
+    LANGUAGE_PROMPT,
+    RESTORE_HEIGHT_PROMPT,
+    STILL_APPLY_PROMPT,
+    MINING_PROMPT,
+    WALLET_PROMPT,
+    ERROR_LINE,
+  ];
   // The seed (read with no prompt on a pipe), then the silent seed offset passphrase: none.
   if (o.seed) proc.write(`${o.seed.trim().split(/\s+/).join(' ')}\n\n`);
   for (let answered = 0; answered < prompts.length; answered++) {
@@ -136,6 +152,7 @@ async function answerPrompts(proc: ManagedProcess, o: CreateWalletOptions): Prom
         throw new WalletCreationError(`the wallet CLI offered no English seed language:\n${proc.tail(20).join('\n')}`);
       proc.write(`${english}\n`);
     } else if (RESTORE_HEIGHT_PROMPT.test(line)) proc.write('0\n');
+    else if (STILL_APPLY_PROMPT.test(line)) proc.write('Y\n');
     else if (MINING_PROMPT.test(line)) proc.write('N\n');
     else return; // the wallet prompt
   }

@@ -32,7 +32,10 @@ export async function walletAddresses(client: WalletClient): Promise<MiningAddre
   return { cn: a.address_cn || a.address, ...(a.address_carrot ? { carrot: a.address_carrot } : {}) };
 }
 
-/** Restore `name` from `seed` with the wallet CLI into wallets/<name>. */
+/**
+ * Restore `name` from `seed` with the wallet CLI into wallets/<name>, offline: it needs no daemon (the wallet RPC that
+ * opens it scans the chain).
+ */
 export async function restoreWithCli(
   sup: Supervisor,
   be: ResolvedBackend,
@@ -42,18 +45,19 @@ export async function restoreWithCli(
     walletsDir: string;
     password: string;
     passwordFile: string;
-    daemonUrl: string;
     workdir: string;
     timeoutMs: number;
+    lookahead?: string;
     log?: (line: string) => void;
   },
 ): Promise<MiningAddresses> {
   const w = await createWalletWithCli(sup, be, {
+    ...(o.lookahead ? { lookahead: o.lookahead } : {}),
     file: join(o.walletsDir, o.name),
     seed: o.seed,
     password: o.password,
     passwordFile: o.passwordFile,
-    daemonUrl: o.daemonUrl,
+    offline: true,
     workdir: o.workdir,
     timeoutMs: o.timeoutMs,
     name: `wallet-cli-${o.name}`,

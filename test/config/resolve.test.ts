@@ -21,6 +21,7 @@ describe('built-in defaults', () => {
       cacheDir: '/xdg/saltnet',
       login: 'none',
       walletCreation: 'cli',
+      subaddressLookahead: '2:20',
       prefixDifficulty: 'cheap',
       randomx: 'auto',
       mineOnTx: false,

@@ -10,6 +10,7 @@ import { execa, type ResultPromise } from 'execa';
 import { afterAll, expect, it } from 'vitest';
 import { isAlive } from '../../harness/process/registry.js';
 import { createWalletClient } from '../../harness/rpc/wallet.js';
+import { fixtureAddresses } from '../../harness/testnet/fixture-wallets.js';
 import { CLI, startUntilReady, type Started } from '../cli/helpers.js';
 import { BIN_DIR, CACHE_DIR, describeReal, SAL1 } from './real.js';
 
@@ -75,7 +76,9 @@ describeReal('saltnet up on real Salvium', () => {
       expect(u.ready.height).toBeGreaterThanOrEqual(1201);
       expect(u.ready.wallet.address).toBe(u.ready.wallet.addresses.carrot);
       expect(u.ready.wallet.addresses.cn).toMatch(/^SaLv/);
-      // The cold build mines with no wallet RPC running, then starts it.
+      // The fixture file's salvium addresses, which the chain was mined to while the wallet CLI restored: real's own.
+      expect(u.ready.wallet.addresses).toEqual(fixtureAddresses('salvium')!.main);
+      // The cold build mines with no wallet RPC running (the wallet CLI restores beside it), then starts it.
       expect(Object.keys(u.ready.phasesMs)).toEqual([
         'snapshotRestore',
         'daemonReady',

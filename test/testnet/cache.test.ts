@@ -102,10 +102,18 @@ describe('up with the chain-state cache', () => {
     expect(logs.some((l) => l.includes(`restored snapshot ${built.key}`))).toBe(true);
   });
 
-  it('a change of height, prefix difficulty or funds is another key (a miss); the served difficulty is not', async () => {
+  it("a change of height, prefix difficulty, funds or the wallets' lookahead is another key (a miss); the served difficulty is not", async () => {
     const be = resolveBackend('sim');
     const seeds = [fixtureWallet('miner').seed, fixtureWallet('main').seed];
-    const base = { difficulty: 500, prefixDifficulty: 1, height: 300, unlocked: 100n * SAL1, asset: 'SAL1', seeds };
+    const base = {
+      difficulty: 500,
+      prefixDifficulty: 1,
+      height: 300,
+      unlocked: 100n * SAL1,
+      asset: 'SAL1',
+      seeds,
+      lookahead: '2:20',
+    };
     const k = await chainKey(be, base);
     expect(k).toBe(built.key);
     expect(k).toMatch(/^sim-d1-h300-/);
@@ -115,8 +123,9 @@ describe('up with the chain-state cache', () => {
       chainKey(be, { ...base, prefixDifficulty: 500 }),
       chainKey(be, { ...base, unlocked: 101n * SAL1 }),
       chainKey(be, { ...base, seeds: [seeds[0]!, fixtureWallet('miner').seed] }),
+      chainKey(be, { ...base, lookahead: '50:200' }),
     ]);
-    expect(new Set([k, ...others]).size).toBe(5);
+    expect(new Set([k, ...others]).size).toBe(6);
     const t = await startTestnet(opts({ height: 301 }));
     try {
       expect(t.snapshot.status).toBe('built');

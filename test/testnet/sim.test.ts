@@ -7,7 +7,7 @@ import { isAlive } from '../../harness/process/registry.js';
 import { cleanup, SIM_BIN_DIR, tempDir } from '../helpers/sim.js';
 import { wordsToSeed } from '../../harness/sim/crypto/mnemonic.js';
 import { walletFromSeed } from '../../harness/sim/crypto/keys.js';
-import { fixtureWallet } from '../../harness/testnet/fixture-wallets.js';
+import { fixtureAddresses, fixtureWallet } from '../../harness/testnet/fixture-wallets.js';
 import { startTestnet, type Testnet } from '../../harness/testnet/testnet.js';
 
 /** The simulator at ~500 blocks/s: difficulty 500 and a fast simulated hash rate. */
@@ -252,6 +252,13 @@ describe('up with options', () => {
     });
     try {
       expect(lines[0]).toBe(`saltnet: salvium binaries from --bin-dir ${bin}`);
+      // The simulator's Carrot keys are its own: the blocks mined to real Salvium's fixture addresses are mined again.
+      expect(lines).toContainEqual(
+        expect.stringMatching(
+          /^saltnet: fixtures\/wallets\/miner\.json lists .* for salvium, but the wallet CLI restored .* from its seed; mining again to the restored wallets$/,
+        ),
+      );
+      expect(t.miner.addresses.carrot).toBe(fixtureAddresses('sim')!.miner.carrot);
       expect(
         lines.some((l) =>
           /^saltnet: wallet-rpc exited with signal SIGSEGV while starting; starting it again on the same data \(restart 1 of 3\)/.test(

@@ -5,7 +5,6 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { loadSimConfig } from '../common/config.js';
 import { createLogger } from '../common/log.js';
-import { readPasswordFile } from '../common/password.js';
 import { formatMoney as money } from '../common/format.js';
 import { failParse, OptionError, parseOptions, type ParsedOptions } from '../common/options.js';
 import { VERSION_LINE } from '../common/version.js';
@@ -13,16 +12,22 @@ import { seedToWords, wordsToSeed } from '../crypto/mnemonic.js';
 import { fromHex } from '../crypto/hex.js';
 import { createDaemonClient, type DaemonClient } from '../wallet/daemon-client.js';
 import { InvalidPassword, walletExists } from '../wallet/files.js';
-import { LANGUAGES, isNativeLanguage } from '../wallet/languages.js';
 import { daemonAddress, WALLET_CLI_OPTIONS } from '../wallet/options.js';
 import { refresh } from '../wallet/scan.js';
-import { loadWallet, newWallet, primaryAddress, saveWallet, type Wallet } from '../wallet/state.js';
+import { emptyState, loadWallet, newWallet, primaryAddress, saveWallet, type Wallet } from '../wallet/state.js';
+import { parseLookaheadArg } from '../wallet/subaddresses.js';
 import { balanceOf } from '../wallet/views.js';
 import { createLineInput, type LineInput } from './input.js';
+import {
+  askBackgroundMining,
+  confirmRestoreHeight,
+  daemonHeight,
+  out,
+  printGenerated,
+  readLanguage,
+  readPassword,
+} from './dialogue.js';
 import { dieOn, dieOnUncaught } from '../common/fatal.js';
-
-const STARS = '*'.repeat(70);
-const out = (line = ''): void => void process.stdout.write(`${line}\n`);
 
 /** Commands of the real CLI that the simulator does not implement (they answer so, honestly). */
 const REAL_COMMANDS = new Set([
@@ -65,74 +70,6 @@ function parse(argv: string[]): ParsedOptions {
   }
 }
 
-async function readPassword(opts: ParsedOptions, input: LineInput, creating: boolean): Promise<string | undefined> {
-  const given = opts.get('password');
-  if (given !== undefined) return given;
-  const file = opts.get('password-file');
-  if (file !== undefined) {
-    try {
-      return readPasswordFile(file);
-    } catch {
-      out('Error: the password file specified could not be read');
-      process.exit(1);
-    }
-  }
-  if (!process.stdin.isTTY) return input.ask(); // not a TTY: exactly one line, no prompt, no confirmation
-  for (;;) {
-    const pw = await input.ask(creating ? 'Enter a new password for the wallet: ' : 'Wallet password: ');
-    if (pw === undefined || !creating) return pw;
-    const again = await input.ask('Confirm password: ');
-    if (again === pw) return pw;
-    out('Passwords do not match! Please try again.');
-  }
-}
-
-async function readLanguage(opts: ParsedOptions, input: LineInput): Promise<string | undefined> {
-  const given = opts.get('mnemonic-language');
-  if (given && isNativeLanguage(given)) return given;
-  out("List of available languages for your wallet's seed:");
-  out('If your display freezes, exit blind with ^C, then run again with --use-english-language-names');
-  const english = opts.has('use-english-language-names');
-  LANGUAGES.forEach((l, i) => out(`${i} : ${english ? l.english : l.native}`));
-  for (;;) {
-    const answer = await input.ask('Enter the number corresponding to the language of your choice: ');
-    if (answer === undefined) return undefined;
-    const n = Number(answer.trim());
-    if (/^\d+$/.test(answer.trim()) && n < LANGUAGES.length) return LANGUAGES[n]!.native;
-    out('Invalid language choice entered. Please try again.');
-  }
-}
-
-function printGenerated(w: Wallet, showSeed: boolean): void {
-  out(`Generated new legacy (CN) wallet: ${w.keys.cn.address}`);
-  out(`Generated new Carrot wallet: ${w.keys.carrot.address}`);
-  out(`View key: ${w.keys.cn.viewSecret}`);
-  if (!showSeed) return;
-  const words = seedToWords(fromHex(w.keysFile.seed));
-  out(STARS);
-  out('Your wallet has been generated!');
-  out('To start synchronizing with the daemon, use the "refresh" command.');
-  out('Use the "help" command to see a simplified list of available commands.');
-  out('Use "help all" command to see the list of all available commands.');
-  out('Use "help <command>" to see a command\'s documentation.');
-  out('Always use the "exit" command when closing salvium-wallet-cli to save ');
-  out("your current session's state. Otherwise, you might need to synchronize ");
-  out('your wallet again (your wallet keys are NOT at risk in any case).');
-  out('');
-  out(
-    'NOTE: the following 25 words can be used to recover access to your wallet. Write them down and store them somewhere safe and secure. Please do not store them in your email or on file storage services outside of your immediate control.',
-  );
-  out('');
-  out(words.slice(0, 8).join(' '));
-  out(words.slice(8, 16).join(' '));
-  out(words.slice(16).join(' '));
-  out(STARS);
-}
-
-async function daemonHeight(daemon: DaemonClient): Promise<number | undefined> {
-  return daemon.height().catch(() => undefined);
-}
-
 async function create(path: string, opts: ParsedOptions, input: LineInput, daemon: DaemonClient): Promise<Wallet> {
   const password = await readPassword(opts, input, true);
   if (password === undefined) process.exit(1);
@@ -170,17 +107,40 @@ async function create(path: string, opts: ParsedOptions, input: LineInput, daemo
     const lang = await readLanguage(opts, input);
     if (lang === undefined) process.exit(1);
     language = lang;
-    refreshFrom = (await daemonHeight(daemon)) ?? 0;
+    refreshFrom = opts.has('offline') ? 0 : ((await daemonHeight(daemon)) ?? 0);
   }
+  // wallet2::set_subaddress_lookahead refuses a zero: the real CLI then ends without a word.
+  const lookahead = lookaheadOption(opts);
+  if (lookahead && (lookahead.major === 0 || lookahead.minor === 0)) process.exit(1);
   if (walletExists(path)) {
     out(`Error: failed to generate new wallet: file already exists "${existsSync(path) ? path : `${path}.keys`}"`);
     process.exit(1);
   }
-  const w = newWallet(path, password, { ...(seed ? { seed } : {}), language, refreshFrom });
+  const w = newWallet(path, password, {
+    ...(seed ? { seed } : {}),
+    language,
+    refreshFrom,
+    ...(lookahead ? { lookahead } : {}),
+  });
   saveWallet(w);
   if (opts.has('create-address-file')) writeFileSync(`${path}.address.txt`, primaryAddress(w));
   printGenerated(w, !seed);
+  // simplewallet asks once the wallet is generated (m_restoring), then sets the height and rewrites the wallet.
+  if (seed) {
+    const confirmed = await confirmRestoreHeight(refreshFrom, opts, input, daemon);
+    if (confirmed !== refreshFrom) {
+      w.keysFile.refreshFrom = confirmed;
+      w.state = emptyState(confirmed);
+      saveWallet(w);
+    }
+  }
   return w;
+}
+
+/** --subaddress-lookahead, parsed (checked at start: main). */
+function lookaheadOption(opts: ParsedOptions): { major: number; minor: number } | undefined {
+  const text = opts.get('subaddress-lookahead');
+  return text ? parseLookaheadArg(text) : undefined;
 }
 
 function open(path: string, password: string): Wallet {
@@ -315,6 +275,11 @@ async function main(): Promise<void> {
     mode: 0o600,
   });
   log.log('I', VERSION_LINE);
+  const lookaheadText = opts.get('subaddress-lookahead');
+  if (lookaheadText && !parseLookaheadArg(lookaheadText)) {
+    out('Error: invalid format for subaddress lookahead; must be <major>:<minor>');
+    process.exit(1);
+  }
   if (!opts.has('testnet')) {
     out('Error: saltnet simulator: only --testnet is simulated');
     process.exit(1);
@@ -333,22 +298,20 @@ async function main(): Promise<void> {
     input.close();
     process.exit(0);
   }
-  const height = await daemonHeight(daemon);
-  if (height === undefined) {
+  const offline = opts.has('offline');
+  const height = offline ? undefined : await daemonHeight(daemon);
+  if (offline) {
+    // Offline, the real CLI still asks the background-mining question, then says why it has no daemon.
+    await askBackgroundMining(input);
+    out('If you are new to Salvium, type "welcome" for a brief overview.');
+    out('Error: wallet failed to connect to daemon, because it is set to offline mode');
+  } else if (height === undefined) {
     out(
       `Error: wallet failed to connect to daemon: ${address}. Daemon either is not started or wrong port was passed. Please make sure daemon is running or change the daemon address using the 'set_daemon' command.`,
     );
   } else {
     const mining = await daemon.post('/mining_status', {}).catch(() => ({ active: false }));
-    if (!mining.active) {
-      out('The daemon is not set up to background mine.');
-      out('With background mining enabled, the daemon will mine when idle and not on battery.');
-      out('Enabling this supports the network you are using, and makes you eligible for receiving new salvium');
-      const answer = await input.ask('Do you want to do it now? (Y/Yes/N/No): : ');
-      if (answer !== undefined && /^(y|yes)$/i.test(answer.trim()))
-        out('Background mining enabled. Thank you for supporting the network.');
-      else out('Background mining not enabled. Set setup-background-mining to 1 to change.');
-    }
+    if (!mining.active) await askBackgroundMining(input);
     // Where the real (Monero 0.18) CLI prints it: after the background-mining question.
     out('If you are new to Salvium, type "welcome" for a brief overview.');
     await runCommand('refresh', w, daemon, config.tokenMintVisible);

@@ -165,6 +165,8 @@ export interface KeysFile {
   refreshFrom: number;
   /** generate_from_keys: the CN keys and address as given (no spend secret: watch-only). */
   fromKeys?: { address: string; spendSecret: string; viewSecret: string };
+  /** The subaddress lookahead the wallet CLI's --subaddress-lookahead set (absent: wallet2's 50:200). */
+  lookahead?: { major: number; minor: number };
 }
 
 export type WalletKeys = ReturnType<typeof walletFromSeed>;
@@ -176,6 +178,11 @@ export interface Wallet {
   keysFile: KeysFile;
   keys: WalletKeys;
   state: WalletState;
+  /**
+   * Opened from its files (wallet2::load), not created in this process: load adds generate_subaddress_map's window to
+   * what the wallet detects (subaddresses.ts).
+   */
+  loaded?: boolean;
 }
 
 export function emptyState(refreshFrom: number): WalletState {
@@ -244,7 +251,13 @@ export const isWatchOnly = (w: Wallet): boolean =>
 export function newWallet(
   path: string | null,
   password: string,
-  opts: { seed?: Uint8Array; language?: string; refreshFrom?: number; fromKeys?: KeysFile['fromKeys'] } = {},
+  opts: {
+    seed?: Uint8Array;
+    language?: string;
+    refreshFrom?: number;
+    fromKeys?: KeysFile['fromKeys'];
+    lookahead?: KeysFile['lookahead'];
+  } = {},
 ): Wallet {
   const seed = opts.fromKeys ? undefined : (opts.seed ?? new Uint8Array(randomBytes(32)));
   const keysFile: KeysFile = {
@@ -253,6 +266,7 @@ export function newWallet(
     language: opts.language ?? 'English',
     refreshFrom: opts.refreshFrom ?? 0,
     ...(opts.fromKeys ? { fromKeys: opts.fromKeys } : {}),
+    ...(opts.lookahead ? { lookahead: opts.lookahead } : {}),
   };
   return {
     path,
@@ -285,6 +299,7 @@ export function loadWallet(path: string, password: string): Wallet {
     keysFile,
     keys: keysOf(keysFile),
     state,
+    loaded: true,
   };
 }
 

@@ -1,8 +1,11 @@
 // A wallet's accounts and subaddresses as wallet2 keeps them: labels[major][minor] lists the created
 // ones (an account is its minor 0); receiving is detected within the lookahead window wallet2's
-// expand_subaddresses fills (50 accounts past the last one, 200 subaddresses past each account's
-// last; reference: wallet2.cpp SUBADDRESS_LOOKAHEAD_*), and receiving does not create anything
-// (v1.1.3c's scan never expands the labels). Addresses follow the simulator's derivation
+// expand_subaddresses fills (by default 50 accounts past the last one, 200 subaddresses past each
+// account's last; reference: wallet2.cpp SUBADDRESS_LOOKAHEAD_*; the wallet CLI's
+// --subaddress-lookahead major:minor sets another, kept in the keys file), plus, once the wallet was
+// loaded from its files, the window carrot_and_legacy_account::generate_subaddress_map builds at every
+// load: accounts 0..major and subaddresses 0..minor, both ends included. Receiving does not create
+// anything (v1.1.3c's scan never expands the labels). Addresses follow the simulator's derivation
 // (crypto/subaddress.ts) for both families; which family a listing shows follows the hard fork of
 // the wallet's height (or of the entry's), as get_subaddress_as_str's Auto type does.
 import { decodeAddress, encodeAddress, type AddressFamily, type DecodedAddress } from '../crypto/address.js';
@@ -14,6 +17,20 @@ import { meta, type SubIndex, type Wallet } from './state.js';
 
 export const LOOKAHEAD_MAJOR = 50;
 export const LOOKAHEAD_MINOR = 200;
+
+/** The wallet's lookahead: its keys file's, else wallet2's default. */
+export function lookaheadOf(w: Wallet): { major: number; minor: number } {
+  return w.keysFile.lookahead ?? { major: LOOKAHEAD_MAJOR, minor: LOOKAHEAD_MINOR };
+}
+
+/**
+ * `--subaddress-lookahead major:minor` as simplewallet parses it (tools::parse_subaddress_lookahead): undefined when it
+ * is not two numbers; a zero is parsed (wallet2 refuses it later).
+ */
+export function parseLookaheadArg(text: string): { major: number; minor: number } | undefined {
+  const m = /^(\d+):(\d+)$/.exec(text);
+  return m ? { major: Number(m[1]), minor: Number(m[2]) } : undefined;
+}
 
 /** wallet2's error::account_index_outofbound / address_index_outofbound. */
 export const ACCOUNT_OUT_OF_BOUND = (): RpcError => new RpcError(-14, 'account index is out of bound');
@@ -79,15 +96,19 @@ export const labelOf = (w: Wallet, idx: SubIndex): string => meta(w).labels[idx.
  */
 function lookahead(w: Wallet, family: AddressFamily): Map<string, SubIndex> {
   const labels = meta(w).labels;
-  const bounds = labels.map((l) => l.length).join(',');
+  const la = lookaheadOf(w);
+  const bounds = `${w.loaded === true}/${la.major}:${la.minor}/${labels.map((l) => l.length).join(',')}`;
   const c = cacheOf(w);
   const cached = c.tables[family];
   if (cached?.bounds === bounds) return cached.byKey;
   const byKey = new Map<string, SubIndex>();
-  const majors = labels.length + LOOKAHEAD_MAJOR - 1;
-  for (let major = 0; major < majors; major++) {
+  // expand_subaddresses' window (kept in the wallet's m_subaddresses), and load's generate_subaddress_map.
+  const expanded = labels.length + la.major - 1;
+  const atLoad = w.loaded ? la.major + 1 : 0;
+  for (let major = 0; major < Math.max(expanded, atLoad); major++) {
     const created = labels[major]?.length;
-    const count = created === undefined ? LOOKAHEAD_MINOR : created + LOOKAHEAD_MINOR - 1;
+    let count = major >= expanded ? 0 : created === undefined ? la.minor : created + la.minor - 1;
+    if (major < atLoad) count = Math.max(count, la.minor + 1);
     accountSpendKeys(w.keys[family], major, count).forEach((k, minor) => byKey.set(k, { major, minor }));
   }
   c.tables[family] = { bounds, byKey };
