@@ -103,30 +103,10 @@ async function buildChain(
   let main: WalletHandle;
   run.activity = 'while building the chain';
   if (fresh && !viaRpc) {
-    const restore = (): Promise<void> =>
-      phase(run, 'walletCreated', async () => {
-        const restored = await restoreFixtureWallets(run, password, seeds);
-        Object.assign(addresses, restored);
-      });
-    // With the fixture files' addresses, the chain is mined to them while the wallet CLI restores the wallets.
-    const known = fixtureAddresses(run.backend.spec.name);
-    const mine = (a: { miner: MiningAddresses; main: MiningAddresses }): Promise<Omit<MinedChain, 'extraBlocks'>> =>
+    const mine = (a: Pair): Promise<Omit<MinedChain, 'extraBlocks'>> =>
       phase(run, 'mined', () => mineChain(daemon.client, { ...mining(a.main), miner: a.miner }));
-    let plan: Omit<MinedChain, 'extraBlocks'>;
-    if (known) {
-      [, plan] = await Promise.all([restore(), mine(known)]);
-      const differ = addressMismatch(known, addresses, run.backend.spec.name);
-      if (differ) {
-        // Programs that derive other addresses (a fork, or the simulator's programs under the salvium name): the
-        // blocks go back and are mined again, to the wallets restored.
-        run.log(`saltnet: ${differ}; mining again to the restored wallets`);
-        await daemon.client.popBlocks((await daemon.client.height()) - start);
-        plan = await mine({ miner: addresses.miner!, main: addresses.main! });
-      }
-    } else {
-      await restore();
-      plan = await mine({ miner: addresses.miner!, main: addresses.main! });
-    }
+    const plan = await restoreAndMine(run, daemon, password, seeds, mine);
+    Object.assign(addresses, plan.restored);
     main = await phase(run, 'walletRpcReady', () => wallets.start('main', { dirMode: false }));
     const extra = await phase(run, 'funded', () => topUp(daemon.client, main.client, mining(addresses.main!)));
     if (start < chain.height)
@@ -160,12 +140,42 @@ async function buildChain(
   return { main, addresses };
 }
 
+type Pair = { miner: MiningAddresses; main: MiningAddresses };
+
+/**
+ * Restore the fixture wallets and mine the chain. With the fixture files' addresses, the chain is mined to them while
+ * the wallet CLI restores the wallets; otherwise the restores come first.
+ */
+async function restoreAndMine(
+  run: Run,
+  daemon: Daemon,
+  password: string,
+  seeds: { miner: string; main: string },
+  mine: (a: Pair) => Promise<Omit<MinedChain, 'extraBlocks'>>,
+): Promise<Omit<MinedChain, 'extraBlocks'> & { restored: Pair }> {
+  const start = await daemon.client.height();
+  const restore = (): Promise<Pair> => phase(run, 'walletCreated', () => restoreFixtureWallets(run, password, seeds));
+  const known = fixtureAddresses(run.backend.spec.name);
+  if (!known) {
+    const restored = await restore();
+    return { ...(await mine(restored)), restored };
+  }
+  const [restored, plan] = await Promise.all([restore(), mine(known)]);
+  const differ = addressMismatch(known, restored, run.backend.spec.name);
+  if (!differ) return { ...plan, restored };
+  // Programs that derive other addresses (a fork, or the simulator's programs under the salvium name): the blocks go
+  // back and are mined again, to the wallets restored.
+  run.log(`saltnet: ${differ}; mining again to the restored wallets`);
+  await daemon.client.popBlocks((await daemon.client.height()) - start);
+  return { ...(await mine(restored)), restored };
+}
+
 /** Restore the fixture wallets miner and main with the wallet CLI, side by side and offline (no daemon needed). */
 async function restoreFixtureWallets(
   run: Run,
   password: string,
   seeds: { miner: string; main: string },
-): Promise<{ miner: MiningAddresses; main: MiningAddresses }> {
+): Promise<Pair> {
   const cli = {
     walletsDir: run.dirs.wallets,
     password,
