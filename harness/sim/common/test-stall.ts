@@ -6,6 +6,7 @@
 //   is held, the process idle), until the next SIGUSR2.
 // SALTNET_SIM_TEST_STALL=<method>:<ms>[,…]: the answer to each of these JSON-RPC methods (or URI
 //   paths, e.g. /get_height) is held back that long; the log says `TEST stall <method>` when it begins.
+//   The simulated wallet CLI holds back the wallet's generation (a restore) for `wallet_cli_generate`.
 
 type Log = (line: string) => void;
 

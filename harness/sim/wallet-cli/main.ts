@@ -28,6 +28,7 @@ import {
   readPassword,
 } from './dialogue.js';
 import { dieOn, dieOnUncaught } from '../common/fatal.js';
+import { testStall } from '../common/test-stall.js';
 
 /** Commands of the real CLI that the simulator does not implement (they answer so, honestly). */
 const REAL_COMMANDS = new Set([
@@ -116,6 +117,8 @@ async function create(path: string, opts: ParsedOptions, input: LineInput, daemo
     out(`Error: failed to generate new wallet: file already exists "${existsSync(path) ? path : `${path}.keys`}"`);
     process.exit(1);
   }
+  // TEST ONLY (SALTNET_SIM_TEST_STALL=wallet_cli_generate:<ms>): the fault suite freezes a restore under way.
+  await testStall((l) => process.stderr.write(`${l}\n`))?.('wallet_cli_generate', '');
   const w = newWallet(path, password, {
     ...(seed ? { seed } : {}),
     language,

@@ -131,8 +131,9 @@ export const FREEZE_CASES: FaultCase[] = [
     id: 'wallet CLI frozen while it restores a wallet: noticed; thawed: the build goes on to ready',
     kind: 'freeze',
     async run(ctx) {
-      // The daemon holds the CLI's first block request for 2 s: the CLI is under way when it freezes.
-      const u = ctx.start([], { env: { ...BUILD(ctx), SALTNET_SIM_TEST_STALL: '/getblocks.bin:2000' } });
+      // The CLI restores offline, beside the mining: it holds back the wallet's generation for 2 s, so it is under way
+      // when it freezes.
+      const u = ctx.start([], { env: { ...BUILD(ctx), SALTNET_SIM_TEST_STALL: 'wallet_cli_generate:2000' } });
       const pid = await ctx.waitPid('wallet-cli-main');
       signal(pid, 'SIGSTOP');
       try {
@@ -225,7 +226,8 @@ export const KILL_CASES: FaultCase[] = [
     id: 'wallet CLI killed while it restores a wallet: up fails with the reason, nothing left running',
     kind: 'kill',
     async run(ctx) {
-      const u = ctx.start([], { env: { ...BUILD(ctx), SALTNET_SIM_TEST_STALL: '/getblocks.bin:2000' } });
+      // The CLI holds back the wallet's generation for 2 s (it restores offline): it is under way when it is killed.
+      const u = ctx.start([], { env: { ...BUILD(ctx), SALTNET_SIM_TEST_STALL: 'wallet_cli_generate:2000' } });
       const pid = await ctx.waitPid('wallet-cli-main');
       signal(pid, 'SIGKILL');
       const exit = await u.exit(60_000);
