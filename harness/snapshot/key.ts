@@ -15,8 +15,6 @@ export interface CacheKeyInput {
   walletSeeds: string[];
   /** The subaddress lookahead written in the wallets' keys files (`major:minor`). */
   lookahead?: string;
-  /** The wallets funded in the state besides the main one (e.g. `SAL1:1000000000` each), in order. */
-  walletPool?: string[];
   /** The version of the procedure that builds the chain state; bump it to invalidate every snapshot. */
   formatVersion: number;
 }
@@ -66,17 +64,12 @@ function check(input: CacheKeyInput): void {
     bad('walletSeeds must be a list of strings');
   if (input.unlocked !== undefined && typeof input.unlocked !== 'string') bad('unlocked must be a string');
   if (input.lookahead !== undefined && typeof input.lookahead !== 'string') bad('lookahead must be a string');
-  if (
-    input.walletPool !== undefined &&
-    (!Array.isArray(input.walletPool) || input.walletPool.some((s) => typeof s !== 'string'))
-  )
-    bad('walletPool must be a list of strings');
 }
 
 /** The full sha256 (64 hex) behind a cache key. */
 export function cacheKeyDigest(input: CacheKeyInput): string {
   check(input);
-  const { backend, binaries, difficulty, height, unlocked, walletSeeds, lookahead, walletPool, formatVersion } = input;
+  const { backend, binaries, difficulty, height, unlocked, walletSeeds, lookahead, formatVersion } = input;
   return createHash('sha256')
     .update(
       canonicalJson({
@@ -87,7 +80,6 @@ export function cacheKeyDigest(input: CacheKeyInput): string {
         unlocked,
         walletSeeds,
         lookahead,
-        walletPool,
         formatVersion,
       }),
     )
