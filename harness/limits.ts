@@ -26,6 +26,9 @@ export const MIN_TIMEOUT_FACTOR = 0.1;
 /** The most scenario workers (`--workers`): each runs a testnet of its own. */
 export const MAX_WORKERS = 64;
 
+/** The most testnets a pool keeps live (`--pool`): each is a testnet of its own. */
+export const MAX_POOL = 16;
+
 /** The longest automine block time (`--block-time`, seconds): a day. */
 export const MAX_BLOCK_TIME = 86_400;
 

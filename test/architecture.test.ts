@@ -27,6 +27,7 @@ const LAYERS: Record<string, number> = {
   install: 2,
   testnet: 3,
   ui: 3.5, // the explorer: a page over a running testnet's RPCs (the control endpoint and the CLI start it)
+  pool: 3.7, // testnets started ahead, handed out by acquire/release (fresh runs, the vitest integration)
   config: 4,
   control: 4, // the control endpoint of a running `up`: over the testnet
   scenario: 4,

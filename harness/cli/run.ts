@@ -21,7 +21,7 @@ import { isUnsuccessful, type ScenarioResult } from '../scenario/types.js';
 
 /** `run`'s arguments: the config keys it takes (config/schema.ts) and the options of its own. */
 export type RunArgs = TestnetArgsOf<'any'> &
-  Pick<ConfigValues['run'], 'isolation' | 'workers' | 'bail' | 'reporter' | 'artifacts'> & {
+  Pick<ConfigValues['run'], 'isolation' | 'workers' | 'pool' | 'bail' | 'reporter' | 'artifacts'> & {
     files: string[];
     shard?: string;
     grep?: string;
@@ -130,6 +130,7 @@ async function runLocked(argv: RunArgs, extra: Partial<RunnerOptions>, all: stri
     isolation: argv.isolation,
     ...(chain ? { chain } : {}),
     workers: argv.workers,
+    ...(argv.pool !== undefined ? { pool: argv.pool } : {}),
     bail: argv.bail,
     artifactsRoot: resolve(argv.artifacts),
     keep: argv.keep,
@@ -172,6 +173,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
       })
       .option('isolation', configOption('run.isolation'))
       .option('workers', configOption('run.workers'))
+      .option('pool', configOption('run.pool'))
       .option('shard', { type: 'string', describe: 'i/n: run the i-th of n slices (CI matrices)' })
       .option('bail', configOption('run.bail'))
       .option('grep', {

@@ -3,6 +3,7 @@
 // decimal digits are numbers: no exponent (`1e3`), no hex (`0x10`), no `Infinity`; a value outside
 // its range is refused with the range. Config files hold YAML/JSON numbers and are checked against
 // the same ranges by their schema (schema.ts).
+import { z } from 'zod';
 import {
   MAX_BLOCK_TIME,
   MAX_DIFFICULTY,
@@ -10,6 +11,7 @@ import {
   MAX_NODES,
   MAX_THREADS,
   MAX_TIMEOUT_FACTOR,
+  MAX_POOL,
   MAX_WORKERS,
   MIN_TIMEOUT_FACTOR,
 } from '../limits.js';
@@ -37,6 +39,7 @@ export const NUMBER_RULES = {
     maxWhy: 'slow machines need 2 or 3',
   },
   workers: { whole: true, min: 1, max: MAX_WORKERS, maxWhy: 'each worker runs a testnet of its own' },
+  pool: { whole: true, min: 1, max: MAX_POOL, maxWhy: 'each is a testnet of its own' },
   blockTime: { whole: false, min: 0, max: MAX_BLOCK_TIME, maxWhy: 'a block a day at the least' },
   nodes: { whole: true, min: 1, max: MAX_NODES, maxWhy: 'each node is a daemon of its own' },
 } as const satisfies Record<string, NumberRule>;
@@ -105,4 +108,11 @@ export function numberOption(
     describe: `${describe} (${describeRule(rule)})`,
     coerce: (v: unknown) => numberOrThrow(name, v, rule),
   };
+}
+
+/** A number within its rule's range, as a config file's schema (the same ranges as the command line's). */
+export function ranged(r: NumberRule): z.ZodNumber {
+  let n = r.whole ? z.number().int() : z.number().finite();
+  n = r.minExclusive ? n.gt(r.min) : n.gte(r.min);
+  return n.lte(r.max);
 }

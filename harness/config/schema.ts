@@ -3,7 +3,8 @@
 // environment mapping, the flag mapping, the defaults and the README's key table all follow from it.
 import { z } from 'zod';
 import { formatAmountShort, isAmountString } from '../testnet/amounts.js';
-import { describeRule, NUMBER_RULES, type NumberRule } from './numbers.js';
+import { describeRule, NUMBER_RULES, ranged, type NumberRule } from './numbers.js';
+import { RUN_POOL_ROW, RUN_WORKERS_ROW } from './run-rows.js';
 
 import {
   backendChoices,
@@ -22,12 +23,6 @@ export const WALLET_CREATION_CHOICES = ['cli', 'rpc'] as const;
 export const ISOLATION_CHOICES = ['shared', 'fresh'] as const;
 export const REPORTER_CHOICES = ['human', 'junit', 'json'] as const;
 
-/** A number within its rule's range (numbers.ts: the same ranges as the command line's). */
-function ranged(r: NumberRule): z.ZodNumber {
-  let n = r.whole ? z.number().int() : z.number().finite();
-  n = r.minExclusive ? n.gt(r.min) : n.gte(r.min);
-  return n.lte(r.max);
-}
 const text = z.string().trim().min(1);
 
 /** A number of coins (1001: the backend's coin), or an amount with its unit ("1001 SAL1", "1 XMR"). */
@@ -290,16 +285,8 @@ export const KEY_TABLE = [
     default: 'shared',
     describe: 'shared: one testnet, a fresh wallet per scenario; fresh: a testnet per scenario',
   },
-  {
-    key: 'run.workers',
-    schema: ranged(NUMBER_RULES.workers),
-    number: NUMBER_RULES.workers,
-    expected: describeRule(NUMBER_RULES.workers),
-    flag: 'workers',
-    env: 'SALTNET_WORKERS',
-    default: 1,
-    describe: 'scenarios run at once',
-  },
+  RUN_WORKERS_ROW,
+  RUN_POOL_ROW,
   {
     key: 'run.reporter',
     schema: z.enum(REPORTER_CHOICES),

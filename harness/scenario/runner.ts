@@ -3,19 +3,18 @@
 // record artifacts, and report. Failures never stop other scenarios unless --bail. A testnet that
 // does not start is started once more before its scenarios end as infrastructure errors.
 import { existsSync } from 'node:fs';
-import { fundingAsset } from '../testnet/backends.js';
 import { dirname } from 'node:path';
 import type { BackendName, BackendSpec } from '../testnet/backends.js';
 import { resolveBackend } from '../testnet/binaries.js';
-import { fundFromWallet } from '../testnet/funding.js';
 import { startTestnet, type Testnet, type TestnetOptions, type WalletHandle } from '../testnet/testnet.js';
 import { checkScenarioFiles } from './files.js';
 import { interruptionMessage, messageOf, retryOnce } from './infra.js';
 import { loadScenario } from './parse.js';
 import { chainOf, fundingBucket, ownFunds, requiredFunds, requiredHeight, skipReason } from './needs.js';
 import { endedEarly, runOne, type Prepared } from './run-one.js';
+import { fund, workerPool, type RunContext } from './run-context.js';
+import { prepareFresh, runFresh } from './run-fresh.js';
 import { isUnsuccessful, ScenarioError, type Scenario, type ScenarioResult, type StepResult } from './types.js';
-import pMap, { pMapSkip } from 'p-map';
 
 export interface RunnerHooks {
   scenarioStart?(s: { file: string; name: string }): void;
@@ -46,6 +45,11 @@ export interface RunnerOwnOptions {
   artifactsRoot: string;
   /** Leave the testnet up after a failure (fresh isolation) and print how to reach it. */
   keep?: boolean;
+  /**
+   * Fresh isolation: at most this many testnets live at once, those in use and those started ahead (default: as many
+   * as memory and cores allow; 1: each starts when its scenario begins).
+   */
+  pool?: number;
   /** Progress lines of the run and its testnets. */
   log: (line: string) => void;
   hooks?: RunnerHooks;
@@ -82,6 +86,7 @@ const RUNNER_OWN = [
   'bail',
   'artifactsRoot',
   'keep',
+  'pool',
   'log',
   'hooks',
   'filter',
@@ -100,67 +105,6 @@ export function testnetPart(o: RunnerOptions): TestnetOptions {
   for (const [k, v] of Object.entries(o))
     if (v !== undefined && !(RUNNER_OWN as readonly string[]).includes(k)) out[k] = v;
   return out as TestnetOptions;
-}
-
-/**
- * Transfer `amount` of `asset` from one wallet of the testnet to another and wait until it is unlocked there (blocks
- * mined meanwhile go to the main wallet).
- */
-async function fund(
-  t: Testnet,
-  from: WalletHandle,
-  to: WalletHandle,
-  asset: string | undefined,
-  amount: bigint,
-): Promise<void> {
-  await fundFromWallet({
-    daemon: t.daemon.client,
-    spec: t.backend.spec,
-    from: from.client,
-    to,
-    minerAddresses: t.miner.addresses,
-    amount,
-    threads: t.mining.threads,
-    ...(asset ? { asset } : {}),
-  });
-}
-
-/**
- * Run `fn` over the items with at most `workers` at once (p-map), and tell it which worker (0-based) runs the item:
- * each worker of a shared run has a testnet of its own. Items not begun once `stop()` holds are left out.
- */
-function pool<T, R>(
-  items: T[],
-  workers: number,
-  fn: (item: T, index: number, worker: number) => Promise<R>,
-  stop: () => boolean,
-): Promise<R[]> {
-  const n = Math.max(1, Math.min(workers, items.length));
-  // A worker number is free while no item holds it (0 goes first).
-  const free = Array.from({ length: n }, (_, i) => n - 1 - i);
-  const one = async (item: T, i: number): Promise<R | typeof pMapSkip> => {
-    if (stop()) return pMapSkip;
-    const worker = free.pop()!;
-    try {
-      return await fn(item, i, worker);
-    } finally {
-      free.push(worker);
-    }
-  };
-  return pMap(items, one, { concurrency: n });
-}
-
-/**
- * What runFresh and runShared share: the run's options, the testnet options of every start, and the bail bookkeeping.
- */
-interface RunContext {
-  o: RunnerOptions;
-  base: TestnetOptions;
-  stop: () => boolean;
-  record: (r: ScenarioResult) => ScenarioResult;
-  skipped: (s: Scenario, backend: string, why: string) => ScenarioResult;
-  /** The backend's spec, resolved once for the whole run (rejects with what resolveBackend threw). */
-  spec: Promise<BackendSpec>;
 }
 
 export async function runFiles(files: string[], o: RunnerOptions): Promise<ScenarioResult[]> {
@@ -245,64 +189,6 @@ function notRun(scenarios: Scenario[], ran: ScenarioResult[], o: RunnerOptions):
     }));
 }
 
-/** A testnet per scenario, started (tried twice) with just what it requires. */
-function runFresh(scenarios: Scenario[], c: RunContext): Promise<ScenarioResult[]> {
-  const { o } = c;
-  return pool(
-    scenarios,
-    o.workers,
-    async (s) => {
-      const t0 = Date.now();
-      let spec: BackendSpec;
-      try {
-        spec = await c.spec;
-      } catch (err) {
-        // No usable binaries: the infrastructure's.
-        const r = endedEarly(s, 'error', o.backend, messageOf(err), t0);
-        o.hooks?.scenarioStart?.(r);
-        o.hooks?.scenarioEnd?.(r);
-        return c.record(r);
-      }
-      const why = skipReason(s, spec);
-      if (why) return c.skipped(s, spec.name, why);
-      return c.record(await runOne(s, () => prepareFresh(s, spec, c), o, spec.name));
-    },
-    c.stop,
-  );
-}
-
-async function prepareFresh(s: Scenario, spec: BackendSpec, c: RunContext): Promise<Prepared> {
-  const funds = requiredFunds(s, spec);
-  const need = funds.get(fundingAsset(spec)) ?? 0n;
-  const options: TestnetOptions = {
-    ...c.base,
-    height: Math.max(requiredHeight(s, spec), 1),
-    unlocked: need > 0n ? fundingBucket(need, spec) : 0n,
-    nodes: Math.max(c.base.nodes ?? 1, s.nodes),
-  };
-  const testnet = await retryOnce(
-    () => startTestnet(options),
-    `starting the testnet of "${s.name}"`,
-    c.o.log,
-    c.o.signal,
-  );
-  try {
-    const main = testnet.wallets().get('main')!;
-    const wallets = new Map<string, WalletHandle>([['main', main]]);
-    for (const w of s.wallets) {
-      const h = await testnet.addWallet(w.name, w.node ? { node: w.node } : {});
-      wallets.set(w.name, h);
-      for (const [a, amt] of Object.entries(w.unlocked ?? {}))
-        await fund(testnet, main, h, spec.fundAsset ? a : undefined, amt);
-    }
-    return { testnet, wallets, release: () => testnet.stop() };
-  } catch (err) {
-    // Nobody else holds this testnet: it goes now.
-    await testnet.stop().catch(() => undefined);
-    throw err;
-  }
-}
-
 /**
  * A scenario's wallets on a shared testnet (named `<prefix>-<wallet>`), funded from the testnet's main wallet; they
  * go with the scenario (`release`).
@@ -376,7 +262,7 @@ async function runShared(scenarios: Scenario[], c: RunContext): Promise<Scenario
     return (chains[w] = started);
   };
   try {
-    const ran = await pool(
+    const ran = await workerPool(
       runnable,
       workers,
       async (s, k, w) => {

@@ -1,0 +1,99 @@
+// A pool of testnets (pool.ts) and its bounds: how many fit in this machine's memory and cores.
+//
+// Memory per testnet, as measured on v1.1.3c and the simulator (docs/difficulty.md, docs/pool.md):
+// a real daemon holds ~0.3 GiB in light RandomX mode and ~2.4 GiB in full mode (the 2 GiB
+// dataset, built at every daemon start), a real wallet RPC ~0.3 GiB; the simulator's programs
+// ~0.1 GiB each. Cores: starting a testnet keeps a core busy for a few seconds (the wallet RPC's
+// start is CPU-bound), so one starts at a time per two cores; and as many testnets live as there
+// are cores (at least two: the one a test uses and the next one).
+import { availableParallelism, freemem } from 'node:os';
+import { randomxMode, type BackendSpec } from '../testnet/backends.js';
+import { startTestnet, type Testnet, type TestnetOptions } from '../testnet/testnet.js';
+import { Pool, type PoolDefinition } from './pool.js';
+
+const GiB = 2 ** 30;
+
+/** The memory one testnet of `o` takes, in bytes (see the header). */
+export function testnetMemory(spec: BackendSpec, o: Pick<TestnetOptions, 'difficulty' | 'randomx' | 'nodes'>): number {
+  const nodes = Math.max(1, o.nodes ?? 1);
+  // No RandomX: the simulator's programs.
+  if (!spec.randomx) return nodes * 0.1 * GiB + 0.1 * GiB;
+  const mode = randomxMode(spec, o.randomx ?? 'auto', o.difficulty ?? spec.difficulty);
+  const daemon = mode === 'full' ? 2.4 * GiB : 0.3 * GiB;
+  return nodes * daemon + 0.3 * GiB;
+}
+
+export interface Capacity {
+  capacity: number;
+  starting: number;
+  /** How it was chosen, for the log line. */
+  why: string;
+}
+
+/** The pool's bounds on a machine with `cores` and `freeBytes` available, for testnets of `perTestnet` bytes. */
+export function poolCapacity(m: {
+  cores: number;
+  freeBytes: number;
+  perTestnet: number;
+  max?: number;
+  min?: number;
+}): Capacity {
+  const byMemory = Math.max(1, Math.floor((m.freeBytes * 0.8) / m.perTestnet));
+  const byCores = Math.max(2, m.cores);
+  const capacity = m.max ?? Math.max(Math.min(byMemory, byCores), m.min ?? 1);
+  const starting = Math.max(1, Math.min(capacity, Math.floor(m.cores / 2)));
+  const gib = (b: number): string => (b / GiB).toFixed(1);
+  return {
+    capacity: Math.max(1, capacity),
+    starting,
+    why:
+      m.max !== undefined
+        ? `${capacity} live (asked for), ${starting} starting at once`
+        : `${capacity} live (memory: ${byMemory} of ${gib(m.perTestnet)} GiB in 80% of ${gib(m.freeBytes)} GiB available; cores: ${byCores}${m.min && m.min > 1 ? `; workers: ${m.min}` : ''}), ${starting} starting at once`,
+  };
+}
+
+/** Testnets with the same options are interchangeable: the options as JSON, functions left out. */
+export function optionsKey(o: TestnetOptions): string {
+  const plain = Object.entries(o)
+    .filter(([, v]) => v !== undefined && typeof v !== 'function')
+    .sort(([a], [b]) => (a < b ? -1 : 1));
+  return JSON.stringify(plain, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
+}
+
+export interface TestnetPoolOptions {
+  /** The backend the testnets run (auto resolved), for the memory bound. */
+  spec: BackendSpec;
+  /** Options every testnet shares (the memory bound reads difficulty, randomx and nodes). */
+  base: TestnetOptions;
+  /** At most this many live (default: as many as memory and cores allow). */
+  max?: number;
+  /** At least this many live, whatever memory and cores say (the workers of a run, each with one). */
+  min?: number;
+  log?: (line: string) => void;
+  /** How one starts (default startTestnet) and stops (default t.stop()). */
+  start?: (o: TestnetOptions) => Promise<Testnet>;
+}
+
+export type TestnetPool = Pool<TestnetOptions, Testnet>;
+
+/** A pool of testnets bounded by this machine's memory and cores. */
+export function createTestnetPool(p: TestnetPoolOptions): TestnetPool {
+  const cap = poolCapacity({
+    cores: availableParallelism(),
+    freeBytes: freemem(),
+    perTestnet: testnetMemory(p.spec, p.base),
+    ...(p.max !== undefined ? { max: p.max } : {}),
+    ...(p.min !== undefined ? { min: p.min } : {}),
+  });
+  p.log?.(`saltnet: testnet pool: ${cap.why}`);
+  const def: PoolDefinition<TestnetOptions, Testnet> = {
+    start: p.start ?? ((o) => startTestnet(o)),
+    stop: (t) => t.stop(),
+    key: optionsKey,
+    capacity: cap.capacity,
+    starting: cap.starting,
+    ...(p.log ? { log: p.log } : {}),
+  };
+  return new Pool(def);
+}

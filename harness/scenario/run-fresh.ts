@@ -1,0 +1,106 @@
+// Fresh isolation: a testnet per scenario, with just what the scenario requires. The testnets come
+// from a pool (pool/testnets.ts): every runnable scenario's testnet is asked for up front, in the
+// order the scenarios run, and the pool starts each in the background while earlier scenarios run,
+// as far as memory and cores allow (`--pool N`: at most N live, 1 starts each when its scenario
+// begins). A scenario whose testnet is ready takes it at once; a testnet that does not start is
+// started once more before its scenario ends as an infrastructure error. Testnets started for
+// scenarios that then do not run (--bail, Ctrl-C) are stopped when the run ends.
+import { fundingAsset, type BackendSpec } from '../testnet/backends.js';
+import { startTestnet, type Testnet, type TestnetOptions, type WalletHandle } from '../testnet/testnet.js';
+import { createTestnetPool, type TestnetPool } from '../pool/testnets.js';
+import { messageOf, retryOnce } from './infra.js';
+import { fundingBucket, requiredFunds, requiredHeight, skipReason } from './needs.js';
+import { endedEarly, runOne, type Prepared } from './run-one.js';
+import { fund, workerPool, type RunContext } from './run-context.js';
+import type { Scenario, ScenarioResult } from './types.js';
+
+/** The options of the testnet a scenario runs on alone. */
+function freshOptions(s: Scenario, spec: BackendSpec, c: RunContext): TestnetOptions {
+  const need = requiredFunds(s, spec).get(fundingAsset(spec)) ?? 0n;
+  return {
+    ...c.base,
+    height: Math.max(requiredHeight(s, spec), 1),
+    unlocked: need > 0n ? fundingBucket(need, spec) : 0n,
+    nodes: Math.max(c.base.nodes ?? 1, s.nodes),
+  };
+}
+
+/** A testnet per scenario, from a pool that starts the next ones while earlier scenarios run. */
+export async function runFresh(scenarios: Scenario[], c: RunContext): Promise<ScenarioResult[]> {
+  const { o } = c;
+  const spec = await c.spec.catch(() => undefined);
+  let testnets: TestnetPool | undefined;
+  if (spec) {
+    testnets = createTestnetPool({
+      spec,
+      base: c.base,
+      min: Math.min(o.workers, scenarios.length),
+      ...(o.pool !== undefined ? { max: o.pool } : {}),
+      log: o.log,
+    });
+    // With room for one only, nothing can start ahead: each starts when its scenario asks.
+    if (testnets.stats().capacity > 1)
+      for (const s of scenarios) if (!skipReason(s, spec)) testnets.prepare(freshOptions(s, spec, c));
+  }
+  try {
+    return await workerPool(
+      scenarios,
+      o.workers,
+      async (s) => {
+        if (!spec) {
+          // No usable binaries: the infrastructure's.
+          const r = endedEarly(s, 'error', o.backend, messageOf(await c.spec.catch((e: unknown) => e)), Date.now());
+          o.hooks?.scenarioStart?.(r);
+          o.hooks?.scenarioEnd?.(r);
+          return c.record(r);
+        }
+        const why = skipReason(s, spec);
+        if (why) return c.skipped(s, spec.name, why);
+        return c.record(await runOne(s, () => prepareFresh(s, spec, c, testnets), o, spec.name));
+      },
+      c.stop,
+    );
+  } finally {
+    await testnets?.close().catch((err: unknown) => o.log(`saltnet: stopping the testnet pool: ${messageOf(err)}`));
+  }
+}
+
+/** A testnet of the scenario's own (from `testnets`, or started now), with its wallets made and funded. */
+export async function prepareFresh(
+  s: Scenario,
+  spec: BackendSpec,
+  c: RunContext,
+  testnets?: TestnetPool,
+): Promise<Prepared> {
+  const options = freshOptions(s, spec, c);
+  const what = `starting the testnet of "${s.name}"`;
+  let testnet: Testnet;
+  let stop: () => Promise<void>;
+  if (testnets) {
+    const lease = await retryOnce(() => testnets.acquire(options), what, c.o.log, c.o.signal);
+    if (lease.from !== 'started')
+      c.o.log(
+        `saltnet: the testnet of "${s.name}" was started ahead (${lease.from === 'ready' ? 'ready' : 'still starting'} when asked for): ${(lease.waitedMs / 1000).toFixed(2)} s to get it`,
+      );
+    testnet = lease.item;
+    stop = () => lease.release();
+  } else {
+    testnet = await retryOnce(() => startTestnet(options), what, c.o.log, c.o.signal);
+    stop = () => testnet.stop();
+  }
+  try {
+    const main = testnet.wallets().get('main')!;
+    const wallets = new Map<string, WalletHandle>([['main', main]]);
+    for (const w of s.wallets) {
+      const h = await testnet.addWallet(w.name, w.node ? { node: w.node } : {});
+      wallets.set(w.name, h);
+      for (const [a, amt] of Object.entries(w.unlocked ?? {}))
+        await fund(testnet, main, h, spec.fundAsset ? a : undefined, amt);
+    }
+    return { testnet, wallets, release: stop };
+  } catch (err) {
+    // Nobody else holds this testnet: it goes now.
+    await stop().catch(() => undefined);
+    throw err;
+  }
+}
