@@ -1,6 +1,7 @@
 // The bench's real-Salvium part (scripts/bench.ts runs it when real binaries are found), at the
 // default difficulty 500 (the chain state mined at difficulty 1 and served at 500: docs/difficulty.md):
-// cold `up` to token-ready by phase and its ratio to the mining time alone, warm `up` (best of 3), `mine: 1` at
+// cold `up` to token-ready by phase and its ratio to the mining time alone, warm `up` (best of 3), a pooled
+// testnet's acquire, `mine: 1` at
 // 500 in full and light RandomX mode, and the example suite at difficulty 1 and at 500 with the ratio.
 import { performance } from 'node:perf_hooks';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { resolveBackend } from '../harness/testnet/binaries.js';
 import { startTestnet, type Testnet } from '../harness/testnet/testnet.js';
 import { ms, upColdWarm, type Report } from './bench-up.js';
 import { mineOne } from './bench-mining.js';
+import { poolAcquire, poolAcquireVitest } from './bench-pool.js';
 
 /**
  * Cold then warm `up` on real Salvium at the default difficulty, each phase reported, and the cold total against mining
@@ -38,6 +40,8 @@ async function upReal(binDir: string, report: Report): Promise<void> {
       `warm ${ms(r.warm)} vs cold ${ms(r.cold)} (real salviumd, served at difficulty 500, height 1201)`,
     );
     const base = { backend: 'salvium' as const, binDir, cacheDir: cache };
+    await poolAcquire('salvium', base, report);
+    await poolAcquireVitest('salvium', base, report);
     await mineOne('full', { base, idleMs: 60_000 }, report);
     await mineOne('full', { base }, report);
     await mineOne('light', { base, blocks: 8 }, report);

@@ -32,6 +32,7 @@ import {
 } from '../test/helpers/sim.js';
 import { fixtureWallet } from '../harness/testnet/fixture-wallets.js';
 import { startTestnet, type Testnet } from '../harness/testnet/testnet.js';
+import { poolAcquire, poolAcquireVitest } from './bench-pool.js';
 import { ms, upColdWarm } from './bench-up.js';
 import { fileURLToPath } from 'node:url';
 import { benchReal } from './bench-real.js';
@@ -256,6 +257,7 @@ async function byHand(env: Record<string, string>): Promise<number> {
 async function main(): Promise<void> {
   process.stdout.write(`saltnet bench — node ${process.version}, ${new Date().toISOString()}\n\n`);
   if (process.argv.includes('--real-only')) return realPart();
+  if (process.argv.includes('--pool-only')) return poolPart();
   await mine1300('fast', 500, {});
   await mine1300('steady', 500, { SALTNET_SIM_PACE: 'steady' });
   await getBalance1000();
@@ -274,6 +276,8 @@ async function main(): Promise<void> {
   // Overhead: a fast simulated hash rate so that mining (the same for both) does not drown it.
   const fast = { SALTNET_SIM_HASHRATE: '250000' };
   await upPhases('sim', fast, undefined, 'simFast');
+  await poolAcquire('sim', { backend: 'sim', daemonEnv: fast }, report);
+  await poolAcquireVitest('sim', { backend: 'sim', daemonEnv: fast }, report);
   const u0 = performance.now();
   const uncached = await startTestnet({
     backend: 'sim',
@@ -316,6 +320,18 @@ async function main(): Promise<void> {
   } else report('up.monero', 'skipped', 'monerod not installed (apt-get install -y monero)');
   process.stdout.write('\n');
   await realPart();
+}
+
+/** Only the pool's rows: on sim, and on real Salvium when found (`npm run bench -- --pool-only`). */
+async function poolPart(): Promise<void> {
+  const fast = { backend: 'sim' as const, daemonEnv: { SALTNET_SIM_HASHRATE: '250000' } };
+  await poolAcquire('sim', fast, report);
+  await poolAcquireVitest('sim', fast, report);
+  const real = await findRealBinaries(fileURLToPath(new URL('../..', import.meta.url)));
+  if ('dir' in real) {
+    await poolAcquire('salvium', { backend: 'salvium', binDir: real.dir }, report);
+    await poolAcquireVitest('salvium', { backend: 'salvium', binDir: real.dir }, report);
+  } else report('pool.salvium', 'skipped', real.why);
 }
 
 async function realPart(): Promise<void> {

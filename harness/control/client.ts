@@ -27,7 +27,8 @@ export type {
   UiAnswer,
 } from './routes.js';
 
-async function ask<T>(control: ControlInfo, path: string, body: unknown, what: string): Promise<T> {
+/** POST `body` to a route of the control endpoint; its answer, or an error that says what could not be done. */
+export async function ask<T>(control: ControlInfo, path: string, body: unknown, what: string): Promise<T> {
   let token: string;
   try {
     token = readFileSync(control.tokenFile, 'utf8');

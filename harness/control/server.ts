@@ -96,8 +96,16 @@ export interface ControlServer {
   close(): Promise<void>;
 }
 
-/** Serve the control endpoint of `t`; `cacheDir` is where snapshots are saved. */
-export async function startControlServer(t: Testnet, cacheDir: string): Promise<ControlServer> {
+/**
+ * Serve the control endpoint of `t`; `cacheDir` is where snapshots are saved; `extra`: routes of the caller's own (the
+ * vitest global setup's testnet pool).
+ */
+export async function startControlServer(
+  t: Testnet,
+  cacheDir: string,
+  extra: Record<string, ControlRoute> = {},
+): Promise<ControlServer> {
+  const routes = { ...CONTROL_ROUTES, ...extra };
   const token = randomBytes(24).toString('hex');
   const tokenFile = join(t.workdir, '.control-token');
   writeFileSync(tokenFile, token, { mode: 0o600 });
@@ -122,7 +130,7 @@ export async function startControlServer(t: Testnet, cacheDir: string): Promise<
     const given = Buffer.from(String(req.headers[TOKEN_HEADER] ?? ''));
     if (given.length !== token.length || !timingSafeEqual(given, Buffer.from(token)))
       return answer(403, { error: 'wrong or missing token' });
-    const route = req.method === 'POST' ? CONTROL_ROUTES[req.url ?? ''] : undefined;
+    const route = req.method === 'POST' ? routes[req.url ?? ''] : undefined;
     if (!route) return answer(404, { error: `unknown request ${req.method} ${req.url}` });
     answered = handle(route, req).then(
       (body) => answer(200, body),

@@ -77,8 +77,8 @@ export interface TestnetPoolOptions {
 
 export type TestnetPool = Pool<TestnetOptions, Testnet>;
 
-/** A pool of testnets bounded by this machine's memory and cores. */
-export function createTestnetPool(p: TestnetPoolOptions): TestnetPool {
+/** The bounds of a pool of these testnets on this machine (logged). */
+export function testnetPoolBounds(p: Omit<TestnetPoolOptions, 'start'>): Capacity {
   const cap = poolCapacity({
     cores: availableParallelism(),
     freeBytes: freemem(),
@@ -87,6 +87,12 @@ export function createTestnetPool(p: TestnetPoolOptions): TestnetPool {
     ...(p.min !== undefined ? { min: p.min } : {}),
   });
   p.log?.(`saltnet: testnet pool: ${cap.why}`);
+  return cap;
+}
+
+/** A pool of testnets bounded by this machine's memory and cores. */
+export function createTestnetPool(p: TestnetPoolOptions): TestnetPool {
+  const cap = testnetPoolBounds(p);
   const def: PoolDefinition<TestnetOptions, Testnet> = {
     start: p.start ?? ((o) => startTestnet(o)),
     stop: (t) => t.stop(),

@@ -35,17 +35,23 @@ import { startTestnet, type TestnetOptions } from '../testnet/testnet.js';
 import { startControlServer } from '../control/server.js';
 import { resolveCacheDir } from '../common/cache-dir.js';
 import { contextOf } from './context.js';
+import { mainPool } from './pool.js';
 
 export type { SaltnetContext } from './context.js';
 
 export interface SaltnetGlobalSetupOptions extends Omit<TestnetOptions, 'trapSignals'> {
   /** Read this config file (default: saltnet.config.* searched from the vitest root upwards, or $SALTNET_CONFIG). */
   config?: string;
+  /**
+   * The pool that `useTestnet` / `acquireTestnet` draw from: at most this many of its testnets live at once, those in
+   * use and the one started ahead (default: the config's run.pool, else as many as memory and cores allow).
+   */
+  pool?: number;
 }
 
 /** The testnet options: the resolved configuration under the options given in code (config/testnet.ts). */
 export function testnetOptionsFrom(v: ConfigValues, code: SaltnetGlobalSetupOptions = {}): TestnetOptions {
-  const { config: _config, ...given } = code;
+  const { config: _config, pool: _pool, ...given } = code;
   return {
     // vitest owns the terminal: progress as the few `saltnet:` lines only, no bar.
     progress: 'none',
@@ -80,10 +86,17 @@ export function saltnetGlobalSetup(
     const removeWorkdir = (): void => rmSync(t.workdir, { recursive: true, force: true, maxRetries: 3 });
     if (opts.workdir === undefined) process.on('exit', removeWorkdir);
     // The workers ask this process for what only the testnet's owner does: automine and the faucet.
-    const control = await startControlServer(
-      t,
-      t.snapshot.cacheDir ?? resolveCacheDir(opts.cacheDir ? { cacheDir: opts.cacheDir } : {}),
-    );
+    const cacheDir = t.snapshot.cacheDir ?? resolveCacheDir(opts.cacheDir ? { cacheDir: opts.cacheDir } : {});
+    // Testnets of a file's own (useTestnet): the same options, each in a fresh temporary folder.
+    const pool = mainPool({
+      options: { ...opts, workdir: undefined, backend: t.backend.spec.name, cacheDir },
+      cacheDir,
+      timeoutFactor: opts.timeoutFactor ?? 1,
+      log,
+      spec: t.backend.spec,
+      ...((options.pool ?? cfg.values.run.pool) ? { max: options.pool ?? cfg.values.run.pool } : {}),
+    });
+    const control = await startControlServer(t, cacheDir, pool.routes);
     const ctx = contextOf(t, opts.timeoutFactor ?? 1, control.info);
     project.provide('saltnet', ctx);
     log(
@@ -92,6 +105,7 @@ export function saltnetGlobalSetup(
     return async () => {
       process.off('exit', removeWorkdir);
       await control.close();
+      await pool.close();
       await t.stop();
     };
   };

@@ -19,6 +19,7 @@ import { freshWallet, liveFreshWallets, type FreshWallet, type FreshWalletOption
 export { checkContext, type ContextAddresses, type SaltnetContext } from './context.js';
 export { freshWallet, type FreshWallet, type FreshWalletOptions } from './fresh-wallet.js';
 export { withChainLock } from './chain-lock.js';
+export { acquireTestnet, useTestnet, type OwnTestnet } from './pool.js';
 export type { DaemonClient } from '../rpc/daemon.js';
 export type { WalletClient } from '../rpc/wallet.js';
 export type { AutomineChange, AutomineMode } from '../testnet/automine.js';

@@ -76,7 +76,7 @@ describe('saltnet doctor: the configuration in effect', { timeout: 60_000 }, () 
     expect(r.exitCode).toBe(1);
     const d = JSON.parse(r.stdout);
     expect(d.config.error).toBe(
-      `${join(root, 'saltnet.config.yaml')}:3:3: run.worker: unknown key "worker" (did you mean "workers"?) (expected one of isolation, workers, reporter, artifacts, bail, files)`,
+      `${join(root, 'saltnet.config.yaml')}:3:3: run.worker: unknown key "worker" (did you mean "workers"?) (expected one of isolation, workers, pool, reporter, artifacts, bail, files)`,
     );
     expect(d.backends.sim.found).toBe(true);
   });

@@ -214,6 +214,28 @@ it('funds a fresh wallet with the faucet, then its transfer confirms by automine
 });
 `;
 
+/** A file with a testnet of its own from the pool: it mines there, and the run's shared testnet does not move. */
+const OWN = (n: number): string => `import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { acquireTestnet, connect, mine, type OwnTestnet } from 'saltnet/vitest';
+
+const saltnet = inject('saltnet');
+let own: OwnTestnet;
+beforeAll(async () => {
+  own = await acquireTestnet(saltnet);
+  console.log('OWN ${n} ' + own.from + ' ' + own.waitedMs + ' ' + own.context.daemonUrl);
+});
+afterAll(() => own.release());
+
+it('mines on a testnet of its own (file ${n})', async () => {
+  expect(own.context.daemonUrl).not.toBe(saltnet.daemonUrl);
+  const mine3 = await mine(own.context, 3);
+  expect(mine3).toBe(own.context.height + 3);
+  const shared = connect(saltnet);
+  expect(await shared.daemon.height()).toBe(saltnet.height);
+  await shared.close();
+});
+`;
+
 const HELD = `import { inject, it } from 'vitest';
 import { freshWallet } from 'saltnet/vitest';
 
@@ -265,6 +287,25 @@ describe('a real vitest run of the example project', () => {
       await nothingLeft(r.runs);
     } finally {
       cleanup(join(project, 'loop.spec.ts'));
+    }
+  }, 300_000);
+
+  it('gives each file a testnet of its own from the pool, the later ones started while earlier files ran', async () => {
+    const files = [1, 2, 3].map((n) => join(project, `own-${n}.spec.ts`));
+    files.forEach((f, i) => writeFileSync(f, OWN(i + 1)));
+    try {
+      const r = await vitest(['own-', '--maxWorkers=1']).done;
+      expect(r.exitCode, r.output).toBe(0);
+      expect(r.output).toMatch(/Tests\s+3 passed \(3\)/);
+      const got = [...r.output.matchAll(/OWN (\d) (\w+) (\d+) (\S+)/g)].map((m) => ({ from: m[2], url: m[4] }));
+      expect(got).toHaveLength(3);
+      // Three testnets, none of them the shared one; the first started on demand, the others ahead.
+      expect(new Set(got.map((g) => g.url)).size).toBe(3);
+      expect(got.filter((g) => g.from === 'started')).toHaveLength(1);
+      expect(r.output).toMatch(/saltnet: testnet pool: \d+ live/);
+      await nothingLeft(r.runs);
+    } finally {
+      for (const f of files) cleanup(f);
     }
   }, 300_000);
 
