@@ -85,3 +85,49 @@ it.each([
   },
   180_000,
 );
+
+/** The daemons among `pids` (their command line names salviumd). */
+const daemons = (pids: number[]): number[] =>
+  pids.filter((p) => {
+    try {
+      return readFileSync(`/proc/${p}/cmdline`, 'latin1').includes('salviumd');
+    } catch {
+      return false;
+    }
+  });
+
+it('SIGINT in a fresh-isolation run stops the testnets the pool started ahead too', async () => {
+  for (const n of [1, 2, 3])
+    writeFileSync(join(dir, `hostile-${n}.yaml`), HOSTILE.replace('hostile wait', `hostile ${n}`));
+  const art = join(dir, 'artifacts-pool');
+  const files = ['hostile-1.yaml', 'hostile-2.yaml', 'hostile-3.yaml'];
+  const proc = execa(
+    process.execPath,
+    [CLI, 'run', ...files, '--backend', 'sim', '--isolation', 'fresh', '--pool', '3', '--artifacts', art],
+    {
+      cwd: dir,
+      env: { SALTNET_SIM_HASHRATE: '250000', SALTNET_STATE_DIR: join(dir, 'state'), CI: '1' },
+      reject: false,
+      all: true,
+    },
+  );
+  procs.push(proc);
+  // The first scenario is in its step, and the pool has started the next ones' testnets beside it.
+  await waitFor('the wait step to run', async () => tries(art) >= 1, 120_000, 100);
+  await waitFor(
+    'three daemons (one per scenario)',
+    async () => daemons(descendants(proc.pid!).map((p) => p.pid)).length >= 3,
+    60_000,
+    100,
+  );
+  const mine = descendants(proc.pid!).map((p) => p.pid);
+  started.push(...mine);
+  proc.kill('SIGINT');
+  const exited = await Promise.race([proc, new Promise<undefined>((r) => setTimeout(() => r(undefined), 15_000))]);
+  expect(exited, 'saltnet run still running 15 s after SIGINT').toBeDefined();
+  expect(exited!.exitCode).toBe(130);
+  await waitFor('every process of the run to be gone', async () => mine.every((p) => !isAlive(p)), 10_000, 50).catch(
+    () => undefined,
+  );
+  expect(mine.filter((p) => isAlive(p))).toEqual([]);
+}, 180_000);
