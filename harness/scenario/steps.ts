@@ -56,7 +56,14 @@ export async function runStep(ctx: StepContext, step: Step): Promise<StepResult>
         : undefined;
     if (failure) fail(failure.message, { ...failure, pos: step.pos });
     save(step, response, ctx.scope);
-    return { ...base, status: 'passed', ms: Date.now() - t0, request: exchange.request, response: exchange.response };
+    return {
+      ...base,
+      status: 'passed',
+      ms: Date.now() - t0,
+      request: exchange.request,
+      response: exchange.response,
+      ...(exchange.note ? { note: exchange.note } : {}),
+    };
   } catch (err) {
     if (err instanceof StepFailed && err.exchange) exchange = err.exchange;
     const failure: StepFailure =

@@ -183,6 +183,8 @@ export interface StepResult {
   /** Resolved request (templates filled in; passwords never here). */
   request?: unknown;
   response?: unknown;
+  /** Where the step's time went, when that is worth a line (a mine that waited for the RandomX dataset). */
+  note?: string;
   failure?: StepFailure;
 }
 

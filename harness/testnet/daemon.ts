@@ -22,7 +22,20 @@ export interface DaemonHandle {
   logFile: string;
   /** What it was started with: a testnet that mined its chain state at difficulty 1 restarts it to serve. */
   settings: DaemonSettings;
+  /** Full RandomX mode: its dataset, built in the background from the daemon's start (mining waits for it). */
+  dataset?: DatasetWatch;
 }
+
+/** A full-mode daemon's RandomX dataset: when the daemon started, and when its log said the dataset was ready. */
+export interface DatasetWatch {
+  startedAt: number;
+  readyAt?: number;
+}
+
+/** What salviumd logs (category randomx, INFO) when the dataset is built (src/crypto/rx-slow-hash.c). */
+const DATASET_READY = /RandomX dataset initialized/;
+/** The log level that shows that line and nothing more than level 0 does. */
+const DATASET_LOG_LEVEL = ['--log-level', '0,randomx:INFO'];
 
 /** The flags and mode a daemon runs with; two starts with equal settings mine alike. */
 export interface DaemonSettings {
@@ -101,6 +114,8 @@ export function daemonArgs(o: DaemonOptions, ports: DaemonHandle['ports']): stri
     '--log-file',
     join(o.workdir, 'logs', `${nodeProgram(node)}-file.log`),
     '--no-igd',
+    // Full mode: the line that says the dataset is built (unless the caller sets a log level of its own).
+    ...(o.randomx === 'full' && !o.extraArgs?.some((a) => a.startsWith('--log-level')) ? DATASET_LOG_LEVEL : []),
     ...(o.peers ? networkArgs(o.peers) : []),
     ...(o.extraArgs ?? []),
   ];
@@ -135,6 +150,7 @@ async function launchDaemon(
     env: { ...(o.randomx ? be.spec.randomx?.[o.randomx] : {}), ...o.env },
     logFile,
   });
+  const dataset = o.randomx === 'full' ? watchDataset(proc) : undefined;
   const url = `http://127.0.0.1:${ports.rpc}`;
   const client = createDaemonClient(url, { timeoutMs: 30_000 });
   try {
@@ -160,7 +176,19 @@ async function launchDaemon(
     ...(o.randomx ? { randomx: o.randomx } : {}),
     ...(o.peers ? { peers: o.peers } : {}),
   };
-  return { proc, client, url, ports, dataDir: nodeDataDir(o.workdir, o.node ?? 0), logFile, settings };
+  const dataDir = nodeDataDir(o.workdir, o.node ?? 0);
+  return { proc, client, url, ports, dataDir, logFile, settings, ...(dataset ? { dataset } : {}) };
+}
+
+/** Note when the daemon's log says its RandomX dataset is built. */
+function watchDataset(proc: ManagedProcess): DatasetWatch {
+  const w: DatasetWatch = { startedAt: Date.now() };
+  const off = proc.onLine((line) => {
+    if (!DATASET_READY.test(line)) return;
+    w.readyAt = Date.now();
+    off();
+  });
+  return w;
 }
 
 /**

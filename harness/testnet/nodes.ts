@@ -20,6 +20,13 @@ import { defineDaemon, nodeDataDir, type DaemonHandle, type DaemonSettings } fro
 import { Program, type CrashReport, type ProgramOptions } from './program.js';
 
 /** A node of the testnet, as the Testnet shows it. */
+/** A node's RandomX dataset (full mode): its daemon's start, and when the dataset was built (absent: building). */
+export interface DatasetState {
+  node: string;
+  startedAt: number;
+  readyAt?: number;
+}
+
 export interface NodeHandle {
   /** n0, n1, … */
   name: string;
@@ -187,6 +194,15 @@ export class NodeSet {
       ports: h.ports,
       recover: p.recover,
     };
+  }
+
+  /** Each full-mode node's RandomX dataset: building since its daemon started, or ready (a restart builds it again). */
+  datasets(): DatasetState[] {
+    return this.programs.flatMap((p, i) => {
+      const w = p.current.dataset;
+      if (!w) return [];
+      return [{ node: nodeName(i), startedAt: w.startedAt, ...(w.readyAt ? { readyAt: w.readyAt } : {}) }];
+    });
   }
 
   crashes(): CrashReport[] {

@@ -59,6 +59,7 @@ export function testnetObject(
     height: () => n0.client.height(),
     health: async () => ({ ...(await nodes.health()), ...(await wallets.health()) }),
     crashes: () => [...nodes.crashes(), ...wallets.crashes()],
+    datasets: () => nodes.datasets(),
     unresponsive: () => unresponsive(run, p),
     recoverUnresponsive: async () => {
       const done: string[] = [];

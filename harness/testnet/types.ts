@@ -10,7 +10,7 @@ import type { MiningAddresses } from './mining.js';
 import type { MineRequest } from './sync.js';
 import type { LinkInfo } from '../network/links.js';
 import type { LinkState } from '../network/proxy.js';
-import type { NodeHandle } from './nodes.js';
+import type { DatasetState, NodeHandle } from './nodes.js';
 import type { TestnetEvent } from './events.js';
 import type { CrashReport } from './program.js';
 import type { ProgressMode } from './progress.js';
@@ -122,6 +122,11 @@ export interface Testnet {
   height(): Promise<number>;
   /** Each program by name (daemon, wallet-rpc, wallet-rpc-<name>): running and answering its RPC now. */
   health(): Promise<Record<string, boolean>>;
+  /**
+   * The RandomX dataset of each node in full mode (none: light mode, or no RandomX): built in the background from each
+   * daemon start, about a minute on two cores; mining waits for it (docs/difficulty.md).
+   */
+  datasets(): DatasetState[];
   /** Every crash of a program of this testnet so far (each restarted, or the one that failed it). */
   crashes(): CrashReport[];
   /** The programs that do not answer now (frozen, or their RPC deadlocked: see docs/troubleshooting.md), with why. */

@@ -5,7 +5,7 @@
 // file; then `snapshot load` of the file. (The bench mines the example suite at 500.)
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, expect, it } from 'vitest';
 import { isAlive } from '../../harness/process/registry.js';
@@ -70,9 +70,13 @@ describeReal('saltnet up on real Salvium', () => {
         height: number;
       };
       expect(info.difficulty).toBe(500);
-      expect(readFileSync(`/proc/${u.ready.daemon.pid}/cmdline`, 'utf8').split('\0').join(' ')).toContain(
-        '--fixed-difficulty 500',
-      );
+      const cmdline = readFileSync(`/proc/${u.ready.daemon.pid}/cmdline`, 'utf8').split('\0');
+      expect(cmdline.join(' ')).toContain('--fixed-difficulty 500');
+      // Full mode: the randomx log category at INFO, so the daemon's log says when its dataset is built (the mine
+      // step's note); its first lines are there at once.
+      expect(cmdline.join(' ')).toContain('--log-level 0,randomx:INFO');
+      const logs = dirname(cmdline[cmdline.indexOf('--log-file') + 1]!);
+      expect(readFileSync(join(logs, 'daemon.log'), 'utf8')).toMatch(/RandomX main cache initialized/);
       expect(u.ready.height).toBeGreaterThanOrEqual(1201);
       expect(u.ready.wallet.address).toBe(u.ready.wallet.addresses.carrot);
       expect(u.ready.wallet.addresses.cn).toMatch(/^SaLv/);

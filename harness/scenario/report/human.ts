@@ -69,7 +69,8 @@ export function createHumanReporter(out: { write(s: string): void }, opts: Human
 
   const stepLine = (r: StepResult): void => {
     const name = clean(r.name || `step ${r.index + 1}`);
-    if (r.status === 'passed') line(`  ${paint('green', '✓')} ${name}  ${time(r.ms)}`);
+    const note = r.note ? `  ${paint('dim', clean(r.note))}` : '';
+    if (r.status === 'passed') line(`  ${paint('green', '✓')} ${name}  ${time(r.ms)}${note}`);
     else if (r.status === 'failed') line(`  ${paint('red', '✗')} ${paint('bold', name)}  ${time(r.ms)}`);
     else if (r.status === 'interrupted')
       line(

@@ -14,6 +14,8 @@ import type { StepContext } from './context.js';
 export interface StepExchange {
   request: unknown;
   response: unknown;
+  /** Where the step's time went, when that is worth a line (a mine that waited for the RandomX dataset). */
+  note?: string;
 }
 
 export interface StepDocs {

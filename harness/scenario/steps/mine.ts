@@ -7,6 +7,7 @@ import { checkNodeRef, problem as ruleProblem } from '../schema/rule-kit.js';
 import { has, isPlainObject } from '../schema/vocabulary.js';
 import { daemonOf } from './context.js';
 import { defineStep } from './kind.js';
+import type { DatasetState } from '../../testnet/nodes.js';
 
 export interface MineAction {
   kind: 'mine';
@@ -34,6 +35,15 @@ const schema = z
       .meta({ oneOf: [{ required: ['blocks'] }, { required: ['to'] }] }),
   ])
   .describe('blocks to mine: a number (mine: 5), {blocks: 5} or {to: <height>}');
+
+/** What a mine that began while the node's RandomX dataset was being built waited for it. */
+export function datasetNote(now: DatasetState[], node: string, t0: number): string {
+  const d = now.find((x) => x.node === node);
+  if (!d?.readyAt) return `the RandomX dataset of ${node} was still being built (mining waits for it)`;
+  const waited = ((d.readyAt - Math.max(t0, d.startedAt)) / 1000).toFixed(1);
+  const built = ((d.readyAt - d.startedAt) / 1000).toFixed(1);
+  return `${waited} s of it waiting for the RandomX dataset of ${node} (built once per daemon start, in ${built} s)`;
+}
 
 export const mine = defineStep<'mine', MineAction>({
   key: 'mine',
@@ -66,10 +76,13 @@ export const mine = defineStep<'mine', MineAction>({
   async run(ctx, _step, a) {
     const h = await daemonOf(ctx, a.node).height();
     const target = a.to ?? h + (a.blocks ?? 1);
+    const t0 = Date.now();
+    const building = ctx.testnet.datasets().find((d) => d.node === (a.node ?? 'n0') && !d.readyAt);
     const reached = await ctx.testnet.mine({ to: target }, { sync: a.sync, ...(a.node ? { node: a.node } : {}) });
     return {
       request: { mine: target, ...(a.node ? { node: a.node } : {}), ...(a.sync ? {} : { sync: false }) },
       response: { result: { height: reached } },
+      ...(building ? { note: datasetNote(ctx.testnet.datasets(), building.node, t0) } : {}),
     };
   },
   docs: {
