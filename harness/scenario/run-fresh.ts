@@ -4,7 +4,9 @@
 // as far as memory and cores allow (`--pool N`: at most N live, 1 starts each when its scenario
 // begins). A scenario whose testnet is ready takes it at once; a testnet that does not start is
 // started once more before its scenario ends as an infrastructure error. Testnets started for
-// scenarios that then do not run (--bail, Ctrl-C) are stopped when the run ends.
+// scenarios that then do not run (--bail, Ctrl-C) are stopped when the run ends. Under `--randomx
+// auto`, a scenario that mines too few blocks for full mode's dataset to pay gets light mode
+// (randomx-choice.ts).
 import { fundingAsset, type BackendSpec } from '../testnet/backends.js';
 import { startTestnet, type Testnet, type TestnetOptions, type WalletHandle } from '../testnet/testnet.js';
 import { createTestnetPool, type TestnetPool } from '../pool/testnets.js';
@@ -12,13 +14,16 @@ import { messageOf, retryOnce } from './infra.js';
 import { fundingBucket, requiredFunds, requiredHeight, skipReason } from './needs.js';
 import { endedEarly, runOne, type Prepared } from './run-one.js';
 import { fund, workerPool, type RunContext } from './run-context.js';
+import { scenarioRandomx } from './randomx-choice.js';
 import type { Scenario, ScenarioResult } from './types.js';
 
 /** The options of the testnet a scenario runs on alone. */
 function freshOptions(s: Scenario, spec: BackendSpec, c: RunContext): TestnetOptions {
   const need = requiredFunds(s, spec).get(fundingAsset(spec)) ?? 0n;
+  const randomx = scenarioRandomx(s, spec, c.base);
   return {
     ...c.base,
+    ...(randomx ? { randomx } : {}),
     height: Math.max(requiredHeight(s, spec), 1),
     unlocked: need > 0n ? fundingBucket(need, spec) : 0n,
     nodes: Math.max(c.base.nodes ?? 1, s.nodes),

@@ -1,0 +1,41 @@
+// The RandomX mode of a testnet of one scenario (fresh isolation, or a scenario of several nodes),
+// when the run leaves it to `auto`. Full mode mines ~5x faster but builds a 2 GiB dataset at every
+// daemon start, ~55 s of both cores, before its first block (docs/difficulty.md). On two cores at
+// difficulty 500 a light-mode block takes ~6 s more than a full-mode one, so the dataset pays for
+// itself from about 11 blocks on. A scenario's blocks at the served difficulty are counted from its
+// steps and its wallets' funding: fewer than that, and every node of its testnet runs light; a
+// step that mines by itself (automine, or a wait that mines) counts as many.
+import { FULL_RANDOMX_FROM, type BackendSpec, type RandomxChoice } from '../testnet/backends.js';
+import { requiredHeight } from './needs.js';
+import type { Scenario } from './types.js';
+
+/** Blocks from which full mode pays for its dataset (see the header). */
+export const FULL_MODE_BLOCKS = 11;
+
+/** The blocks a scenario mines after its testnet is ready, at most (Infinity: a step mines by itself). */
+export function blocksMined(s: Scenario, spec: BackendSpec): number {
+  let height = requiredHeight(s, spec);
+  // Each funded wallet: its payment confirmed, then the blocks until it is spendable.
+  let blocks =
+    s.wallets.filter((w) => Object.keys(w.unlocked ?? {}).length > 0).length * ((spec.spendableAge ?? 10) + 2);
+  for (const step of s.steps) {
+    const a = step.action as { kind: string; blocks?: number; to?: number; mine?: boolean };
+    if (a.kind === 'automine' || (a.kind === 'wait' && a.mine)) return Infinity;
+    if (a.kind !== 'mine') continue;
+    const n = a.to !== undefined ? Math.max(0, a.to - height) : (a.blocks ?? 1);
+    blocks += n;
+    height += n;
+  }
+  return blocks;
+}
+
+/** The mode for the scenario's own testnet: light when `auto` would run full for fewer blocks than pay for it. */
+export function scenarioRandomx(
+  s: Scenario,
+  spec: BackendSpec,
+  o: { randomx?: RandomxChoice; difficulty?: number },
+): RandomxChoice | undefined {
+  if (!spec.randomx || (o.randomx ?? 'auto') !== 'auto') return o.randomx;
+  if ((o.difficulty ?? spec.difficulty) < FULL_RANDOMX_FROM) return o.randomx;
+  return blocksMined(s, spec) < FULL_MODE_BLOCKS ? 'light' : o.randomx;
+}

@@ -1,0 +1,47 @@
+// Which RandomX mode a testnet of one scenario runs under `--randomx auto` (harness/scenario/randomx-choice.ts):
+// light when the scenario mines fewer blocks than the full-mode dataset pays for, as most example scenarios of
+// several nodes do.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parseScenario } from '../../harness/scenario/parse.js';
+import { blocksMined, FULL_MODE_BLOCKS, scenarioRandomx } from '../../harness/scenario/randomx-choice.js';
+import { BACKENDS } from '../../harness/testnet/backends.js';
+
+const salvium = BACKENDS.salvium!;
+const scenario = (steps: string, head = ''): ReturnType<typeof parseScenario> =>
+  parseScenario(`name: x\n${head}steps:\n${steps}`, 'x.yaml');
+const example = (name: string): ReturnType<typeof parseScenario> =>
+  parseScenario(readFileSync(new URL(`../../scenarios/${name}.yaml`, import.meta.url), 'utf8'), `${name}.yaml`);
+
+describe('the blocks a scenario mines', () => {
+  it('counts mine steps, heights from the required one, and each funded wallet’s unlock', () => {
+    const s = scenario(
+      '  - mine: 2\n  - mine: { blocks: 3 }\n  - mine: { to: 1250 }\n  - mine: { to: 1200 }\n',
+      'requires: { height: 1201 }\nwallets:\n  bob: { unlocked: { SAL1: 1 SAL1 } }\n  carol: {}\n',
+    );
+    // 2 + 3 + (1250 − 1206) + 0, and bob's funding: confirmed, then 10 blocks to spend it.
+    expect(blocksMined(s, salvium)).toBe(2 + 3 + 44 + 12);
+  });
+
+  it('a step that mines by itself counts as many', () => {
+    expect(blocksMined(scenario('  - automine: on\n'), salvium)).toBe(Infinity);
+  });
+});
+
+describe('the mode under --randomx auto', () => {
+  it('light for the example scenarios of several nodes that mine a few blocks; full (auto) for the one that mines to 1290', () => {
+    for (const name of ['relay-after-heal', 'reorg-payment', 'reorg-token']) {
+      expect(blocksMined(example(name), salvium), name).toBeLessThan(FULL_MODE_BLOCKS);
+      expect(scenarioRandomx(example(name), salvium, {}), name).toBe('light');
+    }
+    expect(scenarioRandomx(example('reorg-double-spend'), salvium, {})).toBeUndefined();
+  });
+
+  it('what the run asked for otherwise: a mode given, a difficulty below full mode’s, a backend without RandomX', () => {
+    const few = scenario('  - mine: 1\n');
+    expect(scenarioRandomx(few, salvium, { randomx: 'full' })).toBe('full');
+    expect(scenarioRandomx(few, salvium, { randomx: 'auto' })).toBe('light');
+    expect(scenarioRandomx(few, salvium, { difficulty: 1 })).toBeUndefined();
+    expect(scenarioRandomx(few, BACKENDS.sim!, {})).toBeUndefined();
+  });
+});
