@@ -1,6 +1,7 @@
-// The testnet pool on the real programs, at the default difficulty (500, full RandomX): a fresh-isolation run of three
-// scenarios from the tier's cache (the default chain state 1-up built), the second and third on testnets the pool
-// started while the ones before them ran; nothing of the run left afterwards.
+// The testnet pool on the real programs, at the default difficulty 500 (these scenarios mine nothing, so --randomx
+// auto runs them light: no dataset): a fresh-isolation run of three scenarios from the tier's cache (the default chain
+// state 1-up built), the second and third on testnets the pool started while the ones before them ran; nothing of
+// the run left afterwards.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
