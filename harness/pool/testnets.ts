@@ -6,6 +6,7 @@
 // ~0.1 GiB each. Cores: starting a testnet keeps a core busy for a few seconds (the wallet RPC's
 // start is CPU-bound), so one starts at a time per two cores; and as many testnets live as there
 // are cores (at least two: the one a test uses and the next one).
+import { rmSync } from 'node:fs';
 import { availableParallelism, freemem } from 'node:os';
 import { randomxMode, type BackendSpec } from '../testnet/backends.js';
 import { startTestnet, type Testnet, type TestnetOptions } from '../testnet/testnet.js';
@@ -61,6 +62,36 @@ export function optionsKey(o: TestnetOptions): string {
   return JSON.stringify(plain, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
 }
 
+/**
+ * startTestnet for a pool: a testnet started in the background may still be starting when the process exits (Ctrl-C,
+ * the end of a vitest run). Its supervisor kills its programs then, and the interrupted start would keep its temporary
+ * folder as a failed start does; this removes it on exit instead. A start that failed on its own, before the exit,
+ * keeps its folder (the logs say why); a testnet that started removes its folder when stopped.
+ */
+export async function startPooled(o: TestnetOptions): Promise<Testnet> {
+  let workdir: string | undefined;
+  const remove = (): void => {
+    if (workdir && o.workdir === undefined) rmSync(workdir, { recursive: true, force: true, maxRetries: 3 });
+  };
+  process.on('exit', remove);
+  try {
+    const t = await startTestnet({ ...o, onWorkdir: (d) => ((workdir = d), o.onWorkdir?.(d)) });
+    const stop = t.stop.bind(t);
+    return Object.assign(t, {
+      stop: async () => {
+        try {
+          await stop();
+        } finally {
+          process.off('exit', remove);
+        }
+      },
+    });
+  } catch (err) {
+    process.off('exit', remove);
+    throw err;
+  }
+}
+
 export interface TestnetPoolOptions {
   /** The backend the testnets run (auto resolved), for the memory bound. */
   spec: BackendSpec;
@@ -94,7 +125,7 @@ export function testnetPoolBounds(p: Omit<TestnetPoolOptions, 'start'>): Capacit
 export function createTestnetPool(p: TestnetPoolOptions): TestnetPool {
   const cap = testnetPoolBounds(p);
   const def: PoolDefinition<TestnetOptions, Testnet> = {
-    start: p.start ?? ((o) => startTestnet(o)),
+    start: p.start ?? startPooled,
     stop: (t) => t.stop(),
     key: optionsKey,
     capacity: cap.capacity,

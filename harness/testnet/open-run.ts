@@ -32,6 +32,7 @@ export async function openRun(opts: TestnetOptions): Promise<Run> {
   const ports = await claimFixedPorts(backend.spec, opts.ports); // --ports standard: all free, or nothing starts
   const ownWorkdir = opts.workdir === undefined;
   const workdir = resolve(opts.workdir ?? newTempWorkdir());
+  opts.onWorkdir?.(workdir);
   const dirs = stateDirs(workdir);
   const hadState = nonEmpty(dirs.daemon) || nonEmpty(dirs.wallets);
   makeWorkdir(workdir, !ownWorkdir, ['logs', 'wallets']);

@@ -51,6 +51,8 @@ export interface TestnetOptions {
   log?: (line: string) => void;
   /** Stop everything on SIGINT/SIGTERM (default true). */
   trapSignals?: boolean;
+  /** Told the workdir as soon as it is chosen, before anything starts in it (the testnet pool removes it on exit). */
+  onWorkdir?: (workdir: string) => void;
   /** Mining threads (default: 1 at difficulty 1, where a block costs one hash; every core above). */
   threads?: number;
   /** Extra environment for the daemon (e.g. the simulator's knobs). */

@@ -11,8 +11,8 @@ import { ask } from '../control/client.js';
 import type { ControlRoute } from '../control/routes.js';
 import { startControlServer, type ControlServer } from '../control/server.js';
 import { Pool, type PoolStats } from '../pool/pool.js';
-import { optionsKey, testnetPoolBounds } from '../pool/testnets.js';
-import { startTestnet, type Testnet, type TestnetOptions } from '../testnet/testnet.js';
+import { optionsKey, startPooled, testnetPoolBounds } from '../pool/testnets.js';
+import type { Testnet, TestnetOptions } from '../testnet/testnet.js';
 import { checkContext, contextOf, type SaltnetContext } from './context.js';
 
 interface Pooled {
@@ -49,8 +49,10 @@ export function mainPool(o: {
     if (pool) return pool;
     const cap = testnetPoolBounds({ spec: o.spec, base: o.options, log: o.log, ...(o.max ? { max: o.max } : {}) });
     return (pool = new Pool<TestnetOptions, Pooled>({
+      // startPooled: vitest's exit on Ctrl-C leaves no time for a clean stop (see global-setup.ts); the testnet's
+      // temporary folder goes on exit, even when the exit interrupts its start.
       start: async (opts) => {
-        const testnet = await startTestnet(opts);
+        const testnet = await startPooled(opts);
         try {
           return { testnet, control: await startControlServer(testnet, o.cacheDir) };
         } catch (err) {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { descendants } from '../../harness/process/procfs.js';
-import { isAlive } from '../../harness/process/registry.js';
+import { isAlive, listRuns, type RunRecord } from '../../harness/process/registry.js';
 import { cleanup, tempDir, waitFor } from '../helpers/sim.js';
 import { CLI } from '../cli/helpers.js';
 
@@ -122,6 +122,8 @@ it('SIGINT in a fresh-isolation run stops the testnets the pool started ahead to
   );
   const mine = descendants(proc.pid!).map((p) => p.pid);
   started.push(...mine);
+  const workdirs = runsOf(join(dir, 'state')).map((r) => r.workdir);
+  expect(workdirs.length).toBeGreaterThanOrEqual(3);
   proc.kill('SIGINT');
   const exited = await Promise.race([proc, new Promise<undefined>((r) => setTimeout(() => r(undefined), 15_000))]);
   expect(exited, 'saltnet run still running 15 s after SIGINT').toBeDefined();
@@ -130,4 +132,24 @@ it('SIGINT in a fresh-isolation run stops the testnets the pool started ahead to
     () => undefined,
   );
   expect(mine.filter((p) => isAlive(p))).toEqual([]);
+  // Their temporary folders too, the ones the pool was still starting included.
+  await waitFor(
+    'every workdir of the run to be gone',
+    async () => workdirs.every((d) => !existsSync(d)),
+    10_000,
+    50,
+  ).catch(() => undefined);
+  expect(workdirs.filter((d) => existsSync(d))).toEqual([]);
 }, 180_000);
+
+/** The run records in another state dir (listRuns reads SALTNET_STATE_DIR when called). */
+function runsOf(state: string): RunRecord[] {
+  const before = process.env.SALTNET_STATE_DIR;
+  process.env.SALTNET_STATE_DIR = state;
+  try {
+    return listRuns();
+  } finally {
+    if (before === undefined) delete process.env.SALTNET_STATE_DIR;
+    else process.env.SALTNET_STATE_DIR = before;
+  }
+}

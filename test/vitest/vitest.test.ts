@@ -236,12 +236,14 @@ it('mines on a testnet of its own (file ${n})', async () => {
 });
 `;
 
+// It holds a testnet of the pool too (and the pool starts the next one ahead): those go with the run as well.
 const HELD = `import { inject, it } from 'vitest';
-import { freshWallet } from 'saltnet/vitest';
+import { acquireTestnet, freshWallet } from 'saltnet/vitest';
 
-it('holds a fresh wallet until the run is interrupted', async () => {
+it('holds a fresh wallet and a testnet of its own until the run is interrupted', async () => {
+  const own = await acquireTestnet(inject('saltnet'));
   const w = await freshWallet(inject('saltnet'), { name: 'held' });
-  console.log(\`HELD \${w.pid}\`);
+  console.log(\`HELD \${w.pid} \${own.context.runId}\`);
   await new Promise(() => undefined);
 }, 600_000);
 `;
@@ -347,6 +349,8 @@ describe('an interrupted vitest run leaves nothing', () => {
     expect(r.runs.flatMap((x) => x.processes.map((p) => p.name))).toEqual(
       expect.arrayContaining(['daemon', 'wallet-rpc-held']),
     );
+    // The pool's testnet the file held was seen running, and goes with the rest.
+    expect(r.runs.map((x) => x.runId)).toContain(r.output.match(/HELD \d+ (\S+)/)?.[1]);
     await nothingLeft(r.runs);
   }, 300_000);
 
