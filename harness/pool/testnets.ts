@@ -41,7 +41,8 @@ export function poolCapacity(m: {
 }): Capacity {
   const byMemory = Math.max(1, Math.floor((m.freeBytes * 0.8) / m.perTestnet));
   const byCores = Math.max(2, m.cores);
-  const capacity = m.max ?? Math.max(Math.min(byMemory, byCores), m.min ?? 1);
+  // Each worker of a run holds one: never fewer than the workers, whatever was asked for.
+  const capacity = Math.max(m.max ?? Math.min(byMemory, byCores), m.min ?? 1);
   const starting = Math.max(1, Math.min(capacity, Math.floor(m.cores / 2)));
   const gib = (b: number): string => (b / GiB).toFixed(1);
   return {
@@ -49,7 +50,7 @@ export function poolCapacity(m: {
     starting,
     why:
       m.max !== undefined
-        ? `${capacity} live (asked for), ${starting} starting at once`
+        ? `${capacity} live (asked for${capacity > m.max ? `: ${m.max}, raised to the workers` : ''}), ${starting} starting at once`
         : `${capacity} live (memory: ${byMemory} of ${gib(m.perTestnet)} GiB in 80% of ${gib(m.freeBytes)} GiB available; cores: ${byCores}${m.min && m.min > 1 ? `; workers: ${m.min}` : ''}), ${starting} starting at once`,
   };
 }

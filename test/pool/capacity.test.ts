@@ -1,0 +1,46 @@
+// The testnet pool's bounds (harness/pool/testnets.ts): memory, cores, what was asked for, the workers; and the memory
+// one testnet takes by backend and RandomX mode.
+import { describe, expect, it } from 'vitest';
+import { optionsKey, poolCapacity, testnetMemory } from '../../harness/pool/testnets.js';
+import { BACKENDS } from '../../harness/testnet/backends.js';
+
+const GiB = 2 ** 30;
+
+describe('poolCapacity', () => {
+  it('takes the lower of the memory and cores bounds, and at least two', () => {
+    expect(poolCapacity({ cores: 2, freeBytes: 20 * GiB, perTestnet: 0.2 * GiB }).capacity).toBe(2);
+    expect(poolCapacity({ cores: 16, freeBytes: 10 * GiB, perTestnet: 2.7 * GiB }).capacity).toBe(2);
+    expect(poolCapacity({ cores: 1, freeBytes: 20 * GiB, perTestnet: 0.2 * GiB }).capacity).toBe(2);
+  });
+
+  it('one where memory holds one only; one start at a time per two cores', () => {
+    const c = poolCapacity({ cores: 8, freeBytes: 3 * GiB, perTestnet: 2.7 * GiB });
+    expect([c.capacity, c.starting]).toEqual([1, 1]);
+    expect(poolCapacity({ cores: 8, freeBytes: 64 * GiB, perTestnet: 0.2 * GiB }).starting).toBe(4);
+  });
+
+  it('what was asked for, but never fewer than the workers', () => {
+    expect(poolCapacity({ cores: 2, freeBytes: 20 * GiB, perTestnet: 0.2 * GiB, max: 5 }).capacity).toBe(5);
+    const c = poolCapacity({ cores: 2, freeBytes: 20 * GiB, perTestnet: 0.2 * GiB, max: 1, min: 3 });
+    expect(c.capacity).toBe(3);
+    expect(c.why).toBe('3 live (asked for: 1, raised to the workers), 1 starting at once');
+    expect(poolCapacity({ cores: 2, freeBytes: 1 * GiB, perTestnet: 2.7 * GiB, min: 4 }).capacity).toBe(4);
+  });
+});
+
+describe('testnetMemory', () => {
+  it('a real daemon in full mode holds its dataset; light mode and the simulator do not', () => {
+    expect(testnetMemory(BACKENDS.salvium!, {}) / GiB).toBeCloseTo(2.7); // 500: full
+    expect(testnetMemory(BACKENDS.salvium!, { difficulty: 1 }) / GiB).toBeCloseTo(0.6);
+    expect(testnetMemory(BACKENDS.salvium!, { nodes: 2, randomx: 'light' }) / GiB).toBeCloseTo(0.9);
+    expect(testnetMemory(BACKENDS.sim!, { nodes: 2 }) / GiB).toBeCloseTo(0.3);
+  });
+});
+
+describe('optionsKey', () => {
+  it('is the same for the same options in any order, functions aside; bigints count', () => {
+    const log = (): void => undefined;
+    expect(optionsKey({ height: 10, backend: 'sim', log })).toBe(optionsKey({ backend: 'sim', height: 10 }));
+    expect(optionsKey({ unlocked: 1n })).not.toBe(optionsKey({ unlocked: 2n }));
+  });
+});
