@@ -145,7 +145,6 @@ export class Pool<O, T> {
   private lease(e: Entry<O, T>, t0: number, from: Lease<T>['from']): Lease<T> {
     e.state = 'leased';
     let released: Promise<void> | undefined;
-    this.pump(); // a ready one was taken: nothing changes in the bounds, but a queued start may now fit
     return {
       item: e.item as T,
       waitedMs: Date.now() - t0,

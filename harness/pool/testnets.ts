@@ -103,14 +103,19 @@ export interface TestnetPoolOptions {
   /** At least this many live, whatever memory and cores say (the workers of a run, each with one). */
   min?: number;
   log?: (line: string) => void;
-  /** How one starts (default startTestnet) and stops (default t.stop()). */
-  start?: (o: TestnetOptions) => Promise<Testnet>;
 }
 
 export type TestnetPool = Pool<TestnetOptions, Testnet>;
 
-/** The bounds of a pool of these testnets on this machine (logged). */
-export function testnetPoolBounds(p: Omit<TestnetPoolOptions, 'start'>): Capacity {
+/**
+ * A pool of things keyed by testnet options (a testnet, or a testnet with what the caller starts beside it), bounded
+ * by this machine's memory and cores (logged).
+ */
+export function createBoundedPool<T>(
+  p: TestnetPoolOptions,
+  start: (o: TestnetOptions) => Promise<T>,
+  stop: (item: T) => Promise<void>,
+): Pool<TestnetOptions, T> {
   const cap = poolCapacity({
     cores: availableParallelism(),
     freeBytes: freemem(),
@@ -119,19 +124,18 @@ export function testnetPoolBounds(p: Omit<TestnetPoolOptions, 'start'>): Capacit
     ...(p.min !== undefined ? { min: p.min } : {}),
   });
   p.log?.(`saltnet: testnet pool: ${cap.why}`);
-  return cap;
-}
-
-/** A pool of testnets bounded by this machine's memory and cores. */
-export function createTestnetPool(p: TestnetPoolOptions): TestnetPool {
-  const cap = testnetPoolBounds(p);
-  const def: PoolDefinition<TestnetOptions, Testnet> = {
-    start: p.start ?? startPooled,
-    stop: (t) => t.stop(),
+  const def: PoolDefinition<TestnetOptions, T> = {
+    start,
+    stop,
     key: optionsKey,
     capacity: cap.capacity,
     starting: cap.starting,
     ...(p.log ? { log: p.log } : {}),
   };
   return new Pool(def);
+}
+
+/** A pool of testnets (started with startPooled) bounded by this machine's memory and cores. */
+export function createTestnetPool(p: TestnetPoolOptions): TestnetPool {
+  return createBoundedPool(p, startPooled, (t) => t.stop());
 }

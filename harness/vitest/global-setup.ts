@@ -88,13 +88,14 @@ export function saltnetGlobalSetup(
     // The workers ask this process for what only the testnet's owner does: automine and the faucet.
     const cacheDir = t.snapshot.cacheDir ?? resolveCacheDir(opts.cacheDir ? { cacheDir: opts.cacheDir } : {});
     // Testnets of a file's own (useTestnet): the same options, each in a fresh temporary folder.
+    const poolMax = options.pool ?? cfg.values.run.pool;
     const pool = mainPool({
       options: { ...opts, workdir: undefined, backend: t.backend.spec.name, cacheDir },
       cacheDir,
       timeoutFactor: opts.timeoutFactor ?? 1,
       log,
       spec: t.backend.spec,
-      ...((options.pool ?? cfg.values.run.pool) ? { max: options.pool ?? cfg.values.run.pool } : {}),
+      ...(poolMax ? { max: poolMax } : {}),
     });
     const control = await startControlServer(t, cacheDir, pool.routes);
     const ctx = contextOf(t, opts.timeoutFactor ?? 1, control.info);

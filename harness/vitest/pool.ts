@@ -11,7 +11,7 @@ import { ask } from '../control/client.js';
 import type { ControlRoute } from '../control/routes.js';
 import { startControlServer, type ControlServer } from '../control/server.js';
 import { Pool, type PoolStats } from '../pool/pool.js';
-import { optionsKey, startPooled, testnetPoolBounds } from '../pool/testnets.js';
+import { createBoundedPool, startPooled } from '../pool/testnets.js';
 import type { Testnet, TestnetOptions } from '../testnet/testnet.js';
 import { checkContext, contextOf, type SaltnetContext } from './context.js';
 
@@ -47,28 +47,23 @@ export function mainPool(o: {
   const leases = new Map<string, () => Promise<void>>();
   const poolOf = (): Pool<TestnetOptions, Pooled> => {
     if (pool) return pool;
-    const cap = testnetPoolBounds({ spec: o.spec, base: o.options, log: o.log, ...(o.max ? { max: o.max } : {}) });
-    return (pool = new Pool<TestnetOptions, Pooled>({
-      // startPooled: vitest's exit on Ctrl-C leaves no time for a clean stop (see global-setup.ts); the testnet's
-      // temporary folder goes on exit, even when the exit interrupts its start.
-      start: async (opts) => {
-        const testnet = await startPooled(opts);
-        try {
-          return { testnet, control: await startControlServer(testnet, o.cacheDir) };
-        } catch (err) {
-          await testnet.stop().catch(() => undefined);
-          throw err;
-        }
-      },
-      stop: async (p) => {
-        await p.control.close();
-        await p.testnet.stop();
-      },
-      key: optionsKey,
-      capacity: cap.capacity,
-      starting: cap.starting,
-      log: o.log,
-    }));
+    const bounds = { spec: o.spec, base: o.options, log: o.log, ...(o.max ? { max: o.max } : {}) };
+    // startPooled: vitest's exit on Ctrl-C leaves no time for a clean stop (see global-setup.ts); the testnet's
+    // temporary folder goes on exit, even when the exit interrupts its start.
+    const start = async (opts: TestnetOptions): Promise<Pooled> => {
+      const testnet = await startPooled(opts);
+      try {
+        return { testnet, control: await startControlServer(testnet, o.cacheDir) };
+      } catch (err) {
+        await testnet.stop().catch(() => undefined);
+        throw err;
+      }
+    };
+    const stop = async (p: Pooled): Promise<void> => {
+      await p.control.close();
+      await p.testnet.stop();
+    };
+    return (pool = createBoundedPool(bounds, start, stop));
   };
   const acquire: ControlRoute = {
     busy: 'handing out a testnet of the pool',

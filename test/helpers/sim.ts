@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { execa, type ResultPromise } from 'execa';
 import { freePorts } from '../../harness/process/ports.js';
+import { listRuns, type RunRecord } from '../../harness/process/registry.js';
 
 import { SIM_BIN_DIR } from '../../harness/sim/index.js';
 
@@ -296,4 +297,18 @@ export async function mineAcrossCarrot(
 
 export function cleanup(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * listRuns() of another state dir (it reads SALTNET_STATE_DIR when called; synchronous, so nothing else sees the swap).
+ */
+export function runsIn(dir: string): RunRecord[] {
+  const before = process.env.SALTNET_STATE_DIR;
+  process.env.SALTNET_STATE_DIR = dir;
+  try {
+    return listRuns();
+  } finally {
+    if (before === undefined) delete process.env.SALTNET_STATE_DIR;
+    else process.env.SALTNET_STATE_DIR = before;
+  }
 }

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { descendants } from '../../harness/process/procfs.js';
-import { isAlive, listRuns, type RunRecord } from '../../harness/process/registry.js';
-import { cleanup, tempDir, waitFor } from '../helpers/sim.js';
+import { isAlive } from '../../harness/process/registry.js';
+import { cleanup, runsIn, tempDir, waitFor } from '../helpers/sim.js';
 import { CLI } from '../cli/helpers.js';
 
 const HOSTILE = `name: hostile wait
@@ -36,6 +36,18 @@ afterAll(() => {
   cleanup(dir);
 });
 
+/** `saltnet run <args>` in the test's folder, on its own state dir; killed in afterAll if a test leaves it. */
+function runCli(args: string[]): ResultPromise {
+  const proc = execa(process.execPath, [CLI, 'run', ...args], {
+    cwd: dir,
+    env: { SALTNET_SIM_HASHRATE: '250000', SALTNET_STATE_DIR: join(dir, 'state'), CI: '1' },
+    reject: false,
+    all: true,
+  });
+  procs.push(proc);
+  return proc;
+}
+
 /** How many times the scenario's transcript shows the wait's call. */
 function tries(art: string): number {
   if (!existsSync(art)) return 0;
@@ -59,13 +71,7 @@ it.each([
   '%s mid-step ends the run within seconds and leaves no process behind',
   async (signal, code) => {
     const art = join(dir, `artifacts-${signal}`);
-    const proc = execa(process.execPath, [CLI, 'run', 'hostile.yaml', '--backend', 'sim', '--artifacts', art], {
-      cwd: dir,
-      env: { SALTNET_SIM_HASHRATE: '250000', SALTNET_STATE_DIR: join(dir, 'state'), CI: '1' },
-      reject: false,
-      all: true,
-    });
-    procs.push(proc);
+    const proc = runCli(['hostile.yaml', '--backend', 'sim', '--artifacts', art]);
     // The wait has asked at least once, and is now in its step.
     await waitFor('the wait step to run', async () => tries(art) >= 1, 120_000, 100);
     await new Promise((r) => setTimeout(r, 1000));
@@ -101,17 +107,7 @@ it('SIGINT in a fresh-isolation run stops the testnets the pool started ahead to
     writeFileSync(join(dir, `hostile-${n}.yaml`), HOSTILE.replace('hostile wait', `hostile ${n}`));
   const art = join(dir, 'artifacts-pool');
   const files = ['hostile-1.yaml', 'hostile-2.yaml', 'hostile-3.yaml'];
-  const proc = execa(
-    process.execPath,
-    [CLI, 'run', ...files, '--backend', 'sim', '--isolation', 'fresh', '--pool', '3', '--artifacts', art],
-    {
-      cwd: dir,
-      env: { SALTNET_SIM_HASHRATE: '250000', SALTNET_STATE_DIR: join(dir, 'state'), CI: '1' },
-      reject: false,
-      all: true,
-    },
-  );
-  procs.push(proc);
+  const proc = runCli([...files, '--backend', 'sim', '--isolation', 'fresh', '--pool', '3', '--artifacts', art]);
   // The first scenario is in its step, and the pool has started the next ones' testnets beside it.
   await waitFor('the wait step to run', async () => tries(art) >= 1, 120_000, 100);
   await waitFor(
@@ -122,7 +118,7 @@ it('SIGINT in a fresh-isolation run stops the testnets the pool started ahead to
   );
   const mine = descendants(proc.pid!).map((p) => p.pid);
   started.push(...mine);
-  const workdirs = runsOf(join(dir, 'state')).map((r) => r.workdir);
+  const workdirs = runsIn(join(dir, 'state')).map((r) => r.workdir);
   expect(workdirs.length).toBeGreaterThanOrEqual(3);
   proc.kill('SIGINT');
   const exited = await Promise.race([proc, new Promise<undefined>((r) => setTimeout(() => r(undefined), 15_000))]);
@@ -141,15 +137,3 @@ it('SIGINT in a fresh-isolation run stops the testnets the pool started ahead to
   ).catch(() => undefined);
   expect(workdirs.filter((d) => existsSync(d))).toEqual([]);
 }, 180_000);
-
-/** The run records in another state dir (listRuns reads SALTNET_STATE_DIR when called). */
-function runsOf(state: string): RunRecord[] {
-  const before = process.env.SALTNET_STATE_DIR;
-  process.env.SALTNET_STATE_DIR = state;
-  try {
-    return listRuns();
-  } finally {
-    if (before === undefined) delete process.env.SALTNET_STATE_DIR;
-    else process.env.SALTNET_STATE_DIR = before;
-  }
-}

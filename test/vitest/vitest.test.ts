@@ -23,8 +23,8 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasProcfs } from '../../harness/process/procfs.js';
-import { isAlive, listRuns, type RunRecord } from '../../harness/process/registry.js';
-import { cleanup, tempDir } from '../helpers/sim.js';
+import { isAlive, type RunRecord } from '../../harness/process/registry.js';
+import { cleanup, runsIn, tempDir } from '../helpers/sim.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const VITEST = join(ROOT, 'node_modules/vitest/vitest.mjs');
@@ -51,20 +51,6 @@ afterAll(() => {
 async function until(cond: () => boolean, ms: number): Promise<void> {
   const end = Date.now() + ms;
   while (!cond() && Date.now() < end) await sleep(50);
-}
-
-/**
- * listRuns() of another state dir (it reads SALTNET_STATE_DIR when called; synchronous, so nothing else sees the swap).
- */
-function runsIn(dir: string): RunRecord[] {
-  const before = process.env.SALTNET_STATE_DIR;
-  process.env.SALTNET_STATE_DIR = dir;
-  try {
-    return listRuns();
-  } finally {
-    if (before === undefined) delete process.env.SALTNET_STATE_DIR;
-    else process.env.SALTNET_STATE_DIR = before;
-  }
 }
 
 /** Pids of live processes whose environment holds `entry` (Linux: /proc/<pid>/environ). */
