@@ -10,9 +10,10 @@ import type { Testnet } from '../testnet/types.js';
 import { explorer } from '../ui/explorer.js';
 
 export interface ControlRoute {
-  /** What the testnet is doing while it runs, for a request refused meanwhile ("busy saving a snapshot"). */
-  busy: string;
-  /** Answered at once even while another request runs (it neither stops programs nor mines itself). */
+  /**
+   * Answered at once even while another request runs (it neither stops programs nor mines itself). The others are
+   * served one at a time, in the order they came (server.ts).
+   */
   concurrent?: true;
   run(t: Testnet, body: unknown, env: { cacheDir: string }): Promise<unknown>;
 }
@@ -111,7 +112,6 @@ function linkOf(body: unknown): LinkBody {
 }
 export const CONTROL_ROUTES: Record<string, ControlRoute> = {
   '/snapshot': {
-    busy: 'saving a snapshot',
     async run(t, body, { cacheDir }): Promise<SaveAnswer> {
       const key = field(body, 'key');
       if (typeof key !== 'string' || !key) throw new Error('no key');
@@ -120,7 +120,6 @@ export const CONTROL_ROUTES: Record<string, ControlRoute> = {
     },
   },
   '/mine': {
-    busy: 'mining',
     async run(t, body): Promise<MineAnswer> {
       const to = field(body, 'to');
       const blocks = field(body, 'blocks');
@@ -141,7 +140,6 @@ export const CONTROL_ROUTES: Record<string, ControlRoute> = {
     },
   },
   '/automine': {
-    busy: 'switching automine',
     concurrent: true,
     run(t, body): Promise<AutomineAnswer> {
       const change = field(body, 'change') as AutomineChange | undefined;
@@ -149,7 +147,6 @@ export const CONTROL_ROUTES: Record<string, ControlRoute> = {
     },
   },
   '/ui': {
-    busy: 'starting the explorer',
     concurrent: true,
     async run(t, body): Promise<UiAnswer> {
       const port = field(body, 'port');
@@ -159,7 +156,6 @@ export const CONTROL_ROUTES: Record<string, ControlRoute> = {
     },
   },
   '/fund': {
-    busy: 'funding',
     async run(t, body): Promise<FundAnswer> {
       const address = field(body, 'address');
       const amount = field(body, 'amount');
@@ -172,21 +168,18 @@ export const CONTROL_ROUTES: Record<string, ControlRoute> = {
     },
   },
   '/partition': {
-    busy: 'partitioning the nodes',
     async run(t, body): Promise<NetworkAnswer> {
       await t.partition(groupsOf(body));
       return network(t);
     },
   },
   '/heal': {
-    busy: 'healing the links',
     async run(t): Promise<NetworkAnswer> {
       await t.heal();
       return network(t);
     },
   },
   '/link': {
-    busy: 'changing a link',
     async run(t, body): Promise<NetworkAnswer> {
       const { a, b, ...state } = linkOf(body);
       await t.setLink(a, b, state);
@@ -194,7 +187,6 @@ export const CONTROL_ROUTES: Record<string, ControlRoute> = {
     },
   },
   '/sync': {
-    busy: 'syncing the nodes and wallets',
     async run(t): Promise<NetworkAnswer> {
       await t.sync();
       return network(t);

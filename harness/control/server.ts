@@ -2,8 +2,9 @@
 // the testnet to do what only it can do safely — save the state with its processes stopped
 // (`saltnet snapshot save`), mine and then sync every wallet it owns (`saltnet mine`). Bound to
 // 127.0.0.1 on a free port, with a bearer token kept in a 0600 file of the workdir; the run record
-// says where. One operation runs at a time; a request whose body never arrives in full (a client
-// that stops sending, or disconnects) is dropped without holding anything.
+// says where. Operations run one at a time, in the order they came (a later one waits); a request
+// whose body never arrives in full (a client that stops sending, or disconnects) is dropped without
+// holding anything.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -109,17 +110,28 @@ export async function startControlServer(
   const token = randomBytes(24).toString('hex');
   const tokenFile = join(t.workdir, '.control-token');
   writeFileSync(tokenFile, token, { mode: 0o600 });
-  let running: string | undefined;
+  // Requests that change the testnet are served one at a time, in the order they came: a later one waits for the
+  // work before it, including work whose answer already went out because a program stopped answering (it goes on
+  // until it has really ended).
+  let tail: Promise<void> = Promise.resolve();
   let answered: Promise<unknown> = Promise.resolve();
+  const refuseIfSilent = (): void => {
+    const silent = t.unresponsive();
+    if (silent.length) throw new HttpError(503, `the testnet does not answer: ${silent.join('; ')}`);
+  };
   const handle = async (route: ControlRoute, req: IncomingMessage): Promise<unknown> => {
     const body = await readBody(req);
     if (route.concurrent) return route.run(t, body, { cacheDir });
-    if (running) throw new HttpError(409, `the testnet is busy ${running}; try again when it is done`);
-    const silent = t.unresponsive();
-    if (silent.length) throw new HttpError(503, `the testnet does not answer: ${silent.join('; ')}`);
-    running = route.busy;
-    // Busy until the work has really ended, even when the answer goes out before (a program stopped answering).
-    const work = route.run(t, body, { cacheDir }).finally(() => (running = undefined));
+    refuseIfSilent();
+    const before = tail;
+    let done!: () => void;
+    tail = new Promise<void>((ok) => (done = ok));
+    const work = (async () => {
+      await before;
+      if (req.socket.destroyed) throw new HttpError(400, 'the client went away');
+      refuseIfSilent();
+      return route.run(t, body, { cacheDir });
+    })().finally(() => done());
     return untilSilent(t, work);
   };
   const server: Server = createServer((req, res) => {

@@ -134,7 +134,8 @@ export class Program<H extends Instance> {
           : `its graceful stop failed (${err instanceof Error ? err.message.split('\n')[0] : String(err)})`;
       });
     watch?.stop();
-    if (!h?.proc.running) return undefined;
+    // Gone already: clean unless its graceful part failed (it died during it).
+    if (!h?.proc.running) return problem;
     const exit = await h.proc.stop(silent ? { graceMs: 0 } : undefined);
     if (!problem && exit.signal === 'SIGKILL') problem = 'it did not stop in time: killed';
     this.emit({

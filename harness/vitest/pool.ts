@@ -66,7 +66,6 @@ export function mainPool(o: {
     return (pool = createBoundedPool(bounds, start, stop));
   };
   const acquire: ControlRoute = {
-    busy: 'handing out a testnet of the pool',
     concurrent: true,
     run: async (): Promise<AcquireAnswer> => {
       const p = poolOf();
@@ -85,7 +84,6 @@ export function mainPool(o: {
     },
   };
   const release: ControlRoute = {
-    busy: 'stopping a testnet of the pool',
     concurrent: true,
     run: async (_t, body) => {
       const id = String((body as { lease?: unknown }).lease);

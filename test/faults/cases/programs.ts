@@ -35,6 +35,22 @@ const logSays = (workdir: string, log: string, re: RegExp) => (): true | undefin
   }
 };
 
+/**
+ * A line of the log written from now on: a predicate true once `re` matches more often than it does now (the log may
+ * hold such lines already, as the wallet RPC's does its `store` when `up` built the chain state and saved it).
+ */
+function logSaysAgain(workdir: string, log: string, re: RegExp): () => true | undefined {
+  const count = (): number => {
+    try {
+      return readFileSync(join(workdir, 'logs', log), 'utf8').match(new RegExp(re.source, 'g'))?.length ?? 0;
+    } catch {
+      return 0;
+    }
+  };
+  const before = count();
+  return () => (count() > before ? true : undefined);
+}
+
 const scenario = (ctx: FaultContext, steps: string): string =>
   put(join(ctx.dir, 's.yaml'), `name: fault\nrequires: { height: 30 }\nsteps:\n${steps}`);
 
@@ -171,8 +187,9 @@ export const FREEZE_CASES: FaultCase[] = [
     async run(ctx) {
       const u = await ctx.up([], { env: { SALTNET_SIM_TEST_STALL: 'store:3000' } });
       const file = join(ctx.dir, 'k3.tar.gz');
+      const stored = logSaysAgain(u.ready.workdir, 'wallet-rpc.log', /TEST stall store/);
       const save = ctx.cli(['snapshot', 'save', file], { timeoutMs: 45_000 });
-      await until('the store under way', logSays(u.ready.workdir, 'wallet-rpc.log', /TEST stall store/), 45_000);
+      await until('the store under way', stored, 45_000);
       const pid = ctx.pid('wallet-rpc');
       signal(pid, 'SIGSTOP');
       const s = await save.finally(() => signal(pid, 'SIGCONT'));
@@ -181,6 +198,9 @@ export const FREEZE_CASES: FaultCase[] = [
         new RegExp(`wallet-rpc \\(pid ${pid}\\) is not answering|wallet-rpc: it stopped answering`),
       );
       expect(existsSync(file)).toBe(false);
+      // The save goes on after its answer: it kills the frozen wallet RPC (no longer marked unresponsive then), and
+      // starts the programs again. A mine request meanwhile waits for it (it is not refused as busy).
+      await u.waitEvent((e) => e.event === 'stopped' && e.program === 'wallet-rpc');
       await stillWhole(ctx, u.ready.height);
     },
   },
@@ -259,8 +279,9 @@ export const KILL_CASES: FaultCase[] = [
     async run(ctx) {
       const u = await ctx.up([], { env: { SALTNET_SIM_TEST_STALL: 'store:3000' } });
       const file = join(ctx.dir, 'k3.tar.gz');
+      const stored = logSaysAgain(u.ready.workdir, 'wallet-rpc.log', /TEST stall store/);
       const save = ctx.cli(['snapshot', 'save', file], { timeoutMs: 45_000 });
-      await until('the store under way', logSays(u.ready.workdir, 'wallet-rpc.log', /TEST stall store/), 45_000);
+      await until('the store under way', stored, 45_000);
       signal(ctx.pid('wallet-rpc'), 'SIGKILL');
       const s = await save;
       expect(s.code, s.out).toBe(1);
