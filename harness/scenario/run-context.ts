@@ -4,6 +4,7 @@
 import pMap, { pMapSkip } from 'p-map';
 import type { BackendSpec } from '../testnet/backends.js';
 import { fundFromWallet } from '../testnet/funding.js';
+import { fundWallet } from '../testnet/mining.js';
 import type { Testnet, TestnetOptions, WalletHandle } from '../testnet/testnet.js';
 import type { RunnerOptions } from './runner.js';
 import type { Scenario, ScenarioResult } from './types.js';
@@ -41,6 +42,23 @@ export async function fund(
     amount,
     threads: t.mining.threads,
     ...(asset ? { asset } : {}),
+  });
+}
+
+/** Wait until `to` holds `amount` of `asset` unlocked (funded ahead: mining only if it does not yet). */
+export async function waitUnlocked(
+  t: Testnet,
+  to: WalletHandle,
+  asset: string | undefined,
+  amount: bigint,
+): Promise<void> {
+  await fundWallet(t.daemon.client, to.client, {
+    spec: t.backend.spec,
+    addresses: t.miner.addresses,
+    timeoutMs: 600_000,
+    amount,
+    ...(asset ? { asset } : {}),
+    threads: t.mining.threads,
   });
 }
 

@@ -12,7 +12,8 @@ import { interruptionMessage, messageOf, retryOnce } from './infra.js';
 import { loadScenario } from './parse.js';
 import { chainOf, fundingBucket, ownFunds, requiredFunds, requiredHeight, skipReason } from './needs.js';
 import { endedEarly, runOne, type Prepared } from './run-one.js';
-import { fund, workerPool, type RunContext } from './run-context.js';
+import { fund, waitUnlocked, workerPool, type RunContext } from './run-context.js';
+import { aheadPayments, fundAhead } from './fund-ahead.js';
 import { prepareFresh, runFresh } from './run-fresh.js';
 import { isUnsuccessful, ScenarioError, type Scenario, type ScenarioResult, type StepResult } from './types.js';
 
@@ -189,14 +190,25 @@ function notRun(scenarios: Scenario[], ran: ScenarioResult[], o: RunnerOptions):
     }));
 }
 
+/** A worker's testnet, and the wallets funded on it ahead of their scenarios (fund-ahead.ts). */
+interface SharedTestnet {
+  t: Testnet;
+  ahead: ReadonlySet<string>;
+}
+
 /**
- * A scenario's wallets on a shared testnet (named `<prefix>-<wallet>`), funded from the testnet's main wallet; they
- * go with the scenario (`release`).
+ * A scenario's wallets on a shared testnet (named `<prefix>-<wallet>`), funded from the testnet's main wallet (or
+ * ahead: then only opened, and their funds checked); they go with the scenario (`release`).
  */
-async function prepareShared(t: Testnet, s: Scenario, prefix: string, spec: BackendSpec): Promise<Prepared> {
+async function prepareShared(shared: SharedTestnet, s: Scenario, prefix: string, spec: BackendSpec): Promise<Prepared> {
+  const { t, ahead } = shared;
   const funder = t.wallets().get('main')!;
   const asset = spec.fundAsset;
   const wallets = new Map<string, WalletHandle>();
+  const pay = (w: WalletHandle, a: string, amount: bigint): Promise<void> =>
+    ahead.has(w.name)
+      ? waitUnlocked(t, w, asset ? a : undefined, amount)
+      : fund(t, funder, w, asset ? a : undefined, amount);
   // The scenario's wallets go with it: their wallet RPCs would otherwise keep running (each
   // real one ~300 MB, scanning every block) and be stopped and started by every checkpoint.
   const release = async (): Promise<void> => {
@@ -211,10 +223,9 @@ async function prepareShared(t: Testnet, s: Scenario, prefix: string, spec: Back
       );
     wallets.set('main', await t.addWallet(`${prefix}-main`));
     for (const d of s.wallets) wallets.set(d.name, await t.addWallet(`${prefix}-${d.name}`, { ...d }));
-    for (const [a, amt] of ownFunds(s, spec)) await fund(t, funder, wallets.get('main')!, asset ? a : undefined, amt);
+    for (const [a, amt] of ownFunds(s, spec)) await pay(wallets.get('main')!, a, amt);
     for (const d of s.wallets)
-      for (const [a, amt] of Object.entries(d.unlocked ?? {}))
-        await fund(t, funder, wallets.get(d.name)!, asset ? a : undefined, amt);
+      for (const [a, amt] of Object.entries(d.unlocked ?? {})) await pay(wallets.get(d.name)!, a, amt);
   } catch (err) {
     await release();
     throw err;
@@ -242,22 +253,36 @@ async function runShared(scenarios: Scenario[], c: RunContext): Promise<Scenario
   const height = Math.max(suite?.height ?? 1, ...runnable.map((s) => requiredHeight(s, spec)));
   const asset = spec.fundAsset;
   const workers = given ? 1 : Math.max(1, Math.min(o.workers, runnable.length));
-  // Each worker's funder must cover the scenarios it may get: at most all but (workers - 1) of them.
-  const needs = runnable
+  // Each worker's testnet funds the wallets of every scenario it may get, ahead (fund-ahead.ts): its main wallet must
+  // cover them all.
+  const total = runnable
     .map((s) =>
       [...requiredFunds(s, spec)].reduce((sum, [a, v]) => (a === (asset ?? a) ? sum + v + spec.feeMargin : sum), 0n),
     )
-    .sort((a, b) => (a < b ? 1 : -1));
-  const perWorker = needs.slice(0, runnable.length - workers + 1).reduce((a, b) => a + b, 0n);
-  const unlocked = fundingBucket(suite && suite.unlocked > perWorker ? suite.unlocked : perWorker, spec);
+    .reduce((a, b) => a + b, 0n);
+  const unlocked = fundingBucket(suite && suite.unlocked > total ? suite.unlocked : total, spec);
+  const name = (k: number, w: number): string => `w${w + 1}s${k + 1}`;
   // A chain per worker, started when the worker takes its first scenario.
-  const chains: Promise<Testnet>[] = [];
-  const testnetOf = (w: number): Promise<Testnet> => {
+  const chains: Promise<SharedTestnet>[] = [];
+  const testnetOf = (w: number): Promise<SharedTestnet> => {
     const known = chains[w];
     if (known) return known;
     const started = given
-      ? given.daemon.client.height().then(async (h) => (h < height && (await given.mine({ to: height })), given))
-      : retryOnce(() => startTestnet({ ...c.base, height, unlocked }), 'building the shared testnet', o.log, o.signal);
+      ? given.daemon.client
+          .height()
+          .then(async (h) => (h < height && (await given.mine({ to: height })), { t: given, ahead: new Set<string>() }))
+      : retryOnce(
+          () => startTestnet({ ...c.base, height, unlocked }),
+          'building the shared testnet',
+          o.log,
+          o.signal,
+        ).then(async (t) => {
+          const pays = aheadPayments(
+            runnable.map((s, k) => ({ s, prefix: name(k, w) })),
+            spec,
+          );
+          return { t, ahead: await fundAhead(t, pays, o.log) };
+        });
     started.catch(() => undefined); // awaited by each scenario of the worker, which reports it
     return (chains[w] = started);
   };
@@ -269,7 +294,7 @@ async function runShared(scenarios: Scenario[], c: RunContext): Promise<Scenario
         // A scenario of several nodes partitions and reorganises its chain: it gets a testnet of its own.
         if (s.nodes > 1 && !given) return c.record(await runOne(s, () => prepareFresh(s, spec, c), o, spec.name));
         const tn = testnetOf(w);
-        const prepare = async (): Promise<Prepared> => prepareShared(await tn, s, `w${w + 1}s${k + 1}`, spec);
+        const prepare = async (): Promise<Prepared> => prepareShared(await tn, s, name(k, w), spec);
         return c.record(await runOne(s, prepare, o, spec.name));
       },
       c.stop,
@@ -279,7 +304,7 @@ async function runShared(scenarios: Scenario[], c: RunContext): Promise<Scenario
     if (!given)
       for (const t of chains)
         await t?.then(
-          (x) => x.stop(),
+          (x) => x.t.stop(),
           () => undefined,
         );
   }

@@ -163,8 +163,26 @@ export interface FundFromWalletOptions {
  * harness/vitest): two transfers at once may pick the same inputs, and two miners stop each other.
  */
 export async function fundFromWallet(o: FundFromWalletOptions): Promise<void> {
+  await sendFunding({ ...o, to: o.to.addresses });
+  await fundWallet(o.daemon, o.to.client, {
+    spec: o.spec,
+    addresses: o.minerAddresses,
+    timeoutMs: o.timeoutMs ?? 600_000,
+    amount: o.amount,
+    ...(o.asset ? { asset: o.asset } : {}),
+    ...(o.threads ? { threads: o.threads } : {}),
+  });
+}
+
+/**
+ * The transfer of a funding alone (FUNDING_OUTPUTS outputs to the address `to` has at this height), without waiting
+ * for it: for wallets funded together, whose outputs then unlock together.
+ */
+export async function sendFunding(
+  o: Pick<FundFromWalletOptions, 'daemon' | 'spec' | 'from' | 'asset' | 'amount'> & { to: MiningAddresses },
+): Promise<void> {
   const height = await o.daemon.height();
-  const address = addressAt(o.spec, o.to.addresses, height);
+  const address = addressAt(o.spec, o.to, height);
   const part = o.amount / FUNDING_OUTPUTS + 1n;
   const destinations = Array.from({ length: Number(FUNDING_OUTPUTS) }, () => ({
     address,
@@ -178,12 +196,4 @@ export async function fundFromWallet(o: FundFromWalletOptions): Promise<void> {
     'transfer',
     o.asset ? { destinations, source_asset: o.asset, dest_asset: o.asset, tx_type: 3 } : { destinations },
   );
-  await fundWallet(o.daemon, o.to.client, {
-    spec: o.spec,
-    addresses: o.minerAddresses,
-    timeoutMs: o.timeoutMs ?? 600_000,
-    amount: o.amount,
-    ...(o.asset ? { asset: o.asset } : {}),
-    ...(o.threads ? { threads: o.threads } : {}),
-  });
 }

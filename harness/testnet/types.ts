@@ -185,6 +185,11 @@ export interface Testnet {
    */
   fund(req: FundRequest): Promise<FundResult>;
   addWallet(name: string, o?: AddWalletOptions): Promise<WalletHandle>;
+  /**
+   * Create wallets on n0 without leaving them running (one wallet RPC creates them all): their addresses by name.
+   * `addWallet(name)` opens one later. For wallets funded ahead, before they are needed.
+   */
+  createWallets(names: string[]): Promise<Map<string, MiningAddresses>>;
   /** Every wallet by name, `main` first. */
   wallets(): Map<string, WalletHandle>;
   /** Stop an added wallet's RPC for good (the wallet is stored; its files stay) and forget it. */

@@ -1,0 +1,92 @@
+// Funding ahead (shared isolation). The wallets of every scenario a worker's testnet may run are created and paid as
+// soon as the testnet is up: a transfer each, then one wait of about ten blocks for them all. Before, each wallet got
+// its transfer and its own wait of about eleven blocks as its scenario started; at the default difficulty those
+// blocks were most of a short scenario's time. A scenario now opens its wallets (addWallet opens a wallet whose files
+// are there), finds its funds unlocked, and starts. The payments are the same as before (FUNDING_OUTPUTS outputs,
+// the same amounts), so every balance a scenario sees is too; only their heights are earlier.
+// What cannot be paid ahead (an asset other than the funding one, a payment that failed) is paid as the scenario
+// starts, as before.
+import type { BackendSpec } from '../testnet/backends.js';
+import { sendFunding } from '../testnet/funding.js';
+import type { Testnet } from '../testnet/types.js';
+import { messageOf } from './infra.js';
+import { ownFunds } from './needs.js';
+import type { Scenario } from './types.js';
+
+export interface AheadPayment {
+  /** The wallet's name on the testnet: `<prefix>-<wallet>`, as prepareShared names it. */
+  wallet: string;
+  asset: string | undefined;
+  amount: bigint;
+}
+
+/** What to pay ahead for these scenarios (each with the prefix its wallets get): one payment per funded wallet. */
+export function aheadPayments(items: { s: Scenario; prefix: string }[], spec: BackendSpec): AheadPayment[] {
+  const asset = spec.fundAsset;
+  return items.flatMap(({ s, prefix }) => {
+    // A scenario of several nodes gets a testnet of its own.
+    if (s.nodes > 1) return [];
+    const pays = [
+      ...[...ownFunds(s, spec)].map(([a, amount]) => ({ wallet: `${prefix}-main`, a, amount })),
+      ...s.wallets.flatMap((d) =>
+        Object.entries(d.unlocked ?? {}).map(([a, amount]) => ({ wallet: `${prefix}-${d.name}`, a, amount })),
+      ),
+    ].filter((p) => p.amount > 0n);
+    const names = pays.map((p) => p.wallet);
+    // Only a wallet paid once, in the funding asset: any other scenario is paid as it starts.
+    if (pays.some((p) => asset !== undefined && p.a !== asset) || new Set(names).size !== names.length) return [];
+    return pays.map((p) => ({ wallet: p.wallet, asset, amount: p.amount }));
+  });
+}
+
+/**
+ * Create the wallets, pay them from main and mine until every payment is in a block and unlocked, the pool empty
+ * again. Never throws: answers the wallets paid (their scenarios only open them), and logs what was not.
+ */
+export async function fundAhead(t: Testnet, pays: AheadPayment[], log: (line: string) => void): Promise<Set<string>> {
+  const paid = new Set<string>();
+  if (pays.length === 0) return paid;
+  const t0 = Date.now();
+  let h0: number | undefined;
+  try {
+    h0 = await t.daemon.client.height();
+    const addresses = await t.createWallets(pays.map((p) => p.wallet));
+    const from = t.wallets().get('main')!.client;
+    for (const p of pays) {
+      const send = (): Promise<void> =>
+        sendFunding({
+          daemon: t.daemon.client,
+          spec: t.backend.spec,
+          from,
+          to: addresses.get(p.wallet)!,
+          amount: p.amount,
+          ...(p.asset ? { asset: p.asset } : {}),
+        });
+      // The payer's change from the payments before is locked: spendable again once they are settled.
+      await send().catch(async () => {
+        await settle(t);
+        await send();
+      });
+      paid.add(p.wallet);
+    }
+    await settle(t);
+  } catch (err) {
+    log(
+      `saltnet: funding the scenarios' wallets ahead stopped after ${paid.size} of ${pays.length} (${messageOf(err)}); the others are funded as their scenario starts`,
+    );
+  }
+  const blocks = h0 === undefined ? 0 : (await t.daemon.client.height().catch(() => h0!)) - h0;
+  log(
+    `saltnet: funded ${paid.size} scenario wallets ahead in ${((Date.now() - t0) / 1000).toFixed(1)} s (${blocks} blocks)`,
+  );
+  return paid;
+}
+
+/** Mine until the pool is empty, then until its last payments are spendable (spendableAge blocks, theirs counted). */
+async function settle(t: Testnet): Promise<void> {
+  for (let i = 0; i < 5; i++) {
+    await t.mine(1);
+    if (Number((await t.daemon.client.getInfo()).tx_pool_size ?? 0) === 0) break;
+  }
+  await t.mine((t.backend.spec.spendableAge ?? 10) - 1);
+}

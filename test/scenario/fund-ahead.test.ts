@@ -1,0 +1,98 @@
+// Funding ahead (harness/scenario/fund-ahead.ts): a shared testnet pays the wallets of every scenario it may run when
+// it is up, so that no scenario mines for its funds as it starts; the payments are the ones each scenario would have
+// got itself, and what cannot be paid ahead is paid as before.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { aheadPayments } from '../../harness/scenario/fund-ahead.js';
+import { parseScenario } from '../../harness/scenario/parse.js';
+import { runFiles } from '../../harness/scenario/runner.js';
+import { BACKENDS } from '../../harness/testnet/backends.js';
+import { cleanup, tempDir } from '../helpers/sim.js';
+
+const SAL = BACKENDS.salvium!;
+const COIN = 100_000_000n;
+const scenario = (yaml: string) => parseScenario(yaml, 'x.yaml');
+
+describe('aheadPayments', () => {
+  it('pays each funded wallet once, named as its scenario names it, and leaves out what it cannot pay ahead', () => {
+    const a = scenario(
+      'name: a\nrequires: { height: 30, unlocked: { SAL1: 5 SAL1 } }\nwallets:\n  bob: { unlocked: { SAL1: 2 SAL1 } }\n  carol: {}\nsteps:\n  - mine: 1\n',
+    );
+    const tokens = scenario(
+      'name: t\nrequires: { height: 1300 }\nsteps:\n  - create_token: { ticker: ABCD, supply: 1 }\n',
+    );
+    const twoNodes = scenario(
+      'name: n\nnodes: 2\nrequires: { height: 30, unlocked: { SAL1: 5 SAL1 } }\nsteps:\n  - mine: 1\n',
+    );
+    const none = scenario('name: z\nrequires: { height: 30 }\nsteps:\n  - mine: 1\n');
+    const pays = aheadPayments(
+      [
+        { s: a, prefix: 'w1s1' },
+        { s: tokens, prefix: 'w1s2' },
+        { s: twoNodes, prefix: 'w1s3' },
+        { s: none, prefix: 'w1s4' },
+      ],
+      SAL,
+    );
+    expect(pays).toEqual([
+      { wallet: 'w1s1-main', asset: 'SAL1', amount: 5n * COIN },
+      { wallet: 'w1s1-bob', asset: 'SAL1', amount: 2n * COIN },
+      // A scenario that creates a token gets the token's cost and a fee margin, as it would as it starts.
+      { wallet: 'w1s2-main', asset: 'SAL1', amount: SAL.tokenCost! + SAL.feeMargin },
+    ]);
+  });
+});
+
+const STEPS = `steps:
+  - name: the height as it starts
+    call: { path: /get_height }
+  - name: main holds its funds, unlocked, as the funding gave them
+    call: { method: get_balance, params: { asset_type: SAL1 } }
+    expect:
+      result.balances[0].unlocked_balance: 500000004
+      result.balances[0].balance: 500000004
+  - name: bob too
+    wallet: bob
+    call: { method: get_balance, params: { asset_type: SAL1 } }
+    expect:
+      result.balances[0].unlocked_balance: 200000004
+`;
+
+describe('a shared run funded ahead (sim)', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = tempDir('saltnet-fund-ahead-');
+  });
+  afterAll(() => cleanup(dir));
+
+  it('starts every scenario at the height the one before left, its wallets funded as before', async () => {
+    const files = ['one', 'two', 'three'].map((n) => {
+      const f = join(dir, `${n}.yaml`);
+      writeFileSync(
+        f,
+        `name: ${n}\nrequires: { height: 30, unlocked: { SAL1: 5 SAL1 } }\nwallets:\n  bob: { unlocked: { SAL1: 2 SAL1 } }\n${STEPS}`,
+      );
+      return f;
+    });
+    const lines: string[] = [];
+    const results = await runFiles(files, {
+      backend: 'sim',
+      isolation: 'shared',
+      workers: 1,
+      bail: false,
+      cacheDir: join(dir, 'cache'),
+      artifactsRoot: join(dir, 'artifacts'),
+      log: (l) => lines.push(l),
+    });
+    expect(results.map((r) => [r.name, r.status, r.failure?.message])).toEqual([
+      ['one', 'passed', undefined],
+      ['two', 'passed', undefined],
+      ['three', 'passed', undefined],
+    ]);
+    expect(lines.join('\n')).toMatch(/funded 6 scenario wallets ahead in [\d.]+ s \(10 blocks\)/);
+    // No scenario mined for its funds: each starts where the one before it ended.
+    const heights = results.map((r) => (r.steps[0]!.response as { height: number }).height);
+    expect(new Set(heights).size).toBe(1);
+  }, 120_000);
+});
