@@ -6,7 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { glob } from 'tinyglobby';
 import { fileURLToPath } from 'node:url';
 import { suiteChain } from '../harness/scenario/needs.js';
@@ -54,7 +54,16 @@ async function upReal(binDir: string, report: Report): Promise<void> {
  * Every example scenario on real Salvium, once at difficulty 1 and once at the default 500, each from a cache holding
  * the suite's chain state (built first, not counted: both share it, its prefix mined at 1), and the ratio.
  */
-async function suiteReal(binDir: string, report: Report): Promise<void> {
+/** The three slowest scenarios of a run, with their times. */
+function slowest(results: { name: string; file: string; ms: number }[]): string {
+  return [...results]
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, 3)
+    .map((r) => `${basename(r.file, '.yaml')} ${(r.ms / 1000).toFixed(1)} s`)
+    .join(', ');
+}
+
+export async function suiteReal(binDir: string, report: Report): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'saltnet-bench-real-suite-'));
   try {
     const files = (
@@ -89,7 +98,7 @@ async function suiteReal(binDir: string, report: Report): Promise<void> {
       report(
         `run.examples.salvium.d${difficulty}`,
         ms(times[difficulty]),
-        `${passed}/${results.length} passed${failed.length ? ` (not: ${failed.join('; ')})` : ''}, warm cache`,
+        `${passed}/${results.length} passed${failed.length ? ` (not: ${failed.join('; ')})` : ''}, warm cache; slowest: ${slowest(results)}`,
       );
     }
     report('run.examples.salvium.ratio', `${(times[500]! / times[1]!).toFixed(2)}x`, 'difficulty 500 / difficulty 1');

@@ -7,7 +7,8 @@
 //   run.*            the scenario runner's overhead per step against a raw HTTP call, and the example suite's wall time
 //                    (bench-runner.ts)
 //   record.overhead.* what a recording proxy adds to a request (`saltnet record`)
-//   (`npm run bench -- --sim-only` stops after the simulator's numbers; `-- --real-only` gives only real Salvium's)
+//   (`npm run bench -- --sim-only` stops after the simulator's numbers; `-- --real-only` gives only real Salvium's;
+//   `-- --suite-only` only the example suite on real Salvium at 1 and at 500)
 //   *.salvium.*      on real Salvium when its binaries are found (SALTNET_BIN_DIR or ../shared/salvium/),
 //                    at the default difficulty 500 (prefix mined at 1): cold up to token-ready by phase
 //                    and its ratio to mining alone, warm up (best of 3), the example suite at
@@ -35,7 +36,7 @@ import { startTestnet, type Testnet } from '../harness/testnet/testnet.js';
 import { poolAcquire, poolAcquireVitest } from './bench-pool.js';
 import { ms, upColdWarm } from './bench-up.js';
 import { fileURLToPath } from 'node:url';
-import { benchReal } from './bench-real.js';
+import { benchReal, suiteReal } from './bench-real.js';
 import { exampleSuite, runnerOverhead } from './bench-runner.js';
 import { recordOverhead } from './bench-record.js';
 import { findRealBinaries } from './real-binaries.js';
@@ -258,6 +259,7 @@ async function main(): Promise<void> {
   process.stdout.write(`saltnet bench — node ${process.version}, ${new Date().toISOString()}\n\n`);
   if (process.argv.includes('--real-only')) return realPart();
   if (process.argv.includes('--pool-only')) return poolPart();
+  if (process.argv.includes('--suite-only')) return suitePart();
   await mine1300('fast', 500, {});
   await mine1300('steady', 500, { SALTNET_SIM_PACE: 'steady' });
   await getBalance1000();
@@ -332,6 +334,13 @@ async function poolPart(): Promise<void> {
     await poolAcquire('salvium', { backend: 'salvium', binDir: real.dir }, report);
     await poolAcquireVitest('salvium', { backend: 'salvium', binDir: real.dir }, report);
   } else report('pool.salvium', 'skipped', real.why);
+}
+
+/** Only the example suite on real Salvium at 1 and at 500, and the ratio (`npm run bench -- --suite-only`). */
+async function suitePart(): Promise<void> {
+  const real = await findRealBinaries(fileURLToPath(new URL('../..', import.meta.url)));
+  if ('dir' in real) await suiteReal(real.dir, report);
+  else report('run.examples.salvium', 'skipped', real.why);
 }
 
 async function realPart(): Promise<void> {
