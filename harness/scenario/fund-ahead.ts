@@ -48,6 +48,12 @@ export async function fundAhead(t: Testnet, pays: AheadPayment[], log: (line: st
   if (pays.length === 0) return paid;
   const t0 = Date.now();
   let h0: number | undefined;
+  // Paid since the last settle.
+  let unsettled = false;
+  const settled = async (): Promise<void> => {
+    await settle(t);
+    unsettled = false;
+  };
   try {
     h0 = await t.daemon.client.height();
     const addresses = await t.createWallets(pays.map((p) => p.wallet));
@@ -63,17 +69,23 @@ export async function fundAhead(t: Testnet, pays: AheadPayment[], log: (line: st
           ...(p.asset ? { asset: p.asset } : {}),
         });
       // The payer's change from the payments before is locked: spendable again once they are settled.
-      await send().catch(async () => {
-        await settle(t);
+      await send().catch(async (err: unknown) => {
+        // Nothing paid since the last settle: mining would unlock nothing more.
+        if (!unsettled) throw err;
+        await settled();
         await send();
       });
       paid.add(p.wallet);
+      unsettled = true;
     }
-    await settle(t);
+    await settled();
   } catch (err) {
     log(
       `saltnet: funding the scenarios' wallets ahead stopped after ${paid.size} of ${pays.length} (${messageOf(err)}); the others are funded as their scenario starts`,
     );
+    // What was paid is settled all the same: no scenario starts with these payments in the pool. (A scenario whose
+    // wallet is still locked waits for it as it starts.)
+    if (unsettled) await settled().catch(() => undefined);
   }
   const blocks = h0 === undefined ? 0 : (await t.daemon.client.height().catch(() => h0!)) - h0;
   log(

@@ -4,10 +4,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { aheadPayments } from '../../harness/scenario/fund-ahead.js';
+import { aheadPayments, fundAhead } from '../../harness/scenario/fund-ahead.js';
 import { parseScenario } from '../../harness/scenario/parse.js';
 import { runFiles } from '../../harness/scenario/runner.js';
 import { BACKENDS } from '../../harness/testnet/backends.js';
+import type { Testnet } from '../../harness/testnet/types.js';
 import { cleanup, tempDir } from '../helpers/sim.js';
 
 const SAL = BACKENDS.salvium!;
@@ -95,4 +96,104 @@ describe('a shared run funded ahead (sim)', () => {
     const heights = results.map((r) => (r.steps[0]!.response as { height: number }).height);
     expect(new Set(heights).size).toBe(1);
   }, 120_000);
+});
+
+/** A testnet that records what fundAhead asks of it; `transfers` says how each transfer ends, in order. */
+function fakeTestnet(transfers: ('ok' | 'fail')[]) {
+  const did: string[] = [];
+  let height = 1300;
+  let pool = 0;
+  const t = {
+    backend: { spec: SAL },
+    daemon: {
+      client: {
+        height: async () => height,
+        getInfo: async () => ({ status: 'OK', height, tx_pool_size: pool }),
+      },
+    },
+    createWallets: async (names: string[]) => {
+      did.push(`create ${names.join(' ')}`);
+      return new Map(names.map((n) => [n, { cn: `cn-${n}`, carrot: `carrot-${n}` }]));
+    },
+    wallets: () =>
+      new Map([
+        [
+          'main',
+          {
+            client: {
+              refresh: async () => undefined,
+              call: async (_m: string, p: { destinations: { address: string }[] }) => {
+                const end = transfers.shift() ?? 'ok';
+                did.push(`pay ${p.destinations[0]!.address} ${end}`);
+                if (end === 'fail') throw new Error('not enough unlocked money');
+                pool++;
+              },
+            },
+          },
+        ],
+      ]),
+    mine: async (n: number) => {
+      did.push(`mine ${n}`);
+      height += n;
+      if (n > 0) pool = 0;
+      return height;
+    },
+  };
+  return { t: t as unknown as Testnet, did };
+}
+
+describe('fundAhead', () => {
+  const pays = [
+    { wallet: 'w1s1-main', asset: 'SAL1', amount: 5n * COIN },
+    { wallet: 'w1s2-main', asset: 'SAL1', amount: 5n * COIN },
+    { wallet: 'w1s3-main', asset: 'SAL1', amount: 5n * COIN },
+  ];
+
+  it('pays every wallet, then mines until the payments are in a block and spendable', async () => {
+    const { t, did } = fakeTestnet([]);
+    const lines: string[] = [];
+    expect([...(await fundAhead(t, pays, (l) => lines.push(l)))]).toEqual(['w1s1-main', 'w1s2-main', 'w1s3-main']);
+    expect(did).toEqual([
+      'create w1s1-main w1s2-main w1s3-main',
+      'pay carrot-w1s1-main ok',
+      'pay carrot-w1s2-main ok',
+      'pay carrot-w1s3-main ok',
+      'mine 1',
+      'mine 9',
+    ]);
+    expect(lines).toEqual([
+      expect.stringMatching(/^saltnet: funded 3 scenario wallets ahead in [\d.]+ s \(10 blocks\)$/),
+    ]);
+  });
+
+  it('settles what it paid when the payer has nothing unlocked left, and tries once more', async () => {
+    const { t, did } = fakeTestnet(['ok', 'fail', 'ok', 'ok']);
+    expect((await fundAhead(t, pays, () => undefined)).size).toBe(3);
+    expect(did.slice(1)).toEqual([
+      'pay carrot-w1s1-main ok',
+      'pay carrot-w1s2-main fail',
+      'mine 1',
+      'mine 9',
+      'pay carrot-w1s2-main ok',
+      'pay carrot-w1s3-main ok',
+      'mine 1',
+      'mine 9',
+    ]);
+  });
+
+  it('stops at a payment that fails twice: what was paid is settled, the rest is paid as its scenario starts', async () => {
+    const { t, did } = fakeTestnet(['ok', 'fail', 'fail']);
+    const lines: string[] = [];
+    expect([...(await fundAhead(t, pays, (l) => lines.push(l)))]).toEqual(['w1s1-main']);
+    expect(did.slice(1)).toEqual([
+      'pay carrot-w1s1-main ok',
+      'pay carrot-w1s2-main fail',
+      'mine 1',
+      'mine 9',
+      'pay carrot-w1s2-main fail',
+    ]);
+    expect(lines[0]).toBe(
+      "saltnet: funding the scenarios' wallets ahead stopped after 1 of 3 (not enough unlocked money); the others are funded as their scenario starts",
+    );
+  });
 });
