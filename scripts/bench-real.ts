@@ -82,6 +82,7 @@ export async function suiteReal(binDir: string, report: Report): Promise<void> {
     const times: Record<number, number> = {};
     for (const difficulty of [1, 500]) {
       const t0 = performance.now();
+      const ahead: string[] = [];
       const results = await runFiles(files, {
         ...base,
         difficulty,
@@ -89,7 +90,7 @@ export async function suiteReal(binDir: string, report: Report): Promise<void> {
         workers: 1,
         bail: false,
         artifactsRoot: join(dir, `arts-${difficulty}`),
-        log: () => undefined,
+        log: (l) => void (/wallets ahead/.test(l) && ahead.push(l.replace(/^saltnet: /, ''))),
         chain,
       });
       times[difficulty] = performance.now() - t0;
@@ -98,7 +99,7 @@ export async function suiteReal(binDir: string, report: Report): Promise<void> {
       report(
         `run.examples.salvium.d${difficulty}`,
         ms(times[difficulty]),
-        `${passed}/${results.length} passed${failed.length ? ` (not: ${failed.join('; ')})` : ''}, warm cache; slowest: ${slowest(results)}`,
+        `${passed}/${results.length} passed${failed.length ? ` (not: ${failed.join('; ')})` : ''}, warm cache; ${ahead.join('; ')}; slowest: ${slowest(results)}`,
       );
     }
     report('run.examples.salvium.ratio', `${(times[500]! / times[1]!).toFixed(2)}x`, 'difficulty 500 / difficulty 1');
