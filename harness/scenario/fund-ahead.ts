@@ -1,11 +1,11 @@
-// Funding ahead (shared isolation). The wallets of every scenario a worker's testnet may run are created and paid as
-// soon as the testnet is up: a transfer each, then one wait of about ten blocks for them all. Before, each wallet got
-// its transfer and its own wait of about eleven blocks as its scenario started; at the default difficulty those
-// blocks were most of a short scenario's time. A scenario now opens its wallets (addWallet opens a wallet whose files
-// are there), finds its funds unlocked, and starts. The payments are the same as before (FUNDING_OUTPUTS outputs,
-// the same amounts), so every balance a scenario sees is too; only their heights are earlier.
-// What cannot be paid ahead (an asset other than the funding one, a payment that failed) is paid as the scenario
-// starts, as before.
+// Funding ahead (shared isolation, above difficulty 1). The wallets of every scenario a worker's testnet may run
+// are created and paid as soon as the testnet is up: a transfer each, then eleven blocks for them all. Before, each
+// wallet got its transfer and its own wait of about eleven blocks as its scenario started; at the default
+// difficulty those blocks were most of a short scenario's time. A scenario now opens its wallets (addWallet opens a
+// wallet whose files are there), finds its funds unlocked, and starts. The payments are the same as before
+// (FUNDING_OUTPUTS outputs, the same amounts), so every balance a scenario sees is too; only their heights are
+// earlier. What cannot be paid ahead (an asset other than the funding one, a payment that failed) is paid as the
+// scenario starts, as before.
 import type { BackendSpec } from '../testnet/backends.js';
 import { sendFunding } from '../testnet/funding.js';
 import type { Testnet } from '../testnet/types.js';
@@ -37,6 +37,15 @@ export function aheadPayments(items: { s: Scenario; prefix: string }[], spec: Ba
     if (pays.some((p) => asset !== undefined && p.a !== asset) || new Set(names).size !== names.length) return [];
     return pays.map((p) => ({ wallet: p.wallet, asset, amount: p.amount }));
   });
+}
+
+/**
+ * Whether a testnet mining at this difficulty funds ahead: only where blocks cost (above difficulty 1). At difficulty 1
+ * a scenario's own funding blocks take about a second, less than opening a wallet created ahead costs again (real
+ * Salvium rebuilds its subaddress map at every load).
+ */
+export function fundsAhead(difficulty: number): boolean {
+  return difficulty > 1;
 }
 
 /**
@@ -94,11 +103,19 @@ export async function fundAhead(t: Testnet, pays: AheadPayment[], log: (line: st
   return paid;
 }
 
-/** Mine until the pool is empty, then until its last payments are spendable (spendableAge blocks, theirs counted). */
+/**
+ * Mine the payments into blocks until they are spendable: spendableAge + 1 blocks, one more than payments mined in the
+ * first block need, so that payments spread over two blocks (a full block, a template made before the last payment)
+ * are spendable too, and the simulator and real Salvium mine the same number of blocks (`saltnet diff` compares
+ * heights). More only when the pool still holds payments after that.
+ */
 async function settle(t: Testnet): Promise<void> {
-  for (let i = 0; i < 5; i++) {
+  const age = t.backend.spec.spendableAge ?? 10;
+  await t.mine(age + 1);
+  let more = false;
+  for (let i = 0; i < 5 && Number((await t.daemon.client.getInfo()).tx_pool_size ?? 0) > 0; i++) {
     await t.mine(1);
-    if (Number((await t.daemon.client.getInfo()).tx_pool_size ?? 0) === 0) break;
+    more = true;
   }
-  await t.mine((t.backend.spec.spendableAge ?? 10) - 1);
+  if (more) await t.mine(age - 1);
 }

@@ -13,7 +13,7 @@ import { loadScenario } from './parse.js';
 import { chainOf, fundingBucket, ownFunds, requiredFunds, requiredHeight, skipReason } from './needs.js';
 import { endedEarly, runOne, type Prepared } from './run-one.js';
 import { fund, waitUnlocked, workerPool, type RunContext } from './run-context.js';
-import { aheadPayments, fundAhead } from './fund-ahead.js';
+import { aheadPayments, fundAhead, fundsAhead } from './fund-ahead.js';
 import { prepareFresh, runFresh } from './run-fresh.js';
 import { isUnsuccessful, ScenarioError, type Scenario, type ScenarioResult, type StepResult } from './types.js';
 
@@ -277,6 +277,7 @@ async function runShared(scenarios: Scenario[], c: RunContext): Promise<Scenario
           o.log,
           o.signal,
         ).then(async (t) => {
+          if (!fundsAhead(t.mining.difficulty)) return { t, ahead: new Set<string>() };
           const pays = aheadPayments(
             runnable.map((s, k) => ({ s, prefix: name(k, w) })),
             spec,

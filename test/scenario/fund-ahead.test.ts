@@ -4,7 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { aheadPayments, fundAhead } from '../../harness/scenario/fund-ahead.js';
+import { aheadPayments, fundAhead, fundsAhead } from '../../harness/scenario/fund-ahead.js';
 import { parseScenario } from '../../harness/scenario/parse.js';
 import { runFiles } from '../../harness/scenario/runner.js';
 import { BACKENDS } from '../../harness/testnet/backends.js';
@@ -14,6 +14,14 @@ import { cleanup, tempDir } from '../helpers/sim.js';
 const SAL = BACKENDS.salvium!;
 const COIN = 100_000_000n;
 const scenario = (yaml: string) => parseScenario(yaml, 'x.yaml');
+
+describe('fundsAhead', () => {
+  it('only where blocks cost: above difficulty 1', () => {
+    expect(fundsAhead(1)).toBe(false);
+    expect(fundsAhead(2)).toBe(true);
+    expect(fundsAhead(500)).toBe(true);
+  });
+});
 
 describe('aheadPayments', () => {
   it('pays each funded wallet once, named as its scenario names it, and leaves out what it cannot pay ahead', () => {
@@ -83,6 +91,7 @@ describe('a shared run funded ahead (sim)', () => {
       workers: 1,
       bail: false,
       cacheDir: join(dir, 'cache'),
+      difficulty: 500,
       artifactsRoot: join(dir, 'artifacts'),
       log: (l) => lines.push(l),
     });
@@ -91,7 +100,7 @@ describe('a shared run funded ahead (sim)', () => {
       ['two', 'passed', undefined],
       ['three', 'passed', undefined],
     ]);
-    expect(lines.join('\n')).toMatch(/funded 6 scenario wallets ahead in [\d.]+ s \(10 blocks\)/);
+    expect(lines.join('\n')).toMatch(/funded 6 scenario wallets ahead in [\d.]+ s \(11 blocks\)/);
     // No scenario mined for its funds: each starts where the one before it ended.
     const heights = results.map((r) => (r.steps[0]!.response as { height: number }).height);
     expect(new Set(heights).size).toBe(1);
@@ -135,7 +144,7 @@ function fakeTestnet(transfers: ('ok' | 'fail')[]) {
     mine: async (n: number) => {
       did.push(`mine ${n}`);
       height += n;
-      if (n > 0) pool = 0;
+      pool = 0;
       return height;
     },
   };
@@ -158,11 +167,10 @@ describe('fundAhead', () => {
       'pay carrot-w1s1-main ok',
       'pay carrot-w1s2-main ok',
       'pay carrot-w1s3-main ok',
-      'mine 1',
-      'mine 9',
+      'mine 11',
     ]);
     expect(lines).toEqual([
-      expect.stringMatching(/^saltnet: funded 3 scenario wallets ahead in [\d.]+ s \(10 blocks\)$/),
+      expect.stringMatching(/^saltnet: funded 3 scenario wallets ahead in [\d.]+ s \(11 blocks\)$/),
     ]);
   });
 
@@ -172,12 +180,10 @@ describe('fundAhead', () => {
     expect(did.slice(1)).toEqual([
       'pay carrot-w1s1-main ok',
       'pay carrot-w1s2-main fail',
-      'mine 1',
-      'mine 9',
+      'mine 11',
       'pay carrot-w1s2-main ok',
       'pay carrot-w1s3-main ok',
-      'mine 1',
-      'mine 9',
+      'mine 11',
     ]);
   });
 
@@ -188,8 +194,7 @@ describe('fundAhead', () => {
     expect(did.slice(1)).toEqual([
       'pay carrot-w1s1-main ok',
       'pay carrot-w1s2-main fail',
-      'mine 1',
-      'mine 9',
+      'mine 11',
       'pay carrot-w1s2-main fail',
     ]);
     expect(lines[0]).toBe(
