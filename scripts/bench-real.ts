@@ -50,10 +50,6 @@ async function upReal(binDir: string, report: Report): Promise<void> {
   }
 }
 
-/**
- * Every example scenario on real Salvium, once at difficulty 1 and once at the default 500, each from a cache holding
- * the suite's chain state (built first, not counted: both share it, its prefix mined at 1), and the ratio.
- */
 /** The three slowest scenarios of a run, with their times. */
 function slowest(results: { name: string; file: string; ms: number }[]): string {
   return [...results]
@@ -63,6 +59,10 @@ function slowest(results: { name: string; file: string; ms: number }[]): string 
     .join(', ');
 }
 
+/**
+ * Every example scenario on real Salvium, once at difficulty 1 and once at the default 500, each from a cache holding
+ * the suite's chain state (built first, not counted: both share it, its prefix mined at 1), and the ratio.
+ */
 export async function suiteReal(binDir: string, report: Report): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'saltnet-bench-real-suite-'));
   try {

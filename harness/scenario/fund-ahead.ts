@@ -10,7 +10,7 @@ import type { BackendSpec } from '../testnet/backends.js';
 import { sendFunding } from '../testnet/funding.js';
 import type { Testnet } from '../testnet/types.js';
 import { messageOf } from './infra.js';
-import { ownFunds } from './needs.js';
+import { walletPayments } from './needs.js';
 import type { Scenario } from './types.js';
 
 export interface AheadPayment {
@@ -26,16 +26,12 @@ export function aheadPayments(items: { s: Scenario; prefix: string }[], spec: Ba
   return items.flatMap(({ s, prefix }) => {
     // A scenario of several nodes gets a testnet of its own.
     if (s.nodes > 1) return [];
-    const pays = [
-      ...[...ownFunds(s, spec)].map(([a, amount]) => ({ wallet: `${prefix}-main`, a, amount })),
-      ...s.wallets.flatMap((d) =>
-        Object.entries(d.unlocked ?? {}).map(([a, amount]) => ({ wallet: `${prefix}-${d.name}`, a, amount })),
-      ),
-    ].filter((p) => p.amount > 0n);
+    // The payments prepareShared would make as the scenario starts.
+    const pays = walletPayments(s, spec).filter((p) => p.amount > 0n);
     const names = pays.map((p) => p.wallet);
     // Only a wallet paid once, in the funding asset: any other scenario is paid as it starts.
-    if (pays.some((p) => asset !== undefined && p.a !== asset) || new Set(names).size !== names.length) return [];
-    return pays.map((p) => ({ wallet: p.wallet, asset, amount: p.amount }));
+    if (pays.some((p) => asset !== undefined && p.asset !== asset) || new Set(names).size !== names.length) return [];
+    return pays.map((p) => ({ wallet: `${prefix}-${p.wallet}`, asset, amount: p.amount }));
   });
 }
 

@@ -34,6 +34,16 @@ export function ownFunds(s: Scenario, spec: BackendSpec): Map<string, bigint> {
   return need;
 }
 
+/** The payments that fund a scenario's wallets, in order: its main wallet's (ownFunds), then each other wallet's. */
+export function walletPayments(s: Scenario, spec: BackendSpec): { wallet: string; asset: string; amount: bigint }[] {
+  return [
+    ...[...ownFunds(s, spec)].map(([asset, amount]) => ({ wallet: 'main', asset, amount })),
+    ...s.wallets.flatMap((d) =>
+      Object.entries(d.unlocked ?? {}).map(([asset, amount]) => ({ wallet: d.name, asset, amount })),
+    ),
+  ];
+}
+
 /** Everything the scenario needs: its main wallet's funds plus its other wallets' (with a fee margin each). */
 export function requiredFunds(s: Scenario, spec: BackendSpec): Map<string, bigint> {
   const need = ownFunds(s, spec);

@@ -10,7 +10,7 @@ import { startTestnet, type Testnet, type TestnetOptions, type WalletHandle } fr
 import { checkScenarioFiles } from './files.js';
 import { interruptionMessage, messageOf, retryOnce } from './infra.js';
 import { loadScenario } from './parse.js';
-import { chainOf, fundingBucket, ownFunds, requiredFunds, requiredHeight, skipReason } from './needs.js';
+import { chainOf, fundingBucket, requiredFunds, requiredHeight, skipReason, walletPayments } from './needs.js';
 import { endedEarly, runOne, type Prepared } from './run-one.js';
 import { fund, waitUnlocked, workerPool, type RunContext } from './run-context.js';
 import { aheadPayments, fundAhead, fundsAhead } from './fund-ahead.js';
@@ -223,9 +223,7 @@ async function prepareShared(shared: SharedTestnet, s: Scenario, prefix: string,
       );
     wallets.set('main', await t.addWallet(`${prefix}-main`));
     for (const d of s.wallets) wallets.set(d.name, await t.addWallet(`${prefix}-${d.name}`, { ...d }));
-    for (const [a, amt] of ownFunds(s, spec)) await pay(wallets.get('main')!, a, amt);
-    for (const d of s.wallets)
-      for (const [a, amt] of Object.entries(d.unlocked ?? {})) await pay(wallets.get(d.name)!, a, amt);
+    for (const p of walletPayments(s, spec)) await pay(wallets.get(p.wallet)!, p.asset, p.amount);
   } catch (err) {
     await release();
     throw err;
@@ -253,8 +251,8 @@ async function runShared(scenarios: Scenario[], c: RunContext): Promise<Scenario
   const height = Math.max(suite?.height ?? 1, ...runnable.map((s) => requiredHeight(s, spec)));
   const asset = spec.fundAsset;
   const workers = given ? 1 : Math.max(1, Math.min(o.workers, runnable.length));
-  // Each worker's testnet funds the wallets of every scenario it may get, ahead (fund-ahead.ts): its main wallet must
-  // cover them all.
+  // Any scenario may come to any worker, and above difficulty 1 each worker's testnet funds every scenario's wallets
+  // ahead (fund-ahead.ts): its main wallet covers them all.
   const total = runnable
     .map((s) =>
       [...requiredFunds(s, spec)].reduce((sum, [a, v]) => (a === (asset ?? a) ? sum + v + spec.feeMargin : sum), 0n),
