@@ -1,7 +1,7 @@
 // Checkpoints inside one testnet (`snapshot:` / `revert:` scenario steps): the state folders of a
-// stopped testnet (every node's data dir and the wallets) copied to <workdir>/checkpoints with the
-// snapshot store (so a copy is complete or absent), and copied back on a revert. The caller stops
-// and restarts the processes.
+// stopped testnet (the wallets, and on a testnet of several nodes every node's data dir) copied to
+// <workdir>/checkpoints with the snapshot store (so a copy is complete or absent), and copied back on
+// a revert. The caller stops and restarts the processes.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
@@ -20,7 +20,10 @@ function key(name: string): string {
 
 const checkpointsDir = (workdir: string): string => join(workdir, 'checkpoints');
 
-/** The folders a checkpoint holds, by name: each node's data dir (`daemon`, `daemon-n1`, …) and `wallets`. */
+/**
+ * The folders a checkpoint holds, by name: each node's data dir (`daemon`, `daemon-n1`, …; none when `nodes` is 0: a
+ * one-node testnet's daemon keeps running, chain-mark.ts) and `wallets`.
+ */
 function checkpointDirs(workdir: string, nodes: number): Record<string, string> {
   const out: Record<string, string> = {};
   for (let i = 0; i < nodes; i++) out[nodeProgram(i)] = nodeDataDir(workdir, i);
@@ -28,7 +31,8 @@ function checkpointDirs(workdir: string, nodes: number): Record<string, string> 
 }
 
 /**
- * Copy the (stopped) testnet's daemon and wallets folders under `name`, replacing an earlier checkpoint of that name.
+ * Copy the (stopped) testnet's wallets folder and its first `nodes` data dirs under `name`, replacing an earlier
+ * checkpoint of that name.
  */
 export async function checkpointState(workdir: string, name: string, nodes = 1): Promise<void> {
   await saveSnapshot({
@@ -41,8 +45,8 @@ export async function checkpointState(workdir: string, name: string, nodes = 1):
 }
 
 /**
- * Put the checkpoint `name` back in place of the (stopped) testnet's daemon and wallets folders; on a failure they stay
- * as they were.
+ * Put the checkpoint `name` back in place of the (stopped) testnet's wallets folder and its first `nodes` data dirs; on
+ * a failure they stay as they were.
  */
 export async function revertState(workdir: string, name: string, nodes = 1): Promise<void> {
   const dirs = checkpointDirs(workdir, nodes);

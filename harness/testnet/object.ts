@@ -6,6 +6,7 @@ import { nodeIndex, nodeName, partitionProblems } from '../network/topology.js';
 import { assertKey } from '../snapshot/snapshot-dir.js';
 import { describeExit } from '../process/errors.js';
 import { checkpointState, revertState } from './checkpoint.js';
+import { assertCanRewind, markChain, rewindChain, type ChainMark } from './chain-mark.js';
 import { addressAt, mineTo } from './mining.js';
 import type { Parts, Run, StateOps } from './running.js';
 import { mineOptions, unresponsive } from './run-kit.js';
@@ -120,22 +121,44 @@ function daemonOf(n0: NodeHandle): Testnet['daemon'] {
 }
 
 function checkpointsOf(run: Run, ops: StateOps): Pick<Testnet, 'checkpoint' | 'revert' | 'checkpoints'> {
-  const taken = new Set<string>();
+  const taken = new Map<string, ChainMark | undefined>();
   const count = run.nodes.count;
+  // One node: the daemon keeps running (chain-mark.ts) and only the wallets' files are copied; a checkpoint stops
+  // nothing, a revert restarts the wallet RPCs on their files. Several: every program stops and every node's data dir
+  // is copied too.
+  const daemon = count === 1 ? run.nodes.client(0) : undefined;
   return {
     checkpoint: (name: string) =>
-      ops.whileStopped(`while taking checkpoint ${name}`, async () => {
-        await checkpointState(run.workdir, name, count);
-        taken.add(name);
-      }),
+      daemon
+        ? // Every program keeps running: the wallets' files are copied once each RPC has stored its wallet.
+          ops.whileStored(`while taking checkpoint ${name}`, async () => {
+            const mark = await markChain(daemon);
+            await checkpointState(run.workdir, name, 0);
+            taken.set(name, mark);
+          })
+        : ops.whileStopped(`while taking checkpoint ${name}`, async () => {
+            await checkpointState(run.workdir, name, count);
+            taken.set(name, undefined);
+          }),
     revert: async (name: string) => {
       if (!taken.has(name))
         throw new Error(
-          `no checkpoint named ${name}${taken.size ? `; this testnet has ${[...taken].join(', ')}` : ' (take one first)'}`,
+          `no checkpoint named ${name}${taken.size ? `; this testnet has ${[...taken.keys()].join(', ')}` : ' (take one first)'}`,
         );
-      await ops.whileStopped(`while reverting to checkpoint ${name}`, () => revertState(run.workdir, name, count));
+      const mark = taken.get(name);
+      if (!daemon || !mark)
+        return ops.whileStopped(`while reverting to checkpoint ${name}`, () => revertState(run.workdir, name, count));
+      await assertCanRewind(daemon, mark, name);
+      await ops.whileStopped(
+        `while reverting to checkpoint ${name}`,
+        async () => {
+          await revertState(run.workdir, name, 0);
+          await rewindChain(daemon, mark, name);
+        },
+        'wallets',
+      );
     },
-    checkpoints: () => [...taken],
+    checkpoints: () => [...taken.keys()],
   };
 }
 

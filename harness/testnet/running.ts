@@ -79,31 +79,34 @@ export interface Parts {
 
 /** Stopping and starting every program together, for saves, checkpoints and reverts. */
 export interface StateOps {
-  whileStopped<T>(why: string, fn: () => Promise<T>): Promise<T>;
+  /** `fn` on the stopped state; with `what: 'wallets'` only the wallet programs stop (the daemons keep running). */
+  whileStopped<T>(why: string, fn: () => Promise<T>, what?: 'all' | 'wallets'): Promise<T>;
+  /** `fn` once every wallet has been stored by its running RPC: no program stops (a checkpoint of one node). */
+  whileStored<T>(why: string, fn: () => Promise<T>): Promise<T>;
   saveState(cacheDir: string, key: string): Promise<Manifest>;
 }
 
 function stateOps(run: Run, p: Parts): StateOps {
   const { daemon, wallets } = p;
   /** Every process stopped (wallets stored first); what did not stop cleanly: the state on disk is whole without. */
-  const stopProcesses = async (): Promise<string[]> => {
+  const stopProcesses = async (what: 'all' | 'wallets'): Promise<string[]> => {
     const problems = await wallets.stopAll();
-    return [...problems, ...(await run.nodes.stopAll())];
+    return what === 'wallets' ? problems : [...problems, ...(await run.nodes.stopAll())];
   };
-  const startProcesses = async (): Promise<void> => {
-    await run.nodes.startAll();
+  const startProcesses = async (what: 'all' | 'wallets'): Promise<void> => {
+    if (what === 'all') await run.nodes.startAll();
     await wallets.startAll();
     p.writeLogin();
   };
   /**
-   * Stop everything, do `fn` on the stopped state, start everything again (also when fn fails). `why` goes into the
-   * programs' events.
+   * Stop everything (or only the wallets), do `fn` on the stopped state, start it all again (also when fn fails). `why`
+   * goes into the programs' events.
    */
-  const whileStopped = async <T>(why: string, fn: () => Promise<T>): Promise<T> => {
+  const whileStopped = async <T>(why: string, fn: () => Promise<T>, what: 'all' | 'wallets' = 'all'): Promise<T> => {
     const was = run.activity;
     run.activity = why;
     try {
-      const problems = await stopProcesses();
+      const problems = await stopProcesses(what);
       try {
         // A wallet that was not stored (its program froze, or was killed) would be saved as it was long ago.
         if (problems.length)
@@ -112,8 +115,22 @@ function stateOps(run: Run, p: Parts): StateOps {
           );
         return await fn();
       } finally {
-        await startProcesses();
+        await startProcesses(what);
       }
+    } finally {
+      run.activity = was;
+    }
+  };
+  const whileStored = async <T>(why: string, fn: () => Promise<T>): Promise<T> => {
+    // A wallet that does not answer cannot be stored: refused at once rather than waited for.
+    const silent = unresponsive(run, p);
+    if (silent.length) throw new Error(`the wallets cannot be stored ${why}: ${silent.join('; ')}`);
+    const was = run.activity;
+    run.activity = why;
+    try {
+      const problems = await wallets.storeAll();
+      if (problems.length) throw new Error(`not every wallet could be stored ${why}: ${problems.join('; ')}`);
+      return await fn();
     } finally {
       run.activity = was;
     }
@@ -140,7 +157,7 @@ function stateOps(run: Run, p: Parts): StateOps {
       }),
     );
   };
-  return { whileStopped, saveState };
+  return { whileStopped, whileStored, saveState };
 }
 
 /**

@@ -200,11 +200,16 @@ export interface Testnet {
    */
   restart(target: 'daemon' | 'wallet', name?: string): Promise<void>;
   /**
-   * Checkpoint the whole testnet (chain and every wallet) under a name: processes stop cleanly, the state is copied,
-   * they start again on the same endpoints.
+   * Checkpoint the whole testnet (chain and every wallet) under a name. On one node nothing stops: each wallet RPC
+   * stores its wallet, its files are copied, and the chain's height, top block and pool are noted. On several nodes
+   * every process stops cleanly, the state is copied, they start again on the same endpoints.
    */
   checkpoint(name: string): Promise<void>;
-  /** Roll the whole testnet back to a checkpoint (as often as wanted); endpoints stay the same. */
+  /**
+   * Roll the whole testnet back to a checkpoint (as often as wanted); endpoints stay the same. On one node the daemon
+   * keeps running (and its RandomX dataset): the blocks since are popped, the pool is as it was, the wallet RPCs
+   * restart on their files. Refused, changing nothing, when the chain no longer holds the checkpoint's top block.
+   */
   revert(name: string): Promise<void>;
   /** Names of the checkpoints taken so far. */
   checkpoints(): string[];

@@ -3,7 +3,9 @@
 // whose requests survive a crash of its wallet RPC (they wait for the restart and are repeated
 // when that is safe), so callers never see a new endpoint.
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import pMap from 'p-map';
 import type { Supervisor } from '../process/supervisor.js';
 import type { ConnectionProblem, Credentials } from '../rpc/http.js';
 import { createWalletClient, type WalletClient } from '../rpc/wallet.js';
@@ -213,14 +215,28 @@ export class WalletSet {
     await this.entry(name).program.restart();
   }
 
-  /** Every wallet RPC stopped, each wallet stored first; what did not stop cleanly, by program (see Program.stop). */
+  /**
+   * Every wallet RPC stopped at once, each wallet stored first; what did not stop cleanly, by program (see
+   * Program.stop).
+   */
   async stopAll(): Promise<string[]> {
-    const problems: string[] = [];
-    for (const e of this.entries.values()) {
-      const p = await e.program.stop();
-      if (p) problems.push(`${e.program.name}: ${p}`);
-    }
-    return problems;
+    const entries = [...this.entries.values()];
+    const problems = await Promise.all(entries.map((e) => e.program.stop()));
+    return entries.flatMap((e, i) => (problems[i] ? [`${e.program.name}: ${problems[i]}`] : []));
+  }
+
+  /** Every wallet stored (`store`) by its running RPC, at once; what could not be, by program. */
+  async storeAll(): Promise<string[]> {
+    const entries = [...this.entries.values()];
+    const failed = await Promise.all(
+      entries.map((e) =>
+        e.handle.client.call('store').then(
+          () => undefined,
+          (err: unknown) => (err instanceof Error ? err.message : String(err)),
+        ),
+      ),
+    );
+    return entries.flatMap((e, i) => (failed[i] ? [`${e.program.name}: store failed: ${failed[i]}`] : []));
   }
 
   /** The programs of the set (for what applies to every one: Program.recoverIfUnresponsive). */
@@ -236,8 +252,9 @@ export class WalletSet {
     });
   }
 
+  /** Every wallet RPC started again, as many at once as there are cores (a wallet's load is one core's work). */
   async startAll(): Promise<void> {
-    for (const e of this.entries.values()) await e.program.start();
+    await pMap(this.entries.values(), (e) => e.program.start(), { concurrency: availableParallelism() });
   }
 
   /** Close the clients (at the end of the testnet). */

@@ -78,14 +78,28 @@ describeReal('the library API on real Salvium', () => {
     expect(t.crashes().some((c) => c.pid === killed[0] && c.exit.signal === 'SIGSEGV')).toBe(true);
   });
 
-  it('checkpoints and reverts the chain and wallets', async () => {
+  it('checkpoints and reverts the chain and wallets with the daemon running, a pending transfer back in its pool', async () => {
+    const pool = async (): Promise<string[]> =>
+      (await t.daemon.client.post<{ tx_hashes?: string[] }>('/get_transaction_pool_hashes')).tx_hashes ?? [];
+    const { tx_hash } = await t.wallet.client.call<{ tx_hash: string }>('transfer', {
+      destinations: [{ address: t.wallet.address, amount: 1n * SAL1, asset_type: 'SAL1' }],
+      source_asset: 'SAL1',
+      dest_asset: 'SAL1',
+      tx_type: 3,
+    });
     const h = await t.daemon.client.height();
+    const daemonPid = t.daemon.pid;
     await t.checkpoint('before');
     await t.mine({ to: h + 3 });
-    expect(await t.daemon.client.height()).toBeGreaterThanOrEqual(h + 3);
+    expect(await t.daemon.client.txCount(h)).toBe(1);
     await t.revert('before');
     expect(await t.daemon.client.height()).toBe(h);
     expect(await t.wallet.client.height()).toBe(h);
+    expect(t.daemon.pid).toBe(daemonPid);
+    expect(await pool()).toEqual([tx_hash]);
+    await t.mine(1);
+    expect(await t.daemon.client.txCount(h)).toBe(1);
+    expect(await pool()).toEqual([]);
   });
 
   it('restarts the daemon and the wallet RPC on the same endpoints', async () => {

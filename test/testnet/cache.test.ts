@@ -1,7 +1,7 @@
 // The chain-state cache as `up` uses it, on the simulator: a miss builds and saves, a hit restores
 // (same addresses, height and funds, no mining), a change of anything in the key misses, a corrupt
 // snapshot is reported, never used, and rebuilt, a run killed while saving leaves no half
-// snapshot, two runs missing the same key build it once, and checkpoints roll a testnet back.
+// snapshot, and two runs missing the same key build it once (checkpoints: checkpoint.test.ts).
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { listSnapshots, removeSnapshot } from '../../harness/snapshot/store.js';
 import { chainKey } from '../../harness/testnet/chain-cache.js';
 import { resolveBackend } from '../../harness/testnet/binaries.js';
 import { fixtureWallet } from '../../harness/testnet/fixture-wallets.js';
-import { addressAt, startTestnet, type Testnet, type TestnetOptions } from '../../harness/testnet/testnet.js';
+import { startTestnet, type Testnet, type TestnetOptions } from '../../harness/testnet/testnet.js';
 
 const FAST = { SALTNET_SIM_HASHRATE: '250000' };
 const SAL1 = 100_000_000n;
@@ -252,43 +252,5 @@ describe('a run killed while saving', () => {
       await t.stop();
     }
     expect(listSnapshots(killCache)).toHaveLength(1);
-  }, 120_000);
-});
-
-describe('checkpoints', () => {
-  it('revert rolls the chain and every wallet back, as often as asked, on the same endpoints', async () => {
-    const t = await startTestnet(opts());
-    try {
-      const bob = await t.addWallet('bob');
-      const h0 = await t.daemon.client.height();
-      const bal0 = (await t.wallet.client.balance('SAL1')).balance;
-      await t.checkpoint('before');
-      expect(t.checkpoints()).toEqual(['before']);
-      const url = t.wallet.url;
-      for (let round = 0; round < 2; round++) {
-        // SAL1 funds need blocks from 815 on, so this chain is past 875 but below the Carrot height: CN address
-        await t.wallet.client.call('transfer', {
-          destinations: [
-            { address: addressAt(t.backend.spec, bob.addresses, h0), amount: 5n * SAL1, asset_type: 'SAL1' },
-          ],
-          source_asset: 'SAL1',
-          dest_asset: 'SAL1',
-          tx_type: 3,
-        });
-        await t.mine({ to: h0 + 3 });
-        await bob.client.refresh();
-        expect((await bob.client.balance('SAL1')).balance).toBe(5n * SAL1);
-        await t.revert('before');
-        expect(await t.daemon.client.height()).toBe(h0);
-        await t.wallet.client.refresh();
-        await bob.client.refresh();
-        expect((await t.wallet.client.balance('SAL1')).balance).toBe(bal0);
-        expect((await bob.client.balance('SAL1')).balance).toBe(0n);
-        expect(t.wallet.url).toBe(url);
-      }
-      await expect(t.revert('nope')).rejects.toThrow(/no checkpoint named nope; this testnet has before/);
-    } finally {
-      await t.stop();
-    }
   }, 120_000);
 });

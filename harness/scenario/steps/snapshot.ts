@@ -32,12 +32,12 @@ export const snapshot = defineStep<'snapshot', SnapshotAction>({
     if (typeof v === 'string') args.snapshots.add(v);
   },
   async run(ctx, _step, a) {
-    // The whole testnet: the daemon's chain and every wallet's file (processes stop for a moment).
+    // The whole testnet: the daemon's chain and every wallet's file (Testnet.checkpoint: on one node nothing stops).
     await ctx.testnet.checkpoint(a.name);
     return { request: { snapshot: a.name }, response: { result: { height: await ctx.daemon.height() } } };
   },
   docs: {
-    note: "Checkpoints the whole testnet — the daemon's chain and every wallet — under a name. A later `revert: <name>` rolls the testnet back to it.",
+    note: "Checkpoints the whole testnet — the daemon's chain and every wallet — under a name. A later `revert: <name>` rolls the testnet back to it. On one node nothing stops: each wallet is stored and its files copied, and the chain's top and pool are noted.",
     example,
   },
 });
@@ -64,7 +64,7 @@ export const revert = defineStep<'revert', SnapshotAction>({
     return { request: { revert: a.name }, response: { result: { height: await ctx.daemon.height() } } };
   },
   docs: {
-    note: "Rolls the whole testnet — the daemon's chain and every wallet — back to an earlier `snapshot` of that name. The name must belong to a `snapshot` step earlier in the file.",
+    note: "Rolls the whole testnet — the daemon's chain and every wallet — back to an earlier `snapshot` of that name. The name must belong to a `snapshot` step earlier in the file. On one node the daemon keeps running: the blocks mined since are popped (`pop_blocks`), the pool is put back as it was, and the wallet RPCs restart on their files. It is refused when the chain no longer holds the snapshot's top block (popped by a `call` since, say).",
     example,
   },
 });

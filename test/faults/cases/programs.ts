@@ -182,6 +182,27 @@ export const FREEZE_CASES: FaultCase[] = [
     },
   },
   {
+    id: "wallet RPC frozen during a checkpoint's store: the snapshot step is an infrastructure error naming it",
+    kind: 'freeze',
+    async run(ctx) {
+      const file = scenario(ctx, '  - snapshot: before\n  - mine: 1\n');
+      const run = ctx.cli(['run', file, '--backend', 'sim'], {
+        env: { SALTNET_SIM_TEST_STALL: 'store:3000' },
+        timeoutMs: 45_000,
+      });
+      // A checkpoint of one node stops nothing: each wallet RPC is asked to store its wallet, and the scenario's own
+      // (whose first store this is) freezes under it.
+      const workdir = await until('the testnet', () => ctx.runOrUndefined()?.workdir as string | undefined, 30_000);
+      await until('the store under way', logSays(workdir, 'wallet-rpc-s1-main.log', /TEST stall store/), 30_000);
+      const pid = ctx.pid('wallet-rpc-s1-main');
+      signal(pid, 'SIGSTOP');
+      const r = await run.finally(() => signal(pid, 'SIGCONT'));
+      expect(r.code).toBe(1);
+      expect(r.out).toMatch(/ERROR \(infrastructure\) at step 1/);
+      expect(r.out).toContain(`wallet-rpc-s1-main (pid ${pid}) is not answering: it is stopped (SIGSTOP`);
+    },
+  },
+  {
     id: 'wallet RPC frozen during snapshot save: the save fails naming it; the testnet goes on',
     kind: 'freeze',
     async run(ctx) {
