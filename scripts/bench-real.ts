@@ -4,7 +4,7 @@
 // testnet's acquire, `mine: 1` at
 // 500 in full and light RandomX mode, and the example suite at difficulty 1 and at 500 with the ratio.
 import { performance } from 'node:perf_hooks';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { glob } from 'tinyglobby';
@@ -59,6 +59,14 @@ function slowest(results: { name: string; file: string; ms: number }[]): string 
     .join(', ');
 }
 
+/** With `SALTNET_BENCH_DETAIL=<dir>`, each scenario's time at each difficulty, as `suite-d<difficulty>.json` there. */
+function detail(difficulty: number, results: { file: string; status: string; ms: number }[]): void {
+  const dir = process.env.SALTNET_BENCH_DETAIL;
+  if (!dir) return;
+  const rows = results.map((r) => ({ scenario: basename(r.file, '.yaml'), status: r.status, ms: Math.round(r.ms) }));
+  writeFileSync(join(dir, `suite-d${difficulty}.json`), `${JSON.stringify(rows, null, 2)}\n`);
+}
+
 /**
  * Every example scenario on real Salvium, once at difficulty 1 and once at the default 500, each from a cache holding
  * the suite's chain state (built first, not counted: both share it, its prefix mined at 1), and the ratio.
@@ -94,6 +102,7 @@ export async function suiteReal(binDir: string, report: Report): Promise<void> {
         chain,
       });
       times[difficulty] = performance.now() - t0;
+      detail(difficulty, results);
       const passed = results.filter((r) => r.status === 'passed').length;
       const failed = results.filter((r) => r.status !== 'passed' && r.status !== 'skipped').map((r) => r.name);
       report(
