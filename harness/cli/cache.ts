@@ -6,6 +6,8 @@ import { resolveBackend } from '../testnet/binaries.js';
 import { chainKey, chainSpecFor } from '../testnet/chain-cache.js';
 import { startTestnet } from '../testnet/testnet.js';
 import { suiteChain } from '../scenario/needs.js';
+import { aheadState, planOfFiles } from '../scenario/ahead-state.js';
+import type { TestnetOptions } from '../testnet/types.js';
 import { expandFiles } from './run.js';
 import { testnetOptions, toTestnetOptions, type TestnetArgs } from './testnet-options.js';
 
@@ -84,8 +86,25 @@ const build: CommandModule<object, CacheArgs & { force: boolean }> = {
     process.stdout.write(
       `${t.snapshot.key} ${t.snapshot.status === 'hit' ? 'was cached already' : 'built and saved'} (${((Date.now() - t0) / 1000).toFixed(1)} s; ${serves}) in ${t.snapshot.cacheDir}\n`,
     );
+    if (a.for?.length) await buildAheadFor(a.for, o, log);
   },
 };
+
+/**
+ * With --for, above difficulty 1: the state `saltnet run` of those files starts from, their wallets paid ahead
+ * (scenario/ahead-state.ts), built at the prefix difficulty when missing.
+ */
+async function buildAheadFor(globs: string[], o: TestnetOptions, log: (l: string) => void): Promise<void> {
+  const t0 = Date.now();
+  const be = resolveBackend(o.backend ?? 'auto', o.binDir);
+  const plan = await planOfFiles(await expandFiles(globs), be.spec);
+  const base = { ...o, height: plan.height, unlocked: plan.unlocked, snapshots: true, log };
+  const key = await aheadState(base, plan.pays, { log });
+  if (key)
+    process.stdout.write(
+      `${key} holds their ${plan.pays.length} scenario wallets funded ahead (${((Date.now() - t0) / 1000).toFixed(1)} s; for difficulty ${chainSpecFor(be, base).difficulty})\n`,
+    );
+}
 
 const clear: CommandModule<object, { cacheDir?: string; key?: string }> = {
   command: 'clear',

@@ -118,7 +118,7 @@ async function runLocked(argv: RunArgs, extra: Partial<RunnerOptions>, all: stri
       ? undefined
       : files.length === all.length && !argv.grep
         ? ('suite' as const)
-        : await suiteChain(all, resolveBackend(argv.backend, argv.binDir).spec);
+        : { ...(await suiteChain(all, resolveBackend(argv.backend, argv.binDir).spec)), files: all };
   const grep = argv.grep ? new RegExp(argv.grep) : undefined;
   const log = (l: string): void => void process.stderr.write(`${l}\n`);
   const human = createHumanReporter(argv.reporter === 'human' && !argv.output ? process.stdout : process.stderr, {

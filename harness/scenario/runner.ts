@@ -6,14 +6,14 @@ import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { BackendName, BackendSpec } from '../testnet/backends.js';
 import { resolveBackend } from '../testnet/binaries.js';
-import { startTestnet, type Testnet, type TestnetOptions, type WalletHandle } from '../testnet/testnet.js';
+import type { Testnet, TestnetOptions, WalletHandle } from '../testnet/testnet.js';
 import { checkScenarioFiles } from './files.js';
 import { interruptionMessage, messageOf, retryOnce } from './infra.js';
 import { loadScenario } from './parse.js';
-import { chainOf, fundingBucket, requiredFunds, requiredHeight, skipReason, walletPayments } from './needs.js';
+import { chainOf, skipReason, walletPayments } from './needs.js';
 import { endedEarly, runOne, type Prepared } from './run-one.js';
 import { fund, waitUnlocked, workerPool, type RunContext } from './run-context.js';
-import { aheadPayments, fundAhead, fundsAhead } from './fund-ahead.js';
+import { planOfFiles, sharedPlan, startShared } from './ahead-state.js';
 import { prepareFresh, runFresh } from './run-fresh.js';
 import { isUnsuccessful, ScenarioError, type Scenario, type ScenarioResult, type StepResult } from './types.js';
 
@@ -69,9 +69,11 @@ export interface RunnerOwnOptions {
   testnet?: Testnet;
   /**
    * The chain state each shared testnet starts from (see suiteChain): computed over the whole suite
-   * before sharding, so every CI shard asks for the same state — one snapshot key for all jobs.
+   * before sharding, so every CI shard asks for the same state — one snapshot key for all jobs. With
+   * `files` (the whole suite's), the wallets paid ahead are the whole suite's too (ahead-state.ts): every
+   * shard restores one state with them.
    */
-  chain?: { height: number; unlocked: bigint } | 'suite';
+  chain?: { height: number; unlocked: bigint; files?: string[] } | 'suite';
   /**
    * Let metadata steps serve files outside the scenario file's folder and the working directory
    * (`saltnet run --allow-files-outside`); default false.
@@ -248,18 +250,13 @@ async function runShared(scenarios: Scenario[], c: RunContext): Promise<Scenario
     skipReason(s, spec) ? [c.skipped(s, spec.name, skipReason(s, spec)!)] : [],
   );
   if (runnable.length === 0) return skipped;
-  const height = Math.max(suite?.height ?? 1, ...runnable.map((s) => requiredHeight(s, spec)));
-  const asset = spec.fundAsset;
+  // A shard's (or a --grep's) run plans for the whole suite: every shard then restores one state funded ahead.
+  const plan =
+    o.chain !== 'suite' && o.chain?.files ? await planOfFiles(o.chain.files, spec) : sharedPlan(runnable, spec, suite);
+  const { height, unlocked } = plan;
+  const names = plan.prefixes(runnable);
   const workers = given ? 1 : Math.max(1, Math.min(o.workers, runnable.length));
-  // Any scenario may come to any worker, and above difficulty 1 each worker's testnet funds every scenario's wallets
-  // ahead (fund-ahead.ts): its main wallet covers them all.
-  const total = runnable
-    .map((s) =>
-      [...requiredFunds(s, spec)].reduce((sum, [a, v]) => (a === (asset ?? a) ? sum + v + spec.feeMargin : sum), 0n),
-    )
-    .reduce((a, b) => a + b, 0n);
-  const unlocked = fundingBucket(suite && suite.unlocked > total ? suite.unlocked : total, spec);
-  const name = (k: number, w: number): string => `w${w + 1}s${k + 1}`;
+  const signal = o.signal ? { signal: o.signal } : {};
   // A chain per worker, started when the worker takes its first scenario.
   const chains: Promise<SharedTestnet>[] = [];
   const testnetOf = (w: number): Promise<SharedTestnet> => {
@@ -270,18 +267,11 @@ async function runShared(scenarios: Scenario[], c: RunContext): Promise<Scenario
           .height()
           .then(async (h) => (h < height && (await given.mine({ to: height })), { t: given, ahead: new Set<string>() }))
       : retryOnce(
-          () => startTestnet({ ...c.base, height, unlocked }),
+          () => startShared({ ...c.base, height, unlocked }, plan.pays, { log: o.log, ...signal }),
           'building the shared testnet',
           o.log,
           o.signal,
-        ).then(async (t) => {
-          if (!fundsAhead(t.mining.difficulty)) return { t, ahead: new Set<string>() };
-          const pays = aheadPayments(
-            runnable.map((s, k) => ({ s, prefix: name(k, w) })),
-            spec,
-          );
-          return { t, ahead: await fundAhead(t, pays, o.log) };
-        });
+        );
     started.catch(() => undefined); // awaited by each scenario of the worker, which reports it
     return (chains[w] = started);
   };
@@ -293,7 +283,7 @@ async function runShared(scenarios: Scenario[], c: RunContext): Promise<Scenario
         // A scenario of several nodes partitions and reorganises its chain: it gets a testnet of its own.
         if (s.nodes > 1 && !given) return c.record(await runOne(s, () => prepareFresh(s, spec, c), o, spec.name));
         const tn = testnetOf(w);
-        const prepare = async (): Promise<Prepared> => prepareShared(await tn, s, name(k, w), spec);
+        const prepare = async (): Promise<Prepared> => prepareShared(await tn, s, names[k]!, spec);
         return c.record(await runOne(s, prepare, o, spec.name));
       },
       c.stop,

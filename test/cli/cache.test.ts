@@ -94,6 +94,55 @@ describe('saltnet cache key --for', { timeout: 150_000 }, () => {
   });
 });
 
+describe('saltnet cache build --for', { timeout: 150_000 }, () => {
+  it("above difficulty 1 also builds the state with the scenarios' wallets funded ahead, which run restores", async () => {
+    const fs = await import('node:fs');
+    const suite = join(root, 'ahead');
+    fs.mkdirSync(suite, { recursive: true });
+    // Six outputs each, as a scenario's own funding pays them: 1 SAL1 is 6 × 0.16666667.
+    for (const [i, got] of [
+      [1, 100000002],
+      [2, 200000004],
+    ])
+      fs.writeFileSync(
+        join(suite, `a${i}.yaml`),
+        `name: a${i}\nrequires:\n  height: 120\n  unlocked: { SAL1: ${i} SAL1 }\nsteps:\n  - get_balance: {}\n    expect:\n      result.balances[0].unlocked_balance: ${got}\n`,
+      );
+    const files = join(suite, '*.yaml');
+    const key = (await saltnet(['cache', 'key', '--backend', 'sim', '--for', files])).stdout;
+    const b = await saltnet(['cache', 'build', '--backend', 'sim', '--for', files]);
+    expect(b.exitCode, b.all).toBe(0);
+    const ahead = new RegExp(
+      `^(${key}-ahead-[0-9a-f]{12}) holds their 2 scenario wallets funded ahead .*for difficulty 500\\)$`,
+      'm',
+    );
+    expect(b.stdout).toMatch(ahead);
+    const aheadKey = ahead.exec(b.stdout)![1]!;
+    expect(b.stderr).toMatch(/funded 2 scenario wallets ahead in [\d.]+ s \(11 blocks\)/);
+    // The run mines nothing for its wallets: they are in the state it restores.
+    const r = await saltnet(['run', files, '--backend', 'sim', '--artifacts', join(root, 'arts-ahead')]);
+    expect(r.exitCode, r.all).toBe(0);
+    expect(r.stderr).toContain(`funded 2 scenario wallets ahead: restored with snapshot ${aheadKey}`);
+    expect(r.stderr).not.toMatch(/\(11 blocks\)/);
+    // A shard's run plans for the whole suite: the same state, its scenario's wallet under the same name.
+    const shard = await saltnet([
+      'run',
+      files,
+      '--backend',
+      'sim',
+      '--shard',
+      '2/2',
+      '--artifacts',
+      join(root, 'arts-s'),
+    ]);
+    expect(shard.exitCode, shard.all).toBe(0);
+    expect(shard.stderr).toContain(`funded 2 scenario wallets ahead: restored with snapshot ${aheadKey}`);
+    // At difficulty 1 scenarios fund their own wallets: no such state.
+    const d1 = await saltnet(['cache', 'build', '--backend', 'sim', '--difficulty', '1', '--for', files]);
+    expect(d1.stdout).not.toContain('-ahead-');
+  });
+});
+
 describe('saltnet snapshot', { timeout: 180_000 }, () => {
   it('save writes the running testnet to a file (it keeps running); load brings that state up', async () => {
     // served at 9: the chain state under it was mined at 1 (the up says so)

@@ -4,6 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { aheadKey } from '../../harness/scenario/ahead-state.js';
 import { aheadPayments, fundAhead, fundsAhead } from '../../harness/scenario/fund-ahead.js';
 import { parseScenario } from '../../harness/scenario/parse.js';
 import { runFiles } from '../../harness/scenario/runner.js';
@@ -20,6 +21,19 @@ describe('fundsAhead', () => {
     expect(fundsAhead(1)).toBe(false);
     expect(fundsAhead(2)).toBe(true);
     expect(fundsAhead(500)).toBe(true);
+  });
+});
+
+describe('aheadKey', () => {
+  const pays = [{ wallet: 's1-main', asset: 'SAL1', amount: 5n * COIN }];
+  it('names the payments made on a state: other payments, another state', () => {
+    const k = aheadKey('salvium-d1-h1201-abc', pays, 10);
+    expect(k).toMatch(/^salvium-d1-h1201-abc-ahead-[0-9a-f]{12}$/);
+    expect(aheadKey('salvium-d1-h1201-abc', pays, 10)).toBe(k);
+    expect(aheadKey('salvium-d1-h1201-abc', [{ ...pays[0]!, amount: 6n * COIN }], 10)).not.toBe(k);
+    expect(aheadKey('salvium-d1-h1201-abc', [{ ...pays[0]!, wallet: 's2-main' }], 10)).not.toBe(k);
+    expect(aheadKey('salvium-d1-h1201-abd', pays, 10)).not.toBe(k);
+    expect(aheadKey('salvium-d1-h1201-abc', pays, 60)).not.toBe(k);
   });
 });
 
@@ -84,26 +98,42 @@ describe('a shared run funded ahead (sim)', () => {
       );
       return f;
     });
-    const lines: string[] = [];
-    const results = await runFiles(files, {
-      backend: 'sim',
-      isolation: 'shared',
-      workers: 1,
-      bail: false,
-      cacheDir: join(dir, 'cache'),
-      difficulty: 500,
-      artifactsRoot: join(dir, 'artifacts'),
-      log: (l) => lines.push(l),
-    });
-    expect(results.map((r) => [r.name, r.status, r.failure?.message])).toEqual([
-      ['one', 'passed', undefined],
-      ['two', 'passed', undefined],
-      ['three', 'passed', undefined],
-    ]);
-    expect(lines.join('\n')).toMatch(/funded 6 scenario wallets ahead in [\d.]+ s \(11 blocks\)/);
+    const run = async (workers: number) => {
+      const lines: string[] = [];
+      const results = await runFiles(files, {
+        backend: 'sim',
+        isolation: 'shared',
+        workers,
+        bail: false,
+        cacheDir: join(dir, 'cache'),
+        difficulty: 500,
+        artifactsRoot: join(dir, `artifacts-${workers}`),
+        log: (l) => lines.push(l),
+      });
+      expect(results.map((r) => [r.name, r.status, r.failure?.message])).toEqual([
+        ['one', 'passed', undefined],
+        ['two', 'passed', undefined],
+        ['three', 'passed', undefined],
+      ]);
+      return {
+        log: lines.join('\n'),
+        heights: results.map((r) => (r.steps[0]!.response as { height: number }).height),
+      };
+    };
+    // A miss: the payments are made at difficulty 1 and saved as a state of their own.
+    const first = await run(1);
+    expect(first.log).toMatch(
+      /no snapshot sim-d1-\S+-ahead-[0-9a-f]{12}: funding the scenarios' wallets at difficulty 1/,
+    );
+    expect(first.log).toMatch(/funded 6 scenario wallets ahead in [\d.]+ s \(11 blocks\)/);
+    expect(first.log).toMatch(/saved snapshot sim-d1-\S+-ahead-/);
     // No scenario mined for its funds: each starts where the one before it ended.
-    const heights = results.map((r) => (r.steps[0]!.response as { height: number }).height);
-    expect(new Set(heights).size).toBe(1);
+    expect(new Set(first.heights).size).toBe(1);
+    // Later runs (here with two workers: the same state serves both) restore it and mine nothing for the funds.
+    const second = await run(2);
+    expect(second.log).toMatch(/funded 6 scenario wallets ahead: restored with snapshot sim-d1-\S+-ahead-/);
+    expect(second.log).not.toMatch(/\(11 blocks\)/);
+    expect(second.heights).toEqual(first.heights);
   }, 120_000);
 });
 

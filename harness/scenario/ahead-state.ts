@@ -1,0 +1,181 @@
+// Funded wallets in the cache (issue 26). Above difficulty 1 a shared run pays its scenarios' wallets
+// ahead (fund-ahead.ts). Done at the served difficulty, that costs eleven blocks there, and on real
+// Salvium at 500 the first of them waits for the daemon's RandomX dataset (about a minute). So the
+// payments are made once per machine at the prefix difficulty (1), where a block costs a hash, and the
+// state is saved as a chain state of its own: the run's key, `-ahead-` and a digest of the payments.
+// A later run of the same scenarios restores it, finds every wallet funded and unlocked, and mines
+// nothing before its first scenario. Where the state cannot be kept (no cache, a workdir of the user's,
+// a prefix mined at the served difficulty) or is not whole, the run funds ahead as before.
+import { createHash } from 'node:crypto';
+import { cacheDir as resolveCacheDir } from '../common/cache-dir.js';
+import { acquireKeyLock } from '../snapshot/lock.js';
+import { listSnapshots } from '../snapshot/store.js';
+import { resolveBackend } from '../testnet/binaries.js';
+import { chainKey, chainSpecFor } from '../testnet/chain-cache.js';
+import { startTestnet, type Testnet, type TestnetOptions } from '../testnet/testnet.js';
+import type { BackendSpec } from '../testnet/backends.js';
+import { aheadPayments, fundAhead, fundsAhead, type AheadPayment } from './fund-ahead.js';
+import { chainOf, fundingBucket, requiredFunds, requiredHeight, skipReason } from './needs.js';
+import { loadScenario } from './parse.js';
+import type { Scenario } from './types.js';
+import { messageOf } from './infra.js';
+
+/** A change to how payments ahead are made (fund-ahead.ts, sendFunding) makes every saved one another state. */
+const AHEAD_FORMAT = 1;
+
+export interface FundedTestnet {
+  t: Testnet;
+  /** The wallets paid ahead: their scenarios only open them. */
+  ahead: ReadonlySet<string>;
+}
+
+/** The key of the state with these payments made on the state `base`. */
+export function aheadKey(base: string, pays: AheadPayment[], spendableAge: number): string {
+  const what = JSON.stringify({
+    format: AHEAD_FORMAT,
+    spendableAge,
+    pays: pays.map((p) => [p.wallet, p.asset ?? '', p.amount.toString()]),
+  });
+  return `${base}-ahead-${createHash('sha256').update(what).digest('hex').slice(0, 12)}`;
+}
+
+/** What main must still hold once the payments ahead are made: the rest of what the run asked for. */
+function restOf(base: TestnetOptions, pays: AheadPayment[], feeMargin: bigint): bigint {
+  const rest = (base.unlocked ?? 0n) - pays.reduce((sum, p) => sum + p.amount + feeMargin, 0n);
+  return rest > 0n ? rest : 0n;
+}
+
+export interface SharedPlan {
+  /** The height and main's unlocked funds of each worker's testnet. */
+  height: number;
+  unlocked: bigint;
+  /**
+   * The wallet names' prefix of each scenario run (`s<n>`, n its place among the plan's scenarios: the same on every
+   * worker and every shard), in the order they are asked for: a file the plan holds twice gets its places in turn.
+   */
+  prefixes(run: Scenario[]): string[];
+  /** What is paid ahead above difficulty 1 (fund-ahead.ts). */
+  pays: AheadPayment[];
+}
+
+/**
+ * The testnet a shared run of these (runnable) scenarios starts on each worker: at least the suite's chain (`suite`),
+ * high enough for each, main holding what they all need (any scenario may come to any worker, and above difficulty 1
+ * each worker's testnet funds every scenario's wallets ahead).
+ */
+export function sharedPlan(
+  runnable: Scenario[],
+  spec: BackendSpec,
+  suite?: { height: number; unlocked: bigint },
+): SharedPlan {
+  const asset = spec.fundAsset;
+  const height = Math.max(suite?.height ?? 1, ...runnable.map((s) => requiredHeight(s, spec)));
+  const total = runnable
+    .map((s) =>
+      [...requiredFunds(s, spec)].reduce((sum, [a, v]) => (a === (asset ?? a) ? sum + v + spec.feeMargin : sum), 0n),
+    )
+    .reduce((a, b) => a + b, 0n);
+  const unlocked = fundingBucket(suite && suite.unlocked > total ? suite.unlocked : total, spec);
+  const pays = aheadPayments(
+    runnable.map((s, k) => ({ s, prefix: `s${k + 1}` })),
+    spec,
+  );
+  const prefixes = (run: Scenario[]): string[] => {
+    const places = new Map<string, number[]>();
+    runnable.forEach((s, k) => places.set(s.file, [...(places.get(s.file) ?? []), k]));
+    // One the plan does not hold (it cannot be paid ahead): a name of its own, after the plan's.
+    return run.map((s, k) => {
+      const at = places.get(s.file)?.shift();
+      return at === undefined ? `s${runnable.length + k + 1}` : `s${at + 1}`;
+    });
+  };
+  return { height, unlocked, prefixes, pays };
+}
+
+/** The plan of a shared run of these files, as `saltnet run` makes it (a file that does not parse is left out). */
+export async function planOfFiles(files: string[], spec: BackendSpec): Promise<SharedPlan> {
+  const parsed = await Promise.all(files.map((f) => loadScenario(f).catch(() => undefined)));
+  const runnable = parsed.filter((s): s is Scenario => s !== undefined && !skipReason(s, spec));
+  return sharedPlan(runnable, spec, chainOf(runnable, spec));
+}
+
+/**
+ * The key of the cached state holding `base`'s chain with these payments made, built here (at the prefix difficulty)
+ * when it is missing; undefined where none is kept: at difficulty 1, without a cache, on a workdir or snapshot of the
+ * user's, on a prefix mined at the served difficulty, or when not every payment could be made.
+ */
+export async function aheadState(
+  base: TestnetOptions,
+  pays: AheadPayment[],
+  o: { log: (line: string) => void; signal?: AbortSignal },
+): Promise<string | undefined> {
+  const be = resolveBackend(base.backend ?? 'auto', base.binDir);
+  const chain = chainSpecFor(be, base);
+  if (!fundsAhead(chain.difficulty) || pays.length === 0) return undefined;
+  if (base.snapshots === false || base.workdir || base.snapshotKey) return undefined;
+  if (chain.prefixDifficulty >= chain.difficulty) return undefined;
+  const key = aheadKey(await chainKey(be, chain), pays, be.spec.spendableAge ?? 10);
+  const cacheDir = resolveCacheDir(base.cacheDir ? { cacheDir: base.cacheDir } : {});
+  const release = await acquireKeyLock(cacheDir, key, {
+    ...(o.signal ? { signal: o.signal } : {}),
+    onWait: () => o.log(`saltnet: another saltnet is building snapshot ${key}; waiting for it`),
+  });
+  try {
+    if (listSnapshots(cacheDir).some((s) => s.key === key)) return key;
+    return (await buildAhead(base, chain.prefixDifficulty, pays, key, o.log)) ? key : undefined;
+  } finally {
+    await release();
+  }
+}
+
+/**
+ * A shared run's testnet. Above difficulty 1 its wallets are paid ahead: restored from the cached state that holds
+ * them (aheadState), else paid on the testnet as it comes up.
+ */
+export async function startShared(
+  base: TestnetOptions,
+  pays: AheadPayment[],
+  o: { log: (line: string) => void; signal?: AbortSignal },
+): Promise<FundedTestnet> {
+  const be = resolveBackend(base.backend ?? 'auto', base.binDir);
+  if (!fundsAhead(chainSpecFor(be, base).difficulty)) return { t: await startTestnet(base), ahead: new Set() };
+  const key = await aheadState(base, pays, o);
+  if (key) {
+    try {
+      const t = await startTestnet({ ...base, snapshotKey: key, unlocked: restOf(base, pays, be.spec.feeMargin) });
+      o.log(`saltnet: funded ${pays.length} scenario wallets ahead: restored with snapshot ${key}`);
+      return { t, ahead: new Set(pays.map((p) => p.wallet)) };
+    } catch (err) {
+      o.log(`saltnet: could not start from snapshot ${key} (${messageOf(err)}); funding the wallets ahead here`);
+    }
+  }
+  const t = await startTestnet(base);
+  return { t, ahead: await fundAhead(t, pays, o.log) };
+}
+
+/**
+ * The run's state at the prefix difficulty (light RandomX), its wallets paid ahead there, saved under `key`. False
+ * (nothing saved) when not every payment was made or the save failed.
+ */
+async function buildAhead(
+  base: TestnetOptions,
+  difficulty: number,
+  pays: AheadPayment[],
+  key: string,
+  log: (line: string) => void,
+): Promise<boolean> {
+  log(`saltnet: no snapshot ${key}: funding the scenarios' wallets at difficulty ${difficulty} (once per machine)`);
+  const t = await startTestnet({ ...base, difficulty, randomx: 'light' });
+  try {
+    const paid = await fundAhead(t, pays, log);
+    if (paid.size < pays.length) return false;
+    await t.saveSnapshot(key);
+    log(`saltnet: saved snapshot ${key}: later runs of these scenarios start with their wallets funded`);
+    return true;
+  } catch (err) {
+    log(`saltnet: could not save snapshot ${key} (${messageOf(err)})`);
+    return false;
+  } finally {
+    await t.stop();
+  }
+}
