@@ -146,6 +146,7 @@ export async function startShared(
       o.log(`saltnet: funded ${pays.length} scenario wallets ahead: restored with snapshot ${key}`);
       return { t, ahead: new Set(pays.map((p) => p.wallet)) };
     } catch (err) {
+      if (o.signal?.aborted) throw err;
       o.log(`saltnet: could not start from snapshot ${key} (${messageOf(err)}); funding the wallets ahead here`);
     }
   }
