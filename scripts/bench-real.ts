@@ -2,7 +2,8 @@
 // default difficulty 500 (the chain state mined at difficulty 1 and served at 500: docs/difficulty.md):
 // cold `up` to token-ready by phase and its ratio to the mining time alone, warm `up` (best of 3), a pooled
 // testnet's acquire, `mine: 1` at
-// 500 in full and light RandomX mode, and the example suite at difficulty 1 and at 500 with the ratio.
+// 500 in full and light RandomX mode, a checkpoint and a revert (bench-checkpoint.ts), and the example suite at
+// difficulty 1 and at 500 with the ratio.
 import { performance } from 'node:perf_hooks';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +17,7 @@ import { resolveBackend } from '../harness/testnet/binaries.js';
 import { startTestnet, type Testnet } from '../harness/testnet/testnet.js';
 import { ms, upColdWarm, type Report } from './bench-up.js';
 import { mineOne } from './bench-mining.js';
+import { checkpointRevert } from './bench-checkpoint.js';
 import { poolAcquire, poolAcquireVitest } from './bench-pool.js';
 
 /**
@@ -46,6 +48,7 @@ async function upReal(binDir: string, report: Report): Promise<void> {
     await mineOne('full', { base, idleMs: 60_000 }, report);
     await mineOne('full', { base }, report);
     await mineOne('light', { base, blocks: 8 }, report);
+    await checkpointRevert(base, report);
   } finally {
     rmSync(cache, { recursive: true, force: true });
   }

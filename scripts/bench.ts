@@ -8,7 +8,8 @@
 //                    (bench-runner.ts)
 //   record.overhead.* what a recording proxy adds to a request (`saltnet record`)
 //   (`npm run bench -- --sim-only` stops after the simulator's numbers; `-- --real-only` gives only real Salvium's;
-//   `-- --suite-only` only the example suite on real Salvium at 1 and at 500)
+//   `-- --suite-only` only the example suite on real Salvium at 1 and at 500; `-- --checkpoint-only` only a
+//   checkpoint and a revert there)
 //   *.salvium.*      on real Salvium when its binaries are found (SALTNET_BIN_DIR or ../shared/salvium/),
 //                    at the default difficulty 500 (prefix mined at 1): cold up to token-ready by phase
 //                    and its ratio to mining alone, warm up (best of 3), the example suite at
@@ -16,6 +17,8 @@
 //   mine1.salvium.*  a scenario's `mine: 1` at difficulty 500: full RandomX (after a minute idle, and
 //                    right after ready) and light; the first block and the median of the next ones
 import { execaSync } from 'execa';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import {
@@ -37,6 +40,7 @@ import { poolAcquire, poolAcquireVitest } from './bench-pool.js';
 import { ms, upColdWarm } from './bench-up.js';
 import { fileURLToPath } from 'node:url';
 import { benchReal, suiteReal } from './bench-real.js';
+import { checkpointRevert } from './bench-checkpoint.js';
 import { exampleSuite, runnerOverhead } from './bench-runner.js';
 import { recordOverhead } from './bench-record.js';
 import { findRealBinaries } from './real-binaries.js';
@@ -260,6 +264,7 @@ async function main(): Promise<void> {
   if (process.argv.includes('--real-only')) return realPart();
   if (process.argv.includes('--pool-only')) return poolPart();
   if (process.argv.includes('--suite-only')) return suitePart();
+  if (process.argv.includes('--checkpoint-only')) return checkpointPart();
   await mine1300('fast', 500, {});
   await mine1300('steady', 500, { SALTNET_SIM_PACE: 'steady' });
   await getBalance1000();
@@ -341,6 +346,18 @@ async function suitePart(): Promise<void> {
   const real = await findRealBinaries(fileURLToPath(new URL('../..', import.meta.url)));
   if ('dir' in real) await suiteReal(real.dir, report);
   else report('run.examples.salvium', 'skipped', real.why);
+}
+
+/** Only a checkpoint and a revert on real Salvium at 500 (`npm run bench -- --checkpoint-only`), from a fresh cache. */
+async function checkpointPart(): Promise<void> {
+  const real = await findRealBinaries(fileURLToPath(new URL('../..', import.meta.url)));
+  if (!('dir' in real)) return void report('checkpoint.salvium', 'skipped', real.why);
+  const cacheDir = mkdtempSync(join(tmpdir(), 'saltnet-bench-checkpoint-'));
+  try {
+    await checkpointRevert({ backend: 'salvium', binDir: real.dir, cacheDir }, report);
+  } finally {
+    rmSync(cacheDir, { recursive: true, force: true });
+  }
 }
 
 async function realPart(): Promise<void> {
