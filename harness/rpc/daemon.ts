@@ -25,6 +25,8 @@ export interface DaemonClient {
   miningStatus(): Promise<MiningStatus>;
   /** `/pop_blocks`: take the top `n` blocks off the chain (their txs go back to the pool); returns the new height. */
   popBlocks(n: number): Promise<number>;
+  /** `/get_transaction_pool_hashes`: the hashes of the transactions in the pool (none: an empty list). */
+  poolHashes(): Promise<string[]>;
   /** How many transactions (besides the miner's) the block at this height holds. */
   txCount(height: number): Promise<number>;
   stopDaemon(): Promise<void>;
@@ -54,6 +56,7 @@ export function createDaemonClient(url: string, opts: EndpointOptions = {}): Dae
     stopMining: async () => (await post<{ status: string }>('/stop_mining')).status,
     miningStatus: () => post<MiningStatus>('/mining_status'),
     popBlocks: async (n) => (await post<{ height: number }>('/pop_blocks', { nblocks: n })).height,
+    poolHashes: async () => (await post<{ tx_hashes?: string[] }>('/get_transaction_pool_hashes')).tx_hashes ?? [],
     txCount: async (height) =>
       (await call<{ block_header: { num_txes: number } }>('get_block_header_by_height', { height })).block_header
         .num_txes,

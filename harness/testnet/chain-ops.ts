@@ -26,8 +26,7 @@ export function chainOps(run: Run, p: Parts, inner: InnerOps): ChainOps {
   const daemon = p.daemon.client;
   const automine = new Automine(
     {
-      poolHashes: async () =>
-        (await daemon.post<{ tx_hashes?: string[] }>('/get_transaction_pool_hashes')).tx_hashes ?? [],
+      poolHashes: () => daemon.poolHashes(),
       mineBlock: (signal) => lock.run(() => inner.mine({ blocks: 1 }, { signal })),
       log: run.log,
     },

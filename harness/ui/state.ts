@@ -198,7 +198,7 @@ export async function lastBlocks(
 
 /** The pool's transactions with their types. */
 export async function poolView(daemon: DaemonClient): Promise<TxView[]> {
-  const hashes = (await daemon.post<{ tx_hashes?: string[] }>('/get_transaction_pool_hashes')).tx_hashes ?? [];
+  const hashes = await daemon.poolHashes();
   const decoded = await decodeTxs(daemon, hashes);
   return hashes.map((h) => txView(h, decoded.get(h) ?? {}));
 }

@@ -79,8 +79,6 @@ describeReal('the library API on real Salvium', () => {
   });
 
   it('checkpoints and reverts the chain and wallets with the daemon running, a pending transfer back in its pool', async () => {
-    const pool = async (): Promise<string[]> =>
-      (await t.daemon.client.post<{ tx_hashes?: string[] }>('/get_transaction_pool_hashes')).tx_hashes ?? [];
     const { tx_hash } = await t.wallet.client.call<{ tx_hash: string }>('transfer', {
       destinations: [{ address: t.wallet.address, amount: 1n * SAL1, asset_type: 'SAL1' }],
       source_asset: 'SAL1',
@@ -96,10 +94,10 @@ describeReal('the library API on real Salvium', () => {
     expect(await t.daemon.client.height()).toBe(h);
     expect(await t.wallet.client.height()).toBe(h);
     expect(t.daemon.pid).toBe(daemonPid);
-    expect(await pool()).toEqual([tx_hash]);
+    expect(await t.daemon.client.poolHashes()).toEqual([tx_hash]);
     await t.mine(1);
     expect(await t.daemon.client.txCount(h)).toBe(1);
-    expect(await pool()).toEqual([]);
+    expect(await t.daemon.client.poolHashes()).toEqual([]);
   });
 
   it('restarts the daemon and the wallet RPC on the same endpoints', async () => {

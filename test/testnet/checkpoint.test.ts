@@ -35,8 +35,6 @@ const pay = async (t: Testnet, to: { addresses: Parameters<typeof addressAt>[1] 
   });
   return r.tx_hash;
 };
-const poolHashes = async (t: Testnet): Promise<string[]> =>
-  (await t.daemon.client.post<{ tx_hashes?: string[] }>('/get_transaction_pool_hashes')).tx_hashes ?? [];
 
 describe('checkpoints on one node', () => {
   it('revert rolls the chain and every wallet back, as often as asked, and the daemon keeps running', async () => {
@@ -63,7 +61,7 @@ describe('checkpoints on one node', () => {
         await bob.client.refresh();
         expect((await t.wallet.client.balance('SAL1')).balance).toBe(bal0);
         expect((await bob.client.balance('SAL1')).balance).toBe(0n);
-        expect(await poolHashes(t)).toEqual([]);
+        expect(await t.daemon.client.poolHashes()).toEqual([]);
         expect(t.wallet.url).toBe(url);
       }
       // The same daemon throughout; a revert restarts the wallet programs on their files.
@@ -83,10 +81,10 @@ describe('checkpoints on one node', () => {
       await t.checkpoint('pending');
       await t.mine(1);
       const later = await pay(t, bob, 1n * SAL1);
-      expect(await poolHashes(t)).toEqual([later]);
+      expect(await t.daemon.client.poolHashes()).toEqual([later]);
       await t.revert('pending');
       // The mined one is back in the pool; the one sent after the checkpoint is gone.
-      expect(await poolHashes(t)).toEqual([tx]);
+      expect(await t.daemon.client.poolHashes()).toEqual([tx]);
       await t.mine(1);
       await bob.client.refresh();
       expect((await bob.client.balance('SAL1')).balance).toBe(3n * SAL1);
