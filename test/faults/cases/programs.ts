@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { alive, put, signal, until, type FaultCase, type FaultContext } from '../kit.js';
+import { alive, put, signal, until, type CliResult, type FaultCase, type FaultContext } from '../kit.js';
 
 const frozen = (program: string) => (e: any) => e.event === 'unresponsive' && e.program === program;
 const thawed = (program: string) => (e: any) => e.event === 'responsive' && e.program === program;
@@ -53,6 +53,26 @@ function logSaysAgain(workdir: string, log: string, re: RegExp): () => true | un
 
 const scenario = (ctx: FaultContext, steps: string): string =>
   put(join(ctx.dir, 's.yaml'), `name: fault\nrequires: { height: 30 }\nsteps:\n${steps}`);
+
+/**
+ * `saltnet run` of a scenario whose request `stall` (SALTNET_SIM_TEST_STALL, `<method>:<ms>`) holds in `program`: once
+ * that program's log says the stall began, it is frozen (SIGSTOP) under it, and thawed when the run ends.
+ */
+async function frozenUnder(
+  ctx: FaultContext,
+  o: { steps: string; stall: string; program: string; what: string },
+): Promise<{ r: CliResult; pid: number }> {
+  const run = ctx.cli(['run', scenario(ctx, o.steps), '--backend', 'sim'], {
+    env: { SALTNET_SIM_TEST_STALL: o.stall },
+    timeoutMs: 45_000,
+  });
+  const workdir = await until('the testnet', () => ctx.runOrUndefined()?.workdir as string | undefined, 30_000);
+  const stalled = new RegExp(`TEST stall ${o.stall.split(':')[0]}`);
+  await until(o.what, logSays(workdir, `${o.program}.log`, stalled), 30_000);
+  const pid = ctx.pid(o.program);
+  signal(pid, 'SIGSTOP');
+  return { r: await run.finally(() => signal(pid, 'SIGCONT')), pid };
+}
 
 // Slow blocks while the chain is built (a fresh cache: the case builds), so that a fault lands in the build.
 const BUILD = (ctx: FaultContext): Record<string, string> => ({
@@ -165,17 +185,13 @@ export const FREEZE_CASES: FaultCase[] = [
     id: 'daemon frozen during a scenario step: the step is an infrastructure error, at once',
     kind: 'freeze',
     async run(ctx) {
-      const file = scenario(ctx, '  - mine: 1\n  - call: { method: get_block_count, on: daemon }\n');
-      const run = ctx.cli(['run', file, '--backend', 'sim'], {
-        env: { SALTNET_SIM_TEST_STALL: 'get_block_count:20000' },
-        timeoutMs: 45_000,
-      });
       // The step's request is held by the daemon; the daemon freezes under it.
-      const workdir = await until('the testnet', () => ctx.runOrUndefined()?.workdir as string | undefined, 30_000);
-      await until('the stalled step', logSays(workdir, 'daemon.log', /TEST stall get_block_count/), 30_000);
-      const pid = ctx.pid('daemon');
-      signal(pid, 'SIGSTOP');
-      const r = await run.finally(() => signal(pid, 'SIGCONT'));
+      const { r, pid } = await frozenUnder(ctx, {
+        steps: '  - mine: 1\n  - call: { method: get_block_count, on: daemon }\n',
+        stall: 'get_block_count:20000',
+        program: 'daemon',
+        what: 'the stalled step',
+      });
       expect(r.code).toBe(1);
       expect(r.out).toMatch(/ERROR \(infrastructure\) at step 2/);
       expect(r.out).toContain(`the testnet's daemon (pid ${pid}) is not answering: it is stopped (SIGSTOP`);
@@ -185,18 +201,14 @@ export const FREEZE_CASES: FaultCase[] = [
     id: "wallet RPC frozen during a checkpoint's store: the snapshot step is an infrastructure error naming it",
     kind: 'freeze',
     async run(ctx) {
-      const file = scenario(ctx, '  - snapshot: before\n  - mine: 1\n');
-      const run = ctx.cli(['run', file, '--backend', 'sim'], {
-        env: { SALTNET_SIM_TEST_STALL: 'store:3000' },
-        timeoutMs: 45_000,
-      });
       // A checkpoint of one node stops nothing: each wallet RPC is asked to store its wallet, and the scenario's own
       // (whose first store this is) freezes under it.
-      const workdir = await until('the testnet', () => ctx.runOrUndefined()?.workdir as string | undefined, 30_000);
-      await until('the store under way', logSays(workdir, 'wallet-rpc-s1-main.log', /TEST stall store/), 30_000);
-      const pid = ctx.pid('wallet-rpc-s1-main');
-      signal(pid, 'SIGSTOP');
-      const r = await run.finally(() => signal(pid, 'SIGCONT'));
+      const { r, pid } = await frozenUnder(ctx, {
+        steps: '  - snapshot: before\n  - mine: 1\n',
+        stall: 'store:3000',
+        program: 'wallet-rpc-s1-main',
+        what: 'the store under way',
+      });
       expect(r.code).toBe(1);
       expect(r.out).toMatch(/ERROR \(infrastructure\) at step 1/);
       expect(r.out).toContain(`wallet-rpc-s1-main (pid ${pid}) is not answering: it is stopped (SIGSTOP`);
