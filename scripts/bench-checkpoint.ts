@@ -4,13 +4,7 @@
 // revert does not wait for a new RandomX dataset (it did when both restarted the daemon: about a minute).
 import { performance } from 'node:perf_hooks';
 import { addressAt, startTestnet, type TestnetOptions } from '../harness/testnet/testnet.js';
-import { ms, type Report } from './bench-up.js';
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
+import { median, ms, type Report } from './bench-up.js';
 
 async function timed(fn: () => Promise<unknown>): Promise<number> {
   const t0 = performance.now();

@@ -5,13 +5,7 @@
 import { performance } from 'node:perf_hooks';
 import type { RandomxMode } from '../harness/testnet/backends.js';
 import { startTestnet, type TestnetOptions } from '../harness/testnet/testnet.js';
-import { ms, type Report } from './bench-up.js';
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
+import { median, ms, type Report } from './bench-up.js';
 
 export interface MineOneOptions {
   /** Testnet options: backend, binDir, cacheDir (with the prefix cached, or it is built first). */

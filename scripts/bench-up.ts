@@ -7,6 +7,13 @@ export type Report = (name: string, value: string, note?: string) => void;
 
 export const ms = (n: number): string => `${n.toFixed(1)} ms`;
 
+/** The middle of the values (of the two middle ones, their mean). */
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
 /** One `up` with these options, each phase reported under `up.<name>`, then stopped; its time to ready. */
 async function upOnce(
   name: string,
