@@ -18,6 +18,7 @@ import { startTestnet, type Testnet } from '../harness/testnet/testnet.js';
 import { ms, upColdWarm, type Report } from './bench-up.js';
 import { mineOne } from './bench-mining.js';
 import { checkpointRevert } from './bench-checkpoint.js';
+import { freshWallets } from './bench-fresh.js';
 import { poolAcquire, poolAcquireVitest } from './bench-pool.js';
 
 /**
@@ -49,6 +50,7 @@ async function upReal(binDir: string, report: Report): Promise<void> {
     await mineOne('full', { base }, report);
     await mineOne('light', { base, blocks: 8 }, report);
     await checkpointRevert(base, report);
+    await freshWallets('salvium', base, report);
   } finally {
     rmSync(cache, { recursive: true, force: true });
   }

@@ -9,7 +9,8 @@
 //   record.overhead.* what a recording proxy adds to a request (`saltnet record`)
 //   (`npm run bench -- --sim-only` stops after the simulator's numbers; `-- --real-only` gives only real Salvium's;
 //   `-- --suite-only` only the example suite on real Salvium at 1 and at 500; `-- --checkpoint-only` only a
-//   checkpoint and a revert there)
+//   checkpoint and a revert there; `-- --fresh-only` only freshWallet at 500, funded ahead and paid, on sim and real)
+//   fresh.*          freshWallet({ unlocked }) at 500: taken from the setup's freshWallets against paid and mined
 //   *.salvium.*      on real Salvium when its binaries are found (SALTNET_BIN_DIR or ../shared/salvium/),
 //                    at the default difficulty 500 (prefix mined at 1): cold up to token-ready by phase
 //                    and its ratio to mining alone, warm up (best of 3), the example suite at
@@ -41,6 +42,7 @@ import { ms, upColdWarm } from './bench-up.js';
 import { fileURLToPath } from 'node:url';
 import { benchReal, suiteReal } from './bench-real.js';
 import { checkpointRevert } from './bench-checkpoint.js';
+import { freshWallets } from './bench-fresh.js';
 import { exampleSuite, runnerOverhead } from './bench-runner.js';
 import { recordOverhead } from './bench-record.js';
 import { findRealBinaries } from './real-binaries.js';
@@ -265,6 +267,7 @@ async function main(): Promise<void> {
   if (process.argv.includes('--pool-only')) return poolPart();
   if (process.argv.includes('--suite-only')) return suitePart();
   if (process.argv.includes('--checkpoint-only')) return checkpointPart();
+  if (process.argv.includes('--fresh-only')) return freshPart();
   await mine1300('fast', 500, {});
   await mine1300('steady', 500, { SALTNET_SIM_PACE: 'steady' });
   await getBalance1000();
@@ -285,6 +288,7 @@ async function main(): Promise<void> {
   await upPhases('sim', fast, undefined, 'simFast');
   await poolAcquire('sim', { backend: 'sim', daemonEnv: fast }, report);
   await poolAcquireVitest('sim', { backend: 'sim', daemonEnv: fast }, report);
+  await freshWallets('sim', { backend: 'sim', daemonEnv: fast }, report);
   const u0 = performance.now();
   const uncached = await startTestnet({
     backend: 'sim',
@@ -355,6 +359,19 @@ async function checkpointPart(): Promise<void> {
   const cacheDir = mkdtempSync(join(tmpdir(), 'saltnet-bench-checkpoint-'));
   try {
     await checkpointRevert({ backend: 'salvium', binDir: real.dir, cacheDir }, report);
+  } finally {
+    rmSync(cacheDir, { recursive: true, force: true });
+  }
+}
+
+/** Only freshWallet at 500 (`npm run bench -- --fresh-only`): on sim, and on real Salvium from a fresh cache. */
+async function freshPart(): Promise<void> {
+  await freshWallets('sim', { backend: 'sim', daemonEnv: { SALTNET_SIM_HASHRATE: '250000' } }, report);
+  const real = await findRealBinaries(fileURLToPath(new URL('../..', import.meta.url)));
+  if (!('dir' in real)) return void report('fresh.salvium', 'skipped', real.why);
+  const cacheDir = mkdtempSync(join(tmpdir(), 'saltnet-bench-fresh-'));
+  try {
+    await freshWallets('salvium', { backend: 'salvium', binDir: real.dir, cacheDir }, report);
   } finally {
     rmSync(cacheDir, { recursive: true, force: true });
   }

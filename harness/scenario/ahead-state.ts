@@ -14,7 +14,14 @@ import { resolveBackend } from '../testnet/binaries.js';
 import { chainKey, chainSpecFor } from '../testnet/chain-cache.js';
 import { startTestnet, type Testnet, type TestnetOptions } from '../testnet/testnet.js';
 import type { BackendSpec } from '../testnet/backends.js';
-import { aheadPayments, fundAhead, fundsAhead, type AheadPayment } from './fund-ahead.js';
+import {
+  aheadPayments,
+  fundAhead,
+  fundsAhead,
+  SCENARIO_WORDS,
+  type AheadPayment,
+  type AheadWords,
+} from './fund-ahead.js';
 import { chainOf, fundingBucket, requiredFunds, requiredHeight, skipReason } from './needs.js';
 import { loadScenario } from './parse.js';
 import type { Scenario } from './types.js';
@@ -43,6 +50,13 @@ export function aheadKey(base: string, pays: AheadPayment[], spendableAge: numbe
 function restOf(base: TestnetOptions, pays: AheadPayment[], feeMargin: bigint): bigint {
   const rest = (base.unlocked ?? 0n) - pays.reduce((sum, p) => sum + p.amount + feeMargin, 0n);
   return rest > 0n ? rest : 0n;
+}
+
+export interface AheadOptions {
+  log: (line: string) => void;
+  signal?: AbortSignal;
+  /** How the log lines name the wallets (default: a run's scenarios'). */
+  words?: AheadWords;
 }
 
 export interface SharedPlan {
@@ -107,7 +121,7 @@ export async function planOfFiles(files: string[], spec: BackendSpec): Promise<S
 export async function aheadState(
   base: TestnetOptions,
   pays: AheadPayment[],
-  o: { log: (line: string) => void; signal?: AbortSignal },
+  o: AheadOptions,
 ): Promise<string | undefined> {
   const be = resolveBackend(base.backend ?? 'auto', base.binDir);
   const chain = chainSpecFor(be, base);
@@ -122,7 +136,7 @@ export async function aheadState(
   });
   try {
     if (listSnapshots(cacheDir).some((s) => s.key === key)) return key;
-    return (await buildAhead(base, chain.prefixDifficulty, pays, key, o.log)) ? key : undefined;
+    return (await buildAhead(base, chain.prefixDifficulty, pays, key, o)) ? key : undefined;
   } finally {
     await release();
   }
@@ -132,18 +146,15 @@ export async function aheadState(
  * A shared run's testnet. Above difficulty 1 its wallets are paid ahead: restored from the cached state that holds
  * them (aheadState), else paid on the testnet as it comes up.
  */
-export async function startShared(
-  base: TestnetOptions,
-  pays: AheadPayment[],
-  o: { log: (line: string) => void; signal?: AbortSignal },
-): Promise<FundedTestnet> {
+export async function startShared(base: TestnetOptions, pays: AheadPayment[], o: AheadOptions): Promise<FundedTestnet> {
+  const words = o.words ?? SCENARIO_WORDS;
   const be = resolveBackend(base.backend ?? 'auto', base.binDir);
   if (!fundsAhead(chainSpecFor(be, base).difficulty)) return { t: await startTestnet(base), ahead: new Set() };
   const key = await aheadState(base, pays, o);
   if (key) {
     try {
       const t = await startTestnet({ ...base, snapshotKey: key, unlocked: restOf(base, pays, be.spec.feeMargin) });
-      o.log(`saltnet: funded ${pays.length} scenario wallets ahead: restored with snapshot ${key}`);
+      o.log(`saltnet: funded ${pays.length} ${words.wallets} ahead: restored with snapshot ${key}`);
       return { t, ahead: new Set(pays.map((p) => p.wallet)) };
     } catch (err) {
       if (o.signal?.aborted) throw err;
@@ -151,7 +162,7 @@ export async function startShared(
     }
   }
   const t = await startTestnet(base);
-  return { t, ahead: await fundAhead(t, pays, o.log) };
+  return { t, ahead: await fundAhead(t, pays, o.log, words) };
 }
 
 /**
@@ -163,15 +174,17 @@ async function buildAhead(
   difficulty: number,
   pays: AheadPayment[],
   key: string,
-  log: (line: string) => void,
+  o: AheadOptions,
 ): Promise<boolean> {
-  log(`saltnet: no snapshot ${key}: funding the scenarios' wallets at difficulty ${difficulty} (once per machine)`);
+  const { log } = o;
+  const words = o.words ?? SCENARIO_WORDS;
+  log(`saltnet: no snapshot ${key}: funding ${words.the} at difficulty ${difficulty} (once per machine)`);
   const t = await startTestnet({ ...base, difficulty, randomx: 'light' });
   try {
-    const paid = await fundAhead(t, pays, log);
+    const paid = await fundAhead(t, pays, log, words);
     if (paid.size < pays.length) return false;
     await t.saveSnapshot(key);
-    log(`saltnet: saved snapshot ${key}: later runs of these scenarios start with their wallets funded`);
+    log(`saltnet: saved snapshot ${key}: ${words.later}`);
     return true;
   } catch (err) {
     log(`saltnet: could not save snapshot ${key} (${messageOf(err)})`);

@@ -20,6 +20,25 @@ export interface AheadPayment {
   amount: bigint;
 }
 
+/** How the log lines name the wallets paid ahead: a run's scenarios' (default), or the vitest setup's fresh wallets. */
+export interface AheadWords {
+  /** `funded 6 scenario wallets ahead` */
+  wallets: string;
+  /** `funding the scenarios' wallets at difficulty 1` */
+  the: string;
+  /** `the others are funded as their scenario starts` */
+  otherwise: string;
+  /** `saved snapshot K: later runs of these scenarios start with their wallets funded` */
+  later: string;
+}
+
+export const SCENARIO_WORDS: AheadWords = {
+  wallets: 'scenario wallets',
+  the: "the scenarios' wallets",
+  otherwise: 'as their scenario starts',
+  later: 'later runs of these scenarios start with their wallets funded',
+};
+
 /** What to pay ahead for these scenarios (each with the prefix its wallets get): one payment per funded wallet. */
 export function aheadPayments(items: { s: Scenario; prefix: string }[], spec: BackendSpec): AheadPayment[] {
   const asset = spec.fundAsset;
@@ -48,7 +67,12 @@ export function fundsAhead(difficulty: number): boolean {
  * Create the wallets, pay them from main and mine until every payment is in a block and unlocked, the pool empty
  * again. Never throws: answers the wallets paid (their scenarios only open them), and logs what was not.
  */
-export async function fundAhead(t: Testnet, pays: AheadPayment[], log: (line: string) => void): Promise<Set<string>> {
+export async function fundAhead(
+  t: Testnet,
+  pays: AheadPayment[],
+  log: (line: string) => void,
+  words: AheadWords = SCENARIO_WORDS,
+): Promise<Set<string>> {
   const paid = new Set<string>();
   if (pays.length === 0) return paid;
   const t0 = Date.now();
@@ -86,7 +110,7 @@ export async function fundAhead(t: Testnet, pays: AheadPayment[], log: (line: st
     await settled();
   } catch (err) {
     log(
-      `saltnet: funding the scenarios' wallets ahead stopped after ${paid.size} of ${pays.length} (${messageOf(err)}); the others are funded as their scenario starts`,
+      `saltnet: funding ${words.the} ahead stopped after ${paid.size} of ${pays.length} (${messageOf(err)}); the others are funded ${words.otherwise}`,
     );
     // What was paid is settled all the same: no scenario starts with these payments in the pool. (A scenario whose
     // wallet is still locked waits for it as it starts.)
@@ -94,7 +118,7 @@ export async function fundAhead(t: Testnet, pays: AheadPayment[], log: (line: st
   }
   const blocks = h0 === undefined ? 0 : (await t.daemon.client.height().catch(() => h0!)) - h0;
   log(
-    `saltnet: funded ${paid.size} scenario wallets ahead in ${((Date.now() - t0) / 1000).toFixed(1)} s (${blocks} blocks)`,
+    `saltnet: funded ${paid.size} ${words.wallets} ahead in ${((Date.now() - t0) / 1000).toFixed(1)} s (${blocks} blocks)`,
   );
   return paid;
 }

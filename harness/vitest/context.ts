@@ -5,6 +5,7 @@ import type { ControlInfo } from '../control/client.js';
 import { fundingAsset } from '../testnet/backends.js';
 import type { BackendName } from '../testnet/backends.js';
 import type { Testnet } from '../testnet/testnet.js';
+import type { ContextFunded } from './funded.js';
 
 /** The CN (or only) address and, on Salvium, the Carrot one. */
 export interface ContextAddresses {
@@ -53,10 +54,17 @@ export interface SaltnetContext {
    * process that owns the testnet.
    */
   control?: ControlInfo;
+  /** Wallets funded ahead (the global setup's freshWallets), by amount: freshWallet of such an amount claims one. */
+  funded?: ContextFunded[];
 }
 
 /** The context of a running testnet. */
-export function contextOf(t: Testnet, timeoutFactor: number, control?: ControlInfo): SaltnetContext {
+export function contextOf(
+  t: Testnet,
+  timeoutFactor: number,
+  control?: ControlInfo,
+  funded?: ContextFunded[],
+): SaltnetContext {
   const spec = t.backend.spec;
   const plain = (a: { cn: string; carrot?: string | undefined }): ContextAddresses => ({
     cn: a.cn,
@@ -95,6 +103,7 @@ export function contextOf(t: Testnet, timeoutFactor: number, control?: ControlIn
     timeoutFactor,
     ...(control ? { control: { url: control.url, tokenFile: control.tokenFile } } : {}),
     ...(t.nodes.length > 1 ? { nodes: t.nodes.map((n) => ({ name: n.name, url: n.url })) } : {}),
+    ...(funded?.length ? { funded } : {}),
   };
 }
 

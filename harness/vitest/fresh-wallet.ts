@@ -32,14 +32,13 @@ import type { Credentials } from '../rpc/http.js';
 import { createWalletClient, type WalletClient } from '../rpc/wallet.js';
 import { backendSpec } from '../testnet/backends.js';
 import type { ResolvedBackend } from '../testnet/binaries.js';
-import { fundFromWallet } from '../testnet/funding.js';
 import { addressAt, type MiningAddresses } from '../testnet/mining.js';
 import { generateSecret } from '../testnet/secrets.js';
 import type { SyncTarget } from '../testnet/sync.js';
 import { walletAddresses } from '../testnet/wallet-setup.js';
 import { Program } from '../testnet/program.js';
 import { defineWalletRpc, type WalletRpcHandle } from '../testnet/wallet-rpc.js';
-import { withChainLock } from './chain-lock.js';
+import { claimFunded, fundFresh } from './funded.js';
 import { checkContext, type SaltnetContext } from './context.js';
 import { makeDirs } from '../common/mkdir.js';
 
@@ -262,11 +261,14 @@ export async function freshWallet(context: SaltnetContext, opts: FreshWalletOpti
   const { name, dir, sup, failed } = reserve(opts.name);
   let client: WalletClient | undefined;
   try {
-    const password = generateSecret();
+    const walletsDir = join(dir, 'wallets');
+    // A wallet funded ahead of this amount (the global setup's freshWallets): its files, and the password they need.
+    const claimed = unlocked > 0n ? claimFunded(c, unlocked, opts.asset, { walletsDir, name }) : undefined;
+    const password = claimed ?? generateSecret();
     let created = false;
     const program = walletProgram(sup, c, {
       name,
-      walletsDir: join(dir, 'wallets'),
+      walletsDir,
       dir,
       password,
       opened: () => created,
@@ -278,10 +280,13 @@ export async function freshWallet(context: SaltnetContext, opts: FreshWalletOpti
       ...(h.credentials ? { auth: h.credentials } : {}),
     });
     client = rpc;
-    await rpc.call('create_wallet', { filename: name, password, language: 'English' });
+    if (claimed) {
+      await rpc.call('open_wallet', { filename: name, password });
+      await rpc.refresh();
+    } else await rpc.call('create_wallet', { filename: name, password, language: 'English' });
     created = true;
     const addresses = await walletAddresses(rpc);
-    if (unlocked > 0n) await fundFresh(c, { client: rpc, addresses }, unlocked, opts.asset, name);
+    if (unlocked > 0n && !claimed) await fundFresh(c, { client: rpc, addresses }, unlocked, opts.asset, name);
     const daemon = createDaemonClient(c.daemonUrl);
     const height = await daemon.height().finally(() => daemon.close());
     clients.set(name, rpc);
@@ -342,50 +347,4 @@ function walletProgram(
     phase: () => `(fresh wallet ${o.name})`,
     onFatal: () => undefined,
   });
-}
-
-/** Send the funds from the main wallet, holding the chain lock, and wait until they are unlocked. */
-async function fundFresh(
-  c: SaltnetContext,
-  to: { client: WalletClient; addresses: MiningAddresses },
-  amount: bigint,
-  asset: string | undefined,
-  name: string,
-): Promise<void> {
-  const spec = backendSpec(c.backend);
-  const fundAsset = spec.fundAsset ? (asset ?? spec.fundAsset) : undefined;
-  const daemon = createDaemonClient(c.daemonUrl);
-  const main = createWalletClient(c.wallet.url, {
-    timeoutMs: scaled(300_000),
-    ...(c.wallet.credentials ? { auth: c.wallet.credentials } : {}),
-  });
-  try {
-    await withChainLock(c, async () => {
-      // Another worker's funding may have mined since the main wallet last looked.
-      await main.refresh();
-      try {
-        await fundFromWallet({
-          daemon,
-          spec,
-          from: main,
-          to,
-          minerAddresses: c.wallet.addresses,
-          amount,
-          timeoutMs: scaled(600_000),
-          ...(c.mining ? { threads: c.mining.threads } : {}),
-          ...(fundAsset ? { asset: fundAsset } : {}),
-        });
-      } catch (err) {
-        const b = await main.balance(fundAsset ?? spec.fundAsset).catch(() => undefined);
-        const held = b ? ` The main wallet holds ${b.unlocked} unlocked (${b.balance} in all).` : '';
-        throw new Error(
-          `funding ${name} with ${amount} ${fundAsset ?? 'atomic units'} from the main wallet failed: ${err instanceof Error ? err.message : String(err)}.${held} If it runs short, raise unlocked in saltnet.config (or the global setup's options), or fund fewer or smaller wallets.`,
-          { cause: err },
-        );
-      }
-    });
-  } finally {
-    await main.close().catch(() => undefined);
-    await daemon.close().catch(() => undefined);
-  }
 }

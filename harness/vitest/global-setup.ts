@@ -31,11 +31,12 @@ import type { TestProject } from 'vitest/node';
 import { resolveConfig } from '../config/resolve.js';
 import type { ConfigValues } from '../config/schema.js';
 import { testnetOptionsOf } from '../config/testnet.js';
-import { startTestnet, type TestnetOptions } from '../testnet/testnet.js';
+import type { TestnetOptions } from '../testnet/testnet.js';
 import { startControlServer } from '../control/server.js';
 import { resolveCacheDir } from '../common/cache-dir.js';
 import { contextOf } from './context.js';
 import { mainPool } from './pool.js';
+import { startWithFresh, type FreshWalletsOption } from './funded.js';
 
 export type { SaltnetContext } from './context.js';
 
@@ -47,11 +48,16 @@ export interface SaltnetGlobalSetupOptions extends Omit<TestnetOptions, 'trapSig
    * use and the one started ahead (default: the config's run.pool, else as many as memory and cores allow).
    */
   pool?: number;
+  /**
+   * Fresh wallets kept funded ahead (default: the config's freshWallets): above difficulty 1, `freshWallet({ unlocked
+   * })` of one of these amounts takes one of them, already funded and unlocked, and mines nothing.
+   */
+  freshWallets?: FreshWalletsOption[];
 }
 
 /** The testnet options: the resolved configuration under the options given in code (config/testnet.ts). */
 export function testnetOptionsFrom(v: ConfigValues, code: SaltnetGlobalSetupOptions = {}): TestnetOptions {
-  const { config: _config, pool: _pool, ...given } = code;
+  const { config: _config, pool: _pool, freshWallets: _fresh, ...given } = code;
   return {
     // vitest owns the terminal: progress as the few `saltnet:` lines only, no bar.
     progress: 'none',
@@ -79,7 +85,7 @@ export function saltnetGlobalSetup(
     if (cfg.file) log(`saltnet: options from ${cfg.file}`);
     for (const n of cfg.notices) log(`saltnet: ${n}`);
     const opts = { ...testnetOptionsFrom(cfg.values, options), log };
-    const t = await startTestnet(opts);
+    const { t, funded } = await startWithFresh(opts, options.freshWallets ?? cfg.values.freshWallets, log);
     // vitest's exit on Ctrl-C (see the header) leaves no time for the testnet's own cleanup: the
     // supervisor's 'exit' hook (installed first, so it runs first) SIGKILLs the processes, and this
     // one removes the temporary workdir the testnet would have removed on a clean stop.
@@ -98,7 +104,7 @@ export function saltnetGlobalSetup(
       ...(poolMax ? { max: poolMax } : {}),
     });
     const control = await startControlServer(t, cacheDir, pool.routes);
-    const ctx = contextOf(t, opts.timeoutFactor ?? 1, control.info);
+    const ctx = contextOf(t, opts.timeoutFactor ?? 1, control.info, funded);
     project.provide('saltnet', ctx);
     log(
       `saltnet: testnet ready for the tests: daemon ${ctx.daemonUrl}, wallet ${ctx.wallet.url}, height ${ctx.height}, snapshot ${ctx.snapshot.status}`,

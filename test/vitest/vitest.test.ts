@@ -14,6 +14,7 @@ import {
   readdirSync,
   readFileSync,
   realpathSync,
+  rmSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -249,6 +250,20 @@ describe('a real vitest run of the example project', () => {
     const names = r.runs.flatMap((x) => x.processes.map((p) => p.name));
     expect(names).toEqual(expect.arrayContaining(['daemon', 'wallet-rpc', 'wallet-rpc-alice', 'wallet-rpc-bob']));
     await nothingLeft(r.runs);
+  }, 300_000);
+
+  it('with freshWallets in saltnet.config.yaml, alice is a wallet funded ahead (nothing mined for her)', async () => {
+    const config = join(project, 'saltnet.config.yaml');
+    writeFileSync(config, 'difficulty: 500\nfreshWallets:\n  - { unlocked: 10 SAL1, count: 1 }\n');
+    try {
+      const r = await vitest(['example.spec.ts']).done;
+      expect(r.exitCode, r.output).toBe(0);
+      expect(r.output).toMatch(/saltnet: funded 1 fresh wallets ahead: restored with snapshot sim-d1-\S+-ahead-/);
+      expect(r.output).toMatch(/Tests\s+3 passed \(3\)/);
+      await nothingLeft(r.runs);
+    } finally {
+      rmSync(config, { force: true });
+    }
   }, 300_000);
 
   it('fails when a test fails (two files, two workers funding from the main wallet at once), and still leaves nothing', async () => {
