@@ -68,11 +68,11 @@ const build: CommandModule<object, CacheArgs & { force: boolean }> = {
     testnetOptions(y).option('for', FOR).option('force', {
       type: 'boolean',
       default: false,
-      describe: 'build again even when cached',
+      describe: 'build again even when cached (and the states with wallets funded ahead built on it)',
     }) as unknown as Argv<CacheArgs & { force: boolean }>,
   handler: async (a) => {
     const log = (l: string): void => void process.stderr.write(`${l}\n`);
-    if (a.force) removeSnapshot(cacheDir(a.cacheDir ? { cacheDir: a.cacheDir } : {}), await keyFor(a));
+    if (a.force) forget(cacheDir(a.cacheDir ? { cacheDir: a.cacheDir } : {}), await keyFor(a));
     const t0 = Date.now();
     const s = await withSuite(a);
     const o = { ...toTestnetOptions(a), ...(s.chain ? { height: s.chain.height, unlocked: s.chain.unlocked } : {}) };
@@ -89,6 +89,12 @@ const build: CommandModule<object, CacheArgs & { force: boolean }> = {
     if (a.for?.length) await buildAheadFor(a.for, o, log);
   },
 };
+
+/** `build --force`: the state, and the states built on it with wallets funded ahead (`<key>-ahead-…`), go. */
+function forget(dir: string, key: string): void {
+  removeSnapshot(dir, key);
+  for (const s of listSnapshots(dir)) if (s.key.startsWith(`${key}-ahead-`)) removeSnapshot(dir, s.key);
+}
 
 /**
  * With --for, above difficulty 1: the state `saltnet run` of those files starts from, their wallets paid ahead

@@ -37,10 +37,12 @@ export interface FundedTestnet {
 }
 
 /** The key of the state with these payments made on the state `base`. */
-export function aheadKey(base: string, pays: AheadPayment[], spendableAge: number): string {
+export function aheadKey(base: string, pays: AheadPayment[], spendableAge: number, lookahead = false): string {
   const what = JSON.stringify({
     format: AHEAD_FORMAT,
     spendableAge,
+    // Wallets created with the chain's subaddress lookahead are other files (the default keeps the keys made before).
+    ...(lookahead ? { lookahead } : {}),
     pays: pays.map((p) => [p.wallet, p.asset ?? '', p.amount.toString()]),
   });
   return `${base}-ahead-${createHash('sha256').update(what).digest('hex').slice(0, 12)}`;
@@ -57,6 +59,8 @@ export interface AheadOptions {
   signal?: AbortSignal;
   /** How the log lines name the wallets (default: a run's scenarios'). */
   words?: AheadWords;
+  /** Create the wallets with the testnet's subaddress lookahead, not the wallet RPC's 50:200 (fresh wallets). */
+  lookahead?: boolean;
 }
 
 export interface SharedPlan {
@@ -128,7 +132,7 @@ export async function aheadState(
   if (!fundsAhead(chain.difficulty) || pays.length === 0) return undefined;
   if (base.snapshots === false || base.workdir || base.snapshotKey) return undefined;
   if (chain.prefixDifficulty >= chain.difficulty) return undefined;
-  const key = aheadKey(await chainKey(be, chain), pays, be.spec.spendableAge ?? 10);
+  const key = aheadKey(await chainKey(be, chain), pays, be.spec.spendableAge ?? 10, o.lookahead);
   const cacheDir = resolveCacheDir(base.cacheDir ? { cacheDir: base.cacheDir } : {});
   const release = await acquireKeyLock(cacheDir, key, {
     ...(o.signal ? { signal: o.signal } : {}),
@@ -162,7 +166,7 @@ export async function startShared(base: TestnetOptions, pays: AheadPayment[], o:
     }
   }
   const t = await startTestnet(base);
-  return { t, ahead: await fundAhead(t, pays, o.log, words) };
+  return { t, ahead: await fundAhead(t, pays, o.log, words, o.lookahead) };
 }
 
 /**
@@ -181,7 +185,7 @@ async function buildAhead(
   log(`saltnet: no snapshot ${key}: funding ${words.the} at difficulty ${difficulty} (once per machine)`);
   const t = await startTestnet({ ...base, difficulty, randomx: 'light' });
   try {
-    const paid = await fundAhead(t, pays, log, words);
+    const paid = await fundAhead(t, pays, log, words, o.lookahead);
     if (paid.size < pays.length) return false;
     await t.saveSnapshot(key);
     log(`saltnet: saved snapshot ${key}: ${words.later}`);

@@ -72,6 +72,8 @@ export async function fundAhead(
   pays: AheadPayment[],
   log: (line: string) => void,
   words: AheadWords = SCENARIO_WORDS,
+  /** Create the wallets with the testnet's subaddress lookahead (Testnet.createWallets). */
+  lookahead = false,
 ): Promise<Set<string>> {
   const paid = new Set<string>();
   if (pays.length === 0) return paid;
@@ -85,7 +87,10 @@ export async function fundAhead(
   };
   try {
     h0 = await t.daemon.client.height();
-    const addresses = await t.createWallets(pays.map((p) => p.wallet));
+    const addresses = await t.createWallets(
+      pays.map((p) => p.wallet),
+      { lookahead },
+    );
     const from = t.wallets().get('main')!.client;
     for (const p of pays) {
       const send = (): Promise<void> =>

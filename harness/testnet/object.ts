@@ -74,7 +74,7 @@ export function testnetObject(
       const node = o.node === undefined ? undefined : nodes.handle(nodeIndex(o.node, nodes.count));
       return wallets.add(name, node && node.index > 0 ? { name: node.name, url: node.url } : undefined);
     },
-    createWallets: (names) => wallets.create(names),
+    createWallets: (names, o = {}) => wallets.create(names, o.lookahead ? run.chain.lookahead : undefined),
     wallets: () => wallets.handles(),
     removeWallet: (name: string) => wallets.remove(name),
     restart: async (what, name) => {

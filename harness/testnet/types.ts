@@ -187,9 +187,11 @@ export interface Testnet {
   addWallet(name: string, o?: AddWalletOptions): Promise<WalletHandle>;
   /**
    * Create wallets on n0 without leaving them running (one wallet RPC creates them all): their addresses by name.
-   * `addWallet(name)` opens one later. For wallets funded ahead, before they are needed.
+   * `addWallet(name)` opens one later. For wallets funded ahead, before they are needed. With `lookahead: true` the
+   * wallet CLI creates them with the testnet's subaddress lookahead (`subaddressLookahead`, 2:20 by default), so that
+   * each opens fast later; otherwise they have the wallet RPC's 50:200.
    */
-  createWallets(names: string[]): Promise<Map<string, MiningAddresses>>;
+  createWallets(names: string[], o?: { lookahead?: boolean }): Promise<Map<string, MiningAddresses>>;
   /** Every wallet by name, `main` first. */
   wallets(): Map<string, WalletHandle>;
   /** Stop an added wallet's RPC for good (the wallet is stored; its files stay) and forget it. */

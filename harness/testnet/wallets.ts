@@ -12,7 +12,7 @@ import { createWalletClient, type WalletClient } from '../rpc/wallet.js';
 import type { ResolvedBackend } from './binaries.js';
 import type { MiningAddresses } from './mining.js';
 import { Program, type CrashReport, type ProgramOptions } from './program.js';
-import { walletAddresses } from './wallet-setup.js';
+import { createWithCli, walletAddresses } from './wallet-setup.js';
 import { defineWalletRpc, type WalletRpcHandle } from './wallet-rpc.js';
 
 /** A wallet of the testnet: `main` (restored by up) or one added with addWallet. */
@@ -170,18 +170,21 @@ export class WalletSet {
 
   /**
    * Create these wallets, not left running: one wallet RPC creates them one after the other (a start each would cost
-   * a start each), and stops. Their addresses, by name; `addWallet` opens one later.
+   * a start each), and stops; or, with a subaddress lookahead, the wallet CLI creates each with it (createWithCli).
+   * Their addresses, by name; `addWallet` opens one later.
    */
-  async create(names: string[]): Promise<Map<string, MiningAddresses>> {
+  async create(names: string[], lookahead?: string): Promise<Map<string, MiningAddresses>> {
     const [first, ...rest] = names;
     if (first === undefined) return new Map();
-    for (const n of names)
+    for (const n of names) {
+      if (!NAME.test(n)) throw new Error(`wallet name ${JSON.stringify(n)} must be letters, digits, - or _`);
       if (existsSync(join(this.o.walletsDir, `${n}.keys`))) throw new Error(`the testnet already has a wallet ${n}`);
+    }
+    if (lookahead) return createWithCli(this.o.sup, this.o.backend, { ...this.o, names, lookahead });
     const h = await this.add(first);
     const out = new Map([[first, h.addresses]]);
     try {
       for (const n of rest) {
-        if (!NAME.test(n)) throw new Error(`wallet name ${JSON.stringify(n)} must be letters, digits, - or _`);
         await h.client.call('create_wallet', { filename: n, password: this.o.password, language: 'English' });
         out.set(n, await walletAddresses(h.client));
       }

@@ -140,6 +140,12 @@ describe('saltnet cache build --for', { timeout: 150_000 }, () => {
     // At difficulty 1 scenarios fund their own wallets: no such state.
     const d1 = await saltnet(['cache', 'build', '--backend', 'sim', '--difficulty', '1', '--for', files]);
     expect(d1.stdout).not.toContain('-ahead-');
+    // --force builds both again: the state, and the one with the wallets funded ahead built on it.
+    const again = await saltnet(['cache', 'build', '--backend', 'sim', '--for', files, '--force']);
+    expect(again.exitCode, again.all).toBe(0);
+    expect(again.stdout).toMatch(new RegExp(`^${key} built and saved`, 'm'));
+    expect(again.stdout).toContain(`${aheadKey} holds their 2 scenario wallets funded ahead`);
+    expect(again.stderr).toMatch(/funded 2 scenario wallets ahead in [\d.]+ s \(11 blocks\)/);
   });
 });
 

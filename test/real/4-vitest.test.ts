@@ -1,9 +1,11 @@
 // The vitest integration on the real programs: the example project (test/vitest/example) run by a
 // vitest of its own with saltnet/vitest's global setup on real Salvium — one testnet from the tier's
 // cache, fresh wallets with their own wallet RPCs funded from the main wallet, a transfer between
-// them — and nothing left afterwards.
+// them — and nothing left afterwards. Then again at 500 with `freshWallets`: alice is a wallet funded ahead, paid
+// once at difficulty 1 and cached (harness/vitest/funded.ts).
 import {
   cpSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -28,15 +30,17 @@ describeReal('saltnet/vitest on real Salvium', () => {
   const project = mkdtempSync(join(tmpdir(), 'saltnet-real-vitest-'));
   afterAll(() => rmSync(project, { recursive: true, force: true }));
 
-  it('runs the example project: testnet up, fresh wallets funded, a transfer seen; nothing left', async () => {
-    mkdirSync(join(project, 'node_modules'));
-    symlinkSync(ROOT, join(project, 'node_modules/saltnet'));
-    symlinkSync(realpathSync(join(ROOT, 'node_modules/vitest')), join(project, 'node_modules/vitest'));
-    cpSync(join(ROOT, 'test/vitest/example'), project, { recursive: true });
-    // The real programs at difficulty 1, from the tier's cache (the default chain state 1-up built).
+  /** The example project run by a vitest of its own with this saltnet.config.yaml; then nothing of it is alive. */
+  async function runExample(config: string): Promise<string> {
+    if (!existsSync(join(project, 'node_modules'))) {
+      mkdirSync(join(project, 'node_modules'));
+      symlinkSync(ROOT, join(project, 'node_modules/saltnet'));
+      symlinkSync(realpathSync(join(ROOT, 'node_modules/vitest')), join(project, 'node_modules/vitest'));
+      cpSync(join(ROOT, 'test/vitest/example'), project, { recursive: true });
+    }
     writeFileSync(
       join(project, 'saltnet.config.yaml'),
-      `backend: salvium\nbinDir: ${BIN_DIR}\ndifficulty: 1\ncacheDir: ${CACHE_DIR}\n`,
+      `backend: salvium\nbinDir: ${BIN_DIR}\ncacheDir: ${CACHE_DIR}\n${config}`,
     );
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(process.env))
@@ -57,14 +61,7 @@ describeReal('saltnet/vitest on real Salvium', () => {
         '--hookTimeout',
         '600000',
       ],
-      {
-        cwd: project,
-        env,
-        extendEnv: false,
-        reject: false,
-        all: true,
-        timeout: 900_000,
-      },
+      { cwd: project, env, extendEnv: false, reject: false, all: true, timeout: 900_000 },
     );
     expect(r.exitCode, r.all).toBe(0);
     expect(r.all).toContain('saltnet: testnet ready for the tests');
@@ -85,5 +82,21 @@ describeReal('saltnet/vitest on real Salvium', () => {
       for (let i = 0; i < 100 && strays().length > 0; i++) await sleep(100);
       expect(strays()).toEqual([]);
     }
+    return r.all ?? '';
+  }
+
+  it('runs the example project: testnet up, fresh wallets funded, a transfer seen; nothing left', async () => {
+    // The real programs at difficulty 1, from the tier's cache (the default chain state 1-up built).
+    await runExample('difficulty: 1\n');
+  });
+
+  it('at 500 with freshWallets, alice is a wallet funded ahead at difficulty 1 (cached), opened with the 2:20 lookahead', async () => {
+    // Light RandomX: the one block bob's payment needs costs seconds, not the full dataset's minute.
+    const out = await runExample(
+      'difficulty: 500\nrandomx: light\nfreshWallets:\n  - { unlocked: 10 SAL1, count: 1 }\n',
+    );
+    expect(out).toMatch(/funding the fresh wallets \(freshWallets\) at difficulty 1 \(once per machine\)/);
+    expect(out).toMatch(/saltnet: funded 1 fresh wallets ahead: restored with snapshot salvium-d1-\S+-ahead-/);
+    process.stderr.write(`real tier: ${/saltnet: funded 1 fresh wallets ahead in [^\n]+/.exec(out)?.[0] ?? ''}\n`);
   });
 });
