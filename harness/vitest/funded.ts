@@ -11,7 +11,7 @@
 import { copyFileSync, mkdirSync, openSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
 import { startShared } from '../scenario/ahead-state.js';
-import type { AheadPayment, AheadWords } from '../scenario/fund-ahead.js';
+import { fundsAhead, type AheadPayment, type AheadWords } from '../scenario/fund-ahead.js';
 import { scaled } from '../common/timeouts.js';
 import { createDaemonClient } from '../rpc/daemon.js';
 import { createWalletClient, type WalletClient } from '../rpc/wallet.js';
@@ -82,6 +82,10 @@ export async function startWithFresh(
   }
   // Created with the testnet's subaddress lookahead (2:20 by default): a claimed wallet opens in a fraction of the time
   const { t, ahead } = await startShared({ ...opts, unlocked }, pays, { log, words: WORDS, lookahead: true });
+  if (pays.length > 0 && !fundsAhead(t.mining.difficulty))
+    log(
+      `saltnet: freshWallets: none funded ahead at difficulty ${t.mining.difficulty}, where freshWallet's own funding mines cheap blocks`,
+    );
   const funded = new Map<string, string[]>();
   for (const p of pays) {
     if (!ahead.has(p.wallet)) continue;

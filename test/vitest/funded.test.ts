@@ -117,9 +117,13 @@ describe('fresh wallets funded ahead, on the simulator at difficulty 500', () =>
     } finally {
       await second.t.stop();
     }
-    const d1 = await startWithFresh({ ...opts, difficulty: 1 }, ENTRIES, () => undefined);
+    const said: string[] = [];
+    const d1 = await startWithFresh({ ...opts, difficulty: 1 }, ENTRIES, (l) => said.push(l));
     try {
       expect(d1.funded).toEqual([]);
+      expect(said).toContain(
+        "saltnet: freshWallets: none funded ahead at difficulty 1, where freshWallet's own funding mines cheap blocks",
+      );
     } finally {
       await d1.t.stop();
     }
