@@ -2,10 +2,10 @@
 // environment variable, its built-in default and what to say when it is wrong. The file schema, the
 // environment mapping, the flag mapping, the defaults and the README's key table all follow from it.
 import { z } from 'zod';
-import { formatAmountShort } from '../testnet/amounts.js';
+import { formatAmountShort, isAmountString } from '../testnet/amounts.js';
 import { describeRule, NUMBER_RULES, ranged, type NumberRule } from './numbers.js';
 import { RUN_POOL_ROW, RUN_WORKERS_ROW } from './run-rows.js';
-import { FRESH_WALLETS_ROW, unlockedSchema } from './vitest-rows.js';
+import { FRESH_WALLETS_ROW } from './vitest-rows.js';
 
 import {
   backendChoices,
@@ -25,6 +25,9 @@ export const ISOLATION_CHOICES = ['shared', 'fresh'] as const;
 export const REPORTER_CHOICES = ['human', 'junit', 'json'] as const;
 
 const text = z.string().trim().min(1);
+
+/** A number of coins (1001: the backend's coin), or an amount with its unit ("1001 SAL1", "1 XMR"). */
+const unlockedSchema = z.union([z.number().nonnegative().finite(), z.string().refine((s) => isAmountString(s))]);
 
 /** Globs: one string or a list of them; always a list afterwards. */
 const globsSchema = z.union([text.transform((s) => [s]), z.array(text).min(1)]);

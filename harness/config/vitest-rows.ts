@@ -1,9 +1,6 @@
-// Rows of the config table (schema.ts) for the vitest integration, and the amount schema they share with `unlocked`.
+// Rows of the config table (schema.ts) for the vitest integration.
 import { z } from 'zod';
 import { isAmountString } from '../testnet/amounts.js';
-
-/** A number of coins (1001: the backend's coin), or an amount with its unit ("1001 SAL1", "1 XMR"). */
-export const unlockedSchema = z.union([z.number().nonnegative().finite(), z.string().refine((s) => isAmountString(s))]);
 
 /** At most this many fresh wallets of one amount are kept funded ahead. */
 export const MAX_FUNDED_COUNT = 32;

@@ -71,7 +71,12 @@ export async function startWithFresh(
   log: (line: string) => void,
 ): Promise<{ t: Testnet; funded: ContextFunded[] }> {
   const be = resolveBackend(opts.backend ?? 'auto', opts.binDir);
-  const pays = entries?.length ? freshPays(entries, be.spec) : [];
+  let pays = entries?.length ? freshPays(entries, be.spec) : [];
+  if (pays.length > 0 && opts.workdir) {
+    // A kept workdir holds the wallets of the run before, spent by its tests: none is paid ahead there.
+    log(`saltnet: freshWallets: none funded ahead on a workdir of your own (${opts.workdir}); freshWallet pays each`);
+    pays = [];
+  }
   const total = pays.reduce((sum, p) => sum + p.amount + be.spec.feeMargin, 0n);
   const unlocked = opts.unlocked ?? be.spec.defaultUnlocked;
   if (total > unlocked) {

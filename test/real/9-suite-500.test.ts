@@ -1,7 +1,7 @@
 // Example scenarios on the real programs at the default difficulty, 500, as users run them (3-suite runs every one at
 // difficulty 1 against the simulator; all of them at 500 take about 28 minutes on two cores, more than CI's budget
 // leaves: `npm run bench -- --suite-only` measures that). These are the ones whose time at 500 stays near their time
-// at 1 and that cover what the served difficulty changes: the suite's chain state (mined at 1, built by 3-suite)
+// at 1 and that cover what the served difficulty changes: the suite's chain state (mined at 1, shared with 3-suite)
 // served at 500, the wallets funded ahead at 1 and restored, full RandomX with its dataset built in the background, a
 // checkpoint and a revert that keep the daemon (and its dataset), a token created and mined, transfers, sweeps.
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -44,7 +44,7 @@ describeReal('example scenarios on real Salvium at difficulty 500', () => {
       isolation: 'shared',
       workers: 1,
       bail: false,
-      // The whole suite's chain (3-suite built it): no chain state of its own.
+      // The whole suite's chain: 3-suite's, no state of its own (whichever of the two files runs first builds it).
       chain: await suiteChain(all, BACKENDS.salvium!),
       artifactsRoot: join(dir, 'artifacts'),
       log: (l) => lines.push(l),

@@ -129,6 +129,20 @@ describe('fresh wallets funded ahead, on the simulator at difficulty 500', () =>
     }
   }, 120_000);
 
+  it("on a workdir of your own none is funded ahead (its wallets are the last run's), and it says so", async () => {
+    const said: string[] = [];
+    const workdir = join(dir, 'kept');
+    const own = await startWithFresh({ ...opts, workdir }, ENTRIES, (l) => said.push(l));
+    try {
+      expect(own.funded).toEqual([]);
+      expect(said).toContain(
+        `saltnet: freshWallets: none funded ahead on a workdir of your own (${workdir}); freshWallet pays each`,
+      );
+    } finally {
+      await own.t.stop();
+    }
+  }, 120_000);
+
   it('more than unlocked is refused before anything starts, naming the fix', async () => {
     await expect(startWithFresh(opts, [{ unlocked: '600 SAL1', count: 2 }], () => undefined)).rejects.toThrow(
       /^freshWallets: 2 wallets funded ahead take 1202 SAL1 with fees, more than unlocked \(1100 SAL1\): raise unlocked/,
