@@ -203,7 +203,7 @@ function miningOf(run: Run, p: Parts): Pick<InnerOps, 'mine' | 'sync'> {
       // A refused or reset connection says nothing; the daemon's crash says what happened.
       const crash = program.crashes.slice(before).at(-1);
       if (!crash) throw err;
-      const last = crash.tail.at(-1);
+      const last = tellingLine(crash.tail);
       throw new Error(
         `the ${program.name} ${describeExit(crash.exit)} while mining${last ? ` (its last line: ${last})` : ''}; its log: ${crash.logFile}`,
         { cause: err },
@@ -239,4 +239,13 @@ function networkOf(run: Run): Pick<Testnet, 'partition' | 'heal' | 'setLink' | '
     links: () => nodes.links?.info() ?? [],
     groups: () => nodes.groups().map(names),
   };
+}
+
+/**
+ * The line of a dead program's tail that says why: the last error line (a log line at level E or F, an `Error:` or an
+ * exception), else the last line. Its stdout and stderr are two pipes, read in no fixed order: an error printed on
+ * one may arrive before the other's last line.
+ */
+export function tellingLine(tail: readonly string[]): string | undefined {
+  return [...tail].reverse().find((l) => /\t[EF] |\bError\b|Exception/.test(l)) ?? tail.at(-1);
 }
