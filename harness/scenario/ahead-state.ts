@@ -48,9 +48,14 @@ export function aheadKey(base: string, pays: AheadPayment[], spendableAge: numbe
   return `${base}-ahead-${createHash('sha256').update(what).digest('hex').slice(0, 12)}`;
 }
 
+/** What the payments ahead take from main: each amount and its fee margin. */
+export function paidAhead(pays: AheadPayment[], feeMargin: bigint): bigint {
+  return pays.reduce((sum, p) => sum + p.amount + feeMargin, 0n);
+}
+
 /** What main must still hold once the payments ahead are made: the rest of what the run asked for. */
 function restOf(base: TestnetOptions, pays: AheadPayment[], feeMargin: bigint): bigint {
-  const rest = (base.unlocked ?? 0n) - pays.reduce((sum, p) => sum + p.amount + feeMargin, 0n);
+  const rest = (base.unlocked ?? 0n) - paidAhead(pays, feeMargin);
   return rest > 0n ? rest : 0n;
 }
 

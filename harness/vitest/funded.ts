@@ -10,7 +10,7 @@
 // opens its copy with it over its loopback JSON-RPC, never on a command line.
 import { copyFileSync, mkdirSync, openSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
-import { startShared } from '../scenario/ahead-state.js';
+import { paidAhead, startShared } from '../scenario/ahead-state.js';
 import { fundsAhead, type AheadPayment, type AheadWords } from '../scenario/fund-ahead.js';
 import { scaled } from '../common/timeouts.js';
 import { createDaemonClient } from '../rpc/daemon.js';
@@ -77,7 +77,7 @@ export async function startWithFresh(
     log(`saltnet: freshWallets: none funded ahead on a workdir of your own (${opts.workdir}); freshWallet pays each`);
     pays = [];
   }
-  const total = pays.reduce((sum, p) => sum + p.amount + be.spec.feeMargin, 0n);
+  const total = paidAhead(pays, be.spec.feeMargin);
   const unlocked = opts.unlocked ?? be.spec.defaultUnlocked;
   if (total > unlocked) {
     const unit = be.spec.coin.unit;
