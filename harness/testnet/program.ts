@@ -287,7 +287,12 @@ export class Program<H extends Instance> {
       onChange: (u) => {
         if (u) {
           since = Date.now();
-          this.o.log(`saltnet: ${this.name} (pid ${pid}) is not answering: ${u.reason}`);
+          // What it last said tells what it is stuck in (the next CI flake of this kind is then readable).
+          const last = h.proc.tail(5).map((l) => `    ${l}`);
+          const lines = last.length
+            ? `\n  its last lines${h.proc.logFile ? ` (${h.proc.logFile})` : ''}:\n${last.join('\n')}`
+            : '';
+          this.o.log(`saltnet: ${this.name} (pid ${pid}) is not answering: ${u.reason}${lines}`);
           this.emit({ event: 'unresponsive', program: this.name, pid, during: this.o.phase(), ...u, at: at() });
         } else {
           this.o.log(`saltnet: ${this.name} (pid ${pid}) answers again`);

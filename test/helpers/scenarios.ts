@@ -19,21 +19,29 @@ export async function runScenarioTexts(
     writeFileSync(f, `name: ${name}\n${body}`);
     return f;
   });
+  const lines: string[] = [];
   const r = await runFiles(files, {
     backend: 'sim',
     isolation: 'shared',
     workers: 1,
     bail: false,
     artifactsRoot: join(dir, 'artifacts'),
-    log: () => undefined,
+    log: (line) => void lines.push(line),
     ...o,
   });
-  return new Map(r.map((x) => [x.name, x]));
+  const results = new Map(r.map((x) => [x.name, x]));
+  logs.set(results, lines);
+  return results;
 }
+
+/** The run's own log, kept for a failure's message (the folder, artifacts included, is gone by then). */
+const logs = new WeakMap<Map<string, ScenarioResult>, string[]>();
 
 /** `passed`, or the status with the failure's message and actual value: what an assertion should show. */
 export function outcomeOf(results: Map<string, ScenarioResult>, name: string): string {
   const r = results.get(name);
   if (!r) return `no scenario named ${name}`;
-  return r.status === 'passed' ? 'passed' : `${r.status}: ${r.failure?.message} ${r.failure?.actual ?? ''}`;
+  if (r.status === 'passed') return 'passed';
+  const log = (logs.get(results) ?? []).slice(-30).join('\n');
+  return `${r.status}: ${r.failure?.message} ${r.failure?.actual ?? ''}${log ? `\nthe run's log (last lines):\n${log}` : ''}`;
 }

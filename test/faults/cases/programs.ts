@@ -150,7 +150,9 @@ export const FREEZE_CASES: FaultCase[] = [
       const pid = Number((await u.waitErr(/daemon ready at \S+ \(pid (\d+)\)/)).match(/pid (\d+)/)![1]);
       signal(pid, 'SIGSTOP');
       try {
-        await u.waitErr(new RegExp(`daemon \\(pid ${pid}\\) is not answering: it is stopped`));
+        // …quoting what it last said, with where its whole log is.
+        const lastLines = `\\n  its last lines \\(\\S+\\.log\\):\\n    \\S`;
+        await u.waitErr(new RegExp(`daemon \\(pid ${pid}\\) is not answering: it is stopped[^\\n]*${lastLines}`));
       } finally {
         signal(pid, 'SIGCONT');
       }
