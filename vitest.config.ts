@@ -9,6 +9,8 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Suites start processes and bind ports; two workers match the two cores CI has.
     maxWorkers: 2,
+    // The real tier in name order (test/real/sequencer.ts); vitest reads the sequencer from here only.
+    sequence: { sequencer: NameOrder },
     projects: [
       {
         extends: true,
@@ -31,7 +33,7 @@ export default defineConfig({
           fileParallelism: false,
           testTimeout: 900_000,
           hookTimeout: 900_000,
-          sequence: { groupOrder: 1, sequencer: NameOrder },
+          sequence: { groupOrder: 1 },
         },
       },
     ],
