@@ -1,5 +1,6 @@
 // `diffScenarios`: run the same scenario files on two sides (two backends, or one backend with two
-// bin dirs), one side after the other, with the scenario runner, then pair the results — scenario
+// bin dirs) with the scenario runner — both at once when one side is the simulator (it costs the
+// other little), else one after the other —, then pair the results — scenario
 // by file, step by index — and compare each step's status and answer (compare.ts, rules.ts).
 // `diffAgainstRecording`: the same with side B read from a recording (recording.ts) instead of run.
 import { tmpdir } from 'node:os';
@@ -177,7 +178,7 @@ async function runSide(
   side: SideName,
   files: string[],
   spec: BackendSpec,
-  o: DiffOptions,
+  o: DiffOptions & { signal?: AbortSignal },
   root: string,
 ): Promise<ScenarioResult[]> {
   const s = o[side];
@@ -222,9 +223,35 @@ export async function diffScenarios(files: string[], o: DiffOptions): Promise<Di
   const abs = files.map((f) => resolve(f));
   const specs = { a: specOf('a', o.a), b: specOf('b', o.b) };
   const root = resolve(o.artifactsRoot ?? join(tmpdir(), 'saltnet-artifacts', 'diff'));
-  const a = await runSide('a', abs, specs.a, o, root);
-  const b = await runSide('b', abs, specs.b, o, root);
+  const [a, b] =
+    specs.a.name === 'sim' || specs.b.name === 'sim'
+      ? await bothSides(abs, specs, o, root)
+      : [await runSide('a', abs, specs.a, o, root), await runSide('b', abs, specs.b, o, root)];
   return compareRuns(a, b, { a: o.a, b: o.b, accept });
+}
+
+/**
+ * Both sides at once, their progress lines marked `[A]`/`[B]`. A side that fails (its chain cannot be built, …) stops
+ * the other (its scenarios end `interrupted`), and the failure is thrown once both have stopped: nothing runs on.
+ */
+async function bothSides(
+  files: string[],
+  specs: Record<SideName, BackendSpec>,
+  o: DiffOptions,
+  root: string,
+): Promise<[ScenarioResult[], ScenarioResult[]]> {
+  const stop = new AbortController();
+  const run = (side: SideName): Promise<ScenarioResult[]> => {
+    const log = (line: string): void => o.log?.(`[${side.toUpperCase()}] ${line}`);
+    return runSide(side, files, specs[side], { ...o, log, signal: stop.signal }, root).catch((err: unknown) => {
+      stop.abort(new Error(`side ${side.toUpperCase()} failed`));
+      throw err;
+    });
+  };
+  const [a, b] = await Promise.allSettled([run('a'), run('b')]);
+  if (a.status === 'rejected') throw a.reason;
+  if (b.status === 'rejected') throw b.reason;
+  return [a.value, b.value];
 }
 
 export interface AgainstOptions extends Omit<DiffOptions, 'b'> {

@@ -2,7 +2,7 @@
 // B of wrappers whose wallet RPC words its errors differently (SALTNET_SIM_TEST_ERROR_SUFFIX) is
 // reported at the right scenario, step and path in every report, and an accept file turns it
 // into an accepted divergence, warning about its stale entry.
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
@@ -36,6 +36,20 @@ function diff(args: string[]) {
   );
 }
 
+/** The command lines of the processes whose environment carries the mark. */
+function marked(mark: string): string[] {
+  return readdirSync('/proc')
+    .filter((p) => /^\d+$/.test(p))
+    .flatMap((p) => {
+      try {
+        if (!readFileSync(`/proc/${p}/environ`, 'latin1').split('\0').includes(`SALTNET_TEST_MARK=${mark}`)) return [];
+        return [readFileSync(`/proc/${p}/cmdline`, 'latin1').replaceAll('\0', ' ')];
+      } catch {
+        return []; // gone meanwhile
+      }
+    });
+}
+
 /** A bin dir of wrappers around the simulator whose wallet RPC appends SUFFIX to every error message. */
 function buildB(): string {
   const bin = join(dir, 'build-b');
@@ -55,6 +69,13 @@ describe('two sim sides', () => {
     const r = await diff([...EXAMPLES, '--a', 'sim', '--b', 'sim', '--reporter', 'json', '--output', 'same.json']);
     expect(r.stderr).toContain('2 scenarios, 12 steps compared: no divergences');
     expect(r.exitCode).toBe(0);
+    // One side is the simulator: both ran at once (B began before A's first scenario ended), their lines marked.
+    const lines = r.stderr.split('\n');
+    const bStarts = lines.findIndex((l) => l.startsWith('saltnet diff: side B'));
+    expect(bStarts, r.stderr).toBeGreaterThan(-1);
+    expect(bStarts, r.stderr).toBeLessThan(lines.findIndex((l) => /^ {2}A (passed|failed)/.test(l)));
+    expect(r.stderr).toMatch(/^\[A\] saltnet: /m);
+    expect(r.stderr).toMatch(/^\[B\] saltnet: /m);
     const doc = JSON.parse(await import('node:fs').then((fs) => fs.readFileSync(join(dir, 'same.json'), 'utf8')));
     expect(doc.summary).toEqual({
       scenarios: 2,
@@ -197,6 +218,44 @@ describe('before anything runs', () => {
     expect(r.stderr).not.toMatch(/^\s+at /m);
     expect(r.stderr).not.toContain('side A');
   });
+
+  it('a side whose daemon cannot start: its scenarios are errors, the other side (run beside it) passes, and nothing lives on', async () => {
+    const bin = join(dir, 'dead-daemon');
+    mkdirSync(bin);
+    const write = (name: string, body: string): void => {
+      writeFileSync(join(bin, name), `#!/bin/sh\n${body}\n`);
+      chmodSync(join(bin, name), 0o755);
+    };
+    const sim = (name: string): string => `exec "${join(SIM_BIN_DIR, name)}" "$@"`;
+    // It tells its version (the backend's check), then dies at every start.
+    write(
+      'salviumd',
+      `case " $* " in *" --version "*) ${sim('salviumd')};; esac\necho "cannot open the database" >&2\nexit 1`,
+    );
+    write('salvium-wallet-cli', sim('salvium-wallet-cli'));
+    write('salvium-wallet-rpc', sim('salvium-wallet-rpc'));
+    const mark = `diff-dead-${process.pid}`;
+    process.env.SALTNET_TEST_MARK = mark;
+    let r: Awaited<ReturnType<typeof diffScenarios>>;
+    try {
+      r = await diffScenarios(EXAMPLES, {
+        a: { backend: 'sim' },
+        b: { backend: 'salvium', binDir: bin },
+        cacheDir: join(dir, 'cache-dead'),
+        artifactsRoot: join(dir, 'arts-dead'),
+      });
+    } finally {
+      delete process.env.SALTNET_TEST_MARK;
+    }
+    expect(r.ok).toBe(false);
+    expect(r.summary.errors).toBe(2);
+    for (const sc of r.scenarios) {
+      expect(sc.a.status).toBe('passed');
+      expect(sc.b.message).toMatch(/daemon exited with code 1 before it was ready/);
+    }
+    // Both sides' testnets were stopped: no process of the diff lives on.
+    expect(marked(mark)).toEqual([]);
+  }, 120_000);
 
   it('a side whose programs are missing fails at once, before side A runs', async () => {
     const started: string[] = [];
