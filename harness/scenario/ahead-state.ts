@@ -34,6 +34,8 @@ export interface FundedTestnet {
   t: Testnet;
   /** The wallets paid ahead: their scenarios only open them. */
   ahead: ReadonlySet<string>;
+  /** Restored from a cached state: the options that start another testnet on it, the same wallets paid ahead. */
+  from?: { snapshotKey: string; unlocked: bigint };
 }
 
 /** The key of the state with these payments made on the state `base`. */
@@ -162,9 +164,10 @@ export async function startShared(base: TestnetOptions, pays: AheadPayment[], o:
   const key = await aheadState(base, pays, o);
   if (key) {
     try {
-      const t = await startTestnet({ ...base, snapshotKey: key, unlocked: restOf(base, pays, be.spec.feeMargin) });
+      const from = { snapshotKey: key, unlocked: restOf(base, pays, be.spec.feeMargin) };
+      const t = await startTestnet({ ...base, ...from });
       o.log(`saltnet: funded ${pays.length} ${words.wallets} ahead: restored with snapshot ${key}`);
-      return { t, ahead: new Set(pays.map((p) => p.wallet)) };
+      return { t, ahead: new Set(pays.map((p) => p.wallet)), from };
     } catch (err) {
       if (o.signal?.aborted) throw err;
       o.log(`saltnet: could not start from snapshot ${key} (${messageOf(err)}); funding the wallets ahead here`);

@@ -59,6 +59,16 @@ export function freshPays(entries: FreshWalletsOption[], spec: BackendSpec): Ahe
   });
 }
 
+export interface FreshStart {
+  t: Testnet;
+  funded: ContextFunded[];
+  /**
+   * Restored from a cached state with the wallets funded ahead: the pool (useTestnet) starts its testnets on it too,
+   * each handing out its own copies of the same wallets.
+   */
+  pooled?: { options: { snapshotKey: string; unlocked: bigint }; funded: ContextFunded[] };
+}
+
 /**
  * The global setup's testnet with its fresh wallets funded ahead (restored from the cache, built there once, else paid
  * on the testnet as it comes up; none at difficulty 1, where freshWallet's own funding costs about a second). What
@@ -69,7 +79,7 @@ export async function startWithFresh(
   opts: TestnetOptions,
   entries: FreshWalletsOption[] | undefined,
   log: (line: string) => void,
-): Promise<{ t: Testnet; funded: ContextFunded[] }> {
+): Promise<FreshStart> {
   const be = resolveBackend(opts.backend ?? 'auto', opts.binDir);
   let pays = entries?.length ? freshPays(entries, be.spec) : [];
   if (pays.length > 0 && opts.workdir) {
@@ -86,7 +96,7 @@ export async function startWithFresh(
     );
   }
   // Created with the testnet's subaddress lookahead (2:20 by default): a claimed wallet opens in a fraction of the time
-  const { t, ahead } = await startShared({ ...opts, unlocked }, pays, { log, words: WORDS, lookahead: true });
+  const { t, ahead, from } = await startShared({ ...opts, unlocked }, pays, { log, words: WORDS, lookahead: true });
   if (pays.length > 0 && !fundsAhead(t.mining.difficulty))
     log(
       `saltnet: freshWallets: none funded ahead at difficulty ${t.mining.difficulty}, where freshWallet's own funding mines cheap blocks`,
@@ -97,7 +107,8 @@ export async function startWithFresh(
     const key = p.amount.toString();
     funded.set(key, [...(funded.get(key) ?? []), p.wallet]);
   }
-  return { t, funded: [...funded].map(([amount, wallets]) => ({ unlocked: amount, wallets })) };
+  const list = [...funded].map(([amount, wallets]) => ({ unlocked: amount, wallets }));
+  return { t, funded: list, ...(from && list.length ? { pooled: { options: from, funded: list } } : {}) };
 }
 
 /**

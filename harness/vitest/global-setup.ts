@@ -85,7 +85,7 @@ export function saltnetGlobalSetup(
     if (cfg.file) log(`saltnet: options from ${cfg.file}`);
     for (const n of cfg.notices) log(`saltnet: ${n}`);
     const opts = { ...testnetOptionsFrom(cfg.values, options), log };
-    const { t, funded } = await startWithFresh(opts, options.freshWallets ?? cfg.values.freshWallets, log);
+    const { t, funded, pooled } = await startWithFresh(opts, options.freshWallets ?? cfg.values.freshWallets, log);
     // vitest's exit on Ctrl-C (see the header) leaves no time for the testnet's own cleanup: the
     // supervisor's 'exit' hook (installed first, so it runs first) SIGKILLs the processes, and this
     // one removes the temporary workdir the testnet would have removed on a clean stop.
@@ -93,7 +93,8 @@ export function saltnetGlobalSetup(
     if (opts.workdir === undefined) process.on('exit', removeWorkdir);
     // The workers ask this process for what only the testnet's owner does: automine and the faucet.
     const cacheDir = t.snapshot.cacheDir ?? resolveCacheDir(opts.cacheDir ? { cacheDir: opts.cacheDir } : {});
-    // Testnets of a file's own (useTestnet): the same options, each in a fresh temporary folder.
+    // Testnets of a file's own (useTestnet): the same options, each in a fresh temporary folder, on the same state with
+    // the fresh wallets funded ahead when the setup was restored with them.
     const poolMax = options.pool ?? cfg.values.run.pool;
     const pool = mainPool({
       options: { ...opts, workdir: undefined, backend: t.backend.spec.name, cacheDir },
@@ -102,6 +103,7 @@ export function saltnetGlobalSetup(
       log,
       spec: t.backend.spec,
       ...(poolMax ? { max: poolMax } : {}),
+      ...(pooled ? { fresh: pooled } : {}),
     });
     const control = await startControlServer(t, cacheDir, pool.routes);
     const ctx = contextOf(t, opts.timeoutFactor ?? 1, control.info, funded);

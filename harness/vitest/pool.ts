@@ -14,10 +14,13 @@ import { Pool, type PoolStats } from '../pool/pool.js';
 import { createBoundedPool, startPooled } from '../pool/testnets.js';
 import type { Testnet, TestnetOptions } from '../testnet/testnet.js';
 import { checkContext, contextOf, type SaltnetContext } from './context.js';
+import type { ContextFunded, FreshStart } from './funded.js';
 
 interface Pooled {
   testnet: Testnet;
   control: ControlServer;
+  /** Its wallets funded ahead (the global setup's freshWallets), in its own workdir. */
+  funded: ContextFunded[];
 }
 
 export interface AcquireAnswer {
@@ -42,6 +45,8 @@ export function mainPool(o: {
   max?: number;
   log: (line: string) => void;
   spec: Testnet['backend']['spec'];
+  /** The global setup's state with fresh wallets funded ahead: every pooled testnet starts on it. */
+  fresh?: FreshStart['pooled'];
 }): MainPool {
   let pool: Pool<TestnetOptions, Pooled> | undefined;
   const leases = new Map<string, () => Promise<void>>();
@@ -51,9 +56,9 @@ export function mainPool(o: {
     // startPooled: vitest's exit on Ctrl-C leaves no time for a clean stop (see global-setup.ts); the testnet's
     // temporary folder goes on exit, even when the exit interrupts its start.
     const start = async (opts: TestnetOptions): Promise<Pooled> => {
-      const testnet = await startPooled(opts);
+      const { testnet, funded } = await startFunded(opts, o.fresh, o.log);
       try {
-        return { testnet, control: await startControlServer(testnet, o.cacheDir) };
+        return { testnet, funded, control: await startControlServer(testnet, o.cacheDir) };
       } catch (err) {
         await testnet.stop().catch(() => undefined);
         throw err;
@@ -74,10 +79,10 @@ export function mainPool(o: {
       leases.set(id, lease.release);
       // The next file's, started while this one runs.
       if (p.stats().capacity > 1) p.prepare(o.options);
-      const { testnet, control } = lease.item;
+      const { testnet, control, funded } = lease.item;
       return {
         lease: id,
-        context: contextOf(testnet, o.timeoutFactor, control.info),
+        context: contextOf(testnet, o.timeoutFactor, control.info, funded),
         waitedMs: lease.waitedMs,
         from: lease.from,
       };
@@ -101,6 +106,24 @@ export function mainPool(o: {
       await pool?.close();
     },
   };
+}
+
+/** A pooled testnet on the state with the fresh wallets funded ahead, else (none, or that state is gone) a plain one. */
+async function startFunded(
+  opts: TestnetOptions,
+  fresh: FreshStart['pooled'],
+  log: (line: string) => void,
+): Promise<{ testnet: Testnet; funded: ContextFunded[] }> {
+  if (fresh) {
+    try {
+      return { testnet: await startPooled({ ...opts, ...fresh.options }), funded: fresh.funded };
+    } catch (err) {
+      log(
+        `saltnet: pool: could not start on snapshot ${fresh.options.snapshotKey} (${err instanceof Error ? err.message : String(err)}); this testnet's freshWallet pays each from its main wallet`,
+      );
+    }
+  }
+  return { testnet: await startPooled(opts), funded: [] };
 }
 
 export interface OwnTestnet {

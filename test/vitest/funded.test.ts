@@ -7,7 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfigFile } from '../../harness/config/load.js';
 import type { Testnet } from '../../harness/testnet/testnet.js';
 import { contextOf, type SaltnetContext } from '../../harness/vitest/context.js';
-import { claimFunded, startWithFresh, type ContextFunded } from '../../harness/vitest/funded.js';
+import { claimFunded, startWithFresh, type ContextFunded, type FreshStart } from '../../harness/vitest/funded.js';
+import { mainPool, type AcquireAnswer } from '../../harness/vitest/pool.js';
+import { createDaemonClient } from '../../harness/rpc/daemon.js';
 import { freshWallet, type FreshWallet } from '../../harness/vitest/index.js';
 import { cleanup, tempDir } from '../helpers/sim.js';
 
@@ -38,9 +40,10 @@ describe('fresh wallets funded ahead, on the simulator at difficulty 500', () =>
   const lines: string[] = [];
   let t: Testnet;
   let funded: ContextFunded[];
+  let pooled: FreshStart['pooled'];
   let ctx: SaltnetContext;
   beforeAll(async () => {
-    ({ t, funded } = await startWithFresh(opts, ENTRIES, (l) => lines.push(l)));
+    ({ t, funded, pooled } = await startWithFresh(opts, ENTRIES, (l) => lines.push(l)));
     ctx = contextOf(t, 1, undefined, funded);
   }, 180_000);
   afterAll(async () => {
@@ -142,6 +145,56 @@ describe('fresh wallets funded ahead, on the simulator at difficulty 500', () =>
       await own.t.stop();
     }
   }, 120_000);
+
+  it("the pool's testnets (useTestnet) start on the same state, each with its own wallets funded ahead", async () => {
+    expect(pooled?.options.snapshotKey).toMatch(/^sim-d1-\S+-ahead-[0-9a-f]{12}$/);
+    const said: string[] = [];
+    const pool = mainPool({
+      options: { ...opts, cacheDir: join(dir, 'cache') },
+      cacheDir: join(dir, 'cache'),
+      timeoutFactor: 1,
+      log: (l) => said.push(l),
+      spec: t.backend.spec,
+      max: 1,
+      ...(pooled ? { fresh: pooled } : {}),
+    });
+    try {
+      const a = (await pool.routes['/pool/acquire']!.run(t, {}, { cacheDir: join(dir, 'cache') })) as AcquireAnswer;
+      expect(a.context.funded).toEqual(funded);
+      expect(a.context.workdir).not.toBe(t.workdir);
+      const h0 = a.context.height;
+      const w = await freshWallet(a.context, { unlocked: 3n * SAL1 });
+      try {
+        // Claimed in the pooled testnet's own workdir (the setup's fw2-1 was taken above): nothing mined.
+        expect(existsSync(join(a.context.workdir, 'fresh-claims', 'fw2-1'))).toBe(true);
+        expect((await w.client.balance('SAL1')).unlocked).toBe(3n * SAL1 + 6n);
+        expect(await createDaemonClient(a.context.daemonUrl).height()).toBe(h0);
+      } finally {
+        await w.stop();
+      }
+    } finally {
+      await pool.close();
+    }
+    // That state gone (`saltnet cache clear` meanwhile): a plain testnet, said, with no wallets funded ahead.
+    const gone = mainPool({
+      options: { ...opts, cacheDir: join(dir, 'cache') },
+      cacheDir: join(dir, 'cache'),
+      timeoutFactor: 1,
+      log: (l) => said.push(l),
+      spec: t.backend.spec,
+      max: 1,
+      fresh: { options: { snapshotKey: 'sim-gone-ahead-000000000000', unlocked: SAL1 }, funded },
+    });
+    try {
+      const b = (await gone.routes['/pool/acquire']!.run(t, {}, { cacheDir: join(dir, 'cache') })) as AcquireAnswer;
+      expect(b.context.funded).toBeUndefined();
+      expect(said.join('\n')).toMatch(
+        /pool: could not start on snapshot sim-gone-ahead-000000000000 \(.*\); this testnet's freshWallet pays each/,
+      );
+    } finally {
+      await gone.close();
+    }
+  }, 180_000);
 
   it('more than unlocked is refused before anything starts, naming the fix', async () => {
     await expect(startWithFresh(opts, [{ unlocked: '600 SAL1', count: 2 }], () => undefined)).rejects.toThrow(
