@@ -108,7 +108,7 @@ export function mainPool(o: {
   };
 }
 
-/** A pooled testnet on the state with the fresh wallets funded ahead, else (none, or that state is gone) a plain one. */
+/** A pooled testnet on the state with the fresh wallets funded ahead, else (none, or that state gone) a plain one. */
 async function startFunded(
   opts: TestnetOptions,
   fresh: FreshStart['pooled'],

@@ -191,6 +191,8 @@ describe('waitUntilReady', () => {
 
   it('times out with ReadinessTimeout carrying the tail and the last probe error', async () => {
     const p = fake(['say:still syncing', 'forever']);
+    // Its line first: on two loaded cores the child can take longer than the 300 ms deadline to say it (CI once).
+    await p.waitForText('still syncing', { timeoutMs: 10_000 });
     const err = (await waitUntilReady(
       p,
       [
