@@ -44,7 +44,7 @@ describeReal('example scenarios on real Salvium at difficulty 500', () => {
       isolation: 'shared',
       workers: 1,
       bail: false,
-      // The whole suite's chain: 3-suite's, no state of its own (whichever of the two files runs first builds it).
+      // The suite's chain: 3-suite's, built beside the sim tier before this file runs (alone, this one builds it).
       chain: await suiteChain(all, BACKENDS.salvium!),
       artifactsRoot: join(dir, 'artifacts'),
       log: (l) => lines.push(l),

@@ -12,6 +12,9 @@ import { fileURLToPath } from 'node:url';
 import { findRealBinaries, sharedTarball } from '../../scripts/real-binaries.js';
 
 export default async function setup(): Promise<() => void> {
+  // Both real projects (real-beside, real: vitest.config.ts) name this setup: once per run, one cache for both.
+  if (process.env.SALTNET_REAL_SET_UP) return () => undefined;
+  process.env.SALTNET_REAL_SET_UP = '1';
   const root = fileURLToPath(new URL('../..', import.meta.url));
   const found = await findRealBinaries(root);
   if ('why' in found) {
