@@ -44,7 +44,7 @@ describeReal('example scenarios on real Salvium at difficulty 500', () => {
       isolation: 'shared',
       workers: 1,
       bail: false,
-      // The suite's chain: 3-suite's, built beside the sim tier before this file runs (alone, this one builds it).
+      // The suite's chain (the default one): built by 1-up beside the sim tier before this file runs (alone, here).
       chain: await suiteChain(all, BACKENDS.salvium!),
       artifactsRoot: join(dir, 'artifacts'),
       log: (l) => lines.push(l),

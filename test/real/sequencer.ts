@@ -1,10 +1,9 @@
-// The real tier's files run in name order (one at a time): 1-up builds the default chain state
-// into the tier's cache from empty, 2-api restores it, 9-suite-500 serves the suite's state at 500
-// (3-suite, which builds that state at difficulty 1, runs earlier, beside the sim tier:
-// vitest.config.ts). vitest reads `sequence.sequencer` from the root
-// config only (a project's own is ignored), so this one is the root's: every other file keeps
-// vitest's own order (failed first, then longest first), the real tier's files are put in name order
-// in the places they hold.
+// The real tier's files run in name order (one at a time), after 1-up and 3-suite (run beside the
+// sim tier: beside.test.ts), which built the default chain state into the tier's cache: 2-api
+// restores it, 9-suite-500 serves it (the suite's chain is the default one) at 500. vitest reads
+// `sequence.sequencer` from the root config only (a project's own is ignored), so this one is the
+// root's: every other file keeps vitest's own order (failed first, then longest first), the real
+// tier's files are put in name order in the places they hold.
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 export const REAL_PROJECT = 'real';

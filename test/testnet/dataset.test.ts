@@ -1,7 +1,7 @@
 // The RandomX dataset of a full-mode daemon, made visible: the daemon logs the randomx category at
 // INFO (its "RandomX dataset initialized" line), and a mine step that began while the dataset was
 // being built says how long it waited for it. On the simulator (no RandomX) none of this applies;
-// test/real/1-up.test.ts checks the flag and the log on the real daemon.
+// test/real/1-up.cases.ts checks the flag and the log on the real daemon.
 import { describe, expect, it } from 'vitest';
 import { daemonArgs, type DaemonOptions } from '../../harness/testnet/daemon.js';
 import { datasetNote } from '../../harness/scenario/steps/mine.js';

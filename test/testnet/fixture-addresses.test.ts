@@ -1,5 +1,5 @@
 // The addresses the fixture wallet files list: a cold build mines to them while the wallet CLI restores the wallets,
-// so they must be what the seeds give: the simulator's derivation here, real Salvium's in test/real/1-up.test.ts. A
+// so they must be what the seeds give: the simulator's derivation here, real Salvium's in test/real/1-up.cases.ts. A
 // build whose restored wallets differ mines its blocks again (test/testnet/sim.test.ts: the simulator's programs under
 // the salvium name).
 import { describe, expect, it } from 'vitest';

@@ -1,8 +1,9 @@
 // Every example scenario on the real programs and on the simulator, compared step by step with
-// `saltnet diff` at difficulty 1, from a cache without the suite's chain state: it is built on both
-// sides (the real one mined at difficulty 1 across the Carrot switch) into the tier's cache. Every
-// scenario must pass on both, and the simulator must answer as real Salvium does — no divergence
-// beyond the project's accept file.
+// `saltnet diff` at difficulty 1 (both sides at once). The suite's chain state is the default one:
+// on the real side it is restored from the tier's cache, where 1-up (run before it, beside.test.ts)
+// built it across the Carrot switch; alone, this file builds it there. The sim side builds its own.
+// Every scenario must pass on both, and the simulator must answer as real Salvium does — no
+// divergence beyond the project's accept file.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,7 +50,7 @@ describeReal('every example scenario on real Salvium and on the simulator', () =
   const root = mkdtempSync(join(tmpdir(), 'saltnet-real-suite-'));
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-  it('passes on both with the suite state built, and saltnet diff finds no divergence', async () => {
+  it('passes on both on the suite chain state, and saltnet diff finds no divergence', async () => {
     const output = join(root, 'diff.json');
     const t0 = Date.now();
     const r = await execa(
@@ -83,7 +84,7 @@ describeReal('every example scenario on real Salvium and on the simulator', () =
       },
     );
     process.stderr.write(
-      `real tier: the example suite on sim and real, compared, with the suite's chain state built, took ${((Date.now() - t0) / 1000).toFixed(1)} s\n`,
+      `real tier: the example suite on sim and real, compared, took ${((Date.now() - t0) / 1000).toFixed(1)} s\n`,
     );
     // On failure, show the run's own output: the table of divergences, or the failed step with its log tails.
     const report = JSON.parse(readFileSync(output, 'utf8')) as Report;

@@ -17,7 +17,8 @@ import { BIN_DIR, CACHE_DIR, describeReal, SAL1 } from './real.js';
 describeReal('saltnet up on real Salvium', () => {
   const root = mkdtempSync(join(tmpdir(), 'saltnet-real-up-'));
   const env = { ...process.env, SALTNET_STATE_DIR: join(root, 'state'), NO_COLOR: '1' } as Record<string, string>;
-  // The tier's cache, empty until this file (the first) builds the default chain state; the other files restore it.
+  // The tier's cache, empty until this file (run first: beside.test.ts) builds the default chain state; the others
+  // restore it.
   const base = ['--backend', 'salvium', '--bin-dir', BIN_DIR, '--cache-dir', CACHE_DIR];
   const header = async (
     url: string,
