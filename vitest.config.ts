@@ -2,8 +2,8 @@ import { configDefaults, defineConfig } from 'vitest/config';
 import NameOrder from './test/real/sequencer.js';
 
 // The real tier's cold `up` and its example suite at difficulty 1 against the simulator (its longest file, 13 to 19
-// minutes) run beside the simulator's tier, in one of its two workers (test/real/beside.test.ts): neither keeps two
-// cores busy on its own (the sim tier alone used 82% of two cores), so the run is that much shorter.
+// minutes) run beside the simulator's tier, in one of its two workers (test/real/beside.test.ts). The sim tier alone
+// leaves 18% of two cores idle and the d1 suite mostly waits on wallet RPCs: beside each other, the run is shorter.
 const REAL_BESIDE = 'test/real/beside.test.ts';
 const REAL = { globalSetup: ['test/setup/build.ts', 'test/real/setup.ts'], testTimeout: 900_000, hookTimeout: 900_000 };
 
