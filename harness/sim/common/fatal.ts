@@ -17,3 +17,20 @@ export function dieOnUncaught(): void {
   process.on('uncaughtException', dieOn);
   process.on('unhandledRejection', dieOn);
 }
+
+/**
+ * Exit with `code` once what was written to stdout and stderr has left the process. A pipe's writes are synchronous
+ * on Linux only while the pipe has room: with its reader behind (a loaded machine, a fast miner's lines) they queue,
+ * and process.exit() would drop the last of them, often the error line saying why (CI saw a full disk's daemon die
+ * with `Found block` as its last words). At most 5 s.
+ */
+export function exitFlushed(code: number): void {
+  process.exitCode = code;
+  let left = 2;
+  const done = (): void => {
+    if (--left === 0) process.exit(code);
+  };
+  process.stdout.write('', done);
+  process.stderr.write('', done);
+  setTimeout(() => process.exit(code), 5000);
+}

@@ -21,7 +21,7 @@ import { daemonUriEndpoints, type DaemonContext } from './rpc.js';
 import { newNodeState } from './views.js';
 import { startP2p } from './p2p.js';
 import { testStall } from '../common/test-stall.js';
-import { dieOn, dieOnUncaught } from '../common/fatal.js';
+import { dieOn, dieOnUncaught, exitFlushed } from '../common/fatal.js';
 
 const STARS = '*'.repeat(70);
 
@@ -62,18 +62,25 @@ function fail(log: Logger, reason: string): never {
   process.exit(1);
 }
 
-/** A chain store whose writes, when they fail (a full disk), end the daemon with one error line, not a stack. */
-function guardedStore(store: ReturnType<typeof openChain>['store'], log: Logger): typeof store {
+/**
+ * A chain store whose writes, when they fail (a full disk), end the daemon with one error line, not a stack: `halt`
+ * stops what would write more (the miner), the line is flushed, then the daemon exits.
+ */
+function guardedStore(store: ReturnType<typeof openChain>['store'], log: Logger, halt: () => void): typeof store {
+  let dying = false;
   const guard =
     <A extends unknown[]>(f: (...a: A) => void) =>
     (...a: A): void => {
+      if (dying) return;
       try {
         f(...a);
       } catch (err) {
+        dying = true;
+        halt();
         const e = err as NodeJS.ErrnoException;
         const why = e.code === 'ENOSPC' ? 'No space left on device' : e.code === 'EFBIG' ? 'File too large' : e.message;
         log.log('E', `Failed to write the blockchain to ${e.path ?? store.dir}: ${why}`);
-        process.exit(1);
+        exitFlushed(1);
       }
     };
   return {
@@ -298,7 +305,9 @@ async function main(): Promise<void> {
   log.log('I', 'Cryptonote protocol initialized OK');
   const core = initCore(opts, st);
   const { ledger } = core;
-  const store = guardedStore(core.store, log);
+  // The miner, once made: a failed write stops it (guardedStore).
+  const halt = { miner: (): void => undefined };
+  const store = guardedStore(core.store, log, () => halt.miner());
   const sockets: Server[] = [];
   let server: RpcServer | undefined;
   let shuttingDown = false;
@@ -313,6 +322,7 @@ async function main(): Promise<void> {
     ctx.p2p?.relayBlock(block);
   };
   const miner = createMiner({ ledger, config, log, difficulty: st.difficulty, onBlock: onMined });
+  halt.miner = () => miner.stop();
   const shutdown = async (): Promise<void> => {
     if (shuttingDown) return;
     shuttingDown = true;
