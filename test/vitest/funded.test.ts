@@ -149,17 +149,22 @@ describe('fresh wallets funded ahead, on the simulator at difficulty 500', () =>
   it("the pool's testnets (useTestnet) start on the same state, each with its own wallets funded ahead", async () => {
     expect(pooled?.options.snapshotKey).toMatch(/^sim-d1-\S+-ahead-[0-9a-f]{12}$/);
     const said: string[] = [];
-    const pool = mainPool({
-      options: { ...opts, cacheDir: join(dir, 'cache') },
-      cacheDir: join(dir, 'cache'),
-      timeoutFactor: 1,
-      log: (l) => said.push(l),
-      spec: t.backend.spec,
-      max: 1,
-      ...(pooled ? { fresh: pooled } : {}),
-    });
+    const cacheDir = join(dir, 'cache');
+    const poolOn = (fresh: FreshStart['pooled']) =>
+      mainPool({
+        options: { ...opts, cacheDir },
+        cacheDir,
+        timeoutFactor: 1,
+        log: (l) => said.push(l),
+        spec: t.backend.spec,
+        max: 1,
+        ...(fresh ? { fresh } : {}),
+      });
+    const acquire = async (p: ReturnType<typeof mainPool>): Promise<AcquireAnswer> =>
+      (await p.routes['/pool/acquire']!.run(t, {}, { cacheDir })) as AcquireAnswer;
+    const pool = poolOn(pooled);
     try {
-      const a = (await pool.routes['/pool/acquire']!.run(t, {}, { cacheDir: join(dir, 'cache') })) as AcquireAnswer;
+      const a = await acquire(pool);
       expect(a.context.funded).toEqual(funded);
       expect(a.context.workdir).not.toBe(t.workdir);
       const h0 = a.context.height;
@@ -176,17 +181,9 @@ describe('fresh wallets funded ahead, on the simulator at difficulty 500', () =>
       await pool.close();
     }
     // That state gone (`saltnet cache clear` meanwhile): a plain testnet, said, with no wallets funded ahead.
-    const gone = mainPool({
-      options: { ...opts, cacheDir: join(dir, 'cache') },
-      cacheDir: join(dir, 'cache'),
-      timeoutFactor: 1,
-      log: (l) => said.push(l),
-      spec: t.backend.spec,
-      max: 1,
-      fresh: { options: { snapshotKey: 'sim-gone-ahead-000000000000', unlocked: SAL1 }, funded },
-    });
+    const gone = poolOn({ options: { snapshotKey: 'sim-gone-ahead-000000000000', unlocked: SAL1 }, funded });
     try {
-      const b = (await gone.routes['/pool/acquire']!.run(t, {}, { cacheDir: join(dir, 'cache') })) as AcquireAnswer;
+      const b = await acquire(gone);
       expect(b.context.funded).toBeUndefined();
       expect(said.join('\n')).toMatch(
         /pool: could not start on snapshot sim-gone-ahead-000000000000 \(.*\); this testnet's freshWallet pays each/,
