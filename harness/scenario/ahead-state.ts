@@ -26,6 +26,7 @@ import { chainOf, fundingBucket, requiredFunds, requiredHeight, skipReason } fro
 import { loadScenario } from './parse.js';
 import type { Scenario } from './types.js';
 import { messageOf } from './infra.js';
+import { tokensAhead } from './held-tokens.js';
 
 /** A change to how payments ahead are made (fund-ahead.ts, sendFunding) makes every saved one another state. */
 const AHEAD_FORMAT = 1;
@@ -45,7 +46,8 @@ export function aheadKey(base: string, pays: AheadPayment[], spendableAge: numbe
     spendableAge,
     // Wallets created with the chain's subaddress lookahead are other files (the default keeps the keys made before).
     ...(lookahead ? { lookahead } : {}),
-    pays: pays.map((p) => [p.wallet, p.asset ?? '', p.amount.toString()]),
+    // A payment's tokens (held-tokens.ts) only where it has some: the keys of payments made before stay as they were.
+    pays: pays.map((p) => [p.wallet, p.asset ?? '', p.amount.toString(), ...(p.tokens?.length ? [p.tokens] : [])]),
   });
   return `${base}-ahead-${createHash('sha256').update(what).digest('hex').slice(0, 12)}`;
 }
@@ -174,7 +176,9 @@ export async function startShared(base: TestnetOptions, pays: AheadPayment[], o:
     }
   }
   const t = await startTestnet(base);
-  return { t, ahead: await fundAhead(t, pays, o.log, words, o.lookahead) };
+  const ahead = await fundAhead(t, pays, o.log, words, o.lookahead);
+  await tokensAhead(t, pays, ahead, o.log);
+  return { t, ahead };
 }
 
 /**
@@ -194,7 +198,7 @@ async function buildAhead(
   const t = await startTestnet({ ...base, difficulty, randomx: 'light' });
   try {
     const paid = await fundAhead(t, pays, log, words, o.lookahead);
-    if (paid.size < pays.length) return false;
+    if (paid.size < pays.length || (await tokensAhead(t, pays, paid, log)) > 0) return false;
     await t.saveSnapshot(key);
     log(`saltnet: saved snapshot ${key}: ${words.later}`);
     return true;

@@ -10,14 +10,16 @@ import type { BackendSpec } from '../testnet/backends.js';
 import { sendFunding } from '../testnet/funding.js';
 import type { Testnet } from '../testnet/types.js';
 import { messageOf } from './infra.js';
-import { walletPayments } from './needs.js';
-import type { Scenario } from './types.js';
+import { heldTokens, walletPayments } from './needs.js';
+import type { HeldToken, Scenario } from './types.js';
 
 export interface AheadPayment {
   /** The wallet's name on the testnet: `<prefix>-<wallet>`, as prepareShared names it. */
   wallet: string;
   asset: string | undefined;
   amount: bigint;
+  /** Tokens the wallet creates once paid (held-tokens.ts): its scenario's `tokens`. */
+  tokens?: HeldToken[];
 }
 
 /** How the log lines name the wallets paid ahead: a run's scenarios' (default), or the vitest setup's fresh wallets. */
@@ -50,7 +52,11 @@ export function aheadPayments(items: { s: Scenario; prefix: string }[], spec: Ba
     const names = pays.map((p) => p.wallet);
     // Only a wallet paid once, in the funding asset: any other scenario is paid as it starts.
     if (pays.some((p) => asset !== undefined && p.asset !== asset) || new Set(names).size !== names.length) return [];
-    return pays.map((p) => ({ wallet: `${prefix}-${p.wallet}`, asset, amount: p.amount }));
+    const held = heldTokens(s);
+    return pays.map((p) => {
+      const tokens = held.filter((w) => w.wallet === p.wallet).map((w) => w.token);
+      return { wallet: `${prefix}-${p.wallet}`, asset, amount: p.amount, ...(tokens.length ? { tokens } : {}) };
+    });
   });
 }
 

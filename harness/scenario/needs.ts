@@ -3,12 +3,53 @@
 // chain states).
 import { needsTokens as stepNeedsTokens } from './steps/registry.js';
 import type { BackendSpec } from '../testnet/backends.js';
+import type { WalletHandle } from '../testnet/testnet.js';
 import { maxFundable } from './fund-limits.js';
 import { loadScenario } from './parse.js';
-import type { Scenario } from './types.js';
+import type { HeldToken, Scenario, WalletDecl } from './types.js';
+
+/** Whether a step of the scenario needs tokens on the chain (create_token…). */
+function stepsNeedTokens(s: Scenario): boolean {
+  return s.steps.some((st) => stepNeedsTokens(st.action));
+}
+
+/** The tokens the scenario's wallets created before its steps, each with its wallet (`main`: `requires.tokens`). */
+export function heldTokens(s: Scenario): { wallet: string; token: HeldToken }[] {
+  return [
+    ...(s.requires.tokens ?? []).map((token) => ({ wallet: 'main', token })),
+    ...s.wallets.flatMap((d) => (d.tokens ?? []).map((token) => ({ wallet: d.name, token }))),
+  ];
+}
+
+/** The scenario's held tokens with the handle of each one's wallet (opened by the runner). */
+export function heldBy(
+  s: Scenario,
+  wallets: ReadonlyMap<string, WalletHandle>,
+): { h: WalletHandle; token: HeldToken }[] {
+  return heldTokens(s).map(({ wallet, token }) => ({ h: wallets.get(wallet)!, token }));
+}
 
 function needsTokens(s: Scenario): boolean {
-  return s.steps.some((st) => stepNeedsTokens(st.action));
+  return stepsNeedTokens(s) || heldTokens(s).length > 0;
+}
+
+/** What the tokens a wallet holds before the steps cost it (0 without any): the part of its funding they spend. */
+export function heldCost(s: Scenario, wallet: string, spec: BackendSpec): bigint {
+  const n = heldTokens(s).filter((w) => w.wallet === wallet).length;
+  return spec.tokenCost ? BigInt(n) * (spec.tokenCost + spec.feeMargin) : 0n;
+}
+
+/** A wallet's funding with what its tokens cost added, in the funding asset: each token's cost and a fee margin. */
+function withTokenCosts(
+  funds: Record<string, bigint>,
+  tokens: readonly HeldToken[] | undefined,
+  spec: BackendSpec,
+): Map<string, bigint> {
+  const need = new Map<string, bigint>(Object.entries(funds));
+  const asset = spec.fundAsset;
+  if (tokens?.length && asset && spec.tokenCost)
+    need.set(asset, (need.get(asset) ?? 0n) + BigInt(tokens.length) * (spec.tokenCost + spec.feeMargin));
+  return need;
 }
 
 /** Why a scenario cannot run on this backend, or undefined. */
@@ -29,9 +70,14 @@ export function requiredHeight(s: Scenario, spec: BackendSpec): number {
  */
 export function ownFunds(s: Scenario, spec: BackendSpec): Map<string, bigint> {
   const need = new Map<string, bigint>(Object.entries(s.requires.unlocked ?? {}));
-  if (needsTokens(s) && spec.fundAsset && spec.tokenCost && !need.has(spec.fundAsset))
+  if (stepsNeedTokens(s) && spec.fundAsset && spec.tokenCost && !need.has(spec.fundAsset))
     need.set(spec.fundAsset, spec.tokenCost + spec.feeMargin);
-  return need;
+  return withTokenCosts(Object.fromEntries(need), s.requires.tokens, spec);
+}
+
+/** What a declared wallet is paid from main: its `unlocked`, and what its tokens cost. */
+export function declaredFunds(d: WalletDecl, spec: BackendSpec): Map<string, bigint> {
+  return withTokenCosts(d.unlocked ?? {}, d.tokens, spec);
 }
 
 /** The payments that fund a scenario's wallets, in order: its main wallet's (ownFunds), then each other wallet's. */
@@ -39,7 +85,7 @@ export function walletPayments(s: Scenario, spec: BackendSpec): { wallet: string
   return [
     ...[...ownFunds(s, spec)].map(([asset, amount]) => ({ wallet: 'main', asset, amount })),
     ...s.wallets.flatMap((d) =>
-      Object.entries(d.unlocked ?? {}).map(([asset, amount]) => ({ wallet: d.name, asset, amount })),
+      [...declaredFunds(d, spec)].map(([asset, amount]) => ({ wallet: d.name, asset, amount })),
     ),
   ];
 }
@@ -48,8 +94,7 @@ export function walletPayments(s: Scenario, spec: BackendSpec): { wallet: string
 export function requiredFunds(s: Scenario, spec: BackendSpec): Map<string, bigint> {
   const need = ownFunds(s, spec);
   for (const w of s.wallets)
-    for (const [asset, amt] of Object.entries(w.unlocked ?? {}))
-      need.set(asset, (need.get(asset) ?? 0n) + amt + spec.feeMargin);
+    for (const [asset, amt] of declaredFunds(w, spec)) need.set(asset, (need.get(asset) ?? 0n) + amt + spec.feeMargin);
   return need;
 }
 

@@ -13,6 +13,7 @@ import {
   type Action,
   type Expectations,
   type ExpectedError,
+  type HeldToken,
   type Requirements,
   type ScenarioProblem,
   type Scenario,
@@ -75,15 +76,25 @@ function buildStep(raw: Obj, index: number, loc: Locator): Step {
   return step;
 }
 
+/** `tokens: {ABCD: {supply: 100, name: demo}}` (validated) as HeldToken records. */
+function heldTokensOf(v: Obj): HeldToken[] {
+  return Object.entries(v).map(([ticker, d]) => {
+    const t = d as { supply: number; name?: string };
+    return { ticker, supply: t.supply, ...(t.name !== undefined ? { name: t.name } : {}) };
+  });
+}
+
 function build(v: ValidatedDocument, file: string, loc: Locator): Scenario {
   const requires: Requirements = {};
   if (isObj(v.requires)) {
     if (typeof v.requires.height === 'number') requires.height = v.requires.height;
     if (isObj(v.requires.unlocked)) requires.unlocked = v.requires.unlocked as Record<string, bigint>;
+    if (isObj(v.requires.tokens)) requires.tokens = heldTokensOf(v.requires.tokens);
   }
   const wallets: WalletDecl[] = Object.entries(isObj(v.wallets) ? v.wallets : {}).map(([name, decl]) => {
     const w: WalletDecl = { name };
     if (isObj(decl) && isObj(decl.unlocked)) w.unlocked = decl.unlocked as Record<string, bigint>;
+    if (isObj(decl) && isObj(decl.tokens)) w.tokens = heldTokensOf(decl.tokens);
     if (isObj(decl) && typeof decl.node === 'string') w.node = decl.node;
     return w;
   });

@@ -6,7 +6,7 @@
 // steps and its wallets' funding: fewer than that, and every node of its testnet runs light; a
 // step that mines by itself (automine, or a wait that mines) counts as many.
 import { FULL_RANDOMX_FROM, type BackendSpec, type RandomxChoice } from '../testnet/backends.js';
-import { requiredHeight } from './needs.js';
+import { heldTokens, requiredHeight } from './needs.js';
 import type { Scenario } from './types.js';
 
 /** Blocks from which full mode pays for its dataset (see the header). */
@@ -16,8 +16,10 @@ export const FULL_MODE_BLOCKS = 11;
 export function blocksMined(s: Scenario, spec: BackendSpec): number {
   let height = requiredHeight(s, spec);
   // Each funded wallet: its payment confirmed, then the blocks until it is spendable.
-  let blocks =
-    s.wallets.filter((w) => Object.keys(w.unlocked ?? {}).length > 0).length * ((spec.spendableAge ?? 10) + 2);
+  const funded = s.wallets.filter((w) => Object.keys(w.unlocked ?? {}).length > 0 || (w.tokens?.length ?? 0) > 0);
+  let blocks = funded.length * ((spec.spendableAge ?? 10) + 2);
+  // Tokens held before the steps: their supply unlocks coinbaseUnlock blocks after the block that made them.
+  if (heldTokens(s).length > 0) blocks += spec.coinbaseUnlock + 1;
   for (const step of s.steps) {
     const a = step.action as { kind: string; blocks?: number; to?: number; mine?: boolean };
     if (a.kind === 'automine' || (a.kind === 'wait' && a.mine)) return Infinity;

@@ -11,7 +11,8 @@ import { fundingAsset, type BackendSpec } from '../testnet/backends.js';
 import { startTestnet, type Testnet, type TestnetOptions, type WalletHandle } from '../testnet/testnet.js';
 import { createTestnetPool, type TestnetPool } from '../pool/testnets.js';
 import { messageOf, retryOnce } from './infra.js';
-import { fundingBucket, requiredFunds, requiredHeight, skipReason } from './needs.js';
+import { declaredFunds, fundingBucket, heldBy, requiredFunds, requiredHeight, skipReason } from './needs.js';
+import { makeHeldTokens } from './held-tokens.js';
 import { endedEarly, runOne, type Prepared } from './run-one.js';
 import { fund, workerPool, type RunContext } from './run-context.js';
 import { scenarioRandomx } from './randomx-choice.js';
@@ -99,9 +100,9 @@ export async function prepareFresh(
     for (const w of s.wallets) {
       const h = await testnet.addWallet(w.name, w.node ? { node: w.node } : {});
       wallets.set(w.name, h);
-      for (const [a, amt] of Object.entries(w.unlocked ?? {}))
-        await fund(testnet, main, h, spec.fundAsset ? a : undefined, amt);
+      for (const [a, amt] of declaredFunds(w, spec)) await fund(testnet, main, h, spec.fundAsset ? a : undefined, amt);
     }
+    await makeHeldTokens(testnet, heldBy(s, wallets));
     return { testnet, wallets, release: stop };
   } catch (err) {
     // Nobody else holds this testnet: it goes now.

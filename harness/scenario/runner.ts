@@ -10,7 +10,8 @@ import type { Testnet, TestnetOptions, WalletHandle } from '../testnet/testnet.j
 import { checkScenarioFiles } from './files.js';
 import { interruptionMessage, messageOf, retryOnce } from './infra.js';
 import { loadScenario } from './parse.js';
-import { chainOf, skipReason, walletPayments } from './needs.js';
+import { chainOf, heldBy, heldCost, skipReason, walletPayments } from './needs.js';
+import { makeHeldTokens } from './held-tokens.js';
 import { endedEarly, runOne, type Prepared } from './run-one.js';
 import { fund, waitUnlocked, workerPool, type RunContext } from './run-context.js';
 import { planOfFiles, sharedPlan, startShared } from './ahead-state.js';
@@ -207,10 +208,14 @@ async function prepareShared(shared: SharedTestnet, s: Scenario, prefix: string,
   const funder = t.wallets().get('main')!;
   const asset = spec.fundAsset;
   const wallets = new Map<string, WalletHandle>();
-  const pay = (w: WalletHandle, a: string, amount: bigint): Promise<void> =>
-    ahead.has(w.name)
-      ? waitUnlocked(t, w, asset ? a : undefined, amount)
+  // A wallet paid ahead may have made its tokens ahead too: what they cost is spent.
+  const spent = (wallet: string, a: string): bigint => (a === asset ? heldCost(s, wallet, spec) : 0n);
+  const pay = (wallet: string, a: string, amount: bigint): Promise<void> => {
+    const w = wallets.get(wallet)!;
+    return ahead.has(w.name)
+      ? waitUnlocked(t, w, asset ? a : undefined, amount - spent(wallet, a))
       : fund(t, funder, w, asset ? a : undefined, amount);
+  };
   // The scenario's wallets go with it: their wallet RPCs would otherwise keep running (each
   // real one ~300 MB, scanning every block) and be stopped and started by every checkpoint.
   const release = async (): Promise<void> => {
@@ -225,7 +230,8 @@ async function prepareShared(shared: SharedTestnet, s: Scenario, prefix: string,
       );
     wallets.set('main', await t.addWallet(`${prefix}-main`));
     for (const d of s.wallets) wallets.set(d.name, await t.addWallet(`${prefix}-${d.name}`, { ...d }));
-    for (const p of walletPayments(s, spec)) await pay(wallets.get(p.wallet)!, p.asset, p.amount);
+    for (const p of walletPayments(s, spec)) await pay(p.wallet, p.asset, p.amount);
+    await makeHeldTokens(t, heldBy(s, wallets));
   } catch (err) {
     await release();
     throw err;

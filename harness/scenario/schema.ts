@@ -16,7 +16,7 @@ import { limitProblems } from './limit-checks.js';
 import { MAX_NODES } from '../limits.js';
 import { SCOPE_ROOTS } from './interpolate.js';
 import { describeSchema, problemsFromIssue, schemaAt as schemaAtRoot, type AnySchema } from './schema/issues.js';
-import { assetAmounts, nameLeaf, nodeLeaf, responsePathLeaf } from './schema/leaves.js';
+import { assetAmounts, heldTokens, nameLeaf, nodeLeaf, responsePathLeaf } from './schema/leaves.js';
 import { MATCHER_JSON, errorMessageLeaf, expectations } from './schema/matchers.js';
 import { checkRules } from './schema/rules.js';
 import {
@@ -64,10 +64,13 @@ const walletsSchema = (): z.ZodType =>
       z
         .strictObject({
           unlocked: assetAmounts('unlocked amounts funded from main before the steps').optional(),
+          tokens: heldTokens(
+            'tokens the wallet created before the steps, each supply unlocked (its cost is funded on top of unlocked)',
+          ).optional(),
           node: nodeLeaf.describe('the node its wallet RPC talks to (default n0)').optional(),
         })
         .nullable()
-        .describe('a wallet declaration: {} or {unlocked: {SAL1: "10 SAL1"}, node: n1}'),
+        .describe('a wallet declaration: {} or {unlocked: {SAL1: "10 SAL1"}, tokens: {ABCD: {supply: 100}}, node: n1}'),
     )
     .describe('extra wallets besides main: name → {} or {unlocked: {SAL1: "10 SAL1"}}')
     .meta({ propertyNames: { pattern: NAME_RE.source, not: { enum: [...RESERVED_WALLET_NAMES] } } })
@@ -122,8 +125,13 @@ function buildSchema(): z.ZodType {
         .strictObject({
           height: z.int().min(0).max(MAX_HEIGHT).describe('minimum chain height before the steps').optional(),
           unlocked: assetAmounts('unlocked amounts the main wallet must hold before the steps').optional(),
+          tokens: heldTokens(
+            'tokens the main wallet created before the steps, each supply unlocked (their cost is funded on top of unlocked; in a shared run above difficulty 1 they are made in the cached chain at difficulty 1)',
+          ).optional(),
         })
-        .describe('what must hold before the steps: {height?, unlocked?: {SAL1: "1100 SAL1"}}')
+        .describe(
+          'what must hold before the steps: {height?, unlocked?: {SAL1: "1100 SAL1"}, tokens?: {ABCD: {supply: 100}}}',
+        )
         .optional(),
       wallets: walletsSchema(),
       steps: z.array(stepSchema).min(1).describe('the steps, run in order (at least one)'),

@@ -104,6 +104,17 @@ export interface Requirements {
   height?: number;
   /** asset → atomic amount the main wallet must hold unlocked before the steps. */
   unlocked?: Record<string, Amount>;
+  /** Tokens the main wallet created before the steps, each supply whole and unlocked (held-tokens.ts). */
+  tokens?: HeldToken[];
+}
+
+/** A token a wallet created before the steps: `tokens: {ABCD: {supply: 100, name: demo}}`. */
+export interface HeldToken {
+  /** Upper case, as the wallet makes it; the asset is `sal` + ticker. */
+  ticker: string;
+  /** Whole tokens. */
+  supply: number;
+  name?: string;
 }
 
 export interface WalletDecl {
@@ -112,6 +123,8 @@ export interface WalletDecl {
   node?: string;
   /** Funded from `main` before the steps (asset → atomic amount, unlocked). */
   unlocked?: Record<string, Amount>;
+  /** Tokens it created before the steps (funded on top of `unlocked`). */
+  tokens?: HeldToken[];
 }
 
 export interface Scenario {

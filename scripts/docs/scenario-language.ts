@@ -264,6 +264,16 @@ function topLevelSection(schema: Json): string {
     'creates each declared wallet, funding it from `main` with its `unlocked` amounts. With',
     '`--isolation shared` (the default) scenarios share a chain per worker but each gets fresh wallets;',
     'with `--isolation fresh` each gets its own testnet.',
+    '',
+    '`tokens` (under `requires` for `main`, or under a declared wallet) names tokens the wallet has',
+    'created before the first step, each supply whole and unlocked: `tokens: {ERR1: {supply: 10, name:',
+    'refused one}}` (see `scenarios/token-errors.yaml`). Their cost (1000 SAL1 each and a fee margin) is',
+    'funded on top of `unlocked`. A token created by a step is locked for 60 blocks; declared here, those',
+    "blocks are not the scenario's. In a shared run above difficulty 1 the tokens are made with the",
+    'wallets funded ahead, at difficulty 1, and cached with them (see',
+    '[difficulty.md](difficulty.md#tokens-made-ahead)); otherwise they are made as the scenario starts. A',
+    'ticker is made once per chain: two declarations of one ticker, or a `create_token` step of a declared',
+    'one, are refused at their line, and two scenarios of one run must not declare the same ticker.',
   ].join('\n');
 }
 

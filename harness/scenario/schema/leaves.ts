@@ -7,7 +7,7 @@ import { parsePath, type PathSegment } from '../../common/path.js';
 import { suggest } from '../../common/suggest.js';
 import { NODE_NAME } from '../../network/topology.js';
 import { isTemplateString } from '../interpolate.js';
-import { ASSET_RE, NAME_RE, RESPONSE_ROOTS, didYouMean, showShort } from './vocabulary.js';
+import { ASSET_RE, NAME_RE, RESPONSE_ROOTS, didYouMean, isPlainObject, showShort } from './vocabulary.js';
 
 /** A problem inside one value, relative to it. */
 export interface LeafIssue {
@@ -161,3 +161,72 @@ export const rawParams = (method: string) =>
     );
 
 export const addressText = 'a destination address, usually a placeholder such as "${bob.address}"';
+
+/** A ticker as `tokens:` keys take it: what the wallet makes of one (create_token upper-cases it). */
+export const TICKER_RE = /^[A-Z0-9]{4}$/;
+const TOKEN_FIELDS = ['supply', 'name'];
+const TOKEN_EXAMPLE = '{supply: 100, name: demo}';
+const TOKENS_EXAMPLE = '{ABCD: {supply: 100, name: demo}}';
+
+function heldTokenIssues(v: unknown): LeafIssue[] {
+  if (!isPlainObject(v))
+    return [{ message: `expected a mapping of tickers, got ${describeValue(v)}`, expected: TOKENS_EXAMPLE }];
+  return Object.entries(v).flatMap(([ticker, d]): LeafIssue[] => {
+    if (!TICKER_RE.test(ticker)) {
+      const hint = /^[a-z0-9]{4}$/i.test(ticker) ? ` (write ${ticker.toUpperCase()})` : '';
+      return [
+        {
+          path: [ticker],
+          at: 'key',
+          message: `"${ticker}" is not a ticker: 4 characters A–Z 0–9${hint}`,
+          expected: 'a ticker, e.g. ABCD',
+        },
+      ];
+    }
+    if (!isPlainObject(d))
+      return [
+        { path: [ticker], message: `expected {supply, name?}, got ${describeValue(d)}`, expected: TOKEN_EXAMPLE },
+      ];
+    const issues: LeafIssue[] = Object.keys(d)
+      .filter((k) => !TOKEN_FIELDS.includes(k))
+      .map((k) => ({
+        path: [ticker, k],
+        at: 'key',
+        message: `unknown key "${k}"${didYouMean(suggest(k, TOKEN_FIELDS))}`,
+        expected: 'supply or name',
+      }));
+    const supply = d.supply;
+    if (supply === undefined)
+      issues.push({ path: [ticker], message: 'missing "supply" (whole tokens)', expected: TOKEN_EXAMPLE });
+    else if (!(typeof supply === 'number' && Number.isSafeInteger(supply) && supply > 0))
+      issues.push({
+        path: [ticker, 'supply'],
+        message: `expected a whole number above 0, got ${describeValue(supply)}`,
+        expected: 'whole tokens, e.g. 100',
+      });
+    if (d.name !== undefined && typeof d.name !== 'string')
+      issues.push({
+        path: [ticker, 'name'],
+        message: `expected text, got ${describeValue(d.name)}`,
+        expected: 'a name',
+      });
+    return issues;
+  });
+}
+
+/** `tokens:` of `requires` or a wallet: tokens the wallet created before the steps, ticker → {supply, name?}. */
+export const heldTokens = (whose: string): z.ZodType =>
+  leaf(
+    `${whose}: ticker → {supply, name?}, e.g. {ABCD: {supply: 100, name: demo}}`,
+    {
+      type: 'object',
+      propertyNames: { pattern: TICKER_RE.source },
+      additionalProperties: {
+        type: 'object',
+        required: ['supply'],
+        additionalProperties: false,
+        properties: { supply: { type: 'integer', minimum: 1 }, name: { type: 'string' } },
+      },
+    },
+    heldTokenIssues,
+  );

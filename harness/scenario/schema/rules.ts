@@ -6,6 +6,7 @@ import { parsePath } from '../../common/path.js';
 import { suggest } from '../../common/suggest.js';
 import { METADATA_FIELDS, SCOPE_ROOTS, UNIQUE_NAME, WALLET_FIELDS, scanTemplate } from '../interpolate.js';
 import { ACTION_KEYS, stepKind } from '../steps/registry.js';
+import { checkHeldTickers } from './held-rule.js';
 import {
   ENOUGH,
   checkAssetKeys,
@@ -177,6 +178,7 @@ interface Defined {
 function collectRuleProblems(ctx: RuleCtx, doc: Record<string, unknown>): void {
   if (isPlainObject(doc.wallets)) checkWalletDecls(ctx, doc.wallets);
   if (isPlainObject(doc.requires)) checkAssetKeys(ctx, doc.requires.unlocked, ['requires', 'unlocked']);
+  checkHeldTickers(ctx, doc);
   const steps = Array.isArray(doc.steps) ? doc.steps : [];
   // Who saves what and who builds which metadata, for "defined later" messages.
   const defined: Defined = {

@@ -1,0 +1,78 @@
+// Tokens a scenario's wallets created before its steps (`requires.tokens`, `wallets.<name>.tokens`). A token's
+// supply is minted to its creator locked for 60 blocks, so a scenario that only needs a token to hold spent 61 blocks
+// of its own on it: at the default difficulty on real Salvium, about a minute. Declared instead, the token is made
+// where the wallet is funded: in a shared run above difficulty 1, in the cached chain at difficulty 1 with the
+// wallets paid ahead (tokensAhead, once per machine); otherwise as the scenario starts (makeHeldTokens). Either way
+// the scenario's first step finds the whole supply unlocked.
+import type { BackendSpec } from '../testnet/backends.js';
+import type { Testnet, WalletHandle } from '../testnet/testnet.js';
+import type { AheadPayment } from './fund-ahead.js';
+import { messageOf } from './infra.js';
+import { waitUnlocked } from './run-context.js';
+import type { HeldToken } from './types.js';
+
+const assetOf = (t: HeldToken): string => `sal${t.ticker}`;
+const atomic = (t: HeldToken, spec: BackendSpec): bigint => BigInt(t.supply) * 10n ** BigInt(spec.coin.decimals);
+
+/** What the token's wallet sends: create_token with its ticker, supply and name (the ticker when it has none). */
+async function create(h: WalletHandle, t: HeldToken): Promise<void> {
+  const answer = await h.client.raw('create_token', { ticker: t.ticker, supply: t.supply, name: t.name ?? t.ticker });
+  if (answer.error)
+    throw new Error(
+      `creating token ${t.ticker} for wallet ${h.name} before the steps: create_token answered ${answer.error.code} "${answer.error.message}"`,
+    );
+}
+
+/** Whether the wallet holds some of the token already (created ahead, in the cached chain). */
+async function holds(h: WalletHandle, t: HeldToken): Promise<boolean> {
+  await h.client.refresh();
+  return (await h.client.balance(assetOf(t))).balance > 0n;
+}
+
+/**
+ * Create each token its wallet does not hold yet, then mine until every supply is unlocked (nothing is mined when
+ * they all were made ahead). Throws what create_token answered.
+ */
+export async function makeHeldTokens(t: Testnet, tokens: { h: WalletHandle; token: HeldToken }[]): Promise<void> {
+  for (const { h, token } of tokens) if (!(await holds(h, token))) await create(h, token);
+  for (const { h, token } of tokens) await waitUnlocked(t, h, assetOf(token), atomic(token, t.backend.spec));
+}
+
+/**
+ * The tokens of the wallets paid ahead, made on the testnet that paid them: each wallet opened, its tokens created,
+ * the blocks mined until every supply is unlocked, the wallet closed again. Never throws: answers how many tokens
+ * were not made (their scenarios make them as they start), and logs why.
+ */
+export async function tokensAhead(
+  t: Testnet,
+  pays: readonly AheadPayment[],
+  paid: ReadonlySet<string>,
+  log: (line: string) => void,
+): Promise<number> {
+  const tokens = pays.flatMap((p) => (p.tokens ?? []).map((token) => ({ wallet: p.wallet, token })));
+  const todo = tokens.filter((w) => paid.has(w.wallet));
+  if (todo.length === 0) return tokens.length;
+  const t0 = Date.now();
+  const h0 = await t.daemon.client.height().catch(() => 0);
+  const opened = new Map<string, WalletHandle>();
+  let missing = tokens.length;
+  try {
+    for (const w of todo) if (!opened.has(w.wallet)) opened.set(w.wallet, await t.addWallet(w.wallet));
+    await makeHeldTokens(
+      t,
+      todo.map((w) => ({ h: opened.get(w.wallet)!, token: w.token })),
+    );
+    missing = tokens.length - todo.length;
+  } catch (err) {
+    log(
+      `saltnet: making the scenarios' tokens ahead stopped (${messageOf(err)}); they are made as their scenario starts`,
+    );
+  } finally {
+    for (const name of opened.keys()) await t.removeWallet(name).catch(() => undefined);
+  }
+  const blocks = (await t.daemon.client.height().catch(() => h0)) - h0;
+  log(
+    `saltnet: made ${tokens.length - missing} of ${tokens.length} tokens ahead in ${((Date.now() - t0) / 1000).toFixed(1)} s (${blocks} blocks)`,
+  );
+  return missing;
+}
