@@ -30,12 +30,31 @@ async function holds(h: WalletHandle, t: HeldToken): Promise<boolean> {
 }
 
 /**
- * Create each token its wallet does not hold yet, then mine until every supply is unlocked (nothing is mined when
- * they all were made ahead). Throws what create_token answered.
+ * Create each token its wallet does not hold yet, then mine until every supply made is unlocked (nothing is mined
+ * when they all were made ahead). Answers what create_token refused: a refused token does not keep the others (of
+ * this wallet or of other scenarios) in the pool.
  */
+async function makeAll(t: Testnet, tokens: { h: WalletHandle; token: HeldToken }[]): Promise<Error[]> {
+  const made: typeof tokens = [];
+  const refused: Error[] = [];
+  for (const x of tokens) {
+    if (!(await holds(x.h, x.token)))
+      try {
+        await create(x.h, x.token);
+      } catch (err) {
+        refused.push(err as Error);
+        continue;
+      }
+    made.push(x);
+  }
+  for (const { h, token } of made) await waitUnlocked(t, h, assetOf(token), atomic(token, t.backend.spec));
+  return refused;
+}
+
+/** makeAll for one scenario as it starts: throws the first refusal. */
 export async function makeHeldTokens(t: Testnet, tokens: { h: WalletHandle; token: HeldToken }[]): Promise<void> {
-  for (const { h, token } of tokens) if (!(await holds(h, token))) await create(h, token);
-  for (const { h, token } of tokens) await waitUnlocked(t, h, assetOf(token), atomic(token, t.backend.spec));
+  const [refused] = await makeAll(t, tokens);
+  if (refused) throw refused;
 }
 
 /**
@@ -58,11 +77,12 @@ export async function tokensAhead(
   let missing = tokens.length;
   try {
     for (const w of todo) if (!opened.has(w.wallet)) opened.set(w.wallet, await t.addWallet(w.wallet));
-    await makeHeldTokens(
+    const refused = await makeAll(
       t,
       todo.map((w) => ({ h: opened.get(w.wallet)!, token: w.token })),
     );
-    missing = tokens.length - todo.length;
+    missing = tokens.length - todo.length + refused.length;
+    for (const err of refused) log(`saltnet: ${err.message}; its scenario makes it as it starts`);
   } catch (err) {
     log(
       `saltnet: making the scenarios' tokens ahead stopped (${messageOf(err)}); they are made as their scenario starts`,

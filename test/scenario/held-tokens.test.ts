@@ -175,3 +175,52 @@ describe('a run of a scenario holding tokens (sim)', () => {
     expect(second.height).toBe(first.height);
   }, 120_000);
 });
+
+describe('two scenarios of one run holding one ticker (sim)', () => {
+  let dir: string;
+  let files: string[];
+  beforeAll(() => {
+    dir = tempDir('saltnet-held-clash-');
+    files = ['one', 'two'].map((n) => {
+      const f = join(dir, `${n}.yaml`);
+      writeFileSync(
+        f,
+        `name: ${n}\nrequires:\n  tokens: { DUPE: { supply: 5 } }\nsteps:\n  - get_balance: { asset_type: salDUPE }\n    expect:\n      result.balances[0].unlocked_balance: 5 SAL1\n`,
+      );
+      return f;
+    });
+  });
+  afterAll(() => cleanup(dir));
+
+  it.each([1, 500])(
+    'at difficulty %i the first holds it, the second ends before its first step saying why',
+    async (difficulty) => {
+      const lines: string[] = [];
+      const results = await runFiles(files, {
+        backend: 'sim',
+        isolation: 'shared',
+        workers: 1,
+        bail: false,
+        difficulty,
+        cacheDir: join(dir, `cache-${difficulty}`),
+        artifactsRoot: join(dir, 'artifacts'),
+        log: (l) => lines.push(l),
+      });
+      expect(results.map((r) => [r.name, r.status])).toEqual([
+        ['one', 'passed'],
+        ['two', 'error'],
+      ]);
+      expect(results[1]!.failure?.message).toMatch(
+        /creating token DUPE for wallet s2-main before the steps: create_token answered -7 "Token already exists\."/,
+      );
+      const log = lines.join('\n');
+      if (difficulty > 1) {
+        // Ahead, the clash is said, and no state is saved with one token missing; the first token was still mined.
+        expect(log).toMatch(/saltnet: creating token DUPE for wallet s2-main .*; its scenario makes it as it starts/);
+        expect(log).toMatch(/made 1 of 2 tokens ahead/);
+        expect(log).not.toMatch(/saved snapshot \S+-ahead-/);
+      }
+    },
+    120_000,
+  );
+});
