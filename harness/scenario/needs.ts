@@ -33,22 +33,25 @@ function needsTokens(s: Scenario): boolean {
   return stepsNeedTokens(s) || heldTokens(s).length > 0;
 }
 
-/** What the tokens a wallet holds before the steps cost it (0 without any): the part of its funding they spend. */
-export function heldCost(s: Scenario, wallet: string, spec: BackendSpec): bigint {
-  const n = heldTokens(s).filter((w) => w.wallet === wallet).length;
+/** What `n` tokens made before the steps cost their wallet: each token's cost and a fee margin. */
+function tokensCost(n: number, spec: BackendSpec): bigint {
   return spec.tokenCost ? BigInt(n) * (spec.tokenCost + spec.feeMargin) : 0n;
 }
 
-/** A wallet's funding with what its tokens cost added, in the funding asset: each token's cost and a fee margin. */
+/** What the tokens a wallet holds before the steps cost it (0 without any): the part of its funding they spend. */
+export function heldCost(s: Scenario, wallet: string, spec: BackendSpec): bigint {
+  return tokensCost(heldTokens(s).filter((w) => w.wallet === wallet).length, spec);
+}
+
+/** `need` (a wallet's funding) with what its tokens cost added, in the funding asset. */
 function withTokenCosts(
-  funds: Record<string, bigint>,
+  need: Map<string, bigint>,
   tokens: readonly HeldToken[] | undefined,
   spec: BackendSpec,
 ): Map<string, bigint> {
-  const need = new Map<string, bigint>(Object.entries(funds));
   const asset = spec.fundAsset;
   if (tokens?.length && asset && spec.tokenCost)
-    need.set(asset, (need.get(asset) ?? 0n) + BigInt(tokens.length) * (spec.tokenCost + spec.feeMargin));
+    need.set(asset, (need.get(asset) ?? 0n) + tokensCost(tokens.length, spec));
   return need;
 }
 
@@ -72,12 +75,12 @@ export function ownFunds(s: Scenario, spec: BackendSpec): Map<string, bigint> {
   const need = new Map<string, bigint>(Object.entries(s.requires.unlocked ?? {}));
   if (stepsNeedTokens(s) && spec.fundAsset && spec.tokenCost && !need.has(spec.fundAsset))
     need.set(spec.fundAsset, spec.tokenCost + spec.feeMargin);
-  return withTokenCosts(Object.fromEntries(need), s.requires.tokens, spec);
+  return withTokenCosts(need, s.requires.tokens, spec);
 }
 
 /** What a declared wallet is paid from main: its `unlocked`, and what its tokens cost. */
 export function declaredFunds(d: WalletDecl, spec: BackendSpec): Map<string, bigint> {
-  return withTokenCosts(d.unlocked ?? {}, d.tokens, spec);
+  return withTokenCosts(new Map(Object.entries(d.unlocked ?? {})), d.tokens, spec);
 }
 
 /** The payments that fund a scenario's wallets, in order: its main wallet's (ownFunds), then each other wallet's. */

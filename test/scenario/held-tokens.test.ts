@@ -2,7 +2,6 @@
 // parsed and checked at their line, their cost is funded on top of `unlocked`, and a run makes them before the first
 // step: as the scenario starts, or (a shared run above difficulty 1) in the cached state funded ahead, where a later
 // run finds them made and mines nothing for them.
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aheadKey } from '../../harness/scenario/ahead-state.js';
@@ -10,9 +9,9 @@ import { aheadPayments } from '../../harness/scenario/fund-ahead.js';
 import { heldCost, ownFunds, requiredHeight, skipReason, walletPayments } from '../../harness/scenario/needs.js';
 import { blocksMined } from '../../harness/scenario/randomx-choice.js';
 import { parseScenario } from '../../harness/scenario/parse.js';
-import { runFiles } from '../../harness/scenario/runner.js';
 import { ScenarioError } from '../../harness/scenario/types.js';
 import { BACKENDS } from '../../harness/testnet/backends.js';
+import { runScenarioTexts } from '../helpers/scenarios.js';
 import { cleanup, tempDir } from '../helpers/sim.js';
 
 const SAL = BACKENDS.salvium!;
@@ -133,25 +132,17 @@ const STEPS = `steps:
 
 describe('a run of a scenario holding tokens (sim)', () => {
   let dir: string;
-  let file: string;
   beforeAll(() => {
     dir = tempDir('saltnet-held-tokens-');
-    file = join(dir, 'held.yaml');
-    writeFileSync(file, HELD.replace(/steps:[\s\S]*/, STEPS));
   });
   afterAll(() => cleanup(dir));
 
   const run = async (o: { difficulty: number; isolation: 'shared' | 'fresh' }) => {
     const lines: string[] = [];
-    const [r] = await runFiles([file], {
-      backend: 'sim',
-      workers: 1,
-      bail: false,
-      cacheDir: join(dir, 'cache'),
-      artifactsRoot: join(dir, 'artifacts'),
-      log: (l) => lines.push(l),
-      ...o,
-    });
+    const body = HELD.replace(/^name: held\n/, '').replace(/steps:[\s\S]*/, STEPS);
+    const r = (
+      await runScenarioTexts(dir, [['held', body]], { cacheDir: join(dir, 'cache'), log: (l) => lines.push(l), ...o })
+    ).get('held');
     expect([r!.status, r!.failure?.message]).toEqual(['passed', undefined]);
     return { log: lines.join('\n'), height: (r!.steps[0]!.response as { result: { height: number } }).result.height };
   };
@@ -178,34 +169,25 @@ describe('a run of a scenario holding tokens (sim)', () => {
 
 describe('two scenarios of one run holding one ticker (sim)', () => {
   let dir: string;
-  let files: string[];
   beforeAll(() => {
     dir = tempDir('saltnet-held-clash-');
-    files = ['one', 'two'].map((n) => {
-      const f = join(dir, `${n}.yaml`);
-      writeFileSync(
-        f,
-        `name: ${n}\nrequires:\n  tokens: { DUPE: { supply: 5 } }\nsteps:\n  - get_balance: { asset_type: salDUPE }\n    expect:\n      result.balances[0].unlocked_balance: 5 SAL1\n`,
-      );
-      return f;
-    });
   });
   afterAll(() => cleanup(dir));
+  const body = `requires:\n  tokens: { DUPE: { supply: 5 } }\nsteps:\n  - get_balance: { asset_type: salDUPE }\n    expect:\n      result.balances[0].unlocked_balance: 5 SAL1\n`;
 
   it.each([1, 500])(
     'at difficulty %i the first holds it, the second ends before its first step saying why',
     async (difficulty) => {
       const lines: string[] = [];
-      const results = await runFiles(files, {
-        backend: 'sim',
-        isolation: 'shared',
-        workers: 1,
-        bail: false,
-        difficulty,
-        cacheDir: join(dir, `cache-${difficulty}`),
-        artifactsRoot: join(dir, 'artifacts'),
-        log: (l) => lines.push(l),
-      });
+      const byName = await runScenarioTexts(
+        dir,
+        [
+          ['one', body],
+          ['two', body],
+        ],
+        { difficulty, cacheDir: join(dir, `cache-${difficulty}`), log: (l) => lines.push(l) },
+      );
+      const results = [...byName.values()];
       expect(results.map((r) => [r.name, r.status])).toEqual([
         ['one', 'passed'],
         ['two', 'error'],
