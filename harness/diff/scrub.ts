@@ -19,11 +19,13 @@ const MACHINE_NUMBER = /(^|_)(port|pid)$|^(free_space|database_size|speed)$/;
 
 export function scrubText(s: string, c: Scrub): string {
   let out = s;
-  for (const [from, to] of [
+  // The deepest folder first: a home inside the temporary folder (or a root inside the home) is named as itself.
+  const folders: [string, string][] = [
     [c.root, '<root>'],
     [tmpdir(), '<tmp>'],
     [homedir(), '~'],
-  ] as const) {
+  ];
+  for (const [from, to] of folders.sort((a, b) => b[0].length - a[0].length)) {
     if (from.length > 1) out = out.split(`${from}${sep}`).join(`${to}/`);
   }
   return out.replace(LOOPBACK_PORT, (whole, host: string) => (c.source.includes(whole) ? whole : `${host}:0`));
