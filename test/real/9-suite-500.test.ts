@@ -4,7 +4,7 @@
 // at 1 and that cover what the served difficulty changes: the suite's chain state (mined at 1, shared with 3-suite)
 // served at 500, the wallets funded ahead at 1 and restored, full RandomX with its dataset built in the background, a
 // checkpoint and a revert that keep the daemon (and its dataset), a token created and mined, a token held before the
-// steps (made ahead at 1 with the wallets, restored unlocked at 500), transfers, sweeps.
+// steps (made ahead at 1 with the wallets, restored unlocked at 500) and sent or swept, transfers, sweeps.
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -21,6 +21,8 @@ const AT_500 = [
   'sweep-all',
   'token-create-and-list',
   'token-errors',
+  'token-sweep',
+  'token-transfer',
   'transfer-groups',
   'wallet-upkeep',
 ];
@@ -58,8 +60,9 @@ describeReal('example scenarios on real Salvium at difficulty 500', () => {
     ).toEqual(AT_500.map((n) => [n, 'passed', undefined]));
     const log = lines.join('\n');
     expect(log).toMatch(/funded \d+ scenario wallets ahead: restored with snapshot salvium-d1-\S+-ahead-/);
-    // token-errors' token was made with them (at 1), not by its scenario at 500.
-    expect(log).toMatch(/made 1 of 1 tokens ahead in [\d.]+ s \(\d+ blocks\)/);
+    // The tokens token-errors, token-sweep and token-transfer hold were made with them (at 1), not by their scenarios
+    // at 500.
+    expect(log).toMatch(/made 3 of 3 tokens ahead in [\d.]+ s \(\d+ blocks\)/);
     // Served at 500: the block template says so.
     const mining = results.find((r) => r.file.endsWith('daemon-mining.yaml'))!;
     expect(JSON.stringify(mining.steps.map((s) => s.response))).toContain('"difficulty":500');
