@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DaemonClient } from '../../harness/rpc/daemon.js';
 import { BACKENDS } from '../../harness/testnet/backends.js';
-import { mineTo } from '../../harness/testnet/mining.js';
+import { MAX_POLL_MS, mineTo, pollDelay } from '../../harness/testnet/mining.js';
 
 /** A daemon whose miner finds `perPoll` blocks between two height polls; `txAt` marks blocks holding a tx. */
 function fakeDaemon(o: {
@@ -92,5 +92,32 @@ describe('mineTo', () => {
     } as unknown as DaemonClient;
     const spec = { ...BACKENDS.salvium!, relaySettleMs: 0 };
     expect((await mineTo(d, 1103, { ...opts, spec })).height).toBe(1103);
+  });
+});
+
+describe('the height poll while mining', () => {
+  it('is the base right after a block, then a tenth of the time since, up to MAX_POLL_MS', () => {
+    expect(pollDelay(5, 0)).toBe(5);
+    expect(pollDelay(5, 40)).toBe(5);
+    expect(pollDelay(5, 300)).toBe(30);
+    expect(pollDelay(5, 60_000)).toBe(MAX_POLL_MS);
+    // A base above the cap is kept.
+    expect(pollDelay(250, 60_000)).toBe(250);
+  });
+
+  it('asks the daemon far less often while a block is slow to come (as at difficulty 500)', async () => {
+    // One block every 1.5 s: at a fixed 5 ms that is ~300 polls a block, ~45 with the backoff.
+    const height = 1300;
+    let polls = 0;
+    const t0 = Date.now();
+    const d = fakeDaemon({ start: 0, perPoll: 0 });
+    d.height = async () => {
+      polls++;
+      return height + Math.floor((Date.now() - t0) / 1500);
+    };
+    d.popBlocks = async () => height;
+    const out = await mineTo(d, 1302, { ...opts, pollMs: 5 });
+    expect(out.height).toBeGreaterThanOrEqual(1302);
+    expect(polls).toBeLessThan(150);
   });
 });
