@@ -54,3 +54,56 @@ export async function mineOne(mode: RandomxMode, o: MineOneOptions, report: Repo
     await t.stop();
   }
 }
+
+/**
+ * Continuous mining at a served difficulty (default 500), full RandomX: `rounds` runs of `blocks` blocks through
+ * `t.mine`, each beside a run with a 5 ms height poll loop of its own (how the mining loop polled before it backed
+ * off: docs/difficulty.md, "Height polls"), alternated. Reports blocks per second and the miner's hash rate
+ * (`mining_status`) of each.
+ */
+export async function mineRun(o: MineOneOptions & { rounds?: number }, report: Report): Promise<void> {
+  const difficulty = o.difficulty ?? 500;
+  const t = await startTestnet({ progress: 'none', log: () => undefined, trapSignals: false, ...o.base, difficulty });
+  const d = t.daemon.client;
+  const sleep = (n: number): Promise<void> => new Promise((ok) => setTimeout(ok, n));
+  const runs = {
+    backoff: { s: 0, blocks: 0, speeds: [] as number[] },
+    poll5: { s: 0, blocks: 0, speeds: [] as number[] },
+  };
+  try {
+    // The first block waits for the dataset.
+    await t.mine({ to: (await d.height()) + 1 });
+    for (let r = 0; r < (o.rounds ?? 3); r++)
+      for (const kind of ['poll5', 'backoff'] as const) {
+        let done = false;
+        const sampler = (async () => {
+          while (!done) {
+            await sleep(4000);
+            const st = await d.miningStatus();
+            if (!done && st.speed > 0) runs[kind].speeds.push(st.speed);
+          }
+        })();
+        const poller = (async () => {
+          while (!done && kind === 'poll5') await d.height().then(() => sleep(5));
+        })();
+        const h = await d.height();
+        const t0 = performance.now();
+        const end = await t.mine({ to: h + (o.blocks ?? 30) });
+        runs[kind].s += (performance.now() - t0) / 1000;
+        runs[kind].blocks += end - h;
+        done = true;
+        await Promise.all([sampler, poller]);
+      }
+  } finally {
+    await t.stop();
+  }
+  for (const [kind, v] of Object.entries(runs)) {
+    const hs = v.speeds.reduce((a, b) => a + b, 0) / Math.max(1, v.speeds.length);
+    report(
+      `mineN.${t.backend.spec.name}.d${difficulty}.${kind}.blocks_per_s`,
+      (v.blocks / v.s).toFixed(2),
+      `${v.blocks} blocks in ${v.s.toFixed(1)} s; mining_status ${hs.toFixed(0)} H/s mean of ${v.speeds.length} samples` +
+        (kind === 'poll5' ? ' (a 5 ms height poll beside the mining loop, as it polled before it backed off)' : ''),
+    );
+  }
+}

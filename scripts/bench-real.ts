@@ -16,7 +16,7 @@ import { runFiles } from '../harness/scenario/runner.js';
 import { resolveBackend } from '../harness/testnet/binaries.js';
 import { startTestnet, type Testnet } from '../harness/testnet/testnet.js';
 import { ms, upColdWarm, type Report } from './bench-up.js';
-import { mineOne } from './bench-mining.js';
+import { mineOne, mineRun } from './bench-mining.js';
 import { checkpointRevert } from './bench-checkpoint.js';
 import { freshWallets } from './bench-fresh.js';
 import { poolAcquire, poolAcquireVitest } from './bench-pool.js';
@@ -49,6 +49,7 @@ async function upReal(binDir: string, report: Report): Promise<void> {
     await mineOne('full', { base, idleMs: 60_000 }, report);
     await mineOne('full', { base }, report);
     await mineOne('light', { base, blocks: 8 }, report);
+    await mineRun({ base }, report);
     await checkpointRevert(base, report);
     await freshWallets('salvium', base, report);
   } finally {
