@@ -3,6 +3,7 @@
 // mining loop — what a scenario's `mine: 1` does — in each RandomX mode. The first block is
 // reported on its own: in full mode it may wait for the dataset the daemon builds from its start.
 import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { RandomxMode } from '../harness/testnet/backends.js';
 import { startTestnet, type TestnetOptions } from '../harness/testnet/testnet.js';
 import { median, ms, type Report } from './bench-up.js';
@@ -29,7 +30,7 @@ export async function mineOne(mode: RandomxMode, o: MineOneOptions, report: Repo
     randomx: mode,
   });
   try {
-    if (o.idleMs) await new Promise((ok) => setTimeout(ok, o.idleMs));
+    if (o.idleMs) await sleep(o.idleMs);
     const times: number[] = [];
     let h = await t.daemon.client.height();
     for (let i = 0; i <= (o.blocks ?? 15); i++) {
@@ -65,7 +66,6 @@ export async function mineRun(o: MineOneOptions & { rounds?: number }, report: R
   const difficulty = o.difficulty ?? 500;
   const t = await startTestnet({ progress: 'none', log: () => undefined, trapSignals: false, ...o.base, difficulty });
   const d = t.daemon.client;
-  const sleep = (n: number): Promise<void> => new Promise((ok) => setTimeout(ok, n));
   const runs = {
     backoff: { s: 0, blocks: 0, speeds: [] as number[] },
     poll5: { s: 0, blocks: 0, speeds: [] as number[] },
