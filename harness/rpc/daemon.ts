@@ -27,6 +27,11 @@ export interface DaemonClient {
   popBlocks(n: number): Promise<number>;
   /** `/get_transaction_pool_hashes`: the hashes of the transactions in the pool (none: an empty list). */
   poolHashes(): Promise<string[]>;
+  /**
+   * The pool's transactions the daemon has not handed to its relay yet, and so leaves out of its block templates (see
+   * unrelayedTxs). Empty for a pool of settled transactions, or a daemon that does not say.
+   */
+  unrelayed(): Promise<string[]>;
   /** How many transactions (besides the miner's) the block at this height holds. */
   txCount(height: number): Promise<number>;
   stopDaemon(): Promise<void>;
@@ -57,6 +62,10 @@ export function createDaemonClient(url: string, opts: EndpointOptions = {}): Dae
     miningStatus: () => post<MiningStatus>('/mining_status'),
     popBlocks: async (n) => (await post<{ height: number }>('/pop_blocks', { nblocks: n })).height,
     poolHashes: async () => (await post<{ tx_hashes?: string[] }>('/get_transaction_pool_hashes')).tx_hashes ?? [],
+    unrelayed: async () => {
+      if ((await post<{ tx_hashes?: string[] }>('/get_transaction_pool_hashes')).tx_hashes === undefined) return [];
+      return unrelayedTxs(await post<{ transactions?: PoolTx[] }>('/get_transaction_pool'));
+    },
     txCount: async (height) =>
       (await call<{ block_header: { num_txes: number } }>('get_block_header_by_height', { height })).block_header
         .num_txes,
@@ -65,4 +74,25 @@ export function createDaemonClient(url: string, opts: EndpointOptions = {}): Dae
     },
     close: () => endpoint.close(),
   };
+}
+
+interface PoolTx {
+  id_hash: string;
+  relayed?: boolean;
+  last_relayed_time?: number;
+  do_not_relay?: boolean;
+  kept_by_block?: boolean;
+}
+
+/**
+ * The txs of a /get_transaction_pool answer not yet relayed. Salvium (as Monero) relays a tx submitted over RPC on a
+ * p2p strand of its own (Dandelion++, levin_notify.cpp dandelionpp_notify), after /send_raw_transaction has answered:
+ * until then the tx is `local`, `relayed: false`, and left out of block templates; then it is a stem (`relayed`, its
+ * `last_relayed_time` hidden as 0), and offline, with no peer to stem to, fluffed at once (minable). A tx held back
+ * (`do_not_relay`) or back from a popped block (`kept_by_block`) is settled as it is.
+ */
+export function unrelayedTxs(answer: { transactions?: PoolTx[] }): string[] {
+  return (answer.transactions ?? [])
+    .filter((t) => !t.do_not_relay && !t.kept_by_block && !(t.relayed && (t.last_relayed_time ?? 0) > 0))
+    .map((t) => t.id_hash);
 }

@@ -79,13 +79,14 @@ export interface BackendSpec {
    */
   walletArgs: string[];
   /**
-   * How long to wait before /start_mining so that a transaction just submitted is minable. The real
-   * daemon relays an RPC-submitted tx through Dandelion++ on a strand of its own: it marks the tx
-   * `stem` (left out of block templates), fails to stem it (offline: no connections), then marks it
-   * `fluff` — a few ms in which a template leaves the tx out, and the block template cache keeps
-   * that template (the relay method change does not bump the pool cookie). Seen on v1.1.3c as a
-   * token created just before `mine: 1` missing from the block, in about 1 run of the example
-   * suite in 5 (src/cryptonote_protocol/levin_notify.cpp dandelionpp_notify, tx_pool.cpp set_relayed).
+   * The longest to wait before /start_mining for the daemon to relay the transactions of its pool (0: it need not).
+   * The real daemon relays an RPC-submitted tx through Dandelion++ on a strand of its own, after
+   * /send_raw_transaction has answered: until then the tx is `local` (`relayed: false`); then it marks it `stem`,
+   * fails to stem it (offline: no connections) and marks it `fluff`. A template made before the fluff leaves the tx
+   * out, and the block template cache keeps that template (the relay method change does not bump the pool cookie).
+   * Seen on v1.1.3c as a token created just before `mine: 1` missing from the block, in about 1 run of the example
+   * suite in 5, when mining slept a fixed 250 ms; mining now polls the pool until no tx is left unrelayed
+   * (DaemonClient.unrelayed; src/cryptonote_protocol/levin_notify.cpp dandelionpp_notify, tx_pool.cpp set_relayed).
    */
   relaySettleMs: number;
   /**
@@ -161,7 +162,7 @@ const SALVIUM: BackendSpec = {
   coinbaseUnlock: 60,
   minFundBlocks: 32,
   walletArgs: ['--max-concurrency', '1'],
-  relaySettleMs: 250,
+  relaySettleMs: 5000,
   randomx: RANDOMX,
   daemonReadyLines: [/core RPC server started ok/, /The daemon is running offline/, /SYNCHRONIZED OK/],
   // config::testnet in src/cryptonote_config.h; the wallet RPC has no default port: 29088 is the token guide's
@@ -200,7 +201,7 @@ export const BACKENDS: Record<BuiltinBackend, BackendSpec> & Record<string, Back
     coinbaseUnlock: 60,
     minFundBlocks: 4,
     walletArgs: [],
-    relaySettleMs: 250,
+    relaySettleMs: 5000,
     // config::testnet of Monero; its wallet RPC has no default port either: 28088 by analogy
     standardPorts: { p2p: 28080, rpc: 28081, zmq: 28082, walletRpc: 28088 },
     randomx: RANDOMX,

@@ -70,8 +70,7 @@ export async function mineTo(
   let restarts = 0;
   let running = false;
   let h = await daemon.height();
-  // A transaction submitted a moment ago may not be minable yet (see BackendSpec.relaySettleMs).
-  if (h < target && o.spec.relaySettleMs > 0) await sleep(o.spec.relaySettleMs);
+  if (h < target && o.spec.relaySettleMs > 0) await settleRelay(daemon, o.spec.relaySettleMs);
   let lastChange = Date.now();
   let lastBlock = lastChange;
   try {
@@ -126,6 +125,23 @@ export async function mineTo(
   h = await trimOvershoot(daemon, target, await daemon.height());
   o.progress?.done(h);
   return { height: h, restarts, ms: Date.now() - t0 };
+}
+
+/**
+ * Wait, at most `maxMs`, until the daemon has relayed every transaction of its pool: one submitted a moment ago may not
+ * be minable yet (see BackendSpec.relaySettleMs). A pool of settled transactions costs one request; a daemon that does
+ * not answer is left to the mining that follows.
+ */
+export async function settleRelay(daemon: DaemonClient, maxMs: number): Promise<void> {
+  const end = Date.now() + maxMs;
+  while (Date.now() < end) {
+    try {
+      if ((await daemon.unrelayed()).length === 0) return;
+    } catch {
+      return;
+    }
+    await sleep(10);
+  }
 }
 
 /**

@@ -6,7 +6,7 @@
 // divergence beyond the project's accept file.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, expect, it } from 'vitest';
 import { CLI } from '../cli/helpers.js';
@@ -24,26 +24,28 @@ interface Side {
 }
 
 /**
- * What a side that did not pass left behind, for the failure message: its message, the failed step's response (the
- * diff's table cuts it short) and the last lines of each program's log. A CI log is often all there is to go on.
+ * What a side that did not pass left behind, for the failure message: the last lines of each program's log, then its
+ * message and the failed step's response (the diff's table cuts it short) last, where a CI log cut to its tail keeps
+ * them.
  */
 function evidence(side: Side): string {
-  const out = [`${side.status}: ${side.message ?? ''}`];
+  const out: string[] = [];
+  const summary = [`${side.status}: ${side.message ?? ''}`];
   const dir = side.artifactDir;
-  if (!dir || !existsSync(dir)) return out.join('\n');
+  if (!dir || !existsSync(dir)) return summary.join('\n');
+  const logs = join(dir, 'logs');
+  for (const f of existsSync(logs) ? readdirSync(logs) : [])
+    out.push(`--- ${f}`, ...readFileSync(join(logs, f), 'utf8').trimEnd().split('\n').slice(-25));
   try {
     const result = JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8')) as {
       steps?: { index: number; name: string; status: string; response?: unknown }[];
     };
     for (const st of result.steps?.filter((x) => x.status === 'failed') ?? [])
-      out.push(`step ${st.index + 1} ${st.name}: ${JSON.stringify(st.response)}`);
+      summary.push(`step ${st.index + 1} ${st.name}: ${JSON.stringify(st.response)}`);
   } catch (err) {
-    out.push(`(no result.json: ${String(err)})`);
+    summary.push(`(no result.json: ${String(err)})`);
   }
-  const logs = join(dir, 'logs');
-  for (const f of existsSync(logs) ? readdirSync(logs) : [])
-    out.push(`--- ${f}`, ...readFileSync(join(logs, f), 'utf8').trimEnd().split('\n').slice(-25));
-  return out.join('\n');
+  return [...out, `--- ${basename(dir)}`, ...summary].join('\n');
 }
 
 describeReal('every example scenario on real Salvium and on the simulator', () => {
@@ -94,7 +96,8 @@ describeReal('every example scenario on real Salvium and on the simulator', () =
     const details = report.scenarios
       .filter((s) => s.b.status !== 'passed')
       .map((s) => `${s.file} on real: ${evidence(s.b)}`);
-    expect(notPassed, [r.all, ...details].join('\n\n')).toEqual([]);
+    // The scenarios' names again after the evidence: a CI log cut to its tail keeps the last lines.
+    expect(notPassed, [r.all, ...details, notPassed.join('\n')].join('\n\n')).toEqual([]);
     expect(report.summary.divergences, r.all).toBe(0);
     expect(r.exitCode, r.all).toBe(0);
     expect(report.ok).toBe(true);

@@ -2,9 +2,9 @@
 // their coinbase; a block past the target that holds a transaction is kept (and all below it); a
 // daemon that cannot pop keeps its overshoot rather than failing the mine.
 import { describe, expect, it } from 'vitest';
-import type { DaemonClient } from '../../harness/rpc/daemon.js';
+import { type DaemonClient, unrelayedTxs } from '../../harness/rpc/daemon.js';
 import { BACKENDS } from '../../harness/testnet/backends.js';
-import { MAX_POLL_MS, mineTo, pollDelay } from '../../harness/testnet/mining.js';
+import { MAX_POLL_MS, mineTo, pollDelay, settleRelay } from '../../harness/testnet/mining.js';
 
 /** A daemon whose miner finds `perPoll` blocks between two height polls; `txAt` marks blocks holding a tx. */
 function fakeDaemon(o: {
@@ -119,5 +119,50 @@ describe('the height poll while mining', () => {
     const out = await mineTo(d, 1302, { ...opts, pollMs: 5 });
     expect(out.height).toBeGreaterThanOrEqual(1302);
     expect(polls).toBeLessThan(150);
+  });
+});
+
+describe('a transaction the daemon has not relayed yet', () => {
+  // As /get_transaction_pool answers on real v1.1.3c (tx_pool.cpp get_transactions_and_spent_keys_info): a stem's
+  // last_relayed_time is hidden as 0.
+  const tx = { relayed: true, last_relayed_time: 1795780083, do_not_relay: false, kept_by_block: false };
+  it('is one still local (relayed false) or a stem; held back or from a popped block is settled', () => {
+    const pool = {
+      transactions: [
+        { ...tx, id_hash: 'fluffed' },
+        { ...tx, id_hash: 'local', relayed: false },
+        { ...tx, id_hash: 'stem', last_relayed_time: 0 },
+        { ...tx, id_hash: 'held', relayed: false, do_not_relay: true },
+        { ...tx, id_hash: 'popped', relayed: false, kept_by_block: true },
+      ],
+    };
+    expect(unrelayedTxs(pool)).toEqual(['local', 'stem']);
+    expect(unrelayedTxs({})).toEqual([]);
+  });
+
+  it('holds mining back until the daemon has relayed it, and no longer than the bound', async () => {
+    let asks = 0;
+    const relayedAfter = (n: number) =>
+      ({ unrelayed: async () => (++asks <= n ? ['local'] : []) }) as unknown as DaemonClient;
+    await settleRelay(relayedAfter(3), 5_000);
+    expect(asks).toBe(4);
+    asks = 0;
+    const t0 = Date.now();
+    await settleRelay(relayedAfter(Infinity), 100);
+    expect(Date.now() - t0).toBeLessThan(1_000);
+    expect(asks).toBeGreaterThan(1);
+    // A daemon that does not answer is left to the mining that follows.
+    await settleRelay({ unrelayed: async () => Promise.reject(new Error('403')) } as unknown as DaemonClient, 5_000);
+  });
+
+  it('is waited for before mineTo starts the miner', async () => {
+    const order: string[] = [];
+    const d = fakeDaemon({ start: 1300, perPoll: 1 });
+    let asks = 0;
+    d.unrelayed = async () => (order.push('pool'), ++asks < 3 ? ['local'] : []);
+    const start = d.startMining.bind(d);
+    d.startMining = async (a, t) => (order.push('start'), start(a, t));
+    await mineTo(d, 1301, { ...opts, spec: BACKENDS.salvium! });
+    expect(order.slice(0, 4)).toEqual(['pool', 'pool', 'pool', 'start']);
   });
 });
