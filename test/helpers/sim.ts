@@ -251,13 +251,26 @@ export async function height(daemonPort: number): Promise<number> {
 }
 
 /**
+ * `/start_mining`, tried again while the daemon answers `Failed, mining not started`: for a moment after its miner
+ * stopped itself at HF10 (real Salvium and the simulator alike). A fast simulator can get there while a busy test
+ * process is late to stop it short of 1100 (seen in CI: mineTo 900, then start_mining refused).
+ */
+async function startMining(daemonPort: number, address: string): Promise<void> {
+  for (let tries = 0; ; tries++) {
+    const status = (await post(daemonPort, '/start_mining', { miner_address: address, threads_count: 1 })).json.status;
+    if (status === 'OK') return;
+    if (status !== 'Failed, mining not started' || tries >= 50) throw new Error(`start_mining: ${status}`);
+    await sleep(100);
+  }
+}
+
+/**
  * Mine with `address` until the chain is `target` blocks high, then stop the miner and pop the
  * blocks it found past the target (as saltnet's own mining does), so stories land on exact heights.
  */
 export async function mineTo(daemonPort: number, address: string, target: number): Promise<number> {
   if ((await height(daemonPort)) >= target) return height(daemonPort);
-  const start = await post(daemonPort, '/start_mining', { miner_address: address, threads_count: 1 });
-  if (start.json.status !== 'OK') throw new Error(`start_mining: ${start.json.status}`);
+  await startMining(daemonPort, address);
   await waitFor(`height ${target}`, async () => (await height(daemonPort)) >= target, 120_000, 2);
   await post(daemonPort, '/stop_mining', {});
   const reached = await height(daemonPort);
@@ -272,8 +285,7 @@ export async function mineAcrossCarrot(
   target: number,
 ): Promise<number> {
   if ((await height(daemonPort)) < 1100) {
-    const s = await post(daemonPort, '/start_mining', { miner_address: w.cn, threads_count: 1 });
-    if (s.json.status !== 'OK') throw new Error(`start_mining: ${s.json.status}`);
+    await startMining(daemonPort, w.cn);
     await waitFor(
       'miner to stop itself at 1100',
       async () => (await post(daemonPort, '/mining_status', {})).json.active === false,
