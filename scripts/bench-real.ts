@@ -5,7 +5,7 @@
 // 500 in full and light RandomX mode, a checkpoint and a revert (bench-checkpoint.ts), and the example suite at
 // difficulty 1 and at 500 with the ratio.
 import { performance } from 'node:perf_hooks';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { glob } from 'tinyglobby';
@@ -66,9 +66,16 @@ function slowest(results: { name: string; file: string; ms: number }[]): string 
     .join(', ');
 }
 
+/** `SALTNET_BENCH_DETAIL`, made if missing: called before the suite runs, so a path no folder can be at fails then. */
+function detailDir(): string | undefined {
+  const dir = process.env.SALTNET_BENCH_DETAIL;
+  if (dir) mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
 /** With `SALTNET_BENCH_DETAIL=<dir>`, each scenario's time at each difficulty, as `suite-d<difficulty>.json` there. */
 function detail(difficulty: number, results: { file: string; status: string; ms: number }[]): void {
-  const dir = process.env.SALTNET_BENCH_DETAIL;
+  const dir = detailDir();
   if (!dir) return;
   const rows = results.map((r) => ({ scenario: basename(r.file, '.yaml'), status: r.status, ms: Math.round(r.ms) }));
   writeFileSync(join(dir, `suite-d${difficulty}.json`), `${JSON.stringify(rows, null, 2)}\n`);
@@ -80,6 +87,7 @@ function detail(difficulty: number, results: { file: string; status: string; ms:
  * with the suite's wallets funded ahead (built at 1, not counted either), and the ratio.
  */
 export async function suiteReal(binDir: string, report: Report): Promise<void> {
+  detailDir();
   const dir = mkdtempSync(join(tmpdir(), 'saltnet-bench-real-suite-'));
   try {
     const files = (
