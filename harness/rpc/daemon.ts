@@ -42,6 +42,8 @@ export function createDaemonClient(url: string, opts: EndpointOptions = {}): Dae
   const endpoint = createEndpoint(url, opts);
   const post = async <T>(path: string, body: unknown = {}): Promise<T> => (await endpoint.post(path, body)) as T;
   const { call } = jsonRpc(endpoint);
+  const poolHashes = async (): Promise<string[]> =>
+    (await post<{ tx_hashes?: string[] }>('/get_transaction_pool_hashes')).tx_hashes ?? [];
   return {
     url: endpoint.url,
     endpoint,
@@ -61,11 +63,11 @@ export function createDaemonClient(url: string, opts: EndpointOptions = {}): Dae
     stopMining: async () => (await post<{ status: string }>('/stop_mining')).status,
     miningStatus: () => post<MiningStatus>('/mining_status'),
     popBlocks: async (n) => (await post<{ height: number }>('/pop_blocks', { nblocks: n })).height,
-    poolHashes: async () => (await post<{ tx_hashes?: string[] }>('/get_transaction_pool_hashes')).tx_hashes ?? [],
-    unrelayed: async () => {
-      if ((await post<{ tx_hashes?: string[] }>('/get_transaction_pool_hashes')).tx_hashes === undefined) return [];
-      return unrelayedTxs(await post<{ transactions?: PoolTx[] }>('/get_transaction_pool'));
-    },
+    poolHashes,
+    unrelayed: async () =>
+      (await poolHashes()).length === 0
+        ? []
+        : unrelayedTxs(await post<{ transactions?: PoolTx[] }>('/get_transaction_pool')),
     txCount: async (height) =>
       (await call<{ block_header: { num_txes: number } }>('get_block_header_by_height', { height })).block_header
         .num_txes,

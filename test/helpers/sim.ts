@@ -253,7 +253,7 @@ export async function height(daemonPort: number): Promise<number> {
 /**
  * `/start_mining`, tried again while the daemon answers `Failed, mining not started`: for a moment after its miner
  * stopped itself at HF10 (real Salvium and the simulator alike). A fast simulator can get there while a busy test
- * process is late to stop it short of 1100 (seen in CI: mineTo 900, then start_mining refused).
+ * process is late to stop it short of 1100 (seen in an emulation of CI: mineTo 900, then start_mining refused).
  */
 async function startMining(daemonPort: number, address: string): Promise<void> {
   for (let tries = 0; ; tries++) {
