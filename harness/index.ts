@@ -36,6 +36,7 @@ export { resolveBackend, MissingBinaryError, type ResolvedBackend } from './test
 export { createDaemonClient, type DaemonClient } from './rpc/daemon.js';
 export { createWalletClient, type WalletClient } from './rpc/wallet.js';
 export { RpcError, HttpStatusError, ConnectionError } from './rpc/errors.js';
+export type { ConnectionProblem, EndpointOptions, Recovery } from './rpc/http.js';
 export { SIM_BIN_DIR, SIM_VERSION_LINE } from './sim/index.js';
 export { runFiles, type RunnerOptions } from './scenario/runner.js';
 export { runScenario, runScenarios, type RunScenarioOptions } from './scenario/api.js';

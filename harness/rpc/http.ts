@@ -31,7 +31,18 @@ export interface EndpointOptions {
    * Called when a request fails on the connection (the program behind the endpoint may have
    * crashed): resolve true to send it again (e.g. once the program was restarted). At most 3 times.
    */
-  recover?: (p: ConnectionProblem) => Promise<boolean>;
+  recover?: Recovery;
+}
+
+/** EndpointOptions.recover, and what a request waits for before it is sent. */
+export interface Recovery {
+  (p: ConnectionProblem): Promise<boolean>;
+  /**
+   * While the program behind the endpoint is being started again, a promise of its being ready (else undefined): each
+   * request waits for it first. The new process listens before it is whole — a wallet RPC serving a folder answers
+   * `No wallet file` until its wallet is opened again — and a request must not reach it in between.
+   */
+  restarting?: () => Promise<unknown> | undefined;
 }
 
 const REFUSED = new Set(['ECONNREFUSED', 'ENOENT']);
@@ -130,6 +141,7 @@ export function createEndpoint(url: string, opts: EndpointOptions = {}): Endpoin
 
   const sendRecovering = async (path: string, request: unknown, body: string, timeoutMs: number): Promise<Answer> => {
     for (let attempt = 0; ; attempt++) {
+      await opts.recover?.restarting?.()?.catch(() => undefined);
       try {
         return await conn.send(path, body, timeoutMs);
       } catch (err) {

@@ -14,7 +14,7 @@ import type { LinkState } from '../network/proxy.js';
 import { allLinks, nodeName, type Link } from '../network/topology.js';
 import type { Supervisor } from '../process/supervisor.js';
 import { createDaemonClient, type DaemonClient } from '../rpc/daemon.js';
-import type { ConnectionProblem } from '../rpc/http.js';
+import type { Recovery } from '../rpc/http.js';
 import type { ResolvedBackend } from './binaries.js';
 import { defineDaemon, nodeDataDir, type DaemonHandle, type DaemonSettings } from './daemon.js';
 import { Program, type CrashReport, type ProgramOptions } from './program.js';
@@ -39,7 +39,7 @@ export interface NodeHandle {
   logFile: string;
   ports: DaemonHandle['ports'];
   /** For daemon clients of your own: wait out a crash and repeat what is safe to repeat. */
-  recover: (p: ConnectionProblem) => Promise<boolean>;
+  recover: Recovery;
 }
 
 export interface NodeSetOptions {

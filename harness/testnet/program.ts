@@ -12,7 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ProcessExitedError, describeExit, type ExitInfo } from '../process/errors.js';
 import { killTree } from '../process/kill.js';
 import { PortTakenError } from '../process/ports.js';
-import type { ConnectionProblem } from '../rpc/http.js';
+import type { ConnectionProblem, Recovery } from '../rpc/http.js';
 import { watchLiveness, type LivenessWatch, type Unresponsive } from './liveness.js';
 import type {
   CrashReport,
@@ -192,18 +192,21 @@ export class Program<H extends Instance> {
    * the request should be sent again — the program had crashed and is running again, and the
    * request either never reached it or only reads.
    */
-  readonly recover = async (p: ConnectionProblem): Promise<boolean> => {
-    // The refused connection can come a moment before the exit is seen.
-    for (let i = 0; i < 40 && this.state === 'running' && this.inst?.proc.running; i++) await sleep(50);
-    if (this.state === 'running' && this.inst?.proc.running) return false;
-    if (this.state !== 'recovering' && this.state !== 'running') return false;
-    try {
-      await this.ready();
-    } catch {
-      return false;
-    }
-    return !p.sent || repeatable(p.path, p.request);
-  };
+  readonly recover: Recovery = Object.assign(
+    async (p: ConnectionProblem): Promise<boolean> => {
+      // The refused connection can come a moment before the exit is seen.
+      for (let i = 0; i < 40 && this.state === 'running' && this.inst?.proc.running; i++) await sleep(50);
+      if (this.state === 'running' && this.inst?.proc.running) return false;
+      if (this.state !== 'recovering' && this.state !== 'running') return false;
+      try {
+        await this.ready();
+      } catch {
+        return false;
+      }
+      return !p.sent || repeatable(p.path, p.request);
+    },
+    { restarting: () => this.recovering },
+  );
 
   private async startWithRetries(reason: 'start' | 'crash' = 'start'): Promise<H> {
     // A port it must keep (a restart keeps its endpoint) may be free again in a moment: a few tries, then it fails.

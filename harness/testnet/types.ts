@@ -1,7 +1,7 @@
 // The testnet's public shapes: the options of `startTestnet` and the running testnet it gives.
 import type { Supervisor } from '../process/supervisor.js';
 import type { DaemonClient } from '../rpc/daemon.js';
-import type { ConnectionProblem } from '../rpc/http.js';
+import type { Recovery } from '../rpc/http.js';
 import type { Manifest } from '../snapshot/manifest.js';
 import type { BackendName, RandomxChoice, RandomxMode } from './backends.js';
 import type { PrefixMode } from './chain-cache.js';
@@ -103,7 +103,7 @@ export interface Testnet {
     logFile: string;
     ports: { rpc: number; zmq: number; p2p: number };
     /** For daemon clients of your own: wait out a crash and repeat what is safe to repeat. */
-    recover: (p: ConnectionProblem) => Promise<boolean>;
+    recover: Recovery;
   };
   /** Every node, n0 first. */
   readonly nodes: readonly NodeHandle[];

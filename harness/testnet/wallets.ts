@@ -7,7 +7,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import pMap from 'p-map';
 import type { Supervisor } from '../process/supervisor.js';
-import type { ConnectionProblem, Credentials } from '../rpc/http.js';
+import type { Credentials, Recovery } from '../rpc/http.js';
 import { createWalletClient, type WalletClient } from '../rpc/wallet.js';
 import type { ResolvedBackend } from './binaries.js';
 import type { MiningAddresses } from './mining.js';
@@ -32,7 +32,7 @@ export interface WalletHandle {
    * For clients of this wallet RPC of your own (EndpointOptions.recover): wait out a crash and repeat what is safe to
    * repeat.
    */
-  recover: (p: ConnectionProblem) => Promise<boolean>;
+  recover: Recovery;
 }
 
 export interface WalletSetOptions {

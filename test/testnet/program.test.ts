@@ -1,9 +1,13 @@
 // Program.stop says whether a stop was clean: a program that dies during its graceful part (the wallet's `store`)
 // was not stopped cleanly, even though it is gone by the time the stop would signal it. A snapshot save relies on
 // this to refuse a state that may not be whole.
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { freePorts } from '../../harness/process/ports.js';
 import { createSupervisor, type Supervisor } from '../../harness/process/supervisor.js';
+import { createEndpoint } from '../../harness/rpc/http.js';
 import { Program, type Instance } from '../../harness/testnet/program.js';
 import { cleanup, tempDir } from '../helpers/sim.js';
 
@@ -47,5 +51,65 @@ describe('Program.stop', () => {
     expect(await p.stop()).toBe(
       'its graceful stop failed (cannot reach http://127.0.0.1:1/json_rpc: other side closed)',
     );
+  });
+});
+
+// A server that, like a wallet RPC serving a folder, listens before it is whole: it answers {"open":false} until
+// POST /open (the harness's open_wallet after each start).
+const SERVER = `
+const http = require('node:http');
+let open = false;
+http.createServer((q, a) => { if (q.url === '/open') open = true; a.end(JSON.stringify({ open })); })
+  .listen(Number(process.argv[1]), '127.0.0.1');`;
+
+/** Until something accepts connections on the port (binding it to ask would race the program's own bind). */
+async function untilListening(port: number): Promise<void> {
+  for (;;) {
+    const up = await new Promise<boolean>((resolve) => {
+      const c = connect(port, '127.0.0.1', () => {
+        c.destroy();
+        resolve(true);
+      }).on('error', () => resolve(false));
+    });
+    if (up) return;
+    await sleep(20);
+  }
+}
+
+describe('Program.recover on an endpoint', () => {
+  it('holds a request sent while the program is started again until that start is whole', async () => {
+    dir = tempDir('saltnet-program-');
+    const s = (sup = createSupervisor({ workdir: dir, trapSignals: false, reaper: false }));
+    const [port] = await freePorts(1);
+    const url = `http://127.0.0.1:${port}`;
+    const p = new Program<Instance>(
+      {
+        name: 'wallet-rpc',
+        start: async () => {
+          const proc = s.start({
+            name: 'wallet-rpc',
+            command: process.execPath,
+            args: ['-e', SERVER, String(port)],
+            logFile: join(dir!, 'p.log'),
+          });
+          await untilListening(port!);
+          await sleep(400); // listening, not yet whole
+          await createEndpoint(url).post('/open', {});
+          return { proc };
+        },
+        health: async () => true,
+      },
+      { log: () => undefined, onFatal: () => undefined, phase: () => 'while the testnet was up' },
+    );
+    const first = await p.start();
+    const client = createEndpoint(url, { recover: p.recover });
+    expect(await client.post('/', {})).toEqual({ open: true });
+    process.kill(first.proc.pid, 'SIGKILL');
+    await first.proc.exited;
+    // The new process listens: a request now would reach it before it is whole.
+    await untilListening(port!);
+    expect(p.status).toBe('recovering');
+    expect(await client.post('/', {})).toEqual({ open: true });
+    await client.close();
   });
 });
