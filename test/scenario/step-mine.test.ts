@@ -1,6 +1,6 @@
 // mine leaves every wallet synced (Bitcoin's generate + sync_all): the step after `mine` sees the
 // new height and what the blocks unlocked, in every wallet of the testnet; `sync: false` leaves them
-// to their own refresh (the wallet RPC's is every 20 s), which the simulator models too.
+// as they were (their wallet RPC's own refresh is off during a scenario: test/scenario/auto-refresh.test.ts).
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { ScenarioResult } from '../../harness/scenario/types.js';
 import { outcomeOf, runScenarioTexts } from '../helpers/scenarios.js';
@@ -65,7 +65,7 @@ it('after mine, the main wallet and a scenario wallet stand at the daemon height
   expect(outcome('after mine every wallet stands at the daemon height')).toBe('passed');
 });
 
-it('mine with sync: false leaves the wallets where they were (their own refresh is every 20 s)', () => {
+it('mine with sync: false leaves the wallets where they were (their own refresh is off during a scenario)', () => {
   expect(outcome('with sync false the wallets have not seen the blocks yet')).toBe('passed');
 });
 
