@@ -19,7 +19,7 @@
 //                    right after ready) and light; the first block and the median of the next ones
 import { execaSync } from 'execa';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import {
@@ -36,6 +36,7 @@ import {
   waitFor,
 } from '../test/helpers/sim.js';
 import { fixtureWallet } from '../harness/testnet/fixture-wallets.js';
+import { readHugePages } from '../harness/testnet/hugepages.js';
 import { startTestnet, type Testnet } from '../harness/testnet/testnet.js';
 import { poolAcquire, poolAcquireVitest } from './bench-pool.js';
 import { ms, upColdWarm } from './bench-up.js';
@@ -262,7 +263,12 @@ async function byHand(env: Record<string, string>): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  process.stdout.write(`saltnet bench — node ${process.version}, ${new Date().toISOString()}\n\n`);
+  // Real full-mode mining depends on the machine's huge pages (docs/difficulty.md#huge-pages): said with the numbers.
+  const pages = readHugePages();
+  const hp = pages ? `, huge pages ${pages.free} free of ${pages.total}` : '';
+  process.stdout.write(
+    `saltnet bench — node ${process.version}, ${availableParallelism()} cores${hp}, ${new Date().toISOString()}\n\n`,
+  );
   if (process.argv.includes('--real-only')) return realPart();
   if (process.argv.includes('--pool-only')) return poolPart();
   if (process.argv.includes('--suite-only')) return suitePart();

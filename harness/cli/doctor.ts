@@ -9,6 +9,7 @@ import { platformFor } from '../install/platform.js';
 import { DEFAULT_TABLE_FILE, loadReleaseTable } from '../install/releases.js';
 import { BACKENDS, type BackendName } from '../testnet/backends.js';
 import { binaryVersion, resolveBackend } from '../testnet/binaries.js';
+import { hugePagesNote, pagesFor, readHugePages } from '../testnet/hugepages.js';
 import { ownerAlive } from './runs.js';
 
 interface DoctorArgs {
@@ -116,6 +117,13 @@ async function doctor(argv: DoctorArgs): Promise<void> {
     freeMiB: Math.round(freemem() / 2 ** 20),
     note: 'a real Salvium miner needs ~256 MiB in light mode (MONERO_RANDOMX_UMASK=4, which saltnet sets) and ~2 GiB in full mode',
   };
+  const pages = readHugePages();
+  if (pages)
+    report.hugePages = {
+      ...pages,
+      neededPerFullDaemon: pagesFor(1, pages.sizeKiB),
+      note: hugePagesNote(1, pages),
+    };
   report.runs = runsReport();
   report.timeoutFactor = process.env.SALTNET_TIMEOUT_FACTOR ?? '1';
   if (argv.json) {
