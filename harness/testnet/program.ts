@@ -190,7 +190,8 @@ export class Program<H extends Instance> {
   /**
    * For clients of the program (EndpointOptions.recover): after a connection problem, true when
    * the request should be sent again — the program had crashed and is running again, and the
-   * request either never reached it or only reads.
+   * request either never reached it or only reads. Its `restarting` holds every request while a
+   * restart after a crash is under way (Recovery.restarting).
    */
   readonly recover: Recovery = Object.assign(
     async (p: ConnectionProblem): Promise<boolean> => {
