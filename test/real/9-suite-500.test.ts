@@ -1,11 +1,10 @@
 // Example scenarios on the real programs at the default difficulty, 500, as users run them (3-suite runs every one at
-// difficulty 1 against the simulator; all of them at 500 take about 16 minutes on two cores with huge pages, more
-// than CI's budget leaves: `npm run bench -- --suite-only` measures that). These are the ones whose time at 500 stays
-// near their time
-// at 1 and that cover what the served difficulty changes: the suite's chain state (mined at 1, shared with 3-suite)
-// served at 500, the wallets funded ahead at 1 and restored, full RandomX with its dataset built in the background, a
-// checkpoint and a revert that keep the daemon (and its dataset), a token created and mined, a token held before the
-// steps (made ahead at 1 with the wallets, restored unlocked at 500) and sent or swept, transfers, sweeps.
+// difficulty 1 against the simulator; all of them at 500 take about 16 minutes on two cores with huge pages, more than
+// CI's budget leaves: `npm run bench -- --suite-only` measures that). These are the ones whose time at 500 stays near
+// their time at 1 and that cover what the served difficulty changes: the suite's chain state (mined at 1, shared with
+// 3-suite) served at 500, the wallets funded ahead at 1 and restored, full RandomX with its dataset built in the
+// background, a checkpoint and a revert that keep the daemon (and its dataset), a token created and mined, a token held
+// before the steps (made ahead at 1 with the wallets, restored unlocked at 500) and sent or swept, transfers, sweeps.
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
