@@ -1,11 +1,12 @@
 // Program.stop says whether a stop was clean: a program that dies during its graceful part (the wallet's `store`)
 // was not stopped cleanly, even though it is gone by the time the stop would signal it. A snapshot save relies on
-// this to refuse a state that may not be whole.
-import { connect } from 'node:net';
+// this to refuse a state that may not be whole. Program.recover holds a client's requests while a restart after a
+// crash is under way.
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePorts } from '../../harness/process/ports.js';
+import { tcpProbe } from '../../harness/process/probes.js';
 import { createSupervisor, type Supervisor } from '../../harness/process/supervisor.js';
 import { createEndpoint } from '../../harness/rpc/http.js';
 import { Program, type Instance } from '../../harness/testnet/program.js';
@@ -62,18 +63,10 @@ let open = false;
 http.createServer((q, a) => { if (q.url === '/open') open = true; a.end(JSON.stringify({ open })); })
   .listen(Number(process.argv[1]), '127.0.0.1');`;
 
-/** Until something accepts connections on the port (binding it to ask would race the program's own bind). */
+/** Until something accepts connections on the port (the harness's own TCP probe; binding it to ask would race). */
 async function untilListening(port: number): Promise<void> {
-  for (;;) {
-    const up = await new Promise<boolean>((resolve) => {
-      const c = connect(port, '127.0.0.1', () => {
-        c.destroy();
-        resolve(true);
-      }).on('error', () => resolve(false));
-    });
-    if (up) return;
-    await sleep(20);
-  }
+  const listening = await tcpProbe(port, '127.0.0.1', { everyMs: 20 }).check(AbortSignal.timeout(10_000), () => {});
+  if (!listening) throw new Error(`nothing listens on ${port} after 10 s`);
 }
 
 describe('Program.recover on an endpoint', () => {
