@@ -45,8 +45,8 @@ interface Run {
   metadata?: MetadataServer;
   deaths?: DeathWatch;
   endpoints: Endpoint[];
-  /** The wallets whose own refresh is off for the steps (autoRefresh): on again at the end. */
-  autoRefreshOff?: Map<string, ScenarioWallet>;
+  /** The scenario's wallets have their own refresh off for the steps (autoRefresh): on again at the end. */
+  autoRefreshOff?: boolean;
   /** The testnet's automine mode before the steps: put back at the end (an `automine` step may change it). */
   automine?: AutomineMode;
 }
@@ -178,8 +178,8 @@ async function runSteps(s: Scenario, run: Run, o: RunnerOptions, result: Scenari
 
 /** Before the first step: the wallets' own refresh off (autoRefresh), then each refreshed and the scope read. */
 async function beforeSteps(ctx: StepContext, run: Run): Promise<void> {
-  await autoRefresh(ctx.wallets, false);
-  run.autoRefreshOff = ctx.wallets;
+  await autoRefresh(run.prepared!.wallets.values(), false);
+  run.autoRefreshOff = true;
   await refreshScope(ctx);
   for (const w of ctx.wallets.values()) await w.client.raw('refresh');
 }
@@ -221,7 +221,7 @@ async function finish(s: Scenario, run: Run, o: RunnerOptions, result: ScenarioR
   if (prepared && run.automine) restoreAutomine(prepared.testnet, run.automine, o.log);
   const bad = isUnsuccessful(result);
   // Not after a failure: a wallet RPC that does not answer would hold the run up (a later scenario turns it off again).
-  if (run.autoRefreshOff && !bad) await autoRefresh(run.autoRefreshOff, true);
+  if (prepared && run.autoRefreshOff && !bad) await autoRefresh(prepared.wallets.values(), true);
   // An interruption is not a failure to investigate: no log tails for it.
   if (bad && prepared && result.status !== 'interrupted') {
     result.logTails = logTails(prepared.testnet.supervisor.processes());
@@ -265,8 +265,8 @@ async function finish(s: Scenario, run: Run, o: RunnerOptions, result: ScenarioR
  * on real v1.1.3c in reorg-double-spend. A step may turn it on (`auto_refresh`). Sent with the testnet's own clients,
  * outside the scenario's transcript; a wallet that refuses it (a restricted RPC) keeps its own.
  */
-async function autoRefresh(wallets: Map<string, ScenarioWallet>, enable: boolean): Promise<void> {
-  for (const w of wallets.values()) await w.handle.client.call('auto_refresh', { enable }).catch(() => undefined);
+async function autoRefresh(wallets: Iterable<WalletHandle>, enable: boolean): Promise<void> {
+  for (const w of wallets) await w.client.call('auto_refresh', { enable }).catch(() => undefined);
 }
 
 /** Put the testnet's automine back as it was before the scenario (its steps may have switched it). */
