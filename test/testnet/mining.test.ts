@@ -57,6 +57,13 @@ describe('mineTo', () => {
     expect(d.popped).toEqual([3]);
   });
 
+  it('leaves a chain already at or past the target as it is: it pops no block it did not mine', async () => {
+    const d = fakeDaemon({ start: 926, perPoll: 7 });
+    expect((await mineTo(d, 70, opts)).height).toBe(926);
+    expect((await mineTo(d, 926, opts)).height).toBe(926);
+    expect(d.popped).toEqual([]);
+  });
+
   it('keeps the overshoot when the daemon cannot pop (restricted RPC)', async () => {
     const d = fakeDaemon({ start: 1300, perPoll: 4, canPop: false });
     expect((await mineTo(d, 1302, opts)).height).toBe(1304);
