@@ -12,6 +12,8 @@ import { glob } from 'tinyglobby';
 import { fileURLToPath } from 'node:url';
 import { aheadState, planOfFiles } from '../harness/scenario/ahead-state.js';
 import { suiteChain } from '../harness/scenario/needs.js';
+import { loadScenario } from '../harness/scenario/parse.js';
+import { freshTestnetStart } from '../harness/scenario/run-fresh.js';
 import { runFiles } from '../harness/scenario/runner.js';
 import { resolveBackend } from '../harness/testnet/binaries.js';
 import { startTestnet, type Testnet } from '../harness/testnet/testnet.js';
@@ -83,8 +85,9 @@ function detail(difficulty: number, results: { file: string; status: string; ms:
 
 /**
  * Every example scenario on real Salvium, once at difficulty 1 and once at the default 500, each from a cache holding
- * the suite's chain state (built first, not counted: both share it, its prefix mined at 1) and, for 500, the state
- * with the suite's wallets funded ahead (built at 1, not counted either), and the ratio.
+ * the suite's chain state (built first, not counted: both share it, its prefix mined at 1) and, for 500, the states
+ * with the suite's wallets funded ahead (built at 1, not counted either: the shared one, and the own one of each
+ * scenario of several nodes), and the ratio.
  */
 export async function suiteReal(binDir: string, report: Report): Promise<void> {
   detailDir();
@@ -110,6 +113,13 @@ export async function suiteReal(binDir: string, report: Report): Promise<void> {
     await aheadState({ ...base, ...quiet, height: plan.height, unlocked: plan.unlocked, difficulty: 500 }, plan.pays, {
       log: () => undefined,
     });
+    // And each scenario of several nodes' own state (its testnet is its own), with its wallets funded ahead.
+    const spec = resolveBackend('salvium', binDir).spec;
+    for (const f of files) {
+      const s = await loadScenario(f);
+      if (s.nodes > 1)
+        await freshTestnetStart(s, spec, { ...base, ...quiet, difficulty: 500 }, { log: () => undefined });
+    }
     const times: Record<number, number> = {};
     for (const difficulty of [1, 500]) {
       const t0 = performance.now();

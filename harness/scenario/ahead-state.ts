@@ -40,10 +40,18 @@ export interface FundedTestnet {
 }
 
 /** The key of the state with these payments made on the state `base`. */
-export function aheadKey(base: string, pays: AheadPayment[], spendableAge: number, lookahead = false): string {
+export function aheadKey(
+  base: string,
+  pays: AheadPayment[],
+  spendableAge: number,
+  lookahead = false,
+  to?: number,
+): string {
   const what = JSON.stringify({
     format: AHEAD_FORMAT,
     spendableAge,
+    // The height mined to after the payments, only where there is one: the keys of earlier states stay as they were.
+    ...(to !== undefined ? { to } : {}),
     // Wallets created with the chain's subaddress lookahead are other files (the default keeps the keys made before).
     ...(lookahead ? { lookahead } : {}),
     // A payment's tokens (held-tokens.ts) only where it has some: the keys of payments made before stay as they were.
@@ -58,7 +66,7 @@ export function paidAhead(pays: AheadPayment[], feeMargin: bigint): bigint {
 }
 
 /** What main must still hold once the payments ahead are made: the rest of what the run asked for. */
-function restOf(base: TestnetOptions, pays: AheadPayment[], feeMargin: bigint): bigint {
+export function restOf(base: TestnetOptions, pays: AheadPayment[], feeMargin: bigint): bigint {
   const rest = (base.unlocked ?? 0n) - paidAhead(pays, feeMargin);
   return rest > 0n ? rest : 0n;
 }
@@ -70,6 +78,11 @@ export interface AheadOptions {
   words?: AheadWords;
   /** Create the wallets with the testnet's subaddress lookahead, not the wallet RPC's 50:200 (fresh wallets). */
   lookahead?: boolean;
+  /**
+   * Once the payments are made, mine to this height (a scenario's own testnet whose steps begin with `mine: {to: N}`:
+   * fresh-ahead.ts). Part of the state's key.
+   */
+  to?: number;
 }
 
 export interface SharedPlan {
@@ -138,10 +151,10 @@ export async function aheadState(
 ): Promise<string | undefined> {
   const be = resolveBackend(base.backend ?? 'auto', base.binDir);
   const chain = chainSpecFor(be, base);
-  if (!fundsAhead(chain.difficulty) || pays.length === 0) return undefined;
+  if (!fundsAhead(chain.difficulty) || (pays.length === 0 && o.to === undefined)) return undefined;
   if (base.snapshots === false || base.workdir || base.snapshotKey) return undefined;
   if (chain.prefixDifficulty >= chain.difficulty) return undefined;
-  const key = aheadKey(await chainKey(be, chain), pays, be.spec.spendableAge ?? 10, o.lookahead);
+  const key = aheadKey(await chainKey(be, chain), pays, be.spec.spendableAge ?? 10, o.lookahead, o.to);
   const cacheDir = resolveCacheDir(base.cacheDir ? { cacheDir: base.cacheDir } : {});
   const release = await acquireKeyLock(cacheDir, key, {
     ...(o.signal ? { signal: o.signal } : {}),
@@ -195,10 +208,12 @@ async function buildAhead(
   const { log } = o;
   const words = o.words ?? SCENARIO_WORDS;
   log(`saltnet: no snapshot ${key}: funding ${words.the} at difficulty ${difficulty} (once per machine)`);
-  const t = await startTestnet({ ...base, difficulty, randomx: 'light' });
+  // One node: every node of a testnet restored from it starts from a copy of n0's chain.
+  const t = await startTestnet({ ...base, difficulty, randomx: 'light', nodes: 1 });
   try {
     const paid = await fundAhead(t, pays, log, words, o.lookahead);
     if (paid.size < pays.length || (await tokensAhead(t, pays, paid, log)) > 0) return false;
+    if (o.to !== undefined) await t.mine({ to: o.to });
     await t.saveSnapshot(key);
     log(`saltnet: saved snapshot ${key}: ${words.later}`);
     return true;

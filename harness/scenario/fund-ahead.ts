@@ -14,7 +14,7 @@ import { heldTokens, walletPayments } from './needs.js';
 import type { HeldToken, Scenario } from './types.js';
 
 export interface AheadPayment {
-  /** The wallet's name on the testnet: `<prefix>-<wallet>`, as prepareShared names it. */
+  /** The wallet's name on the testnet: `<prefix>-<wallet>` as prepareShared names it, or its own on a fresh one. */
   wallet: string;
   asset: string | undefined;
   amount: bigint;
@@ -43,20 +43,23 @@ export const SCENARIO_WORDS: AheadWords = {
 
 /** What to pay ahead for these scenarios (each with the prefix its wallets get): one payment per funded wallet. */
 export function aheadPayments(items: { s: Scenario; prefix: string }[], spec: BackendSpec): AheadPayment[] {
+  // A scenario of several nodes gets a testnet of its own (its wallets are paid ahead there: fresh-ahead.ts).
+  return items.flatMap(({ s, prefix }) => (s.nodes > 1 ? [] : scenarioPayments(s, spec, (w) => `${prefix}-${w}`)));
+}
+
+/**
+ * The payments a scenario's wallets would get as it starts, each wallet named on the testnet by `name`: none when
+ * they cannot all be paid ahead (an asset other than the funding one, a wallet paid twice).
+ */
+export function scenarioPayments(s: Scenario, spec: BackendSpec, name: (wallet: string) => string): AheadPayment[] {
   const asset = spec.fundAsset;
-  return items.flatMap(({ s, prefix }) => {
-    // A scenario of several nodes gets a testnet of its own.
-    if (s.nodes > 1) return [];
-    // The payments prepareShared would make as the scenario starts.
-    const pays = walletPayments(s, spec).filter((p) => p.amount > 0n);
-    const names = pays.map((p) => p.wallet);
-    // Only a wallet paid once, in the funding asset: any other scenario is paid as it starts.
-    if (pays.some((p) => asset !== undefined && p.asset !== asset) || new Set(names).size !== names.length) return [];
-    const held = heldTokens(s);
-    return pays.map((p) => {
-      const tokens = held.filter((w) => w.wallet === p.wallet).map((w) => w.token);
-      return { wallet: `${prefix}-${p.wallet}`, asset, amount: p.amount, ...(tokens.length ? { tokens } : {}) };
-    });
+  const pays = walletPayments(s, spec).filter((p) => p.amount > 0n);
+  const names = pays.map((p) => p.wallet);
+  if (pays.some((p) => asset !== undefined && p.asset !== asset) || new Set(names).size !== names.length) return [];
+  const held = heldTokens(s);
+  return pays.map((p) => {
+    const tokens = held.filter((w) => w.wallet === p.wallet).map((w) => w.token);
+    return { wallet: name(p.wallet), asset, amount: p.amount, ...(tokens.length ? { tokens } : {}) };
   });
 }
 

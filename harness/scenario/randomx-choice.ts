@@ -4,7 +4,8 @@
 // difficulty 500 a light-mode block takes ~6 s more than a full-mode one, so the dataset pays for
 // itself from about 11 blocks on. A scenario's blocks at the served difficulty are counted from its
 // steps and its wallets' funding: fewer than that, and every node of its testnet runs light; a
-// step that mines by itself (automine, or a wait that mines) counts as many.
+// step that mines by itself (automine, or a wait that mines) counts as many. What the state its testnet
+// restores did ahead (wallets paid, a height reached: fresh-ahead.ts) is not counted.
 import { FULL_RANDOMX_FROM, type BackendSpec, type RandomxChoice } from '../testnet/backends.js';
 import { heldTokens, requiredHeight } from './needs.js';
 import type { Scenario } from './types.js';
@@ -12,14 +13,23 @@ import type { Scenario } from './types.js';
 /** Blocks from which full mode pays for its dataset (see the header). */
 export const FULL_MODE_BLOCKS = 11;
 
+/** What the state a scenario's testnet restores did ahead (fresh-ahead.ts): wallets paid, a height reached. */
+export interface DoneAhead {
+  ahead: ReadonlySet<string>;
+  to?: number;
+}
+
 /** The blocks a scenario mines after its testnet is ready, at most (Infinity: a step mines by itself). */
-export function blocksMined(s: Scenario, spec: BackendSpec): number {
-  let height = requiredHeight(s, spec);
-  // Each funded wallet: its payment confirmed, then the blocks until it is spendable.
-  const funded = s.wallets.filter((w) => Object.keys(w.unlocked ?? {}).length > 0 || (w.tokens?.length ?? 0) > 0);
+export function blocksMined(s: Scenario, spec: BackendSpec, done?: DoneAhead): number {
+  let height = Math.max(requiredHeight(s, spec), done?.to ?? 0);
+  const paid = (w: string): boolean => done?.ahead.has(w) === true;
+  // Each funded wallet not paid ahead: its payment confirmed, then the blocks until it is spendable.
+  const funded = s.wallets.filter(
+    (w) => !paid(w.name) && (Object.keys(w.unlocked ?? {}).length > 0 || (w.tokens?.length ?? 0) > 0),
+  );
   let blocks = funded.length * ((spec.spendableAge ?? 10) + 2);
-  // Tokens held before the steps: their supply unlocks coinbaseUnlock blocks after the block that made them.
-  if (heldTokens(s).length > 0) blocks += spec.coinbaseUnlock + 1;
+  // Tokens held before the steps (and not made ahead): their supply unlocks coinbaseUnlock blocks after their block.
+  if (heldTokens(s).some((h) => !paid(h.wallet))) blocks += spec.coinbaseUnlock + 1;
   for (const step of s.steps) {
     const a = step.action as { kind: string; blocks?: number; to?: number; mine?: boolean };
     if (a.kind === 'automine' || (a.kind === 'wait' && a.mine)) return Infinity;
@@ -36,8 +46,9 @@ export function scenarioRandomx(
   s: Scenario,
   spec: BackendSpec,
   o: { randomx?: RandomxChoice; difficulty?: number },
+  done?: DoneAhead,
 ): RandomxChoice | undefined {
   if (!spec.randomx || (o.randomx ?? 'auto') !== 'auto') return o.randomx;
   if ((o.difficulty ?? spec.difficulty) < FULL_RANDOMX_FROM) return o.randomx;
-  return blocksMined(s, spec) < FULL_MODE_BLOCKS ? 'light' : o.randomx;
+  return blocksMined(s, spec, done) < FULL_MODE_BLOCKS ? 'light' : o.randomx;
 }

@@ -6,36 +6,55 @@
 // started once more before its scenario ends as an infrastructure error. Testnets started for
 // scenarios that then do not run (--bail, Ctrl-C) are stopped when the run ends. Under `--randomx
 // auto`, a scenario that mines too few blocks for full mode's dataset to pay gets light mode
-// (randomx-choice.ts).
+// (randomx-choice.ts). Above difficulty 1 a testnet starts on a cached state with its scenario's
+// wallets paid ahead at difficulty 1 (fresh-ahead.ts), built once per machine.
 import { fundingAsset, type BackendSpec } from '../testnet/backends.js';
 import { startTestnet, type Testnet, type TestnetOptions, type WalletHandle } from '../testnet/testnet.js';
 import { createTestnetPool, type TestnetPool } from '../pool/testnets.js';
 import { messageOf, retryOnce } from './infra.js';
-import { declaredFunds, fundingBucket, heldBy, requiredFunds, requiredHeight, skipReason } from './needs.js';
+import { declaredFunds, fundingBucket, heldBy, heldCost, requiredFunds, requiredHeight, skipReason } from './needs.js';
 import { makeHeldTokens } from './held-tokens.js';
 import { endedEarly, runOne, type Prepared } from './run-one.js';
-import { fund, workerPool, type RunContext } from './run-context.js';
+import { fund, waitUnlocked, workerPool, type RunContext } from './run-context.js';
+import { freshStart, type FreshStart } from './fresh-ahead.js';
 import { scenarioRandomx } from './randomx-choice.js';
 import type { Scenario, ScenarioResult } from './types.js';
 
-/** The options of the testnet a scenario runs on alone. */
-function freshOptions(s: Scenario, spec: BackendSpec, c: RunContext): TestnetOptions {
+/** The options of the testnet a scenario runs on alone, before anything is done ahead. */
+function freshOptions(s: Scenario, spec: BackendSpec, base: TestnetOptions): TestnetOptions {
   const need = requiredFunds(s, spec).get(fundingAsset(spec)) ?? 0n;
-  const randomx = scenarioRandomx(s, spec, c.base);
   return {
-    ...c.base,
-    ...(randomx ? { randomx } : {}),
+    ...base,
     height: Math.max(requiredHeight(s, spec), 1),
     unlocked: need > 0n ? fundingBucket(need, spec) : 0n,
-    nodes: Math.max(c.base.nodes ?? 1, s.nodes),
+    nodes: Math.max(base.nodes ?? 1, s.nodes),
   };
 }
+
+/**
+ * How the scenario's testnet starts on a run's testnets `base`: on its state paid ahead where one is kept (built here
+ * when missing: fresh-ahead.ts), in the RandomX mode that the blocks left to mine at the served difficulty call for.
+ */
+export async function freshTestnetStart(
+  s: Scenario,
+  spec: BackendSpec,
+  base: TestnetOptions,
+  o: { log: (line: string) => void; signal?: AbortSignal },
+): Promise<FreshStart> {
+  const start = await freshStart(s, spec, freshOptions(s, spec, base), o);
+  const randomx = scenarioRandomx(s, spec, base, start);
+  return randomx ? { ...start, options: { ...start.options, randomx } } : start;
+}
+
+const startOf = (s: Scenario, spec: BackendSpec, c: RunContext): Promise<FreshStart> =>
+  freshTestnetStart(s, spec, c.base, { log: c.o.log, ...(c.o.signal ? { signal: c.o.signal } : {}) });
 
 /** A testnet per scenario, from a pool that starts the next ones while earlier scenarios run. */
 export async function runFresh(scenarios: Scenario[], c: RunContext): Promise<ScenarioResult[]> {
   const { o } = c;
   const spec = await c.spec.catch(() => undefined);
   let testnets: TestnetPool | undefined;
+  const starts = new Map<Scenario, Promise<FreshStart>>();
   if (spec) {
     testnets = createTestnetPool({
       spec,
@@ -44,9 +63,17 @@ export async function runFresh(scenarios: Scenario[], c: RunContext): Promise<Sc
       ...(o.pool !== undefined ? { max: o.pool } : {}),
       log: o.log,
     });
-    // With room for one only, nothing can start ahead: each starts when its scenario asks.
-    if (testnets.stats().capacity > 1)
-      for (const s of scenarios) if (!skipReason(s, spec)) testnets.prepare(freshOptions(s, spec, c));
+    // With room for one only, nothing can start ahead: each starts when its scenario asks. The states paid ahead
+    // are found (or built, once per machine) one after another, in the order the scenarios run.
+    if (testnets.stats().capacity > 1) {
+      let before: Promise<unknown> = Promise.resolve();
+      for (const s of scenarios.filter((x) => !skipReason(x, spec))) {
+        const start = before.then(() => startOf(s, spec, c));
+        start.catch(() => undefined); // reported by the scenario that awaits it (none after --bail or Ctrl-C)
+        starts.set(s, start);
+        before = start.then((st) => testnets?.prepare(st.options)).catch(() => undefined);
+      }
+    }
   }
   try {
     return await workerPool(
@@ -62,7 +89,7 @@ export async function runFresh(scenarios: Scenario[], c: RunContext): Promise<Sc
         }
         const why = skipReason(s, spec);
         if (why) return c.skipped(s, spec.name, why);
-        return c.record(await runOne(s, () => prepareFresh(s, spec, c, testnets), o, spec.name));
+        return c.record(await runOne(s, () => prepareFresh(s, spec, c, testnets, starts.get(s)), o, spec.name));
       },
       c.stop,
     );
@@ -77,8 +104,9 @@ export async function prepareFresh(
   spec: BackendSpec,
   c: RunContext,
   testnets?: TestnetPool,
+  started?: Promise<FreshStart>,
 ): Promise<Prepared> {
-  const options = freshOptions(s, spec, c);
+  const { options, ahead } = await (started ?? startOf(s, spec, c));
   const what = `starting the testnet of "${s.name}"`;
   let testnet: Testnet;
   let stop: () => Promise<void>;
@@ -98,9 +126,14 @@ export async function prepareFresh(
     const main = testnet.wallets().get('main')!;
     const wallets = new Map<string, WalletHandle>([['main', main]]);
     for (const w of s.wallets) {
+      // A wallet paid ahead is in the state: opened, its funds (less what its tokens made ahead cost) checked.
       const h = await testnet.addWallet(w.name, w.node ? { node: w.node } : {});
       wallets.set(w.name, h);
-      for (const [a, amt] of declaredFunds(w, spec)) await fund(testnet, main, h, spec.fundAsset ? a : undefined, amt);
+      for (const [a, amt] of declaredFunds(w, spec)) {
+        const asset = spec.fundAsset ? a : undefined;
+        if (ahead.has(w.name)) await waitUnlocked(testnet, h, asset, amt - heldCost(s, w.name, spec));
+        else await fund(testnet, main, h, asset, amt);
+      }
     }
     await makeHeldTokens(testnet, heldBy(s, wallets));
     return { testnet, wallets, release: stop };
