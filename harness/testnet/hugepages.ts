@@ -37,6 +37,28 @@ export function readHugePages(meminfo = '/proc/meminfo'): HugePages | undefined 
   return { total, free, sizeKiB };
 }
 
+/** Huge pages of this size the processes hold (/proc/<pid>/status, HugetlbPages); one gone or unreadable: 0. */
+export function heldPages(pids: readonly number[], sizeKiB: number, proc = '/proc'): number {
+  let kib = 0;
+  for (const pid of pids) {
+    try {
+      const m = /^HugetlbPages:\s+(\d+) kB/m.exec(readFileSync(`${proc}/${pid}/status`, 'utf8'));
+      kib += m ? Number(m[1]) : 0;
+    } catch {
+      // gone, or not Linux
+    }
+  }
+  return Math.floor(kib / sizeKiB);
+}
+
+/**
+ * The pool as our own daemons found it: the pages they hold already count as free (a daemon takes its pages as it
+ * starts, before the testnet says how it mines).
+ */
+export function poolBefore(hp: HugePages | undefined, pids: readonly number[], proc = '/proc'): HugePages | undefined {
+  return hp && { ...hp, free: Math.min(hp.total, hp.free + heldPages(pids, hp.sizeKiB, proc)) };
+}
+
 /** Pages of this size that `daemons` full-mode daemons take. */
 export function pagesFor(daemons: number, sizeKiB = 2048): number {
   return Math.ceil((daemons * PAGES_PER_FULL_DAEMON * 2048) / sizeKiB);

@@ -20,7 +20,7 @@ import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { WalletClient } from '../rpc/wallet.js';
-import { hugePagesNote, readHugePages } from './hugepages.js';
+import { hugePagesNote, poolBefore, readHugePages } from './hugepages.js';
 import { sameSettings } from './daemon.js';
 import { mineChain, mineForWallet, topUp, type MinedChain, type MineForOptions } from './funding.js';
 import { addressMismatch, fixtureAddresses } from './fixture-wallets.js';
@@ -318,7 +318,9 @@ async function serve(run: Run): Promise<void> {
       await run.nodes.waitConnected();
     });
   const s = run.serve;
-  const pages = s.randomx === 'full' ? hugePagesNote(run.nodes.programs.length, readHugePages()) : undefined;
+  const pids = run.nodes.programs.map((p) => p.pid);
+  const pages =
+    s.randomx === 'full' ? hugePagesNote(run.nodes.programs.length, poolBefore(readHugePages(), pids)) : undefined;
   const mode =
     s.randomx === 'full'
       ? `, RandomX full (its dataset initialises in the background: ~1 min of both cores${pages ? `; ${pages}` : ''})`

@@ -1,9 +1,9 @@
 // What saltnet reads of the kernel's huge page pool, and what it says about it to a full-mode testnet: enough for its
 // daemons, for some, or none (then the sysctl that reserves enough, counting the pages already taken).
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { hugePagesNote, pagesFor, readHugePages } from '../../harness/testnet/hugepages.js';
+import { heldPages, hugePagesNote, pagesFor, poolBefore, readHugePages } from '../../harness/testnet/hugepages.js';
 import { cleanup, tempDir } from '../helpers/sim.js';
 
 const dir = tempDir('saltnet-hugepages-');
@@ -42,4 +42,22 @@ it('says whether the free pages hold every full-mode daemon, some, or none, and 
     'no huge pages free: RandomX hashes ~1.5x faster with them (sudo sysctl -w vm.nr_hugepages=1300; docs/difficulty.md#huge-pages)',
   );
   expect(hugePagesNote(1, undefined)).toBeUndefined();
+});
+
+it("counts the pages the testnet's own daemons took as free: they were, when it started them", () => {
+  const proc = join(dir, 'proc');
+  const status = (pid: number, kib: number): void => {
+    mkdirSync(join(proc, String(pid)), { recursive: true });
+    writeFileSync(join(proc, String(pid), 'status'), `Name:\tsalviumd\nHugetlbPages:\t${kib} kB\nThreads:\t9\n`);
+  };
+  status(101, 1299 * 2048);
+  status(102, 1300 * 2048);
+  expect(heldPages([101, 102, 999], 2048, proc)).toBe(2599);
+  // Two daemons took 2599 of 2600 pages: not "no huge pages free", but enough for both.
+  const after = readHugePages(meminfo(2600, 1));
+  expect(hugePagesNote(2, after)).toMatch(/^no huge pages free/);
+  expect(hugePagesNote(2, poolBefore(after, [101, 102], proc))).toBe(
+    'huge pages: 2600 free, enough for 2 full-mode daemons',
+  );
+  expect(poolBefore(undefined, [101], proc)).toBeUndefined();
 });
