@@ -5,7 +5,9 @@ import { clearSnapshots, listSnapshots, removeSnapshot } from '../snapshot/store
 import { resolveBackend } from '../testnet/binaries.js';
 import { chainKey, chainSpecFor } from '../testnet/chain-cache.js';
 import { startTestnet } from '../testnet/testnet.js';
-import { suiteChain } from '../scenario/needs.js';
+import { skipReason, suiteChain } from '../scenario/needs.js';
+import { loadScenario } from '../scenario/parse.js';
+import { freshTestnetStart } from '../scenario/run-fresh.js';
 import { aheadState, planOfFiles } from '../scenario/ahead-state.js';
 import type { TestnetOptions } from '../testnet/types.js';
 import { expandFiles } from './run.js';
@@ -61,15 +63,24 @@ const key: CommandModule<object, CacheArgs> = {
   handler: async (a) => void process.stdout.write(`${await keyFor(a)}\n`),
 };
 
-const build: CommandModule<object, CacheArgs & { force: boolean }> = {
+type BuildArgs = CacheArgs & { force: boolean; isolation: 'shared' | 'fresh' };
+
+const build: CommandModule<object, BuildArgs> = {
   command: 'build',
   describe: 'build the chain state the options describe and save it (nothing to do on a hit)',
   builder: (y) =>
-    testnetOptions(y).option('for', FOR).option('force', {
-      type: 'boolean',
-      default: false,
-      describe: 'build again even when cached (and the states with wallets funded ahead built on it)',
-    }) as unknown as Argv<CacheArgs & { force: boolean }>,
+    testnetOptions(y)
+      .option('for', FOR)
+      .option('force', {
+        type: 'boolean',
+        default: false,
+        describe: 'build again even when cached (and the states with wallets funded ahead built on it)',
+      })
+      .option('isolation', {
+        choices: ['shared', 'fresh'] as const,
+        default: 'shared' as const,
+        describe: "with --for: the states of `saltnet run --isolation <this>` (fresh: each scenario's own)",
+      }) as unknown as Argv<BuildArgs>,
   handler: async (a) => {
     const log = (l: string): void => void process.stderr.write(`${l}\n`);
     if (a.force) forget(cacheDir(a.cacheDir ? { cacheDir: a.cacheDir } : {}), await keyFor(a));
@@ -86,7 +97,7 @@ const build: CommandModule<object, CacheArgs & { force: boolean }> = {
     process.stdout.write(
       `${t.snapshot.key} ${t.snapshot.status === 'hit' ? 'was cached already' : 'built and saved'} (${((Date.now() - t0) / 1000).toFixed(1)} s; ${serves}) in ${t.snapshot.cacheDir}\n`,
     );
-    if (a.for?.length) await buildAheadFor(a.for, o, log);
+    if (a.for?.length) await buildAheadFor(a.for, o, a.isolation, log);
   },
 };
 
@@ -97,19 +108,40 @@ function forget(dir: string, key: string): void {
 }
 
 /**
- * With --for, above difficulty 1: the state `saltnet run` of those files starts from, their wallets paid ahead
- * (scenario/ahead-state.ts), built at the prefix difficulty when missing.
+ * With --for, above difficulty 1: the states `saltnet run` of those files starts from, built at the prefix difficulty
+ * when missing. Shared: the one with their wallets paid ahead (scenario/ahead-state.ts), and the own state of each
+ * scenario of several nodes (it runs on a testnet of its own: scenario/fresh-ahead.ts); fresh: each scenario's own.
  */
-async function buildAheadFor(globs: string[], o: TestnetOptions, log: (l: string) => void): Promise<void> {
-  const t0 = Date.now();
+async function buildAheadFor(
+  globs: string[],
+  o: TestnetOptions,
+  isolation: 'shared' | 'fresh',
+  log: (l: string) => void,
+): Promise<void> {
   const be = resolveBackend(o.backend ?? 'auto', o.binDir);
-  const plan = await planOfFiles(await expandFiles(globs), be.spec);
-  const base = { ...o, height: plan.height, unlocked: plan.unlocked, snapshots: true, log };
-  const key = await aheadState(base, plan.pays, { log });
-  if (key)
-    process.stdout.write(
-      `${key} holds their ${plan.pays.length} scenario wallets funded ahead (${((Date.now() - t0) / 1000).toFixed(1)} s; for difficulty ${chainSpecFor(be, base).difficulty})\n`,
-    );
+  const files = await expandFiles(globs);
+  const secs = (t0: number): string => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
+  const difficulty = chainSpecFor(be, o).difficulty;
+  if (isolation === 'shared') {
+    const t0 = Date.now();
+    const plan = await planOfFiles(files, be.spec);
+    const base = { ...o, height: plan.height, unlocked: plan.unlocked, snapshots: true, log };
+    const key = await aheadState(base, plan.pays, { log });
+    if (key)
+      process.stdout.write(
+        `${key} holds their ${plan.pays.length} scenario wallets funded ahead (${secs(t0)}; for difficulty ${difficulty})\n`,
+      );
+  }
+  for (const file of files) {
+    const s = await loadScenario(file).catch(() => undefined);
+    if (!s || skipReason(s, be.spec) || (isolation === 'shared' && s.nodes === 1)) continue;
+    const t0 = Date.now();
+    const start = await freshTestnetStart(s, be.spec, { ...o, snapshots: true, log }, { log });
+    if (start.options.snapshotKey)
+      process.stdout.write(
+        `${start.options.snapshotKey} holds the testnet of "${s.name}" funded ahead (${secs(t0)}; for difficulty ${difficulty})\n`,
+      );
+  }
 }
 
 const clear: CommandModule<object, { cacheDir?: string; key?: string }> = {

@@ -149,6 +149,50 @@ describe('saltnet cache build --for', { timeout: 150_000 }, () => {
   });
 });
 
+describe('saltnet cache build --for: the states of scenarios on a testnet of their own', { timeout: 150_000 }, () => {
+  it('builds the own state of a scenario of several nodes (shared), of every funded one (fresh); run restores it', async () => {
+    const fs = await import('node:fs');
+    const suite = join(root, 'own');
+    fs.mkdirSync(suite, { recursive: true });
+    const head =
+      'requires: { height: 120, unlocked: { SAL1: 3 SAL1 } }\nwallets:\n  bob: { unlocked: { SAL1: 2 SAL1 } }\n';
+    const steps =
+      "  - wallet: bob\n    get_balance: {}\n    expect: { 'result.balances[0].unlocked_balance': 200000004 }\n";
+    fs.writeFileSync(join(suite, 'one.yaml'), `name: one\n${head}steps:\n${steps}`);
+    fs.writeFileSync(join(suite, 'two.yaml'), `name: two\nnodes: 2\n${head}steps:\n  - mine: { to: 1000 }\n${steps}`);
+    const files = join(suite, '*.yaml');
+    const own = (name: string) =>
+      new RegExp(
+        `^(\\S+-ahead-[0-9a-f]{12}) holds the testnet of "${name}" funded ahead .*for difficulty 500\\)$`,
+        'm',
+      );
+    const b = await saltnet(['cache', 'build', '--backend', 'sim', '--for', files]);
+    expect(b.exitCode, b.all).toBe(0);
+    expect(b.stdout).toMatch(/holds their 2 scenario wallets funded ahead/);
+    expect(b.stdout).toMatch(own('two'));
+    expect(b.stdout).not.toMatch(own('one'));
+    const twoKey = own('two').exec(b.stdout)![1]!;
+    // Its run finds the state built: its wallet paid, the chain at the height its steps begin by mining to.
+    const r = await saltnet([
+      'run',
+      join(suite, 'two.yaml'),
+      '--backend',
+      'sim',
+      '--artifacts',
+      join(root, 'arts-own'),
+    ]);
+    expect(r.exitCode, r.all).toBe(0);
+    expect(r.stderr).toContain(`restored snapshot ${twoKey} (height 1000)`);
+    expect(r.stderr).not.toMatch(/no snapshot/);
+    // Fresh isolation: every scenario runs on its own testnet, so each funded one has its own state.
+    const f = await saltnet(['cache', 'build', '--backend', 'sim', '--for', files, '--isolation', 'fresh']);
+    expect(f.exitCode, f.all).toBe(0);
+    expect(f.stdout).not.toMatch(/scenario wallets funded ahead/);
+    expect(f.stdout).toMatch(own('one'));
+    expect(own('two').exec(f.stdout)?.[1]).toBe(twoKey);
+  });
+});
+
 describe('saltnet snapshot', { timeout: 180_000 }, () => {
   it('save writes the running testnet to a file (it keeps running); load brings that state up', async () => {
     // served at 9: the chain state under it was mined at 1 (the up says so)
