@@ -1,10 +1,12 @@
-// Every example scenario on the real programs at the default difficulty, 500, as users run them (3-suite runs every one
-// at difficulty 1 against the simulator). On the suite's chain state (mined at 1, shared with 3-suite) served at 500:
-// the wallets funded ahead at 1 and restored, tokens held before the steps made ahead with them, full RandomX with its
-// dataset built in the background, checkpoints and reverts that keep the daemon (and its dataset); each scenario of
-// several nodes on a testnet of its own, started on its own state funded ahead (reorg-double-spend's at its height of
-// its own), its nodes in the RandomX mode its blocks at 500 call for. `npm run bench -- --suite-only` measures the
-// same run against difficulty 1.
+// The example scenarios on the real programs at the default difficulty, 500, as users run them (3-suite runs every one
+// at difficulty 1 against the simulator): all but token-hard-forks, whose ~190 blocks of its own across the forks at
+// 1300 and 1400 cost about 3 minutes at 500 on two cores that CI's 45 do not leave (the bench runs it at 500). On the
+// suite's chain state (mined at 1, shared with 3-suite) served at 500: the wallets funded ahead at 1 and restored,
+// tokens held before the steps made ahead with them, full RandomX with its dataset built in the background,
+// checkpoints and reverts that keep the daemon (and its dataset); each scenario of several nodes on a testnet of its
+// own, started on its own state funded ahead (reorg-double-spend's at its height of its own), its nodes in the
+// RandomX mode its blocks at 500 call for. `npm run bench -- --suite-only` measures the whole suite against
+// difficulty 1.
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -13,6 +15,9 @@ import { suiteChain } from '../../harness/scenario/needs.js';
 import { runFiles } from '../../harness/scenario/runner.js';
 import { BACKENDS } from '../../harness/testnet/backends.js';
 import { BIN_DIR, CACHE_DIR, describeReal } from './real.js';
+
+/** Run at 500 by the bench only (see the header). */
+const NOT_IN_CI = ['token-hard-forks'];
 
 describeReal('example scenarios on real Salvium at difficulty 500', () => {
   const dir = mkdtempSync(join(tmpdir(), 'saltnet-real-500-'));
@@ -24,9 +29,11 @@ describeReal('example scenarios on real Salvium at difficulty 500', () => {
       .sort()
       .map((f) => join('scenarios', f));
     expect(all.length).toBeGreaterThanOrEqual(33);
+    const files = all.filter((f) => !NOT_IN_CI.includes(basename(f, '.yaml')));
+    expect(files.length).toBe(all.length - NOT_IN_CI.length);
     const lines: string[] = [];
     const t0 = Date.now();
-    const results = await runFiles(all, {
+    const results = await runFiles(files, {
       backend: 'salvium',
       binDir: BIN_DIR,
       cacheDir: CACHE_DIR,
@@ -43,8 +50,14 @@ describeReal('example scenarios on real Salvium at difficulty 500', () => {
     expect(
       results.map((r) => [basename(r.file, '.yaml'), r.status, r.failure?.message]),
       lines.join('\n'),
-    ).toEqual(all.map((f) => [basename(f, '.yaml'), 'passed', undefined]));
+    ).toEqual(files.map((f) => [basename(f, '.yaml'), 'passed', undefined]));
     const log = lines.join('\n');
+    // The suite's wallets paid once, at difficulty 1, on the tier's chain state (its cache is this run's own, so the
+    // state is built here), saved, and restored: no scenario mined for its funds at 500.
+    expect(log).toMatch(
+      /no snapshot salvium-d1-\S+-ahead-[0-9a-f]{12}: funding the scenarios' wallets at difficulty 1/,
+    );
+    expect(log).toMatch(/funded \d+ scenario wallets ahead in [\d.]+ s \(11 blocks\)/);
     expect(log).toMatch(/funded \d+ scenario wallets ahead: restored with snapshot salvium-d1-\S+-ahead-/);
     // The tokens held before the steps were made with the wallets (at 1), not by their scenarios at 500: every one of
     // them, in this run, which built that state (the tier's cache is its own).

@@ -2,13 +2,10 @@
 // of the run's two workers while the sim tier has the other: neither keeps two cores busy alone.
 // - 1-up: `saltnet up` cold from the tier's empty cache, which builds the default chain state (at difficulty 1);
 // - 3-suite: every example scenario on real and on the simulator, compared at difficulty 1, on that state (the suite's
-//   chain is the default one), restored;
-// - 5-record and 9-fund-ahead: a recording replayed and diffed at difficulty 1, and funding ahead at difficulty 2 in
-//   light mode. Neither mines at a cost, and the sim tier runs longer than the two above: here they leave the real
-//   tier's own files (run one at a time after the rest) the time the whole example suite takes at 500.
+//   chain is the default one), restored.
+// Nothing else: this file holds one of the run's two workers, so the sim tier has only the other until it ends (with
+// 5-record and 9-fund-ahead here too, the sim tier took 30 minutes instead of 20).
 // One file, because vitest orders files only within a worker it gives them: two files of the project could run at
 // once, and 3-suite would then build the state before 1-up's cold start.
 import './1-up.cases.js';
 import './3-suite.cases.js';
-import './5-record.cases.js';
-import './9-fund-ahead.cases.js';
