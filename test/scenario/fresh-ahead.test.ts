@@ -66,24 +66,27 @@ describe('a scenario of several nodes at 500, funded ahead (sim)', () => {
   });
   afterAll(() => cleanup(dir));
 
-  it('starts on a state with its wallet paid and its height reached, built once and restored after', async () => {
-    const file = join(dir, 'two.yaml');
+  /** The two-node scenario run once at `difficulty`, passed: its log, and the height its second step read. */
+  const runTwo = async (difficulty: number, artifacts: string) => {
+    const file = join(dir, `two-d${difficulty}.yaml`);
     writeFileSync(file, TWO_NODES);
-    const run = async (n: number) => {
-      const lines: string[] = [];
-      const [r] = await runFiles([file], {
-        backend: 'sim',
-        isolation: 'shared',
-        workers: 1,
-        bail: false,
-        cacheDir: join(dir, 'cache'),
-        difficulty: 500,
-        artifactsRoot: join(dir, `artifacts-${n}`),
-        log: (l) => lines.push(l),
-      });
-      expect([r!.status, r!.failure?.message], lines.join('\n')).toEqual(['passed', undefined]);
-      return { log: lines.join('\n'), height: (r!.steps[1]!.response as { result: { height: number } }).result.height };
-    };
+    const lines: string[] = [];
+    const [r] = await runFiles([file], {
+      backend: 'sim',
+      isolation: 'shared',
+      workers: 1,
+      bail: false,
+      cacheDir: join(dir, 'cache'),
+      difficulty,
+      artifactsRoot: join(dir, artifacts),
+      log: (l) => lines.push(l),
+    });
+    expect([r!.status, r!.failure?.message], lines.join('\n')).toEqual(['passed', undefined]);
+    return { log: lines.join('\n'), height: (r!.steps[1]!.response as { result: { height: number } }).result.height };
+  };
+
+  it('starts on a state with its wallet paid and its height reached, built once and restored after', async () => {
+    const run = (n: number) => runTwo(500, `artifacts-${n}`);
     const first = await run(1);
     expect(first.log).toMatch(
       /no snapshot sim-d1-\S+-ahead-[0-9a-f]{12}: funding the wallets of "two nodes, bob paid, a height of its own" at difficulty 1/,
@@ -100,21 +103,8 @@ describe('a scenario of several nodes at 500, funded ahead (sim)', () => {
   }, 120_000);
 
   it('at difficulty 1 funds the wallet on the testnet and mines to the height in the steps, as before', async () => {
-    const file = join(dir, 'two-d1.yaml');
-    writeFileSync(file, TWO_NODES);
-    const lines: string[] = [];
-    const [r] = await runFiles([file], {
-      backend: 'sim',
-      isolation: 'shared',
-      workers: 1,
-      bail: false,
-      cacheDir: join(dir, 'cache'),
-      difficulty: 1,
-      artifactsRoot: join(dir, 'artifacts-d1'),
-      log: (l) => lines.push(l),
-    });
-    expect([r!.status, r!.failure?.message], lines.join('\n')).toEqual(['passed', undefined]);
-    expect(lines.join('\n')).not.toMatch(/snapshot \S+-ahead-/);
-    expect((r!.steps[1]!.response as { result: { height: number } }).result.height).toBe(1300);
+    const d1 = await runTwo(1, 'artifacts-d1');
+    expect(d1.log).not.toMatch(/snapshot \S+-ahead-/);
+    expect(d1.height).toBe(1300);
   }, 120_000);
 });
