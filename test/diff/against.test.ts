@@ -71,7 +71,7 @@ describe('saltnet diff --against', () => {
       /^saltnet diff: the recording: sim, Salvium 'One' \(v1\.1\.3c-simulated, .*\), difficulty 1, isolation fresh, recorded .*; side A runs at difficulty 1, isolation fresh$/m,
     );
     expect(r.stderr).not.toContain('side B (');
-    expect(r.stderr).toContain('2 scenarios, 12 steps compared: no divergences');
+    expect(r.stderr).toContain('2 scenarios, 10 steps compared: no divergences');
     expect(r.exitCode).toBe(0);
     const doc = JSON.parse(readFileSync(join(dir, 'same.json'), 'utf8'));
     expect(doc.b).toEqual({ backend: 'sim', recording: join(dir, 'rec') });
@@ -96,8 +96,8 @@ describe('saltnet diff --against', () => {
       expect(out[at + 2]).toMatch(
         /^ {4}B: error: the scenario file changed since it was recorded in rec \(SHA-256 [0-9a-f]{12}… then, [0-9a-f]{12}… now\): re-record it \(the test\); not compared$/,
       );
-      expect(out).toContain('✓ same      scenarios/daemon-basics.yaml — daemon endpoints and methods (7 steps)');
-      expect(r.stdout).toContain('2 scenarios, 7 steps compared: no divergences, 1 error');
+      expect(out).toContain('✓ same      scenarios/daemon-basics.yaml — daemon endpoints and methods (5 steps)');
+      expect(r.stdout).toContain('2 scenarios, 5 steps compared: no divergences, 1 error');
       expect(r.stderr).not.toContain('A passed  scenarios/balances.yaml');
       // Typed, the options are side A's own.
       const typed = await diff([

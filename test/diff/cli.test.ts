@@ -67,7 +67,7 @@ function buildB(): string {
 describe('two sim sides', () => {
   it('agree on every step of balances.yaml and daemon-basics.yaml: no divergence, exit 0', async () => {
     const r = await diff([...EXAMPLES, '--a', 'sim', '--b', 'sim', '--reporter', 'json', '--output', 'same.json']);
-    expect(r.stderr).toContain('2 scenarios, 12 steps compared: no divergences');
+    expect(r.stderr).toContain('2 scenarios, 10 steps compared: no divergences');
     expect(r.exitCode).toBe(0);
     // One side is the simulator: both ran at once (B began before A's first scenario ended), their lines marked.
     const lines = r.stderr.split('\n');
@@ -79,7 +79,7 @@ describe('two sim sides', () => {
     const doc = JSON.parse(await import('node:fs').then((fs) => fs.readFileSync(join(dir, 'same.json'), 'utf8')));
     expect(doc.summary).toEqual({
       scenarios: 2,
-      steps: 12,
+      steps: 10,
       skipped: 0,
       divergences: 0,
       accepted: 0,
@@ -131,7 +131,7 @@ describe('side B answers differently', () => {
     expect(doc).toMatchObject({ ok: false, a: { backend: 'sim' }, b: { backend: 'salvium', binDir: bin } });
     expect(doc.summary).toEqual({
       scenarios: 2,
-      steps: 9,
+      steps: 7,
       skipped: 0,
       divergences: 1,
       accepted: 0,
@@ -152,7 +152,7 @@ describe('side B answers differently', () => {
     });
     expect(reworded.divergences).toEqual([expected]);
     // The human table goes to stderr meanwhile.
-    expect(r.stderr).toContain('2 scenarios, 9 steps compared: 1 divergence in 1 scenario');
+    expect(r.stderr).toContain('2 scenarios, 7 steps compared: 1 divergence in 1 scenario');
     expect(r.stderr).toMatch(/^✗ diverged {2}reworded\.yaml — an asset the wallet never held \(2 steps\)$/m);
   }, 180_000);
 
@@ -200,7 +200,7 @@ describe('side B answers differently', () => {
       expect(out).toContain(
         `warning: ${join(dir, 'saltnet.diff-accept.yaml')}:6:5: stale accept entry: it matched no divergence (scenario "daemon endpoints and methods", step 1, path result.version)`,
       );
-      expect(out).toContain('2 scenarios, 9 steps compared: no divergences, 1 accepted');
+      expect(out).toContain('2 scenarios, 7 steps compared: no divergences, 1 accepted');
     } finally {
       cleanup(join(dir, 'saltnet.diff-accept.yaml'));
     }
