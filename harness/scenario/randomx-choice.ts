@@ -52,3 +52,24 @@ export function scenarioRandomx(
   if ((o.difficulty ?? spec.difficulty) < FULL_RANDOMX_FROM) return o.randomx;
   return blocksMined(s, spec, done) < FULL_MODE_BLOCKS ? 'light' : o.randomx;
 }
+
+/**
+ * The mode for a shared run's testnet (one node, its scenarios' wallets and tokens paid ahead): light when `auto`
+ * would run full for fewer blocks, in all its scenarios together, than pay for the dataset. A bug report's one
+ * scenario that mines a block or two then never waits for a dataset.
+ */
+export function sharedRandomx(
+  scenarios: readonly Scenario[],
+  spec: BackendSpec,
+  o: { randomx?: RandomxChoice; difficulty?: number },
+): RandomxChoice | undefined {
+  if (!spec.randomx || (o.randomx ?? 'auto') !== 'auto') return o.randomx;
+  if ((o.difficulty ?? spec.difficulty) < FULL_RANDOMX_FROM) return o.randomx;
+  let blocks = 0;
+  for (const s of scenarios) {
+    const ahead = new Set([...s.wallets.map((w) => w.name), ...heldTokens(s).map((h) => h.wallet)]);
+    blocks += blocksMined(s, spec, { ahead });
+    if (blocks >= FULL_MODE_BLOCKS) return o.randomx;
+  }
+  return 'light';
+}

@@ -16,6 +16,7 @@ import { endedEarly, runOne, type Prepared } from './run-one.js';
 import { fund, waitUnlocked, workerPool, type RunContext } from './run-context.js';
 import { planOfFiles, sharedPlan, startShared } from './ahead-state.js';
 import { prepareFresh, runFresh } from './run-fresh.js';
+import { sharedRandomx } from './randomx-choice.js';
 import { isUnsuccessful, ScenarioError, type Scenario, type ScenarioResult, type StepResult } from './types.js';
 
 export interface RunnerHooks {
@@ -262,6 +263,13 @@ async function runShared(scenarios: Scenario[], c: RunContext): Promise<Scenario
   const { height, unlocked } = plan;
   const names = plan.prefixes(runnable);
   const workers = given ? 1 : Math.max(1, Math.min(o.workers, runnable.length));
+  // The scenarios on the shared testnet (one of several nodes gets its own): few blocks in all, and it runs light.
+  const randomx = sharedRandomx(
+    runnable.filter((s) => s.nodes === 1),
+    spec,
+    c.base,
+  );
+  const light = randomx === 'light' && c.base.randomx !== 'light' ? { randomx } : {};
   const signal = o.signal ? { signal: o.signal } : {};
   // A chain per worker, started when the worker takes its first scenario.
   const chains: Promise<SharedTestnet>[] = [];
@@ -273,7 +281,7 @@ async function runShared(scenarios: Scenario[], c: RunContext): Promise<Scenario
           .height()
           .then(async (h) => (h < height && (await given.mine({ to: height })), { t: given, ahead: new Set<string>() }))
       : retryOnce(
-          () => startShared({ ...c.base, height, unlocked }, plan.pays, { log: o.log, ...signal }),
+          () => startShared({ ...c.base, height, unlocked, ...light }, plan.pays, { log: o.log, ...signal }),
           'building the shared testnet',
           o.log,
           o.signal,

@@ -4,7 +4,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseScenario } from '../../harness/scenario/parse.js';
-import { blocksMined, FULL_MODE_BLOCKS, scenarioRandomx } from '../../harness/scenario/randomx-choice.js';
+import {
+  blocksMined,
+  FULL_MODE_BLOCKS,
+  scenarioRandomx,
+  sharedRandomx,
+} from '../../harness/scenario/randomx-choice.js';
 import { BACKENDS } from '../../harness/testnet/backends.js';
 
 const salvium = BACKENDS.salvium!;
@@ -43,5 +48,31 @@ describe('the mode under --randomx auto', () => {
     expect(scenarioRandomx(few, salvium, { randomx: 'auto' })).toBe('light');
     expect(scenarioRandomx(few, salvium, { difficulty: 1 })).toBeUndefined();
     expect(scenarioRandomx(few, BACKENDS.sim!, {})).toBeUndefined();
+  });
+});
+
+describe('the mode of a shared run’s testnet under --randomx auto', () => {
+  it('light for a run whose scenarios, their wallets and tokens paid ahead, mine fewer blocks in all than full pays for', () => {
+    // daemon-pool mines one block (bob and carol are paid ahead); balances mines none; token-receiver holds its token.
+    expect(sharedRandomx([example('daemon-pool')], salvium, {})).toBe('light');
+    expect(sharedRandomx([example('daemon-pool'), example('balances')], salvium, {})).toBe('light');
+    expect(sharedRandomx([example('token-receiver')], salvium, {})).toBeUndefined();
+    // Eleven scenarios of one block each add up to what pays for the dataset.
+    const one = scenario('  - mine: 1\n');
+    expect(sharedRandomx(Array(FULL_MODE_BLOCKS - 1).fill(one), salvium, {})).toBe('light');
+    expect(sharedRandomx(Array(FULL_MODE_BLOCKS).fill(one), salvium, {})).toBeUndefined();
+  });
+
+  it('a wallet paid ahead counts no block, one funded in the scenario would', () => {
+    const s = scenario('  - mine: 1\n', 'wallets:\n  bob: { unlocked: { SAL1: 1 SAL1 } }\n');
+    expect(blocksMined(s, salvium)).toBe(13);
+    expect(sharedRandomx([s], salvium, {})).toBe('light');
+  });
+
+  it('what the run asked for otherwise', () => {
+    const few = [scenario('  - mine: 1\n')];
+    expect(sharedRandomx(few, salvium, { randomx: 'full' })).toBe('full');
+    expect(sharedRandomx(few, salvium, { difficulty: 1 })).toBeUndefined();
+    expect(sharedRandomx(few, BACKENDS.sim!, {})).toBeUndefined();
   });
 });
