@@ -234,7 +234,9 @@ export async function writeRecording(
     }
     if (o.keepFrom) scenarios.push(...(await carryOver(o.keepFrom, staging, root, o.program, scenarios, taken)));
     scenarios.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-    const rpc = rpcVersion(results);
+    // The same programs' version as the kept recording saw it, when none of the scenarios run now asked get_info.
+    const rpc =
+      rpcVersion(results) ?? (o.keepFrom ? (await readRecording(o.keepFrom)).manifest.version.rpc : undefined);
     const manifest: RecordingManifest = {
       format: RECORDING_FORMAT,
       backend: o.backend,

@@ -232,6 +232,18 @@ describe('a round trip', () => {
     ).rejects.toThrow(/recorded with other programs/);
   });
 
+  it('keepFrom keeps the RPC version the kept recording saw when no scenario run now asks get_info', async () => {
+    const dir = join(root, 'rec');
+    await writeRecording(dir, [result('scenarios/info.yaml')], opts());
+    expect((await readRecording(dir)).manifest.version.rpc).toBe('1.1.3c-bcd1c3b84, based on Monero 0.18.4.0-release');
+    const noInfo = { ...result('scenarios/info.yaml', 'again'), steps: [] };
+    await writeRecording(dir, [noInfo], opts({ keepFrom: dir }));
+    expect((await readRecording(dir)).manifest.version.rpc).toBe('1.1.3c-bcd1c3b84, based on Monero 0.18.4.0-release');
+    // Without a recording to keep from, none is made up.
+    await writeRecording(dir, [noInfo], opts());
+    expect((await readRecording(dir)).manifest.version.rpc).toBeUndefined();
+  });
+
   it('the newest recording is the newest release, then the latest recorded', async () => {
     const parent = join(root, 'corpus');
     await writeRecording(
