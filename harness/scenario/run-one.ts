@@ -218,7 +218,7 @@ async function finish(s: Scenario, run: Run, o: RunnerOptions, result: ScenarioR
   result.ms = Date.now() - t0;
   run.deaths?.off();
   const { prepared, artifacts } = run;
-  if (prepared && run.automine) restoreAutomine(prepared.testnet, run.automine, o.log);
+  if (prepared && run.automine) await restoreAutomine(prepared.testnet, run.automine, o.log);
   const bad = isUnsuccessful(result);
   // Not after a failure: a wallet RPC that does not answer would hold the run up (a later scenario turns it off again).
   if (prepared && run.autoRefreshOff && !bad) await autoRefresh(prepared.wallets.values(), true);
@@ -269,12 +269,18 @@ async function autoRefresh(wallets: Iterable<WalletHandle>, enable: boolean): Pr
   for (const w of wallets) await w.client.call('auto_refresh', { enable }).catch(() => undefined);
 }
 
-/** Put the testnet's automine back as it was before the scenario (its steps may have switched it). */
-function restoreAutomine(t: Testnet, before: AutomineMode, log: (line: string) => void): void {
+/**
+ * Put the testnet's automine back as it was before the scenario (its steps may have switched it), and wait for a block
+ * it was mining to be in, its overshoot popped and the wallets synced: the next scenario must not start on a chain
+ * that is still moving (seen in CI: a sim burst of 224 blocks popped while the next scenario's wallet opened). A mine
+ * to height 0 mines nothing; it waits for the chain lock automine holds while it mines.
+ */
+async function restoreAutomine(t: Testnet, before: AutomineMode, log: (line: string) => void): Promise<void> {
   const now = t.automine();
   if (now.mineOnTx === before.mineOnTx && now.blockTime === before.blockTime) return;
   try {
     t.setAutomine(before);
+    await t.mine({ to: 0 });
   } catch (err) {
     log(`saltnet: could not put automine back: ${messageOf(err)}`);
   }
