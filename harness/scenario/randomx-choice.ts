@@ -41,6 +41,11 @@ export function blocksMined(s: Scenario, spec: BackendSpec, done?: DoneAhead): n
   return blocks;
 }
 
+/** Whether `auto` picks the mode: a backend with RandomX, no mode given, a difficulty where full mode can pay. */
+function autoDecides(spec: BackendSpec, o: { randomx?: RandomxChoice; difficulty?: number }): boolean {
+  return !!spec.randomx && (o.randomx ?? 'auto') === 'auto' && (o.difficulty ?? spec.difficulty) >= FULL_RANDOMX_FROM;
+}
+
 /** The mode for the scenario's own testnet: light when `auto` would run full for fewer blocks than pay for it. */
 export function scenarioRandomx(
   s: Scenario,
@@ -48,8 +53,7 @@ export function scenarioRandomx(
   o: { randomx?: RandomxChoice; difficulty?: number },
   done?: DoneAhead,
 ): RandomxChoice | undefined {
-  if (!spec.randomx || (o.randomx ?? 'auto') !== 'auto') return o.randomx;
-  if ((o.difficulty ?? spec.difficulty) < FULL_RANDOMX_FROM) return o.randomx;
+  if (!autoDecides(spec, o)) return o.randomx;
   return blocksMined(s, spec, done) < FULL_MODE_BLOCKS ? 'light' : o.randomx;
 }
 
@@ -63,8 +67,7 @@ export function sharedRandomx(
   spec: BackendSpec,
   o: { randomx?: RandomxChoice; difficulty?: number },
 ): RandomxChoice | undefined {
-  if (!spec.randomx || (o.randomx ?? 'auto') !== 'auto') return o.randomx;
-  if ((o.difficulty ?? spec.difficulty) < FULL_RANDOMX_FROM) return o.randomx;
+  if (!autoDecides(spec, o)) return o.randomx;
   let blocks = 0;
   for (const s of scenarios) {
     const ahead = new Set([...s.wallets.map((w) => w.name), ...heldTokens(s).map((h) => h.wallet)]);

@@ -264,12 +264,14 @@ async function runShared(scenarios: Scenario[], c: RunContext): Promise<Scenario
   const names = plan.prefixes(runnable);
   const workers = given ? 1 : Math.max(1, Math.min(o.workers, runnable.length));
   // The scenarios on the shared testnet (one of several nodes gets its own): few blocks in all, and it runs light.
-  const randomx = sharedRandomx(
-    runnable.filter((s) => s.nodes === 1),
-    spec,
-    c.base,
-  );
-  const light = randomx === 'light' && c.base.randomx !== 'light' ? { randomx } : {};
+  const light =
+    sharedRandomx(
+      runnable.filter((s) => s.nodes === 1),
+      spec,
+      c.base,
+    ) === 'light'
+      ? { randomx: 'light' as const }
+      : {};
   const signal = o.signal ? { signal: o.signal } : {};
   // A chain per worker, started when the worker takes its first scenario.
   const chains: Promise<SharedTestnet>[] = [];
