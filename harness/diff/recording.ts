@@ -180,7 +180,7 @@ async function carryOver(
   program: ProgramInfo,
   written: readonly RecordedScenarioEntry[],
   taken: Set<string>,
-): Promise<RecordedScenarioEntry[]> {
+): Promise<{ kept: RecordedScenarioEntry[]; rpc?: string }> {
   const old = await readRecording(from);
   const same = JSON.stringify(old.manifest.binaries) === JSON.stringify(program.binaries);
   if (!same)
@@ -194,7 +194,7 @@ async function carryOver(
     await writeFile(join(staging, result), await readFile(join(old.dir, e.result)));
     kept.push({ ...e, result });
   }
-  return kept;
+  return { kept, ...(old.manifest.version.rpc ? { rpc: old.manifest.version.rpc } : {}) };
 }
 
 /**
@@ -232,11 +232,11 @@ export async function writeRecording(
         status: r.status as Exclude<typeof r.status, 'interrupted'>,
       });
     }
-    if (o.keepFrom) scenarios.push(...(await carryOver(o.keepFrom, staging, root, o.program, scenarios, taken)));
+    const carried = o.keepFrom ? await carryOver(o.keepFrom, staging, root, o.program, scenarios, taken) : undefined;
+    if (carried) scenarios.push(...carried.kept);
     scenarios.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
     // The same programs' version as the kept recording saw it, when none of the scenarios run now asked get_info.
-    const rpc =
-      rpcVersion(results) ?? (o.keepFrom ? (await readRecording(o.keepFrom)).manifest.version.rpc : undefined);
+    const rpc = rpcVersion(results) ?? carried?.rpc;
     const manifest: RecordingManifest = {
       format: RECORDING_FORMAT,
       backend: o.backend,
