@@ -1,7 +1,6 @@
 // Probes of whether a started program answers: over HTTP (its RPC) or TCP, polled with wait-on.
 // wait-on has no way to be cancelled: it is run in slices of at most SLICE_MS, and a probe whose
 // wait has ended (ready, exited or timed out) stops polling at the end of its slice.
-import waitOn from 'wait-on';
 
 /** A readiness probe: a named check of whether a program answers yet. */
 export interface Probe {
@@ -28,6 +27,9 @@ interface ResourceOptions {
 
 /** Poll `resource` (a wait-on resource: http:, http-get:, tcp:) until it is available (true) or `signal` aborts. */
 async function pollResource(resource: string, o: ResourceOptions, signal: AbortSignal): Promise<boolean> {
+  // Loaded on the first probe, not with the module: wait-on (with rxjs, joi and axios) is a third of the CLI's start,
+  // and most commands never probe.
+  const { default: waitOn } = await import('wait-on');
   while (!signal.aborted) {
     try {
       await waitOn({
