@@ -1,14 +1,11 @@
 // The example scenarios on the real programs at the default difficulty, 500, as users run them (3-suite runs every one
-// at difficulty 1 against the simulator): all but two, the slowest at 500 after the funding (token-hard-forks mines
-// ~110 blocks of its own across the forks at 1300 and 1400 and a token's 60 locked blocks, token-receiver ~45 for five
-// 10-block locks), whose 3.8 minutes CI's 45 do not leave: the last CI run, with these two and daemon-pool left out,
-// took 41.5 minutes. The bench runs the whole suite at 500. On the
-// suite's chain state (mined at 1, shared with 3-suite) served at 500: the wallets funded ahead at 1 and restored,
-// tokens held before the steps made ahead with them, full RandomX with its dataset built in the background,
-// checkpoints and reverts that keep the daemon (and its dataset); each scenario of several nodes on a testnet of its
-// own, started on its own state funded ahead (reorg-double-spend's at its height of its own), its nodes in the
-// RandomX mode its blocks at 500 call for. `npm run bench -- --suite-only` measures the whole suite against
-// difficulty 1.
+// at difficulty 1 against the simulator): every one of them. On the suite's chain state (mined at 1, shared with
+// 3-suite) served at 500: the wallets funded ahead at 1 and restored, tokens held before the steps made ahead with
+// them, full RandomX with its dataset built in the background, checkpoints and reverts that keep the daemon (and its
+// dataset); each scenario of several nodes on a testnet of its own, started on its own state funded ahead
+// (reorg-double-spend's at its height of its own), its nodes in the RandomX mode its blocks at 500 call for. What is
+// left at 500 is the blocks the steps mine: token-hard-forks crosses the forks at 1300 and 1400, token-receiver waits
+// out five 10-block locks. `npm run bench -- --suite-only` measures the whole suite against difficulty 1.
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -18,21 +15,16 @@ import { runFiles } from '../../harness/scenario/runner.js';
 import { BACKENDS } from '../../harness/testnet/backends.js';
 import { BIN_DIR, CACHE_DIR, describeReal } from './real.js';
 
-/** Run at 500 by the bench only (see the header): 166.3 and 62.6 s at 500 in the bench (stop 42). */
-const NOT_IN_CI = ['token-hard-forks', 'token-receiver'];
-
 describeReal('example scenarios on real Salvium at difficulty 500', () => {
   const dir = mkdtempSync(join(tmpdir(), 'saltnet-real-500-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('pass, on the suite chain state served at 500 with their wallets funded ahead', async () => {
-    const all = readdirSync('scenarios')
+    const files = readdirSync('scenarios')
       .filter((f) => f.endsWith('.yaml'))
       .sort()
       .map((f) => join('scenarios', f));
-    expect(all.length).toBeGreaterThanOrEqual(33);
-    const files = all.filter((f) => !NOT_IN_CI.includes(basename(f, '.yaml')));
-    expect(files.length).toBe(all.length - NOT_IN_CI.length);
+    expect(files.length).toBeGreaterThanOrEqual(33);
     const lines: string[] = [];
     const t0 = Date.now();
     const results = await runFiles(files, {
@@ -44,7 +36,7 @@ describeReal('example scenarios on real Salvium at difficulty 500', () => {
       workers: 1,
       bail: false,
       // The suite's chain (the default one): built by 1-up beside the sim tier before this file runs (alone, here).
-      chain: await suiteChain(all, BACKENDS.salvium!),
+      chain: await suiteChain(files, BACKENDS.salvium!),
       artifactsRoot: join(dir, 'artifacts'),
       log: (l) => lines.push(l),
     });
