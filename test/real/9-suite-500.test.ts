@@ -1,11 +1,14 @@
 // The example scenarios on the real programs at the default difficulty, 500, as users run them (3-suite runs every one
-// at difficulty 1 against the simulator): every one of them. On the suite's chain state (mined at 1, shared with
-// 3-suite) served at 500: the wallets funded ahead at 1 and restored, tokens held before the steps made ahead with
-// them, full RandomX with its dataset built in the background, checkpoints and reverts that keep the daemon (and its
-// dataset); each scenario of several nodes on a testnet of its own, started on its own state funded ahead
-// (reorg-double-spend's at its height of its own), its nodes in the RandomX mode its blocks at 500 call for. What is
-// left at 500 is the blocks the steps mine: token-hard-forks crosses the forks at 1300 and 1400, token-receiver waits
-// out five 10-block locks. `npm run bench -- --suite-only` measures the whole suite against difficulty 1.
+// at difficulty 1 against the simulator): all but two, the slowest at 500 after the funding (token-hard-forks mines
+// ~110 blocks of its own across the forks at 1300 and 1400, token-receiver ~45 for five 10-block locks), whose 3 to 5
+// minutes CI's 45 do not leave: CI with the other 31 took 42.2 minutes, and a CI emulation with all 33 ran this file
+// in 1206.6 s, the two 211.5 and 91.9 s of it. The bench runs the whole suite at 500. On the
+// suite's chain state (mined at 1, shared with 3-suite) served at 500: the wallets funded ahead at 1 and restored,
+// tokens held before the steps made ahead with them, full RandomX with its dataset built in the background,
+// checkpoints and reverts that keep the daemon (and its dataset); each scenario of several nodes on a testnet of its
+// own, started on its own state funded ahead (reorg-double-spend's at its height of its own), its nodes in the
+// RandomX mode its blocks at 500 call for. `npm run bench -- --suite-only` measures the whole suite against
+// difficulty 1.
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -15,16 +18,21 @@ import { runFiles } from '../../harness/scenario/runner.js';
 import { BACKENDS } from '../../harness/testnet/backends.js';
 import { BIN_DIR, CACHE_DIR, describeReal } from './real.js';
 
+/** Run at 500 by the bench only (see the header). */
+const NOT_IN_CI = ['token-hard-forks', 'token-receiver'];
+
 describeReal('example scenarios on real Salvium at difficulty 500', () => {
   const dir = mkdtempSync(join(tmpdir(), 'saltnet-real-500-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('pass, on the suite chain state served at 500 with their wallets funded ahead', async () => {
-    const files = readdirSync('scenarios')
+    const all = readdirSync('scenarios')
       .filter((f) => f.endsWith('.yaml'))
       .sort()
       .map((f) => join('scenarios', f));
-    expect(files.length).toBeGreaterThanOrEqual(33);
+    expect(all.length).toBeGreaterThanOrEqual(33);
+    const files = all.filter((f) => !NOT_IN_CI.includes(basename(f, '.yaml')));
+    expect(files.length).toBe(all.length - NOT_IN_CI.length);
     const lines: string[] = [];
     const t0 = Date.now();
     const results = await runFiles(files, {
@@ -36,7 +44,7 @@ describeReal('example scenarios on real Salvium at difficulty 500', () => {
       workers: 1,
       bail: false,
       // The suite's chain (the default one): built by 1-up beside the sim tier before this file runs (alone, here).
-      chain: await suiteChain(files, BACKENDS.salvium!),
+      chain: await suiteChain(all, BACKENDS.salvium!),
       artifactsRoot: join(dir, 'artifacts'),
       log: (l) => lines.push(l),
     });
