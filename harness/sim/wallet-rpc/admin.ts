@@ -87,7 +87,7 @@ function syncWallet(ctx: WalletRpcContext): Wallet {
 }
 
 const checkPassword = (w: Wallet, password: string): void => {
-  if (!deriveKey(password, w.key.salt).key.equals(w.key.key)) throw new RpcError(-22, 'Invalid password.');
+  if (!deriveKey(password, w.key).key.equals(w.key.key)) throw new RpcError(-22, 'Invalid password.');
 };
 
 function backgroundSyncMethods(ctx: WalletRpcContext, def: Define): void {

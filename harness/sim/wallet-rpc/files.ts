@@ -199,8 +199,7 @@ export function fileMethods(ctx: WalletRpcContext, def: Define): void {
   def(['change_wallet_password'], (raw) => {
     const p = P.changePassword.parse(raw);
     const w = guard(ctx);
-    if (!deriveKey(p.old_password, w.key.salt).key.equals(w.key.key))
-      throw new RpcError(-22, 'Invalid original password.');
+    if (!deriveKey(p.old_password, w.key).key.equals(w.key.key)) throw new RpcError(-22, 'Invalid original password.');
     w.key = deriveKey(p.new_password);
     saveWallet(w);
     ctx.log.log('I', 'Wallet password changed.');
