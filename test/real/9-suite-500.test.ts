@@ -8,9 +8,9 @@
 // tokens held before the steps made ahead with them, full RandomX with its dataset built in the background,
 // checkpoints and reverts that keep the daemon (and its dataset); each scenario of several nodes on a testnet of its
 // own, started on its own state funded ahead (reorg-double-spend's at its height of its own), its nodes in the
-// RandomX mode its blocks at 500 call for. It runs beside the real tier's other files (project real-500 in
-// vitest.config.ts): it keeps a core busy on average, not two. `npm run bench -- --suite-only` measures the whole
-// suite against difficulty 1.
+// RandomX mode its blocks at 500 call for. It runs beside the real tier's other files (the real project's two
+// workers, vitest.config.ts): it keeps a core busy on average, not two. `npm run bench -- --suite-only` measures the
+// whole suite against difficulty 1.
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
