@@ -15,7 +15,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Three workers on CI's two cores: the real example suite at difficulty 1 (real-beside) holds one for most of the
     // sim tier, and mostly waits on the real wallet RPC; with two, the sim tier had one worker for those ~19 minutes,
-    // and its files, which wait on processes they start, leave cores idle too. The real tier runs one file at a time.
+    // and its files, which wait on processes they start, leave cores idle too. The real tier has two (below).
     maxWorkers: 3,
     // The real tier in name order (test/real/sequencer.ts); vitest reads the sequencer from here only.
     sequence: { sequencer: NameOrder },

@@ -32,7 +32,6 @@ const STRACE = ((): string[] | undefined => {
   }
   return undefined;
 })();
-const hasStrace = STRACE !== undefined;
 
 let root: string;
 let canary: string;
@@ -44,7 +43,7 @@ beforeAll(() => {
   canary = join(root, 'outside', 'canary.json');
   writeFileSync(canary, JSON.stringify({ secret: CANARY_TEXT }));
   // Without strace the canary check still catches a file from outside that was read and shown.
-  if (!hasStrace)
+  if (!STRACE)
     console.warn(
       'hostile-input suite: strace cannot trace here; files opened are not checked (only what they would leak)',
     );
@@ -120,8 +119,8 @@ async function runCase(c: HostileCase, index: number): Promise<void> {
   const mark = `${process.pid}-${index}`;
   const trace = join(dir, '.trace');
   const args = [CLI, ...c.args.map((a) => a.replaceAll('{dir}', dir).replaceAll('{canary}', canary))];
-  const [cmd, argv] = hasStrace
-    ? ['strace', [...STRACE!, '-o', trace, process.execPath, ...args]]
+  const [cmd, argv] = STRACE
+    ? ['strace', [...STRACE, '-o', trace, process.execPath, ...args]]
     : [process.execPath, args];
   const t0 = Date.now();
   const p = execa(cmd, argv as string[], {

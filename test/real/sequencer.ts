@@ -1,9 +1,9 @@
-// The real tier's files run in name order (one at a time), after 1-up and 3-suite (run beside the
+// The real tier's files run in name order, the suite at 500 first, after 1-up and 3-suite (run beside the
 // sim tier: beside.test.ts), which built the default chain state into the tier's cache: 2-api
 // restores it, 9-suite-500 serves it (the suite's chain is the default one) at 500. vitest reads
 // `sequence.sequencer` from the root config only (a project's own is ignored), so this one is the
 // root's: every other file keeps vitest's own order (failed first, then longest first), the real
-// tier's files are put in name order in the places they hold.
+// tier's files are put in that order in the places they hold.
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 export const REAL_PROJECT = 'real';
