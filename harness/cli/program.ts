@@ -28,6 +28,18 @@ export class ParsedOnly extends Error {
 }
 
 /**
+ * yargs renders a command's whole help each time the command runs (0.2–0.5 s of CPU for `up`, a third of a short
+ * run's), to print it should the handler fail later. saltnet's failures never print help (`.fail` below throws), so
+ * it is not rendered. Best effort: a yargs without this internal method renders it as before.
+ */
+function skipHelpCache(y: Argv): void {
+  const internal = (y as unknown as { getInternalMethods?: () => { getUsageInstance?: () => object } })
+    .getInternalMethods?.()
+    .getUsageInstance?.();
+  if (internal && 'cacheHelpMessage' in internal) Object.assign(internal, { cacheHelpMessage: () => undefined });
+}
+
+/**
  * The `saltnet` yargs program for `args`. With `parseOnly`, parsing and validation run (unknown options, choices,
  * checks) but no command does: a line that passes rejects with ParsedOnly.
  */
@@ -66,6 +78,7 @@ export function saltnetCli(args: string[], o: { parseOnly?: boolean } = {}): Arg
     installCommand,
   ] as unknown as CommandModule[];
   for (const c of commands) y.command(c);
+  skipHelpCache(y);
   return y
     .demandCommand(
       1,
