@@ -39,6 +39,13 @@ export default tseslint.config(
     languageOptions: { globals: globals.browser, sourceType: 'script' },
   },
   {
+    // The simulator's launchers are CommonJS (harness/sim/bin/package.json): plain scripts, named like the programs
+    // they stand for, that start the simulated one.
+    files: ['harness/sim/bin/**/*.js'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     // Tests read JSON answers of arbitrary shape.
     files: ['test/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

@@ -1,5 +1,4 @@
-#!/usr/bin/env node
-// The `saltnet` command.
+// The `saltnet` command, as main.js (its launcher) runs it: bundled by the build, or as tsc wrote it.
 import { hideBin } from 'yargs/helpers';
 import { explain } from './errors.js';
 import { saltnetCli } from './program.js';

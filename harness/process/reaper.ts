@@ -5,17 +5,21 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { programFile } from '../common/bundle.js';
 import { stateDir, selfStartTime } from './registry.js';
 
 /**
- * The compiled watchdog script. Like harness/sim/index.ts's SIM_BIN_DIR: from dist/ it is the
- * sibling file; from the TypeScript sources (vitest) it is the build in dist/ (the vitest global
+ * The compiled watchdog script (its bundle, when fresh: common/bundle.ts). Like harness/sim/index.ts's SIM_BIN_DIR:
+ * from dist/ it is the sibling file; from the TypeScript sources (vitest) it is the build in dist/ (the vitest global
  * setup builds it).
  */
-export const REAPER_SCRIPT = fileURLToPath(
-  new URL(
-    import.meta.url.endsWith('.ts') ? '../../dist/harness/process/reaper-main.js' : './reaper-main.js',
-    import.meta.url,
+export const REAPER_SCRIPT = programFile(
+  fileURLToPath(
+    new URL(
+      // ../process/: the same file from the saltnet CLI's bundle, one folder over (dist/harness/cli)
+      import.meta.url.endsWith('.ts') ? '../../dist/harness/process/reaper-main.js' : '../process/reaper-main.js',
+      import.meta.url,
+    ),
   ),
 );
 

@@ -23,7 +23,8 @@ export const SIM_BIN_DIR = fileURLToPath(
 export async function simCodeHash(): Promise<string> {
   const root = join(SIM_BIN_DIR, '..', '..', '..', 'dist', 'harness', 'sim');
   const files = (await readdir(root, { recursive: true, withFileTypes: true }))
-    .filter((e) => e.isFile() && e.name.endsWith('.js'))
+    // Its bundles (scripts/bundle.ts) are made of these modules: a key is the same before the bundle step and after.
+    .filter((e) => e.isFile() && e.name.endsWith('.js') && !e.name.endsWith('.bundle.js'))
     .map((e) => join(e.parentPath, e.name))
     .sort();
   const h = createHash('sha256');

@@ -18,6 +18,8 @@ export default function setup(): () => void {
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   execFileSync(process.execPath, [tsc, '-p', 'tsconfig.json', '--noEmit'], { cwd: root, stdio: 'inherit' });
   execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+  // The programs the tests start run bundled, as `npm run build` leaves them (scripts/bundle.ts).
+  execFileSync(process.execPath, [join(root, 'dist/scripts/bundle.js')], { cwd: root, stdio: 'inherit' });
   const cache = mkdtempSync(join(tmpdir(), 'saltnet-test-cache-'));
   process.env.SALTNET_CACHE_DIR = cache;
   return () => rmSync(cache, { recursive: true, force: true });
