@@ -1,5 +1,6 @@
-// The simulated wallet's connection to its daemon (plain HTTP on the daemon's RPC port).
-import { request } from 'undici';
+// The simulated wallet's connection to its daemon (plain HTTP on the daemon's RPC port), with node:http: a client
+// library would be most of what a simulated wallet RPC loads at each start (undici also loads Node's own copy).
+import { Agent, type ClientRequest, request } from 'node:http';
 import { RpcError } from '../http/server.js';
 import { decode, encode, fromHex, toHex } from '../chain/codec.js';
 import type { Block, Tx } from '../chain/types.js';
@@ -18,26 +19,44 @@ export interface DaemonClient {
 
 export const NO_DAEMON = (): RpcError => new RpcError(-38, 'no connection to daemon');
 
+/** node:http's request, or null where it throws (a URL it cannot parse or a protocol it does not speak). */
+function requestOrNull(...args: Parameters<typeof request>): ClientRequest | null {
+  try {
+    return request(...args);
+  } catch {
+    return null;
+  }
+}
+
 export function createDaemonClient(address: string): DaemonClient {
+  // An https:// daemon is one the simulator cannot reach (it speaks plain HTTP): request() throws, NO_DAEMON.
   const base = /^https?:\/\//.test(address) ? address : `http://${address}`;
-  const post = async (path: string, body: unknown): Promise<Record<string, unknown>> => {
-    let text: string;
-    try {
-      const res = await request(`${base}${path}`, {
-        method: 'POST',
-        body: JSON.stringify(body),
-        headers: { 'content-type': 'application/json' },
-        headersTimeout: 30_000,
-        bodyTimeout: 60_000,
-      });
-      text = await res.body.text();
-      if (res.statusCode !== 200) throw NO_DAEMON();
-    } catch (err) {
-      if (err instanceof RpcError) throw err;
-      throw NO_DAEMON();
-    }
-    return JSON.parse(text) as Record<string, unknown>;
-  };
+  const agent = new Agent({ keepAlive: true });
+  // One try; a second when a kept-alive connection turns out closed by the daemon as the request went (Node's advice).
+  const send = (path: string, body: string, again: boolean): Promise<string> =>
+    new Promise<string>((resolve, reject) => {
+      const req = requestOrNull(
+        `${base}${path}`,
+        { method: 'POST', agent, headers: { 'content-type': 'application/json' }, timeout: 60_000 },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('error', () => reject(NO_DAEMON()));
+          res.on('end', () =>
+            res.statusCode === 200 ? resolve(Buffer.concat(chunks).toString('utf8')) : reject(NO_DAEMON()),
+          );
+        },
+      );
+      if (!req) return reject(NO_DAEMON());
+      // A daemon that stops answering for a minute is as good as gone.
+      req.on('timeout', () => req.destroy());
+      req.on('error', (err: NodeJS.ErrnoException) =>
+        again && req.reusedSocket && err.code === 'ECONNRESET' ? resolve(send(path, body, false)) : reject(NO_DAEMON()),
+      );
+      req.end(body);
+    });
+  const post = async (path: string, body: unknown): Promise<Record<string, unknown>> =>
+    JSON.parse(await send(path, JSON.stringify(body), true)) as Record<string, unknown>;
   const jsonRpc = async (method: string, params?: unknown): Promise<Record<string, unknown>> => {
     const res = await post('/json_rpc', { jsonrpc: '2.0', id: '0', method, params: params ?? {} });
     if (res.error) {
