@@ -23,22 +23,25 @@ if (!runId || !Number.isInteger(ownerPid)) {
       if (!record || record.ownerPid !== ownerPid || record.owner.startTime !== ownerStartTime) process.exit(0);
       if (isAlive(ownerPid, ownerStartTime)) return;
       // A temporary workdir goes with the run (reapRun), unless the run asked to keep it: then the log says so, in it.
+      // The log is written before the record goes: its removal says the reaping, log included, is done.
       const notes: string[] = [];
-      const killed = await reapRun(record, { graceMs: GRACE_MS, log: (l) => notes.push(l) });
-      try {
-        if (existsSync(record.workdir)) {
-          const lines = [
-            `owner ${ownerPid} of run ${runId} died; reaped: ${killed.join(', ') || 'nothing left'}`,
-            ...notes,
-          ];
-          appendFileSync(
-            join(record.workdir, 'saltnet-reaper.log'),
-            lines.map((l) => `${new Date().toISOString()} ${l}\n`).join(''),
-          );
+      const writeLog = (killed: string[]): void => {
+        try {
+          if (existsSync(record.workdir)) {
+            const lines = [
+              `owner ${ownerPid} of run ${runId} died; reaped: ${killed.join(', ') || 'nothing left'}`,
+              ...notes,
+            ];
+            appendFileSync(
+              join(record.workdir, 'saltnet-reaper.log'),
+              lines.map((l) => `${new Date().toISOString()} ${l}\n`).join(''),
+            );
+          }
+        } catch {
+          /* best effort */
         }
-      } catch {
-        /* best effort */
-      }
+      };
+      await reapRun(record, { graceMs: GRACE_MS, log: (l) => notes.push(l), beforeRemove: writeLog });
       process.exit(0);
     } finally {
       busy = false;

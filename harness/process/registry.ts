@@ -192,6 +192,11 @@ export interface ReapOptions {
   graceMs?: number;
   /** Told where a temporary workdir was kept (the run asked to keep it), or that removing it failed. */
   log?: (line: string) => void;
+  /**
+   * Called with what was killed after the workdir is settled and before the record goes: whoever waits for the
+   * record's removal (`saltnet down`, a test) then finds what this wrote (the reaper's log) already there.
+   */
+  beforeRemove?: (killed: string[]) => void;
 }
 
 /**
@@ -232,8 +237,10 @@ export async function reapRun(r: RunRecord, opts: ReapOptions = {}): Promise<str
   } catch (err) {
     opts.log?.(`saltnet: run ${r.runId}: cannot remove its temporary workdir ${r.workdir}: ${(err as Error).message}`);
   }
+  const killed = targets.map((p) => `${p.name} (pid ${p.pid})`);
+  opts.beforeRemove?.(killed);
   removeRun(r.runId);
-  return targets.map((p) => `${p.name} (pid ${p.pid})`);
+  return killed;
 }
 
 /** Reap every run whose owning harness is dead (or a different process under a recycled pid). */
