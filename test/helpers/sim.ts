@@ -140,6 +140,18 @@ export interface DaemonOptions {
 }
 
 export async function startDaemon(dir: string, opts: DaemonOptions = {}): Promise<SimDaemon> {
+  // Ports found free can be taken by another process before the daemon binds them: then it exits at once, and a
+  // start on other free ports is tried (twice more); any other early exit fails with the daemon's output.
+  for (let attempt = 1; ; attempt++) {
+    const started = await startDaemonOnce(dir, opts);
+    if ('port' in started) return started;
+    const ours = opts.port === undefined && opts.zmqPort === undefined;
+    if (!ours || attempt === 3 || !/in use|Error starting server|Failed to add TCP socket/.test(started.output))
+      throw new Error(`the simulated daemon exited before it answered:\n${started.output}`);
+  }
+}
+
+async function startDaemonOnce(dir: string, opts: DaemonOptions): Promise<SimDaemon | { output: string }> {
   const [freeRpc, freeZmq] = await freePorts(2);
   const port = opts.port ?? freeRpc!;
   const zmq = opts.zmqPort ?? freeZmq!;
@@ -166,7 +178,11 @@ export async function startDaemon(dir: string, opts: DaemonOptions = {}): Promis
     ],
     { ...(opts.env ? { env: opts.env } : {}) },
   );
-  await waitFor('daemon /get_info', async () => (await post(port, '/get_info', {})).json?.status === 'OK');
+  const exited = (): boolean => p.proc.exitCode !== null || p.proc.signalCode !== null;
+  const up = await waitFor('daemon /get_info', async () =>
+    exited() ? 'exited' : (await post(port, '/get_info', {})).json?.status === 'OK' && 'up',
+  );
+  if (up === 'exited') return { output: p.output() };
   return { ...p, port, zmqPort: zmq, dataDir };
 }
 
