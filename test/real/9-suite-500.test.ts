@@ -3,7 +3,7 @@
 // not leave room for (docs/difficulty.md): token-hard-forks (~110 blocks of its own across the forks at 1300 and
 // 1400, 211.5 s), token-receiver (five 10-block locks, 91.9 s), multi-asset (45.5 s), transfer-lookup (44.5 s),
 // reorg-payment (43.7 s) and token-transfer (41.1 s). CI with 31 took 54 minutes; CI emulations with 27 took 46.1
-// before the programs saltnet starts ran bundled, with 25 after, 39.8. The bench runs the whole suite at 500. On the
+// before the programs saltnet starts ran bundled, and 39.2 after. The bench runs the whole suite at 500. On the
 // suite's chain state (mined at 1, shared with 3-suite) served at 500: the wallets funded ahead at 1 and restored,
 // tokens held before the steps made ahead with them, full RandomX with its dataset built in the background,
 // checkpoints and reverts that keep the daemon (and its dataset); each scenario of several nodes on a testnet of its
