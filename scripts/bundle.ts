@@ -4,9 +4,10 @@
 // a `saltnet` command that fails on its command line, a simulated wallet RPC start, the reaper watchdog's.
 // Each bundle sits in the folder of its module, at the depth of every module it holds, so that the paths they build
 // from import.meta.url still point where they did. A bundle already newer than tsc's last emit is kept.
-import { renameSync, rmSync, statSync } from 'node:fs';
+import { renameSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { rolldown } from 'rolldown';
+import { programFile } from '../harness/common/bundle.js';
 
 const DIST = fileURLToPath(new URL('../', import.meta.url));
 const PROGRAMS = [
@@ -20,18 +21,11 @@ const PROGRAMS = [
 // every start.
 const EXTERNAL = ['wait-on'];
 
-const mtime = (file: string): number => {
-  try {
-    return statSync(file).mtimeMs;
-  } catch {
-    return -1;
-  }
-};
-
 async function bundle(module: string): Promise<boolean> {
   const input = DIST + module;
   const target = input.replace(/\.js$/, '.bundle.js');
-  if (mtime(target) >= Math.max(mtime(DIST + '.tsbuildinfo'), 0)) return false;
+  // The launchers' own rule: a bundle they would run is fresh.
+  if (programFile(input) === target) return false;
   const build = await rolldown({ input, platform: 'node', external: EXTERNAL, logLevel: 'warn' });
   // Written aside, then renamed: a launcher starting meanwhile reads the old bundle or the new one, never half of one.
   const partial = `${target}.${process.pid}.partial`;

@@ -43,6 +43,10 @@ describe('the simulator’s launchers', () => {
   mkdirSync(dirname(launcher), { recursive: true });
   for (const name of ['launch.js', 'salviumd', 'package.json'])
     copyFileSync(join(ROOT, 'harness/sim/bin', name), join(dirname(launcher), name));
+  // The choice the launcher imports, as the build compiled it (an ES module, as the package's own type says).
+  mkdirSync(join(tree, 'dist', 'harness', 'common'), { recursive: true });
+  copyFileSync(join(ROOT, 'dist/harness/common/bundle.js'), join(tree, 'dist', 'harness', 'common', 'bundle.js'));
+  writeFileSync(join(tree, 'package.json'), '{ "type": "module" }\n');
   const run = async (): Promise<string> => (await execa(process.execPath, [launcher, '--version'])).stdout;
 
   it('run the bundle while it is fresh, the module after a tsc emit, and say when the simulator is not built', async () => {
