@@ -1,6 +1,7 @@
 // The `saltnet` command line: every command, its options and the config middleware, without
 // parsing. main.ts parses process.argv with it; the docs test checks every command line of the docs.
 import yargs, { type Argv, type CommandModule } from 'yargs';
+import { packageVersion } from '../common/paths.js';
 import { CONFIG_OPTION, configOption } from '../config/yargs.js';
 import { applyConfig } from './config.js';
 import { automineCommand } from './automine.js';
@@ -46,6 +47,8 @@ function skipHelpCache(y: Argv): void {
 export function saltnetCli(args: string[], o: { parseOnly?: boolean } = {}): Argv {
   const y = yargs(args)
     .scriptName('saltnet')
+    // yargs would look for a package.json from the working directory up: "unknown" outside the package.
+    .version(packageVersion())
     .usage('$0 <command> [options]\n\nA private, throwaway Salvium testnet.')
     .option('timeout-factor', { ...configOption('timeoutFactor'), global: true })
     .option('config', { ...CONFIG_OPTION, global: true })

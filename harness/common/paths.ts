@@ -1,6 +1,6 @@
 // Path containment, after the paths are resolved (symbolic links are the caller's business), and
 // where the package is.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -24,4 +24,10 @@ export function packageRoot(): string {
     dir = up;
   }
   return dir;
+}
+
+/** saltnet's version, from its own package.json (not the one nearest the working directory). */
+export function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version?: unknown };
+  return typeof pkg.version === 'string' ? pkg.version : 'unknown';
 }

@@ -18,6 +18,7 @@ import type { ManagedProcess } from '../process/managed.js';
 import type { Supervisor } from '../process/supervisor.js';
 import type { ResolvedBackend } from './binaries.js';
 import { watchLiveness } from './liveness.js';
+import { ringdbArgs } from './workdir.js';
 
 export interface CreatedWallet {
   file: string;
@@ -84,6 +85,7 @@ export async function createWalletWithCli(
       ...daemon,
       ...be.spec.walletArgs,
       ...(o.lookahead ? ['--subaddress-lookahead', o.lookahead] : []),
+      ...ringdbArgs(o.workdir),
       '--log-file',
       join(o.workdir, 'logs', `${name}-file.log`),
     ],

@@ -19,6 +19,7 @@ import { createWalletClient, type WalletClient } from '../rpc/wallet.js';
 import type { ResolvedBackend } from './binaries.js';
 import type { ProgramDefinition } from './program.js';
 import { generateSecret, passwordLine } from './secrets.js';
+import { ringdbArgs } from './workdir.js';
 
 export interface WalletRpcHandle {
   proc: ManagedProcess;
@@ -124,6 +125,7 @@ async function launchWalletRpc(
     'disabled',
     '--daemon-ssl',
     'disabled',
+    ...ringdbArgs(o.workdir),
     ...be.spec.walletArgs,
     // The user alone: the program then reads the password from stdin.
     ...(credentials ? ['--rpc-login', credentials.username] : ['--disable-rpc-login']),

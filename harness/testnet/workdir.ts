@@ -2,7 +2,7 @@
 // the way — a file where the folder should be, a folder saltnet may not write — instead of a raw
 // ENOTDIR or EACCES.
 import { statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { makeDirs } from '../common/mkdir.js';
 
 /** The first of `dir` and its parents that exists and is not a folder, if any. */
@@ -41,4 +41,12 @@ export function makeWorkdir(dir: string, given: boolean, subfolders: readonly st
   } catch (err) {
     throw new Error(workdirProblem(err as NodeJS.ErrnoException, dir, given), { cause: err });
   }
+}
+
+/**
+ * The wallet programs' ring database in the testnet's workdir (`--shared-ringdb-dir`): by default they keep it in
+ * ~/.shared-ringdb, outside the throwaway testnet, under the user's home. Not part of a snapshot.
+ */
+export function ringdbArgs(workdir: string): string[] {
+  return ['--shared-ringdb-dir', join(workdir, 'ringdb')];
 }

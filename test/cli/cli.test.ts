@@ -1,6 +1,7 @@
 // The `saltnet` command as users run it: up/status/mine/down, Ctrl-C, SIGTERM and SIGKILL of the
 // harness itself (nothing of the run may survive), and errors that name the problem and the fix.
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -214,6 +215,12 @@ describe('errors name the problem and the fix', () => {
     const tf = await saltnet(['up', '--timeout-factor', '-1']);
     expect(tf.exitCode).toBe(1);
     expect(tf.all).toContain('saltnet: --timeout-factor: -1 is too small: it must be at least 0.1');
+  });
+
+  it("--version is saltnet's own, from any working directory", async () => {
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+    const r = await execa(process.execPath, [CLI, '--version'], { cwd: tmpdir(), reject: false });
+    expect(r.stdout).toBe(pkg.version);
   });
 
   it('doctor reports the backends and the node version', async () => {

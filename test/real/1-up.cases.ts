@@ -3,7 +3,7 @@
 // token height, then served at 500 by a daemon with that very flag), status, Ctrl-C; then warm
 // from the same cached state served at difficulty 1: a token, blocks mined, a snapshot saved to a
 // file; then `snapshot load` of the file. (The bench mines the example suite at 500.)
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
@@ -16,7 +16,12 @@ import { BIN_DIR, CACHE_DIR, describeReal, SAL1 } from './real.js';
 
 describeReal('saltnet up on real Salvium', () => {
   const root = mkdtempSync(join(tmpdir(), 'saltnet-real-up-'));
-  const env = { ...process.env, SALTNET_STATE_DIR: join(root, 'state'), NO_COLOR: '1' } as Record<string, string>;
+  // A home of its own: the wallet programs would keep their ring database in ~/.shared-ringdb unless told otherwise.
+  const home = join(root, 'home');
+  const env = { ...process.env, HOME: home, SALTNET_STATE_DIR: join(root, 'state'), NO_COLOR: '1' } as Record<
+    string,
+    string
+  >;
   // The tier's cache, empty until this file (run first: beside.test.ts) builds the default chain state; the others
   // restore it.
   const base = ['--backend', 'salvium', '--bin-dir', BIN_DIR, '--cache-dir', CACHE_DIR];
@@ -133,6 +138,9 @@ describeReal('saltnet up on real Salvium', () => {
       const r = await w.raw('create_token', { ticker: 'RTR1', supply: 1000, name: 'real tier' });
       await w.close();
       expect(r.error, JSON.stringify(r.error)).toBeUndefined();
+      // The wallets' ring database (written as they build a transaction) is the testnet's, not the user's.
+      expect(readdirSync(join(u.ready.workdir, 'ringdb')).length).toBeGreaterThan(0);
+      expect(existsSync(join(home, '.shared-ringdb'))).toBe(false);
       // served at 1 from the state mined at 1: its blocks and the one mined now alike
       const m = await cli(['mine', '3']);
       expect(m.exitCode, m.stderr).toBe(0);
