@@ -12,8 +12,16 @@ export type ScenarioText = readonly [name: string, body: string];
 export async function runScenarioTexts(
   dir: string,
   scenarios: readonly ScenarioText[],
-  o: Partial<RunnerOptions> = {},
+  o: Partial<RunnerOptions> & { deadlineMs?: number } = {},
 ): Promise<Map<string, ScenarioResult>> {
+  // A run that hangs ends before the test's hook does, with results and a log that say where it stood (a hook that
+  // times out shows neither).
+  const { deadlineMs = 100_000, ...opts } = o;
+  const deadline = new AbortController();
+  const timer = setTimeout(
+    () => deadline.abort(new Error(`the run went past the test's deadline of ${deadlineMs / 1000} s`)),
+    deadlineMs,
+  );
   const files = scenarios.map(([name, body]) => {
     const f = join(dir, `${name.replace(/\W+/g, '-')}.yaml`);
     writeFileSync(f, `name: ${name}\n${body}`);
@@ -27,8 +35,9 @@ export async function runScenarioTexts(
     bail: false,
     artifactsRoot: join(dir, 'artifacts'),
     log: (line) => void lines.push(line),
-    ...o,
-  });
+    signal: deadline.signal,
+    ...opts,
+  }).finally(() => clearTimeout(timer));
   const results = new Map(r.map((x) => [x.name, x]));
   logs.set(results, lines);
   return results;

@@ -1,13 +1,16 @@
-// Every example scenario on the real programs at the default difficulty, 500, as users run them (3-suite runs every one
-// at difficulty 1 against the simulator). On the suite's chain state (mined at 1, shared with 3-suite) served at 500:
-// the wallets funded ahead at 1 and restored, tokens held before the steps made ahead with them, full RandomX with its
-// dataset built in the background, checkpoints and reverts that keep the daemon (and its dataset); each scenario of
-// several nodes on a testnet of its own, started on its own state funded ahead (reorg-double-spend's at its height of
-// its own), its nodes in the RandomX mode its blocks at 500 call for. Two workers, each on a shared testnet of its own
-// restored from the one state funded ahead: one testnet keeps a core busy on average (a wallet RPC opening or
-// refreshing between blocks), not two, so the second mines while the first waits. It runs beside the real tier's other
-// files (the real project's two workers, vitest.config.ts). `npm run bench -- --suite-only` measures the whole suite
-// against difficulty 1.
+// The example scenarios on the real programs at the default difficulty, 500, as users run them (3-suite runs every one
+// at difficulty 1 against the simulator): all but five, the slowest at 500 after the funding, which CI's 45 minutes do
+// not leave room for (docs/difficulty.md): token-hard-forks (~110 blocks of its own across the forks at 1300 and
+// 1400, 211.5 s), token-receiver (five 10-block locks, 91.9 s), multi-asset (45.5 s), transfer-lookup (44.5 s) and
+// reorg-payment (43.7 s). CI with 31 took 54 minutes; CI emulations with 27 took 46.1 before the programs saltnet
+// starts ran bundled, and 39.2 after; with all 33 on two shared testnets (two workers, two daemons mining at 500 on
+// two cores), 53.1. The bench runs the whole suite at 500. On the suite's chain state (mined at 1, shared with
+// 3-suite) served at 500: the wallets funded ahead at 1 and restored, tokens held before the steps made ahead with
+// them, full RandomX with its dataset built in the background, checkpoints and reverts that keep the daemon (and its
+// dataset); each scenario of several nodes on a testnet of its own, started on its own state funded ahead
+// (reorg-double-spend's at its height of its own), its nodes in the RandomX mode its blocks at 500 call for. It runs
+// beside the real tier's other files (the real project's two workers, vitest.config.ts): it keeps a core busy on
+// average, not two. `npm run bench -- --suite-only` measures the whole suite against difficulty 1.
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -17,16 +20,21 @@ import { runFiles } from '../../harness/scenario/runner.js';
 import { BACKENDS } from '../../harness/testnet/backends.js';
 import { BIN_DIR, CACHE_DIR, describeReal } from './real.js';
 
+/** Run at 500 by the bench only (see the header). */
+const NOT_IN_CI = ['token-hard-forks', 'token-receiver', 'multi-asset', 'transfer-lookup', 'reorg-payment'];
+
 describeReal('example scenarios on real Salvium at difficulty 500', () => {
   const dir = mkdtempSync(join(tmpdir(), 'saltnet-real-500-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('pass, on the suite chain state served at 500 with their wallets funded ahead', async () => {
-    const files = readdirSync('scenarios')
+    const all = readdirSync('scenarios')
       .filter((f) => f.endsWith('.yaml'))
       .sort()
       .map((f) => join('scenarios', f));
-    expect(files.length).toBeGreaterThanOrEqual(33);
+    expect(all.length).toBeGreaterThanOrEqual(33);
+    const files = all.filter((f) => !NOT_IN_CI.includes(basename(f, '.yaml')));
+    expect(files.length).toBe(all.length - NOT_IN_CI.length);
     const lines: string[] = [];
     const t0 = Date.now();
     const results = await runFiles(files, {
@@ -35,10 +43,10 @@ describeReal('example scenarios on real Salvium at difficulty 500', () => {
       cacheDir: CACHE_DIR,
       difficulty: 500,
       isolation: 'shared',
-      workers: 2,
+      workers: 1,
       bail: false,
       // The suite's chain (the default one): built by 1-up beside the sim tier before this file runs (alone, here).
-      chain: await suiteChain(files, BACKENDS.salvium!),
+      chain: await suiteChain(all, BACKENDS.salvium!),
       artifactsRoot: join(dir, 'artifacts'),
       log: (l) => lines.push(l),
     });

@@ -11,10 +11,12 @@ let results: Map<string, ScenarioResult>;
 
 beforeAll(async () => {
   dir = tempDir('saltnet-step-automine-');
-  results = await runScenarioTexts(dir, [
+  results = await runScenarioTexts(
+    dir,
     [
-      'automine on confirms a transfer with no mine step',
-      `requires: { height: 1201, unlocked: { SAL1: 3 SAL1 } }
+      [
+        'automine on confirms a transfer with no mine step',
+        `requires: { height: 1201, unlocked: { SAL1: 3 SAL1 } }
 wallets: { bob: {} }
 steps:
   - automine: on
@@ -34,16 +36,18 @@ steps:
     expect: { result.tx_hashes: { contains: "\${second}" } }
   - automine: on
 `,
-    ],
-    [
-      'the next scenario finds automine manual again',
-      `requires: { height: 1201 }
+      ],
+      [
+        'the next scenario finds automine manual again',
+        `requires: { height: 1201 }
 steps:
   - automine: { block_time: 0 }
     expect: { result: { mine_on_tx: false, block_time: 0 } }
 `,
+      ],
     ],
-  ]);
+    { deadlineMs: 270_000 },
+  );
 }, 300_000);
 afterAll(() => cleanup(dir));
 
