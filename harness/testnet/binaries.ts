@@ -124,7 +124,10 @@ function bundled(spec: BackendSpec, dir: string): ResolvedBackend {
 export function resolveBackend(name: BackendChoice, binDir?: string, opts: ResolveOptions = {}): ResolvedBackend {
   if (name !== 'auto') {
     const spec = backendSpec(name);
-    return spec.bundledBinDir ? bundled(spec, spec.bundledBinDir) : locate(spec, binDir, opts);
+    if (!spec.bundledBinDir) return locate(spec, binDir, opts);
+    const b = bundled(spec, spec.bundledBinDir);
+    // Said, not refused: a config file may give every command a folder that a `--backend sim` run has no use for.
+    return binDir ? { ...b, reason: `${b.reason}; --bin-dir ${binDir} is not used: it ships with saltnet` } : b;
   }
   const last = AUTO_ORDER[AUTO_ORDER.length - 1]!;
   for (const candidate of AUTO_ORDER.slice(0, -1)) {

@@ -1,6 +1,6 @@
 // The run's workdir made ready (its logs/ and wallets/ folders), with an error that says what is in
 // the way — a file where the folder should be, a folder saltnet may not write — instead of a raw
-// ENOTDIR or EACCES.
+// ENOTDIR or EACCES; and the wallet programs' ring database kept in it.
 import { statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { makeDirs } from '../common/mkdir.js';

@@ -40,6 +40,12 @@ describe('backends as data', () => {
     for (const spec of Object.values(BACKENDS)) {
       if (spec.bundledBinDir) {
         expect(resolveBackend(spec.name).paths.daemon.startsWith(spec.bundledBinDir)).toBe(true);
+        // A folder given for it is not silently dropped: the line saying which programs run says it is not used.
+        const given = resolveBackend(spec.name, '/opt/salvium');
+        expect(given.paths.daemon.startsWith(spec.bundledBinDir)).toBe(true);
+        expect(given.reason).toBe(
+          `${spec.name} backend (${spec.description}); --bin-dir /opt/salvium is not used: it ships with saltnet`,
+        );
         continue;
       }
       const saved = { PATH: process.env.PATH, SALTNET_BIN_DIR: process.env.SALTNET_BIN_DIR };
