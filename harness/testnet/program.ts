@@ -213,8 +213,10 @@ export class Program<H extends Instance> {
     // A port it must keep (a restart keeps its endpoint) may be free again in a moment: a few tries, then it fails.
     let portTries = 0;
     for (;;) {
+      const previous = this.inst;
+      // A first start picks free ports itself (withFreshPorts); a later one, after a crash or a stop, keeps them.
+      const keepsPorts = reason === 'crash' || previous !== undefined;
       try {
-        const previous = this.inst;
         const h = await this.def.start(previous);
         this.inst = h;
         const why = reason === 'crash' ? 'crash' : previous ? 'restart' : 'start';
@@ -233,12 +235,12 @@ export class Program<H extends Instance> {
         void h.proc.exited.then((exit) => this.onExit(h, exit));
         return h;
       } catch (err) {
-        if (err instanceof PortTakenError && reason === 'crash' && ++portTries < PORT_TRIES) {
+        if (err instanceof PortTakenError && keepsPorts && ++portTries < PORT_TRIES) {
           this.o.log(`saltnet: ${this.name}: ${err.message}; trying again in a second`);
           await sleep(1000);
           continue;
         }
-        if (err instanceof PortTakenError && reason === 'crash')
+        if (err instanceof PortTakenError && keepsPorts)
           throw new Error(
             `${err.message} (tried ${PORT_TRIES} times): it keeps its ports on a restart, since its clients use them; free the port`,
             { cause: err },

@@ -339,6 +339,37 @@ describe('port conflicts (§1.1, §3)', () => {
     }
   });
 
+  it('P2P port in use (online): F Error starting server, then E Exception in main!, exit 1, as real v1.1.3c', async () => {
+    const busy = await occupy();
+    try {
+      const [rpc, zmq] = [await freePort(), await freePort()];
+      const r = await runToExit([
+        '--testnet',
+        '--non-interactive',
+        '--data-dir',
+        newDir(),
+        '--p2p-bind-ip',
+        '127.0.0.1',
+        '--p2p-bind-port',
+        String(busy.port),
+        '--rpc-bind-port',
+        String(rpc),
+        '--zmq-rpc-bind-port',
+        String(zmq),
+      ]);
+      expect(r.code).toBe(1);
+      const ls = lines(r.stdout).filter((l) => l !== '');
+      expectInOrder(ls, [
+        'I Initializing p2p server...',
+        'F Error starting server: Failed to bind IPv4 (set to required)',
+        'E Exception in main! Failed to initialize p2p server.',
+      ]);
+      expect(ls.at(-1)).toBe('E Exception in main! Failed to initialize p2p server.');
+    } finally {
+      await release(busy.server);
+    }
+  });
+
   it('ZMQ port in use: Failed to add TCP socket(127.0.0.1:<port>) to ZMQ RPC Server, exit 1; --no-zmq avoids it', async () => {
     const busy = await occupy();
     try {

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePorts } from '../../harness/process/ports.js';
+import { freePorts, PortTakenError } from '../../harness/process/ports.js';
 import { tcpProbe } from '../../harness/process/probes.js';
 import { createSupervisor, type Supervisor } from '../../harness/process/supervisor.js';
 import { createEndpoint } from '../../harness/rpc/http.js';
@@ -104,5 +104,46 @@ describe('Program.recover on an endpoint', () => {
     expect(p.status).toBe('recovering');
     expect(await client.post('/', {})).toEqual({ open: true });
     await client.close();
+  });
+});
+
+describe('Program.restart on the ports it keeps', () => {
+  /** A program whose starts fail with PortTakenError as `taken` says (by start number, from 0). */
+  function flaky(taken: (n: number) => boolean, lines: string[]): Program<Instance> {
+    dir = tempDir('saltnet-program-');
+    const s = (sup = createSupervisor({ workdir: dir, trapSignals: false, reaper: false }));
+    const logFile = join(dir, 'p.log');
+    let n = 0;
+    return new Program<Instance>(
+      {
+        name: 'daemon',
+        start: async () => {
+          if (taken(n++)) throw new PortTakenError('the daemon could not bind P2P 12345');
+          return { proc: s.start({ name: 'daemon', command: 'sleep', args: ['30'], logFile }) };
+        },
+        health: async () => true,
+      },
+      { log: (l) => void lines.push(l), onFatal: () => undefined, phase: () => 'while the testnet was up' },
+    );
+  }
+
+  it('tries again when a port it keeps is taken a moment (a checkpoint of several nodes starts each again)', async () => {
+    const lines: string[] = [];
+    const p = flaky((n) => n === 1, lines);
+    await p.start();
+    const h = await p.restart();
+    expect(h.proc.running).toBe(true);
+    expect(lines).toEqual(['saltnet: daemon: the daemon could not bind P2P 12345; trying again in a second']);
+  });
+
+  it('gives up after three tries, saying it keeps its ports; a first start (free ports of its own) is not retried', async () => {
+    const lines: string[] = [];
+    const p = flaky((n) => n >= 1, lines);
+    await p.start();
+    await expect(p.restart()).rejects.toThrow(
+      'the daemon could not bind P2P 12345 (tried 3 times): it keeps its ports on a restart, since its clients use them; free the port',
+    );
+    const first = flaky(() => true, []);
+    await expect(first.start()).rejects.toThrow(/^the daemon could not bind P2P 12345$/);
   });
 });

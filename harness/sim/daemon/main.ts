@@ -193,6 +193,8 @@ async function initNetwork(opts: ReturnType<typeof parse>, st: Settings, ctx: Da
         log,
       });
     } catch {
+      // The real daemon's two lines for a p2p port it cannot bind (v1.1.3c, observed).
+      log.log('F', 'Error starting server: Failed to bind IPv4 (set to required)');
       fail(log, 'Failed to initialize p2p server.');
     }
   }
