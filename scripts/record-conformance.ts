@@ -14,7 +14,7 @@
 // The programs: --bin-dir, else SALTNET_BIN_DIR or ../shared/salvium/ (scripts/real-binaries.ts).
 // The cache: --cache-dir, else SALTNET_CACHE_DIR, else ~/.cache/saltnet.
 import picomatch from 'picomatch';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +24,7 @@ import { programInfo, rpcVersion, writeRecording } from '../harness/diff/recordi
 import { runFiles } from '../harness/scenario/runner.js';
 import { isUnsuccessful, type ScenarioResult } from '../harness/scenario/types.js';
 import { resolveCacheDir } from '../harness/common/cache-dir.js';
+import { packageVersion } from '../harness/common/paths.js';
 import { findRealBinaries } from './real-binaries.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -129,8 +130,7 @@ async function main(): Promise<void> {
       say(
         `record-conformance: recording ${bad.length} scenarios that did not pass (--allow-failures):\n${bad.join('\n')}`,
       );
-    const saltnetVersion = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string })
-      .version;
+    const saltnetVersion = packageVersion();
     const shown = out.startsWith(`${root}`) ? relative(root, out) : out;
     const rerun = `npm run record-conformance${o.out ? ` -- --out ${shown}` : ''}`;
     const m = await writeRecording(out, results, {

@@ -215,7 +215,7 @@ export class Program<H extends Instance> {
     for (;;) {
       const previous = this.inst;
       // A first start picks free ports itself (withFreshPorts); a later one, after a crash or a stop, keeps them.
-      const keepsPorts = reason === 'crash' || previous !== undefined;
+      const keepsPorts = previous !== undefined;
       try {
         const h = await this.def.start(previous);
         this.inst = h;
