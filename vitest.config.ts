@@ -38,10 +38,9 @@ export default defineConfig({
       {
         // The real-Salvium tier (test/real): after the rest, skipped with a plain message where no real binaries are
         // found. Two workers: the example suite at 500 (test/real/sequencer.ts starts it first) holds one; the other
-        // runs the tier's other files, one after the other, then the suite's five slowest at 500 (9-suite-500-rest,
-        // last by name) on a testnet of their own. Alone, the suite at 500 kept one core busy on average (the CPU 47%
-        // idle over its 829.7 s: wallets opened and refreshed between the blocks), and the other files, which mostly
-        // wait on a real wallet RPC at difficulty 1, left it 42% idle.
+        // runs the tier's other files, one after the other, in less time. Alone, the suite at 500 kept one core busy on
+        // average (the CPU 47% idle over its 829.7 s: wallets opened and refreshed between the blocks), and the other
+        // files, which mostly wait on a real wallet RPC at difficulty 1, left it 42% idle.
         extends: true,
         test: {
           name: 'real',
