@@ -83,6 +83,21 @@ function expectInOrder(have: string[], wanted: string[]): number[] {
   return at;
 }
 
+/**
+ * A start that failed as the real daemon's does: exit 1, `wanted` among its non-empty output lines in order, the last
+ * of them its last line. Their indices, and the lines.
+ */
+function expectFailedStart(
+  r: { code: number | undefined; stdout: string },
+  wanted: string[],
+): { at: number[]; ls: string[] } {
+  expect(r.code).toBe(1);
+  const ls = lines(r.stdout).filter((l) => l !== '');
+  const at = expectInOrder(ls, wanted);
+  expect(ls.at(-1)).toBe(wanted.at(-1));
+  return { at, ls };
+}
+
 interface Run extends Proc {
   stdout(): string;
   stderr(): string;
@@ -253,15 +268,11 @@ describe('salviumd command line (§1, §1.1)', () => {
       String(port),
       '--no-zmq',
     ];
-    const r = await runToExit(args);
-    expect(r.code).toBe(1);
-    const ls = lines(r.stdout).filter((l) => l !== '');
-    expectInOrder(ls, [
+    const { ls } = expectFailedStart(await runToExit(args), [
       'I Initializing core RPC server...',
       'E --rpc-bind-ip permits inbound unencrypted external connections. Consider SSH tunnel or SSL proxy instead. Override with --confirm-external-bind',
       'E Exception in main! Failed to initialize core RPC server.',
     ]);
-    expect(ls.at(-1)).toBe('E Exception in main! Failed to initialize core RPC server.');
     expect(ls.some((l) => l.startsWith('I Binding on') || l.includes('RPC server started ok'))).toBe(false);
     await expect(post(port, '/get_info', {})).rejects.toThrow();
 
@@ -321,15 +332,15 @@ describe('port conflicts (§1.1, §3)', () => {
         '--zmq-rpc-bind-port',
         String(zmq),
       ]);
-      expect(r.code).toBe(1);
-      const ls = lines(r.stdout).filter((l) => l !== '');
-      const [bind, fatal] = expectInOrder(ls, [
+      const {
+        at: [bind, fatal],
+        ls,
+      } = expectFailedStart(r, [
         `I Binding on 127.0.0.1 (IPv4):${busy.port}`,
         'F Error starting server: Failed to bind IPv4 (set to required)',
         'E Exception in main! Failed to initialize core RPC server.',
       ]);
       expect(fatal).toBe((bind as number) + 1);
-      expect(ls.at(-1)).toBe('E Exception in main! Failed to initialize core RPC server.');
       expect(ls.some((l) => l.includes('RPC server initialized OK') || l.includes('RPC server started ok'))).toBe(
         false,
       );
@@ -357,14 +368,11 @@ describe('port conflicts (§1.1, §3)', () => {
         '--zmq-rpc-bind-port',
         String(zmq),
       ]);
-      expect(r.code).toBe(1);
-      const ls = lines(r.stdout).filter((l) => l !== '');
-      expectInOrder(ls, [
+      expectFailedStart(r, [
         'I Initializing p2p server...',
         'F Error starting server: Failed to bind IPv4 (set to required)',
         'E Exception in main! Failed to initialize p2p server.',
       ]);
-      expect(ls.at(-1)).toBe('E Exception in main! Failed to initialize p2p server.');
     } finally {
       await release(busy.server);
     }
@@ -386,12 +394,11 @@ describe('port conflicts (§1.1, §3)', () => {
         '--zmq-rpc-bind-port',
         String(busy.port),
       ];
-      const r = await runToExit(args);
-      expect(r.code).toBe(1);
-      const ls = lines(r.stdout).filter((l) => l !== '');
       // the real daemon throws this from its constructor; main() logs it as the reason
-      expect(ls.at(-1)).toBe(`E Exception in main! Failed to add TCP socket(127.0.0.1:${busy.port}) to ZMQ RPC Server`);
-      expectInOrder(ls, [`I core RPC server initialized OK on port: ${port}`, ls.at(-1) as string]);
+      const { ls } = expectFailedStart(await runToExit(args), [
+        `I core RPC server initialized OK on port: ${port}`,
+        `E Exception in main! Failed to add TCP socket(127.0.0.1:${busy.port}) to ZMQ RPC Server`,
+      ]);
       expect(ls.some((l) => l.includes('Starting core RPC server') || l.includes('started ok'))).toBe(false);
       // the RPC port was released again: a daemon with --no-zmq takes the same ports
       const ok = spawnDaemon([...args, '--no-zmq']);
