@@ -126,7 +126,7 @@ async function buildAheadFor(
     const t0 = Date.now();
     const plan = await planOfFiles(files, be.spec);
     const base = { ...o, height: plan.height, unlocked: plan.unlocked, snapshots: true, log };
-    const key = await aheadState(base, plan.pays, { log });
+    const key = await aheadState(base, plan.pays, { log, ...plan.extras });
     if (key)
       process.stdout.write(
         `${key} holds their ${plan.pays.length} scenario wallets funded ahead (${secs(t0)}; for difficulty ${difficulty})\n`,

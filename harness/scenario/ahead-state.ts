@@ -27,6 +27,7 @@ import { loadScenario } from './parse.js';
 import type { Scenario } from './types.js';
 import { messageOf } from './infra.js';
 import { tokensAhead } from './held-tokens.js';
+import { sharedMineTo } from './shared-height.js';
 
 /** A change to how payments ahead are made (fund-ahead.ts, sendFunding) makes every saved one another state. */
 const AHEAD_FORMAT = 1;
@@ -96,6 +97,12 @@ export interface SharedPlan {
   prefixes(run: Scenario[]): string[];
   /** What is paid ahead above difficulty 1 (fund-ahead.ts). */
   pays: AheadPayment[];
+  /**
+   * What the state paid ahead holds besides the payments: the wallets made with the testnet's subaddress lookahead (as
+   * main is; opening one then costs a fraction of a 50:200 wallet's rebuilt map), and the chain mined to the highest
+   * `mine: {to: N}` of the plan's scenarios of one node, where that is above `height` (shared-height.ts).
+   */
+  extras: Pick<AheadOptions, 'lookahead' | 'to'>;
 }
 
 /**
@@ -129,7 +136,8 @@ export function sharedPlan(
       return at === undefined ? `s${runnable.length + k + 1}` : `s${at + 1}`;
     });
   };
-  return { height, unlocked, prefixes, pays };
+  const to = sharedMineTo(runnable, height);
+  return { height, unlocked, prefixes, pays, extras: { lookahead: true, ...(to !== undefined ? { to } : {}) } };
 }
 
 /** The plan of a shared run of these files, as `saltnet run` makes it (a file that does not parse is left out). */
@@ -213,7 +221,13 @@ async function buildAhead(
   try {
     const paid = await fundAhead(t, pays, log, words, o.lookahead);
     if (paid.size < pays.length || (await tokensAhead(t, pays, paid, log)) > 0) return false;
-    if (o.to !== undefined) await t.mine({ to: o.to });
+    if (o.to !== undefined && (await t.daemon.client.height()) < o.to) {
+      const t0 = Date.now();
+      await t.mine({ to: o.to });
+      log(
+        `saltnet: mined to height ${o.to} ahead in ${((Date.now() - t0) / 1000).toFixed(1)} s (a mine: {to: ${o.to}} step)`,
+      );
+    }
     await t.saveSnapshot(key);
     log(`saltnet: saved snapshot ${key}: ${words.later}`);
     return true;

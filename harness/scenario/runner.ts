@@ -283,7 +283,12 @@ async function runShared(scenarios: Scenario[], c: RunContext): Promise<Scenario
           .height()
           .then(async (h) => (h < height && (await given.mine({ to: height })), { t: given, ahead: new Set<string>() }))
       : retryOnce(
-          () => startShared({ ...c.base, height, unlocked, ...light }, plan.pays, { log: o.log, ...signal }),
+          () =>
+            startShared({ ...c.base, height, unlocked, ...light }, plan.pays, {
+              log: o.log,
+              ...plan.extras,
+              ...signal,
+            }),
           'building the shared testnet',
           o.log,
           o.signal,
