@@ -3,7 +3,9 @@
 // record artifacts, and report. Failures never stop other scenarios unless --bail. A testnet that
 // does not start is started once more before its scenarios end as infrastructure errors.
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { dirname } from 'node:path';
+import pMap from 'p-map';
 import type { BackendName, BackendSpec } from '../testnet/backends.js';
 import { resolveBackend } from '../testnet/binaries.js';
 import type { Testnet, TestnetOptions, WalletHandle } from '../testnet/testnet.js';
@@ -220,7 +222,7 @@ async function prepareShared(shared: SharedTestnet, s: Scenario, prefix: string,
   // The scenario's wallets go with it: their wallet RPCs would otherwise keep running (each
   // real one ~300 MB, scanning every block) and be stopped and started by every checkpoint.
   const release = async (): Promise<void> => {
-    for (const h of wallets.values()) await t.removeWallet(h.name).catch(() => undefined);
+    await Promise.all([...wallets.values()].map((h) => t.removeWallet(h.name).catch(() => undefined)));
     // A partition the scenario left behind would cut the next scenario's nodes apart.
     if (s.nodes > 1) await t.heal().catch(() => undefined);
   };
@@ -229,8 +231,21 @@ async function prepareShared(shared: SharedTestnet, s: Scenario, prefix: string,
       throw new Error(
         `the scenario needs ${s.nodes} nodes (nodes: ${s.nodes}) and the testnet has ${t.nodes.length}; start it with nodes: ${s.nodes}`,
       );
-    wallets.set('main', await t.addWallet(`${prefix}-main`));
-    for (const d of s.wallets) wallets.set(d.name, await t.addWallet(`${prefix}-${d.name}`, { ...d }));
+    // Opened side by side, a core each: a real wallet RPC's start is seconds of one core (its RSA key, its subaddress
+    // map), and the scenario's wallets are independent of each other.
+    // Each one that opened is the scenario's (release stops it), also when another did not.
+    const opened = await pMap(
+      [{ name: 'main' }, ...s.wallets],
+      (d) =>
+        t.addWallet(`${prefix}-${d.name}`, d.name === 'main' ? {} : { ...d }).then(
+          (h) => ({ name: d.name, h }),
+          (err: unknown) => ({ name: d.name, err }),
+        ),
+      { concurrency: availableParallelism() },
+    );
+    for (const o of opened) if ('h' in o) wallets.set(o.name, o.h);
+    const failed = opened.find((o) => 'err' in o);
+    if (failed && 'err' in failed) throw failed.err;
     for (const p of walletPayments(s, spec)) await pay(p.wallet, p.asset, p.amount);
     await makeHeldTokens(t, heldBy(s, wallets));
   } catch (err) {
