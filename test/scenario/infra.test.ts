@@ -189,6 +189,64 @@ describe('a testnet that does not start on the second try either', () => {
   });
 });
 
+describe("a scenario's wallet that does not open", () => {
+  it('ends the scenario before its steps; the wallets that opened beside it are stopped', async () => {
+    const t = await startTestnet({
+      backend: 'sim',
+      progress: 'none',
+      log: () => undefined,
+      trapSignals: false,
+      daemonEnv: FAST,
+      height: 20,
+      unlocked: 0n,
+    });
+    try {
+      const opened: string[] = [];
+      const removed: string[] = [];
+      // The scenario's wallets open side by side: bob's fails once main's and carol's have started.
+      const flaky = new Proxy(t, {
+        get(target, key, receiver) {
+          if (key === 'addWallet')
+            return async (name: string, o?: object) => {
+              if (name.endsWith('-bob')) {
+                await new Promise((ok) => setTimeout(ok, 300));
+                throw new Error('bob would not open');
+              }
+              const h = await target.addWallet(name, o);
+              opened.push(name);
+              return h;
+            };
+          if (key === 'removeWallet')
+            return async (name: string) => {
+              removed.push(name);
+              await target.removeWallet(name);
+            };
+          return Reflect.get(target, key, receiver) as unknown;
+        },
+      });
+      const file = join(dir, 'bob-fails.yaml');
+      writeFileSync(file, 'name: a wallet that does not open\nwallets: { bob: {}, carol: {} }\nsteps:\n  - mine: 1\n');
+      const [r] = await runFiles([file], {
+        backend: 'sim',
+        testnet: flaky,
+        isolation: 'shared',
+        workers: 1,
+        bail: false,
+        artifactsRoot: join(dir, 'arts-bob'),
+        log: () => undefined,
+      });
+      expect(r?.status).toBe('error');
+      expect(r?.failure?.message).toMatch(/^setting up the scenario failed: .*bob would not open/);
+      expect(opened.sort()).toEqual(['s1-carol', 's1-main']);
+      expect(removed.sort()).toEqual(['s1-carol', 's1-main']);
+      // None of the scenario's wallets is left running on the testnet.
+      expect([...t.wallets().keys()].filter((n) => n.startsWith('s1-'))).toEqual([]);
+    } finally {
+      await t.stop();
+    }
+  }, 120_000);
+});
+
 describe('a process of the testnet that dies under a step', () => {
   it('makes the scenario an infrastructure error naming the process; the next scenario on that testnet errors too', async () => {
     const t = await startTestnet({
