@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runFiles } from '../../harness/scenario/runner.js';
 import { toJUnit } from '../../harness/scenario/report/junit.js';
 import { cleanup, SIM_BIN_DIR, tempDir } from '../helpers/sim.js';
-import { startTestnet } from '../../harness/testnet/testnet.js';
+import { startTestnet, type Testnet, type TestnetOptions } from '../../harness/testnet/testnet.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI = join(ROOT, 'dist/harness/cli/main.js');
@@ -189,17 +189,22 @@ describe('a testnet that does not start on the second try either', () => {
   });
 });
 
+/** A quiet simulated testnet at height 20, nothing unlocked, for a run given its testnet. */
+const smallTestnet = (o: Partial<TestnetOptions> = {}): Promise<Testnet> =>
+  startTestnet({
+    backend: 'sim',
+    progress: 'none',
+    log: () => undefined,
+    trapSignals: false,
+    daemonEnv: FAST,
+    height: 20,
+    unlocked: 0n,
+    ...o,
+  });
+
 describe("a scenario's wallet that does not open", () => {
   it('ends the scenario before its steps; the wallets that opened beside it are stopped', async () => {
-    const t = await startTestnet({
-      backend: 'sim',
-      progress: 'none',
-      log: () => undefined,
-      trapSignals: false,
-      daemonEnv: FAST,
-      height: 20,
-      unlocked: 0n,
-    });
+    const t = await smallTestnet();
     try {
       const opened: string[] = [];
       const removed: string[] = [];
@@ -249,16 +254,7 @@ describe("a scenario's wallet that does not open", () => {
 
 describe('a process of the testnet that dies under a step', () => {
   it('makes the scenario an infrastructure error naming the process; the next scenario on that testnet errors too', async () => {
-    const t = await startTestnet({
-      backend: 'sim',
-      progress: 'none',
-      log: () => undefined,
-      trapSignals: false,
-      daemonEnv: FAST,
-      height: 20,
-      unlocked: 0n,
-      maxRestarts: 0,
-    });
+    const t = await smallTestnet({ maxRestarts: 0 });
     try {
       const killDaemon = (): void =>
         void process.kill(t.supervisor.processes().find((p) => p.name === 'daemon' && p.running)!.pid, 'SIGKILL');
