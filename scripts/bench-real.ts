@@ -110,8 +110,10 @@ export async function suiteReal(binDir: string, report: Report): Promise<void> {
     // 500 restores, as every run after a machine's first does.
     const plan = await planOfFiles(files, resolveBackend('salvium', binDir).spec);
     const quiet = { progress: 'none' as const, log: () => undefined, trapSignals: false };
+    // With the plan's extras (the lookahead, the height mined ahead), as `saltnet run` builds it: the same key.
     await aheadState({ ...base, ...quiet, height: plan.height, unlocked: plan.unlocked, difficulty: 500 }, plan.pays, {
       log: () => undefined,
+      ...plan.extras,
     });
     // And each scenario of several nodes' own state (its testnet is its own), with its wallets funded ahead.
     const spec = resolveBackend('salvium', binDir).spec;

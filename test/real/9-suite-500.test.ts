@@ -47,8 +47,10 @@ describeReal('example scenarios on real Salvium at difficulty 500', () => {
       isolation: 'shared',
       workers: 1,
       bail: false,
-      // The suite's chain (the default one): built by 1-up beside the sim tier before this file runs (alone, here).
-      chain: await suiteChain(all, BACKENDS.salvium!),
+      // The suite's chain (the default one): built by 1-up beside the sim tier before this file runs (alone, here). Its
+      // plan is the suite's in name order, as `saltnet cache build --for 'scenarios/*.yaml'` (2-ahead) made it, though
+      // the five run last: the same wallet names, the same state funded ahead.
+      chain: { ...(await suiteChain(all, BACKENDS.salvium!)), files: all },
       artifactsRoot: join(dir, 'artifacts'),
       log: (l) => lines.push(l),
     });
@@ -58,19 +60,12 @@ describeReal('example scenarios on real Salvium at difficulty 500', () => {
       lines.join('\n'),
     ).toEqual(files.map((f) => [basename(f, '.yaml'), 'passed', undefined]));
     const log = lines.join('\n');
-    // The suite's wallets paid once, at difficulty 1, on the tier's chain state (its cache is this run's own, so the
-    // state is built here), saved, and restored: no scenario mined for its funds at 500.
-    expect(log).toMatch(
-      /no snapshot salvium-d1-\S+-ahead-[0-9a-f]{12}: funding the scenarios' wallets at difficulty 1/,
-    );
-    expect(log).toMatch(/funded \d+ scenario wallets ahead in [\d.]+ s \(11 blocks\)/);
+    // The suite's wallets paid once, at difficulty 1, on the tier's chain state, saved, and restored: no scenario mined
+    // for its funds at 500. The tier's run built that state beside the sim tier (2-ahead, 4-ahead check what it
+    // holds); this file alone builds it first.
     expect(log).toMatch(/funded \d+ scenario wallets ahead: restored with snapshot salvium-d1-\S+-ahead-/);
-    // The tokens held before the steps were made with the wallets (at 1), not by their scenarios at 500: every one of
-    // them, in this run, which built that state (the tier's cache is its own).
-    const made = /made (\d+) of (\d+) tokens ahead in [\d.]+ s \(\d+ blocks\)/.exec(log);
-    expect(made?.[1], log).toBe(made?.[2] ?? 'a line: made N of N tokens ahead');
-    // ... and the chain brought to token-hard-forks' 1401, after them: its first token is still made at HF11.
-    expect(log).toMatch(/mined to height 1401 ahead in [\d.]+ s/);
+    const builtHere = /no snapshot salvium-d1-\S+-ahead-/.test(log);
+    // ... and the chain brought to token-hard-forks' 1401 ahead, after its tokens: its first token is made at HF11.
     const forks = results.find((r) => r.file.endsWith('token-hard-forks.yaml'))!;
     expect(JSON.stringify(forks.steps[0]!.response)).toMatch(/"version":13\b/);
     // reorg-double-spend (two nodes) started on a state of its own: its wallet paid and its height reached at 1, so its
@@ -82,7 +77,7 @@ describeReal('example scenarios on real Salvium at difficulty 500', () => {
     expect(JSON.stringify(mining.steps.map((s) => s.response))).toContain('"difficulty":500');
     const each = results.map((r) => `${basename(r.file, '.yaml')} ${(r.ms / 1000).toFixed(1)} s`).join(', ');
     process.stderr.write(
-      `real tier: ${results.length} example scenarios at difficulty 500 in ${took.toFixed(1)} s (${each})\n`,
+      `real tier: ${results.length} example scenarios at difficulty 500 in ${took.toFixed(1)} s, their states funded ahead ${builtHere ? 'built first, here' : 'restored'} (${each})\n`,
     );
   }, 1_800_000);
 });
