@@ -27,7 +27,7 @@ import { poolAcquire, poolAcquireVitest } from './bench-pool.js';
  * Cold then warm `up` on real Salvium at the default difficulty, each phase reported, and the cold total against mining
  * alone; then `mine: 1`.
  */
-async function upReal(binDir: string, report: Report): Promise<void> {
+export async function upReal(binDir: string, report: Report): Promise<void> {
   const cache = mkdtempSync(join(tmpdir(), 'saltnet-bench-real-'));
   try {
     const describe = async (t: Testnet): Promise<string> =>

@@ -8,7 +8,8 @@
 //                    (bench-runner.ts)
 //   record.overhead.* what a recording proxy adds to a request (`saltnet record`)
 //   (`npm run bench -- --sim-only` stops after the simulator's numbers; `-- --real-only` gives only real Salvium's;
-//   `-- --suite-only` only the example suite on real Salvium at 1 and at 500; `-- --checkpoint-only` only a
+//   `-- --suite-only` only the example suite on real Salvium at 1 and at 500; `-- --up-only` real Salvium's part but
+//   the suite (cold and warm up, a pooled testnet, mining, checkpoint and freshWallet); `-- --checkpoint-only` only a
 //   checkpoint and a revert there; `-- --fresh-only` only freshWallet at 500, funded ahead and paid, on sim and real)
 //   fresh.*          freshWallet({ unlocked }) at 500: taken from the setup's freshWallets against paid and mined
 //   *.salvium.*      on real Salvium when its binaries are found (SALTNET_BIN_DIR or ../shared/salvium/),
@@ -41,7 +42,7 @@ import { startTestnet, type Testnet } from '../harness/testnet/testnet.js';
 import { poolAcquire, poolAcquireVitest } from './bench-pool.js';
 import { ms, upColdWarm } from './bench-up.js';
 import { fileURLToPath } from 'node:url';
-import { benchReal, suiteReal } from './bench-real.js';
+import { benchReal, suiteReal, upReal } from './bench-real.js';
 import { checkpointRevert } from './bench-checkpoint.js';
 import { freshWallets } from './bench-fresh.js';
 import { exampleSuite, runnerOverhead } from './bench-runner.js';
@@ -270,6 +271,7 @@ async function main(): Promise<void> {
     `saltnet bench — node ${process.version}, ${availableParallelism()} cores${hp}, ${new Date().toISOString()}\n\n`,
   );
   if (process.argv.includes('--real-only')) return realPart();
+  if (process.argv.includes('--up-only')) return realPart(true);
   if (process.argv.includes('--pool-only')) return poolPart();
   if (process.argv.includes('--suite-only')) return suitePart();
   if (process.argv.includes('--checkpoint-only')) return checkpointPart();
@@ -383,9 +385,9 @@ async function freshPart(): Promise<void> {
   }
 }
 
-async function realPart(): Promise<void> {
+async function realPart(upOnly = false): Promise<void> {
   const real = await findRealBinaries(fileURLToPath(new URL('../..', import.meta.url)));
-  if ('dir' in real) await benchReal(real.dir, report);
+  if ('dir' in real) await (upOnly ? upReal : benchReal)(real.dir, report);
   else report('up.salvium', 'skipped', real.why);
 }
 

@@ -5,6 +5,9 @@
 // chain state they are built on (beside.test.ts runs this file after it) and runs while 3-suite compares the suite at
 // 1 with the simulator; 4-ahead waits for it and checks what it built. So the suite at 500 no longer builds them first,
 // alone on the real tier's longest path (docs/difficulty.md: real tier).
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { expect, it } from 'vitest';
 import { listSnapshots } from '../../harness/snapshot/index.js';
@@ -13,10 +16,11 @@ import { BIN_DIR, CACHE_DIR, describeReal } from './real.js';
 
 let build: ResultPromise<{ all: true; reject: false }> | undefined;
 let started = 0;
+let state = '';
 
-/** The build this file started (4-ahead.cases.ts awaits it), and when it started. */
-export function aheadBuild(): { build: typeof build; started: number } {
-  return { build, started };
+/** The build this file started (4-ahead.cases.ts awaits it, then removes its state folder), and when it started. */
+export function aheadBuild(): { build: typeof build; started: number; state: string } {
+  return { build, started, state };
 }
 
 describeReal('the states the suite at 500 restores', () => {
@@ -25,6 +29,7 @@ describeReal('the states the suite at 500 restores', () => {
     // The default chain state is in the tier's cache: the states funded ahead are built on it, not on one of their own.
     expect(listSnapshots(CACHE_DIR).map((s) => s.key)).toContainEqual(expect.stringMatching(/^salvium-d1-h\d+-/));
     started = Date.now();
+    state = mkdtempSync(join(tmpdir(), 'saltnet-real-ahead-'));
     build = execa(
       process.execPath,
       [
@@ -42,7 +47,13 @@ describeReal('the states the suite at 500 restores', () => {
         '--difficulty',
         '500',
       ],
-      { all: true, reject: false, env: { ...process.env, NO_COLOR: '1' }, timeout: 1_500_000 },
+      // A state folder of its own: no `saltnet down` of another file's finds its testnets.
+      {
+        all: true,
+        reject: false,
+        env: { ...process.env, SALTNET_STATE_DIR: state, NO_COLOR: '1' },
+        timeout: 1_500_000,
+      },
     );
   });
 });

@@ -2,6 +2,7 @@
 // built the state with the suite's wallets funded ahead at difficulty 1 (11 blocks), every token they hold before
 // their steps made with them, the chain mined to token-hard-forks' 1401, and each scenario of several nodes' own
 // state; 9-suite-500 restores them all.
+import { rmSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import { listSnapshots } from '../../harness/snapshot/index.js';
 import { aheadBuild } from './2-ahead.cases.js';
@@ -9,9 +10,10 @@ import { CACHE_DIR, describeReal } from './real.js';
 
 describeReal('the states the suite at 500 restores, built beside', () => {
   it('are built: the wallets paid, the tokens made and the height reached at difficulty 1, and saved', async () => {
-    const { build, started } = aheadBuild();
+    const { build, started, state } = aheadBuild();
     expect(build, '2-ahead started the build').toBeDefined();
     const r = await build!;
+    rmSync(state, { recursive: true, force: true });
     process.stderr.write(
       `real tier: the states the suite at 500 restores built in ${(Date.now() - started) / 1000} s\n`,
     );
