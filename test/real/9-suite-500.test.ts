@@ -5,10 +5,12 @@
 // (token-hard-forks' 1401) at 1 as well; full RandomX with its dataset built in the background, checkpoints and
 // reverts that keep the daemon (and its dataset); each scenario of several nodes on a testnet of its own, started on
 // its own state funded ahead (reorg-double-spend's at its height of its own), its nodes in the RandomX mode its
-// blocks at 500 call for. It runs beside the real tier's other files (the real project's two workers,
-// vitest.config.ts): the five that mine most at 500 last, once those are done, so that their blocks have both cores
-// (token-hard-forks, token-receiver, multi-asset, transfer-lookup, reorg-payment). Layouts measured against CI's 45
-// minutes: docs/difficulty.md. `npm run bench -- --suite-only` measures the whole suite against difficulty 1.
+// blocks at 500 call for. Those states are built beside the sim tier, at 1, by `saltnet cache build --for` (2-ahead),
+// and restored here; run alone, this file builds them first. It runs beside the real tier's other files (the real
+// project's two workers, vitest.config.ts): the five that mine most at 500 last, once those are done, so that their
+// blocks have both cores (token-hard-forks, token-receiver, multi-asset, transfer-lookup, reorg-payment). Layouts
+// measured against CI's 45 minutes: docs/difficulty.md. `npm run bench -- --suite-only` measures the whole suite
+// against difficulty 1.
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
