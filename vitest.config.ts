@@ -1,8 +1,9 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 import NameOrder from './test/real/sequencer.js';
 
-// The real tier's cold `up` and its example suite at difficulty 1 against the simulator (its longest file, 13 to 19
-// minutes) run beside the simulator's tier, in one of the workers (test/real/beside.test.ts). The sim tier alone
+// The real tier's cold `up`, its example suite at difficulty 1 against the simulator and, beside that suite, the build
+// of the states the suite at 500 restores (its longest file, 20 to 23 minutes) run beside the simulator's tier, in
+// one of the workers (test/real/beside.test.ts). The sim tier alone
 // leaves 18% of two cores idle and the d1 suite mostly waits on wallet RPCs: beside each other, the run is shorter.
 const REAL_BESIDE = 'test/real/beside.test.ts';
 const REAL = { globalSetup: ['test/setup/build.ts', 'test/real/setup.ts'], testTimeout: 900_000, hookTimeout: 900_000 };

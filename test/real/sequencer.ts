@@ -8,7 +8,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 export const REAL_PROJECT = 'real';
 /**
- * First of the real tier: the example suite at 500 holds one of the tier's two workers for ~18 minutes while the
+ * First of the real tier: the example suite at 500 holds one of the tier's two workers for ~14 minutes while the
  * other runs the rest, which take ~6, one after the other (vitest.config.ts).
  */
 export const REAL_FIRST = '/test/real/9-suite-500.test.ts';
