@@ -72,11 +72,22 @@ function look(pid: number): Seen | undefined {
   return { state: psField(pid, 'state')?.[0] ?? 'S', startTime, argv: command.split(' ') };
 }
 
-/** The identity of a process just started as `command args`. Undefined when it is already gone. */
+/**
+ * What a process started as `command args` runs once it is going: `nice [-n N] program args…` (a full-mode daemon,
+ * testnet/daemon.ts) execs the program, in the same process, under the same start time: known by that command line.
+ */
+export function execTarget(command: string, args: readonly string[]): [string, readonly string[]] {
+  if (basename(command) !== 'nice') return [command, args];
+  const skip = args[0] === '-n' ? 2 : /^(-n?-?\d+|--adjustment=.*)$/.test(args[0] ?? '') ? 1 : 0;
+  return args.length > skip ? [args[skip]!, args.slice(skip + 1)] : [command, args];
+}
+
+/** The identity of a process just started as `command args` (see execTarget). Undefined when it is already gone. */
 export function identityOfStarted(pid: number, command: string, args: readonly string[]): ProcessIdentity | undefined {
   const seen = look(pid);
   if (!seen) return undefined;
-  return { startTime: seen.startTime, exe: basename(command), argc: args.length, argsHash: hashArgs(args) };
+  const [exe, argv] = execTarget(command, args);
+  return { startTime: seen.startTime, exe: basename(exe), argc: argv.length, argsHash: hashArgs(argv) };
 }
 
 /** The identity of the process under `pid` as it runs now (its whole command line); undefined when there is none. */

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   isAlive,
@@ -17,7 +17,7 @@ import {
   writeRun,
   type RunRecord,
 } from '../../harness/process/registry.js';
-import { identityOf, RUN_ENV, selfIdentity } from '../../harness/process/identity.js';
+import { execTarget, identityOf, identityOfStarted, RUN_ENV, selfIdentity } from '../../harness/process/identity.js';
 import { waitUntilReady } from '../../harness/process/ready.js';
 import { isTempWorkdirPath, newTempWorkdir } from '../../harness/process/workdir.js';
 import { cleanup, fake, sleep, tempDir, waitGone } from './helpers.js';
@@ -107,6 +107,20 @@ describe('run registry', () => {
     expect(await stubborn.exited).toMatchObject({ signal: 'SIGKILL' });
     await waitGone([gc], 2000);
     expect(readRun('run-reap')).toBeUndefined();
+  });
+
+  it('reapRun stops a program started under `nice` (a full-mode daemon), known by what nice ran', async () => {
+    const args = ['-n', '5', process.execPath, '-e', 'setInterval(() => {}, 1000)'];
+    const c = spawn('nice', args, { stdio: 'ignore', env: { ...process.env, [RUN_ENV]: 'run-nice' } });
+    await new Promise((r) => c.once('spawn', r));
+    const id = identityOfStarted(c.pid!, 'nice', args)!;
+    expect(execTarget('nice', args)).toEqual([process.execPath, args.slice(3)]);
+    const r = record('run-nice', { processes: [{ name: 'daemon', pid: c.pid!, commandLine: 'nice …', ...id }] });
+    writeRun(r);
+    // Once nice has run the program, in the same process: the record names it.
+    await expect.poll(() => identityOf(c.pid!)?.exe).toBe(basename(process.execPath));
+    expect(await reapRun(r, { graceMs: 300 })).toEqual([`daemon (pid ${c.pid})`]);
+    await waitGone([c.pid!], 2000);
   });
 
   it('reapRun leaves alone a process whose pid was recycled', async () => {
