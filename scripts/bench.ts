@@ -271,7 +271,7 @@ async function main(): Promise<void> {
     `saltnet bench — node ${process.version}, ${availableParallelism()} cores${hp}, ${new Date().toISOString()}\n\n`,
   );
   if (process.argv.includes('--real-only')) return realPart();
-  if (process.argv.includes('--up-only')) return realPart(true);
+  if (process.argv.includes('--up-only')) return realPart(upReal);
   if (process.argv.includes('--pool-only')) return poolPart();
   if (process.argv.includes('--suite-only')) return suitePart();
   if (process.argv.includes('--checkpoint-only')) return checkpointPart();
@@ -385,9 +385,9 @@ async function freshPart(): Promise<void> {
   }
 }
 
-async function realPart(upOnly = false): Promise<void> {
+async function realPart(part: typeof benchReal = benchReal): Promise<void> {
   const real = await findRealBinaries(fileURLToPath(new URL('../..', import.meta.url)));
-  if ('dir' in real) await (upOnly ? upReal : benchReal)(real.dir, report);
+  if ('dir' in real) await part(real.dir, report);
   else report('up.salvium', 'skipped', real.why);
 }
 
