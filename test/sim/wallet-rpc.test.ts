@@ -237,21 +237,59 @@ describe('wallet RPC after HF11', () => {
     ).toEqual({});
   });
 
-  it('marks a pending tx failed when the daemon loses it, and gives its inputs back', async () => {
+  it('keeps a send mined before the wallet refreshes pending, with its inputs spent, until the refresh', async () => {
+    await mine(1);
+    await sync(aliceRpc.port);
+    const sent = await transfer(aliceRpc.port, bob.carrot, [SAL1]);
+    const spending = await balance(aliceRpc.port);
+    await mine(1);
+    const txid = sent.result.tx_hash;
+    // The daemon no longer holds it in its pool, and the wallet has not seen the block yet.
+    const before = (await rpc(aliceRpc.port, 'get_transfer_by_txid', { txid })).result;
+    expect(before.transfer).toMatchObject({ type: 'pending', height: 0 });
+    expect((await rpc(aliceRpc.port, 'get_transfers', { pending: true, failed: true, pool: true })).result).toEqual({
+      pending: [expect.objectContaining({ txid })],
+    });
+    expect(await balance(aliceRpc.port)).toEqual(spending);
+    await sync(aliceRpc.port);
+    const after = (await rpc(aliceRpc.port, 'get_transfer_by_txid', { txid })).result;
+    expect(after.transfer).toMatchObject({ type: 'out', height: (await height(daemon.port)) - 1 });
+  });
+
+  it('marks a send the daemon lost failed only at a refresh 500 s after it was sent, and gives its inputs back', async () => {
     await mine(1);
     await sync(aliceRpc.port);
     const before = await balance(aliceRpc.port);
     const sent = await transfer(aliceRpc.port, bob.carrot, [SAL1]);
-    expect((await balance(aliceRpc.port)).unlocked_balance).toBeLessThan(before.unlocked_balance);
-    await daemon.stop();
-    rmSync(join(daemon.dataDir, 'testnet', '19', 'lmdb', 'sim-pool.json'));
-    daemon = await startDaemon(dir, { env: FAST, port: daemon.port, zmqPort: daemon.zmqPort });
+    const spending = await balance(aliceRpc.port);
+    expect(spending.unlocked_balance).toBeLessThan(before.unlocked_balance);
+    const loseIt = async (): Promise<void> => {
+      await daemon.stop();
+      rmSync(join(daemon.dataDir, 'testnet', '19', 'lmdb', 'sim-pool.json'));
+      daemon = await startDaemon(dir, { env: FAST, port: daemon.port, zmqPort: daemon.zmqPort });
+    };
+    await loseIt();
+    // Within the 500 s, neither a look at the pool nor a refresh judges it: it stays pending, its inputs spent.
+    const groups = { failed: true, pending: true };
+    expect((await rpc(aliceRpc.port, 'get_transfers', { ...groups, pool: true })).result.failed).toBeUndefined();
     await sync(aliceRpc.port);
-    const failed = (await rpc(aliceRpc.port, 'get_transfers', { failed: true, pending: true })).result;
+    expect((await rpc(aliceRpc.port, 'get_transfers', groups)).result.pending).toEqual([
+      expect.objectContaining({ type: 'pending', txid: sent.result.tx_hash }),
+    ]);
+    expect(await balance(aliceRpc.port)).toEqual(spending);
+    // Alice's wallet RPC again, its propagation timeout passed (a test knob: 0 s): its next refresh marks it failed.
+    const open = async (env: Record<string, string> = {}): Promise<SimWalletRpc> => {
+      await aliceRpc.stop();
+      const args = ['--wallet-file', alice.path, '--password', 'pw', '--log-file', join(dir, 'alice-rpc.log')];
+      return (aliceRpc = await startWalletRpc(args, daemon.port, { env }));
+    };
+    await open({ SALTNET_SIM_TEST_TX_PROPAGATION_S: '0' });
+    await sync(aliceRpc.port);
+    const failed = (await rpc(aliceRpc.port, 'get_transfers', groups)).result;
     expect(failed.pending).toBeUndefined();
-    expect(failed.failed).toHaveLength(1);
-    expect(failed.failed[0]).toMatchObject({ type: 'failed', txid: sent.result.tx_hash });
+    expect(failed.failed).toEqual([expect.objectContaining({ type: 'failed', txid: sent.result.tx_hash })]);
     expect((await balance(aliceRpc.port)).unlocked_balance).toBe(before.unlocked_balance);
+    await open();
   });
 
   it('sweeps everything in txs of at most 64 inputs', async () => {

@@ -251,7 +251,7 @@ async function main(): Promise<void> {
   const config = loadSimConfig();
   checkOptions(opts, log);
   const { rpcIp, rpcPort } = bindAddress(opts, log);
-  const scan = { tokenMintVisible: config.tokenMintVisible };
+  const scan = { tokenMintVisible: config.tokenMintVisible, txPropagationTimeoutS: config.txPropagationTimeoutS };
   const daemon = createDaemonClient(daemonAddress((n) => opts.get(n)));
   const wallet = await openWalletFile(opts, log, daemon, scan);
   const { auth, loginFile } = await rpcLogin(opts, log, rpcPort);

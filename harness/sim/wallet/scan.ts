@@ -23,6 +23,8 @@ export interface RefreshResult {
 export interface ScanOptions {
   /** Whether outputs a protocol tx mints for our own create_token are seen (not established on real Salvium). */
   tokenMintVisible: boolean;
+  /** wallet2's tx_propagation_timeout in seconds (default 500): see checkPending. */
+  txPropagationTimeoutS?: number;
 }
 
 function addAsset(w: Wallet, asset: string): void {
@@ -253,19 +255,53 @@ export function scanBlocks(w: Wallet, blocks: Block[], opts: ScanOptions, events
   return received;
 }
 
-/** Pool: incoming unconfirmed payments, and pending sends that the daemon no longer holds (failed). */
-export function scanPool(w: Wallet, pool: Tx[]): void {
-  const st = w.state;
-  const inPool = new Set(pool.map((t) => t.txid));
-  for (const rec of st.outs) {
-    if (rec.state !== 'pending' || inPool.has(rec.txid)) continue;
+/** How long wallet2 waits after a send before it judges a tx missing from the pool failed (tx_propagation_timeout). */
+const TX_PROPAGATION_TIMEOUT_S = 500;
+
+/**
+ * How the pool was looked at (wallet2::update_pool_state): by a refresh after its blocks (`refreshed`), and then
+ * `incremental` once an earlier refresh has asked (only the txs added since are seen); or by a client's request
+ * (get_transfers with pool, get_transfer_by_txid: neither).
+ */
+export interface PoolCheck {
+  refreshed: boolean;
+  incremental: boolean;
+  /** Unix seconds. */
+  now: number;
+  /** Seconds after a send before it may be judged failed (default TX_PROPAGATION_TIMEOUT_S). */
+  timeoutS?: number;
+}
+
+/**
+ * wallet2::process_unconfirmed_transfer for each pending send: seen in the pool, it is `pending_in_pool`; gone from
+ * a full look at the pool, `pending` again; and only a refresh more than 500 s after the send that still finds it
+ * neither in a block (the blocks come first) nor in the pool marks it failed and frees its inputs. So a send mined
+ * before the wallet refreshes stays pending until that refresh confirms it.
+ */
+function checkPending(w: Wallet, inPool: ReadonlySet<string>, check: PoolCheck): void {
+  for (const rec of w.state.outs) {
+    if (rec.state !== 'pending') continue;
+    if (inPool.has(rec.txid)) {
+      rec.seenInPool = true;
+      continue;
+    }
+    if (!check.incremental) delete rec.seenInPool;
+    if (rec.seenInPool || !check.refreshed || check.now <= rec.timestamp + (check.timeoutS ?? TX_PROPAGATION_TIMEOUT_S))
+      continue;
     rec.state = 'failed';
-    for (const o of st.outputs)
+    delete rec.seenInPool;
+    for (const o of w.state.outputs)
       if (o.spentBy === rec.txid) {
         o.spent = false;
         delete o.spentBy;
       }
   }
+}
+
+/** Pool: incoming unconfirmed payments, and the state of pending sends (checkPending). */
+export function scanPool(w: Wallet, pool: Tx[], check: PoolCheck): void {
+  const st = w.state;
+  checkPending(w, new Set(pool.map((t) => t.txid)), check);
   const mine = new Set(st.outs.map((r) => r.txid));
   st.pool = [];
   for (const tx of pool) {
@@ -311,7 +347,13 @@ export async function refresh(w: Wallet, daemon: DaemonClient, opts: ScanOptions
     if (scanBlocks(w, blocks, opts, events)) received = true;
     if (blocks.length === 0 || w.state.height >= currentHeight) break;
   }
-  scanPool(w, await daemon.pool());
+  scanPool(w, await daemon.pool(), {
+    refreshed: true,
+    incremental: w.poolQueried === true,
+    now: Math.floor(Date.now() / 1000),
+    timeoutS: opts.txPropagationTimeoutS,
+  });
+  w.poolQueried = true;
   return { blocksFetched: Math.max(0, w.state.height - before), receivedMoney: received, events };
 }
 

@@ -61,6 +61,8 @@ export interface OutRecord {
   subaddrIndices?: number[];
   /** Destinations that are this wallet's own subaddresses (they count in the balance while pending). */
   selfDests?: (SubIndex & { amount: bigint })[];
+  /** A pending tx last seen in the daemon's pool (wallet2's `pending_in_pool`); absent: `pending`, not seen there. */
+  seenInPool?: boolean;
 }
 
 /** Money received in a confirmed transaction this wallet did not send. */
@@ -183,6 +185,11 @@ export interface Wallet {
    * what the wallet detects (subaddresses.ts).
    */
   loaded?: boolean;
+  /**
+   * The wallet's refresh has asked the daemon for its pool before (wallet2's m_pool_info_query_time): later refreshes
+   * only learn what was added since, so a tx once seen there and gone stays `pending_in_pool` (scan.ts's scanPool).
+   */
+  poolQueried?: boolean;
 }
 
 export function emptyState(refreshFrom: number): WalletState {
