@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { formatMoney } from '../common/format.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { encodeAddress, type AddressFamily } from '../crypto/address.js';
+import { decodeAddress, encodeAddress, type AddressFamily } from '../crypto/address.js';
 import { carrotDestinationDisplayAddress, scalarMultBase, scReduce32 } from '../crypto/keys.js';
 import { CARROT_MAX_INPUTS, HF_CARROT, HF_TOKENS, TxType } from '../chain/constants.js';
 import { actualWeight, estimateWeight } from '../chain/emission.js';
@@ -206,11 +206,7 @@ export function makeTx(
     change,
     fee: feeAsset,
     asset: o.sourceAsset,
-    // A destination of the wallet's own shows another view key (as recorded); others as sent.
-    destinations: o.dests.map((d) => ({
-      ...d,
-      address: ownsAddress(w, d.address) ? carrotDestinationDisplayAddress(d.address) : d.address,
-    })),
+    destinations: o.dests.map((d) => ({ ...d, address: recordedDestination(w, d.address) })),
     paymentId,
     inputs: o.inputs.map((i) => i.id),
     account,
@@ -218,6 +214,20 @@ export function makeTx(
     selfDests: selfDestinations(w, o.dests),
   };
   return { tx, record, inputs: o.inputs, fee: o.fee, amount: destSum, destAmounts: o.dests.map((d) => d.amount) };
+}
+
+/**
+ * The address a sent tx records for a destination, as get_transfers lists it. A Carrot destination is rebuilt from
+ * its payment proposal (tx_builder.cpp make_tx_destination_entry), which carries no payment id in v1.1.3c: an
+ * integrated address is recorded as its plain address. A destination of the wallet's own shows another view key (as
+ * recorded). Others as sent.
+ */
+function recordedDestination(w: Wallet, address: string): string {
+  if (ownsAddress(w, address)) return carrotDestinationDisplayAddress(address);
+  const d = decodeAddress(address);
+  if (d?.family !== 'carrot' || d.type !== 'integrated') return address;
+  const { paymentId: _paymentId, ...plain } = d;
+  return encodeAddress({ ...plain, type: 'standard' });
 }
 
 /** Destinations that are the wallet's own subaddresses: they count in its balance while pending. */
