@@ -60,10 +60,19 @@ function numericOrder(list: unknown[]): unknown[] {
   });
 }
 
+/**
+ * get_transfer_by_txid's `transfers`: the entries of one tx, in, out, pending and pool, each group from a hash map (a
+ * tx that pays two of the wallet's addresses lists them in either order from run to run; seen on v1.1.3c). Told from
+ * incoming_transfers' `transfers` (outputs in the wallet's order) by its entries' `type` and `txid`.
+ */
+const isTransferEntries = (list: unknown[]): boolean =>
+  list.every((x) => typeof x === 'object' && x !== null && 'type' in x && 'txid' in x);
+
 /** The list at `path` in the order it is compared in. */
 export function comparedOrder(path: readonly PathSegment[], list: unknown[]): unknown[] {
   const key = String(path[path.length - 1]);
   if (UNORDERED.has(key)) return canonicalOrder(list);
+  if (key === 'transfers' && isTransferEntries(list)) return canonicalOrder(list);
   if (key === 'in') return sameHeightInAnyOrder(list);
   const parents = path.filter((s): s is string => typeof s === 'string');
   if (key === 'amounts' && UNORDERED_AMOUNTS.has(parents[parents.length - 2] ?? '')) return numericOrder(list);

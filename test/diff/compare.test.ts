@@ -338,6 +338,32 @@ describe('lists the real programs fill in no fixed order', () => {
     expect(compareAnswers(entry([5, 2]), entry([2, 6]))).toHaveLength(1);
   });
 
+  it("get_transfer_by_txid's transfers in any order (a tx paying two of the wallet's addresses, seen both ways on real); transfer as the first of its own list", () => {
+    const byTxid = (...minors: number[]): Record<string, unknown> => {
+      const transfers = minors.map((minor) => ({
+        type: 'pool',
+        txid: hex('5'),
+        amount: minor === 0 ? 50_000_000 : 100_000_000,
+        subaddr_index: { major: 0, minor },
+      }));
+      return { result: { transfer: transfers[0], transfers } };
+    };
+    expect(compareAnswers(byTxid(0, 1), byTxid(1, 0))).toEqual([]);
+    // A different entry still diverges, and so does a transfer that is not the first of its side's list.
+    expect(compareAnswers(byTxid(0, 1), byTxid(1, 2))).not.toEqual([]);
+    const notFirst = byTxid(0, 1) as { result: { transfer: unknown; transfers: unknown[] } };
+    notFirst.result.transfer = notFirst.result.transfers[1];
+    expect(compareAnswers(notFirst, byTxid(0, 1)).map((d) => d.path)).toEqual([
+      'result.transfer.amount',
+      'result.transfer.subaddr_index.minor',
+    ]);
+    // incoming_transfers' transfers (outputs, no type) keep their order.
+    const outputs = (...amounts: number[]): unknown => ({
+      result: { transfers: amounts.map((amount) => ({ amount, tx_hash: hex('5') })) },
+    });
+    expect(compareAnswers(outputs(1, 2), outputs(2, 1))).toHaveLength(2);
+  });
+
   it("a block's or a transaction's decoded JSON is compared as parsed, by the same rules; its outputs in any order", () => {
     const block = (nonce: number, amounts: number[], viewTag: string): unknown => ({
       result: {

@@ -298,14 +298,21 @@ function checkPending(w: Wallet, inPool: ReadonlySet<string>, check: PoolCheck):
   }
 }
 
-/** Pool: incoming unconfirmed payments, and the state of pending sends (checkPending). */
+/**
+ * Pool: incoming unconfirmed payments, and the state of pending sends (checkPending). A payment the daemon's pool no
+ * longer holds is forgotten only by a refresh (wallet2::remove_obsolete_pool_txs runs when `refreshed`), after the
+ * refresh's blocks have turned a mined one into an incoming transfer: until then get_transfers and get_transfer_by_txid
+ * still list it in `pool`.
+ */
 export function scanPool(w: Wallet, pool: Tx[], check: PoolCheck): void {
   const st = w.state;
-  checkPending(w, new Set(pool.map((t) => t.txid)), check);
+  const inPool = new Set(pool.map((t) => t.txid));
+  checkPending(w, inPool, check);
   const mine = new Set(st.outs.map((r) => r.txid));
-  st.pool = [];
+  const known = new Set(st.pool.map((p) => p.txid));
+  st.pool = st.pool.filter((p) => inPool.has(p.txid) || !check.refreshed);
   for (const tx of pool) {
-    if (mine.has(tx.txid)) continue;
+    if (mine.has(tx.txid) || known.has(tx.txid)) continue;
     const outs: Paid[] = [];
     for (const o of tx.outputs) {
       const subaddr = o.amount > 0n ? indexOfAddress(w, o.address) : undefined;

@@ -155,6 +155,7 @@ export function transfersByTxid(w: Wallet, txid: string, account: number): Recor
     ...st.ins.filter((r) => r.txid === txid && r.height > 0 && pick.payment(r)).map((r) => inEntry(w, r)),
     ...sent.filter((r) => r.state === 'confirmed').map((r) => outEntry(w, r, 'out')),
     ...sent.filter((r) => r.state !== 'confirmed').map((r) => outEntry(w, r, r.state)),
-    ...st.pool.filter((p) => p.txid === txid && pick.payment(p)).map((p) => poolEntry(w, p)),
+    // In get_unconfirmed_payments' order, as get_transfers lists the pool.
+    ...ordered(st.pool.filter((p) => p.txid === txid && pick.payment(p)).map((p) => poolEntry(w, p))),
   ];
 }
