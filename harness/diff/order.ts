@@ -15,6 +15,12 @@ const UNORDERED = new Set(['balances', 'out', 'pending', 'failed', 'pool', 'vout
 /** Lists of amounts in no fixed order: a transfer's `amounts_by_dest` (and each of `amounts_by_dest_list`). */
 const UNORDERED_AMOUNTS = new Set(['amounts_by_dest', 'amounts_by_dest_list']);
 
+/**
+ * Transfer entries whose `amounts` are the tx's outputs to one address in the tx's order, which Carrot shuffles (seen
+ * [0, 100000000] and [100000000, 0] for one payment on v1.1.3c).
+ */
+const ENTRY_LISTS = new Set(['in', 'out', 'pending', 'failed', 'pool', 'transfers', 'transfer']);
+
 /** What an entry of an unordered list is sorted by: the deterministic parts of a balance, a transfer or an output. */
 function entryKey(x: unknown): string | undefined {
   if (typeof x !== 'object' || x === null) return undefined;
@@ -76,5 +82,6 @@ export function comparedOrder(path: readonly PathSegment[], list: unknown[]): un
   if (key === 'in') return sameHeightInAnyOrder(list);
   const parents = path.filter((s): s is string => typeof s === 'string');
   if (key === 'amounts' && UNORDERED_AMOUNTS.has(parents[parents.length - 2] ?? '')) return numericOrder(list);
+  if (key === 'amounts' && ENTRY_LISTS.has(parents[parents.length - 2] ?? '')) return numericOrder(list);
   return list;
 }

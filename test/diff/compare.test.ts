@@ -330,6 +330,16 @@ describe('lists the real programs fill in no fixed order', () => {
     ]);
   });
 
+  it("a transfer entry's amounts (a tx's outputs to one address) in any order; a list of amounts elsewhere in order", () => {
+    const entry = (amounts: number[]): unknown => ({ result: { in: [{ txid: hex('5'), height: 9, amounts }] } });
+    expect(compareAnswers(entry([0, 100]), entry([100, 0]))).toEqual([]);
+    expect(compareAnswers(entry([0, 100]), entry([100, 1]))).toMatchObject([{ a: '0', b: '1' }]);
+    const byTxid = (amounts: number[]): unknown => ({ result: { transfer: { amounts }, transfers: [{ amounts }] } });
+    expect(compareAnswers(byTxid([0, 100]), byTxid([100, 0]))).toEqual([]);
+    const elsewhere = (amounts: number[]): unknown => ({ result: { distribution: { amounts } } });
+    expect(compareAnswers(elsewhere([0, 100]), elsewhere([100, 0]))).toHaveLength(2);
+  });
+
   it("a transfer entry's destinations come in any order (the real wallet lists them as it shuffled them)", () => {
     const entry = (amounts: number[]): unknown => ({
       result: { transfer: { destinations: amounts.map((amount) => ({ address: 'x', amount })) } },

@@ -127,7 +127,9 @@ async function transfer(ctx: WalletRpcContext, raw: unknown, split: boolean): Pr
   const dests = validateDestinations(p.destinations, p.payment_id);
   const bctx = await buildContext(ctx, p.priority);
   checkFamilies(dests, bctx.hf);
-  if (dests.some((d) => d.amount === 0n)) throw new RpcError(-46, 'destination amount is zero');
+  // Only the CryptoNote path refuses a zero amount (wallet2::create_transactions_2); the Carrot one builds it.
+  if (bctx.hf < HF_CARROT && dests.some((d) => d.amount === 0n))
+    throw new RpcError(-46, 'destination amount is zero');
   const built = buildTransfer(w, bctx, {
     destinations: dests,
     sourceAsset: p.source_asset,

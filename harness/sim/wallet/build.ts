@@ -197,23 +197,30 @@ export function makeTx(
     unlockTime: 0,
     ...(o.token ? { token: { ...o.token, creator: changeAddress(w, ctx.hf, account) } } : {}),
   };
+  // make_pending_carrot_tx's "2-out dummy" case: a Carrot tx whose one destination gets 0 records that output as its
+  // change and the real change as its destination (the account's address, shown with another view key). The answer's
+  // amount and the pending entry are then the change, which the pending balance counts as paid to the wallet itself;
+  // once mined, the entry's amount is 0, as any self-send's.
+  const dummy = ctx.hf >= HF_CARROT && o.dests.length === 1 && o.dests[0]!.amount === 0n;
+  const recorded = dummy ? [{ address: changeAddress(w, ctx.hf, account), amount: change, asset: o.asset }] : o.dests;
   const record: OutRecord = {
     txid,
     state: 'pending',
     height: 0,
     timestamp: ctx.now,
     amountIn: inSum,
-    change,
+    change: dummy ? 0n : change,
     fee: feeAsset,
     asset: o.sourceAsset,
-    destinations: o.dests.map((d) => ({ ...d, address: recordedDestination(w, d.address) })),
+    destinations: recorded.map((d) => ({ ...d, address: recordedDestination(w, d.address) })),
     paymentId,
     inputs: o.inputs.map((i) => i.id),
     account,
     subaddrIndices: [...new Set(o.inputs.map((i) => subOf(i).minor))].sort((a, b) => a - b),
-    selfDests: selfDestinations(w, o.dests),
+    selfDests: dummy ? [{ major: account, minor: 0, amount: change }] : selfDestinations(w, o.dests),
   };
-  return { tx, record, inputs: o.inputs, fee: o.fee, amount: destSum, destAmounts: o.dests.map((d) => d.amount) };
+  const amount = dummy ? change : destSum;
+  return { tx, record, inputs: o.inputs, fee: o.fee, amount, destAmounts: recorded.map((d) => d.amount) };
 }
 
 /**

@@ -315,7 +315,7 @@ export function scanPool(w: Wallet, pool: Tx[], check: PoolCheck): void {
     if (mine.has(tx.txid) || known.has(tx.txid)) continue;
     const outs: Paid[] = [];
     for (const o of tx.outputs) {
-      const subaddr = o.amount > 0n ? indexOfAddress(w, o.address) : undefined;
+      const subaddr = indexOfAddress(w, o.address);
       if (subaddr) outs.push({ ...o, subaddr });
     }
     for (const g of groupPayments(outs))
@@ -324,7 +324,8 @@ export function scanPool(w: Wallet, pool: Tx[], check: PoolCheck): void {
         timestamp: tx.timestamp,
         amount: g.outs.reduce((s, o) => s + o.amount, 0n),
         amounts: g.all,
-        asset: g.asset,
+        // A pool payment of nothing but zero-amount outputs shows no asset type (seen on v1.1.3c).
+        asset: g.outs.some((o) => o.amount > 0n) ? g.asset : '',
         paymentId: ZERO_PAYMENT_ID,
         address: g.outs[0]!.address,
         fee: tx.fee,
