@@ -418,8 +418,10 @@ describe('wallet RPC after HF11', () => {
         code: -32602,
         message: 'Invalid params',
       });
-    const digits = await transfer(aliceRpc.port, bob.carrot, [0]);
-    expect(digits.error).toEqual({ code: -46, message: 'destination amount is zero' });
+    // A zero amount is not refused from HF10: the tx's change stands as its amount (make_pending_carrot_tx's dummy).
+    const zero = (await transfer(aliceRpc.port, bob.carrot, [0], { do_not_relay: true })).result;
+    expect(zero.amount).toBeGreaterThan(0);
+    expect(zero.amounts_by_dest).toEqual({ amounts: [zero.amount] });
     const huge = await rpc(aliceRpc.port, 'transfer', {
       destinations: [{ address: bob.carrot, amount: '18446744073709551615', asset_type: 'SAL1' }],
       source_asset: 'SAL1',
