@@ -1,5 +1,6 @@
-// The simulated miner: produces blocks at difficulty / (hash rate × threads) seconds each,
-// and stops itself, like the real one, when it can no longer build a template (CN address at HF10).
+// The simulated miner: produces blocks at difficulty / (hash rate × threads) seconds each, or at the fast pace as fast
+// as the daemon's clients ask about them (see `requested`), and stops itself, like the real one, when it can no longer
+// build a template (CN address at HF10).
 import { decodeAddress } from '../crypto/address.js';
 import type { SimConfig } from '../common/config.js';
 import type { Logger } from '../common/log.js';
@@ -25,10 +26,21 @@ export interface Miner {
   readonly stopping: boolean;
   start(address: string, threads: number): void;
   stop(): void;
+  /**
+   * The daemon received a request. At the fast pace (`minBlockMs` above 0) the first block comes at once, then each
+   * request lets the miner find one more, and one more for every RAMP it found since /start_mining; with none left it
+   * waits for the next request, or `minBlockMs` for one block. So a client that polls the height while it mines stops
+   * it a block or two past the height it waits for (about a tenth past it on a long run), and the more it polls the
+   * faster blocks come.
+   */
+  requested(): void;
 }
 
 /** At the fast pace, blocks for up to this long in one turn of the event loop (then requests are served). */
 const BURST_MS = 5;
+
+/** At the fast pace, a request lets the miner find one more block per this many it found since it started. */
+const RAMP = 10;
 
 function mineNext(deps: MinerDeps, address: string): void {
   const index = height(deps.ledger);
@@ -38,9 +50,8 @@ function mineNext(deps: MinerDeps, address: string): void {
   deps.onBlock(block, dropped);
 }
 
-/** The time to the next block: none at the fast pace, else difficulty / (rate × threads), jittered if asked. */
+/** The time to the next block at the paced pace: difficulty / (rate × threads), jittered if asked. */
 function blockDelay(deps: MinerDeps, threads: number): number {
-  if (deps.config.pace === 'fast') return 0;
   const rate = deps.config.hashRatePerThread * Math.max(threads, 1);
   const mean = rate > 0 ? (Number(deps.difficulty()) / rate) * 1000 : Number.POSITIVE_INFINITY;
   const ms = deps.config.jitter ? -Math.log(1 - Math.random()) * mean : mean;
@@ -55,16 +66,29 @@ export function createMiner(deps: MinerDeps): Miner {
   let threads = 0;
   /** Cancels the scheduled next block, if any. */
   let cancel: (() => void) | undefined;
+  /** The next block waits on a timer, not for the next turn of the event loop. */
+  let waiting = false;
   let stoppingUntil = 0;
+  const fast = deps.config.pace === 'fast';
+  /** The fast pace without a floor: blocks as fast as the process makes them, whoever asks. */
+  const unthrottled = fast && deps.config.minBlockMs <= 0;
+  /** Blocks found since the miner started (fast pace). */
+  let found = 0;
+  /** Blocks the requests received let the miner find now (fast pace). */
+  let allowance = 0;
+
+  const delay = (): number =>
+    !fast ? blockDelay(deps, threads) : unthrottled || allowance > 0 ? 0 : deps.config.minBlockMs;
 
   /** Below 1 ms a timer would be clamped to 1 ms; the next event-loop turn is as soon as possible. */
   const schedule = (): void => {
-    const delay = blockDelay(deps, threads);
-    if (delay < 1) {
+    const ms = delay();
+    waiting = ms >= 1;
+    if (!waiting) {
       const i = setImmediate(tick);
       cancel = () => clearImmediate(i);
     } else {
-      const t = setTimeout(tick, delay);
+      const t = setTimeout(tick, ms);
       cancel = () => clearTimeout(t);
     }
   };
@@ -78,9 +102,11 @@ export function createMiner(deps: MinerDeps): Miner {
 
   function tick(): void {
     cancel = undefined;
-    const until = deps.config.pace === 'fast' ? performance.now() + BURST_MS : 0;
+    // at the fast pace, a tick without allowance is the timer of minBlockMs without a request: one block
+    if (fast) allowance = Math.max(allowance, 1);
+    const until = fast ? performance.now() + BURST_MS : 0;
     do mineOne();
-    while (active && performance.now() < until);
+    while (active && performance.now() < until && (unthrottled || allowance > 0));
     if (active) schedule();
   }
 
@@ -95,6 +121,8 @@ export function createMiner(deps: MinerDeps): Miner {
       return;
     }
     mineNext(deps, address);
+    found++;
+    allowance = Math.max(allowance - 1, 0);
   }
 
   return {
@@ -118,11 +146,20 @@ export function createMiner(deps: MinerDeps): Miner {
       family = decodeAddress(addr)?.family ?? 'cn';
       threads = Math.max(1, n);
       active = true;
+      found = 0;
+      allowance = 1;
       for (let i = 0; i < threads; i++) deps.log.log('I', `Miner thread was started [${i}]`);
       schedule();
     },
     stop() {
       if (active) halt();
+    },
+    requested() {
+      if (!fast || !active) return;
+      allowance = Math.max(allowance, 1 + Math.floor(found / RAMP));
+      if (!waiting) return;
+      cancel?.();
+      schedule();
     },
   };
 }
