@@ -50,12 +50,81 @@ function mineNext(deps: MinerDeps, address: string): void {
   deps.onBlock(block, dropped);
 }
 
+/** The miner cannot build a block template (a CN address from HF10): the real miner's lines, and true. */
+function cannotMine(deps: MinerDeps, family: 'cn' | 'carrot'): boolean {
+  const err = templateError(deps.ledger, family);
+  if (!err) return false;
+  deps.log.log('E', err);
+  deps.log.log('E', 'Failed to get_block_template(), stopping mining');
+  return true;
+}
+
 /** The time to the next block at the paced pace: difficulty / (rate × threads), jittered if asked. */
 function blockDelay(deps: MinerDeps, threads: number): number {
   const rate = deps.config.hashRatePerThread * Math.max(threads, 1);
   const mean = rate > 0 ? (Number(deps.difficulty()) / rate) * 1000 : Number.POSITIVE_INFINITY;
   const ms = deps.config.jitter ? -Math.log(1 - Math.random()) * mean : mean;
   return Math.max(ms, deps.config.minBlockMs);
+}
+
+/** When blocks come: the paced pace's block times, or the fast pace's requests (Miner.requested). */
+interface Pace {
+  /** Milliseconds to the next block (below 1: the next turn of the event loop). */
+  delay(threads: number): number;
+  /** A turn of the miner begins. */
+  turn(): void;
+  /** The turn mines another block now. */
+  more(): boolean;
+  started(): void;
+  found(): void;
+  /** A request came: true if a next block that waits on a timer comes now. */
+  requested(): boolean;
+}
+
+function createPace(deps: MinerDeps): Pace {
+  const fast = deps.config.pace === 'fast';
+  /** The fast pace without a floor: blocks as fast as the process makes them, whoever asks. */
+  const unthrottled = fast && deps.config.minBlockMs <= 0;
+  /** Blocks found since the miner started, and those the requests let it find now (fast pace). */
+  let found = 0;
+  let allowance = 0;
+  let until = 0;
+  return {
+    delay: (threads) => (!fast ? blockDelay(deps, threads) : unthrottled || allowance > 0 ? 0 : deps.config.minBlockMs),
+    turn() {
+      if (!fast) return;
+      // a turn without allowance is the timer of minBlockMs without a request: one block
+      allowance = Math.max(allowance, 1);
+      until = performance.now() + BURST_MS;
+    },
+    more: () => fast && performance.now() < until && (unthrottled || allowance > 0),
+    started() {
+      found = 0;
+      allowance = 1;
+    },
+    found() {
+      found++;
+      allowance = Math.max(allowance - 1, 0);
+    },
+    requested() {
+      if (!fast) return false;
+      allowance = Math.max(allowance, 1 + Math.floor(found / RAMP));
+      return true;
+    },
+  };
+}
+
+/**
+ * Run `fn` in `ms` (below 1 ms, which a timer would make 1 ms: on the next turn of the event loop); returns what
+ * cancels it.
+ */
+function later(fn: () => void, ms: number): () => void {
+  if (ms < 1) {
+    const i = setImmediate(fn);
+    return () => clearImmediate(i);
+  }
+  const t = setTimeout(fn, ms);
+  return () => clearTimeout(t);
 }
 
 export function createMiner(deps: MinerDeps): Miner {
@@ -69,28 +138,12 @@ export function createMiner(deps: MinerDeps): Miner {
   /** The next block waits on a timer, not for the next turn of the event loop. */
   let waiting = false;
   let stoppingUntil = 0;
-  const fast = deps.config.pace === 'fast';
-  /** The fast pace without a floor: blocks as fast as the process makes them, whoever asks. */
-  const unthrottled = fast && deps.config.minBlockMs <= 0;
-  /** Blocks found since the miner started (fast pace). */
-  let found = 0;
-  /** Blocks the requests received let the miner find now (fast pace). */
-  let allowance = 0;
+  const pace = createPace(deps);
 
-  const delay = (): number =>
-    !fast ? blockDelay(deps, threads) : unthrottled || allowance > 0 ? 0 : deps.config.minBlockMs;
-
-  /** Below 1 ms a timer would be clamped to 1 ms; the next event-loop turn is as soon as possible. */
   const schedule = (): void => {
-    const ms = delay();
+    const ms = pace.delay(threads);
     waiting = ms >= 1;
-    if (!waiting) {
-      const i = setImmediate(tick);
-      cancel = () => clearImmediate(i);
-    } else {
-      const t = setTimeout(tick, ms);
-      cancel = () => clearTimeout(t);
-    }
+    cancel = later(tick, ms);
   };
 
   const halt = (): void => {
@@ -102,27 +155,21 @@ export function createMiner(deps: MinerDeps): Miner {
 
   function tick(): void {
     cancel = undefined;
-    // at the fast pace, a tick without allowance is the timer of minBlockMs without a request: one block
-    if (fast) allowance = Math.max(allowance, 1);
-    const until = fast ? performance.now() + BURST_MS : 0;
+    pace.turn();
     do mineOne();
-    while (active && performance.now() < until && (unthrottled || allowance > 0));
+    while (active && pace.more());
     if (active) schedule();
   }
 
   function mineOne(): void {
     if (!active) return;
-    const err = templateError(deps.ledger, family);
-    if (err) {
-      deps.log.log('E', err);
-      deps.log.log('E', 'Failed to get_block_template(), stopping mining');
+    if (cannotMine(deps, family)) {
       halt();
       stoppingUntil = Date.now() + deps.config.restartDelayMs;
       return;
     }
     mineNext(deps, address);
-    found++;
-    allowance = Math.max(allowance - 1, 0);
+    pace.found();
   }
 
   return {
@@ -146,8 +193,7 @@ export function createMiner(deps: MinerDeps): Miner {
       family = decodeAddress(addr)?.family ?? 'cn';
       threads = Math.max(1, n);
       active = true;
-      found = 0;
-      allowance = 1;
+      pace.started();
       for (let i = 0; i < threads; i++) deps.log.log('I', `Miner thread was started [${i}]`);
       schedule();
     },
@@ -155,9 +201,7 @@ export function createMiner(deps: MinerDeps): Miner {
       if (active) halt();
     },
     requested() {
-      if (!fast || !active) return;
-      allowance = Math.max(allowance, 1 + Math.floor(found / RAMP));
-      if (!waiting) return;
+      if (!pace.requested() || !active || !waiting) return;
       cancel?.();
       schedule();
     },
