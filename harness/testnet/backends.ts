@@ -90,6 +90,11 @@ export interface BackendSpec {
    */
   relaySettleMs: number;
   /**
+   * The height poll interval while mining, right after a block (default 5 ms; mining.ts pollDelay backs off from it
+   * while no block comes). 0: poll again as soon as the answer is in.
+   */
+  heightPollMs?: number;
+  /**
    * The daemon's environment for each RandomX mode (undefined: no RandomX, the simulator). Light
    * (`MONERO_RANDOMX_UMASK=4`: no dataset) hashes ~85/s on two cores in ~300 MiB; full
    * (`MONERO_RANDOMX_FULL_MEM=1`: the 2 GiB dataset, initialised on a background thread from
@@ -182,6 +187,9 @@ export const BACKENDS: Record<BuiltinBackend, BackendSpec> & Record<string, Back
     identity: async () => ({ simulator: await simCodeHash() }),
     randomx: undefined,
     relaySettleMs: 0,
+    // At its fast pace the simulated miner finds a block per request (harness/sim/README.md): polled back to back it
+    // mines as fast as it can, and the /stop_mining after the target comes a block past it.
+    heightPollMs: 0,
     chainFile: { name: SIM_BLOCKS_FILE, height: simChainHeight, absentHeight: 1 },
   },
   monero: {

@@ -2,7 +2,7 @@
 // Carrot height and the Carrot address from it, a restart when the miner stops itself (it does at
 // 1100 with a CN address), retries of transient refusals (`Failed, mining not started` right after
 // that stop, `BUSY`), and a stop at the target with at most a block or two of overshoot.
-import { setTimeout as sleep } from 'node:timers/promises';
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import type { DaemonClient } from '../rpc/daemon.js';
 import type { WalletClient } from '../rpc/wallet.js';
 import type { BackendSpec } from './backends.js';
@@ -18,8 +18,8 @@ export interface MineOptions {
   addresses: MiningAddresses;
   threads?: number;
   /**
-   * Height poll interval right after a block (default 5 ms: the simulator mines ~100 blocks/s at its default pace, real
-   * Salvium ~13/s at difficulty 1); it backs off while no block comes (see pollDelay).
+   * Height poll interval right after a block (default: the backend's heightPollMs, else 5 ms: real Salvium mines ~5-10
+   * blocks/s at difficulty 1); it backs off while no block comes (see pollDelay).
    */
   pollMs?: number;
   timeoutMs: number;
@@ -66,7 +66,7 @@ export async function mineTo(
 ): Promise<{ height: number; restarts: number; ms: number }> {
   const t0 = Date.now();
   const deadline = t0 + o.timeoutMs;
-  const poll = o.pollMs ?? 5;
+  const poll = o.pollMs ?? o.spec.heightPollMs ?? 5;
   let restarts = 0;
   let running = false;
   let h = await daemon.height();
@@ -96,7 +96,9 @@ export async function mineTo(
           throw new MiningError(`/start_mining at height ${h} answered "${status}" (address ${address})`);
         running = true;
       }
-      await sleep(pollDelay(poll, Date.now() - lastBlock));
+      // Below a millisecond a timer would wait a millisecond: the next poll goes on the next turn of the event loop.
+      const wait = pollDelay(poll, Date.now() - lastBlock);
+      await (wait >= 1 ? sleep(wait) : nextTurn());
       const next = await daemon.height();
       if (next !== h) lastChange = lastBlock = Date.now();
       h = next;
@@ -149,7 +151,7 @@ export async function settleRelay(daemon: DaemonClient, maxMs: number): Promise<
 
 /**
  * The miner cannot be stopped between two blocks, so it often finds one or two more than asked
- * for (hundreds per second on the simulator). Pop those extra blocks so that mining to a height
+ * for (real Salvium at difficulty 1 and the simulator alike). Pop those extra blocks so that mining to a height
  * ends exactly there, as long as they hold nothing but their coinbase: a block with a transaction
  * (one that reached the pool while mining) is kept, and the chain ends there. A daemon that does
  * not pop (restricted RPC) keeps its overshoot.

@@ -306,7 +306,8 @@ export async function mineAcrossCarrot(
       'miner to stop itself at 1100',
       async () => (await post(daemonPort, '/mining_status', {})).json.active === false,
       120_000,
-      20,
+      // at the fast pace the simulated miner goes as fast as it is asked (harness/sim/README.md)
+      2,
     );
   }
   return waitFor(

@@ -228,6 +228,8 @@ async function startServers(
       jsonRpcMethods: daemonJsonRpcMethods(ctx),
       uriEndpoints: daemonUriEndpoints(ctx),
       maxBodyBytes: 1024 * 1024,
+      // the fast miner's next block waits for a request (miner.ts)
+      onRequest: () => ctx.miner.requested(),
       ...(config.testErrorSuffix ? { errorSuffix: config.testErrorSuffix } : {}),
       ...(stall ? { stall } : {}),
       onError: (err, where) => log.log('E', handlerErrorLine(err, where)),

@@ -1,5 +1,6 @@
-// The simulated miner: produces blocks at difficulty / (hash rate × threads) seconds each,
-// and stops itself, like the real one, when it can no longer build a template (CN address at HF10).
+// The simulated miner: produces blocks at difficulty / (hash rate × threads) seconds each, or at the fast pace as fast
+// as the daemon's clients ask about them (see `requested`), and stops itself, like the real one, when it can no longer
+// build a template (CN address at HF10).
 import { decodeAddress } from '../crypto/address.js';
 import type { SimConfig } from '../common/config.js';
 import type { Logger } from '../common/log.js';
@@ -25,10 +26,21 @@ export interface Miner {
   readonly stopping: boolean;
   start(address: string, threads: number): void;
   stop(): void;
+  /**
+   * The daemon received a request. At the fast pace (`minBlockMs` above 0) the first block comes at once, then each
+   * request lets the miner find one more, and one more for every RAMP it found since /start_mining; with none left it
+   * waits for the next request, or `minBlockMs` for one block. So a client that polls the height while it mines stops
+   * it a block or two past the height it waits for (about a tenth past it on a long run), and the more it polls the
+   * faster blocks come.
+   */
+  requested(): void;
 }
 
 /** At the fast pace, blocks for up to this long in one turn of the event loop (then requests are served). */
 const BURST_MS = 5;
+
+/** At the fast pace, a request lets the miner find one more block per this many it found since it started. */
+const RAMP = 10;
 
 function mineNext(deps: MinerDeps, address: string): void {
   const index = height(deps.ledger);
@@ -38,13 +50,81 @@ function mineNext(deps: MinerDeps, address: string): void {
   deps.onBlock(block, dropped);
 }
 
-/** The time to the next block: none at the fast pace, else difficulty / (rate × threads), jittered if asked. */
+/** The miner cannot build a block template (a CN address from HF10): the real miner's lines, and true. */
+function cannotMine(deps: MinerDeps, family: 'cn' | 'carrot'): boolean {
+  const err = templateError(deps.ledger, family);
+  if (!err) return false;
+  deps.log.log('E', err);
+  deps.log.log('E', 'Failed to get_block_template(), stopping mining');
+  return true;
+}
+
+/** The time to the next block at the paced pace: difficulty / (rate × threads), jittered if asked. */
 function blockDelay(deps: MinerDeps, threads: number): number {
-  if (deps.config.pace === 'fast') return 0;
   const rate = deps.config.hashRatePerThread * Math.max(threads, 1);
   const mean = rate > 0 ? (Number(deps.difficulty()) / rate) * 1000 : Number.POSITIVE_INFINITY;
   const ms = deps.config.jitter ? -Math.log(1 - Math.random()) * mean : mean;
   return Math.max(ms, deps.config.minBlockMs);
+}
+
+/** When blocks come: the paced pace's block times, or the fast pace's requests (Miner.requested). */
+interface Pace {
+  /** Milliseconds to the next block (below 1: the next turn of the event loop). */
+  delay(threads: number): number;
+  /** A turn of the miner begins. */
+  turn(): void;
+  /** The turn mines another block now. */
+  more(): boolean;
+  started(): void;
+  found(): void;
+  /** A request came: true if a next block that waits on a timer comes now. */
+  requested(): boolean;
+}
+
+function createPace(deps: MinerDeps): Pace {
+  const fast = deps.config.pace === 'fast';
+  /** The fast pace without a floor: blocks as fast as the process makes them, whoever asks. */
+  const unthrottled = fast && deps.config.minBlockMs <= 0;
+  /** Blocks found since the miner started, and those the requests let it find now (fast pace). */
+  let found = 0;
+  let allowance = 0;
+  let until = 0;
+  return {
+    delay: (threads) => (!fast ? blockDelay(deps, threads) : unthrottled || allowance > 0 ? 0 : deps.config.minBlockMs),
+    turn() {
+      if (!fast) return;
+      // a turn without allowance is the timer of minBlockMs without a request: one block
+      allowance = Math.max(allowance, 1);
+      until = performance.now() + BURST_MS;
+    },
+    more: () => fast && performance.now() < until && (unthrottled || allowance > 0),
+    started() {
+      found = 0;
+      allowance = 1;
+    },
+    found() {
+      found++;
+      allowance = Math.max(allowance - 1, 0);
+    },
+    requested() {
+      if (!fast) return false;
+      allowance = Math.max(allowance, 1 + Math.floor(found / RAMP));
+      return true;
+    },
+  };
+}
+
+/**
+ * Run `fn` in `ms` (below 1 ms, which a timer would make 1 ms: on the next turn of the event loop); returns what
+ * cancels it.
+ */
+function later(fn: () => void, ms: number): () => void {
+  if (ms < 1) {
+    const i = setImmediate(fn);
+    return () => clearImmediate(i);
+  }
+  const t = setTimeout(fn, ms);
+  return () => clearTimeout(t);
 }
 
 export function createMiner(deps: MinerDeps): Miner {
@@ -55,18 +135,15 @@ export function createMiner(deps: MinerDeps): Miner {
   let threads = 0;
   /** Cancels the scheduled next block, if any. */
   let cancel: (() => void) | undefined;
+  /** The next block waits on a timer, not for the next turn of the event loop. */
+  let waiting = false;
   let stoppingUntil = 0;
+  const pace = createPace(deps);
 
-  /** Below 1 ms a timer would be clamped to 1 ms; the next event-loop turn is as soon as possible. */
   const schedule = (): void => {
-    const delay = blockDelay(deps, threads);
-    if (delay < 1) {
-      const i = setImmediate(tick);
-      cancel = () => clearImmediate(i);
-    } else {
-      const t = setTimeout(tick, delay);
-      cancel = () => clearTimeout(t);
-    }
+    const ms = pace.delay(threads);
+    waiting = ms >= 1;
+    cancel = later(tick, ms);
   };
 
   const halt = (): void => {
@@ -78,23 +155,21 @@ export function createMiner(deps: MinerDeps): Miner {
 
   function tick(): void {
     cancel = undefined;
-    const until = deps.config.pace === 'fast' ? performance.now() + BURST_MS : 0;
+    pace.turn();
     do mineOne();
-    while (active && performance.now() < until);
+    while (active && pace.more());
     if (active) schedule();
   }
 
   function mineOne(): void {
     if (!active) return;
-    const err = templateError(deps.ledger, family);
-    if (err) {
-      deps.log.log('E', err);
-      deps.log.log('E', 'Failed to get_block_template(), stopping mining');
+    if (cannotMine(deps, family)) {
       halt();
       stoppingUntil = Date.now() + deps.config.restartDelayMs;
       return;
     }
     mineNext(deps, address);
+    pace.found();
   }
 
   return {
@@ -118,11 +193,17 @@ export function createMiner(deps: MinerDeps): Miner {
       family = decodeAddress(addr)?.family ?? 'cn';
       threads = Math.max(1, n);
       active = true;
+      pace.started();
       for (let i = 0; i < threads; i++) deps.log.log('I', `Miner thread was started [${i}]`);
       schedule();
     },
     stop() {
       if (active) halt();
+    },
+    requested() {
+      if (!pace.requested() || !active || !waiting) return;
+      cancel?.();
+      schedule();
     },
   };
 }
