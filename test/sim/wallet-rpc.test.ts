@@ -422,6 +422,14 @@ describe('wallet RPC after HF11', () => {
     const zero = (await transfer(aliceRpc.port, bob.carrot, [0], { do_not_relay: true })).result;
     expect(zero.amount).toBeGreaterThan(0);
     expect(zero.amounts_by_dest).toEqual({ amounts: [zero.amount] });
+    // v1.1.3c builds a transfer of any other tx_type; the simulator says plainly that it does not model one.
+    const stake = await transfer(aliceRpc.port, bob.carrot, [SAL1], { tx_type: 6, do_not_relay: true });
+    expect(stake.error).toEqual({
+      code: -32099,
+      message:
+        'saltnet simulator: transfer is not modelled (a transfer of tx_type 6 (STAKE); only 3 (TRANSFER) is); ' +
+        'run it on real Salvium (--backend salvium)',
+    });
     const huge = await rpc(aliceRpc.port, 'transfer', {
       destinations: [{ address: bob.carrot, amount: '18446744073709551615', asset_type: 'SAL1' }],
       source_asset: 'SAL1',

@@ -2,6 +2,7 @@
 // create_transactions_all build them: at most 7 destinations and 64 inputs per tx, and for a
 // token (any source asset but SAL1) a ROLLUP in front that pays the SAL1 fees (README,
 // "Established on the real programs").
+import { NOT_MODELLED_CODE, notModelledMessage } from '../http/not-modelled.js';
 import { CARROT_MAX_DESTINATIONS, CARROT_MAX_INPUTS, TxType } from '../chain/constants.js';
 import { estimateWeight } from '../chain/emission.js';
 import { isTokenAsset } from '../chain/ledger.js';
@@ -143,7 +144,13 @@ export function buildTransfer(w: Wallet, ctx: BuildContext, req: TransferRequest
   }
   const all = req.sourceAsset !== 'SAL1' ? withRollup(w, ctx, built, from) : built;
   if (req.txType === TxType.UNSET) throw new RpcError(-4, 'make_pending_carrot_tx: tx proposal has unset tx type');
-  if (req.txType !== TxType.TRANSFER) throw new RpcError(-4, `Invalid tx type specified: ${req.txType}`);
+  // v1.1.3c builds a transfer of any other tx_type too (1, 2 and 4 to 99 were tried): what such a tx does on chain is
+  // not modelled, so the simulator says so instead of answering an error the real wallet never gives.
+  if (req.txType !== TxType.TRANSFER) {
+    const name = TxType[req.txType] ?? 'no type of Salvium';
+    const why = `a transfer of tx_type ${req.txType} (${name}); only 3 (TRANSFER) is`;
+    throw new RpcError(NOT_MODELLED_CODE, notModelledMessage('transfer', why));
+  }
   if (all.length > 1 && !req.split) throw TOO_LARGE();
   return all;
 }
