@@ -7,21 +7,13 @@ import { randomBytes } from 'node:crypto';
 import { formatMoney } from '../common/format.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { encodeAddress, type AddressFamily } from '../crypto/address.js';
-import { carrotDestinationDisplayAddress, scalarMultBase, scReduce32 } from '../crypto/keys.js';
+import { carrotDestinationAddress, scalarMultBase, scReduce32 } from '../crypto/keys.js';
 import { CARROT_MAX_INPUTS, HF_CARROT, HF_TOKENS, TxType } from '../chain/constants.js';
 import { actualWeight, estimateWeight } from '../chain/emission.js';
 import { sha256Hex } from '../chain/ledger.js';
 import type { TokenCreation, Tx, TxOutput } from '../chain/types.js';
 import { RpcError } from '../http/server.js';
-import {
-  meta,
-  ownsAddress,
-  type Destination,
-  type OutRecord,
-  type OwnedOutput,
-  type SubIndex,
-  type Wallet,
-} from './state.js';
+import { meta, type Destination, type OutRecord, type OwnedOutput, type SubIndex, type Wallet } from './state.js';
 import { indexOfAddress, subaddress } from './subaddresses.js';
 
 export interface BuildContext {
@@ -206,10 +198,10 @@ export function makeTx(
     change,
     fee: feeAsset,
     asset: o.sourceAsset,
-    // A destination of the wallet's own shows another view key (as recorded); others as sent.
+    // Each destination as the wallet rebuilds it from its payment proposal (a self-send from the spend key alone).
     destinations: o.dests.map((d) => ({
       ...d,
-      address: ownsAddress(w, d.address) ? carrotDestinationDisplayAddress(d.address) : d.address,
+      address: carrotDestinationAddress(d.address, indexOfAddress(w, d.address) ? w.keys.carrot.viewSecret : undefined),
     })),
     paymentId,
     inputs: o.inputs.map((i) => i.id),
