@@ -14,7 +14,7 @@ export const FixtureWalletSchema = z.object({
   name: z.string().regex(/^[A-Za-z0-9_-]+$/),
   purpose: z.string().optional(),
   seed: z.string().refine((s) => s.trim().split(/\s+/).length === 25, 'expected 25 words'),
-  /** The addresses the seed gives, by backend name (the simulator's Carrot keys are its own). */
+  /** The addresses the seed gives, by backend name (the simulator derives the real ones; a fork may not). */
   addresses: z.record(z.string(), AddressesSchema).optional(),
 });
 export type FixtureWallet = z.infer<typeof FixtureWalletSchema>;

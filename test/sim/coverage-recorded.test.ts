@@ -13,8 +13,6 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Modelled, settled on the real programs, but in no recording: why. */
 const UNRECORDED: Record<string, string> = {
-  restore_deterministic_wallet:
-    'the seed it needs is redacted from recordings; the fixture wallets are restored this way by every testnet',
   '/pop_blocks': 'it takes blocks off a chain that the other scenarios of a shared-isolation run build on',
   '/get_transaction_pool_hashes.bin': 'epee binary: compared by test/sim/http tests, not by JSON recordings',
 };

@@ -373,6 +373,30 @@ describe('salvium-wallet-cli options and --command', () => {
     expect(opened.lines.slice(-3, -1)).toEqual(addressLines(w.cn, w.carrot));
   });
 
+  it('viewkey shows the CN view keys and the Carrot account view key, as salvium-wallet-cli v1.1.3c did for this seed', async () => {
+    // Recorded: fixtures/salvium-v1.1.3c/carrot-addresses.json (the wallet "fresh").
+    const path = walletPath('viewkey');
+    const words =
+      'artistic money dagger akin dwelt omega umbrella dagger lively ulcers olympics vapidly mirror either firm quick atlas pigment nuance masterful legion fudge emotion family dagger';
+    const made = await cli(
+      ['--generate-new-wallet', path, '--restore-deterministic-wallet', '--electrum-seed', words].concat([
+        '--restore-height',
+        '0',
+        '--password',
+        'pw',
+      ]),
+      '\nN\nexit\n',
+    );
+    expect(made.code).toBe(0);
+    const r = await cli(['--wallet-file', path, '--password', 'pw', '--command', 'viewkey']);
+    expect(r.code).toBe(0);
+    expect(r.lines.slice(-4, -1)).toEqual([
+      'secret: 4bec6231cdc86c65dfec13ec805269e72487443c7aae056def5c0e1aeb7c6b0c',
+      'CN public: 22534831e4ee0522da5377d570e315fab086ff19c90776e74c74b81e5a57c4b6',
+      'Carrot public: 75eaf879c65199acd5ec45c41aef3b2757f3d3b83c09b575a6ef6fbe2a91a3c4',
+    ]);
+  });
+
   it('reads the seed offset passphrase silently from a non-TTY stdin even with --electrum-seed (as the real CLI does)', async () => {
     // Forgetting that line makes the next answer the passphrase: the real CLI then restores another
     // wallet; the simulator, which does not model passphrases, refuses loudly.

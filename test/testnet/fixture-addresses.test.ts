@@ -1,19 +1,19 @@
 // The addresses the fixture wallet files list: a cold build mines to them while the wallet CLI restores the wallets,
-// so they must be what the seeds give: the simulator's derivation here, real Salvium's in test/real/1-up.cases.ts. A
-// build whose restored wallets differ mines its blocks again (test/testnet/sim.test.ts: the simulator's programs under
-// the salvium name).
+// so they must be what the seeds give: the simulator's derivation here (the real one: test/sim/crypto/carrot.test.ts),
+// real Salvium's in test/real/1-up.cases.ts. A build whose restored wallets differ mines its blocks again
+// (test/testnet/sim.test.ts: programs that restore another seed).
 import { describe, expect, it } from 'vitest';
 import { walletFromSeed } from '../../harness/sim/crypto/keys.js';
 import { wordsToSeed } from '../../harness/sim/crypto/mnemonic.js';
 import { addressMismatch, fixtureAddresses, fixtureWallet } from '../../harness/testnet/fixture-wallets.js';
 
 describe('fixture wallet addresses', () => {
-  it("list, for the simulator, the addresses its keys derive from each seed; real Salvium's CN addresses are the same", () => {
+  it("list, for the simulator, the addresses its keys derive from each seed, which are real Salvium's", () => {
     const known = fixtureAddresses('sim')!;
     for (const name of ['miner', 'main'] as const) {
       const w = walletFromSeed(wordsToSeed(fixtureWallet(name).seed), 'testnet');
       expect(known[name]).toEqual({ cn: w.cn.address, carrot: w.carrot.address });
-      expect(fixtureAddresses('salvium')![name].cn).toBe(w.cn.address);
+      expect(fixtureAddresses('salvium')![name]).toEqual(known[name]);
     }
   });
 

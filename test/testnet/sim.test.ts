@@ -16,6 +16,9 @@ const SAL1 = 100_000_000n;
 const quiet = { progress: 'none' as const, log: () => undefined, trapSignals: false, daemonEnv: FAST };
 
 const gone = (pid: number): boolean => !isAlive(pid);
+/** A seed no fixture wallet has. */
+const OTHER_SEED =
+  'artistic money dagger akin dwelt omega umbrella dagger lively ulcers olympics vapidly mirror either firm quick atlas pigment nuance masterful legion fudge emotion family dagger';
 
 describe('up on sim', () => {
   let t: Testnet;
@@ -228,19 +231,21 @@ describe('up with options', () => {
   }, 60_000);
 
   it('restarts a wallet RPC that crashes during startup, and reports it', async () => {
-    // A --bin-dir of wrappers around the simulator whose wallet RPC dies with SIGSEGV on its first start.
+    // A --bin-dir of wrappers around the simulator whose wallet RPC dies with SIGSEGV on its first start, and whose
+    // wallet CLI restores another seed in place of the miner's (as a fork's programs, which derive other addresses).
     const bin = join(dir, 'bin');
     mkdirSync(bin);
     const marker = join(dir, 'crashed-once');
-    for (const name of ['salviumd', 'salvium-wallet-cli']) {
-      writeFileSync(join(bin, name), `#!/bin/sh\nexec "${join(SIM_BIN_DIR, name)}" "$@"\n`);
-      chmodSync(join(bin, name), 0o755);
-    }
+    writeFileSync(join(bin, 'salviumd'), `#!/bin/sh\nexec "${join(SIM_BIN_DIR, 'salviumd')}" "$@"\n`);
+    writeFileSync(
+      join(bin, 'salvium-wallet-cli'),
+      `#!/bin/sh\nsed -u 's/^${fixtureWallet('miner').seed}$/${OTHER_SEED}/' | exec "${join(SIM_BIN_DIR, 'salvium-wallet-cli')}" "$@"\n`,
+    );
     writeFileSync(
       join(bin, 'salvium-wallet-rpc'),
       `#!/bin/sh\nif [ ! -e "${marker}" ]; then touch "${marker}"; echo "scanning..."; kill -SEGV $$; fi\nexec "${join(SIM_BIN_DIR, 'salvium-wallet-rpc')}" "$@"\n`,
     );
-    chmodSync(join(bin, 'salvium-wallet-rpc'), 0o755);
+    for (const name of ['salviumd', 'salvium-wallet-cli', 'salvium-wallet-rpc']) chmodSync(join(bin, name), 0o755);
     const lines: string[] = [];
     const t = await startTestnet({
       ...quiet,
@@ -252,13 +257,17 @@ describe('up with options', () => {
     });
     try {
       expect(lines[0]).toBe(`saltnet: salvium binaries from --bin-dir ${bin}`);
-      // The simulator's Carrot keys are its own: the blocks mined to real Salvium's fixture addresses are mined again.
+      // The miner restored is not the one the fixture lists: the blocks mined to the listed addresses are mined again.
       expect(lines).toContainEqual(
         expect.stringMatching(
           /^saltnet: fixtures\/wallets\/miner\.json lists .* for salvium, but the wallet CLI restored .* from its seed; mining again to the restored wallets$/,
         ),
       );
-      expect(t.miner.addresses.carrot).toBe(fixtureAddresses('sim')!.miner.carrot);
+      expect(t.miner.addresses).toEqual({
+        cn: walletFromSeed(wordsToSeed(OTHER_SEED), 'testnet').cn.address,
+        carrot: walletFromSeed(wordsToSeed(OTHER_SEED), 'testnet').carrot.address,
+      });
+      expect(t.wallet.addresses).toEqual(fixtureAddresses('salvium')!.main);
       expect(
         lines.some((l) =>
           /^saltnet: wallet-rpc exited with signal SIGSEGV while starting; starting it again on the same data \(restart 1 of 3\)/.test(

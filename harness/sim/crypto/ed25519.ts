@@ -47,6 +47,13 @@ export function scalarMultBase(scalar: bigint): Uint8Array {
   return Point.BASE.multiplyUnsafe(s).toBytes();
 }
 
+/** scalar·P for a compressed point P (rct::scalarmultKey, variable-time), compressed. */
+export function scalarMultKey(point: Uint8Array, scalar: bigint): Uint8Array {
+  return Point.fromBytes(point)
+    .multiplyUnsafe(((scalar % L) + L) % L)
+    .toBytes();
+}
+
 /** Public key of a 32-byte little-endian secret scalar (reduced mod l first). */
 export function secretToPublic(secret: Uint8Array): Uint8Array {
   return scalarMultBase(scReduce32(secret));

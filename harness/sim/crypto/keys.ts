@@ -1,11 +1,11 @@
-// Wallet keys. CryptoNote keys follow Monero exactly (so a seed restored in the
-// real wallet gives the same CN address); Carrot keys use a documented,
-// simulator-only derivation (the real Carrot key hierarchy is not modelled).
+// Wallet keys, as the real wallet derives them from a seed: the CryptoNote keys Monero's way, the Carrot
+// keys from the CN spend secret key (carrot.ts), so a seed gives the real wallet's addresses.
 import { randomBytes } from 'node:crypto';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { decodeAddress, encodeAddress, type Network } from './address.js';
-import { numberToBytesLE, scalarMultBase, scReduce32 } from './ed25519.js';
-import { concatBytes, fromHex, toHex } from './hex.js';
+import { carrotAccountKeys } from './carrot.js';
+import { numberToBytesLE, scalarMultBase, scalarMultKey, scReduce32 } from './ed25519.js';
+import { fromHex, toHex } from './hex.js';
 
 export {
   L,
@@ -19,9 +19,6 @@ export {
 } from './ed25519.js';
 
 const TEXT = new TextEncoder();
-const CARROT_SPEND_TAG = TEXT.encode('saltnet-sim carrot spend');
-const CARROT_VIEW_TAG = TEXT.encode('saltnet-sim carrot view');
-const CARROT_DEST_TAG = TEXT.encode('saltnet-sim carrot dest');
 
 export interface KeyBytes {
   spendSecret: Uint8Array;
@@ -55,18 +52,6 @@ export function cnKeysFromSeed(seed: Uint8Array | string): KeyBytes {
   return keysFromSecrets(spend, view);
 }
 
-/**
- * Simulator-only Carrot keys (NOT the real Carrot derivation):
- * spend = sc_reduce32(keccak256("saltnet-sim carrot spend" ‖ seed)),
- * view  = sc_reduce32(keccak256("saltnet-sim carrot view" ‖ seed)), publics = secret·G.
- */
-export function carrotKeysFromSeed(seed: Uint8Array | string): KeyBytes {
-  const s = seedBytes(seed);
-  const spend = scReduce32(keccak_256(concatBytes(CARROT_SPEND_TAG, s)));
-  const view = scReduce32(keccak_256(concatBytes(CARROT_VIEW_TAG, s)));
-  return keysFromSecrets(spend, view);
-}
-
 /** One family's keys as lowercase hex (64 chars each) plus its standard address. */
 export interface WalletKeys {
   spendSecret: string;
@@ -76,12 +61,25 @@ export interface WalletKeys {
   address: string;
 }
 
+/**
+ * The Carrot keys: spendSecret k_ps (prove-spend), viewSecret k_vi (incoming view), spendPublic K_s, viewPublic k_vi·G
+ * (the main address's view key), and the rest of the hierarchy (carrot.ts).
+ */
+export interface CarrotWalletKeys extends WalletKeys {
+  /** s_vb */
+  viewBalance: string;
+  /** k_gi */
+  generateImage: string;
+  /** s_ga */
+  generateAddress: string;
+}
+
 export interface SimWallet {
   /** The 32-byte seed, 64 hex chars (what the mnemonic encodes). */
   seed: string;
   network: Network;
   cn: WalletKeys;
-  carrot: WalletKeys;
+  carrot: CarrotWalletKeys;
   /** CN view secret key, 64 hex (what `query_key key_type=view_key` returns). */
   viewKeyHex: string;
 }
@@ -102,30 +100,62 @@ function walletKeys(k: KeyBytes, network: Network, family: 'cn' | 'carrot'): Wal
   };
 }
 
+/** The Carrot keys of a wallet whose CN spend secret key (s_master) is `spendSecret`. */
+export function carrotKeysFromSpendSecret(spendSecret: Uint8Array, network: Network): CarrotWalletKeys {
+  const c = carrotAccountKeys(spendSecret);
+  return {
+    ...walletKeys(
+      {
+        spendSecret: c.proveSpend,
+        viewSecret: c.viewIncoming,
+        spendPublic: c.spendPublic,
+        viewPublic: c.mainViewPublic,
+      },
+      network,
+      'carrot',
+    ),
+    viewBalance: toHex(c.viewBalance),
+    generateImage: toHex(c.generateImage),
+    generateAddress: toHex(c.generateAddress),
+  };
+}
+
 /** Both key sets and standard Salvium addresses of a seed on `network`. */
 export function walletFromSeed(seed: Uint8Array | string, network: Network): SimWallet {
   const s = seedBytes(seed);
-  const cn = walletKeys(cnKeysFromSeed(s), network, 'cn');
+  const cnBytes = cnKeysFromSeed(s);
+  const cn = walletKeys(cnBytes, network, 'cn');
   return {
     seed: toHex(s),
     network,
     cn,
-    carrot: walletKeys(carrotKeysFromSeed(s), network, 'carrot'),
+    carrot: carrotKeysFromSpendSecret(cnBytes.spendSecret, network),
     viewKeyHex: cn.viewSecret,
   };
 }
 
 /**
- * The Carrot address the real wallet records as a transfer's destination: same
- * network, type, spend key (and payment id) as `address`, but view public key
- * replaced by sc_reduce32(keccak256("saltnet-sim carrot dest" ‖ viewPub))·G.
- * A deterministic stand-in; anything that is not a Carrot address is returned unchanged.
+ * The destination the real wallet records for a Carrot payment: the address tx_builder.cpp's make_tx_destination_entry
+ * rebuilds from the payment proposal. A proposal carries no payment id, so an integrated address shows as the standard
+ * address of its keys. A payment to one of the wallet's own addresses is a self-send proposal, which keeps the spend
+ * key only: the view key shown is k_vi times it (`selfSendViewSecret`: the wallet's k_vi, given for such a payment),
+ * so the main address (K_s, k_vi·G) and its integrated addresses show as the account address (K_s, K_v) while a
+ * subaddress stays itself. Anything that is not a Carrot address is returned unchanged.
  */
-export function carrotDestinationDisplayAddress(address: string): string {
+export function carrotDestinationAddress(address: string, selfSendViewSecret?: string): string {
   const d = decodeAddress(address);
   if (d === null || d.family !== 'carrot') return address;
-  const view = scalarMultBase(scReduce32(keccak_256(concatBytes(CARROT_DEST_TAG, d.viewPublicKey))));
-  return encodeAddress({ ...d, viewPublicKey: view });
+  if (d.type !== 'integrated' && selfSendViewSecret === undefined) return address;
+  return encodeAddress({
+    network: d.network,
+    family: 'carrot',
+    type: d.type === 'subaddress' ? 'subaddress' : 'standard',
+    spendPublicKey: d.spendPublicKey,
+    viewPublicKey:
+      selfSendViewSecret === undefined
+        ? d.viewPublicKey
+        : scalarMultKey(d.spendPublicKey, scReduce32(fromHex(selfSendViewSecret))),
+  });
 }
 
 /**

@@ -9,7 +9,8 @@ import { formatMoney as money } from '../common/format.js';
 import { failParse, OptionError, parseOptions, type ParsedOptions } from '../common/options.js';
 import { VERSION_LINE } from '../common/version.js';
 import { seedToWords, wordsToSeed } from '../crypto/mnemonic.js';
-import { fromHex } from '../crypto/hex.js';
+import { carrotAccountViewKey } from '../crypto/carrot.js';
+import { fromHex, toHex } from '../crypto/hex.js';
 import { createDaemonClient, type DaemonClient } from '../wallet/daemon-client.js';
 import { InvalidPassword, walletExists } from '../wallet/files.js';
 import { daemonAddress, WALLET_CLI_OPTIONS } from '../wallet/options.js';
@@ -205,10 +206,16 @@ async function runCommand(
       );
       out(seedToWords(fromHex(w.keysFile.seed)).join(' '));
       return;
-    case 'viewkey':
+    case 'viewkey': {
+      // simple_wallet::viewkey: the Carrot public key shown is the account's K_v = k_vi·K_s (v1.1.3c).
+      const c = w.keys.carrot;
       out(`secret: ${w.keys.cn.viewSecret}`);
-      out(`public: ${w.keys.cn.viewPublic}`);
+      out(`CN public: ${w.keys.cn.viewPublic}`);
+      out(
+        `Carrot public: ${/^0+$/.test(c.viewSecret) ? c.viewSecret : toHex(carrotAccountViewKey(fromHex(c.viewSecret), fromHex(c.spendPublic)))}`,
+      );
       return;
+    }
     case 'save':
       saveWallet(w);
       out('Wallet data saved');

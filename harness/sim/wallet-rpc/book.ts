@@ -9,7 +9,6 @@ import { toHex } from '../crypto/hex.js';
 import { RpcError } from '../http/server.js';
 import { bool, list, params, str, u64 } from '../http/params.js';
 import { meta, type BookEntry } from '../wallet/state.js';
-import { familyAt } from '../wallet/subaddresses.js';
 import { RESTRICTED, guard, need, notSyncing, type Define, type WalletRpcContext } from './context.js';
 import { hexBytes } from './lookup.js';
 
@@ -227,7 +226,8 @@ function integratedAddresses(ctx: WalletRpcContext, def: Define): void {
     if (p.payment_id !== '' && !/^[0-9a-fA-F]{16}$/.test(p.payment_id)) throw new RpcError(-5, 'Invalid payment ID');
     const paymentId = p.payment_id === '' ? new Uint8Array(randomBytes(8)) : Buffer.from(p.payment_id, 'hex');
     let base: DecodedAddress;
-    if (p.standard_address === '') base = decodeAddress(w.keys[familyAt(w)].address)!;
+    // wallet2::get_integrated_address_as_str takes the Carrot main address whatever the height (recorded at height 1).
+    if (p.standard_address === '') base = decodeAddress(w.keys.carrot.address)!;
     else {
       const d = parseAddress(p.standard_address);
       if (!d) throw new RpcError(-2, 'Invalid address');

@@ -3,9 +3,8 @@
 // real order of checks and messages (recorded from salvium-wallet-rpc v1.1.3c: test/sim/wallet-rpc.test.ts,
 // test/sim/wallet-recorded.test.ts).
 import { join } from 'node:path';
-import { keccak_256 } from '@noble/hashes/sha3.js';
 import { decodeAddress } from '../crypto/address.js';
-import { fromHex as bytesFromHex, toHex } from '../crypto/hex.js';
+import { fromHex as bytesFromHex } from '../crypto/hex.js';
 import { seedToWords, wordsToSeed } from '../crypto/mnemonic.js';
 import { RpcError } from '../http/server.js';
 import { bool, params, str, u64 } from '../http/params.js';
@@ -85,10 +84,6 @@ function generateFromKeys(ctx: WalletRpcContext, raw: unknown): Record<string, u
   return { address: w.keys.cn.address, info };
 }
 
-/** A Carrot key query_key returns: deterministic per wallet (the simulator's keys are its own). */
-const derivedKey = (w: Wallet, name: string): string =>
-  toHex(keccak_256(new TextEncoder().encode(`saltnet-sim ${name}:${w.keys.carrot.spendSecret}`)));
-
 function queryKey(ctx: WalletRpcContext, raw: unknown): Record<string, unknown> {
   const p = P.queryKey.parse(raw as never);
   const w = need(ctx);
@@ -112,12 +107,16 @@ function queryKey(ctx: WalletRpcContext, raw: unknown): Record<string, unknown> 
     case 's_master':
       return secret('s_master key', () => w.keys.cn.spendSecret);
     case 'k_prove_spend':
-      return secret('k_prove_spend key', () => derivedKey(w, p.key_type));
+      return secret('k_prove_spend key', () => w.keys.carrot.spendSecret);
+    // A wallet generated from keys has no Carrot keys: zeros.
     case 's_view_balance':
+      return { key: w.keys.carrot.viewBalance };
     case 'k_view_incoming':
+      return { key: w.keys.carrot.viewSecret };
     case 'k_generate_image':
+      return { key: w.keys.carrot.generateImage };
     case 's_generate_address':
-      return { key: w.keysFile.fromKeys ? '0'.repeat(64) : derivedKey(w, p.key_type) };
+      return { key: w.keys.carrot.generateAddress };
     default:
       throw new RpcError(0, `key_type ${p.key_type} not found`);
   }

@@ -1,8 +1,9 @@
 // Transactions built elsewhere or later (wallet_rpc_server.cpp on_relay_tx, on_describe_transfer,
 // on_sign_transfer, on_submit_transfer, on_sweep_dust, on_audit, on_return_payment), with the real
 // checks and messages (recorded from salvium-wallet-rpc v1.1.3c: test/sim/wallet-recorded.test.ts).
+import { keccak_256 } from '@noble/hashes/sha3.js';
 import { decodeAddress, encodeAddress } from '../crypto/address.js';
-import { carrotDestinationDisplayAddress } from '../crypto/keys.js';
+import { scalarMultBase, scReduce32 } from '../crypto/keys.js';
 import { decode, fromHex } from '../chain/codec.js';
 import { HF_TOKENS, TxType } from '../chain/constants.js';
 import { estimateWeight } from '../chain/emission.js';
@@ -117,6 +118,21 @@ function returnable(w: Wallet, txid: string, hf: number) {
   return outs;
 }
 
+/**
+ * What the returner's record shows as a return_payment's destination. The real one is (the one-time key of the
+ * origin tx's change output, the sender's return key K_return decrypted from the tx), an address of keys only that
+ * tx's enotes give (wallet2::create_transactions_return), which the simulator does not have; a deterministic stand-in
+ * keeps the sender's spend key and network and replaces the view key by sc_reduce32(keccak256("saltnet-sim return" ‖
+ * view key))·G. Anything that is not a Carrot address is returned unchanged.
+ */
+function returnDestinationAddress(address: string): string {
+  const d = decodeAddress(address);
+  if (d === null || d.family !== 'carrot') return address;
+  const tag = new TextEncoder().encode('saltnet-sim return');
+  const view = scalarMultBase(scReduce32(keccak_256(Uint8Array.from([...tag, ...d.viewPublicKey]))));
+  return encodeAddress({ ...d, viewPublicKey: view });
+}
+
 async function returnPayment(ctx: WalletRpcContext, raw: unknown): Promise<Record<string, unknown>> {
   const p = P.returnPayment.parse(raw as never);
   const w = open(ctx);
@@ -145,7 +161,7 @@ async function returnPayment(ctx: WalletRpcContext, raw: unknown): Promise<Recor
   built.tx.returned = true;
   built.record.destinations = built.record.destinations.map((d) => ({
     ...d,
-    address: carrotDestinationDisplayAddress(d.address),
+    address: returnDestinationAddress(d.address),
   }));
   await relay(ctx, w, [built], p.do_not_relay, -4);
   return splitResponse([built], { getTxKeys: p.get_tx_key, getTxHex: p.get_tx_hex, getTxMetadata: p.get_tx_metadata });

@@ -6,22 +6,14 @@
 import { randomBytes } from 'node:crypto';
 import { formatMoney } from '../common/format.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { decodeAddress, encodeAddress, type AddressFamily } from '../crypto/address.js';
-import { carrotDestinationDisplayAddress, scalarMultBase, scReduce32 } from '../crypto/keys.js';
+import { encodeAddress, type AddressFamily } from '../crypto/address.js';
+import { carrotDestinationAddress, scalarMultBase, scReduce32 } from '../crypto/keys.js';
 import { CARROT_MAX_INPUTS, HF_CARROT, HF_TOKENS, TxType } from '../chain/constants.js';
 import { actualWeight, estimateWeight } from '../chain/emission.js';
 import { sha256Hex } from '../chain/ledger.js';
 import type { TokenCreation, Tx, TxOutput } from '../chain/types.js';
 import { RpcError } from '../http/server.js';
-import {
-  meta,
-  ownsAddress,
-  type Destination,
-  type OutRecord,
-  type OwnedOutput,
-  type SubIndex,
-  type Wallet,
-} from './state.js';
+import { meta, type Destination, type OutRecord, type OwnedOutput, type SubIndex, type Wallet } from './state.js';
 import { indexOfAddress, subaddress } from './subaddresses.js';
 
 export interface BuildContext {
@@ -212,7 +204,11 @@ export function makeTx(
     change: dummy ? 0n : change,
     fee: feeAsset,
     asset: o.sourceAsset,
-    destinations: recorded.map((d) => ({ ...d, address: recordedDestination(w, d.address) })),
+    // Each destination as the wallet rebuilds it from its payment proposal (a self-send from the spend key alone).
+    destinations: recorded.map((d) => ({
+      ...d,
+      address: carrotDestinationAddress(d.address, indexOfAddress(w, d.address) ? w.keys.carrot.viewSecret : undefined),
+    })),
     paymentId,
     inputs: o.inputs.map((i) => i.id),
     account,
@@ -221,20 +217,6 @@ export function makeTx(
   };
   const amount = dummy ? change : destSum;
   return { tx, record, inputs: o.inputs, fee: o.fee, amount, destAmounts: recorded.map((d) => d.amount) };
-}
-
-/**
- * The address a sent tx records for a destination, as get_transfers lists it. A Carrot destination is rebuilt from
- * its payment proposal (tx_builder.cpp make_tx_destination_entry), which carries no payment id in v1.1.3c: an
- * integrated address is recorded as its plain address. A destination of the wallet's own shows another view key (as
- * recorded). Others as sent.
- */
-function recordedDestination(w: Wallet, address: string): string {
-  if (ownsAddress(w, address)) return carrotDestinationDisplayAddress(address);
-  const d = decodeAddress(address);
-  if (d?.family !== 'carrot' || d.type !== 'integrated') return address;
-  const { paymentId: _paymentId, ...plain } = d;
-  return encodeAddress({ ...plain, type: 'standard' });
 }
 
 /** Destinations that are the wallet's own subaddresses: they count in its balance while pending. */

@@ -247,6 +247,9 @@ export function keysOf(k: KeysFile): WalletKeys {
     spendPublic: ZERO_KEY,
     viewPublic: ZERO_KEY,
     address: carrotAddress,
+    viewBalance: ZERO_KEY,
+    generateImage: ZERO_KEY,
+    generateAddress: ZERO_KEY,
   };
   return { seed: '', network: 'testnet', cn, carrot, viewKeyHex: cn.viewSecret };
 }

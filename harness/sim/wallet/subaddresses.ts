@@ -5,12 +5,18 @@
 // --subaddress-lookahead major:minor sets another, kept in the keys file), plus, once the wallet was
 // loaded from its files, the window carrot_and_legacy_account::generate_subaddress_map builds at every
 // load: accounts 0..major and subaddresses 0..minor, both ends included. Receiving does not create
-// anything (v1.1.3c's scan never expands the labels). Addresses follow the simulator's derivation
-// (crypto/subaddress.ts) for both families; which family a listing shows follows the hard fork of
-// the wallet's height (or of the entry's), as get_subaddress_as_str's Auto type does.
+// anything (v1.1.3c's scan never expands the labels). Addresses are the real ones of both families
+// (crypto/subaddress.ts); which family a listing shows follows the hard fork of the wallet's height
+// (or of the entry's), as get_subaddress_as_str's Auto type does.
 import { decodeAddress, encodeAddress, type AddressFamily, type DecodedAddress } from '../crypto/address.js';
 import { toHex } from '../crypto/hex.js';
-import { accountSpendKeys, subaddressSpendKey, subaddressViewKey } from '../crypto/subaddress.js';
+import {
+  accountSpendKeys,
+  isSubaddressOf,
+  subaddressSpendKey,
+  subaddressViewKey,
+  type SubaddressBase,
+} from '../crypto/subaddress.js';
 import { HF_CARROT, hardForkAt } from '../chain/constants.js';
 import { RpcError } from '../http/server.js';
 import { meta, type SubIndex, type Wallet } from './state.js';
@@ -36,16 +42,30 @@ export function parseLookaheadArg(text: string): { major: number; minor: number 
 export const ACCOUNT_OUT_OF_BOUND = (): RpcError => new RpcError(-14, 'account index is out of bound');
 export const ADDRESS_OUT_OF_BOUND = (): RpcError => new RpcError(-15, 'address index is out of bound');
 
+/** Spend keys derived so far (hex → index), and per account how many minors (from 0) they cover. */
+interface Table {
+  byKey: Map<string, SubIndex>;
+  done: number[];
+}
 interface Cache {
   addresses: Map<string, string>;
-  tables: Partial<Record<AddressFamily, { bounds: string; byKey: Map<string, SubIndex> }>>;
+  tables: Partial<Record<AddressFamily, Table>>;
+  /** Addresses found to be, or not to be, a subaddress of the wallet's keys (of any index). */
+  ours: Map<string, boolean>;
 }
 const caches = new WeakMap<Wallet, Cache>();
 const cacheOf = (w: Wallet): Cache => {
   let c = caches.get(w);
-  if (!c) caches.set(w, (c = { addresses: new Map(), tables: {} }));
+  if (!c) caches.set(w, (c = { addresses: new Map(), tables: {}, ours: new Map() }));
   return c;
 };
+
+/** The keys a family's subaddresses derive from. */
+function baseOf(w: Wallet, family: AddressFamily): SubaddressBase {
+  if (family === 'cn') return { family, spendPublic: w.keys.cn.spendPublic, viewSecret: w.keys.cn.viewSecret };
+  const k = w.keys.carrot;
+  return { family, spendPublic: k.spendPublic, viewSecret: k.viewSecret, generateAddress: k.generateAddress };
+}
 
 const decodedCache = new Map<string, DecodedAddress | null>();
 /** decodeAddress, remembered (a scan decodes the same output addresses for every wallet). */
@@ -70,7 +90,7 @@ export function subaddress(w: Wallet, idx: SubIndex, family: AddressFamily = fam
   const cache = cacheOf(w).addresses;
   let text = cache.get(key);
   if (text === undefined) {
-    const base = w.keys[family];
+    const base = baseOf(w, family);
     const spend = subaddressSpendKey(base, idx.major, idx.minor);
     text = encodeAddress({
       network: 'testnet',
@@ -91,28 +111,61 @@ export const numSubaddresses = (w: Wallet, major: number): number => meta(w).lab
 export const labelOf = (w: Wallet, idx: SubIndex): string => meta(w).labels[idx.major]?.[idx.minor] ?? '';
 
 /**
- * The spend keys (hex) of a family's lookahead window, mapped to their index: built the first time
- * an address of that family is looked up (a few hundred ms), again when the window moves.
+ * The lookahead window: per account (major), how many subaddresses (minors from 0) the wallet would detect a payment
+ * to — expand_subaddresses' window (kept in the wallet's m_subaddresses), and load's generate_subaddress_map.
  */
-function lookahead(w: Wallet, family: AddressFamily): Map<string, SubIndex> {
+function windowOf(w: Wallet): number[] {
   const labels = meta(w).labels;
   const la = lookaheadOf(w);
-  const bounds = `${w.loaded === true}/${la.major}:${la.minor}/${labels.map((l) => l.length).join(',')}`;
-  const c = cacheOf(w);
-  const cached = c.tables[family];
-  if (cached?.bounds === bounds) return cached.byKey;
-  const byKey = new Map<string, SubIndex>();
-  // expand_subaddresses' window (kept in the wallet's m_subaddresses), and load's generate_subaddress_map.
   const expanded = labels.length + la.major - 1;
   const atLoad = w.loaded ? la.major + 1 : 0;
+  const counts: number[] = [];
   for (let major = 0; major < Math.max(expanded, atLoad); major++) {
     const created = labels[major]?.length;
     let count = major >= expanded ? 0 : created === undefined ? la.minor : created + la.minor - 1;
     if (major < atLoad) count = Math.max(count, la.minor + 1);
-    accountSpendKeys(w.keys[family], major, count).forEach((k, minor) => byKey.set(k, { major, minor }));
+    counts.push(count);
   }
-  c.tables[family] = { bounds, byKey };
-  return byKey;
+  return counts;
+}
+
+/** Minors derived per account in each round of a search: the low indices of every account come first. */
+const ROUND = 8;
+
+/**
+ * The index of one of the wallet's subaddress spend keys within its lookahead window, if it is there. The keys are
+ * derived as needed and kept (a real subaddress costs a hash and a scalar multiplication: the whole default window,
+ * 10,000 keys, takes seconds): first the subaddresses created, then a round of minors over every account at a time.
+ */
+function findInWindow(w: Wallet, family: AddressFamily, spend: string): SubIndex | undefined {
+  const counts = windowOf(w);
+  const inWindow = (i: SubIndex): SubIndex | undefined =>
+    i.major < counts.length && i.minor < counts[i.major]! ? i : undefined;
+  const c = cacheOf(w);
+  const t = (c.tables[family] ??= { byKey: new Map(), done: [] });
+  const known = t.byKey.get(spend);
+  if (known) return inWindow(known);
+  const base = baseOf(w, family);
+  const derive = (upTo: (major: number) => number): SubIndex | undefined => {
+    counts.forEach((count, major) => {
+      const from = t.done[major] ?? 0;
+      const to = Math.min(count, upTo(major));
+      if (to <= from) return;
+      accountSpendKeys(base, major, from, to - from).forEach((k, i) => t.byKey.set(k, { major, minor: from + i }));
+      t.done[major] = to;
+    });
+    const found = t.byKey.get(spend);
+    return found && inWindow(found);
+  };
+  const labels = meta(w).labels;
+  const created = derive((major) => labels[major]?.length ?? 0);
+  if (created) return created;
+  const widest = Math.max(0, ...counts);
+  for (let upTo = ROUND; upTo - ROUND < widest; upTo += ROUND) {
+    const found = derive(() => upTo);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /**
@@ -129,9 +182,16 @@ export function indexOfAddress(w: Wallet, text: string): SubIndex | undefined {
     return { major: 0, minor: 0 };
   }
   if (spend === keys.spendPublic) return undefined;
-  const idx = lookahead(w, d.family).get(spend);
-  if (!idx) return undefined;
-  return toHex(subaddressViewKey(keys, d.spendPublicKey)) === toHex(d.viewPublicKey) ? idx : undefined;
+  // A wallet without Carrot keys (generate_from_keys) has no Carrot subaddresses.
+  if (/^0+$/.test(keys.viewSecret)) return undefined;
+  // The view key tells ours from others' in one multiplication; only ours are looked for in the window.
+  const ours = cacheOf(w).ours;
+  let mine = ours.get(text);
+  if (mine === undefined) {
+    if (ours.size > 20_000) ours.clear();
+    ours.set(text, (mine = isSubaddressOf(baseOf(w, d.family), d.spendPublicKey, d.viewPublicKey)));
+  }
+  return mine ? findInWindow(w, d.family, spend) : undefined;
 }
 
 /** Whether an address is one of the wallet's (any subaddress it would detect, its own, or an integrated one). */

@@ -3,8 +3,6 @@ import { decodeAddress, encodeAddress, type Network } from '../../../harness/sim
 import { fromHex, isHex, toHex } from '../../../harness/sim/crypto/hex.js';
 import {
   L,
-  carrotDestinationDisplayAddress,
-  carrotKeysFromSeed,
   cnKeysFromSeed,
   keyImage,
   numberToBytesLE,
@@ -21,10 +19,6 @@ const MONERO_WORDS =
   'velvet lymph giddy number token physics poetry unquoted nibs useful sabotage limits benches lifestyle eden nitrogen anvil fewest avoid batch vials washing fences goat unquoted';
 const MONERO_ADDRESS =
   '42ey1afDFnn4886T7196doS9GPMzexD9gXpsZJDwVjeRVdFCSoHnv7KPbBeGpzJBzHRCAs9UxqeoyFQMYbqSWYTfJJQAWDm';
-const TRANSCRIPT_CARROT =
-  'SC1TosF5e1GR9x5qTyaxvwdyvaGaTricz3ucbnq3pSjx6gVbvXeNJSoivw6LR89n8WcPUd8XfbzNJZ25hZUSoYLyb5VwJxTZmXQ';
-const TRANSCRIPT_CN =
-  'SaLvTyKyQDRGTjuP4tinmWCn3hm9j3qcsSXWQfXvPb3ncGTBo2tjW3Ggz9eoTAEytqHEDC5Z3AG1WXSUFyfDQPpYSJ3DQmeAnx33B';
 
 function seedOf(i: number): Uint8Array {
   const seed = Uint8Array.from({ length: 32 }, (_, j) => (j * 13 + 1) & 0xff);
@@ -101,15 +95,13 @@ describe('CryptoNote keys (Monero derivation)', () => {
   });
 });
 
-describe('Carrot keys (simulator derivation)', () => {
-  it('are deterministic, differ from the CN keys, and are valid keys', () => {
-    const seed = seedOf(7);
-    const a = carrotKeysFromSeed(seed);
-    expect(carrotKeysFromSeed(seed)).toEqual(a);
-    const cn = cnKeysFromSeed(seed);
-    expect(toHex(a.spendPublic)).not.toBe(toHex(cn.spendPublic));
-    expect(toHex(a.viewPublic)).not.toBe(toHex(a.spendPublic));
-    expect(toHex(secretToPublic(a.viewSecret))).toBe(toHex(a.viewPublic));
+describe('Carrot keys', () => {
+  it('derive from the CN spend secret key, differ from the CN keys, and are valid keys', () => {
+    const w = walletFromSeed(seedOf(7), 'testnet');
+    expect(walletFromSeed(seedOf(7), 'testnet').carrot).toEqual(w.carrot);
+    expect(w.carrot.spendPublic).not.toBe(w.cn.spendPublic);
+    expect(w.carrot.viewPublic).not.toBe(w.carrot.spendPublic);
+    expect(toHex(secretToPublic(fromHex(w.carrot.viewSecret)))).toBe(w.carrot.viewPublic);
   });
 });
 
@@ -153,43 +145,6 @@ describe('walletFromSeed', () => {
     console.log(`walletFromSeed: ${perWallet.toFixed(3)} ms per wallet (${count} wallets)`);
     expect(addresses.size).toBe(count);
     expect(perWallet).toBeLessThan(20);
-  });
-});
-
-describe('carrotDestinationDisplayAddress', () => {
-  it('keeps network, type and spend key, replaces the view key, and still decodes', () => {
-    const out = carrotDestinationDisplayAddress(TRANSCRIPT_CARROT);
-    expect(out).not.toBe(TRANSCRIPT_CARROT);
-    expect(out).toHaveLength(TRANSCRIPT_CARROT.length);
-    // 4 full base58 blocks = prefix (4 bytes) + 28 bytes of the spend key
-    expect(out.slice(0, 44)).toBe(TRANSCRIPT_CARROT.slice(0, 44));
-    const a = decodeAddress(TRANSCRIPT_CARROT)!;
-    const b = decodeAddress(out)!;
-    expect(b).toMatchObject({ coin: 'salvium', network: 'testnet', family: 'carrot', type: 'standard' });
-    expect(toHex(b.spendPublicKey)).toBe(toHex(a.spendPublicKey));
-    expect(toHex(b.viewPublicKey)).not.toBe(toHex(a.viewPublicKey));
-    expect(carrotDestinationDisplayAddress(TRANSCRIPT_CARROT)).toBe(out);
-  });
-
-  it('keeps the payment id of an integrated Carrot address', () => {
-    const w = walletFromSeed(seedOf(5), 'testnet');
-    const integrated = encodeAddress({
-      network: 'testnet',
-      family: 'carrot',
-      type: 'integrated',
-      spendPublicKey: fromHex(w.carrot.spendPublic),
-      viewPublicKey: fromHex(w.carrot.viewPublic),
-      paymentId: fromHex('0102030405060708'),
-    });
-    const out = decodeAddress(carrotDestinationDisplayAddress(integrated))!;
-    expect(out.type).toBe('integrated');
-    expect(toHex(out.paymentId!)).toBe('0102030405060708');
-  });
-
-  it('returns non-Carrot and invalid text unchanged', () => {
-    expect(carrotDestinationDisplayAddress(TRANSCRIPT_CN)).toBe(TRANSCRIPT_CN);
-    expect(carrotDestinationDisplayAddress(MONERO_ADDRESS)).toBe(MONERO_ADDRESS);
-    expect(carrotDestinationDisplayAddress('garbage')).toBe('garbage');
   });
 });
 
