@@ -116,6 +116,8 @@ describe('a scenario of nodes: 3 (sim)', () => {
       bail: false,
       cacheDir: join(dir, 'cache'),
       artifactsRoot: join(dir, 'artifacts'),
+      // Paced: n0 and n1 then mine their first block within the same second, which must still make two blocks.
+      daemonEnv: { SALTNET_SIM_HASHRATE: '250000' },
       log: (l) => lines.push(l),
     });
     expect([r!.status, r!.failure?.message], lines.join('\n')).toEqual(['passed', undefined]);
