@@ -10,11 +10,44 @@ export interface ExitInfo {
 
 const TAIL_IN_MESSAGE = 30;
 
+/**
+ * The line in which a program refuses its command line: boost::program_options' `Failed to parse arguments: …`, which
+ * salviumd, the wallet programs and the simulator print first, followed by their whole option list (some 240 lines for
+ * salviumd), so that the last lines of their output never say why. The last such line of `tail`, if any.
+ */
+export function refusalLine(tail: readonly string[]): string | undefined {
+  return tail.findLast((l) => /^Failed to parse arguments: /.test(l));
+}
+
+/** What a report shows of a tail: see reportLines. */
+function reportParts(tail: readonly string[], n: number): { why?: string; skipped: number; last: string[] } {
+  const why = refusalLine(tail);
+  const at = why === undefined ? -1 : tail.lastIndexOf(why);
+  if (at === -1 || at >= tail.length - n || n < 3) return { skipped: 0, last: tail.slice(-n) };
+  const last = tail.slice(tail.length - (n - 2));
+  return { why: why!, skipped: tail.length - last.length - at - 1, last };
+}
+
+/**
+ * The last `n` lines of `tail`, for a report; when the line that says why the program stopped (refusalLine) stands
+ * before them, it comes first, then how many lines are left out, then the last lines, `n` in all.
+ */
+export function reportLines(tail: readonly string[], n: number): string[] {
+  const { why, skipped, last } = reportParts(tail, n);
+  if (why === undefined) return last;
+  return [why, `[… ${skipped} line${skipped === 1 ? '' : 's'} left out …]`, ...last];
+}
+
 function tailBlock(tail: readonly string[], logFile: string | undefined): string {
-  const last = tail.slice(-TAIL_IN_MESSAGE);
-  const head = last.length ? `last ${last.length} line${last.length === 1 ? '' : 's'} of output` : 'no output';
+  const { why, last } = reportParts(tail, TAIL_IN_MESSAGE);
+  const lines = reportLines(tail, TAIL_IN_MESSAGE);
+  const head = !lines.length
+    ? 'no output'
+    : why !== undefined
+      ? `the line that says why, and the last ${last.length} lines of output`
+      : `last ${last.length} line${last.length === 1 ? '' : 's'} of output`;
   const where = logFile ? ` (full log: ${logFile})` : '';
-  return `\n--- ${head}${where} ---${last.length ? `\n${last.join('\n')}\n---` : ''}`;
+  return `\n--- ${head}${where} ---${lines.length ? `\n${lines.join('\n')}\n---` : ''}`;
 }
 
 export function describeExit(exit: Pick<ExitInfo, 'code' | 'signal'>): string {
@@ -28,6 +61,8 @@ export class ProcessExitedError extends Error {
   readonly exit: ExitInfo;
   readonly tail: string[];
   readonly logFile: string | undefined;
+  /** The line in which it refused its command line (refusalLine): it fails so on every start. */
+  readonly refusal: string | undefined;
 
   constructor(opts: {
     processName: string;
@@ -36,13 +71,15 @@ export class ProcessExitedError extends Error {
     logFile?: string;
     during?: string;
   }) {
+    const why = refusalLine(opts.tail);
     super(
-      `${opts.processName} ${describeExit(opts.exit)}${opts.during ? ` ${opts.during}` : ''}${tailBlock(opts.tail, opts.logFile)}`,
+      `${opts.processName} ${describeExit(opts.exit)}${opts.during ? ` ${opts.during}` : ''}${why ? `: ${why}` : ''}${tailBlock(opts.tail, opts.logFile)}`,
     );
     this.processName = opts.processName;
     this.exit = opts.exit;
     this.tail = [...opts.tail];
     this.logFile = opts.logFile;
+    this.refusal = why;
   }
 }
 

@@ -4,7 +4,7 @@ import { cacheDir as resolveCacheDir } from '../common/cache-dir.js';
 import { scaled } from '../common/timeouts.js';
 import { nodeIndex, nodeName, partitionProblems } from '../network/topology.js';
 import { assertKey } from '../snapshot/snapshot-dir.js';
-import { describeExit } from '../process/errors.js';
+import { describeExit, refusalLine } from '../process/errors.js';
 import { checkpointState, revertState } from './checkpoint.js';
 import { assertCanRewind, markChain, rewindChain, type ChainMark } from './chain-mark.js';
 import { addressAt, mineTo } from './mining.js';
@@ -242,10 +242,10 @@ function networkOf(run: Run): Pick<Testnet, 'partition' | 'heal' | 'setLink' | '
 }
 
 /**
- * The line of a dead program's tail that says why: the last error line (a log line at level E or F, an `Error:` or an
- * exception), else the last line. Its stdout and stderr are two pipes, read in no fixed order: an error printed on
- * one may arrive before the other's last line.
+ * The line of a dead program's tail that says why: its refusal of its command line (refusalLine), else the last
+ * error line (a log line at level E or F, an `Error:` or an exception), else the last line. Its stdout and stderr are
+ * two pipes, read in no fixed order: an error printed on one may arrive before the other's last line.
  */
 export function tellingLine(tail: readonly string[]): string | undefined {
-  return [...tail].reverse().find((l) => /\t[EF] |\bError\b|Exception/.test(l)) ?? tail.at(-1);
+  return refusalLine(tail) ?? [...tail].reverse().find((l) => /\t[EF] |\bError\b|Exception/.test(l)) ?? tail.at(-1);
 }

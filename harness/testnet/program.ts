@@ -4,12 +4,13 @@
 // of it and gives every program the same start, stop, restart, crash detection and recovery.
 //
 // A crash (an exit nobody asked for) is noticed at once: it is reported with the program, its
-// signal or exit code and the last lines it printed, and the program is started again on the same
+// signal or exit code and the last lines it printed (and the line that says why, when it refused its
+// command line: that one is never started again), and the program is started again on the same
 // data and endpoint, at most `maxRestarts` times per run; only then does the testnet fail. Clients
 // that hit the dead endpoint in the meantime wait for the restart and repeat their request when
 // that is safe (see `recover`).
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ProcessExitedError, describeExit, type ExitInfo } from '../process/errors.js';
+import { ProcessExitedError, describeExit, refusalLine, reportLines, type ExitInfo } from '../process/errors.js';
 import { killTree } from '../process/kill.js';
 import { PortTakenError } from '../process/ports.js';
 import type { ConnectionProblem, Recovery } from '../rpc/http.js';
@@ -41,6 +42,9 @@ function repeatable(path: string, request: unknown): boolean {
   const method = (request as { method?: unknown } | null)?.method;
   return typeof method === 'string' && READ_ONLY.test(method);
 }
+
+/** Why a program that refused its command line is not started again. */
+const REFUSED = 'it refused its command line, as it would on every start';
 
 /** How many times a restart after a crash tries the ports it must keep. */
 const PORT_TRIES = 3;
@@ -249,6 +253,7 @@ export class Program<H extends Instance> {
         const more = this.noteCrash(
           { pid: 0, exit: err.exit, tail: err.tail, logFile: err.logFile ?? '' },
           'while starting',
+          err.refusal ? REFUSED : undefined,
         );
         if (!more) throw err;
       }
@@ -263,11 +268,12 @@ export class Program<H extends Instance> {
   ): boolean {
     const more = !blocked && this.restarts < (this.o.maxRestarts ?? 3);
     const restart = more ? this.restarts + 1 : 0;
-    const report: CrashReport = { program: this.name, ...c, during, restart, at: new Date().toISOString() };
+    const kept = { ...c, tail: reportLines(c.tail, 30) };
+    const report: CrashReport = { program: this.name, ...kept, during, restart, at: new Date().toISOString() };
     this.crashes.push(report);
-    this.emit({ event: 'crash', ...report, tail: c.tail.slice(-10) });
-    const tail = c.tail
-      .slice(-10)
+    this.emit({ event: 'crash', ...report, tail: reportLines(c.tail, 10) });
+    const why = refusalLine(c.tail);
+    const tail = reportLines(c.tail, 10)
       .map((l) => `    ${l}`)
       .join('\n');
     const what = more
@@ -276,7 +282,7 @@ export class Program<H extends Instance> {
         ? `not started again: ${blocked}`
         : 'no restarts left';
     this.o.log(
-      `saltnet: ${this.name}${c.pid ? ` (pid ${c.pid})` : ''} ${describeExit(c.exit)} ${during}; ${what}${tail ? `\n  last lines${c.logFile ? ` (${c.logFile})` : ''}:\n${tail}` : ''}`,
+      `saltnet: ${this.name}${c.pid ? ` (pid ${c.pid})` : ''} ${describeExit(c.exit)} ${during}${why ? `: ${why}` : ''}; ${what}${tail ? `\n  last lines${c.logFile ? ` (${c.logFile})` : ''}:\n${tail}` : ''}`,
     );
     return more;
   }
@@ -325,12 +331,12 @@ export class Program<H extends Instance> {
     const err = new ProcessExitedError({
       processName: this.name,
       exit,
-      tail: h.proc.tail(30),
+      tail: h.proc.tail(),
       logFile: h.proc.logFile,
       during,
     });
     const blocked = this.o.mayRestart?.();
-    const crash = { pid: h.proc.pid, exit, tail: h.proc.tail(30), logFile: h.proc.logFile };
+    const crash = { pid: h.proc.pid, exit, tail: h.proc.tail(), logFile: h.proc.logFile };
     if (!this.noteCrash(crash, during, blocked)) {
       const first = err.message.split('\n')[0];
       this.fail(blocked ? new Error(`${first}; not started again: ${blocked}`) : err);

@@ -14,6 +14,7 @@
 // empty line the next answer ("N") would become the passphrase and a different wallet would be
 // restored (seen with monero-wallet-cli 0.18).
 import { join } from 'node:path';
+import { reportLines } from '../process/errors.js';
 import type { ManagedProcess } from '../process/managed.js';
 import type { Supervisor } from '../process/supervisor.js';
 import type { ResolvedBackend } from './binaries.js';
@@ -110,7 +111,7 @@ export async function createWalletWithCli(
     const exit = await proc.exited;
     if (exit.code !== 0)
       throw new WalletCreationError(
-        `the wallet CLI exited with ${exit.code ?? exit.signal}:\n${proc.tail(20).join('\n')}`,
+        `the wallet CLI exited with ${exit.code ?? exit.signal}:\n${reportLines(proc.tail(), 20).join('\n')}`,
       );
   } catch (err) {
     await proc.stop({ graceMs: 2000 });
@@ -151,7 +152,9 @@ async function answerPrompts(proc: ManagedProcess, o: CreateWalletOptions): Prom
     if (LANGUAGE_PROMPT.test(line)) {
       const english = /(\d+) : English/.exec(proc.tail(40).join('\n'))?.[1];
       if (!english)
-        throw new WalletCreationError(`the wallet CLI offered no English seed language:\n${proc.tail(20).join('\n')}`);
+        throw new WalletCreationError(
+          `the wallet CLI offered no English seed language:\n${reportLines(proc.tail(), 20).join('\n')}`,
+        );
       proc.write(`${english}\n`);
     } else if (RESTORE_HEIGHT_PROMPT.test(line)) proc.write('0\n');
     else if (STILL_APPLY_PROMPT.test(line)) proc.write('Y\n');
@@ -173,7 +176,8 @@ function seedSecrets(seed: string): string[] {
 function created(file: string, all: string, proc: ManagedProcess): CreatedWallet {
   const cn = /Generated new legacy \(CN\) wallet: (\S+)/.exec(all)?.[1] ?? /Generated new wallet: (\S+)/.exec(all)?.[1];
   const carrot = /Generated new Carrot wallet: (\S+)/.exec(all)?.[1];
-  if (!cn) throw new WalletCreationError(`the wallet CLI printed no address:\n${proc.tail(20).join('\n')}`);
+  if (!cn)
+    throw new WalletCreationError(`the wallet CLI printed no address:\n${reportLines(proc.tail(), 20).join('\n')}`);
   const lines = all.split('\n');
   const note = lines.findIndex((l) => l.startsWith('NOTE: the following 25 words'));
   const seed =

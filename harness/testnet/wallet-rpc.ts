@@ -66,9 +66,11 @@ function walletArgs(o: WalletRpcOptions): string[] {
   return ['--wallet-file', o.walletFile, '--password-file', o.passwordFile];
 }
 
-/** A start that no restart mends: the same wrong password or missing wallet every time. */
+/** A start that no restart mends: the same wrong password, missing wallet or refused command line every time. */
 export function permanentStartFailure(err: ProcessExitedError): boolean {
-  return err.tail.some((l) => /invalid password|file not found|initialization failed/i.test(l));
+  return (
+    err.refusal !== undefined || err.tail.some((l) => /invalid password|file not found|initialization failed/i.test(l))
+  );
 }
 
 export async function startWalletRpc(

@@ -230,6 +230,37 @@ describe('salviumd command line (§1, §1.1)', () => {
     expect(bad.stdout).toBe('');
   });
 
+  it('a repeated option fails as salviumd v1.1.3c does, unless it is one of its lists (the peers)', async () => {
+    // The real daemon's lines (salviumd v1.1.3c): the failure, then `Options:` on the next line, exit 1.
+    const twice = await runToExit(['--testnet', '--offline', '--fixed-difficulty', '1', '--fixed-difficulty', '2']);
+    expect(twice.code).toBe(1);
+    expect(twice.stderr.split('\n').slice(0, 2)).toEqual([
+      "Failed to parse arguments: option '--fixed-difficulty' cannot be specified more than once",
+      'Options:',
+    ]);
+    const flagTwice = await runToExit(['--testnet', '--offline', '--offline']);
+    expect(flagTwice.stderr.split('\n')[0]).toBe(
+      "Failed to parse arguments: option '--offline' cannot be specified more than once",
+    );
+    // boost reads every token before it stores any: an unknown option later on the line is what it reports; and the
+    // second occurrence is refused before its value is checked.
+    const thenUnknown = await runToExit(['--testnet', '--data-dir', 'a', '--data-dir', 'b', '--bogus']);
+    expect(thenUnknown.stderr.split('\n')[0]).toBe("Failed to parse arguments: unrecognised option '--bogus'");
+    const badSecond = await runToExit(['--testnet', '--fixed-difficulty', '1', '--fixed-difficulty', 'abc']);
+    expect(badSecond.stderr.split('\n')[0]).toBe(
+      "Failed to parse arguments: option '--fixed-difficulty' cannot be specified more than once",
+    );
+    // The repeatable ones parse: with --help it then prints the help and exits 0, as the real daemon does.
+    const lists = ['add-peer', 'add-priority-node', 'add-exclusive-node', 'seed-node', 'zmq-pub'];
+    const help = await runToExit([
+      '--testnet',
+      ...lists.flatMap((o) => [`--${o}`, '127.0.0.1:1', `--${o}`, '127.0.0.1:2', `--${o}`, '127.0.0.1:3']),
+      '--help',
+    ]);
+    expect(help.stderr).toBe('');
+    expect(help.code).toBe(0);
+  });
+
   it('--testnet --stagenet is refused with the real (misspelt) message, exit 1', async () => {
     const r = await runToExit(['--testnet', '--stagenet', '--offline', '--non-interactive']);
     expect(r.code).toBe(1);

@@ -278,8 +278,23 @@ describe('salvium-wallet-cli options and --command', () => {
     const path = walletPath();
     const r = await cli(['--generate-new-wallet', path, '--password', 'pw', '--non-interactive'], '1\nN\nexit\n');
     expect(r.code).toBe(1);
-    expect(r.stderr.split('\n')[0]).toBe("Failed to parse arguments: unrecognised option '--non-interactive'");
+    // The real wallets' lines (v1.1.3c): the failure, a blank line, the first group of the option list.
+    expect(r.stderr.split('\n').slice(0, 3)).toEqual([
+      "Failed to parse arguments: unrecognised option '--non-interactive'",
+      '',
+      'General options:',
+    ]);
     expect(r.stdout).not.toContain('Generated new');
+    expect(existsSync(path) || existsSync(`${path}.keys`)).toBe(false);
+  });
+
+  it('an option given twice is refused as boost refuses it (the real wallet CLI: the same line, exit 1)', async () => {
+    const path = walletPath();
+    const r = await cli(['--generate-new-wallet', path, '--password', 'pw', '--password', 'pw2'], '1\nN\nexit\n');
+    expect(r.code).toBe(1);
+    expect(r.stderr.split('\n')[0]).toBe(
+      "Failed to parse arguments: option '--password' cannot be specified more than once",
+    );
     expect(existsSync(path) || existsSync(`${path}.keys`)).toBe(false);
   });
 

@@ -2,6 +2,7 @@
 // treasury's, token mints) and its size, as the real daemon's Blockchain::create_block_template.
 // mineBlock builds and applies one (the miner); the daemon's get_block_template builds one without
 // applying it, and submit_block applies it later.
+import { randomBytes } from 'node:crypto';
 import {
   HF_CARROT,
   HF_SAL1,
@@ -98,8 +99,12 @@ export function buildBlock(
     txs.reduce((s, t) => s + t.fee, 0n),
   );
   const asset = coinbaseAsset(index);
+  // The real miner tx holds a random key (its tx key before HF10, the Janus anchor of its Carrot output from HF10:
+  // construct_miner_tx), so two nodes mining on the same block in the same second never make the same block.
+  const txKey = randomBytes(8).toString('hex');
   const hash =
-    o.hash ?? sha256Hex(`${prev.hash}:${index}:${timestamp}:${minerAddress}:${txs.map((t) => t.txid).join(',')}`);
+    o.hash ??
+    sha256Hex(`${prev.hash}:${index}:${timestamp}:${minerAddress}:${txs.map((t) => t.txid).join(',')}:${txKey}`);
   const minerTx = emptyTx(TxType.MINER, sha256Hex(`miner:${hash}`), timestamp);
   minerTx.sourceAsset = minerTx.destAsset = asset;
   minerTx.burnt = cb.stake;

@@ -19,7 +19,7 @@ import { DAEMON_OPTIONS } from './options.js';
 import { daemonJsonRpcMethods } from './json-rpc.js';
 import { daemonUriEndpoints, type DaemonContext } from './rpc.js';
 import { newNodeState } from './views.js';
-import { startP2p } from './p2p.js';
+import { dialTargets, startP2p } from './p2p.js';
 import { testStall } from '../common/test-stall.js';
 import { dieOn, dieOnUncaught, exitFlushed } from '../common/fatal.js';
 
@@ -189,7 +189,11 @@ async function initNetwork(opts: ReturnType<typeof parse>, st: Settings, ctx: Da
       ctx.p2p = await startP2p(ctx, {
         bindIp: opts.get('p2p-bind-ip') ?? '0.0.0.0',
         bindPort: Number(opts.get('p2p-bind-port') ?? TESTNET_PORTS.p2p),
-        exclusive: opts.getAll('add-exclusive-node'),
+        dial: dialTargets({
+          exclusive: opts.getAll('add-exclusive-node'),
+          priority: opts.getAll('add-priority-node'),
+          peers: opts.getAll('add-peer'),
+        }),
         log,
       });
     } catch {

@@ -1,5 +1,8 @@
-// salviumd's command-line options (reference §1.1), as boost would parse them.
-import { COMMON_OPTIONS, flag, isPort, isUnsigned, value, type OptionSpec } from '../common/options.js';
+// salviumd's command-line options (reference §1.1), as boost would parse them. Repeatable (`values`), as salviumd
+// v1.1.3c takes them: --add-peer, --add-priority-node, --add-exclusive-node, --seed-node, --zmq-pub (and --tx-proxy,
+// --anonymous-inbound, --rpc-ssl-allowed-fingerprints, which the simulator does not take); every other option given
+// twice fails with `option '--x' cannot be specified more than once`.
+import { COMMON_OPTIONS, flag, isPort, isUnsigned, value, values, type OptionSpec } from '../common/options.js';
 
 export const DAEMON_OPTIONS: OptionSpec[] = [
   ...COMMON_OPTIONS,
@@ -26,7 +29,7 @@ export const DAEMON_OPTIONS: OptionSpec[] = [
   value('p2p-external-port', isPort),
   value('zmq-rpc-bind-ip'),
   value('zmq-rpc-bind-port', isPort),
-  value('zmq-pub'),
+  values('zmq-pub'),
   flag('confirm-zmq-rpc-external-bind'),
   flag('no-zmq'),
   flag('non-interactive'),
@@ -47,10 +50,10 @@ export const DAEMON_OPTIONS: OptionSpec[] = [
   flag('public-node'),
   value('bootstrap-daemon-address'),
   flag('print-genesis-tx'),
-  value('add-peer'),
-  value('add-priority-node'),
-  value('add-exclusive-node'),
-  value('seed-node'),
+  values('add-peer'),
+  values('add-priority-node'),
+  values('add-exclusive-node'),
+  values('seed-node'),
   value('out-peers'),
   value('in-peers'),
   flag('hide-my-port'),

@@ -1,6 +1,6 @@
 // The simulated daemon's peers (a daemon without --offline): it listens on its p2p port, connects to
-// each --add-exclusive-node every second while it is not connected to it, and speaks the simulator's
-// own protocol — one JSON message a line — instead of levin. What a peer sees is salviumd v1.1.3c's
+// each peer it is given (dialTargets) every second while it is not connected to it, and speaks the
+// simulator's own protocol — one JSON message a line — instead of levin. What a peer sees is salviumd v1.1.3c's
 // behaviour as established in docs/multi-node.md:
 //
 // - on connecting both sides say where they are (height, top block); a node that does not know the
@@ -13,6 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { decode, encode } from '../chain/codec.js';
+import { TESTNET_PORTS } from '../chain/constants.js';
 import { height, topBlock } from '../chain/ledger.js';
 import type { Block, Tx } from '../chain/types.js';
 import type { Logger } from '../common/log.js';
@@ -56,8 +57,8 @@ export interface P2p {
 export interface P2pOptions {
   bindIp: string;
   bindPort: number;
-  /** host:port of each exclusive node. */
-  exclusive: string[];
+  /** host:port (or host: the testnet's p2p port) of each peer it keeps a connection to (dialTargets). */
+  dial: string[];
   log: Logger;
 }
 
@@ -245,11 +246,10 @@ class P2pNode implements P2p {
     return p;
   }
 
-  /** Connect to each exclusive node we have no connection to (nor one under way). */
+  /** Connect to each peer to dial that we have no connection to (nor one under way). */
   private dial(): void {
-    for (const addr of this.o.exclusive) {
-      const cut = addr.lastIndexOf(':');
-      const [host, port] = [addr.slice(0, cut), Number(addr.slice(cut + 1))];
+    for (const addr of this.o.dial) {
+      const { host, port } = hostPort(addr);
       const connected = [...this.live].some((p) => !p.incoming && p.port === port && !p.socket.destroyed);
       if (connected || this.pending.has(addr)) continue;
       this.pending.add(addr);
@@ -264,6 +264,23 @@ class P2pNode implements P2p {
       });
     }
   }
+}
+
+/**
+ * The peers a node dials, as salviumd's connections_maker (src/p2p/net_node.inl) does: only the `--add-exclusive-node`s
+ * when there are any (the others are then ignored); else each `--add-priority-node` and each `--add-peer` (put on its
+ * white peer list, which it connects to). `--seed-node`s only hand out peer addresses, which the simulator's protocol
+ * has none of: they are not dialled. Each address once, in that order.
+ */
+export function dialTargets(o: { exclusive: string[]; priority: string[]; peers: string[] }): string[] {
+  return [...new Set(o.exclusive.length ? o.exclusive : [...o.priority, ...o.peers])];
+}
+
+/** `host:port`, `[v6]:port` or a bare host (the testnet's p2p port, as salviumd's default). */
+function hostPort(addr: string): { host: string; port: number } {
+  const m = /^(?:\[(.*)\]|([^:]*)):(\d+)$/.exec(addr);
+  if (!m) return { host: addr.replace(/^\[(.*)\]$/, '$1'), port: TESTNET_PORTS.p2p };
+  return { host: m[1] ?? m[2]!, port: Number(m[3]) };
 }
 
 export async function startP2p(ctx: DaemonContext, o: P2pOptions): Promise<P2p> {

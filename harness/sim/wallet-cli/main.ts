@@ -13,7 +13,7 @@ import { carrotAccountViewKey } from '../crypto/carrot.js';
 import { fromHex, toHex } from '../crypto/hex.js';
 import { createDaemonClient, type DaemonClient } from '../wallet/daemon-client.js';
 import { InvalidPassword, walletExists } from '../wallet/files.js';
-import { daemonAddress, WALLET_CLI_OPTIONS } from '../wallet/options.js';
+import { daemonAddress, WALLET_CLI_OPTIONS, WALLET_OPTIONS_HEADING } from '../wallet/options.js';
 import { refresh } from '../wallet/scan.js';
 import { emptyState, loadWallet, newWallet, primaryAddress, saveWallet, type Wallet } from '../wallet/state.js';
 import { parseLookaheadArg } from '../wallet/subaddresses.js';
@@ -67,7 +67,7 @@ function parse(argv: string[]): ParsedOptions {
   try {
     return parseOptions(argv, WALLET_CLI_OPTIONS);
   } catch (err) {
-    if (err instanceof OptionError) failParse(err, WALLET_CLI_OPTIONS);
+    if (err instanceof OptionError) failParse(err, WALLET_CLI_OPTIONS, WALLET_OPTIONS_HEADING);
     throw err;
   }
 }

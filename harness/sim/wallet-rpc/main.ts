@@ -13,7 +13,7 @@ import { VERSION_LINE } from '../common/version.js';
 import { startRpcServer, type RpcServer } from '../http/server.js';
 import { createDaemonClient } from '../wallet/daemon-client.js';
 import { InvalidPassword } from '../wallet/files.js';
-import { daemonAddress, WALLET_RPC_OPTIONS } from '../wallet/options.js';
+import { daemonAddress, WALLET_OPTIONS_HEADING, WALLET_RPC_OPTIONS } from '../wallet/options.js';
 import { refresh } from '../wallet/scan.js';
 import { loadWallet, saveWallet, type Wallet } from '../wallet/state.js';
 import { walletMethods, type WalletRpcContext } from './methods.js';
@@ -30,7 +30,7 @@ function parse(argv: string[]): ParsedOptions {
     if (!opts.has('help') && !opts.has('version')) requireOption(opts, 'rpc-bind-port');
     return opts;
   } catch (err) {
-    if (err instanceof OptionError) failParse(err, WALLET_RPC_OPTIONS);
+    if (err instanceof OptionError) failParse(err, WALLET_RPC_OPTIONS, WALLET_OPTIONS_HEADING);
     throw err;
   }
 }

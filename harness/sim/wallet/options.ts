@@ -1,5 +1,10 @@
-// Command-line options shared by salvium-wallet-cli and salvium-wallet-rpc (reference §1.2, §1.3).
+// Command-line options shared by salvium-wallet-cli and salvium-wallet-rpc (reference §1.2, §1.3). Repeatable in
+// v1.1.3c: the CLI's positional `command`, and --daemon-ssl-allowed-fingerprints (both programs) and the wallet RPC's
+// --rpc-ssl-allowed-fingerprints, which the simulator does not take; every other option given twice fails.
 import { COMMON_OPTIONS, flag, isPort, isUnsigned, value, type OptionSpec } from '../common/options.js';
+
+/** The heading of the option list after a parse failure: a blank line, then the first of the wallets' groups. */
+export const WALLET_OPTIONS_HEADING = '\nGeneral options:';
 
 export const WALLET_COMMON_OPTIONS: OptionSpec[] = [
   ...COMMON_OPTIONS,

@@ -51,6 +51,17 @@ function spend(l: Ledger, index: number, o: Partial<Tx> = {}): Tx {
   };
 }
 
+describe('blocks', () => {
+  it('two built on the same block, by the same miner in the same second, differ (as the real random miner tx key)', () => {
+    const [a, b] = [newLedger(), newLedger()];
+    const one = mineBlock(a, alice.cn.address, 1_700_000_000, 1n).block;
+    const two = mineBlock(b, alice.cn.address, 1_700_000_000, 1n).block;
+    expect(one.prevHash).toBe(two.prevHash);
+    expect(one.hash).not.toBe(two.hash);
+    expect(one.minerTx.txid).not.toBe(two.minerTx.txid);
+  });
+});
+
 describe('ledger consensus rules', () => {
   let l: Ledger;
   beforeAll(() => {
