@@ -2,9 +2,11 @@
 // difficulty 500 (the chain state mined at difficulty 1 across the CN→Carrot switch at 1100 to the
 // token height, then served at 500 by a daemon with that very flag), status, Ctrl-C; then warm
 // from the same cached state served at difficulty 1: a token, blocks mined, a snapshot saved to a
-// file; then `snapshot load` of the file. (The bench mines the example suite at 500.)
+// file; three nodes from that state, blocks mined on one reaching the others; then `snapshot load` of the file. (The
+// bench mines the example suite at 500.)
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { setTimeout as delay } from 'node:timers/promises';
 import { dirname, join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, expect, it } from 'vitest';
@@ -148,6 +150,32 @@ describeReal('saltnet up on real Salvium', () => {
       const s = await cli(['snapshot', 'save', file]);
       expect(s.exitCode, s.stderr).toBe(0);
       expect(existsSync(file)).toBe(true);
+    } finally {
+      await stopped(u);
+    }
+  });
+
+  it('comes up as three nodes from the cached state, and blocks mined on n2 reach n0 and n1', async () => {
+    const u = await start(['up', ...base, '--difficulty', '1', '--nodes', '3']);
+    try {
+      const nodes = u.ready.nodes as { name: string; url: string }[];
+      expect(nodes.map((n) => n.name)).toEqual(['n0', 'n1', 'n2']);
+      const mined = await cli(['mine', '2', '--node', 'n2']);
+      expect(mined.exitCode, `${mined.stdout}\n${mined.stderr}`).toBe(0);
+      const top = async (url: string): Promise<string> => {
+        const r = await fetch(`${url}/json_rpc`, {
+          method: 'POST',
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'get_info' }),
+        });
+        const info = ((await r.json()) as { result: { height: number; top_block_hash: string } }).result;
+        return `${info.height} ${info.top_block_hash}`;
+      };
+      const deadline = Date.now() + 60_000;
+      let tops: string[] = [];
+      do tops = await Promise.all(nodes.map((n) => top(n.url)));
+      while (new Set(tops).size > 1 && Date.now() < deadline && (await delay(500)) === undefined);
+      expect(tops[0]).toMatch(new RegExp(`^${coldHeight + 2} `));
+      expect(tops).toEqual([tops[0], tops[0], tops[0]]);
     } finally {
       await stopped(u);
     }
