@@ -1,0 +1,551 @@
+// The steps a fuzz program is drawn from: each draw looks at the model (model.ts), returns the steps it adds (or
+// undefined when it cannot be drawn now) and updates the model as a correct Salvium would change. A step the model
+// says succeeds has no expectation (its whole answer is compared by the diff); one it says fails has
+// `expect_error: {}` (any error: the diff compares its code and message). Most valuable first: payments.
+import type { Rng } from './rng.js';
+import {
+  asset,
+  COIN,
+  FEE_MAX,
+  inputsFor,
+  mineBlocks,
+  newName,
+  receive,
+  refresh,
+  spend,
+  surelyShort,
+  type TxModel,
+  type WalletModel,
+  type World,
+} from './model.js';
+
+/** One step of a program, as written in its scenario file. */
+export type FuzzStep = Record<string, unknown>;
+
+export interface DrawCtx {
+  rng: Rng;
+  world: World;
+}
+
+export type Draw = (c: DrawCtx) => FuzzStep[] | undefined;
+
+const SAL1 = 'SAL1';
+const U64_MAX = '18446744073709551615';
+const U32_MAX = 4294967295;
+
+/** Text at the edges of what a label, note or description holds: empty, non-ASCII, markup, long, quotes. */
+const EDGE_TEXT = [
+  '',
+  'a',
+  'coffee',
+  'Zürich café ☕',
+  '日本語のラベル',
+  '😀👍🏽',
+  '<b>bold</b> & <script>alert(1)</script>',
+  '"quoted" and \'single\'',
+  'back\\slash',
+  'tab\there',
+  'line one\nline two',
+  '  spaces around  ',
+  'x'.repeat(255),
+  'y'.repeat(1024),
+  '%s %d {0} $HOME',
+];
+
+export const text = (rng: Rng): string => rng.pick(EDGE_TEXT);
+
+/** What the shrinker puts in place of an edge text. */
+export const EDGE_TEXT_PLAIN = 'a';
+
+export const isEdgeText = (s: string): boolean => s !== EDGE_TEXT_PLAIN && s !== '' && EDGE_TEXT.includes(s);
+
+/** A step run by `wallet` (main is the default and left out). */
+function on(wallet: string, step: FuzzStep): FuzzStep {
+  return wallet === 'main' ? step : { wallet, ...step };
+}
+
+const wallets = (world: World): WalletModel[] => [...world.wallets.values()];
+
+/** An amount as a scenario writes it: whole or decimal SAL1, or atomic units. */
+function amountText(v: bigint): string | number {
+  if (v % COIN === 0n) return `${v / COIN} SAL1`;
+  if (v < 1000n) return Number(v);
+  const whole = v / COIN;
+  const frac = (v % COIN).toString().padStart(8, '0').replace(/0+$/, '');
+  return `${whole}.${frac} SAL1`;
+}
+
+/** A payment amount: small, at the edges (one atomic unit), or a fair part of what one output holds. */
+function drawAmount(rng: Rng, part: bigint): bigint {
+  const roomy = part > FEE_MAX * 2n ? part - FEE_MAX * 2n : 1n;
+  return rng.weighted<bigint>([
+    [1n, 2],
+    [COIN / 100n, 2],
+    [COIN / 2n, 3],
+    [COIN, 3],
+    [BigInt(rng.int(1, 1_000_000)) * 97n, 2],
+    [roomy > COIN ? roomy : COIN / 3n, 1],
+  ]);
+}
+
+/** Where a payment to `w` goes: its address, its Carrot address, a subaddress or an integrated address it made. */
+function addressOf(rng: Rng, w: WalletModel): string {
+  const forms: [string, number][] = [
+    [`\${${w.name}.address}`, 4],
+    [`\${${w.name}.carrot}`, 2],
+  ];
+  for (const s of w.subaddresses) forms.push([`\${${s}}`, 2]);
+  for (const s of w.integrated) forms.push([`\${${s}}`, 2]);
+  return rng.weighted(forms);
+}
+
+function senders(world: World, a: string): WalletModel[] {
+  return wallets(world).filter((w) => !w.held && (w.assets.get(a)?.free ?? 0) > 0);
+}
+
+function newTx(world: World, from: WalletModel, name: string, relayed: boolean, token = false): TxModel {
+  const tx: TxModel = { name, from: from.name, to: new Set(), relayed, ...(token ? { token } : {}) };
+  world.txs.push(tx);
+  return tx;
+}
+
+/** A SAL1 payment to one or several wallets of the program (`transfer` or `transfer_split`). */
+function payment(method: 'transfer' | 'transfer_split', maxDests: number, opts: { held?: boolean } = {}): Draw {
+  return ({ rng, world }) => {
+    const from = rng.pick(senders(world, SAL1).length ? senders(world, SAL1) : [undefined]);
+    if (!from) return undefined;
+    const h = asset(from, SAL1);
+    const n = rng.int(1, maxDests);
+    const dests = Array.from({ length: n }, () => {
+      const to = rng.pick(wallets(world));
+      return { to, address: addressOf(rng, to), amount: drawAmount(rng, h.part) };
+    });
+    const total = dests.reduce((s, d) => s + d.amount, 0n);
+    // A split may need a transaction per 7 destinations, each with its inputs.
+    const extra = method === 'transfer_split' ? Math.ceil(n / 7) : 0;
+    const inputs = inputsFor({ ...h, dust: h.dust + extra }, total, true);
+    if (inputs === undefined) return undefined;
+    spend(h, inputs, total);
+    h.dust += 1 + extra;
+    const name = newName(world, 'tx');
+    const tx = newTx(world, from, name, !opts.held);
+    for (const d of dests) {
+      tx.to.add(d.to.name);
+      receive(d.to, SAL1, d.amount, tx);
+    }
+    const body: Record<string, unknown> =
+      n === 1
+        ? { to: dests[0]!.address, amount: amountText(dests[0]!.amount) }
+        : { destinations: dests.map((d) => ({ to: d.address, amount: amountText(d.amount) })) };
+    const save: Record<string, string> = {
+      [name]: method === 'transfer' ? 'result.tx_hash' : 'result.tx_hash_list[0]',
+    };
+    if (opts.held) {
+      body.do_not_relay = true;
+      body[method === 'transfer' ? 'get_tx_metadata' : 'get_tx_metadata'] = true;
+      const meta = newName(world, 'meta');
+      save[meta] = method === 'transfer' ? 'result.tx_metadata' : 'result.tx_metadata_list[0]';
+      tx.metadata = meta;
+      from.held = name;
+    }
+    if (rng.chance(0.15)) body.priority = rng.int(0, 4);
+    return [on(from.name, { [method]: body, save })];
+  };
+}
+
+const transfer = payment('transfer', 1);
+const severalDestinations = payment('transfer', 7);
+const split = payment('transfer_split', 9);
+const heldBack = payment('transfer', 2, { held: true });
+
+/** relay_tx of the transaction a wallet holds back; sometimes twice (the same hash again). */
+const relay: Draw = ({ rng, world }) => {
+  const w = rng.pick(
+    wallets(world)
+      .filter((x) => x.held)
+      .concat([undefined as never]),
+  );
+  if (!w) return undefined;
+  const tx = world.txs.find((t) => t.name === w.held)!;
+  tx.relayed = true;
+  delete w.held;
+  const step = on(w.name, { call: { method: 'relay_tx', params: { hex: `\${${tx.metadata!}}` } } });
+  return rng.chance(0.3) ? [step, step] : [step];
+};
+
+/** sweep_all of every unlocked SAL1 output to a wallet of the program. */
+const sweep: Draw = ({ rng, world }) => {
+  const from = rng.pick(senders(world, SAL1).concat([undefined as never]));
+  if (!from) return undefined;
+  const h = asset(from, SAL1);
+  const to = rng.pick(wallets(world).filter((w) => w !== from));
+  const swept = h.part * BigInt(h.free);
+  // At least the free outputs less a fee per transaction; dust and unlocked change may come along (not counted).
+  const name = newName(world, 'tx');
+  const tx = newTx(world, from, name, true);
+  tx.to.add(to.name);
+  receive(to, SAL1, swept > FEE_MAX * 2n ? swept - FEE_MAX * 2n : 0n, tx, h.max);
+  h.max = h.max > swept ? h.max - swept : 0n;
+  h.free = 0;
+  h.dust++;
+  return [on(from.name, { sweep_all: { to: addressOf(rng, to) }, save: { [name]: 'result.tx_hash_list[0]' } })];
+};
+
+/** A token held unlocked (requires.tokens, or made by the program and unlocked since) sent with transfer_split. */
+const tokenPayment: Draw = ({ rng, world }) => {
+  const from = rng.pick(
+    wallets(world)
+      .filter((w) => !w.held && [...w.assets.keys()].some((a) => a !== SAL1 && (w.assets.get(a)?.free ?? 0) > 0))
+      .concat([undefined as never]),
+  );
+  if (!from) return undefined;
+  const a = rng.pick([...from.assets.keys()].filter((x) => x !== SAL1 && from.assets.get(x)!.free > 0));
+  const h = asset(from, a);
+  const sal = asset(from, SAL1);
+  // The ROLLUP pays the fees in SAL1 from one output at most and a random second.
+  const feeInputs = inputsFor(sal, 0n, true);
+  if (feeInputs === undefined) return undefined;
+  const amount = rng.pick([1n, COIN, 5n * COIN, h.part / 2n]);
+  const inputs = inputsFor({ ...h, dust: h.dust }, amount, false);
+  if (inputs === undefined || amount < 1n) return undefined;
+  spend(h, inputs, amount);
+  h.dust++;
+  spend(sal, feeInputs, 0n);
+  sal.dust++;
+  const to = rng.pick(wallets(world));
+  const name = newName(world, 'tx');
+  const tx = newTx(world, from, name, true, true);
+  tx.to.add(to.name);
+  receive(to, a, amount, tx);
+  // A token goes to the primary address (Carrot): subaddresses and integrated ones too.
+  return [
+    on(from.name, {
+      transfer_split: { to: addressOf(rng, to), amount: amountText(amount), asset: a },
+      save: { [name]: 'result.tx_hash_list[0]' },
+    }),
+  ];
+};
+
+/** create_token by main with a ticker of the program's own, edge metadata in its name and url. */
+const createToken: Draw = ({ rng, world }) => {
+  if (!world.canCreateTokens || world.createdTokens >= 2) return undefined;
+  const main = world.wallets.get('main')!;
+  const sal = asset(main, SAL1);
+  const inputs = inputsFor(sal, 1000n * COIN, true);
+  if (main.held || inputs === undefined) return undefined;
+  spend(sal, inputs, 1000n * COIN);
+  sal.dust++;
+  const ticker = `C${++world.createdTokens}`;
+  const supply = rng.pick([1, 21, 1000, 184_400_000]);
+  const value: Record<string, unknown> = { ticker: `\${unique.${ticker}}`, supply, name: text(rng).slice(0, 60) };
+  if (rng.chance(0.3)) value.url = rng.pick(['https://example.invalid/t.json', '', 'not a url <>']);
+  const name = newName(world, 'tx');
+  const tx = newTx(world, main, name, true);
+  tx.to.add('main');
+  // Its supply is locked for 60 blocks: programs are shorter, so it is not counted as spendable.
+  world.tokens.set(`sal\${unique.${ticker}}`, tx);
+  return [{ create_token: value, save: { [name]: 'result.tx_hash_list[0]' } }];
+};
+
+/** mine N blocks, every wallet refreshing after them (the default) or none (sync: false). */
+const mine: Draw = ({ rng, world }) => {
+  const blocks = rng.weighted([
+    [1, 6],
+    [2, 2],
+    [3, 1],
+  ]);
+  const sync = rng.chance(0.7);
+  mineBlocks(world, blocks);
+  if (sync) for (const w of wallets(world)) refresh(world, w);
+  return [sync ? { mine: blocks } : { mine: { blocks, sync: false } }];
+};
+
+/** Mine until what was received unlocks. */
+const mineToUnlock: Draw = ({ world }) => {
+  mineBlocks(world, 11);
+  for (const w of wallets(world)) refresh(world, w);
+  return [{ mine: 11 }];
+};
+
+const refreshStep: Draw = ({ rng, world }) => {
+  const w = rng.pick(wallets(world));
+  refresh(world, w);
+  return [on(w.name, { call: { method: 'refresh' } })];
+};
+
+const autoRefreshOff: Draw = ({ rng, world }) => {
+  const w = rng.pick(wallets(world));
+  return [on(w.name, { call: { method: 'auto_refresh', params: { enable: false } } })];
+};
+
+/** get_balance of an asset the wallet surely holds (a result), surely never held (-1), or of every asset. */
+const balance: Draw = ({ rng, world }) => {
+  const w = rng.pick(wallets(world));
+  const assets = [...w.assets.entries()].filter(([a]) => !a.includes('${'));
+  const sure = assets.filter(([, h]) => h.held);
+  const never = !w.assets.get(SAL1)?.held && !w.assets.get(SAL1)?.maybe;
+  if (never) return [on(w.name, { get_balance: rng.chance(0.5) ? {} : { all_assets: true }, expect_error: {} })];
+  if (!sure.length) return undefined;
+  const [a] = rng.pick(sure);
+  const params = rng.weighted<Record<string, unknown>>([
+    [{}, 2],
+    [{ asset_type: a }, 3],
+    [{ asset_type: a, all_assets: true }, 1],
+    [{ all_accounts: true }, 1],
+    [{ account_index: 0, address_indices: [0] }, 1],
+  ]);
+  if (a !== SAL1 && !('asset_type' in params)) return undefined;
+  return [on(w.name, { get_balance: params })];
+};
+
+/** get_transfers with a set of its groups, sometimes by height. */
+const transfers: Draw = ({ rng, world }) => {
+  const w = rng.pick(wallets(world));
+  const groups = ['in', 'out', 'pending', 'failed', 'pool'].filter(() => rng.chance(0.5));
+  const params: Record<string, unknown> = Object.fromEntries(groups.map((g) => [g, true]));
+  if (rng.chance(0.15)) Object.assign(params, { filter_by_height: true, min_height: 0, max_height: U32_MAX });
+  if (rng.chance(0.1)) params.all_accounts = true;
+  return [on(w.name, { get_transfers: params })];
+};
+
+/** get_transfer_by_txid by the sender (found), by a wallet the model knows has it mined (found), or by a stranger. */
+const byTxid: Draw = ({ rng, world }) => {
+  const relayed = world.txs.filter((t) => t.relayed);
+  if (!relayed.length) return undefined;
+  const tx = rng.pick(relayed);
+  const w = rng.pick(wallets(world));
+  const params = { txid: `\${${tx.name}}` };
+  const step = on(w.name, { call: { method: 'get_transfer_by_txid', params } });
+  if (w.name === tx.from) return [step];
+  if (tx.to.has(w.name)) {
+    if (tx.minedAt !== undefined && w.seen >= tx.minedAt) return [step];
+    return undefined; // in its pool view or not yet: depends on when it looked
+  }
+  return [{ ...step, expect_error: {} }];
+};
+
+/** A subaddress with an edge label (sometimes several at once), saved to be paid later. */
+const subaddress: Draw = ({ rng, world }) => {
+  const w = rng.pick(wallets(world));
+  const name = newName(world, 'sub');
+  w.subaddresses.push(name);
+  return [
+    on(w.name, {
+      call: { method: 'create_address', params: { label: text(rng) } },
+      save: { [name]: 'result.address' },
+    }),
+  ];
+};
+
+const relabel: Draw = ({ rng, world }) => {
+  const w = rng.pick(wallets(world));
+  const minor = rng.int(0, w.subaddresses.length + 1);
+  const step = on(w.name, {
+    call: { method: 'label_address', params: { index: { major: 0, minor }, label: text(rng) } },
+  });
+  return [minor > w.subaddresses.length ? { ...step, expect_error: {} } : step];
+};
+
+const account: Draw = ({ rng, world }) => {
+  const w = rng.pick(wallets(world));
+  w.accounts++;
+  return [on(w.name, { call: { method: 'create_account', params: { label: text(rng) } } })];
+};
+
+const addresses: Draw = ({ rng, world }) => {
+  const w = rng.pick(wallets(world));
+  return [on(w.name, { call: { method: rng.pick(['get_address', 'get_accounts']) } })];
+};
+
+const integrated: Draw = ({ rng, world }) => {
+  const w = rng.pick(wallets(world));
+  const name = newName(world, 'int');
+  const id = rng.pick(['0123456789abcdef', 'FFFFFFFFFFFFFFFF', '0000000000000001']);
+  w.integrated.push(name);
+  return [
+    on(w.name, {
+      call: { method: 'make_integrated_address', params: { payment_id: id } },
+      save: { [name]: 'result.integrated_address' },
+    }),
+  ];
+};
+
+/** The address book: add an entry (an address of the program, edge description), read and delete one, or miss. */
+const book: Draw = ({ rng, world }) => {
+  const w = rng.pick(wallets(world));
+  const to = rng.pick(wallets(world));
+  const kind = rng.weighted([
+    ['add', 4],
+    ['get', 2],
+    ['delete', 1],
+    ['miss', 1],
+  ] as const);
+  if (kind === 'add' || w.book === 0) {
+    w.book++;
+    return [
+      on(w.name, {
+        call: { method: 'add_address_book', params: { address: addressOf(rng, to), description: text(rng) } },
+      }),
+    ];
+  }
+  if (kind === 'get')
+    return [on(w.name, { call: { method: 'get_address_book', params: { entries: [rng.int(0, w.book - 1)] } } })];
+  if (kind === 'delete') {
+    const index = rng.int(0, w.book - 1);
+    w.book--;
+    return [on(w.name, { call: { method: 'delete_address_book', params: { index } } })];
+  }
+  return [
+    on(w.name, {
+      call: { method: 'get_address_book', params: { entries: [w.book + rng.int(0, 3)] } },
+      expect_error: {},
+    }),
+  ];
+};
+
+/** A note on a transaction of the program (or on an id nobody sent), then the notes read back. */
+const notes: Draw = ({ rng, world }) => {
+  const w = rng.pick(wallets(world));
+  const txs = world.txs.filter((t) => t.relayed || t.from === w.name);
+  const id = txs.length && rng.chance(0.8) ? `\${${rng.pick(txs).name}}` : '1'.repeat(64);
+  return [
+    on(w.name, { call: { method: 'set_tx_notes', params: { txids: [id], notes: [text(rng)] } } }),
+    on(w.name, { call: { method: 'get_tx_notes', params: { txids: [id, '2'.repeat(64)] } } }),
+  ];
+};
+
+const attribute: Draw = ({ rng, world }) => {
+  const w = rng.pick(wallets(world));
+  const key = rng.pick(['order', 'ключ', 'k<>', '']);
+  if (rng.chance(0.6)) {
+    w.attributes.add(key);
+    return [on(w.name, { call: { method: 'set_attribute', params: { key, value: text(rng) } } })];
+  }
+  const step = on(w.name, { call: { method: 'get_attribute', params: { key } } });
+  return [w.attributes.has(key) ? step : { ...step, expect_error: {} }];
+};
+
+/** The same question before and after the wallet RPC restarts: the answers must be the same. */
+const restart: Draw = ({ rng, world }) => {
+  const w = rng.pick(wallets(world));
+  const held = w.assets.get(SAL1)?.held;
+  const q = held && rng.chance(0.5) ? { get_balance: {} } : { get_transfers: { in: true, out: true, pending: true } };
+  // A refresh first: the wallet may scan to the top as it opens again, and the two answers must see the same blocks.
+  refresh(world, w);
+  const r = on(w.name, { call: { method: 'refresh' } });
+  return [r, on(w.name, q), on(w.name, { restart: 'wallet' }), on(w.name, q)];
+};
+
+// ---- error paths: each must fail on any correct Salvium ----
+
+/** More than the wallet can hold at all. */
+const tooMuch: Draw = ({ rng, world }) => {
+  const w = rng.pick(
+    wallets(world)
+      .filter((x) => !x.held)
+      .concat([undefined as never]),
+  );
+  if (!w) return undefined;
+  const h = w.assets.get(SAL1);
+  const amount = rng.pick([(h?.max ?? 0n) + COIN, (h?.max ?? 0n) * 2n + 1n, BigInt(U64_MAX)]);
+  if (!surelyShort(h, amount)) return undefined;
+  const to = rng.pick(wallets(world));
+  const method = rng.pick(['transfer', 'transfer_split'] as const);
+  const amt = amount === BigInt(U64_MAX) ? U64_MAX : amountText(amount);
+  return [on(w.name, { [method]: { to: addressOf(rng, to), amount: amt }, expect_error: {} })];
+};
+
+/** An address that is none, a CN address after Carrot, an address of another network, a truncated one. */
+const badAddress: Draw = ({ rng, world }) => {
+  const w = rng.pick(wallets(world));
+  const other = rng.pick(wallets(world));
+  const to = rng.pick([
+    'bogus',
+    '',
+    `\${${other.name}.cn}`,
+    'SC1T',
+    '<script>',
+    '4AdUndXHHZ6cfufTMvppY6JwXNouMBzSkbLYfpAV5Usx3skxNgYeYTRj5UzqtReoS44qo9mtmXCqY45DJ852K5Jv2684Rge',
+  ]);
+  return [on(w.name, { transfer: { to, amount: '1 SAL1' }, expect_error: {} })];
+};
+
+/** An asset nobody made: a balance of it, a payment in it. */
+const unknownAsset: Draw = ({ rng, world }) => {
+  const w = rng.pick(wallets(world));
+  const a = rng.pick(['salQQQQ', 'XYZW', 'sal', 'SAL2', 'salqqqq']);
+  if (rng.chance(0.5)) return [on(w.name, { get_balance: { asset_type: a }, expect_error: {} })];
+  const to = rng.pick(wallets(world));
+  return [
+    on(w.name, { transfer_split: { to: `\${${to.name}.address}`, amount: '1 SAL1', asset: a }, expect_error: {} }),
+  ];
+};
+
+/** Zero: a payment of nothing, a sweep into no outputs. */
+const zero: Draw = ({ rng, world }) => {
+  const w = rng.pick(wallets(world));
+  const to = rng.pick(wallets(world));
+  if (rng.chance(0.5)) return [on(w.name, { transfer: { to: `\${${to.name}.address}`, amount: 0 }, expect_error: {} })];
+  return [on(w.name, { sweep_all: { to: `\${${to.name}.address}`, outputs: 0 }, expect_error: {} })];
+};
+
+/** Indices at and past their limits. */
+const badIndex: Draw = ({ rng, world }) => {
+  const w = rng.pick(wallets(world));
+  const i = rng.pick([w.accounts + 1, w.accounts + 7, U32_MAX]);
+  return [
+    on(w.name, {
+      call: { method: rng.pick(['create_address', 'label_account']), params: { account_index: i, label: 'x' } },
+      expect_error: {},
+    }),
+  ];
+};
+
+/** A ticker create_token refuses (before anything is paid). */
+const badToken: Draw = ({ rng }) => {
+  const ticker = rng.pick(['', 'AB', 'ABCDE', 'SAL9', 'ab-c', 'ÄBCD']);
+  return [{ create_token: { ticker, supply: 1, name: 'x' }, expect_error: {} }];
+};
+
+/** get_tokens of a pattern, token info of an asset made by the program (or of one nobody made). */
+const tokenQuery: Draw = ({ rng, world }) => {
+  const made = [...world.tokens].filter(([, tx]) => !tx || tx.minedAt !== undefined).map(([a]) => a);
+  if (rng.chance(0.5) || !made.length) return [{ get_tokens: { regex: rng.pick(['', '.*', 'Z', '[', 'ÄÖ']) } }];
+  const a = rng.pick(made);
+  return [{ call: { method: 'get_token_info', params: { asset_type: a } } }];
+};
+
+/** Every draw with its weight: payments first. */
+export const DRAWS: readonly (readonly [string, Draw, number])[] = [
+  ['transfer', transfer, 14],
+  ['destinations', severalDestinations, 5],
+  ['transfer_split', split, 5],
+  ['sweep_all', sweep, 3],
+  ['token transfer', tokenPayment, 4],
+  ['create_token', createToken, 2],
+  ['do_not_relay', heldBack, 3],
+  ['relay_tx', relay, 6],
+  ['mine', mine, 9],
+  ['mine to unlock', mineToUnlock, 2],
+  ['refresh', refreshStep, 4],
+  ['auto_refresh off', autoRefreshOff, 1],
+  ['get_balance', balance, 8],
+  ['get_transfers', transfers, 8],
+  ['get_transfer_by_txid', byTxid, 6],
+  ['subaddress', subaddress, 4],
+  ['label', relabel, 2],
+  ['account', account, 1],
+  ['addresses', addresses, 2],
+  ['integrated address', integrated, 2],
+  ['address book', book, 3],
+  ['notes', notes, 3],
+  ['attribute', attribute, 2],
+  ['restart', restart, 2],
+  ['more than held', tooMuch, 3],
+  ['bad address', badAddress, 3],
+  ['unknown asset', unknownAsset, 2],
+  ['zero', zero, 1],
+  ['bad index', badIndex, 1],
+  ['bad ticker', badToken, 1],
+  ['token query', tokenQuery, 1],
+];
