@@ -160,18 +160,30 @@ async function runAll(
   return { diffs: new Map(r.scenarios.map((s) => [s.file, s])), results: new Map() };
 }
 
-/** Whether `candidate` still shows the program's first divergence (or a violation of the same rule). */
-function stillFails(o: FuzzOptions, first: ProgramOutcome, counter: { n: number }) {
-  return async (candidate: FuzzProgram): Promise<boolean> => {
-    const file = write(o, candidate, `-shrink-${++counter.n}`);
-    const { diffs, results } = await runAll(o, [resolve(file)]);
-    const got = outcomeOf(o, first.index, candidate, diffs.get(resolve(file)), results.get(resolve(file)));
-    if (o.invariants) return (got.violations ?? []).some((v) => first.violations?.some((w) => w.rule === v.rule));
-    const d = diffs.get(resolve(file));
-    if (!d || got.status !== 'diverged') return false;
-    const want = signature(first.first!);
-    return open(d).some((x) => signature(finding(candidate, x)) === want);
+/**
+ * Whether a candidate still shows the program's first divergence (a divergence of the same step kind and path), or a
+ * violation of the same rule; `kept` is the outcome of the last candidate that did.
+ */
+function stillFails(o: FuzzOptions, first: ProgramOutcome) {
+  const state: { n: number; kept?: ProgramOutcome } = { n: 0 };
+  const test = async (candidate: FuzzProgram): Promise<boolean> => {
+    const file = resolve(write(o, candidate, `-shrink-${++state.n}`));
+    const { diffs, results } = await runAll(o, [file]);
+    const got = outcomeOf(o, first.index, candidate, diffs.get(file), results.get(file));
+    let same: boolean;
+    if (o.invariants) same = (got.violations ?? []).some((v) => first.violations?.some((w) => w.rule === v.rule));
+    else {
+      const d = diffs.get(file);
+      const want = signature(first.first!);
+      same = !!d && got.status === 'diverged' && open(d).some((x) => signature(finding(candidate, x)) === want);
+      // The header shows the divergence that was shrunk for, not another one the candidate shows first.
+      const match = d && open(d).find((x) => signature(finding(candidate, x)) === want);
+      if (match) got.first = finding(candidate, match);
+    }
+    if (same) state.kept = got;
+    return same;
   };
+  return { test, state };
 }
 
 function header(
@@ -197,28 +209,19 @@ function header(
 
 /** Shrink a divergent program and write it to the out folder. */
 async function shrinkOne(o: FuzzOptions, p: FuzzProgram, first: ProgramOutcome): Promise<ProgramOutcome['shrunk']> {
-  const counter = { n: 0 };
-  const test = stillFails(o, first, counter);
+  const { test, state } = stillFails(o, first);
   // The program alone first: a divergence that needs the programs run before it on the shared chain is kept as drawn.
-  const alone = await test(p);
+  const alone = o.shrinkRuns > 0 && (await test(p));
   let best = p;
-  let runs = 1;
+  let runs = o.shrinkRuns > 0 ? 1 : 0;
   if (alone) {
-    const s = await shrink(p, { test, budget: o.shrinkRuns, log: o.line });
+    const s = await shrink(p, { test, budget: o.shrinkRuns - 1, log: o.line });
     best = s.program;
     runs += s.runs;
   }
-  // The final file's own divergence, for its header: the last candidate kept (or the program as drawn).
-  let shown: ProgramOutcome | undefined;
-  if (alone) {
-    const file = write(o, best, '-final');
-    const { diffs, results } = await runAll(o, [resolve(file)]);
-    shown = outcomeOf(o, first.index, best, diffs.get(resolve(file)), results.get(resolve(file)));
-    if (shown.status === 'same') shown = undefined;
-  }
   mkdirSync(o.out!, { recursive: true });
   const file = join(o.out!, `fuzz-${p.seed}.yaml`);
-  writeFileSync(file, programYaml(asRun(o, best), header(o, best, first, alone ? (shown ?? first) : undefined, runs)));
+  writeFileSync(file, programYaml(asRun(o, best), header(o, best, first, alone ? state.kept : undefined, runs)));
   return { file, steps: best.steps.length, runs, reproduced: alone };
 }
 
