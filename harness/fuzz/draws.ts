@@ -2,6 +2,9 @@
 // undefined when it cannot be drawn now) and updates the model as a correct Salvium would change. A step the model
 // says succeeds has no expectation (its whole answer is compared by the diff); one it says fails has
 // `expect_error: {}` (any error: the diff compares its code and message). Most valuable first: payments.
+import { badAddress, badIndex, badToken, tooMuch, unknownAsset, zero } from './error-draws.js';
+import { account, addresses, attribute, book, integrated, notes, relabel, subaddress } from './upkeep-draws.js';
+import { addressOf, amountText, on, SAL1, text, U32_MAX, wallets, type Draw } from './forms.js';
 import type { Rng } from './rng.js';
 import {
   asset,
@@ -13,67 +16,10 @@ import {
   receive,
   refresh,
   spend,
-  surelyShort,
   type TxModel,
   type WalletModel,
   type World,
 } from './model.js';
-
-/** One step of a program, as written in its scenario file. */
-export type FuzzStep = Record<string, unknown>;
-
-export interface DrawCtx {
-  rng: Rng;
-  world: World;
-}
-
-export type Draw = (c: DrawCtx) => FuzzStep[] | undefined;
-
-const SAL1 = 'SAL1';
-const U64_MAX = '18446744073709551615';
-const U32_MAX = 4294967295;
-
-/** Text at the edges of what a label, note or description holds: empty, non-ASCII, markup, long, quotes. */
-const EDGE_TEXT = [
-  '',
-  'a',
-  'coffee',
-  'Zürich café ☕',
-  '日本語のラベル',
-  '😀👍🏽',
-  '<b>bold</b> & <script>alert(1)</script>',
-  '"quoted" and \'single\'',
-  'back\\slash',
-  'tab\there',
-  'line one\nline two',
-  '  spaces around  ',
-  'x'.repeat(255),
-  'y'.repeat(1024),
-  '%s %d {0} $HOME',
-];
-
-export const text = (rng: Rng): string => rng.pick(EDGE_TEXT);
-
-/** What the shrinker puts in place of an edge text. */
-export const EDGE_TEXT_PLAIN = 'a';
-
-export const isEdgeText = (s: string): boolean => s !== EDGE_TEXT_PLAIN && s !== '' && EDGE_TEXT.includes(s);
-
-/** A step run by `wallet` (main is the default and left out). */
-function on(wallet: string, step: FuzzStep): FuzzStep {
-  return wallet === 'main' ? step : { wallet, ...step };
-}
-
-const wallets = (world: World): WalletModel[] => [...world.wallets.values()];
-
-/** An amount as a scenario writes it: whole or decimal SAL1, or atomic units. */
-function amountText(v: bigint): string | number {
-  if (v % COIN === 0n) return `${v / COIN} SAL1`;
-  if (v < 1000n) return Number(v);
-  const whole = v / COIN;
-  const frac = (v % COIN).toString().padStart(8, '0').replace(/0+$/, '');
-  return `${whole}.${frac} SAL1`;
-}
 
 /** A payment amount: small, at the edges (one atomic unit), or a fair part of what one output holds. */
 function drawAmount(rng: Rng, part: bigint): bigint {
@@ -86,17 +32,6 @@ function drawAmount(rng: Rng, part: bigint): bigint {
     [BigInt(rng.int(1, 1_000_000)) * 97n, 2],
     [roomy > COIN ? roomy : COIN / 3n, 1],
   ]);
-}
-
-/** Where a payment to `w` goes: its address, its Carrot address, a subaddress or an integrated address it made. */
-function addressOf(rng: Rng, w: WalletModel): string {
-  const forms: [string, number][] = [
-    [`\${${w.name}.address}`, 4],
-    [`\${${w.name}.carrot}`, 2],
-  ];
-  for (const s of w.subaddresses) forms.push([`\${${s}}`, 2]);
-  for (const s of w.integrated) forms.push([`\${${s}}`, 2]);
-  return rng.weighted(forms);
 }
 
 function senders(world: World, a: string): WalletModel[] {
@@ -324,107 +259,6 @@ const byTxid: Draw = ({ rng, world }) => {
   return [{ ...step, expect_error: {} }];
 };
 
-/** A subaddress with an edge label (sometimes several at once), saved to be paid later. */
-const subaddress: Draw = ({ rng, world }) => {
-  const w = rng.pick(wallets(world));
-  const name = newName(world, 'sub');
-  w.subaddresses.push(name);
-  return [
-    on(w.name, {
-      call: { method: 'create_address', params: { label: text(rng) } },
-      save: { [name]: 'result.address' },
-    }),
-  ];
-};
-
-const relabel: Draw = ({ rng, world }) => {
-  const w = rng.pick(wallets(world));
-  const minor = rng.int(0, w.subaddresses.length + 1);
-  const step = on(w.name, {
-    call: { method: 'label_address', params: { index: { major: 0, minor }, label: text(rng) } },
-  });
-  return [minor > w.subaddresses.length ? { ...step, expect_error: {} } : step];
-};
-
-const account: Draw = ({ rng, world }) => {
-  const w = rng.pick(wallets(world));
-  w.accounts++;
-  return [on(w.name, { call: { method: 'create_account', params: { label: text(rng) } } })];
-};
-
-const addresses: Draw = ({ rng, world }) => {
-  const w = rng.pick(wallets(world));
-  return [on(w.name, { call: { method: rng.pick(['get_address', 'get_accounts']) } })];
-};
-
-const integrated: Draw = ({ rng, world }) => {
-  const w = rng.pick(wallets(world));
-  const name = newName(world, 'int');
-  const id = rng.pick(['0123456789abcdef', 'FFFFFFFFFFFFFFFF', '0000000000000001']);
-  w.integrated.push(name);
-  return [
-    on(w.name, {
-      call: { method: 'make_integrated_address', params: { payment_id: id } },
-      save: { [name]: 'result.integrated_address' },
-    }),
-  ];
-};
-
-/** The address book: add an entry (an address of the program, edge description), read and delete one, or miss. */
-const book: Draw = ({ rng, world }) => {
-  const w = rng.pick(wallets(world));
-  const to = rng.pick(wallets(world));
-  const kind = rng.weighted([
-    ['add', 4],
-    ['get', 2],
-    ['delete', 1],
-    ['miss', 1],
-  ] as const);
-  if (kind === 'add' || w.book === 0) {
-    w.book++;
-    return [
-      on(w.name, {
-        call: { method: 'add_address_book', params: { address: addressOf(rng, to), description: text(rng) } },
-      }),
-    ];
-  }
-  if (kind === 'get')
-    return [on(w.name, { call: { method: 'get_address_book', params: { entries: [rng.int(0, w.book - 1)] } } })];
-  if (kind === 'delete') {
-    const index = rng.int(0, w.book - 1);
-    w.book--;
-    return [on(w.name, { call: { method: 'delete_address_book', params: { index } } })];
-  }
-  return [
-    on(w.name, {
-      call: { method: 'get_address_book', params: { entries: [w.book + rng.int(0, 3)] } },
-      expect_error: {},
-    }),
-  ];
-};
-
-/** A note on a transaction of the program (or on an id nobody sent), then the notes read back. */
-const notes: Draw = ({ rng, world }) => {
-  const w = rng.pick(wallets(world));
-  const txs = world.txs.filter((t) => t.relayed || t.from === w.name);
-  const id = txs.length && rng.chance(0.8) ? `\${${rng.pick(txs).name}}` : '1'.repeat(64);
-  return [
-    on(w.name, { call: { method: 'set_tx_notes', params: { txids: [id], notes: [text(rng)] } } }),
-    on(w.name, { call: { method: 'get_tx_notes', params: { txids: [id, '2'.repeat(64)] } } }),
-  ];
-};
-
-const attribute: Draw = ({ rng, world }) => {
-  const w = rng.pick(wallets(world));
-  const key = rng.pick(['order', 'ключ', 'k<>', '']);
-  if (rng.chance(0.6)) {
-    w.attributes.add(key);
-    return [on(w.name, { call: { method: 'set_attribute', params: { key, value: text(rng) } } })];
-  }
-  const step = on(w.name, { call: { method: 'get_attribute', params: { key } } });
-  return [w.attributes.has(key) ? step : { ...step, expect_error: {} }];
-};
-
 /** The same question before and after the wallet RPC restarts: the answers must be the same. */
 const restart: Draw = ({ rng, world }) => {
   const w = rng.pick(wallets(world));
@@ -434,77 +268,6 @@ const restart: Draw = ({ rng, world }) => {
   refresh(world, w);
   const r = on(w.name, { call: { method: 'refresh' } });
   return [r, on(w.name, q), on(w.name, { restart: 'wallet' }), on(w.name, q)];
-};
-
-// ---- error paths: each must fail on any correct Salvium ----
-
-/** More than the wallet can hold at all. */
-const tooMuch: Draw = ({ rng, world }) => {
-  const w = rng.pick(
-    wallets(world)
-      .filter((x) => !x.held)
-      .concat([undefined as never]),
-  );
-  if (!w) return undefined;
-  const h = w.assets.get(SAL1);
-  const amount = rng.pick([(h?.max ?? 0n) + COIN, (h?.max ?? 0n) * 2n + 1n, BigInt(U64_MAX)]);
-  if (!surelyShort(h, amount)) return undefined;
-  const to = rng.pick(wallets(world));
-  const method = rng.pick(['transfer', 'transfer_split'] as const);
-  const amt = amount === BigInt(U64_MAX) ? U64_MAX : amountText(amount);
-  return [on(w.name, { [method]: { to: addressOf(rng, to), amount: amt }, expect_error: {} })];
-};
-
-/** An address that is none, a CN address after Carrot, an address of another network, a truncated one. */
-const badAddress: Draw = ({ rng, world }) => {
-  const w = rng.pick(wallets(world));
-  const other = rng.pick(wallets(world));
-  const to = rng.pick([
-    'bogus',
-    '',
-    `\${${other.name}.cn}`,
-    'SC1T',
-    '<script>',
-    '4AdUndXHHZ6cfufTMvppY6JwXNouMBzSkbLYfpAV5Usx3skxNgYeYTRj5UzqtReoS44qo9mtmXCqY45DJ852K5Jv2684Rge',
-  ]);
-  return [on(w.name, { transfer: { to, amount: '1 SAL1' }, expect_error: {} })];
-};
-
-/** An asset nobody made: a balance of it, a payment in it. */
-const unknownAsset: Draw = ({ rng, world }) => {
-  const w = rng.pick(wallets(world));
-  const a = rng.pick(['salQQQQ', 'XYZW', 'sal', 'SAL2', 'salqqqq']);
-  if (rng.chance(0.5)) return [on(w.name, { get_balance: { asset_type: a }, expect_error: {} })];
-  const to = rng.pick(wallets(world));
-  return [
-    on(w.name, { transfer_split: { to: `\${${to.name}.address}`, amount: '1 SAL1', asset: a }, expect_error: {} }),
-  ];
-};
-
-/** Zero: a payment of nothing, a sweep into no outputs. */
-const zero: Draw = ({ rng, world }) => {
-  const w = rng.pick(wallets(world));
-  const to = rng.pick(wallets(world));
-  if (rng.chance(0.5)) return [on(w.name, { transfer: { to: `\${${to.name}.address}`, amount: 0 }, expect_error: {} })];
-  return [on(w.name, { sweep_all: { to: `\${${to.name}.address}`, outputs: 0 }, expect_error: {} })];
-};
-
-/** Indices at and past their limits. */
-const badIndex: Draw = ({ rng, world }) => {
-  const w = rng.pick(wallets(world));
-  const i = rng.pick([w.accounts + 1, w.accounts + 7, U32_MAX]);
-  return [
-    on(w.name, {
-      call: { method: rng.pick(['create_address', 'label_account']), params: { account_index: i, label: 'x' } },
-      expect_error: {},
-    }),
-  ];
-};
-
-/** A ticker create_token refuses (before anything is paid). */
-const badToken: Draw = ({ rng }) => {
-  const ticker = rng.pick(['', 'AB', 'ABCDE', 'SAL9', 'ab-c', 'ÄBCD']);
-  return [{ create_token: { ticker, supply: 1, name: 'x' }, expect_error: {} }];
 };
 
 /** get_tokens of a pattern, token info of an asset made by the program (or of one nobody made). */

@@ -8,7 +8,7 @@ import { diffScenarios, runOneSide, type DiffOptions } from '../diff/diff.js';
 import { describeSide } from '../diff/report.js';
 import type { Divergence, ScenarioDiff } from '../diff/types.js';
 import type { ScenarioResult } from '../scenario/types.js';
-import type { FuzzStep } from './draws.js';
+import type { FuzzStep } from './forms.js';
 import { checkInvariants, type Violation } from './invariants.js';
 import { generateProgram, programYaml, withInvariants, type FuzzProgram } from './program.js';
 import { shrink } from './shrink.js';
@@ -248,17 +248,16 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
   const programs = Array.from({ length: o.programs }, (_, i) => generateProgram(o.seed + i, { steps: o.steps }));
   const files = programs.map((p) => resolve(write(o, p, '')));
   const { diffs, results } = await runAll(o, files);
-  const outcomes: ProgramOutcome[] = [];
-  for (const [i, p] of programs.entries()) {
-    const r = outcomeOf(o, i, p, diffs.get(files[i]!), results.get(files[i]!));
-    o.line(programLine(r));
-    if (o.out && (r.status === 'diverged' || r.status === 'violated')) {
-      r.shrunk = await shrinkOne(o, p, r);
-      o.line(
-        `  ${r.shrunk!.reproduced ? `shrunk to ${plural(r.shrunk!.steps, 'step')}` : 'kept as drawn'}: ${r.shrunk!.file}`,
-      );
-    }
-    outcomes.push(r);
+  const outcomes = programs.map((p, i) => outcomeOf(o, i, p, diffs.get(files[i]!), results.get(files[i]!)));
+  for (const r of outcomes) o.line(programLine(r));
+  // Then each divergent program shrunk, one after the other (each candidate is a run on the sides).
+  for (const r of outcomes) {
+    if (!o.out || (r.status !== 'diverged' && r.status !== 'violated')) continue;
+    o.line(`shrinking program ${r.index + 1} (seed ${r.seed})`);
+    r.shrunk = await shrinkOne(o, programs[r.index]!, r);
+    o.line(
+      `  ${r.shrunk!.reproduced ? `shrunk to ${plural(r.shrunk!.steps, 'step')}` : 'kept as drawn'}: ${r.shrunk!.file}`,
+    );
   }
   const report: FuzzReport = {
     seed: o.seed,

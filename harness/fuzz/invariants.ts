@@ -9,7 +9,7 @@
 import { compareAnswers } from '../diff/compare.js';
 import type { ScenarioResult, StepResult } from '../scenario/types.js';
 import { AFTER, BEFORE, type FuzzProgram } from './program.js';
-import type { FuzzStep } from './draws.js';
+import type { FuzzStep } from './forms.js';
 
 export interface Violation {
   /** 1-based step number. */

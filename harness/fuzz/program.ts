@@ -2,7 +2,8 @@
 // one from the model (draws.ts), its YAML (byte for byte the same for the same seed), and what keeps a shorter
 // program valid: a step that uses a value saved by a step that is gone goes too (`prune`).
 import YAML from 'yaml';
-import { DRAWS, type FuzzStep } from './draws.js';
+import { DRAWS } from './draws.js';
+import type { FuzzStep } from './forms.js';
 import { COIN, holding, newWallet, type World } from './model.js';
 import { Rng } from './rng.js';
 

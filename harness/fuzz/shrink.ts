@@ -2,7 +2,7 @@
 // (Zeller's ddmin) over its steps, each candidate made valid again (prune: a step whose saved value is gone goes
 // too), then cheap value simplifications (wallets no step names, the token no step uses, edge text made plain).
 // A candidate "still diverges" when the test says so (fuzz.ts: a divergence of the same step kind and path).
-import { EDGE_TEXT_PLAIN, isEdgeText } from './draws.js';
+import { EDGE_TEXT_PLAIN, isEdgeText } from './forms.js';
 import { prune, walletsUsed, type FuzzProgram } from './program.js';
 
 export interface ShrinkOptions {
