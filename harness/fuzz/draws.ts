@@ -278,6 +278,30 @@ const tokenQuery: Draw = ({ rng, world }) => {
   return [{ call: { method: 'get_token_info', params: { asset_type: a } } }];
 };
 
+/**
+ * What a payment app asks the daemon: a transaction of the program by its hash (in the pool, then in a block), the
+ * pool, the top block, the fee estimate; and a block past any height (an error).
+ */
+const daemon: Draw = ({ rng, world }) => {
+  const relayed = world.txs.filter((t) => t.relayed);
+  const kind = rng.weighted([
+    ['tx', relayed.length ? 4 : 0],
+    ['pool', 2],
+    ['top', 1],
+    ['fee', 1],
+    ['past', 2],
+  ] as const);
+  if (kind === 'tx') {
+    const tx = rng.pick(relayed);
+    return [{ call: { path: '/get_transactions', params: { txs_hashes: [`\${${tx.name}}`], decode_as_json: true } } }];
+  }
+  if (kind === 'pool') return [{ call: { path: '/get_transaction_pool_hashes' } }];
+  if (kind === 'top') return [{ call: { on: 'daemon', method: 'get_last_block_header' } }];
+  if (kind === 'fee') return [{ call: { on: 'daemon', method: 'get_fee_estimate' } }];
+  const height = rng.pick([U32_MAX, 100_000, 4_294_967_296]);
+  return [{ call: { on: 'daemon', method: 'get_block_header_by_height', params: { height } }, expect_error: {} }];
+};
+
 /** Every draw with its weight: payments first. */
 export const DRAWS: readonly (readonly [string, Draw, number])[] = [
   ['transfer', transfer, 14],
@@ -295,6 +319,7 @@ export const DRAWS: readonly (readonly [string, Draw, number])[] = [
   ['get_balance', balance, 8],
   ['get_transfers', transfers, 8],
   ['get_transfer_by_txid', byTxid, 6],
+  ['daemon', daemon, 4],
   ['subaddress', subaddress, 4],
   ['label', relabel, 2],
   ['account', account, 1],
