@@ -73,8 +73,9 @@ const STEP_FIELDS = new Set(['name', 'wallet', 'node', 'expect', 'expect_error',
 export function actionOf(step: FuzzStep | undefined): string {
   if (!step) return '?';
   const key = Object.keys(step).find((k) => !STEP_FIELDS.has(k)) ?? '?';
-  const method = key === 'call' ? (step.call as { method?: string }).method : undefined;
-  return method ? `call ${method}` : key;
+  const call = key === 'call' ? (step.call as { method?: string; path?: string }) : undefined;
+  const what = call?.method ?? call?.path;
+  return what ? `call ${what}` : key;
 }
 
 function finding(p: FuzzProgram, d: Divergence): Finding {
@@ -198,7 +199,7 @@ function header(
     sidesLine(o),
     shrunkOutcome
       ? `shrunk from ${first.steps} steps to ${p.steps.length} in ${runs} runs`
-      : `not shrunk: ${runs ? `it did not ${o.invariants ? 'break the invariant' : 'diverge'} when run alone (${runs} runs)` : 'as drawn'}`,
+      : `not shrunk: ${runs ? `it did not ${o.invariants ? 'break the invariant' : 'diverge'} when run alone (${plural(runs, 'run')})` : 'as drawn'}`,
   ];
   const shown = shrunkOutcome ?? first;
   if (shown.first) lines.push(`divergence: ${describeFinding(shown.first)}`);
