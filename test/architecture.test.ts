@@ -34,6 +34,7 @@ const LAYERS: Record<string, number> = {
   diff: 5,
   vitest: 5,
   record: 6, // above diff: it checks answers with the diff's table of volatile values
+  fuzz: 6, // above diff: its programs run through diffScenarios
   cli: 7,
   '.': 8, // harness/index.ts and harness/limits.ts (see below)
 };

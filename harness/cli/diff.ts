@@ -6,7 +6,7 @@ import { checkOutputPath, writeOutputFile } from '../common/output-file.js';
 import { lockOutput } from '../process/output-lock.js';
 import { existsSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
-import type { CommandModule } from 'yargs';
+import type { Argv, CommandModule } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { configOption, givenFlags } from '../config/yargs.js';
 import { DEFAULT_ACCEPT_FILE } from '../diff/accept.js';
@@ -45,14 +45,32 @@ export interface DiffArgs extends Omit<TestnetArgsOf<'any'>, 'backend'> {
   typed?: ReadonlySet<string>;
 }
 
-function side(backend: Backend, own: string | undefined, shared: string | undefined): DiffSide {
+/**
+ * The options that say what the two sides are — --a, --b, --bin-dir-a, --bin-dir-b —, their --difficulty and the
+ * --accept file: `saltnet diff`'s, and `saltnet fuzz`'s, which runs its programs through the same comparison.
+ */
+export function sideOptions<T>(y: Argv<T>, difficulty = 'fixed mining difficulty'): Argv<T> {
+  return y
+    .option('a', { choices: backendChoices(), default: 'sim' as const, describe: 'backend of side A' })
+    .option('b', { choices: backendChoices(), defaultDescription: 'salvium', describe: 'backend of side B' })
+    .option('bin-dir-a', { type: 'string', describe: 'the programs of side A (salvium or monero backend)' })
+    .option('bin-dir-b', { type: 'string', describe: 'the programs of side B (e.g. another Salvium build)' })
+    .option('difficulty', configOption('difficulty', difficulty))
+    .option('accept', {
+      type: 'string',
+      describe: `accepted divergences (YAML; default ${DEFAULT_ACCEPT_FILE} in the working directory, if there is one)`,
+    }) as Argv<T>;
+}
+
+/** A side from its backend, its own --bin-dir-a/-b and the shared bin dir (config file, SALTNET_BIN_DIR). */
+export function side(backend: Backend, own: string | undefined, shared: string | undefined): DiffSide {
   // A backend bundled with saltnet takes no --bin-dir.
   const binDir = own ?? (backend !== 'auto' && backendSpec(backend).bundledBinDir ? undefined : shared);
   return { backend, ...(binDir ? { binDir: resolve(binDir) } : {}) };
 }
 
 /** The accept file: --accept, else saltnet.diff-accept.yaml in the working directory when there is one. */
-function acceptFile(given: string | undefined): string | undefined {
+export function acceptFile(given: string | undefined): string | undefined {
   if (given) return resolve(given);
   return existsSync(DEFAULT_ACCEPT_FILE) ? resolve(DEFAULT_ACCEPT_FILE) : undefined;
 }
@@ -156,23 +174,21 @@ export const diffCommand: CommandModule<object, DiffArgs> = {
   describe:
     'run scenario files on two backends (or two builds, or one side against a recording) and report where their answers differ, step by step',
   builder: (y) =>
-    testnetOptions(y, 'any', ['backend', 'binDir'])
+    sideOptions(
+      testnetOptions(y, 'any', ['backend', 'binDir']),
+      "fixed mining difficulty (with --against, the recording's)",
+    )
       .positional('files', {
         type: 'string',
         array: true,
         describe:
           'scenario files or globs, e.g. scenarios/*.yaml (default: run.files of the config file; with --against, else every scenario of the recording)',
       })
-      .option('a', { choices: backendChoices(), default: 'sim' as const, describe: 'backend of side A' })
-      .option('b', { choices: backendChoices(), defaultDescription: 'salvium', describe: 'backend of side B' })
       .option('against', {
         type: 'string',
         describe:
           'side B is this recording (e.g. fixtures/conformance/salvium-v1.1.3c, written by npm run record-conformance): only side A runs; a scenario file changed since the recording is an error (re-record it), not compared',
       })
-      .option('bin-dir-a', { type: 'string', describe: 'the programs of side A (salvium or monero backend)' })
-      .option('bin-dir-b', { type: 'string', describe: 'the programs of side B (e.g. another Salvium build)' })
-      .option('difficulty', configOption('difficulty', "fixed mining difficulty (with --against, the recording's)"))
       .option(
         'isolation',
         configOption('run.isolation', "as for saltnet run (with --against: the recording's, unless given)"),
@@ -181,10 +197,6 @@ export const diffCommand: CommandModule<object, DiffArgs> = {
       .option('output', {
         type: 'string',
         describe: 'write the report to this file (the human summary then goes to stderr)',
-      })
-      .option('accept', {
-        type: 'string',
-        describe: `accepted divergences (YAML; default ${DEFAULT_ACCEPT_FILE} in the working directory, if there is one)`,
       })
       .option('artifacts', {
         type: 'string',

@@ -10,6 +10,7 @@ import { diffCommand } from './diff.js';
 import { doctorCommand } from './doctor.js';
 import { downCommand } from './down.js';
 import { fundCommand } from './fund.js';
+import { fuzzCommand } from './fuzz.js';
 import { installCommand } from './install.js';
 import { mineCommand } from './mine.js';
 import { healCommand, linkCommand, partitionCommand, syncCommand } from './network.js';
@@ -74,6 +75,7 @@ export function saltnetCli(args: string[], o: { parseOnly?: boolean } = {}): Arg
     doctorCommand,
     runCommand,
     diffCommand,
+    fuzzCommand,
     reproCommand,
     recordCommand,
     cacheCommand,
@@ -85,7 +87,7 @@ export function saltnetCli(args: string[], o: { parseOnly?: boolean } = {}): Arg
   return y
     .demandCommand(
       1,
-      'say what to do: saltnet up | down | status | mine | automine | fund | ui | partition | heal | link | sync | run | diff | repro | record | cache | snapshot | install | doctor',
+      'say what to do: saltnet up | down | status | mine | automine | fund | ui | partition | heal | link | sync | run | diff | fuzz | repro | record | cache | snapshot | install | doctor',
     )
     .strict()
     .fail((msg, err) => {

@@ -230,6 +230,18 @@ export async function diffScenarios(files: string[], o: DiffOptions): Promise<Di
   return compareRuns(a, b, { a: o.a, b: o.b, accept });
 }
 
+/** The scenario files on one side only, run as diffScenarios runs that side (`saltnet fuzz --invariants`). */
+export async function runOneSide(files: string[], o: DiffOptions, side: SideName = 'a'): Promise<ScenarioResult[]> {
+  const root = resolve(o.artifactsRoot ?? join(tmpdir(), 'saltnet-artifacts', 'diff'));
+  return runSide(
+    side,
+    files.map((f) => resolve(f)),
+    specOf(side, o[side]),
+    o,
+    root,
+  );
+}
+
 /**
  * Both sides at once, their progress lines marked `[A]`/`[B]`. A side that fails (its chain cannot be built, …) stops
  * the other (its scenarios end `interrupted`), and the failure is thrown once both have stopped: nothing runs on.
