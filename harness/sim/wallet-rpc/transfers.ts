@@ -128,8 +128,7 @@ async function transfer(ctx: WalletRpcContext, raw: unknown, split: boolean): Pr
   const bctx = await buildContext(ctx, p.priority);
   checkFamilies(dests, bctx.hf);
   // Only the CryptoNote path refuses a zero amount (wallet2::create_transactions_2); the Carrot one builds it.
-  if (bctx.hf < HF_CARROT && dests.some((d) => d.amount === 0n))
-    throw new RpcError(-46, 'destination amount is zero');
+  if (bctx.hf < HF_CARROT && dests.some((d) => d.amount === 0n)) throw new RpcError(-46, 'destination amount is zero');
   const built = buildTransfer(w, bctx, {
     destinations: dests,
     sourceAsset: p.source_asset,
