@@ -75,6 +75,18 @@ describe("a transaction's as_json", () => {
     expect(compareAnswers(sim, { result: { as_json: transfer } })).toEqual([]);
     // Pruned (prune: true): without the RingCT proofs.
     expect(JSON.parse(txJson(tx, 1201, false))).not.toHaveProperty('rctsig_prunable');
+    // Two outputs share one public key (tag 1); from HF10 a tx of more has one per output (tag 4): 141 bytes of
+    // tx_extra for four outputs on v1.1.3c, 44 for two.
+    const extra = (t: Tx, h: number): number[] => (JSON.parse(txJson(t, h)) as { extra: number[] }).extra;
+    expect(extra(tx, 1201)).toHaveLength(44);
+    expect(extra(tx, 1201)[0]).toBe(1);
+    const four = {
+      ...tx,
+      outputs: [0, 1, 2, 3].map((i) => ({ id: `ab:${i}`, address: a, amount: 1n, asset: 'SAL1' })),
+    };
+    expect(extra(four, 1201)).toHaveLength(141);
+    expect(extra(four, 1201).slice(0, 2)).toEqual([4, 4]);
+    expect(extra(four, 1000)).toHaveLength(44);
   });
 });
 

@@ -132,6 +132,16 @@ function rctJson(tx: Tx, prunable: boolean): Record<string, unknown> {
 }
 
 /**
+ * A user transaction's public keys in tx_extra: one (tag 1) that its outputs share, or from HF10, for more than two
+ * outputs, one per output (tag 4, count, keys), as v1.1.3c writes a Carrot tx of three destinations and change.
+ */
+function txPublicKeys(tx: Tx, blockIndex: number): number[] {
+  const n = tx.outputs.length;
+  if (hardForkAt(blockIndex) < HF_CARROT || n <= 2) return [1, ...fakeBytes(`${tx.txid}:extra`, 32)];
+  return [4, n, ...fakeBytes(`${tx.txid}:extra`, 32 * n)];
+}
+
+/**
  * A user transaction as /get_transactions' `as_json` (`prunable`: with the RingCT proofs, as the
  * whole tx; without them, as the pruned tx) — recorded for a SAL1 TRANSFER; other types are given
  * the same shape with their own type, assets and amount_burnt.
@@ -150,7 +160,7 @@ export function txJson(tx: Tx, blockIndex: number, prunable = true): string {
       },
     })),
     vout: tx.outputs.map((o) => ({ amount: 0, target: target(o, blockIndex, o.id) })),
-    extra: [1, ...fakeBytes(`${seed}:extra`, 32), 2, 9, 1, ...fakeBytes(`${seed}:pid`, 8)],
+    extra: [...txPublicKeys(tx, blockIndex), 2, 9, 1, ...fakeBytes(`${seed}:pid`, 8)],
     type: tx.type,
     amount_burnt: tx.burnt,
     return_address_list: tx.outputs.map((_, i) => fakeHex(`${seed}:return${i}`, 32)),
