@@ -40,6 +40,21 @@ function serverFailures(r: ScenarioResult): Violation[] {
   return out;
 }
 
+/**
+ * An answer with get_transfers' `in` sorted: wallet2 keeps incoming payments in a hash map that loading the wallet
+ * file fills again, so a restarted wallet lists the same entries in another order (real v1.1.3c, and the simulator).
+ */
+function inAnyOrder(a: unknown): unknown {
+  const result = (a as Answer | undefined)?.result;
+  if (!Array.isArray(result?.in)) return a;
+  const key = (e: unknown): string => {
+    const o = e as Record<string, unknown>;
+    return [String(o.height).padStart(12, '0'), o.txid, String(o.amount)].join('|');
+  };
+  const sorted = [...(result.in as unknown[])].sort((x, y) => (key(x) < key(y) ? -1 : key(x) > key(y) ? 1 : 0));
+  return { ...(a as object), result: { ...result, in: sorted } };
+}
+
 function restarts(p: FuzzProgram, r: ScenarioResult): Violation[] {
   const out: Violation[] = [];
   for (let i = 1; i + 1 < p.steps.length; i++) {
@@ -47,7 +62,7 @@ function restarts(p: FuzzProgram, r: ScenarioResult): Violation[] {
     if (step.restart !== 'wallet' || JSON.stringify(before) !== JSON.stringify(after)) continue;
     const [ra, rb] = [r.steps[i - 1], r.steps[i + 1]];
     if (ra?.status !== 'passed' || rb?.status !== 'passed') continue;
-    for (const d of compareAnswers(ra.response, rb.response))
+    for (const d of compareAnswers(inAnyOrder(ra.response), inAnyOrder(rb.response)))
       out.push({ step: i + 2, rule: 'restart', detail: `${d.path}: ${d.a} before the restart, ${d.b} after` });
   }
   return out;

@@ -58,4 +58,15 @@ describe('checkInvariants', () => {
       ['money', undefined],
     ]);
   });
+
+  it("the same incoming entries in another order after the restart (a reloaded wallet's hash map): no violation", () => {
+    const ins = (...heights: number[]) => ({
+      result: { in: heights.map((height) => ({ height, txid: `t${height}`, amount: height })) },
+    });
+    const order = { ...kept, 7: total(5888), 8: total(100) };
+    expect(checkInvariants(program, run({ ...order, 3: ins(1272, 1201), 5: ins(1201, 1272) }))).toEqual([]);
+    expect(checkInvariants(program, run({ ...order, 3: ins(1272, 1201), 5: ins(1201) }))).toMatchObject([
+      { rule: 'restart', step: 6 },
+    ]);
+  });
 });
