@@ -135,16 +135,11 @@ describe('walletFromSeed', () => {
     expect(again).toEqual(w);
   });
 
-  it('is fast enough to derive hundreds of wallets', () => {
-    walletFromSeed(seedOf(0), 'testnet'); // warm-up (precomputes the base point table)
+  it('gives 300 seeds 300 different wallets', () => {
     const count = 300;
-    const start = performance.now();
     const addresses = new Set<string>();
     for (let i = 0; i < count; i++) addresses.add(walletFromSeed(seedOf(i + 1), 'testnet').carrot.address);
-    const perWallet = (performance.now() - start) / count;
-    console.log(`walletFromSeed: ${perWallet.toFixed(3)} ms per wallet (${count} wallets)`);
     expect(addresses.size).toBe(count);
-    expect(perWallet).toBeLessThan(20);
   });
 });
 
