@@ -4,7 +4,7 @@
 // test/sim/wallet-recorded.test.ts).
 import { RpcError } from '../http/server.js';
 import { bool, list, params, str, u32, u64 } from '../http/params.js';
-import { scanPool } from '../wallet/scan.js';
+import { scanPool } from '../wallet/pool.js';
 import type { InRecord, Wallet } from '../wallet/state.js';
 import { familyAt, numAccounts, subaddress } from '../wallet/subaddresses.js';
 import { getTransfers, MAX_BLOCK_NUMBER, transfersByTxid } from '../wallet/views.js';

@@ -8,10 +8,10 @@ import { keyImage } from '../crypto/keys.js';
 import { DEFAULT_TX_SPENDABLE_AGE, MINED_MONEY_UNLOCK_WINDOW, TxType } from '../chain/constants.js';
 import type { Block, Tx } from '../chain/types.js';
 import type { DaemonClient } from './daemon-client.js';
-import { emptyState, type OwnedOutput, type SubIndex, type Wallet } from './state.js';
+import { emptyState, type OwnedOutput, type Wallet } from './state.js';
 import { indexOfAddress } from './subaddresses.js';
-
-const ZERO_PAYMENT_ID = '0'.repeat(16);
+import { groupPayments, subOf, ZERO_PAYMENT_ID } from './payments.js';
+import { scanPool } from './pool.js';
 
 export interface RefreshResult {
   blocksFetched: number;
@@ -42,41 +42,6 @@ function indexOf(w: Wallet): ScanIndex {
     byKeyImage: new Map(w.state.outputs.map((o) => [o.keyImage, o])),
     ids: new Set(w.state.outputs.map((o) => o.id)),
   };
-}
-
-const subKey = (i: SubIndex): string => `${i.major}/${i.minor}`;
-const subOf = (o: { subaddr?: SubIndex }): SubIndex => o.subaddr ?? { major: 0, minor: 0 };
-
-/** An output paid to the wallet: its amount, asset and subaddress. */
-interface Paid {
-  amount: bigint;
-  asset: string;
-  address: string;
-  subaddr?: SubIndex;
-}
-
-/**
- * Money received, as wallet2 records payment_details: one entry per subaddress and asset, whose
- * `amounts` lists every output of the tx to that subaddress (as recorded for two tokens minted in
- * one protocol tx). A receiver cannot read the sender's payment id (a Carrot integrated address's
- * too: tx_builder.cpp's "@TODO: payment ID"): zeros; a payment between two accounts of the same
- * wallet shows the tx's own.
- */
-function groupPayments<T extends Paid>(got: T[]): { sub: SubIndex; asset: string; outs: T[]; all: bigint[] }[] {
-  const bySub = new Map<string, T[]>();
-  for (const g of got) bySub.set(subKey(subOf(g)), [...(bySub.get(subKey(subOf(g))) ?? []), g]);
-  const groups = [];
-  for (const outs of bySub.values()) {
-    const assets = [...new Set(outs.map((o) => o.asset))];
-    for (const asset of assets)
-      groups.push({
-        sub: subOf(outs[0]!),
-        asset,
-        outs: outs.filter((o) => o.asset === asset),
-        all: outs.map((o) => o.amount),
-      });
-  }
-  return groups;
 }
 
 function recordIncoming(w: Wallet, tx: Tx, block: Block, got: OwnedOutput[], paymentId: string): void {
@@ -253,85 +218,6 @@ export function scanBlocks(w: Wallet, blocks: Block[], opts: ScanOptions, events
     w.state.lastBlockReward = block.reward;
   }
   return received;
-}
-
-/** How long wallet2 waits after a send before it judges a tx missing from the pool failed (tx_propagation_timeout). */
-const TX_PROPAGATION_TIMEOUT_S = 500;
-
-/**
- * How the pool was looked at (wallet2::update_pool_state): by a refresh after its blocks (`refreshed`), and then
- * `incremental` once an earlier refresh has asked (only the txs added since are seen); or by a client's request
- * (get_transfers with pool, get_transfer_by_txid: neither).
- */
-export interface PoolCheck {
-  refreshed: boolean;
-  incremental: boolean;
-  /** Unix seconds. */
-  now: number;
-  /** Seconds after a send before it may be judged failed (default TX_PROPAGATION_TIMEOUT_S). */
-  timeoutS?: number;
-}
-
-/**
- * wallet2::process_unconfirmed_transfer for each pending send: seen in the pool, it is `pending_in_pool`; gone from
- * a full look at the pool, `pending` again; and only a refresh more than 500 s after the send that still finds it
- * neither in a block (the blocks come first) nor in the pool marks it failed and frees its inputs. So a send mined
- * before the wallet refreshes stays pending until that refresh confirms it.
- */
-function checkPending(w: Wallet, inPool: ReadonlySet<string>, check: PoolCheck): void {
-  for (const rec of w.state.outs) {
-    if (rec.state !== 'pending') continue;
-    if (inPool.has(rec.txid)) {
-      rec.seenInPool = true;
-      continue;
-    }
-    if (!check.incremental) delete rec.seenInPool;
-    if (rec.seenInPool || !check.refreshed || check.now <= rec.timestamp + (check.timeoutS ?? TX_PROPAGATION_TIMEOUT_S))
-      continue;
-    rec.state = 'failed';
-    delete rec.seenInPool;
-    for (const o of w.state.outputs)
-      if (o.spentBy === rec.txid) {
-        o.spent = false;
-        delete o.spentBy;
-      }
-  }
-}
-
-/**
- * Pool: incoming unconfirmed payments, and the state of pending sends (checkPending). A payment the daemon's pool no
- * longer holds is forgotten only by a refresh (wallet2::remove_obsolete_pool_txs runs when `refreshed`), after the
- * refresh's blocks have turned a mined one into an incoming transfer: until then get_transfers and get_transfer_by_txid
- * still list it in `pool`.
- */
-export function scanPool(w: Wallet, pool: Tx[], check: PoolCheck): void {
-  const st = w.state;
-  const inPool = new Set(pool.map((t) => t.txid));
-  checkPending(w, inPool, check);
-  const mine = new Set(st.outs.map((r) => r.txid));
-  const known = new Set(st.pool.map((p) => p.txid));
-  st.pool = st.pool.filter((p) => inPool.has(p.txid) || !check.refreshed);
-  for (const tx of pool) {
-    if (mine.has(tx.txid) || known.has(tx.txid)) continue;
-    const outs: Paid[] = [];
-    for (const o of tx.outputs) {
-      const subaddr = indexOfAddress(w, o.address);
-      if (subaddr) outs.push({ ...o, subaddr });
-    }
-    for (const g of groupPayments(outs))
-      st.pool.push({
-        txid: tx.txid,
-        timestamp: tx.timestamp,
-        amount: g.outs.reduce((s, o) => s + o.amount, 0n),
-        amounts: g.all,
-        // A pool payment of nothing but zero-amount outputs shows no asset type (seen on v1.1.3c).
-        asset: g.outs.some((o) => o.amount > 0n) ? g.asset : '',
-        paymentId: ZERO_PAYMENT_ID,
-        address: g.outs[0]!.address,
-        fee: tx.fee,
-        subaddr: g.sub,
-      });
-  }
 }
 
 /** Bring the wallet up to the daemon's height. */
