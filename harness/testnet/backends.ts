@@ -187,9 +187,10 @@ export const BACKENDS: Record<BuiltinBackend, BackendSpec> & Record<string, Back
     identity: async () => ({ simulator: await simCodeHash() }),
     randomx: undefined,
     relaySettleMs: 0,
-    // At its fast pace the simulated miner finds a block per request (harness/sim/README.md): polled back to back it
-    // mines as fast as it can, and the /stop_mining after the target comes a block past it.
-    heightPollMs: 0,
+    // At its fast pace the simulated miner finds a block per request (harness/sim/README.md): polled every millisecond
+    // it mines about as fast as it can, and the /stop_mining after the target comes a block or two past it; a poll
+    // without any pause would keep a core busy with requests while a test suite shares the machine.
+    heightPollMs: 1,
     chainFile: { name: SIM_BLOCKS_FILE, height: simChainHeight, absentHeight: 1 },
   },
   monero: {

@@ -47,7 +47,10 @@ function blocksPerSession(log: string): number[] {
   return sessions;
 }
 
-it('a mine: 1 logs at most two blocks past the one it asked for', () => {
+// Each request the daemon receives while it mines lets it find a block: the height polls, the stop, and a request of
+// another client in flight at the time (seen under a loaded machine) — a handful, where a miner that did not wait for
+// requests logged 30 to 100.
+it('a mine: 1 logs at most four blocks past the one it asked for', () => {
   expect(outcomeOf(results, 'three single mines')).toBe('passed');
   const r = results.get('three single mines')!;
   const log = readFileSync(join(r.artifactDir!, 'logs', 'daemon.log'), 'utf8');
@@ -55,7 +58,7 @@ it('a mine: 1 logs at most two blocks past the one it asked for', () => {
   expect(mines).toHaveLength(3);
   for (const found of mines) {
     expect(found).toBeGreaterThanOrEqual(1);
-    expect(found).toBeLessThanOrEqual(3);
+    expect(found).toBeLessThanOrEqual(5);
   }
 });
 
