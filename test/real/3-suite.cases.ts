@@ -1,9 +1,9 @@
-// Every example scenario (and the regression corpus, test/fuzz/corpus) on the real programs and on the simulator,
-// compared step by step with `saltnet diff` at difficulty 1 (both sides at once). The suite's chain state is the
-// default one: on the real side it is restored from the tier's cache, where 1-up (run before it, beside.test.ts)
-// built it across the Carrot switch; alone, this file builds it there. The sim side builds its own. Every scenario
-// must pass on both, and the simulator must answer as real Salvium does — no divergence beyond the project's accept
-// file.
+// Every example scenario on the real programs and on the simulator, compared step by step with
+// `saltnet diff` at difficulty 1 (both sides at once). The suite's chain state is the default one:
+// on the real side it is restored from the tier's cache, where 1-up (run before it, beside.test.ts)
+// built it across the Carrot switch; alone, this file builds it there. The sim side builds its own.
+// Every scenario must pass on both, and the simulator must answer as real Salvium does — no
+// divergence beyond the project's accept file.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -61,8 +61,6 @@ describeReal('every example scenario on real Salvium and on the simulator', () =
         CLI,
         'diff',
         'scenarios/*.yaml',
-        // The regression corpus: each file a divergence the simulator once had, with real Salvium's answers.
-        'test/fuzz/corpus/*.yaml',
         '--a',
         'sim',
         '--b',

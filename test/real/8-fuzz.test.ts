@@ -1,13 +1,13 @@
-// A fixed-seed `saltnet fuzz` campaign, the simulator against real Salvium at difficulty 1 (docs/fuzz.md): two
-// programs of twelve steps drawn from one seed, run on both sides through saltnet diff's comparison, on the real
-// tier's default chain state. It runs on the tier's second worker, beside the suite at 500.
+// The simulator against real Salvium at difficulty 1, beyond the examples (docs/fuzz.md), on the real tier's default
+// chain state and its second worker (beside the suite at 500): the regression corpus (test/fuzz/corpus: each file a
+// divergence the simulator once had, with real Salvium's answers) through `saltnet diff`, held to no divergence; and
+// a fixed-seed `saltnet fuzz` campaign, two programs of twelve steps drawn from one seed.
 //
-// What it holds: both sides run every program (no infrastructure error), the report counts what it drew, and every
-// program that diverged is named with its first divergence in the test's output. It does not yet hold the
+// The campaign holds both sides to running every program (no infrastructure error), the report counts what it drew,
+// and every program that diverged is named with its first divergence in the test's output. It does not yet hold the
 // divergences to zero: real Salvium picks 1 or 2 inputs at random, and what follows from that (fees, weights, the
-// decoded tx) is not all within saltnet diff's tolerances yet; the corpus of fixed divergences (test/fuzz/corpus) is
-// held to zero by 3-suite's diff.
-import { mkdtempSync, rmSync } from 'node:fs';
+// decoded tx) is not all within saltnet diff's tolerances yet.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -20,9 +20,52 @@ const SEED = 4500;
 const PROGRAMS = 2;
 const STEPS = 12;
 
-describeReal('a fixed-seed fuzz campaign, the simulator against real Salvium', () => {
+describeReal('the simulator against real Salvium beyond the examples', () => {
   const root = mkdtempSync(join(tmpdir(), 'saltnet-real-fuzz-'));
   afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it('answers every file of the regression corpus as real Salvium does', async () => {
+    const output = join(root, 'corpus.json');
+    const sides = [
+      '--a',
+      'sim',
+      '--b',
+      'salvium',
+      '--bin-dir-b',
+      BIN_DIR,
+      '--difficulty',
+      '1',
+      '--cache-dir',
+      CACHE_DIR,
+    ];
+    const r = await execa(
+      process.execPath,
+      [
+        CLI,
+        'diff',
+        'test/fuzz/corpus/*.yaml',
+        ...sides,
+        '--artifacts',
+        join(root, 'corpus'),
+        '--reporter',
+        'json',
+        '--output',
+        output,
+      ],
+      {
+        reject: false,
+        env: { ...process.env, SALTNET_STATE_DIR: join(root, 'state'), NO_COLOR: '1' },
+        all: true,
+        timeout: 1_200_000,
+      },
+    );
+    const report = JSON.parse(readFileSync(output, 'utf8')) as {
+      summary: { scenarios: number; divergences: number; errors: number };
+    };
+    expect(report.summary, r.all).toMatchObject({ divergences: 0, errors: 0 });
+    expect(report.summary.scenarios).toBeGreaterThanOrEqual(4);
+    expect(r.exitCode, r.all).toBe(0);
+  }, 1_200_000);
 
   it('runs every program on both sides and reports each divergence it finds', async () => {
     const t0 = Date.now();
