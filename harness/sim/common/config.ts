@@ -24,10 +24,10 @@ export interface SimConfig {
    */
   testErrorSuffix: string;
   /**
-   * How long after a send a wallet waits before a refresh that finds the tx neither in a block nor in the pool marks
-   * it failed (wallet2's tx_propagation_timeout, 500 s); TEST ONLY when set, so that a test need not wait.
+   * TEST ONLY: how long after a send a wallet waits before a refresh that finds the tx neither in a block nor in the
+   * pool marks it failed, so that a test need not wait wallet2's tx_propagation_timeout (undefined: that, 500 s).
    */
-  txPropagationTimeoutS: number;
+  txPropagationTimeoutS: number | undefined;
 }
 
 /** Real v1.1.3c light-mode hash rate per thread (392 H/s measured on two threads). */
@@ -64,6 +64,8 @@ export function loadSimConfig(): SimConfig {
     tokenMintVisible: process.env.SALTNET_SIM_TOKEN_MINT_VISIBLE !== '0',
     bannerDelayMs: num('SALTNET_SIM_BANNER_DELAY_MS', 1000),
     testErrorSuffix: process.env.SALTNET_SIM_TEST_ERROR_SUFFIX ?? '',
-    txPropagationTimeoutS: num('SALTNET_SIM_TEST_TX_PROPAGATION_S', 500),
+    txPropagationTimeoutS: process.env.SALTNET_SIM_TEST_TX_PROPAGATION_S
+      ? num('SALTNET_SIM_TEST_TX_PROPAGATION_S', 0)
+      : undefined,
   };
 }

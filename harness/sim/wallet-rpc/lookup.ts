@@ -36,7 +36,7 @@ export const hexBytes = (text: string): number | undefined =>
 
 /** update_pool_state, as get_transfers with pool and get_transfer_by_txid do before they answer. */
 async function refreshPool(ctx: WalletRpcContext, w: Wallet): Promise<void> {
-  scanPool(w, await ctx.daemon.pool(), { refreshed: false, incremental: false, now: Math.floor(Date.now() / 1000) });
+  scanPool(w, await ctx.daemon.pool(), { refreshed: false, incremental: false });
 }
 
 /** A payment's id as wallet2 keys m_payments: 32 bytes, a short id padded with zeros. */

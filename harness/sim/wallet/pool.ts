@@ -16,10 +16,8 @@ const TX_PROPAGATION_TIMEOUT_S = 500;
 export interface PoolCheck {
   refreshed: boolean;
   incremental: boolean;
-  /** Unix seconds. */
-  now: number;
-  /** Seconds after a send before it may be judged failed (default TX_PROPAGATION_TIMEOUT_S). */
-  timeoutS?: number;
+  /** Seconds after a send before it may be judged failed (default TX_PROPAGATION_TIMEOUT_S; a test knob sets it). */
+  timeoutS?: number | undefined;
 }
 
 /**
@@ -29,6 +27,7 @@ export interface PoolCheck {
  * before the wallet refreshes stays pending until that refresh confirms it.
  */
 function checkPending(w: Wallet, inPool: ReadonlySet<string>, check: PoolCheck): void {
+  const now = Math.floor(Date.now() / 1000);
   for (const rec of w.state.outs) {
     if (rec.state !== 'pending') continue;
     if (inPool.has(rec.txid)) {
@@ -36,7 +35,7 @@ function checkPending(w: Wallet, inPool: ReadonlySet<string>, check: PoolCheck):
       continue;
     }
     if (!check.incremental) delete rec.seenInPool;
-    if (rec.seenInPool || !check.refreshed || check.now <= rec.timestamp + (check.timeoutS ?? TX_PROPAGATION_TIMEOUT_S))
+    if (rec.seenInPool || !check.refreshed || now <= rec.timestamp + (check.timeoutS ?? TX_PROPAGATION_TIMEOUT_S))
       continue;
     rec.state = 'failed';
     delete rec.seenInPool;

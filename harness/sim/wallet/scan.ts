@@ -23,8 +23,8 @@ export interface RefreshResult {
 export interface ScanOptions {
   /** Whether outputs a protocol tx mints for our own create_token are seen (not established on real Salvium). */
   tokenMintVisible: boolean;
-  /** wallet2's tx_propagation_timeout in seconds (default 500): see checkPending. */
-  txPropagationTimeoutS?: number;
+  /** wallet2's tx_propagation_timeout in seconds (default: pool.ts's 500; a test knob sets it). */
+  txPropagationTimeoutS?: number | undefined;
 }
 
 function addAsset(w: Wallet, asset: string): void {
@@ -244,7 +244,6 @@ export async function refresh(w: Wallet, daemon: DaemonClient, opts: ScanOptions
   scanPool(w, await daemon.pool(), {
     refreshed: true,
     incremental: w.poolQueried === true,
-    now: Math.floor(Date.now() / 1000),
     timeoutS: opts.txPropagationTimeoutS,
   });
   w.poolQueried = true;
