@@ -28,19 +28,24 @@ function reportParts(tail: readonly string[], n: number): { why?: string; skippe
   return { why: why!, skipped: tail.length - last.length - at - 1, last };
 }
 
+/** The lines of reportParts' parts: the line that says why and how many are left out, if any, then the last. */
+function partsLines({ why, skipped, last }: ReturnType<typeof reportParts>): string[] {
+  if (why === undefined) return last;
+  return [why, `[… ${skipped} line${skipped === 1 ? '' : 's'} left out …]`, ...last];
+}
+
 /**
  * The last `n` lines of `tail`, for a report; when the line that says why the program stopped (refusalLine) stands
  * before them, it comes first, then how many lines are left out, then the last lines, `n` in all.
  */
 export function reportLines(tail: readonly string[], n: number): string[] {
-  const { why, skipped, last } = reportParts(tail, n);
-  if (why === undefined) return last;
-  return [why, `[… ${skipped} line${skipped === 1 ? '' : 's'} left out …]`, ...last];
+  return partsLines(reportParts(tail, n));
 }
 
 function tailBlock(tail: readonly string[], logFile: string | undefined): string {
-  const { why, last } = reportParts(tail, TAIL_IN_MESSAGE);
-  const lines = reportLines(tail, TAIL_IN_MESSAGE);
+  const parts = reportParts(tail, TAIL_IN_MESSAGE);
+  const { why, last } = parts;
+  const lines = partsLines(parts);
   const head = !lines.length
     ? 'no output'
     : why !== undefined

@@ -271,11 +271,10 @@ export class Program<H extends Instance> {
     const kept = { ...c, tail: reportLines(c.tail, 30) };
     const report: CrashReport = { program: this.name, ...kept, during, restart, at: new Date().toISOString() };
     this.crashes.push(report);
-    this.emit({ event: 'crash', ...report, tail: reportLines(c.tail, 10) });
+    const last = reportLines(c.tail, 10);
+    this.emit({ event: 'crash', ...report, tail: last });
     const why = refusalLine(c.tail);
-    const tail = reportLines(c.tail, 10)
-      .map((l) => `    ${l}`)
-      .join('\n');
+    const tail = last.map((l) => `    ${l}`).join('\n');
     const what = more
       ? `starting it again on the same data (restart ${restart} of ${this.o.maxRestarts ?? 3})`
       : blocked
