@@ -10,7 +10,7 @@ import { basename, join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, expect, it } from 'vitest';
 import { CLI } from '../cli/helpers.js';
-import { BIN_DIR, CACHE_DIR, describeReal } from './real.js';
+import { describeReal, SIM_AGAINST_REAL } from './real.js';
 
 interface Report {
   ok: boolean;
@@ -61,16 +61,7 @@ describeReal('every example scenario on real Salvium and on the simulator', () =
         CLI,
         'diff',
         'scenarios/*.yaml',
-        '--a',
-        'sim',
-        '--b',
-        'salvium',
-        '--bin-dir-b',
-        BIN_DIR,
-        '--difficulty',
-        '1',
-        '--cache-dir',
-        CACHE_DIR,
+        ...SIM_AGAINST_REAL,
         '--artifacts',
         join(root, 'artifacts'),
         '--reporter',

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, expect, it } from 'vitest';
 import { CLI } from '../cli/helpers.js';
-import { BIN_DIR, CACHE_DIR, describeReal } from './real.js';
+import { BIN_DIR, CACHE_DIR, describeReal, SIM_AGAINST_REAL } from './real.js';
 
 const CLIENT = fileURLToPath(new URL('../record/client.mjs', import.meta.url));
 
@@ -55,16 +55,7 @@ describeReal('saltnet record on real Salvium', () => {
     const r = await cli([
       'diff',
       file,
-      '--a',
-      'sim',
-      '--b',
-      'salvium',
-      '--bin-dir-b',
-      BIN_DIR,
-      '--difficulty',
-      '1',
-      '--cache-dir',
-      CACHE_DIR,
+      ...SIM_AGAINST_REAL,
       '--artifacts',
       join(root, 'artifacts'),
       '--reporter',

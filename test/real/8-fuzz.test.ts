@@ -14,7 +14,7 @@ import { execa } from 'execa';
 import { afterAll, expect, it } from 'vitest';
 import type { FuzzReport } from '../../harness/fuzz/fuzz.js';
 import { CLI } from '../cli/helpers.js';
-import { BIN_DIR, CACHE_DIR, describeReal } from './real.js';
+import { describeReal, SIM_AGAINST_REAL } from './real.js';
 
 const SEED = 4500;
 const PROGRAMS = 2;
@@ -26,25 +26,13 @@ describeReal('the simulator against real Salvium beyond the examples', () => {
 
   it('answers every file of the regression corpus as real Salvium does', async () => {
     const output = join(root, 'corpus.json');
-    const sides = [
-      '--a',
-      'sim',
-      '--b',
-      'salvium',
-      '--bin-dir-b',
-      BIN_DIR,
-      '--difficulty',
-      '1',
-      '--cache-dir',
-      CACHE_DIR,
-    ];
     const r = await execa(
       process.execPath,
       [
         CLI,
         'diff',
         'test/fuzz/corpus/*.yaml',
-        ...sides,
+        ...SIM_AGAINST_REAL,
         '--artifacts',
         join(root, 'corpus'),
         '--reporter',
@@ -70,13 +58,16 @@ describeReal('the simulator against real Salvium beyond the examples', () => {
   it('runs every program on both sides and reports each divergence it finds', async () => {
     const t0 = Date.now();
     const args = ['fuzz', '--seed', String(SEED), '--programs', String(PROGRAMS), '--steps', String(STEPS)];
-    const sides = ['--a', 'sim', '--b', 'salvium', '--bin-dir-b', BIN_DIR, '--difficulty', '1'];
-    const where = ['--cache-dir', CACHE_DIR, '--out', join(root, 'found'), '--artifacts', join(root, 'artifacts')];
-    const r = await execa(process.execPath, [CLI, ...args, ...sides, ...where, '--shrink-runs', '0', '--json'], {
-      reject: false,
-      env: { ...process.env, SALTNET_STATE_DIR: join(root, 'state'), NO_COLOR: '1' },
-      timeout: 1_200_000,
-    });
+    const where = ['--out', join(root, 'found'), '--artifacts', join(root, 'artifacts')];
+    const r = await execa(
+      process.execPath,
+      [CLI, ...args, ...SIM_AGAINST_REAL, ...where, '--shrink-runs', '0', '--json'],
+      {
+        reject: false,
+        env: { ...process.env, SALTNET_STATE_DIR: join(root, 'state'), NO_COLOR: '1' },
+        timeout: 1_200_000,
+      },
+    );
     process.stderr.write(`real tier: fuzz campaign (seed ${SEED}) took ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
     expect([0, 1], r.stderr).toContain(r.exitCode);
     const report = JSON.parse(r.stdout) as FuzzReport;

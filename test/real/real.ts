@@ -16,3 +16,20 @@ export function describeReal(name: string, fn: () => void): void {
  * two cores).
  */
 export const REAL = { backend: 'salvium' as const, binDir: BIN_DIR, difficulty: 1 };
+
+/**
+ * `saltnet diff`'s and `saltnet fuzz`'s sides as the tier compares them: the simulator against the real programs at
+ * difficulty 1, on the tier's cache.
+ */
+export const SIM_AGAINST_REAL = [
+  '--a',
+  'sim',
+  '--b',
+  'salvium',
+  '--bin-dir-b',
+  BIN_DIR,
+  '--difficulty',
+  '1',
+  '--cache-dir',
+  CACHE_DIR,
+];
