@@ -1,11 +1,11 @@
-// Funded wallets in the cache (issue 26). Above difficulty 1 a shared run pays its scenarios' wallets
+// Funded wallets in the cache. Above difficulty 1 a shared run pays its scenarios' wallets
 // ahead (fund-ahead.ts). Done at the served difficulty, that costs eleven blocks there, and on real
 // Salvium at 500 the first of them waits for the daemon's RandomX dataset (about a minute). So the
 // payments are made once per machine at the prefix difficulty (1), where a block costs a hash, and the
 // state is saved as a chain state of its own: the run's key, `-ahead-` and a digest of the payments.
 // A later run of the same scenarios restores it, finds every wallet funded and unlocked, and mines
 // nothing before its first scenario. Where the state cannot be kept (no cache, a workdir of the user's,
-// a prefix mined at the served difficulty) or is not whole, the run funds ahead as before.
+// a prefix mined at the served difficulty) or is not whole, the run funds its wallets ahead as it starts.
 import { createHash } from 'node:crypto';
 import { cacheDir as resolveCacheDir } from '../common/cache-dir.js';
 import { acquireKeyLock } from '../snapshot/lock.js';

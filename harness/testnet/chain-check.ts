@@ -3,7 +3,7 @@
 // from (backend, the programs' hashes, difficulty, target height, funds, the fixture wallets), and
 // the height is read from the chain itself (the simulator's blocks file, LMDB's `blocks` table).
 // A state whose manifest does not match is set aside (restore) or refused (import), so that a
-// crafted or damaged archive never replaces a cached chain (issue 24, defect 5).
+// crafted or damaged archive never replaces a cached chain.
 import { join } from 'node:path';
 import { cacheKey } from '../snapshot/key.js';
 import type { Manifest } from '../snapshot/manifest.js';

@@ -1,4 +1,4 @@
-// A one-node testnet's checkpoint keeps its daemon running (issue 26: no restart, so no new RandomX
+// A one-node testnet's checkpoint keeps its daemon running (no restart, so no new RandomX
 // dataset): the checkpoint marks where the chain stood (its height, the hash of its top block and the
 // transactions in the pool), and a revert pops the blocks mined since with pop_blocks, empties the
 // pool and sends the marked pool transactions again. On salviumd, popping a block removes what its

@@ -1,4 +1,4 @@
-// Fresh wallets funded ahead (issue 26): the global setup's `freshWallets` option (or config key) names amounts and
+// Fresh wallets funded ahead: the global setup's `freshWallets` option (or config key) names amounts and
 // counts. Above difficulty 1 the setup restores a cached state in which that many wallets of each amount are paid
 // (from main, in FUNDING_OUTPUTS outputs, as freshWallet's own funding pays) and unlocked: the payments are made once
 // per machine at difficulty 1 (scenario/ahead-state.ts, as for a run's scenarios). `freshWallet({ unlocked })` of such
