@@ -1,4 +1,4 @@
-// The height a shared run's state paid ahead is mined to A `mine: {to: N}` step brings the chain to a
+// The height a shared run's state paid ahead is mined to. A `mine: {to: N}` step brings the chain to a
 // height and does nothing once it is there; on a shared testnet the chain only grows, so once one scenario has run it,
 // every later one starts at N or above. Above difficulty 1 the run's state paid ahead is mined there at the prefix
 // difficulty, after its payments and its tokens made ahead (a token made ahead at HF11 is still made at HF11): those

@@ -1,4 +1,4 @@
-// Hostile and mistaken command lines (issue 12): each is refused with one line that names the
+// Hostile and mistaken command lines: each is refused with one line that names the
 // option, the value and what would do, a non-zero exit and no stack trace.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// Hostile-input cases about wording (issue 24, defect 17): each situation is called what it is —
+// Hostile-input cases about wording: each situation is called what it is —
 // a loop of links a loop, a name that is not UTF-8 not "no such file", a folder that is not there
 // not one "without manifest.json" — and a value saltnet would have dropped or accepted silently is
 // refused, with the file, line and range. Part of CASES (cases.ts), run by hostile.test.ts.

@@ -1,5 +1,5 @@
-// What a scenario run's artifacts must and must not hold, as data (issue 24: defect 13 and the
-// artifact secrets): each case is a scenario file, the environment it runs with, and a check of its
+// What a scenario run's artifacts must and must not hold, as data (where they go, and no
+// secret in them): each case is a scenario file, the environment it runs with, and a check of its
 // artifact folder, its JUnit report and the run's output. artifact-secrets.test.ts runs them all in
 // one `saltnet run` on the simulator; the fault suite (test/hostile/) can take the same list.
 import { expect } from 'vitest';

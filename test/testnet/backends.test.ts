@@ -1,5 +1,5 @@
 // Backends are data: every place that names or lists backends follows BACKENDS, so a new backend is
-// one entry there (issue 13). These fail when a list is restated somewhere and not updated.
+// one entry there. These fail when a list is restated somewhere and not updated.
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { unlockedAtomic } from '../../harness/config/unlocked.js';
