@@ -1,12 +1,12 @@
 // `diffScenarios`: run the same scenario files on two sides (two backends, or one backend with two
-// bin dirs) with the scenario runner — both at once when one side is the simulator (it costs the
-// other little), else one after the other —, then pair the results — scenario
-// by file, step by index — and compare each step's status and answer (compare.ts, rules.ts).
+// bin dirs) with the scenario runner, one after the other — a simulator side last, following the draws
+// the other side's wallet made (replay.ts) —, then pair the results — scenario by file, step by
+// index — and compare each step's status and answer (compare.ts, rules.ts).
 // `diffAgainstRecording`: the same with side B read from a recording (recording.ts) instead of run.
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { suiteChain } from '../scenario/needs.js';
-import { runFiles, type RunnerOptions } from '../scenario/runner.js';
+import { runFiles, type RunnerOptions, type StepReplay } from '../scenario/runner.js';
 import type { ScenarioResult, StepResult } from '../scenario/types.js';
 import { resolveBackend } from '../testnet/binaries.js';
 import type { BackendSpec } from '../testnet/backends.js';
@@ -14,6 +14,7 @@ import type { TestnetOptions } from '../testnet/types.js';
 import { applyAccept, loadAcceptFile } from './accept.js';
 import { ABSENT, compareAnswers } from './compare.js';
 import { readRecording } from './recording.js';
+import { replayFrom } from './replay.js';
 import { checkScenarios, planAgainst } from './recording-check.js';
 import type { AcceptEntry, DiffResult, DiffSide, Divergence, ScenarioDiff, SideOutcome } from './types.js';
 
@@ -180,6 +181,7 @@ async function runSide(
   spec: BackendSpec,
   o: DiffOptions & { signal?: AbortSignal },
   root: string,
+  replay?: StepReplay,
 ): Promise<ScenarioResult[]> {
   const s = o[side];
   o.hooks?.sideStart?.(side, s);
@@ -196,6 +198,7 @@ async function runSide(
     artifactsRoot: join(root, side),
     log: o.log ?? (() => undefined),
     hooks: { scenarioEnd: (r) => o.hooks?.scenarioEnd?.(side, r) },
+    ...(replay ? { replay } : {}),
   };
   return runFiles(files, options);
 }
@@ -223,10 +226,13 @@ export async function diffScenarios(files: string[], o: DiffOptions): Promise<Di
   const abs = files.map((f) => resolve(f));
   const specs = { a: specOf('a', o.a), b: specOf('b', o.b) };
   const root = resolve(o.artifactsRoot ?? join(tmpdir(), 'saltnet-artifacts', 'diff'));
-  const [a, b] =
-    specs.a.name === 'sim' || specs.b.name === 'sim'
-      ? await bothSides(abs, specs, o, root)
-      : [await runSide('a', abs, specs.a, o, root), await runSide('b', abs, specs.b, o, root)];
+  // A simulator side runs after the other, following its draws; two real sides cannot follow each other.
+  const follower: SideName | undefined = specs.b.name === 'sim' ? 'b' : specs.a.name === 'sim' ? 'a' : undefined;
+  const leader: SideName = follower === 'a' ? 'b' : 'a';
+  const first = await runSide(leader, abs, specs[leader], o, root);
+  const replay = follower ? replayFrom(first) : undefined;
+  const second = await runSide(follower ?? 'b', abs, specs[follower ?? 'b'], o, root, replay);
+  const [a, b] = leader === 'a' ? [first, second] : [second, first];
   return compareRuns(a, b, { a: o.a, b: o.b, accept });
 }
 
@@ -240,30 +246,6 @@ export async function runOneSide(files: string[], o: DiffOptions, side: SideName
     o,
     root,
   );
-}
-
-/**
- * Both sides at once, their progress lines marked `[A]`/`[B]`. A side that fails (its chain cannot be built, …) stops
- * the other (its scenarios end `interrupted`), and the failure is thrown once both have stopped: nothing runs on.
- */
-async function bothSides(
-  files: string[],
-  specs: Record<SideName, BackendSpec>,
-  o: DiffOptions,
-  root: string,
-): Promise<[ScenarioResult[], ScenarioResult[]]> {
-  const stop = new AbortController();
-  const run = (side: SideName): Promise<ScenarioResult[]> => {
-    const log = (line: string): void => o.log?.(`[${side.toUpperCase()}] ${line}`);
-    return runSide(side, files, specs[side], { ...o, log, signal: stop.signal }, root).catch((err: unknown) => {
-      stop.abort(new Error(`side ${side.toUpperCase()} failed`));
-      throw err;
-    });
-  };
-  const [a, b] = await Promise.allSettled([run('a'), run('b')]);
-  if (a.status === 'rejected') throw a.reason;
-  if (b.status === 'rejected') throw b.reason;
-  return [a.value, b.value];
 }
 
 export interface AgainstOptions extends Omit<DiffOptions, 'b'> {
@@ -298,6 +280,7 @@ export async function diffAgainstRecording(files: string[] | undefined, o: Again
     `saltnet diff: the recording: ${m.backend}, ${m.version.program}, difficulty ${m.difficulty}, isolation ${m.isolation}, recorded ${m.recordedAt}; side A runs at difficulty ${options.difficulty}, isolation ${options.isolation}`,
   );
   const artifacts = resolve(o.artifactsRoot ?? join(tmpdir(), 'saltnet-artifacts', 'diff'));
-  const ran = plan.run.length ? await runSide('a', plan.run, spec, options, artifacts) : [];
+  const replay = spec.name === 'sim' ? replayFrom(plan.recorded) : undefined;
+  const ran = plan.run.length ? await runSide('a', plan.run, spec, options, artifacts, replay) : [];
   return compareRuns([...ran, ...plan.notRun], plan.recorded, { a: o.a, b, accept });
 }

@@ -54,7 +54,8 @@ function neverSent(err: ConnectionError): boolean {
 
 export interface Endpoint {
   readonly url: string;
-  post(path: string, body: unknown, opts?: { timeoutMs?: number }): Promise<unknown>;
+  /** `headers`: sent with this request besides the JSON and login ones. */
+  post(path: string, body: unknown, opts?: { timeoutMs?: number; headers?: Record<string, string> }): Promise<unknown>;
   /** Close once the requests sent have their answers. */
   close(): Promise<void>;
   /** Close now, failing the requests still waiting (their program does not answer). */
@@ -89,8 +90,8 @@ class Connection {
     this.nc = 0;
   }
 
-  async send(path: string, body: string, timeoutMs: number): Promise<Answer> {
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
+  async send(path: string, body: string, timeoutMs: number, extra: Record<string, string> = {}): Promise<Answer> {
+    const headers: Record<string, string> = { ...extra, 'content-type': 'application/json' };
     if (this.auth && this.challenge) {
       this.nc += 1;
       headers.authorization = digestAuthorizationHeader({
@@ -139,11 +140,17 @@ export function createEndpoint(url: string, opts: EndpointOptions = {}): Endpoin
   const conn = new Connection(base, opts.auth);
   let queue: Promise<unknown> = Promise.resolve();
 
-  const sendRecovering = async (path: string, request: unknown, body: string, timeoutMs: number): Promise<Answer> => {
+  const sendRecovering = async (
+    path: string,
+    request: unknown,
+    body: string,
+    timeoutMs: number,
+    headers?: Record<string, string>,
+  ): Promise<Answer> => {
     for (let attempt = 0; ; attempt++) {
       await opts.recover?.restarting?.()?.catch(() => undefined);
       try {
-        return await conn.send(path, body, timeoutMs);
+        return await conn.send(path, body, timeoutMs, headers);
       } catch (err) {
         if (!(err instanceof ConnectionError) || !opts.recover || attempt >= 3) throw err;
         if (!(await opts.recover({ path, request, sent: !neverSent(err), error: err }))) throw err;
@@ -151,13 +158,18 @@ export function createEndpoint(url: string, opts: EndpointOptions = {}): Endpoin
     }
   };
 
-  const exchange = async (path: string, request: unknown, timeoutMs: number): Promise<unknown> => {
+  const exchange = async (
+    path: string,
+    request: unknown,
+    timeoutMs: number,
+    headers?: Record<string, string>,
+  ): Promise<unknown> => {
     const body = stringifyJson(request);
     const t0 = Date.now();
-    let r = await sendRecovering(path, request, body, timeoutMs);
+    let r = await sendRecovering(path, request, body, timeoutMs, headers);
     if (r.status === 401 && opts.auth && r.wwwAuth) {
       conn.challenged(r.wwwAuth);
-      r = await conn.send(path, body, timeoutMs);
+      r = await conn.send(path, body, timeoutMs, headers);
     }
     let response: unknown = r.text;
     if (r.status === 200 && r.text) {
@@ -175,7 +187,7 @@ export function createEndpoint(url: string, opts: EndpointOptions = {}): Endpoin
   return {
     url: base,
     post(path, body, o = {}) {
-      const run = queue.then(() => exchange(path, body, o.timeoutMs ?? opts.timeoutMs ?? 60_000));
+      const run = queue.then(() => exchange(path, body, o.timeoutMs ?? opts.timeoutMs ?? 60_000, o.headers));
       queue = run.catch(() => undefined);
       return run;
     },

@@ -7,22 +7,26 @@ export interface JsonRpcAnswer {
   error?: { code: number; message: string };
 }
 
+/** Per request: HTTP headers besides the usual ones (the simulator's replayed draws). */
+export interface RequestOptions {
+  headers?: Record<string, string>;
+}
+
 export interface JsonRpc {
   /** The whole answer, error included. */
-  raw(method: string, params?: unknown): Promise<JsonRpcAnswer>;
+  raw(method: string, params?: unknown, opts?: RequestOptions): Promise<JsonRpcAnswer>;
   /** The result; an error answer throws RpcError. */
   call<T = Record<string, unknown>>(method: string, params?: unknown): Promise<T>;
 }
 
 export function jsonRpc(endpoint: Endpoint): JsonRpc {
   let id = 0;
-  const raw = async (method: string, params?: unknown): Promise<JsonRpcAnswer> =>
-    (await endpoint.post('/json_rpc', {
-      jsonrpc: '2.0',
-      id: String(++id),
-      method,
-      ...(params === undefined ? {} : { params }),
-    })) as JsonRpcAnswer;
+  const raw = async (method: string, params?: unknown, opts: RequestOptions = {}): Promise<JsonRpcAnswer> =>
+    (await endpoint.post(
+      '/json_rpc',
+      { jsonrpc: '2.0', id: String(++id), method, ...(params === undefined ? {} : { params }) },
+      opts.headers ? { headers: opts.headers } : {},
+    )) as JsonRpcAnswer;
   return {
     raw,
     async call<T>(method: string, params?: unknown): Promise<T> {

@@ -1,6 +1,6 @@
 // A client of the wallet RPC server (salvium-wallet-rpc or monero-wallet-rpc).
 import { createEndpoint, type Endpoint, type EndpointOptions } from './http.js';
-import { jsonRpc, type JsonRpcAnswer } from './jsonrpc.js';
+import { jsonRpc, type JsonRpcAnswer, type RequestOptions } from './jsonrpc.js';
 import { RpcError } from './errors.js';
 import { toBigInt } from './json.js';
 
@@ -10,7 +10,7 @@ export interface WalletClient {
   /** Any wallet method; throws RpcError on an error answer. */
   call<T = Record<string, unknown>>(method: string, params?: unknown): Promise<T>;
   /** The full answer, error included (for scenarios that expect errors). */
-  raw(method: string, params?: unknown): Promise<JsonRpcAnswer>;
+  raw(method: string, params?: unknown, opts?: RequestOptions): Promise<JsonRpcAnswer>;
   version(): Promise<number>;
   height(): Promise<number>;
   refresh(): Promise<{ blocks_fetched: number; received_money: boolean }>;

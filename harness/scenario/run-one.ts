@@ -141,6 +141,7 @@ async function runSteps(s: Scenario, run: Run, o: RunnerOptions, result: Scenari
     metadata: async () => (run.metadata ??= await startMetadataServer()),
     baseDir: dirname(s.file),
     allowFilesOutside: o.allowFilesOutside === true,
+    ...(o.replay ? { replay: (i: number) => o.replay!(s.file, i) } : {}),
   };
   // Before the first step too: a program that does not answer ends the scenario as the infrastructure's error.
   const ready = run.deaths!.stepSignal();

@@ -83,7 +83,14 @@ export interface RunnerOwnOptions {
    * (`saltnet run --allow-files-outside`); default false.
    */
   allowFilesOutside?: boolean;
+  /**
+   * HTTP headers for the wallet requests of a step (by scenario file and step index): `saltnet diff` sends the
+   * simulator the draws the real side made for the same step (harness/sim/http/replay.ts).
+   */
+  replay?: StepReplay;
 }
+
+export type StepReplay = (file: string, stepIndex: number) => Record<string, string> | undefined;
 
 /** The runner's own options, by name: what is not one of them is the testnets'. */
 const RUNNER_OWN = [
@@ -101,6 +108,7 @@ const RUNNER_OWN = [
   'testnet',
   'chain',
   'allowFilesOutside',
+  'replay',
 ] as const satisfies readonly (keyof RunnerOwnOptions)[];
 // Every own option is in the list (a new one that is not would be passed to startTestnet).
 const everyOwnListed: Exclude<keyof RunnerOwnOptions, (typeof RUNNER_OWN)[number]> extends never ? true : never = true;

@@ -69,13 +69,11 @@ describe('two sim sides', () => {
     const r = await diff([...EXAMPLES, '--a', 'sim', '--b', 'sim', '--reporter', 'json', '--output', 'same.json']);
     expect(r.stderr).toContain('2 scenarios, 10 steps compared: no divergences');
     expect(r.exitCode).toBe(0);
-    // One side is the simulator: both ran at once (B began before A's first scenario ended), their lines marked.
+    // A simulator side runs after the other (it follows that side's draws): B began once A's scenarios had ended.
     const lines = r.stderr.split('\n');
     const bStarts = lines.findIndex((l) => l.startsWith('saltnet diff: side B'));
     expect(bStarts, r.stderr).toBeGreaterThan(-1);
-    expect(bStarts, r.stderr).toBeLessThan(lines.findIndex((l) => /^ {2}A (passed|failed)/.test(l)));
-    expect(r.stderr).toMatch(/^\[A\] saltnet: /m);
-    expect(r.stderr).toMatch(/^\[B\] saltnet: /m);
+    expect(bStarts, r.stderr).toBeGreaterThan(lines.findLastIndex((l) => /^ {2}A (passed|failed)/.test(l)));
     const doc = JSON.parse(await import('node:fs').then((fs) => fs.readFileSync(join(dir, 'same.json'), 'utf8')));
     expect(doc.summary).toEqual({
       scenarios: 2,

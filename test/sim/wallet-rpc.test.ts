@@ -109,6 +109,33 @@ describe('wallet RPC after HF11', () => {
     await sync(aliceRpc.port, bobRpc.port);
   }, 60_000);
 
+  it('spends one input or two, as the replayed draw of the real wallet says, when one can pay', async () => {
+    const send = async (inputs: number[]): Promise<any> =>
+      (
+        await post(
+          aliceRpc.port,
+          '/json_rpc',
+          {
+            jsonrpc: '2.0',
+            id: '1',
+            method: 'transfer',
+            params: {
+              destinations: [{ address: bob.carrot, amount: SAL1, asset_type: 'SAL1' }],
+              source_asset: 'SAL1',
+              dest_asset: 'SAL1',
+              tx_type: 3,
+              do_not_relay: true,
+            },
+          },
+          { 'x-saltnet-replay': JSON.stringify({ inputs }) },
+        )
+      ).json.result;
+    const [one, two] = [await send([1]), await send([2])];
+    expect(one.spent_key_images.key_images).toHaveLength(1);
+    expect(two.spent_key_images.key_images).toHaveLength(2);
+    expect(two.fee).toBeGreaterThan(one.fee);
+  });
+
   it('moves SAL1 between wallets through the pool, pending, in and out groups', async () => {
     const sent = await transfer(aliceRpc.port, bob.carrot, [5 * SAL1]);
     expect(sent.result.amount).toBe(5 * SAL1);

@@ -7,7 +7,7 @@ import { interpolate } from '../interpolate.js';
 import { httpPathLeaf } from '../schema/leaves.js';
 import { problem, type RuleCtx } from '../schema/rule-kit.js';
 import { has, isPlainObject } from '../schema/vocabulary.js';
-import { daemonOf, walletOf, type StepContext } from './context.js';
+import { daemonOf, replayOf, walletOf, type StepContext } from './context.js';
 import { defineStep } from './kind.js';
 
 /** A wallet or daemon JSON-RPC method, or a daemon HTTP endpoint (`path: /get_info`). */
@@ -115,7 +115,7 @@ export const call = defineStep<'call', CallAction>({
     const w = walletOf(ctx, step.wallet);
     return {
       request: { wallet: step.wallet, method: a.method, params },
-      response: await w.client.raw(a.method!, params),
+      response: await w.client.raw(a.method!, params, replayOf(ctx, step)),
     };
   },
   docs: {

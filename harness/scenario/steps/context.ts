@@ -37,6 +37,14 @@ export interface StepContext {
   stepStartedAt?: number;
   previousStepStartedAt?: number;
   scenarioStartedAt?: number;
+  /** Extra headers for the wallet request of the step with this index (RunnerOptions.replay). */
+  replay?: (stepIndex: number) => Record<string, string> | undefined;
+}
+
+/** The request options of a step's wallet call: its replay headers, if any. */
+export function replayOf(ctx: StepContext, step: { index: number }): { headers?: Record<string, string> } {
+  const headers = ctx.replay?.(step.index);
+  return headers ? { headers } : {};
 }
 
 /** A scenario failure inside a step (not a crash): reported in the step's result. */

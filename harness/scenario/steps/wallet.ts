@@ -7,7 +7,7 @@ import { interpolate } from '../interpolate.js';
 import { checkRawKeys } from '../schema/rule-kit.js';
 import { isPlainObject } from '../schema/vocabulary.js';
 import type { Step } from '../types.js';
-import { amount, fail, walletOf, type StepContext } from './context.js';
+import { amount, fail, replayOf, walletOf, type StepContext } from './context.js';
 import { defineStep, type StepDocs, type StepExchange, type StepKind } from './kind.js';
 
 /** A readable wallet form: `params` is what the user wrote; the runner fills in the rest. */
@@ -71,7 +71,7 @@ async function invokeWallet(
   const w = walletOf(ctx, step.wallet);
   return {
     request: { wallet: step.wallet, method: a.method, params: built },
-    response: await w.client.raw(a.method, built),
+    response: await w.client.raw(a.method, built, replayOf(ctx, step)),
   };
 }
 

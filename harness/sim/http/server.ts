@@ -15,6 +15,7 @@
 //    connection (see harness/common/digest.ts). Routing is router.ts.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { withReplay } from './replay.js';
 import { INTERNAL_ERROR, createRouter, type Reply, type Report, type RouterOptions } from './router.js';
 
 export { BadRequest, RpcError, type Handler } from './router.js';
@@ -100,7 +101,7 @@ function requestHandler(
     let reply: Reply;
     try {
       await opts.stall?.(path, body);
-      reply = await route(req, body);
+      reply = await withReplay(req, () => route(req, body));
     } catch (err) {
       report(err, path);
       reply = INTERNAL_ERROR;

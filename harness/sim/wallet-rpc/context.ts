@@ -1,5 +1,6 @@
 // What every simulated wallet RPC method shares: the server's context, the common refusals, the
 // build context from the daemon, relaying built txs and the two response shapes.
+import { preferTwoInputs } from '../http/replay.js';
 import type { Logger } from '../common/log.js';
 import { feeLevelForPriority } from '../chain/emission.js';
 import { encode, toHex } from '../chain/codec.js';
@@ -56,7 +57,12 @@ export function guard(ctx: WalletRpcContext): Wallet {
 
 export async function buildContext(ctx: WalletRpcContext, priority: number): Promise<BuildContext> {
   const [hf, fees] = await Promise.all([ctx.daemon.nextHardFork(), ctx.daemon.fees()]);
-  return { hf, feePerByte: fees[feeLevelForPriority(priority)] ?? fees[0] ?? 0n, now: Math.floor(Date.now() / 1000) };
+  return {
+    hf,
+    feePerByte: fees[feeLevelForPriority(priority)] ?? fees[0] ?? 0n,
+    now: Math.floor(Date.now() / 1000),
+    preferTwoInputs,
+  };
 }
 
 /** Submit built txs to the daemon (unless do_not_relay), then mark them pending. */

@@ -1,26 +1,27 @@
-// Building transactions the way the real Carrot wallet does, as far as the transcripts show:
-// oldest unlocked outputs first (the recorded spends are SAL1 outputs of heights ~840–880, in order); fee = per-byte
-// fee × estimated weight; input count rounded up to
-// a power of two (1 for a small transfer, 2 for transfer_split, 16 for a token's 1000 SAL1);
-// at most 64 inputs and 7 destinations per tx (reference §0, §6, §7.1, §9).
+// Building transactions the way the real Carrot wallet does: inputs as its Carrot input selection picks them
+// (input-selection.ts); fee = per-byte fee × estimated weight of that input count; at most 64 inputs and 7
+// destinations per tx (reference §0, §6, §7.1, §9).
 import { randomBytes } from 'node:crypto';
 import { formatMoney } from '../common/format.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { encodeAddress, type AddressFamily } from '../crypto/address.js';
 import { carrotDestinationAddress, scalarMultBase, scReduce32 } from '../crypto/keys.js';
-import { CARROT_MAX_INPUTS, HF_CARROT, HF_TOKENS, TxType } from '../chain/constants.js';
+import { HF_CARROT, HF_TOKENS, TxType } from '../chain/constants.js';
 import { actualWeight, estimateWeight } from '../chain/emission.js';
 import { sha256Hex } from '../chain/ledger.js';
 import type { TokenCreation, Tx, TxOutput } from '../chain/types.js';
 import { RpcError } from '../http/server.js';
 import { meta, type Destination, type OutRecord, type OwnedOutput, type SubIndex, type Wallet } from './state.js';
 import { indexOfAddress, subaddress } from './subaddresses.js';
+import { selectInputs, type Selection, type Unpaid } from './input-selection.js';
 
 export interface BuildContext {
   /** The daemon's next-block hard fork. */
   hf: number;
   feePerByte: bigint;
   now: number;
+  /** The wallet's coin for the tx at this place of the answer: try 2 inputs before 1 (input-selection.ts). */
+  preferTwoInputs(txIndex: number): boolean;
 }
 
 /** Where a tx's inputs come from: an account and, if any are given, some of its subaddresses. */
@@ -47,10 +48,9 @@ export interface Built {
 export const TOO_LARGE = (): RpcError => new RpcError(-18, 'Transaction would be too large.  try /transfer_split.');
 const ZERO_PID = '0'.repeat(16);
 
-const nextPow2 = (n: number): number => 2 ** Math.ceil(Math.log2(Math.max(n, 1)));
-
 /**
- * Unspent, unfrozen, unlocked outputs of an asset in the source account (and subaddresses), oldest first; a
+ * Unspent, unfrozen, unlocked outputs of an asset in the source account (and subaddresses), in the order the wallet
+ * found them (wallet2's transfers: by block, then by place in the block); a
  * zero-amount change output is never an input (v1.1.3c's sweep_all leaves it).
  */
 export function spendable(w: Wallet, asset: string, hf: number, from: Source = ACCOUNT_0): OwnedOutput[] {
@@ -67,52 +67,37 @@ export function spendable(w: Wallet, asset: string, hf: number, from: Source = A
         w.state.height >= o.unlockHeight &&
         !(hf >= HF_TOKENS && o.asset === 'SAL'),
     )
-    .sort((a, b) => a.blockIndex - b.blockIndex || (a.id < b.id ? -1 : 1));
+    .sort((a, b) => a.blockIndex - b.blockIndex);
 }
 
-export type Pick =
-  { ok: true; inputs: OwnedOutput[]; fee: bigint } | { ok: false; tooMany: boolean; have: bigint; need: bigint };
-
+/**
+ * The inputs of the tx at `txIndex` of an answer (its place in `spent_key_images_list`) paying `amount` to `nOut`
+ * outputs (change included): the real wallet's Carrot input selection, its coin from the context.
+ */
 export function pickInputs(
   cands: OwnedOutput[],
   amount: bigint,
   nOut: number,
-  perByte: bigint,
-  minInputs: number,
-  roundUp: boolean,
-): Pick {
-  const chosen: OwnedOutput[] = [];
-  let sum = 0n;
-  const feeFor = (n: number): bigint => perByte * BigInt(estimateWeight(n, nOut));
-  for (const c of cands) {
-    if (chosen.length >= CARROT_MAX_INPUTS) break;
-    chosen.push(c);
-    sum += c.amount;
-    if (sum >= amount + feeFor(chosen.length)) break;
-  }
-  if (chosen.length === 0 || sum < amount + feeFor(chosen.length)) {
-    const have = cands.reduce((s, c) => s + c.amount, 0n);
-    // The real minimum is the output sum plus the fee of the smallest input count (carrot input selection).
-    return {
-      ok: false,
-      tooMany: chosen.length >= CARROT_MAX_INPUTS && have >= amount + feeFor(chosen.length),
-      have,
-      need: amount + feeFor(1),
-    };
-  }
-  const target = Math.min(Math.max(minInputs, roundUp ? nextPow2(chosen.length) : chosen.length), CARROT_MAX_INPUTS);
-  for (const c of cands.slice(chosen.length)) {
-    if (chosen.length >= target) break;
-    // Only widen while each extra input still pays for its own weight.
-    if (c.amount <= perByte * 1190n) break;
-    chosen.push(c);
-    sum += c.amount;
-  }
-  return { ok: true, inputs: chosen, fee: feeFor(chosen.length) };
+  ctx: BuildContext,
+  o: { txIndex: number; token?: boolean },
+): Selection {
+  return selectInputs(cands, {
+    outputSum: amount,
+    feeFor: (n) => ctx.feePerByte * BigInt(estimateWeight(n, nOut)),
+    token: o.token ?? false,
+    preferTwo: ctx.preferTwoInputs(o.txIndex),
+  });
 }
 
-export function insufficient(p: Extract<Pick, { ok: false }>, code: number): RpcError {
+const UNPAID: Record<Exclude<Unpaid, 'money' | 'usable'>, string> = {
+  subset: 'No single allowed subset of candidates had enough money to fund payment proposals and fees for inputs',
+  policy: 'provided input selection policies failed with enough usable money',
+};
+
+/** The error of a selection that cannot pay (`usable` is each caller's own: the real RPC reports it as too large). */
+export function insufficient(p: Extract<Selection, { ok: false }>, code: number): RpcError {
   if (p.have === 0n) return new RpcError(code, 'no input candidates provided');
+  if (p.why === 'subset' || p.why === 'policy') return new RpcError(code, UNPAID[p.why]);
   return new RpcError(
     code,
     `Not enough money in all inputs (${formatMoney(p.have)}) to fund minimum output sum (${formatMoney(p.need)})`,
@@ -238,9 +223,9 @@ export function buildCreateToken(
   from: Source = ACCOUNT_0,
 ): Built {
   if (!w.state.assetsSeen.includes('SAL1')) throw new RpcError(-1, 'invalid asset_type specified to get_transfers');
-  const pick = pickInputs(spendable(w, 'SAL1', ctx.hf, from), price, 2, ctx.feePerByte, 1, true);
+  const pick = pickInputs(spendable(w, 'SAL1', ctx.hf, from), price, 2, ctx, { txIndex: 0 });
   if (!pick.ok) {
-    if (pick.tooMany) throw new RpcError(-7, 'ptx_vector contains more than one transaction.');
+    if (pick.why === 'usable') throw new RpcError(-7, 'ptx_vector contains more than one transaction.');
     throw insufficient(pick, -1);
   }
   return makeTx(w, ctx, {

@@ -20,6 +20,7 @@ import {
 } from './build.js';
 import type { Destination, OwnedOutput, Wallet } from './state.js';
 import { isOwnAddress } from './subaddresses.js';
+import { decodeAddress } from '../crypto/address.js';
 
 export interface TransferRequest {
   destinations: Destination[];
@@ -40,7 +41,7 @@ function withRollup(w: Wallet, ctx: BuildContext, built: Built[], from: Source):
   const used = new Set(built.flatMap((b) => b.inputs.map((i) => i.id)));
   const burnt = built.reduce((s, b) => s + b.fee, 0n);
   const sal1 = spendable(w, 'SAL1', ctx.hf, from).filter((c) => !used.has(c.id));
-  const pick = pickInputs(sal1, burnt, 2, ctx.feePerByte, 1, true);
+  const pick = pickInputs(sal1, burnt, 2, ctx, { txIndex: 0 });
   if (!pick.ok) throw insufficient(pick, -4);
   const rollup = makeTx(w, ctx, {
     type: TxType.ROLLUP,
@@ -57,8 +58,11 @@ function withRollup(w: Wallet, ctx: BuildContext, built: Built[], from: Source):
 }
 
 /** The fee of a tx: per byte × estimated weight. A token tx's fee is nominal: not taken from its inputs. */
-const feeOf = (ctx: BuildContext, inputs: number, outputs: number): bigint =>
-  ctx.feePerByte * BigInt(estimateWeight(inputs, outputs));
+const feeOf = (ctx: BuildContext, inputs: number, outputs: number, extraBytes = 0): bigint =>
+  ctx.feePerByte * BigInt(estimateWeight(inputs, outputs, extraBytes));
+
+/** An encrypted payment id as a tx_extra nonce: 8 bytes, its tag, its size and the field's variant tag. */
+const PAYMENT_ID_NONCE_BYTES = 11;
 
 /** transfer_split's last resort: what 64 inputs can carry of a chunk, the rest back in the queue. */
 function payWhatFits(
@@ -111,16 +115,11 @@ export function buildTransfer(w: Wallet, ctx: BuildContext, req: TransferRequest
     if (queue.length > 0 && !req.split) throw TOO_LARGE();
     const total = chunk.reduce((s, d) => s + d.amount, 0n);
     const free = cands.filter((c) => !used.has(c.id));
-    const pick = pickInputs(
-      free,
-      total,
-      chunk.length + 1,
-      feeFromInputs ? ctx.feePerByte : 0n,
-      req.split ? 2 : 1,
-      true,
-    );
+    // A token transfer's answer lists its ROLLUP first.
+    const txIndex = built.length + (req.sourceAsset !== 'SAL1' ? 1 : 0);
+    const pick = pickInputs(free, total, chunk.length + 1, ctx, { txIndex, token: !feeFromInputs });
     if (!pick.ok) {
-      if (!pick.tooMany) throw insufficient(pick, -4);
+      if (pick.why !== 'usable') throw insufficient(pick, -4);
       if (!req.split) throw TOO_LARGE();
       const b = payWhatFits(w, ctx, free, chunk, queue, req);
       b.inputs.forEach((i) => used.add(i.id));
@@ -128,13 +127,12 @@ export function buildTransfer(w: Wallet, ctx: BuildContext, req: TransferRequest
       continue;
     }
     pick.inputs.forEach((i) => used.add(i.id));
-    const fee = feeFromInputs ? pick.fee : feeOf(ctx, pick.inputs.length, chunk.length + 1);
     built.push(
       makeTx(w, ctx, {
         type: TxType.TRANSFER,
         inputs: pick.inputs,
         dests: chunk,
-        fee,
+        fee: pick.fee,
         burnt: 0n,
         asset,
         sourceAsset: req.sourceAsset,
@@ -166,12 +164,15 @@ export function buildSweep(
 ): Built[] {
   const from = o.from ?? ACCOUNT_0;
   const built: Built[] = [];
+  // validate_transfer puts an integrated address's payment id in tx_extra (an 11-byte nonce field), and a sweep's
+  // proposal keeps it there beside Carrot's own encrypted payment id: the fee pays for those bytes too.
+  const extraBytes = decodeAddress(o.address)?.type === 'integrated' ? PAYMENT_ID_NONCE_BYTES : 0;
   for (let i = 0; i < o.inputs.length; i += CARROT_MAX_INPUTS) {
     const inputs = o.inputs.slice(i, i + CARROT_MAX_INPUTS);
-    const fee = feeOf(ctx, inputs.length, o.outputs + 1);
+    const fee = feeOf(ctx, inputs.length, o.outputs + 1, extraBytes);
     const have = inputs.reduce((s, c) => s + c.amount, 0n);
     const total = have - (o.asset === 'SAL1' ? fee : 0n);
-    if (total <= 0n) throw insufficient({ ok: false, tooMany: false, have, need: fee }, o.code);
+    if (total <= 0n) throw insufficient({ ok: false, why: 'money', have, need: fee }, o.code);
     // make_carrot_transaction_proposal_v1_sweep shares the sum out evenly (one more unit to the first
     // few): among the destinations, or, when they are the wallet's own, among them and the self-send
     // change output too.
@@ -192,6 +193,7 @@ export function buildSweep(
         asset: o.asset,
         sourceAsset: o.asset,
         account: from.account,
+        extraBytes,
       }),
     );
   }
