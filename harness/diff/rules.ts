@@ -124,9 +124,9 @@ export const RULES: readonly Rule[] = [
   },
   {
     name: 'output position',
-    key: /^global_index$/,
+    key: /^(global_index|output_indices|asset_type_output_indices)$/,
     format: 'count',
-    why: "outputs are numbered in chain order, but a transaction's own outputs are shuffled, so which of them gets which number differs from run to run",
+    why: "outputs are numbered in chain order, but a transaction's own outputs are shuffled, and a block holds transactions of one fee rate in the order of their fee per byte of actual weight, which their random decoys set: which output gets which number differs from run to run",
   },
   {
     name: 'vote window',

@@ -254,6 +254,7 @@ describe('the rule table', () => {
     expect(rule(['result', 'start_time'], 1)).toBe('timestamp');
     expect(rule(['result', 'block_header', 'block_weight'], 1)).toBe('size');
     expect(rule(['result', 'transfers', 0, 'global_index'], 1298)).toBe('output position');
+    expect(rule(['result', 'txs', 0, 'asset_type_output_indices', 0], 1189)).toBe('output position');
     expect(rule(['result', 'window'], 1214)).toBe('vote window');
     expect(rule(['result', 'free_space'], 1)).toBe('machine-dependent');
     expect(rule(['result', 'weight_list', 0], 8175)).toBe('size');

@@ -5,6 +5,7 @@
 // Beside it, test/sim/conformance.test.ts replays the older hand-made transcripts.
 // Divergences that come from the real wallet's random choices are accepted, with their reasons, in
 // saltnet.diff-accept.yaml; anything else fails with the list of what differs.
+import { replayFrom } from '../../harness/diff/replay.js';
 import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -79,6 +80,8 @@ beforeAll(async () => {
     bail: false,
     artifactsRoot: join(dir, 'artifacts'),
     log: () => undefined,
+    // The simulator follows the recorded wallet's coin flips, as saltnet diff --against does.
+    replay: replayFrom(plan.recorded),
     ...(rec.manifest.isolation === 'shared' ? { chain: await suiteChain(plan.run, resolveBackend('sim').spec) } : {}),
   });
   const accept = existsSync(ACCEPT) ? await loadAcceptFile(ACCEPT) : [];

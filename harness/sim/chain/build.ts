@@ -29,16 +29,25 @@ import {
 import type { Block, Tx, TxOutput } from './types.js';
 
 export interface PoolSelection {
-  /** What the next block takes, in arrival order. */
+  /** What the next block takes, in the order the block holds them. */
   txs: Tx[];
   /** Pool txs that are no longer valid (the miner drops them). */
   dropped: string[];
 }
 
+/** fill_block_template's order: the highest fee per byte of weight first, then the earliest received. */
+function byFeeRate(pool: Iterable<Tx>): Tx[] {
+  const rate = (tx: Tx): number => Number(tx.fee) / (tx.weight || 1);
+  return [...pool]
+    .map((tx, arrival) => ({ tx, arrival }))
+    .sort((a, b) => rate(b.tx) - rate(a.tx) || a.arrival - b.arrival)
+    .map((e) => e.tx);
+}
+
 /**
- * The pool txs the next block takes: in arrival order, each checked against the chain and the txs
- * before it (a hard fork may have made one invalid); a token transfer waits for its ROLLUP to be on
- * chain. The pool itself is left as it is.
+ * The pool txs the next block takes, in fill_block_template's order (byFeeRate), each checked against the chain and
+ * the txs before it (a hard fork may have made one invalid); a token transfer waits for its ROLLUP to be on chain.
+ * The pool itself is left as it is.
  */
 export function selectPoolTxs(l: Ledger): PoolSelection {
   const saved = l.pool;
@@ -46,7 +55,7 @@ export function selectPoolTxs(l: Ledger): PoolSelection {
   const dropped: string[] = [];
   l.pool = new Map();
   try {
-    for (const tx of saved.values()) {
+    for (const tx of byFeeRate(saved.values())) {
       if (validateTx(l, tx)) {
         dropped.push(tx.txid);
         continue;

@@ -40,8 +40,9 @@ async function createToken(ctx: WalletRpcContext, raw: unknown): Promise<Record<
   }
   if (hf < HF_TOKENS) throw new RpcError(-7, 'Create_token is not available yet.');
   if (p.ticker === '') throw new RpcError(-7, 'Empty ticker is not allowed.');
-  const ticker = p.ticker.toUpperCase();
-  if ([...ticker].length !== 4) throw new RpcError(-7, 'Asset type must be exactly 4 characters long.');
+  // std::toupper in the C locale: ASCII letters only; the length is the UTF-8 string's, in bytes.
+  const ticker = p.ticker.replace(/[a-z]/g, (c) => c.toUpperCase());
+  if (Buffer.byteLength(ticker, 'utf8') !== 4) throw new RpcError(-7, 'Asset type must be exactly 4 characters long.');
   if (!/^[A-Z0-9]{4}$/.test(ticker))
     throw new RpcError(-7, 'Asset type can only contain uppercase letters and digits.');
   if (ticker.startsWith('SAL')) throw new RpcError(-7, "Asset type cannot start with 'SAL'.");

@@ -150,8 +150,10 @@ function confirmOutgoing(w: Wallet, tx: Tx, block: Block, spent: OwnedOutput[], 
   rec.height = block.index;
   rec.timestamp = block.timestamp;
   rec.amountIn = spentIn;
-  // Sending to ourselves: the whole received amount is change, so the entry's amount shows 0.
-  if (spentIn === selfReceived + rec.fee || selfReceived > rec.change) rec.change = selfReceived;
+  // Sending to ourselves only (wallet2::process_new_transaction): the whole received amount is change, so the entry's
+  // amount shows 0. A tx that also pays others keeps the change it was built with: a payment to the sender's own
+  // address in it counts in the amount.
+  if (spentIn === selfReceived + rec.fee) rec.change = selfReceived;
 }
 
 function scanTx(
