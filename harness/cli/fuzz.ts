@@ -54,7 +54,8 @@ export async function fuzzCommandLine(argv: FuzzArgs): Promise<FuzzReport> {
   const out = (l: string): void => (argv.json ? err(l) : void process.stdout.write(`${l}\n`));
   const accept = acceptFile(argv.accept);
   const { backend: _backend, binDir: _binDir, ...testnet } = toTestnetOptions(argv);
-  const artifacts = resolve(argv.artifacts, 'fuzz');
+  // A folder per run (seed and pid): two runs at once never run or overwrite each other's program files.
+  const artifacts = resolve(argv.artifacts, 'fuzz', `seed-${seed}-${process.pid}`);
   const report = await runFuzz({
     seed,
     programs: argv.programs,
@@ -111,7 +112,7 @@ export const fuzzCommand: CommandModule<object, FuzzArgs> = {
       .option('artifacts', {
         type: 'string',
         default: '.saltnet/artifacts',
-        describe: 'the programs drawn and both sides’ artifact folders go under <this>/fuzz',
+        describe: 'the programs drawn and both sides’ artifact folders go under <this>/fuzz/seed-<seed>-<pid>',
       }) as never,
   handler: async (argv) => {
     const r = await fuzzCommandLine(argv);

@@ -4,10 +4,11 @@
 // itself would diverge there in the fee, the change and every balance after.
 import { resolve } from 'node:path';
 import type { StepReplay } from '../scenario/runner.js';
+import { SIM_REPLAY_HEADER } from '../sim/index.js';
 import type { ScenarioResult } from '../scenario/types.js';
 
 /** The header the simulator reads its replayed draws from. */
-export const REPLAY_HEADER = 'x-saltnet-replay';
+export const REPLAY_HEADER = SIM_REPLAY_HEADER;
 
 const keyImages = (v: unknown): number | undefined => {
   const list = (v as { key_images?: unknown } | undefined)?.key_images;

@@ -2,6 +2,7 @@
 // undefined when it cannot be drawn now) and updates the model as a correct Salvium would change. A step the model
 // says succeeds has no expectation (its whole answer is compared by the diff); one it says fails has
 // `expect_error: {}` (any error: the diff compares its code and message). Most valuable first: payments.
+import { partitionEpisode } from './network-draws.js';
 import { badAddress, badIndex, badToken, tooMuch, unknownAsset, zero } from './error-draws.js';
 import { account, addresses, attribute, book, integrated, notes, relabel, subaddress } from './upkeep-draws.js';
 import { addressOf, amountText, on, SAL1, text, U32_MAX, wallets, type Draw } from './forms.js';
@@ -336,4 +337,5 @@ export const DRAWS: readonly (readonly [string, Draw, number])[] = [
   ['bad index', badIndex, 1],
   ['bad ticker', badToken, 1],
   ['token query', tokenQuery, 1],
+  ['partition', partitionEpisode, 3],
 ];

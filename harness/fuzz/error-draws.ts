@@ -1,6 +1,7 @@
 // The error paths a program draws: each must fail on any correct Salvium, so each step has `expect_error: {}`
-// (the diff compares the code and the message).
-import { COIN, surelyShort } from './model.js';
+// (the diff compares the code and the message); a payment of 0, which fails only without the fee, is drawn
+// unrelayed from a wallet that can pay.
+import { COIN, inputsFor, surelyShort } from './model.js';
 import { addressOf, amountText, on, SAL1, U32_MAX, U64_MAX, wallets, type Draw } from './forms.js';
 
 /** More than the wallet can hold at all. */
@@ -50,8 +51,15 @@ export const unknownAsset: Draw = ({ rng, world }) => {
 export const zero: Draw = ({ rng, world }) => {
   const w = rng.pick(wallets(world));
   const to = rng.pick(wallets(world));
-  if (rng.chance(0.5)) return [on(w.name, { transfer: { to: `\${${to.name}.address}`, amount: 0 }, expect_error: {} })];
-  return [on(w.name, { sweep_all: { to: `\${${to.name}.address}`, outputs: 0 }, expect_error: {} })];
+  if (rng.chance(0.5))
+    return [on(w.name, { sweep_all: { to: `\${${to.name}.address}`, outputs: 0 }, expect_error: {} })];
+  const h = w.assets.get(SAL1);
+  const transfer = { to: `\${${to.name}.address}`, amount: 0 };
+  // From HF10 a payment of 0 is built (its change becomes the amount): it fails only for want of the fee. Built
+  // without relaying, so the wallet's outputs stay as the model has them.
+  if (h && inputsFor(h, 0n, true) !== undefined) return [on(w.name, { transfer: { ...transfer, do_not_relay: true } })];
+  if (h?.held || (h?.max ?? 0n) > 0n) return undefined;
+  return [on(w.name, { transfer, expect_error: {} })];
 };
 
 /** Indices at and past their limits. */

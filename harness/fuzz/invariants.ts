@@ -6,6 +6,7 @@
 // - no money is made or lost among the program's wallets: mining pays the testnet's miner, not them, and nothing is
 //   paid outside them, so their SAL1 at the end is their SAL1 at the start less every fee and burn of what they
 //   sent (read from each send's answer). Checked only when every step passed (the last steps mine what is pending).
+// - after a `sync` of nodes all in one group, every node stands at one height.
 import { compareAnswers } from '../diff/compare.js';
 import type { ScenarioResult, StepResult } from '../scenario/types.js';
 import { AFTER, BEFORE, type FuzzProgram } from './program.js';
@@ -14,7 +15,7 @@ import type { FuzzStep } from './forms.js';
 export interface Violation {
   /** 1-based step number. */
   step?: number;
-  rule: 'server failure' | 'restart' | 'money';
+  rule: 'server failure' | 'restart' | 'money' | 'one top';
   detail: string;
 }
 
@@ -118,7 +119,26 @@ function money(p: FuzzProgram, r: ScenarioResult): Violation[] {
   ];
 }
 
+/** A sync of one group of nodes (after a heal) leaves them at one height. */
+function oneTop(p: FuzzProgram, r: ScenarioResult): Violation[] {
+  const out: Violation[] = [];
+  p.steps.forEach((step, i) => {
+    const s = r.steps[i];
+    if (!('sync' in step) || s?.status !== 'passed') return;
+    const result = (s.response as { result?: { groups?: unknown[]; heights?: Record<string, number> } }).result;
+    if (result?.groups?.length !== 1) return;
+    const heights = Object.entries(result.heights ?? {});
+    if (new Set(heights.map(([, h]) => h)).size > 1)
+      out.push({
+        step: i + 1,
+        rule: 'one top',
+        detail: `after sync the nodes stand at ${heights.map(([n, h]) => `${n} ${h}`).join(', ')}`,
+      });
+  });
+  return out;
+}
+
 /** Every invariant the run of `p` broke. */
 export function checkInvariants(p: FuzzProgram, r: ScenarioResult): Violation[] {
-  return [...serverFailures(r), ...restarts(p, r), ...money(p, r)];
+  return [...serverFailures(r), ...restarts(p, r), ...money(p, r), ...oneTop(p, r)];
 }

@@ -81,6 +81,8 @@ export interface World {
   /** Whether create_token may be drawn (the program is funded for it). */
   canCreateTokens: boolean;
   createdTokens: number;
+  /** The program's nodes (1 to 3): with more than one, partitions are drawn. */
+  nodes: number;
 }
 
 export function holding(part: bigint, free: number): AssetHolding {

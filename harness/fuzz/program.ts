@@ -16,6 +16,8 @@ export interface FuzzProgram {
     tokens?: Record<string, { supply: number; name: string }>;
   };
   wallets: Record<string, { unlocked?: Record<string, string> }>;
+  /** More than one node: the program draws partitions (network-draws.ts). */
+  nodes?: number;
   steps: FuzzStep[];
 }
 
@@ -65,6 +67,8 @@ export function walletsUsed(steps: readonly FuzzStep[]): Set<string> {
   return names;
 }
 
+const NETWORK_SALT = 0x6e6f6465;
+
 /** Draw the program of `seed`. */
 export function generateProgram(seed: number, o: GenerateOptions): FuzzProgram {
   const rng = new Rng(seed);
@@ -89,6 +93,7 @@ export function generateProgram(seed: number, o: GenerateOptions): FuzzProgram {
     names: 0,
     canCreateTokens: tokens,
     createdTokens: 0,
+    nodes: 1,
   };
   if (tokens) {
     const ticker = heldTicker(seed);
@@ -96,6 +101,12 @@ export function generateProgram(seed: number, o: GenerateOptions): FuzzProgram {
     program.requires.tokens = { [ticker]: { supply, name: 'fuzz token' } };
     world.wallets.get('main')!.assets.set(`sal${ticker}`, holding(BigInt(supply) * COIN, 1));
     world.tokens.set(`sal${ticker}`, undefined);
+  }
+  // Drawn from a generator of its own, so that the programs of one-node seeds stay as they were drawn before.
+  const network = new Rng(seed ^ NETWORK_SALT);
+  if (network.chance(0.15)) {
+    world.nodes = network.int(2, 3);
+    program.nodes = world.nodes;
   }
   const draws = DRAWS.map(([, d, w]) => [d, w] as const);
   const steps: FuzzStep[] = [];
@@ -134,6 +145,7 @@ export function programYaml(p: FuzzProgram, header: readonly string[] = []): str
   const body: Record<string, unknown> = {
     name: p.name,
     tags: ['fuzz'],
+    ...(p.nodes ? { nodes: p.nodes } : {}),
     requires: p.requires,
     ...(Object.keys(p.wallets).length ? { wallets: p.wallets } : {}),
     steps: p.steps,

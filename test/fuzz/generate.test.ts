@@ -38,6 +38,26 @@ describe('generateProgram', () => {
     }
   });
 
+  it('draws programs of two and three nodes with partitions, each side mining a different number of blocks', () => {
+    const multi = Array.from({ length: 100 }, (_, i) => generateProgram(i + 1, { steps: 25 })).filter((p) => p.nodes);
+    expect(multi.length).toBeGreaterThan(5);
+    expect(new Set(multi.map((p) => p.nodes))).toEqual(new Set([2, 3]));
+    const episodes = multi.flatMap((p) =>
+      p.steps.flatMap((s, i) => ('partition' in s ? [p.steps.slice(i - 1, i + 5)] : [])),
+    );
+    // An episode drawn near the end is cut where the program ends.
+    const whole = episodes.filter((e) => e.length === 6);
+    expect(whole.length).toBeGreaterThan(0);
+    for (const [flush, , a, b, heal, sync] of whole) {
+      expect(flush).toEqual({ mine: 2 });
+      expect((a!.mine as { blocks: number }).blocks).not.toBe((b!.mine as { blocks: number }).blocks);
+      expect([heal, sync]).toEqual([{ heal: {} }, { sync: {} }]);
+    }
+    // One-node programs never partition.
+    const single = Array.from({ length: 30 }, (_, i) => generateProgram(i + 1, { steps: 25 })).filter((p) => !p.nodes);
+    expect(single.some((p) => p.steps.some((s) => 'partition' in s))).toBe(false);
+  });
+
   it('prune keeps every program valid: removing any one step and pruning parses', () => {
     const p = generateProgram(11, { steps: 30 });
     for (let i = 0; i < p.steps.length; i++) {

@@ -37,6 +37,34 @@ const balance = (n: number) => ({ result: { balances: [{ asset_type: 'SAL1', bal
 const kept = { 0: total(6000), 1: total(0), 2: { result: { fee: 12, tx_hash: 'ab' } }, 3: balance(5), 5: balance(5) };
 
 describe('checkInvariants', () => {
+  it('nodes at two heights after a sync of one group: one top broken; two groups may differ', () => {
+    const p: FuzzProgram = { ...program, nodes: 2, steps: [{ sync: {} }, { sync: {} }] };
+    const r: ScenarioResult = {
+      ...run({}),
+      steps: [
+        {
+          index: 0,
+          name: 'sync',
+          action: 'sync',
+          status: 'passed',
+          ms: 1,
+          response: { result: { groups: [['n0', 'n1']], heights: { n0: 1210, n1: 1209 } } },
+        },
+        {
+          index: 1,
+          name: 'sync',
+          action: 'sync',
+          status: 'passed',
+          ms: 1,
+          response: { result: { groups: [['n0'], ['n1']], heights: { n0: 1210, n1: 1209 } } },
+        },
+      ],
+    };
+    expect(checkInvariants(p, r).filter((v) => v.rule === 'one top')).toEqual([
+      { step: 1, rule: 'one top', detail: 'after sync the nodes stand at n0 1210, n1 1209' },
+    ]);
+  });
+
   it('a run that keeps every invariant: nothing', () => {
     expect(checkInvariants(program, run({ ...kept, 7: total(5888), 8: total(100) }))).toEqual([]);
   });
