@@ -21,11 +21,26 @@ const UNORDERED_AMOUNTS = new Set(['amounts_by_dest', 'amounts_by_dest_list']);
  */
 const ENTRY_LISTS = new Set(['in', 'out', 'pending', 'failed', 'pool', 'transfers', 'transfer']);
 
-/** What an entry of an unordered list is sorted by: the deterministic parts of a balance, a transfer or an output. */
+/** A list of amounts as text in increasing order (an entry's destinations or amounts, whatever their order). */
+const amountsKey = (list: unknown): string =>
+  Array.isArray(list)
+    ? numericOrder(list.map((d) => (typeof d === 'object' && d !== null ? (d as { amount?: unknown }).amount : d)))
+        .map((v) => show(v))
+        .join(',')
+    : '';
+
+/**
+ * What an entry of an unordered list is sorted by: the deterministic parts of a balance, a transfer or an output (two
+ * payments to oneself in one block differ only in their fees and what their destinations got).
+ */
 function entryKey(x: unknown): string | undefined {
   if (typeof x !== 'object' || x === null) return undefined;
   const o = x as Record<string, unknown>;
-  return [o.height, o.asset_type, o.amount, o.type].map((v) => show(v)).join('|');
+  return [
+    ...[o.height, o.asset_type, o.amount, o.type, o.fee].map((v) => show(v)),
+    amountsKey(o.destinations),
+    amountsKey(o.amounts),
+  ].join('|');
 }
 
 const byKey = <T>(list: T[], key: (x: T) => string): T[] =>

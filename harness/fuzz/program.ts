@@ -72,18 +72,30 @@ const NETWORK_SALT = 0x6e6f6465;
 /** Draw the program of `seed`. */
 export function generateProgram(seed: number, o: GenerateOptions): FuzzProgram {
   const rng = new Rng(seed);
-  const tokens = rng.chance(0.3);
+  // Drawn from a generator of its own, so that the programs of one-node seeds stay as they were drawn before.
+  const network = new Rng(seed ^ NETWORK_SALT);
+  const nodes = network.chance(0.15) ? network.int(2, 3) : 1;
+  // A program of several nodes runs on a testnet of its own, whose `main` is the wallet that mined the chain and paid
+  // the others: how many inputs each of those payments spent is the real wallet's coin, outside any step the diff
+  // can replay. Such a program pays from a wallet it declares (w0) instead, and holds no token.
+  const payer = nodes > 1 ? 'w0' : 'main';
+  const tokens = rng.chance(0.3) && nodes === 1;
   const mainFunds = tokens ? 2400n : 60n;
   const program: FuzzProgram = {
     seed,
     name: `fuzz program ${seed}`,
     requires: { height: START_HEIGHT, unlocked: { SAL1: `${mainFunds} SAL1` } },
-    wallets: { w1: { unlocked: { SAL1: '12 SAL1' } }, w2: {} },
+    wallets: {
+      ...(nodes > 1 ? { w0: { unlocked: { SAL1: `${mainFunds} SAL1` } } } : {}),
+      w1: { unlocked: { SAL1: '12 SAL1' } },
+      w2: {},
+    },
+    ...(nodes > 1 ? { nodes } : {}),
     steps: [],
   };
   const world: World = {
     wallets: new Map([
-      ['main', newWallet('main', [{ asset: 'SAL1', amount: mainFunds * COIN }])],
+      [payer, newWallet(payer, [{ asset: 'SAL1', amount: mainFunds * COIN }])],
       ['w1', newWallet('w1', [{ asset: 'SAL1', amount: 12n * COIN }])],
       ['w2', newWallet('w2')],
     ]),
@@ -93,7 +105,7 @@ export function generateProgram(seed: number, o: GenerateOptions): FuzzProgram {
     names: 0,
     canCreateTokens: tokens,
     createdTokens: 0,
-    nodes: 1,
+    nodes,
   };
   if (tokens) {
     const ticker = heldTicker(seed);
@@ -101,12 +113,6 @@ export function generateProgram(seed: number, o: GenerateOptions): FuzzProgram {
     program.requires.tokens = { [ticker]: { supply, name: 'fuzz token' } };
     world.wallets.get('main')!.assets.set(`sal${ticker}`, holding(BigInt(supply) * COIN, 1));
     world.tokens.set(`sal${ticker}`, undefined);
-  }
-  // Drawn from a generator of its own, so that the programs of one-node seeds stay as they were drawn before.
-  const network = new Rng(seed ^ NETWORK_SALT);
-  if (network.chance(0.15)) {
-    world.nodes = network.int(2, 3);
-    program.nodes = world.nodes;
   }
   const draws = DRAWS.map(([, d, w]) => [d, w] as const);
   const steps: FuzzStep[] = [];
@@ -128,7 +134,8 @@ export const AFTER = 'invariant: balance after';
  * blocks (a token transfer's second part) and every wallet's accounts again.
  */
 export function withInvariants(p: FuzzProgram): FuzzProgram {
-  const all = ['main', ...Object.keys(p.wallets)];
+  // On a testnet of its own (several nodes), main is the miner: the blocks pay it.
+  const all = [...(p.nodes ? [] : ['main']), ...Object.keys(p.wallets)];
   const accounts = (w: string, name: string): FuzzStep => ({
     name: `${name} ${w}`,
     ...(w === 'main' ? {} : { wallet: w }),

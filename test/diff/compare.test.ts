@@ -176,6 +176,19 @@ describe('answers that diverge', () => {
       [],
     );
     expect(compareAnswers(outs([1779, 'salTRF1']), outs([1779, 'SAL1']))).toHaveLength(1);
+    // Two payments to oneself in one block (amount 0 both) told apart by what their destinations got.
+    const selfSends = (...got: number[]): unknown => ({
+      result: {
+        out: got.map((amount) => ({
+          height: 1230,
+          amount: 0,
+          fee: 1239160,
+          destinations: [{ amount }],
+          txid: hex('5'),
+        })),
+      },
+    });
+    expect(compareAnswers(selfSends(100000000, 1000000), selfSends(1000000, 100000000))).toEqual([]);
     const ins = (...h: number[]): unknown => ({ result: { in: h.map((height) => ({ height, amount: 1 })) } });
     expect(compareAnswers(ins(1, 2), ins(2, 1))).toHaveLength(2);
     const tokens = (...t: string[]): unknown => ({ result: { tokens: t } });

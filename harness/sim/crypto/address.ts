@@ -116,6 +116,13 @@ export function encodeAddress(a: Omit<DecodedAddress, 'coin'> & { coin?: Coin })
   return base58Encode(concatBytes(body, keccak_256(body).subarray(0, CHECKSUM_SIZE)));
 }
 
+/** The same keys (and payment id) under the other family's prefix; text that is no address stays as it is. */
+export function inFamily(text: string, family: AddressFamily): string {
+  const d = decodeAddress(text);
+  if (!d || d.family === family) return text;
+  return encodeAddress({ ...d, family });
+}
+
 /**
  * Decodes an address; null if not base58, unknown prefix, wrong length, bad
  * checksum, or a key that is not a valid ed25519 point.

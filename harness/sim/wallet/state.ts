@@ -1,6 +1,6 @@
 // An open simulated wallet: its keys, its scan state, and where and how it is saved.
 import { randomBytes } from 'node:crypto';
-import { decodeAddress, encodeAddress } from '../crypto/address.js';
+import { decodeAddress, encodeAddress, inFamily } from '../crypto/address.js';
 import { toHex } from '../crypto/hex.js';
 import { walletFromSeed } from '../crypto/keys.js';
 import { decode, encode } from '../chain/codec.js';
@@ -303,6 +303,9 @@ export function loadWallet(path: string, password: string): Wallet {
   state.ins.reverse();
   // Loading inserts the assets again in the order they were listed (asset-order.ts).
   state.assetsSeen = unorderedMapOrder(state.assetsSeen);
+  // A sent tx's destinations keep their keys but not their Carrot flag (account_public_address serializes its two
+  // keys only): once loaded, they show under the CN prefix.
+  for (const r of state.outs) for (const d of r.destinations) d.address = inFamily(d.address, 'cn');
   return {
     path,
     key,
