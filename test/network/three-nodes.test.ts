@@ -1,7 +1,7 @@
 // Three nodes on the simulator: `saltnet up --nodes 3` as a user starts it (every node dials its two peers, so each
 // daemon has --add-exclusive-node twice on its command line), and a scenario of `nodes: 3` that cuts one node off
 // from the other two, mines on both sides and heals: the side of two, which mined more, wins on all three.
-import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,45 +59,6 @@ describe('saltnet up --nodes 3 (sim)', { timeout: 300_000 }, () => {
   });
 });
 
-const THREE_NODES = `name: one node cut off from two reorganises onto their longer chain
-nodes: 3
-requires: { height: 1201 }
-steps:
-  - partition: [[n0], [n1, n2]]
-    expect: { result.groups: [[n0], [n1, n2]] }
-  - name: n0 mines one block, alone
-    mine: { blocks: 1, node: n0 }
-  - call: { path: /get_info }
-    node: n0
-    save: { lost: result.top_block_hash, h0: result.height }
-  - name: n1 mines two, which reach n2 and not n0
-    mine: { blocks: 2, node: n1 }
-  - call: { path: /get_info }
-    node: n1
-    save: { won: result.top_block_hash, top: result.height }
-  - sync: {}
-    expect: { result.heights: { n0: "\${h0}", n1: "\${top}", n2: "\${top}" } }
-  - call: { path: /get_info }
-    node: n2
-    expect: { result.top_block_hash: "\${won}" }
-  - heal: {}
-    expect: { result.groups: [[n0, n1, n2]] }
-  - name: all three agree on the side of two's chain
-    sync: {}
-    expect: { result.heights: { n0: "\${top}", n1: "\${top}", n2: "\${top}" } }
-  - call: { path: /get_info }
-    node: n0
-    expect: { result.top_block_hash: "\${won}" }
-  - call: { path: /get_info }
-    node: n2
-    expect: { result.top_block_hash: "\${won}" }
-  - name: n0 keeps its lost block as an alternative chain of one block
-    call: { method: get_alternate_chains, on: daemon }
-    node: n0
-    expect:
-      result.chains: { contains: { block_hash: "\${lost}", length: 1 } }
-`;
-
 describe('a scenario of nodes: 3 (sim)', () => {
   let dir: string;
   beforeAll(() => {
@@ -106,8 +67,7 @@ describe('a scenario of nodes: 3 (sim)', () => {
   afterAll(() => cleanup(dir));
 
   it('partitions one node from the other two, mines on both sides, heals: all three agree on the longer chain', async () => {
-    const file = join(dir, 'three.yaml');
-    writeFileSync(file, THREE_NODES);
+    const file = fileURLToPath(new URL('three-nodes.yaml', import.meta.url));
     const lines: string[] = [];
     const [r] = await runFiles([file], {
       backend: 'sim',

@@ -2,15 +2,18 @@
 // difficulty 500 (the chain state mined at difficulty 1 across the CN→Carrot switch at 1100 to the
 // token height, then served at 500 by a daemon with that very flag), status, Ctrl-C; then warm
 // from the same cached state served at difficulty 1: a token, blocks mined, a snapshot saved to a
-// file; three nodes from that state, blocks mined on one reaching the others; then `snapshot load` of the file. (The
-// bench mines the example suite at 500.)
+// file; three nodes from that state, blocks mined on one reaching the others, and a scenario of three nodes
+// partitioned and healed (test/network/three-nodes.yaml, which the sim tier runs too); then `snapshot load` of the
+// file. (The bench mines the example suite at 500.)
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import { dirname, join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
 import { isAlive } from '../../harness/process/registry.js';
+import { runFiles } from '../../harness/scenario/runner.js';
 import { createWalletClient } from '../../harness/rpc/wallet.js';
 import { fixtureAddresses } from '../../harness/testnet/fixture-wallets.js';
 import { CLI, startUntilReady, type Started } from '../cli/helpers.js';
@@ -180,6 +183,22 @@ describeReal('saltnet up on real Salvium', () => {
       await stopped(u);
     }
   });
+
+  it('runs a scenario of nodes: 3 as on the simulator: one node cut off, both sides mine, all agree after the heal', async () => {
+    const lines: string[] = [];
+    const [r] = await runFiles([fileURLToPath(new URL('../network/three-nodes.yaml', import.meta.url))], {
+      backend: 'salvium',
+      binDir: BIN_DIR,
+      cacheDir: CACHE_DIR,
+      difficulty: 1,
+      isolation: 'fresh',
+      workers: 1,
+      bail: false,
+      artifactsRoot: join(root, 'three-nodes'),
+      log: (l) => lines.push(l),
+    });
+    expect([r!.status, r!.failure?.message], lines.join('\n')).toEqual(['passed', undefined]);
+  }, 600_000);
 
   it('brings a testnet up from a snapshot file (with the token created before the save)', async () => {
     const u = await start(['snapshot', 'load', file, ...base.slice(0, 4), '--cache-dir', join(root, 'cache2')]);
