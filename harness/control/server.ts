@@ -5,8 +5,8 @@
 // says where. Operations run one at a time, in the order they came (a later one waits); a request
 // whose body never arrives in full (a client that stops sending, or disconnects) is dropped without
 // holding anything.
+import { writeSecretFile } from '../common/secret-file.js';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -109,7 +109,7 @@ export async function startControlServer(
   const routes = { ...CONTROL_ROUTES, ...extra };
   const token = randomBytes(24).toString('hex');
   const tokenFile = join(t.workdir, '.control-token');
-  writeFileSync(tokenFile, token, { mode: 0o600 });
+  writeSecretFile(tokenFile, token);
   // Requests that change the testnet are served one at a time, in the order they came: a later one waits for the
   // work before it, including work whose answer already went out because a program stopped answering (it goes on
   // until it has really ended).

@@ -5,7 +5,8 @@
 // password reaches the wallet programs as `--password-file wallets/.password` (mode 0600), and the
 // Digest login password through the wallet RPC's stdin (`--rpc-login <user>` without `:password`
 // makes it read the password from stdin: src/common/password.cpp, rpc_args.cpp).
-import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { writeSecretFile } from '../common/secret-file.js';
+import { chmodSync, existsSync, lstatSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
@@ -34,12 +35,17 @@ export function readPasswordFile(file: string): string {
  */
 export function walletPassword(workdir: string): string {
   const file = walletPasswordFile(workdir);
+  // Not through a link: reading it would take another file's text as the password, and chmod would change that file.
+  if (lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink())
+    throw new Error(
+      `${file} is a symbolic link: saltnet keeps the wallets' password in that file itself; remove the link`,
+    );
   if (existsSync(file)) {
     if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
     return readPasswordFile(file);
   }
   const pw = generateSecret();
-  writeFileSync(file, pw, { mode: 0o600 });
+  writeSecretFile(file, pw);
   return pw;
 }
 

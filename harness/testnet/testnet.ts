@@ -15,8 +15,9 @@
 // difficulty the testnet serves; the daemon is then started again with exactly the flags asked for
 // (`--fixed-difficulty 500` by default), so every block mined after ready is mined at that
 // difficulty (chain-cache.ts; docs/difficulty.md).
+import { writeSecretFile } from '../common/secret-file.js';
 import { once } from 'node:events';
-import { chmodSync, existsSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { WalletClient } from '../rpc/wallet.js';
@@ -271,8 +272,7 @@ function nodeInfo(n: NodeHandle): { name: string; url: string; pid: number; data
 function writeLoginFile(walletsDir: string, main: WalletHandle): void {
   if (!main.credentials) return;
   const file = join(walletsDir, '.rpc-login');
-  writeFileSync(file, `${main.credentials.username}:${main.credentials.password}`, { mode: 0o600 });
-  chmodSync(file, 0o600); // the mode above applies only to a new file: one kept in a reused workdir may be looser
+  writeSecretFile(file, `${main.credentials.username}:${main.credentials.password}`);
 }
 
 /** The run's record (for `saltnet status` and `down`) and the line that says the main wallet is ready. */

@@ -1,7 +1,7 @@
 // The control endpoint serves the requests that change the testnet one at a time, in the order they came: a later
 // one waits (it is not refused) for the work before it, even work whose answer went out early because a program
 // stopped answering. A request while a program does not answer is refused at once.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -72,6 +72,19 @@ async function serve(route: ControlRoute): Promise<Fake> {
 const work = (what = 'work') => ask<{ i: number }>(server!.info, '/work', {}, what);
 
 describe('control endpoint', () => {
+  it('writes its token to a file of its own (0600), not through a symlink left at .control-token', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'saltnet-control-'));
+    const target = join(dir, 'someone-elses-file');
+    writeFileSync(target, 'theirs');
+    chmodSync(target, 0o644);
+    symlinkSync(target, join(dir, '.control-token'));
+    server = await startControlServer(fakeTestnet(dir).testnet, join(dir, 'cache'));
+    expect([readFileSync(target, 'utf8'), statSync(target).mode & 0o777]).toEqual(['theirs', 0o644]);
+    const file = join(dir, '.control-token');
+    expect([lstatSync(file).isSymbolicLink(), statSync(file).mode & 0o777]).toEqual([false, 0o600]);
+    expect(readFileSync(file, 'utf8')).toMatch(/^[0-9a-f]{48}$/);
+  });
+
   it('serves two requests at once one after the other, in order, both answered', async () => {
     const log: string[] = [];
     const g = gated(log);
