@@ -94,10 +94,18 @@ const UNPAID: Record<Exclude<Unpaid, 'money' | 'usable'>, string> = {
   policy: 'provided input selection policies failed with enough usable money',
 };
 
-/** The error of a selection that cannot pay (`usable` is each caller's own: the real RPC reports it as too large). */
+/**
+ * The error of a selection that cannot pay. More than 64 outputs whose 64 largest cannot pay (`capped`) is each
+ * caller's own (not settled on the real programs).
+ */
 export function insufficient(p: Extract<Selection, { ok: false }>, code: number): RpcError {
   if (p.have === 0n) return new RpcError(code, 'no input candidates provided');
   if (p.why === 'subset' || p.why === 'policy') return new RpcError(code, UNPAID[p.why]);
+  if (p.why === 'usable' && p.top)
+    return new RpcError(
+      code,
+      `Not enough usable money in top ${p.top.n} inputs (${formatMoney(p.top.sum)}) to fund minimum output sum (${formatMoney(p.need)})`,
+    );
   return new RpcError(
     code,
     `Not enough money in all inputs (${formatMoney(p.have)}) to fund minimum output sum (${formatMoney(p.need)})`,
@@ -225,7 +233,7 @@ export function buildCreateToken(
   if (!w.state.assetsSeen.includes('SAL1')) throw new RpcError(-1, 'invalid asset_type specified to get_transfers');
   const pick = pickInputs(spendable(w, 'SAL1', ctx.hf, from), price, 2, ctx, { txIndex: 0 });
   if (!pick.ok) {
-    if (pick.why === 'usable') throw new RpcError(-7, 'ptx_vector contains more than one transaction.');
+    if (pick.capped) throw new RpcError(-7, 'ptx_vector contains more than one transaction.');
     throw insufficient(pick, -1);
   }
   return makeTx(w, ctx, {

@@ -28,13 +28,17 @@ export type Selection =
       ok: false;
       /**
        * - `money`: all the candidates together cannot pay;
-       * - `usable`: they can, but not within 64 inputs (or only with outputs worth less than their own fee);
+       * - `usable`: they can, but not within 64 inputs, or only with outputs worth less than their own fee;
        * - `subset`: neither the pre-Carrot nor the Carrot outputs can pay alone;
        * - `policy`: the N largest can pay but not once the outputs worth less than their fee are left out.
        */
       why: Unpaid;
       have: bigint;
       need: bigint;
+      /** `usable`: how many of the largest outputs pay their own fee, and their sum. */
+      top?: { n: number; sum: bigint };
+      /** `usable`: more than 64 outputs, and the 64 largest cannot pay. */
+      capped?: boolean;
     };
 
 export type Unpaid = 'money' | 'usable' | 'subset' | 'policy';
@@ -147,9 +151,11 @@ export function selectInputs(cands: OwnedOutput[], need: Need): Selection {
   const all = cands.map((_, i) => i);
   const amountsOf = (positions: number[]): bigint[] => positions.map((p) => cands[p]!.amount);
   const have = cands.reduce((s, c) => s + c.amount, 0n);
-  const failed = (why: Unpaid): Selection => ({ ok: false, why, have, need: required(1) });
+  const failed = (why: Unpaid): Extract<Selection, { ok: false }> => ({ ok: false, why, have, need: required(1) });
   if (cands.length === 0 || have < required(1)) return failed('money');
-  if (maxUsable(amountsOf(all), CARROT_MAX_INPUTS, need).sum < required(1)) return failed('usable');
+  const top = maxUsable(amountsOf(all), CARROT_MAX_INPUTS, need);
+  if (top.sum < required(1))
+    return { ...failed('usable'), top, capped: cands.length > CARROT_MAX_INPUTS && top.n === CARROT_MAX_INPUTS };
   const pre = all.filter((p) => isPreCarrot(cands[p]!));
   const carrot = all.filter((p) => !isPreCarrot(cands[p]!));
   for (const subset of [pre, carrot]) {

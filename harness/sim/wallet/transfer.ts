@@ -119,7 +119,7 @@ export function buildTransfer(w: Wallet, ctx: BuildContext, req: TransferRequest
     const txIndex = built.length + (req.sourceAsset !== 'SAL1' ? 1 : 0);
     const pick = pickInputs(free, total, chunk.length + 1, ctx, { txIndex, token: !feeFromInputs });
     if (!pick.ok) {
-      if (pick.why !== 'usable') throw insufficient(pick, -4);
+      if (!pick.capped) throw insufficient(pick, -4);
       if (!req.split) throw TOO_LARGE();
       const b = payWhatFits(w, ctx, free, chunk, queue, req);
       b.inputs.forEach((i) => used.add(i.id));

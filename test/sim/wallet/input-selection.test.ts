@@ -75,8 +75,24 @@ describe('Carrot input selection', () => {
 
   it('says which way it cannot pay: not enough at all, or not within 64 inputs', () => {
     expect(selectInputs([out(COIN, 1150)], need(2n * COIN, false))).toMatchObject({ ok: false, why: 'money' });
-    const dust = Array.from({ length: 70 }, () => out(COIN / 100n, 1150));
-    expect(selectInputs(dust, need(COIN / 2n, false))).toMatchObject({ ok: false, why: 'usable' });
+    // 70 outputs of 0.02 SAL1 hold 1.4 SAL1; the 64 largest 1.28, less than 1.3 SAL1 and the fee.
+    const small = Array.from({ length: 70 }, () => out(COIN / 50n, 1150));
+    expect(selectInputs(small, need((13n * COIN) / 10n, false))).toMatchObject({
+      ok: false,
+      why: 'usable',
+      capped: true,
+    });
+    // At priority 4 (110000 per byte, seen on v1.1.3c) no output of 2 SAL1 pays the fee of a tx of one input:
+    // "Not enough usable money in top 0 inputs (0.00000000) to fund minimum output sum (3.62130000)".
+    const funded = Array.from({ length: 6 }, () => out(2n * COIN, 1150));
+    const dear: Need = { ...need(COIN, false), feeFor: (n) => 110000n * BigInt(1193 + 1190 * n) };
+    expect(selectInputs(funded, dear)).toMatchObject({
+      ok: false,
+      why: 'usable',
+      capped: false,
+      top: { n: 0, sum: 0n },
+      need: 362130000n,
+    });
   });
 
   it('lets a token transfer’s inputs cover its outputs only (its ROLLUP pays the fee)', () => {
