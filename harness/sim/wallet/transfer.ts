@@ -82,7 +82,7 @@ function payWhatFits(
     const pay = d.amount <= budget ? d.amount : budget;
     if (pay > 0n) paid.push({ ...d, amount: pay });
     budget -= pay;
-    if (pay < d.amount) queue.unshift({ ...d, amount: d.amount - pay });
+    if (pay < d.amount) queue.push({ ...d, amount: d.amount - pay });
   }
   return makeTx(w, ctx, {
     type: TxType.TRANSFER,
@@ -111,7 +111,9 @@ export function buildTransfer(w: Wallet, ctx: BuildContext, req: TransferRequest
   const built: Built[] = [];
   const queue = req.destinations.map((d) => ({ ...d }));
   while (queue.length > 0) {
-    const chunk = queue.splice(0, CARROT_MAX_DESTINATIONS);
+    // make_carrot_transaction_proposals_wallet2_transfer fills each tx from the back of the list (dsts.back(), then
+    // pop_back): the first tx pays the last 7 destinations.
+    const chunk = queue.splice(-CARROT_MAX_DESTINATIONS).reverse();
     if (queue.length > 0 && !req.split) throw TOO_LARGE();
     const total = chunk.reduce((s, d) => s + d.amount, 0n);
     const free = cands.filter((c) => !used.has(c.id));
