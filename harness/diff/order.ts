@@ -1,6 +1,7 @@
 // Lists whose order the real programs do not fix, put in a canonical order before they are compared
 // element by element (compare.ts). Every other list is compared in order.
 import type { PathSegment } from '../common/path.js';
+import { addressKind } from './rules.js';
 import { show } from './values.js';
 
 /**
@@ -30,8 +31,8 @@ const amountsKey = (list: unknown): string =>
     : '';
 
 /**
- * What an entry of an unordered list is sorted by: the deterministic parts of a balance, a transfer or an output (two
- * payments to oneself in one block differ only in their fees and what their destinations got).
+ * What an entry of an unordered list is sorted by: the deterministic parts of a balance, a transfer, a destination or
+ * an output (two payments to oneself in one block differ only in their fees and what their destinations got).
  */
 function entryKey(x: unknown): string | undefined {
   if (typeof x !== 'object' || x === null) return undefined;
@@ -40,6 +41,8 @@ function entryKey(x: unknown): string | undefined {
     ...[o.height, o.asset_type, o.amount, o.type, o.fee].map((v) => show(v)),
     amountsKey(o.destinations),
     amountsKey(o.amounts),
+    // Two destinations of one amount, one a subaddress: the kinds keep them apart (addresses compare by kind).
+    typeof o.address === 'string' ? (addressKind(o.address) ?? '') : '',
   ].join('|');
 }
 

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { compareAnswers } from '../../harness/diff/compare.js';
 import { addressKind, classify, near, opaqueShape, shapeOf } from '../../harness/diff/rules.js';
+import { decodeAddress, encodeAddress } from '../../harness/sim/crypto/address.js';
 import { walletFromSeed } from '../../harness/sim/crypto/keys.js';
 import { wordsToSeed } from '../../harness/sim/crypto/mnemonic.js';
 import { fixtureWallet } from '../../harness/testnet/fixture-wallets.js';
@@ -189,6 +190,13 @@ describe('answers that diverge', () => {
       },
     });
     expect(compareAnswers(selfSends(100000000, 1000000), selfSends(1000000, 100000000))).toEqual([]);
+    // Two destinations of one amount, a Carrot address and a Carrot subaddress, listed in either order.
+    const carrot = main.carrot.address;
+    const sub = encodeAddress({ ...decodeAddress(carrot)!, type: 'subaddress' });
+    const dests = (...to: string[]): unknown => ({
+      result: { transfer: { destinations: to.map((address) => ({ address, amount: 1000000, asset_type: 'SAL1' })) } },
+    });
+    expect(compareAnswers(dests(carrot, sub), dests(sub, carrot))).toEqual([]);
     const ins = (...h: number[]): unknown => ({ result: { in: h.map((height) => ({ height, amount: 1 })) } });
     expect(compareAnswers(ins(1, 2), ins(2, 1))).toHaveLength(2);
     const tokens = (...t: string[]): unknown => ({ result: { tokens: t } });

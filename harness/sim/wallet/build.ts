@@ -182,11 +182,13 @@ export function makeTx(
     unlockTime: 0,
     ...(o.token ? { token: { ...o.token, creator: changeAddress(w, ctx.hf, account) } } : {}),
   };
-  // make_pending_carrot_tx's "2-out dummy" case: a Carrot tx whose one destination gets 0 records that output as its
-  // change and the real change as its destination (the account's address, shown with another view key). The answer's
-  // amount and the pending entry are then the change, which the pending balance counts as paid to the wallet itself;
-  // once mined, the entry's amount is 0, as any self-send's.
-  const dummy = ctx.hf >= HF_CARROT && o.dests.length === 1 && o.dests[0]!.amount === 0n;
+  // make_pending_carrot_tx's "2-out dummy" case: a Carrot tx whose one destination, another wallet's (a normal payment
+  // proposal: one of the wallet's own addresses is a self-send), gets 0 records that output as its change and the real
+  // change as its destination (the account's address, shown with another view key). The answer's amount and the
+  // pending entry are then the change, which the pending balance counts as paid to the wallet itself; once mined, the
+  // entry's amount is 0, as any self-send's.
+  const dummy =
+    ctx.hf >= HF_CARROT && o.dests.length === 1 && o.dests[0]!.amount === 0n && !indexOfAddress(w, o.dests[0]!.address);
   const recorded = dummy ? [{ address: changeAddress(w, ctx.hf, account), amount: change, asset: o.asset }] : o.dests;
   const record: OutRecord = {
     txid,
