@@ -32,7 +32,7 @@ export class ParsedOnly extends Error {
 /**
  * yargs renders a command's whole help each time the command runs (0.2–0.5 s of CPU for `up`, a third of a short
  * run's), to print it should the handler fail later. saltnet's failures never print help (`.fail` below throws), so
- * it is not rendered. Best effort: a yargs without this internal method renders it as before.
+ * it is not rendered. Best effort: a yargs without this internal method renders it as usual.
  */
 function skipHelpCache(y: Argv): void {
   const internal = (y as unknown as { getInternalMethods?: () => { getUsageInstance?: () => object } })

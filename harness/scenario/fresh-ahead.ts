@@ -1,7 +1,7 @@
 // A scenario's own testnet (fresh isolation, or a scenario of several nodes in a shared run) above
-// difficulty 1. Before, it paid the scenario's wallets as it came up, at the served difficulty: on
-// real Salvium at 500, about twelve blocks per funded wallet, the first of them after the daemon's
-// RandomX dataset (about a minute). Now its wallets are paid once per machine at the prefix difficulty
+// difficulty 1. Paying the scenario's wallets as it came up, at the served difficulty, would cost on
+// real Salvium at 500 about twelve blocks per funded wallet, the first of them after the daemon's
+// RandomX dataset (about a minute). So its wallets are paid once per machine at the prefix difficulty
 // (1) into a cached state of their own (ahead-state.ts), and every later run restores it and only
 // opens them. A scenario whose steps begin by bringing the chain to a height (`mine: {to: N}`, to
 // start at the same height on every run whatever the funding took) gets that height in the state

@@ -1,11 +1,10 @@
 // Funding ahead (shared isolation, above difficulty 1). The wallets of every scenario a worker's testnet may run
-// are created and paid as soon as the testnet is up: a transfer each, then eleven blocks for them all. Before, each
-// wallet got its transfer and its own wait of about eleven blocks as its scenario started; at the default
-// difficulty those blocks were most of a short scenario's time. A scenario now opens its wallets (addWallet opens a
-// wallet whose files are there), finds its funds unlocked, and starts. The payments are the same as before
-// (FUNDING_OUTPUTS outputs, the same amounts), so every balance a scenario sees is too; only their heights are
-// earlier. What cannot be paid ahead (an asset other than the funding one, a payment that failed) is paid as the
-// scenario starts, as before.
+// are created and paid as soon as the testnet is up: a transfer each, then eleven blocks for them all, so no scenario
+// waits its own eleven blocks (at the default difficulty, most of a short scenario's time). A scenario opens its
+// wallets (addWallet opens a wallet whose files are there), finds its funds unlocked, and starts. The payments are
+// those of funding at the start (FUNDING_OUTPUTS outputs, the same amounts), so every balance a scenario sees is the
+// same; only their heights are earlier. What cannot be paid ahead (an asset other than the funding one, a payment
+// that failed) is paid as the scenario starts.
 import type { BackendSpec } from '../testnet/backends.js';
 import { sendFunding } from '../testnet/funding.js';
 import type { Testnet } from '../testnet/types.js';
