@@ -7,10 +7,8 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { execa } from 'execa';
 import { afterAll, expect, it } from 'vitest';
-import { CLI } from '../cli/helpers.js';
-import { describeReal, SIM_AGAINST_REAL } from './real.js';
+import { describeReal, diffSimAgainstReal } from './real.js';
 
 interface Report {
   ok: boolean;
@@ -53,34 +51,13 @@ describeReal('every example scenario on real Salvium and on the simulator', () =
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
   it('passes on both on the suite chain state, and saltnet diff finds no divergence', async () => {
-    const output = join(root, 'diff.json');
     const t0 = Date.now();
-    const r = await execa(
-      process.execPath,
-      [
-        CLI,
-        'diff',
-        'scenarios/*.yaml',
-        ...SIM_AGAINST_REAL,
-        '--artifacts',
-        join(root, 'artifacts'),
-        '--reporter',
-        'json',
-        '--output',
-        output,
-      ],
-      {
-        reject: false,
-        env: { ...process.env, SALTNET_STATE_DIR: join(root, 'state'), NO_COLOR: '1' },
-        all: true,
-        timeout: 2_400_000,
-      },
-    );
+    const r = await diffSimAgainstReal<Report>('scenarios/*.yaml', root, 'diff', 2_400_000);
     process.stderr.write(
       `real tier: the example suite on sim and real, compared, took ${((Date.now() - t0) / 1000).toFixed(1)} s\n`,
     );
     // On failure, show the run's own output: the table of divergences, or the failed step with its log tails.
-    const report = JSON.parse(readFileSync(output, 'utf8')) as Report;
+    const report = r.report;
     const notPassed = report.scenarios
       .filter((s) => s.a.status !== 'passed' || s.b.status !== 'passed')
       .map((s) => `${s.file}: sim ${s.a.status}, real ${s.b.status}`);

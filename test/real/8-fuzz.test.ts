@@ -4,14 +4,14 @@
 // `saltnet fuzz` campaign, two programs of twelve steps drawn from one seed; both held to no divergence. The
 // simulator side follows the real wallet's coin flips (its input counts, replayed per step), so what is left to
 // differ is what the simulator gets wrong. A divergent program is named with its first divergence in the output.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, expect, it } from 'vitest';
 import type { FuzzReport } from '../../harness/fuzz/fuzz.js';
 import { CLI } from '../cli/helpers.js';
-import { describeReal, SIM_AGAINST_REAL } from './real.js';
+import { describeReal, diffSimAgainstReal, SIM_AGAINST_REAL } from './real.js';
 
 const SEED = 4500;
 const PROGRAMS = 2;
@@ -22,31 +22,13 @@ describeReal('the simulator against real Salvium beyond the examples', () => {
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
   it('answers every file of the regression corpus as real Salvium does', async () => {
-    const output = join(root, 'corpus.json');
-    const r = await execa(
-      process.execPath,
-      [
-        CLI,
-        'diff',
-        'test/fuzz/corpus/*.yaml',
-        ...SIM_AGAINST_REAL,
-        '--artifacts',
-        join(root, 'corpus'),
-        '--reporter',
-        'json',
-        '--output',
-        output,
-      ],
-      {
-        reject: false,
-        env: { ...process.env, SALTNET_STATE_DIR: join(root, 'state'), NO_COLOR: '1' },
-        all: true,
-        timeout: 1_200_000,
-      },
+    const r = await diffSimAgainstReal<{ summary: { scenarios: number; divergences: number; errors: number } }>(
+      'test/fuzz/corpus/*.yaml',
+      root,
+      'corpus',
+      1_200_000,
     );
-    const report = JSON.parse(readFileSync(output, 'utf8')) as {
-      summary: { scenarios: number; divergences: number; errors: number };
-    };
+    const report = r.report;
     expect(report.summary, r.all).toMatchObject({ divergences: 0, errors: 0 });
     expect(report.summary.scenarios).toBeGreaterThanOrEqual(4);
     expect(r.exitCode, r.all).toBe(0);
