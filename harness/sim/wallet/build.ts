@@ -70,6 +70,10 @@ export function spendable(w: Wallet, asset: string, hf: number, from: Source = A
     .sort((a, b) => a.blockIndex - b.blockIndex);
 }
 
+/** The fee of a tx: per byte × estimated weight. A token tx's fee is nominal: not taken from its inputs. */
+export const feeOf = (ctx: BuildContext, inputs: number, outputs: number, extraBytes = 0): bigint =>
+  ctx.feePerByte * BigInt(estimateWeight(inputs, outputs, extraBytes));
+
 /**
  * The inputs of the tx at `txIndex` of an answer (its place in `spent_key_images_list`) paying `amount` to `nOut`
  * outputs (change included): the real wallet's Carrot input selection, its coin from the context.
@@ -83,7 +87,7 @@ export function pickInputs(
 ): Selection {
   return selectInputs(cands, {
     outputSum: amount,
-    feeFor: (n) => ctx.feePerByte * BigInt(estimateWeight(n, nOut)),
+    feeFor: (n) => feeOf(ctx, n, nOut),
     token: o.token ?? false,
     preferTwo: ctx.preferTwoInputs(o.txIndex),
   });

@@ -56,12 +56,16 @@ export function inputCountsInOrder(preferTwo: boolean): number[] {
   return [...(preferTwo ? [2, 1] : [1, 2]), ...powers, ...rest];
 }
 
+/** Amounts, largest first. */
+const largestFirst = (amounts: bigint[]): bigint[] => amounts.sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
+
 /**
- * input_count_for_max_usable_money: of the `max` largest amounts, the count N and sum X that maximise X − fee(N),
- * adding amounts from the largest down while each pays its own marginal fee (a token's amounts all count).
+ * input_count_for_max_usable_money: of the `max` largest amounts (`sorted`: largest first), the count N and sum X that
+ * maximise X − fee(N), adding amounts from the largest down while each pays its own marginal fee (a token's amounts
+ * all count).
  */
-function maxUsable(amounts: bigint[], max: number, need: Need): { n: number; sum: bigint } {
-  const top = [...amounts].sort((a, b) => (a < b ? 1 : a > b ? -1 : 0)).slice(0, Math.min(max, amounts.length));
+function maxUsable(sorted: bigint[], max: number, need: Need): { n: number; sum: bigint } {
+  const top = sorted.slice(0, Math.min(max, sorted.length));
   let n = 0;
   let sum = 0n;
   let lastFee = 0n;
@@ -149,7 +153,7 @@ function greedyAging(cands: OwnedOutput[], selectable: number[], n: number, requ
 export function selectInputs(cands: OwnedOutput[], need: Need): Selection {
   const required = (n: number): bigint => need.outputSum + (need.token ? 0n : need.feeFor(n));
   const all = cands.map((_, i) => i);
-  const amountsOf = (positions: number[]): bigint[] => positions.map((p) => cands[p]!.amount);
+  const amountsOf = (positions: number[]): bigint[] => largestFirst(positions.map((p) => cands[p]!.amount));
   const have = cands.reduce((s, c) => s + c.amount, 0n);
   const failed = (why: Unpaid): Extract<Selection, { ok: false }> => ({ ok: false, why, have, need: required(1) });
   if (cands.length === 0 || have < required(1)) return failed('money');
@@ -160,10 +164,11 @@ export function selectInputs(cands: OwnedOutput[], need: Need): Selection {
   const carrot = all.filter((p) => !isPreCarrot(cands[p]!));
   for (const subset of [pre, carrot]) {
     if (subset.length === 0) continue;
-    const most = maxUsable(amountsOf(subset), CARROT_MAX_INPUTS, need);
+    const amounts = amountsOf(subset);
+    const most = maxUsable(amounts, CARROT_MAX_INPUTS, need);
     if (most.n === 0 || most.sum < required(most.n)) continue;
     for (const n of inputCountsInOrder(need.preferTwo)) {
-      const usable = maxUsable(amountsOf(subset), n, need);
+      const usable = maxUsable(amounts, n, need);
       if (usable.n !== n || usable.sum < required(n)) continue;
       // Outputs worth no more than the fee they add are dust, left out.
       const dust = need.feeFor(n) - (n > 1 ? need.feeFor(n - 1) : 0n);

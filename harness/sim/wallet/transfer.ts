@@ -4,12 +4,12 @@
 // "Established on the real programs").
 import { NOT_MODELLED_CODE, notModelledMessage } from '../http/not-modelled.js';
 import { CARROT_MAX_DESTINATIONS, CARROT_MAX_INPUTS, TxType } from '../chain/constants.js';
-import { estimateWeight } from '../chain/emission.js';
 import { isTokenAsset } from '../chain/ledger.js';
 import { RpcError } from '../http/server.js';
 import {
   ACCOUNT_0,
   TOO_LARGE,
+  feeOf,
   insufficient,
   makeTx,
   pickInputs,
@@ -56,10 +56,6 @@ function withRollup(w: Wallet, ctx: BuildContext, built: Built[], from: Source):
   rollup.tx.rollup = built.map((b) => b.tx.txid);
   return [rollup, ...built];
 }
-
-/** The fee of a tx: per byte × estimated weight. A token tx's fee is nominal: not taken from its inputs. */
-const feeOf = (ctx: BuildContext, inputs: number, outputs: number, extraBytes = 0): bigint =>
-  ctx.feePerByte * BigInt(estimateWeight(inputs, outputs, extraBytes));
 
 /** An encrypted payment id as a tx_extra nonce: 8 bytes, its tag, its size and the field's variant tag. */
 const PAYMENT_ID_NONCE_BYTES = 11;
