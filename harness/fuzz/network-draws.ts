@@ -2,14 +2,13 @@
 // model counts on sits in a block the losing side mines), then each side mines its own blocks — a different number,
 // so that the longer chain wins — and the heal's `sync` waits until every node stands on it and every wallet has
 // refreshed. The sync's answer (each node's height) is compared; in the one-side mode every height must be one.
+import { nodeNames } from '../network/topology.js';
 import { wallets, type Draw } from './forms.js';
 import { mineBlocks, refresh } from './model.js';
 
-const NODE_NAMES = ['n0', 'n1', 'n2'];
-
 export const partitionEpisode: Draw = ({ rng, world }) => {
   if (world.nodes < 2) return undefined;
-  const nodes = NODE_NAMES.slice(0, world.nodes);
+  const nodes = nodeNames(world.nodes);
   const cut = rng.int(1, nodes.length - 1);
   const groups = [nodes.slice(0, cut), nodes.slice(cut)];
   const a = rng.int(1, 3);
