@@ -50,7 +50,8 @@ describe('saltnet fuzz', () => {
 
   it('a side whose daemon words its errors differently: the program diverges and is shrunk to one step that still does', async () => {
     const out = join(dir, 'found');
-    // Seed 10's program asks the daemon for a block past the top (its first step) (an error answer, worded differently on side B).
+    // Seed 10's program asks the daemon for a block past the top in its first step:
+    // an error answer, worded differently on side B.
     const report = await runFuzz({
       seed: 10,
       programs: 1,
