@@ -87,14 +87,21 @@ function embedded(path: readonly PathSegment[], v: unknown): unknown {
 const firstOfTransfers = (o: Record<string, unknown>): boolean =>
   Array.isArray(o.transfers) && o.transfers.length > 0 && isDeepStrictEqual(o.transfer, o.transfers[0]);
 
-function walk(path: PathSegment[], a: unknown, b: unknown, out: ValueDivergence[]): void {
+/** Where divergences go, and whether one side followed the other's input counts (exact fees and key images). */
+interface Walk {
+  out: ValueDivergence[];
+  followed: boolean;
+}
+
+function walk(path: PathSegment[], a: unknown, b: unknown, w: Walk): void {
+  const { out } = w;
   const [ta, tb] = [jsonType(a), jsonType(b)];
   if (ta !== tb) {
     out.push({ path: formatPath(path) || '(answer)', kind: 'type', a: show(a), b: show(b), detail: `${ta} ≠ ${tb}` });
     return;
   }
   const [ja, jb] = [embedded(path, a), embedded(path, b)];
-  if (ja !== undefined && jb !== undefined) return walk(path, ja, jb, out);
+  if (ja !== undefined && jb !== undefined) return walk(path, ja, jb, w);
   if (ta === 'list') {
     const [la, lb] = [comparedOrder(path, a as unknown[]), comparedOrder(path, b as unknown[])];
     if (la.length !== lb.length)
@@ -105,20 +112,20 @@ function walk(path: PathSegment[], a: unknown, b: unknown, out: ValueDivergence[
         b: show(lb),
         detail: `${items(la.length)} ≠ ${items(lb.length)}`,
       });
-    for (let i = 0; i < Math.min(la.length, lb.length); i++) walk([...path, i], la[i], lb[i], out);
+    for (let i = 0; i < Math.min(la.length, lb.length); i++) walk([...path, i], la[i], lb[i], w);
     return;
   }
   if (ta === 'object') {
     const [oa, ob] = [a as Record<string, unknown>, b as Record<string, unknown>];
-    const tx = isTxObject(oa) && isTxObject(ob);
+    const loose = !w.followed && isTxObject(oa) && isTxObject(ob);
     for (const k of Object.keys(oa)) {
       if (!(k in ob) || ob[k] === undefined) {
         if (oa[k] !== undefined)
           out.push({ path: formatPath([...path, k]), kind: 'only-in-a', a: show(oa[k]), b: ABSENT });
       } else if (k === 'transfer' && firstOfTransfers(oa) && firstOfTransfers(ob)) continue;
-      else if (tx && INPUT_DEPENDENT.has(k))
-        compareInputDependent(path, k, oa, ob, out, (p, x, y) => walk(p, x, y, out));
-      else walk([...path, k], oa[k], ob[k], out);
+      else if (loose && INPUT_DEPENDENT.has(k))
+        compareInputDependent(path, k, oa, ob, out, (p, x, y) => walk(p, x, y, w));
+      else walk([...path, k], oa[k], ob[k], w);
     }
     for (const k of Object.keys(ob)) {
       if ((!(k in oa) || oa[k] === undefined) && ob[k] !== undefined)
@@ -145,9 +152,11 @@ function describeAnswer(v: Answer): string {
 /**
  * Every divergence between A's and B's answer to the same step (`{ result }` or `{ error: { code,
  * message } }`, plus the JSON-RPC envelope). An answer with a result against one with an error is
- * one `answer` divergence; otherwise the answers are walked together.
+ * one `answer` divergence; otherwise the answers are walked together. `followed`: one side took the
+ * other's input counts (a simulator side, replay.ts), so a transaction's fee and its key images are
+ * compared as any value is; otherwise by what does not depend on the wallet's coin (inputs.ts).
  */
-export function compareAnswers(a: unknown, b: unknown): ValueDivergence[] {
+export function compareAnswers(a: unknown, b: unknown, o: { followed?: boolean } = {}): ValueDivergence[] {
   if (a === undefined && b === undefined) return [];
   if (a === undefined || b === undefined) {
     return [{ path: '(answer)', kind: a === undefined ? 'only-in-b' : 'only-in-a', a: show(a), b: show(b) }];
@@ -156,6 +165,6 @@ export function compareAnswers(a: unknown, b: unknown): ValueDivergence[] {
     return [{ path: '(answer)', kind: 'answer', a: describeAnswer(a), b: describeAnswer(b) }];
   }
   const out: ValueDivergence[] = [];
-  walk([], a, b, out);
+  walk([], a, b, { out, followed: o.followed ?? false });
   return out;
 }

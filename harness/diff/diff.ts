@@ -74,17 +74,24 @@ function scenarioStatus(o: SideOutcome): string {
  * answer. A step whose status differs is one divergence, whatever its answers: the failure says why.
  * A step one side skipped (after its own failure) while the other ran it is not a divergence: undefined.
  */
-function compareStep(sa: StepResult | undefined, sb: StepResult | undefined): Divergence[] | undefined {
+function compareStep(
+  sa: StepResult | undefined,
+  sb: StepResult | undefined,
+  followed: boolean,
+): Divergence[] | undefined {
   const any = (sa ?? sb)!;
   const where = { step: any.index + 1, stepName: any.name };
   const [a, b] = [sa?.status ?? 'skipped', sb?.status ?? 'skipped'];
   if (a !== b && (a === 'skipped' || b === 'skipped')) return undefined;
   if (a !== b) return [{ ...where, path: '(status)', kind: 'status', a: stepStatus(sa), b: stepStatus(sb) }];
-  return compareAnswers(sa!.response, sb!.response).map((d) => ({ ...where, ...d }));
+  return compareAnswers(sa!.response, sb!.response, { followed }).map((d) => ({ ...where, ...d }));
 }
 
-/** One scenario's results on both sides, compared (before accept entries are applied). */
-export function compareScenario(ra: ScenarioResult, rb: ScenarioResult): ScenarioDiff {
+/**
+ * One scenario's results on both sides, compared (before accept entries are applied); `followed`: one side took the
+ * other's input counts (compareAnswers).
+ */
+export function compareScenario(ra: ScenarioResult, rb: ScenarioResult, followed = false): ScenarioDiff {
   const d: ScenarioDiff = {
     file: ra.file,
     name: ra.name,
@@ -108,7 +115,7 @@ export function compareScenario(ra: ScenarioResult, rb: ScenarioResult): Scenari
   for (let i = 0; i < Math.max(ra.steps.length, rb.steps.length); i++) {
     const [sa, sb] = [ra.steps[i], rb.steps[i]];
     if ((sa?.status ?? 'skipped') === 'skipped' && (sb?.status ?? 'skipped') === 'skipped') continue;
-    const found = compareStep(sa, sb);
+    const found = compareStep(sa, sb, followed);
     if (!found) {
       d.stepsSkipped++;
       continue;
@@ -139,19 +146,20 @@ function missing(r: ScenarioResult, backend: string): ScenarioResult {
 
 /**
  * Compare two runs of the same scenario files (`runFiles` results of side A and side B), pairing
- * scenarios by file and steps by index, and apply the accept entries. Pure: no process is started.
+ * scenarios by file and steps by index, and apply the accept entries. `followed`: one side ran with the
+ * other's input counts (replay.ts). Pure: no process is started.
  */
 export function compareRuns(
   a: readonly ScenarioResult[],
   b: readonly ScenarioResult[],
-  o: { a: DiffSide; b: DiffSide; accept?: readonly AcceptEntry[] },
+  o: { a: DiffSide; b: DiffSide; accept?: readonly AcceptEntry[]; followed?: boolean },
 ): DiffResult {
   const byFile = (rs: readonly ScenarioResult[]): Map<string, ScenarioResult> => new Map(rs.map((r) => [r.file, r]));
   const [ma, mb] = [byFile(a), byFile(b)];
   const files = [...new Set([...ma.keys(), ...mb.keys()])];
   const scenarios = files.map((f) => {
     const [ra, rb] = [ma.get(f), mb.get(f)];
-    return compareScenario(ra ?? missing(rb!, o.a.backend), rb ?? missing(ra!, o.b.backend));
+    return compareScenario(ra ?? missing(rb!, o.a.backend), rb ?? missing(ra!, o.b.backend), o.followed);
   });
   const stale = applyAccept(scenarios, o.accept ?? []);
   const all = scenarios.flatMap((s) => s.divergences);
@@ -233,7 +241,7 @@ export async function diffScenarios(files: string[], o: DiffOptions): Promise<Di
   const replay = follower ? replayFrom(first) : undefined;
   const second = await runSide(follower ?? 'b', abs, specs[follower ?? 'b'], o, root, replay);
   const [a, b] = leader === 'a' ? [first, second] : [second, first];
-  return compareRuns(a, b, { a: o.a, b: o.b, accept });
+  return compareRuns(a, b, { a: o.a, b: o.b, accept, followed: replay !== undefined });
 }
 
 /** The scenario files on one side only, run as diffScenarios runs that side (`saltnet fuzz --invariants`). */
@@ -282,5 +290,5 @@ export async function diffAgainstRecording(files: string[] | undefined, o: Again
   const artifacts = resolve(o.artifactsRoot ?? join(tmpdir(), 'saltnet-artifacts', 'diff'));
   const replay = spec.name === 'sim' ? replayFrom(plan.recorded) : undefined;
   const ran = plan.run.length ? await runSide('a', plan.run, spec, options, artifacts, replay) : [];
-  return compareRuns([...ran, ...plan.notRun], plan.recorded, { a: o.a, b, accept });
+  return compareRuns([...ran, ...plan.notRun], plan.recorded, { a: o.a, b, accept, followed: replay !== undefined });
 }

@@ -3,7 +3,8 @@
 // (carrot_impl/input_selection.cpp, get_input_counts_in_preferred_order), so two runs of the same
 // transfer — even on the same build — may differ in fee, weight and number of key images. Those are
 // compared by what does not depend on that coin flip: fees and weights of the same order (within a
-// factor of 2: a missing fee or burn still shows) and at least one key image.
+// factor of 2: a missing fee or burn still shows) and at least one key image. A side that followed the other's
+// input counts (a simulator side, replay.ts) is compared exactly instead (compare.ts).
 import { formatPath, type PathSegment } from '../common/path.js';
 import { show, type ValueDivergence } from './values.js';
 

@@ -252,6 +252,35 @@ describe('answers that diverge', () => {
     ).toEqual([{ path: 'result.fee', kind: 'value', a: '520', b: '521' }]);
   });
 
+  it("when one side followed the other's input counts, a fee compares exactly, a weight within 3% and key images by count", () => {
+    const followed = { followed: true };
+    const tx = (fee: number, weight: number, images: number): unknown => ({
+      result: {
+        fee,
+        weight,
+        tx_hash: hex('1'),
+        spent_key_images: { key_images: Array.from({ length: images }, () => hex('e')) },
+      },
+    });
+    expect(compareAnswers(tx(1_857_960, 3561, 2), tx(1_857_960, 3559, 2), followed)).toEqual([]);
+    // 11 bytes of an integrated address's payment id at 520 per byte: within a factor of 2, yet another fee.
+    expect(compareAnswers(tx(3_195_400, 6134, 2), tx(3_201_120, 6133, 2), followed)).toEqual([
+      { path: 'result.fee', kind: 'value', a: '3195400', b: '3201120' },
+    ]);
+    expect(compareAnswers(tx(3_195_400, 6134, 2), tx(3_201_120, 6133, 2))).toEqual([]);
+    // A 3-output tx weighed as a 2-output one (the Bulletproof+ padding missed), and one input against two.
+    expect(compareAnswers(tx(2_232_360, 3671, 2), tx(2_232_360, 4281, 2), followed)).toMatchObject([
+      { path: 'result.weight', rule: 'size' },
+    ]);
+    expect(compareAnswers(tx(1_857_960, 3561, 1), tx(1_857_960, 3561, 2), followed)).toMatchObject([
+      { path: 'result.spent_key_images.key_images', kind: 'length' },
+    ]);
+    const split = (fees: number[]): unknown => ({ result: { fee_list: fees, tx_hash_list: fees.map(() => hex('2')) } });
+    expect(compareAnswers(split([1_239_160, 1_239_160]), split([1_857_960, 1_239_160]), followed)).toEqual([
+      { path: 'result.fee_list[0]', kind: 'value', a: '1239160', b: '1857960' },
+    ]);
+  });
+
   it('an unlock_time (a height, not a time) and a blocks_to_unlock count compare exactly', () => {
     const out = compareAnswers(
       { result: { unlock_time: 0, blocks_to_unlock: 9 } },

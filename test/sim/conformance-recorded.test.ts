@@ -89,6 +89,7 @@ beforeAll(async () => {
     a: { backend: 'sim' },
     b: { backend: rec.manifest.backend, recording: newest },
     accept,
+    followed: true,
   });
   process.stdout.write(
     `conformance with ${relative(ROOT, newest)} (${rec.manifest.version.program}, recorded ${rec.manifest.recordedAt}):\n${divergenceList(result)}\n`,

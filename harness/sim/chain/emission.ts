@@ -77,25 +77,48 @@ function bulletproofExtra(outputs: number): number {
   return proof - 640 + clawback;
 }
 
+/** What each output beyond two adds to a Carrot tx's weight: 163 bytes each, 33 once, and the Bulletproof+ terms. */
+const outputsBeyondTwo = (outputs: number): number =>
+  outputs > 2 ? 163 * (outputs - 2) + 33 + bulletproofExtra(outputs) : 0;
+
 /**
  * Estimated weight of a Carrot tx, matching the real wallet's fee arithmetic (520 per byte × 2383
  * for 1 input, 3573 for 2, 20233 for 16, two outputs; 3103 for one input and three outputs, 22642
- * for 16 inputs and 7 outputs, 10905 for 6 inputs and 8 outputs): from three outputs on, each
- * output beyond two adds 163 and the tx 33 more, plus the Bulletproof+ terms. The per-extra-byte
- * term is not established; see harness/sim/README.md.
+ * for 16 inputs and 7 outputs, 10905 for 6 inputs and 8 outputs). `extraBytes` are tx_extra bytes
+ * beyond Carrot's own fields (carrot_impl estimate_rct_tx_size_carrot counts each once).
  */
 export function estimateWeight(inputs: number, outputs: number, extraBytes = 0): number {
-  const moreOutputs = outputs > 2 ? 163 * (outputs - 2) + 33 + bulletproofExtra(outputs) : 0;
-  return 1193 + 1190 * inputs + moreOutputs + extraBytes;
+  return 1193 + 1190 * inputs + outputsBeyondTwo(outputs) + extraBytes;
 }
 
-/** The weight the built tx reports (a little below the estimate, as observed). */
-export function actualWeight(inputs: number, outputs: number, extraBytes = 0): number {
+/** How much lighter than a SAL1 transfer of as many inputs and outputs a tx of another shape weighs on v1.1.3c. */
+const LIGHTER = {
+  transfer: 0,
+  /** The SAL1 ROLLUP in front of token txs: 2289 with one input, 3464 with two. */
+  rollup: 95,
+  /** A token's own tx (its fee is paid by the ROLLUP): 1422 with one input. */
+  token: 962,
+} as const;
+
+export type WeightShape = keyof typeof LIGHTER;
+
+/**
+ * The weight the built tx reports: a little below the estimate for its inputs (as observed), and what the estimate
+ * adds for its outputs (a 3-output tx of 2 inputs weighs 4280 on v1.1.3c, 720 above 2 outputs; 8 outputs, 2573),
+ * less for a ROLLUP or a token's tx, and one more per 8 bytes of a token's metadata. An integrated address's payment
+ * id adds nothing: it takes the place of Carrot's dummy one.
+ */
+export function actualWeight(
+  inputs: number,
+  outputs: number,
+  o: { shape?: WeightShape; metadataBytes?: number } = {},
+): number {
   return (
     1207 +
     1177 * inputs +
-    110 * Math.max(0, outputs - 2) +
-    Math.ceil(extraBytes / 8) -
-    (inputs > 2 ? 6 * (inputs - 2) : 0)
+    outputsBeyondTwo(outputs) +
+    Math.ceil((o.metadataBytes ?? 0) / 8) -
+    (inputs > 2 ? 6 * (inputs - 2) : 0) -
+    LIGHTER[o.shape ?? 'transfer']
   );
 }

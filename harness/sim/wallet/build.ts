@@ -7,8 +7,8 @@ import { keccak_256 } from '@noble/hashes/sha3.js';
 import { encodeAddress, type AddressFamily } from '../crypto/address.js';
 import { carrotDestinationAddress, scalarMultBase, scReduce32 } from '../crypto/keys.js';
 import { HF_CARROT, HF_TOKENS, TxType } from '../chain/constants.js';
-import { actualWeight, estimateWeight } from '../chain/emission.js';
-import { sha256Hex } from '../chain/ledger.js';
+import { actualWeight, estimateWeight, type WeightShape } from '../chain/emission.js';
+import { isTokenAsset, sha256Hex } from '../chain/ledger.js';
 import type { TokenCreation, Tx, TxOutput } from '../chain/types.js';
 import { RpcError } from '../http/server.js';
 import { meta, type Destination, type OutRecord, type OwnedOutput, type SubIndex, type Wallet } from './state.js';
@@ -83,11 +83,11 @@ export function pickInputs(
   amount: bigint,
   nOut: number,
   ctx: BuildContext,
-  o: { txIndex: number; token?: boolean },
+  o: { txIndex: number; token?: boolean; extraBytes?: number },
 ): Selection {
   return selectInputs(cands, {
     outputSum: amount,
-    feeFor: (n) => feeOf(ctx, n, nOut),
+    feeFor: (n) => feeOf(ctx, n, nOut, o.extraBytes),
     token: o.token ?? false,
     preferTwo: ctx.preferTwoInputs(o.txIndex),
   });
@@ -140,6 +140,12 @@ function changeAddress(w: Wallet, hf: number, account: number): string {
   return subaddress(w, { major: account, minor: 0 }, hf >= HF_CARROT ? 'carrot' : 'cn');
 }
 
+/** A ROLLUP and a token's own transfer weigh less than a SAL1 transfer (emission.ts actualWeight). */
+function weightShape(type: TxType, asset: string): WeightShape {
+  if (type === TxType.ROLLUP) return 'rollup';
+  return type === TxType.TRANSFER && isTokenAsset(asset) ? 'token' : 'transfer';
+}
+
 export function makeTx(
   w: Wallet,
   ctx: BuildContext,
@@ -181,7 +187,10 @@ export function makeTx(
     sourceAsset: o.sourceAsset,
     destAsset: o.asset,
     paymentId,
-    weight: actualWeight(o.inputs.length, outputs.length, o.extraBytes ?? 0),
+    weight: actualWeight(o.inputs.length, outputs.length, {
+      shape: weightShape(o.type, o.asset),
+      metadataBytes: o.token ? (o.extraBytes ?? 0) : 0,
+    }),
     timestamp: ctx.now,
     unlockTime: 0,
     ...(o.token ? { token: { ...o.token, creator: changeAddress(w, ctx.hf, account) } } : {}),

@@ -57,8 +57,13 @@ function withRollup(w: Wallet, ctx: BuildContext, built: Built[], from: Source):
   return [rollup, ...built];
 }
 
-/** An encrypted payment id as a tx_extra nonce: 8 bytes, its tag, its size and the field's variant tag. */
-const PAYMENT_ID_NONCE_BYTES = 11;
+/**
+ * The tx_extra bytes a request adds beside Carrot's own fields: validate_transfer puts an integrated destination's
+ * payment id there (one per request: an 11-byte nonce field of 8 bytes, its tag, its size and the field's variant
+ * tag), and every tx the request builds carries it, so their fees pay for those bytes too.
+ */
+const requestExtraBytes = (addresses: readonly string[]): number =>
+  addresses.some((a) => decodeAddress(a)?.type === 'integrated') ? 11 : 0;
 
 /** transfer_split's last resort: what 64 inputs can carry of a chunk, the rest back in the queue. */
 function payWhatFits(
@@ -68,10 +73,11 @@ function payWhatFits(
   chunk: Destination[],
   queue: Destination[],
   req: TransferRequest,
+  extraBytes: number,
 ): Built {
   const asset = chunk[0]!.asset;
   const inputs = free.slice(0, CARROT_MAX_INPUTS);
-  const fee = feeOf(ctx, inputs.length, chunk.length + 1);
+  const fee = feeOf(ctx, inputs.length, chunk.length + 1, extraBytes);
   let budget = inputs.reduce((s, c) => s + c.amount, 0n) - (isTokenAsset(asset) ? 0n : fee);
   const paid: Destination[] = [];
   for (const d of chunk) {
@@ -89,6 +95,7 @@ function payWhatFits(
     asset,
     sourceAsset: req.sourceAsset,
     account: req.from?.account ?? 0,
+    extraBytes,
   });
 }
 
@@ -106,6 +113,7 @@ export function buildTransfer(w: Wallet, ctx: BuildContext, req: TransferRequest
   const used = new Set<string>();
   const built: Built[] = [];
   const queue = req.destinations.map((d) => ({ ...d }));
+  const extraBytes = requestExtraBytes(req.destinations.map((d) => d.address));
   while (queue.length > 0) {
     // make_carrot_transaction_proposals_wallet2_transfer fills each tx from the back of the list (dsts.back(), then
     // pop_back): the first tx pays the last 7 destinations.
@@ -115,11 +123,11 @@ export function buildTransfer(w: Wallet, ctx: BuildContext, req: TransferRequest
     const free = cands.filter((c) => !used.has(c.id));
     // A token transfer's answer lists its ROLLUP first.
     const txIndex = built.length + (req.sourceAsset !== 'SAL1' ? 1 : 0);
-    const pick = pickInputs(free, total, chunk.length + 1, ctx, { txIndex, token: !feeFromInputs });
+    const pick = pickInputs(free, total, chunk.length + 1, ctx, { txIndex, token: !feeFromInputs, extraBytes });
     if (!pick.ok) {
       if (!pick.capped) throw insufficient(pick, -4);
       if (!req.split) throw TOO_LARGE();
-      const b = payWhatFits(w, ctx, free, chunk, queue, req);
+      const b = payWhatFits(w, ctx, free, chunk, queue, req, extraBytes);
       b.inputs.forEach((i) => used.add(i.id));
       built.push(b);
       continue;
@@ -135,6 +143,7 @@ export function buildTransfer(w: Wallet, ctx: BuildContext, req: TransferRequest
         asset,
         sourceAsset: req.sourceAsset,
         account: from.account,
+        extraBytes,
       }),
     );
   }
@@ -162,9 +171,7 @@ export function buildSweep(
 ): Built[] {
   const from = o.from ?? ACCOUNT_0;
   const built: Built[] = [];
-  // validate_transfer puts an integrated address's payment id in tx_extra (an 11-byte nonce field), and a sweep's
-  // proposal keeps it there beside Carrot's own encrypted payment id: the fee pays for those bytes too.
-  const extraBytes = decodeAddress(o.address)?.type === 'integrated' ? PAYMENT_ID_NONCE_BYTES : 0;
+  const extraBytes = requestExtraBytes([o.address]);
   for (let i = 0; i < o.inputs.length; i += CARROT_MAX_INPUTS) {
     const inputs = o.inputs.slice(i, i + CARROT_MAX_INPUTS);
     const fee = feeOf(ctx, inputs.length, o.outputs + 1, extraBytes);
