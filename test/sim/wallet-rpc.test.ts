@@ -198,16 +198,16 @@ describe('wallet RPC after HF11', () => {
     expect((await balance(bobRpc.port)).unlocked_balance).toBe(75 * SAL1);
   });
 
-  it('keeps Carrot txs to 64 inputs: transfer answers -18, transfer_split uses two txs', async () => {
-    const need = 70 * SAL1;
-    expect((await transfer(bobRpc.port, alice.carrot, [need])).error).toEqual({
-      code: -18,
-      message: 'Transaction would be too large.  try /transfer_split.',
-    });
-    const split = await transfer(bobRpc.port, alice.carrot, [need], {}, 'transfer_split');
-    expect(split.result.tx_hash_list.length).toBeGreaterThanOrEqual(2);
-    for (const k of split.result.spent_key_images_list) expect(k.key_images.length).toBeLessThanOrEqual(64);
-    expect(split.result.amount_list.reduce((s: number, a: number) => s + a, 0)).toBe(need);
+  it('keeps Carrot txs to 64 inputs: a payment the 64 largest outputs cannot fund is -4, split or not', async () => {
+    // Bob holds 75 SAL1 in 71 outputs, his 64 largest 68 SAL1: 70 SAL1 and the fee of one input need more of them.
+    const unusable = {
+      code: -4,
+      message: 'Not enough usable money in top 64 inputs (68.00000000) to fund minimum output sum (70.01239160)',
+    };
+    expect((await transfer(bobRpc.port, alice.carrot, [70 * SAL1])).error).toEqual(unusable);
+    expect((await transfer(bobRpc.port, alice.carrot, [70 * SAL1], {}, 'transfer_split')).error).toEqual(unusable);
+    const split = await transfer(bobRpc.port, alice.carrot, [60 * SAL1], {}, 'transfer_split');
+    expect(split.result.spent_key_images_list.map((k: any) => k.key_images.length)).toEqual([64]);
   });
 
   it('sweep_single sends nothing from HF10, as Salvium 1.1.3c: every check, then -1 No outputs found', async () => {

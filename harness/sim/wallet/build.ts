@@ -99,8 +99,8 @@ const UNPAID: Record<Exclude<Unpaid, 'money' | 'usable'>, string> = {
 };
 
 /**
- * The error of a selection that cannot pay. More than 64 outputs whose 64 largest cannot pay (`capped`) is each
- * caller's own (not settled on the real programs).
+ * The error of a selection that cannot pay, with the code of the method that asked (transfer, transfer_split and the
+ * sweeps -4, create_token -1): more outputs than one tx may spend whose 64 largest cannot pay are `usable` money too.
  */
 export function insufficient(p: Extract<Selection, { ok: false }>, code: number): RpcError {
   if (p.have === 0n) return new RpcError(code, 'no input candidates provided');
@@ -247,10 +247,7 @@ export function buildCreateToken(
 ): Built {
   if (!w.state.assetsSeen.includes('SAL1')) throw new RpcError(-1, 'invalid asset_type specified to get_transfers');
   const pick = pickInputs(spendable(w, 'SAL1', ctx.hf, from), price, 2, ctx, { txIndex: 0 });
-  if (!pick.ok) {
-    if (pick.capped) throw new RpcError(-7, 'ptx_vector contains more than one transaction.');
-    throw insufficient(pick, -1);
-  }
+  if (!pick.ok) throw insufficient(pick, -1);
   return makeTx(w, ctx, {
     type: TxType.CREATE_TOKEN,
     inputs: pick.inputs,

@@ -37,8 +37,6 @@ export type Selection =
       need: bigint;
       /** `usable`: how many of the largest outputs pay their own fee, and their sum. */
       top?: { n: number; sum: bigint };
-      /** `usable`: more than 64 outputs, and the 64 largest cannot pay. */
-      capped?: boolean;
     };
 
 export type Unpaid = 'money' | 'usable' | 'subset' | 'policy';
@@ -158,8 +156,7 @@ export function selectInputs(cands: OwnedOutput[], need: Need): Selection {
   const failed = (why: Unpaid): Extract<Selection, { ok: false }> => ({ ok: false, why, have, need: required(1) });
   if (cands.length === 0 || have < required(1)) return failed('money');
   const top = maxUsable(amountsOf(all), CARROT_MAX_INPUTS, need);
-  if (top.sum < required(1))
-    return { ...failed('usable'), top, capped: cands.length > CARROT_MAX_INPUTS && top.n === CARROT_MAX_INPUTS };
+  if (top.sum < required(1)) return { ...failed('usable'), top };
   const pre = all.filter((p) => isPreCarrot(cands[p]!));
   const carrot = all.filter((p) => !isPreCarrot(cands[p]!));
   for (const subset of [pre, carrot]) {

@@ -65,40 +65,6 @@ function withRollup(w: Wallet, ctx: BuildContext, built: Built[], from: Source):
 const requestExtraBytes = (addresses: readonly string[]): number =>
   addresses.some((a) => decodeAddress(a)?.type === 'integrated') ? 11 : 0;
 
-/** transfer_split's last resort: what 64 inputs can carry of a chunk, the rest back in the queue. */
-function payWhatFits(
-  w: Wallet,
-  ctx: BuildContext,
-  free: OwnedOutput[],
-  chunk: Destination[],
-  queue: Destination[],
-  req: TransferRequest,
-  extraBytes: number,
-): Built {
-  const asset = chunk[0]!.asset;
-  const inputs = free.slice(0, CARROT_MAX_INPUTS);
-  const fee = feeOf(ctx, inputs.length, chunk.length + 1, extraBytes);
-  let budget = inputs.reduce((s, c) => s + c.amount, 0n) - (isTokenAsset(asset) ? 0n : fee);
-  const paid: Destination[] = [];
-  for (const d of chunk) {
-    const pay = d.amount <= budget ? d.amount : budget;
-    if (pay > 0n) paid.push({ ...d, amount: pay });
-    budget -= pay;
-    if (pay < d.amount) queue.push({ ...d, amount: d.amount - pay });
-  }
-  return makeTx(w, ctx, {
-    type: TxType.TRANSFER,
-    inputs,
-    dests: paid,
-    fee,
-    burnt: 0n,
-    asset,
-    sourceAsset: req.sourceAsset,
-    account: req.from?.account ?? 0,
-    extraBytes,
-  });
-}
-
 /** `transfer` / `transfer_split` from HF10 on; the caller has validated addresses and the destination list. */
 export function buildTransfer(w: Wallet, ctx: BuildContext, req: TransferRequest): Built[] {
   const asset = req.destinations[0]?.asset ?? '';
@@ -118,20 +84,12 @@ export function buildTransfer(w: Wallet, ctx: BuildContext, req: TransferRequest
     // make_carrot_transaction_proposals_wallet2_transfer fills each tx from the back of the list (dsts.back(), then
     // pop_back): the first tx pays the last 7 destinations.
     const chunk = queue.splice(-CARROT_MAX_DESTINATIONS).reverse();
-    if (queue.length > 0 && !req.split) throw TOO_LARGE();
     const total = chunk.reduce((s, d) => s + d.amount, 0n);
     const free = cands.filter((c) => !used.has(c.id));
     // A token transfer's answer lists its ROLLUP first.
     const txIndex = built.length + (req.sourceAsset !== 'SAL1' ? 1 : 0);
     const pick = pickInputs(free, total, chunk.length + 1, ctx, { txIndex, token: !feeFromInputs, extraBytes });
-    if (!pick.ok) {
-      if (!pick.capped) throw insufficient(pick, -4);
-      if (!req.split) throw TOO_LARGE();
-      const b = payWhatFits(w, ctx, free, chunk, queue, req, extraBytes);
-      b.inputs.forEach((i) => used.add(i.id));
-      built.push(b);
-      continue;
-    }
+    if (!pick.ok) throw insufficient(pick, -4);
     pick.inputs.forEach((i) => used.add(i.id));
     built.push(
       makeTx(w, ctx, {
@@ -156,6 +114,8 @@ export function buildTransfer(w: Wallet, ctx: BuildContext, req: TransferRequest
     const why = `a transfer of tx_type ${req.txType} (${name}); only 3 (TRANSFER) is`;
     throw new RpcError(NOT_MODELLED_CODE, notModelledMessage('transfer', why));
   }
+  // on_transfer asks for every tx of the request, as transfer_split does, and refuses more than one only then: a
+  // destination the wallet cannot pay is that error first.
   if (all.length > 1 && !req.split) throw TOO_LARGE();
   return all;
 }
