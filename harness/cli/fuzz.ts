@@ -65,6 +65,7 @@ export async function fuzzCommandLine(argv: FuzzArgs): Promise<FuzzReport> {
     workDir: join(artifacts, 'programs'),
     shrinkRuns: argv.shrinkRuns,
     line: out,
+    progress: err,
     diff: {
       ...testnet,
       a: side(argv.a, argv.binDirA, argv.binDir),

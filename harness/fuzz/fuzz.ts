@@ -4,7 +4,7 @@
 // program runs on side A only and is checked against what any chain must keep (invariants.ts) instead.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { diffScenarios, runOneSide, type DiffOptions } from '../diff/diff.js';
+import { diffScenarios, runOneSide, type DiffHooks, type DiffOptions } from '../diff/diff.js';
 import { describeSide } from '../diff/report.js';
 import type { Divergence, ScenarioDiff } from '../diff/types.js';
 import type { ScenarioResult } from '../scenario/types.js';
@@ -18,7 +18,7 @@ export interface FuzzOptions {
   seed: number;
   programs: number;
   steps: number;
-  /** Both sides and their testnet options, as for diffScenarios (hooks are the fuzzer's). */
+  /** Both sides and their testnet options, as for diffScenarios (its hooks are the fuzzer's: `progress`). */
   diff: Omit<DiffOptions, 'hooks'>;
   /** One side only (A), checked against the invariants. */
   invariants?: boolean;
@@ -30,6 +30,8 @@ export interface FuzzOptions {
   shrinkRuns: number;
   /** A line per program, and the shrinker's progress. */
   line(s: string): void;
+  /** A line each time a side finishes a drawn program (a side runs them all before the other starts). */
+  progress?(s: string): void;
 }
 
 export interface Finding {
@@ -152,12 +154,14 @@ function outcomeOf(
 async function runAll(
   o: FuzzOptions,
   files: string[],
+  hooks?: DiffHooks,
 ): Promise<{ diffs: Map<string, ScenarioDiff>; results: Map<string, ScenarioResult> }> {
+  const diff = hooks ? { ...o.diff, hooks } : o.diff;
   if (o.invariants) {
-    const rs = await runOneSide(files, o.diff);
+    const rs = await runOneSide(files, diff);
     return { diffs: new Map(), results: new Map(rs.map((r) => [r.file, r])) };
   }
-  const r = await diffScenarios(files, o.diff);
+  const r = await diffScenarios(files, diff);
   return { diffs: new Map(r.scenarios.map((s) => [s.file, s])), results: new Map() };
 }
 
@@ -248,7 +252,14 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
   );
   const programs = Array.from({ length: o.programs }, (_, i) => generateProgram(o.seed + i, { steps: o.steps }));
   const files = programs.map((p) => resolve(write(o, p, '')));
-  const { diffs, results } = await runAll(o, files);
+  const done = { a: 0, b: 0 };
+  const progress: DiffHooks | undefined = o.progress && {
+    scenarioEnd: (side, r) =>
+      o.progress!(
+        `side ${side.toUpperCase()}: ${++done[side]} of ${files.length} programs run (${r.name}: ${r.status})`,
+      ),
+  };
+  const { diffs, results } = await runAll(o, files, progress);
   const outcomes = programs.map((p, i) => outcomeOf(o, i, p, diffs.get(files[i]!), results.get(files[i]!)));
   for (const r of outcomes) o.line(programLine(r));
   // Then each divergent program shrunk, one after the other (each candidate is a run on the sides).

@@ -45,6 +45,9 @@ describe('saltnet fuzz', () => {
       'program 3 seed 7: 6 steps, same',
     ]);
     expect(lines.at(-1)).toBe('fuzz: 3 programs, 18 steps, 0 divergences');
+    // Progress while the sides run, on stderr: each side runs every program before the other starts.
+    for (const side of ['A', 'B'])
+      expect(r.stderr).toMatch(new RegExp(`^side ${side}: 3 of 3 programs run \\(fuzz program 7: passed\\)$`, 'm'));
     expect(r.exitCode, r.stderr).toBe(0);
   }, 240_000);
 
