@@ -6,6 +6,8 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inputCounts } from '../../harness/diff/replay.js';
+import { SIM_REPLAY_HEADER } from '../../harness/sim/index.js';
 import { conform } from './conform.js';
 import {
   cleanup,
@@ -35,7 +37,10 @@ let wallet: SimWalletRpc;
 let w: CliWallet;
 const covered = new Set<string>();
 
-/** Replay a recorded request (with the recorded wallet's addresses replaced by ours) and check conformance. */
+/**
+ * Replay a recorded request (with the recorded wallet's addresses replaced by ours) and check conformance. A transfer
+ * is sent with the recorded input counts, so the simulator takes the real wallet's branch where it flipped a coin.
+ */
 async function replay(name: string): Promise<any> {
   const t = transcript(name);
   covered.add(name);
@@ -44,7 +49,8 @@ async function replay(name: string): Promise<any> {
     typeof t.request === 'string'
       ? t.request
       : JSON.stringify(t.request).replaceAll(REAL_CN, w.cn).replaceAll(REAL_CARROT, w.carrot);
-  const res = await post(port, t.path, body);
+  const inputs = inputCounts(t.response);
+  const res = await post(port, t.path, body, inputs ? { [SIM_REPLAY_HEADER]: JSON.stringify({ inputs }) } : {});
   expect(res.status, `${name}: HTTP status`).toBe(t.http_status);
   if (t.response === '') {
     expect(res.text, `${name}: body`).toBe('');

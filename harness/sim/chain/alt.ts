@@ -4,7 +4,7 @@
 // the main chain's blocks down to the split are popped (their transactions go back to the pool, kept
 // there even when the new chain spends their inputs, as kept_by_block transactions are), the
 // alternative blocks are added, and the popped blocks become an alternative chain in turn.
-import { applyBlock, height, popBlock, topBlock, validateTx, type Ledger } from './ledger.js';
+import { applyBlock, height, popBlock, tickerTaken, topBlock, validateTx, type Ledger } from './ledger.js';
 import type { Block, Tx } from './types.js';
 
 /** The alternative blocks a node knows, by hash. */
@@ -34,7 +34,7 @@ export function txsProblem(l: Ledger, txs: readonly Tx[]): string | null {
   l.pool = new Map();
   try {
     for (const tx of txs) {
-      const why = validateTx(l, tx);
+      const why = tickerTaken(l, tx, l.pool.values()) ? 'token already being created' : validateTx(l, tx);
       if (why) return `tx ${tx.txid}: ${why}`;
       l.pool.set(tx.txid, tx);
     }

@@ -22,6 +22,7 @@ import {
   height,
   readyToMine,
   sha256Hex,
+  tickerTaken,
   topBlock,
   validateTx,
   type Ledger,
@@ -46,8 +47,8 @@ function byFeeRate(pool: Iterable<Tx>): Tx[] {
 
 /**
  * The pool txs the next block takes, in fill_block_template's order (byFeeRate), each checked against the chain and
- * the txs before it (a hard fork may have made one invalid); a token transfer waits for its ROLLUP to be on chain.
- * The pool itself is left as it is.
+ * the txs before it (a hard fork may have made one invalid); a token transfer waits for its ROLLUP to be on chain, a
+ * second creation of a ticker waits for ever (tickerTaken). The pool itself is left as it is.
  */
 export function selectPoolTxs(l: Ledger): PoolSelection {
   const saved = l.pool;
@@ -56,6 +57,7 @@ export function selectPoolTxs(l: Ledger): PoolSelection {
   l.pool = new Map();
   try {
     for (const tx of byFeeRate(saved.values())) {
+      if (tickerTaken(l, tx, txs)) continue;
       if (validateTx(l, tx)) {
         dropped.push(tx.txid);
         continue;

@@ -91,11 +91,24 @@ export function estimateWeight(inputs: number, outputs: number, extraBytes = 0):
   return 1193 + 1190 * inputs + outputsBeyondTwo(outputs) + extraBytes;
 }
 
+/**
+ * The weight of a CryptoNote tx (before HF10), which is also what its fee pays for (520 per byte, as observed on
+ * v1.1.3c): 1828 for one input and two outputs, 664 per more input; each output beyond two 145 bytes, 35 once, and the
+ * Bulletproof+ terms (3196 for 2 inputs and 3 outputs, 4958 for 8).
+ */
+export function preCarrotWeight(inputs: number, outputs: number): number {
+  const more = outputs > 2 ? 145 * (outputs - 2) + 35 + bulletproofExtra(outputs) : 0;
+  return 1164 + 664 * inputs + more;
+}
+
 /** How much lighter than a SAL1 transfer of as many inputs and outputs a tx of another shape weighs on v1.1.3c. */
 const LIGHTER = {
   transfer: 0,
-  /** The SAL1 ROLLUP in front of token txs: 2289 with one input, 3464 with two. */
-  rollup: 95,
+  /**
+   * A tx with no destination, its change alone (the SAL1 ROLLUP in front of token txs: 2289 with one input, 3464 with
+   * two; a CREATE_TOKEN: 3454 with two inputs).
+   */
+  changeOnly: 95,
   /** A token's own tx (its fee is paid by the ROLLUP): 1422 with one input. */
   token: 962,
 } as const;
@@ -105,8 +118,8 @@ export type WeightShape = keyof typeof LIGHTER;
 /**
  * The weight the built tx reports: a little below the estimate for its inputs (as observed), and what the estimate
  * adds for its outputs (a 3-output tx of 2 inputs weighs 4280 on v1.1.3c, 720 above 2 outputs; 8 outputs, 2573),
- * less for a ROLLUP or a token's tx, and one more per 8 bytes of a token's metadata. An integrated address's payment
- * id adds nothing: it takes the place of Carrot's dummy one.
+ * less for a tx with no destination or a token's own tx, and one more per 8 bytes of a token's metadata. An integrated
+ * address's payment id adds nothing: it takes the place of Carrot's dummy one.
  */
 export function actualWeight(
   inputs: number,

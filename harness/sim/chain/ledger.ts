@@ -167,6 +167,19 @@ export function isTokenTransfer(tx: Tx): boolean {
 /** Can this pool tx go into the next block? A token transfer waits for its ROLLUP to be on chain. */
 export const readyToMine = (l: Ledger, tx: Tx): boolean => !isTokenTransfer(tx) || l.paid.has(tx.txid);
 
+/**
+ * A CREATE_TOKEN for a ticker that is on chain, or that one of `before` creates. The pool takes any number of them
+ * (tx_pool's uniqueness check is a TODO in v1.1.3c); fill_block_template mines the first and leaves the others in the
+ * pool, where they stay pending.
+ */
+export function tickerTaken(l: Ledger, tx: Tx, before: Iterable<Tx>): boolean {
+  const ticker = tx.type === TxType.CREATE_TOKEN ? tx.token?.ticker : undefined;
+  if (ticker === undefined) return false;
+  if (l.tokens.has(`sal${ticker}`)) return true;
+  for (const b of before) if (b.type === TxType.CREATE_TOKEN && b.token?.ticker === ticker) return true;
+  return false;
+}
+
 /** Token tickers a filter matches: substring of the asset type or of the token name (case-sensitive). */
 export function matchTokens(l: Ledger, filter: string): string[] {
   const out: string[] = [];
@@ -229,7 +242,6 @@ export function validateTx(l: Ledger, tx: Tx): string | null {
     if (t.supply < 1n || t.supply > MAX_TOKEN_SUPPLY) return 'invalid token supply';
     if (tx.burnt !== tokenPrice(t.ticker)) return 'Invalid fee paid for CREATE_TOKEN';
     if (l.tokens.has(`sal${t.ticker}`)) return 'token already exists';
-    for (const p of l.pool.values()) if (p.token?.ticker === t.ticker) return 'token already being created';
   } else if (tx.type === TxType.ROLLUP) {
     if (hf < HF_TOKENS) return 'ROLLUP TXs are not permitted before HF11';
     if (!tx.rollup?.length) return 'ROLLUP must include at least one paid TX entry';

@@ -7,7 +7,7 @@ import { keccak_256 } from '@noble/hashes/sha3.js';
 import { encodeAddress, type AddressFamily } from '../crypto/address.js';
 import { carrotDestinationAddress, scalarMultBase, scReduce32 } from '../crypto/keys.js';
 import { HF_CARROT, HF_TOKENS, TxType } from '../chain/constants.js';
-import { actualWeight, estimateWeight, type WeightShape } from '../chain/emission.js';
+import { actualWeight, estimateWeight, preCarrotWeight, type WeightShape } from '../chain/emission.js';
 import { isTokenAsset, sha256Hex } from '../chain/ledger.js';
 import type { TokenCreation, Tx, TxOutput } from '../chain/types.js';
 import { RpcError } from '../http/server.js';
@@ -70,9 +70,13 @@ export function spendable(w: Wallet, asset: string, hf: number, from: Source = A
     .sort((a, b) => a.blockIndex - b.blockIndex);
 }
 
-/** The fee of a tx: per byte × estimated weight. A token tx's fee is nominal: not taken from its inputs. */
+/**
+ * The fee of a tx: per byte × estimated weight (a CryptoNote tx's own weight). A token tx's fee is nominal: not taken
+ * from its inputs.
+ */
 export const feeOf = (ctx: BuildContext, inputs: number, outputs: number, extraBytes = 0): bigint =>
-  ctx.feePerByte * BigInt(estimateWeight(inputs, outputs, extraBytes));
+  ctx.feePerByte *
+  BigInt(ctx.hf < HF_CARROT ? preCarrotWeight(inputs, outputs) : estimateWeight(inputs, outputs, extraBytes));
 
 /**
  * The inputs of the tx at `txIndex` of an answer (its place in `spent_key_images_list`) paying `amount` to `nOut`
@@ -140,9 +144,9 @@ function changeAddress(w: Wallet, hf: number, account: number): string {
   return subaddress(w, { major: account, minor: 0 }, hf >= HF_CARROT ? 'carrot' : 'cn');
 }
 
-/** A ROLLUP and a token's own transfer weigh less than a SAL1 transfer (emission.ts actualWeight). */
+/** A ROLLUP, a CREATE_TOKEN and a token's own transfer weigh less than a SAL1 transfer (emission.ts actualWeight). */
 function weightShape(type: TxType, asset: string): WeightShape {
-  if (type === TxType.ROLLUP) return 'rollup';
+  if (type === TxType.ROLLUP || type === TxType.CREATE_TOKEN) return 'changeOnly';
   return type === TxType.TRANSFER && isTokenAsset(asset) ? 'token' : 'transfer';
 }
 
@@ -187,10 +191,13 @@ export function makeTx(
     sourceAsset: o.sourceAsset,
     destAsset: o.asset,
     paymentId,
-    weight: actualWeight(o.inputs.length, outputs.length, {
-      shape: weightShape(o.type, o.asset),
-      metadataBytes: o.token ? (o.extraBytes ?? 0) : 0,
-    }),
+    weight:
+      ctx.hf < HF_CARROT
+        ? preCarrotWeight(o.inputs.length, outputs.length)
+        : actualWeight(o.inputs.length, outputs.length, {
+            shape: weightShape(o.type, o.asset),
+            metadataBytes: o.token ? (o.extraBytes ?? 0) : 0,
+          }),
     timestamp: ctx.now,
     unlockTime: 0,
     ...(o.token ? { token: { ...o.token, creator: changeAddress(w, ctx.hf, account) } } : {}),
