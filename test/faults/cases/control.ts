@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { signal, until, type FaultCase, type FaultContext } from '../kit.js';
 
-const daemonRpc = async (url: string, path: string, body: unknown = {}): Promise<any> =>
+const post = async (url: string, path: string, body: unknown = {}): Promise<any> =>
   (
     await fetch(`${url}${path}`, {
       method: 'POST',
@@ -76,8 +76,17 @@ export const CONTROL_CASES: FaultCase[] = [
       const m = await ctx.cli(['mine', '1']);
       expect(m.code, m.out).toBe(0);
       expect(u.err()).not.toMatch(/fund: sent/);
-      const pool = await daemonRpc(u.ready.daemon.url, '/get_transaction_pool');
-      expect(pool.transactions ?? []).toEqual([]);
+      // main sent nothing, in a block or not.
+      const sent = await post(u.ready.wallet.url, '/json_rpc', {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'get_transfers',
+        params: { out: true, pending: true, pool: true, failed: true },
+      });
+      expect(sent.result).toBeDefined();
+      expect(
+        [sent.result.out, sent.result.pending, sent.result.pool].flatMap((x: unknown[] | undefined) => x ?? []),
+      ).toEqual([]);
     },
   },
   {
@@ -100,10 +109,10 @@ export const CONTROL_CASES: FaultCase[] = [
       });
       // Mined, and buried under the 10 blocks that make it spendable, with no client waiting.
       const spendable = async (): Promise<true | undefined> => {
-        const got = await daemonRpc(u.ready.daemon.url, '/get_transactions', { txs_hashes: [tx] });
+        const got = await post(u.ready.daemon.url, '/get_transactions', { txs_hashes: [tx] });
         const t = got.txs?.[0];
         if (!t || t.in_pool) return undefined;
-        const info = await daemonRpc(u.ready.daemon.url, '/get_info');
+        const info = await post(u.ready.daemon.url, '/get_info');
         return info.height >= t.block_height + 10 || undefined;
       };
       const end = Date.now() + 30_000;
