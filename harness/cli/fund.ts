@@ -1,8 +1,20 @@
 // `saltnet fund <address> <amount> [--asset TICKER]`: the faucet. The running testnet pays any address
 // of its chain (an app's own wallet) from `main` and mines until the receiver can spend it; the amount
 // is a number of coins of the asset (SAL1 by default; a token by its asset type, e.g. salTST1).
+// Interrupted (Ctrl-C), it asks the testnet to cancel: a payment not sent yet is given up; one being
+// sent is finished by the testnet (a sent transaction cannot be called back), and this says so with
+// its transactions.
 import type { CommandModule } from 'yargs';
-import { requestFund } from '../control/client.js';
+import { randomUUID } from 'node:crypto';
+import {
+  requestCancel,
+  requestFund,
+  type CancelAnswer,
+  type ControlInfo,
+  type FundAnswer,
+  type FundBody,
+} from '../control/client.js';
+import { interruptible } from './interruptible.js';
 import { coinsToAtomic, formatAmountShort } from '../testnet/amounts.js';
 import { backendSpec, fundingAsset } from '../testnet/backends.js';
 import { pickRun, runInfo } from './runs.js';
@@ -46,11 +58,12 @@ async function fund(argv: FundArgs): Promise<void> {
   const spec = backendSpec(info.backend);
   const amount = coinsToAtomic(String(argv.amount), spec.coin.decimals, '<amount>');
   if (amount === 0n) throw new Error('<amount>: 0 pays nothing; give more than 0');
-  const res = await requestFund(info.control, {
-    address: argv.address,
-    amount: amount.toString(),
-    ...(argv.asset ? { asset: argv.asset } : {}),
-  });
+  const res = await payInterruptibly(
+    info.control,
+    { address: argv.address, amount: amount.toString(), ...(argv.asset ? { asset: argv.asset } : {}) },
+    argv.json,
+  );
+  if (!res) return;
   if (argv.json) return void process.stdout.write(`${JSON.stringify(res)}\n`);
   const asset = res.asset ?? fundingAsset(spec);
   process.stdout.write(
@@ -61,4 +74,71 @@ async function fund(argv: FundArgs): Promise<void> {
       '',
     ].join('\n'),
   );
+}
+
+/**
+ * The fund request, with Ctrl-C (SIGTERM, SIGHUP) asking the testnet to cancel it (`/cancel`) and saying what became
+ * of it: given up while the payment is not sent yet (nothing paid), or finishing once it is being sent — the testnet
+ * then mines until it is spendable, client or not, and this names its transactions. Undefined when interrupted (the
+ * exit code is then 130, 143 or 129).
+ */
+function payInterruptibly(control: ControlInfo, body: FundBody, json: boolean): Promise<FundAnswer | undefined> {
+  return interruptible(async (interruption) => {
+    const id = randomUUID();
+    const giveUp = new AbortController();
+    let settled = false;
+    let told: Promise<void> | undefined;
+    let said = false;
+    const tell = (line: string, c: CancelAnswer): void => {
+      said = true;
+      say(line, c, json);
+    };
+    const onInterrupt = (): void => {
+      told = requestCancel(control, id)
+        .then(
+          // Unknown once the request was answered: that answer is the outcome.
+          (c) => (c.state === 'unknown' && settled ? undefined : tell(outcome(c, body.address), c)),
+          (err: unknown) =>
+            tell(
+              `saltnet: interrupted; the testnet could not be asked to cancel the payment (${err instanceof Error ? err.message : String(err)}): it may still be sent, see the output of saltnet up`,
+              { state: 'unknown' },
+            ),
+        )
+        .finally(() => giveUp.abort());
+    };
+    interruption.addEventListener('abort', onInterrupt, { once: true });
+    try {
+      const res = await requestFund(control, body, { id, signal: giveUp.signal }).finally(() => (settled = true));
+      await told;
+      return res;
+    } catch (err) {
+      if (!told) throw err;
+      await told;
+      if (!said) throw err;
+      return undefined;
+    } finally {
+      interruption.removeEventListener('abort', onInterrupt);
+    }
+  }, 'asking the testnet to cancel the payment');
+}
+
+/** What became of an interrupted payment, from the testnet's answer to the cancel. */
+function outcome(c: CancelAnswer, address: string): string {
+  const txs = (c.detail as { txHashes?: string[] } | undefined)?.txHashes ?? [];
+  switch (c.state) {
+    case 'cancelled':
+      return 'saltnet: interrupted before the payment was sent: the testnet gave it up, nothing was paid';
+    case 'finishing':
+      return `saltnet: interrupted, but the payment was sent already (tx ${txs.join(', ')}): the testnet goes on mining until ${address} can spend it (saltnet up says when)`;
+    case 'failed':
+      return `saltnet: interrupted; the payment could not be sent (${c.error ?? 'no reason given'}): nothing was paid`;
+    default:
+      return 'saltnet: interrupted before the testnet began the request: nothing was paid';
+  }
+}
+
+/** The outcome on stderr, and as a JSON line on stdout with --json. */
+function say(line: string, c: CancelAnswer, json: boolean): void {
+  process.stderr.write(`${line}\n`);
+  if (json) process.stdout.write(`${JSON.stringify({ interrupted: true, ...c })}\n`);
 }

@@ -10,16 +10,19 @@ const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 /**
  * Run `work` with the process's interruption as its signal; sets process.exitCode to 130/143/129 when it was
- * interrupted.
+ * interrupted. `doing`: what the first signal does, said on stderr.
  */
-export async function interruptible<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export async function interruptible<T>(
+  work: (signal: AbortSignal) => Promise<T>,
+  doing = 'stopping the run',
+): Promise<T> {
   let count = 0;
   const onSignal = (sig: NodeJS.Signals): void => {
     count++;
     interrupt(sig);
     if (trappingSignals()) return; // a supervisor says what happens, stops the testnets and exits
     if (count > 1) process.exit(SIGNAL_EXIT_CODES[sig] ?? 1);
-    process.stderr.write(`saltnet: ${sig} received, stopping the run (again to quit at once)\n`);
+    process.stderr.write(`saltnet: ${sig} received, ${doing} (again to quit at once)\n`);
   };
   const listeners = SIGNALS.map((sig) => [sig, () => onSignal(sig)] as const);
   for (const [sig, l] of listeners) process.on(sig, l);

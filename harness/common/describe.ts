@@ -13,3 +13,15 @@ export function describeValue(v: unknown): string {
   if (isPlainObject(v)) return 'a mapping';
   return typeof v;
 }
+
+/** The longest text an error message echoes whole (see clip). */
+export const CLIP_CHARS = 100;
+
+/**
+ * `text` quoted for an error message, cut to `max` characters with an ellipsis and its length when longer:
+ * `"SC1Tabc…" (60000 characters)`. A message that echoes what it was given stays readable whatever it was given.
+ */
+export function clip(text: string, max = CLIP_CHARS): string {
+  if (text.length <= max) return JSON.stringify(text);
+  return `${JSON.stringify(`${text.slice(0, max)}…`)} (${text.length} characters)`;
+}

@@ -14,12 +14,15 @@ import type {
   UiAnswer,
   UiBody,
 } from './routes.js';
+import { REQUEST_HEADER, type CancelAnswer } from './cancel.js';
 import { TOKEN_HEADER, type ControlInfo } from './server.js';
 
+export type { CancelAnswer } from './cancel.js';
 export type { ControlInfo } from './server.js';
 export type {
   AutomineAnswer,
   FundAnswer,
+  FundBody,
   LinkBody,
   MineAnswer,
   NetworkAnswer,
@@ -27,8 +30,21 @@ export type {
   UiAnswer,
 } from './routes.js';
 
+export interface AskOptions {
+  /** Names the request, so that `requestCancel` can cancel it. */
+  id?: string;
+  /** Gives up the request (its connection closes; the testnet then cancels its work, see server.ts). */
+  signal?: AbortSignal;
+}
+
 /** POST `body` to a route of the control endpoint; its answer, or an error that says what could not be done. */
-export async function ask<T>(control: ControlInfo, path: string, body: unknown, what: string): Promise<T> {
+export async function ask<T>(
+  control: ControlInfo,
+  path: string,
+  body: unknown,
+  what: string,
+  o: AskOptions = {},
+): Promise<T> {
   let token: string;
   try {
     token = readFileSync(control.tokenFile, 'utf8');
@@ -40,14 +56,33 @@ export async function ask<T>(control: ControlInfo, path: string, body: unknown, 
   }
   const res = await request(`${control.url}${path}`, {
     method: 'POST',
-    headers: { [TOKEN_HEADER]: token, 'content-type': 'application/json' },
+    headers: {
+      [TOKEN_HEADER]: token,
+      'content-type': 'application/json',
+      ...(o.id ? { [REQUEST_HEADER]: o.id } : {}),
+    },
     body: JSON.stringify(body),
     headersTimeout: 3_600_000,
     bodyTimeout: 3_600_000,
+    ...(o.signal ? { signal: o.signal } : {}),
   });
-  const answer = (await res.body.json()) as T & { error?: string };
-  if (res.statusCode !== 200) throw new Error(`cannot ${what}: ${answer.error ?? `HTTP ${res.statusCode}`}`);
+  const text = await res.body.text();
+  let answer: (T & { error?: unknown }) | undefined;
+  try {
+    answer = JSON.parse(text) as T & { error?: unknown };
+  } catch {
+    answer = undefined;
+  }
+  if (res.statusCode !== 200 || answer === undefined) {
+    const why = typeof answer?.error === 'string' ? answer.error : `HTTP ${res.statusCode}`;
+    throw new Error(`cannot ${what}: ${why}`);
+  }
   return answer;
+}
+
+/** Ask a running `saltnet up` to cancel the request sent with `id` (AskOptions.id): what became of it. */
+export function requestCancel(control: ControlInfo, id: string): Promise<CancelAnswer> {
+  return ask(control, '/cancel', { request: id }, 'cancel the request');
 }
 
 /** Ask a running `saltnet up` to save its state as snapshot `key` in its cache. */
@@ -56,8 +91,8 @@ export function requestSave(control: ControlInfo, key: string): Promise<SaveAnsw
 }
 
 /** Ask a running `saltnet up` to mine (blocks or up to a height), then sync its wallets. */
-export function requestMine(control: ControlInfo, body: MineBody): Promise<MineAnswer> {
-  return ask(control, '/mine', body, 'mine');
+export function requestMine(control: ControlInfo, body: MineBody, o: AskOptions = {}): Promise<MineAnswer> {
+  return ask(control, '/mine', body, 'mine', o);
 }
 
 /** Ask a running `saltnet up` for its automine mode, or to change it (`change`). */
@@ -66,8 +101,8 @@ export function requestAutomine(control: ControlInfo, body: AutomineBody = {}): 
 }
 
 /** Ask a running `saltnet up` to pay an address from main and mine until it is spendable. */
-export function requestFund(control: ControlInfo, body: FundBody): Promise<FundAnswer> {
-  return ask(control, '/fund', body, 'fund');
+export function requestFund(control: ControlInfo, body: FundBody, o: AskOptions = {}): Promise<FundAnswer> {
+  return ask(control, '/fund', body, 'fund', o);
 }
 
 /** Ask a running `saltnet up` to serve its explorer (once; later asks get the same page); answers its address. */

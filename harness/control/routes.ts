@@ -1,13 +1,31 @@
-// What the control endpoint of a running `saltnet up` does: one entry per request.
+// What the control endpoint of a running `saltnet up` does: one entry per request, each body checked
+// strictly (body.ts) before anything is done.
+import { z } from 'zod';
 import type { LinkInfo } from '../network/links.js';
 import { LINK_MODES, type LinkMode } from '../network/proxy.js';
+import { partitionProblems, unknownNode } from '../network/topology.js';
+import { assertKey } from '../snapshot/snapshot-dir.js';
 import { summarize, type SnapshotSummary } from '../snapshot/manifest.js';
 import { MAX_HEIGHT } from '../limits.js';
-import type { AutomineChange, AutomineMode } from '../testnet/automine.js';
-import type { FundResult } from '../testnet/faucet.js';
+import { applyChange, type AutomineChange, type AutomineMode } from '../testnet/automine.js';
+import { FaucetRefusal, type FundResult } from '../testnet/faucet.js';
 import { mineTarget, type MineRequest } from '../testnet/sync.js';
 import type { Testnet } from '../testnet/types.js';
 import { explorer } from '../ui/explorer.js';
+import { parseBody, RequestError } from './body.js';
+
+/** What a route gets besides its body. */
+export interface RouteEnv {
+  /** Where snapshots are saved. */
+  cacheDir: string;
+  /** Aborted when the request is cancelled: its client went away, or asked for it (`/cancel`). */
+  signal: AbortSignal;
+  /**
+   * From here on the request is not cancelled: it finishes, client or not. `what` settles to what a `/cancel` then
+   * answers (the faucet's: the transactions it sent).
+   */
+  commit(what: Promise<unknown>): void;
+}
 
 export interface ControlRoute {
   /**
@@ -15,7 +33,7 @@ export interface ControlRoute {
    * served one at a time, in the order they came (server.ts).
    */
   concurrent?: true;
-  run(t: Testnet, body: unknown, env: { cacheDir: string }): Promise<unknown>;
+  run(t: Testnet, body: unknown, env: RouteEnv): Promise<unknown>;
 }
 
 export interface SaveAnswer {
@@ -80,114 +98,151 @@ export interface UiAnswer {
   url: string;
 }
 
-const field = (body: unknown, key: string): unknown =>
-  body !== null && typeof body === 'object' ? (body as Record<string, unknown>)[key] : undefined;
+const whole = (min: number, max: number, what = 'a whole number'): z.ZodOptional<z.ZodInt> =>
+  z.int().min(min).max(max).optional().describe(`${what} from ${min} to ${max}`);
+
+const SCHEMAS = {
+  snapshot: z.strictObject({ key: z.string().min(1).describe('a snapshot key (a non-empty string)') }),
+  mine: z.strictObject({
+    blocks: whole(1, MAX_HEIGHT, 'a whole number of blocks (a JSON number)'),
+    to: whole(1, MAX_HEIGHT, 'a height (a whole JSON number)'),
+    sync: z.boolean().optional().describe('true or false'),
+    node: z.string().optional().describe('a node name, e.g. n1'),
+  }),
+  automine: z.strictObject({
+    change: z.unknown().optional().describe('"off" or an object { mineOnTx?: boolean, blockTime?: seconds }'),
+  }),
+  ui: z.strictObject({ port: whole(1, 65535, 'a TCP port') }),
+  fund: z.strictObject({
+    address: z.string().min(1).describe('an address of the chain (a non-empty string)'),
+    amount: z
+      .string()
+      .regex(/^\d+$/)
+      .describe('atomic units as a string of digits, e.g. "100000000" (JSON has no big integers)'),
+    asset: z.string().min(1).optional().describe("an asset type, e.g. SAL1 or a token's salTST1"),
+  }),
+  partition: z.strictObject({
+    groups: z.array(z.array(z.string())).describe('a list of lists of node names, e.g. [["n0"], ["n1", "n2"]]'),
+  }),
+  link: z.strictObject({
+    a: z.string().describe('a node name, e.g. n0'),
+    b: z.string().describe('a node name, e.g. n1'),
+    mode: z
+      .enum(LINK_MODES)
+      .optional()
+      .describe(`one of ${LINK_MODES.join(', ')}`),
+    delayMs: whole(0, 600_000, 'a whole number of milliseconds'),
+  }),
+  none: z.strictObject({}),
+};
 
 const network = (t: Testnet): NetworkAnswer => ({ groups: t.groups(), links: t.links() });
 
-/** The groups of a partition request: a list of lists of node names. */
-function groupsOf(body: unknown): string[][] {
-  const g = field(body, 'groups');
-  if (!Array.isArray(g) || !g.every((x) => Array.isArray(x) && x.every((n) => typeof n === 'string')))
-    throw new Error('groups must be a list of lists of node names, e.g. [["n0"], ["n1", "n2"]]');
-  return g as string[][];
+/** Node `name` of `t`, or a RequestError naming the nodes it has. */
+function nodeOf(t: Testnet, name: string): Testnet['nodes'][number] {
+  const why = unknownNode(name, t.nodes.length);
+  if (why) throw new RequestError(why);
+  return t.nodes.find((n) => n.name === name)!;
 }
 
-function linkOf(body: unknown): LinkBody {
-  const [a, b, mode, delayMs] = ['a', 'b', 'mode', 'delayMs'].map((k) => field(body, k));
-  if (typeof a !== 'string' || typeof b !== 'string') throw new Error('a link is named by its two nodes: a and b');
-  if (mode !== undefined && !LINK_MODES.includes(mode as LinkMode))
-    throw new Error(`mode must be one of ${LINK_MODES.join(', ')}`);
-  if (
-    delayMs !== undefined &&
-    (typeof delayMs !== 'number' || !Number.isInteger(delayMs) || delayMs < 0 || delayMs > 600_000)
-  )
-    throw new Error('delayMs must be a whole number of milliseconds from 0 to 600000');
-  return {
-    a,
-    b,
-    ...(mode !== undefined ? { mode: mode as LinkMode } : {}),
-    ...(delayMs !== undefined ? { delayMs } : {}),
-  };
+/** `f()`, its error a RequestError (a check of the request's values made elsewhere). */
+function asRequestError<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (err) {
+    throw new RequestError(err instanceof Error ? err.message : String(err));
+  }
 }
+
 export const CONTROL_ROUTES: Record<string, ControlRoute> = {
   '/snapshot': {
     async run(t, body, { cacheDir }): Promise<SaveAnswer> {
-      const key = field(body, 'key');
-      if (typeof key !== 'string' || !key) throw new Error('no key');
+      const { key } = parseBody(SCHEMAS.snapshot, body);
+      asRequestError(() => assertKey(key));
       const m = await t.saveSnapshot(key);
       return { key, cacheDir, summary: summarize(m) };
     },
   },
   '/mine': {
-    async run(t, body): Promise<MineAnswer> {
-      const to = field(body, 'to');
-      const blocks = field(body, 'blocks');
-      const what: MineRequest = typeof to === 'number' ? { to } : { blocks: typeof blocks === 'number' ? blocks : 1 };
-      const node = field(body, 'node');
+    async run(t, body, { signal }): Promise<MineAnswer> {
+      const { blocks, to, sync = true, node } = parseBody(SCHEMAS.mine, body);
+      if (blocks !== undefined && to !== undefined)
+        throw new RequestError('give blocks or to, not both: how many blocks, or up to which height');
+      const what: MineRequest = to !== undefined ? { to } : { blocks: blocks ?? 1 };
       // On a partitioned testnet the node that mines may stand elsewhere than n0.
-      const miner = typeof node === 'string' ? t.nodes.find((n) => n.name === node) : undefined;
-      if (typeof node === 'string' && !miner)
-        throw new Error(`no node named ${node}: this testnet has ${t.nodes.map((n) => n.name).join(', ')}`);
+      const miner = node !== undefined ? nodeOf(t, node) : undefined;
       const start = await (miner ? miner.client.height() : t.height());
       const target = mineTarget(what, start);
       if (target > MAX_HEIGHT)
-        throw new Error(`mining to height ${target} would pass height ${MAX_HEIGHT}, the highest saltnet mines to`);
+        throw new RequestError(
+          `mining to height ${target} would pass height ${MAX_HEIGHT}, the highest saltnet mines to`,
+        );
       if (target <= start) return { height: start, synced: [], already: true };
-      const sync = field(body, 'sync') !== false;
-      const height = await t.mine(what, { sync, ...(typeof node === 'string' ? { node } : {}) });
+      const height = await t.mine(what, { sync, signal, ...(node !== undefined ? { node } : {}) });
       return { height, synced: sync ? [...t.wallets().keys()] : [] };
     },
   },
   '/automine': {
     concurrent: true,
     run(t, body): Promise<AutomineAnswer> {
-      const change = field(body, 'change') as AutomineChange | undefined;
-      return Promise.resolve({ mode: change === undefined ? t.automine() : t.setAutomine(change) });
+      const { change } = parseBody(SCHEMAS.automine, body) as { change?: AutomineChange };
+      if (change === undefined) return Promise.resolve({ mode: t.automine() });
+      asRequestError(() => applyChange(t.automine(), change));
+      return Promise.resolve({ mode: t.setAutomine(change) });
     },
   },
   '/ui': {
     concurrent: true,
     async run(t, body): Promise<UiAnswer> {
-      const port = field(body, 'port');
-      if (port !== undefined && (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65535))
-        throw new Error(`port must be a TCP port (1 to 65535), got ${JSON.stringify(port)}`);
-      return { url: (await explorer(t, typeof port === 'number' ? { port } : {})).url };
+      const { port } = parseBody(SCHEMAS.ui, body);
+      return { url: (await explorer(t, port !== undefined ? { port } : {})).url };
     },
   },
   '/fund': {
-    async run(t, body): Promise<FundAnswer> {
-      const address = field(body, 'address');
-      const amount = field(body, 'amount');
-      const asset = field(body, 'asset');
-      if (typeof address !== 'string' || !address) throw new Error('no address');
-      if (typeof amount !== 'string' || !/^\d+$/.test(amount))
-        throw new Error(`amount must be atomic units as a string of digits, got ${JSON.stringify(amount)}`);
-      if (asset !== undefined && typeof asset !== 'string') throw new Error('asset must be a string');
-      return t.fund({ address, amount: BigInt(amount), ...(asset ? { asset } : {}) });
+    async run(t, body, { signal, commit }): Promise<FundAnswer> {
+      const { address, amount, asset } = parseBody(SCHEMAS.fund, body);
+      try {
+        return await t.fund(
+          { address, amount: BigInt(amount), ...(asset ? { asset } : {}) },
+          // Cancelled up to the payment; once it is being sent, the faucet finishes (mines until it is spendable).
+          { signal, onSend: (sending) => commit(sending.then((txHashes) => ({ txHashes }))) },
+        );
+      } catch (err) {
+        if (err instanceof FaucetRefusal) throw new RequestError(err.message);
+        throw err;
+      }
     },
   },
   '/partition': {
     async run(t, body): Promise<NetworkAnswer> {
-      await t.partition(groupsOf(body));
+      const { groups } = parseBody(SCHEMAS.partition, body);
+      const problems = partitionProblems(groups, t.nodes.length);
+      if (problems.length) throw new RequestError(`bad partition: ${problems.join('; ')}`);
+      await t.partition(groups);
       return network(t);
     },
   },
   '/heal': {
-    async run(t): Promise<NetworkAnswer> {
+    async run(t, body): Promise<NetworkAnswer> {
+      parseBody(SCHEMAS.none, body);
       await t.heal();
       return network(t);
     },
   },
   '/link': {
     async run(t, body): Promise<NetworkAnswer> {
-      const { a, b, ...state } = linkOf(body);
-      await t.setLink(a, b, state);
+      const { a, b, mode, delayMs } = parseBody(SCHEMAS.link, body);
+      if (mode === undefined && delayMs === undefined) throw new RequestError('say what to change: mode or delayMs');
+      nodeOf(t, a);
+      nodeOf(t, b);
+      if (a === b) throw new RequestError(`a link joins two nodes; ${a} and ${b} are the same node`);
+      await t.setLink(a, b, { ...(mode ? { mode } : {}), ...(delayMs !== undefined ? { delayMs } : {}) });
       return network(t);
     },
   },
   '/sync': {
-    async run(t): Promise<NetworkAnswer> {
+    async run(t, body): Promise<NetworkAnswer> {
+      parseBody(SCHEMAS.none, body);
       await t.sync();
       return network(t);
     },

@@ -4,13 +4,17 @@
 // 127.0.0.1 on a free port, with a bearer token kept in a 0600 file of the workdir; the run record
 // says where. Operations run one at a time, in the order they came (a later one waits); a request
 // whose body never arrives in full (a client that stops sending, or disconnects) is dropped without
-// holding anything.
+// holding anything, and one over MAX_BODY is answered 413.
+// A request is cancelled when its client goes away or asks for it (cancel.ts).
+import { clip } from '../common/describe.js';
 import { writeSecretFile } from '../common/secret-file.js';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Testnet } from '../testnet/types.js';
+import { HttpError } from './body.js';
+import { REQUEST_HEADER, UnderwayRequests, type Underway } from './cancel.js';
 import { CONTROL_ROUTES, type ControlRoute } from './routes.js';
 
 export interface ControlInfo {
@@ -20,18 +24,11 @@ export interface ControlInfo {
 
 export const TOKEN_HEADER = 'x-saltnet-token';
 /** A request body larger than this is refused (every request is a small JSON object). */
-const MAX_BODY = 64 * 1024;
+export const MAX_BODY = 64 * 1024;
+/** Past this, the rest of an oversized body is not read: the connection is closed after the 413. */
+const MAX_DISCARD = 8 * 2 ** 20;
 /** A client that has not sent its whole body by then is dropped. */
 const BODY_TIMEOUT_MS = 10_000;
-
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 /** The request's JSON body, read in full (bounded in size and time), or an HttpError. */
 function readBody(req: IncomingMessage): Promise<unknown> {
@@ -46,15 +43,23 @@ function readBody(req: IncomingMessage): Promise<unknown> {
       clearTimeout(timer);
       f();
     };
+    const tooBig = (): HttpError =>
+      new HttpError(
+        413,
+        `the request body is ${size > MAX_DISCARD ? `over ${MAX_DISCARD}` : size} bytes, over the ${MAX_BODY} a control request may have (each is a small JSON object)`,
+      );
     req.on('data', (c: Buffer) => {
       size += c.length;
-      if (size > MAX_BODY) {
-        done(() => fail(new HttpError(413, `the request body is over ${MAX_BODY} bytes`)));
-        req.destroy();
-      } else chunks.push(c);
+      // Read to its end (and dropped) so that the client, still sending, gets the answer rather than a reset.
+      if (size <= MAX_BODY) chunks.push(c);
+      else if (size > MAX_DISCARD) {
+        req.pause();
+        done(() => fail(tooBig()));
+      }
     });
     req.on('end', () =>
       done(() => {
+        if (size > MAX_BODY) return fail(tooBig());
         try {
           ok(JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}'));
         } catch {
@@ -90,6 +95,40 @@ function untilSilent<T>(t: Testnet, work: Promise<T>): Promise<T> {
   });
 }
 
+/**
+ * How the requests to `t` are served: the body read, then the route run — at once for a concurrent one; the others
+ * one at a time, in the order they came: a later one waits for the work before it, including work whose answer already
+ * went out because a program stopped answering (it goes on until it has really ended). A request cancelled while it
+ * waits its turn never runs.
+ */
+function serving(
+  t: Testnet,
+  cacheDir: string,
+): (route: ControlRoute, req: IncomingMessage, u: Underway) => Promise<unknown> {
+  let tail: Promise<void> = Promise.resolve();
+  const refuseIfSilent = (): void => {
+    const silent = t.unresponsive();
+    if (silent.length) throw new HttpError(503, `the testnet does not answer: ${silent.join('; ')}`);
+  };
+  return async (route, req, u) => {
+    const body = await readBody(req);
+    const env = { cacheDir, signal: u.signal, commit: (what: Promise<unknown>) => u.commit(what) };
+    u.signal.throwIfAborted();
+    if (route.concurrent) return route.run(t, body, env);
+    refuseIfSilent();
+    const before = tail;
+    let done!: () => void;
+    tail = new Promise<void>((ok) => (done = ok));
+    const work = (async () => {
+      await before;
+      u.signal.throwIfAborted();
+      refuseIfSilent();
+      return route.run(t, body, env);
+    })().finally(() => done());
+    return untilSilent(t, work);
+  };
+}
+
 export interface ControlServer {
   info: ControlInfo;
   /** Wait (at most `ms`) for the request under way to be answered: its caller learns why the testnet went down. */
@@ -110,47 +149,40 @@ export async function startControlServer(
   const token = randomBytes(24).toString('hex');
   const tokenFile = join(t.workdir, '.control-token');
   writeSecretFile(tokenFile, token);
-  // Requests that change the testnet are served one at a time, in the order they came: a later one waits for the
-  // work before it, including work whose answer already went out because a program stopped answering (it goes on
-  // until it has really ended).
-  let tail: Promise<void> = Promise.resolve();
+  const serve = serving(t, cacheDir);
+  const underway = new UnderwayRequests();
+  const all: Record<string, ControlRoute> = { ...routes, '/cancel': underway.route };
   let answered: Promise<unknown> = Promise.resolve();
-  const refuseIfSilent = (): void => {
-    const silent = t.unresponsive();
-    if (silent.length) throw new HttpError(503, `the testnet does not answer: ${silent.join('; ')}`);
-  };
-  const handle = async (route: ControlRoute, req: IncomingMessage): Promise<unknown> => {
-    const body = await readBody(req);
-    if (route.concurrent) return route.run(t, body, { cacheDir });
-    refuseIfSilent();
-    const before = tail;
-    let done!: () => void;
-    tail = new Promise<void>((ok) => (done = ok));
-    const work = (async () => {
-      await before;
-      if (req.socket.destroyed) throw new HttpError(400, 'the client went away');
-      refuseIfSilent();
-      return route.run(t, body, { cacheDir });
-    })().finally(() => done());
-    return untilSilent(t, work);
-  };
   const server: Server = createServer((req, res) => {
     const answer = (status: number, body: unknown): void => {
-      if (!res.headersSent && !res.destroyed)
-        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      if (res.headersSent || res.destroyed) return;
+      // An oversized body may still be arriving: the connection ends with the answer.
+      const close = status === 413 && !req.complete ? { connection: 'close' } : {};
+      res.writeHead(status, { 'content-type': 'application/json', ...close }).end(JSON.stringify(body));
     };
     const given = Buffer.from(String(req.headers[TOKEN_HEADER] ?? ''));
     if (given.length !== token.length || !timingSafeEqual(given, Buffer.from(token)))
       return answer(403, { error: 'wrong or missing token' });
-    const route = req.method === 'POST' ? routes[req.url ?? ''] : undefined;
-    if (!route) return answer(404, { error: `unknown request ${req.method} ${req.url}` });
-    answered = handle(route, req).then(
-      (body) => answer(200, body),
-      (err: unknown) =>
-        answer(err instanceof HttpError ? err.status : 500, {
-          error: err instanceof Error ? err.message : String(err),
-        }),
-    );
+    const route = req.method === 'POST' ? all[req.url ?? ''] : undefined;
+    if (!route)
+      return answer(404, {
+        error: `unknown request ${req.method} ${clip(req.url ?? '')}; the requests are POST ${Object.keys(all).join(', ')}`,
+      });
+    const failed = (err: unknown): void =>
+      answer(err instanceof HttpError ? err.status : 500, { error: err instanceof Error ? err.message : String(err) });
+    let request: ReturnType<UnderwayRequests['start']>;
+    try {
+      request = underway.start(req.headers[REQUEST_HEADER]);
+    } catch (err) {
+      return failed(err);
+    }
+    // The client went away before its answer: nothing waits for what the work would do.
+    res.on('close', () => {
+      if (!res.writableFinished) request.underway.cancel(new HttpError(400, 'the client went away'));
+    });
+    answered = serve(route, req, request.underway)
+      .then((body) => answer(200, body), failed)
+      .finally(request.end);
   });
   await new Promise<void>((ok, fail) => server.once('error', fail).listen(0, '127.0.0.1', ok));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -1,6 +1,7 @@
 // The nodes of a testnet and the links between them: node names (n0, n1, …), every pair of nodes
 // joined by one link, and partitions — groups of nodes that keep their links among themselves and
 // lose every link to the other groups. Pure: the proxies that carry the links are proxy.ts's.
+import { clip } from '../common/describe.js';
 import { suggest } from '../common/suggest.js';
 
 /** The name of node `i` (0-based): n0, n1, … */
@@ -29,7 +30,7 @@ export function unknownNode(name: string, count: number): string | undefined {
   if (names.includes(name)) return undefined;
   const near = suggest(name, names);
   const has = count === 1 ? 'one node, n0' : `${count} nodes, ${names[0]} to ${names[count - 1]}`;
-  return `no node named ${JSON.stringify(name)}: this testnet has ${has}${near ? ` (did you mean ${near}?)` : ''}`;
+  return `no node named ${clip(name)}: this testnet has ${has}${near ? ` (did you mean ${near}?)` : ''}`;
 }
 
 /** The index of node `name`; a clear error for a name that is none. */

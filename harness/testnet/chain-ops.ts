@@ -7,13 +7,10 @@ import { Automine } from './automine.js';
 import { chainLock } from './chain-lock.js';
 import { fund } from './faucet.js';
 import type { Parts, Run } from './running.js';
-import type { MineRequest } from './sync.js';
 import type { Testnet } from './types.js';
 
-/** The chain operations before the lock: `mine` also takes automine's signal (it stops a block under way). */
-export type InnerOps = Pick<Testnet, 'sync' | 'checkpoint' | 'revert' | 'checkpoints' | 'saveSnapshot'> & {
-  mine(what: MineRequest, o?: { sync?: boolean; node?: string; signal?: AbortSignal }): Promise<number>;
-};
+/** The chain operations before the lock. */
+export type InnerOps = Pick<Testnet, 'mine' | 'sync' | 'checkpoint' | 'revert' | 'checkpoints' | 'saveSnapshot'>;
 
 export type ChainOps = Pick<
   Testnet,
@@ -37,7 +34,7 @@ export function chainOps(run: Run, p: Parts, inner: InnerOps): ChainOps {
     spec: run.backend.spec,
     daemon,
     main: p.main.client,
-    mineTo: (h: number) => inner.mine({ to: h }),
+    mineTo: (h: number, signal?: AbortSignal) => inner.mine({ to: h }, signal ? { signal } : {}),
     log: run.log,
   };
   return {
@@ -46,7 +43,7 @@ export function chainOps(run: Run, p: Parts, inner: InnerOps): ChainOps {
     automine: () => automine.get(),
     setAutomine: (change) => automine.set(change),
     stopAutomine: () => automine.stop(),
-    fund: (req) => lock.run(() => fund(faucet, req)),
+    fund: (req, o) => lock.run(() => fund(faucet, req, o)),
     checkpoint: (name) => lock.run(() => inner.checkpoint(name)),
     revert: (name) => lock.run(() => inner.revert(name)),
     checkpoints: () => inner.checkpoints(),

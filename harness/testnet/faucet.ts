@@ -13,6 +13,7 @@ import type { DaemonClient } from '../rpc/daemon.js';
 import { RpcError } from '../rpc/errors.js';
 import { toBigInt } from '../rpc/json.js';
 import type { WalletClient } from '../rpc/wallet.js';
+import { clip, CLIP_CHARS } from '../common/describe.js';
 import { suggest } from '../common/suggest.js';
 import { formatAmountShort } from './amounts.js';
 import { BACKENDS, fundingAsset, type BackendSpec } from './backends.js';
@@ -47,7 +48,7 @@ export interface FaucetDeps {
   /** The main wallet, refreshed to the chain. */
   main: WalletClient;
   /** Mine up to this height (blocks to the miner wallet), syncing the testnet's wallets; returns the height. */
-  mineTo(height: number): Promise<number>;
+  mineTo(height: number, signal?: AbortSignal): Promise<number>;
   log?: (line: string) => void;
 }
 
@@ -63,6 +64,16 @@ interface Held {
 }
 
 export class FaucetError extends Error {}
+
+/** A request the faucet refuses before anything is sent: a bad address, an unknown asset, more than main holds. */
+export class FaucetRefusal extends FaucetError {}
+
+export interface FundOptions {
+  /** Aborted: the request is given up, as long as the payment is not being sent yet (after that it finishes). */
+  signal?: AbortSignal;
+  /** Told the payment as it is sent: it settles to its transactions (or fails: then nothing was sent). */
+  onSend?: (sending: Promise<string[]>) => void;
+}
 
 /** Every coin's prefixes (the built-in backends' and registered ones), to name an address of another chain. */
 const allCoins = (): BackendSpec['coin'][] => [...new Set(Object.values(BACKENDS).map((b) => b.coin))];
@@ -88,23 +99,23 @@ export async function checkAddress(
   const want = expected(spec, carrotNow);
   const kind = addressKindOf(allCoins(), text);
   if (!kind)
-    throw new FaucetError(
-      `${JSON.stringify(text)} is not an address (no known address prefix and length); this testnet takes ${want}`,
+    throw new FaucetRefusal(
+      `${clip(text)} is not an address (no known address prefix and length); this testnet takes ${want}`,
     );
   const [chain, network, family] = kind.split(' ');
   if (chain !== spec.coin.chain || network !== 'testnet')
-    throw new FaucetError(
+    throw new FaucetRefusal(
       `${text} is a ${chainName(chain!)} ${network} address; this testnet (${spec.name}) takes ${want}`,
     );
   if (spec.carrotHeight !== undefined && (family === 'carrot') !== carrotNow)
-    throw new FaucetError(
+    throw new FaucetRefusal(
       carrotNow
         ? `${text} is a CN address: from height ${spec.carrotHeight} (Carrot) the wallet pays only Carrot addresses, and the chain is at ${height}; give the receiving wallet's Carrot address (SC1T…: its get_address answers it)`
         : `${text} is a Carrot address, and Carrot starts at height ${spec.carrotHeight}: the chain is at ${height}; give the wallet's CN address (SaLvT…)`,
     );
   const v = await main.call<{ valid: boolean }>('validate_address', { address: text, any_net_type: false });
   if (!v.valid)
-    throw new FaucetError(
+    throw new FaucetRefusal(
       `${text} looks like a ${kind} address but is not valid (its checksum does not match: a typo?)`,
     );
   return kind;
@@ -147,22 +158,34 @@ function holdingOf(held: Held[], asset: string): Held {
   const hint = near
     ? ` (did you mean ${near}?${near.startsWith('sal') && !asset.startsWith('sal') ? " a token's asset type is sal and its ticker" : ''})`
     : '';
-  throw new FaucetError(`main holds no ${asset}${hint}; it holds ${heldList(held)}`);
+  throw new FaucetRefusal(
+    `main holds no ${asset.length > CLIP_CHARS ? clip(asset) : asset}${hint}; it holds ${heldList(held)}`,
+  );
 }
 
-/** Pay `req` from main and mine until it is spendable; see the header. */
-export async function fund(d: FaucetDeps, req: FundRequest): Promise<FundResult> {
+/**
+ * Pay `req` from main and mine until it is spendable; see the header. `o.signal` gives the request up until the
+ * payment is being sent: from then on it is out of the wallet's hands, and the faucet finishes.
+ */
+export async function fund(d: FaucetDeps, req: FundRequest, o: FundOptions = {}): Promise<FundResult> {
   const { spec, daemon, main } = d;
+  o.signal?.throwIfAborted();
   if (typeof req.amount !== 'bigint' || req.amount <= 0n)
-    throw new FaucetError(`the amount must be more than 0 atomic units, got ${String(req.amount)}`);
+    throw new FaucetRefusal(`the amount must be more than 0 atomic units, got ${String(req.amount)}`);
   const asset = req.asset ?? fundingAsset(spec);
   if (!spec.fundAsset && req.asset && req.asset !== spec.coin.unit)
-    throw new FaucetError(`the ${spec.name} backend has one asset, ${spec.coin.unit}; there is no ${req.asset}`);
+    throw new FaucetRefusal(
+      `the ${spec.name} backend has one asset, ${spec.coin.unit}; there is no ${clip(req.asset)}`,
+    );
   await main.refresh();
   const kind = await checkAddress(spec, main, req.address, await daemon.height());
   const held = holdingOf(await holdings(main, spec), asset);
-  if (held.unlocked < req.amount) await waitForUnlock(d, asset, req.amount, held);
-  const txHashes = await pay(d, req.address.trim(), req.amount, asset);
+  if (held.unlocked < req.amount) await waitForUnlock(d, asset, req.amount, held, o.signal);
+  // The last moment the request can be given up: nothing runs between this check and the payment's start.
+  o.signal?.throwIfAborted();
+  const sending = pay(d, req.address.trim(), req.amount, asset);
+  o.onSend?.(sending);
+  const txHashes = await sending;
   d.log?.(
     `saltnet: fund: sent ${formatAmountShort(req.amount, asset)} to ${req.address.trim()} (tx ${txHashes.join(', ')})`,
   );
@@ -175,9 +198,15 @@ export async function fund(d: FaucetDeps, req: FundRequest): Promise<FundResult>
  * Main holds the amount but part of it is still locked (change, a fresh coinbase): mine until it unlocks, at most
  * the coinbase window; more than it holds in all is an error at once.
  */
-async function waitForUnlock(d: FaucetDeps, asset: string, amount: bigint, held: Held): Promise<void> {
+async function waitForUnlock(
+  d: FaucetDeps,
+  asset: string,
+  amount: bigint,
+  held: Held,
+  signal: AbortSignal | undefined,
+): Promise<void> {
   const short = (h: Held): FaucetError =>
-    new FaucetError(
+    new FaucetRefusal(
       `main cannot pay ${formatAmountShort(amount, asset)}: it holds ${heldText(h)}; the fees are paid in ${fundingAsset(d.spec)} on top`,
     );
   if (held.balance < amount) throw short(held);
@@ -187,7 +216,7 @@ async function waitForUnlock(d: FaucetDeps, asset: string, amount: bigint, held:
     const height = await d.daemon.height();
     if (height - start >= d.spec.coinbaseUnlock) throw short(h);
     d.log?.(`saltnet: fund: main's ${asset} is locked for ${h.blocksToUnlock} more blocks; mining them`);
-    await d.mineTo(height + Math.max(1, Math.min(h.blocksToUnlock, d.spec.coinbaseUnlock)));
+    await d.mineTo(height + Math.max(1, Math.min(h.blocksToUnlock, d.spec.coinbaseUnlock)), signal);
     await d.main.refresh();
     h = holdingOf(await holdings(d.main, d.spec), asset);
   }

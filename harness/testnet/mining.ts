@@ -1,7 +1,8 @@
 // Mining to a target height through /start_mining and /stop_mining: the CN address below the
 // Carrot height and the Carrot address from it, a restart when the miner stops itself (it does at
 // 1100 with a CN address), retries of transient refusals (`Failed, mining not started` right after
-// that stop, `BUSY`), and a stop at the target with at most a block or two of overshoot.
+// that stop; `BUSY` — the daemon is not synchronized with its peers yet — for at most BUSY_MS), and a
+// stop at the target with at most a block or two of overshoot.
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import type { DaemonClient } from '../rpc/daemon.js';
 import type { WalletClient } from '../rpc/wallet.js';
@@ -24,8 +25,10 @@ export interface MineOptions {
   pollMs?: number;
   timeoutMs: number;
   progress?: Progress;
-  /** Aborted when a process of the testnet dies: mining stops at once with that reason. */
+  /** Aborted when a process of the testnet dies, or its caller gives up: mining stops at once with that reason. */
   signal?: AbortSignal;
+  /** How long /start_mining may answer BUSY before mining fails (default BUSY_MS). */
+  busyMs?: number;
 }
 
 export class MiningError extends Error {}
@@ -45,6 +48,30 @@ export function pollDelay(base: number, sinceBlockMs: number): number {
 
 /** Answers of /start_mining worth retrying a moment later. */
 const TRANSIENT = new Set(['Failed, mining not started', 'BUSY']);
+
+/**
+ * How long a daemon may answer BUSY (not synchronized) before mining fails: a node that just started or reconnected
+ * synchronizes with a peer within seconds; one without a peer never does.
+ */
+export const BUSY_MS = 60_000;
+
+/** Watches /start_mining's answers: a MiningError once it has answered BUSY for longer than `busyMs` in a row. */
+function busyWatch(busyMs: number): (status: string, height: number) => void {
+  let since: number | undefined;
+  const took = busyMs < 1000 ? `${busyMs} ms` : `${Math.round(busyMs / 1000)} s`;
+  return (status, height) => {
+    if (status !== 'BUSY') return void (since = undefined);
+    since ??= Date.now();
+    if (Date.now() - since > busyMs)
+      throw new MiningError(
+        `/start_mining answered BUSY for ${took} at height ${height}: the daemon is not synchronized with a peer (it mines only once it is); see its log`,
+      );
+  };
+}
+
+/** Wait `ms`, or less when `signal` is aborted (the caller then throws its reason). */
+const pause = (ms: number, signal: AbortSignal | undefined): Promise<unknown> =>
+  sleep(ms, undefined, signal ? { signal } : {}).catch(() => undefined);
 
 /** The address to send to on a chain of this height: Carrot from the Carrot height, CN before (and on Monero). */
 export function addressAt(spec: BackendSpec, a: MiningAddresses, height: number): string {
@@ -69,6 +96,7 @@ export async function mineTo(
   const poll = o.pollMs ?? o.spec.heightPollMs ?? 5;
   let restarts = 0;
   let running = false;
+  const busy = busyWatch(o.busyMs ?? BUSY_MS);
   let h = await daemon.height();
   const start = h;
   if (h < target && o.spec.relaySettleMs > 0) await settleRelay(daemon, o.spec.relaySettleMs);
@@ -88,8 +116,9 @@ export async function mineTo(
           await daemon.stopMining();
           continue;
         }
+        busy(status, h);
         if (TRANSIENT.has(status)) {
-          await sleep(200);
+          await pause(200, o.signal);
           continue;
         }
         if (status !== 'OK')

@@ -226,6 +226,26 @@ export class NodeSet {
   }
 
   /**
+   * Why node i cannot mine now, or undefined: a daemon mines only once it has synchronized with a peer since it
+   * started (before that /start_mining answers BUSY), and a node whose every link is cut or dropped gets no peer. That
+   * is a node restarted while partitioned off.
+   */
+  async unsynchronized(i: number): Promise<string | undefined> {
+    const links = this.linkSet;
+    if (!links || this.openLinksOf(i) > 0) return undefined;
+    const info = await this.rawClient(i)
+      .getInfo()
+      .catch(() => undefined);
+    if (info?.['synchronized'] !== false) return undefined;
+    const name = nodeName(i);
+    const own = links
+      .info()
+      .filter((l) => l.nodes.includes(name))
+      .map((l) => `${l.link} ${l.mode}`);
+    return `${name} is not synchronized: it has had no peer since its daemon started, and it can reach none (${own.join(', ')}); a daemon mines only once it has synchronized with a peer. Heal first (saltnet heal), or open one of its links`;
+  }
+
+  /**
    * Wait until every running node is synchronized and connected through each of its open links (both ways): a node
    * that just started, or whose links were just opened, reconnects within a second or two.
    */

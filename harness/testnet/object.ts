@@ -190,6 +190,9 @@ function miningOf(run: Run, p: Parts): Pick<InnerOps, 'mine' | 'sync'> {
       throw new Error(`${nodeName(i)} is not running (${program.status}): it cannot mine`);
     const before = program.crashes.length;
     try {
+      // Refused at once: its daemon would answer BUSY until it had a peer.
+      const unsynchronized = await nodes.unsynchronized(i);
+      if (unsynchronized) throw new Error(unsynchronized);
       const client = nodes.client(i);
       const target = mineTarget(what, await client.height());
       // Automine's signal stops a block under way when the testnet stops.

@@ -2,6 +2,7 @@
 // programs do not answer.
 import { scaled } from '../common/timeouts.js';
 import type { MineForOptions } from './funding.js';
+import { BUSY_MS } from './mining.js';
 import type { Parts, Run } from './running.js';
 
 export function mineOptions(run: Run): Omit<MineForOptions, 'miner' | 'main' | 'target' | 'need'> {
@@ -9,6 +10,7 @@ export function mineOptions(run: Run): Omit<MineForOptions, 'miner' | 'main' | '
   return {
     spec: run.backend.spec,
     timeoutMs: scaled(3_600_000),
+    busyMs: scaled(BUSY_MS),
     signal: run.aborter.signal,
     threads: run.mining.threads,
   };

@@ -17,7 +17,7 @@ import type { ProgressMode } from './progress.js';
 import type { SnapshotInfo } from './state.js';
 import type { WalletHandle } from './wallets.js';
 import type { AutomineChange, AutomineMode } from './automine.js';
-import type { FundRequest, FundResult } from './faucet.js';
+import type { FundOptions, FundRequest, FundResult } from './faucet.js';
 
 export interface TestnetOptions {
   backend?: BackendName | 'auto';
@@ -146,9 +146,9 @@ export interface Testnet {
    * Mine blocks — `mine(1)`, `mine({ blocks: 5 })` — or up to a height — `mine({ to: 1300 })` — exactly (CN/Carrot
    * switch handled) on a node (`node`, default n0); the blocks go to the miner wallet and reach every node of its
    * group. Then the nodes are synced and every wallet of the testnet refreshes to its node's height before it returns
-   * (`{ sync: false }`: none does). Returns the height reached.
+   * (`{ sync: false }`: none does). Returns the height reached. `signal`: give up (the miner stops; blocks found stay).
    */
-  mine(what: MineRequest, o?: { sync?: boolean; node?: string }): Promise<number>;
+  mine(what: MineRequest, o?: { sync?: boolean; node?: string; signal?: AbortSignal }): Promise<number>;
   /**
    * Wait until the nodes of each group (all of them unless partitioned) stand on one top block, then refresh every
    * wallet until it stands at its node's height.
@@ -181,9 +181,10 @@ export interface Testnet {
   /**
    * The faucet: pay `amount` (atomic units) of `asset` (default SAL1) from `main` to any address of this chain, then
    * mine until the receiver can spend it (10 blocks on top of the payment's). Bad addresses, unknown assets and
-   * amounts over what main holds are refused before anything is sent, with what main holds.
+   * amounts over what main holds are refused before anything is sent, with what main holds. `o.signal` gives it up
+   * as long as the payment is not being sent; `o.onSend` is told the payment as it is sent (see faucet.ts).
    */
-  fund(req: FundRequest): Promise<FundResult>;
+  fund(req: FundRequest, o?: FundOptions): Promise<FundResult>;
   addWallet(name: string, o?: AddWalletOptions): Promise<WalletHandle>;
   /**
    * Create wallets on n0 without leaving them running (one wallet RPC creates them all): their addresses by name.

@@ -156,7 +156,7 @@ describe('pids that change on purpose', { timeout: 150_000 }, () => {
       headers: { 'x-saltnet-token': readFileSync(control.tokenFile, 'utf8'), 'content-type': 'application/json' },
       body: JSON.stringify({ key: '../../etc' }),
     });
-    expect(res.status).toBe(500);
+    expect(res.status).toBe(400);
     expect(((await res.json()) as any).error).toContain('not a snapshot key: "../../etc"');
     await new Promise((r) => setTimeout(r, 300));
     expect(s.events()).toEqual([]);

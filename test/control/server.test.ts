@@ -5,11 +5,14 @@ import { chmodSync, lstatSync, mkdtempSync, readFileSync, rmSync, statSync, syml
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ask } from '../../harness/control/client.js';
-import { startControlServer, type ControlServer } from '../../harness/control/server.js';
-import type { ControlRoute } from '../../harness/control/routes.js';
+import { request } from 'undici';
+import { ask, requestCancel } from '../../harness/control/client.js';
+import { MAX_BODY, startControlServer, type ControlServer } from '../../harness/control/server.js';
+import type { ControlRoute, RouteEnv } from '../../harness/control/routes.js';
 import type { TestnetEvent } from '../../harness/testnet/events.js';
 import type { Testnet } from '../../harness/testnet/types.js';
+import { BACKENDS } from '../../harness/testnet/backends.js';
+import { fund, type FaucetDeps, type FundOptions, type FundRequest } from '../../harness/testnet/faucet.js';
 
 interface Fake {
   testnet: Testnet;
@@ -19,11 +22,20 @@ interface Fake {
 
 function fakeTestnet(workdir: string): Fake {
   const listeners = new Set<(e: TestnetEvent) => void>();
+  // The faucet over a main wallet that holds nothing it is asked about: a request it refuses never gets that far.
+  const faucet = {
+    spec: BACKENDS.sim,
+    daemon: { height: async () => 30 },
+    main: { refresh: async () => undefined },
+    mineTo: async (h: number) => h,
+  } as unknown as FaucetDeps;
   const fake: Fake = {
     silent: [],
     emit: (e) => [...listeners].forEach((l) => l(e)),
     testnet: {
       workdir,
+      nodes: [{ name: 'n0' }],
+      fund: (req: FundRequest, o?: FundOptions) => fund(faucet, req, o),
       unresponsive: () => fake.silent,
       onEvent: (l: (e: TestnetEvent) => void) => {
         listeners.add(l);
@@ -69,7 +81,19 @@ async function serve(route: ControlRoute): Promise<Fake> {
   return fake;
 }
 
-const work = (what = 'work') => ask<{ i: number }>(server!.info, '/work', {}, what);
+const work = (what = 'work', o: { id?: string; signal?: AbortSignal } = {}) =>
+  ask<{ i: number }>(server!.info, '/work', {}, what, o);
+
+/** POST a raw body: the HTTP status and the error answered. */
+async function post(path: string, body: string): Promise<{ status: number; error?: string }> {
+  const res = await request(`${server!.info.url}${path}`, {
+    method: 'POST',
+    headers: { 'x-saltnet-token': readFileSync(server!.info.tokenFile, 'utf8'), 'content-type': 'application/json' },
+    body,
+  });
+  const answer = (await res.body.json()) as { error?: string };
+  return { status: res.statusCode, ...(answer.error !== undefined ? { error: answer.error } : {}) };
+}
 
 describe('control endpoint', () => {
   it('writes its token to a file of its own (0600), not through a symlink left at .control-token', async () => {
@@ -122,5 +146,126 @@ describe('control endpoint', () => {
     await g.finish(1);
     expect(await b).toEqual({ i: 1 });
     expect(log).toEqual(['start 0', 'end 0', 'start 1', 'end 1']);
+  });
+});
+
+describe('control endpoint: cancelled work', () => {
+  /** A route whose runs (named by their body's `name`) wait until their signal is aborted or `finish(name)`. */
+  function cancellable(log: string[], commitOf?: string) {
+    const gates = new Map<string, () => void>();
+    const route: ControlRoute = {
+      run: async (_t, body, env: RouteEnv) => {
+        const name = String((body as { name?: unknown }).name);
+        log.push(`start ${name}`);
+        if (name === commitOf) env.commit(Promise.resolve({ txHashes: ['aa'] }));
+        await new Promise<void>((ok) => {
+          gates.set(name, ok);
+          env.signal.addEventListener('abort', () => ok());
+        });
+        log.push(env.signal.aborted ? `aborted ${name}` : `end ${name}`);
+        env.signal.throwIfAborted();
+        return { name };
+      },
+    };
+    const finish = async (name: string): Promise<void> => {
+      await expect.poll(() => gates.has(name)).toBe(true);
+      gates.get(name)!();
+    };
+    return { route, finish };
+  }
+
+  const run = (name: string, o: { id?: string; signal?: AbortSignal } = {}) =>
+    ask<{ name: string }>(server!.info, '/work', { name }, name, o);
+
+  it('aborts the work of a client that went away; a request given up while it waits never ends its work', async () => {
+    const log: string[] = [];
+    const c = cancellable(log);
+    await serve(c.route);
+    const giveUp = new AbortController();
+    const a = run('a', { signal: giveUp.signal });
+    await expect.poll(() => log).toEqual(['start a']);
+    const waiting = new AbortController();
+    const b = run('b', { signal: waiting.signal }); // queued behind the first, given up before its turn
+    const next = run('next');
+    await new Promise((ok) => setTimeout(ok, 100));
+    waiting.abort();
+    await expect(b).rejects.toThrow();
+    giveUp.abort();
+    await expect(a).rejects.toThrow();
+    await c.finish('next');
+    expect(await next).toEqual({ name: 'next' });
+    expect(log.filter((l) => !l.endsWith(' b'))).toEqual(['start a', 'aborted a', 'start next', 'end next']);
+    // Given up before its turn, it does not run (or, when its client's going was seen late, is aborted at once).
+    expect([[], ['start b', 'aborted b']]).toContainEqual(log.filter((l) => l.endsWith(' b')));
+  });
+
+  it('/cancel gives up a request not past its point of no return; one past it is finished, and says what', async () => {
+    const log: string[] = [];
+    const c = cancellable(log, 'fund');
+    await serve(c.route);
+    const a = run('mine', { id: 'req-a' });
+    await expect.poll(() => log).toEqual(['start mine']);
+    expect(await requestCancel(server!.info, 'req-a')).toEqual({ state: 'cancelled' });
+    await expect(a).rejects.toThrow('cannot mine: cancelled by its client before it was done');
+    const b = run('fund', { id: 'req-b' });
+    await expect.poll(() => log).toEqual(['start mine', 'aborted mine', 'start fund']);
+    expect(await requestCancel(server!.info, 'req-b')).toEqual({ state: 'finishing', detail: { txHashes: ['aa'] } });
+    await c.finish('fund');
+    expect(await b).toEqual({ name: 'fund' });
+    expect(log).toEqual(['start mine', 'aborted mine', 'start fund', 'end fund']);
+    expect(await requestCancel(server!.info, 'req-b')).toEqual({ state: 'unknown' });
+  });
+});
+
+describe('control endpoint: bad requests', () => {
+  it('answers a body over 64 KiB with a 413 that says so (not a reset connection)', async () => {
+    await serve(gated([]).route);
+    const big = JSON.stringify({ address: 'S'.repeat(MAX_BODY) });
+    expect(await post('/fund', big)).toEqual({
+      status: 413,
+      error: `the request body is ${big.length} bytes, over the 65536 a control request may have (each is a small JSON object)`,
+    });
+    await expect(ask(server!.info, '/mine', { node: 'n'.repeat(70_000) }, 'mine')).rejects.toThrow(
+      /^cannot mine: the request body is 70011 bytes, over the 65536/,
+    );
+  });
+
+  it('refuses a field of the wrong type with a 400 naming it and what it takes: {"blocks":"5"} mines nothing', async () => {
+    await serve(gated([]).route);
+    expect(await post('/mine', '{"blocks":"5"}')).toEqual({
+      status: 400,
+      error: 'blocks must be a whole number of blocks (a JSON number) from 1 to 100000, got the string "5"',
+    });
+    expect(await post('/mine', '{"blocks":2.5}')).toMatchObject({
+      status: 400,
+      error: expect.stringMatching(/^blocks must/),
+    });
+    expect(await post('/mine', '{"blcoks":5}')).toEqual({
+      status: 400,
+      error: 'unknown field "blcoks" (did you mean blocks?); this request takes blocks, to, sync, node',
+    });
+    expect(await post('/fund', '{"address":"x","amount":5}')).toEqual({
+      status: 400,
+      error:
+        'amount must be atomic units as a string of digits, e.g. "100000000" (JSON has no big integers), got the number 5',
+    });
+    expect(await post('/partition', '{"groups":"n0 n1"}')).toMatchObject({ status: 400 });
+    expect(await post('/heal', '[]')).toEqual({
+      status: 400,
+      error: 'the request body must be a JSON object, got a list',
+    });
+  });
+
+  it('echoes a long value cut short with its length: a 60 KB address, a 60 KB node name', async () => {
+    await serve(gated([]).route);
+    const address = `SC1T${'x'.repeat(60_000)}`;
+    const funded = await post('/fund', JSON.stringify({ address, amount: '1' }));
+    expect(funded).toEqual({
+      status: 400,
+      error: `"SC1T${'x'.repeat(96)}…" (60004 characters) is not an address (no known address prefix and length); this testnet takes CN testnet addresses (SaLvT…)`,
+    });
+    const mined = await post('/mine', JSON.stringify({ node: 'n'.repeat(60_000) }));
+    expect(mined.status).toBe(400);
+    expect(mined.error).toBe(`no node named "${'n'.repeat(100)}…" (60000 characters): this testnet has one node, n0`);
   });
 });

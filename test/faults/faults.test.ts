@@ -1,16 +1,17 @@
 // The fault-injection suite: every case of cases/*.ts breaks something under a running (or
 // starting) saltnet — a program frozen or killed at each phase, a full disk, a workdir removed, a
 // port taken, two writers, crafted registries, locks and archives, half-sent requests to each
-// server — and checks what saltnet says and does. Two cases run at a time (two cores), each in a
-// folder of its own (kit.ts). At the end it prints the counts and asserts that all but the number
-// of cases are 0: hangs, stack traces, data lost, files outside their folders, foreign processes
-// signalled (and processes left running).
+// server, a command interrupted while the testnet works for it — and checks what saltnet says and
+// does. Two cases run at a time (two cores), each in a folder of its own (kit.ts). At the end it
+// prints the counts and asserts that all but the number of cases are 0: hangs, stack traces, data
+// lost, files outside their folders, foreign processes signalled (and processes left running).
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, tempDir } from '../helpers/sim.js';
 import { ARCHIVE_CASES } from './cases/archives.js';
+import { CONTROL_CASES } from './cases/control.js';
 import { ENVIRONMENT_CASES } from './cases/environment.js';
 import { INPUT_CASES } from './cases/inputs.js';
 import { FREEZE_CASES, KILL_CASES } from './cases/programs.js';
@@ -35,6 +36,7 @@ const ALL: FaultCase[] = [
   ...INPUT_CASES,
   ...SERVER_CASES,
   ...ARCHIVE_CASES,
+  ...CONTROL_CASES,
 ];
 // FAULTS_ONLY=<regex>: only the cases whose kind and id match (to work on a few).
 const only = process.env['FAULTS_ONLY'] ? new RegExp(process.env['FAULTS_ONLY'], 'i') : undefined;
@@ -117,7 +119,18 @@ async function runCase(c: FaultCase, index: number): Promise<void> {
 describe('faults', () => {
   it('has a case of every kind', () => {
     const kinds = new Set(ALL.map((c) => c.kind));
-    for (const k of ['freeze', 'kill', 'disk', 'workdir', 'ports', 'writers', 'registry', 'half-sent', 'config'])
+    for (const k of [
+      'freeze',
+      'kill',
+      'interrupt',
+      'disk',
+      'workdir',
+      'ports',
+      'writers',
+      'registry',
+      'half-sent',
+      'config',
+    ])
       expect(kinds.has(k as FaultCase['kind']), k).toBe(true);
     expect(new Set(ALL.map((c) => c.id)).size).toBe(ALL.length);
   });

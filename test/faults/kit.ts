@@ -25,7 +25,17 @@ import { CLI } from '../cli/helpers.js';
 export const STACK = /^\s+at (?:.+ \()?(?:file:\/\/|node:|\/)[^\s]*\.[cm]?[jt]s:\d+:\d+\)?$/m;
 
 export type FaultKind =
-  'freeze' | 'kill' | 'disk' | 'workdir' | 'ports' | 'writers' | 'registry' | 'half-sent' | 'config' | 'archive';
+  | 'freeze'
+  | 'kill'
+  | 'interrupt'
+  | 'disk'
+  | 'workdir'
+  | 'ports'
+  | 'writers'
+  | 'registry'
+  | 'half-sent'
+  | 'config'
+  | 'archive';
 
 export interface FaultCase {
   id: string;
@@ -140,6 +150,38 @@ export class FaultContext {
       throw new Error(`saltnet ${args.join(' ')} hung (still running after ${o.timeoutMs ?? HANG_MS} ms):\n${out}`);
     }
     return { code: r.exitCode, out, stdout: String(r.stdout ?? ''), ms: Date.now() - t0 };
+  }
+
+  /**
+   * `saltnet <args>` in the case's folder, started (to signal it while it runs); its end is a CliResult, a hang
+   * (counted) after `timeoutMs`.
+   */
+  startCli(
+    args: string[],
+    o: { env?: Record<string, string>; timeoutMs?: number } = {},
+  ): { proc: ResultPromise; stderr(): string; result: Promise<CliResult> } {
+    const t0 = Date.now();
+    const proc = execa(process.execPath, [CLI, ...args], {
+      cwd: this.dir,
+      env: { ...this.env, ...o.env },
+      extendEnv: true,
+      reject: false,
+      all: true,
+      timeout: o.timeoutMs ?? HANG_MS,
+    });
+    this.running.push(proc);
+    let err = '';
+    proc.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+    const result = proc.then((r) => {
+      const out = String(r.all ?? '');
+      this.outputs.push(out);
+      if (r.timedOut) {
+        counts.hangs++;
+        throw new Error(`saltnet ${args.join(' ')} hung (still running after ${o.timeoutMs ?? HANG_MS} ms):\n${out}`);
+      }
+      return { code: r.exitCode, out, stdout: String(r.stdout ?? ''), ms: Date.now() - t0 };
+    });
+    return { proc, stderr: () => err, result };
   }
 
   /** `saltnet up <args> --json` (sim, height 30, nothing unlocked unless given), until its ready line. */

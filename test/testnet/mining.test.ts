@@ -64,6 +64,16 @@ describe('mineTo', () => {
     expect(d.popped).toEqual([]);
   });
 
+  it('gives up on a daemon that answers BUSY (not synchronized) past busyMs, saying why', async () => {
+    const d = fakeDaemon({ start: 30, perPoll: 1 });
+    let asked = 0;
+    d.startMining = async () => (asked++, 'BUSY');
+    await expect(mineTo(d, 31, { ...opts, busyMs: 300 })).rejects.toThrow(
+      '/start_mining answered BUSY for 300 ms at height 30: the daemon is not synchronized with a peer (it mines only once it is); see its log',
+    );
+    expect(asked).toBeGreaterThan(1); // retried meanwhile: a node that just started synchronizes within seconds
+  });
+
   it('keeps the overshoot when the daemon cannot pop (restricted RPC)', async () => {
     const d = fakeDaemon({ start: 1300, perPoll: 4, canPop: false });
     expect((await mineTo(d, 1302, opts)).height).toBe(1304);

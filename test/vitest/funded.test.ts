@@ -161,7 +161,11 @@ describe('fresh wallets funded ahead, on the simulator at difficulty 500', () =>
         ...(fresh ? { fresh } : {}),
       });
     const acquire = async (p: ReturnType<typeof mainPool>): Promise<AcquireAnswer> =>
-      (await p.routes['/pool/acquire']!.run(t, {}, { cacheDir })) as AcquireAnswer;
+      (await p.routes['/pool/acquire']!.run(
+        t,
+        {},
+        { cacheDir, signal: new AbortController().signal, commit: () => undefined },
+      )) as AcquireAnswer;
     const pool = poolOn(pooled);
     try {
       const a = await acquire(pool);
