@@ -456,6 +456,9 @@ const cliCases: HostileCase[] = [
     args: ['up', '--backend', 'sim', '--ui', '--ui-port', '29088', '--ports', 'standard'],
     says: [/--ports standard puts the main wallet's salvium-wallet-rpc on port 29088/, /nothing was started/],
   },
+  // What follows `--` is a positional: these get as far as asking for the running testnet.
+  { id: 'fund ADDR -- 5', args: ['fund', 'ADDR', '--', '5'], says: [/no testnet is running/] },
+  { id: 'automine interval -- 5', args: ['automine', 'interval', '--', '5'], says: [/no testnet is running/] },
 ];
 
 export const CASES: HostileCase[] = [
