@@ -12,6 +12,7 @@ import { aheadState, planOfFiles } from '../scenario/ahead-state.js';
 import type { TestnetOptions } from '../testnet/types.js';
 import { expandFiles } from './run.js';
 import { testnetOptions, toTestnetOptions, type TestnetArgs } from './testnet-options.js';
+import { progressLog } from './progress-log.js';
 
 const mib = (n: number): string => `${(n / 2 ** 20).toFixed(1)} MiB`;
 const dirOf = (a: { cacheDir?: string }): string => resolveCacheDir(a.cacheDir ? { cacheDir: a.cacheDir } : {});
@@ -82,7 +83,7 @@ const build: CommandModule<object, BuildArgs> = {
         describe: "with --for: the states of `saltnet run --isolation <this>` (fresh: each scenario's own)",
       }) as unknown as Argv<BuildArgs>,
   handler: async (a) => {
-    const log = (l: string): void => void process.stderr.write(`${l}\n`);
+    const log = progressLog;
     if (a.force) forget(cacheDir(a.cacheDir ? { cacheDir: a.cacheDir } : {}), await keyFor(a));
     const t0 = Date.now();
     const s = await withSuite(a);

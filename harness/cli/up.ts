@@ -15,6 +15,7 @@ import { assertPortsFree } from '../process/ports.js';
 import { resolveBackend } from '../testnet/binaries.js';
 import { fixedPorts } from '../testnet/standard-ports.js';
 import { uiPortOption } from './ui.js';
+import { progressLog } from './progress-log.js';
 
 export interface UpArgs extends TestnetArgs {
   json: boolean;
@@ -96,7 +97,7 @@ const safely = <T>(f: () => T): T | undefined => {
 };
 
 export async function up(argv: ArgumentsCamelCase<UpArgs>, extra: Partial<TestnetOptions> = {}): Promise<void> {
-  const log = (l: string): void => void process.stderr.write(`${l}\n`);
+  const log = progressLog;
   const options: TestnetOptions = {
     ...toTestnetOptions(argv),
     ...(argv.snapshot ? { snapshotKey: argv.snapshot } : {}),
