@@ -1,7 +1,14 @@
-// `saltnet cache ls | build | key | clear`: the chain-state cache.
+// `saltnet cache ls | build | key | prune | clear`: the chain-state cache.
 import type { Argv, CommandModule } from 'yargs';
 import { cacheDir, resolveCacheDir } from '../common/cache-dir.js';
-import { clearSnapshots, listSnapshots, removeSnapshot } from '../snapshot/store.js';
+import {
+  CORRUPT_KEPT_MS,
+  clearSnapshots,
+  listCorrupt,
+  listSnapshots,
+  pruneSnapshots,
+  removeSnapshot,
+} from '../snapshot/store.js';
 import { resolveBackend } from '../testnet/binaries.js';
 import { chainKey, chainSpecFor } from '../testnet/chain-cache.js';
 import { startTestnet } from '../testnet/testnet.js';
@@ -12,6 +19,7 @@ import { aheadState, planOfFiles } from '../scenario/ahead-state.js';
 import type { TestnetOptions } from '../testnet/types.js';
 import { expandFiles } from './run.js';
 import { testnetOptions, toTestnetOptions, type TestnetArgs } from './testnet-options.js';
+import { progressLog } from './progress-log.js';
 
 const mib = (n: number): string => `${(n / 2 ** 20).toFixed(1)} MiB`;
 const dirOf = (a: { cacheDir?: string }): string => resolveCacheDir(a.cacheDir ? { cacheDir: a.cacheDir } : {});
@@ -40,12 +48,20 @@ const ls: CommandModule<object, { cacheDir?: string; json: boolean }> = {
   handler: (a) => {
     const dir = dirOf(a);
     const rows = listSnapshots(dir);
-    if (a.json) return void process.stdout.write(`${JSON.stringify({ cacheDir: dir, snapshots: rows })}\n`);
+    const corrupt = listCorrupt(dir);
+    if (a.json) return void process.stdout.write(`${JSON.stringify({ cacheDir: dir, snapshots: rows, corrupt })}\n`);
     process.stdout.write(`cache ${dir}\n`);
     if (rows.length === 0) process.stdout.write('  no snapshots (saltnet up or saltnet cache build makes one)\n');
     for (const r of rows)
       process.stdout.write(
         `  ${r.key}  ${r.backend}  height ${r.height}  difficulty ${r.difficulty}  ${mib(r.size)} in ${r.files} files  ${r.createdAt}\n`,
+      );
+    for (const c of corrupt)
+      process.stdout.write(`  ${c.name}  CORRUPT (set aside ${c.setAsideAt}, never used)  ${mib(c.size)}\n`);
+    if (corrupt.length)
+      process.stdout.write(
+        `  ${corrupt.length === 1 ? 'the corrupt one is' : `the ${corrupt.length} corrupt ones are`} kept for a look: ` +
+          `\`saltnet cache prune\` removes ${corrupt.length === 1 ? 'it' : 'them'} (a save does after ${CORRUPT_KEPT_MS / 86_400_000} days)\n`,
       );
   },
 };
@@ -82,7 +98,7 @@ const build: CommandModule<object, BuildArgs> = {
         describe: "with --for: the states of `saltnet run --isolation <this>` (fresh: each scenario's own)",
       }) as unknown as Argv<BuildArgs>,
   handler: async (a) => {
-    const log = (l: string): void => void process.stderr.write(`${l}\n`);
+    const log = progressLog;
     if (a.force) forget(cacheDir(a.cacheDir ? { cacheDir: a.cacheDir } : {}), await keyFor(a));
     const t0 = Date.now();
     const s = await withSuite(a);
@@ -144,6 +160,20 @@ async function buildAheadFor(
   }
 }
 
+const prune: CommandModule<object, { cacheDir?: string; json: boolean }> = {
+  command: 'prune',
+  describe: 'remove the snapshots set aside as corrupt and abandoned temporary folders (the valid snapshots stay)',
+  builder: (y) => y.option('cache-dir', { type: 'string' }).option('json', { type: 'boolean', default: false }),
+  handler: (a) => {
+    const dir = dirOf(a);
+    const removed = pruneSnapshots(dir);
+    if (a.json) return void process.stdout.write(`${JSON.stringify({ cacheDir: dir, removed })}\n`);
+    process.stdout.write(
+      removed.length ? `removed ${removed.join(', ')} from ${dir}\n` : `nothing to prune in ${dir}\n`,
+    );
+  },
+};
+
 const clear: CommandModule<object, { cacheDir?: string; key?: string }> = {
   command: 'clear',
   describe: 'remove cached chain states (all, or --key K)',
@@ -162,13 +192,14 @@ const clear: CommandModule<object, { cacheDir?: string; key?: string }> = {
 
 export const cacheCommand: CommandModule = {
   command: 'cache <command>',
-  describe: 'the chain-state cache: ls | build | key | clear',
+  describe: 'the chain-state cache: ls | build | key | prune | clear',
   builder: (y) =>
     y
       .command(ls)
       .command(build)
       .command(key)
+      .command(prune)
       .command(clear)
-      .demandCommand(1, 'say what to do: saltnet cache ls | build | key | clear'),
+      .demandCommand(1, 'say what to do: saltnet cache ls | build | key | prune | clear'),
   handler: () => undefined,
 };

@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { ArgumentsCamelCase } from 'yargs';
+import { SIGNAL_EXIT_CODES } from '../process/interrupt.js';
 import { humanReady, type ReadySummary } from './up-output.js';
 import type { UpArgs } from './up.js';
 
@@ -23,6 +24,16 @@ function childArgs(): string[] {
   return args.includes('--json') ? args : [...args, '--json'];
 }
 
+/** A line on stderr that may have lost its reader (SIGHUP: the terminal closed): never fatal. */
+function say(text: string): void {
+  if (process.stderr.destroyed || process.stderr.writableEnded) return;
+  try {
+    process.stderr.write(text);
+  } catch {
+    /* nowhere to say it */
+  }
+}
+
 export async function detach(argv: ArgumentsCamelCase<UpArgs>): Promise<void> {
   const child = spawn(process.execPath, [process.argv[1]!, ...childArgs()], {
     detached: true,
@@ -31,32 +42,51 @@ export async function detach(argv: ArgumentsCamelCase<UpArgs>): Promise<void> {
   });
   const tail: string[] = [];
   createInterface({ input: child.stderr! }).on('line', (l) => {
-    process.stderr.write(`${l}\n`);
+    say(`${l}\n`);
     tail.push(l);
     if (tail.length > 40) tail.shift();
   });
-  const ready = await new Promise<ReadySummary>((ok, fail) => {
+  // Ctrl-C, SIGTERM or SIGHUP (the terminal closed) while it starts: the background up, in a session of its own, gets
+  // none of them by itself. Each is passed on: it stops the testnet it was starting, as a foreground up does (a second
+  // one kills at once), and this process says so, waits for it to end, and exits with the signal's code.
+  let stoppedBy: NodeJS.Signals | undefined;
+  const stop = (sig: NodeJS.Signals): void => {
+    if (!stoppedBy) {
+      stoppedBy = sig;
+      for (const s of [process.stdout, process.stderr]) s.on('error', () => undefined);
+      say(
+        `saltnet: ${sig} received: stopping the background saltnet up (pid ${child.pid}) and the testnet it is ` +
+          'starting (again to kill them at once)\n',
+      );
+    }
+    child.kill(sig);
+  };
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  for (const sig of signals) process.on(sig, stop);
+  const ready = await new Promise<ReadySummary | undefined>((ok, fail) => {
     const lines = createInterface({ input: child.stdout! });
     lines.on('line', (l) => {
       try {
         const j = JSON.parse(l) as ReadySummary;
-        if (j.event === 'ready') ok(j);
+        if (j.event === 'ready' && !stoppedBy) ok(j);
       } catch {
         // not a JSON line: not the ready line
       }
     });
-    child.on('exit', (code, signal) =>
+    child.on('exit', (code, signal) => {
+      if (stoppedBy) return ok(undefined);
       fail(
         new Error(
           `the background saltnet up ended before it was ready (${signal ?? `exit code ${code}`})` +
             (tail.length ? `; its last lines:\n${tail.slice(-15).join('\n')}` : ''),
         ),
-      ),
-    );
-    // Ctrl-C while it starts: the background up is stopped too (it traps the signal and cleans up).
-    const stop = (sig: NodeJS.Signals): void => void child.kill(sig);
-    process.once('SIGINT', stop).once('SIGTERM', stop);
+      );
+    });
   });
+  if (!ready) {
+    say(`saltnet: the background saltnet up has ended (${stoppedBy!}), and with it the testnet it was starting\n`);
+    process.exit(SIGNAL_EXIT_CODES[stoppedBy!] ?? 1);
+  }
   child.stdout!.destroy();
   child.stderr!.destroy();
   child.unref();

@@ -4,6 +4,7 @@ import yargs, { type Argv, type CommandModule } from 'yargs';
 import { packageVersion } from '../common/paths.js';
 import { CONFIG_OPTION, configOption } from '../config/yargs.js';
 import { applyConfig } from './config.js';
+import { positionalsAfterDashDash } from './dash-dash.js';
 import { automineCommand } from './automine.js';
 import { cacheCommand } from './cache.js';
 import { diffCommand } from './diff.js';
@@ -21,6 +22,37 @@ import { snapshotCommand } from './snapshot.js';
 import { statusCommand } from './status.js';
 import { upCommand } from './up.js';
 import { uiCommand } from './ui.js';
+
+const COMMANDS = [
+  upCommand,
+  downCommand,
+  statusCommand,
+  mineCommand,
+  automineCommand,
+  fundCommand,
+  uiCommand,
+  partitionCommand,
+  healCommand,
+  linkCommand,
+  syncCommand,
+  doctorCommand,
+  runCommand,
+  diffCommand,
+  fuzzCommand,
+  reproCommand,
+  recordCommand,
+  cacheCommand,
+  snapshotCommand,
+  installCommand,
+] as unknown as CommandModule[];
+
+/** Each command's name, and whether it declares positionals (`fund <address> <amount>`: yes; `record`: no). */
+const TAKES_POSITIONALS = new Map(
+  COMMANDS.map((c) => {
+    const [name = '', ...rest] = String([c.command].flat()[0] ?? '').split(' ');
+    return [name, rest.some((w) => /^[<[]/.test(w))] as const;
+  }),
+);
 
 /** Thrown instead of running a command when the line is only checked (`parseOnly`). */
 export class ParsedOnly extends Error {
@@ -46,7 +78,7 @@ function skipHelpCache(y: Argv): void {
  * checks) but no command does: a line that passes rejects with ParsedOnly.
  */
 export function saltnetCli(args: string[], o: { parseOnly?: boolean } = {}): Argv {
-  const y = yargs(args)
+  const y = yargs(positionalsAfterDashDash(args, TAKES_POSITIONALS))
     .scriptName('saltnet')
     // yargs would look for a package.json from the working directory up: "unknown" outside the package.
     .version(packageVersion())
@@ -60,29 +92,7 @@ export function saltnetCli(args: string[], o: { parseOnly?: boolean } = {}): Arg
           }
         : applyConfig,
     );
-  const commands = [
-    upCommand,
-    downCommand,
-    statusCommand,
-    mineCommand,
-    automineCommand,
-    fundCommand,
-    uiCommand,
-    partitionCommand,
-    healCommand,
-    linkCommand,
-    syncCommand,
-    doctorCommand,
-    runCommand,
-    diffCommand,
-    fuzzCommand,
-    reproCommand,
-    recordCommand,
-    cacheCommand,
-    snapshotCommand,
-    installCommand,
-  ] as unknown as CommandModule[];
-  for (const c of commands) y.command(c);
+  for (const c of COMMANDS) y.command(c);
   skipHelpCache(y);
   return y
     .demandCommand(

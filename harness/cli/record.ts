@@ -20,6 +20,7 @@ import { pickRun, runInfo } from './runs.js';
 import { testnetOptions, toTestnetOptions, type TestnetArgs } from './testnet-options.js';
 import { writeOutputFile } from '../common/output-file.js';
 import { lockOutput } from '../process/output-lock.js';
+import { progressLog } from './progress-log.js';
 
 interface RecordArgs extends TestnetArgs {
   out?: string;
@@ -70,7 +71,7 @@ export function recordEnv(s: RecordSession): Record<string, string> {
 }
 
 async function session(a: RecordArgs): Promise<RecordSession> {
-  const log = (l: string): void => void process.stderr.write(`${l}\n`);
+  const log = progressLog;
   if (a.run !== undefined) {
     const r = pickRun(a.run);
     const info = runInfo(r);

@@ -18,6 +18,7 @@ import { runFiles, type RunnerOptions } from '../scenario/runner.js';
 import { resolveBackend } from '../testnet/binaries.js';
 import { testnetOptions, toTestnetOptions, type TestnetArgsOf } from './testnet-options.js';
 import { isUnsuccessful, type ScenarioResult } from '../scenario/types.js';
+import { progressLog } from './progress-log.js';
 
 /** `run`'s arguments: the config keys it takes (config/schema.ts) and the options of its own. */
 export type RunArgs = TestnetArgsOf<'any'> &
@@ -120,7 +121,7 @@ async function runLocked(argv: RunArgs, extra: Partial<RunnerOptions>, all: stri
         ? ('suite' as const)
         : { ...(await suiteChain(all, resolveBackend(argv.backend, argv.binDir).spec)), files: all };
   const grep = argv.grep ? new RegExp(argv.grep) : undefined;
-  const log = (l: string): void => void process.stderr.write(`${l}\n`);
+  const log = progressLog;
   const human = createHumanReporter(argv.reporter === 'human' && !argv.output ? process.stdout : process.stderr, {
     color: process.stdout.isTTY === true && !process.env.NO_COLOR,
   });

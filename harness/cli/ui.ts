@@ -1,6 +1,7 @@
 // `saltnet ui`: the explorer of a running testnet. The `up` that owns the testnet serves it (once:
 // `saltnet up --ui` may have started it already) and this prints its address.
 import type { CommandModule } from 'yargs';
+import { parseNumberText } from '../config/numbers.js';
 import { requestUi } from '../control/client.js';
 import { pickRun, runInfo } from './runs.js';
 
@@ -10,9 +11,21 @@ interface UiArgs {
   json: boolean;
 }
 
+const PORT = { whole: true, min: 1, max: 65535 } as const;
+
+/** `--ui-port`'s value: a TCP port, or an error that says so and shows what was given. */
+export function uiPort(v: unknown): number {
+  if (Array.isArray(v)) throw new Error(`--ui-port is given ${v.length} times; give it once`);
+  const r = parseNumberText(String(v), PORT);
+  if ('problem' in r)
+    throw new Error(`--ui-port needs a port number from 1 to 65535, got ${JSON.stringify(String(v))}`);
+  return r.value;
+}
+
 export const uiPortOption = {
-  type: 'number',
-  describe: 'serve the explorer on this port of 127.0.0.1 (default: a free one)',
+  type: 'string',
+  describe: 'serve the explorer on this port of 127.0.0.1 (a port number from 1 to 65535; default: a free one)',
+  coerce: uiPort,
 } as const;
 
 export const uiCommand: CommandModule<object, UiArgs> = {

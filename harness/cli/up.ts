@@ -10,7 +10,12 @@ import { humanReady, summary } from './up-output.js';
 import { testnetOptions, toTestnetOptions, type TestnetArgs } from './testnet-options.js';
 import { configOption } from '../config/yargs.js';
 import { closeExplorer, explorer } from '../ui/explorer.js';
+import { PortsTakenError } from '../process/port-holder.js';
+import { assertPortsFree } from '../process/ports.js';
+import { resolveBackend } from '../testnet/binaries.js';
+import { fixedPorts } from '../testnet/standard-ports.js';
 import { uiPortOption } from './ui.js';
+import { progressLog } from './progress-log.js';
 
 export interface UpArgs extends TestnetArgs {
   json: boolean;
@@ -48,20 +53,65 @@ export const upCommand: CommandModule<object, UpArgs> = {
   handler: (argv) => (argv.detach ? detach(argv) : up(argv)),
 };
 
+/**
+ * `--ui --ui-port N`, before anything starts: N is not a port the testnet takes itself (`--ports standard`), and it is
+ * free now, or an error naming what holds it.
+ */
+async function checkUiPort(port: number, o: TestnetOptions): Promise<void> {
+  // A backend that cannot be resolved fails the start with its own message.
+  const spec =
+    o.ports === 'standard'
+      ? safely(() => resolveBackend(o.backend ?? 'auto', o.binDir, o.cacheDir ? { cacheDir: o.cacheDir } : {}).spec)
+      : undefined;
+  const fixed = spec && fixedPorts(spec, o.ports);
+  if (spec && fixed) {
+    const own: [number, string][] = [
+      [fixed.daemon.rpc, `${spec.binaries.daemon}'s RPC`],
+      [fixed.daemon.zmq, `${spec.binaries.daemon}'s ZMQ`],
+      [fixed.daemon.p2p, `${spec.binaries.daemon}'s P2P`],
+      [fixed.walletRpc, `the main wallet's ${spec.binaries.walletRpc}`],
+    ];
+    const clash = own.find(([p]) => p === port);
+    if (clash)
+      throw new Error(
+        `--ui-port ${port}: --ports standard puts ${clash[1]} on port ${port}; choose another --ui-port (nothing was started)`,
+      );
+  }
+  try {
+    await assertPortsFree([{ port, what: 'the explorer' }]);
+  } catch (err) {
+    if (!(err instanceof PortsTakenError)) throw err;
+    throw new PortsTakenError(err.taken, {
+      prefix: '--ui-port: ',
+      suffix: '\nnothing was started: choose another --ui-port, or leave it out for a free one',
+    });
+  }
+}
+
+const safely = <T>(f: () => T): T | undefined => {
+  try {
+    return f();
+  } catch {
+    return undefined;
+  }
+};
+
 export async function up(argv: ArgumentsCamelCase<UpArgs>, extra: Partial<TestnetOptions> = {}): Promise<void> {
-  const log = (l: string): void => void process.stderr.write(`${l}\n`);
-  const t = await startTestnet({
+  const log = progressLog;
+  const options: TestnetOptions = {
     ...toTestnetOptions(argv),
     ...(argv.snapshot ? { snapshotKey: argv.snapshot } : {}),
     log,
     ...extra,
-  });
+  };
+  if (argv.ui && argv.uiPort !== undefined) await checkUiPort(argv.uiPort, options);
+  const t = await startTestnet(options);
   const control = await startControlServer(
     t,
     t.snapshot.cacheDir ?? resolveCacheDir(argv.cacheDir ? { cacheDir: argv.cacheDir } : {}),
   );
   t.supervisor.updateInfo({ control: control.info });
-  const ui = argv.ui ? await explorer(t, { ...(argv.uiPort ? { port: argv.uiPort } : {}) }) : undefined;
+  const ui = argv.ui ? await explorer(t, argv.uiPort !== undefined ? { port: argv.uiPort } : {}) : undefined;
   const s = { ...summary(t), ...(ui ? { ui: ui.url } : {}) };
   if (argv.json) process.stdout.write(`${JSON.stringify(s)}\n`);
   else process.stdout.write(humanReady(s, 'Press Ctrl-C to stop.'));

@@ -221,6 +221,7 @@ class SupervisorImpl implements Supervisor {
 const active = new Set<SupervisorImpl>();
 let trapped = false;
 let shuttingDown = false;
+let killing = false;
 
 function trapping(): SupervisorImpl[] {
   return [...active].filter((s) => s.trapping);
@@ -231,6 +232,14 @@ export function trappingSignals(): boolean {
   return trapped;
 }
 
+/**
+ * Whether a second signal has started killing every process: this process exits as soon as they are gone, and
+ * progress told from now on (a program that became ready meanwhile) would only contradict that.
+ */
+export function killingEverything(): boolean {
+  return killing;
+}
+
 function onSignal(sig: NodeJS.Signals): void {
   const code = SIGNAL_EXIT_CODES[sig] ?? 1;
   // First of all: whatever waits on the testnet learns why it is about to go away.
@@ -238,6 +247,7 @@ function onSignal(sig: NodeJS.Signals): void {
   if (shuttingDown) {
     // Asked twice: no more grace.
     say(`saltnet: ${sig} again, killing every process now\n`);
+    killing = true;
     void Promise.all(trapping().map((s) => s.killAll())).finally(() => process.exit(code));
     return;
   }

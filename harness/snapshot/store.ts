@@ -7,9 +7,11 @@
 // A save writes a temporary folder and renames it to <key> only once every file and the manifest
 // are written and fsynced, so a crash or kill leaves no snapshot or a complete one, never half of
 // one. A load verifies every file before it writes anything, and writes only into empty or new
-// folders. A snapshot that fails verification is renamed to <key>.corrupt-<time> and never used.
+// folders. A snapshot that fails verification is renamed to <key>.corrupt-<time> and never used: it
+// is kept for a look (`saltnet cache ls` lists it) until `saltnet cache prune` or `clear` removes it,
+// or a save finds it older than a week.
 // loadSnapshot lives in load.ts, exportSnapshot / importSnapshot in archive.ts; all are re-exported here.
-import { constants, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { constants, existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { copyFile, lstat, mkdir, open, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { snapshotsDir } from '../common/cache-dir.js';
@@ -151,6 +153,7 @@ export async function saveSnapshot(opts: SaveSnapshotOptions): Promise<Manifest>
   await checkSources(opts.sources);
   const dir = await ensureSnapshotsDir(opts.cacheDir);
   cleanStale(dir);
+  pruneIn(dir, { olderThanMs: CORRUPT_KEPT_MS });
   const { plan, dirs } = await planCopy(opts);
   const tmp = join(dir, stagingName('tmp', opts.key));
   await mkdir(tmp, { mode: 0o700 });
@@ -207,6 +210,82 @@ export function listSnapshots(cacheDir: string): SnapshotSummary[] {
     if ('manifest' in parsed && parsed.manifest.key === name) out.push(summarize(parsed.manifest));
   }
   return out;
+}
+
+/** How long a save leaves a snapshot set aside as corrupt, for a look, before it removes it. */
+export const CORRUPT_KEPT_MS = 7 * 24 * 3600_000;
+
+/** `<key>.corrupt-<time>[-<hex>]` (snapshot-dir.ts moveAside): the key and when it was set aside. */
+const CORRUPT_RE = /^(.+)\.corrupt-(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})(\d{3})Z(?:-[0-9a-f]+)?$/;
+
+export interface CorruptSnapshot {
+  /** Its folder's name in the snapshots folder. */
+  name: string;
+  /** The key it was saved under. */
+  key: string;
+  /** When it was set aside (ISO time). */
+  setAsideAt: string;
+  /** Bytes of the files it holds. */
+  size: number;
+}
+
+function sizeOf(path: string): number {
+  try {
+    const entries = readdirSync(path, { recursive: true, withFileTypes: true });
+    return entries.reduce((n, e) => n + (e.isFile() ? lstatSync(join(e.parentPath, e.name)).size : 0), 0);
+  } catch {
+    return 0;
+  }
+}
+
+function corruptIn(dir: string, withSize: boolean): CorruptSnapshot[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const out: CorruptSnapshot[] = [];
+  for (const name of names) {
+    const m = CORRUPT_RE.exec(name);
+    if (!m) continue;
+    const [, key, y, mo, d, h, mi, sec, ms] = m;
+    out.push({
+      name,
+      key: key!,
+      setAsideAt: `${y}-${mo}-${d}T${h}:${mi}:${sec}.${ms}Z`,
+      size: withSize ? sizeOf(join(dir, name)) : 0,
+    });
+  }
+  return out.sort((a, b) => a.setAsideAt.localeCompare(b.setAsideAt) || byPath(a.name, b.name));
+}
+
+/** The snapshots set aside as corrupt (never used; kept for a look), oldest first. */
+export function listCorrupt(cacheDir: string): CorruptSnapshot[] {
+  return corruptIn(snapshotsDir(resolve(cacheDir)), true);
+}
+
+function pruneIn(dir: string, o: { olderThanMs?: number; now?: number } = {}): string[] {
+  const now = o.now ?? Date.now();
+  const removed = cleanStale(dir, now);
+  for (const c of corruptIn(dir, false)) {
+    if (o.olderThanMs !== undefined && now - Date.parse(c.setAsideAt) < o.olderThanMs) continue;
+    try {
+      if (removeNow(dir, join(dir, c.name))) removed.push(c.name);
+    } catch {
+      // left for the next prune
+    }
+  }
+  return removed;
+}
+
+/**
+ * Remove the snapshots set aside as corrupt (with `olderThanMs`, only those set aside longer ago) and the abandoned
+ * temporary folders, never a snapshot in use; returns the names removed.
+ */
+export function pruneSnapshots(cacheDir: string, o: { olderThanMs?: number; now?: number } = {}): string[] {
+  const dir = snapshotsDir(resolve(cacheDir));
+  return existsSync(dir) ? pruneIn(dir, o) : [];
 }
 
 /** Remove one snapshot; false when there was none. */

@@ -18,17 +18,13 @@ export const PAGE_DIR = fileURLToPath(
   new URL(import.meta.url.includes('/dist/') ? '../../../harness/ui/page/' : './page/', import.meta.url),
 );
 
-const FILES: Record<string, string> = {
-  '': 'index.html',
-  'index.html': 'index.html',
-  'app.js': 'app.js',
-  'style.css': 'style.css',
-};
-const TYPES: Record<string, string> = {
-  html: 'text/html; charset=utf-8',
-  js: 'text/javascript; charset=utf-8',
-  css: 'text/css; charset=utf-8',
-};
+/** The page's files by the path after the token (a Map: `constructor` or `__proto__` names no file). */
+const FILES = new Map([
+  ['', { file: 'index.html', type: 'text/html; charset=utf-8' }],
+  ['index.html', { file: 'index.html', type: 'text/html; charset=utf-8' }],
+  ['app.js', { file: 'app.js', type: 'text/javascript; charset=utf-8' }],
+  ['style.css', { file: 'style.css', type: 'text/css; charset=utf-8' }],
+]);
 
 export interface UiServer {
   /** The page's address, token included. */
@@ -79,10 +75,11 @@ export async function startUiServer(src: UiSource, o: UiServerOptions = {}): Pro
       );
       return;
     }
-    const file = FILES[rest];
-    if (!file) return send(res, 404, 'text/plain', 'not found\n', head);
+    const page = FILES.get(rest);
+    if (!page) return send(res, 404, 'text/plain', 'not found\n', head);
+    const { file, type } = page;
     try {
-      send(res, 200, TYPES[file.split('.').pop()!]!, readFileSync(join(PAGE_DIR, file)), head);
+      send(res, 200, type, readFileSync(join(PAGE_DIR, file)), head);
     } catch (err) {
       send(res, 500, 'text/plain', `the page's file ${file} is missing: ${(err as Error).message}\n`, head);
     }

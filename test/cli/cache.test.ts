@@ -1,6 +1,6 @@
 // `saltnet cache` and `saltnet snapshot` as users run them: keys for CI caches, build/ls/clear,
 // and a running testnet saved to a file and brought up again from it elsewhere.
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -58,6 +58,32 @@ describe('saltnet cache', { timeout: 150_000 }, () => {
     expect(bad.stderr).toContain(`no snapshot nope in ${cache}`);
     expect((await saltnet(['cache', 'clear', '--key', k1])).stdout).toBe(`removed ${k1}`);
     expect(JSON.parse((await saltnet(['cache', 'ls', '--json'])).stdout).snapshots).toEqual([]);
+  });
+});
+
+describe('saltnet cache ls and prune: snapshots set aside as corrupt', () => {
+  it('ls lists them marked CORRUPT and says how to remove them; prune removes them and nothing else', async () => {
+    const dir = join(root, 'corrupt-cache');
+    const name = 'sim-d1-h200-0123456789ab.corrupt-20261129T120441123Z';
+    mkdirSync(join(dir, 'snapshots', name, 'wallets'), { recursive: true });
+    writeFileSync(join(dir, 'snapshots', name, 'wallets', 'main'), 'x'.repeat(1 << 20));
+    mkdirSync(join(dir, 'snapshots', 'sim-d1-h200-ba9876543210'), { recursive: true }); // no manifest: not listed
+    const env = { SALTNET_CACHE_DIR: dir };
+    const ls = await saltnet(['cache', 'ls'], env);
+    expect(ls.exitCode, ls.all).toBe(0);
+    expect(ls.stdout).toContain(`${name}  CORRUPT (set aside 2026-11-29T12:04:41.123Z, never used)  1.0 MiB`);
+    expect(ls.stdout).toContain('`saltnet cache prune` removes it');
+    const json = JSON.parse((await saltnet(['cache', 'ls', '--json'], env)).stdout);
+    expect(json.corrupt).toEqual([
+      { name, key: 'sim-d1-h200-0123456789ab', setAsideAt: '2026-11-29T12:04:41.123Z', size: 1 << 20 },
+    ]);
+    const pruned = await saltnet(['cache', 'prune'], env);
+    expect(pruned.exitCode, pruned.all).toBe(0);
+    expect(pruned.stdout).toBe(`removed ${name} from ${dir}`);
+    expect(existsSync(join(dir, 'snapshots', name))).toBe(false);
+    expect(existsSync(join(dir, 'snapshots', 'sim-d1-h200-ba9876543210'))).toBe(true);
+    expect(JSON.parse((await saltnet(['cache', 'ls', '--json'], env)).stdout).corrupt).toEqual([]);
+    expect((await saltnet(['cache', 'prune'], env)).stdout).toBe(`nothing to prune in ${dir}`);
   });
 });
 

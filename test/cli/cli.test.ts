@@ -89,6 +89,41 @@ describe('saltnet up --detach, for CI scripts', { timeout: 150_000 }, () => {
     expect((await saltnet(['down'])).exitCode).toBe(0);
   });
 
+  for (const [sig, code] of [
+    ['SIGHUP', 129],
+    ['SIGINT', 130],
+  ] as const)
+    it(`${sig} while it starts: says so, stops the testnet it was starting, exits ${code}`, async () => {
+      const p = execa(
+        process.execPath,
+        [CLI, 'up', '--backend', 'sim', '--height', '30', '--unlocked', '0', '--detach'],
+        {
+          env: env(),
+          reject: false,
+          buffer: false,
+          stdout: 'pipe',
+          stderr: 'pipe',
+        },
+      );
+      running.push(p);
+      let err = '';
+      p.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+      // The background up has started: its first line came through this one.
+      await waitFor('the background up to start', async () => err.includes('saltnet: sim backend') || undefined);
+      p.kill(sig);
+      const r = await p;
+      expect(r.exitCode, err).toBe(code);
+      const child = Number(
+        /stopping the background saltnet up \(pid (\d+)\) and the testnet it is starting/.exec(err)?.[1],
+      );
+      expect(child, err).toBeGreaterThan(0);
+      expect(err).toContain(
+        `saltnet: the background saltnet up has ended (${sig}), and with it the testnet it was starting`,
+      );
+      expect(isAlive(child)).toBe(false);
+      expect(JSON.parse((await saltnet(['status', '--json'])).stdout as string)).toEqual([]);
+    });
+
   it('a testnet that cannot start: exit 1 with the reason, nothing left running', async () => {
     const r = await saltnet(['up', '--backend', 'salvium', '--bin-dir', join(state, 'nope'), '--detach']);
     expect(r.exitCode).toBe(1);

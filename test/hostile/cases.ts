@@ -441,6 +441,24 @@ const cliCases: HostileCase[] = [
     says: [/notes\.tar\.gz/],
   },
   { id: 'cache rm ../x', args: ['cache', 'rm', '../x'], says: [/\.\.\/x/] },
+  {
+    id: 'ui --ui-port abc',
+    args: ['ui', '--ui-port', 'abc'],
+    says: [/--ui-port needs a port number from 1 to 65535, got "abc"/],
+  },
+  {
+    id: 'up --ui --ui-port 0',
+    args: ['up', '--backend', 'sim', '--ui', '--ui-port', '0'],
+    says: [/--ui-port needs a port number from 1 to 65535, got "0"/],
+  },
+  {
+    id: "up --ui --ui-port 29088 --ports standard: the wallet RPC's port, refused before anything starts",
+    args: ['up', '--backend', 'sim', '--ui', '--ui-port', '29088', '--ports', 'standard'],
+    says: [/--ports standard puts the main wallet's salvium-wallet-rpc on port 29088/, /nothing was started/],
+  },
+  // What follows `--` is a positional: these get as far as asking for the running testnet.
+  { id: 'fund ADDR -- 5', args: ['fund', 'ADDR', '--', '5'], says: [/no testnet is running/] },
+  { id: 'automine interval -- 5', args: ['automine', 'interval', '--', '5'], says: [/no testnet is running/] },
 ];
 
 export const CASES: HostileCase[] = [

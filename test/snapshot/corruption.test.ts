@@ -13,26 +13,33 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { exportSnapshot, loadSnapshot, saveSnapshot } from '../../harness/snapshot/store.js';
+import {
+  CORRUPT_KEPT_MS,
+  exportSnapshot,
+  listCorrupt,
+  listSnapshots,
+  loadSnapshot,
+  pruneSnapshots,
+  saveSnapshot,
+} from '../../harness/snapshot/store.js';
 import { cleanup, flipByte, manifestInput, readTree, sampleSources, tempDir } from './helpers.js';
 
 afterEach(cleanup);
 
 const KEY = 'sim-d500-h1201-c0c0c0c0c0c0';
 
-async function setup(): Promise<{ cache: string; snap: string }> {
-  const cache = tempDir('cache');
+async function setup(cache = tempDir('cache'), key = KEY): Promise<{ cache: string; snap: string }> {
   const src = sampleSources(tempDir('src'));
   await saveSnapshot({
     cacheDir: cache,
-    key: KEY,
+    key,
     sources: [
       { name: 'daemon', dir: src.daemon },
       { name: 'wallets', dir: src.wallets },
     ],
     manifest: manifestInput(),
   });
-  return { cache, snap: join(cache, 'snapshots', KEY) };
+  return { cache, snap: join(cache, 'snapshots', key) };
 }
 
 const cases: [string, (snap: string) => void, RegExp][] = [
@@ -139,5 +146,42 @@ describe('a corrupt snapshot is reported, moved aside and never used', () => {
     });
     expect(existsSync(file)).toBe(false);
     expect(existsSync(snap)).toBe(false);
+  });
+});
+
+describe('a snapshot set aside as corrupt is listed, and pruned', () => {
+  it('listCorrupt names it with its key, when it was set aside and its size; pruneSnapshots removes only it', async () => {
+    const { cache, snap } = await setup();
+    flipByte(join(snap, 'wallets/main'));
+    const r = await loadSnapshot({ cacheDir: cache, key: KEY, targets: {} });
+    if (!('corrupt' in r)) throw new Error('expected corrupt');
+    await setup(cache); // the key saved again, valid
+    const [c, ...more] = listCorrupt(cache);
+    expect(more).toEqual([]);
+    expect(c).toMatchObject({ key: KEY, name: expect.stringMatching(/\.corrupt-/) });
+    expect(join(cache, 'snapshots', c!.name)).toBe(r.movedTo);
+    expect(c!.setAsideAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(c!.name).toBe(`${KEY}.corrupt-${c!.setAsideAt.replace(/[-:.]/g, '')}`);
+    expect(c!.size).toBeGreaterThan(200_000);
+    // Kept while it is recent; gone once it is older than that, or when asked outright. The valid one stays.
+    expect(pruneSnapshots(cache, { olderThanMs: CORRUPT_KEPT_MS })).toEqual([]);
+    expect(pruneSnapshots(cache, { olderThanMs: CORRUPT_KEPT_MS, now: Date.now() + CORRUPT_KEPT_MS + 1 })).toEqual([
+      c!.name,
+    ]);
+    expect(listCorrupt(cache)).toEqual([]);
+    expect(listSnapshots(cache).map((s) => s.key)).toEqual([KEY]);
+    expect(existsSync(join(cache, 'snapshots', KEY, 'manifest.json'))).toBe(true);
+  });
+
+  it('a save removes those set aside more than a week ago, and keeps newer ones', async () => {
+    const { cache } = await setup();
+    const dir = join(cache, 'snapshots');
+    const old = `${KEY}.corrupt-20200101T000000000Z`;
+    const recent = `${KEY}.corrupt-${new Date().toISOString().replace(/[-:.]/g, '')}`;
+    for (const n of [old, recent]) mkdirSync(join(dir, n, 'wallets'), { recursive: true });
+    expect(listCorrupt(cache).map((c) => c.name)).toEqual([old, recent]);
+    await setup(cache, 'sim-d1-h30-c1c1c1c1c1c1');
+    expect(listCorrupt(cache).map((c) => c.name)).toEqual([recent]);
+    expect(pruneSnapshots(cache)).toEqual([recent]);
   });
 });

@@ -48,6 +48,14 @@ describe.skipIf(why !== undefined)('the explorer in chromium (sim)', { timeout: 
     const again = await saltnet(['ui', '--json']);
     expect(again.exitCode, again.all as string).toBe(0);
     expect(JSON.parse(again.stdout as string)).toEqual({ url: up.ready.ui });
+    // Another port is refused: the page keeps the one it is on, and the message names it.
+    const port = Number(new URL(up.ready.ui as string).port);
+    const moved = await saltnet(['ui', '--ui-port', String(port === 65535 ? port - 1 : port + 1)]);
+    expect(moved.exitCode).toBe(1);
+    expect(moved.stderr).toContain(`the explorer is already served on port ${port}`);
+    expect((await saltnet(['ui', '--ui-port', String(port), '--json'])).stdout).toBe(
+      JSON.stringify({ url: up.ready.ui }),
+    );
   });
 
   it("shows the chain, main's balances and the programs, and a token's life as it happens", async () => {

@@ -2,7 +2,7 @@
 // removed, a port the testnet keeps is taken, two writers want one folder, a folder that can never
 // be created is given.
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { limitFileSize, put, signal, smallDisk, until, type FaultCase } from '../kit.js';
@@ -185,6 +185,25 @@ export const ENVIRONMENT_CASES: FaultCase[] = [
         expect(u.err()).toMatch(/tried 3 times/);
       } finally {
         server?.close();
+      }
+    },
+  },
+  {
+    id: "the explorer's port is taken: up --ui --ui-port names the port and its holder, and starts nothing",
+    kind: 'ports',
+    async run(ctx) {
+      const server = await listenWhenFree(0);
+      const port = (server.address() as AddressInfo).port;
+      try {
+        const u = ctx.start(['--ui', '--ui-port', String(port)]);
+        const exit = await u.exit(30_000);
+        expect(exit.code).toBe(1);
+        expect(u.err()).toContain(`--ui-port: a port is taken:\n  port ${port} (the explorer) is taken`);
+        expect(u.err()).toMatch(/nothing was started: choose another --ui-port/);
+        expect(u.err()).not.toMatch(/daemon ready|wallet .* ready/);
+        expect(ctx.runOrUndefined()).toBeUndefined();
+      } finally {
+        server.close();
       }
     },
   },
