@@ -29,6 +29,7 @@ export interface FromOptions {
   force?: boolean;
   releasesFile?: string;
   maxBytes?: number;
+  maxUnpackedBytes?: number;
   mirror?: string;
   asset?: string;
   trustOnFirstUse?: boolean;
@@ -115,7 +116,7 @@ async function fromArchive(c: Ctx): Promise<InstallResult> {
     const tree = join(staging, 'tree');
     await mkdir(tree);
     const label = asset;
-    await unpack(copy, format, tree, label);
+    await unpack(copy, format, tree, label, c.maxUnpackedBytes);
     const inspected = await inspectTree(tree, { platform: c.platform, label, ldd: c.ldd, log: c.log });
     const version = versionOf(inspected.checked.programVersion, c.given, label);
     const e = expectation(c, version, asset, dl.sha256);

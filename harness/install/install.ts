@@ -60,7 +60,10 @@ export interface InstallOptions {
   checkHashesFile?: string;
   /** Build for another platform than this machine's (the CLI does not offer this; tests do). */
   platform?: PlatformId;
+  /** The largest archive download (default download.ts's DEFAULT_MAX_BYTES). */
   maxBytes?: number;
+  /** The most content an archive may declare (default unpack.ts's DEFAULT_MAX_UNPACKED_BYTES, 4 GiB). */
+  maxUnpackedBytes?: number;
   env?: NodeJS.ProcessEnv;
   /** Progress lines ("downloading …"); default: none. */
   log?: (line: string) => void;
@@ -200,6 +203,7 @@ interface Fetch {
   source: ArchiveSource;
   checkHashesFile?: string;
   maxBytes?: number;
+  maxUnpackedBytes?: number;
   ldd?: Ldd;
   log: (line: string) => void;
 }
@@ -244,7 +248,7 @@ async function fetchRelease(p: Plan, f: Fetch): Promise<InstallResult> {
   await mkdir(tree);
   const dl = await download(p, f, archive);
   const label = `${p.asset} (Salvium ${p.version})`;
-  await unpack(archive, f.format, tree, label);
+  await unpack(archive, f.format, tree, label, f.maxUnpackedBytes);
   await rm(archive, { force: true });
   const inspected: Inspected = await inspectTree(tree, { platform: f.platform, label, ldd: f.ldd, log: f.log });
   const how = p.tofu ? 'trust-on-first-use' : 'sha256-option';
@@ -313,6 +317,7 @@ export async function installSalvium(opts: InstallOptions = {}): Promise<Install
       source,
       checkHashesFile: opts.checkHashesFile,
       maxBytes: opts.maxBytes,
+      maxUnpackedBytes: opts.maxUnpackedBytes,
       ldd: opts.ldd,
       log,
     }),
