@@ -159,7 +159,7 @@ async function fromFolder(c: Ctx): Promise<InstallResult> {
     await mkdir(tree);
     c.log(`saltnet install: copying the programs in ${src.dir}`);
     await copyFiles(src.dir, tree);
-    const inspected = await inspectTree(tree, { platform: c.platform, label, ldd: c.ldd, log: c.log });
+    const inspected = await inspectTree(tree, { platform: c.platform, label, ldd: c.ldd, log: c.log, origin: src.dir });
     return publishInstall({
       binRoot: c.binRoot,
       tree,
