@@ -105,13 +105,15 @@ async function checkLinks(found: FoundBinaries, ldd: Ldd, label: string): Promis
 }
 
 /** First non-empty line of a program's `--version`; PROGRAM_FAILED when it does not run. */
-async function versionLine(path: string, label: string): Promise<string> {
+async function versionLine(path: string, label: string, signal?: AbortSignal): Promise<string> {
   const r = await execa(path, ['--version'], {
     reject: false,
     timeout: scaled(30_000),
     env: { TERM: 'dumb' },
     stdin: 'ignore',
+    ...(signal ? { cancelSignal: signal } : {}),
   });
+  signal?.throwIfAborted();
   const lines = (s: unknown): string[] =>
     String(s ?? '')
       .split('\n')
@@ -147,7 +149,15 @@ async function versionLine(path: string, label: string): Promise<string> {
  */
 export async function checkPrograms(
   found: FoundBinaries,
-  o: { platform: PlatformId; label: string; ldd?: Ldd; log?: (line: string) => void; name?: (path: string) => string },
+  o: {
+    platform: PlatformId;
+    label: string;
+    ldd?: Ldd;
+    log?: (line: string) => void;
+    name?: (path: string) => string;
+    /** Ends a program's run, and the checks, with the signal's reason. */
+    signal?: AbortSignal;
+  },
 ): Promise<CheckedPrograms> {
   checkFormats(found, o.platform, o.label, o.name ?? ((p) => p));
   const programs = await hashPrograms(found);
@@ -163,7 +173,8 @@ export async function checkPrograms(
   await checkLinks(found, o.ldd ?? systemLdd, o.label);
   let programVersion = '';
   for (const [role, path] of Object.entries(found.paths) as [Role, string][]) {
-    const line = await versionLine(path, o.label);
+    o.signal?.throwIfAborted();
+    const line = await versionLine(path, o.label, o.signal);
     if (role === 'daemon') programVersion = line;
   }
   return { programVersion, programs };

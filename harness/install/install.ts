@@ -16,7 +16,14 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Ldd } from './checks.js';
-import { archiveSource, DEFAULT_BASE_URL, describeSource, downloadTo, type ArchiveSource } from './download.js';
+import {
+  archiveSource,
+  DEFAULT_BASE_URL,
+  describeSource,
+  downloadTo,
+  type ArchiveSource,
+  type Pace,
+} from './download.js';
 import { InstallError } from './errors.js';
 import { installFrom } from './from.js';
 import { binRootOf, readInstalled, resultOf, type HashFrom, type InstallResult, type Marker } from './marker.js';
@@ -69,6 +76,13 @@ export interface InstallOptions {
   log?: (line: string) => void;
   /** `ldd` (checks.ts); tests pass a fake one. */
   ldd?: Ldd;
+  /** How fast a download must go, and how often it says how far it is (download.ts's DEFAULT_PACE). */
+  pace?: Pace;
+  /**
+   * Stops the install (Ctrl-C, SIGTERM: the CLI aborts it): the download, unpacking and the programs' runs end, the
+   * staging folder is removed, nothing is installed, and the promise rejects with the signal's reason.
+   */
+  signal?: AbortSignal;
 }
 
 interface Plan {
@@ -206,6 +220,8 @@ interface Fetch {
   maxUnpackedBytes?: number;
   ldd?: Ldd;
   log: (line: string) => void;
+  pace?: Pace;
+  signal?: AbortSignal;
 }
 
 /** Download the archive and refuse it unless its SHA-256 is the plan's (trust on first use: print it). */
@@ -214,7 +230,13 @@ async function download(p: Plan, f: Fetch, archive: string): Promise<{ sha256: s
   f.log(`saltnet install: downloading ${what} from ${describeSource(f.source)}`);
   let dl;
   try {
-    dl = await downloadTo(f.source, archive, { maxBytes: f.maxBytes, what });
+    dl = await downloadTo(f.source, archive, {
+      maxBytes: f.maxBytes,
+      what,
+      log: f.log,
+      pace: f.pace,
+      signal: f.signal,
+    });
   } catch (err) {
     if (err instanceof InstallError && err.code === 'DOWNLOAD_FAILED')
       throw withDownloadHint(err, p.version, p.asset, f.base, f.source.kind);
@@ -248,9 +270,16 @@ async function fetchRelease(p: Plan, f: Fetch): Promise<InstallResult> {
   await mkdir(tree);
   const dl = await download(p, f, archive);
   const label = `${p.asset} (Salvium ${p.version})`;
-  await unpack(archive, f.format, tree, label, f.maxUnpackedBytes);
+  await unpack(archive, f.format, tree, label, f.maxUnpackedBytes, f.signal);
   await rm(archive, { force: true });
-  const inspected: Inspected = await inspectTree(tree, { platform: f.platform, label, ldd: f.ldd, log: f.log });
+  const inspected: Inspected = await inspectTree(tree, {
+    platform: f.platform,
+    label,
+    ldd: f.ldd,
+    log: f.log,
+    signal: f.signal,
+  });
+  f.signal?.throwIfAborted();
   const how = p.tofu ? 'trust-on-first-use' : 'sha256-option';
   return publishInstall({
     binRoot: f.binRoot,
@@ -320,6 +349,8 @@ export async function installSalvium(opts: InstallOptions = {}): Promise<Install
       maxUnpackedBytes: opts.maxUnpackedBytes,
       ldd: opts.ldd,
       log,
+      pace: opts.pace,
+      signal: opts.signal,
     }),
   );
 }

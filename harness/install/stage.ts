@@ -46,7 +46,14 @@ export interface Inspected {
  */
 export async function inspectTree(
   tree: string,
-  o: { platform: PlatformId; label: string; ldd?: Ldd; log?: (line: string) => void; origin?: string },
+  o: {
+    platform: PlatformId;
+    label: string;
+    ldd?: Ldd;
+    log?: (line: string) => void;
+    origin?: string;
+    signal?: AbortSignal;
+  },
 ): Promise<Inspected> {
   const found = await findBinaries(tree, o.platform, o.label);
   const name = (p: string): string => {
