@@ -140,6 +140,17 @@ describe('--from an archive', () => {
     expect(JSON.parse(readFileSync(join(r.installDir, MARKER_FILE), 'utf8')).sha256).toBe(sha256(first));
   });
 
+  it('an archive whose entries declare more than the cap: refused naming the entry and the cap; nothing left', async () => {
+    const { root, bin, opts } = world();
+    const tarball = file(root, ASSET, tarGz(release([{ path: 'salvium-v1.2.3/blob', body: 'x'.repeat(10_000) }])));
+    const err = await refusal(installSalvium(opts(tarball, { maxUnpackedBytes: 4096 })));
+    expect(err.code).toBe('BAD_ARCHIVE');
+    expect(err.message).toContain(
+      `refusing ${ASSET}: its entries declare more content than the cap of 4096 bytes, passed at entry "salvium-v1.2.3/blob" (10000 bytes`,
+    );
+    expect(readdirSync(bin)).toEqual([]); // no staging folder, no install, no recorded hash
+  });
+
   it('--sha256 checks the archive', async () => {
     const { root, bin, opts } = world();
     const bytes = tarGz(release());
