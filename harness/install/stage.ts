@@ -41,8 +41,8 @@ export interface Inspected {
 
 /**
  * Find the programs in a staged tree, make them executable (nothing runs yet) and check them: that they are executables
- * of the platform, link and run. Messages name a program by its path in the tree (in the archive), or under `origin`, the
- * folder the tree is a copy of.
+ * of the platform, link and run. Messages name a program by its path in the tree (in the archive), or under `origin`,
+ * the folder the tree is a copy of.
  */
 export async function inspectTree(
   tree: string,

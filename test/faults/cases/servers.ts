@@ -13,7 +13,7 @@ import { halfSend, type FaultCase } from '../kit.js';
 
 const ASSET = 'salvium-v9.9.9-linux-x64.tar.gz';
 
-/** `saltnet install --version v9.9.9` of ASSET from `server`, with nothing pinned and a hash given, in a cache of the case. */
+/** `saltnet install --version v9.9.9` of ASSET from `server` (nothing pinned, a hash given) in a cache of the case. */
 async function installFrom(
   ctx: Parameters<FaultCase['run']>[0],
   server: ReleaseServer,
