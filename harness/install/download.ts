@@ -2,7 +2,7 @@
 // --mirror) with undici's request API, or from a local folder (an offline mirror). The SHA-256 is
 // computed while the bytes stream to the file, so the archive is read once; a size limit and
 // connect/headers/idle timeouts keep a bad server from filling the disk or hanging the command,
-// and a least average rate (the pace, below) ends a server that sends a byte now and then.
+// and a least average rate (the pace: pace.ts) ends a server that sends a byte now and then.
 // Redirects are followed here (at most MAX_REDIRECTS), so a loop is named as one, with its URLs.
 //
 // The body is written with writeSync from its 'data' events, so the HTTP parser never pauses for
@@ -19,8 +19,11 @@ import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import pRetry from 'p-retry';
 import { Agent, request, type Dispatcher } from 'undici';
-import { scaled, timeoutFactor } from '../common/timeouts.js';
+import { scaled } from '../common/timeouts.js';
 import { InstallError } from './errors.js';
+import { watchTransfer, type Pace } from './pace.js';
+
+export { DEFAULT_PACE, type Pace } from './pace.js';
 
 export const DEFAULT_BASE_URL = 'https://github.com/salvium/salvium/releases/download';
 /** Salvium's archives are ~100 MiB; anything far larger is not a release archive. */
@@ -51,23 +54,6 @@ export function archiveSource(base: string, version: string, asset: string): Arc
 export function describeSource(s: ArchiveSource): string {
   return s.kind === 'http' ? s.url : (s.candidates[0] ?? s.dir);
 }
-
-/**
- * How fast a download must go. Once `graceMs` have passed, the average rate since the response began must stay at or
- * above `minBytesPerSecond`, checked every second whether bytes arrive or not: a download of S bytes therefore ends
- * within max(graceMs, S / minBytesPerSecond), and a server that trickles is given up after `graceMs`. The timeout
- * factor (--timeout-factor, SALTNET_TIMEOUT_FACTOR) multiplies `graceMs` and divides the rate.
- */
-export interface Pace {
-  /** Default 32 KiB/s: a 100 MiB archive may take up to 53 minutes. */
-  minBytesPerSecond?: number;
-  /** Default 60 s. */
-  graceMs?: number;
-  /** How often a progress line is logged while downloading (not scaled); default 5 s. */
-  progressMs?: number;
-}
-
-export const DEFAULT_PACE: Required<Pace> = { minBytesPerSecond: 32 * 1024, graceMs: 60_000, progressMs: 5_000 };
 
 /** At most this many redirects are followed (GitHub sends one, to its download host). */
 export const MAX_REDIRECTS = 5;
@@ -236,88 +222,40 @@ async function statusError(url: string, res: Dispatcher.ResponseData): Promise<A
   return new AttemptError(`could not download ${url}: HTTP ${res.statusCode} ${text}`.trim(), retryable);
 }
 
-const MiB = 2 ** 20;
-
-/** Bytes for a progress line: `12.3 MiB`, `512 KiB`, `80 bytes`. */
-function size(n: number): string {
-  if (n >= MiB) return `${(n / MiB).toFixed(1)} MiB`;
-  if (n >= 1024) return `${(n / 1024).toFixed(0)} KiB`;
-  return `${n} bytes`;
-}
-
-function seconds(ms: number): string {
-  return ms < 10_000 ? (ms / 1000).toFixed(1) : (ms / 1000).toFixed(0);
-}
-
-interface Watch {
-  url: string;
-  /** The announced size (Content-Length), when there is one. */
-  total?: number;
-  minRate: number;
-  graceMs: number;
-  progressMs: number;
-  log?: (line: string) => void;
-  signal?: AbortSignal;
-}
-
-/** The pace of this download: the defaults, overridden by `pace`, scaled by the timeout factor. */
-function resolvePace(pace: Pace | undefined): Pick<Watch, 'minRate' | 'graceMs' | 'progressMs'> {
-  const p = { ...DEFAULT_PACE, ...pace };
-  return { minRate: p.minBytesPerSecond / timeoutFactor(), graceMs: scaled(p.graceMs), progressMs: p.progressMs };
-}
-
-function tooSlow(w: Watch, got: number, elapsedMs: number): AttemptError {
-  const rate = (got * 1000) / Math.max(1, elapsedMs);
-  const of = w.total !== undefined ? ` of the ${size(w.total)} announced` : '';
-  return new AttemptError(
-    `could not download ${w.url}: too slow: ${size(got)}${of} in ${seconds(elapsedMs)} s (${size(rate)}/s on average), ` +
-      `below the least average rate of ${size(w.minRate)}/s a download must keep after its first ${seconds(w.graceMs)} s. ` +
-      'On a slow link, raise --timeout-factor (or SALTNET_TIMEOUT_FACTOR): it lowers the rate and lengthens that time',
-    false,
-  );
-}
-
 /**
- * Write `body` to `dest` as it arrives (never paused: see the top), hashing it and stopping at `max` bytes, at a pace
- * below `w.minRate`, or when `w.signal` aborts (rejecting with its reason); a progress line every `w.progressMs`.
+ * Write `body` to `dest` as it arrives (never paused: see the top), hashing it and stopping at `max` bytes, below the
+ * pace (pace.ts, which also logs progress lines), or when `signal` aborts (rejecting with its reason).
  */
-function save(body: Readable, dest: string, max: number, w: Watch, onError: (err: unknown) => Error) {
+function save(
+  body: Readable,
+  dest: string,
+  max: number,
+  o: { url: string; total?: number; pace?: Pace; log?: (line: string) => void; signal?: AbortSignal },
+  onError: (err: unknown) => Error,
+) {
   return new Promise<{ sha256: string; size: number }>((resolvePromise, reject) => {
     const fd = openSync(dest, 'w', 0o600);
     const hash = createHash('sha256');
-    const started = Date.now();
     let got = 0;
-    let lastLine = started;
     let done = false;
     const finish = (err?: unknown): void => {
       if (done) return;
       done = true;
-      clearInterval(tick);
-      w.signal?.removeEventListener('abort', onAbort);
+      watch.stop();
+      o.signal?.removeEventListener('abort', onAbort);
       closeSync(fd);
       if (err === undefined) return resolvePromise({ sha256: hash.digest('hex'), size: got });
       discard(body);
-      reject(w.signal?.aborted ? w.signal.reason : onError(err));
+      reject(o.signal?.aborted ? o.signal.reason : onError(err));
     };
-    const onAbort = (): void => finish(w.signal?.reason);
-    const tick = setInterval(
-      () => {
-        const now = Date.now();
-        const elapsed = now - started;
-        if (elapsed >= w.graceMs && got < (w.minRate * elapsed) / 1000) return finish(tooSlow(w, got, elapsed));
-        if (w.log && now - lastLine >= w.progressMs) {
-          lastLine = now;
-          const of = w.total ? ` of ${size(w.total)} (${Math.floor((got * 100) / w.total)}%)` : '';
-          w.log(`saltnet install: ${size(got)}${of} after ${seconds(elapsed)} s, ${size((got * 1000) / elapsed)}/s`);
-        }
-      },
-      Math.max(20, Math.min(1000, w.graceMs / 10, w.progressMs / 2)),
-    );
-    if (w.signal?.aborted) return onAbort();
-    w.signal?.addEventListener('abort', onAbort, { once: true });
+    const onAbort = (): void => finish(o.signal?.reason);
+    const watch = watchTransfer(o, (message) => finish(new AttemptError(message, false)));
+    if (o.signal?.aborted) return onAbort();
+    o.signal?.addEventListener('abort', onAbort, { once: true });
     body.on('data', (chunk: Buffer) => {
       if (done) return;
       got += chunk.length;
+      watch.add(chunk.length);
       if (got > max) return finish(new RangeError('too large'));
       hash.update(chunk);
       try {
@@ -356,9 +294,12 @@ async function httpOnce(url: string, dest: string, maxBytes: number, o: Download
       throw tooLarge();
     }
     const total = Number.isFinite(announced) ? announced : undefined;
-    const watch: Watch = { url, total, ...resolvePace(o.pace), log: o.log, signal: o.signal };
-    const saved = await save(res.body, dest, maxBytes, watch, (err) =>
-      err instanceof RangeError ? tooLarge() : networkError(url, err),
+    const saved = await save(
+      res.body,
+      dest,
+      maxBytes,
+      { url, total, pace: o.pace, log: o.log, signal: o.signal },
+      (err) => (err instanceof RangeError ? tooLarge() : networkError(url, err)),
     );
     return { from: url, ...saved };
   } finally {

@@ -10,7 +10,7 @@
 // `file` read an archive under 16 MiB whole and inflate it in one synchronous call: a 4 MB
 // .tar.gz of zeros took 1.2 GB.) The listing pass refuses the archive at the first entry whose
 // declared size takes the total past `maxBytes`, before reading that entry's content.
-import { createReadStream, createWriteStream } from 'node:fs';
+import { closeSync, createReadStream, createWriteStream, openSync, readSync } from 'node:fs';
 import { rm, symlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -213,6 +213,20 @@ function feedTar(
   });
 }
 
+/**
+ * Whether a file starts as gzip does (1f 8b): a tar archive is gunzipped by its content, not its name, so a `.tar`
+ * that is gzipped is inflated by the stream too (tar's parser would inflate it itself, a whole read at a time).
+ */
+function isGzip(file: string): boolean {
+  const fd = openSync(file, 'r');
+  try {
+    const b = Buffer.alloc(2);
+    return readSync(fd, b, 0, 2, 0) === 2 && b[0] === 0x1f && b[1] === 0x8b;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 async function listTar(
   file: string,
   gzip: boolean,
@@ -344,14 +358,14 @@ export async function unpack(
   const cap = contentCap(label, maxBytes);
   let entries: ArchiveEntry[];
   try {
-    entries = format === 'zip' ? await listZip(archive, cap) : await listTar(archive, format === 'tar.gz', cap, signal);
+    entries = format === 'zip' ? await listZip(archive, cap) : await listTar(archive, isGzip(archive), cap, signal);
   } catch (err) {
     throw stopped(err);
   }
   checkEntries(entries, label, maxBytes);
   try {
     if (format === 'zip') await extractZip(archive, dest, signal);
-    else await extractTar(archive, format === 'tar.gz', dest, signal);
+    else await extractTar(archive, isGzip(archive), dest, signal);
   } catch (err) {
     throw stopped(err);
   }
