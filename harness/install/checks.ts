@@ -77,9 +77,10 @@ function checkFormats(found: FoundBinaries, platform: PlatformId, label: string,
   if (!wrong.length) return;
   throw new InstallError(
     'FOREIGN_PROGRAM',
-    `refusing ${label}: ${wrong.map((w) => `${name(w.path)} is ${w.format.description}`).join('; ')}, ` +
-      `not ${expectedFormat(platform)} (${platform}). saltnet runs salviumd, salvium-wallet-cli and salvium-wallet-rpc ` +
-      'themselves, so each must be a Salvium program built for this platform. Nothing was run and nothing was installed',
+    `refusing ${label}: ${wrong.map((w) => `${name(w.path)} is ${w.format.description}`).join('; ')}; ` +
+      `a program for ${platform} must be ${expectedFormat(platform)}. saltnet runs salviumd, salvium-wallet-cli and ` +
+      'salvium-wallet-rpc themselves, so each must be a Salvium program built for this platform. ' +
+      'Nothing was run and nothing was installed',
   );
 }
 

@@ -253,7 +253,7 @@ describe('programs that are not executables of this platform', () => {
     const err = await refusal(installSalvium(opts(file(root, ASSET, tarGz(entries)))));
     expect(err.code).toBe('FOREIGN_PROGRAM');
     expect(err.message).toContain(
-      `refusing ${ASSET}: salvium-v1.2.3/salviumd is a shell script (#!/bin/sh), not ${expectedFormat(platformFor())} (${platformFor()})`,
+      `refusing ${ASSET}: salvium-v1.2.3/salviumd is a shell script (#!/bin/sh); a program for ${platformFor()} must be ${expectedFormat(platformFor())}.`,
     );
     expect(err.message).toContain('Nothing was run and nothing was installed');
     expect(existsSync(ran)).toBe(false);
@@ -271,7 +271,7 @@ describe('programs that are not executables of this platform', () => {
     const err = await refusal(installSalvium(opts(at)));
     expect(err.code).toBe('FOREIGN_PROGRAM');
     expect(err.message).toContain(
-      `refusing --from ${at}: ${join(at, 'salvium-wallet-cli')} is a text file; ${join(at, 'salvium-wallet-rpc')} is an ELF executable for ${otherCpu === 0xb7 ? 'AArch64' : 'x86-64'}, not ${expectedFormat(platformFor())}`,
+      `refusing --from ${at}: ${join(at, 'salvium-wallet-cli')} is a text file; ${join(at, 'salvium-wallet-rpc')} is an ELF executable for ${otherCpu === 0xb7 ? 'AArch64' : 'x86-64'}; a program for ${platformFor()} must be ${expectedFormat(platformFor())}.`,
     );
     expect(readdirSync(bin)).toEqual([]);
   });
