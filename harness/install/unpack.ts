@@ -8,8 +8,9 @@
 // file is read in 64 KiB pieces and gunzipped by Node's zlib stream (16 KiB out at a time) into
 // tar's parser, which stops taking input while a file it writes is behind. (`tar.t`/`tar.x` given
 // a `file` read one under 16 MiB whole and inflate it in one synchronous call, so a 4 MB .tar.gz
-// of 1 GiB of zeros would hold all of it in memory at once.) The listing pass refuses the archive at the first entry whose
-// declared size takes the total past `maxBytes`, before reading that entry's content.
+// of 1 GiB of zeros would hold all of it in memory at once.) The listing pass refuses the
+// archive at the first entry whose declared size takes the total past `maxBytes`, before reading
+// that entry's content.
 import { closeSync, createReadStream, createWriteStream, openSync, readSync } from 'node:fs';
 import { rm, symlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
