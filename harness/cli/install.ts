@@ -1,9 +1,10 @@
 // `saltnet install`: put checked Salvium binaries in the cache and say where they are.
 import { dirname } from 'node:path';
 import type { CommandModule } from 'yargs';
-import { installSalvium, type InstallResult } from '../install/install.js';
+import { installSalvium, type InstallOptions, type InstallResult } from '../install/install.js';
 import { listInstalled } from '../install/marker.js';
 import { trustFilePath } from '../install/trust.js';
+import { Interrupted, SIGNAL_EXIT_CODES } from '../process/interrupt.js';
 
 interface InstallArgs {
   version?: string;
@@ -49,6 +50,37 @@ export function describeInstall(r: InstallResult): string {
       : `  \`saltnet up\` runs the newer ${newest?.version ?? 'install'} first: pass --bin-dir ${dir} (or export SALTNET_BIN_DIR=${dir}) for this one`,
   );
   return lines.join('\n');
+}
+
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/**
+ * Install with Ctrl-C, SIGTERM and SIGHUP heard: the first stops the install (the download, unpacking, a program's run)
+ * and lets it remove its staging folder, then the command exits 130/143/129 saying so; a second exits at once (the
+ * next install removes what is left). Returns undefined when interrupted.
+ */
+async function installUntilSignalled(o: InstallOptions): Promise<InstallResult | undefined> {
+  const stop = new AbortController();
+  const onSignal = (sig: NodeJS.Signals): void => {
+    if (stop.signal.aborted) process.exit(SIGNAL_EXIT_CODES[sig] ?? 1);
+    process.stderr.write(`saltnet install: ${sig} received, stopping (again to quit at once)\n`);
+    stop.abort(new Interrupted(sig));
+  };
+  const listeners = SIGNALS.map((sig) => [sig, () => onSignal(sig)] as const);
+  for (const [sig, l] of listeners) process.on(sig, l);
+  try {
+    return await installSalvium({ ...o, signal: stop.signal });
+  } catch (err) {
+    const reason: unknown = stop.signal.reason;
+    if (!(reason instanceof Interrupted)) throw err;
+    process.stderr.write(
+      `saltnet install: interrupted by ${reason.signal}: nothing was installed, and its temporary files were removed\n`,
+    );
+    process.exitCode = reason.exitCode;
+    return undefined;
+  } finally {
+    for (const [sig, l] of listeners) process.off(sig, l);
+  }
 }
 
 export const installCommand: CommandModule<object, InstallArgs> = {
@@ -98,7 +130,7 @@ export const installCommand: CommandModule<object, InstallArgs> = {
         describe: "URL or path of the release's hashes file; it must list the archive with the same hash",
       }),
   handler: async (argv) => {
-    const r = await installSalvium({
+    const r = await installUntilSignalled({
       version: argv.version,
       from: argv.from,
       mirror: argv.mirror,
@@ -111,6 +143,7 @@ export const installCommand: CommandModule<object, InstallArgs> = {
       checkHashesFile: argv.checkHashesFile,
       log: (line) => process.stderr.write(`${line}\n`),
     });
+    if (!r) return;
     process.stdout.write(argv.json ? `${JSON.stringify(r)}\n` : `${describeInstall(r)}\n`);
   },
 };

@@ -1,7 +1,8 @@
-// Whether the programs of a release run on this machine, before it is installed: the hashes the
-// archive's own SHA256SUMS lists (when it has one), `ldd` on each program (Linux: every `not found`
-// library named with its Debian package), then `<program> --version`, whose first line is the
-// version the marker records. A release that fails any of these is not installed: `auto` must
+// Whether the programs of a release run on this machine, before it is installed: that each is an
+// executable of the platform (program-format.ts: an ELF for this CPU on Linux, not a script), the
+// hashes the archive's own SHA256SUMS lists (when it has one), `ldd` on each program (Linux: every
+// `not found` library named with its Debian package), then `<program> --version`, whose first line
+// is the version the marker records. A release that fails any of these is not installed: `auto` must
 // never pick a broken install, and the fix (apt-get install …, then the same command) is cheap.
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -13,6 +14,7 @@ import { notFoundLibraries, packagesFor } from './debian.js';
 import { InstallError } from './errors.js';
 import { hashFor, parseHashesFile } from './hashes-file.js';
 import { platformFor, type PlatformId } from './platform.js';
+import { expectedFormat, programFormat, runsOn } from './program-format.js';
 
 /** `ldd <program>`'s output (stdout and stderr); '' where there is no ldd. Injectable for tests. */
 export type Ldd = (program: string) => Promise<string>;
@@ -64,6 +66,24 @@ function checkBundledSums(found: FoundBinaries, programs: CheckedPrograms['progr
   return checked;
 }
 
+/**
+ * Refuse programs that are not executables of `platform` (a script, an ELF for another CPU, a text file), before any
+ * of them runs; `name` says where a program is for the person who gave it.
+ */
+function checkFormats(found: FoundBinaries, platform: PlatformId, label: string, name: (path: string) => string): void {
+  const wrong = Object.values(found.paths)
+    .map((path) => ({ path, format: programFormat(path) }))
+    .filter((p) => !runsOn(p.format, platform));
+  if (!wrong.length) return;
+  throw new InstallError(
+    'FOREIGN_PROGRAM',
+    `refusing ${label}: ${wrong.map((w) => `${name(w.path)} is ${w.format.description}`).join('; ')}; ` +
+      `a program for ${platform} must be ${expectedFormat(platform)}. saltnet runs salviumd, salvium-wallet-cli and ` +
+      'salvium-wallet-rpc themselves, so each must be a Salvium program built for this platform. ' +
+      'Nothing was run and nothing was installed',
+  );
+}
+
 async function checkLinks(found: FoundBinaries, ldd: Ldd, label: string): Promise<void> {
   const missing = new Map<string, string[]>();
   for (const path of Object.values(found.paths))
@@ -86,13 +106,15 @@ async function checkLinks(found: FoundBinaries, ldd: Ldd, label: string): Promis
 }
 
 /** First non-empty line of a program's `--version`; PROGRAM_FAILED when it does not run. */
-async function versionLine(path: string, label: string): Promise<string> {
+async function versionLine(path: string, label: string, signal?: AbortSignal): Promise<string> {
   const r = await execa(path, ['--version'], {
     reject: false,
     timeout: scaled(30_000),
     env: { TERM: 'dumb' },
     stdin: 'ignore',
+    ...(signal ? { cancelSignal: signal } : {}),
   });
+  signal?.throwIfAborted();
   const lines = (s: unknown): string[] =>
     String(s ?? '')
       .split('\n')
@@ -121,14 +143,24 @@ async function versionLine(path: string, label: string): Promise<string> {
 }
 
 /**
- * Check that the three programs are the ones the archive lists (its SHA256SUMS), link and run here; returns what
- * `salviumd --version` printed and the programs' hashes. Programs built for another platform than this machine's are
- * only hashed.
+ * Check that the three programs are executables of the platform, are the ones the archive lists (its SHA256SUMS), link
+ * and run here; returns what `salviumd --version` printed and the programs' hashes. Programs built for another platform
+ * than this machine's are checked for their format and hashed, not run. `name` turns a program's path into the one
+ * messages show (default: the path).
  */
 export async function checkPrograms(
   found: FoundBinaries,
-  o: { platform: PlatformId; label: string; ldd?: Ldd; log?: (line: string) => void },
+  o: {
+    platform: PlatformId;
+    label: string;
+    ldd?: Ldd;
+    log?: (line: string) => void;
+    name?: (path: string) => string;
+    /** Ends a program's run, and the checks, with the signal's reason. */
+    signal?: AbortSignal;
+  },
 ): Promise<CheckedPrograms> {
+  checkFormats(found, o.platform, o.label, o.name ?? ((p) => p));
   const programs = await hashPrograms(found);
   const listed = checkBundledSums(found, programs, o.label);
   if (listed) o.log?.(`saltnet install: ${listed} program(s) match the release's own SHA256SUMS`);
@@ -142,7 +174,8 @@ export async function checkPrograms(
   await checkLinks(found, o.ldd ?? systemLdd, o.label);
   let programVersion = '';
   for (const [role, path] of Object.entries(found.paths) as [Role, string][]) {
-    const line = await versionLine(path, o.label);
+    o.signal?.throwIfAborted();
+    const line = await versionLine(path, o.label, o.signal);
     if (role === 'daemon') programVersion = line;
   }
   return { programVersion, programs };

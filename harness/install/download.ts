@@ -1,7 +1,9 @@
 // Getting a release archive onto disk: from an HTTP(S) base URL (GitHub releases by default, or a
 // --mirror) with undici's request API, or from a local folder (an offline mirror). The SHA-256 is
 // computed while the bytes stream to the file, so the archive is read once; a size limit and
-// connect/headers/idle timeouts keep a bad server from filling the disk or hanging the command.
+// connect/headers/idle timeouts keep a bad server from filling the disk or hanging the command,
+// and a least average rate (the pace: pace.ts) ends a server that sends a byte now and then.
+// Redirects are followed here (at most MAX_REDIRECTS), so a loop is named as one, with its URLs.
 //
 // The body is written with writeSync from its 'data' events, so the HTTP parser never pauses for
 // backpressure: undici 7 (the last line that runs on Node 20) asserts `!this.paused` when a server
@@ -16,9 +18,12 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import pRetry from 'p-retry';
-import { Agent, interceptors, request, type Dispatcher } from 'undici';
+import { Agent, request, type Dispatcher } from 'undici';
 import { scaled } from '../common/timeouts.js';
 import { InstallError } from './errors.js';
+import { watchTransfer, type Pace } from './pace.js';
+
+export { DEFAULT_PACE, type Pace } from './pace.js';
 
 export const DEFAULT_BASE_URL = 'https://github.com/salvium/salvium/releases/download';
 /** Salvium's archives are ~100 MiB; anything far larger is not a release archive. */
@@ -50,10 +55,18 @@ export function describeSource(s: ArchiveSource): string {
   return s.kind === 'http' ? s.url : (s.candidates[0] ?? s.dir);
 }
 
+/** At most this many redirects are followed (GitHub sends one, to its download host). */
+export const MAX_REDIRECTS = 5;
+
 export interface DownloadOptions {
   maxBytes?: number;
   /** For messages: what is being downloaded ("Salvium v1.1.3c (salvium-….zip)"). */
   what?: string;
+  pace?: Pace;
+  /** Progress lines while downloading. */
+  log?: (line: string) => void;
+  /** Stops the download (and its retries); the promise rejects with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 export interface Downloaded {
@@ -113,7 +126,8 @@ function rootCode(err: unknown): string | undefined {
   return undefined;
 }
 
-function networkError(url: string, err: unknown): AttemptError {
+function networkError(url: string, err: unknown, signal?: AbortSignal): Error {
+  if (signal?.aborted) return signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason));
   if (err instanceof AttemptError) return err;
   const code = rootCode(err);
   const what = code ? `${PLAIN[code] ?? 'network error'} (${code})` : err instanceof Error ? err.message : String(err);
@@ -148,18 +162,55 @@ function meter(
   return { stream, result: () => ({ sha256: hash.digest('hex'), size }) };
 }
 
-/** GET with redirects (GitHub answers with one); a failure to connect is an InstallError naming the URL. */
-async function get(url: string, agent: Agent): Promise<Dispatcher.ResponseData> {
-  try {
-    return await request(url, {
-      dispatcher: agent.compose(interceptors.redirect({ maxRedirections: 5 })),
-      method: 'GET',
-      headers: { 'user-agent': 'saltnet-install' },
-      // the first chunks may arrive before the 'data' listener is attached: room for them, so no pause
-      highWaterMark: 4 * 2 ** 20,
-    });
-  } catch (err) {
-    throw networkError(url, err);
+const REDIRECT_STATUS = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * GET `url`, following redirects (GitHub answers with one) up to MAX_REDIRECTS; a loop, a redirect without a Location
+ * or to something other than http(s) fails naming the URLs. A failure to connect is an AttemptError naming the URL.
+ */
+async function get(url: string, agent: Agent, signal?: AbortSignal): Promise<Dispatcher.ResponseData> {
+  const chain: string[] = [url];
+  const fail = (why: string): AttemptError => new AttemptError(`could not download ${url}: ${why}`, false);
+  for (;;) {
+    const at = chain[chain.length - 1]!;
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await request(at, {
+        dispatcher: agent,
+        method: 'GET',
+        headers: { 'user-agent': 'saltnet-install' },
+        // the first chunks may arrive before the 'data' listener is attached: room for them, so no pause
+        highWaterMark: 4 * 2 ** 20,
+        signal,
+      });
+    } catch (err) {
+      throw networkError(url, err, signal);
+    }
+    if (!REDIRECT_STATUS.has(res.statusCode)) return res;
+    await res.body.dump().catch(() => {});
+    const status = `HTTP ${res.statusCode} ${STATUS_CODES[res.statusCode] ?? ''}`.trim();
+    const via = chain.length > 1 ? ` (redirected ${chain.join(' → ')})` : '';
+    const location = [res.headers.location].flat()[0];
+    if (!location) throw fail(`${at} answered ${status} without a Location to go to${via}`);
+    let next: URL;
+    try {
+      next = new URL(location, at);
+    } catch {
+      throw fail(`${at} answered ${status} to ${JSON.stringify(location)}, which is not a URL${via}`);
+    }
+    if (next.protocol !== 'http:' && next.protocol !== 'https:')
+      throw fail(`${at} answered ${status} to ${next.href}, which is not http(s)${via}`);
+    const seen = chain.findIndex((u) => new URL(u).href === next.href);
+    if (seen >= 0)
+      throw fail(
+        `a redirect loop: ${[...chain.slice(seen), next.href].join(' → ')} (${status}); ` +
+          'the server sends the download round in a circle: check the URL, or use another --mirror',
+      );
+    chain.push(next.href);
+    if (chain.length > MAX_REDIRECTS + 1)
+      throw fail(
+        `more than ${MAX_REDIRECTS} redirects: ${chain.join(' → ')} (${status}); check the URL, or use another --mirror`,
+      );
   }
 }
 
@@ -171,25 +222,41 @@ async function statusError(url: string, res: Dispatcher.ResponseData): Promise<A
   return new AttemptError(`could not download ${url}: HTTP ${res.statusCode} ${text}`.trim(), retryable);
 }
 
-/** Write `body` to `dest` as it arrives (never paused: see the top), hashing it and stopping at `max` bytes. */
-function save(body: Readable, dest: string, max: number, onError: (err: unknown) => Error) {
+/**
+ * Write `body` to `dest` as it arrives (never paused: see the top), hashing it and stopping at `max` bytes, below the
+ * pace (pace.ts, which also logs progress lines), or when `signal` aborts (rejecting with its reason).
+ */
+function save(
+  body: Readable,
+  dest: string,
+  max: number,
+  o: { url: string; total?: number; pace?: Pace; log?: (line: string) => void; signal?: AbortSignal },
+  onError: (err: unknown) => Error,
+) {
   return new Promise<{ sha256: string; size: number }>((resolvePromise, reject) => {
     const fd = openSync(dest, 'w', 0o600);
     const hash = createHash('sha256');
-    let size = 0;
+    let got = 0;
     let done = false;
     const finish = (err?: unknown): void => {
       if (done) return;
       done = true;
+      watch.stop();
+      o.signal?.removeEventListener('abort', onAbort);
       closeSync(fd);
-      if (err === undefined) return resolvePromise({ sha256: hash.digest('hex'), size });
+      if (err === undefined) return resolvePromise({ sha256: hash.digest('hex'), size: got });
       discard(body);
-      reject(onError(err));
+      reject(o.signal?.aborted ? o.signal.reason : onError(err));
     };
+    const onAbort = (): void => finish(o.signal?.reason);
+    const watch = watchTransfer(o, (message) => finish(new AttemptError(message, false)));
+    if (o.signal?.aborted) return onAbort();
+    o.signal?.addEventListener('abort', onAbort, { once: true });
     body.on('data', (chunk: Buffer) => {
       if (done) return;
-      size += chunk.length;
-      if (size > max) return finish(new RangeError('too large'));
+      got += chunk.length;
+      watch.add(chunk.length);
+      if (got > max) return finish(new RangeError('too large'));
       hash.update(chunk);
       try {
         for (let at = 0; at < chunk.length;) at += writeSync(fd, chunk, at);
@@ -211,22 +278,28 @@ function discard(body: NodeJS.ReadableStream & { destroy(): void }): void {
   body.destroy();
 }
 
-async function httpOnce(url: string, dest: string, maxBytes: number): Promise<Downloaded> {
+async function httpOnce(url: string, dest: string, maxBytes: number, o: DownloadOptions): Promise<Downloaded> {
   const agent = newAgent();
   try {
-    const res = await get(url, agent);
+    const res = await get(url, agent, o.signal);
     if (res.statusCode < 200 || res.statusCode > 299) throw await statusError(url, res);
     const tooLarge = (): AttemptError =>
       new AttemptError(
         `refusing ${url}: it is larger than ${maxBytes} bytes, too large for a Salvium release archive`,
         false,
       );
-    if (Number(res.headers['content-length'] ?? NaN) > maxBytes) {
+    const announced = Number(res.headers['content-length'] ?? NaN);
+    if (announced > maxBytes) {
       discard(res.body);
       throw tooLarge();
     }
-    const saved = await save(res.body, dest, maxBytes, (err) =>
-      err instanceof RangeError ? tooLarge() : networkError(url, err),
+    const total = Number.isFinite(announced) ? announced : undefined;
+    const saved = await save(
+      res.body,
+      dest,
+      maxBytes,
+      { url, total, pace: o.pace, log: o.log, signal: o.signal },
+      (err) => (err instanceof RangeError ? tooLarge() : networkError(url, err)),
     );
     return { from: url, ...saved };
   } finally {
@@ -236,8 +309,8 @@ async function httpOnce(url: string, dest: string, maxBytes: number): Promise<Do
 
 /**
  * Download (or copy) an archive to `dest`, returning its SHA-256 and size. Transient network
- * failures (a reset, a stall, HTTP 5xx) are retried twice; a refused connection, an unknown host
- * and HTTP 4xx fail at once, since retrying cannot help.
+ * failures (a reset, a stall, HTTP 5xx) are retried twice; a refused connection, an unknown host,
+ * HTTP 4xx, a redirect loop and a download below the pace fail at once, since retrying cannot help.
  */
 export async function downloadTo(source: ArchiveSource, dest: string, opts: DownloadOptions = {}): Promise<Downloaded> {
   const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
@@ -252,13 +325,17 @@ export async function downloadTo(source: ArchiveSource, dest: string, opts: Down
       maxBytes,
       () => new InstallError('DOWNLOAD_FAILED', `refusing ${path}: it is larger than ${maxBytes} bytes`),
     );
-    await pipeline(createReadStream(path), m.stream, createWriteStream(dest, { mode: 0o600 }));
+    const sink = createWriteStream(dest, { mode: 0o600 });
+    await pipeline(createReadStream(path), m.stream, sink, { signal: opts.signal }).catch((err: unknown) => {
+      throw opts.signal?.aborted ? opts.signal.reason : err;
+    });
     return { from: path, ...m.result() };
   }
-  return pRetry(() => httpOnce(source.url, dest, maxBytes), {
+  return pRetry(() => httpOnce(source.url, dest, maxBytes, opts), {
     retries: 2,
     minTimeout: 1000,
-    shouldRetry: ({ error }) => error instanceof AttemptError && error.retryable,
+    signal: opts.signal,
+    shouldRetry: ({ error }) => !opts.signal?.aborted && error instanceof AttemptError && error.retryable,
   });
 }
 

@@ -12,6 +12,7 @@ export type InstallErrorCode =
   | 'HASHES_FILE_MISMATCH' // --check-hashes-file disagrees with the pinned hash
   | 'BAD_ARCHIVE' // unreadable archive, or an entry that would land outside the folder
   | 'MISSING_BINARIES' // the archive holds no folder with salviumd, salvium-wallet-cli and salvium-wallet-rpc
+  | 'FOREIGN_PROGRAM' // a program is not an executable of the platform (a script, an ELF for another CPU, …)
   | 'MISSING_LIBRARIES' // the programs need shared libraries this machine does not have (ldd: not found)
   | 'PROGRAM_FAILED'; // a program does not run here (`--version` fails), or prints a version other than --version
 

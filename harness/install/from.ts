@@ -29,6 +29,7 @@ export interface FromOptions {
   force?: boolean;
   releasesFile?: string;
   maxBytes?: number;
+  maxUnpackedBytes?: number;
   mirror?: string;
   asset?: string;
   trustOnFirstUse?: boolean;
@@ -38,6 +39,7 @@ export interface FromOptions {
   platform: PlatformId;
   binRoot: string;
   ldd?: Ldd;
+  signal?: AbortSignal;
 }
 
 interface Ctx extends FromOptions {
@@ -105,6 +107,7 @@ async function fromArchive(c: Ctx): Promise<InstallResult> {
     const dl = await downloadTo({ kind: 'file', dir: dirname(c.path), candidates: [c.path] }, copy, {
       maxBytes: c.maxBytes,
       what: asset,
+      signal: c.signal,
     });
     const v = c.given ?? '(version not known yet)';
     if (c.sha) checkSha256(dl.sha256, c.sha, { version: v, asset, from: c.path, expectedFrom: '--sha256' });
@@ -115,8 +118,15 @@ async function fromArchive(c: Ctx): Promise<InstallResult> {
     const tree = join(staging, 'tree');
     await mkdir(tree);
     const label = asset;
-    await unpack(copy, format, tree, label);
-    const inspected = await inspectTree(tree, { platform: c.platform, label, ldd: c.ldd, log: c.log });
+    await unpack(copy, format, tree, label, c.maxUnpackedBytes, c.signal);
+    const inspected = await inspectTree(tree, {
+      platform: c.platform,
+      label,
+      ldd: c.ldd,
+      log: c.log,
+      signal: c.signal,
+    });
+    c.signal?.throwIfAborted();
     const version = versionOf(inspected.checked.programVersion, c.given, label);
     const e = expectation(c, version, asset, dl.sha256);
     return publishInstall({
@@ -158,7 +168,15 @@ async function fromFolder(c: Ctx): Promise<InstallResult> {
     await mkdir(tree);
     c.log(`saltnet install: copying the programs in ${src.dir}`);
     await copyFiles(src.dir, tree);
-    const inspected = await inspectTree(tree, { platform: c.platform, label, ldd: c.ldd, log: c.log });
+    const inspected = await inspectTree(tree, {
+      platform: c.platform,
+      label,
+      ldd: c.ldd,
+      log: c.log,
+      origin: src.dir,
+      signal: c.signal,
+    });
+    c.signal?.throwIfAborted();
     return publishInstall({
       binRoot: c.binRoot,
       tree,

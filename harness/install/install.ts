@@ -16,7 +16,14 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Ldd } from './checks.js';
-import { archiveSource, DEFAULT_BASE_URL, describeSource, downloadTo, type ArchiveSource } from './download.js';
+import {
+  archiveSource,
+  DEFAULT_BASE_URL,
+  describeSource,
+  downloadTo,
+  type ArchiveSource,
+  type Pace,
+} from './download.js';
 import { InstallError } from './errors.js';
 import { installFrom } from './from.js';
 import { binRootOf, readInstalled, resultOf, type HashFrom, type InstallResult, type Marker } from './marker.js';
@@ -60,12 +67,22 @@ export interface InstallOptions {
   checkHashesFile?: string;
   /** Build for another platform than this machine's (the CLI does not offer this; tests do). */
   platform?: PlatformId;
+  /** The largest archive download (default download.ts's DEFAULT_MAX_BYTES). */
   maxBytes?: number;
+  /** The most content an archive may declare (default unpack.ts's DEFAULT_MAX_UNPACKED_BYTES, 4 GiB). */
+  maxUnpackedBytes?: number;
   env?: NodeJS.ProcessEnv;
   /** Progress lines ("downloading …"); default: none. */
   log?: (line: string) => void;
   /** `ldd` (checks.ts); tests pass a fake one. */
   ldd?: Ldd;
+  /** How fast a download must go, and how often it says how far it is (download.ts's DEFAULT_PACE). */
+  pace?: Pace;
+  /**
+   * Stops the install (Ctrl-C, SIGTERM: the CLI aborts it): the download, unpacking and the programs' runs end, the
+   * staging folder is removed, nothing is installed, and the promise rejects with the signal's reason.
+   */
+  signal?: AbortSignal;
 }
 
 interface Plan {
@@ -200,8 +217,11 @@ interface Fetch {
   source: ArchiveSource;
   checkHashesFile?: string;
   maxBytes?: number;
+  maxUnpackedBytes?: number;
   ldd?: Ldd;
   log: (line: string) => void;
+  pace?: Pace;
+  signal?: AbortSignal;
 }
 
 /** Download the archive and refuse it unless its SHA-256 is the plan's (trust on first use: print it). */
@@ -210,7 +230,13 @@ async function download(p: Plan, f: Fetch, archive: string): Promise<{ sha256: s
   f.log(`saltnet install: downloading ${what} from ${describeSource(f.source)}`);
   let dl;
   try {
-    dl = await downloadTo(f.source, archive, { maxBytes: f.maxBytes, what });
+    dl = await downloadTo(f.source, archive, {
+      maxBytes: f.maxBytes,
+      what,
+      log: f.log,
+      pace: f.pace,
+      signal: f.signal,
+    });
   } catch (err) {
     if (err instanceof InstallError && err.code === 'DOWNLOAD_FAILED')
       throw withDownloadHint(err, p.version, p.asset, f.base, f.source.kind);
@@ -244,9 +270,16 @@ async function fetchRelease(p: Plan, f: Fetch): Promise<InstallResult> {
   await mkdir(tree);
   const dl = await download(p, f, archive);
   const label = `${p.asset} (Salvium ${p.version})`;
-  await unpack(archive, f.format, tree, label);
+  await unpack(archive, f.format, tree, label, f.maxUnpackedBytes, f.signal);
   await rm(archive, { force: true });
-  const inspected: Inspected = await inspectTree(tree, { platform: f.platform, label, ldd: f.ldd, log: f.log });
+  const inspected: Inspected = await inspectTree(tree, {
+    platform: f.platform,
+    label,
+    ldd: f.ldd,
+    log: f.log,
+    signal: f.signal,
+  });
+  f.signal?.throwIfAborted();
   const how = p.tofu ? 'trust-on-first-use' : 'sha256-option';
   return publishInstall({
     binRoot: f.binRoot,
@@ -313,8 +346,11 @@ export async function installSalvium(opts: InstallOptions = {}): Promise<Install
       source,
       checkHashesFile: opts.checkHashesFile,
       maxBytes: opts.maxBytes,
+      maxUnpackedBytes: opts.maxUnpackedBytes,
       ldd: opts.ldd,
       log,
+      pace: opts.pace,
+      signal: opts.signal,
     }),
   );
 }

@@ -39,14 +39,29 @@ export interface Inspected {
   checked: CheckedPrograms;
 }
 
-/** Find the programs in a staged tree, make them executable and check that they link and run. */
+/**
+ * Find the programs in a staged tree, make them executable (nothing runs yet) and check them: that they are executables
+ * of the platform, link and run. Messages name a program by its path in the tree (in the archive), or under `origin`,
+ * the folder the tree is a copy of.
+ */
 export async function inspectTree(
   tree: string,
-  o: { platform: PlatformId; label: string; ldd?: Ldd; log?: (line: string) => void },
+  o: {
+    platform: PlatformId;
+    label: string;
+    ldd?: Ldd;
+    log?: (line: string) => void;
+    origin?: string;
+    signal?: AbortSignal;
+  },
 ): Promise<Inspected> {
   const found = await findBinaries(tree, o.platform, o.label);
+  const name = (p: string): string => {
+    const rel = relative(tree, p).split(sep).join('/');
+    return o.origin ? join(o.origin, rel) : rel;
+  };
   await makeExecutable(found, o.platform, tree);
-  const checked = await checkPrograms(found, o);
+  const checked = await checkPrograms(found, { ...o, name });
   return { found, checked };
 }
 

@@ -3,10 +3,19 @@
 // symlink whose target leaves the folder, a path that runs through a symlink, a device or FIFO,
 // or more content than `maxBytes` refuses the whole archive. (`tar` alone would drop or rewrite
 // such entries with a warning and carry on; an archive built like that is not one to run.)
-import { createWriteStream } from 'node:fs';
+//
+// Both passes stream with backpressure, so memory stays flat whatever the archive unpacks to: the
+// file is read in 64 KiB pieces and gunzipped by Node's zlib stream (16 KiB out at a time) into
+// tar's parser, which stops taking input while a file it writes is behind. (`tar.t`/`tar.x` given
+// a `file` read one under 16 MiB whole and inflate it in one synchronous call, so a 4 MB .tar.gz
+// of 1 GiB of zeros would hold all of it in memory at once.) The listing pass refuses the
+// archive at the first entry whose declared size takes the total past `maxBytes`, before reading
+// that entry's content.
+import { closeSync, createReadStream, createWriteStream, openSync, readSync } from 'node:fs';
 import { rm, symlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { createGunzip } from 'node:zlib';
 import * as tar from 'tar';
 import yauzl from 'yauzl';
 import { InstallError } from './errors.js';
@@ -37,6 +46,34 @@ export interface ArchiveEntry {
   /** Symlink target, or the path a hardlink points at. */
   linkpath?: string;
   size: number;
+}
+
+const MiB = 2 ** 20;
+
+/** Bytes as MiB or GiB with the exact count, for messages: `4 GiB (4294967296 bytes)`. */
+function bytesText(n: number): string {
+  if (n < MiB) return `${n} bytes`;
+  const unit = n >= 2 ** 30 ? `${+(n / 2 ** 30).toFixed(2)} GiB` : `${+(n / MiB).toFixed(2)} MiB`;
+  return `${unit} (${n} bytes)`;
+}
+
+/**
+ * Adds up the sizes the entries declare, and refuses the archive at the entry that takes the total past `maxBytes`:
+ * called as each entry's header is read, before its content is.
+ */
+export function contentCap(label: string, maxBytes: number): (e: ArchiveEntry) => void {
+  let total = 0;
+  return (e) => {
+    if (e.kind !== 'file') return;
+    total += e.size;
+    if (total > maxBytes)
+      throw new InstallError(
+        'BAD_ARCHIVE',
+        `refusing ${label}: its entries declare more content than the cap of ${bytesText(maxBytes)}, ` +
+          `passed at entry ${JSON.stringify(e.path)} (${e.size} bytes, ${total} bytes so far): ` +
+          'a Salvium release unpacks to a few hundred MiB, so this is not one (or a decompression bomb); nothing was unpacked',
+      );
+  };
 }
 
 /**
@@ -76,7 +113,7 @@ export function checkEntries(
     norm.set(e, r.segs);
     if (e.kind === 'symlink') symlinks.add(r.segs.join('/'));
   }
-  let total = 0;
+  const cap = contentCap(label, maxBytes);
   for (const e of entries) {
     const segs = norm.get(e) ?? [];
     for (let i = 1; i < segs.length; i++)
@@ -108,8 +145,7 @@ export function checkEntries(
           if (symlinks.has(r.segs.slice(0, i).join('/')))
             refuse(e, `hard link through the symlink ${r.segs.slice(0, i).join('/')}`);
     }
-    total += e.kind === 'file' ? e.size : 0;
-    if (total > maxBytes) refuse(e, `the archive unpacks to more than ${maxBytes} bytes`);
+    cap(e);
   }
 }
 
@@ -133,27 +169,98 @@ const TAR_KINDS: Record<string, ArchiveEntry['kind']> = {
   Link: 'hardlink',
 };
 
-async function listTar(file: string): Promise<ArchiveEntry[]> {
+/**
+ * Stream `file` (gunzipped on the way when `gzip`) into tar's parser `sink` with backpressure; settles when the sink
+ * emits `doneEvent`, or on the first error — from the file, zlib, the parser, `signal`, or `fail` (which `setup` gets
+ * to refuse the archive from the parser's events).
+ */
+function feedTar(
+  file: string,
+  gzip: boolean,
+  sink: tar.Parser,
+  doneEvent: 'end' | 'close',
+  signal: AbortSignal | undefined,
+  setup: (fail: (err: unknown) => void) => void = () => undefined,
+): Promise<void> {
+  return new Promise<void>((resolvePromise, reject) => {
+    const src = createReadStream(file, { highWaterMark: 64 * 1024 });
+    const gunzip = gzip ? createGunzip() : undefined;
+    let settled = false;
+    const onAbort = (): void => fail(signal?.reason);
+    function fail(err: unknown): void {
+      if (settled) return;
+      settled = true;
+      signal?.removeEventListener('abort', onAbort);
+      src.unpipe();
+      gunzip?.unpipe();
+      src.destroy();
+      gunzip?.destroy();
+      sink.abort(err instanceof Error ? err : new Error(String(err)));
+      reject(err);
+    }
+    if (signal?.aborted) return fail(signal.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    setup(fail);
+    sink.on('error', fail);
+    sink.on(doneEvent, () => {
+      if (settled) return;
+      settled = true;
+      signal?.removeEventListener('abort', onAbort);
+      resolvePromise();
+    });
+    src.on('error', fail);
+    gunzip?.on('error', fail);
+    (gunzip ? src.pipe(gunzip) : src).pipe(sink);
+  });
+}
+
+/**
+ * Whether a file starts as gzip does (1f 8b): a tar archive is gunzipped by its content, not its name, so a `.tar`
+ * that is gzipped is inflated by the stream too (tar's parser would inflate it itself, a whole read at a time).
+ */
+function isGzip(file: string): boolean {
+  const fd = openSync(file, 'r');
+  try {
+    const b = Buffer.alloc(2);
+    return readSync(fd, b, 0, 2, 0) === 2 && b[0] === 0x1f && b[1] === 0x8b;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+async function listTar(
+  file: string,
+  gzip: boolean,
+  cap: (e: ArchiveEntry) => void,
+  signal?: AbortSignal,
+): Promise<ArchiveEntry[]> {
   const entries: ArchiveEntry[] = [];
-  await tar.t({
-    file,
-    strict: true,
-    onReadEntry: (e) => {
-      entries.push({
+  const parser = new tar.Parser({ strict: true });
+  await feedTar(file, gzip, parser, 'end', signal, (fail) =>
+    parser.on('entry', (e: tar.ReadEntry) => {
+      const entry: ArchiveEntry = {
         path: e.path,
         kind: TAR_KINDS[e.type] ?? 'other',
         typeName: e.type,
         linkpath: e.linkpath,
         size: e.size,
-      });
-    },
-  });
+      };
+      entries.push(entry);
+      try {
+        cap(entry);
+      } catch (err) {
+        return fail(err);
+      }
+      e.resume(); // read past its content: only the headers are listed
+    }),
+  );
   return entries;
 }
 
-async function extractTar(file: string, dest: string): Promise<void> {
+async function extractTar(file: string, gzip: boolean, dest: string, signal?: AbortSignal): Promise<void> {
   // strict: a warning (a stripped path, a refused symlink walk) is an error, not a skipped file.
-  await tar.x({ file, cwd: dest, strict: true, preserveOwner: false });
+  const unpacker = new tar.Unpack({ cwd: dest, strict: true, preserveOwner: false });
+  await feedTar(file, gzip, unpacker, 'close', signal);
 }
 
 // ---- zip ----
@@ -197,26 +304,24 @@ async function eachZipEntry(file: string, fn: (zip: yauzl.ZipFile, e: yauzl.Entr
   }
 }
 
-async function listZip(file: string): Promise<ArchiveEntry[]> {
+async function listZip(file: string, cap: (e: ArchiveEntry) => void): Promise<ArchiveEntry[]> {
   const entries: ArchiveEntry[] = [];
   await eachZipEntry(file, async (zip, e) => {
     if (e.isEncrypted()) throw new Error(`entry ${e.fileName} is encrypted`);
     if (!e.canDecodeFileData())
       throw new Error(`entry ${e.fileName} uses an unsupported compression method (${e.compressionMethod})`);
     const kind = zipKind(e);
-    entries.push({
-      path: e.fileName,
-      kind,
-      typeName: kind,
-      size: e.uncompressedSize,
-      linkpath: kind === 'symlink' ? await readAll(zip, e, 4096) : undefined,
-    });
+    const entry: ArchiveEntry = { path: e.fileName, kind, typeName: kind, size: e.uncompressedSize };
+    cap(entry); // sizes from the central directory: refused before any content is read
+    if (kind === 'symlink') entry.linkpath = await readAll(zip, e, 4096);
+    entries.push(entry);
   });
   return entries;
 }
 
-async function extractZip(file: string, dest: string): Promise<void> {
+async function extractZip(file: string, dest: string, signal?: AbortSignal): Promise<void> {
   await eachZipEntry(file, async (zip, e) => {
+    signal?.throwIfAborted();
     const target = join(dest, ...e.fileName.split('/').filter((s) => s !== '' && s !== '.'));
     const kind = zipKind(e);
     if (kind === 'dir') {
@@ -230,13 +335,17 @@ async function extractZip(file: string, dest: string): Promise<void> {
       return;
     }
     const mode = (unixMode(e) ?? 0o644) & 0o777;
-    await pipeline(await zip.openReadStreamPromise(e), createWriteStream(target, { flags: 'wx', mode: mode || 0o644 }));
+    await pipeline(
+      await zip.openReadStreamPromise(e),
+      createWriteStream(target, { flags: 'wx', mode: mode || 0o644 }),
+      signal ? { signal } : {},
+    );
   });
 }
 
 /**
- * Unpack `archive` into `dest` (an existing, empty folder) after checking every entry; `label`
- * names the archive in messages. Throws InstallError BAD_ARCHIVE.
+ * Unpack `archive` into `dest` (an existing, empty folder) after checking every entry; `label` names the archive in
+ * messages. Throws InstallError BAD_ARCHIVE; when `signal` aborts, stops and throws its reason.
  */
 export async function unpack(
   archive: string,
@@ -244,19 +353,22 @@ export async function unpack(
   dest: string,
   label: string,
   maxBytes: number = DEFAULT_MAX_UNPACKED_BYTES,
+  signal?: AbortSignal,
 ): Promise<{ entries: number }> {
+  const stopped = (err: unknown): unknown => (signal?.aborted ? signal.reason : badArchive(label, err));
+  const cap = contentCap(label, maxBytes);
   let entries: ArchiveEntry[];
   try {
-    entries = format === 'zip' ? await listZip(archive) : await listTar(archive);
+    entries = format === 'zip' ? await listZip(archive, cap) : await listTar(archive, isGzip(archive), cap, signal);
   } catch (err) {
-    throw badArchive(label, err);
+    throw stopped(err);
   }
   checkEntries(entries, label, maxBytes);
   try {
-    if (format === 'zip') await extractZip(archive, dest);
-    else await extractTar(archive, dest);
+    if (format === 'zip') await extractZip(archive, dest, signal);
+    else await extractTar(archive, isGzip(archive), dest, signal);
   } catch (err) {
-    throw badArchive(label, err);
+    throw stopped(err);
   }
   return { entries: entries.length };
 }

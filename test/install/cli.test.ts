@@ -139,6 +139,38 @@ describe('saltnet install', () => {
     expect(readdirSync(bin)).toEqual([`salvium-${VERSION}`]);
   });
 
+  it('SIGTERM or Ctrl-C (SIGINT) during a download: exit 143 / 130 saying so, and no temporary folder is left', async () => {
+    const bytes = tarGz(programs('', 0o755));
+    const { cache, table, server, env } = await world(bytes);
+    // A mirror that sends a byte now and then: the download is under way for as long as the test needs.
+    server.routes.set(PATH, (_req, res: ServerResponse) => {
+      res.writeHead(200, { 'content-length': 100_000_000 });
+      const timer = setInterval(() => res.write('x'), 20);
+      res.on('close', () => clearInterval(timer));
+    });
+    const bin = join(cache, 'bin');
+    for (const [sig, code] of [
+      ['SIGTERM', 143],
+      ['SIGINT', 130],
+    ] as const) {
+      const proc = saltnet(['install', '--version', VERSION, '--releases', table, '--mirror', server.url], env);
+      await waitFor('the download to be under way', async () => {
+        if (proc.exitCode !== null) throw new Error(`saltnet install exited early: ${String((await proc).stderr)}`);
+        return (
+          existsSync(bin) && readdirSync(bin).some((n) => n.startsWith('.tmp-') && existsSync(join(bin, n, ASSET)))
+        );
+      });
+      proc.kill(sig);
+      const r = await proc;
+      expect(r.exitCode, String(r.stderr)).toBe(code);
+      expect(String(r.stderr)).toContain(
+        `saltnet install: interrupted by ${sig}: nothing was installed, and its temporary files were removed`,
+      );
+      expect(String(r.stdout)).toBe('');
+      expect(readdirSync(bin)).toEqual([]);
+    }
+  });
+
   it('errors go to stderr with exit 1: unknown version, refused connection', async () => {
     const { table, env } = await world(tarGz(programs('', 0o755)));
     const unknown = await saltnet(['install', '--version', 'v0.0.0', '--releases', table], env);

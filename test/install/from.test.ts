@@ -6,8 +6,12 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InstallError } from '../../harness/install/errors.js';
 import { installSalvium, MARKER_FILE, type InstallOptions } from '../../harness/install/install.js';
+import { platformFor } from '../../harness/install/platform.js';
+import { expectedFormat } from '../../harness/install/program-format.js';
 import { TRUST_FILE } from '../../harness/install/trust.js';
+import { fakeElf } from './fake-elf.js';
 import {
+  bytesOf,
   cleanupDirs,
   fakeLdd,
   fakeProgram,
@@ -115,7 +119,7 @@ describe('--from an archive', () => {
   it("a program that differs from the archive's own SHA256SUMS: refused, nothing installed", async () => {
     const { root, bin, opts } = world();
     const entries = release().map((e) =>
-      e.path.endsWith('/salviumd') ? { ...e, body: `${e.body ?? ''}# altered\n` } : e,
+      e.path.endsWith('/salviumd') ? { ...e, body: Buffer.concat([bytesOf(e.body), Buffer.from('altered')]) } : e,
     );
     const err = await refusal(installSalvium(opts(file(root, ASSET, tarGz(entries)))));
     expect(err.code).toBe('BAD_ARCHIVE');
@@ -134,6 +138,17 @@ describe('--from an archive', () => {
     for (const s of [sha256(first), sha256(second), TRUST_FILE]) expect(err.message).toContain(s);
     expect(existsSync(join(r.binDir, 'NEWS'))).toBe(false);
     expect(JSON.parse(readFileSync(join(r.installDir, MARKER_FILE), 'utf8')).sha256).toBe(sha256(first));
+  });
+
+  it('an archive whose entries declare more than the cap: refused naming the entry and the cap; nothing left', async () => {
+    const { root, bin, opts } = world();
+    const tarball = file(root, ASSET, tarGz(release([{ path: 'salvium-v1.2.3/blob', body: 'x'.repeat(10_000) }])));
+    const err = await refusal(installSalvium(opts(tarball, { maxUnpackedBytes: 4096 })));
+    expect(err.code).toBe('BAD_ARCHIVE');
+    expect(err.message).toContain(
+      `refusing ${ASSET}: its entries declare more content than the cap of 4096 bytes, passed at entry "salvium-v1.2.3/blob" (10000 bytes`,
+    );
+    expect(readdirSync(bin)).toEqual([]); // no staging folder, no install, no recorded hash
   });
 
   it('--sha256 checks the archive', async () => {
@@ -213,13 +228,50 @@ describe('programs that cannot run here', () => {
     const entries = release().filter((e) => !e.path.endsWith('SHA256SUMS'));
     const broken = entries.map((e) =>
       e.path.endsWith('salvium-wallet-rpc')
-        ? { ...e, body: '#!/bin/sh\necho "salvium-wallet-rpc: cannot open libfoo" >&2\nexit 3\n' }
+        ? { ...e, body: fakeElf({ stderr: 'salvium-wallet-rpc: cannot open libfoo\n', exitCode: 3 }) }
         : e,
     );
     const err = await refusal(installSalvium(opts(file(root, ASSET, tarGz(broken)))));
     expect(err.code).toBe('PROGRAM_FAILED');
     expect(err.message).toContain(
       'salvium-wallet-rpc of salvium-v1.2.3-linux-x64-debian12.tar.gz does not run here: `salvium-wallet-rpc --version` exited with 3: salvium-wallet-rpc: cannot open libfoo',
+    );
+    expect(readdirSync(bin)).toEqual([]);
+  });
+});
+
+describe('programs that are not executables of this platform', () => {
+  /** A shell script that leaves a file behind when it runs. */
+  const script = (ran: string): string => `#!/bin/sh\ntouch ${ran}\necho "salviumd: Salvium 'Fake' (${PRINTED})"\n`;
+
+  it('--from an archive whose salviumd is a shell script: refused naming the file and what it is; it never ran', async () => {
+    const { root, bin, opts } = world();
+    const ran = join(root, 'script-ran');
+    const entries = release()
+      .filter((e) => !e.path.endsWith('SHA256SUMS'))
+      .map((e) => (e.path.endsWith('/salviumd') ? { ...e, body: script(ran) } : e));
+    const err = await refusal(installSalvium(opts(file(root, ASSET, tarGz(entries)))));
+    expect(err.code).toBe('FOREIGN_PROGRAM');
+    expect(err.message).toContain(
+      `refusing ${ASSET}: salvium-v1.2.3/salviumd is a shell script (#!/bin/sh); a program for ${platformFor()} must be ${expectedFormat(platformFor())}.`,
+    );
+    expect(err.message).toContain('Nothing was run and nothing was installed');
+    expect(existsSync(ran)).toBe(false);
+    expect(readdirSync(bin)).toEqual([]);
+  });
+
+  it('--from a folder with a text file and an executable for another CPU: both named where they are', async () => {
+    const { root, bin, opts } = world();
+    const at = writeProgramsFolder(join(root, 'build'), PRINTED);
+    writeFileSync(join(at, 'salvium-wallet-cli'), 'just some notes\n', { mode: 0o755 });
+    const other = Buffer.from(readFileSync(join(at, 'salvium-wallet-rpc')));
+    const otherCpu = other.readUInt16LE(18) === 0x3e ? 0xb7 : 0x3e;
+    other.writeUInt16LE(otherCpu, 18);
+    writeFileSync(join(at, 'salvium-wallet-rpc'), other, { mode: 0o755 });
+    const err = await refusal(installSalvium(opts(at)));
+    expect(err.code).toBe('FOREIGN_PROGRAM');
+    expect(err.message).toContain(
+      `refusing --from ${at}: ${join(at, 'salvium-wallet-cli')} is a text file; ${join(at, 'salvium-wallet-rpc')} is an ELF executable for ${otherCpu === 0xb7 ? 'AArch64' : 'x86-64'}; a program for ${platformFor()} must be ${expectedFormat(platformFor())}.`,
     );
     expect(readdirSync(bin)).toEqual([]);
   });

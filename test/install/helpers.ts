@@ -11,23 +11,28 @@ import { join } from 'node:path';
 import { crc32, gzipSync } from 'node:zlib';
 import { Header } from 'tar';
 import type { PlatformId } from '../../harness/install/platform.js';
+import { fakeElf } from './fake-elf.js';
 
 export const VERSION = 'v9.9.9-test';
 
 export interface FakeEntry {
   path: string;
   type?: 'file' | 'dir' | 'symlink' | 'fifo';
-  body?: string;
+  body?: string | Buffer;
   /** Permission bits; for zips, undefined means "made on Windows" (no Unix mode at all). */
   mode?: number;
   linkpath?: string;
 }
 
+/** An entry's body as bytes (text as UTF-8). */
+export const bytesOf = (body: string | Buffer | undefined): Buffer =>
+  Buffer.isBuffer(body) ? body : Buffer.from(body ?? '', 'utf8');
+
 export const sha256 = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
 
-/** A shell script that prints a version line, as `salviumd --version` does. */
-export const fakeProgram = (name: string, version = VERSION): string =>
-  `#!/bin/sh\necho "${name}: Salvium 'Fake' (${version})"\n`;
+/** A program of this machine (fake-elf.ts) that prints a version line, as `salviumd --version` does. */
+export const fakeProgram = (name: string, version = VERSION): Buffer =>
+  fakeElf({ stdout: `${name}: Salvium 'Fake' (${version})\n` });
 
 export const PROGRAM_NAMES = ['salviumd', 'salvium-wallet-cli', 'salvium-wallet-rpc'] as const;
 
@@ -38,7 +43,7 @@ export function programs(prefix = '', mode?: number, version = VERSION): FakeEnt
 
 /** A SHA256SUMS entry listing `entries`' files (as the release tarball's own one does). */
 export function sha256sums(entries: FakeEntry[], prefix = ''): FakeEntry {
-  const lines = entries.map((e) => `${sha256(Buffer.from(e.body ?? ''))}  ${e.path.split('/').pop()}`);
+  const lines = entries.map((e) => `${sha256(bytesOf(e.body))}  ${e.path.split('/').pop()}`);
   return { path: `${prefix}SHA256SUMS`, body: `${lines.join('\n')}\n` };
 }
 
@@ -72,7 +77,7 @@ export function tarGz(entries: FakeEntry[]): Buffer {
   const parts: Buffer[] = [];
   for (const e of entries) {
     const type = e.type ?? 'file';
-    const body = type === 'file' ? Buffer.from(e.body ?? '') : Buffer.alloc(0);
+    const body = type === 'file' ? bytesOf(e.body) : Buffer.alloc(0);
     const block = Buffer.alloc(512);
     new Header({
       path: e.path,
@@ -98,7 +103,8 @@ export function zip(entries: FakeEntry[]): Buffer {
   for (const e of entries) {
     const type = e.type ?? 'file';
     const name = Buffer.from(type === 'dir' && !e.path.endsWith('/') ? `${e.path}/` : e.path, 'utf8');
-    const data = Buffer.from(type === 'symlink' ? (e.linkpath ?? '') : type === 'file' ? (e.body ?? '') : '', 'utf8');
+    const data =
+      type === 'symlink' ? Buffer.from(e.linkpath ?? '') : type === 'file' ? bytesOf(e.body) : Buffer.alloc(0);
     const crc = crc32(data);
     const fmt = { file: 0o100000, dir: 0o040000, symlink: 0o120000, fifo: 0o010000 }[type];
     const unix = e.mode !== undefined || type !== 'file';

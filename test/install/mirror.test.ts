@@ -4,14 +4,17 @@
 // that accepts the connection and never answers. Every refusal leaves nothing installed.
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resetTimeoutFactor, setTimeoutFactor } from '../../harness/common/timeouts.js';
-import { downloadTo } from '../../harness/install/download.js';
+import { downloadTo, MAX_REDIRECTS } from '../../harness/install/download.js';
 import { InstallError } from '../../harness/install/errors.js';
 import { installSalvium, type InstallOptions } from '../../harness/install/install.js';
 import { TRUST_FILE } from '../../harness/install/trust.js';
+import { waitFor } from '../helpers/sim.js';
 import {
   cleanupDirs,
   fakeLdd,
@@ -136,6 +139,88 @@ describe('an unpinned version from a mirror', () => {
     );
     expect(server.requests).toEqual([PATH, PATH, PATH]);
     expect(readdirSync(bin)).toEqual([]);
+  });
+});
+
+/** Send `body`'s bytes one at a time, `everyMs` apart, until the connection closes (a mirror on its last legs). */
+function trickle(res: ServerResponse, length: number, everyMs: number): void {
+  res.writeHead(200, { 'content-length': length });
+  const timer = setInterval(() => res.write('x'), everyMs);
+  res.on('close', () => clearInterval(timer));
+}
+
+describe('a slow mirror', () => {
+  it('a byte now and then under a large Content-Length: given up once below the least average rate, not retried', async () => {
+    const { server, bin, logs, opts } = await world();
+    server.routes.set(PATH, (_req, res) => trickle(res, 100_000_000, 20));
+    const err = await refusal(
+      installSalvium(opts({ sha256: sha256(GOOD), pace: { minBytesPerSecond: 1000, graceMs: 300, progressMs: 100 } })),
+    );
+    expect(err.code).toBe('DOWNLOAD_FAILED');
+    expect(err.message).toMatch(
+      new RegExp(
+        `could not download ${server.url}${PATH}: too slow: \\d+ bytes of the 95\\.4 MiB announced in [\\d.]+ s ` +
+          `\\(\\d+ bytes/s on average\\), below the least average rate of 1000 bytes/s a download must keep after its first 0\\.3 s`,
+      ),
+    );
+    expect(err.message).toContain('raise --timeout-factor');
+    expect(server.requests).toEqual([PATH]); // a slow mirror stays slow: no retry
+    expect(logs.some((l) => /^saltnet install: \d+ bytes of 95\.4 MiB \(0%\) after [\d.]+ s, /.test(l))).toBe(true);
+    expect(readdirSync(bin)).toEqual([]);
+  });
+
+  it('says how far a download is while it goes on', async () => {
+    const { server, logs, opts } = await world();
+    const progressed = (): boolean =>
+      logs.some((l) => /^saltnet install: \d+ bytes of \d+ bytes \(\d+%\) after /.test(l));
+    server.routes.set(PATH, async (_req, res) => {
+      res.writeHead(200, { 'content-length': GOOD.length });
+      res.write(GOOD.subarray(0, GOOD.length >> 1));
+      for (let i = 0; i < 100 && !progressed(); i++) await sleep(50); // the rest once a line said how far it is
+      res.end(GOOD.subarray(GOOD.length >> 1));
+    });
+    await installSalvium(opts({ sha256: sha256(GOOD), pace: { progressMs: 50 } }));
+    expect(progressed()).toBe(true);
+  });
+
+  it('a redirect loop, and too many redirects: refused naming the URLs, not retried', async () => {
+    const { server, bin, opts } = await world();
+    server.routes.set(PATH, (_req, res) => res.writeHead(302, { location: '/elsewhere' }).end());
+    server.routes.set('/elsewhere', (_req, res) => res.writeHead(302, { location: PATH }).end());
+    const loop = await refusal(installSalvium(opts({ sha256: sha256(GOOD) })));
+    expect(loop.code).toBe('DOWNLOAD_FAILED');
+    expect(loop.message).toContain(
+      `could not download ${server.url}${PATH}: a redirect loop: ${server.url}${PATH} → ${server.url}/elsewhere → ${server.url}${PATH} (HTTP 302 Found)`,
+    );
+    expect(server.requests).toEqual([PATH, '/elsewhere']);
+
+    server.requests.length = 0;
+    server.routes.set(PATH, (_req, res) => res.writeHead(302, { location: '/hop/1' }).end());
+    for (let i = 1; i <= MAX_REDIRECTS + 1; i++)
+      server.routes.set(`/hop/${i}`, (_req, res) => res.writeHead(307, { location: `/hop/${i + 1}` }).end());
+    const far = await refusal(installSalvium(opts({ sha256: sha256(GOOD) })));
+    expect(far.message).toContain(
+      `could not download ${server.url}${PATH}: more than ${MAX_REDIRECTS} redirects: ${server.url}${PATH} → ${server.url}/hop/1 → `,
+    );
+    expect(server.requests).toHaveLength(MAX_REDIRECTS + 1);
+    expect(readdirSync(bin)).toEqual([]);
+  });
+
+  it('an abort (the CLI aborts on Ctrl-C and SIGTERM) ends the download at once and removes its temporary files', async () => {
+    const { server, bin, opts } = await world();
+    server.routes.set(PATH, (_req, res) => trickle(res, 100_000_000, 20));
+    const stop = new AbortController();
+    const install = installSalvium(opts({ sha256: sha256(GOOD), signal: stop.signal }));
+    await waitFor('the download to be under way', async () =>
+      existsSync(bin)
+        ? readdirSync(bin).find((n) => n.startsWith('.tmp-') && existsSync(join(bin, n, ASSET)))
+        : undefined,
+    );
+    const reason = new Error('stopped by the test');
+    stop.abort(reason);
+    await expect(install).rejects.toBe(reason);
+    expect(readdirSync(bin)).toEqual([]);
+    expect(server.requests).toEqual([PATH]);
   });
 });
 

@@ -1,6 +1,22 @@
-// unpack(): every entry is checked before anything is written; unsafe archives are refused whole.
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+// unpack(): every entry is checked before anything is written; unsafe archives are refused whole;
+// both passes stream, so memory does not grow with what an archive unpacks to.
+import {
+  createWriteStream,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGzip, gunzipSync, gzipSync } from 'node:zlib';
+import { execa } from 'execa';
+import { Header } from 'tar';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InstallError } from '../../harness/install/errors.js';
 import { archiveFormat, checkEntries, unpack, type ArchiveEntry } from '../../harness/install/unpack.js';
@@ -53,7 +69,9 @@ describe('checkEntries', () => {
   });
 
   it('refuses more content than the limit', () => {
-    expect(refused([f('a', 600), f('b', 600)], 1000)).toContain('more than 1000 bytes');
+    expect(refused([f('a', 600), f('b', 600)], 1000)).toContain(
+      'more content than the cap of 1000 bytes, passed at entry "b"',
+    );
   });
 
   it('accepts ordinary trees and symlinks that stay inside', () => {
@@ -162,4 +180,76 @@ it('a damaged archive is BAD_ARCHIVE, not a crash', async () => {
     });
   }
   expect(readFileSync(join(root, 'bad.zip'), 'utf8')).toMatch(/^this is not/);
+});
+
+/** A tar header block for a file of `size` bytes. */
+function tarHeader(path: string, size: number): Buffer {
+  const block = Buffer.alloc(512);
+  new Header({ path, mode: 0o644, size, type: 'File', mtime: new Date(0), uid: 0, gid: 0 }).encode(block, 0);
+  return block;
+}
+
+describe('the content cap', () => {
+  it('a .tar.gz entry declaring more than the cap is refused at its header, before its content is read', async () => {
+    // The entry claims 10 MiB and the archive ends 1 KiB into it: reading on would fail as a damaged archive.
+    const root = tempDir();
+    const file = join(root, 'big.tar.gz');
+    const head = tarGz(programs('', 0o755)); // a whole archive's worth of entries, without its end blocks:
+    const entries = gunzipSync(head).subarray(0, -1024);
+    writeFileSync(file, gzipSync(Buffer.concat([entries, tarHeader('big/blob', 10 * 2 ** 20), Buffer.alloc(1024, 7)])));
+    const dest = join(root, 'dest');
+    mkdirSync(dest);
+    const err = await unpack(file, 'tar.gz', dest, 'big.tar.gz', 2 ** 20).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(InstallError);
+    expect((err as InstallError).code).toBe('BAD_ARCHIVE');
+    expect((err as Error).message).toContain(
+      'refusing big.tar.gz: its entries declare more content than the cap of 1 MiB (1048576 bytes), passed at entry "big/blob" (10485760 bytes',
+    );
+    expect((err as Error).message).toContain('nothing was unpacked');
+    expect(readdirSync(dest)).toEqual([]);
+  });
+
+  it('a zip entry declaring more than the cap is refused from its central directory, nothing written', async () => {
+    const root = tempDir();
+    const file = join(root, 'big.zip');
+    const bytes = zip([...programs('', 0o755), { path: 'blob', body: 'x'.repeat(2000) }]);
+    writeFileSync(file, bytes);
+    const dest = join(root, 'dest');
+    mkdirSync(dest);
+    await expect(unpack(file, 'zip', dest, 'big.zip', 1000)).rejects.toMatchObject({
+      code: 'BAD_ARCHIVE',
+      message: expect.stringContaining('the cap of 1000 bytes, passed at entry "blob" (2000 bytes'),
+    });
+    expect(readdirSync(dest)).toEqual([]);
+  });
+});
+
+it('a .tar.gz of 256 MiB of zeros unpacks in a child process whose peak memory grows by far less than that', async () => {
+  // The archive is a few hundred KiB; read whole and inflated in one call, its content would all be in memory at once.
+  const MiB = 2 ** 20;
+  const root = tempDir();
+  const file = join(root, 'zeros.tar.gz');
+  async function* content(): AsyncGenerator<Buffer> {
+    yield tarHeader('zeros', 256 * MiB);
+    const zero = Buffer.alloc(MiB);
+    for (let i = 0; i < 256; i++) yield zero;
+    yield Buffer.alloc(1024);
+  }
+  await pipeline(Readable.from(content()), createGzip({ level: 1 }), createWriteStream(file));
+  const dest = join(root, 'dest');
+  mkdirSync(dest);
+  const unpackJs = new URL('../../dist/harness/install/unpack.js', import.meta.url).href;
+  const script = `
+    const { unpack } = await import(${JSON.stringify(unpackJs)});
+    const before = process.resourceUsage().maxRSS;
+    await unpack(${JSON.stringify(file)}, 'tar.gz', ${JSON.stringify(dest)}, 'zeros.tar.gz');
+    process.stdout.write(JSON.stringify({ before, after: process.resourceUsage().maxRSS }));`;
+  const r = await execa(process.execPath, ['--input-type=module', '-e', script], { reject: false });
+  expect(r.exitCode, String(r.stderr)).toBe(0);
+  const { before, after } = JSON.parse(String(r.stdout)) as { before: number; after: number }; // KiB
+  expect(statSync(join(dest, 'zeros')).size).toBe(256 * MiB);
+  expect((after - before) * 1024).toBeLessThan(96 * MiB);
 });
