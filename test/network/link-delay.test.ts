@@ -1,7 +1,7 @@
 // Mining and syncing across a delayed link (sim, two nodes): `mine` stops the miner's node exactly at its target
 // whatever the link's delay, and says so when its blocks cannot reach the other node within the wait; once the delay is
 // lowered, `sync` brings both nodes onto one top. Deadlines are scaled down (0.1: the waits are 12 s) so that a delay
-// of 20 s outlasts them; the delays that must be waited out are 2 s.
+// of 20 s outlasts them; the delay that must be waited out is 1 s.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetTimeoutFactor, setTimeoutFactor } from '../../harness/common/timeouts.js';
 import { startTestnet, type Testnet } from '../../harness/testnet/testnet.js';
@@ -45,7 +45,7 @@ describe('a delayed link (sim, two nodes)', { timeout: 300_000 }, () => {
     await t.setLink('n0', 'n1', { delayMs: 0 });
     await t.sync();
     expect(await heights()).toEqual([top, top]);
-    await t.setLink('n0', 'n1', { delayMs: 2000 });
+    await t.setLink('n0', 'n1', { delayMs: 1000 });
     expect(await t.mine(1)).toBe(top! + 1);
     expect(await heights()).toEqual([top! + 1, top! + 1]);
     expect(await t.mine({ blocks: 3 })).toBe(top! + 4);
