@@ -345,10 +345,18 @@ export class NodeSet {
 
   /**
    * Wait (a few seconds at most) until the nodes of a group whose links were just cut say they have no connection
-   * left: a node has then read everything its peers sent before the cut.
+   * left inside it (a link to a node outside it in `drop` mode keeps its connections): a node has then read everything
+   * its peers in the group sent before the cut.
    */
   private async waitAlone(group: number[], timeoutMs = scaled(5000)): Promise<void> {
     const deadline = Date.now() + timeoutMs;
+    const outside = (j: number): number =>
+      (this.linkSet?.info() ?? [])
+        .filter((l) => {
+          const [a, b] = l.nodes.map((n) => Number(n.slice(1)));
+          return (a === j && !group.includes(b!)) || (b === j && !group.includes(a!));
+        })
+        .reduce((sum, l) => sum + l.connections, 0);
     while (Date.now() < deadline) {
       const infos = await Promise.all(
         group.map((j) =>
@@ -357,16 +365,16 @@ export class NodeSet {
             .catch(() => undefined),
         ),
       );
-      const connected = (x: Record<string, unknown> | undefined): boolean =>
-        Number(x?.['incoming_connections_count'] ?? 0) + Number(x?.['outgoing_connections_count'] ?? 0) > 0;
-      if (!infos.some(connected)) return;
+      const count = (x: Record<string, unknown> | undefined): number =>
+        Number(x?.['incoming_connections_count'] ?? 0) + Number(x?.['outgoing_connections_count'] ?? 0);
+      if (group.every((j, k) => count(infos[k]) <= outside(j))) return;
       await sleep(20);
     }
   }
 
   /**
    * The delayed links among these nodes, for the message of a wait that ran out (empty when none is delayed): `` — the
-   * link n0-n1 holds every message 130000 ms on its way …``.
+   * link n0-n1 (130000 ms) holds every message that long on its way …``.
    */
   delayNote(nodes: readonly number[]): string {
     const links = this.linkSet;
@@ -375,7 +383,7 @@ export class NodeSet {
       ([a, b]) => nodes.includes(a) && nodes.includes(b) && links.stateOf([a, b]).delayMs > 0,
     );
     if (slow.length === 0) return '';
-    const each = slow.map((l) => `${linkName(l)} ${links.stateOf(l).delayMs} ms`).join(', ');
+    const each = slow.map((l) => `${linkName(l)} (${links.stateOf(l).delayMs} ms)`).join(', ');
     const one = slow.length === 1;
     return ` — ${one ? 'the link' : 'the links'} ${each} ${one ? 'holds' : 'hold'} every message that long on its way (a delay set with setLink or \`saltnet link --delay\`): wait longer, or lower the delay`;
   }

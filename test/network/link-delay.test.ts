@@ -36,7 +36,7 @@ describe('a delayed link (sim, two nodes)', { timeout: 300_000 }, () => {
     await expect(t.mine(1)).rejects.toThrow(
       `mine: n0 mined to ${start! + 1}, but the blocks did not reach the rest of its group: the nodes did not come to one top block within 12 s: n0 at ${start! + 1}`,
     );
-    await expect(t.mine(1)).rejects.toThrow(/the link n0-n1 20000 ms holds every message that long on its way/);
+    await expect(t.mine(1)).rejects.toThrow(/the link n0-n1 \(20000 ms\) holds every message that long on its way/);
     expect((await heights())[0]).toBe(start! + 2);
   });
 
