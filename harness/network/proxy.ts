@@ -9,6 +9,9 @@
 // - `drop`: connections stay up but every byte is thrown away, both ways: the nodes see a silent
 //   peer until their own timeouts end the connection. Leaving `drop` closes those connections (what
 //   was lost broke their stream), so the nodes start afresh.
+//
+// A delay holds each chunk for the link's delay as it is now, counted from the chunk's arrival: lowering the delay
+// (to 0: the link is open again) releases at once what the old one still held, in order.
 import { createServer, connect, type Server, type Socket } from 'node:net';
 
 export type LinkMode = 'open' | 'cut' | 'drop';
@@ -31,24 +34,47 @@ export interface ProxyOptions {
 interface Pair {
   client: Socket;
   upstream: Socket;
+  ways: Way[];
 }
 
-/** Forward `from` to `to` under the link's state now: dropped, delayed (in order) or passed at once. */
-function forward(from: Socket, to: Socket, state: () => LinkState): void {
-  let releaseAt = 0;
+/** One way of a connection: what it holds back under a delay, and how to release it when the link changes. */
+interface Way {
+  /** Look at the held chunks again under the link's state now (its delay may have changed). */
+  recheck(): void;
+}
+
+/**
+ * Forward `from` to `to` under the link's state now: dropped, delayed or passed at once. A delayed chunk is held the
+ * link's delay *now* from its arrival, so a delay made shorter (or 0) releases what it held at once, in order; a
+ * link put into `drop` throws away what it held.
+ */
+function forward(from: Socket, to: Socket, state: () => LinkState): Way {
+  const held: { at: number; chunk: Buffer }[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  const release = (): void => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    const s = state();
+    if (s.mode !== 'open' || to.destroyed) {
+      held.length = 0;
+      return;
+    }
+    const now = Date.now();
+    while (held.length > 0 && held[0]!.at + s.delayMs <= now) to.write(held.shift()!.chunk);
+    if (held.length > 0) timer = setTimeout(release, held[0]!.at + s.delayMs - now).unref();
+  };
   from.on('data', (chunk: Buffer) => {
     const s = state();
     if (s.mode !== 'open') return;
-    if (s.delayMs <= 0 && releaseAt <= Date.now()) {
+    // Later chunks never overtake earlier ones.
+    if (s.delayMs <= 0 && held.length === 0) {
       to.write(chunk);
       return;
     }
-    // Later chunks never overtake earlier ones: each waits for its own delay and for the one before it.
-    releaseAt = Math.max(Date.now() + s.delayMs, releaseAt);
-    setTimeout(() => {
-      if (!to.destroyed) to.write(chunk);
-    }, releaseAt - Date.now()).unref();
+    held.push({ at: Date.now(), chunk });
+    if (held.length === 1) release();
   });
+  return { recheck: release };
 }
 
 export class LinkProxy {
@@ -85,12 +111,16 @@ export class LinkProxy {
     return this.pairs.size;
   }
 
-  /** Change the link: cutting closes what passes through it; leaving `drop` closes what it broke. */
+  /**
+   * Change the link: cutting closes what passes through it; leaving `drop` closes what it broke; a new delay applies to
+   * what the link holds now.
+   */
   set(change: Partial<LinkState>): void {
     const before = this.current.mode;
     this.current = { ...this.current, ...change };
     const after = this.current.mode;
     if (after === 'cut' || (before === 'drop' && after !== 'drop')) this.closeAll();
+    else for (const p of this.pairs) for (const w of p.ways) w.recheck();
   }
 
   /** Close every connection through the link now (the nodes reconnect when the link lets them). */
@@ -114,7 +144,7 @@ export class LinkProxy {
       return;
     }
     const upstream = connect({ port, host: this.o.host ?? '127.0.0.1', noDelay: true });
-    const pair: Pair = { client, upstream };
+    const pair: Pair = { client, upstream, ways: [] };
     this.pairs.add(pair);
     const end = (): void => {
       this.pairs.delete(pair);
@@ -125,7 +155,7 @@ export class LinkProxy {
       s.on('error', end);
       s.on('close', end);
     }
-    forward(client, upstream, () => this.current);
-    forward(upstream, client, () => this.current);
+    pair.ways.push(forward(client, upstream, () => this.current));
+    pair.ways.push(forward(upstream, client, () => this.current));
   }
 }

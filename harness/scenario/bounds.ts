@@ -1,8 +1,8 @@
 // Upper bounds on what a scenario file may ask for, checked when the file is read, so that a file
 // from a stranger cannot make the harness run for hours, mine without end or fill memory: the
-// file's size, its steps and wallets, heights, blocks, waits, funds, regular expressions and
-// metadata files. Each bound is far above what a real test needs (the example scenarios reach at most
-// height 1401, with under 100 blocks a step and waits of a minute).
+// file's size, its steps and wallets, heights, blocks, waits, funds (by the blocks they cost),
+// regular expressions and metadata files. Each bound is far above what a real test needs (the
+// example scenarios reach at most height 1401, with under 100 blocks a step and waits of a minute).
 //
 // The numbers the zod schema bounds itself (`.max()`, so that editors see them in the JSON Schema)
 // get their reason from limitReason(); the rest are checked here on the parsed document.
@@ -35,6 +35,13 @@ export const MAX_BLOCKS_PER_STEP = 10_000;
  * MAX_BLOCKS_PER_STEP).
  */
 export const MAX_BLOCKS_MINED = 100_000;
+/**
+ * Blocks of mining a scenario's funding may cost in all (`requires.unlocked`, `wallets.<name>.unlocked`, and each held
+ * token's cost): every unit of the fund asset a scenario's wallets get is mined first, at the backend's typical reward
+ * a block (testnet/funding.ts fundingBlocks). 2000 blocks take about 2.5 minutes on real Salvium at difficulty 1 (where
+ * the chain states are built) and half an hour at 500; the example scenarios need under 100.
+ */
+export const MAX_FUNDING_BLOCKS = 2000;
 /** The longest a `wait` waits; also the bound of a wait that gives only `blocks`. */
 export const MAX_WAIT_SECONDS = 3600;
 export const MAX_PATTERN_LENGTH = 1000;

@@ -101,21 +101,20 @@ export async function fundAhead(
     );
     const from = t.wallets().get('main')!.client;
     for (const p of pays) {
-      const send = (): Promise<void> =>
-        sendFunding({
-          daemon: t.daemon.client,
-          spec: t.backend.spec,
-          from,
-          to: addresses.get(p.wallet)!,
-          amount: p.amount,
-          ...(p.asset ? { asset: p.asset } : {}),
-        });
-      // The payer's change from the payments before is locked: spendable again once they are settled.
-      await send().catch(async (err: unknown) => {
-        // Nothing paid since the last settle: mining would unlock nothing more.
-        if (!unsettled) throw err;
-        await settled();
-        await send();
+      await sendFunding({
+        daemon: t.daemon.client,
+        spec: t.backend.spec,
+        from,
+        to: addresses.get(p.wallet)!,
+        amount: p.amount,
+        ...(p.asset ? { asset: p.asset } : {}),
+        // The payer's change from the payments before is locked: spendable again once they are settled. Nothing
+        // paid since the last settle: mining would unlock nothing more.
+        whenShort: async (paidSome) => {
+          if (!unsettled && !paidSome) return false;
+          await settled();
+          return true;
+        },
       });
       paid.add(p.wallet);
       unsettled = true;

@@ -1,10 +1,11 @@
 // The funds a scenario asks for, bounded: never more than its asset's whole supply (the coin's,
-// BACKENDS), and in all at most what the runner's funding can mine below MAX_HEIGHT.
-import { MAX_HEIGHT } from '../limits.js';
+// BACKENDS), and the fund asset in all (with what each held token costs) no more than MAX_FUNDING_BLOCKS
+// blocks of mining pay: every unit a scenario's wallets get is mined first.
 import { amountUnits, backendOfUnit, BACKENDS, fundingAsset, type BackendSpec } from '../testnet/backends.js';
-import { planMining } from '../testnet/funding.js';
+import { fundingBlocks } from '../testnet/funding.js';
 import { formatAmountShort, parseAmount } from '../testnet/amounts.js';
 import type { PathSegment } from '../common/path.js';
+import { MAX_FUNDING_BLOCKS } from './bounds.js';
 import type { SchemaProblem } from './schema.js';
 import { isObj, problem, type Obj } from './schema/problem.js';
 
@@ -22,27 +23,11 @@ function fundingBackend(asset: string): BackendSpec | undefined {
 }
 
 /**
- * The most of its fund asset that the runner's funding plan (testnet/funding.ts planMining: blocks
- * of `typicalReward` each, unlocked `coinbaseUnlock` blocks later) can give a wallet with the chain
- * no taller than MAX_HEIGHT.
+ * The most of its fund asset that `blocks` blocks of funding give (testnet/funding.ts fundingBlocks: a block of
+ * `typicalReward` each, and one of margin).
  */
-export function maxFundable(spec: BackendSpec, height = MAX_HEIGHT): bigint {
-  const fits = (need: bigint): boolean => {
-    const plan = planMining({
-      height: 0,
-      target: height,
-      need,
-      fundFromHeight: spec.fundFromHeight,
-      typicalReward: spec.typicalReward,
-      coinbaseUnlock: spec.coinbaseUnlock,
-      minFundBlocks: spec.minFundBlocks,
-    });
-    return plan.fundedTo + spec.coinbaseUnlock + 2 <= height;
-  };
-  // planMining gives need/typicalReward + 1 blocks; the plan ends in time while its blocks fit below the height.
-  let blocks = BigInt(height - spec.fundFromHeight - spec.coinbaseUnlock - 2 - 1);
-  while (blocks > 0n && !fits(blocks * spec.typicalReward)) blocks--;
-  return blocks > 0n ? blocks * spec.typicalReward : 0n;
+export function maxFundable(spec: BackendSpec, blocks = MAX_FUNDING_BLOCKS): bigint {
+  return BigInt(Math.max(blocks - 1, 0)) * spec.typicalReward;
 }
 
 const fundableCache = new Map<string, bigint>();
@@ -55,34 +40,64 @@ export function fundable(spec: BackendSpec): bigint {
 export const show = (atomic: bigint, asset: string): string =>
   amountUnits().has(asset) ? formatAmountShort(atomic, asset) : `${atomic} atomic units of ${asset}`;
 
-/** Every amount of `requires.unlocked` and `wallets.<name>.unlocked`, with its path. */
-function fundsAsked(doc: Obj): { asset: string; amount: bigint; path: PathSegment[] }[] {
-  const maps: { m: unknown; path: PathSegment[] }[] = [];
-  if (isObj(doc.requires)) maps.push({ m: doc.requires.unlocked, path: ['requires', 'unlocked'] });
+/** The backend whose tokens a scenario's `tokens:` hold, with what one costs its wallet (the burn and a fee margin). */
+function tokenCost(): { spec: BackendSpec; cost: bigint } | undefined {
+  const spec = Object.values(BACKENDS).find((b) => b.tokenCost !== undefined && b.fundAsset !== undefined);
+  return spec ? { spec, cost: spec.tokenCost! + spec.feeMargin } : undefined;
+}
+
+interface Asked {
+  asset: string;
+  amount: bigint;
+  path: PathSegment[];
+  /** What a held token costs (`tokens:`), not an amount the file wrote. */
+  token?: boolean;
+}
+
+/**
+ * Every amount of `requires.unlocked` and `wallets.<name>.unlocked` with its path, and what each held token of
+ * `requires.tokens` and `wallets.<name>.tokens` costs its wallet in the fund asset.
+ */
+function fundsAsked(doc: Obj): Asked[] {
+  const holders: { d: Obj; path: PathSegment[] }[] = [];
+  if (isObj(doc.requires)) holders.push({ d: doc.requires, path: ['requires'] });
   if (isObj(doc.wallets))
-    for (const [w, d] of Object.entries(doc.wallets))
-      if (isObj(d)) maps.push({ m: d.unlocked, path: ['wallets', w, 'unlocked'] });
-  const out: { asset: string; amount: bigint; path: PathSegment[] }[] = [];
-  for (const { m, path } of maps) {
-    if (!isObj(m)) continue;
-    for (const [asset, v] of Object.entries(m)) {
-      try {
-        out.push({ asset, amount: parseAmount(v), path: [...path, asset] });
-      } catch {
-        /* not an amount: the schema says so */
+    for (const [w, d] of Object.entries(doc.wallets)) if (isObj(d)) holders.push({ d, path: ['wallets', w] });
+  const tokens = tokenCost();
+  const out: Asked[] = [];
+  for (const { d, path } of holders) {
+    if (isObj(d.unlocked))
+      for (const [asset, v] of Object.entries(d.unlocked)) {
+        try {
+          out.push({ asset, amount: parseAmount(v), path: [...path, 'unlocked', asset] });
+        } catch {
+          /* not an amount: the schema says so */
+        }
       }
-    }
+    if (isObj(d.tokens) && tokens)
+      for (const ticker of Object.keys(d.tokens))
+        out.push({
+          asset: fundingAsset(tokens.spec),
+          amount: tokens.cost,
+          path: [...path, 'tokens', ticker],
+          token: true,
+        });
   }
   return out;
 }
 
-/** Funds above the supply of their asset, or (the fund asset) more than mining to MAX_HEIGHT can give. */
+/**
+ * Funds above the supply of their asset, or (the fund asset, held tokens' costs included) more than MAX_FUNDING_BLOCKS
+ * blocks of mining pay.
+ */
 export function fundProblems(doc: Obj): SchemaProblem[] {
   const out: SchemaProblem[] = [];
   const totals = new Map<string, bigint>();
-  for (const f of fundsAsked(doc)) {
+  const tokens = tokenCost();
+  const asked = fundsAsked(doc);
+  for (const f of asked) {
     const supply = supplyOf(f.asset);
-    if (f.amount > supply) {
+    if (!f.token && f.amount > supply) {
       out.push(
         problem(
           f.path,
@@ -98,12 +113,16 @@ export function fundProblems(doc: Obj): SchemaProblem[] {
     totals.set(f.asset, total);
     const max = fundable(spec);
     if (total > max) {
-      const what =
-        total === f.amount ? show(f.amount, f.asset) : `${show(total, f.asset)} in all (requires and wallets together)`;
+      const alone = !f.token && total === f.amount;
+      const tokenNote =
+        tokens && asked.some((x) => x.token) ? `, ${show(tokens.cost, f.asset)} for each held token` : '';
+      const what = alone
+        ? show(f.amount, f.asset)
+        : `${show(total, f.asset)} in all (requires and wallets together${tokenNote})`;
       out.push(
         problem(
           f.path,
-          `funding ${what} needs more blocks than a chain of height ${MAX_HEIGHT} has: the runner mines ${show(spec.typicalReward, f.asset)} a block to the test wallet, so at most ${show(max, f.asset)} can be funded`,
+          `funding ${what} costs ${fundingBlocks(total, spec.typicalReward)} blocks of mining (${show(spec.typicalReward, f.asset)} a block); a scenario's funding is at most ${MAX_FUNDING_BLOCKS} blocks, so at most ${show(max, f.asset)} in all`,
           `at most ${show(max, f.asset)} in all`,
         ),
       );

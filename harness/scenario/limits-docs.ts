@@ -5,6 +5,7 @@ import {
   formatBytes,
   MAX_BLOCKS_MINED,
   MAX_BLOCKS_PER_STEP,
+  MAX_FUNDING_BLOCKS,
   MAX_METADATA_FILE_BYTES,
   MAX_PATTERN_LENGTH,
   MAX_PROBLEMS_COLLECTED,
@@ -22,6 +23,11 @@ export function limitsMarkdown(): string {
   // each fund asset once (the simulator funds as Salvium does)
   const funded = [...new Map(Object.values(BACKENDS).map((b) => [fundingAsset(b), b])).values()];
   const fundableText = funded.map((b) => show(fundable(b), fundingAsset(b))).join(', ');
+  const rewards = funded.map((b) => show(b.typicalReward, fundingAsset(b))).join(', ');
+  const tokens = Object.values(BACKENDS).find((b) => b.tokenCost !== undefined && b.fundAsset !== undefined);
+  const tokenText = tokens
+    ? `, with ${show(tokens.tokenCost! + tokens.feeMargin, fundingAsset(tokens))} for each held token (\`tokens\`)`
+    : '';
   const supplies = [...new Map(Object.values(BACKENDS).map((b) => [b.coin.unit, b])).values()]
     .map((b) => `${b.coin.chain}: ${show(b.coin.supply, b.coin.unit)}`)
     .join(', ');
@@ -47,8 +53,8 @@ export function limitsMarkdown(): string {
       `at most ${MAX_WAIT_SECONDS}; every wait gives up after ${MAX_WAIT_SECONDS} s, also one that gives only \`blocks\``,
     ],
     [
-      '`requires.unlocked`, `wallets.<name>.unlocked`',
-      `never above the asset's whole supply (${supplies}); the fund asset in all at most what funding can mine below height ${MAX_HEIGHT}: ${fundableText}`,
+      '`requires.unlocked`, `wallets.<name>.unlocked`, `tokens`',
+      `never above the asset's whole supply (${supplies}); the fund asset in all${tokenText}, at most what ${MAX_FUNDING_BLOCKS} blocks of mining pay (the runner counts ${rewards} a block): ${fundableText}`,
     ],
     [
       '`matches`',

@@ -29,6 +29,8 @@ export interface MineOptions {
   signal?: AbortSignal;
   /** How long /start_mining may answer BUSY before mining fails (default BUSY_MS). */
   busyMs?: number;
+  /** Told why the chain ends above the target when the blocks past it could not be popped. */
+  warn?: (line: string) => void;
 }
 
 export class MiningError extends Error {}
@@ -156,7 +158,7 @@ export async function mineTo(
   }
   // Only the blocks this call mined past the target: a chain that was already there is left as it is (its blocks
   // above the target are not an overshoot, and may be a wallet's funding or a scenario's own).
-  if (start < target) h = await trimOvershoot(daemon, target, await daemon.height());
+  if (start < target) h = await trimOvershoot(daemon, target, await daemon.height(), o.warn);
   o.progress?.done(h);
   return { height: h, restarts, ms: Date.now() - t0 };
 }
@@ -185,7 +187,12 @@ export async function settleRelay(daemon: DaemonClient, maxMs: number): Promise<
  * (one that reached the pool while mining) is kept, and the chain ends there. A daemon that does
  * not pop (restricted RPC) keeps its overshoot.
  */
-async function trimOvershoot(daemon: DaemonClient, target: number, h: number): Promise<number> {
+async function trimOvershoot(
+  daemon: DaemonClient,
+  target: number,
+  h: number,
+  warn?: (line: string) => void,
+): Promise<number> {
   if (h <= target) return h;
   try {
     let keep = target;
@@ -196,8 +203,13 @@ async function trimOvershoot(daemon: DaemonClient, target: number, h: number): P
       }
     }
     return keep < h ? await daemon.popBlocks(h - keep) : h;
-  } catch {
-    return daemon.height();
+  } catch (err) {
+    const now = await daemon.height();
+    if (now > target)
+      warn?.(
+        `saltnet: mining to ${target} ends at ${now}: the ${now - target} block(s) the miner found past the target could not be popped (${(err as Error).message})`,
+      );
+    return now;
   }
 }
 

@@ -3,15 +3,16 @@
 // (harness/network). Every node starts from the same chain state (n0's data dir, copied), so they
 // agree from the first block; a partition cuts links, a heal opens them, and the heavier chain wins.
 //
-// Mining on a node of several reaches the other nodes of its group at once; the blocks a miner finds
-// past its target are popped from every node of the group while the links inside the group are cut
-// (a node that popped alone would get them back from its peers), then the links are open again.
+// Mining on a node of several reaches the other nodes of its group (a delayed link later); the blocks a
+// miner finds past its target are popped from its node and from every node of the group that got them
+// while the links inside the group are cut (a node that popped alone would get them back from its
+// peers), then the links are open again.
 import { cpSync, existsSync, readdirSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { scaled } from '../common/timeouts.js';
 import { LinkSet } from '../network/links.js';
 import type { LinkState } from '../network/proxy.js';
-import { allLinks, nodeName, type Link } from '../network/topology.js';
+import { allLinks, linkName, nodeName, type Link } from '../network/topology.js';
 import type { Supervisor } from '../process/supervisor.js';
 import { createDaemonClient, type DaemonClient } from '../rpc/daemon.js';
 import type { Recovery } from '../rpc/http.js';
@@ -278,7 +279,7 @@ export class NodeSet {
       this.o.signal?.throwIfAborted();
       if (Date.now() > deadline)
         throw new Error(
-          `${lagging.map(nodeName).join(', ')} did not connect to ${lagging.length === 1 ? 'its' : 'their'} peers within ${Math.round(timeoutMs / 1000)} s (see ${lagging.map((i) => this.programs[i]!.current.logFile).join(', ')})`,
+          `${lagging.map(nodeName).join(', ')} did not connect to ${lagging.length === 1 ? 'its' : 'their'} peers within ${Math.round(timeoutMs / 1000)} s (see ${lagging.map((i) => this.programs[i]!.current.logFile).join(', ')})${this.delayNote(pending)}`,
         );
       await sleep(100);
     }
@@ -302,40 +303,109 @@ export class NodeSet {
       const split = groups.filter((g) => g.some((i) => tops[i]!.hash !== tops[g[0]!]!.hash || !tops[i]!.hash));
       if (split.length === 0) return;
       this.o.signal?.throwIfAborted();
-      if (Date.now() > deadline) throw new Error(this.splitMessage(split, tops));
+      if (Date.now() > deadline) throw new Error(this.splitMessage(split, tops, timeoutMs));
       await sleep(100);
     }
   }
 
-  private splitMessage(split: number[][], tops: { height: number; hash: string }[]): string {
+  private splitMessage(split: number[][], tops: { height: number; hash: string }[], timeoutMs: number): string {
     const where = split
       .map((g) =>
         g.map((i) => `${nodeName(i)} at ${tops[i]!.height} (${tops[i]!.hash.slice(0, 8) || 'no answer'})`).join(', '),
       )
       .join('; ');
     const sameHeight = split.some((g) => g.every((i) => tops[i]!.height === tops[g[0]!]!.height));
-    return `the nodes did not come to one top block: ${where}${sameHeight ? ' — chains of the same length do not reorganise: mine a block on one side to settle it' : ''}`;
+    const note = sameHeight
+      ? ' — chains of the same length do not reorganise: mine a block on one side to settle it'
+      : this.delayNote(split.flat());
+    return `the nodes did not come to one top block within ${Math.round(timeoutMs / 1000)} s: ${where}${note}`;
   }
 
   /**
-   * Pop `n` blocks from node i and from every node of its group, with the links inside the group cut meanwhile (a
-   * node would get the popped blocks back from a peer that still has them); returns node i's height.
+   * Pop node i's top `n` blocks, and those of them that reached the other nodes of its group, with the links inside the
+   * group cut meanwhile: what is still on its way through a link (a delayed one) goes with the connections, and no
+   * node gets a popped block back from a peer. Nothing waits for the blocks to reach the group first, so a slow link
+   * never keeps the miner above its target. Returns node i's height.
    */
   async popAcross(i: number, n: number): Promise<number> {
     const links = this.linkSet;
     const group = links ? links.groupOf(i) : [i];
     if (!links || group.length === 1) return this.rawClient(i).popBlocks(n);
-    await this.syncTops([group]);
     const inner: [Link, LinkState][] = allLinks(this.o.count)
       .filter(([a, b]) => group.includes(a) && group.includes(b))
       .map((l) => [l, links.stateOf(l)]);
     for (const [l] of inner) links.set(l, { mode: 'cut' });
     try {
-      const heights = await Promise.all(group.map((j) => this.rawClient(j).popBlocks(n)));
+      await this.waitAlone(group);
+      const top = await this.rawClient(i).height();
+      const popped = new Set(await Promise.all(Array.from({ length: n }, (_, k) => this.hashAt(i, top - 1 - k))));
+      const heights = await Promise.all(
+        group.map((j) => (j === i ? this.rawClient(i).popBlocks(n) : this.popReached(j, popped))),
+      );
       return heights[group.indexOf(i)]!;
     } finally {
       for (const [l, s] of inner) links.set(l, s);
     }
+  }
+
+  private async hashAt(i: number, height: number): Promise<string> {
+    const r = await this.rawClient(i).call<{ block_header: { hash: string } }>('get_block_header_by_height', {
+      height,
+    });
+    return r.block_header.hash;
+  }
+
+  /** Pop node j's top blocks while they are among `popped` (the ones that reached it); returns its height. */
+  private async popReached(j: number, popped: ReadonlySet<string>): Promise<number> {
+    const h = await this.rawClient(j).height();
+    let k = 0;
+    while (k < popped.size && h - 1 - k > 0 && popped.has(await this.hashAt(j, h - 1 - k))) k++;
+    return k > 0 ? this.rawClient(j).popBlocks(k) : h;
+  }
+
+  /**
+   * Wait (a few seconds at most) until the nodes of a group whose links were just cut say they have no connection
+   * left inside it (a link to a node outside it in `drop` mode keeps its connections): a node has then read everything
+   * its peers in the group sent before the cut.
+   */
+  private async waitAlone(group: number[], timeoutMs = scaled(5000)): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    const outside = (j: number): number =>
+      (this.linkSet?.info() ?? [])
+        .filter((l) => {
+          const [a, b] = l.nodes.map((n) => Number(n.slice(1)));
+          return (a === j && !group.includes(b!)) || (b === j && !group.includes(a!));
+        })
+        .reduce((sum, l) => sum + l.connections, 0);
+    while (Date.now() < deadline) {
+      const infos = await Promise.all(
+        group.map((j) =>
+          this.rawClient(j)
+            .getInfo()
+            .catch(() => undefined),
+        ),
+      );
+      const count = (x: Record<string, unknown> | undefined): number =>
+        Number(x?.['incoming_connections_count'] ?? 0) + Number(x?.['outgoing_connections_count'] ?? 0);
+      if (group.every((j, k) => count(infos[k]) <= outside(j))) return;
+      await sleep(20);
+    }
+  }
+
+  /**
+   * The delayed links among these nodes, for the message of a wait that ran out (empty when none is delayed): `` — the
+   * link n0-n1 (130000 ms) holds every message that long on its way …``.
+   */
+  delayNote(nodes: readonly number[]): string {
+    const links = this.linkSet;
+    if (!links) return '';
+    const slow = allLinks(this.o.count).filter(
+      ([a, b]) => nodes.includes(a) && nodes.includes(b) && links.stateOf([a, b]).delayMs > 0,
+    );
+    if (slow.length === 0) return '';
+    const each = slow.map((l) => `${linkName(l)} (${links.stateOf(l).delayMs} ms)`).join(', ');
+    const one = slow.length === 1;
+    return ` — ${one ? 'the link' : 'the links'} ${each} ${one ? 'holds' : 'hold'} every message that long on its way (a delay set with setLink or \`saltnet link --delay\`): wait longer, or lower the delay`;
   }
 
   /** Close the clients and the links (at the end of the testnet). */

@@ -197,9 +197,22 @@ function miningOf(run: Run, p: Parts): Pick<InnerOps, 'mine' | 'sync'> {
       const target = mineTarget(what, await client.height());
       // Automine's signal stops a block under way when the testnet stops.
       const signal = o.signal ? AbortSignal.any([run.aborter.signal, o.signal]) : run.aborter.signal;
-      const { height } = await mineTo(client, target, { ...mineOptions(run), signal, addresses: p.minerAddresses });
-      // The blocks reach the node's group (a node that is not connected yet gets them when it is).
-      if (nodes.links) await nodes.syncTops([nodes.links.groupOf(i)]);
+      // Mined on node i alone and trimmed there to the target (popAcross takes back what reached its peers): the height
+      // returned is node i's, whatever its links' delays.
+      const { height } = await mineTo(client, target, {
+        ...mineOptions(run),
+        signal,
+        addresses: p.minerAddresses,
+        warn: run.log,
+      });
+      // Then the blocks reach the node's group (a node that is not connected yet gets them when it is).
+      if (nodes.links)
+        await nodes.syncTops([nodes.links.groupOf(i)]).catch((err: unknown) => {
+          throw new Error(
+            `mine: ${nodeName(i)} mined to ${height}, but the blocks did not reach the rest of its group: ${(err as Error).message}`,
+            { cause: err },
+          );
+        });
       if (o.sync !== false) await sync();
       return height;
     } catch (err) {

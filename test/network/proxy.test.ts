@@ -1,5 +1,6 @@
 // A link's proxy (harness/network/proxy.ts): bytes pass while it is open, a cut closes what passes
-// through it and refuses new connections, `drop` swallows bytes, a delay keeps their order.
+// through it and refuses new connections, `drop` swallows bytes, a delay keeps their order and follows the link's
+// delay of the moment.
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -98,6 +99,43 @@ describe('a link proxy', () => {
     while (text.length < 6) await new Promise((r) => setTimeout(r, 10));
     expect(text).toBe('abcdef');
     s.destroy();
+  });
+
+  it('lowering the delay releases at once, in order, what the link held under the old one', async () => {
+    const e = await echo();
+    const p = await LinkProxy.start({ target: () => e.port });
+    opened.push(p, e.server);
+    const s = await dial(p.port);
+    // A delay far beyond the test's own timeout: only the change below can bring the bytes back in time.
+    p.set({ delayMs: 600_000 });
+    let text = '';
+    s.on('data', (d: Buffer) => (text += d.toString()));
+    for (const c of 'abc') s.write(c);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(text).toBe('');
+    p.set({ delayMs: 0 });
+    s.write('d');
+    while (text.length < 4) await new Promise((r) => setTimeout(r, 10));
+    expect(text).toBe('abcd');
+    expect(p.state).toEqual({ mode: 'open', delayMs: 0 });
+    s.destroy();
+  });
+
+  it('a link put into drop throws away what its delay held', async () => {
+    const e = await echo();
+    const p = await LinkProxy.start({ target: () => e.port });
+    opened.push(p, e.server);
+    const s = await dial(p.port);
+    p.set({ delayMs: 600_000 });
+    const got: string[] = [];
+    s.on('data', (d: Buffer) => got.push(d.toString()));
+    s.write('held');
+    await new Promise((r) => setTimeout(r, 50));
+    p.set({ mode: 'drop', delayMs: 0 });
+    const closed = once(s, 'close');
+    p.set({ mode: 'open' });
+    await closed;
+    expect(got).toEqual([]);
   });
 
   it('a peer that is not running yet: the connection is closed', async () => {

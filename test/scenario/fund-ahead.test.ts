@@ -217,6 +217,22 @@ describe('fundAhead', () => {
     ]);
   });
 
+  it('pays a large funding in several transfers; one that finds nothing unlocked goes again after a settle, alone', async () => {
+    // 10000 SAL1: three transfers (at most 48 rewards of 90 SAL1 each); the second finds the payer's change locked.
+    const { t, did } = fakeTestnet(['ok', 'fail', 'ok', 'ok']);
+    expect([
+      ...(await fundAhead(t, [{ wallet: 'w1s1-bob', asset: 'SAL1', amount: 10_000n * COIN }], () => undefined)),
+    ]).toEqual(['w1s1-bob']);
+    expect(did.slice(1)).toEqual([
+      'pay carrot-w1s1-bob ok',
+      'pay carrot-w1s1-bob fail',
+      'mine 11',
+      'pay carrot-w1s1-bob ok',
+      'pay carrot-w1s1-bob ok',
+      'mine 11',
+    ]);
+  });
+
   it('stops at a payment that fails twice: what was paid is settled, the rest is paid as its scenario starts', async () => {
     const { t, did } = fakeTestnet(['ok', 'fail', 'fail']);
     const lines: string[] = [];

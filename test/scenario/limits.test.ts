@@ -3,8 +3,13 @@
 // costs about as much as a small one; problems are reported 20 at a time.
 import { describe, expect, it } from 'vitest';
 import { BACKENDS } from '../../harness/testnet/backends.js';
-import { planMining } from '../../harness/testnet/funding.js';
-import { MAX_BLOCKS_PER_STEP, MAX_HEIGHT, MAX_SCENARIO_BYTES } from '../../harness/scenario/bounds.js';
+import { fundingBlocks, planMining } from '../../harness/testnet/funding.js';
+import {
+  MAX_BLOCKS_PER_STEP,
+  MAX_FUNDING_BLOCKS,
+  MAX_HEIGHT,
+  MAX_SCENARIO_BYTES,
+} from '../../harness/scenario/bounds.js';
 import { maxFundable } from '../../harness/scenario/fund-limits.js';
 import { parseScenario } from '../../harness/scenario/parse.js';
 import { fundingBucket } from '../../harness/scenario/needs.js';
@@ -97,48 +102,66 @@ describe('funds', () => {
     );
   });
 
-  it('refuses more of the fund asset than funding can mine below the height limit, also in all', () => {
-    expect(refusal('name: x\nrequires:\n  unlocked: { SAL1: 9000000 SAL1 }\nsteps:\n  - mine: 1\n')).toContain(
-      'hostile.yaml:3:21: requires.unlocked.SAL1: funding 9000000 SAL1 needs more blocks than a chain of height 100000 has: the runner mines 90 SAL1 a block to the test wallet, so at most 8920980 SAL1 can be funded',
+  it('refuses more of the fund asset than 2000 blocks of mining pay, also in all, with the file, line, field and limit', () => {
+    expect(refusal('name: x\nrequires:\n  unlocked: { SAL1: 200000 SAL1 }\nsteps:\n  - mine: 1\n')).toContain(
+      "hostile.yaml:3:21: requires.unlocked.SAL1: funding 200000 SAL1 costs 2224 blocks of mining (90 SAL1 a block); a scenario's funding is at most 2000 blocks, so at most 179910 SAL1 in all (expected at most 179910 SAL1 in all)",
     );
     expect(
       refusal(
-        'name: x\nrequires:\n  unlocked: { SAL1: 5000000 SAL1 }\nwallets:\n  bob: { unlocked: { SAL1: 5000000 SAL1 } }\nsteps:\n  - mine: 1\n',
+        'name: x\nrequires:\n  unlocked: { SAL1: 100000 SAL1 }\nwallets:\n  bob: { unlocked: { SAL1: 100000 SAL1 } }\nsteps:\n  - mine: 1\n',
       ),
     ).toContain(
-      'hostile.yaml:5:28: wallets.bob.unlocked.SAL1: funding 10000000 SAL1 in all (requires and wallets together) needs more blocks',
+      'hostile.yaml:5:28: wallets.bob.unlocked.SAL1: funding 200000 SAL1 in all (requires and wallets together) costs 2224 blocks',
     );
-    expect(refusal('name: x\nrequires:\n  unlocked: { XMR: 2000000 XMR }\nsteps:\n  - mine: 1\n')).toContain(
-      'at most 999360 XMR can be funded',
+    expect(refusal('name: x\nrequires:\n  unlocked: { XMR: 20000 XMR }\nsteps:\n  - mine: 1\n')).toContain(
+      'so at most 19990 XMR in all',
     );
     expect(() =>
-      parseScenario('name: x\nrequires:\n  unlocked: { SAL1: 8920980 SAL1 }\nsteps:\n  - mine: 1\n', 'ok.yaml'),
+      parseScenario('name: x\nrequires:\n  unlocked: { SAL1: 179910 SAL1 }\nsteps:\n  - mine: 1\n', 'ok.yaml'),
     ).not.toThrow();
   });
 
-  it("the bound is the funding plan's: the largest amount ends in time, one block more does not", () => {
+  it("counts each held token's 1001 SAL1: 900 tokens are refused at the token that passes the limit", () => {
+    const tickers = Array.from({ length: 900 }, (_, i) => `T${String(i).padStart(3, '0')}`);
+    const tokens = tickers.map((t) => `    ${t}: { supply: 1 }\n`).join('');
+    const message = refusal(`name: x\nrequires:\n  tokens:\n${tokens}steps:\n  - mine: 1\n`);
+    // 179 tokens cost 179179 SAL1; the 180th makes 180180 SAL1, 2003 blocks.
+    expect(message).toContain(
+      "hostile.yaml:183:11: requires.tokens.T179: funding 180180 SAL1 in all (requires and wallets together, 1001 SAL1 for each held token) costs 2003 blocks of mining (90 SAL1 a block); a scenario's funding is at most 2000 blocks, so at most 179910 SAL1 in all",
+    );
+    expect(() =>
+      parseScenario(
+        `name: x\nrequires:\n  unlocked: { SAL1: 100 SAL1 }\n  tokens:\n${tokens.split('\n').slice(0, 179).join('\n')}\nsteps:\n  - mine: 1\n`,
+        'ok.yaml',
+      ),
+    ).not.toThrow();
+  });
+
+  it("the bound is the funding plan's: the largest amount costs 2000 blocks, one more unit costs more", () => {
     const spec = BACKENDS.salvium;
     const max = maxFundable(spec);
-    expect(max).toBe(8_920_980n * COIN);
-    const plan = (need: bigint) =>
-      planMining({
-        height: 0,
-        target: MAX_HEIGHT,
-        need,
-        fundFromHeight: spec.fundFromHeight,
-        typicalReward: spec.typicalReward,
-        coinbaseUnlock: spec.coinbaseUnlock,
-        minFundBlocks: spec.minFundBlocks,
-      });
-    expect(plan(max).fundedTo + spec.coinbaseUnlock + 2).toBeLessThanOrEqual(MAX_HEIGHT);
-    expect(plan(max + spec.typicalReward).fundedTo + spec.coinbaseUnlock + 2).toBeGreaterThan(MAX_HEIGHT);
+    expect(max).toBe(179_910n * COIN);
+    expect(fundingBlocks(max, spec.typicalReward)).toBe(MAX_FUNDING_BLOCKS);
+    expect(fundingBlocks(max + 1n, spec.typicalReward)).toBe(MAX_FUNDING_BLOCKS + 1);
+    const plan = planMining({
+      height: 0,
+      target: MAX_HEIGHT,
+      need: max,
+      fundFromHeight: spec.fundFromHeight,
+      typicalReward: spec.typicalReward,
+      coinbaseUnlock: spec.coinbaseUnlock,
+      minFundBlocks: spec.minFundBlocks,
+    });
+    expect(plan.fundBlocks).toBe(MAX_FUNDING_BLOCKS);
+    // Those blocks fit below the height limit.
+    expect(plan.fundedTo + spec.coinbaseUnlock + 2).toBeLessThanOrEqual(MAX_HEIGHT);
   });
 
   it('rounding funds up to a bucket never goes past that bound', () => {
     const spec = BACKENDS.salvium;
     expect(fundingBucket(1000n * COIN, spec)).toBe(1100n * COIN);
-    // 1100 SAL1 × 2^13 = 9011200 SAL1 would be past the bound
-    expect(fundingBucket(8_000_000n * COIN, spec)).toBe(maxFundable(spec));
+    // 1100 SAL1 × 2^8 = 281600 SAL1 would be past the bound
+    expect(fundingBucket(150_000n * COIN, spec)).toBe(maxFundable(spec));
   });
 });
 

@@ -1,9 +1,12 @@
 // Which peers the simulated salviumd dials (without --offline), as salviumd's connections_maker does: every
-// --add-exclusive-node, and then no other; without any, every --add-priority-node and --add-peer. Each daemon runs as a
-// real process started from dist/ and is killed in afterEach.
+// --add-exclusive-node, and then no other; without any, every --add-priority-node and --add-peer; and a node that fell
+// behind across a slow link catches up. Each daemon runs as a real process started from dist/ and is killed in
+// afterEach.
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, freePort, rpc, spawnSim, stopAll, tempDir, waitFor } from '../helpers/sim.js';
+import { LinkProxy } from '../../harness/network/proxy.js';
+import { walletFromSeed } from '../../harness/sim/crypto/keys.js';
+import { cleanup, freePort, post, rpc, spawnSim, stopAll, tempDir, waitFor } from '../helpers/sim.js';
 
 let root: string;
 beforeAll(() => {
@@ -77,5 +80,37 @@ describe('the simulated daemon dials the peers of its command line', () => {
     expect(await dialled(x)).toEqual([a.p2p, b.p2p].sort());
     const cIn = (await rpc(c.rpcPort, 'get_connections'))?.result?.connections ?? [];
     expect(cIn).toEqual([]);
+  });
+});
+
+describe('a node behind a slow link', () => {
+  const height = async (n: Node): Promise<number> => (await rpc(n.rpcPort, 'get_info')).result.height as number;
+
+  it('gets the blocks found while the two hellos crossed the link (nothing was relayed to it then)', async () => {
+    const a = await online('slow-a');
+    const link = await LinkProxy.start({ target: () => Number(a.p2p.split(':')[1]) });
+    try {
+      const b = await online('slow-b', () => ['--add-exclusive-node', `127.0.0.1:${link.port}`]);
+      const synchronized = async (n: Node): Promise<boolean> =>
+        (await rpc(n.rpcPort, 'get_info')).result.synchronized === true;
+      await waitFor('a and b synchronized', async () => (await synchronized(a)) && (await synchronized(b)));
+      // b reconnects through a link that holds every message 2 s: each node's hello is on its way while a mines.
+      link.set({ mode: 'cut' });
+      link.set({ mode: 'open', delayMs: 2000 });
+      await waitFor('b connected again', async () => link.connections === 1);
+      await new Promise((r) => setTimeout(r, 300));
+      const miner = walletFromSeed('11'.repeat(32), 'testnet').cn.address;
+      expect((await post(a.rpcPort, '/start_mining', { miner_address: miner, threads_count: 1 })).json.status).toBe(
+        'OK',
+      );
+      await waitFor('a mined', async () => (await height(a)) > 1, 3000, 5);
+      await post(a.rpcPort, '/stop_mining', {});
+      const top = await height(a);
+      expect(await height(b)).toBe(1);
+      // b's hello reaches a after a's blocks: a answers it with where it stands now, and b asks for those blocks.
+      await waitFor("b on a's chain", async () => (await height(b)) === top, 30_000);
+    } finally {
+      await link.close();
+    }
   });
 });

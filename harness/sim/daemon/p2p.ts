@@ -9,6 +9,9 @@
 // - a block mined or received on top is relayed to the other peers at once, as is a transaction
 //   accepted by send_raw_transaction (or from a peer); nothing is sent again when peers reconnect: a
 //   pool transaction reaches a peer that was cut off only by relay_tx or in a block;
+// - a hello is answered with a fresh one when the node's top moved since it last told that peer (as a handshake's
+//   response carries the responder's state when the request arrives): blocks found while two hellos crossed a slow
+//   link reach the peer all the same, so a node that fell behind catches up once its link carries messages again;
 // - losing the last connection logs `salviumd is now disconnected from the network`.
 import { randomBytes } from 'node:crypto';
 import { connect, createServer, type Server, type Socket } from 'node:net';
@@ -38,6 +41,8 @@ export interface Peer {
   /** The peer's chain as it last said. */
   height: number;
   top: string;
+  /** The top block this node last told the peer of (its hello, or a block relayed to it). */
+  told: string;
   since: number;
   recv: number;
   sent: number;
@@ -133,6 +138,8 @@ class P2pNode implements P2p {
 
   private send(p: Peer, m: Message): void {
     if (p.socket.destroyed) return;
+    if (m.t === 'hello') p.told = m.top;
+    else if (m.t === 'block' && m.block.hash === topBlock(this.ctx.ledger).hash) p.told = m.block.hash;
     const line = `${encode(m)}\n`;
     p.sent += line.length;
     p.lastSent = Date.now();
@@ -156,6 +163,10 @@ class P2pNode implements P2p {
 
   private onHello(p: Peer, m: Extract<Message, { t: 'hello' }>): void {
     Object.assign(p, { peerId: m.peerId, height: m.height, top: m.top });
+    // The peer's hello answers ours, as a handshake's response does: where this node stands now, when that changed
+    // since it said so (blocks found while the hellos crossed a slow link were relayed to no one: the peer had not
+    // said hello yet).
+    if (p.told !== topBlock(this.ctx.ledger).hash) this.send(p, this.hello());
     const ours = height(this.ctx.ledger);
     if (this.knows(m.top, m.height)) {
       if (m.height >= ours) this.becomeSynchronized();
@@ -175,8 +186,11 @@ class P2pNode implements P2p {
     const before = topBlock(this.ctx.ledger).hash;
     for (const b of blocks) acceptBlock(this.ctx, b, { relay: false });
     const l = this.ctx.ledger;
-    if (topBlock(l).hash !== before) this.o.log.log('I', `Synced ${height(l)}/${Math.max(height(l), p.height)}`);
+    const moved = topBlock(l).hash !== before;
+    if (moved) this.o.log.log('I', `Synced ${height(l)}/${Math.max(height(l), p.height)}`);
     if (height(l) >= p.height) this.becomeSynchronized();
+    // A chain answer holds at most 5000 blocks: ask for the rest while it brings this node on.
+    else if (moved) this.send(p, { t: 'get_chain', ids: locator(this.ctx) });
   }
 
   private handle(p: Peer, m: Message): void {
@@ -229,6 +243,7 @@ class P2pNode implements P2p {
         peerId: '',
         height: 0,
         top: '',
+        told: '',
       },
       ...{ since: now, recv: 0, sent: 0, lastRecv: now, lastSent: now },
     };
