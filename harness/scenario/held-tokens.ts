@@ -38,6 +38,16 @@ async function makeAll(t: Testnet, tokens: { h: WalletHandle; token: HeldToken }
   const made: typeof tokens = [];
   const refused: Error[] = [];
   for (const x of tokens) {
+    // The pool takes a second creation of a ticker and never mines it (Salvium 1.1.3c): it is refused here instead.
+    const first = made.find((m) => m.token.ticker === x.token.ticker);
+    if (first) {
+      refused.push(
+        new Error(
+          `creating token ${x.token.ticker} for wallet ${x.h.name} before the steps: wallet ${first.h.name} makes it already (a ticker is made once)`,
+        ),
+      );
+      continue;
+    }
     if (!(await holds(x.h, x.token)))
       try {
         await create(x.h, x.token);

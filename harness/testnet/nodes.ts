@@ -1,13 +1,12 @@
 // The daemons of a testnet: one node (n0, `--offline`, as a testnet always ran) or several — each a
 // Program of its own (its ports, data dir and logs), joined to every other through links saltnet owns
-// (harness/network). Every node starts from the same chain state (n0's data dir, copied), so they
+// (harness/network). Every node starts from the same chain state (n0's data dir, copied: node-chains.ts), so they
 // agree from the first block; a partition cuts links, a heal opens them, and the heavier chain wins.
 //
 // Mining on a node of several reaches the other nodes of its group (a delayed link later); the blocks a
 // miner finds past its target are popped from its node and from every node of the group that got them
 // while the links inside the group are cut (a node that popped alone would get them back from its
 // peers), then the links are open again.
-import { cpSync, existsSync, readdirSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { scaled } from '../common/timeouts.js';
 import { LinkSet } from '../network/links.js';
@@ -17,10 +16,10 @@ import type { Supervisor } from '../process/supervisor.js';
 import { createDaemonClient, type DaemonClient } from '../rpc/daemon.js';
 import type { Recovery } from '../rpc/http.js';
 import type { ResolvedBackend } from './binaries.js';
-import { defineDaemon, nodeDataDir, type DaemonHandle, type DaemonSettings } from './daemon.js';
+import { defineDaemon, type DaemonHandle, type DaemonSettings } from './daemon.js';
+import { copyChainToNodes } from './node-chains.js';
 import { Program, type CrashReport, type ProgramOptions } from './program.js';
 
-/** A node of the testnet, as the Testnet shows it. */
 /** A node's RandomX dataset (full mode): its daemon's start, and when the dataset was built (absent: building). */
 export interface DatasetState {
   node: string;
@@ -28,6 +27,7 @@ export interface DatasetState {
   readyAt?: number;
 }
 
+/** A node of the testnet, as the Testnet shows it. */
 export interface NodeHandle {
   /** n0, n1, … */
   name: string;
@@ -55,23 +55,6 @@ export interface NodeSetOptions {
   signal?: AbortSignal;
   /** `--ports standard`: the ports n0 binds (the others take free ones). */
   firstPorts?: DaemonHandle['ports'];
-}
-
-/** Files of a data dir that are not the chain: the lock, logs, the peer list of another node's port. */
-const notChain = (path: string): boolean => /(^|\/)(lock\.mdb|p2pstate\.bin)$|\.log(-\d.*)?$/.test(path);
-
-const nonEmpty = (dir: string): boolean => existsSync(dir) && readdirSync(dir).length > 0;
-
-/** Give every node but n0 a copy of n0's (stopped) data dir where it has none yet. */
-export function copyChainToNodes(workdir: string, count: number): number[] {
-  const copied: number[] = [];
-  for (let i = 1; i < count; i++) {
-    const dir = nodeDataDir(workdir, i);
-    if (nonEmpty(dir)) continue;
-    cpSync(nodeDataDir(workdir, 0), dir, { recursive: true, filter: (src) => !notChain(src) });
-    copied.push(i);
-  }
-  return copied;
 }
 
 export class NodeSet {

@@ -129,7 +129,7 @@ export const transfer = walletStep({
   request: (p, ctx) => transferRequest('transfer', p, ctx.spec),
   fromRecorded: (p, spec) => verified(transferCandidate(p, spec), (x) => transferRequest('transfer', x, spec), p),
   docs: {
-    note: 'The readable form becomes the real request: each destination gets `address` and `amount` (atomic units) and `asset_type`; `source_asset` and `dest_asset` are set to the asset (SAL1 unless `asset:` says otherwise) and `tx_type` to 3 (TRANSFER). On the `monero` backend no asset fields are added. Any other key (e.g. `priority`, `do_not_relay`) is passed on unchanged. One transaction carries at most 7 destinations and 64 inputs; more is refused with `-18`: use `transfer_split`. Token transfers also need `transfer_split` (a token transfer is two transactions).',
+    note: 'The readable form becomes the real request: each destination gets `address` and `amount` (atomic units) and `asset_type`; `source_asset` and `dest_asset` are set to the asset (SAL1 unless `asset:` says otherwise) and `tx_type` to 3 (TRANSFER). On the `monero` backend no asset fields are added. Any other key (e.g. `priority`, `do_not_relay`) is passed on unchanged. One transaction carries at most 7 destinations (more is refused with `-18`: use `transfer_split`) and spends at most 64 inputs (a payment that the 64 largest outputs cannot fund is refused with `-4 Not enough usable money in top 64 inputs …`, by `transfer_split` too). Token transfers also need `transfer_split` (a token transfer is two transactions).',
   },
 });
 

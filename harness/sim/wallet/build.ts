@@ -150,6 +150,19 @@ function weightShape(type: TxType, asset: string): WeightShape {
   return type === TxType.TRANSFER && isTokenAsset(asset) ? 'token' : 'transfer';
 }
 
+/** The weight a built tx reports: a CryptoNote tx's before HF10, a Carrot tx's of its shape after. */
+function builtWeight(
+  ctx: BuildContext,
+  o: { type: TxType; asset: string; inputs: readonly OwnedOutput[]; token?: unknown; extraBytes?: number },
+  outputs: number,
+): number {
+  if (ctx.hf < HF_CARROT) return preCarrotWeight(o.inputs.length, outputs);
+  return actualWeight(o.inputs.length, outputs, {
+    shape: weightShape(o.type, o.asset),
+    metadataBytes: o.token ? (o.extraBytes ?? 0) : 0,
+  });
+}
+
 export function makeTx(
   w: Wallet,
   ctx: BuildContext,
@@ -191,13 +204,7 @@ export function makeTx(
     sourceAsset: o.sourceAsset,
     destAsset: o.asset,
     paymentId,
-    weight:
-      ctx.hf < HF_CARROT
-        ? preCarrotWeight(o.inputs.length, outputs.length)
-        : actualWeight(o.inputs.length, outputs.length, {
-            shape: weightShape(o.type, o.asset),
-            metadataBytes: o.token ? (o.extraBytes ?? 0) : 0,
-          }),
+    weight: builtWeight(ctx, o, outputs.length),
     timestamp: ctx.now,
     unlockTime: 0,
     ...(o.token ? { token: { ...o.token, creator: changeAddress(w, ctx.hf, account) } } : {}),
