@@ -25,6 +25,13 @@ const TX_KEYS = ['tx_hash', 'tx_hash_list', 'txid', 'spent_key_images', 'spent_k
 /** A transfer answer or a transfer entry (not get_fee_estimate, whose `fee` is a rate and compared exactly). */
 export const isTxObject = (o: Obj): boolean => TX_KEYS.some((k) => k in o);
 
+/**
+ * The answer of a request that built transactions (it lists the key images they spent): one a following side sent
+ * with the other side's input counts. A transfer entry (get_transfers, get_transfer_by_txid) may list a transaction
+ * made outside the steps — the testnet's funding of a wallet — whose inputs no replay reached.
+ */
+export const isBuildAnswer = (o: Obj): boolean => 'spent_key_images' in o || 'spent_key_images_list' in o;
+
 const num = (v: unknown): number => Number(v);
 
 /** Fees (or weights) of the same transaction with 1 or 2 inputs: both zero, or both non-zero within a factor of 2. */
