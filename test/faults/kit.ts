@@ -18,7 +18,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { connect } from 'node:net';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { execa, type ResultPromise } from 'execa';
+import { execa, type Result, type ResultPromise } from 'execa';
 import { CLI } from '../cli/helpers.js';
 
 /** A JavaScript stack frame (`    at fn (/x/y.js:1:2)`, `    at node:internal/…`), not a scenario location. */
@@ -128,14 +128,10 @@ export class FaultContext {
     return [...this.outputs];
   }
 
-  /** `saltnet <args>` in the case's folder; a command still running after `timeoutMs` is a hang (and killed). */
-  async cli(
-    args: string[],
-    o: { env?: Record<string, string>; timeoutMs?: number; wrap?: string[] } = {},
-  ): Promise<CliResult> {
-    const t0 = Date.now();
+  /** `saltnet <args>` in the case's folder (under `wrap`, a command and its arguments, if given), started. */
+  private launch(args: string[], o: { env?: Record<string, string>; timeoutMs?: number; wrap?: string[] }) {
     const [cmd, ...pre] = [...(o.wrap ?? []), process.execPath];
-    const r = await execa(cmd!, [...pre, CLI, ...args], {
+    return execa(cmd!, [...pre, CLI, ...args], {
       cwd: this.dir,
       env: { ...this.env, ...o.env },
       extendEnv: true,
@@ -143,6 +139,10 @@ export class FaultContext {
       all: true,
       timeout: o.timeoutMs ?? HANG_MS,
     });
+  }
+
+  /** How a launched command ended: its CliResult, or a hang (counted) when it ran past `timeoutMs`. */
+  private ended(args: string[], o: { timeoutMs?: number }, r: Result, t0: number): CliResult {
     const out = String(r.all ?? '');
     this.outputs.push(out);
     if (r.timedOut) {
@@ -150,6 +150,15 @@ export class FaultContext {
       throw new Error(`saltnet ${args.join(' ')} hung (still running after ${o.timeoutMs ?? HANG_MS} ms):\n${out}`);
     }
     return { code: r.exitCode, out, stdout: String(r.stdout ?? ''), ms: Date.now() - t0 };
+  }
+
+  /** `saltnet <args>` in the case's folder; a command still running after `timeoutMs` is a hang (and killed). */
+  async cli(
+    args: string[],
+    o: { env?: Record<string, string>; timeoutMs?: number; wrap?: string[] } = {},
+  ): Promise<CliResult> {
+    const t0 = Date.now();
+    return this.ended(args, o, await this.launch(args, o), t0);
   }
 
   /**
@@ -161,27 +170,11 @@ export class FaultContext {
     o: { env?: Record<string, string>; timeoutMs?: number } = {},
   ): { proc: ResultPromise; stderr(): string; result: Promise<CliResult> } {
     const t0 = Date.now();
-    const proc = execa(process.execPath, [CLI, ...args], {
-      cwd: this.dir,
-      env: { ...this.env, ...o.env },
-      extendEnv: true,
-      reject: false,
-      all: true,
-      timeout: o.timeoutMs ?? HANG_MS,
-    });
+    const proc = this.launch(args, o);
     this.running.push(proc);
     let err = '';
     proc.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-    const result = proc.then((r) => {
-      const out = String(r.all ?? '');
-      this.outputs.push(out);
-      if (r.timedOut) {
-        counts.hangs++;
-        throw new Error(`saltnet ${args.join(' ')} hung (still running after ${o.timeoutMs ?? HANG_MS} ms):\n${out}`);
-      }
-      return { code: r.exitCode, out, stdout: String(r.stdout ?? ''), ms: Date.now() - t0 };
-    });
-    return { proc, stderr: () => err, result };
+    return { proc, stderr: () => err, result: proc.then((r) => this.ended(args, o, r, t0)) };
   }
 
   /** `saltnet up <args> --json` (sim, height 30, nothing unlocked unless given), until its ready line. */
