@@ -4,11 +4,13 @@
 // where the wallet is funded: in a shared run above difficulty 1, in the cached chain at difficulty 1 with the
 // wallets paid ahead (tokensAhead, once per machine); otherwise as the scenario starts (makeHeldTokens). Either way
 // the scenario's first step finds the whole supply unlocked.
+import { formatAmountShort } from '../testnet/amounts.js';
 import type { BackendSpec } from '../testnet/backends.js';
 import type { Testnet, WalletHandle } from '../testnet/testnet.js';
 import type { AheadPayment } from './fund-ahead.js';
 import { messageOf } from './infra.js';
-import { waitUnlocked } from './run-context.js';
+import type { TokenPayment } from './needs.js';
+import { fund, waitUnlocked } from './run-context.js';
 import type { HeldToken } from './types.js';
 
 const assetOf = (t: HeldToken): string => `sal${t.ticker}`;
@@ -65,6 +67,26 @@ async function makeAll(t: Testnet, tokens: { h: WalletHandle; token: HeldToken }
 export async function makeHeldTokens(t: Testnet, tokens: { h: WalletHandle; token: HeldToken }[]): Promise<void> {
   const [refused] = await makeAll(t, tokens);
   if (refused) throw refused;
+}
+
+/**
+ * The token payments between the scenario's wallets, once every held token is made: each paid by its maker and
+ * waited for until unlocked (10 blocks for a token received).
+ */
+export async function payHeldTokens(
+  t: Testnet,
+  payments: readonly TokenPayment[],
+  wallets: ReadonlyMap<string, WalletHandle>,
+): Promise<void> {
+  for (const p of payments)
+    try {
+      await fund(t, wallets.get(p.from)!, wallets.get(p.to)!, p.asset, p.amount);
+    } catch (err) {
+      throw new Error(
+        `paying ${formatAmountShort(p.amount, p.asset)} to wallet ${p.to} before the steps, from wallet ${p.from} that makes it: ${messageOf(err)}`,
+        { cause: err },
+      );
+    }
 }
 
 /**

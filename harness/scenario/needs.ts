@@ -43,15 +43,53 @@ export function heldCost(s: Scenario, wallet: string, spec: BackendSpec): bigint
   return tokensCost(heldTokens(s).filter((w) => w.wallet === wallet).length, spec);
 }
 
-/** `need` (a wallet's funding) with what its tokens cost added, in the funding asset. */
-function withTokenCosts(
-  need: Map<string, bigint>,
-  tokens: readonly HeldToken[] | undefined,
-  spec: BackendSpec,
-): Map<string, bigint> {
+/**
+ * A token a wallet asks for under `unlocked`, paid before the steps by the wallet that makes it (`requires.tokens`
+ * or `wallets.<name>.tokens`) out of its supply, once it is made. A wallet asking for its own token holds it already.
+ */
+export interface TokenPayment {
+  from: string;
+  to: string;
+  asset: string;
+  amount: bigint;
+}
+
+/** The `sal<ticker>` of every token made before the steps → the wallet that makes it. */
+function tokenMakers(s: Scenario): Map<string, string> {
+  return new Map(heldTokens(s).map(({ wallet, token }) => [`sal${token.ticker}`, wallet]));
+}
+
+/** Each wallet's `unlocked` (main's is `requires.unlocked`), in order. */
+function asks(s: Scenario): { wallet: string; unlocked: Record<string, bigint> }[] {
+  return [
+    { wallet: 'main', unlocked: s.requires.unlocked ?? {} },
+    ...s.wallets.map((d) => ({ wallet: d.name, unlocked: d.unlocked ?? {} })),
+  ];
+}
+
+/** The token payments between the scenario's wallets, made after its held tokens (held-tokens.ts: payHeldTokens). */
+export function tokenPayments(s: Scenario): TokenPayment[] {
+  const makers = tokenMakers(s);
+  return asks(s).flatMap(({ wallet, unlocked }) =>
+    Object.entries(unlocked).flatMap(([asset, amount]) => {
+      const from = makers.get(asset);
+      return from !== undefined && from !== wallet ? [{ from, to: wallet, asset, amount }] : [];
+    }),
+  );
+}
+
+/**
+ * A wallet's funding from main: its `unlocked` without the tokens made before the steps (their makers pay them),
+ * with what its own tokens cost and a fee margin for each token payment it makes, in the funding asset.
+ */
+function funding(s: Scenario, wallet: string, spec: BackendSpec): Map<string, bigint> {
+  const makers = tokenMakers(s);
+  const unlocked = asks(s).find((a) => a.wallet === wallet)?.unlocked ?? {};
+  const need = new Map(Object.entries(unlocked).filter(([asset]) => !makers.has(asset)));
   const asset = spec.fundAsset;
-  if (tokens?.length && asset && spec.tokenCost)
-    need.set(asset, (need.get(asset) ?? 0n) + tokensCost(tokens.length, spec));
+  const pays = tokenPayments(s).filter((p) => p.from === wallet).length;
+  const extra = heldCost(s, wallet, spec) + BigInt(pays) * spec.feeMargin;
+  if (asset && extra > 0n) need.set(asset, (need.get(asset) ?? 0n) + extra);
   return need;
 }
 
@@ -72,15 +110,16 @@ export function requiredHeight(s: Scenario, spec: BackendSpec): number {
  * its fee).
  */
 export function ownFunds(s: Scenario, spec: BackendSpec): Map<string, bigint> {
-  const need = new Map<string, bigint>(Object.entries(s.requires.unlocked ?? {}));
-  if (stepsNeedTokens(s) && spec.fundAsset && spec.tokenCost && !need.has(spec.fundAsset))
-    need.set(spec.fundAsset, spec.tokenCost + spec.feeMargin);
-  return withTokenCosts(need, s.requires.tokens, spec);
+  const need = funding(s, 'main', spec);
+  const asset = spec.fundAsset;
+  if (stepsNeedTokens(s) && asset && spec.tokenCost && !Object.hasOwn(s.requires.unlocked ?? {}, asset))
+    need.set(asset, (need.get(asset) ?? 0n) + spec.tokenCost + spec.feeMargin);
+  return need;
 }
 
-/** What a declared wallet is paid from main: its `unlocked`, and what its tokens cost. */
-export function declaredFunds(d: WalletDecl, spec: BackendSpec): Map<string, bigint> {
-  return withTokenCosts(new Map(Object.entries(d.unlocked ?? {})), d.tokens, spec);
+/** What a declared wallet is paid from main: its `unlocked` (less tokens made before the steps), its tokens' cost. */
+export function declaredFunds(s: Scenario, d: WalletDecl, spec: BackendSpec): Map<string, bigint> {
+  return funding(s, d.name, spec);
 }
 
 /** The payments that fund a scenario's wallets, in order: its main wallet's (ownFunds), then each other wallet's. */
@@ -88,7 +127,7 @@ export function walletPayments(s: Scenario, spec: BackendSpec): { wallet: string
   return [
     ...[...ownFunds(s, spec)].map(([asset, amount]) => ({ wallet: 'main', asset, amount })),
     ...s.wallets.flatMap((d) =>
-      [...declaredFunds(d, spec)].map(([asset, amount]) => ({ wallet: d.name, asset, amount })),
+      [...declaredFunds(s, d, spec)].map(([asset, amount]) => ({ wallet: d.name, asset, amount })),
     ),
   ];
 }
@@ -97,7 +136,8 @@ export function walletPayments(s: Scenario, spec: BackendSpec): { wallet: string
 export function requiredFunds(s: Scenario, spec: BackendSpec): Map<string, bigint> {
   const need = ownFunds(s, spec);
   for (const w of s.wallets)
-    for (const [asset, amt] of declaredFunds(w, spec)) need.set(asset, (need.get(asset) ?? 0n) + amt + spec.feeMargin);
+    for (const [asset, amt] of declaredFunds(s, w, spec))
+      need.set(asset, (need.get(asset) ?? 0n) + amt + spec.feeMargin);
   return need;
 }
 

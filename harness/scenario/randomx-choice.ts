@@ -7,7 +7,7 @@
 // step that mines by itself (automine, or a wait that mines) counts as many. What the state its testnet
 // restores did ahead (wallets paid, a height reached: fresh-ahead.ts) is not counted.
 import { FULL_RANDOMX_FROM, type BackendSpec, type RandomxChoice } from '../testnet/backends.js';
-import { heldTokens, requiredHeight } from './needs.js';
+import { heldTokens, requiredHeight, tokenPayments } from './needs.js';
 import type { Scenario } from './types.js';
 
 /** Blocks from which full mode pays for its dataset (see the header). */
@@ -30,6 +30,8 @@ export function blocksMined(s: Scenario, spec: BackendSpec, done?: DoneAhead): n
   let blocks = funded.length * ((spec.spendableAge ?? 10) + 2);
   // Tokens held before the steps (and not made ahead): their supply unlocks coinbaseUnlock blocks after their block.
   if (heldTokens(s).some((h) => !paid(h.wallet))) blocks += spec.coinbaseUnlock + 1;
+  // Tokens paid from their maker to the wallets that ask for them (never ahead): each confirmed, then unlocked.
+  blocks += tokenPayments(s).length * ((spec.spendableAge ?? 10) + 2);
   for (const step of s.steps) {
     const a = step.action as { kind: string; blocks?: number; to?: number; mine?: boolean };
     if (a.kind === 'automine' || (a.kind === 'wait' && a.mine)) return Infinity;

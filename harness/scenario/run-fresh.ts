@@ -12,8 +12,17 @@ import { fundingAsset, type BackendSpec } from '../testnet/backends.js';
 import { startTestnet, type Testnet, type TestnetOptions, type WalletHandle } from '../testnet/testnet.js';
 import { createTestnetPool, type TestnetPool } from '../pool/testnets.js';
 import { messageOf, retryOnce } from './infra.js';
-import { declaredFunds, fundingBucket, heldBy, heldCost, requiredFunds, requiredHeight, skipReason } from './needs.js';
-import { makeHeldTokens } from './held-tokens.js';
+import {
+  declaredFunds,
+  fundingBucket,
+  heldBy,
+  heldCost,
+  requiredFunds,
+  requiredHeight,
+  skipReason,
+  tokenPayments,
+} from './needs.js';
+import { makeHeldTokens, payHeldTokens } from './held-tokens.js';
 import { endedEarly, runOne, type Prepared } from './run-one.js';
 import { fund, waitUnlocked, workerPool, type RunContext } from './run-context.js';
 import { freshStart, type FreshStart } from './fresh-ahead.js';
@@ -129,13 +138,14 @@ export async function prepareFresh(
       // A wallet paid ahead is in the state: opened, its funds (less what its tokens made ahead cost) checked.
       const h = await testnet.addWallet(w.name, w.node ? { node: w.node } : {});
       wallets.set(w.name, h);
-      for (const [a, amt] of declaredFunds(w, spec)) {
+      for (const [a, amt] of declaredFunds(s, w, spec)) {
         const asset = spec.fundAsset ? a : undefined;
         if (ahead.has(w.name)) await waitUnlocked(testnet, h, asset, amt - heldCost(s, w.name, spec));
         else await fund(testnet, main, h, asset, amt);
       }
     }
     await makeHeldTokens(testnet, heldBy(s, wallets));
+    await payHeldTokens(testnet, tokenPayments(s), wallets);
     return { testnet, wallets, release: stop };
   } catch (err) {
     // Nobody else holds this testnet: it goes now.

@@ -12,8 +12,8 @@ import type { Testnet, TestnetOptions, WalletHandle } from '../testnet/testnet.j
 import { checkScenarioFiles } from './files.js';
 import { interruptionMessage, messageOf, retryOnce } from './infra.js';
 import { loadScenario } from './parse.js';
-import { chainOf, heldBy, heldCost, skipReason, walletPayments } from './needs.js';
-import { makeHeldTokens } from './held-tokens.js';
+import { chainOf, heldBy, heldCost, skipReason, tokenPayments, walletPayments } from './needs.js';
+import { makeHeldTokens, payHeldTokens } from './held-tokens.js';
 import { endedEarly, runOne, type Prepared } from './run-one.js';
 import { fund, waitUnlocked, workerPool, type RunContext } from './run-context.js';
 import { planOfFiles, sharedPlan, startShared } from './ahead-state.js';
@@ -256,6 +256,7 @@ async function prepareShared(shared: SharedTestnet, s: Scenario, prefix: string,
     if (failed && 'err' in failed) throw failed.err;
     for (const p of walletPayments(s, spec)) await pay(p.wallet, p.asset, p.amount);
     await makeHeldTokens(t, heldBy(s, wallets));
+    await payHeldTokens(t, tokenPayments(s), wallets);
   } catch (err) {
     await release();
     throw err;

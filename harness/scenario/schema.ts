@@ -63,7 +63,9 @@ const walletsSchema = (): z.ZodType =>
       z.string(),
       z
         .strictObject({
-          unlocked: assetAmounts('unlocked amounts funded from main before the steps').optional(),
+          unlocked: assetAmounts(
+            'unlocked amounts funded from main before the steps (a token: from the wallet that makes it)',
+          ).optional(),
           tokens: heldTokens(
             'tokens the wallet created before the steps, each supply unlocked (its cost is funded on top of unlocked)',
           ).optional(),

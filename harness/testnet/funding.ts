@@ -264,7 +264,10 @@ export async function sendFunding(o: SendFundingOptions): Promise<void> {
   }
 }
 
-/** One transfer of a funding: `amount` in FUNDING_OUTPUTS outputs, each a sixth plus one atomic unit. */
+/**
+ * One transfer of a funding: `amount` in FUNDING_OUTPUTS outputs, each a sixth plus one atomic unit. A token goes by
+ * transfer_split: its payment is two transactions (the ROLLUP that pays its fee in the funding asset, then its own).
+ */
 async function sendPart(o: SendFundingOptions, address: string, amount: bigint): Promise<void> {
   const part = amount / FUNDING_OUTPUTS + 1n;
   const destinations = Array.from({ length: Number(FUNDING_OUTPUTS) }, () => ({
@@ -272,8 +275,9 @@ async function sendPart(o: SendFundingOptions, address: string, amount: bigint):
     amount: part,
     ...(o.asset ? { asset_type: o.asset } : {}),
   }));
+  const token = o.asset !== undefined && o.asset !== fundingAsset(o.spec);
   await o.from.call(
-    'transfer',
+    token ? 'transfer_split' : 'transfer',
     o.asset ? { destinations, source_asset: o.asset, dest_asset: o.asset, tx_type: 3 } : { destinations },
   );
 }

@@ -6,7 +6,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aheadKey } from '../../harness/scenario/ahead-state.js';
 import { aheadPayments } from '../../harness/scenario/fund-ahead.js';
-import { heldCost, ownFunds, requiredHeight, skipReason, walletPayments } from '../../harness/scenario/needs.js';
+import {
+  heldCost,
+  ownFunds,
+  requiredHeight,
+  skipReason,
+  tokenPayments,
+  walletPayments,
+} from '../../harness/scenario/needs.js';
 import { blocksMined } from '../../harness/scenario/randomx-choice.js';
 import { parseScenario } from '../../harness/scenario/parse.js';
 import { ScenarioError } from '../../harness/scenario/types.js';
@@ -73,6 +80,25 @@ steps:
   });
 });
 
+describe('tokens asked for under unlocked: the file', () => {
+  it('takes a token some wallet makes before the steps, and says at its line what cannot be paid', () => {
+    expect(
+      problems(`name: bad
+requires:
+  tokens: { ABCD: { supply: 10 } }
+wallets:
+  bob: { unlocked: { salABCD: 6 SAL1, salWXYZ: 1 SAL1 } }
+  carol: { unlocked: { salABCD: 5 SAL1 } }
+steps:
+  - mine: 1
+`),
+    ).toEqual([
+      '5:39 wallets.bob.unlocked.salWXYZ: salWXYZ is not made before the steps by a wallet of this scenario, so no wallet can pay it: declare WXYZ under requires.tokens or wallets.<name>.tokens (its maker pays it)',
+      '6:33 wallets.carol.unlocked.salABCD: the wallets ask for more salABCD than its supply of 10 (requires.tokens.ABCD)',
+    ]);
+  });
+});
+
 describe('tokens held before the steps: what the chain must give', () => {
   const s = parseScenario(HELD, 'x.yaml');
 
@@ -84,6 +110,28 @@ describe('tokens held before the steps: what the chain must give', () => {
       { wallet: 'carol', asset: 'SAL1', amount: 1n * COIN },
     ]);
     expect([heldCost(s, 'main', SAL), heldCost(s, 'bob', SAL), heldCost(s, 'carol', SAL)]).toEqual([COST, COST, 0n]);
+  });
+
+  it('pays a token asked for under unlocked from the wallet that makes it, with a fee margin for each payment', () => {
+    const paid = parseScenario(
+      HELD.replace('bob:\n', 'bob:\n    unlocked: { salHLD1: 4 SAL1 }\n').replace(
+        'carol: { unlocked: { SAL1: 1 SAL1 } }',
+        'carol: { unlocked: { SAL1: 1 SAL1, salHLD2: 3 SAL1, salHLD1: 1 SAL1 } }',
+      ),
+      'p.yaml',
+    );
+    expect(tokenPayments(paid)).toEqual([
+      { from: 'main', to: 'bob', asset: 'salHLD1', amount: 4n * COIN },
+      { from: 'bob', to: 'carol', asset: 'salHLD2', amount: 3n * COIN },
+      { from: 'main', to: 'carol', asset: 'salHLD1', amount: 1n * COIN },
+    ]);
+    // main funds only the funding asset; each maker gets a fee margin per payment it makes.
+    expect(walletPayments(paid, SAL)).toEqual([
+      { wallet: 'main', asset: 'SAL1', amount: 2n * COIN + COST + 2n * SAL.feeMargin },
+      { wallet: 'bob', asset: 'SAL1', amount: COST + SAL.feeMargin },
+      { wallet: 'carol', asset: 'SAL1', amount: 1n * COIN },
+    ]);
+    expect(blocksMined(paid, SAL) - blocksMined(s, SAL)).toBe(3 * ((SAL.spendableAge ?? 10) + 2));
   });
 
   it('needs tokens: the height where they are active, and no backend without them', () => {
@@ -165,6 +213,45 @@ describe('a run of a scenario holding tokens (sim)', () => {
     expect(second.log).not.toMatch(/tokens ahead in/);
     expect(second.height).toBe(first.height);
   }, 120_000);
+});
+
+describe('wallets funded in tokens their scenario makes (sim)', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = tempDir('saltnet-held-paid-');
+  });
+  afterAll(() => cleanup(dir));
+  const body = `requires:
+  tokens: { PAY1: { supply: 50 } }
+wallets:
+  bob:
+    unlocked: { salPAY1: 20 SAL1 }
+    tokens: { PAY2: { supply: 9 } }
+  carol: { unlocked: { salPAY2: 4 SAL1 } }
+steps:
+  - wallet: bob
+    get_balance: { asset_type: salPAY1 }
+    expect:
+      result.balances[0].unlocked_balance: { gte: 20 SAL1 }
+  - wallet: carol
+    get_balance: { asset_type: salPAY2 }
+    expect:
+      result.balances[0].unlocked_balance: { gte: 4 SAL1 }
+  - name: bob sends on what main paid it (its SAL1 pays the ROLLUP)
+    wallet: bob
+    transfer_split: { to: "\${carol.address}", amount: 5 SAL1, asset: salPAY1 }
+`;
+
+  it.each(['shared', 'fresh'] as const)(
+    '%s: each token is paid by its maker and unlocked at the first step',
+    async (isolation) => {
+      const r = (await runScenarioTexts(dir, [['paid', body]], { cacheDir: join(dir, 'cache'), isolation })).get(
+        'paid',
+      );
+      expect([r!.status, r!.failure?.message]).toEqual(['passed', undefined]);
+    },
+    120_000,
+  );
 });
 
 describe('two scenarios of one run holding one ticker (sim)', () => {

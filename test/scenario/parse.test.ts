@@ -150,7 +150,7 @@ describe('a rich scenario using every construct', () => {
     const s = parseScenario(
       [
         'name: big',
-        'requires: { unlocked: { salABCD: 18440000000000000, SAL1: "0.00000001 SAL1" } }',
+        'requires: { unlocked: { salABCD: 18440000000000000, SAL1: "0.00000001 SAL1" }, tokens: { ABCD: { supply: 184400000 } } }',
         'steps:',
         '  - &t { transfer: { to: "${main.address}", amount: 18440000000000000000 } }',
         '  - *t',

@@ -1,23 +1,80 @@
 // Tokens held before the steps (`requires.tokens`, `wallets.<name>.tokens`): a ticker is made once on a chain, so
 // two declarations of one ticker, or a create_token step of a ticker already made before the steps, cannot both
-// hold. Said here, at the line, rather than by create_token's refusal as the scenario starts.
+// hold; and a token a wallet asks for under `unlocked` is paid by the wallet that makes it, out of its supply. Said
+// here, at the line, rather than by a refusal as the scenario starts.
 import { formatPath, type PathSegment } from '../../common/path.js';
+import { amountError, parseAmount } from '../../testnet/amounts.js';
 import { problem, type RuleCtx } from './rule-kit.js';
 import { isPlainObject } from './vocabulary.js';
 
-/** Every declared ticker, with the path of its declaration. */
-function declared(doc: Record<string, unknown>): { ticker: string; path: PathSegment[] }[] {
+/** Every declared ticker, with the path of its declaration and its supply as written. */
+function declared(doc: Record<string, unknown>): { ticker: string; path: PathSegment[]; supply: unknown }[] {
   const maps: { m: unknown; path: PathSegment[] }[] = [];
   if (isPlainObject(doc.requires)) maps.push({ m: doc.requires.tokens, path: ['requires', 'tokens'] });
   if (isPlainObject(doc.wallets))
     for (const [w, d] of Object.entries(doc.wallets))
       if (isPlainObject(d)) maps.push({ m: d.tokens, path: ['wallets', w, 'tokens'] });
   return maps.flatMap(({ m, path }) =>
-    isPlainObject(m) ? Object.keys(m).map((ticker) => ({ ticker, path: [...path, ticker] })) : [],
+    isPlainObject(m)
+      ? Object.entries(m).map(([ticker, d]) => ({
+          ticker,
+          path: [...path, ticker],
+          supply: isPlainObject(d) ? d.supply : undefined,
+        }))
+      : [],
   );
 }
 
+/** Every `unlocked` map: `requires.unlocked` (the main wallet's) and each declared wallet's. */
+function unlockedMaps(doc: Record<string, unknown>): { m: Record<string, unknown>; path: PathSegment[] }[] {
+  const maps: { m: unknown; path: PathSegment[] }[] = [];
+  if (isPlainObject(doc.requires)) maps.push({ m: doc.requires.unlocked, path: ['requires', 'unlocked'] });
+  if (isPlainObject(doc.wallets))
+    for (const [w, d] of Object.entries(doc.wallets))
+      if (isPlainObject(d)) maps.push({ m: d.unlocked, path: ['wallets', w, 'unlocked'] });
+  return maps.flatMap(({ m, path }) => (isPlainObject(m) ? [{ m, path }] : []));
+}
+
+/**
+ * A token under `unlocked` is one a wallet of the scenario makes before the steps (its maker pays it), and the
+ * wallets together ask for no more than its supply.
+ */
+function checkHeldPayments(ctx: RuleCtx, doc: Record<string, unknown>): void {
+  const made = new Map(declared(doc).map((d) => [`sal${d.ticker}`, d]));
+  const asked = new Map<string, bigint>();
+  for (const { m, path } of unlockedMaps(doc))
+    for (const [asset, v] of Object.entries(m)) {
+      if (!/^(sal|erc)[0-9A-Z]{4}$/.test(asset)) continue;
+      const maker = made.get(asset);
+      if (!maker) {
+        problem(
+          ctx,
+          [...path, asset],
+          'key',
+          `${asset} is not made before the steps by a wallet of this scenario, so no wallet can pay it: declare ` +
+            `${asset.slice(3)} under requires.tokens or wallets.<name>.tokens (its maker pays it)`,
+          'the funding asset, or a token declared under tokens',
+        );
+        continue;
+      }
+      const supply = maker.supply;
+      if (amountError(v) !== undefined || typeof supply !== 'number' || !Number.isSafeInteger(supply)) continue;
+      // A token's amounts are written as SAL1's (8 decimals).
+      const total = (asked.get(asset) ?? 0n) + parseAmount(v);
+      asked.set(asset, total);
+      if (total > parseAmount(`${supply} SAL1`))
+        problem(
+          ctx,
+          [...path, asset],
+          'value',
+          `the wallets ask for more ${asset} than its supply of ${supply} (${formatPath(maker.path)})`,
+          `at most ${supply} ${asset} in all`,
+        );
+    }
+}
+
 export function checkHeldTickers(ctx: RuleCtx, doc: Record<string, unknown>): void {
+  checkHeldPayments(ctx, doc);
   const first = new Map<string, PathSegment[]>();
   for (const d of declared(doc)) {
     const before = first.get(d.ticker);
