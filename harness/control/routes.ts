@@ -214,36 +214,36 @@ export const CONTROL_ROUTES: Record<string, ControlRoute> = {
     },
   },
   '/partition': {
-    async run(t, body): Promise<NetworkAnswer> {
+    async run(t, body, { signal }): Promise<NetworkAnswer> {
       const { groups } = parseBody(SCHEMAS.partition, body);
       const problems = partitionProblems(groups, t.nodes.length);
       if (problems.length) throw new RequestError(`bad partition: ${problems.join('; ')}`);
-      await t.partition(groups);
+      await t.partition(groups, { signal });
       return network(t);
     },
   },
   '/heal': {
-    async run(t, body): Promise<NetworkAnswer> {
+    async run(t, body, { signal }): Promise<NetworkAnswer> {
       parseBody(SCHEMAS.none, body);
-      await t.heal();
+      await t.heal({ signal });
       return network(t);
     },
   },
   '/link': {
-    async run(t, body): Promise<NetworkAnswer> {
+    async run(t, body, { signal }): Promise<NetworkAnswer> {
       const { a, b, mode, delayMs } = parseBody(SCHEMAS.link, body);
       if (mode === undefined && delayMs === undefined) throw new RequestError('say what to change: mode or delayMs');
       nodeOf(t, a);
       nodeOf(t, b);
       if (a === b) throw new RequestError(`a link joins two nodes; ${a} and ${b} are the same node`);
-      await t.setLink(a, b, { ...(mode ? { mode } : {}), ...(delayMs !== undefined ? { delayMs } : {}) });
+      await t.setLink(a, b, { ...(mode ? { mode } : {}), ...(delayMs !== undefined ? { delayMs } : {}) }, { signal });
       return network(t);
     },
   },
   '/sync': {
-    async run(t, body): Promise<NetworkAnswer> {
+    async run(t, body, { signal }): Promise<NetworkAnswer> {
       parseBody(SCHEMAS.none, body);
-      await t.sync();
+      await t.sync({ signal });
       return network(t);
     },
   },

@@ -39,7 +39,7 @@ export function chainOps(run: Run, p: Parts, inner: InnerOps): ChainOps {
   };
   return {
     mine: (what, o) => lock.run(() => inner.mine(what, o)),
-    sync: () => inner.sync(),
+    sync: (o) => inner.sync(o),
     automine: () => automine.get(),
     setAutomine: (change) => automine.set(change),
     stopAutomine: () => automine.stop(),

@@ -233,7 +233,7 @@ export class NodeSet {
    * Wait until every running node is synchronized and connected through each of its open links (both ways): a node
    * that just started, or whose links were just opened, reconnects within a second or two.
    */
-  async waitConnected(timeoutMs = scaled(120_000)): Promise<void> {
+  async waitConnected(timeoutMs = scaled(120_000), signal?: AbortSignal): Promise<void> {
     if (!this.linkSet) return;
     const deadline = Date.now() + timeoutMs;
     const pending = this.programs.map((_, i) => i).filter((i) => this.programs[i]!.status === 'running');
@@ -260,6 +260,7 @@ export class NodeSet {
       });
       if (lagging.length === 0) return;
       this.o.signal?.throwIfAborted();
+      signal?.throwIfAborted();
       if (Date.now() > deadline)
         throw new Error(
           `${lagging.map(nodeName).join(', ')} did not connect to ${lagging.length === 1 ? 'its' : 'their'} peers within ${Math.round(timeoutMs / 1000)} s (see ${lagging.map((i) => this.programs[i]!.current.logFile).join(', ')})${this.delayNote(pending)}`,
@@ -272,7 +273,7 @@ export class NodeSet {
    * Wait until the nodes of each group (default: the groups now) stand on one top block. Two chains of the same
    * length do not reorganise, so their groups never agree: the error says so.
    */
-  async syncTops(groups = this.groups(), timeoutMs = scaled(120_000)): Promise<void> {
+  async syncTops(groups = this.groups(), timeoutMs = scaled(120_000), signal?: AbortSignal): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const tops = await Promise.all(
@@ -286,6 +287,7 @@ export class NodeSet {
       const split = groups.filter((g) => g.some((i) => tops[i]!.hash !== tops[g[0]!]!.hash || !tops[i]!.hash));
       if (split.length === 0) return;
       this.o.signal?.throwIfAborted();
+      signal?.throwIfAborted();
       if (Date.now() > deadline) throw new Error(this.splitMessage(split, tops, timeoutMs));
       await sleep(100);
     }

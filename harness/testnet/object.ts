@@ -168,16 +168,17 @@ function checkpointsOf(run: Run, ops: StateOps): Pick<Testnet, 'checkpoint' | 'r
  */
 function miningOf(run: Run, p: Parts): Pick<InnerOps, 'mine' | 'sync'> {
   const nodes = run.nodes;
-  const sync = async (): Promise<void> => {
-    await nodes.waitConnected();
-    await nodes.syncTops();
+  const sync = async (o: { signal?: AbortSignal } = {}): Promise<void> => {
+    await nodes.waitConnected(undefined, o.signal);
+    await nodes.syncTops(undefined, undefined, o.signal);
     const heights = await Promise.all(nodes.programs.map((_, i) => nodes.rawClient(i).height()));
     const targets = [...p.wallets.handles().values()].map((w) => ({
       ...w,
       height: heights[nodeIndex(w.node, nodes.count)]!,
       node: w.node,
     }));
-    await syncWallets(heights[0]!, targets, { timeoutMs: scaled(120_000), signal: run.aborter.signal });
+    const signal = o.signal ? AbortSignal.any([run.aborter.signal, o.signal]) : run.aborter.signal;
+    await syncWallets(heights[0]!, targets, { timeoutMs: scaled(120_000), signal });
   };
   const mine = async (
     what: MineRequest,
@@ -234,23 +235,23 @@ function networkOf(run: Run): Pick<Testnet, 'partition' | 'heal' | 'setLink' | '
   const nodes = run.nodes;
   const names = (g: number[]): string[] => g.map(nodeName);
   return {
-    partition: async (groups) => {
+    partition: async (groups, o = {}) => {
       const problems = partitionProblems(groups, nodes.count);
       if (problems.length) throw new Error(`bad partition: ${problems.join('; ')}`);
       // One node is alone already.
       if (!nodes.links) return;
       nodes.links.partition(groups);
-      await nodes.waitConnected();
+      await nodes.waitConnected(undefined, o.signal);
     },
-    heal: async () => {
+    heal: async (o = {}) => {
       nodes.links?.heal();
-      await nodes.waitConnected();
+      await nodes.waitConnected(undefined, o.signal);
     },
-    setLink: async (a, b, state) => {
+    setLink: async (a, b, state, o = {}) => {
       if (!nodes.links)
         throw new Error('this testnet has one node, n0: it has no links (start it with nodes: 2 or more)');
       nodes.links.setByName(a, b, state);
-      await nodes.waitConnected();
+      await nodes.waitConnected(undefined, o.signal);
     },
     links: () => nodes.links?.info() ?? [],
     groups: () => nodes.groups().map(names),

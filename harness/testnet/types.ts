@@ -89,6 +89,14 @@ export interface AddWalletOptions {
   node?: string;
 }
 
+/**
+ * A wait a caller may give up: its `signal` aborts the wait (the control endpoint's request whose client went away).
+ * What was done before it is kept (a link cut stays cut).
+ */
+export interface Cancel {
+  signal?: AbortSignal;
+}
+
 export interface Testnet {
   readonly backend: ResolvedBackend;
   readonly workdir: string;
@@ -153,16 +161,16 @@ export interface Testnet {
    * Wait until the nodes of each group (all of them unless partitioned) stand on one top block, then refresh every
    * wallet until it stands at its node's height.
    */
-  sync(): Promise<void>;
+  sync(o?: Cancel): Promise<void>;
   /**
    * Cut the links between groups of nodes and open those within each (every node in exactly one group):
    * `partition([['n0'], ['n1', 'n2']])`. Nothing passes between the groups until `heal()`.
    */
-  partition(groups: readonly (readonly string[])[]): Promise<void>;
+  partition(groups: readonly (readonly string[])[], o?: Cancel): Promise<void>;
   /** Open every link again and wait until the nodes are connected; `sync()` then waits for the heavier chain to win. */
-  heal(): Promise<void>;
+  heal(o?: Cancel): Promise<void>;
   /** Set the link between two nodes: `{ mode: 'cut' | 'drop' | 'open', delayMs }`. */
-  setLink(a: string, b: string, state: Partial<LinkState>): Promise<void>;
+  setLink(a: string, b: string, state: Partial<LinkState>, o?: Cancel): Promise<void>;
   /** Every link and its state now. */
   links(): LinkInfo[];
   /** The groups of nodes that reach each other now, by name (one group of every node unless partitioned). */

@@ -217,6 +217,54 @@ describe('control endpoint: cancelled work', () => {
   });
 });
 
+describe('control endpoint: network waits', () => {
+  it('gives partition, heal, link and sync the signal of their request: a client that goes away ends the wait', async () => {
+    const g = gated([]);
+    const fake = await serve(g.route);
+    const waits: string[] = [];
+    // Each waits (as for nodes that never connect) until its request's signal aborts.
+    const waitFor =
+      (name: string) =>
+      (...args: unknown[]): Promise<void> => {
+        const signal = (args.at(-1) as { signal?: AbortSignal } | undefined)?.signal;
+        if (!signal) return Promise.reject(new Error(`${name} was given no signal`));
+        return new Promise((_ok, no) =>
+          signal.addEventListener('abort', () => {
+            waits.push(`${name} aborted`);
+            no(signal.reason as Error);
+          }),
+        );
+      };
+    Object.assign(fake.testnet, {
+      nodes: [{ name: 'n0' }, { name: 'n1' }],
+      partition: waitFor('partition'),
+      heal: waitFor('heal'),
+      setLink: waitFor('link'),
+      sync: waitFor('sync'),
+      links: () => [],
+      groups: () => [['n0', 'n1']],
+    });
+    const calls: [string, string, object][] = [
+      ['/partition', 'partition', { groups: [['n0'], ['n1']] }],
+      ['/heal', 'heal', {}],
+      ['/link', 'link', { a: 'n0', b: 'n1', mode: 'open' }],
+      ['/sync', 'sync', {}],
+    ];
+    for (const [path, name, body] of calls) {
+      const giveUp = new AbortController();
+      const asked = ask(server!.info, path, body, name, { signal: giveUp.signal });
+      await new Promise((ok) => setTimeout(ok, 100));
+      giveUp.abort();
+      await expect(asked).rejects.toThrow();
+      await expect.poll(() => waits).toContain(`${name} aborted`);
+    }
+    // Nothing is left queued: the next request runs.
+    const next = work();
+    await g.finish(0);
+    expect(await next).toEqual({ i: 0 });
+  });
+});
+
 describe('control endpoint: bad requests', () => {
   it('answers a body over 64 KiB with a 413 that says so (not a reset connection)', async () => {
     await serve(gated([]).route);

@@ -1,7 +1,8 @@
 // Mining and syncing across a delayed link (sim, two nodes): `mine` stops the miner's node exactly at its target
 // whatever the link's delay, and says so when its blocks cannot reach the other node within the wait; once the delay is
-// lowered, `sync` brings both nodes onto one top. Deadlines are scaled down (0.1: the waits are 12 s) so that a delay
-// of 20 s outlasts them; the delay that must be waited out is 1 s.
+// lowered, `sync` brings both nodes onto one top, and a `sync` that cannot settle ends when its caller gives up.
+// Deadlines are scaled down (0.1: the waits are 12 s) so that a delay of 20 s outlasts them; the delay that must be
+// waited out is 1 s.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetTimeoutFactor, setTimeoutFactor } from '../../harness/common/timeouts.js';
 import { startTestnet, type Testnet } from '../../harness/testnet/testnet.js';
@@ -50,5 +51,17 @@ describe('a delayed link (sim, two nodes)', { timeout: 300_000 }, () => {
     expect(await heights()).toEqual([top! + 1, top! + 1]);
     expect(await t.mine({ blocks: 3 })).toBe(top! + 4);
     expect(await heights()).toEqual([top! + 4, top! + 4]);
+  });
+
+  it('sync gives up when its caller does (two chains of one length never settle)', async () => {
+    await t.setLink('n0', 'n1', { delayMs: 0 });
+    await t.partition([['n0'], ['n1']]);
+    await t.mine(1, { node: 'n0' });
+    await t.mine(1, { node: 'n1' });
+    await t.heal();
+    const giveUp = new AbortController();
+    const synced = t.sync({ signal: giveUp.signal });
+    giveUp.abort(new Error('the client went away'));
+    await expect(synced).rejects.toThrow('the client went away');
   });
 });
