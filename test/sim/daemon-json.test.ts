@@ -71,13 +71,14 @@ describe("a transaction's as_json", () => {
       timestamp: 0,
       unlockTime: 0,
     };
-    const sim = { result: { as_json: txJson(tx, 1201) } };
+    const ring = (): number => 16;
+    const sim = { result: { as_json: txJson(tx, 1201, ring) } };
     expect(compareAnswers(sim, { result: { as_json: transfer } })).toEqual([]);
     // Pruned (prune: true): without the RingCT proofs.
-    expect(JSON.parse(txJson(tx, 1201, false))).not.toHaveProperty('rctsig_prunable');
+    expect(JSON.parse(txJson(tx, 1201, ring, false))).not.toHaveProperty('rctsig_prunable');
     // Two outputs share one public key (tag 1); from HF10 a tx of more has one per output (tag 4): 141 bytes of
     // tx_extra for four outputs on v1.1.3c, 44 for two.
-    const extra = (t: Tx, h: number): number[] => (JSON.parse(txJson(t, h)) as { extra: number[] }).extra;
+    const extra = (t: Tx, h: number): number[] => (JSON.parse(txJson(t, h, ring)) as { extra: number[] }).extra;
     expect(extra(tx, 1201)).toHaveLength(44);
     expect(extra(tx, 1201)[0]).toBe(1);
     const four = {

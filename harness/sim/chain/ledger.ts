@@ -159,6 +159,21 @@ export function isTokenAsset(asset: string): boolean {
   return /^sal[0-9A-Z]{4}$/.test(asset);
 }
 
+/** The members of a ring a wallet builds: 16, as Carrot's T-CLSAG takes them. */
+export const RING_SIZE = 16;
+
+/**
+ * The ring of an input of `asset` in a tx of the block at `blockIndex` (or the pool, at the top): 16 members, or every
+ * output of a token with fewer below it (v1.1.3c spends a token's only output, its supply, with a ring of one).
+ */
+export function ringSize(l: Ledger, asset: string, blockIndex: number): number {
+  if (!isTokenAsset(asset)) return RING_SIZE;
+  let n = 0;
+  for (const o of l.outputs.values())
+    if (o.output.asset === asset && o.blockIndex < blockIndex && ++n >= RING_SIZE) break;
+  return Math.max(1, n);
+}
+
 /** A token TRANSFER: its fee is nominal, burnt by the ROLLUP that pays for it, not taken from its inputs. */
 export function isTokenTransfer(tx: Tx): boolean {
   return tx.type === TxType.TRANSFER && isTokenAsset(tx.sourceAsset);

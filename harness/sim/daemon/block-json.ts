@@ -98,7 +98,7 @@ export function blockJson(b: Block): string {
 const bulletproofRounds = (outputs: number): number => 6 + Math.ceil(Math.log2(Math.max(outputs, 1)));
 
 /** The RingCT part of a Carrot transaction (type 9: Bulletproof+, T-CLSAG). */
-function rctJson(tx: Tx, prunable: boolean): Record<string, unknown> {
+function rctJson(tx: Tx, prunable: boolean, ring: (asset: string) => number): Record<string, unknown> {
   const h = (k: string, n = 32): string => fakeHex(`${tx.txid}:${k}`, n);
   const proof = (k: string): Record<string, string> => ({ R: h(`${k}R`), z1: h(`${k}z1`), z2: h(`${k}z2`) });
   const base = {
@@ -120,8 +120,8 @@ function rctJson(tx: Tx, prunable: boolean): Record<string, unknown> {
       bpp: [{ ...bp, L: list('L', rounds), R: list('R', rounds) }],
       TCLSAGs: unsized(
         tx.inputs.map((_, i) => ({
-          sx: unsized(list(`sx${i}`, 16)),
-          sy: unsized(list(`sy${i}`, 16)),
+          sx: unsized(list(`sx${i}`, ring(tx.inputs[i]!.asset))),
+          sy: unsized(list(`sy${i}`, ring(tx.inputs[i]!.asset))),
           c1: h(`c1${i}`),
           D: h(`D${i}`),
         })),
@@ -146,7 +146,7 @@ function txPublicKeys(tx: Tx, blockIndex: number): number[] {
  * whole tx; without them, as the pruned tx) — recorded for a SAL1 TRANSFER; other types are given
  * the same shape with their own type, assets and amount_burnt.
  */
-export function txJson(tx: Tx, blockIndex: number, prunable = true): string {
+export function txJson(tx: Tx, blockIndex: number, ring: (asset: string) => number, prunable = true): string {
   const seed = tx.txid;
   return archiveJson({
     version: txVersion(blockIndex),
@@ -155,7 +155,7 @@ export function txJson(tx: Tx, blockIndex: number, prunable = true): string {
       key: {
         amount: 0,
         asset_type: inp.asset,
-        key_offsets: fakeBytes(`${seed}:offsets${i}`, 16).map((b) => b % 200),
+        key_offsets: fakeBytes(`${seed}:offsets${i}`, ring(inp.asset)).map((b) => b % 200),
         k_image: inp.keyImage,
       },
     })),
@@ -169,6 +169,6 @@ export function txJson(tx: Tx, blockIndex: number, prunable = true): string {
     destination_asset_type: tx.destAsset,
     amount_slippage_limit: 0,
     ...(txVersion(blockIndex) >= 5 ? { rollup_binding_tag: fakeHex(`${seed}:rollup`, 8) } : {}),
-    ...rctJson(tx, prunable),
+    ...rctJson(tx, prunable, ring),
   });
 }

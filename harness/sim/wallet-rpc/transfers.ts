@@ -6,7 +6,7 @@ import { RpcError } from '../http/server.js';
 import type { Parsed } from '../http/json-values.js';
 import { bool, list, obj, params, str, u32, u64, u8 } from '../http/params.js';
 import { spendable } from '../wallet/build.js';
-import { buildSweep, buildTransfer } from '../wallet/transfer.js';
+import { buildSweep, buildTransfer, sweepShare } from '../wallet/transfer.js';
 import type { Destination, Wallet } from '../wallet/state.js';
 import { isOwnAddress } from '../wallet/subaddresses.js';
 import {
@@ -203,6 +203,9 @@ async function sweepSingle(ctx: WalletRpcContext, raw: Parsed | undefined): Prom
     if (owned.spent || w.state.height < owned.unlockHeight)
       throw new RpcError(-4, 'make_carrot_transaction_proposals_wallet2_sweep: transfer not usable as an input');
     checkSweepOutputs(w, p.address, p.outputs);
+    // The proposal is carved (an output smaller than its fee fails there), then dropped.
+    if (owned.asset === 'SAL1')
+      sweepShare(bctx, [owned], { address: p.address, outputs: Number(p.outputs), asset: owned.asset, code: -4 });
     throw new RpcError(-1, 'No outputs found');
   }
   const output = w.state.outputs.find((o) => o.keyImage === p.key_image.toLowerCase() && !o.spent);

@@ -3,7 +3,7 @@
 // token (any source asset but SAL1) a ROLLUP in front that pays the SAL1 fees (README,
 // "Established on the real programs").
 import { NOT_MODELLED_CODE, notModelledMessage } from '../http/not-modelled.js';
-import { CARROT_MAX_DESTINATIONS, CARROT_MAX_INPUTS, TxType } from '../chain/constants.js';
+import { CARROT_MAX_DESTINATIONS, CARROT_MAX_INPUTS, HF_CARROT, TxType } from '../chain/constants.js';
 import { isTokenAsset } from '../chain/ledger.js';
 import { RpcError } from '../http/server.js';
 import {
@@ -99,7 +99,9 @@ export function buildTransfer(w: Wallet, ctx: BuildContext, req: TransferRequest
         fee: pick.fee,
         burnt: 0n,
         asset,
-        sourceAsset: req.sourceAsset,
+        // The tx's source asset is its outputs' (a token's, whatever source_asset said): with source_asset SAL1 a
+        // token transfer goes without its ROLLUP, and waits in the pool for ever (readyToMine).
+        sourceAsset: feeFromInputs ? req.sourceAsset : asset,
         account: from.account,
         extraBytes,
       }),
@@ -121,6 +123,25 @@ export function buildTransfer(w: Wallet, ctx: BuildContext, req: TransferRequest
 }
 
 /**
+ * The fee of a sweep of `inputs` to `outputs` destinations (and the self-send change every sweep has), and what is
+ * left to share out. From HF10 a SAL1 sweep whose inputs do not pay its fee fails make_carrot_transaction_proposal_v1's
+ * balance check (the carve leaves a negative sum to share).
+ */
+export function sweepShare(
+  ctx: BuildContext,
+  inputs: readonly OwnedOutput[],
+  o: { address: string; outputs: number; asset: string; code: number },
+): { fee: bigint; have: bigint; total: bigint } {
+  const fee = feeOf(ctx, inputs.length, o.outputs + 1, requestExtraBytes([o.address]));
+  const have = inputs.reduce((s, c) => s + c.amount, 0n);
+  const total = have - (o.asset === 'SAL1' ? fee : 0n);
+  if (total < 0n && ctx.hf >= HF_CARROT)
+    throw new RpcError(-4, 'make_carrot_transaction_proposal_v1: post-carved transaction does not balance');
+  if (total <= 0n) throw insufficient({ ok: false, why: 'money', have, need: fee }, o.code);
+  return { fee, have, total };
+}
+
+/**
  * `sweep_all` (every unlocked output of an asset) and `sweep_single` (one output). A token's
  * outputs go whole to the destination; from HF10 a ROLLUP in front pays the fee.
  */
@@ -134,10 +155,7 @@ export function buildSweep(
   const extraBytes = requestExtraBytes([o.address]);
   for (let i = 0; i < o.inputs.length; i += CARROT_MAX_INPUTS) {
     const inputs = o.inputs.slice(i, i + CARROT_MAX_INPUTS);
-    const fee = feeOf(ctx, inputs.length, o.outputs + 1, extraBytes);
-    const have = inputs.reduce((s, c) => s + c.amount, 0n);
-    const total = have - (o.asset === 'SAL1' ? fee : 0n);
-    if (total <= 0n) throw insufficient({ ok: false, why: 'money', have, need: fee }, o.code);
+    const { fee, total } = sweepShare(ctx, inputs, o);
     // make_carrot_transaction_proposal_v1_sweep shares the sum out evenly (one more unit to the first
     // few): among the destinations, or, when they are the wallet's own, among them and the self-send
     // change output too.

@@ -1,7 +1,7 @@
 // The transaction pool (core_rpc_server.cpp and tx_pool.cpp, v1.1.3c): its contents, hashes and
 // statistics (URI endpoints), flushing, relaying and the backlog (/json_rpc). The real pool is an
 // LMDB table keyed by txid, so every list comes in txid order.
-import { height, topBlock, type Ledger } from '../../chain/ledger.js';
+import { height, ringSize, topBlock, type Ledger } from '../../chain/ledger.js';
 import { toHex, encode } from '../../chain/codec.js';
 import type { Tx } from '../../chain/types.js';
 import { RpcError, type Handler } from '../../http/server.js';
@@ -37,7 +37,7 @@ function poolEntry(l: Ledger, tx: Tx): Record<string, unknown> {
     receive_time: arrived,
     relayed: true,
     tx_blob: toHex(encode(tx)),
-    tx_json: txJson(tx, height(l)),
+    tx_json: txJson(tx, height(l), (asset) => ringSize(l, asset, height(l))),
     weight: tx.weight,
   };
 }

@@ -2,7 +2,7 @@
 // /get_outs. Hex blobs hold the simulator's own encoding (a real tx blob cannot be produced without
 // its cryptography); everything else is as the real daemon answers.
 import { encode, toHex } from '../../chain/codec.js';
-import { height, type Ledger } from '../../chain/ledger.js';
+import { height, ringSize, type Ledger } from '../../chain/ledger.js';
 import {
   blockOfTx,
   chainTxs,
@@ -54,7 +54,11 @@ function entry(l: Ledger, given: string, f: Found, p: ReturnType<typeof txsParam
   const hex = toHex(encode(coinbase ? { ...f.t.tx, outputs: f.t.outputs } : f.t.tx));
   // A coinbase tx has no prunable part, so it always comes split.
   const split = p.split || p.prune || coinbase;
-  const json = !p.decode_as_json ? '' : coinbase ? coinbaseTxJson(f.block!, f.t) : txJson(f.t.tx, index, !p.prune);
+  const json = !p.decode_as_json
+    ? ''
+    : coinbase
+      ? coinbaseTxJson(f.block!, f.t)
+      : txJson(f.t.tx, index, (asset) => ringSize(l, asset, index), !p.prune);
   const e: Record<string, unknown> = {
     tx_hash: given,
     as_hex: split ? '' : hex,
