@@ -1,21 +1,28 @@
-// `saltnet down`: stop running testnets (their `up` stops gracefully) and reap anything stale.
-// Nothing is signalled that is not proven saltnet's: the owner of a run only when its start time and
-// command line are the ones recorded, and a record that is not valid is reported and left alone.
+// `saltnet down`: stop the running testnets of `saltnet up` (gracefully) and reap anything stale. A test run (a
+// scenario run, a vitest fixture, `diff`, `fuzz`: perhaps another project's, on a shared machine) ends with its
+// command and is left alone unless named (`--run`) or `--all` is given. Nothing is signalled that is not proven
+// saltnet's: the owner of a run only when its start time and command line are the ones recorded, and a record that is
+// not valid is reported and left alone.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CommandModule } from 'yargs';
 import { mismatch } from '../process/identity.js';
 import { ownerFile, reapRun, reapStale, scanRuns, type RunRecord } from '../process/registry.js';
 import { scaled } from '../common/timeouts.js';
-import { checkRunOption, ownerAlive } from './runs.js';
+import { checkRunOption, isUpRun, ownerAlive } from './runs.js';
 
 interface DownArgs {
   run?: string;
+  all?: boolean;
 }
 
 export const downCommand: CommandModule<object, DownArgs> = {
   command: 'down',
   describe: 'stop running testnets and reap stale processes',
-  builder: (y) => y.option('run', { type: 'string', describe: 'only this run' }),
+  builder: (y) =>
+    y
+      .option('run', { type: 'string', describe: 'only this run (a test run too)' })
+      .option('all', { type: 'boolean', describe: 'test runs too (scenario runs, vitest fixtures, diff, fuzz)' })
+      .conflicts('run', 'all'),
   handler: (argv) => down(argv),
 };
 
@@ -44,7 +51,9 @@ async function down(argv: DownArgs): Promise<void> {
     );
   const stale = await reapStale({ log: say });
   for (const r of stale) say(`reaped stale run ${r.runId} (its saltnet had died)`);
-  const live = scanRuns().runs.filter((r) => ownerAlive(r) && (argv.run === undefined || r.runId === argv.run));
+  const running = scanRuns().runs.filter(ownerAlive);
+  const live = running.filter((r) => (argv.run === undefined ? argv.all === true || isUpRun(r) : r.runId === argv.run));
+  const tests = argv.run === undefined && argv.all !== true ? running.filter((r) => !isUpRun(r)) : [];
   if (argv.run !== undefined && live.length === 0 && !stale.some((r) => r.runId === argv.run)) {
     throw new Error(`no run ${argv.run}; \`saltnet status\` lists them`);
   }
@@ -61,5 +70,9 @@ async function down(argv: DownArgs): Promise<void> {
     }
     say(`stopped run ${r.runId}`);
   }
+  if (tests.length)
+    say(
+      `saltnet: left ${tests.length} test ${tests.length === 1 ? 'run' : 'runs'} alone (${tests.map((r) => r.runId).join(', ')}): each ends with its command; \`saltnet down --all\` stops ${tests.length === 1 ? 'it' : 'them'} too`,
+    );
   if (stale.length === 0 && live.length === 0) say('nothing to stop');
 }

@@ -16,10 +16,15 @@ export interface RunInfo {
   control?: ControlInfo;
   /** Every node (n0 is `daemon`). */
   nodes?: { name: string; url: string; pid: number; dataDir: string }[];
+  /** `up`: a testnet of `saltnet up`; `test`: one a test run holds for as long as its command runs. */
+  holder?: 'up' | 'test';
 }
 
 export const runInfo = (r: RunRecord): RunInfo => (r.info ?? {}) as RunInfo;
 export const ownerAlive = (r: RunRecord): boolean => isAlive(r.ownerPid, r.owner.startTime);
+/** A testnet of `saltnet up` (a record written before holders were recorded: one with a control endpoint). */
+export const isUpRun = (r: RunRecord): boolean =>
+  runInfo(r).holder === 'up' || (runInfo(r).holder === undefined && runInfo(r).control !== undefined);
 
 /** `--run <id>` as given: refused unless it can be a run id (an empty one, a path such as ../../etc). */
 export function checkRunOption(runId: string | undefined): void {
@@ -31,16 +36,23 @@ export function checkRunOption(runId: string | undefined): void {
     );
 }
 
-/** The one live run, or the one named; a clear error otherwise. */
+/**
+ * The one live testnet of `saltnet up`, or the run named (a test run's too); a clear error otherwise. A test run (a
+ * scenario run, a vitest fixture) is chosen only by name: it is not the user's to mine or fund by default.
+ */
 export function pickRun(runId?: string): RunRecord {
   checkRunOption(runId);
-  const live = listRuns().filter(ownerAlive);
+  const all = listRuns().filter(ownerAlive);
   if (runId !== undefined) {
-    const r = live.find((x) => x.runId === runId);
+    const r = all.find((x) => x.runId === runId);
     if (!r) throw new Error(`no running testnet ${runId}; \`saltnet status\` lists them`);
     return r;
   }
-  if (live.length === 0) throw new Error('no testnet is running: start one with `saltnet up`');
+  const live = all.filter(isUpRun);
+  if (live.length === 0)
+    throw new Error(
+      `no testnet of saltnet up is running: start one with \`saltnet up\`${all.length ? ` (${all.length} held by test runs: choose one with --run; \`saltnet status\` lists them)` : ''}`,
+    );
   if (live.length > 1)
     throw new Error(
       `${live.length} testnets are running (${live.map((r) => r.runId).join(', ')}): choose one with --run`,

@@ -102,6 +102,7 @@ export async function up(argv: ArgumentsCamelCase<UpArgs>, extra: Partial<Testne
     ...toTestnetOptions(argv),
     ...(argv.snapshot ? { snapshotKey: argv.snapshot } : {}),
     log,
+    holder: 'up',
     ...extra,
   };
   if (argv.ui && argv.uiPort !== undefined) await checkUiPort(argv.uiPort, options);

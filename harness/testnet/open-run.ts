@@ -57,6 +57,7 @@ export async function openRun(opts: TestnetOptions): Promise<Run> {
         );
     },
   });
+  sup.updateInfo({ holder: opts.holder ?? 'test' });
   const aborter = new AbortController();
   // Gone under the testnet: said, no program is started again (mayRestart), the testnet stops.
   guard = await guardRun(workdir, ownWorkdir, sup, (why) => {

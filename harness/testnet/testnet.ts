@@ -277,7 +277,7 @@ function writeLoginFile(walletsDir: string, main: WalletHandle): void {
 
 /** The run's record (for `saltnet status` and `down`) and the line that says the main wallet is ready. */
 function announce(run: Run, daemon: Daemon, main: WalletHandle, minerAddresses: MiningAddresses): void {
-  run.sup.setInfo({
+  run.sup.updateInfo({
     daemon: daemon.program.current.url,
     wallet: main.url,
     addresses: main.addresses,

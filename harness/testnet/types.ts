@@ -51,6 +51,11 @@ export interface TestnetOptions {
   log?: (line: string) => void;
   /** Stop everything on SIGINT/SIGTERM (default true). */
   trapSignals?: boolean;
+  /**
+   * Who holds the testnet, in its run record: `up` (`saltnet up`, which `down`, `mine`, `fund`… act on) or a `test`
+   * (a scenario run, a vitest fixture, `diff`, `fuzz`: it ends with its command; the default).
+   */
+  holder?: 'up' | 'test';
   /** Told the workdir as soon as it is chosen, before anything starts in it (the testnet pool removes it on exit). */
   onWorkdir?: (workdir: string) => void;
   /** Mining threads (default: 1 at difficulty 1, where a block costs one hash; every core above). */

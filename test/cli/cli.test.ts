@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isAlive } from '../../harness/process/registry.js';
+import { startTestnet } from '../../harness/testnet/testnet.js';
 import { cleanup, tempDir, waitFor } from '../helpers/sim.js';
 import { CLI, startUntilReady, stopStarted } from './helpers.js';
 
@@ -209,6 +210,39 @@ describe('nothing survives the harness', { timeout: 150_000 }, () => {
     );
     expect(existsSync(join(workdir, 'wallets', 'main.keys'))).toBe(true);
     expect(existsSync(join(workdir, 'logs'))).toBe(true);
+  });
+
+  it('`saltnet down`, `mine` and `fund` act on the testnets of `saltnet up`, not on a test run’s', async () => {
+    const before = process.env.SALTNET_STATE_DIR;
+    process.env.SALTNET_STATE_DIR = state;
+    // A test run's testnet (as a scenario run or a vitest fixture holds one), beside the user's `up`.
+    const test = await startTestnet({
+      backend: 'sim',
+      height: 30,
+      unlocked: 0n,
+      log: () => undefined,
+      trapSignals: false,
+    });
+    try {
+      const { proc, ready } = await up();
+      const mined = await saltnet(['mine', '1']);
+      expect(mined.exitCode, String(mined.all)).toBe(0);
+      const down = await saltnet(['down']);
+      expect(down.stdout, String(down.all)).toContain(`stopped run ${ready.runId}`);
+      expect(down.stdout).toContain(
+        `saltnet: left 1 test run alone (${test.runId}): each ends with its command; \`saltnet down --all\` stops it too`,
+      );
+      expect((await proc).exitCode).toBe(143);
+      expect(await test.daemon.client.height()).toBeGreaterThanOrEqual(30);
+      const none = await saltnet(['mine', '1']);
+      expect(none.all).toContain(
+        'no testnet of saltnet up is running: start one with `saltnet up` (1 held by test runs: choose one with --run;',
+      );
+    } finally {
+      await test.stop();
+      if (before === undefined) delete process.env.SALTNET_STATE_DIR;
+      else process.env.SALTNET_STATE_DIR = before;
+    }
   });
 
   it('`saltnet down` stops a running `saltnet up`', async () => {
