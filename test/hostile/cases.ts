@@ -5,6 +5,7 @@
 // files are written), `{canary}` a file outside it that nothing may read.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync } from 'node:fs';
+import { ROUND_CASES } from './round-cases.js';
 import { WORDING_CASES } from './wording-cases.js';
 
 export interface HostileCase {
@@ -469,4 +470,5 @@ export const CASES: HostileCase[] = [
   ...boundCases,
   ...placeholderCases,
   ...cliCases,
+  ...ROUND_CASES,
 ];
