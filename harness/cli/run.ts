@@ -152,9 +152,7 @@ async function runLocked(
     artifactsRoot: resolve(argv.artifacts),
     keep: argv.keep,
     ...(argv.allowFilesOutside ? { allowFilesOutside: true } : {}),
-    ...(grep
-      ? { filter: (s: { name: string; tags: string[] }) => grep(s.name) || s.tags.some((t) => grep(t)) }
-      : {}),
+    ...(grep ? { filter: (s: { name: string; tags: string[] }) => grep(s.name) || s.tags.some((t) => grep(t)) } : {}),
     log,
     hooks: {
       scenarioStart: (s) => human.scenarioStart(s),

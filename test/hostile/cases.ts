@@ -26,6 +26,8 @@ export interface HostileCase {
   mayOpen?: string[];
   /** Values that must appear in no output and no artifact. */
   secrets?: string[];
+  /** The most characters the output may have (a flood is a failure too). */
+  maxOutput?: number;
 }
 
 const H30 = 'requires: { height: 30 }\n';
