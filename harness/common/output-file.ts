@@ -54,7 +54,7 @@ function special(abs: string): 'pipe' | 'other' | undefined {
   }
 }
 
-/** Write `text` into a device or a pipe; a pipe that nothing reads is refused at once (writing to it would wait forever). */
+/** Write `text` into a device or a pipe; a pipe nothing reads is refused at once (a write to it would wait forever). */
 function writeInto(abs: string, kind: 'pipe' | 'other', text: string): void {
   if (kind === 'pipe') {
     let fd: number;

@@ -43,7 +43,7 @@ function check(
   throw new ConfigError(all.sort(byPosition));
 }
 
-/** check() of a module's default export, which may run code as it is read (a getter, a Proxy): what it throws names the file. */
+/** check() of a module's default export, which may run code when read (a getter, a Proxy): a throw names the file. */
 function checkExport(file: string, data: unknown): SaltnetConfig {
   try {
     return check(file, data, () => undefined);
