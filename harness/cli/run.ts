@@ -14,6 +14,7 @@ import { createHumanReporter } from '../scenario/report/human.js';
 import { toJson } from '../scenario/report/json.js';
 import { toJUnit } from '../scenario/report/junit.js';
 import { suiteChain } from '../scenario/needs.js';
+import { regexMatcher } from '../scenario/regex.js';
 import { runFiles, type RunnerOptions } from '../scenario/runner.js';
 import { resolveBackend } from '../testnet/binaries.js';
 import { testnetOptions, toTestnetOptions, type TestnetArgsOf } from './testnet-options.js';
@@ -99,18 +100,34 @@ async function runAndReport(argv: RunArgs, extra: Partial<RunnerOptions>): Promi
     throw new Error(
       'say which scenarios to run: saltnet run scenarios/*.yaml (or set run.files in saltnet.config.yaml)',
     );
+  // Run by RE2: a pattern such as (a+)+$ cannot hang the run on a long scenario name.
+  const grep = argv.grep === undefined ? undefined : grepMatcher(argv.grep);
   const all = await expandFiles(argv.files);
   if (argv.output) checkOutputPath('--output', argv.output, all);
   // One writer per output: a second run with the same --output is refused now, not when it would overwrite.
   const lock = argv.output ? await lockOutput(argv.output, '--output', 'saltnet run') : undefined;
   try {
-    return await runLocked(argv, extra, all);
+    return await runLocked(argv, extra, all, grep);
   } finally {
     lock?.release();
   }
 }
 
-async function runLocked(argv: RunArgs, extra: Partial<RunnerOptions>, all: string[]): Promise<ScenarioResult[]> {
+/** The test of `--grep`, or an error naming the option and what is wrong with the pattern. */
+function grepMatcher(pattern: string): (text: string) => boolean {
+  try {
+    return regexMatcher(pattern);
+  } catch (err) {
+    throw new Error(`--grep ${JSON.stringify(pattern)}: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+async function runLocked(
+  argv: RunArgs,
+  extra: Partial<RunnerOptions>,
+  all: string[],
+  grep: ((text: string) => boolean) | undefined,
+): Promise<ScenarioResult[]> {
   const files = shard(all, argv.shard);
   // The chain state comes from the whole suite, not this shard: every shard restores the same snapshot.
   // Unsharded and unfiltered, the runner takes it from the files it parses anyway ('suite'): each file is read once.
@@ -120,7 +137,6 @@ async function runLocked(argv: RunArgs, extra: Partial<RunnerOptions>, all: stri
       : files.length === all.length && !argv.grep
         ? ('suite' as const)
         : { ...(await suiteChain(all, resolveBackend(argv.backend, argv.binDir).spec)), files: all };
-  const grep = argv.grep ? new RegExp(argv.grep) : undefined;
   const log = progressLog;
   const human = createHumanReporter(argv.reporter === 'human' && !argv.output ? process.stdout : process.stderr, {
     color: process.stdout.isTTY === true && !process.env.NO_COLOR,
@@ -136,9 +152,7 @@ async function runLocked(argv: RunArgs, extra: Partial<RunnerOptions>, all: stri
     artifactsRoot: resolve(argv.artifacts),
     keep: argv.keep,
     ...(argv.allowFilesOutside ? { allowFilesOutside: true } : {}),
-    ...(grep
-      ? { filter: (s: { name: string; tags: string[] }) => grep.test(s.name) || s.tags.some((t) => grep.test(t)) }
-      : {}),
+    ...(grep ? { filter: (s: { name: string; tags: string[] }) => grep(s.name) || s.tags.some((t) => grep(t)) } : {}),
     log,
     hooks: {
       scenarioStart: (s) => human.scenarioStart(s),

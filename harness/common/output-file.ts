@@ -1,7 +1,8 @@
 // A report written where `--output` says: checked before anything runs (a folder, a path that
 // cannot be created, an input of the same run), written atomically (a temporary file renamed into
-// place), and every failure named with its path.
-import { realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+// place), and every failure named with its path. A path that is not a regular file — a device such
+// as /dev/stdout or /dev/null, a named pipe — is written into, never replaced by a file.
+import { closeSync, constants, openSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { errnoWords } from './errno.js';
 import { randomHex } from './files.js';
@@ -42,9 +43,45 @@ export function checkOutputPath(option: string, path: string, inputs: readonly s
   }
 }
 
-/** Write `text` to `path` atomically; an error names the path. */
+/** What `abs` is when it is neither a regular file nor a folder (its links followed): a device, a pipe, a socket. */
+function special(abs: string): 'pipe' | 'other' | undefined {
+  try {
+    const st = statSync(abs);
+    if (st.isFile() || st.isDirectory()) return undefined;
+    return st.isFIFO() ? 'pipe' : 'other';
+  } catch {
+    return undefined;
+  }
+}
+
+/** Write `text` into a device or a pipe; a pipe nothing reads is refused at once (a write to it would wait forever). */
+function writeInto(abs: string, kind: 'pipe' | 'other', text: string): void {
+  if (kind === 'pipe') {
+    let fd: number;
+    try {
+      fd = openSync(abs, constants.O_WRONLY | constants.O_NONBLOCK);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENXIO')
+        throw new Error('it is a named pipe that nothing reads', { cause: err });
+      throw err;
+    }
+    closeSync(fd);
+  }
+  writeFileSync(abs, text);
+}
+
+/** Write `text` to `path` atomically (a device or a pipe: into it); an error names the path. */
 export function writeOutputFile(option: string, path: string, text: string): void {
   const abs = resolve(path);
+  const kind = special(abs);
+  if (kind) {
+    try {
+      writeInto(abs, kind, text);
+    } catch (err) {
+      throw new Error(`${option} ${path}: cannot write the report (${errnoWords(err)})`, { cause: err });
+    }
+    return;
+  }
   const tmp = `${abs}.tmp-${process.pid}-${randomHex()}`;
   try {
     makeDirs(dirname(abs));

@@ -43,6 +43,23 @@ function check(
   throw new ConfigError(all.sort(byPosition));
 }
 
+/** check() of a module's default export, which may run code when read (a getter, a Proxy): a throw names the file. */
+function checkExport(file: string, data: unknown): SaltnetConfig {
+  try {
+    return check(file, data, () => undefined);
+  } catch (e) {
+    if (e instanceof ConfigError) throw e;
+    throw new ConfigError([
+      {
+        where: file,
+        path: '(file)',
+        message: `reading the config module's default export failed: ${e instanceof Error ? e.message : String(e)}`,
+        expected: 'a plain object, e.g. export default defineConfig({ … })',
+      },
+    ]);
+  }
+}
+
 function yamlDocument(text: string, file: string): { doc: ReturnType<typeof parseDocument>; loc: Locator } {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
@@ -247,7 +264,7 @@ export async function loadConfigFile(file: string): Promise<LoadedConfig> {
   const ext = extname(file);
   if (['.mjs', '.js', '.ts'].includes(ext)) {
     const data = await loadModule(file);
-    return { file, config: check(file, data, () => undefined), position: noPositions };
+    return { file, config: checkExport(file, data), position: noPositions };
   }
   let text: string;
   try {

@@ -1,5 +1,6 @@
 // Errors that tell the reader what happened without opening another file: the process, how it
 // ended, the last lines it printed and where its full log is.
+import { clipLine } from './output.js';
 
 export interface ExitInfo {
   code: number | null;
@@ -20,7 +21,8 @@ export function refusalLine(tail: readonly string[]): string | undefined {
 }
 
 /** What a report shows of a tail: see reportLines. */
-function reportParts(tail: readonly string[], n: number): { why?: string; skipped: number; last: string[] } {
+function reportParts(all: readonly string[], n: number): { why?: string; skipped: number; last: string[] } {
+  const tail = all.map((l) => clipLine(l));
   const why = refusalLine(tail);
   const at = why === undefined ? -1 : tail.lastIndexOf(why);
   if (at === -1 || at >= tail.length - n || n < 3) return { skipped: 0, last: tail.slice(-n) };

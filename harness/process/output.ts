@@ -30,9 +30,27 @@ export function cleanLine(raw: string): string {
   return line;
 }
 
+/**
+ * The longest line of a program's output that is kept (in its log, its tail, for the waits): the rest of a longer line
+ * is dropped as it arrives, and the line says how much. A program that prints megabytes without a newline then costs
+ * neither memory nor time (each chunk is scanned once).
+ */
+export const MAX_LINE_CHARS = 64 * 1024;
+
+/** The longest line shown in a message or report (the log keeps up to MAX_LINE_CHARS). */
+export const SHOWN_LINE_CHARS = 1000;
+
+/** `line`, cut to `max` characters, saying how many more there were. */
+export function clipLine(line: string, max = SHOWN_LINE_CHARS): string {
+  return line.length <= max ? line : `${line.slice(0, max)} [… ${line.length - max} more characters]`;
+}
+
 export class LineSplitter {
   private readonly decoder = new StringDecoder('utf8');
+  /** The unterminated line so far (at most MAX_LINE_CHARS). */
   partial = '';
+  /** Characters of the unterminated line dropped beyond MAX_LINE_CHARS. */
+  private dropped = 0;
   /** Bumped by every chunk. */
   version = 0;
   /** The version at which a wait last matched the unterminated line (a prompt already answered). */
@@ -40,14 +58,33 @@ export class LineSplitter {
   constructor(private readonly emit: (lines: string[]) => void) {}
   push(chunk: Buffer | string): void {
     this.version++;
-    const text = this.partial + (typeof chunk === 'string' ? chunk : this.decoder.write(chunk));
-    const parts = text.split('\n');
-    this.partial = parts.pop() ?? '';
-    if (parts.length) this.emit(parts);
+    const text = typeof chunk === 'string' ? chunk : this.decoder.write(chunk);
+    const lines: string[] = [];
+    let start = 0;
+    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
+      this.add(text.slice(start, nl));
+      lines.push(this.take());
+      start = nl + 1;
+    }
+    this.add(text.slice(start));
+    if (lines.length) this.emit(lines);
   }
   end(): void {
-    const rest = this.partial + this.decoder.end();
+    this.add(this.decoder.end());
+    if (this.partial.length || this.dropped) this.emit([this.take()]);
+  }
+  private add(s: string): void {
+    const room = MAX_LINE_CHARS - this.partial.length;
+    if (s.length <= room) this.partial += s;
+    else {
+      this.partial += s.slice(0, room);
+      this.dropped += s.length - room;
+    }
+  }
+  private take(): string {
+    const line = this.dropped ? `${this.partial} [… ${this.dropped} more characters not kept]` : this.partial;
     this.partial = '';
-    if (rest.length) this.emit([rest]);
+    this.dropped = 0;
+    return line;
   }
 }

@@ -6,6 +6,7 @@
 // lines before them are what says something.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { ManagedProcess } from '../process/managed.js';
+import { clipLine } from '../process/output.js';
 
 /** A miner's block, with its height. */
 const FOUND = /\bFound block <[0-9a-f]+> at height (\d+)\b/;
@@ -43,7 +44,7 @@ export function meaningfulLines(lines: readonly string[], n: number): string[] {
     if (NOISE.some((re) => re.test(l))) continue;
     if (run) out.push(foldedBlocks(run.count, run.first, run.last));
     run = undefined;
-    out.push(l.replace(KEY, '$1***'));
+    out.push(clipLine(l.replace(KEY, '$1***')));
   }
   if (run) out.push(foldedBlocks(run.count, run.first, run.last));
   return out.slice(-n);

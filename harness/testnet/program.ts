@@ -12,6 +12,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ProcessExitedError, describeExit, refusalLine, reportLines, type ExitInfo } from '../process/errors.js';
 import { killTree } from '../process/kill.js';
+import { clipLine } from '../process/output.js';
 import { PortTakenError } from '../process/ports.js';
 import type { ConnectionProblem, Recovery } from '../rpc/http.js';
 import { watchLiveness, type LivenessWatch, type Unresponsive } from './liveness.js';
@@ -299,7 +300,7 @@ export class Program<H extends Instance> {
         if (u) {
           since = Date.now();
           // What it last said tells what it is stuck in (the next CI flake of this kind is then readable).
-          const last = h.proc.tail(5).map((l) => `    ${l}`);
+          const last = h.proc.tail(5).map((l) => `    ${clipLine(l)}`);
           const lines = last.length
             ? `\n  its last lines${h.proc.logFile ? ` (${h.proc.logFile})` : ''}:\n${last.join('\n')}`
             : '';

@@ -142,6 +142,22 @@ describe('module config files', () => {
     );
   });
 
+  it('.mjs: a default export that throws as it is read (a getter, a Proxy) is a problem of that file', async () => {
+    const root = project({
+      'getter.mjs': "export default { run: { get workers() { throw new TypeError('deep boom'); } } };\n",
+      'proxy.mjs': "export default new Proxy({}, { ownKeys() { throw new Error('proxy boom'); } });\n",
+    });
+    for (const [file, why] of [
+      ['getter.mjs', 'deep boom'],
+      ['proxy.mjs', 'proxy boom'],
+    ]) {
+      const [p] = await problemsOf(() => loadConfigFile(join(root, file!)));
+      expect(formatProblem(p!)).toBe(
+        `${join(root, file!)}: (file): reading the config module's default export failed: ${why} (expected a plain object, e.g. export default defineConfig({ … }))`,
+      );
+    }
+  });
+
   it.skipIf(nodeStripsTypes())(
     '.ts on a Node that cannot strip types: a clear error saying what to use instead',
     async () => {

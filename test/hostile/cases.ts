@@ -5,6 +5,7 @@
 // files are written), `{canary}` a file outside it that nothing may read.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync } from 'node:fs';
+import { ROUND_CASES } from './round-cases.js';
 import { WORDING_CASES } from './wording-cases.js';
 
 export interface HostileCase {
@@ -25,6 +26,8 @@ export interface HostileCase {
   mayOpen?: string[];
   /** Values that must appear in no output and no artifact. */
   secrets?: string[];
+  /** The most characters the output may have (a flood is a failure too). */
+  maxOutput?: number;
 }
 
 const H30 = 'requires: { height: 30 }\n';
@@ -469,4 +472,5 @@ export const CASES: HostileCase[] = [
   ...boundCases,
   ...placeholderCases,
   ...cliCases,
+  ...ROUND_CASES,
 ];

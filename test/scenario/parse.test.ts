@@ -336,6 +336,13 @@ describe('bad files: each problem with line, column, path and message', () => {
       /^steps\[0\]\.expect\["result\.in"\]\.contains\.amounts\[0\]\.greater_than: unknown matcher "greater_than" \(did you mean "gt"\?\)/,
     ],
     [
+      'not: where ne is meant',
+      'name: x\nsteps:\n  - get_tokens: {}\n    expect: { result.address: { not: abc } }\n',
+      4,
+      'not',
+      /^steps\[0\]\.expect\["result\.address"\]\.not: unknown matcher "not" \(did you mean "ne"\?\)/,
+    ],
+    [
       'bad response path',
       'name: x\nsteps:\n  - get_tokens: {}\n    expect: { results.tokens: [] }\n',
       4,

@@ -1,0 +1,44 @@
+// Hostile-input cases of a later round: a --grep that would backtrack forever, reports written into
+// pipes, a cache or artifacts folder that cannot be one, and programs that misbehave. Part of CASES
+// (cases.ts), run by hostile.test.ts.
+import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { HostileCase } from './cases.js';
+
+/** The simulator's programs, which a --bin-dir of them runs under the salvium backend's names. */
+const SIM_BIN = fileURLToPath(new URL('../../harness/sim/bin', import.meta.url));
+
+/** `{dir}/bin`: the simulator's wallet programs and a `salviumd` that is this shell script. */
+function fakeDaemon(dir: string, script: string): void {
+  const bin = join(dir, 'bin');
+  mkdirSync(bin);
+  for (const p of ['salvium-wallet-cli', 'salvium-wallet-rpc']) symlinkSync(join(SIM_BIN, p), join(bin, p));
+  writeFileSync(join(bin, 'salviumd'), `#!/bin/sh\n${script}`);
+  chmodSync(join(bin, 'salviumd'), 0o755);
+}
+
+const OK = 'name: ok\nrequires: { height: 30 }\nsteps:\n  - mine: 1\n';
+
+export const ROUND_CASES: HostileCase[] = [
+  {
+    id: '--grep (a+)+$ against a 50 000-character scenario name: no match, no hang',
+    files: { 's.yaml': `name: ${'a'.repeat(50_000)}!\nrequires: { height: 30 }\nsteps:\n  - mine: 1\n` },
+    args: ['run', 's.yaml', '--backend', 'sim', '--grep', '(a+)+$'],
+    says: [/0 passed, 0 failed/],
+  },
+  {
+    id: '--grep that is not a regular expression: the option named',
+    files: { 's.yaml': OK },
+    args: ['run', 's.yaml', '--backend', 'sim', '--grep', '(('],
+    says: [/--grep "\(\(": .*Unterminated group/],
+  },
+  {
+    id: 'a daemon that prints a 5 MB line and exits: its crash told with the line cut short, promptly',
+    files: { 's.yaml': OK },
+    prepare: (dir) => fakeDaemon(dir, "yes x | tr -d '\\n' | head -c 5000000\nexit 1\n"),
+    args: ['run', 's.yaml', '--backend', 'salvium', '--bin-dir', 'bin', '--no-snapshots'],
+    says: [/daemon exited with code 1/, /x{1000} \[… \d+ more characters\]/],
+    maxOutput: 200_000,
+  },
+];
