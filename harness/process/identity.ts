@@ -123,6 +123,24 @@ function startedFor(pid: number, runId: string): boolean {
   }
 }
 
+/**
+ * Every process started for the run but this one (its programs, and anything they left behind: a child that escaped
+ * to a session of its own, `setsid`, inherits RUN_ENV), by /proc (none without it).
+ */
+export function runStrays(runId: string): number[] {
+  if (!hasProcfs()) return [];
+  let names: string[];
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  return names
+    .filter((n) => /^\d+$/.test(n) && Number(n) !== process.pid)
+    .map(Number)
+    .filter((pid) => startedFor(pid, runId));
+}
+
 /** Whether /proc says `pid` holds `file` open (true where there is no /proc to ask). */
 function holds(pid: number, file: string): boolean {
   if (!hasProcfs()) return true;

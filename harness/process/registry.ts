@@ -10,7 +10,7 @@ import { killTree, signal, signalGroup } from './kill.js';
 import { descendants, hasProcfs, procStartTime, readStat, type ProcStat } from './procfs.js';
 import { scaled } from '../common/timeouts.js';
 import type { z } from 'zod';
-import { isSameProcess, mismatch } from './identity.js';
+import { isSameProcess, mismatch, runStrays } from './identity.js';
 import { RUN_PROCESS, RUN_RECORD, recordProblem } from './run-record.js';
 import { settleWorkdir } from './workdir.js';
 import { makeDirs } from '../common/mkdir.js';
@@ -231,6 +231,8 @@ export async function reapRun(r: RunRecord, opts: ReapOptions = {}): Promise<str
     for (const d of trees.get(p.pid) ?? []) if (same(d)) signal(d.pid, 'SIGKILL');
   }
   await waitDead(() => targets.every((p) => !same(p)) && [...trees.values()].flat().every((d) => !same(d)), 2000);
+  // What a program left outside its tree (a grandchild in a session of its own) carries the run's id.
+  for (const pid of runStrays(r.runId)) signal(pid, 'SIGKILL');
   try {
     if (settleWorkdir(r) === 'kept')
       opts.log?.(`saltnet: run ${r.runId}: its workdir is kept for its logs: ${r.workdir}`);

@@ -6,7 +6,7 @@ import { closeSync, openSync } from 'node:fs';
 import type { ExitInfo } from './errors.js';
 import { signal, signalGroup } from './kill.js';
 import { killNow, startProcess, type ManagedProcess, type ManagedProcessOptions } from './managed.js';
-import { identityOfStarted, RUN_ENV, selfIdentity } from './identity.js';
+import { identityOfStarted, RUN_ENV, runStrays, selfIdentity } from './identity.js';
 import { exitHeld, interrupt, SIGNAL_EXIT_CODES } from './interrupt.js';
 import { startReaper, type Reaper } from './reaper.js';
 import { ownerFile, removeRun, writeRun, type RunRecord } from './registry.js';
@@ -208,6 +208,8 @@ class SupervisorImpl implements Supervisor {
   private finish(): void {
     if (!active.has(this)) return;
     active.delete(this);
+    // What a program left running outside its tree (a grandchild in a session of its own) goes with the run.
+    for (const pid of runStrays(this.runId)) signal(pid, 'SIGKILL');
     if (this.ownerFd !== undefined) closeSync(this.ownerFd);
     this.ownerFd = undefined;
     removeRun(this.runId);

@@ -124,7 +124,8 @@ describe('run registry', () => {
   });
 
   it('reapRun leaves alone a process whose pid was recycled', async () => {
-    const p = fake(['say:up', 'forever'], ofRun('run-reused'));
+    // Another program's process under the recorded pid: it was not started for the run (no SALTNET_RUN of it).
+    const p = fake(['say:up', 'forever']);
     await p.waitForText('up', { timeoutMs: 5000 });
     const r = record('run-reused', {
       processes: [
@@ -142,6 +143,16 @@ describe('run registry', () => {
     await sleep(100);
     expect(p.running).toBe(true);
     expect(readRun('run-reused')).toBeUndefined();
+  });
+
+  it('reapRun stops a process started for the run that its record does not list (one that left its tree)', async () => {
+    const stray = fake(['say:up', 'forever'], ofRun('run-stray'));
+    await stray.waitForText('up', { timeoutMs: 5000 });
+    const r = record('run-stray', { processes: [] });
+    writeRun(r);
+    await reapRun(r, { graceMs: 200 });
+    await stray.exited;
+    expect(stray.running).toBe(false);
   });
 
   it('reapStale reaps only the runs whose owner is dead', async () => {

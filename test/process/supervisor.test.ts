@@ -190,6 +190,27 @@ describe('createSupervisor (in process)', () => {
     expect(() => start('late')).toThrow(/is stopping/);
   });
 
+  it('stops what a program left in a session of its own (setsid), by the run id in its environment', async () => {
+    const workdir = tempDir();
+    const sup = createSupervisor({ workdir, trapSignals: false, reaper: false });
+    supervisors.push(sup);
+    const pidFile = join(workdir, 'escaped.pid');
+    // A program that daemonizes a child: it leaves the program's process group and session, and outlives it.
+    const p = sup.start({
+      name: 'daemonizing',
+      command: 'sh',
+      args: ['-c', `setsid sh -c 'echo $$ > ${pidFile}; exec sleep 997' & echo up; exec sleep 998`],
+      logFile: join(workdir, 'd.log'),
+    });
+    await waitUntilReady(p, [{ kind: 'log', patterns: ['up'] }], { timeoutMs: 5000 });
+    const t0 = Date.now();
+    while (!existsSync(pidFile) && Date.now() - t0 < 5000) await sleep(20);
+    const escaped = Number(readFileSync(pidFile, 'utf8'));
+    expect(isAlive(escaped)).toBe(true);
+    await sup.stopAll();
+    await waitGone([escaped], 2000);
+  });
+
   it('fires onUnexpectedExit at once when a child crashes, with its exit info', async () => {
     const workdir = tempDir();
     const sup = createSupervisor({ workdir, trapSignals: false, reaper: false });
