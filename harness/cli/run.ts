@@ -1,6 +1,6 @@
 // `saltnet run <files, folders or globs>`: run scenario files and report; exit 0 only when none failed or
 // ended in an infrastructure error (and there was at least one).
-import { checkOutputPath, writeOutputFile } from '../common/output-file.js';
+import { checkOutputFolder, checkOutputPath, writeOutputFile } from '../common/output-file.js';
 import { lockOutput } from '../process/output-lock.js';
 import { statSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
@@ -104,6 +104,7 @@ async function runAndReport(argv: RunArgs, extra: Partial<RunnerOptions>): Promi
   const grep = argv.grep === undefined ? undefined : grepMatcher(argv.grep);
   const all = await expandFiles(argv.files);
   if (argv.output) checkOutputPath('--output', argv.output, all);
+  checkOutputFolder('--artifacts', argv.artifacts);
   // One writer per output: a second run with the same --output is refused now, not when it would overwrite.
   const lock = argv.output ? await lockOutput(argv.output, '--output', 'saltnet run') : undefined;
   try {

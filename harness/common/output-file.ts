@@ -43,6 +43,28 @@ export function checkOutputPath(option: string, path: string, inputs: readonly s
   }
 }
 
+/**
+ * Refuse a folder option (`--artifacts`) before the run, without making it (it is made when something is written):
+ * the path, or the nearest part of it that exists, must be a folder.
+ */
+export function checkOutputFolder(option: string, path: string): void {
+  for (let at = resolve(path); ; at = dirname(at)) {
+    try {
+      if (statSync(at).isDirectory()) return;
+      throw new Error(
+        at === resolve(path)
+          ? `${option} ${path} is not a folder; give a folder path`
+          : `${option} ${path}: ${at} is not a folder, so the folder cannot be made there`,
+      );
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' && dirname(at) !== at) continue;
+      if (code !== undefined) throw new Error(`${option} ${path}: ${errnoWords(err)}`, { cause: err });
+      throw err;
+    }
+  }
+}
+
 /** What `abs` is when it is neither a regular file nor a folder (its links followed): a device, a pipe, a socket. */
 function special(abs: string): 'pipe' | 'other' | undefined {
   try {

@@ -173,6 +173,11 @@ export async function fund(d: FaucetDeps, req: FundRequest, o: FundOptions = {})
   if (typeof req.amount !== 'bigint' || req.amount <= 0n)
     throw new FaucetRefusal(`the amount must be more than 0 atomic units, got ${String(req.amount)}`);
   const asset = req.asset ?? fundingAsset(spec);
+  // Asset types are letters and digits (SAL1, salTST1): anything else is said quoted, never echoed raw.
+  if (!/^[A-Za-z0-9]{1,32}$/.test(asset))
+    throw new FaucetRefusal(
+      `${clip(asset)} is not an asset type: give ${fundingAsset(spec)}${spec.fundAsset ? " or a token's asset type (sal and its ticker, e.g. salTST1)" : ''}`,
+    );
   if (!spec.fundAsset && req.asset && req.asset !== spec.coin.unit)
     throw new FaucetRefusal(
       `the ${spec.name} backend has one asset, ${spec.coin.unit}; there is no ${clip(req.asset)}`,

@@ -17,6 +17,7 @@ import type { Mining, Run } from './running.js';
 import type { TestnetOptions } from './types.js';
 import { makeWorkdir } from './workdir.js';
 import { claimFixedPorts } from './standard-ports.js';
+import { cacheDir } from '../common/cache-dir.js';
 import { diskFull, guardWorkdir, selfDescription, type WorkdirGuard } from './workdir-guard.js';
 
 const UP = 'while the testnet was up';
@@ -29,6 +30,8 @@ export async function openRun(opts: TestnetOptions): Promise<Run> {
   const { backend, chain, build, serve } = chooseBackend(opts, log);
   // Whatever an earlier run left when it was killed goes first.
   for (const r of await reapStale({ log })) log(`saltnet: reaped stale run ${r.runId} (its owner had died)`);
+  // A cache folder that cannot be one is said before a workdir is made for nothing.
+  if (opts.snapshots !== false) cacheDir(opts.cacheDir !== undefined ? { cacheDir: opts.cacheDir } : {});
   const ports = await claimFixedPorts(backend.spec, opts.ports); // --ports standard: all free, or nothing starts
   const ownWorkdir = opts.workdir === undefined;
   const workdir = resolve(opts.workdir ?? newTempWorkdir());

@@ -26,6 +26,8 @@ export interface HostileCase {
   mayOpen?: string[];
   /** Values that must appear in no output and no artifact. */
   secrets?: string[];
+  /** What the output must not say (every pattern). */
+  never?: RegExp[];
   /** The most characters the output may have (a flood is a failure too). */
   maxOutput?: number;
 }

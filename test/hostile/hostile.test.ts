@@ -180,6 +180,7 @@ async function runCase(c: HostileCase, index: number): Promise<void> {
   expect(ms).toBeLessThan(HANG_MS);
   expect(r.exitCode, output.slice(-3000)).toBe(c.exit ?? 1);
   for (const s of c.says) expect(output).toMatch(s);
+  for (const s of c.never ?? []) expect(output).not.toMatch(s);
   if (c.maxOutput !== undefined) expect(output.length, 'the output is flooded').toBeLessThanOrEqual(c.maxOutput);
   expect(output, 'a stack trace').not.toMatch(STACK);
   expect(

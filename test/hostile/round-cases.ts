@@ -22,6 +22,22 @@ const OK = 'name: ok\nrequires: { height: 30 }\nsteps:\n  - mine: 1\n';
 
 export const ROUND_CASES: HostileCase[] = [
   {
+    id: '--artifacts that is a file: the option named, before anything starts',
+    files: { 's.yaml': OK, afile: 'not a folder' },
+    args: ['run', 's.yaml', '--backend', 'sim', '--artifacts', 'afile'],
+    says: [/^saltnet: --artifacts afile is not a folder; give a folder path$/m],
+    maxOutput: 200,
+  },
+  {
+    id: 'a cache folder that is a file: said before a workdir is made (none left behind)',
+    files: { afile: 'not a folder' },
+    env: { SALTNET_CACHE_DIR: 'afile' },
+    args: ['up', '--backend', 'sim'],
+    says: [/the cache folder \S*afile cannot be created: a part of the path is not a folder/],
+    never: [/logs kept in/, /daemon ready/],
+    maxOutput: 400,
+  },
+  {
     id: '--grep (a+)+$ against a 50 000-character scenario name: no match, no hang',
     files: { 's.yaml': `name: ${'a'.repeat(50_000)}!\nrequires: { height: 30 }\nsteps:\n  - mine: 1\n` },
     args: ['run', 's.yaml', '--backend', 'sim', '--grep', '(a+)+$'],
