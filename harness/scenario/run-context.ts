@@ -6,7 +6,7 @@ import type { BackendSpec } from '../testnet/backends.js';
 import { fundFromWallet } from '../testnet/funding.js';
 import { fundWallet } from '../testnet/mining.js';
 import type { Testnet, TestnetOptions, WalletHandle } from '../testnet/testnet.js';
-import type { RunnerOptions } from './runner.js';
+import type { RunnerOptions } from './run-options.js';
 import type { Scenario, ScenarioResult } from './types.js';
 
 /**

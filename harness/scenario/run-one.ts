@@ -14,7 +14,7 @@ import { createRedaction, type Redaction } from './redaction.js';
 import { interruptionMessage, messageOf, RunInterrupted, untilAborted, watchDeaths, type DeathWatch } from './infra.js';
 import { startMetadataServer, type MetadataServer } from './metadata.js';
 import { refreshScope, runStep, type ScenarioWallet, type StepContext } from './steps.js';
-import type { RunnerOptions } from './runner.js';
+import type { RunnerOptions } from './run-options.js';
 import { isUnsuccessful, type Scenario, type ScenarioResult, type StepResult } from './types.js';
 
 export interface Prepared {
