@@ -8,8 +8,7 @@
 // get their reason from limitReason(); the rest are checked here on the parsed document.
 import { MAX_HEIGHT } from '../limits.js';
 import type { PathSegment } from '../common/path.js';
-import type { SchemaProblem } from './schema.js';
-import { isObj, problem, type Obj } from './schema/problem.js';
+import { isObj, problem, type Obj, type SchemaProblem } from './schema/problem.js';
 
 /**
  * A scenario file is refused unread beyond this size: the biggest example is under 4 KiB, and the

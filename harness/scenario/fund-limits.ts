@@ -6,8 +6,7 @@ import { fundingBlocks } from '../testnet/funding.js';
 import { formatAmountShort, parseAmount } from '../testnet/amounts.js';
 import type { PathSegment } from '../common/path.js';
 import { MAX_FUNDING_BLOCKS } from './bounds.js';
-import type { SchemaProblem } from './schema.js';
-import { isObj, problem, type Obj } from './schema/problem.js';
+import { isObj, problem, type Obj, type SchemaProblem } from './schema/problem.js';
 
 /**
  * Atomic units of the whole supply of an asset: its coin's (BACKENDS); a token's is bounded by Salvium's money supply,

@@ -3,8 +3,7 @@
 import type { PathSegment } from '../common/path.js';
 import { MAX_BLOCKS_MINED, MAX_BLOCKS_PER_STEP } from './bounds.js';
 import { fundProblems } from './fund-limits.js';
-import type { SchemaProblem } from './schema.js';
-import { isObj, problem, type Obj } from './schema/problem.js';
+import { isObj, problem, type Obj, type SchemaProblem } from './schema/problem.js';
 import { stepKind } from './steps/registry.js';
 
 /** The most blocks a step can mine (its kind's `blocks`), with where the count is written. */

@@ -6,7 +6,8 @@ import { suggest } from '../../common/suggest.js';
 import { isTemplateString } from '../interpolate.js';
 import { MAX_PROBLEMS_COLLECTED } from '../bounds.js';
 import { RESPONSE_PATH_EXPECTED, addressText, responsePathProblem } from './leaves.js';
-import { NAME_RE, didYouMean, isAsset, isPlainObject, type SchemaProblem } from './vocabulary.js';
+import type { SchemaProblem } from './problem.js';
+import { NAME_RE, didYouMean, isAsset, isPlainObject } from './vocabulary.js';
 import { amountUnits } from '../../testnet/backends.js';
 import { NODE_NAME, unknownNode } from '../../network/topology.js';
 

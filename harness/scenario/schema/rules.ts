@@ -25,8 +25,8 @@ import {
   has,
   isPlainObject,
   listed,
-  type SchemaProblem,
 } from './vocabulary.js';
+import type { SchemaProblem } from './problem.js';
 
 /** Every string in a value, with its path (keys too, marked). */
 function* strings(v: unknown, path: PathSegment[]): Generator<{ s: string; path: PathSegment[]; at: 'key' | 'value' }> {
