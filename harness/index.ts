@@ -42,10 +42,10 @@ export { runFiles } from './scenario/runner.js';
 export type { RunnerOptions } from './scenario/run-options.js';
 export { runScenario, runScenarios, type RunScenarioOptions } from './scenario/api.js';
 export { parseScenario, loadScenario } from './scenario/parse.js';
+export type { Scenario } from './scenario/model.js';
 export {
   ScenarioError,
   isUnsuccessful,
-  type Scenario,
   type ScenarioResult,
   type ScenarioStatus,
   type StepResult,

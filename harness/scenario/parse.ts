@@ -1,4 +1,4 @@
-// Scenario files: YAML text → the Scenario model of types.ts, or a ScenarioError listing every
+// Scenario files: YAML text → the Scenario of model.ts, or a ScenarioError listing every
 // problem with its file, line and column.
 import { isScalar, LineCounter, parseDocument, visit, type Document } from 'yaml';
 import { FileRefused, readBounded } from './files.js';
@@ -8,19 +8,8 @@ import { validateDocument, type ValidatedDocument } from './schema.js';
 import type { StepKind } from './steps/kind.js';
 import { STEP_KINDS } from './steps/registry.js';
 import { Locator } from '../common/locator.js';
-import {
-  ScenarioError,
-  type Action,
-  type Expectations,
-  type ExpectedError,
-  type HeldToken,
-  type Requirements,
-  type ScenarioProblem,
-  type Scenario,
-  type SourcePos,
-  type Step,
-  type WalletDecl,
-} from './types.js';
+import type { Action, HeldToken, Requirements, Scenario, Step, WalletDecl } from './model.js';
+import { ScenarioError, type Expectations, type ExpectedError, type ScenarioProblem, type SourcePos } from './types.js';
 
 type Obj = Record<string, unknown>;
 

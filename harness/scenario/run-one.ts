@@ -15,7 +15,8 @@ import { interruptionMessage, messageOf, RunInterrupted, untilAborted, watchDeat
 import { startMetadataServer, type MetadataServer } from './metadata.js';
 import { refreshScope, runStep, type ScenarioWallet, type StepContext } from './steps.js';
 import type { RunnerOptions } from './run-options.js';
-import { isUnsuccessful, type Scenario, type ScenarioResult, type StepResult } from './types.js';
+import type { Scenario } from './model.js';
+import { isUnsuccessful, type ScenarioResult, type StepResult } from './types.js';
 
 export interface Prepared {
   testnet: Testnet;

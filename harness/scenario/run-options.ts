@@ -2,7 +2,8 @@
 // runner's own (how scenarios share testnets, workers, artifacts, hooks, interruption…).
 import type { BackendName } from '../testnet/backends.js';
 import type { Testnet, TestnetOptions } from '../testnet/testnet.js';
-import type { Scenario, ScenarioResult, StepResult } from './types.js';
+import type { Scenario } from './model.js';
+import type { ScenarioResult, StepResult } from './types.js';
 
 export interface RunnerHooks {
   scenarioStart?(s: { file: string; name: string }): void;

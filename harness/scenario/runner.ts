@@ -20,7 +20,8 @@ import { planOfFiles, sharedPlan, startShared } from './ahead-state.js';
 import { prepareFresh, runFresh } from './run-fresh.js';
 import { sharedRandomx } from './randomx-choice.js';
 import { testnetPart, type RunnerOptions } from './run-options.js';
-import { isUnsuccessful, ScenarioError, type Scenario, type ScenarioResult } from './types.js';
+import type { Scenario } from './model.js';
+import { isUnsuccessful, ScenarioError, type ScenarioResult } from './types.js';
 
 export async function runFiles(files: string[], o: RunnerOptions): Promise<ScenarioResult[]> {
   const results: ScenarioResult[] = [];

@@ -19,7 +19,7 @@ import {
   scenarioJsonSchema,
 } from '../../harness/scenario/schema.js';
 import { stepKind } from '../../harness/scenario/steps/registry.js';
-import type { WalletMethod } from '../../harness/scenario/types.js';
+import type { WalletMethod } from '../../harness/scenario/model.js';
 import { fallbackExample, pickExample, readExamples, type ExampleFile } from './examples.js';
 import {
   code,

@@ -9,7 +9,7 @@ import { regexProblem, regexTest } from '../regex.js';
 import { problem } from '../schema/rule-kit.js';
 import { has, isPlainObject } from '../schema/vocabulary.js';
 import { fail, walletOf, type StepContext } from './context.js';
-import type { Step } from '../types.js';
+import type { StepCommon } from '../types.js';
 import { defineStep } from './kind.js';
 
 export interface LogAction {
@@ -59,7 +59,7 @@ function linesSince(file: string, since: number): string[] {
   return out;
 }
 
-function logFile(ctx: StepContext, a: LogAction, step: Step): string {
+function logFile(ctx: StepContext, a: LogAction, step: StepCommon): string {
   if (a.program === 'wallet') return walletOf(ctx, step.wallet).handle.logFile;
   const node = ctx.testnet.nodes.find((n) => n.name === (step.node ?? 'n0'));
   if (!node)

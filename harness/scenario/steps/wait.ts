@@ -10,7 +10,7 @@ import { nameLeaf } from '../schema/leaves.js';
 import { expectations } from '../schema/matchers.js';
 import { checkExpectationKeys, checkWalletRef, problem, type RuleArgs, type RuleCtx } from '../schema/rule-kit.js';
 import { has, isPlainObject } from '../schema/vocabulary.js';
-import type { Expectations, Step } from '../types.js';
+import type { Expectations, StepCommon } from '../types.js';
 import { StepFailed, fail, refreshScope, refreshWallets, type StepContext } from './context.js';
 import { defineStep, type StepExchange, type StepKind } from './kind.js';
 
@@ -111,7 +111,7 @@ function check(
 async function runWait(
   inner: Callable,
   ctx: StepContext,
-  step: Step,
+  step: StepCommon,
   a: WaitAction,
   seen: Partial<StepExchange>,
 ): Promise<void> {
