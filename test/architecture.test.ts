@@ -179,6 +179,51 @@ describe('dependencies point one way', () => {
   });
 });
 
+describe('one definition of each shared helper', () => {
+  /** The one module that defines the plain-object check; harness/sim, a program of its own, keeps its own. */
+  const PLAIN_OBJECT_HOME = 'harness/common/plain-object.ts';
+  const PLAIN_OBJECT_NAMES = new Set(['isPlainObject', 'isObj', 'isPlainObj', 'isRecord']);
+
+  /**
+   * Whether a function is the plain-object check under another name: one parameter, a type guard or a chain of `&&`,
+   * and `typeof p` is 'object' and not an array.
+   */
+  const isPlainObjectCheck = (fn: ts.SignatureDeclaration & { body?: ts.Node }, src: ts.SourceFile): boolean => {
+    const p = fn.parameters.length === 1 ? fn.parameters[0]!.name : undefined;
+    if (!p || !ts.isIdentifier(p) || !fn.body) return false;
+    const guard = fn.type !== undefined && ts.isTypePredicateNode(fn.type);
+    const conjunction =
+      ts.isBinaryExpression(fn.body) && fn.body.operatorToken.kind === ts.SyntaxKind.AmpersandAmpersandToken;
+    if (!guard && !conjunction) return false;
+    const body = fn.body.getText(src).replace(/\s+/g, ' ');
+    return body.includes(`typeof ${p.text} `) && body.includes("'object'") && body.includes(`Array.isArray(${p.text})`);
+  };
+
+  it('the plain-object check is defined once, in harness/common/plain-object.ts', () => {
+    const copies: string[] = [];
+    const files = sourceFiles(['harness/**/*.ts', 'scripts/**/*.ts']).filter(
+      (f) => !relative(ROOT, f).startsWith('harness/sim/') && relative(ROOT, f) !== PLAIN_OBJECT_HOME,
+    );
+    for (const f of files) {
+      const src = ts.createSourceFile(f, readFileSync(f, 'utf8'), ts.ScriptTarget.Latest, true);
+      const where = (n: ts.Node, what: string): string =>
+        `${relative(ROOT, f)}:${src.getLineAndCharacterOfPosition(n.getStart(src)).line + 1} ${what}`;
+      const visit = (n: ts.Node): void => {
+        const named =
+          (ts.isFunctionDeclaration(n) || ts.isVariableDeclaration(n)) && n.name && ts.isIdentifier(n.name)
+            ? n.name.text
+            : undefined;
+        if (named && PLAIN_OBJECT_NAMES.has(named)) return void copies.push(where(n, named));
+        if (ts.isFunctionLike(n) && isPlainObjectCheck(n as ts.SignatureDeclaration & { body?: ts.Node }, src))
+          copies.push(where(n, 'a plain-object check'));
+        ts.forEachChild(n, visit);
+      };
+      visit(src);
+    }
+    expect(copies, `import isPlainObject from ${PLAIN_OBJECT_HOME} instead:\n  ${copies.join('\n  ')}`).toEqual([]);
+  });
+});
+
 describe('small enough to read', () => {
   const files = sourceFiles(['harness/**/*.ts', 'scripts/**/*.ts']);
 

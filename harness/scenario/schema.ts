@@ -6,6 +6,7 @@
 // whether it is about the key, the value, or the object that lacks a key. parse.ts turns paths into
 // line and column.
 import { writeFileSync } from 'node:fs';
+import { isPlainObject } from '../common/plain-object.js';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { describeValue } from '../common/describe.js';
@@ -20,7 +21,7 @@ import { assetAmounts, heldTokens, nameLeaf, nodeLeaf, responsePathLeaf } from '
 import { MATCHER_JSON, errorMessageLeaf, expectations } from './schema/matchers.js';
 import { checkRules } from './schema/rules.js';
 import type { SchemaProblem } from './schema/problem.js';
-import { NAME_RE, RESERVED_WALLET_NAMES, STEP_COMMON_KEYS, isPlainObject } from './schema/vocabulary.js';
+import { NAME_RE, RESERVED_WALLET_NAMES, STEP_COMMON_KEYS } from './schema/vocabulary.js';
 import { ACTION_KEYS, kindsVersion, STEP_KINDS } from './steps/registry.js';
 import { makeDirs } from '../common/mkdir.js';
 

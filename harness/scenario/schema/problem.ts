@@ -13,8 +13,6 @@ export interface SchemaProblem {
 }
 
 export type Obj = Record<string, unknown>;
-export const isObj = (v: unknown): v is Obj =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array);
 export const problem = (
   path: PathSegment[],
   message: string,

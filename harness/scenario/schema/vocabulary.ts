@@ -21,10 +21,6 @@ export const isAsset = (k: string): boolean => amountUnits().has(k) || TOKEN_RE.
 /** Roots of response paths: the response is `{ result }` or `{ error }`. */
 export const RESPONSE_ROOTS = ['result', 'error'] as const;
 
-export function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array);
-}
-
 export const has = (o: Record<string, unknown>, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
 
 export function showShort(v: unknown): string {
