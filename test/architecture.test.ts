@@ -49,24 +49,80 @@ const sourceFiles = (globs: string[]): string[] => globSync(globs, { cwd: ROOT, 
 const harnessFiles = sourceFiles(['harness/**/*.ts']);
 
 /**
- * Relative imports of a file (static, dynamic and re-exports), resolved to .ts paths; with
- * `runtime`, only those that load code when the file runs (not `import type`).
+ * Relative imports of a file, resolved to .ts paths: static, dynamic and re-exports, type-only
+ * ones (`import type`, `import { type X }`, `export type … from`, `typeof import(…)`) included.
  */
-function importsOf(file: string, runtime = false): string[] {
+function importsOf(file: string): string[] {
   const src = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
   const out: string[] = [];
-  const add = (spec: ts.Expression | undefined, typeOnly: boolean): void => {
-    if (spec && ts.isStringLiteral(spec) && spec.text.startsWith('.') && !(runtime && typeOnly))
+  const add = (spec: ts.Expression | undefined): void => {
+    if (spec && ts.isStringLiteral(spec) && spec.text.startsWith('.'))
       out.push(resolve(dirname(file), spec.text.replace(/\.js$/, '.ts')));
   };
   const visit = (n: ts.Node): void => {
-    if (ts.isImportDeclaration(n)) add(n.moduleSpecifier, n.importClause?.isTypeOnly === true);
-    else if (ts.isExportDeclaration(n)) add(n.moduleSpecifier, n.isTypeOnly);
-    else if (ts.isCallExpression(n) && n.expression.kind === ts.SyntaxKind.ImportKeyword) add(n.arguments[0], false);
+    if (ts.isImportDeclaration(n) || ts.isExportDeclaration(n)) add(n.moduleSpecifier);
+    else if (ts.isCallExpression(n) && n.expression.kind === ts.SyntaxKind.ImportKeyword) add(n.arguments[0]);
+    else if (ts.isImportTypeNode(n) && ts.isLiteralTypeNode(n.argument)) add(n.argument.literal);
     ts.forEachChild(n, visit);
   };
   visit(src);
   return out;
+}
+
+/**
+ * The import cycles of a graph: each strongly connected component of more than one file (or a file
+ * that imports itself), with its files and one loop through them that shows how it closes.
+ */
+function importCycles(graph: Map<string, string[]>): { files: string[]; loop: string[] }[] {
+  // Tarjan's algorithm (recursive: the import chains of the harness are a few dozen files deep).
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const components: string[][] = [];
+  const connect = (f: string): void => {
+    index.set(f, index.size);
+    low.set(f, index.get(f)!);
+    stack.push(f);
+    onStack.add(f);
+    for (const t of graph.get(f) ?? []) {
+      if (!index.has(t)) {
+        connect(t);
+        low.set(f, Math.min(low.get(f)!, low.get(t)!));
+      } else if (onStack.has(t)) low.set(f, Math.min(low.get(f)!, index.get(t)!));
+    }
+    if (low.get(f) !== index.get(f)) return;
+    const component: string[] = [];
+    for (let t = stack.pop()!; ; t = stack.pop()!) {
+      onStack.delete(t);
+      component.push(t);
+      if (t === f) break;
+    }
+    if (component.length > 1 || (graph.get(f) ?? []).includes(f)) components.push(component.sort());
+  };
+  for (const f of graph.keys()) if (!index.has(f)) connect(f);
+  return components.map((files) => ({ files, loop: loopThrough(graph, new Set(files), files[0]!) }));
+}
+
+/** The shortest loop from `start` back to itself inside `within` (breadth first). */
+function loopThrough(graph: Map<string, string[]>, within: Set<string>, start: string): string[] {
+  const cameFrom = new Map<string, string>();
+  const queue = [start];
+  for (let i = 0; i < queue.length; i++) {
+    for (const t of graph.get(queue[i]!) ?? []) {
+      if (!within.has(t)) continue;
+      if (t === start) {
+        const loop = [start];
+        for (let at = queue[i]!; at !== start; at = cameFrom.get(at)!) loop.splice(1, 0, at);
+        return [...loop, start];
+      }
+      if (!cameFrom.has(t)) {
+        cameFrom.set(t, queue[i]!);
+        queue.push(t);
+      }
+    }
+  }
+  return [start];
 }
 
 const rel = (file: string): string => relative(HARNESS, file);
@@ -114,22 +170,57 @@ describe('dependencies point one way', () => {
     expect(wrong).toEqual([]);
   });
 
-  it('no import cycle between files (type-only imports aside)', () => {
-    const graph = new Map(harnessFiles.map((f) => [f, importsOf(f, true).filter((t) => t.startsWith(HARNESS))]));
-    const state = new Map<string, 'open' | 'done'>();
-    const cycles: string[] = [];
-    const visit = (f: string, path: string[]): void => {
-      if (state.get(f) === 'done') return;
-      if (state.get(f) === 'open') {
-        cycles.push([...path.slice(path.indexOf(f)), f].map(rel).join(' → '));
-        return;
-      }
-      state.set(f, 'open');
-      for (const t of graph.get(f) ?? []) visit(t, [...path, f]);
-      state.set(f, 'done');
-    };
-    for (const f of harnessFiles) visit(f, []);
-    expect(cycles).toEqual([]);
+  it('no import cycle between files, type-only imports included', () => {
+    const graph = new Map(harnessFiles.map((f) => [f, importsOf(f).filter((t) => t.startsWith(HARNESS))]));
+    const cycles = importCycles(graph).map(
+      (c) => `${c.files.length} files: ${c.files.map(rel).join(', ')}\n    e.g. ${c.loop.map(rel).join(' → ')}`,
+    );
+    expect(cycles, `import cycles:\n  ${cycles.join('\n  ')}`).toEqual([]);
+  });
+});
+
+describe('one definition of each shared helper', () => {
+  /** The one module that defines the plain-object check; harness/sim, a program of its own, keeps its own. */
+  const PLAIN_OBJECT_HOME = 'harness/common/plain-object.ts';
+  const PLAIN_OBJECT_NAMES = new Set(['isPlainObject', 'isObj', 'isPlainObj', 'isRecord']);
+
+  /**
+   * Whether a function is the plain-object check under another name: one parameter, a type guard or a chain of `&&`,
+   * and `typeof p` is 'object' and not an array.
+   */
+  const isPlainObjectCheck = (fn: ts.SignatureDeclaration & { body?: ts.Node }, src: ts.SourceFile): boolean => {
+    const p = fn.parameters.length === 1 ? fn.parameters[0]!.name : undefined;
+    if (!p || !ts.isIdentifier(p) || !fn.body) return false;
+    const guard = fn.type !== undefined && ts.isTypePredicateNode(fn.type);
+    const conjunction =
+      ts.isBinaryExpression(fn.body) && fn.body.operatorToken.kind === ts.SyntaxKind.AmpersandAmpersandToken;
+    if (!guard && !conjunction) return false;
+    const body = fn.body.getText(src).replace(/\s+/g, ' ');
+    return body.includes(`typeof ${p.text} `) && body.includes("'object'") && body.includes(`Array.isArray(${p.text})`);
+  };
+
+  it('the plain-object check is defined once, in harness/common/plain-object.ts', () => {
+    const copies: string[] = [];
+    const files = sourceFiles(['harness/**/*.ts', 'scripts/**/*.ts']).filter(
+      (f) => !relative(ROOT, f).startsWith('harness/sim/') && relative(ROOT, f) !== PLAIN_OBJECT_HOME,
+    );
+    for (const f of files) {
+      const src = ts.createSourceFile(f, readFileSync(f, 'utf8'), ts.ScriptTarget.Latest, true);
+      const where = (n: ts.Node, what: string): string =>
+        `${relative(ROOT, f)}:${src.getLineAndCharacterOfPosition(n.getStart(src)).line + 1} ${what}`;
+      const visit = (n: ts.Node): void => {
+        const named =
+          (ts.isFunctionDeclaration(n) || ts.isVariableDeclaration(n)) && n.name && ts.isIdentifier(n.name)
+            ? n.name.text
+            : undefined;
+        if (named && PLAIN_OBJECT_NAMES.has(named)) return void copies.push(where(n, named));
+        if (ts.isFunctionLike(n) && isPlainObjectCheck(n as ts.SignatureDeclaration & { body?: ts.Node }, src))
+          copies.push(where(n, 'a plain-object check'));
+        ts.forEachChild(n, visit);
+      };
+      visit(src);
+    }
+    expect(copies, `import isPlainObject from ${PLAIN_OBJECT_HOME} instead:\n  ${copies.join('\n  ')}`).toEqual([]);
   });
 });
 

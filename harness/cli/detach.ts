@@ -5,10 +5,8 @@
 // that reaches npm's wrapper instead of saltnet.
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import type { ArgumentsCamelCase } from 'yargs';
 import { SIGNAL_EXIT_CODES } from '../process/interrupt.js';
 import { humanReady, type ReadySummary } from './up-output.js';
-import type { UpArgs } from './up.js';
 
 /** Set in the background `up`: after its ready line nobody reads its output. */
 export const DETACHED_ENV = 'SALTNET_DETACHED';
@@ -34,7 +32,11 @@ function say(text: string): void {
   }
 }
 
-export async function detach(argv: ArgumentsCamelCase<UpArgs>): Promise<void> {
+/**
+ * Starts the background `up` (this command line, without --detach) and prints its ready line: the
+ * JSON line as it came (`json`), or the same facts for people.
+ */
+export async function detach(argv: { json: boolean }): Promise<void> {
   const child = spawn(process.execPath, [process.argv[1]!, ...childArgs()], {
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,7 +1,5 @@
 // Short descriptions of values for error messages.
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array);
+import { isPlainObject } from './plain-object.js';
 
 /** A short description of a value for messages: `the number 5`, `the string "x"`, `a mapping`. */
 export function describeValue(v: unknown): string {

@@ -1,6 +1,7 @@
 // Validation of a parsed config (from any file format) against the key table, position-free: each
 // problem carries a path and says whether it is about the key or the value; load.ts turns paths
 // into line and column where the format has them.
+import { isPlainObject } from '../common/plain-object.js';
 import type { z } from 'zod';
 import type { PathSegment } from '../common/path.js';
 import { describeValue } from '../common/describe.js';
@@ -21,9 +22,6 @@ export interface ConfigIssue {
   message: string;
   expected?: string;
 }
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const TOP_KEYS = [...KEYS.filter((k) => !k.key.includes('.')).map((k) => k.key as string), 'run'];
 const RUN_KEYS = KEYS.filter((k) => k.key.startsWith('run.')).map((k) => k.key.slice(4));

@@ -1,5 +1,6 @@
 // Comparing two RPC answers value by value: the same keys, the same JSON types (recursively), the
 // same list lengths, deterministic values equal, random ones (rules.ts) of the same form.
+import { isPlainObject } from '../common/plain-object.js';
 import { isDeepStrictEqual } from 'node:util';
 import { formatPath, type PathSegment } from '../common/path.js';
 import { compareInputDependent, INPUT_DEPENDENT, isBuildAnswer, isTxObject } from './inputs.js';
@@ -142,7 +143,7 @@ interface Answer {
   error?: { code?: unknown; message?: unknown };
 }
 
-const isAnswer = (v: unknown): v is Answer => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isAnswer = (v: unknown): v is Answer => isPlainObject(v);
 
 function describeAnswer(v: Answer): string {
   if (v.error !== undefined)

@@ -1,7 +1,5 @@
-// Raw exchanges (bytes that crossed a proxy) as calls a scenario can make: JSON-RPC through
-// /json_rpc, or a daemon URI endpoint with a JSON body. What cannot be a step is kept as a reason.
-import { isPlainObject } from '../scenario/match-values.js';
 import { parseJson } from '../rpc/json.js';
+import { isPlainObject } from '../common/plain-object.js';
 import type { RawExchange } from './proxy.js';
 import type { RecordedCall, SkippedCall } from './types.js';
 

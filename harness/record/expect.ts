@@ -1,11 +1,5 @@
-// `expect` from what came back: one expectation per value of the answer. A replay gets the same
-// value where it is deterministic, so that is checked exactly; what differs on every run (hashes,
-// keys, timestamps, sizes — the table `saltnet diff` uses, harness/diff/rules.ts) and what depends on
-// where the chain is (heights, counts, difficulty: a replay may run on a longer shared chain) is
-// checked by its form. A value an earlier answer produced, or a wallet's address, becomes its
-// placeholder.
-import { isPlainObject } from '../scenario/match-values.js';
 import { formatPath, type PathSegment } from '../common/path.js';
+import { isPlainObject } from '../common/plain-object.js';
 import { classify, nearestKey, type Format } from '../diff/rules.js';
 import { escapeText, SECRET_KEY } from './links.js';
 

@@ -1,8 +1,5 @@
-// A recorded request as a step: the readable form of its method when that form, filled in by the
-// runner, sends exactly the recorded request again (each form's `fromRecorded`, scenario/steps/),
-// and `call` otherwise — a request is always replayed byte for byte the same.
-import { isPlainObject } from '../scenario/match-values.js';
 import { recordedForm } from '../scenario/steps/registry.js';
+import { isPlainObject } from '../common/plain-object.js';
 import type { BackendSpec } from '../testnet/backends.js';
 import type { RecordedCall } from './types.js';
 

@@ -1,9 +1,5 @@
-// Values that tie the steps of a recording together: a wallet's address becomes `${bob.address}`,
-// and a value an earlier answer produced (a tx hash, a key image, a blob) becomes `${name}` where a
-// later request sends it or a later answer repeats it, with `save: {name: <path>}` on the step
-// that produced it. Every other string is written literally (`${` escaped as `$${`).
-import { isPlainObject } from '../scenario/match-values.js';
 import { formatPath, type PathSegment } from '../common/path.js';
+import { isPlainObject } from '../common/plain-object.js';
 import { classify, nearestKey } from '../diff/rules.js';
 import { addressAt } from '../testnet/mining.js';
 import type { BackendSpec } from '../testnet/backends.js';

@@ -24,7 +24,7 @@ import {
 } from './fund-ahead.js';
 import { chainOf, fundingBucket, requiredFunds, requiredHeight, skipReason } from './needs.js';
 import { loadScenario } from './parse.js';
-import type { Scenario } from './types.js';
+import type { Scenario } from './model.js';
 import { messageOf } from './infra.js';
 import { tokensAhead } from './held-tokens.js';
 import { sharedMineTo } from './shared-height.js';

@@ -2,7 +2,8 @@
 // happened, with the same defaults as the command line; optionally on a testnet the caller started.
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { runFiles, type RunnerOptions } from './runner.js';
+import type { RunnerOptions } from './run-options.js';
+import { runFiles } from './runner.js';
 import type { ScenarioResult } from './types.js';
 
 export type RunScenarioOptions = Partial<RunnerOptions>;

@@ -7,9 +7,9 @@
 // The numbers the zod schema bounds itself (`.max()`, so that editors see them in the JSON Schema)
 // get their reason from limitReason(); the rest are checked here on the parsed document.
 import { MAX_HEIGHT } from '../limits.js';
+import { isPlainObject } from '../common/plain-object.js';
 import type { PathSegment } from '../common/path.js';
-import type { SchemaProblem } from './schema.js';
-import { isObj, problem, type Obj } from './schema/problem.js';
+import { problem, type Obj, type SchemaProblem } from './schema/problem.js';
 
 /**
  * A scenario file is refused unread beyond this size: the biggest example is under 4 KiB, and the
@@ -91,7 +91,7 @@ export function sizeProblems(doc: Obj): SchemaProblem[] {
       ),
     );
   }
-  if (isObj(doc.wallets) && Object.keys(doc.wallets).length > MAX_WALLETS) {
+  if (isPlainObject(doc.wallets) && Object.keys(doc.wallets).length > MAX_WALLETS) {
     out.push(
       problem(
         ['wallets'],

@@ -19,7 +19,8 @@ import { resolve } from 'node:path';
 import { notUtf8Hint } from '../common/errno.js';
 import { isBelow } from '../common/paths.js';
 import { formatBytes, MAX_METADATA_FILE_BYTES } from './bounds.js';
-import { ScenarioError, type Scenario, type ScenarioProblem } from './types.js';
+import type { SourcePos } from '../common/locator.js';
+import { ScenarioError, type ScenarioProblem } from './types.js';
 
 /** A file that is not read, and why (the message names no path: the caller says which file). */
 export class FileRefused extends Error {}
@@ -154,10 +155,18 @@ export function metadataFileProblem(file: string, why: string): string {
 }
 
 /**
+ * A scenario's steps as checkScenarioFiles reads them: each step's place, and a metadata step's `file:` (the metadata
+ * step kind imports this module, so it is not named here).
+ */
+interface StepsNamingFiles {
+  steps: readonly { index: number; pos: SourcePos; action: { kind: string; file?: string; filePos?: SourcePos } }[];
+}
+
+/**
  * Check every metadata `file:` of a scenario before anything runs; throws a ScenarioError (file, line, field, path,
  * why).
  */
-export function checkScenarioFiles(s: Scenario, o: FileAccess): void {
+export function checkScenarioFiles(s: StepsNamingFiles, o: FileAccess): void {
   const problems: ScenarioProblem[] = [];
   for (const st of s.steps) {
     const a = st.action;

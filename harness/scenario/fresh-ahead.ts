@@ -13,7 +13,7 @@ import type { TestnetOptions } from '../testnet/types.js';
 import { aheadState, restOf } from './ahead-state.js';
 import { fundsAhead, scenarioPayments, type AheadPayment, type AheadWords } from './fund-ahead.js';
 import { messageOf } from './infra.js';
-import type { Scenario } from './types.js';
+import type { Scenario } from './model.js';
 
 /** What a scenario's own testnet starts from: its options, and what is in the state it restores. */
 export interface FreshStart {

@@ -10,7 +10,7 @@ import { sendFunding } from '../testnet/funding.js';
 import type { Testnet } from '../testnet/types.js';
 import { messageOf } from './infra.js';
 import { heldTokens, walletPayments } from './needs.js';
-import type { HeldToken, Scenario } from './types.js';
+import type { HeldToken, Scenario } from './model.js';
 
 export interface AheadPayment {
   /** The wallet's name on the testnet: `<prefix>-<wallet>` as prepareShared names it, or its own on a fresh one. */

@@ -2,12 +2,12 @@
 // BACKENDS), and the fund asset in all (with what each held token costs) no more than MAX_FUNDING_BLOCKS
 // blocks of mining pay: every unit a scenario's wallets get is mined first.
 import { amountUnits, backendOfUnit, BACKENDS, fundingAsset, type BackendSpec } from '../testnet/backends.js';
+import { isPlainObject } from '../common/plain-object.js';
 import { fundingBlocks } from '../testnet/funding.js';
 import { formatAmountShort, parseAmount } from '../testnet/amounts.js';
 import type { PathSegment } from '../common/path.js';
 import { MAX_FUNDING_BLOCKS } from './bounds.js';
-import type { SchemaProblem } from './schema.js';
-import { isObj, problem, type Obj } from './schema/problem.js';
+import { problem, type Obj, type SchemaProblem } from './schema/problem.js';
 
 /**
  * Atomic units of the whole supply of an asset: its coin's (BACKENDS); a token's is bounded by Salvium's money supply,
@@ -60,13 +60,13 @@ interface Asked {
  */
 function fundsAsked(doc: Obj): Asked[] {
   const holders: { d: Obj; path: PathSegment[] }[] = [];
-  if (isObj(doc.requires)) holders.push({ d: doc.requires, path: ['requires'] });
-  if (isObj(doc.wallets))
-    for (const [w, d] of Object.entries(doc.wallets)) if (isObj(d)) holders.push({ d, path: ['wallets', w] });
+  if (isPlainObject(doc.requires)) holders.push({ d: doc.requires, path: ['requires'] });
+  if (isPlainObject(doc.wallets))
+    for (const [w, d] of Object.entries(doc.wallets)) if (isPlainObject(d)) holders.push({ d, path: ['wallets', w] });
   const tokens = tokenCost();
   const out: Asked[] = [];
   for (const { d, path } of holders) {
-    if (isObj(d.unlocked))
+    if (isPlainObject(d.unlocked))
       for (const [asset, v] of Object.entries(d.unlocked)) {
         try {
           out.push({ asset, amount: parseAmount(v), path: [...path, 'unlocked', asset] });
@@ -74,7 +74,7 @@ function fundsAsked(doc: Obj): Asked[] {
           /* not an amount: the schema says so */
         }
       }
-    if (isObj(d.tokens) && tokens)
+    if (isPlainObject(d.tokens) && tokens)
       for (const ticker of Object.keys(d.tokens))
         out.push({
           asset: fundingAsset(tokens.spec),

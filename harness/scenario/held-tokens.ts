@@ -11,7 +11,7 @@ import type { AheadPayment } from './fund-ahead.js';
 import { messageOf } from './infra.js';
 import type { TokenPayment } from './needs.js';
 import { fund, waitUnlocked } from './run-context.js';
-import type { HeldToken } from './types.js';
+import type { HeldToken } from './model.js';
 
 const assetOf = (t: HeldToken): string => `sal${t.ticker}`;
 const atomic = (t: HeldToken, spec: BackendSpec): bigint => BigInt(t.supply) * 10n ** BigInt(spec.coin.decimals);

@@ -14,6 +14,7 @@
 // A string that is exactly one placeholder takes the value's own type (bigint, number, object…);
 // placeholders embedded in text are stringified (bigints exactly, objects as JSON). `$${` is a
 // literal `${`. Interpolate a value once: the escape is removed on the way.
+import { isPlainObject } from '../common/plain-object.js';
 import { createHash } from 'node:crypto';
 import { formatPath, parsePath, type PathSegment } from '../common/path.js';
 import type { Template } from './types.js';
@@ -106,12 +107,6 @@ export function hasTemplate(value: unknown): boolean {
   if (Array.isArray(value)) return value.some(hasTemplate);
   if (isPlainObject(value)) return Object.entries(value).some(([k, v]) => isTemplateString(k) || hasTemplate(v));
   return false;
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  const proto = Object.getPrototypeOf(v) as unknown;
-  return proto === Object.prototype || proto === null;
 }
 
 /** Text of a value embedded in a string: strings as-is, bigints exactly, objects as JSON. */

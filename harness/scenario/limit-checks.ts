@@ -1,10 +1,10 @@
 // The blocks a scenario's steps mine in all, bounded; and every bound across the document that no
 // single field's schema can check. How many blocks a step mines is its step kind's own (`blocks`).
 import type { PathSegment } from '../common/path.js';
+import { isPlainObject } from '../common/plain-object.js';
 import { MAX_BLOCKS_MINED, MAX_BLOCKS_PER_STEP } from './bounds.js';
 import { fundProblems } from './fund-limits.js';
-import type { SchemaProblem } from './schema.js';
-import { isObj, problem, type Obj } from './schema/problem.js';
+import { problem, type Obj, type SchemaProblem } from './schema/problem.js';
 import { stepKind } from './steps/registry.js';
 
 /** The most blocks a step can mine (its kind's `blocks`), with where the count is written. */
@@ -21,7 +21,7 @@ function minedProblems(doc: Obj): SchemaProblem[] {
   let total = 0;
   for (let i = 0; i < doc.steps.length; i++) {
     const st: unknown = doc.steps[i];
-    const b = isObj(st) ? blocksOf(st) : undefined;
+    const b = isPlainObject(st) ? blocksOf(st) : undefined;
     if (!b || !Number.isFinite(b.blocks) || b.blocks <= 0) continue;
     total += Math.min(b.blocks, MAX_BLOCKS_PER_STEP);
     if (total > MAX_BLOCKS_MINED) {

@@ -1,13 +1,8 @@
 // Values in expectations: deep equality (numbers, amounts and bigints compared exactly), subsets,
 // and how expected and actual values are shown in failures.
+import { isPlainObject } from '../common/plain-object.js';
 import { formatAmount, isAmountString, parseAmount } from '../testnet/amounts.js';
 import { amountUnits } from '../testnet/backends.js';
-
-export function isPlainObject(v: unknown): v is Record<string, unknown> {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  const proto = Object.getPrototypeOf(v) as unknown;
-  return proto === Object.prototype || proto === null;
-}
 
 export const isEmptyArray = (v: unknown): boolean => Array.isArray(v) && v.length === 0;
 

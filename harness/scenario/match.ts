@@ -5,6 +5,7 @@
 // arrays from answers, so a missing key counts as an empty list: `absent` holds, `length: 0` holds,
 // `eq: []` holds, `not_contains` holds; and inside objects a missing key equals `[]`.
 import { interpolate, type Scope } from './interpolate.js';
+import { isPlainObject } from '../common/plain-object.js';
 import { formatPath, parsePath, type PathSegment } from '../common/path.js';
 import { regexTest } from './regex.js';
 import {
@@ -12,7 +13,6 @@ import {
   containsSubset,
   equalWith,
   isEmptyArray,
-  isPlainObject,
   showActual,
   showExpected,
   showValue,

@@ -6,7 +6,7 @@ import type { BackendSpec } from '../testnet/backends.js';
 import type { WalletHandle } from '../testnet/testnet.js';
 import { maxFundable } from './fund-limits.js';
 import { loadScenario } from './parse.js';
-import type { HeldToken, Scenario, WalletDecl } from './types.js';
+import type { HeldToken, Scenario, WalletDecl } from './model.js';
 
 /** Whether a step of the scenario needs tokens on the chain (create_token…). */
 function stepsNeedTokens(s: Scenario): boolean {

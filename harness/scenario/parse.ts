@@ -1,5 +1,6 @@
-// Scenario files: YAML text → the Scenario model of types.ts, or a ScenarioError listing every
+// Scenario files: YAML text → the Scenario of model.ts, or a ScenarioError listing every
 // problem with its file, line and column.
+import { isPlainObject } from '../common/plain-object.js';
 import { isScalar, LineCounter, parseDocument, visit, type Document } from 'yaml';
 import { FileRefused, readBounded } from './files.js';
 import { formatBytes, MAX_PROBLEMS_COLLECTED, MAX_SCENARIO_BYTES } from './bounds.js';
@@ -8,23 +9,11 @@ import { validateDocument, type ValidatedDocument } from './schema.js';
 import type { StepKind } from './steps/kind.js';
 import { STEP_KINDS } from './steps/registry.js';
 import { Locator } from '../common/locator.js';
-import {
-  ScenarioError,
-  type Action,
-  type Expectations,
-  type ExpectedError,
-  type HeldToken,
-  type Requirements,
-  type ScenarioProblem,
-  type Scenario,
-  type SourcePos,
-  type Step,
-  type WalletDecl,
-} from './types.js';
+import type { Action, HeldToken, Requirements, Scenario, Step, WalletDecl } from './model.js';
+import { ScenarioError, type Expectations, type ExpectedError, type ScenarioProblem, type SourcePos } from './types.js';
 
 type Obj = Record<string, unknown>;
 
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const has = (o: Obj, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
 
 /** YAML integers are read as bigints (exact); the ones that fit a number exactly become numbers. */
@@ -32,7 +21,7 @@ function normalizeNumbers(v: unknown, path: PathSegment[] = [], protoKeys: PathS
   if (typeof v === 'bigint')
     return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
   if (Array.isArray(v)) return v.map((x, i) => normalizeNumbers(x, [...path, i], protoKeys));
-  if (isObj(v) && !(v instanceof Uint8Array)) {
+  if (isPlainObject(v)) {
     const out: Obj = {};
     for (const [k, x] of Object.entries(v)) {
       // `__proto__` is no key of a JavaScript object (assigning it changes the object's prototype): refused below.
@@ -61,7 +50,7 @@ function buildStep(raw: Obj, index: number, loc: Locator): Step {
   const kind = STEP_KINDS.find((k) => has(raw, k.key))! as StepKind<string, Action>;
   const action = kind.build(raw[kind.key], (path) => loc.locate(['steps', index, kind.key, ...path], 'value'));
   const pos = loc.locate(['steps', index], 'value');
-  const waitWallet = kind.key === 'wait' && isObj(raw.wait) ? raw.wait.wallet : undefined;
+  const waitWallet = kind.key === 'wait' && isPlainObject(raw.wait) ? raw.wait.wallet : undefined;
   const step: Step = {
     index,
     name: typeof raw.name === 'string' ? raw.name : kind.defaultName(action),
@@ -86,16 +75,16 @@ function heldTokensOf(v: Obj): HeldToken[] {
 
 function build(v: ValidatedDocument, file: string, loc: Locator): Scenario {
   const requires: Requirements = {};
-  if (isObj(v.requires)) {
+  if (isPlainObject(v.requires)) {
     if (typeof v.requires.height === 'number') requires.height = v.requires.height;
-    if (isObj(v.requires.unlocked)) requires.unlocked = v.requires.unlocked as Record<string, bigint>;
-    if (isObj(v.requires.tokens)) requires.tokens = heldTokensOf(v.requires.tokens);
+    if (isPlainObject(v.requires.unlocked)) requires.unlocked = v.requires.unlocked as Record<string, bigint>;
+    if (isPlainObject(v.requires.tokens)) requires.tokens = heldTokensOf(v.requires.tokens);
   }
-  const wallets: WalletDecl[] = Object.entries(isObj(v.wallets) ? v.wallets : {}).map(([name, decl]) => {
+  const wallets: WalletDecl[] = Object.entries(isPlainObject(v.wallets) ? v.wallets : {}).map(([name, decl]) => {
     const w: WalletDecl = { name };
-    if (isObj(decl) && isObj(decl.unlocked)) w.unlocked = decl.unlocked as Record<string, bigint>;
-    if (isObj(decl) && isObj(decl.tokens)) w.tokens = heldTokensOf(decl.tokens);
-    if (isObj(decl) && typeof decl.node === 'string') w.node = decl.node;
+    if (isPlainObject(decl) && isPlainObject(decl.unlocked)) w.unlocked = decl.unlocked as Record<string, bigint>;
+    if (isPlainObject(decl) && isPlainObject(decl.tokens)) w.tokens = heldTokensOf(decl.tokens);
+    if (isPlainObject(decl) && typeof decl.node === 'string') w.node = decl.node;
     return w;
   });
   const s: Scenario = {
@@ -109,7 +98,7 @@ function build(v: ValidatedDocument, file: string, loc: Locator): Scenario {
   };
   if (typeof v.description === 'string') s.description = v.description;
   if (Array.isArray(v.backends)) s.backends = v.backends as Scenario['backends'];
-  if (isObj(v.artifacts) && v.artifacts.keep_secrets === true) s.keepSecrets = true;
+  if (isPlainObject(v.artifacts) && v.artifacts.keep_secrets === true) s.keepSecrets = true;
   return s;
 }
 

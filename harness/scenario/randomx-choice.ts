@@ -8,7 +8,7 @@
 // restores did ahead (wallets paid, a height reached: fresh-ahead.ts) is not counted.
 import { FULL_RANDOMX_FROM, type BackendSpec, type RandomxChoice } from '../testnet/backends.js';
 import { heldTokens, requiredHeight, tokenPayments } from './needs.js';
-import type { Scenario } from './types.js';
+import type { Scenario } from './model.js';
 
 /** Blocks from which full mode pays for its dataset (see the header). */
 export const FULL_MODE_BLOCKS = 11;

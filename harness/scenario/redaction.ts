@@ -10,8 +10,8 @@
 // `"index"` into `"inde<redacted env.FOO>"` (and a report's `step NaN`), nor `unexpected` into
 // `une<redacted env.FOO>pected`.
 import { ANYWHERE_FROM, makeLabelledRedactor, makeMessageRedactor } from '../common/redact.js';
+import { isPlainObject } from '../common/plain-object.js';
 import { envRedactionLabels } from './env-secrets.js';
-import { isPlainObject } from './match-values.js';
 import { secretsOf } from './secret-fields.js';
 import type { ScenarioResult, StepFailure, StepResult } from './types.js';
 

@@ -6,8 +6,9 @@ import type { BackendSpec } from '../testnet/backends.js';
 import { fundFromWallet } from '../testnet/funding.js';
 import { fundWallet } from '../testnet/mining.js';
 import type { Testnet, TestnetOptions, WalletHandle } from '../testnet/testnet.js';
-import type { RunnerOptions } from './runner.js';
-import type { Scenario, ScenarioResult } from './types.js';
+import type { RunnerOptions } from './run-options.js';
+import type { Scenario } from './model.js';
+import type { ScenarioResult } from './types.js';
 
 /**
  * What runFresh and runShared share: the run's options, the testnet options of every start, and the bail bookkeeping.

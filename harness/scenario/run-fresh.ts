@@ -27,7 +27,8 @@ import { endedEarly, runOne, type Prepared } from './run-one.js';
 import { fund, waitUnlocked, workerPool, type RunContext } from './run-context.js';
 import { freshStart, type FreshStart } from './fresh-ahead.js';
 import { scenarioRandomx } from './randomx-choice.js';
-import type { Scenario, ScenarioResult } from './types.js';
+import type { Scenario } from './model.js';
+import type { ScenarioResult } from './types.js';
 
 /** The options of the testnet a scenario runs on alone, before anything is done ahead. */
 function freshOptions(s: Scenario, spec: BackendSpec, base: TestnetOptions): TestnetOptions {

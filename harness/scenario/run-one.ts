@@ -14,8 +14,9 @@ import { createRedaction, type Redaction } from './redaction.js';
 import { interruptionMessage, messageOf, RunInterrupted, untilAborted, watchDeaths, type DeathWatch } from './infra.js';
 import { startMetadataServer, type MetadataServer } from './metadata.js';
 import { refreshScope, runStep, type ScenarioWallet, type StepContext } from './steps.js';
-import type { RunnerOptions } from './runner.js';
-import { isUnsuccessful, type Scenario, type ScenarioResult, type StepResult } from './types.js';
+import type { RunnerOptions } from './run-options.js';
+import type { Scenario } from './model.js';
+import { isUnsuccessful, type ScenarioResult, type StepResult } from './types.js';
 
 export interface Prepared {
   testnet: Testnet;

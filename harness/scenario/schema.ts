@@ -6,6 +6,7 @@
 // whether it is about the key, the value, or the object that lacks a key. parse.ts turns paths into
 // line and column.
 import { writeFileSync } from 'node:fs';
+import { isPlainObject } from '../common/plain-object.js';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { describeValue } from '../common/describe.js';
@@ -19,13 +20,8 @@ import { describeSchema, problemsFromIssue, schemaAt as schemaAtRoot, type AnySc
 import { assetAmounts, heldTokens, nameLeaf, nodeLeaf, responsePathLeaf } from './schema/leaves.js';
 import { MATCHER_JSON, errorMessageLeaf, expectations } from './schema/matchers.js';
 import { checkRules } from './schema/rules.js';
-import {
-  NAME_RE,
-  RESERVED_WALLET_NAMES,
-  STEP_COMMON_KEYS,
-  isPlainObject,
-  type SchemaProblem,
-} from './schema/vocabulary.js';
+import type { SchemaProblem } from './schema/problem.js';
+import { NAME_RE, RESERVED_WALLET_NAMES, STEP_COMMON_KEYS } from './schema/vocabulary.js';
 import { ACTION_KEYS, kindsVersion, STEP_KINDS } from './steps/registry.js';
 import { makeDirs } from '../common/mkdir.js';
 
@@ -33,14 +29,8 @@ export { suggest } from '../common/suggest.js';
 export { MATCHER_EXPECTED, matcherIssues } from './schema/matchers.js';
 export type { LeafIssue } from './schema/leaves.js';
 export { checkRules } from './schema/rules.js';
-export {
-  ASSET_RE,
-  NAME_RE,
-  RESERVED_WALLET_NAMES,
-  RESPONSE_ROOTS,
-  STEP_COMMON_KEYS,
-  type SchemaProblem,
-} from './schema/vocabulary.js';
+export type { SchemaProblem } from './schema/problem.js';
+export { ASSET_RE, NAME_RE, RESERVED_WALLET_NAMES, RESPONSE_ROOTS, STEP_COMMON_KEYS } from './schema/vocabulary.js';
 export { ACTION_KEYS, KNOWN_PARAMS, WALLET_METHODS, type ActionKey } from './steps/registry.js';
 
 const expectError = z

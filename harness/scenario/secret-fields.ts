@@ -4,7 +4,7 @@
 // artifacts and reports unless the scenario keeps them (`artifacts: { keep_secrets: true }`).
 // Not secret here: transaction keys (`get_tx_key`, `tx_key` of a transfer prove one payment and
 // spend nothing), proofs and signatures, key images and exported outputs.
-import { isPlainObject } from './match-values.js';
+import { isPlainObject } from '../common/plain-object.js';
 
 /** Wallet RPC method → the fields of its `result` that hold a secret. */
 export const SECRET_ANSWERS: Readonly<Record<string, readonly string[]>> = {

@@ -3,7 +3,7 @@
 // every later one starts at N or above. Above difficulty 1 the run's state paid ahead is mined there at the prefix
 // difficulty, after its payments and its tokens made ahead (a token made ahead at HF11 is still made at HF11): those
 // blocks then cost a hash each, once per machine, instead of the served difficulty in the scenario's steps.
-import type { Scenario } from './types.js';
+import type { Scenario } from './model.js';
 
 /** The highest `mine: {to: N}` among the steps of these scenarios of one node, where it is above `height`. */
 export function sharedMineTo(scenarios: readonly Scenario[], height: number): number | undefined {

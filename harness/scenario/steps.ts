@@ -7,7 +7,8 @@ import type { Scope } from './interpolate.js';
 import { StepFailed, fail, refreshScope, type StepContext } from './steps/context.js';
 import type { StepExchange } from './steps/kind.js';
 import { keyOf, stepKind } from './steps/registry.js';
-import type { Step, StepFailure, StepResult } from './types.js';
+import type { Step } from './model.js';
+import type { StepFailure, StepResult } from './types.js';
 
 export { refreshScope, type ScenarioWallet, type StepContext } from './steps/context.js';
 

@@ -6,7 +6,7 @@
 import { Automine } from './automine.js';
 import { chainLock } from './chain-lock.js';
 import { fund } from './faucet.js';
-import type { Parts, Run } from './running.js';
+import type { Parts, Run } from './run.js';
 import type { Testnet } from './types.js';
 
 /** The chain operations before the lock. */

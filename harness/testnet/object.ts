@@ -3,18 +3,27 @@
 import { cacheDir as resolveCacheDir } from '../common/cache-dir.js';
 import { scaled } from '../common/timeouts.js';
 import { nodeIndex, nodeName, partitionProblems } from '../network/topology.js';
+import type { Manifest } from '../snapshot/manifest.js';
 import { assertKey } from '../snapshot/snapshot-dir.js';
 import { describeExit, refusalLine } from '../process/errors.js';
 import { checkpointState, revertState } from './checkpoint.js';
 import { assertCanRewind, markChain, rewindChain, type ChainMark } from './chain-mark.js';
 import { addressAt, mineTo } from './mining.js';
-import type { Parts, Run, StateOps } from './running.js';
-import { mineOptions, unresponsive } from './run-kit.js';
+import { mineOptions, unresponsive, type Parts, type Run } from './run.js';
 import type { SnapshotInfo } from './state.js';
 import { mineTarget, syncWallets, type MineRequest } from './sync.js';
 import type { NodeHandle } from './nodes.js';
 import type { Testnet } from './types.js';
 import { chainOps, type InnerOps } from './chain-ops.js';
+
+/** Stopping and starting every program together, for saves, checkpoints and reverts. */
+export interface StateOps {
+  /** `fn` on the stopped state; with `what: 'wallets'` only the wallet programs stop (the daemons keep running). */
+  whileStopped<T>(why: string, fn: () => Promise<T>, what?: 'all' | 'wallets'): Promise<T>;
+  /** `fn` once every wallet has been stored by its running RPC: no program stops (a checkpoint of one node). */
+  whileStored<T>(why: string, fn: () => Promise<T>): Promise<T>;
+  saveState(cacheDir: string, key: string): Promise<Manifest>;
+}
 
 export function testnetObject(
   run: Run,

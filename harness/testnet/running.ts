@@ -1,90 +1,12 @@
-// A testnet while it runs: what one `up` shares between its phases (Run), and the Testnet object
-// over its running programs — saves, checkpoints and reverts stop and start every program together.
+// The Testnet object over a testnet's running programs: saves, checkpoints and reverts stop and start
+// every program together.
 import type { Manifest } from '../snapshot/manifest.js';
-import type { Supervisor } from '../process/supervisor.js';
-import type { DaemonClient } from '../rpc/daemon.js';
-import { binaryVersion, type ResolvedBackend } from './binaries.js';
-import { saveChain, type ChainSpec } from './chain-cache.js';
-import type { DaemonHandle } from './daemon.js';
-import type { MiningAddresses } from './mining.js';
-import type { NodeSet } from './nodes.js';
-import { testnetObject } from './object.js';
-import { unresponsive } from './run-kit.js';
-import type { Program, ProgramOptions } from './program.js';
-import type { RunEvents } from './events.js';
+import { binaryVersion } from './binaries.js';
+import { saveChain } from './chain-cache.js';
+import { testnetObject, type StateOps } from './object.js';
+import { phase, unresponsive, type Parts, type Run } from './run.js';
 import type { SnapshotInfo } from './state.js';
-import type { MiningInfo, Testnet, TestnetOptions } from './types.js';
-import type { WalletAddresses } from './wallet-setup.js';
-import type { WalletHandle, WalletSet } from './wallets.js';
-import type { FixedPorts } from './standard-ports.js';
-
-/** A daemon's settings with the threads `mine` asks it for (the shape Testnet.mining shows). */
-export type Mining = MiningInfo;
-
-/** What one `up` shares between its phases. */
-export interface Run {
-  opts: TestnetOptions;
-  log: (line: string) => void;
-  backend: ResolvedBackend;
-  /** `--ports standard`: the ports to bind (undefined: free ones). */
-  ports?: FixedPorts;
-  chain: ChainSpec;
-  /** How the chain state is mined (at its prefix difficulty) and how blocks are mined once the testnet serves. */
-  build: Mining;
-  serve: Mining;
-  /** The one of the two the daemon starts with and `mine` uses now. */
-  mining: Mining;
-  workdir: string;
-  dirs: { daemon: string; wallets: string };
-  hadState: boolean;
-  sup: Supervisor;
-  aborter: AbortController;
-  /** Crashes, pid changes and failures of its programs, for listeners and the run record. */
-  events: RunEvents;
-  phases: Record<string, number>;
-  /** What the testnet is doing now, for crash reports. */
-  activity: string;
-  programs: ProgramOptions;
-  /** Keep a temporary workdir (and its logs) when the testnet stops, and say so in the run record for a reaper. */
-  keepWorkdir(): void;
-  /** The daemons: n0 and, on a testnet of several nodes, the others and their links. */
-  nodes: NodeSet;
-}
-
-export interface Daemon {
-  program: Program<DaemonHandle>;
-  client: DaemonClient;
-}
-
-export async function phase<T>(run: Run, name: string, fn: () => Promise<T>): Promise<T> {
-  const t0 = Date.now();
-  // Listed in the order the phases start (two may run at once: the wallet restores beside the mining).
-  run.phases[name] ??= 0;
-  try {
-    return await fn();
-  } finally {
-    run.phases[name] = (run.phases[name] ?? 0) + Date.now() - t0;
-  }
-}
-
-export interface Parts {
-  daemon: Daemon;
-  wallets: WalletSet;
-  main: WalletHandle;
-  addresses: WalletAddresses;
-  minerAddresses: MiningAddresses;
-  writeLogin: () => void;
-  snapshot: SnapshotInfo;
-}
-
-/** Stopping and starting every program together, for saves, checkpoints and reverts. */
-export interface StateOps {
-  /** `fn` on the stopped state; with `what: 'wallets'` only the wallet programs stop (the daemons keep running). */
-  whileStopped<T>(why: string, fn: () => Promise<T>, what?: 'all' | 'wallets'): Promise<T>;
-  /** `fn` once every wallet has been stored by its running RPC: no program stops (a checkpoint of one node). */
-  whileStored<T>(why: string, fn: () => Promise<T>): Promise<T>;
-  saveState(cacheDir: string, key: string): Promise<Manifest>;
-}
+import type { Testnet } from './types.js';
 
 function stateOps(run: Run, p: Parts): StateOps {
   const { daemon, wallets } = p;

@@ -5,12 +5,18 @@ import type { ControlInfo } from '../control/client.js';
 import { fundingAsset } from '../testnet/backends.js';
 import type { BackendName } from '../testnet/backends.js';
 import type { Testnet } from '../testnet/testnet.js';
-import type { ContextFunded } from './funded.js';
 
 /** The CN (or only) address and, on Salvium, the Carrot one. */
 export interface ContextAddresses {
   cn: string;
   carrot?: string;
+}
+
+/** In the context (plain JSON): the wallets funded ahead of one amount, by file name in the testnet's workdir. */
+export interface ContextFunded {
+  /** Atomic units, as decimal text. */
+  unlocked: string;
+  wallets: string[];
 }
 
 export interface SaltnetContext {

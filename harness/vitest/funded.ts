@@ -24,19 +24,12 @@ import { readPasswordFile, walletPasswordFile } from '../testnet/secrets.js';
 import type { Testnet, TestnetOptions } from '../testnet/testnet.js';
 import { unlockedAtomic } from '../config/unlocked.js';
 import { formatAmountShort } from '../testnet/amounts.js';
-import type { SaltnetContext } from './context.js';
+import type { ContextFunded, SaltnetContext } from './context.js';
 
 /** Fresh wallets to keep funded ahead: `count` wallets holding `unlocked` (atomic units, or coins / "10 SAL1"). */
 export interface FreshWalletsOption {
   unlocked: bigint | number | string;
   count: number;
-}
-
-/** In the context (plain JSON): the wallets funded ahead of one amount, by file name in the testnet's workdir. */
-export interface ContextFunded {
-  /** Atomic units, as decimal text. */
-  unlocked: string;
-  wallets: string[];
 }
 
 const WORDS: AheadWords = {

@@ -13,8 +13,8 @@ import { startControlServer, type ControlServer } from '../control/server.js';
 import { Pool, type PoolStats } from '../pool/pool.js';
 import { createBoundedPool, startPooled } from '../pool/testnets.js';
 import type { Testnet, TestnetOptions } from '../testnet/testnet.js';
-import { checkContext, contextOf, type SaltnetContext } from './context.js';
-import type { ContextFunded, FreshStart } from './funded.js';
+import { checkContext, contextOf, type ContextFunded, type SaltnetContext } from './context.js';
+import type { FreshStart } from './funded.js';
 
 interface Pooled {
   testnet: Testnet;

@@ -1,11 +1,11 @@
 // Markdown from a JSON Schema node: types, defaults, descriptions, alternatives and field tables.
+import { isPlainObject } from '../../harness/common/plain-object.js';
 import { AMOUNT_FORMS } from '../../harness/testnet/amounts.js';
 import { ASSET_RE, NAME_RE } from '../../harness/scenario/schema.js';
 
 export type Json = Record<string, unknown>;
 
-export const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-export const obj = (v: unknown): Json => (isObj(v) ? v : {});
+export const obj = (v: unknown): Json => (isPlainObject(v) ? v : {});
 export const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 export const strings = (v: unknown): string[] => list(v).filter((x): x is string => typeof x === 'string');
 export const code = (s: string): string => (s.includes('`') ? `\`\` ${s} \`\`` : `\`${s}\``);
@@ -36,7 +36,7 @@ export const fence = (lang: string, body: string): string => `\`\`\`${lang}\n${b
 
 /** The branches of an anyOf without the `null` one, and whether there was one. */
 export function nonNull(node: Json): { branches: Json[]; nullable: boolean } {
-  const any = list(node.anyOf).filter(isObj);
+  const any = list(node.anyOf).filter(isPlainObject);
   const branches = any.filter((b) => b.type !== 'null');
   return { branches, nullable: branches.length < any.length };
 }
@@ -97,9 +97,9 @@ export function typeText(node: Json): string {
       return `${node.minItems === 1 ? 'non-empty ' : ''}list of ${items}`;
     }
     case 'object': {
-      if (isObj(node.properties)) return 'mapping';
+      if (isPlainObject(node.properties)) return 'mapping';
       const addl = node.additionalProperties;
-      if (isObj(addl))
+      if (isPlainObject(addl))
         return `mapping of ${keyKind(node)} → ${Object.keys(addl).length === 0 ? 'any value' : typeText(addl)}`;
       return 'mapping';
     }
@@ -146,7 +146,7 @@ export interface Row {
 /** Keys named by the oneOf/anyOf alternatives of an object (`{required: [...]}` branches only). */
 export function alternatives(node: Json): { kind: 'oneOf' | 'anyOf'; sets: string[][] } | undefined {
   for (const kind of ['oneOf', 'anyOf'] as const) {
-    const branches = list(node[kind]).filter(isObj);
+    const branches = list(node[kind]).filter(isPlainObject);
     if (branches.length && branches.every((b) => Object.keys(b).length === 1 && Array.isArray(b.required))) {
       return { kind, sets: branches.map((b) => strings(b.required)) };
     }
@@ -180,12 +180,12 @@ export function rows(node: Json, prefix = '', stop: readonly string[] = [], dept
 }
 
 export function nested(child: Json, name: string, depth: number): Row[] {
-  if (child.type === 'object' && isObj(child.properties)) return rows(child, `${name}.`, [], depth + 1);
-  if (child.type === 'array' && isObj(child.items) && isObj(child.items.properties))
+  if (child.type === 'object' && isPlainObject(child.properties)) return rows(child, `${name}.`, [], depth + 1);
+  if (child.type === 'array' && isPlainObject(child.items) && isPlainObject(child.items.properties))
     return rows(child.items, `${name}[].`, [], depth + 1);
-  if (child.type === 'object' && isObj(child.additionalProperties)) {
+  if (child.type === 'object' && isPlainObject(child.additionalProperties)) {
     const addl = unwrap(child.additionalProperties);
-    if (addl.type === 'object' && isObj(addl.properties))
+    if (addl.type === 'object' && isPlainObject(addl.properties))
       return rows(addl, `${name}.<${keyKind(child)}>.`, [], depth + 1);
   }
   return [];
@@ -223,7 +223,7 @@ export function fieldTable(
     const child = unwrap(r.node);
     const target = child.type === 'array' ? obj(child.items) : child;
     const note = alternativesNote(target, `${r.name}${child.type === 'array' ? '[]' : ''}.`);
-    if (note && isObj(target.properties))
+    if (note && isPlainObject(target.properties))
       notes.push(`In ${code(r.name)}: ${note.charAt(0).toLowerCase()}${note.slice(1)}`);
   }
   return [table(['field', 'type', 'required', 'default', 'description'], body), ...notes].join('\n\n');

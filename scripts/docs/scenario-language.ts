@@ -4,6 +4,7 @@
 // notes come from its module (harness/scenario/steps/); the other hand-written parts are in text.ts.
 // So the whole file is reproducible: `npm run docs` writes it, test/scenario/docs-file.test.ts keeps
 // it current.
+import { isPlainObject } from '../../harness/common/plain-object.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { AMOUNT_FORMS, amountError, parseAmount } from '../../harness/testnet/amounts.js';
@@ -19,14 +20,13 @@ import {
   scenarioJsonSchema,
 } from '../../harness/scenario/schema.js';
 import { stepKind } from '../../harness/scenario/steps/registry.js';
-import type { WalletMethod } from '../../harness/scenario/types.js';
+import type { WalletMethod } from '../../harness/scenario/model.js';
 import { fallbackExample, pickExample, readExamples, type ExampleFile } from './examples.js';
 import {
   code,
   descriptionText,
   fence,
   fieldTable,
-  isObj,
   list,
   nonNull,
   obj,
@@ -79,7 +79,7 @@ function stepSection(
   if (note) out.push(note, '');
   const core = unwrap(node);
   const { branches, nullable } = nonNull(node);
-  if (core.type === 'object' && isObj(core.properties)) {
+  if (core.type === 'object' && isPlainObject(core.properties)) {
     out.push(`Value: a mapping${nullable ? ' (may be empty)' : ''}.`, '');
     // A field holding exactly what another step kind holds (wait's call or wallet method) links there.
     const same = (key: string, n: Json): boolean =>
@@ -102,7 +102,7 @@ function stepSection(
   } else if (branches.length > 1) {
     out.push('Value, one of:', '');
     for (const b of branches) {
-      if (b.type === 'object' && isObj(b.properties))
+      if (b.type === 'object' && isPlainObject(b.properties))
         out.push(`- a mapping:`, '', fieldTable(b).replace(/^/gm, '  ').replace(/^ +$/gm, ''), '');
       else out.push(`- ${typeText(b)}${b.description ? ` — ${descriptionText(b)}` : ''}`);
     }
@@ -146,7 +146,7 @@ function matcherSection(schema: Json): string {
   const body = Object.entries(props).map(([k, v]) => {
     const node = obj(v);
     const operand =
-      isObj(node) && (node.type || node.anyOf || node.enum || 'const' in node || node.$ref)
+      isPlainObject(node) && (node.type || node.anyOf || node.enum || 'const' in node || node.$ref)
         ? typeText(node)
         : 'any value';
     return [code(k), operand, descriptionText(node)];

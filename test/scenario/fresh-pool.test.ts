@@ -5,7 +5,8 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runFiles, type RunnerOptions } from '../../harness/scenario/runner.js';
+import type { RunnerOptions } from '../../harness/scenario/run-options.js';
+import { runFiles } from '../../harness/scenario/runner.js';
 import { cleanup, tempDir } from '../helpers/sim.js';
 
 const FAST = { SALTNET_SIM_HASHRATE: '250000' };

@@ -3,9 +3,9 @@
 // hold; and a token a wallet asks for under `unlocked` is paid by the wallet that makes it, out of its supply. Said
 // here, at the line, rather than by a refusal as the scenario starts.
 import { formatPath, type PathSegment } from '../../common/path.js';
+import { isPlainObject } from '../../common/plain-object.js';
 import { amountError, parseAmount } from '../../testnet/amounts.js';
 import { problem, type RuleCtx } from './rule-kit.js';
-import { isPlainObject } from './vocabulary.js';
 
 /** Every declared ticker, with the path of its declaration and its supply as written. */
 function declared(doc: Record<string, unknown>): { ticker: string; path: PathSegment[]; supply: unknown }[] {

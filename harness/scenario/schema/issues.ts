@@ -7,7 +7,8 @@ import { suggest } from '../../common/suggest.js';
 import { isTemplateString } from '../interpolate.js';
 import { MAX_PROBLEMS_COLLECTED, limitReason } from '../bounds.js';
 import { ACTION_KEYS } from '../steps/registry.js';
-import { STEP_COMMON_KEYS, didYouMean, showShort, type SchemaProblem } from './vocabulary.js';
+import type { SchemaProblem } from './problem.js';
+import { STEP_COMMON_KEYS, didYouMean, showShort } from './vocabulary.js';
 
 export type AnySchema = z.core.$ZodType;
 type Def = { type: string; [k: string]: unknown };

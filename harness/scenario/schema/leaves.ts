@@ -1,13 +1,14 @@
 // Leaves: values with hand-written checks, messages and JSON Schema (amounts, whole numbers, names,
 // response paths, endpoints), shared by the step kinds' schemas.
 import { z } from 'zod';
+import { isPlainObject } from '../../common/plain-object.js';
 import { AMOUNT_FORMS, amountError, parseAmount } from '../../testnet/amounts.js';
 import { describeValue } from '../../common/describe.js';
 import { parsePath, type PathSegment } from '../../common/path.js';
 import { suggest } from '../../common/suggest.js';
 import { NODE_NAME } from '../../network/topology.js';
 import { isTemplateString } from '../interpolate.js';
-import { ASSET_RE, NAME_RE, RESPONSE_ROOTS, didYouMean, isPlainObject, showShort } from './vocabulary.js';
+import { ASSET_RE, NAME_RE, RESPONSE_ROOTS, didYouMean, showShort } from './vocabulary.js';
 
 /** A problem inside one value, relative to it. */
 export interface LeafIssue {

@@ -1,6 +1,7 @@
 // Expectations and their matchers (eq, contains, length, matches…): checks with messages that
 // suggest the matcher meant, and their JSON Schema.
 import { z } from 'zod';
+import { isPlainObject } from '../../common/plain-object.js';
 import { AMOUNT_FORMS, amountError } from '../../testnet/amounts.js';
 import { describeValue } from '../../common/describe.js';
 import { suggest } from '../../common/suggest.js';
@@ -9,7 +10,7 @@ import { MAX_PATTERN_LENGTH } from '../bounds.js';
 import { MATCHER_KEYS, TYPE_NAMES } from '../match.js';
 import { REGEX_EXPECTED, regexProblem } from '../regex.js';
 import { leaf, type LeafIssue } from './leaves.js';
-import { didYouMean, isPlainObject, listed, showShort } from './vocabulary.js';
+import { didYouMean, listed, showShort } from './vocabulary.js';
 
 export const MATCHER_EXPECTED =
   'a matcher with one key: eq, ne, contains, not_contains, length, gt, gte, lt, lte, matches, absent: true, present: true, type, all: [matchers] — or a plain value (equality)';

@@ -1,10 +1,18 @@
-// A problem of a scenario document found by a check that reads it raw (bounds.ts, fund-limits.ts, mined-limits.ts).
+// A problem found in a scenario document, located by path; and how a check that reads the document raw
+// (bounds.ts, fund-limits.ts, limit-checks.ts) makes one.
+import type { PathAnchor } from '../../common/locator.js';
 import type { PathSegment } from '../../common/path.js';
-import type { SchemaProblem } from '../schema.js';
+
+/** A problem found in a parsed document, located by path. */
+export interface SchemaProblem {
+  path: PathSegment[];
+  /** Point at the key at `path`, its value, or (missing keys) the object that should hold it. */
+  at: PathAnchor;
+  message: string;
+  expected?: string;
+}
 
 export type Obj = Record<string, unknown>;
-export const isObj = (v: unknown): v is Obj =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array);
 export const problem = (
   path: PathSegment[],
   message: string,

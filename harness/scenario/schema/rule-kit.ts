@@ -2,11 +2,13 @@
 // MAX_PROBLEMS_COLLECTED), and the checks several step kinds make (wallet references, addresses,
 // raw request keys that look misspelt, expectation paths).
 import type { PathSegment } from '../../common/path.js';
+import { isPlainObject } from '../../common/plain-object.js';
 import { suggest } from '../../common/suggest.js';
 import { isTemplateString } from '../interpolate.js';
 import { MAX_PROBLEMS_COLLECTED } from '../bounds.js';
 import { RESPONSE_PATH_EXPECTED, addressText, responsePathProblem } from './leaves.js';
-import { NAME_RE, didYouMean, isAsset, isPlainObject, type SchemaProblem } from './vocabulary.js';
+import type { SchemaProblem } from './problem.js';
+import { NAME_RE, didYouMean, isAsset } from './vocabulary.js';
 import { amountUnits } from '../../testnet/backends.js';
 import { NODE_NAME, unknownNode } from '../../network/topology.js';
 

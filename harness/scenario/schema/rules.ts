@@ -2,6 +2,7 @@
 // step (each kind checks its own value: steps/*.ts), saved names, metadata names, and every `${…}`
 // placeholder against what is defined before it.
 import type { PathSegment } from '../../common/path.js';
+import { isPlainObject } from '../../common/plain-object.js';
 import { parsePath } from '../../common/path.js';
 import { suggest } from '../../common/suggest.js';
 import { METADATA_FIELDS, SCOPE_ROOTS, UNIQUE_NAME, WALLET_FIELDS, scanTemplate } from '../interpolate.js';
@@ -17,16 +18,8 @@ import {
   type RuleArgs,
   type RuleCtx,
 } from './rule-kit.js';
-import {
-  NAME_RE,
-  RESERVED_WALLET_NAMES,
-  STEP_COMMON_KEYS,
-  didYouMean,
-  has,
-  isPlainObject,
-  listed,
-  type SchemaProblem,
-} from './vocabulary.js';
+import { NAME_RE, RESERVED_WALLET_NAMES, STEP_COMMON_KEYS, didYouMean, has, listed } from './vocabulary.js';
+import type { SchemaProblem } from './problem.js';
 
 /** Every string in a value, with its path (keys too, marked). */
 function* strings(v: unknown, path: PathSegment[]): Generator<{ s: string; path: PathSegment[]; at: 'key' | 'value' }> {

@@ -1,8 +1,6 @@
 // The scenario language's words and small helpers every part of its validation shares.
 import { amountUnits } from '../../testnet/backends.js';
 import { describeValue } from '../../common/describe.js';
-import type { PathAnchor } from '../../common/locator.js';
-import type { PathSegment } from '../../common/path.js';
 import { SCOPE_ROOTS } from '../interpolate.js';
 
 /** Keys every step may have besides its one action. */
@@ -22,19 +20,6 @@ export const ASSET_RE = /^(SAL1|SAL|XMR|sal[0-9A-Z]{4}|erc[0-9A-Z]{4})$/;
 export const isAsset = (k: string): boolean => amountUnits().has(k) || TOKEN_RE.test(k);
 /** Roots of response paths: the response is `{ result }` or `{ error }`. */
 export const RESPONSE_ROOTS = ['result', 'error'] as const;
-
-/** A problem found in a parsed document, located by path. */
-export interface SchemaProblem {
-  path: PathSegment[];
-  /** Point at the key at `path`, its value, or (missing keys) the object that should hold it. */
-  at: PathAnchor;
-  message: string;
-  expected?: string;
-}
-
-export function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array);
-}
 
 export const has = (o: Record<string, unknown>, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
 

@@ -1,4 +1,5 @@
 // call: any JSON-RPC method of the wallet or the daemon, or a daemon HTTP endpoint, sent as written.
+import { isPlainObject } from '../../common/plain-object.js';
 import { z } from 'zod';
 import type { PathSegment } from '../../common/path.js';
 import type { JsonRpcAnswer } from '../../rpc/jsonrpc.js';
@@ -6,7 +7,7 @@ import { HttpStatusError } from '../../rpc/errors.js';
 import { interpolate } from '../interpolate.js';
 import { httpPathLeaf } from '../schema/leaves.js';
 import { problem, type RuleCtx } from '../schema/rule-kit.js';
-import { has, isPlainObject } from '../schema/vocabulary.js';
+import { has } from '../schema/vocabulary.js';
 import { daemonOf, replayOf, walletOf, type StepContext } from './context.js';
 import { defineStep } from './kind.js';
 

@@ -7,7 +7,7 @@ import type { SourcePos } from '../../common/locator.js';
 import type { PathSegment } from '../../common/path.js';
 import type { RuleArgs, RuleCtx } from '../schema/rule-kit.js';
 import type { BackendSpec } from '../../testnet/backends.js';
-import type { Step } from '../types.js';
+import type { StepCommon } from '../types.js';
 import type { StepContext } from './context.js';
 
 /** What a step sent and what it got back, as the transcript and `expect` see them. */
@@ -39,7 +39,7 @@ export interface StepKind<K extends string = string, A extends { kind: string } 
   defaultName(action: A): string;
   /** Rules beyond the structure (value as written, before validation; it may be of any shape). */
   check?(ctx: RuleCtx, value: unknown, path: PathSegment[], args: RuleArgs): void;
-  run(ctx: StepContext, step: Step, action: A): Promise<StepExchange>;
+  run(ctx: StepContext, step: StepCommon, action: A): Promise<StepExchange>;
   docs: StepDocs;
   /**
    * The most blocks the step mines, from its value as written (any shape), with where the count is (a path under the

@@ -1,15 +1,16 @@
 // log: a line in a program's log — the scenario form of Bitcoin's assert_debug_log. By default it
 // looks at what the previous step caused (the lines written since that step started), waiting a few
 // seconds for the line to appear; `absent: true` asserts that no such line appears.
+import { isPlainObject } from '../../common/plain-object.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { MAX_WAIT_SECONDS } from '../bounds.js';
 import { regexProblem, regexTest } from '../regex.js';
 import { problem } from '../schema/rule-kit.js';
-import { has, isPlainObject } from '../schema/vocabulary.js';
+import { has } from '../schema/vocabulary.js';
 import { fail, walletOf, type StepContext } from './context.js';
-import type { Step } from '../types.js';
+import type { StepCommon } from '../types.js';
 import { defineStep } from './kind.js';
 
 export interface LogAction {
@@ -59,7 +60,7 @@ function linesSince(file: string, since: number): string[] {
   return out;
 }
 
-function logFile(ctx: StepContext, a: LogAction, step: Step): string {
+function logFile(ctx: StepContext, a: LogAction, step: StepCommon): string {
   if (a.program === 'wallet') return walletOf(ctx, step.wallet).handle.logFile;
   const node = ctx.testnet.nodes.find((n) => n.name === (step.node ?? 'n0'));
   if (!node)

@@ -1,5 +1,6 @@
 // metadata: build a token metadata blob (from fields or a file) and serve it on 127.0.0.1; its url,
 // sha256 and size become ${metadata.<name>.url|sha256|size}.
+import { isPlainObject } from '../../common/plain-object.js';
 import { z } from 'zod';
 import type { SourcePos } from '../../common/locator.js';
 import { FileRefused, metadataFileProblem, readMetadataFile } from '../files.js';
@@ -7,7 +8,7 @@ import { interpolate } from '../interpolate.js';
 import { buildMetadata } from '../metadata.js';
 import { nameLeaf } from '../schema/leaves.js';
 import { problem } from '../schema/rule-kit.js';
-import { has, isPlainObject } from '../schema/vocabulary.js';
+import { has } from '../schema/vocabulary.js';
 import { fail, type StepContext } from './context.js';
 import { defineStep } from './kind.js';
 

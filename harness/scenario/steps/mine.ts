@@ -1,10 +1,11 @@
 // mine: N blocks (`mine: 5`, `{blocks: 5}`) or up to a height (`{to: 1300}`), exactly; then every
 // wallet of the testnet refreshes to the new height (`sync: false`: none does).
+import { isPlainObject } from '../../common/plain-object.js';
 import { z } from 'zod';
 import { MAX_BLOCKS_PER_STEP, MAX_HEIGHT } from '../bounds.js';
 import { nodeLeaf } from '../schema/leaves.js';
 import { checkNodeRef, problem as ruleProblem } from '../schema/rule-kit.js';
-import { has, isPlainObject } from '../schema/vocabulary.js';
+import { has } from '../schema/vocabulary.js';
 import { daemonOf } from './context.js';
 import { defineStep } from './kind.js';
 import type { DatasetState } from '../../testnet/nodes.js';

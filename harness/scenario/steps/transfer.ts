@@ -1,11 +1,12 @@
 // transfer and transfer_split: {to, amount, asset?} or {destinations: […]}, filled in as the real
 // request (destinations in atomic units with asset_type, source/dest asset, tx_type 3).
+import { isPlainObject } from '../../common/plain-object.js';
 import { z } from 'zod';
 import { AMOUNT_FORMS } from '../../testnet/amounts.js';
 import type { PathSegment } from '../../common/path.js';
 import { addressText, amountLeaf } from '../schema/leaves.js';
 import { checkAddressValue, problem, type RuleCtx } from '../schema/rule-kit.js';
-import { has, isPlainObject } from '../schema/vocabulary.js';
+import { has } from '../schema/vocabulary.js';
 import { fundingAsset, type BackendSpec } from '../../testnet/backends.js';
 import { readableAmount, verified } from './recorded.js';
 import { transferRequest, walletStep } from './wallet.js';

@@ -1,6 +1,7 @@
 // wait: repeat one call (a `call` or a readable wallet form) until expectations hold, bounded by
 // seconds and/or blocks; optionally mine a block between tries. Built from the call-like kinds
 // (registry.ts passes them), so a new wallet form can be waited on with no change here.
+import { isPlainObject } from '../../common/plain-object.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import type { PathSegment } from '../../common/path.js';
@@ -9,8 +10,8 @@ import { checkExpectations } from '../match.js';
 import { nameLeaf } from '../schema/leaves.js';
 import { expectations } from '../schema/matchers.js';
 import { checkExpectationKeys, checkWalletRef, problem, type RuleArgs, type RuleCtx } from '../schema/rule-kit.js';
-import { has, isPlainObject } from '../schema/vocabulary.js';
-import type { Expectations, Step } from '../types.js';
+import { has } from '../schema/vocabulary.js';
+import type { Expectations, StepCommon } from '../types.js';
 import { StepFailed, fail, refreshScope, refreshWallets, type StepContext } from './context.js';
 import { defineStep, type StepExchange, type StepKind } from './kind.js';
 
@@ -111,7 +112,7 @@ function check(
 async function runWait(
   inner: Callable,
   ctx: StepContext,
-  step: Step,
+  step: StepCommon,
   a: WaitAction,
   seen: Partial<StepExchange>,
 ): Promise<void> {

@@ -1,12 +1,13 @@
 // The readable wallet forms (get_balance, transfer, create_token, …): one factory, so each form's
 // module says only what is its own — schema, the request fields it knows, rules, docs, and how its
 // readable fields become the real request.
+import { isPlainObject } from '../../common/plain-object.js';
 import type { z } from 'zod';
 import type { BackendSpec } from '../../testnet/backends.js';
 import { interpolate } from '../interpolate.js';
 import { checkRawKeys } from '../schema/rule-kit.js';
-import { isPlainObject } from '../schema/vocabulary.js';
-import type { Step } from '../types.js';
+
+import type { StepCommon } from '../types.js';
 import { amount, fail, replayOf, walletOf, type StepContext } from './context.js';
 import { defineStep, type StepDocs, type StepExchange, type StepKind } from './kind.js';
 
@@ -62,7 +63,7 @@ export function walletStep<M extends string>(
 
 async function invokeWallet(
   ctx: StepContext,
-  step: Step,
+  step: StepCommon,
   a: WalletAction,
   request: WalletForm<string>['request'],
 ): Promise<StepExchange> {

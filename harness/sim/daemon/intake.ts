@@ -4,7 +4,7 @@
 import { receiveBlock, type Arrival } from '../chain/alt.js';
 import { addToPool } from '../chain/ledger.js';
 import type { Block, Tx } from '../chain/types.js';
-import type { Peer } from './p2p.js';
+import type { Peer } from './p2p-types.js';
 import { now, type DaemonContext } from './views.js';
 
 /** The four lines the real daemon logs for a block it keeps as an alternative one. */

@@ -21,6 +21,7 @@ import { height, topBlock } from '../chain/ledger.js';
 import type { Block, Tx } from '../chain/types.js';
 import type { Logger } from '../common/log.js';
 import { acceptBlock, acceptPeerTxs } from './intake.js';
+import type { P2p, Peer } from './p2p-types.js';
 import type { DaemonContext } from './views.js';
 
 type Message =
@@ -29,35 +30,6 @@ type Message =
   | { t: 'chain'; blocks: Block[] }
   | { t: 'block'; block: Block }
   | { t: 'txs'; txs: Tx[] };
-
-export interface Peer {
-  socket: Socket;
-  incoming: boolean;
-  /** The remote end: the peer's own port (incoming) or where we connected (outgoing). */
-  host: string;
-  port: number;
-  connectionId: string;
-  peerId: string;
-  /** The peer's chain as it last said. */
-  height: number;
-  top: string;
-  /** The top block this node last told the peer of (its hello, or a block relayed to it). */
-  told: string;
-  since: number;
-  recv: number;
-  sent: number;
-  lastRecv: number;
-  lastSent: number;
-}
-
-export interface P2p {
-  readonly synchronized: boolean;
-  /** Peers whose hello arrived (what get_connections lists), incoming first. */
-  peers(): Peer[];
-  relayBlock(block: Block, except?: Peer): void;
-  relayTxs(txs: Tx[], except?: Peer): void;
-  close(): Promise<void>;
-}
 
 export interface P2pOptions {
   bindIp: string;

@@ -10,7 +10,7 @@ import type { AltBlocks } from '../chain/alt.js';
 import { BLOCKS_FILE } from '../chain/store.js';
 import type { Miner } from './miner.js';
 import type { Logger } from '../common/log.js';
-import type { P2p } from './p2p.js';
+import type { P2p } from './p2p-types.js';
 
 /** A block template handed out by get_block_template, until submit_block brings it back. */
 export interface Template {

@@ -17,7 +17,7 @@ import {
 } from '../views.js';
 import { ACCESS, type Methods } from './table.js';
 import { altChains } from '../../chain/alt.js';
-import type { Peer } from '../p2p.js';
+import type { Peer } from '../p2p-types.js';
 
 const bansParams = params({ bans: list(obj({ host: str(), ip: u32(), ban: bool(), seconds: u32() })) });
 const bannedParams = params({ address: str() });

@@ -1,0 +1,99 @@
+// What one `up` shares between its phases (Run) and what it has running once they are done (Parts),
+// with what the phases and the Testnet object both need from them: the time each phase took, how
+// `mine` mines, and which programs do not answer.
+import type { Supervisor } from '../process/supervisor.js';
+import type { DaemonClient } from '../rpc/daemon.js';
+import { scaled } from '../common/timeouts.js';
+import type { ResolvedBackend } from './binaries.js';
+import type { ChainSpec } from './chain-cache.js';
+import type { DaemonHandle } from './daemon.js';
+import type { RunEvents } from './events.js';
+import type { MineForOptions } from './funding.js';
+import { BUSY_MS, type MiningAddresses } from './mining.js';
+import type { NodeSet } from './nodes.js';
+import type { Program, ProgramOptions } from './program.js';
+import type { FixedPorts } from './standard-ports.js';
+import type { SnapshotInfo } from './state.js';
+import type { MiningInfo, TestnetOptions } from './types.js';
+import type { WalletAddresses } from './wallet-setup.js';
+import type { WalletHandle, WalletSet } from './wallets.js';
+
+/** A daemon's settings with the threads `mine` asks it for (the shape Testnet.mining shows). */
+export type Mining = MiningInfo;
+
+/** What one `up` shares between its phases. */
+export interface Run {
+  opts: TestnetOptions;
+  log: (line: string) => void;
+  backend: ResolvedBackend;
+  /** `--ports standard`: the ports to bind (undefined: free ones). */
+  ports?: FixedPorts;
+  chain: ChainSpec;
+  /** How the chain state is mined (at its prefix difficulty) and how blocks are mined once the testnet serves. */
+  build: Mining;
+  serve: Mining;
+  /** The one of the two the daemon starts with and `mine` uses now. */
+  mining: Mining;
+  workdir: string;
+  dirs: { daemon: string; wallets: string };
+  hadState: boolean;
+  sup: Supervisor;
+  aborter: AbortController;
+  /** Crashes, pid changes and failures of its programs, for listeners and the run record. */
+  events: RunEvents;
+  phases: Record<string, number>;
+  /** What the testnet is doing now, for crash reports. */
+  activity: string;
+  programs: ProgramOptions;
+  /** Keep a temporary workdir (and its logs) when the testnet stops, and say so in the run record for a reaper. */
+  keepWorkdir(): void;
+  /** The daemons: n0 and, on a testnet of several nodes, the others and their links. */
+  nodes: NodeSet;
+}
+
+export interface Daemon {
+  program: Program<DaemonHandle>;
+  client: DaemonClient;
+}
+
+export async function phase<T>(run: Run, name: string, fn: () => Promise<T>): Promise<T> {
+  const t0 = Date.now();
+  // Listed in the order the phases start (two may run at once: the wallet restores beside the mining).
+  run.phases[name] ??= 0;
+  try {
+    return await fn();
+  } finally {
+    run.phases[name] = (run.phases[name] ?? 0) + Date.now() - t0;
+  }
+}
+
+export interface Parts {
+  daemon: Daemon;
+  wallets: WalletSet;
+  main: WalletHandle;
+  addresses: WalletAddresses;
+  minerAddresses: MiningAddresses;
+  writeLogin: () => void;
+  snapshot: SnapshotInfo;
+}
+
+export function mineOptions(run: Run): Omit<MineForOptions, 'miner' | 'main' | 'target' | 'need'> {
+  // Mining deadlines are not scaled where they are awaited: scale them here.
+  return {
+    spec: run.backend.spec,
+    timeoutMs: scaled(3_600_000),
+    busyMs: scaled(BUSY_MS),
+    signal: run.aborter.signal,
+    threads: run.mining.threads,
+  };
+}
+
+/** The programs that do not answer now (every node's daemon, every wallet), each with its pid and why. */
+export function unresponsive(run: Run, p: Parts): string[] {
+  return [
+    ...run.nodes.programs.flatMap((d) =>
+      d.unresponsive ? [`${d.name} (pid ${d.pid}) is not answering: ${d.unresponsive.reason}`] : [],
+    ),
+    ...p.wallets.unresponsive(),
+  ];
+}
