@@ -1,6 +1,13 @@
 // Errors that tell the reader what happened without opening another file: the process, how it
 // ended, the last lines it printed and where its full log is.
-import { clipLine } from './output.js';
+
+/** The longest line shown in a message or report (a program's log keeps up to output.ts's MAX_LINE_CHARS). */
+export const SHOWN_LINE_CHARS = 1000;
+
+/** `line`, cut to `max` characters, saying how many more there were. */
+export function clipLine(line: string, max = SHOWN_LINE_CHARS): string {
+  return line.length <= max ? line : `${line.slice(0, max)} [… ${line.length - max} more characters]`;
+}
 
 export interface ExitInfo {
   code: number | null;

@@ -37,14 +37,6 @@ export function cleanLine(raw: string): string {
  */
 export const MAX_LINE_CHARS = 64 * 1024;
 
-/** The longest line shown in a message or report (the log keeps up to MAX_LINE_CHARS). */
-export const SHOWN_LINE_CHARS = 1000;
-
-/** `line`, cut to `max` characters, saying how many more there were. */
-export function clipLine(line: string, max = SHOWN_LINE_CHARS): string {
-  return line.length <= max ? line : `${line.slice(0, max)} [… ${line.length - max} more characters]`;
-}
-
 export class LineSplitter {
   private readonly decoder = new StringDecoder('utf8');
   /** The unterminated line so far (at most MAX_LINE_CHARS). */

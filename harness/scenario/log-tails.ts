@@ -5,8 +5,8 @@
 // log file, not its in-memory tail: a long mine leaves thousands of `Found block` lines, and the
 // lines before them are what says something.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { clipLine } from '../process/errors.js';
 import type { ManagedProcess } from '../process/managed.js';
-import { clipLine } from '../process/output.js';
 
 /** A miner's block, with its height. */
 const FOUND = /\bFound block <[0-9a-f]+> at height (\d+)\b/;

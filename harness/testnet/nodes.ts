@@ -259,8 +259,7 @@ export class NodeSet {
         );
       });
       if (lagging.length === 0) return;
-      this.o.signal?.throwIfAborted();
-      signal?.throwIfAborted();
+      for (const s of [this.o.signal, signal]) s?.throwIfAborted();
       if (Date.now() > deadline)
         throw new Error(
           `${lagging.map(nodeName).join(', ')} did not connect to ${lagging.length === 1 ? 'its' : 'their'} peers within ${Math.round(timeoutMs / 1000)} s (see ${lagging.map((i) => this.programs[i]!.current.logFile).join(', ')})${this.delayNote(pending)}`,
@@ -286,8 +285,7 @@ export class NodeSet {
       );
       const split = groups.filter((g) => g.some((i) => tops[i]!.hash !== tops[g[0]!]!.hash || !tops[i]!.hash));
       if (split.length === 0) return;
-      this.o.signal?.throwIfAborted();
-      signal?.throwIfAborted();
+      for (const s of [this.o.signal, signal]) s?.throwIfAborted();
       if (Date.now() > deadline) throw new Error(this.splitMessage(split, tops, timeoutMs));
       await sleep(100);
     }

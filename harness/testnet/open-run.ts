@@ -28,11 +28,7 @@ export async function openRun(opts: TestnetOptions): Promise<Run> {
   if (opts.timeoutFactor) setTimeoutFactor(opts.timeoutFactor);
   const log = opts.log ?? ((l: string) => process.stderr.write(`${l}\n`));
   const { backend, chain, build, serve } = chooseBackend(opts, log);
-  // Whatever an earlier run left when it was killed goes first.
-  for (const r of await reapStale({ log })) log(`saltnet: reaped stale run ${r.runId} (its owner had died)`);
-  // A cache folder that cannot be one is said before a workdir is made for nothing.
-  if (opts.snapshots !== false) cacheDir(opts.cacheDir !== undefined ? { cacheDir: opts.cacheDir } : {});
-  const ports = await claimFixedPorts(backend.spec, opts.ports); // --ports standard: all free, or nothing starts
+  const ports = await clearGround(opts, backend.spec, log);
   const ownWorkdir = opts.workdir === undefined;
   const workdir = resolve(opts.workdir ?? newTempWorkdir());
   opts.onWorkdir?.(workdir);
@@ -106,6 +102,21 @@ export async function openRun(opts: TestnetOptions): Promise<Run> {
   };
   run.nodes = nodeSetOf(run);
   return run;
+}
+
+/**
+ * What is settled before a workdir is made: whatever an earlier run left when it was killed is reaped, a cache folder
+ * that cannot be one is said (not found after a start made a workdir for nothing), and with `--ports standard` every
+ * port is claimed (all free, or nothing starts).
+ */
+async function clearGround(
+  opts: TestnetOptions,
+  spec: Run['backend']['spec'],
+  log: (line: string) => void,
+): Promise<Run['ports']> {
+  for (const r of await reapStale({ log })) log(`saltnet: reaped stale run ${r.runId} (its owner had died)`);
+  if (opts.snapshots !== false) cacheDir(opts.cacheDir !== undefined ? { cacheDir: opts.cacheDir } : {});
+  return claimFixedPorts(spec, opts.ports);
 }
 
 /** The workdir's lock (one testnet per workdir); when it cannot be had, what was started is stopped. */

@@ -10,9 +10,15 @@
 // that hit the dead endpoint in the meantime wait for the restart and repeat their request when
 // that is safe (see `recover`).
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ProcessExitedError, describeExit, refusalLine, reportLines, type ExitInfo } from '../process/errors.js';
+import {
+  ProcessExitedError,
+  clipLine,
+  describeExit,
+  refusalLine,
+  reportLines,
+  type ExitInfo,
+} from '../process/errors.js';
 import { killTree } from '../process/kill.js';
-import { clipLine } from '../process/output.js';
 import { PortTakenError } from '../process/ports.js';
 import type { ConnectionProblem, Recovery } from '../rpc/http.js';
 import { watchLiveness, type LivenessWatch, type Unresponsive } from './liveness.js';

@@ -275,12 +275,10 @@ function topLevelSection(schema: Json): string {
     'ticker is made once per chain: two declarations of one ticker, or a `create_token` step of a declared',
     'one, are refused at their line, and two scenarios of one run must not declare the same ticker.',
     '',
-    'A wallet may ask for a token under `unlocked` when a wallet of the scenario makes it before the',
-    'steps: `bob: {unlocked: {salERR1: 5 SAL1}}` beside `requires.tokens: {ERR1: {supply: 10}}`. The',
-    "token's maker pays it once the token is made (by `transfer_split`: a token payment is a ROLLUP",
-    'paying its fee in SAL1, then the token transaction; the maker is funded a fee margin for each), and',
-    'the receiver finds it unlocked at the first step (10 blocks later). A token no wallet of the',
-    'scenario makes, or more of one than its supply, is refused at its line.',
+    'A wallet may ask for a token under `unlocked` when a wallet of the scenario makes it before the steps:',
+    "`bob: {unlocked: {salERR1: 5 SAL1}}` beside `requires.tokens: {ERR1: {supply: 10}}`. The token's maker pays",
+    'it once made (by `transfer_split`, with a fee margin funded for each payment), and the receiver finds it',
+    'unlocked at the first step. A token no wallet makes, or more of one than its supply, is refused at its line.',
   ].join('\n');
 }
 

@@ -2,8 +2,8 @@
 // without a newline) is kept only up to that length, saying how much was not kept; and what a message
 // or report shows of a line is cut shorter still.
 import { expect, it } from 'vitest';
-import { reportLines } from '../../harness/process/errors.js';
-import { LineSplitter, MAX_LINE_CHARS, SHOWN_LINE_CHARS } from '../../harness/process/output.js';
+import { SHOWN_LINE_CHARS, reportLines } from '../../harness/process/errors.js';
+import { LineSplitter, MAX_LINE_CHARS } from '../../harness/process/output.js';
 
 function split(chunks: (string | Buffer)[]): { lines: string[]; partials: number[] } {
   const lines: string[] = [];
