@@ -92,7 +92,17 @@ const firstOfTransfers = (o: Record<string, unknown>): boolean =>
 interface Walk {
   out: ValueDivergence[];
   followed: boolean;
+  /** Each side's transactions the steps built (inputs.ts builtTxids); an entry of another is its sender's. */
+  built?: { a: ReadonlySet<string>; b: ReadonlySet<string> };
 }
+
+/** Two transfer entries of a transaction the steps built on neither side: the testnet's funding of a wallet. */
+const unbuiltPair = (oa: Record<string, unknown>, ob: Record<string, unknown>, w: Walk): boolean =>
+  w.built !== undefined &&
+  typeof oa.txid === 'string' &&
+  typeof ob.txid === 'string' &&
+  !w.built.a.has(oa.txid) &&
+  !w.built.b.has(ob.txid);
 
 function walk(path: PathSegment[], a: unknown, b: unknown, w: Walk): void {
   const { out } = w;
@@ -126,7 +136,7 @@ function walk(path: PathSegment[], a: unknown, b: unknown, w: Walk): void {
           out.push({ path: formatPath([...path, k]), kind: 'only-in-a', a: show(oa[k]), b: ABSENT });
       } else if (k === 'transfer' && firstOfTransfers(oa) && firstOfTransfers(ob)) continue;
       else if (loose && INPUT_DEPENDENT.has(k))
-        compareInputDependent(path, k, oa, ob, out, (p, x, y) => walk(p, x, y, w));
+        compareInputDependent(path, k, oa, ob, out, (p, x, y) => walk(p, x, y, w), unbuiltPair(oa, ob, w));
       else walk([...path, k], oa[k], ob[k], w);
     }
     for (const k of Object.keys(ob)) {
@@ -159,7 +169,11 @@ function describeAnswer(v: Answer): string {
  * transactions are compared as any value is; otherwise (and in transfer entries, which may list the
  * testnet's own funding) by what does not depend on the wallet's coin (inputs.ts).
  */
-export function compareAnswers(a: unknown, b: unknown, o: { followed?: boolean } = {}): ValueDivergence[] {
+export function compareAnswers(
+  a: unknown,
+  b: unknown,
+  o: { followed?: boolean; built?: { a: ReadonlySet<string>; b: ReadonlySet<string> } } = {},
+): ValueDivergence[] {
   if (a === undefined && b === undefined) return [];
   if (a === undefined || b === undefined) {
     return [{ path: '(answer)', kind: a === undefined ? 'only-in-b' : 'only-in-a', a: show(a), b: show(b) }];
@@ -168,6 +182,6 @@ export function compareAnswers(a: unknown, b: unknown, o: { followed?: boolean }
     return [{ path: '(answer)', kind: 'answer', a: describeAnswer(a), b: describeAnswer(b) }];
   }
   const out: ValueDivergence[] = [];
-  walk([], a, b, { out, followed: o.followed ?? false });
+  walk([], a, b, { out, followed: o.followed ?? false, ...(o.built ? { built: o.built } : {}) });
   return out;
 }

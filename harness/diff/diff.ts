@@ -13,6 +13,7 @@ import { resolveBackend } from '../testnet/binaries.js';
 import type { BackendSpec } from '../testnet/backends.js';
 import type { TestnetOptions } from '../testnet/types.js';
 import { applyAccept, loadAcceptFile } from './accept.js';
+import { builtTxids } from './inputs.js';
 import { ABSENT, compareAnswers } from './compare.js';
 import { readRecording } from './recording.js';
 import { replayFrom } from './replay.js';
@@ -79,13 +80,14 @@ function compareStep(
   sa: StepResult | undefined,
   sb: StepResult | undefined,
   followed: boolean,
+  built: { a: ReadonlySet<string>; b: ReadonlySet<string> },
 ): Divergence[] | undefined {
   const any = (sa ?? sb)!;
   const where = { step: any.index + 1, stepName: any.name };
   const [a, b] = [sa?.status ?? 'skipped', sb?.status ?? 'skipped'];
   if (a !== b && (a === 'skipped' || b === 'skipped')) return undefined;
   if (a !== b) return [{ ...where, path: '(status)', kind: 'status', a: stepStatus(sa), b: stepStatus(sb) }];
-  return compareAnswers(sa!.response, sb!.response, { followed }).map((d) => ({ ...where, ...d }));
+  return compareAnswers(sa!.response, sb!.response, { followed, built }).map((d) => ({ ...where, ...d }));
 }
 
 /**
@@ -113,10 +115,14 @@ export function compareScenario(ra: ScenarioResult, rb: ScenarioResult, followed
       divergences: [{ path: '(status)', kind: 'status', a: scenarioStatus(d.a), b: scenarioStatus(d.b) }],
     };
   }
+  const built = {
+    a: builtTxids(ra.steps.map((s) => s.response)),
+    b: builtTxids(rb.steps.map((s) => s.response)),
+  };
   for (let i = 0; i < Math.max(ra.steps.length, rb.steps.length); i++) {
     const [sa, sb] = [ra.steps[i], rb.steps[i]];
     if ((sa?.status ?? 'skipped') === 'skipped' && (sb?.status ?? 'skipped') === 'skipped') continue;
-    const found = compareStep(sa, sb, followed);
+    const found = compareStep(sa, sb, followed, built);
     if (!found) {
       d.stepsSkipped++;
       continue;

@@ -4,7 +4,9 @@
 // transfer — even on the same build — may differ in fee, weight and number of key images. Those are
 // compared by what does not depend on that coin flip: fees and weights of the same order (within a
 // factor of 2: a missing fee or burn still shows) and at least one key image. A side that followed the other's
-// input counts (a simulator side, replay.ts) is compared exactly instead (compare.ts).
+// input counts (a simulator side, replay.ts) is compared exactly instead (compare.ts); a transfer entry of a
+// transaction the steps did not build (the testnet's funding, sent from outputs each side came by on its own) by the
+// sign of its fee only.
 import { formatPath, type PathSegment } from '../common/path.js';
 import { show, type ValueDivergence } from './values.js';
 
@@ -34,6 +36,26 @@ export const isBuildAnswer = (o: Obj): boolean => 'spent_key_images' in o || 'sp
 
 const num = (v: unknown): number => Number(v);
 
+/** The transactions a run's steps built: the tx_hash (or tx_hash_list) of every answer that built some. */
+export function builtTxids(answers: readonly unknown[]): Set<string> {
+  const ids = new Set<string>();
+  for (const r of answers) {
+    const res = (r as { result?: Obj } | undefined)?.result;
+    if (!res || typeof res !== 'object' || !isBuildAnswer(res)) continue;
+    if (typeof res.tx_hash === 'string') ids.add(res.tx_hash);
+    if (Array.isArray(res.tx_hash_list)) for (const h of res.tx_hash_list) if (typeof h === 'string') ids.add(h);
+  }
+  return ids;
+}
+
+/**
+ * Fees (or weights) of a transaction the steps did not build (the testnet's funding of a wallet): its sender chose
+ * its inputs from outputs each side came by on its own, so any count from 1 to 64 may be: both zero, or both not.
+ */
+function sameFeeSign(a: unknown, b: unknown): boolean {
+  return (num(a) === 0) === (num(b) === 0);
+}
+
 /** Fees (or weights) of the same transaction with 1 or 2 inputs: both zero, or both non-zero within a factor of 2. */
 function sameFeeOrder(a: unknown, b: unknown): boolean {
   const [x, y] = [num(a), num(b)];
@@ -46,17 +68,26 @@ function sameFeeOrder(a: unknown, b: unknown): boolean {
  * the *estimated* weight, and a real token tx weighs 1422 whatever fee its estimate gave (871 per
  * byte), a ROLLUP ~540, a plain transfer ~520.
  */
-function compareOrder(path: PathSegment[], a: unknown, b: unknown, out: ValueDivergence[], rule: 'fee' | 'size'): void {
+function compareOrder(
+  path: PathSegment[],
+  a: unknown,
+  b: unknown,
+  out: ValueDivergence[],
+  rule: 'fee' | 'size',
+  unbuilt = false,
+): void {
   const at = formatPath(path);
   if (typeof a !== 'number' && typeof a !== 'bigint')
     return void (a !== b && out.push({ path: at, kind: 'value', a: show(a), b: show(b) }));
-  if (!sameFeeOrder(a, b))
+  if (unbuilt ? !sameFeeSign(a, b) : !sameFeeOrder(a, b))
     out.push({
       path: at,
       kind: 'value',
       a: show(a),
       b: show(b),
-      detail: 'not within a factor of 2 (what 1 or 2 inputs give)',
+      detail: unbuilt
+        ? 'one is zero (a transaction the steps did not build: any input count)'
+        : 'not within a factor of 2 (what 1 or 2 inputs give)',
       rule,
     });
 }
@@ -90,12 +121,13 @@ export function compareInputDependent(
   b: Obj,
   out: ValueDivergence[],
   walk: (p: PathSegment[], x: unknown, y: unknown) => void,
+  unbuilt = false,
 ): void {
   const [va, vb] = [a[key], b[key]];
   const at = [...path, key];
   if (kindOf(va) !== kindOf(vb)) return walk(at, va, vb);
-  if (key === 'fee') return compareOrder(at, va, vb, out, 'fee');
-  if (key === 'weight') return compareOrder(at, va, vb, out, 'size');
+  if (key === 'fee') return compareOrder(at, va, vb, out, 'fee', unbuilt);
+  if (key === 'weight') return compareOrder(at, va, vb, out, 'size', unbuilt);
   if (key === 'spent_key_images') return compareKeyImages(at, va, vb, out);
   const [la, lb] = [Array.isArray(va) ? va : [], Array.isArray(vb) ? vb : []];
   if (la.length !== lb.length)

@@ -2,6 +2,7 @@
 // diverge (a deterministic value, a key, a JSON type, an error), and where.
 import { describe, expect, it } from 'vitest';
 import { compareAnswers } from '../../harness/diff/compare.js';
+import { builtTxids } from '../../harness/diff/inputs.js';
 import { addressKind, classify, near, opaqueShape, shapeOf } from '../../harness/diff/rules.js';
 import { decodeAddress, encodeAddress } from '../../harness/sim/crypto/address.js';
 import { walletFromSeed } from '../../harness/sim/crypto/keys.js';
@@ -289,6 +290,19 @@ describe('answers that diverge', () => {
     // tolerance of a coin (2491840: one input and seven outputs; 3110640: two).
     const entry = (fee: number): unknown => ({ result: { in: [{ txid: hex('1'), fee, amount: 200_000_001 }] } });
     expect(compareAnswers(entry(2_491_840), entry(3_110_640), followed)).toEqual([]);
+    // Told which transactions the steps built, a funding tx is its sender's: any input count (seed 10333: 41476240
+    // on the simulator, 11773840 on v1.1.3c, the testnet's main wallets holding other outputs), only a zero fee shows.
+    const none = { a: new Set<string>(), b: new Set<string>() };
+    expect(compareAnswers(entry(41_476_240), entry(11_773_840), { ...followed, built: none })).toEqual([]);
+    expect(compareAnswers(entry(0), entry(11_773_840), { ...followed, built: none })).toMatchObject([
+      { path: 'result.in[0].fee', rule: 'fee' },
+    ]);
+    // One the steps built keeps the coin's factor of 2.
+    const ours = { a: new Set([hex('1')]), b: new Set([hex('1')]) };
+    expect(compareAnswers(entry(41_476_240), entry(11_773_840), { ...followed, built: ours })).toMatchObject([
+      { path: 'result.in[0].fee', rule: 'fee' },
+    ]);
+    expect(builtTxids([split([1, 2]), tx(1, 1, 1), entry(5), undefined])).toEqual(new Set([hex('2'), hex('1')]));
   });
 
   it('an unlock_time (a height, not a time) and a blocks_to_unlock count compare exactly', () => {

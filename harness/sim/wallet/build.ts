@@ -54,20 +54,28 @@ const ZERO_PID = '0'.repeat(16);
  * zero-amount change output is never an input (v1.1.3c's sweep_all leaves it).
  */
 export function spendable(w: Wallet, asset: string, hf: number, from: Source = ACCOUNT_0): OwnedOutput[] {
+  return candidates(w, asset, hf, from)
+    .filter((o) => o.amount > 0n)
+    .sort((a, b) => a.blockIndex - b.blockIndex);
+}
+
+/**
+ * The wallet's input candidates of an asset, as the Carrot input selection is given them: its unlocked, unspent
+ * outputs, those of amount 0 (a sweep's self-send change) included. They count for its errors only: with one of them
+ * and nothing else it says "Not enough money in all inputs (0.00000000) …", not "no input candidates provided".
+ */
+export function candidates(w: Wallet, asset: string, hf: number, from: Source = ACCOUNT_0): OwnedOutput[] {
   const inSource = (o: OwnedOutput): boolean =>
     subOf(o).major === from.account && (from.minors.length === 0 || from.minors.includes(subOf(o).minor));
-  return w.state.outputs
-    .filter(
-      (o) =>
-        !o.spent &&
-        !o.frozen &&
-        o.amount > 0n &&
-        o.asset === asset &&
-        inSource(o) &&
-        w.state.height >= o.unlockHeight &&
-        !(hf >= HF_TOKENS && o.asset === 'SAL'),
-    )
-    .sort((a, b) => a.blockIndex - b.blockIndex);
+  return w.state.outputs.filter(
+    (o) =>
+      !o.spent &&
+      !o.frozen &&
+      o.asset === asset &&
+      inSource(o) &&
+      w.state.height >= o.unlockHeight &&
+      !(hf >= HF_TOKENS && o.asset === 'SAL'),
+  );
 }
 
 /**
@@ -106,8 +114,12 @@ const UNPAID: Record<Exclude<Unpaid, 'money' | 'usable'>, string> = {
  * The error of a selection that cannot pay, with the code of the method that asked (transfer, transfer_split and the
  * sweeps -4, create_token -1): more outputs than one tx may spend whose 64 largest cannot pay are `usable` money too.
  */
-export function insufficient(p: Extract<Selection, { ok: false }>, code: number): RpcError {
-  if (p.have === 0n) return new RpcError(code, 'no input candidates provided');
+export function insufficient(
+  p: Extract<Selection, { ok: false }>,
+  code: number,
+  candidateCount = p.have === 0n ? 0 : 1,
+): RpcError {
+  if (candidateCount === 0) return new RpcError(code, 'no input candidates provided');
   if (p.why === 'subset' || p.why === 'policy') return new RpcError(code, UNPAID[p.why]);
   if (p.why === 'usable' && p.top)
     return new RpcError(

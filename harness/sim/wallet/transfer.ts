@@ -9,6 +9,7 @@ import { RpcError } from '../http/server.js';
 import {
   ACCOUNT_0,
   TOO_LARGE,
+  candidates,
   feeOf,
   insufficient,
   makeTx,
@@ -57,6 +58,10 @@ function withRollup(w: Wallet, ctx: BuildContext, built: Built[], from: Source):
   return [rollup, ...built];
 }
 
+/** The wallet's candidates of amount 0 (a sweep's self-send change): they count for the errors only. */
+const zeroCandidates = (w: Wallet, asset: string, ctx: BuildContext, from: Source): number =>
+  asset === '' ? 0 : candidates(w, asset, ctx.hf, from).filter((o) => o.amount === 0n).length;
+
 /**
  * The tx_extra bytes a request adds beside Carrot's own fields: validate_transfer puts an integrated destination's
  * payment id there (one per request: an 11-byte nonce field of 8 bytes, its tag, its size and the field's variant
@@ -89,7 +94,7 @@ export function buildTransfer(w: Wallet, ctx: BuildContext, req: TransferRequest
     // A token transfer's answer lists its ROLLUP first.
     const txIndex = built.length + (req.sourceAsset !== 'SAL1' ? 1 : 0);
     const pick = pickInputs(free, total, chunk.length + 1, ctx, { txIndex, token: !feeFromInputs, extraBytes });
-    if (!pick.ok) throw insufficient(pick, -4);
+    if (!pick.ok) throw insufficient(pick, -4, free.length + zeroCandidates(w, asset, ctx, from));
     pick.inputs.forEach((i) => used.add(i.id));
     built.push(
       makeTx(w, ctx, {
