@@ -49,9 +49,10 @@ export function pickRun(runId?: string): RunRecord {
     return r;
   }
   const live = all.filter(isUpRun);
+  if (all.length === 0) throw new Error('no testnet is running: start one with `saltnet up`');
   if (live.length === 0)
     throw new Error(
-      `no testnet of saltnet up is running: start one with \`saltnet up\`${all.length ? ` (${all.length} held by test runs: choose one with --run; \`saltnet status\` lists them)` : ''}`,
+      `no testnet of saltnet up is running: start one with \`saltnet up\` (${all.length} held by test runs: choose one with --run; \`saltnet status\` lists them)`,
     );
   if (live.length > 1)
     throw new Error(

@@ -64,7 +64,8 @@ export const INPUT_CASES: FaultCase[] = [
       const st = await ctx.cli(['status']);
       expect(st.out).toMatch(/old\.json is not a valid run record \(owner: /);
       expect(st.out).toMatch(/junk\.json is not a valid run record/);
-      const down = await ctx.cli(['down']);
+      // --all: the live owner of `owned` is not saltnet up's, so only --all (or --run) would try it.
+      const down = await ctx.cli(['down', '--all']);
       expect(down.code, down.out).toBe(0);
       expect(down.out).toMatch(/bare\.json is not a valid run record/);
       expect(down.out).toContain(`pid ${c} (daemon) is not signalled: its command line is not the one recorded`);
