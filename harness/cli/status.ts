@@ -6,7 +6,7 @@ import { isSameProcess } from '../process/identity.js';
 import { scanRuns, type RunRecord } from '../process/registry.js';
 import { createDaemonClient } from '../rpc/daemon.js';
 import type { ProgramStatus } from '../testnet/events.js';
-import { ownerAlive, runInfo } from './runs.js';
+import { isUpRun, ownerAlive, runInfo } from './runs.js';
 
 export const statusCommand: CommandModule<object, { json: boolean }> = {
   command: 'status',
@@ -97,6 +97,8 @@ async function status(argv: { json: boolean }): Promise<void> {
     rows.push({
       runId: r.runId,
       state,
+      // Who holds it: `up` (down, mine, fund act on it) or a test run (it ends with its command).
+      holder: isUpRun(r) ? 'up' : 'test',
       backend: info.backend,
       height,
       daemon: info.daemon,
@@ -114,8 +116,9 @@ async function status(argv: { json: boolean }): Promise<void> {
   if (rows.length === 0) process.stdout.write('no testnet is running\n');
   for (const r of rows) {
     const hint = r.state === 'stale' ? ' (its saltnet died: `saltnet down` reaps what it left)' : '';
+    const held = r.holder === 'test' ? '  (a test run: it ends with its command)' : '';
     process.stdout.write(
-      `${r.runId}  ${r.state}${hint}  ${r.backend ?? '?'}  height ${r.height ?? '?'}\n  daemon ${r.daemon ?? '?'}\n`,
+      `${r.runId}  ${r.state}${hint}  ${r.backend ?? '?'}  height ${r.height ?? '?'}${held}\n  daemon ${r.daemon ?? '?'}\n`,
     );
     if (r.nodes.length > 1)
       for (const n of r.nodes)

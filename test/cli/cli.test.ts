@@ -225,6 +225,13 @@ describe('nothing survives the harness', { timeout: 150_000 }, () => {
     });
     try {
       const { proc, ready } = await up();
+      const listed = JSON.parse((await saltnet(['status', '--json'])).stdout as string) as Record<string, unknown>[];
+      expect(listed.map((r) => [r.runId, r.holder])).toEqual(
+        expect.arrayContaining([
+          [ready.runId, 'up'],
+          [test.runId, 'test'],
+        ]),
+      );
       const mined = await saltnet(['mine', '1']);
       expect(mined.exitCode, String(mined.all)).toBe(0);
       const down = await saltnet(['down']);
