@@ -9,6 +9,7 @@ import {
   height,
   mineAcrossCarrot,
   mineTo,
+  post,
   rpc,
   startDaemon,
   startWalletRpc,
@@ -68,9 +69,12 @@ beforeAll(async () => {
     { result: {} },
   );
   bob = (await rpc(bobRpc.port, 'get_address')).result.addresses[0].address_carrot;
-  expect(
-    (await rpc(aliceRpc.port, 'create_token', { ticker: 'TOK1', supply: 100, name: 'token one' })).result.tx_hash_list,
-  ).toHaveLength(1);
+  const created = (await rpc(aliceRpc.port, 'create_token', { ticker: 'TOK1', supply: 100, name: 'token one' })).result
+    .tx_hash_list;
+  expect(created).toHaveLength(1);
+  // It pays no one: its change is its one output, as v1.1.3c's vout lists it.
+  const got = await post(daemon.port, '/get_transactions', { txs_hashes: created, decode_as_json: true });
+  expect(JSON.parse((got.json as any).txs[0].as_json).vout).toHaveLength(1);
   await mine(61);
 }, 120_000);
 
@@ -96,6 +100,10 @@ describe('token transfers', () => {
     const r = (await send(aliceRpc.port, 'transfer_split', bob, 15 * SAL1, 'salTOK1')).result;
     expect(r).toMatchObject({ amount_list: [0, 15 * SAL1], amounts_by_dest_list: [{}, { amounts: [15 * SAL1] }] });
     const [rollupFee, tokenFee] = r.fee_list as [number, number];
+    const txs = (await post(daemon.port, '/get_transactions', { txs_hashes: r.tx_hash_list, decode_as_json: true }))
+      .json as any;
+    // The ROLLUP's change is its one output; the token tx pays bob and its change.
+    expect(txs.txs.map((t: any) => JSON.parse(t.as_json).vout.length)).toEqual([1, 2]);
     // The token tx's fee is nominal (its inputs are all token): the ROLLUP burns it.
     expect(tokenFee).toBe(FEE_1_IN_2_OUT);
     expect((await balance(aliceRpc.port, 'SAL1')).balance).toBe(before - rollupFee - tokenFee);

@@ -221,7 +221,9 @@ export function validateTx(l: Ledger, tx: Tx): string | null {
   if (l.pool.has(tx.txid) || l.outputs.has(`${tx.txid}:0`)) return 'tx already known';
   if (tx.inputs.length === 0) return 'tx has no inputs';
   if (hf >= HF_CARROT && tx.inputs.length > CARROT_MAX_INPUTS) return 'too many inputs';
-  if (hf >= HF_CARROT && (tx.outputs.length < 2 || tx.outputs.length > CARROT_MAX_OUTPUTS))
+  // A ROLLUP and a CREATE_TOKEN pay no one: their change is their one output.
+  const fewest = tx.type === TxType.ROLLUP || tx.type === TxType.CREATE_TOKEN ? 1 : 2;
+  if (hf >= HF_CARROT && (tx.outputs.length < fewest || tx.outputs.length > CARROT_MAX_OUTPUTS))
     return 'wrong number of outputs';
   if (tx.weight > MAX_TX_WEIGHT) return 'tx too big';
   const pooledKeyImages = new Set<string>();

@@ -3,9 +3,7 @@
 // destinations per tx (reference §0, §6, §7.1, §9).
 import { randomBytes } from 'node:crypto';
 import { formatMoney } from '../common/format.js';
-import { keccak_256 } from '@noble/hashes/sha3.js';
-import { encodeAddress, type AddressFamily } from '../crypto/address.js';
-import { carrotDestinationAddress, scalarMultBase, scReduce32 } from '../crypto/keys.js';
+import { carrotDestinationAddress } from '../crypto/keys.js';
 import { HF_CARROT, HF_TOKENS, TxType } from '../chain/constants.js';
 import { actualWeight, estimateWeight, preCarrotWeight, type WeightShape } from '../chain/emission.js';
 import { isTokenAsset, sha256Hex } from '../chain/ledger.js';
@@ -132,25 +130,6 @@ export function insufficient(
   );
 }
 
-const UNOWNED = new Map<AddressFamily, string>();
-/** An address of keys no wallet has (hashes times G), for the zero-amount filler output. */
-function unowned(hf: number): string {
-  const family: AddressFamily = hf >= HF_CARROT ? 'carrot' : 'cn';
-  let a = UNOWNED.get(family);
-  if (!a) {
-    const key = (tag: string): Uint8Array => scalarMultBase(scReduce32(keccak_256(new TextEncoder().encode(tag))));
-    a = encodeAddress({
-      network: 'testnet',
-      family,
-      type: 'standard',
-      spendPublicKey: key('saltnet-sim filler spend'),
-      viewPublicKey: key('saltnet-sim filler view'),
-    });
-    UNOWNED.set(family, a);
-  }
-  return a;
-}
-
 /** Change goes to the account's minor 0 (wallet2: "all changes go to 0-th subaddress"). */
 function changeAddress(w: Wallet, hf: number, account: number): string {
   return subaddress(w, { major: account, minor: 0 }, hf >= HF_CARROT ? 'carrot' : 'cn');
@@ -201,10 +180,8 @@ export function makeTx(
     ...o.dests.map((d) => ({ address: d.address, amount: d.amount, asset: d.asset })),
     { address: changeAddress(w, ctx.hf, account), amount: change, asset: o.asset },
   ].map((x, i) => ({ ...x, id: `${txid}:${i}` }));
-  // A Carrot tx has at least two outputs: a zero-amount output nobody owns stands in when there is no
-  // destination (no wallet lists it: a real ROLLUP's owner sees its change only).
-  if (outputs.length < 2)
-    outputs.push({ id: `${txid}:${outputs.length}`, address: unowned(ctx.hf), amount: 0n, asset: o.asset });
+  // A ROLLUP and a CREATE_TOKEN have no destination: their change is their only output (v1.1.3c's vout lists one).
+  // A transfer has at least two outputs; a zero-amount output nobody owns would stand in for a missing one.
   const paymentId = o.type === TxType.TRANSFER ? randomBytes(8).toString('hex') : ZERO_PID;
   const tx: Tx = {
     txid,
