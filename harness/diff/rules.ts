@@ -58,7 +58,7 @@ export const RULES: readonly Rule[] = [
   { name: 'JSON-RPC id', path: /^id$/, format: 'any', why: 'the client numbers its requests' },
   {
     name: 'hash or key',
-    key: /(^|_)(hash|hashes|hash_list|txid|txids|tx_id|tx_key|tx_keys|tx_key_list|key_image|key_images|k_image|pubkey|pub_key|public_key|spend_key|view_key|secret_key|signature|payment_id|view_tag|janus_anchor|binding_tag|return_address_list)$/,
+    key: /(^|_)(hash|hashes|hash_list|txid|txids|tx_id|tx_key|tx_keys|tx_key_list|key_image|key_images|k_image|pubkey|pub_key|public_key|spend_key|view_key|secret_key|signature|payment_id|view_tag|janus_anchor|anchor_enc|binding_tag|return_address_list)$/,
     format: 'opaque',
     why: 'derived from random keys and nonces',
   },

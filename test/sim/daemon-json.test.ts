@@ -71,7 +71,7 @@ describe("a transaction's as_json", () => {
       timestamp: 0,
       unlockTime: 0,
     };
-    const ring = (): number => 16;
+    const ring = { ring: (): number => 16 };
     const sim = { result: { as_json: txJson(tx, 1201, ring) } };
     expect(compareAnswers(sim, { result: { as_json: transfer } })).toEqual([]);
     // Pruned (prune: true): without the RingCT proofs.

@@ -74,7 +74,22 @@ beforeAll(async () => {
   expect(created).toHaveLength(1);
   // It pays no one: its change is its one output, as v1.1.3c's vout lists it.
   const got = await post(daemon.port, '/get_transactions', { txs_hashes: created, decode_as_json: true });
-  expect(JSON.parse((got.json as any).txs[0].as_json).vout).toHaveLength(1);
+  const ct = JSON.parse((got.json as any).txs[0].as_json);
+  expect(ct.vout).toHaveLength(1);
+  // Its own fields, as v1.1.3c lists them: where its protocol tx returns to, and the token's metadata.
+  expect(ct).not.toHaveProperty('return_address_list');
+  expect(Object.keys(ct.protocol_tx_data)).toEqual([
+    'version',
+    'return_address',
+    'return_pubkey',
+    'return_view_tag',
+    'return_anchor_enc',
+  ]);
+  expect(ct.token_metadata).toMatchObject({
+    version: 1,
+    asset_type: 'TOK1',
+    token: { sal_token: { version: 1, supply: 100, size: 0, name: 'token one', url: '' } },
+  });
   await mine(61);
 }, 120_000);
 
@@ -103,7 +118,17 @@ describe('token transfers', () => {
     const txs = (await post(daemon.port, '/get_transactions', { txs_hashes: r.tx_hash_list, decode_as_json: true }))
       .json as any;
     // The ROLLUP's change is its one output; the token tx pays bob and its change.
-    expect(txs.txs.map((t: any) => JSON.parse(t.as_json).vout.length)).toEqual([1, 2]);
+    const [rollup, token] = txs.txs.map((t: any) => JSON.parse(t.as_json));
+    expect([rollup.vout.length, token.vout.length]).toEqual([1, 2]);
+    // The ROLLUP names the tx it pays for: its first key image and its fee.
+    expect(rollup.layer2_rollup_data.txs).toEqual([
+      {
+        tx_prefix_hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+        first_key_image: [...token.vin.map((i: any) => i.key.k_image)].sort()[0],
+        tx_fee: tokenFee,
+      },
+    ]);
+    expect([rollup.return_address, rollup.return_pubkey]).toEqual(['0'.repeat(64), '0'.repeat(64)]);
     // The token tx's fee is nominal (its inputs are all token): the ROLLUP burns it.
     expect(tokenFee).toBe(FEE_1_IN_2_OUT);
     expect((await balance(aliceRpc.port, 'SAL1')).balance).toBe(before - rollupFee - tokenFee);

@@ -5,8 +5,8 @@
 // RingCT proofs) is filled with hex and bytes derived from the transaction's id: of the real form,
 // not the real value.
 import { HF_CARROT, HF_TOKENS, TxType, hardForkAt } from '../chain/constants.js';
-import { sha256Hex } from '../chain/ledger.js';
-import { chainTxs, type ChainTx } from '../chain/outputs.js';
+import { ringSize, sha256Hex, type Ledger } from '../chain/ledger.js';
+import { blockOfTx, chainTxs, type ChainTx } from '../chain/outputs.js';
 import type { Block, Tx, TxOutput } from '../chain/types.js';
 import { archiveJson, unsized } from './archive-json.js';
 
@@ -141,13 +141,74 @@ function txPublicKeys(tx: Tx, blockIndex: number): number[] {
   return [4, n, ...fakeBytes(`${tx.txid}:extra`, 32 * n)];
 }
 
+/** What a tx's `as_json` reads of the chain around it: an input's ring, the txs a ROLLUP pays for. */
+export interface TxChainView {
+  ring(asset: string): number;
+  paid?(txid: string): Tx | undefined;
+}
+
+/** The view of a tx's `as_json` in block `index` (a pool tx: at the top). */
+export function chainView(l: Ledger, index: number): TxChainView {
+  return {
+    ring: (asset) => ringSize(l, asset, index),
+    paid: (txid) => l.pool.get(txid) ?? blockOfTx(l, txid)?.txs.find((t) => t.txid === txid),
+  };
+}
+
+const ZERO_KEY = '0'.repeat(64);
+
+/**
+ * The fields of a tx's type between amount_burnt and the assets, and after amount_slippage_limit (v1.1.3c): a
+ * CREATE_TOKEN's protocol_tx_data (where its protocol tx returns to) and token_metadata; a ROLLUP's zero return keys
+ * and layer2_rollup_data (each tx it pays for: prefix hash, first key image, fee); a transfer's return addresses.
+ */
+function typeFields(tx: Tx, blockIndex: number, chain: TxChainView): { mid: object; end: object } {
+  const seed = tx.txid;
+  const tag = txVersion(blockIndex) >= 5 ? { rollup_binding_tag: fakeHex(`${seed}:rollup`, 8) } : {};
+  if (tx.type === TxType.CREATE_TOKEN && tx.token) {
+    const t = tx.token;
+    const data = {
+      version: 1,
+      return_address: fakeHex(`${seed}:ret`, 32),
+      return_pubkey: fakeHex(`${seed}:retpub`, 32),
+      return_view_tag: fakeHex(`${seed}:retvt`, 3),
+      return_anchor_enc: fakeHex(`${seed}:retanc`, 16),
+    };
+    const sal = { version: 1, supply: t.supply, size: t.size, name: t.name, url: t.url, signature: ZERO_KEY };
+    return {
+      mid: { protocol_tx_data: data },
+      end: { token_metadata: { version: 1, asset_type: t.ticker, token: { sal_token: sal } } },
+    };
+  }
+  if (tx.type === TxType.ROLLUP) {
+    const txs = (tx.rollup ?? []).map((id) => {
+      const p = chain.paid?.(id);
+      const first = p ? [...p.inputs.map((i) => i.keyImage)].sort()[0] : undefined;
+      return { tx_prefix_hash: fakeHex(`${id}:prefix`, 32), first_key_image: first ?? ZERO_KEY, tx_fee: p?.fee ?? 0n };
+    });
+    return {
+      mid: { return_address: ZERO_KEY, return_pubkey: ZERO_KEY },
+      end: { ...tag, layer2_rollup_data: { version: 1, txs } },
+    };
+  }
+  return {
+    mid: {
+      return_address_list: tx.outputs.map((_, i) => fakeHex(`${seed}:return${i}`, 32)),
+      return_address_change_mask: fakeBytes(`${seed}:mask`, tx.outputs.length),
+    },
+    end: tag,
+  };
+}
+
 /**
  * A user transaction as /get_transactions' `as_json` (`prunable`: with the RingCT proofs, as the
- * whole tx; without them, as the pruned tx) — recorded for a SAL1 TRANSFER; other types are given
- * the same shape with their own type, assets and amount_burnt.
+ * whole tx; without them, as the pruned tx) — recorded for a SAL1 TRANSFER, a CREATE_TOKEN and a
+ * ROLLUP; other types are given a transfer's shape with their own type, assets and amount_burnt.
  */
-export function txJson(tx: Tx, blockIndex: number, ring: (asset: string) => number, prunable = true): string {
+export function txJson(tx: Tx, blockIndex: number, chain: TxChainView, prunable = true): string {
   const seed = tx.txid;
+  const ring = (asset: string): number => chain.ring(asset);
+  const { mid, end } = typeFields(tx, blockIndex, chain);
   return archiveJson({
     version: txVersion(blockIndex),
     unlock_time: 0,
@@ -163,12 +224,11 @@ export function txJson(tx: Tx, blockIndex: number, ring: (asset: string) => numb
     extra: [...txPublicKeys(tx, blockIndex), 2, 9, 1, ...fakeBytes(`${seed}:pid`, 8)],
     type: tx.type,
     amount_burnt: tx.burnt,
-    return_address_list: tx.outputs.map((_, i) => fakeHex(`${seed}:return${i}`, 32)),
-    return_address_change_mask: fakeBytes(`${seed}:mask`, tx.outputs.length),
+    ...mid,
     source_asset_type: tx.sourceAsset,
     destination_asset_type: tx.destAsset,
     amount_slippage_limit: 0,
-    ...(txVersion(blockIndex) >= 5 ? { rollup_binding_tag: fakeHex(`${seed}:rollup`, 8) } : {}),
+    ...end,
     ...rctJson(tx, prunable, ring),
   });
 }

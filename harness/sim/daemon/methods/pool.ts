@@ -1,13 +1,13 @@
 // The transaction pool (core_rpc_server.cpp and tx_pool.cpp, v1.1.3c): its contents, hashes and
 // statistics (URI endpoints), flushing, relaying and the backlog (/json_rpc). The real pool is an
 // LMDB table keyed by txid, so every list comes in txid order.
-import { height, ringSize, topBlock, type Ledger } from '../../chain/ledger.js';
+import { height, topBlock, type Ledger } from '../../chain/ledger.js';
 import { toHex, encode } from '../../chain/codec.js';
 import type { Tx } from '../../chain/types.js';
 import { RpcError, type Handler } from '../../http/server.js';
 import { Bytes } from '../../http/json-print.js';
 import { list, params, str } from '../../http/params.js';
-import { txJson } from '../block-json.js';
+import { chainView, txJson } from '../block-json.js';
 import { STATUS, now, type DaemonContext } from '../views.js';
 import { ACCESS, type Methods } from './table.js';
 
@@ -37,7 +37,7 @@ function poolEntry(l: Ledger, tx: Tx): Record<string, unknown> {
     receive_time: arrived,
     relayed: true,
     tx_blob: toHex(encode(tx)),
-    tx_json: txJson(tx, height(l), (asset) => ringSize(l, asset, height(l))),
+    tx_json: txJson(tx, height(l), chainView(l, height(l))),
     weight: tx.weight,
   };
 }

@@ -2,7 +2,7 @@
 // /get_outs. Hex blobs hold the simulator's own encoding (a real tx blob cannot be produced without
 // its cryptography); everything else is as the real daemon answers.
 import { encode, toHex } from '../../chain/codec.js';
-import { height, ringSize, type Ledger } from '../../chain/ledger.js';
+import { height, type Ledger } from '../../chain/ledger.js';
 import {
   blockOfTx,
   chainTxs,
@@ -15,7 +15,7 @@ import {
 import type { Block } from '../../chain/types.js';
 import { bool, list, obj, params, str, u64 } from '../../http/params.js';
 import type { Handler } from '../../http/server.js';
-import { coinbaseTxJson, fakeHex, txJson } from '../block-json.js';
+import { chainView, coinbaseTxJson, fakeHex, txJson } from '../block-json.js';
 import type { DaemonContext } from '../views.js';
 import { ACCESS, type Methods } from './table.js';
 
@@ -58,7 +58,7 @@ function entry(l: Ledger, given: string, f: Found, p: ReturnType<typeof txsParam
     ? ''
     : coinbase
       ? coinbaseTxJson(f.block!, f.t)
-      : txJson(f.t.tx, index, (asset) => ringSize(l, asset, index), !p.prune);
+      : txJson(f.t.tx, index, chainView(l, index), !p.prune);
   const e: Record<string, unknown> = {
     tx_hash: given,
     as_hex: split ? '' : hex,
