@@ -246,7 +246,7 @@ export async function sendFunding(o: SendFundingOptions): Promise<void> {
   while (queue.length > 0) {
     const part = queue[0]!;
     try {
-      await sendPart(o, address, part);
+      await sendPart(o, address, part, fundAsset);
     } catch (err) {
       // Halves down to a part of about one reward (an input or two): below that, size is not what the wallet lacks.
       if (fundAsset && tooLarge(err) && part > o.spec.typicalReward) {
@@ -268,16 +268,15 @@ export async function sendFunding(o: SendFundingOptions): Promise<void> {
  * One transfer of a funding: `amount` in FUNDING_OUTPUTS outputs, each a sixth plus one atomic unit. A token goes by
  * transfer_split: its payment is two transactions (the ROLLUP that pays its fee in the funding asset, then its own).
  */
-async function sendPart(o: SendFundingOptions, address: string, amount: bigint): Promise<void> {
+async function sendPart(o: SendFundingOptions, address: string, amount: bigint, fundAsset: boolean): Promise<void> {
   const part = amount / FUNDING_OUTPUTS + 1n;
   const destinations = Array.from({ length: Number(FUNDING_OUTPUTS) }, () => ({
     address,
     amount: part,
     ...(o.asset ? { asset_type: o.asset } : {}),
   }));
-  const token = o.asset !== undefined && o.asset !== fundingAsset(o.spec);
   await o.from.call(
-    token ? 'transfer_split' : 'transfer',
+    fundAsset ? 'transfer' : 'transfer_split',
     o.asset ? { destinations, source_asset: o.asset, dest_asset: o.asset, tx_type: 3 } : { destinations },
   );
 }

@@ -7,32 +7,28 @@ import { isPlainObject } from '../../common/plain-object.js';
 import { amountError, parseAmount } from '../../testnet/amounts.js';
 import { problem, type RuleCtx } from './rule-kit.js';
 
-/** Every declared ticker, with the path of its declaration and its supply as written. */
-function declared(doc: Record<string, unknown>): { ticker: string; path: PathSegment[]; supply: unknown }[] {
+/** A mapping under `requires` (the main wallet's) and under each declared wallet: `tokens` or `unlocked`. */
+function walletMaps(
+  doc: Record<string, unknown>,
+  key: 'tokens' | 'unlocked',
+): { m: Record<string, unknown>; path: PathSegment[] }[] {
   const maps: { m: unknown; path: PathSegment[] }[] = [];
-  if (isPlainObject(doc.requires)) maps.push({ m: doc.requires.tokens, path: ['requires', 'tokens'] });
+  if (isPlainObject(doc.requires)) maps.push({ m: doc.requires[key], path: ['requires', key] });
   if (isPlainObject(doc.wallets))
     for (const [w, d] of Object.entries(doc.wallets))
-      if (isPlainObject(d)) maps.push({ m: d.tokens, path: ['wallets', w, 'tokens'] });
-  return maps.flatMap(({ m, path }) =>
-    isPlainObject(m)
-      ? Object.entries(m).map(([ticker, d]) => ({
-          ticker,
-          path: [...path, ticker],
-          supply: isPlainObject(d) ? d.supply : undefined,
-        }))
-      : [],
-  );
+      if (isPlainObject(d)) maps.push({ m: d[key], path: ['wallets', w, key] });
+  return maps.flatMap(({ m, path }) => (isPlainObject(m) ? [{ m, path }] : []));
 }
 
-/** Every `unlocked` map: `requires.unlocked` (the main wallet's) and each declared wallet's. */
-function unlockedMaps(doc: Record<string, unknown>): { m: Record<string, unknown>; path: PathSegment[] }[] {
-  const maps: { m: unknown; path: PathSegment[] }[] = [];
-  if (isPlainObject(doc.requires)) maps.push({ m: doc.requires.unlocked, path: ['requires', 'unlocked'] });
-  if (isPlainObject(doc.wallets))
-    for (const [w, d] of Object.entries(doc.wallets))
-      if (isPlainObject(d)) maps.push({ m: d.unlocked, path: ['wallets', w, 'unlocked'] });
-  return maps.flatMap(({ m, path }) => (isPlainObject(m) ? [{ m, path }] : []));
+/** Every declared ticker, with the path of its declaration and its supply as written. */
+function declared(doc: Record<string, unknown>): { ticker: string; path: PathSegment[]; supply: unknown }[] {
+  return walletMaps(doc, 'tokens').flatMap(({ m, path }) =>
+    Object.entries(m).map(([ticker, d]) => ({
+      ticker,
+      path: [...path, ticker],
+      supply: isPlainObject(d) ? d.supply : undefined,
+    })),
+  );
 }
 
 /**
@@ -42,7 +38,7 @@ function unlockedMaps(doc: Record<string, unknown>): { m: Record<string, unknown
 function checkHeldPayments(ctx: RuleCtx, doc: Record<string, unknown>): void {
   const made = new Map(declared(doc).map((d) => [`sal${d.ticker}`, d]));
   const asked = new Map<string, bigint>();
-  for (const { m, path } of unlockedMaps(doc))
+  for (const { m, path } of walletMaps(doc, 'unlocked'))
     for (const [asset, v] of Object.entries(m)) {
       if (!/^(sal|erc)[0-9A-Z]{4}$/.test(asset)) continue;
       const maker = made.get(asset);

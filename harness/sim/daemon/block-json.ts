@@ -147,10 +147,11 @@ export interface TxChainView {
   paid?(txid: string): Tx | undefined;
 }
 
-/** The view of a tx's `as_json` in block `index` (a pool tx: at the top). */
+/** The view of a tx's `as_json` in block `index` (a pool tx: at the top); a ring size is counted once per asset. */
 export function chainView(l: Ledger, index: number): TxChainView {
+  const rings = new Map<string, number>();
   return {
-    ring: (asset) => ringSize(l, asset, index),
+    ring: (asset) => rings.get(asset) ?? rings.set(asset, ringSize(l, asset, index)).get(asset)!,
     paid: (txid) => l.pool.get(txid) ?? blockOfTx(l, txid)?.txs.find((t) => t.txid === txid),
   };
 }

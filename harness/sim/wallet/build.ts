@@ -181,7 +181,6 @@ export function makeTx(
     { address: changeAddress(w, ctx.hf, account), amount: change, asset: o.asset },
   ].map((x, i) => ({ ...x, id: `${txid}:${i}` }));
   // A ROLLUP and a CREATE_TOKEN have no destination: their change is their only output (v1.1.3c's vout lists one).
-  // A transfer has at least two outputs; a zero-amount output nobody owns would stand in for a missing one.
   const paymentId = o.type === TxType.TRANSFER ? randomBytes(8).toString('hex') : ZERO_PID;
   const tx: Tx = {
     txid,

@@ -136,14 +136,14 @@ export function sweepShare(
   ctx: BuildContext,
   inputs: readonly OwnedOutput[],
   o: { address: string; outputs: number; asset: string; code: number },
-): { fee: bigint; have: bigint; total: bigint } {
+): { fee: bigint; total: bigint } {
   const fee = feeOf(ctx, inputs.length, o.outputs + 1, requestExtraBytes([o.address]));
   const have = inputs.reduce((s, c) => s + c.amount, 0n);
   const total = have - (o.asset === 'SAL1' ? fee : 0n);
   if (total < 0n && ctx.hf >= HF_CARROT)
     throw new RpcError(-4, 'make_carrot_transaction_proposal_v1: post-carved transaction does not balance');
   if (total <= 0n) throw insufficient({ ok: false, why: 'money', have, need: fee }, o.code);
-  return { fee, have, total };
+  return { fee, total };
 }
 
 /**
