@@ -27,7 +27,8 @@ export interface PoolCheck {
  * before the wallet refreshes stays pending until that refresh confirms it.
  */
 function checkPending(w: Wallet, inPool: ReadonlySet<string>, check: PoolCheck): void {
-  const now = Math.floor(Date.now() / 1000);
+  // wallet2 compares the clock's time, not its second, with the send's second.
+  const now = Date.now() / 1000;
   for (const rec of w.state.outs) {
     if (rec.state !== 'pending') continue;
     if (inPool.has(rec.txid)) {
