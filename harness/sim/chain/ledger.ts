@@ -143,6 +143,7 @@ export function applyBlock(l: Ledger, block: Block): void {
     l.poolArrival.delete(tx.txid);
     l.kept.delete(tx.txid);
   }
+  if (prev && hardForkAt(height(l)) !== hardForkAt(height(l) - 1)) revalidatePool(l);
 }
 
 /** Per-byte fee levels the daemon quotes for the next block. */
@@ -268,6 +269,25 @@ export function validateTx(l: Ledger, tx: Tx): string | null {
   return null;
 }
 
+/**
+ * tx_memory_pool::validate: take each pool tx out and check it again, in txid order, dropping those the pool would
+ * now refuse (a second creation of a ticker mined since, for one). The real daemon does this when the next block's
+ * hard-fork version changes, on a block added or popped, and once at startup. A tx a popped block returned is kept,
+ * as the real pool keeps kept_by_block txs. The others keep their order.
+ */
+export function revalidatePool(l: Ledger): void {
+  const before = [...l.pool];
+  for (const txid of [...l.pool.keys()].sort()) {
+    const tx = l.pool.get(txid)!;
+    l.pool.delete(txid);
+    if (validateTx(l, tx) && !l.kept.has(txid)) l.poolArrival.delete(txid);
+    else l.pool.set(txid, tx);
+  }
+  const kept = new Set(l.pool.keys());
+  l.pool.clear();
+  for (const [txid, tx] of before) if (kept.has(txid)) l.pool.set(txid, tx);
+}
+
 export function addToPool(l: Ledger, tx: Tx, now: number): string | null {
   const reason = validateTx(l, tx);
   if (reason) return reason;
@@ -293,5 +313,6 @@ export function popBlock(l: Ledger, now: number): Block | undefined {
     l.poolArrival.set(tx.txid, now);
     l.kept.add(tx.txid);
   }
+  if (hardForkAt(height(l)) !== hardForkAt(height(l) + 1)) revalidatePool(l);
   return block;
 }

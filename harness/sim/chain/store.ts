@@ -4,7 +4,7 @@
 import { appendFileSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decode, encode } from './codec.js';
-import { applyBlock, newLedger, type Ledger } from './ledger.js';
+import { applyBlock, newLedger, revalidatePool, type Ledger } from './ledger.js';
 import type { Block, Tx } from './types.js';
 import { makeDirs } from '../common/mkdir.js';
 import { BLOCKS_FILE } from './height.js';
@@ -60,6 +60,7 @@ export function openChain(dir: string): { ledger: Ledger; store: ChainStore } {
     } catch {
       // an unreadable pool is dropped, as a real daemon may drop its txpool
     }
+    revalidatePool(ledger);
   }
   const store: ChainStore = {
     dir,

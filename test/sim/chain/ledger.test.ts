@@ -51,6 +51,32 @@ function spend(l: Ledger, index: number, o: Partial<Tx> = {}): Tx {
   };
 }
 
+/** A CREATE_TOKEN of `ticker` spending the coinbase outputs of `blocks`, burning `burnt`, its change to alice. */
+function createToken(l: Ledger, ticker: string, blocks: number[], burnt = 1000n * 100_000_000n): Tx {
+  const base = spend(l, blocks[0]!);
+  const inputs = blocks.map((i) => l.blocks[i]!.minerTx.outputs[0]!);
+  const sum = inputs.reduce((s, o) => s + o.amount, 0n);
+  const txid = `c${ticker}${burnt}`.padEnd(64, '0');
+  return {
+    ...base,
+    txid,
+    type: TxType.CREATE_TOKEN,
+    burnt,
+    token: {
+      ticker,
+      supply: 10n,
+      name: 'A b c',
+      url: '',
+      hash: '',
+      size: 0n,
+      metadataHex: '',
+      creator: alice.carrot.address,
+    },
+    inputs: inputs.map((o) => ({ outputId: o.id, keyImage: `ki-${o.id}`, amount: o.amount, asset: o.asset })),
+    outputs: [{ id: `${txid}:0`, address: alice.carrot.address, amount: sum - burnt - base.fee, asset: 'SAL1' }],
+  };
+}
+
 describe('blocks', () => {
   it('two built on the same block, by the same miner in the same second, differ (as the real random miner tx key)', () => {
     const [a, b] = [newLedger(), newLedger()];
@@ -97,39 +123,12 @@ describe('ledger consensus rules', () => {
   });
 
   it('creates a token only with the exact burn, lists it after one block, mints it to the creator', () => {
-    const base = spend(l, 903);
     const burn = 1000n * 100_000_000n;
-    const token = {
-      ticker: 'ABCD',
-      supply: 10n,
-      name: 'A b c',
-      url: '',
-      hash: '',
-      size: 0n,
-      metadataHex: '',
-      creator: alice.carrot.address,
-    };
-    const inputs = [904, 905, 906, 907, 908, 909, 910, 911, 912]
-      .map((i) => l.blocks[i]!.minerTx.outputs[0]!)
-      .concat(l.blocks[903]!.minerTx.outputs[0]!);
-    const sum = inputs.reduce((s, o) => s + o.amount, 0n);
-    const make = (burnt: bigint): Tx => ({
-      ...base,
-      txid: `c${burnt}`.padEnd(64, '0'),
-      type: TxType.CREATE_TOKEN,
-      burnt,
-      token,
-      inputs: inputs.map((o) => ({ outputId: o.id, keyImage: `ki-${o.id}`, amount: o.amount, asset: o.asset })),
-      outputs: [
-        { id: 'c:0', address: alice.carrot.address, amount: sum - burnt - base.fee, asset: 'SAL1' },
-        { id: 'c:1', address: alice.carrot.address, amount: 0n, asset: 'SAL1' },
-      ],
-    });
+    const make = (burnt: bigint): Tx =>
+      createToken(l, 'ABCD', [903, 904, 905, 906, 907, 908, 909, 910, 911, 912], burnt);
     expect(validateTx(l, make(burn - 1n))).not.toBeNull();
     expect(validateTx(l, make(burn - 1n))).toMatch(/overspend|Invalid fee/);
-    const ok = make(burn);
-    ok.outputs[0]!.amount = sum - burn - base.fee;
-    expect(addToPool(l, ok, 0)).toBeNull();
+    expect(addToPool(l, make(burn), 0)).toBeNull();
     expect(matchTokens(l, '')).toEqual([]);
     mineTo(l, height(l) + 1);
     expect(matchTokens(l, '')).toEqual(['salABCD']);
@@ -188,6 +187,22 @@ describe('ledger consensus rules', () => {
     expect(l.pool.has(token.txid)).toBe(true);
     mineTo(l, height(l) + 1);
     expect(l.blocks[height(l) - 1]!.txs.map((t) => t.txid)).toEqual([token.txid]);
+    expect(l.pool.size).toBe(0);
+  });
+
+  it("drops a second creation of a ticker mined since from the pool when the next block's version changes", () => {
+    expect(height(l)).toBeLessThan(1290);
+    const first = createToken(l, 'TWIN', [914, 915, 916, 917, 918, 919, 920, 921, 922, 923]);
+    const second = createToken(l, 'TWIN', [924, 925, 926, 927, 928, 929, 930, 931, 932, 933]);
+    second.txid = `d${second.txid.slice(1)}`;
+    expect(addToPool(l, first, 0)).toBeNull();
+    expect(addToPool(l, second, 0)).toBeNull();
+    mineTo(l, 1299);
+    // One is mined; the other waits in the pool while the version stays 11.
+    expect(l.pool.size).toBe(1);
+    expect(matchTokens(l, 'TWIN')).toEqual(['salTWIN']);
+    // Block 1299 makes the next block's version 12: the pool is checked again, and the second creation goes.
+    mineTo(l, 1300);
     expect(l.pool.size).toBe(0);
   });
 
