@@ -139,6 +139,8 @@ export const FREEZE_CASES: FaultCase[] = [
       expect(e.reason).toMatch(/has not answered for \d+ s and it used no CPU/);
       signal(pid, 'SIGUSR2');
       await u.waitEvent(thawed('daemon'));
+      // The wallet RPC waits on the daemon meanwhile, idle too: when it was found silent, it answers again next.
+      if (u.events().some(frozen('wallet-rpc'))) await u.waitEvent(thawed('wallet-rpc'));
       await stillWhole(ctx, u.ready.height);
     },
   },
