@@ -9,9 +9,9 @@ export {
 } from './testnet/testnet.js';
 export { chainKey, CHEAP_DIFFICULTY, type ChainSpec, type PrefixMode } from './testnet/chain-cache.js';
 /** Import a chain state archive: every file checked, the key computed again, the height read from the chain. */
-export { importChainSnapshot as importSnapshot } from './testnet/chain-check.js';
+export { importSnapshot } from './testnet/chain-check.js';
 export type { MiningInfo, MiningOptions } from './testnet/types.js';
-export { describeMode as describeAutomine, type AutomineMode, type AutomineChange } from './testnet/automine.js';
+export { describeAutomine, type AutomineMode, type AutomineChange } from './testnet/automine.js';
 export { FaucetError, type FundRequest, type FundResult } from './testnet/faucet.js';
 export { PortsTakenError, type PortHolder } from './process/port-holder.js';
 export { fixtureWallet, FIXTURE_WALLETS_DIR, type FixtureWallet } from './testnet/fixture-wallets.js';
@@ -77,8 +77,8 @@ export {
   type RecordWalletOption,
 } from './record/session.js';
 export { recordingToScenario, type ToScenarioOptions } from './record/write.js';
-export type { Recording as SessionRecording, RecordedEvent, RecordedCall, RecordedWallet } from './record/types.js';
+export type { SessionRecording, RecordedEvent, RecordedCall, RecordedWallet } from './record/types.js';
 export { loadAcceptFile, parseAcceptFile, AcceptFileError, DEFAULT_ACCEPT_FILE } from './diff/accept.js';
-export { RULES as DIFF_RULES, type Rule as DiffRule } from './diff/rules.js';
-export { toHuman as diffToText, toJsonReport as diffToJson, toJUnitReport as diffToJUnit } from './diff/report.js';
+export { DIFF_RULES, type DiffRule } from './diff/rules.js';
+export { diffToText, diffToJson, diffToJUnit } from './diff/report.js';
 export type { DiffResult, DiffSide, Divergence, ScenarioDiff, AcceptEntry, DiffSummary } from './diff/types.js';

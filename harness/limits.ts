@@ -39,7 +39,7 @@ export const MAX_BLOCK_TIME = 86_400;
 export const MAX_NODES = 8;
 
 /**
- * The most an imported snapshot archive may hold, uncompressed (`saltnet snapshot load`, importSnapshot): a real
+ * The most an imported snapshot archive may hold, uncompressed (`saltnet snapshot load`, importArchive): a real
  * Salvium chain state at height 1201 is about 3 MiB, so this leaves room for chains of 100000 blocks and refuses a
  * gzip bomb before it is written. `snapshot load --max-size` raises it.
  */

@@ -224,6 +224,45 @@ describe('one definition of each shared helper', () => {
   });
 });
 
+describe('a public API a user can hold', () => {
+  /** The entry points a user imports: `saltnet` and `saltnet/vitest`. */
+  const ENTRY_POINTS = ['harness/index.ts', 'harness/vitest/index.ts'];
+
+  it('the entry points rename nothing: each name is the one its module gives it', () => {
+    const renames: string[] = [];
+    for (const rel of ENTRY_POINTS) {
+      const src = ts.createSourceFile(rel, readFileSync(join(ROOT, rel), 'utf8'), ts.ScriptTarget.Latest, true);
+      for (const st of src.statements)
+        if (ts.isExportDeclaration(st) && st.exportClause && ts.isNamedExports(st.exportClause))
+          for (const e of st.exportClause.elements)
+            if (e.propertyName) renames.push(`${rel}: ${e.propertyName.getText(src)} as ${e.name.text}`);
+    }
+    expect(renames).toEqual([]);
+  });
+
+  it('no name is exported by two modules of the harness (the simulator, a program of its own, aside)', () => {
+    const declaredIn = new Map<string, string[]>();
+    for (const f of harnessFiles.filter((f) => !relative(ROOT, f).startsWith('harness/sim/'))) {
+      const src = ts.createSourceFile(f, readFileSync(f, 'utf8'), ts.ScriptTarget.Latest, true);
+      const add = (name: string): void =>
+        void declaredIn.set(name, [...(declaredIn.get(name) ?? []), relative(ROOT, f)]);
+      for (const st of src.statements) {
+        const exported =
+          ts.canHaveModifiers(st) && ts.getModifiers(st)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+        if (!exported) continue;
+        if (ts.isVariableStatement(st))
+          for (const d of st.declarationList.declarations) if (ts.isIdentifier(d.name)) add(d.name.text);
+        const named = st as ts.Statement & { name?: ts.Node };
+        if (!ts.isVariableStatement(st) && named.name && ts.isIdentifier(named.name)) add(named.name.text);
+      }
+    }
+    const twice = [...declaredIn]
+      .filter(([, files]) => files.length > 1)
+      .map(([n, files]) => `${n}: ${files.join(', ')}`);
+    expect(twice).toEqual([]);
+  });
+});
+
 describe('small enough to read', () => {
   const files = sourceFiles(['harness/**/*.ts', 'scripts/**/*.ts']);
 

@@ -5,7 +5,7 @@
 import type { CommandModule } from 'yargs';
 import { NUMBER_RULES, numberOrThrow } from '../config/numbers.js';
 import { requestAutomine } from '../control/client.js';
-import { describeMode, type AutomineChange } from '../testnet/automine.js';
+import { describeAutomine, type AutomineChange } from '../testnet/automine.js';
 import { pickRun, runInfo } from './runs.js';
 
 const MODES = ['on', 'off', 'interval', 'status'] as const;
@@ -56,5 +56,5 @@ async function automine(argv: AutomineArgs): Promise<void> {
       `run ${r.runId} has no control endpoint (it is still starting, or an older saltnet started it); try again when \`saltnet up\` says it is up`,
     );
   const { mode } = await requestAutomine(info.control, change === undefined ? {} : { change });
-  process.stdout.write(argv.json ? `${JSON.stringify(mode)}\n` : `automine: ${describeMode(mode)}\n`);
+  process.stdout.write(argv.json ? `${JSON.stringify(mode)}\n` : `automine: ${describeAutomine(mode)}\n`);
 }

@@ -11,7 +11,7 @@ import { hideBin } from 'yargs/helpers';
 import { configOption, givenFlags } from '../config/yargs.js';
 import { DEFAULT_ACCEPT_FILE } from '../diff/accept.js';
 import { diffAgainstRecording, diffScenarios, type DiffHooks, type DiffOptions } from '../diff/diff.js';
-import { describeSide, toHuman, toJsonReport, toJUnitReport } from '../diff/report.js';
+import { describeSide, diffToText, diffToJson, diffToJUnit } from '../diff/report.js';
 import type { DiffResult, DiffSide } from '../diff/types.js';
 import type { BackendName } from '../testnet/backends.js';
 import { expandFiles } from './run.js';
@@ -160,9 +160,9 @@ async function diffLocked(argv: DiffArgs): Promise<DiffResult> {
     }
     result = await diffScenarios(files, { ...commonOptions(argv, files.length, err), a, b });
   }
-  const human = toHuman(result);
+  const human = diffToText(result);
   const report =
-    argv.reporter === 'json' ? toJsonReport(result) : argv.reporter === 'junit' ? toJUnitReport(result) : human;
+    argv.reporter === 'json' ? diffToJson(result) : argv.reporter === 'junit' ? diffToJUnit(result) : human;
   if (argv.reporter !== 'human' || argv.output) process.stderr.write(human);
   if (argv.output) writeOutputFile('--output', argv.output, report);
   else process.stdout.write(report);

@@ -4,7 +4,7 @@
 import { randomInt } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
-import { runFuzz, summaryLine, type FuzzReport } from '../fuzz/fuzz.js';
+import { runFuzz, fuzzSummaryLine, type FuzzReport } from '../fuzz/fuzz.js';
 import { acceptFile, side, sideOptions } from './diff.js';
 import { testnetOptions, toTestnetOptions, type TestnetArgsOf } from './testnet-options.js';
 import type { BackendName } from '../testnet/backends.js';
@@ -76,7 +76,7 @@ export async function fuzzCommandLine(argv: FuzzArgs): Promise<FuzzReport> {
       log: err,
     },
   });
-  out(summaryLine(report));
+  out(fuzzSummaryLine(report));
   if (argv.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   return report;
 }

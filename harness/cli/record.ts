@@ -12,7 +12,7 @@ import { NAME_RE } from '../scenario/schema/vocabulary.js';
 import { recordSession, type RecordSession, type RecordWalletOption } from '../record/session.js';
 import { recordingToScenario } from '../record/write.js';
 import { backendSpec, fundingAsset } from '../testnet/backends.js';
-import type { Recording } from '../record/types.js';
+import type { SessionRecording } from '../record/types.js';
 import { interrupted } from '../process/interrupt.js';
 import { addressAt } from '../testnet/mining.js';
 import { interruptible } from './interruptible.js';
@@ -101,7 +101,7 @@ async function session(a: RecordArgs): Promise<RecordSession> {
 }
 
 /** The session as a scenario file, written atomically; with nothing recorded, nothing written and the reason said. */
-function writeScenario(rec: Recording, file: string, name: string | undefined): void {
+function writeScenario(rec: SessionRecording, file: string, name: string | undefined): void {
   const requests = rec.events.filter((e) => e.kind === 'call').length;
   if (rec.events.every((e) => e.kind === 'skipped')) {
     const skipped = rec.events.length;

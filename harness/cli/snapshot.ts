@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { exportSnapshot } from '../snapshot/archive.js';
-import { importChainSnapshot } from '../testnet/chain-check.js';
+import { importSnapshot } from '../testnet/chain-check.js';
 import { MAX_IMPORT_BYTES } from '../limits.js';
 import { cacheDir } from '../common/cache-dir.js';
 import { checkOutputPath } from '../common/output-file.js';
@@ -115,7 +115,7 @@ const load: CommandModule<object, LoadArgs> = {
       }) as unknown as Argv<LoadArgs>,
   handler: async (a: ArgumentsCamelCase<LoadArgs>) => {
     const dir = cacheDir(a.cacheDir ? { cacheDir: a.cacheDir } : {});
-    const m = await importChainSnapshot(dir, a.file, {
+    const m = await importSnapshot(dir, a.file, {
       ...(a.maxSize !== undefined ? { maxBytes: a.maxSize * 2 ** 20, maxFileBytes: a.maxSize * 2 ** 20 } : {}),
     });
     process.stderr.write(`saltnet: imported ${a.file} as ${m.key} (${m.backend}, height ${m.height})\n`);

@@ -1,7 +1,7 @@
 // What `saltnet up` prints when the testnet is ready: one JSON line (`--json`), or the same facts
 // for people. `up --detach` prints them from the JSON line its background `up` wrote.
 import type { Testnet } from '../testnet/testnet.js';
-import { describeMode, type AutomineMode } from '../testnet/automine.js';
+import { describeAutomine, type AutomineMode } from '../testnet/automine.js';
 
 export interface ReadySummary {
   event: 'ready';
@@ -107,7 +107,7 @@ export function humanReady(s: ReadySummary, stop: string): string {
     `saltnet is up (${s.backendReason}), height ${s.height}`,
     `  chain state  ${SNAPSHOT_WORDS[s.snapshot.status]}${s.snapshot.key ? ` (${s.snapshot.key})` : ''}`,
     `  mining       ${miningWords(s)}`,
-    ...(s.automine ? [`  automine     ${describeMode(s.automine)}`] : []),
+    ...(s.automine ? [`  automine     ${describeAutomine(s.automine)}`] : []),
     ...(s.nodes.length > 1
       ? s.nodes.map((n) => `  node ${n.name.padEnd(7)} ${n.url}   (pid ${n.pid}, data dir ${n.dataDir})`)
       : [`  daemon RPC   ${s.daemon.url}   (data dir ${s.daemon.dataDir})`]),

@@ -167,7 +167,7 @@ export function randomHex(): string {
 }
 
 /** Whether a process exists (a zombie counts as gone: it will never write again). */
-export function isAlive(pid: number): boolean {
+export function pidExists(pid: number): boolean {
   if (!Number.isSafeInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);

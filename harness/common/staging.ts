@@ -11,7 +11,7 @@ import { lstatSync, readdirSync, renameSync, rmSync, utimesSync } from 'node:fs'
 import { rename, rm, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errnoCode } from './errno.js';
-import { fsyncDir, isAlive, randomHex } from './files.js';
+import { fsyncDir, pidExists, randomHex } from './files.js';
 
 export const STALE_AFTER_MS = 60_000;
 export const HEARTBEAT_MS = 10_000;
@@ -34,7 +34,7 @@ export function stagingPid(name: string): number | undefined {
 export function isStale(dir: string, name: string, now = Date.now()): boolean {
   const pid = stagingPid(name);
   if (pid === undefined) return false;
-  if (!isAlive(pid)) return true;
+  if (!pidExists(pid)) return true;
   try {
     return now - lstatSync(join(dir, name)).mtimeMs > STALE_AFTER_MS;
   } catch {

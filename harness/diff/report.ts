@@ -31,7 +31,7 @@ export function describeSide(s: DiffSide): string {
  * `3 scenarios, 41 steps compared: 2 divergences in 1 scenario[, 1 accepted][, 1 error][, 5 steps skipped after a
  * failure]`
  */
-export function summaryLine(r: DiffResult): string {
+export function diffSummaryLine(r: DiffResult): string {
   const s = r.summary;
   const found = s.divergences
     ? `${plural(s.divergences, 'divergence')} in ${plural(s.diverged, 'scenario')}`
@@ -111,7 +111,7 @@ function staleLine(e: AcceptEntry): string {
 }
 
 /** The whole result for a terminal or a CI log. */
-export function toHuman(r: DiffResult): string {
+export function diffToText(r: DiffResult): string {
   const lines = [`saltnet diff: A = ${describeSide(r.a)}, B = ${describeSide(r.b)}`, ''];
   for (const s of r.scenarios) {
     const skipped = s.stepsSkipped ? `, ${s.stepsSkipped} skipped on one side after a failure` : '';
@@ -142,7 +142,7 @@ export function toHuman(r: DiffResult): string {
   }
   if (r.scenarios.length) lines.push('');
   for (const e of r.stale) lines.push(staleLine(e));
-  lines.push(summaryLine(r));
+  lines.push(diffSummaryLine(r));
   return `${lines.join('\n')}\n`;
 }
 
@@ -193,7 +193,7 @@ function scenarioJson(s: ScenarioDiff): Record<string, unknown> {
  * `{ version: 1, ok, a, b, summary, scenarios: [{ file, name, status, stepsCompared, stepsSkipped, a, b,
  * divergences: [{ step, stepName, path, kind, a, b, detail?, rule?, accepted? }] }], stale: [...] }`.
  */
-export function toJsonReport(r: DiffResult): string {
+export function diffToJson(r: DiffResult): string {
   const doc = {
     version: 1,
     ok: r.ok,
@@ -273,7 +273,7 @@ function testcase(s: ScenarioDiff): string {
  * Accepted divergences are listed in the testcase's `<system-out>`, stale accept entries in the
  * suite's `<system-err>`.
  */
-export function toJUnitReport(r: DiffResult): string {
+export function diffToJUnit(r: DiffResult): string {
   const s = r.summary;
   const skipped = r.scenarios.filter((x) => x.status === 'skipped').length;
   const children = r.scenarios.map(testcase);

@@ -1,6 +1,6 @@
 // Which values of an RPC answer `saltnet diff` compares exactly and which only by their form: one
 // table of rules, first match wins; a value no rule matches is compared exactly. To teach the diff
-// about another random or machine-dependent field, add a row to RULES (and a case to
+// about another random or machine-dependent field, add a row to DIFF_RULES (and a case to
 // test/diff/rules.test.ts).
 import { BACKENDS } from '../testnet/backends.js';
 import { addressKindOf } from '../testnet/coins.js';
@@ -22,7 +22,7 @@ export type Format = 'opaque' | 'blob' | 'timestamp' | 'count' | 'near' | 'any';
 /** How far apart two `near` values may be, in percent of the larger. */
 export const NEAR_PERCENT = 3;
 
-export interface Rule {
+export interface DiffRule {
   /** Shown with a divergence of a value it matched, e.g. `hash or key`. */
   name: string;
   /** Matches the nearest object key above the value (elements of a list take the list's key). */
@@ -54,7 +54,7 @@ export function addressKind(text: string): string | undefined {
 const isString = (v: unknown): v is string => typeof v === 'string';
 
 /** The rules, most specific first. */
-export const RULES: readonly Rule[] = [
+export const DIFF_RULES: readonly DiffRule[] = [
   { name: 'JSON-RPC id', path: /^id$/, format: 'any', why: 'the client numbers its requests' },
   {
     name: 'hash or key',
@@ -176,9 +176,14 @@ export function nearestKey(path: readonly PathSegment[]): string | undefined {
  * The rule for the value at `path` (formatted as `formatted`), given A's and B's values there; undefined:
  * compare exactly. Key and path rules come first, then value rules on A's value, then on B's.
  */
-export function classify(path: readonly PathSegment[], formatted: string, a: unknown, b: unknown): Rule | undefined {
+export function classify(
+  path: readonly PathSegment[],
+  formatted: string,
+  a: unknown,
+  b: unknown,
+): DiffRule | undefined {
   const key = nearestKey(path);
-  for (const r of RULES) {
+  for (const r of DIFF_RULES) {
     if (r.value) {
       if (r.value(a) || r.value(b)) return r;
     } else if ((r.key && key !== undefined && r.key.test(key)) || (r.path && r.path.test(formatted))) {

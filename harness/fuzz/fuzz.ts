@@ -72,7 +72,7 @@ export interface FuzzReport {
 const STEP_FIELDS = new Set(['name', 'wallet', 'node', 'expect', 'expect_error', 'save']);
 
 /** A step's kind as reports name it: its action key, with the method of a `call`. */
-export function actionOf(step: FuzzStep | undefined): string {
+export function stepAction(step: FuzzStep | undefined): string {
   if (!step) return '?';
   const key = Object.keys(step).find((k) => !STEP_FIELDS.has(k)) ?? '?';
   const call = key === 'call' ? (step.call as { method?: string; path?: string }) : undefined;
@@ -83,7 +83,7 @@ export function actionOf(step: FuzzStep | undefined): string {
 function finding(p: FuzzProgram, d: Divergence): Finding {
   return {
     ...(d.step !== undefined ? { step: d.step } : {}),
-    action: d.step !== undefined ? actionOf(p.steps[d.step - 1]) : '(scenario)',
+    action: d.step !== undefined ? stepAction(p.steps[d.step - 1]) : '(scenario)',
     path: d.path,
     a: d.a,
     b: d.b,
@@ -284,7 +284,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
 }
 
 /** The closing line: `fuzz: P programs, S steps, D divergences` (and the errors, if any). */
-export function summaryLine(r: FuzzReport): string {
+export function fuzzSummaryLine(r: FuzzReport): string {
   const errors = r.errors ? `, ${plural(r.errors, 'error')}` : '';
   return `fuzz: ${plural(r.programs.length, 'program')}, ${plural(r.steps, 'step')}, ${plural(r.divergences, 'divergence')}${errors}`;
 }

@@ -15,7 +15,7 @@ function readableWallet(c: RecordedCall, spec: BackendSpec): ActionDraft | undef
 }
 
 /** The step action for a recorded call; `readable: false` forces `call`. */
-export function actionOf(c: RecordedCall, spec: BackendSpec, readable = true): ActionDraft {
+export function draftAction(c: RecordedCall, spec: BackendSpec, readable = true): ActionDraft {
   const hasParams = !(isPlainObject(c.params) && Object.keys(c.params).length === 0) && c.params !== undefined;
   const params = hasParams ? { params: c.params } : {};
   if (c.on === 'daemon')

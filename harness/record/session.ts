@@ -13,7 +13,7 @@ import { startTestnet, type Testnet, type TestnetOptions, type WalletHandle } fr
 import { toCall } from './exchanges.js';
 import { trackMining, type MiningTracker } from './mining.js';
 import { startRecordingProxy, type RawExchange, type RecordingProxy } from './proxy.js';
-import type { RecordedEvent, RecordedWallet, Recording } from './types.js';
+import type { RecordedEvent, RecordedWallet, SessionRecording } from './types.js';
 
 export interface RecordWalletOption {
   /** The scenario's name of the wallet (not `main`). */
@@ -61,7 +61,7 @@ export interface RecordSession {
   /** How many requests were recorded so far. */
   count(): number;
   /** Stop recording (and the testnet the session started); the recording. */
-  stop(): Promise<Recording>;
+  stop(): Promise<SessionRecording>;
 }
 
 interface Source {
@@ -215,8 +215,8 @@ export async function recordSession(o: RecordSessionOptions = {}): Promise<Recor
     addresses: src.wallets[0]!.wallet.addresses,
     recording: true,
   });
-  let stopped: Promise<Recording> | undefined;
-  const stop = async (): Promise<Recording> => {
+  let stopped: Promise<SessionRecording> | undefined;
+  const stop = async (): Promise<SessionRecording> => {
     await tracker!.finish();
     tracker!.close();
     for (const p of proxies) await p.close().catch(() => undefined);

@@ -45,7 +45,7 @@ export interface MinedBlocks {
 
 export type RecordedEvent = RecordedCall | SkippedCall | MinedBlocks;
 
-export interface Recording {
+export interface SessionRecording {
   /** ISO time the session started. */
   startedAt: string;
   spec: BackendSpec;

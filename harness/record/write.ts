@@ -10,10 +10,10 @@ import { packageRoot } from '../common/paths.js';
 import { parseScenario } from '../scenario/parse.js';
 import { ScenarioError } from '../scenario/types.js';
 import { expectationsOf, expectedError } from './expect.js';
-import { actionOf } from './forms.js';
+import { draftAction } from './forms.js';
 import { createLinker } from './links.js';
 import { EPISODE_METHODS, EPISODE_PATHS } from './mining.js';
-import type { RecordedCall, RecordedEvent, Recording } from './types.js';
+import type { RecordedCall, RecordedEvent, SessionRecording } from './types.js';
 
 export interface ToScenarioOptions {
   /** Where the file will be (its `$schema` comment is relative to it; messages name it). */
@@ -31,7 +31,7 @@ interface StepDraft {
  * What main must hold when its history is unknown (a `--run` session): what it spent, with the token cost and a fee
  * margin per spend.
  */
-function spentByMain(rec: Recording): bigint {
+function spentByMain(rec: SessionRecording): bigint {
   const coin = fundingAsset(rec.spec);
   let total = 0n;
   for (const e of rec.events) {
@@ -45,7 +45,7 @@ function spentByMain(rec: Recording): bigint {
   return total > rec.spec.defaultUnlocked ? total : rec.spec.defaultUnlocked;
 }
 
-function header(rec: Recording, o: ToScenarioOptions): Record<string, unknown> {
+function header(rec: SessionRecording, o: ToScenarioOptions): Record<string, unknown> {
   const main = rec.wallets.find((w) => w.name === 'main')!;
   const coin = fundingAsset(rec.spec);
   const mainFunds = main.history === 'fresh' ? main.funded : { [coin]: spentByMain(rec) };
@@ -77,11 +77,11 @@ function header(rec: Recording, o: ToScenarioOptions): Record<string, unknown> {
 function callStep(
   c: RecordedCall,
   index: number,
-  rec: Recording,
+  rec: SessionRecording,
   linker: ReturnType<typeof createLinker>,
   readable: boolean,
 ): Record<string, unknown> {
-  const action = actionOf(c, rec.spec, readable);
+  const action = draftAction(c, rec.spec, readable);
   const wallet = c.on === 'wallet' ? rec.wallets.find((w) => w.name === c.wallet) : undefined;
   const ctx = {
     on: c.on,
@@ -110,7 +110,7 @@ const isMiningRead = (e: RecordedEvent, next: RecordedEvent | undefined): boolea
   !e.answer.error &&
   (EPISODE_PATHS.has(e.path ?? '') || EPISODE_METHODS.has(e.method ?? ''));
 
-function drafts(rec: Recording, callOnly: ReadonlySet<number>): StepDraft[] {
+function drafts(rec: SessionRecording, callOnly: ReadonlySet<number>): StepDraft[] {
   const linker = createLinker(rec.spec, rec.wallets, rec.height);
   const out: StepDraft[] = [];
   let comments: string[] = [];
@@ -132,7 +132,7 @@ function drafts(rec: Recording, callOnly: ReadonlySet<number>): StepDraft[] {
   return out;
 }
 
-function render(rec: Recording, o: ToScenarioOptions, steps: StepDraft[]): string {
+function render(rec: SessionRecording, o: ToScenarioOptions, steps: StepDraft[]): string {
   const doc = new Document({ ...header(rec, o), steps: steps.map((s) => s.step) });
   const schema = relative(dirname(o.file), join(packageRoot(), 'scenarios', 'scenario.schema.json'));
   doc.commentBefore = [
@@ -168,7 +168,7 @@ const stepsOf = (err: ScenarioError): number[] =>
  * The scenario file of a recording. A step whose readable form the parser refuses (a request the
  * app sent with a field the form would call misspelt, say) is written as `call` instead.
  */
-export function recordingToScenario(rec: Recording, o: ToScenarioOptions): { text: string; steps: number } {
+export function recordingToScenario(rec: SessionRecording, o: ToScenarioOptions): { text: string; steps: number } {
   const callOnly = new Set<number>();
   for (let attempt = 0; ; attempt++) {
     const steps = drafts(rec, callOnly);

@@ -37,7 +37,7 @@ export function fundable(spec: BackendSpec): bigint {
   return v;
 }
 
-export const show = (atomic: bigint, asset: string): string =>
+export const showAmount = (atomic: bigint, asset: string): string =>
   amountUnits().has(asset) ? formatAmountShort(atomic, asset) : `${atomic} atomic units of ${asset}`;
 
 /** The backend whose tokens a scenario's `tokens:` hold, with what one costs its wallet (the burn and a fee margin). */
@@ -101,8 +101,8 @@ export function fundProblems(doc: Obj): SchemaProblem[] {
       out.push(
         problem(
           f.path,
-          `${show(f.amount, f.asset)} is more than the chain can ever mint: the whole supply is ${show(supply, f.asset)}`,
-          `at most ${show(supply, f.asset)}`,
+          `${showAmount(f.amount, f.asset)} is more than the chain can ever mint: the whole supply is ${showAmount(supply, f.asset)}`,
+          `at most ${showAmount(supply, f.asset)}`,
         ),
       );
       continue;
@@ -115,15 +115,15 @@ export function fundProblems(doc: Obj): SchemaProblem[] {
     if (total > max) {
       const alone = !f.token && total === f.amount;
       const tokenNote =
-        tokens && asked.some((x) => x.token) ? `, ${show(tokens.cost, f.asset)} for each held token` : '';
+        tokens && asked.some((x) => x.token) ? `, ${showAmount(tokens.cost, f.asset)} for each held token` : '';
       const what = alone
-        ? show(f.amount, f.asset)
-        : `${show(total, f.asset)} in all (requires and wallets together${tokenNote})`;
+        ? showAmount(f.amount, f.asset)
+        : `${showAmount(total, f.asset)} in all (requires and wallets together${tokenNote})`;
       out.push(
         problem(
           f.path,
-          `funding ${what} costs ${fundingBlocks(total, spec.typicalReward)} blocks of mining (${show(spec.typicalReward, f.asset)} a block); a scenario's funding is at most ${MAX_FUNDING_BLOCKS} blocks, so at most ${show(max, f.asset)} in all`,
-          `at most ${show(max, f.asset)} in all`,
+          `funding ${what} costs ${fundingBlocks(total, spec.typicalReward)} blocks of mining (${showAmount(spec.typicalReward, f.asset)} a block); a scenario's funding is at most ${MAX_FUNDING_BLOCKS} blocks, so at most ${showAmount(max, f.asset)} in all`,
+          `at most ${showAmount(max, f.asset)} in all`,
         ),
       );
       totals.set(f.asset, -(2n ** 200n)); // one problem per asset

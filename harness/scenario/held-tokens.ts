@@ -10,7 +10,7 @@ import type { Testnet, WalletHandle } from '../testnet/testnet.js';
 import type { AheadPayment } from './fund-ahead.js';
 import { messageOf } from './infra.js';
 import type { TokenPayment } from './needs.js';
-import { fund, waitUnlocked } from './run-context.js';
+import { payBetweenWallets, waitUnlocked } from './run-context.js';
 import type { HeldToken } from './model.js';
 
 const assetOf = (t: HeldToken): string => `sal${t.ticker}`;
@@ -80,7 +80,7 @@ export async function payHeldTokens(
 ): Promise<void> {
   for (const p of payments)
     try {
-      await fund(t, wallets.get(p.from)!, wallets.get(p.to)!, p.asset, p.amount);
+      await payBetweenWallets(t, wallets.get(p.from)!, wallets.get(p.to)!, p.asset, p.amount);
     } catch (err) {
       throw new Error(
         `paying ${formatAmountShort(p.amount, p.asset)} to wallet ${p.to} before the steps, from wallet ${p.from} that makes it: ${messageOf(err)}`,

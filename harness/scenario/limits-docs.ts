@@ -16,20 +16,20 @@ import {
   MAX_WAIT_SECONDS,
   MAX_WALLETS,
 } from './bounds.js';
-import { fundable, show } from './fund-limits.js';
+import { fundable, showAmount } from './fund-limits.js';
 
 /** The "Limits" section of docs/scenario-language.md. */
 export function limitsMarkdown(): string {
   // each fund asset once (the simulator funds as Salvium does)
   const funded = [...new Map(Object.values(BACKENDS).map((b) => [fundingAsset(b), b])).values()];
-  const fundableText = funded.map((b) => show(fundable(b), fundingAsset(b))).join(', ');
-  const rewards = funded.map((b) => show(b.typicalReward, fundingAsset(b))).join(', ');
+  const fundableText = funded.map((b) => showAmount(fundable(b), fundingAsset(b))).join(', ');
+  const rewards = funded.map((b) => showAmount(b.typicalReward, fundingAsset(b))).join(', ');
   const tokens = Object.values(BACKENDS).find((b) => b.tokenCost !== undefined && b.fundAsset !== undefined);
   const tokenText = tokens
-    ? `, with ${show(tokens.tokenCost! + tokens.feeMargin, fundingAsset(tokens))} for each held token (\`tokens\`)`
+    ? `, with ${showAmount(tokens.tokenCost! + tokens.feeMargin, fundingAsset(tokens))} for each held token (\`tokens\`)`
     : '';
   const supplies = [...new Map(Object.values(BACKENDS).map((b) => [b.coin.unit, b])).values()]
-    .map((b) => `${b.coin.chain}: ${show(b.coin.supply, b.coin.unit)}`)
+    .map((b) => `${b.coin.chain}: ${showAmount(b.coin.supply, b.coin.unit)}`)
     .join(', ');
   const rows: [string, string][] = [
     [

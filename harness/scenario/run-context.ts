@@ -27,7 +27,7 @@ export interface RunContext {
  * Transfer `amount` of `asset` from one wallet of the testnet to another and wait until it is unlocked there (blocks
  * mined meanwhile go to the main wallet).
  */
-export async function fund(
+export async function payBetweenWallets(
   t: Testnet,
   from: WalletHandle,
   to: WalletHandle,

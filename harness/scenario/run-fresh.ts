@@ -24,7 +24,7 @@ import {
 } from './needs.js';
 import { makeHeldTokens, payHeldTokens } from './held-tokens.js';
 import { endedEarly, runOne, type Prepared } from './run-one.js';
-import { fund, waitUnlocked, workerPool, type RunContext } from './run-context.js';
+import { payBetweenWallets, waitUnlocked, workerPool, type RunContext } from './run-context.js';
 import { freshStart, type FreshStart } from './fresh-ahead.js';
 import { scenarioRandomx } from './randomx-choice.js';
 import type { Scenario } from './model.js';
@@ -142,7 +142,7 @@ export async function prepareFresh(
       for (const [a, amt] of declaredFunds(s, w, spec)) {
         const asset = spec.fundAsset ? a : undefined;
         if (ahead.has(w.name)) await waitUnlocked(testnet, h, asset, amt - heldCost(s, w.name, spec));
-        else await fund(testnet, main, h, asset, amt);
+        else await payBetweenWallets(testnet, main, h, asset, amt);
       }
     }
     await makeHeldTokens(testnet, heldBy(s, wallets));

@@ -15,7 +15,7 @@ import { loadScenario } from './parse.js';
 import { chainOf, heldBy, heldCost, skipReason, tokenPayments, walletPayments } from './needs.js';
 import { makeHeldTokens, payHeldTokens } from './held-tokens.js';
 import { endedEarly, runOne, type Prepared } from './run-one.js';
-import { fund, waitUnlocked, workerPool, type RunContext } from './run-context.js';
+import { payBetweenWallets, waitUnlocked, workerPool, type RunContext } from './run-context.js';
 import { planOfFiles, sharedPlan, startShared } from './ahead-state.js';
 import { prepareFresh, runFresh } from './run-fresh.js';
 import { sharedRandomx } from './randomx-choice.js';
@@ -126,7 +126,7 @@ async function prepareShared(shared: SharedTestnet, s: Scenario, prefix: string,
     const w = wallets.get(wallet)!;
     return ahead.has(w.name)
       ? waitUnlocked(t, w, asset ? a : undefined, amount - spent(wallet, a))
-      : fund(t, funder, w, asset ? a : undefined, amount);
+      : payBetweenWallets(t, funder, w, asset ? a : undefined, amount);
   };
   // The scenario's wallets go with it: their wallet RPCs would otherwise keep running (each
   // real one ~300 MB, scanning every block) and be stopped and started by every checkpoint.

@@ -16,8 +16,8 @@ import { MAX_HEIGHT, MAX_PROBLEMS_COLLECTED, sizeProblems } from './bounds.js';
 import { limitProblems } from './limit-checks.js';
 import { MAX_NODES } from '../limits.js';
 import { SCOPE_ROOTS } from './interpolate.js';
-import { describeSchema, problemsFromIssue, schemaAt as schemaAtRoot, type AnySchema } from './schema/issues.js';
-import { assetAmounts, heldTokens, nameLeaf, nodeLeaf, responsePathLeaf } from './schema/leaves.js';
+import { describeSchema, problemsFromIssue, schemaAtIn, type AnySchema } from './schema/issues.js';
+import { assetAmounts, heldTokensSchema, nameLeaf, nodeLeaf, responsePathLeaf } from './schema/leaves.js';
 import { MATCHER_JSON, errorMessageLeaf, expectations } from './schema/matchers.js';
 import { checkRules } from './schema/rules.js';
 import type { SchemaProblem } from './schema/problem.js';
@@ -56,7 +56,7 @@ const walletsSchema = (): z.ZodType =>
           unlocked: assetAmounts(
             'unlocked amounts funded from main before the steps (a token: from the wallet that makes it)',
           ).optional(),
-          tokens: heldTokens(
+          tokens: heldTokensSchema(
             'tokens the wallet created before the steps, each supply unlocked (its cost is funded on top of unlocked)',
           ).optional(),
           node: nodeLeaf.describe('the node its wallet RPC talks to (default n0)').optional(),
@@ -117,7 +117,7 @@ function buildSchema(): z.ZodType {
         .strictObject({
           height: z.int().min(0).max(MAX_HEIGHT).describe('minimum chain height before the steps').optional(),
           unlocked: assetAmounts('unlocked amounts the main wallet must hold before the steps').optional(),
-          tokens: heldTokens(
+          tokens: heldTokensSchema(
             'tokens the main wallet created before the steps, each supply unlocked (their cost is funded on top of unlocked; in a shared run above difficulty 1 they are made in the cached chain at difficulty 1)',
           ).optional(),
         })
@@ -154,7 +154,7 @@ export function scenarioSchema(): z.ZodType {
 
 /** The schema at a path into a scenario document (undefined where there is none). */
 export function schemaAt(path: readonly PathSegment[], root: AnySchema = scenarioSchema()): AnySchema | undefined {
-  return schemaAtRoot(path, root);
+  return schemaAtIn(path, root);
 }
 
 /** The validated document: amounts as bigints (placeholders kept), everything else as written. */

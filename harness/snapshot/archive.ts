@@ -1,5 +1,5 @@
 // exportSnapshot: one gzip-compressed tar per snapshot, to attach to a bug report (format in
-// README.md). Its counterpart, importSnapshot, is in import.ts.
+// README.md). Its counterpart, importArchive, is in import.ts.
 import { createReadStream, createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
@@ -100,4 +100,4 @@ export async function exportSnapshot(cacheDir: string, key: string, file: string
   return manifest;
 }
 
-export { importSnapshot, type ImportOptions } from './import.js';
+export { importArchive, type ImportOptions } from './import.js';

@@ -1,4 +1,4 @@
-// importSnapshot: an archive written by exportSnapshot (format in README.md) into the cache. Nothing
+// importArchive: an archive written by exportSnapshot (format in README.md) into the cache. Nothing
 // is written before the manifest has been checked against the import limits, the free space and the
 // snapshot the cache may hold under the same key; every file is then checked against the manifest
 // while it is written to a temporary folder, which replaces <key> atomically once the caller's check
@@ -298,7 +298,7 @@ function importFailure(archive: string, e: unknown): SnapshotError {
  * under its key; a file differs from the manifest (size, sha256, missing, extra, twice), is a link or special file or
  * has a path leaving the snapshot; or a caller's check of the manifest or the content answers a problem.
  */
-export async function importSnapshot(cacheDir: string, file: string, o: ImportOptions = {}): Promise<Manifest> {
+export async function importArchive(cacheDir: string, file: string, o: ImportOptions = {}): Promise<Manifest> {
   const archive = resolve(file);
   await checkArchiveFile(archive);
   // Made only once the archive has passed the checks of its manifest: a refused one leaves the cache as it was.

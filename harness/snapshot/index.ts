@@ -33,7 +33,7 @@ export {
   listCorrupt,
   pruneSnapshots,
   exportSnapshot,
-  importSnapshot,
+  importArchive,
   type CorruptSnapshot,
   type ImportOptions,
   type SnapshotSource,

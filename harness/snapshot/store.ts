@@ -10,7 +10,7 @@
 // folders. A snapshot that fails verification is renamed to <key>.corrupt-<time> and never used: it
 // is kept for a look (`saltnet cache ls` lists it) until `saltnet cache prune` or `clear` removes it,
 // or a save finds it older than a week.
-// loadSnapshot lives in load.ts, exportSnapshot / importSnapshot in archive.ts; all are re-exported here.
+// loadSnapshot lives in load.ts, exportSnapshot / importArchive in archive.ts; all are re-exported here.
 import { constants, existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { copyFile, lstat, mkdir, open, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -316,5 +316,5 @@ export function clearSnapshots(cacheDir: string): number {
   return n;
 }
 
-export { exportSnapshot, importSnapshot, type ImportOptions } from './archive.js';
+export { exportSnapshot, importArchive, type ImportOptions } from './archive.js';
 export { loadSnapshot, type LoadSnapshotOptions, type LoadSnapshotResult } from './load.js';

@@ -59,7 +59,7 @@ export function applyChange(mode: AutomineMode, change: AutomineChange): Automin
 }
 
 /** "mine-on-tx and a block every 5 s", "a block every 5 s", "mine-on-tx", "manual". */
-export function describeMode(m: AutomineMode): string {
+export function describeAutomine(m: AutomineMode): string {
   const parts = [...(m.mineOnTx ? ['mine-on-tx'] : []), ...(m.blockTime > 0 ? [`a block every ${m.blockTime} s`] : [])];
   return parts.length ? parts.join(' and ') : 'manual';
 }
@@ -92,8 +92,8 @@ export class Automine {
     const before = this.mode;
     this.mode = applyChange(this.mode, change);
     if (this.mode.blockTime > 0 && this.mode.blockTime !== before.blockTime) this.lastBlockAt = Date.now();
-    if (describeMode(before) !== describeMode(this.mode))
-      this.host.log(`saltnet: automine: ${describeMode(this.mode)}`);
+    if (describeAutomine(before) !== describeAutomine(this.mode))
+      this.host.log(`saltnet: automine: ${describeAutomine(this.mode)}`);
     this.start();
     this.wake.abort();
     return this.get();

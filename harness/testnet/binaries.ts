@@ -53,12 +53,12 @@ function findOnPath(spec: BackendSpec): { dir: string; paths: ResolvedBackend['p
 }
 
 /** Where backend resolution looks for installed releases: `--cache-dir`, else SALTNET_CACHE_DIR, XDG, ~/.cache. */
-export interface ResolveOptions {
+export interface BackendResolveOptions {
   cacheDir?: string;
 }
 
 /** The newest release `saltnet install` put in the cache (real Salvium only; this machine's platform). */
-function findInstalled(spec: BackendSpec, o: ResolveOptions): { dir: string; version: string } | undefined {
+function findInstalled(spec: BackendSpec, o: BackendResolveOptions): { dir: string; version: string } | undefined {
   if (spec.name !== 'salvium') return undefined;
   let platform;
   try {
@@ -71,7 +71,7 @@ function findInstalled(spec: BackendSpec, o: ResolveOptions): { dir: string; ver
 }
 
 /** Where real programs were looked for, for the message that none were found. */
-function whereLooked(spec: BackendSpec, o: ResolveOptions): string {
+function whereLooked(spec: BackendSpec, o: BackendResolveOptions): string {
   const onPath = `${Object.values(spec.binaries).join(', ')} not found on PATH`;
   return spec.name === 'salvium'
     ? `${onPath}, and no release is installed in ${binRootOf({ cacheDir: o.cacheDir })}`
@@ -79,7 +79,7 @@ function whereLooked(spec: BackendSpec, o: ResolveOptions): string {
 }
 
 /** Find real binaries for a backend, or explain exactly what is missing and how to fix it. */
-function locate(spec: BackendSpec, binDir: string | undefined, o: ResolveOptions = {}): ResolvedBackend {
+function locate(spec: BackendSpec, binDir: string | undefined, o: BackendResolveOptions = {}): ResolvedBackend {
   const explicit = binDir ?? process.env.SALTNET_BIN_DIR;
   const label = binDir ? '--bin-dir' : 'SALTNET_BIN_DIR';
   if (explicit) {
@@ -121,7 +121,11 @@ function bundled(spec: BackendSpec, dir: string): ResolvedBackend {
   return { spec, paths, source: spec.description, reason: `${spec.name} backend (${spec.description})` };
 }
 
-export function resolveBackend(name: BackendChoice, binDir?: string, opts: ResolveOptions = {}): ResolvedBackend {
+export function resolveBackend(
+  name: BackendChoice,
+  binDir?: string,
+  opts: BackendResolveOptions = {},
+): ResolvedBackend {
   if (name !== 'auto') {
     const spec = backendSpec(name);
     if (!spec.bundledBinDir) return locate(spec, binDir, opts);

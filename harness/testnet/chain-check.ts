@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { cacheKey } from '../snapshot/key.js';
 import type { Manifest } from '../snapshot/manifest.js';
-import { importSnapshot, type ImportOptions } from '../snapshot/import.js';
+import { importArchive, type ImportOptions } from '../snapshot/import.js';
 import { loadSnapshot, type LoadSnapshotResult } from '../snapshot/load.js';
 import { backendNames, backendSpec, type BackendName } from './backends.js';
 import { chainKeyOf, stateDirs } from './chain-cache.js';
@@ -90,16 +90,16 @@ export async function chainStateProblem(dir: string, m: Manifest): Promise<strin
 }
 
 /**
- * Import a chain state archive (`saltnet snapshot load`, the library's importSnapshot): importSnapshot's checks of
+ * Import a chain state archive (`saltnet snapshot load`, the library's importSnapshot): importArchive's checks of
  * every file, and the chain's: its key computed again, its height read from the chain. Refused archives leave the
  * cache as it was.
  */
-export function importChainSnapshot(
+export function importSnapshot(
   cacheDir: string,
   file: string,
   o: Omit<ImportOptions, 'checkManifest' | 'checkContent'> = {},
 ): Promise<Manifest> {
-  return importSnapshot(cacheDir, file, {
+  return importArchive(cacheDir, file, {
     ...o,
     checkManifest: chainManifestProblem,
     checkContent: chainContentProblem,

@@ -5,7 +5,7 @@
 // object.ts's; this file puts them under the lock and runs automine and the faucet over them.
 import { Automine } from './automine.js';
 import { chainLock } from './chain-lock.js';
-import { fund } from './faucet.js';
+import { payFromMain } from './faucet.js';
 import type { Parts, Run } from './run.js';
 import type { Testnet } from './types.js';
 
@@ -43,7 +43,7 @@ export function chainOps(run: Run, p: Parts, inner: InnerOps): ChainOps {
     automine: () => automine.get(),
     setAutomine: (change) => automine.set(change),
     stopAutomine: () => automine.stop(),
-    fund: (req, o) => lock.run(() => fund(faucet, req, o)),
+    fund: (req, o) => lock.run(() => payFromMain(faucet, req, o)),
     checkpoint: (name) => lock.run(() => inner.checkpoint(name)),
     revert: (name) => lock.run(() => inner.revert(name)),
     checkpoints: () => inner.checkpoints(),

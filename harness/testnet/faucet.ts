@@ -167,7 +167,7 @@ function holdingOf(held: Held[], asset: string): Held {
  * Pay `req` from main and mine until it is spendable; see the header. `o.signal` gives the request up until the
  * payment is being sent: from then on it is out of the wallet's hands, and the faucet finishes.
  */
-export async function fund(d: FaucetDeps, req: FundRequest, o: FundOptions = {}): Promise<FundResult> {
+export async function payFromMain(d: FaucetDeps, req: FundRequest, o: FundOptions = {}): Promise<FundResult> {
   const { spec, daemon, main } = d;
   o.signal?.throwIfAborted();
   if (typeof req.amount !== 'bigint' || req.amount <= 0n)

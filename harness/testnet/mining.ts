@@ -213,7 +213,7 @@ async function trimOvershoot(
   }
 }
 
-export interface FundOptions extends MineOptions {
+export interface MineToFundOptions extends MineOptions {
   asset?: string;
   amount: bigint;
   /** Give up after mining this many extra blocks (default 400). */
@@ -227,7 +227,7 @@ export interface FundOptions extends MineOptions {
 export async function fundWallet(
   daemon: DaemonClient,
   wallet: WalletClient,
-  o: FundOptions,
+  o: MineToFundOptions,
 ): Promise<{ unlocked: bigint; height: number }> {
   const start = await daemon.height();
   for (;;) {

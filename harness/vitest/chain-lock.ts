@@ -3,12 +3,12 @@
 // build two transactions over the same chain state, and two miners stop each other's mining
 // (mineTo answers "Already mining" by stopping it). The testnet's own mining in vitest's main
 // process (automine, the faucet) takes the same lock (harness/testnet/chain-lock.ts).
-import { chainLock, chainLockPath as lockPathOf, type ChainLock } from '../testnet/chain-lock.js';
+import { chainLock, chainLockPath, type ChainLock } from '../testnet/chain-lock.js';
 import type { SaltnetContext } from './context.js';
 
 /** The lock file's target (the lock itself is this path + `.lock`). */
-export function chainLockPath(ctx: Pick<SaltnetContext, 'workdir'>): string {
-  return lockPathOf(ctx.workdir);
+export function contextChainLockPath(ctx: Pick<SaltnetContext, 'workdir'>): string {
+  return chainLockPath(ctx.workdir);
 }
 
 /** One queue per testnet folder in this worker. */

@@ -52,7 +52,7 @@ export function freshPays(entries: FreshWalletsOption[], spec: BackendSpec): Ahe
   });
 }
 
-export interface FreshStart {
+export interface FundedStart {
   t: Testnet;
   funded: ContextFunded[];
   /**
@@ -72,7 +72,7 @@ export async function startWithFresh(
   opts: TestnetOptions,
   entries: FreshWalletsOption[] | undefined,
   log: (line: string) => void,
-): Promise<FreshStart> {
+): Promise<FundedStart> {
   const be = resolveBackend(opts.backend ?? 'auto', opts.binDir);
   let pays = entries?.length ? freshPays(entries, be.spec) : [];
   if (pays.length > 0 && opts.workdir) {

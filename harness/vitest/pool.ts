@@ -14,7 +14,7 @@ import { Pool, type PoolStats } from '../pool/pool.js';
 import { createBoundedPool, startPooled } from '../pool/testnets.js';
 import type { Testnet, TestnetOptions } from '../testnet/testnet.js';
 import { checkContext, contextOf, type ContextFunded, type SaltnetContext } from './context.js';
-import type { FreshStart } from './funded.js';
+import type { FundedStart } from './funded.js';
 
 interface Pooled {
   testnet: Testnet;
@@ -46,7 +46,7 @@ export function mainPool(o: {
   log: (line: string) => void;
   spec: Testnet['backend']['spec'];
   /** The global setup's state with fresh wallets funded ahead: every pooled testnet starts on it. */
-  fresh?: FreshStart['pooled'];
+  fresh?: FundedStart['pooled'];
 }): MainPool {
   let pool: Pool<TestnetOptions, Pooled> | undefined;
   const leases = new Map<string, () => Promise<void>>();
@@ -111,7 +111,7 @@ export function mainPool(o: {
 /** A pooled testnet on the state with the fresh wallets funded ahead, else (none, or that state gone) a plain one. */
 async function startFunded(
   opts: TestnetOptions,
-  fresh: FreshStart['pooled'],
+  fresh: FundedStart['pooled'],
   log: (line: string) => void,
 ): Promise<{ testnet: Testnet; funded: ContextFunded[] }> {
   if (fresh) {

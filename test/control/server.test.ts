@@ -12,7 +12,7 @@ import type { ControlRoute, RouteEnv } from '../../harness/control/routes.js';
 import type { TestnetEvent } from '../../harness/testnet/events.js';
 import type { Testnet } from '../../harness/testnet/types.js';
 import { BACKENDS } from '../../harness/testnet/backends.js';
-import { fund, type FaucetDeps, type FundOptions, type FundRequest } from '../../harness/testnet/faucet.js';
+import { payFromMain, type FaucetDeps, type FundOptions, type FundRequest } from '../../harness/testnet/faucet.js';
 
 interface Fake {
   testnet: Testnet;
@@ -35,7 +35,7 @@ function fakeTestnet(workdir: string): Fake {
     testnet: {
       workdir,
       nodes: [{ name: 'n0' }],
-      fund: (req: FundRequest, o?: FundOptions) => fund(faucet, req, o),
+      payFromMain: (req: FundRequest, o?: FundOptions) => payFromMain(faucet, req, o),
       unresponsive: () => fake.silent,
       onEvent: (l: (e: TestnetEvent) => void) => {
         listeners.add(l);

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { AcceptFileError, parseAcceptFile } from '../../harness/diff/accept.js';
 import { compareRuns } from '../../harness/diff/diff.js';
-import { summaryLine } from '../../harness/diff/report.js';
+import { diffSummaryLine } from '../../harness/diff/report.js';
 import { fileGlob, isGlob, pathGlob } from '../../harness/diff/glob.js';
 import type { ScenarioResult, StepResult } from '../../harness/scenario/types.js';
 
@@ -241,7 +241,7 @@ describe('statuses', () => {
     ]);
     expect([r.scenarios[0]!.stepsCompared, r.scenarios[0]!.stepsSkipped]).toEqual([1, 27]);
     expect(r.summary).toMatchObject({ divergences: 1, steps: 1, skipped: 27, diverged: 1 });
-    expect(summaryLine(r)).toBe(
+    expect(diffSummaryLine(r)).toBe(
       '1 scenario, 1 step compared: 1 divergence in 1 scenario, 27 steps skipped after a failure',
     );
   });

@@ -3,7 +3,7 @@ import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { parseAcceptFile } from '../../harness/diff/accept.js';
 import { compareRuns } from '../../harness/diff/diff.js';
-import { summaryLine, toHuman, toJsonReport, toJUnitReport } from '../../harness/diff/report.js';
+import { diffSummaryLine, diffToText, diffToJson, diffToJUnit } from '../../harness/diff/report.js';
 import type { ScenarioResult, StepResult } from '../../harness/scenario/types.js';
 
 const step = (index: number, name: string, response: unknown): StepResult => ({
@@ -51,11 +51,13 @@ const result = compareRuns(A, B, { a: { backend: 'sim' }, b: { backend: 'salvium
 
 describe('human', () => {
   it('a summary line that counts scenarios, steps, divergences, accepted ones and errors', () => {
-    expect(summaryLine(result)).toBe('3 scenarios, 3 steps compared: 1 divergence in 1 scenario, 1 accepted, 1 error');
+    expect(diffSummaryLine(result)).toBe(
+      '3 scenarios, 3 steps compared: 1 divergence in 1 scenario, 1 accepted, 1 error',
+    );
   });
 
   it('a table per diverged scenario: step, path, A, B, kind; accepted ones with their reason; errors with each side; stale entries', () => {
-    const lines = toHuman(result).split('\n');
+    const lines = diffToText(result).split('\n');
     expect(lines[0]).toBe('saltnet diff: A = sim, B = salvium (bin dir /opt/b)');
     expect(lines).toContain('✗ diverged  /p/a.yaml — errors <&> (2 steps)');
     const header = lines.findIndex((l) => l.trimStart().startsWith('step'));
@@ -81,14 +83,14 @@ describe('human', () => {
     expect(lines).toContain(
       'warning: /p/saltnet.diff-accept.yaml:3:5: stale accept entry: it matched no divergence (scenario "same", path result.x)',
     );
-    expect(lines.at(-2)).toBe(summaryLine(result));
+    expect(lines.at(-2)).toBe(diffSummaryLine(result));
   });
 });
 
 describe('json', () => {
   it('one document with the sides, the summary, each scenario and its divergences, and stale entries; the same text every time', () => {
-    const text = toJsonReport(result);
-    expect(toJsonReport(result)).toBe(text);
+    const text = diffToJson(result);
+    expect(diffToJson(result)).toBe(text);
     const doc = JSON.parse(text);
     expect(Object.keys(doc)).toEqual(['version', 'ok', 'a', 'b', 'summary', 'scenarios', 'stale']);
     expect(doc).toMatchObject({
@@ -132,7 +134,7 @@ describe('json', () => {
 
 describe('junit', () => {
   it('one testcase per scenario: divergences as <failure>, infrastructure errors as <error>, accepted ones in system-out', () => {
-    const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(toJUnitReport(result));
+    const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(diffToJUnit(result));
     const suite = xml.testsuites.testsuite;
     expect(suite).toMatchObject({
       name: 'saltnet diff: A = sim, B = salvium (bin dir /opt/b)',
@@ -176,7 +178,7 @@ describe('a scenario that fails the same way on both sides', () => {
       );
     const r = compareRuns([failed()], [failed()], { a: { backend: 'sim' }, b: { backend: 'sim' } });
     expect([r.scenarios[0]!.status, r.ok]).toEqual(['same', true]);
-    expect(toHuman(r).split('\n')).toContain('    failed on both sides (A: result.x: expected 2)');
+    expect(diffToText(r).split('\n')).toContain('    failed on both sides (A: result.x: expected 2)');
   });
 });
 
@@ -191,7 +193,7 @@ describe('a scenario that fails on one side only', () => {
       { status: 'failed', failure: { message }, artifactDir: '/tmp/art/f' },
     );
     const r = compareRuns([passed], [failed], { a: { backend: 'sim' }, b: { backend: 'salvium' } });
-    const lines = toHuman(r).split('\n');
+    const lines = diffToText(r).split('\n');
     expect(r.ok).toBe(false);
     expect(lines).toContain(`    B failed: ${message} (artifacts: /tmp/art/f)`);
     expect(lines.some((l) => l.startsWith('    A failed'))).toBe(false);

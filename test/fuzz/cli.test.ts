@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diffScenarios } from '../../harness/diff/diff.js';
-import { runFuzz, summaryLine } from '../../harness/fuzz/fuzz.js';
+import { runFuzz, fuzzSummaryLine } from '../../harness/fuzz/fuzz.js';
 import { loadScenario } from '../../harness/scenario/parse.js';
 import { cleanup, tempDir } from '../helpers/sim.js';
 
@@ -70,7 +70,7 @@ describe('saltnet fuzz', () => {
         artifactsRoot: join(dir, 'arts', 'shrink'),
       },
     });
-    expect(summaryLine(report)).toBe('fuzz: 1 program, 4 steps, 1 divergence');
+    expect(fuzzSummaryLine(report)).toBe('fuzz: 1 program, 4 steps, 1 divergence');
     const p = report.programs[0]!;
     expect(p).toMatchObject({
       seed: 10,

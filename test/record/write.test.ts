@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { recordingToScenario } from '../../harness/record/write.js';
-import type { RecordedCall, RecordedEvent, Recording } from '../../harness/record/types.js';
+import type { RecordedCall, RecordedEvent, SessionRecording } from '../../harness/record/types.js';
 import { BACKENDS } from '../../harness/testnet/backends.js';
 
 const MAIN = {
@@ -24,7 +24,7 @@ const call = (
 ): RecordedCall => ({ kind: 'call', on: 'wallet', wallet: 'main', method, params, answer, ms: 1, ...extra });
 
 function scenario(events: RecordedEvent[], history: 'fresh' | 'unknown' = 'fresh', localPaths?: string[]) {
-  const rec: Recording = {
+  const rec: SessionRecording = {
     ...(localPaths ? { localPaths } : {}),
     startedAt: '2026-11-25T12:00:00.000Z',
     spec: BACKENDS.salvium,

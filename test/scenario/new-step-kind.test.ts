@@ -11,7 +11,7 @@ import { runFiles } from '../../harness/scenario/runner.js';
 import { scenarioJsonSchema } from '../../harness/scenario/schema.js';
 import { defineStep } from '../../harness/scenario/steps/kind.js';
 import { registerStep, unregisterStep } from '../../harness/scenario/steps/registry.js';
-import { problem } from '../../harness/scenario/schema/rule-kit.js';
+import { ruleProblem } from '../../harness/scenario/schema/rule-kit.js';
 import { cleanup, tempDir } from '../helpers/sim.js';
 
 const minePair = defineStep<'mine_pair', { kind: 'mine_pair'; pairs: number }>({
@@ -22,7 +22,7 @@ const minePair = defineStep<'mine_pair', { kind: 'mine_pair'; pairs: number }>({
   defaultName: (a) => `mine ${a.pairs} pairs`,
   check(ctx, v, path) {
     if (typeof v === 'number' && v % 1 === 0 && v > 1000)
-      problem(ctx, path, 'value', 'at most 1000 pairs', '1 to 1000');
+      ruleProblem(ctx, path, 'value', 'at most 1000 pairs', '1 to 1000');
   },
   blocks: (v) => (typeof v === 'number' ? { blocks: 2 * v, path: [] } : undefined),
   async run(ctx, _step, a) {

@@ -1,10 +1,10 @@
-// exportSnapshot / importSnapshot: one .tar.gz file per snapshot, verified on the way in.
+// exportSnapshot / importArchive: one .tar.gz file per snapshot, verified on the way in.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { exportSnapshot, importSnapshot, loadSnapshot, saveSnapshot } from '../../harness/snapshot/store.js';
+import { exportSnapshot, importArchive, loadSnapshot, saveSnapshot } from '../../harness/snapshot/store.js';
 import { END_OF_ARCHIVE, tarEntry } from './craft.js';
 import { cleanup, manifestInput, readTree, sampleSources, tempDir } from './helpers.js';
 
@@ -54,7 +54,7 @@ describe('export and import', () => {
   it('round-trips a snapshot through one archive into another cache', async () => {
     const { file, src } = await exported();
     const other = tempDir('cache2');
-    const m = await importSnapshot(other, file);
+    const m = await importArchive(other, file);
     expect(m.key).toBe(KEY);
     expect(readdirSync(join(other, 'snapshots'))).toEqual([KEY]);
     const out = tempDir('restored');
@@ -67,7 +67,7 @@ describe('export and import', () => {
     expect(readTree(join(out, 'd'))).toEqual(readTree(src.daemon));
     expect(readTree(join(out, 'w'))).toEqual(readTree(src.wallets));
     // Importing again replaces it (atomically, like a save).
-    await importSnapshot(other, file);
+    await importArchive(other, file);
     expect(readdirSync(join(other, 'snapshots'))).toEqual([KEY]);
   });
 
@@ -101,7 +101,7 @@ describe('export and import', () => {
     // manifest.json first, as the importer requires; GNU format for the long name.
     execFileSync('tar', ['-czf', again, '-C', x, `${KEY}/manifest.json`, '--exclude', 'manifest.json', KEY]);
     const other = tempDir('cache2');
-    expect((await importSnapshot(other, again)).key).toBe(KEY);
+    expect((await importArchive(other, again)).key).toBe(KEY);
   });
 
   const tampered: [string, (tar: Buffer) => Buffer, RegExp][] = [
@@ -150,7 +150,7 @@ describe('export and import', () => {
     const { file } = await exported();
     const bad = tamper(file, edit);
     const other = tempDir('cache2');
-    await expect(importSnapshot(other, bad)).rejects.toMatchObject({
+    await expect(importArchive(other, bad)).rejects.toMatchObject({
       code: 'BAD_ARCHIVE',
       message: expect.stringMatching(problem),
     });
@@ -193,7 +193,7 @@ describe('export and import', () => {
       const bad = join(dir, `${name}.tar.gz`);
       writeFileSync(bad, gzipSync(Buffer.concat([m, entry, END_OF_ARCHIVE])));
       const other = tempDir('cache2');
-      await expect(importSnapshot(other, bad), name).rejects.toMatchObject({
+      await expect(importArchive(other, bad), name).rejects.toMatchObject({
         code: 'BAD_ARCHIVE',
         message: expect.stringMatching(problem),
       });
@@ -205,7 +205,7 @@ describe('export and import', () => {
     const dir = tempDir('bad');
     const other = tempDir('cache2');
     writeFileSync(join(dir, 'plain.txt'), 'not an archive at all');
-    await expect(importSnapshot(other, join(dir, 'plain.txt'))).rejects.toMatchObject({
+    await expect(importArchive(other, join(dir, 'plain.txt'))).rejects.toMatchObject({
       code: 'BAD_ARCHIVE',
       message: expect.stringMatching(/not a valid gzip file/),
     });
@@ -213,7 +213,7 @@ describe('export and import', () => {
     const { cache, file } = await exported();
     const gz = readFileSync(file);
     writeFileSync(join(dir, 'cut.tar.gz'), gz.subarray(0, gz.length - 100));
-    await expect(importSnapshot(other, join(dir, 'cut.tar.gz'))).rejects.toMatchObject({
+    await expect(importArchive(other, join(dir, 'cut.tar.gz'))).rejects.toMatchObject({
       code: 'BAD_ARCHIVE',
       message: expect.stringMatching(/not a valid gzip file/),
     });
@@ -226,7 +226,7 @@ describe('export and import', () => {
       END_OF_ARCHIVE,
     ]);
     writeFileSync(join(dir, 'evil.tar.gz'), gzipSync(evil));
-    await expect(importSnapshot(other, join(dir, 'evil.tar.gz'))).rejects.toThrow(/unsafe or unexpected path/);
+    await expect(importArchive(other, join(dir, 'evil.tar.gz'))).rejects.toThrow(/unsafe or unexpected path/);
     expectNothingImported(other);
     expect(existsSync(join(other, 'escape.txt'))).toBe(false);
   });

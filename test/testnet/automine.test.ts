@@ -3,7 +3,7 @@
 // takes effect, and that an error is said once and retried. The real programs and the simulator are
 // in test/cli/loop.test.ts and test/real/7-loop.test.ts.
 import { afterEach, describe, expect, it } from 'vitest';
-import { applyChange, Automine, describeMode, MANUAL, STUCK_AFTER } from '../../harness/testnet/automine.js';
+import { applyChange, Automine, describeAutomine, MANUAL, STUCK_AFTER } from '../../harness/testnet/automine.js';
 import { waitFor } from '../helpers/sim.js';
 
 /** A daemon with a pool: a block takes every pool tx except those in `never`. */
@@ -113,8 +113,8 @@ describe('a change of mode', () => {
     const on = applyChange(MANUAL, { mineOnTx: true });
     expect(applyChange(on, { blockTime: 5 })).toEqual({ mineOnTx: true, blockTime: 5 });
     expect(applyChange({ mineOnTx: true, blockTime: 5 }, 'off')).toEqual(MANUAL);
-    expect(describeMode({ mineOnTx: true, blockTime: 5 })).toBe('mine-on-tx and a block every 5 s');
-    expect(describeMode(MANUAL)).toBe('manual');
+    expect(describeAutomine({ mineOnTx: true, blockTime: 5 })).toBe('mine-on-tx and a block every 5 s');
+    expect(describeAutomine(MANUAL)).toBe('manual');
   });
 
   it('names the bad field', () => {

@@ -2,7 +2,7 @@
 // never reaches the terminal raw), before the faucet asks the wallet anything.
 import { describe, expect, it } from 'vitest';
 import { BACKENDS } from '../../harness/testnet/backends.js';
-import { fund, type FaucetDeps } from '../../harness/testnet/faucet.js';
+import { payFromMain, type FaucetDeps } from '../../harness/testnet/faucet.js';
 
 const asked: string[] = [];
 const deps = {
@@ -17,7 +17,7 @@ const deps = {
 
 describe('fund: the asset', () => {
   it('refuses one that is not letters and digits, quoted, before asking the wallet', async () => {
-    await expect(fund(deps, { address: 'SC1T', amount: 1n, asset: 'X\u001b[31m' })).rejects.toThrow(
+    await expect(payFromMain(deps, { address: 'SC1T', amount: 1n, asset: 'X\u001b[31m' })).rejects.toThrow(
       `"X\\u001b[31m" is not an asset type: give SAL1 or a token's asset type (sal and its ticker, e.g. salTST1)`,
     );
     expect(asked).toEqual([]);

@@ -11,7 +11,7 @@ import { resolveConfig } from '../../harness/config/resolve.js';
 import { isAlive, listRuns } from '../../harness/process/registry.js';
 import { cleanup, tempDir } from '../helpers/sim.js';
 import { startTestnet, type Testnet } from '../../harness/testnet/testnet.js';
-import { chainLockPath, withChainLock } from '../../harness/vitest/chain-lock.js';
+import { contextChainLockPath, withChainLock } from '../../harness/vitest/chain-lock.js';
 import { checkContext, contextOf, type SaltnetContext } from '../../harness/vitest/context.js';
 import { saltnetGlobalSetup, testnetOptionsFrom } from '../../harness/vitest/global-setup.js';
 import { connect, freshWallet, mine } from '../../harness/vitest/index.js';
@@ -192,7 +192,7 @@ for (let i = 0; i < Number(rounds); i++) {
       // Every "in" is followed by the same holder's "out" before anyone else's "in".
       for (let i = 0; i < lines.length; i += 2)
         expect(lines[i + 1], `line ${i + 2} of\n${lines.join('\n')}`).toBe(lines[i]!.replace(/ in$/, ' out'));
-      expect(existsSync(`${chainLockPath({ workdir })}.lock`)).toBe(false);
+      expect(existsSync(`${contextChainLockPath({ workdir })}.lock`)).toBe(false);
     } finally {
       cleanup(workdir);
     }

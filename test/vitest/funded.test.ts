@@ -8,7 +8,7 @@ import { loadConfigFile } from '../../harness/config/load.js';
 import type { Testnet } from '../../harness/testnet/testnet.js';
 import { contextOf, type SaltnetContext } from '../../harness/vitest/context.js';
 import type { ContextFunded } from '../../harness/vitest/context.js';
-import { claimFunded, startWithFresh, type FreshStart } from '../../harness/vitest/funded.js';
+import { claimFunded, startWithFresh, type FundedStart } from '../../harness/vitest/funded.js';
 import { mainPool, type AcquireAnswer } from '../../harness/vitest/pool.js';
 import { createDaemonClient } from '../../harness/rpc/daemon.js';
 import { freshWallet, type FreshWallet } from '../../harness/vitest/index.js';
@@ -41,7 +41,7 @@ describe('fresh wallets funded ahead, on the simulator at difficulty 500', () =>
   const lines: string[] = [];
   let t: Testnet;
   let funded: ContextFunded[];
-  let pooled: FreshStart['pooled'];
+  let pooled: FundedStart['pooled'];
   let ctx: SaltnetContext;
   beforeAll(async () => {
     ({ t, funded, pooled } = await startWithFresh(opts, ENTRIES, (l) => lines.push(l)));
@@ -151,7 +151,7 @@ describe('fresh wallets funded ahead, on the simulator at difficulty 500', () =>
     expect(pooled?.options.snapshotKey).toMatch(/^sim-d1-\S+-ahead-[0-9a-f]{12}$/);
     const said: string[] = [];
     const cacheDir = join(dir, 'cache');
-    const poolOn = (fresh: FreshStart['pooled']) =>
+    const poolOn = (fresh: FundedStart['pooled']) =>
       mainPool({
         options: { ...opts, cacheDir },
         cacheDir,

@@ -2,7 +2,7 @@
 // failure (or of an infrastructure error, labelled as such), and a closing `N passed, N failed` line.
 import type { ScenarioResult, StepFailure, StepResult } from '../types.js';
 import { failureLines, formatPos, seconds, stripAnsi } from './text.js';
-import { summarize } from './json.js';
+import { summarizeResults } from './json.js';
 
 export interface HumanReporter {
   scenarioStart(s: { file: string; name: string }): void;
@@ -161,7 +161,7 @@ function writeLogTails(r: ScenarioResult, { line, paint, clean }: Writer): void 
 
 /** The failed and errored scenarios, each with its first message line, then the counts and the total time. */
 function writeSummary(all: ScenarioResult[], { line, paint, clean }: Writer): void {
-  const s = summarize(all);
+  const s = summarizeResults(all);
   const list = (title: string, status: 'failed' | 'error' | 'interrupted'): void => {
     const them = all.filter((r) => r.status === status);
     if (!them.length) return;

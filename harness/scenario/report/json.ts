@@ -143,7 +143,7 @@ export interface RunSummary {
   ms: number;
 }
 
-export function summarize(results: readonly ScenarioResult[]): RunSummary {
+export function summarizeResults(results: readonly ScenarioResult[]): RunSummary {
   const s: RunSummary = { passed: 0, failed: 0, errors: 0, interrupted: 0, skipped: 0, total: results.length, ms: 0 };
   for (const r of results) {
     if (r.status === 'passed') s.passed++;
@@ -173,7 +173,7 @@ export interface JsonReport {
  * bigints are decimal strings; functions and `undefined` are left out; cycles become "[Circular]".
  */
 export function toJson(results: readonly ScenarioResult[]): string {
-  const report = { version: 1, summary: summarize(results), results: results.map(orderResult) };
+  const report = { version: 1, summary: summarizeResults(results), results: results.map(orderResult) };
   return `${safeStringify(report, { indent: 2 })}\n`;
 }
 

@@ -5,7 +5,7 @@
 import { formatPath, type PathSegment } from '../../common/path.js';
 import { isPlainObject } from '../../common/plain-object.js';
 import { amountError, parseAmount } from '../../testnet/amounts.js';
-import { problem, type RuleCtx } from './rule-kit.js';
+import { ruleProblem, type RuleCtx } from './rule-kit.js';
 
 /** A mapping under `requires` (the main wallet's) and under each declared wallet: `tokens` or `unlocked`. */
 function walletMaps(
@@ -43,7 +43,7 @@ function checkHeldPayments(ctx: RuleCtx, doc: Record<string, unknown>): void {
       if (!/^(sal|erc)[0-9A-Z]{4}$/.test(asset)) continue;
       const maker = made.get(asset);
       if (!maker) {
-        problem(
+        ruleProblem(
           ctx,
           [...path, asset],
           'key',
@@ -59,7 +59,7 @@ function checkHeldPayments(ctx: RuleCtx, doc: Record<string, unknown>): void {
       const total = (asked.get(asset) ?? 0n) + parseAmount(v);
       asked.set(asset, total);
       if (total > parseAmount(`${supply} SAL1`))
-        problem(
+        ruleProblem(
           ctx,
           [...path, asset],
           'value',
@@ -75,7 +75,7 @@ export function checkHeldTickers(ctx: RuleCtx, doc: Record<string, unknown>): vo
   for (const d of declared(doc)) {
     const before = first.get(d.ticker);
     if (before)
-      problem(
+      ruleProblem(
         ctx,
         d.path,
         'key',
@@ -90,7 +90,7 @@ export function checkHeldTickers(ctx: RuleCtx, doc: Record<string, unknown>): vo
     const ticker = typeof c?.ticker === 'string' ? c.ticker.toUpperCase() : undefined;
     const before = ticker === undefined ? undefined : first.get(ticker);
     if (before)
-      problem(
+      ruleProblem(
         ctx,
         ['steps', i, 'create_token', 'ticker'],
         'value',

@@ -40,7 +40,7 @@ function childSchema(s: AnySchema, seg: PathSegment): AnySchema | undefined {
   return undefined;
 }
 
-export function schemaAt(path: readonly PathSegment[], root: AnySchema): AnySchema | undefined {
+export function schemaAtIn(path: readonly PathSegment[], root: AnySchema): AnySchema | undefined {
   let s: AnySchema | undefined = root;
   for (const seg of path) {
     if (!s) return undefined;
@@ -77,12 +77,12 @@ export function describeSchema(s: AnySchema): string {
 }
 
 function expectedAt(path: readonly PathSegment[], root: AnySchema): string | undefined {
-  const s = schemaAt(path, root);
+  const s = schemaAtIn(path, root);
   return s ? describeSchema(s) : undefined;
 }
 
 function keysAt(path: readonly PathSegment[], root: AnySchema): string[] {
-  const s = schemaAt(path, root);
+  const s = schemaAtIn(path, root);
   if (!s) return [];
   const d = defOf(layers(s).at(-1)!);
   return d.type === 'object' ? Object.keys(d.shape as object) : [];

@@ -216,7 +216,7 @@ function heldTokenIssues(v: unknown): LeafIssue[] {
 }
 
 /** `tokens:` of `requires` or a wallet: tokens the wallet created before the steps, ticker → {supply, name?}. */
-export const heldTokens = (whose: string): z.ZodType =>
+export const heldTokensSchema = (whose: string): z.ZodType =>
   leaf(
     `${whose}: ticker → {supply, name?}, e.g. {ABCD: {supply: 100, name: demo}}`,
     {

@@ -21,10 +21,10 @@ export interface RuleCtx {
   savedBy: Map<string, number>;
 }
 
-/** Thrown by problem() once MAX_PROBLEMS_COLLECTED are in: the rules stop looking. */
+/** Thrown by ruleProblem() once MAX_PROBLEMS_COLLECTED are in: the rules stop looking. */
 export const ENOUGH = Symbol('enough problems');
 
-export function problem(
+export function ruleProblem(
   ctx: RuleCtx,
   path: PathSegment[],
   at: SchemaProblem['at'],
@@ -43,7 +43,7 @@ export function checkAssetKeys(ctx: RuleCtx, m: unknown, path: PathSegment[]): v
     const fix =
       units.find((a) => a.toLowerCase() === k.toLowerCase()) ??
       (/^sal[0-9a-z]{4}$/i.test(k) ? `sal${k.slice(3).toUpperCase()}` : undefined);
-    problem(
+    ruleProblem(
       ctx,
       [...path, k],
       'key',
@@ -56,7 +56,7 @@ export function checkAssetKeys(ctx: RuleCtx, m: unknown, path: PathSegment[]): v
 export function checkWalletRef(ctx: RuleCtx, v: unknown, path: PathSegment[]): void {
   if (typeof v !== 'string' || !NAME_RE.test(v) || ctx.wallets.has(v)) return;
   const names = [...ctx.wallets];
-  problem(
+  ruleProblem(
     ctx,
     path,
     'value',
@@ -70,7 +70,7 @@ export function checkNodeRef(ctx: RuleCtx, v: unknown, path: PathSegment[]): voi
   if (typeof v !== 'string' || !NODE_NAME.test(v)) return;
   const why = unknownNode(v, ctx.nodes);
   if (why)
-    problem(
+    ruleProblem(
       ctx,
       path,
       'value',
@@ -81,7 +81,7 @@ export function checkNodeRef(ctx: RuleCtx, v: unknown, path: PathSegment[]): voi
 
 export function checkAddressValue(ctx: RuleCtx, v: unknown, path: PathSegment[]): void {
   if (typeof v === 'string' && ctx.wallets.has(v)) {
-    problem(ctx, path, 'value', `"${v}" is a wallet name, not an address; write "\${${v}.address}"`, addressText);
+    ruleProblem(ctx, path, 'value', `"${v}" is a wallet name, not an address; write "\${${v}.address}"`, addressText);
   }
 }
 
@@ -96,7 +96,7 @@ export function checkRawKeys(
     if (known.includes(k)) continue;
     const s = suggest(k, known);
     if (s) {
-      problem(
+      ruleProblem(
         ctx,
         [...path, k],
         'key',
@@ -112,7 +112,7 @@ export function checkExpectationKeys(ctx: RuleCtx, m: unknown, path: PathSegment
   for (const k of Object.keys(m)) {
     if (isTemplateString(k)) continue;
     const p = responsePathProblem(k);
-    if (p) problem(ctx, [...path, k], 'key', p, RESPONSE_PATH_EXPECTED);
+    if (p) ruleProblem(ctx, [...path, k], 'key', p, RESPONSE_PATH_EXPECTED);
   }
 }
 

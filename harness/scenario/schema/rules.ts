@@ -14,7 +14,7 @@ import {
   checkExpectationKeys,
   checkNodeRef,
   checkWalletRef,
-  problem,
+  ruleProblem,
   type RuleArgs,
   type RuleCtx,
 } from './rule-kit.js';
@@ -46,7 +46,7 @@ function checkPlaceholder(
   metadataLater: Map<string, number>,
 ): void {
   const ph = `\${${expr}}`;
-  const bad = (msg: string) => problem(ctx, where.path, where.at, msg, PLACEHOLDER_EXPECTED);
+  const bad = (msg: string) => ruleProblem(ctx, where.path, where.at, msg, PLACEHOLDER_EXPECTED);
   let segs: PathSegment[];
   try {
     segs = parsePath(expr);
@@ -130,7 +130,7 @@ export function checkRules(doc: unknown): SchemaProblem[] {
 function checkWalletDecls(ctx: RuleCtx, wallets: Record<string, unknown>): void {
   for (const [name, decl] of Object.entries(wallets)) {
     if (name === 'main')
-      problem(
+      ruleProblem(
         ctx,
         ['wallets', name],
         'key',
@@ -138,7 +138,7 @@ function checkWalletDecls(ctx: RuleCtx, wallets: Record<string, unknown>): void 
         'a wallet name other than main',
       );
     else if (RESERVED_WALLET_NAMES.includes(name))
-      problem(
+      ruleProblem(
         ctx,
         ['wallets', name],
         'key',
@@ -146,7 +146,7 @@ function checkWalletDecls(ctx: RuleCtx, wallets: Record<string, unknown>): void 
         `a name other than ${RESERVED_WALLET_NAMES.join(', ')}`,
       );
     else if (!NAME_RE.test(name))
-      problem(
+      ruleProblem(
         ctx,
         ['wallets', name],
         'key',
@@ -201,10 +201,10 @@ function checkActions(ctx: RuleCtx, st: Record<string, unknown>, path: PathSegme
   const allowed = [...ACTION_KEYS, ...STEP_COMMON_KEYS] as readonly string[];
   const unknown = keys.filter((k) => !allowed.includes(k));
   if (actions.length === 0 && !unknown.some((k) => suggest(k, ACTION_KEYS))) {
-    problem(ctx, path, 'value', 'the step has no action', `exactly one of: ${ACTION_KEYS.join(', ')}`);
+    ruleProblem(ctx, path, 'value', 'the step has no action', `exactly one of: ${ACTION_KEYS.join(', ')}`);
   }
   for (const extra of actions.slice(1)) {
-    problem(
+    ruleProblem(
       ctx,
       [...path, extra],
       'key',
@@ -215,7 +215,7 @@ function checkActions(ctx: RuleCtx, st: Record<string, unknown>, path: PathSegme
   for (const a of actions) stepKind(a)!.check?.(ctx, st[a], [...path, a], args);
   const kind = actions[0] ? stepKind(actions[0]) : undefined;
   if (has(st, 'expect_error') && kind && !kind.answersRpc) {
-    problem(
+    ruleProblem(
       ctx,
       [...path, 'expect_error'],
       'key',
@@ -240,7 +240,7 @@ function checkPlaceholders(
       try {
         parts = scanTemplate(str.s);
       } catch (e) {
-        problem(ctx, str.path, str.at, (e as Error).message, PLACEHOLDER_EXPECTED);
+        ruleProblem(ctx, str.path, str.at, (e as Error).message, PLACEHOLDER_EXPECTED);
         continue;
       }
       for (const p of parts)
@@ -253,7 +253,7 @@ function checkSaves(ctx: RuleCtx, save: Record<string, unknown>, path: PathSegme
   for (const name of Object.keys(save)) {
     const sp = [...path, 'save', name];
     if (!NAME_RE.test(name))
-      problem(
+      ruleProblem(
         ctx,
         sp,
         'key',
@@ -261,7 +261,7 @@ function checkSaves(ctx: RuleCtx, save: Record<string, unknown>, path: PathSegme
         'letters, digits and _, not starting with a digit',
       );
     else if ((SCOPE_ROOTS as readonly string[]).includes(name) || name === 'main')
-      problem(
+      ruleProblem(
         ctx,
         sp,
         'key',
@@ -269,7 +269,7 @@ function checkSaves(ctx: RuleCtx, save: Record<string, unknown>, path: PathSegme
         `a name other than ${[...SCOPE_ROOTS, 'main'].join(', ')}`,
       );
     else if (ctx.wallets.has(name))
-      problem(ctx, sp, 'key', `"${name}" is a wallet name; save under another name`, 'a name that is not a wallet');
+      ruleProblem(ctx, sp, 'key', `"${name}" is a wallet name; save under another name`, 'a name that is not a wallet');
     saved.add(name);
   }
 }
@@ -290,7 +290,7 @@ function checkStep(ctx: RuleCtx, st: Record<string, unknown>, i: number, d: Defi
   if (isPlainObject(st.save)) checkSaves(ctx, st.save, path, d.saved);
   if (isPlainObject(st.metadata) && typeof st.metadata.name === 'string') {
     if (d.metadataNames.has(st.metadata.name))
-      problem(
+      ruleProblem(
         ctx,
         [...path, 'metadata', 'name'],
         'value',
@@ -324,7 +324,7 @@ function checkStepNode(ctx: RuleCtx, st: Record<string, unknown>, path: PathSegm
       : kind === 'partition' || kind === 'heal' || kind === 'sync'
         ? ''
         : '; a wallet talks to the node it is declared on (wallets: {bob: {node: n1}})';
-  problem(
+  ruleProblem(
     ctx,
     [...path, 'node'],
     'key',

@@ -48,7 +48,7 @@ const words = (c: AutomineChange): string =>
         ...(c.blockTime !== undefined ? [`block_time ${c.blockTime}`] : []),
       ].join(', ') || 'unchanged';
 
-export const automine = defineStep<'automine', AutomineAction>({
+export const automineStep = defineStep<'automine', AutomineAction>({
   key: 'automine',
   schema,
   answersRpc: false,

@@ -6,7 +6,7 @@ import type { JsonRpcAnswer } from '../../rpc/jsonrpc.js';
 import { HttpStatusError } from '../../rpc/errors.js';
 import { interpolate } from '../interpolate.js';
 import { httpPathLeaf } from '../schema/leaves.js';
-import { problem, type RuleCtx } from '../schema/rule-kit.js';
+import { ruleProblem, type RuleCtx } from '../schema/rule-kit.js';
 import { has } from '../schema/vocabulary.js';
 import { daemonOf, replayOf, walletOf, type StepContext } from './context.js';
 import { defineStep } from './kind.js';
@@ -39,7 +39,7 @@ const schema = z
 function check(ctx: RuleCtx, v: unknown, path: PathSegment[]): void {
   if (!isPlainObject(v)) return;
   if (has(v, 'method') && has(v, 'path'))
-    problem(
+    ruleProblem(
       ctx,
       [...path, 'path'],
       'key',
@@ -47,7 +47,7 @@ function check(ctx: RuleCtx, v: unknown, path: PathSegment[]): void {
       '{method, on?, params?} or {path, params?}',
     );
   else if (!has(v, 'method') && !has(v, 'path'))
-    problem(
+    ruleProblem(
       ctx,
       [...path, 'method'],
       'parent',
@@ -55,7 +55,7 @@ function check(ctx: RuleCtx, v: unknown, path: PathSegment[]): void {
       '{method, on?, params?} or {path, params?}',
     );
   if (has(v, 'path') && v.on === 'wallet')
-    problem(
+    ruleProblem(
       ctx,
       [...path, 'on'],
       'value',
@@ -94,7 +94,7 @@ async function callDaemon(ctx: StepContext, a: CallAction, params: unknown, node
   }) as Promise<JsonRpcAnswer>;
 }
 
-export const call = defineStep<'call', CallAction>({
+export const callStep = defineStep<'call', CallAction>({
   key: 'call',
   schema,
   answersRpc: true,

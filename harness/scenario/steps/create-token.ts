@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { PathSegment } from '../../common/path.js';
 import { suggest } from '../../common/suggest.js';
 import { integerLeaf, nameLeaf } from '../schema/leaves.js';
-import { problem, type RuleArgs, type RuleCtx } from '../schema/rule-kit.js';
+import { ruleProblem, type RuleArgs, type RuleCtx } from '../schema/rule-kit.js';
 import { NAME_RE, didYouMean, has } from '../schema/vocabulary.js';
 import { fail, type StepContext } from './context.js';
 import { walletStep } from './wallet.js';
@@ -32,7 +32,7 @@ function check(ctx: RuleCtx, v: Record<string, unknown>, path: PathSegment[], ar
   if (!has(v, 'metadata')) return;
   for (const k of ['token_metadata_hex', 'url', 'hash', 'size']) {
     if (has(v, k))
-      problem(
+      ruleProblem(
         ctx,
         [...path, k],
         'key',
@@ -47,7 +47,7 @@ function check(ctx: RuleCtx, v: Record<string, unknown>, path: PathSegment[], ar
     later !== undefined
       ? `metadata "${m}" is built by step ${later + 1}, which runs after this one`
       : `no earlier metadata step is named "${m}"${didYouMean(suggest(m, [...args.metadataNames]))}`;
-  problem(ctx, [...path, 'metadata'], 'value', message, 'the name of an earlier metadata step');
+  ruleProblem(ctx, [...path, 'metadata'], 'value', message, 'the name of an earlier metadata step');
 }
 
 /** `metadata: <name>` → the url, hash and size that metadata step serves. */

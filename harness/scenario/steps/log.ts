@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { MAX_WAIT_SECONDS } from '../bounds.js';
 import { regexProblem, regexTest } from '../regex.js';
-import { problem } from '../schema/rule-kit.js';
+import { ruleProblem } from '../schema/rule-kit.js';
 import { has } from '../schema/vocabulary.js';
 import { fail, walletOf, type StepContext } from './context.js';
 import type { StepCommon } from '../types.js';
@@ -71,7 +71,7 @@ function logFile(ctx: StepContext, a: LogAction, step: StepCommon): string {
 const describe = (a: LogAction): string =>
   a.contains !== undefined ? `containing ${JSON.stringify(a.contains)}` : `matching /${a.matches}/`;
 
-export const log = defineStep<'log', LogAction>({
+export const logStep = defineStep<'log', LogAction>({
   key: 'log',
   schema,
   answersRpc: false,
@@ -92,7 +92,7 @@ export const log = defineStep<'log', LogAction>({
   check(ctx, v, path) {
     if (!isPlainObject(v)) return;
     if (has(v, 'contains') && has(v, 'matches'))
-      problem(
+      ruleProblem(
         ctx,
         [...path, 'matches'],
         'key',
@@ -100,7 +100,7 @@ export const log = defineStep<'log', LogAction>({
         '{program, contains} or {program, matches}',
       );
     else if (!has(v, 'contains') && !has(v, 'matches'))
-      problem(
+      ruleProblem(
         ctx,
         [...path, 'contains'],
         'parent',
@@ -109,7 +109,7 @@ export const log = defineStep<'log', LogAction>({
       );
     const bad = typeof v.matches === 'string' ? regexProblem(v.matches) : undefined;
     if (bad)
-      problem(
+      ruleProblem(
         ctx,
         [...path, 'matches'],
         'value',

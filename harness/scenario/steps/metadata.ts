@@ -7,7 +7,7 @@ import { FileRefused, metadataFileProblem, readMetadataFile } from '../files.js'
 import { interpolate } from '../interpolate.js';
 import { buildMetadata } from '../metadata.js';
 import { nameLeaf } from '../schema/leaves.js';
-import { problem } from '../schema/rule-kit.js';
+import { ruleProblem } from '../schema/rule-kit.js';
 import { has } from '../schema/vocabulary.js';
 import { fail, type StepContext } from './context.js';
 import { defineStep } from './kind.js';
@@ -51,7 +51,7 @@ function metadataFile(ctx: StepContext, file: string, pos: SourcePos | undefined
   }
 }
 
-export const metadata = defineStep<'metadata', MetadataAction>({
+export const metadataStep = defineStep<'metadata', MetadataAction>({
   key: 'metadata',
   schema,
   answersRpc: false,
@@ -69,7 +69,7 @@ export const metadata = defineStep<'metadata', MetadataAction>({
   check(ctx, v, path) {
     if (!isPlainObject(v)) return;
     if (has(v, 'fields') && has(v, 'file'))
-      problem(
+      ruleProblem(
         ctx,
         [...path, 'file'],
         'key',
@@ -77,7 +77,7 @@ export const metadata = defineStep<'metadata', MetadataAction>({
         '{name, fields: {…}} or {name, file}',
       );
     else if (!has(v, 'fields') && !has(v, 'file'))
-      problem(
+      ruleProblem(
         ctx,
         [...path, 'fields'],
         'parent',

@@ -4,7 +4,7 @@ import { isPlainObject } from '../../common/plain-object.js';
 import { z } from 'zod';
 import { MAX_BLOCKS_PER_STEP, MAX_HEIGHT } from '../bounds.js';
 import { nodeLeaf } from '../schema/leaves.js';
-import { checkNodeRef, problem as ruleProblem } from '../schema/rule-kit.js';
+import { checkNodeRef, ruleProblem } from '../schema/rule-kit.js';
 import { has } from '../schema/vocabulary.js';
 import { daemonOf } from './context.js';
 import { defineStep } from './kind.js';
@@ -46,7 +46,7 @@ export function datasetNote(now: DatasetState[], node: string, t0: number): stri
   return `${waited} s of it waiting for the RandomX dataset of ${node} (built once per daemon start, in ${built} s)`;
 }
 
-export const mine = defineStep<'mine', MineAction>({
+export const mineStep = defineStep<'mine', MineAction>({
   key: 'mine',
   schema,
   answersRpc: false,

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { PathSegment } from '../../common/path.js';
 import { NODE_NAME, nodeNames, partitionProblems } from '../../network/topology.js';
 import { nodeLeaf } from '../schema/leaves.js';
-import { problem, type RuleCtx } from '../schema/rule-kit.js';
+import { ruleProblem, type RuleCtx } from '../schema/rule-kit.js';
 import type { StepContext } from './context.js';
 import { defineStep, type StepExchange } from './kind.js';
 
@@ -37,7 +37,7 @@ function checkGroups(ctx: RuleCtx, v: unknown, path: PathSegment[]): void {
   )
     return;
   for (const p of partitionProblems(v as string[][], ctx.nodes))
-    problem(
+    ruleProblem(
       ctx,
       path,
       'value',
@@ -49,7 +49,7 @@ function checkGroups(ctx: RuleCtx, v: unknown, path: PathSegment[]): void {
 /** What the network is after the step: its groups by name. */
 const groupsNow = (ctx: StepContext): StepExchange['response'] => ({ result: { groups: ctx.testnet.groups() } });
 
-export const partition = defineStep<'partition', PartitionAction>({
+export const partitionStep = defineStep<'partition', PartitionAction>({
   key: 'partition',
   schema: groupsSchema,
   answersRpc: false,
@@ -65,7 +65,7 @@ export const partition = defineStep<'partition', PartitionAction>({
   },
 });
 
-export const heal = defineStep<'heal', HealAction>({
+export const healStep = defineStep<'heal', HealAction>({
   key: 'heal',
   schema: nothing('open every link between the nodes'),
   answersRpc: false,
@@ -80,7 +80,7 @@ export const heal = defineStep<'heal', HealAction>({
   },
 });
 
-export const sync = defineStep<'sync', SyncAction>({
+export const syncStep = defineStep<'sync', SyncAction>({
   key: 'sync',
   schema: nothing('wait until the nodes agree and every wallet has refreshed'),
   answersRpc: false,

@@ -1,26 +1,26 @@
 // Every step kind, in the order the docs list them. The schema, the parser, the runner and the docs
 // generator read them from here: a new step kind is its module and one line below.
-import { automine } from './automine.js';
+import { automineStep } from './automine.js';
 import { getBalance, getbalance } from './balance.js';
-import { call } from './call.js';
+import { callStep } from './call.js';
 import { createToken } from './create-token.js';
 import { getTokens } from './get-tokens.js';
 import { getTransfers } from './get-transfers.js';
 import type { BackendSpec } from '../../testnet/backends.js';
 import type { StepKind } from './kind.js';
-import { log } from './log.js';
-import { metadata } from './metadata.js';
-import { mine } from './mine.js';
-import { heal, partition, sync } from './partition.js';
-import { restart } from './restart.js';
-import { revert, snapshot } from './snapshot.js';
+import { logStep } from './log.js';
+import { metadataStep } from './metadata.js';
+import { mineStep } from './mine.js';
+import { healStep, partitionStep, syncStep } from './partition.js';
+import { restartStep } from './restart.js';
+import { revertStep, snapshotStep } from './snapshot.js';
 import { sweepAll, sweepSingle } from './sweep.js';
 import { transfer, transferSplit } from './transfer.js';
 import { waitStep } from './wait.js';
 
 /** The kinds that make one RPC call, whose answer `expect_error` may expect; `wait` repeats one of them. */
 const CALLS = [
-  call,
+  callStep,
   getBalance,
   getbalance,
   transfer,
@@ -34,17 +34,17 @@ const CALLS = [
 
 const BUILTIN = [
   ...CALLS,
-  mine,
-  automine,
+  mineStep,
+  automineStep,
   waitStep(CALLS),
-  metadata,
-  restart,
-  snapshot,
-  revert,
-  log,
-  partition,
-  heal,
-  sync,
+  metadataStep,
+  restartStep,
+  snapshotStep,
+  revertStep,
+  logStep,
+  partitionStep,
+  healStep,
+  syncStep,
 ] as const;
 /** Every step kind now: the built-in ones, then any added with registerStep(). */
 export const STEP_KINDS: StepKind[] = [...(BUILTIN as readonly StepKind[])];

@@ -8,7 +8,7 @@ export interface RestartAction {
   target: 'daemon' | 'wallet';
 }
 
-export const restart = defineStep<'restart', RestartAction>({
+export const restartStep = defineStep<'restart', RestartAction>({
   key: 'restart',
   schema: z.enum(['daemon', 'wallet']).describe("restart a process: daemon or wallet (the step's wallet RPC)"),
   answersRpc: false,

@@ -1,7 +1,7 @@
 // snapshot and revert: checkpoint the whole testnet (chain and every wallet) and roll back to it.
 import { suggest } from '../../common/suggest.js';
 import { nameLeaf } from '../schema/leaves.js';
-import { problem } from '../schema/rule-kit.js';
+import { ruleProblem } from '../schema/rule-kit.js';
 import { NAME_RE, didYouMean } from '../schema/vocabulary.js';
 import { defineStep, type StepDocs } from './kind.js';
 
@@ -22,7 +22,7 @@ const example: StepDocs['example'] = {
   ].join('\n'),
 };
 
-export const snapshot = defineStep<'snapshot', SnapshotAction>({
+export const snapshotStep = defineStep<'snapshot', SnapshotAction>({
   key: 'snapshot',
   schema: nameLeaf('snapshot name', 'before_transfer').describe('checkpoint the whole testnet under this name'),
   answersRpc: false,
@@ -42,7 +42,7 @@ export const snapshot = defineStep<'snapshot', SnapshotAction>({
   },
 });
 
-export const revert = defineStep<'revert', SnapshotAction>({
+export const revertStep = defineStep<'revert', SnapshotAction>({
   key: 'revert',
   schema: nameLeaf('snapshot name', 'before_transfer').describe('roll the testnet back to an earlier snapshot'),
   answersRpc: false,
@@ -50,7 +50,7 @@ export const revert = defineStep<'revert', SnapshotAction>({
   defaultName: (a) => `revert ${a.name}`,
   check(ctx, v, path, args) {
     if (typeof v !== 'string' || !NAME_RE.test(v) || args.snapshots.has(v)) return;
-    problem(
+    ruleProblem(
       ctx,
       path,
       'value',

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { PathSegment } from '../../common/path.js';
 import { addressText, amountLeaf } from '../schema/leaves.js';
-import { checkAddressValue, problem, type RuleCtx } from '../schema/rule-kit.js';
+import { checkAddressValue, ruleProblem, type RuleCtx } from '../schema/rule-kit.js';
 import { has } from '../schema/vocabulary.js';
 import { fundingAsset, type BackendSpec } from '../../testnet/backends.js';
 import { verified } from './recorded.js';
@@ -29,9 +29,9 @@ function sweepSchema(method: Method): z.ZodType {
 
 function checkSweep(ctx: RuleCtx, v: Record<string, unknown>, path: PathSegment[]): void {
   if (has(v, 'to') && has(v, 'address'))
-    problem(ctx, [...path, 'address'], 'key', 'give either to or address, not both', addressText);
+    ruleProblem(ctx, [...path, 'address'], 'key', 'give either to or address, not both', addressText);
   else if (!has(v, 'to') && !has(v, 'address'))
-    problem(ctx, [...path, 'to'], 'parent', 'missing "to" (the destination address)', addressText);
+    ruleProblem(ctx, [...path, 'to'], 'parent', 'missing "to" (the destination address)', addressText);
   checkAddressValue(ctx, v.to, [...path, 'to']);
   checkAddressValue(ctx, v.address, [...path, 'address']);
 }

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { AMOUNT_FORMS } from '../../testnet/amounts.js';
 import type { PathSegment } from '../../common/path.js';
 import { addressText, amountLeaf } from '../schema/leaves.js';
-import { checkAddressValue, problem, type RuleCtx } from '../schema/rule-kit.js';
+import { checkAddressValue, ruleProblem, type RuleCtx } from '../schema/rule-kit.js';
 import { has } from '../schema/vocabulary.js';
 import { fundingAsset, type BackendSpec } from '../../testnet/backends.js';
 import { readableAmount, verified } from './recorded.js';
@@ -45,9 +45,9 @@ function checkDestinations(ctx: RuleCtx, list: unknown[], path: PathSegment[]): 
     if (!isPlainObject(d)) return;
     const dp = [...path, 'destinations', i];
     if (has(d, 'to') && has(d, 'address'))
-      problem(ctx, [...dp, 'address'], 'key', 'give either to or address, not both', '{to, amount, asset?}');
+      ruleProblem(ctx, [...dp, 'address'], 'key', 'give either to or address, not both', '{to, amount, asset?}');
     else if (!has(d, 'to') && !has(d, 'address'))
-      problem(ctx, [...dp, 'to'], 'parent', 'missing "to" (the destination address)', addressText);
+      ruleProblem(ctx, [...dp, 'to'], 'parent', 'missing "to" (the destination address)', addressText);
     checkAddressValue(ctx, d.to, [...dp, 'to']);
     checkAddressValue(ctx, d.address, [...dp, 'address']);
   });
@@ -55,7 +55,7 @@ function checkDestinations(ctx: RuleCtx, list: unknown[], path: PathSegment[]): 
 
 function checkTransfer(method: Method, ctx: RuleCtx, v: Record<string, unknown>, path: PathSegment[]): void {
   if (has(v, 'address'))
-    problem(
+    ruleProblem(
       ctx,
       [...path, 'address'],
       'key',
@@ -65,7 +65,7 @@ function checkTransfer(method: Method, ctx: RuleCtx, v: Record<string, unknown>,
   if (has(v, 'destinations')) {
     for (const k of ['to', 'amount', 'asset']) {
       if (has(v, k))
-        problem(
+        ruleProblem(
           ctx,
           [...path, k],
           'key',
@@ -76,14 +76,14 @@ function checkTransfer(method: Method, ctx: RuleCtx, v: Record<string, unknown>,
     if (Array.isArray(v.destinations)) checkDestinations(ctx, v.destinations, path);
   } else {
     if (!has(v, 'to') && !has(v, 'address'))
-      problem(
+      ruleProblem(
         ctx,
         [...path, 'to'],
         'parent',
         `missing "to" (the destination address)`,
         `{to, amount, asset?} or {destinations: [{to, amount, asset?}]}`,
       );
-    if (!has(v, 'amount')) problem(ctx, [...path, 'amount'], 'parent', 'missing "amount"', `${AMOUNT_FORMS}`);
+    if (!has(v, 'amount')) ruleProblem(ctx, [...path, 'amount'], 'parent', 'missing "amount"', `${AMOUNT_FORMS}`);
   }
   checkAddressValue(ctx, v.to, [...path, 'to']);
 }

@@ -9,7 +9,7 @@ import { MAX_BLOCKS_PER_STEP, MAX_WAIT_SECONDS } from '../bounds.js';
 import { checkExpectations } from '../match.js';
 import { nameLeaf } from '../schema/leaves.js';
 import { expectations } from '../schema/matchers.js';
-import { checkExpectationKeys, checkWalletRef, problem, type RuleArgs, type RuleCtx } from '../schema/rule-kit.js';
+import { checkExpectationKeys, checkWalletRef, ruleProblem, type RuleArgs, type RuleCtx } from '../schema/rule-kit.js';
 import { has } from '../schema/vocabulary.js';
 import type { Expectations, StepCommon } from '../types.js';
 import { StepFailed, fail, refreshScope, refreshWallets, type StepContext } from './context.js';
@@ -61,7 +61,7 @@ function check(
   const forms = Object.keys(v).filter((k) => names.includes(k));
   const methods = names.filter((k) => k !== 'call');
   if (forms.length === 0)
-    problem(
+    ruleProblem(
       ctx,
       [...path, 'call'],
       'parent',
@@ -69,7 +69,7 @@ function check(
       `call or one of ${methods.join(', ')}`,
     );
   for (const extra of forms.slice(1))
-    problem(
+    ruleProblem(
       ctx,
       [...path, extra],
       'key',
@@ -78,7 +78,7 @@ function check(
     );
   for (const f of forms) callables.find((k) => k.key === f)!.check?.(ctx, v[f], [...path, f], args);
   if (!has(v, 'seconds') && !has(v, 'blocks'))
-    problem(
+    ruleProblem(
       ctx,
       [...path, 'seconds'],
       'parent',
@@ -86,12 +86,12 @@ function check(
       '{…, seconds: 30} and/or {…, blocks: 12}',
     );
   if (isPlainObject(v.until) && Object.keys(v.until).length === 0)
-    problem(ctx, [...path, 'until'], 'value', 'until is empty: nothing to wait for', 'at least one expectation');
+    ruleProblem(ctx, [...path, 'until'], 'value', 'until is empty: nothing to wait for', 'at least one expectation');
   if (has(v, 'wallet')) {
     checkWalletRef(ctx, v.wallet, [...path, 'wallet']);
     const stepWallet = args.stepWallet;
     if (stepWallet !== undefined && stepWallet !== v.wallet)
-      problem(
+      ruleProblem(
         ctx,
         [...path, 'wallet'],
         'value',

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { parseJsonReport, safeStringify, summarize, toJson, toPlain } from '../../../harness/scenario/report/json.js';
+import {
+  parseJsonReport,
+  safeStringify,
+  summarizeResults,
+  toJson,
+  toPlain,
+} from '../../../harness/scenario/report/json.js';
 import type { ScenarioResult } from '../../../harness/scenario/types.js';
 import { failing, interruptedRun, notRun, passing, setupFailed, skippedScenario } from './fixtures.js';
 
@@ -104,16 +110,17 @@ describe('toJson', () => {
     expect(safeStringify(new Error('boom'))).toBe('{"name":"Error","message":"boom"}');
   });
 
-  it('summarize counts scenarios', () => {
-    expect(summarize([])).toEqual({ passed: 0, failed: 0, errors: 0, interrupted: 0, skipped: 0, total: 0, ms: 0 });
-    expect(summarize([interruptedRun, notRun, passing])).toMatchObject({
+  it('summarizeResults counts scenarios', () => {
+    const none = { passed: 0, failed: 0, errors: 0, interrupted: 0, skipped: 0, total: 0, ms: 0 };
+    expect(summarizeResults([])).toEqual(none);
+    expect(summarizeResults([interruptedRun, notRun, passing])).toMatchObject({
       passed: 1,
       interrupted: 1,
       skipped: 1,
       total: 3,
     });
     // an error is neither a failure nor a skip
-    expect(summarize([setupFailed, setupFailed, failing])).toMatchObject({
+    expect(summarizeResults([setupFailed, setupFailed, failing])).toMatchObject({
       failed: 1,
       errors: 2,
       skipped: 0,
