@@ -4,7 +4,7 @@
 // testnet's own process switches it (its control endpoint), and syncs every wallet after each block.
 import type { CommandModule } from 'yargs';
 import { NUMBER_RULES, numberOrThrow } from '../config/numbers.js';
-import { requestAutomine } from '../control/client.js';
+import { operate } from '../control/client.js';
 import { describeAutomine, type AutomineChange } from '../testnet/automine.js';
 import { pickRun, runInfo } from './runs.js';
 
@@ -55,6 +55,6 @@ async function automine(argv: AutomineArgs): Promise<void> {
     throw new Error(
       `run ${r.runId} has no control endpoint (it is still starting, or an older saltnet started it); try again when \`saltnet up\` says it is up`,
     );
-  const { mode } = await requestAutomine(info.control, change === undefined ? {} : { change });
+  const { mode } = await operate(info.control, 'automine', change === undefined ? {} : { change });
   process.stdout.write(argv.json ? `${JSON.stringify(mode)}\n` : `automine: ${describeAutomine(mode)}\n`);
 }

@@ -7,12 +7,12 @@
 import type { CommandModule } from 'yargs';
 import { randomUUID } from 'node:crypto';
 import {
+  operate,
   requestCancel,
-  requestFund,
   type CancelAnswer,
   type ControlInfo,
-  type FundAnswer,
-  type FundBody,
+  type AnswerOf,
+  type BodyOf,
 } from '../control/client.js';
 import { interruptible } from './interruptible.js';
 import { coinsToAtomic, formatAmountShort } from '../testnet/amounts.js';
@@ -82,7 +82,11 @@ async function fund(argv: FundArgs): Promise<void> {
  * then mines until it is spendable, client or not, and this names its transactions. Undefined when interrupted (the
  * exit code is then 130, 143 or 129).
  */
-function payInterruptibly(control: ControlInfo, body: FundBody, json: boolean): Promise<FundAnswer | undefined> {
+function payInterruptibly(
+  control: ControlInfo,
+  body: BodyOf<'fund'>,
+  json: boolean,
+): Promise<AnswerOf<'fund'> | undefined> {
   return interruptible(async (interruption) => {
     const id = randomUUID();
     const giveUp = new AbortController();
@@ -108,7 +112,7 @@ function payInterruptibly(control: ControlInfo, body: FundBody, json: boolean): 
     };
     interruption.addEventListener('abort', onInterrupt, { once: true });
     try {
-      const res = await requestFund(control, body, { id, signal: giveUp.signal }).finally(() => (settled = true));
+      const res = await operate(control, 'fund', body, { id, signal: giveUp.signal }).finally(() => (settled = true));
       await told;
       return res;
     } catch (err) {

@@ -8,7 +8,7 @@ import { mineTo } from '../testnet/mining.js';
 import { createProgress, progressMode } from '../testnet/progress.js';
 import { scaled } from '../common/timeouts.js';
 import { pickRun, runInfo } from './runs.js';
-import { requestMine } from '../control/client.js';
+import { operate } from '../control/client.js';
 import { createWalletClient } from '../rpc/wallet.js';
 import { syncWallets } from '../testnet/sync.js';
 
@@ -55,7 +55,7 @@ async function mine(argv: MineArgs): Promise<void> {
   // answer is reported at once (the testnet knows it) instead of a wait on it from here.
   if (info.control) {
     const how = argv.to !== undefined ? { to: argv.to } : { blocks: argv.blocks ?? 1 };
-    const res = await requestMine(info.control, { ...how, ...(argv.node ? { node: argv.node } : {}) });
+    const res = await operate(info.control, 'mine', { ...how, ...(argv.node ? { node: argv.node } : {}) });
     process.stdout.write(res.already ? `already at height ${res.height}\n` : `height ${res.height}\n`);
     return;
   }

@@ -1,7 +1,7 @@
 // `saltnet partition`, `saltnet heal`, `saltnet link`, `saltnet sync`: the links between the nodes of
 // a running `saltnet up --nodes N`, changed by the process that owns them (its control endpoint).
 import type { CommandModule } from 'yargs';
-import { requestHeal, requestLink, requestPartition, requestSync, type NetworkAnswer } from '../control/client.js';
+import { operate, type AnswerOf } from '../control/client.js';
 import { LINK_MODES, type LinkMode } from '../network/proxy.js';
 import { pickRun, runInfo } from './runs.js';
 
@@ -18,7 +18,7 @@ function controlOf(runId: string | undefined): NonNullable<ReturnType<typeof run
   return control;
 }
 
-function print(a: NetworkAnswer, json: boolean | undefined): void {
+function print(a: AnswerOf<'sync'>, json: boolean | undefined): void {
   if (json) {
     process.stdout.write(`${JSON.stringify(a)}\n`);
     return;
@@ -51,14 +51,15 @@ export const partitionCommand: CommandModule<object, RunArgs & { groups: string[
     y
       .positional('groups', { type: 'string', array: true, describe: 'the groups, e.g. n0 n1,n2' })
       .options(common) as never,
-  handler: async (argv) => print(await requestPartition(controlOf(argv.run), parseGroups(argv.groups)), argv.json),
+  handler: async (argv) =>
+    print(await operate(controlOf(argv.run), 'partition', { groups: parseGroups(argv.groups) }), argv.json),
 };
 
 export const healCommand: CommandModule<object, RunArgs> = {
   command: 'heal',
   describe: 'open every link between the nodes again (the heavier chain then wins)',
   builder: (y) => y.options(common) as never,
-  handler: async (argv) => print(await requestHeal(controlOf(argv.run)), argv.json),
+  handler: async (argv) => print(await operate(controlOf(argv.run), 'heal', {}), argv.json),
 };
 
 export const linkCommand: CommandModule<object, RunArgs & { a: string; b: string; mode?: LinkMode; delay?: number }> = {
@@ -79,7 +80,7 @@ export const linkCommand: CommandModule<object, RunArgs & { a: string; b: string
       }) as never,
   handler: async (argv) =>
     print(
-      await requestLink(controlOf(argv.run), {
+      await operate(controlOf(argv.run), 'link', {
         a: argv.a,
         b: argv.b,
         ...(argv.mode ? { mode: argv.mode } : {}),
@@ -93,5 +94,5 @@ export const syncCommand: CommandModule<object, RunArgs> = {
   command: 'sync',
   describe: "wait until the nodes of each group stand on one top block, and refresh every wallet to its node's height",
   builder: (y) => y.options(common) as never,
-  handler: async (argv) => print(await requestSync(controlOf(argv.run)), argv.json),
+  handler: async (argv) => print(await operate(controlOf(argv.run), 'sync', {}), argv.json),
 };

@@ -13,7 +13,7 @@ import { lockOutput } from '../process/output-lock.js';
 import { removeSnapshot } from '../snapshot/store.js';
 import { resolveBackend } from '../testnet/binaries.js';
 import { binaryHashes } from '../testnet/chain-cache.js';
-import { requestSave, type ControlInfo } from '../control/client.js';
+import { operate, type ControlInfo } from '../control/client.js';
 import type { RunRecord } from '../process/registry.js';
 import { pickRun, runInfo } from './runs.js';
 import { up, upOptions, type UpArgs } from './up.js';
@@ -78,7 +78,7 @@ async function saveTo(a: SaveArgs, r: RunRecord | undefined): Promise<void> {
     );
   const key = `saved-${runInfo(r).backend ?? 'x'}-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '')}-${randomBytes(3).toString('hex')}`;
   process.stderr.write(`saltnet: stopping the processes of ${r.runId} for a moment to save a consistent state\n`);
-  const saved = await requestSave(control, key);
+  const saved = await operate(control, 'snapshot', { key });
   try {
     const m = await exportSnapshot(saved.cacheDir, key, a.file);
     process.stdout.write(

@@ -2,7 +2,7 @@
 // `saltnet up --ui` may have started it already) and this prints its address.
 import type { CommandModule } from 'yargs';
 import { parseNumberText } from '../config/numbers.js';
-import { requestUi } from '../control/client.js';
+import { operate } from '../control/client.js';
 import { pickRun, runInfo } from './runs.js';
 
 interface UiArgs {
@@ -46,7 +46,7 @@ async function ui(argv: UiArgs): Promise<void> {
     throw new Error(
       `run ${r.runId} has no control endpoint (it is still starting, or an older saltnet started it); try again when \`saltnet up\` says it is up`,
     );
-  const { url } = await requestUi(info.control, argv.uiPort !== undefined ? { port: argv.uiPort } : {});
+  const { url } = await operate(info.control, 'ui', argv.uiPort !== undefined ? { port: argv.uiPort } : {});
   process.stdout.write(
     argv.json ? `${JSON.stringify({ url })}\n` : `explorer: ${url}\n(read-only; it lives as long as the testnet)\n`,
   );

@@ -5,7 +5,7 @@
 // what it is finishing.
 import { z } from 'zod';
 import { HttpError, parseBody } from './body.js';
-import type { ControlRoute } from './routes.js';
+import type { ControlRoute } from './operation.js';
 
 /** The header a client names its request with, so that it can cancel it (`/cancel`). */
 export const REQUEST_HEADER = 'x-saltnet-request';

@@ -15,7 +15,8 @@ import { join } from 'node:path';
 import type { Testnet } from '../testnet/types.js';
 import { HttpError } from './body.js';
 import { REQUEST_HEADER, UnderwayRequests, type Underway } from './cancel.js';
-import { CONTROL_ROUTES, type ControlRoute } from './routes.js';
+import type { ControlRoute } from './operation.js';
+import { operationRoutes } from './operations/index.js';
 
 export interface ControlInfo {
   url: string;
@@ -145,7 +146,7 @@ export async function startControlServer(
   cacheDir: string,
   extra: Record<string, ControlRoute> = {},
 ): Promise<ControlServer> {
-  const routes = { ...CONTROL_ROUTES, ...extra };
+  const routes = { ...operationRoutes(), ...extra };
   const token = randomBytes(24).toString('hex');
   const tokenFile = join(t.workdir, '.control-token');
   writeSecretFile(tokenFile, token);

@@ -9,9 +9,8 @@ import { backendSpec } from '../testnet/backends.js';
 import { mineTo } from '../testnet/mining.js';
 import { syncWallets } from '../testnet/sync.js';
 import { withChainLock } from './chain-lock.js';
-import { requestHeal, requestMine, requestPartition, requestSync } from '../control/client.js';
 import { checkContext, type SaltnetContext } from './context.js';
-import { requestAutomine, requestFund } from '../control/client.js';
+import { operate } from '../control/client.js';
 import type { AutomineChange, AutomineMode } from '../testnet/automine.js';
 import type { FundRequest, FundResult } from '../testnet/faucet.js';
 import { freshWallet, liveFreshWallets, type FreshWallet, type FreshWalletOptions } from './fresh-wallet.js';
@@ -88,23 +87,23 @@ function nodesControl(c: SaltnetContext, what: string): NonNullable<SaltnetConte
  * then on each group mines its own chain (`mineOn`) until `heal`.
  */
 export async function partition(context: SaltnetContext, groups: string[][]): Promise<void> {
-  await requestPartition(nodesControl(checkContext(context), 'partition'), groups);
+  await operate(nodesControl(checkContext(context), 'partition'), 'partition', { groups });
 }
 
 /** Open every link again; `sync` then waits until the heavier chain has won on every node. */
 export async function heal(context: SaltnetContext): Promise<void> {
-  await requestHeal(nodesControl(checkContext(context), 'heal'));
+  await operate(nodesControl(checkContext(context), 'heal'), 'heal', {});
 }
 
 /** Wait until the nodes of each group stand on one top block, then refresh every wallet of the testnet. */
 export async function sync(context: SaltnetContext): Promise<void> {
-  await requestSync(nodesControl(checkContext(context), 'sync'));
+  await operate(nodesControl(checkContext(context), 'sync'), 'sync', {});
 }
 
 /** Mine `blocks` blocks on one node of several (its group gets them); returns that node's new height. */
 export async function mineOn(context: SaltnetContext, node: string, blocks = 1): Promise<number> {
   const c = checkContext(context);
-  const res = await requestMine(nodesControl(c, 'mineOn'), { blocks, node });
+  const res = await operate(nodesControl(c, 'mineOn'), 'mine', { blocks, node });
   return res.height;
 }
 
@@ -155,7 +154,7 @@ function controlOf(c: SaltnetContext, what: string): NonNullable<SaltnetContext[
  */
 export async function automine(context: SaltnetContext, change?: AutomineChange): Promise<AutomineMode> {
   const c = checkContext(context);
-  const res = await requestAutomine(controlOf(c, 'automine'), change === undefined ? {} : { change });
+  const res = await operate(controlOf(c, 'automine'), 'automine', change === undefined ? {} : { change });
   return res.mode;
 }
 
@@ -165,7 +164,7 @@ export async function automine(context: SaltnetContext, change?: AutomineChange)
  */
 export async function fund(context: SaltnetContext, req: FundRequest): Promise<FundResult> {
   const c = checkContext(context);
-  return requestFund(controlOf(c, 'fund'), {
+  return operate(controlOf(c, 'fund'), 'fund', {
     address: req.address,
     amount: req.amount.toString(),
     ...(req.asset ? { asset: req.asset } : {}),

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { ask, requestCancel } from '../../harness/control/client.js';
 import { MAX_BODY, startControlServer, type ControlServer } from '../../harness/control/server.js';
-import type { ControlRoute, RouteEnv } from '../../harness/control/routes.js';
+import type { ControlRoute, RouteEnv } from '../../harness/control/operation.js';
 import type { TestnetEvent } from '../../harness/testnet/events.js';
 import type { Testnet } from '../../harness/testnet/types.js';
 import { BACKENDS } from '../../harness/testnet/backends.js';
@@ -35,7 +35,7 @@ function fakeTestnet(workdir: string): Fake {
     testnet: {
       workdir,
       nodes: [{ name: 'n0' }],
-      payFromMain: (req: FundRequest, o?: FundOptions) => payFromMain(faucet, req, o),
+      fund: (req: FundRequest, o?: FundOptions) => payFromMain(faucet, req, o),
       unresponsive: () => fake.silent,
       onEvent: (l: (e: TestnetEvent) => void) => {
         listeners.add(l);

@@ -1,0 +1,42 @@
+// Mine blocks, or up to a height, on a node of the testnet, then sync its wallets (`saltnet mine`, mine()).
+import { z } from 'zod';
+import { MAX_HEIGHT } from '../../limits.js';
+import { mineTarget, type MineRequest } from '../../testnet/sync.js';
+import { RequestError } from '../body.js';
+import { defineOperation, whole } from '../operation.js';
+import { nodeOf } from './network.js';
+
+export interface MineAnswer {
+  height: number;
+  /** The wallets refreshed to that height. */
+  synced: string[];
+  /** `to` was not above the height: nothing mined. */
+  already?: boolean;
+}
+
+export const mineOperation = defineOperation({
+  name: 'mine',
+  what: 'mine',
+  body: z.strictObject({
+    blocks: whole(1, MAX_HEIGHT, 'a whole number of blocks (a JSON number)'),
+    to: whole(1, MAX_HEIGHT, 'a height (a whole JSON number)'),
+    sync: z.boolean().optional().describe('true or false'),
+    node: z.string().optional().describe('a node name, e.g. n1'),
+  }),
+  async run(t, { blocks, to, sync = true, node }, { signal }): Promise<MineAnswer> {
+    if (blocks !== undefined && to !== undefined)
+      throw new RequestError('give blocks or to, not both: how many blocks, or up to which height');
+    const what: MineRequest = to !== undefined ? { to } : { blocks: blocks ?? 1 };
+    // On a partitioned testnet the node that mines may stand elsewhere than n0.
+    const miner = node !== undefined ? nodeOf(t, node) : undefined;
+    const start = await (miner ? miner.client.height() : t.height());
+    const target = mineTarget(what, start);
+    if (target > MAX_HEIGHT)
+      throw new RequestError(
+        `mining to height ${target} would pass height ${MAX_HEIGHT}, the highest saltnet mines to`,
+      );
+    if (target <= start) return { height: start, synced: [], already: true };
+    const height = await t.mine(what, { sync, signal, ...(node !== undefined ? { node } : {}) });
+    return { height, synced: sync ? [...t.wallets().keys()] : [] };
+  },
+});
