@@ -38,9 +38,9 @@ export { createWalletClient, type WalletClient } from './rpc/wallet.js';
 export { RpcError, HttpStatusError, ConnectionError } from './rpc/errors.js';
 export type { ConnectionProblem, EndpointOptions, Recovery } from './rpc/http.js';
 export { SIM_BIN_DIR, SIM_VERSION_LINE } from './sim/index.js';
-export { runFiles } from './scenario/runner.js';
-export type { RunnerOptions } from './scenario/run-options.js';
-export { runScenario, runScenarios, type RunScenarioOptions } from './scenario/api.js';
+export { runFiles } from './runner/run-scenarios.js';
+export type { RunnerOptions } from './runner/options.js';
+export { runScenario, runScenarios, type RunScenarioOptions } from './runner/api.js';
 export { parseScenario, loadScenario } from './scenario/parse.js';
 export type { Scenario } from './scenario/model.js';
 export {

@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { glob } from 'tinyglobby';
 import { programInfo, rpcVersion, writeRecording } from '../harness/diff/recording.js';
-import { runFiles } from '../harness/scenario/runner.js';
+import { runFiles } from '../harness/runner/run-scenarios.js';
 import { isUnsuccessful, type ScenarioResult } from '../harness/scenario/types.js';
 import { resolveCacheDir } from '../harness/common/cache-dir.js';
 import { packageVersion } from '../harness/common/paths.js';

@@ -14,8 +14,8 @@ import { chainKey, chainSpecFor } from '../testnet/chain-cache.js';
 import { startTestnet } from '../testnet/testnet.js';
 import { skipReason, suiteChain } from '../scenario/needs.js';
 import { loadScenario } from '../scenario/parse.js';
-import { freshTestnetStart } from '../scenario/run-fresh.js';
-import { aheadState, planOfFiles } from '../scenario/ahead-state.js';
+import { freshTestnetStart } from '../runner/own-testnets.js';
+import { aheadState, planOfFiles } from '../runner/funded-state-cache.js';
 import type { TestnetOptions } from '../testnet/types.js';
 import { expandFiles } from './run.js';
 import { testnetOptions, toTestnetOptions, type TestnetArgs } from './testnet-options.js';
@@ -125,8 +125,8 @@ function forget(dir: string, key: string): void {
 
 /**
  * With --for, above difficulty 1: the states `saltnet run` of those files starts from, built at the prefix difficulty
- * when missing. Shared: the one with their wallets paid ahead (scenario/ahead-state.ts), and the own state of each
- * scenario of several nodes (it runs on a testnet of its own: scenario/fresh-ahead.ts); fresh: each scenario's own.
+ * when missing. Shared: the one with their wallets paid ahead (runner/funded-state-cache.ts), and the own state of each
+ * scenario of several nodes (it runs on a testnet of its own: runner/own-testnet-funds.ts); fresh: each scenario's own.
  */
 async function buildAheadFor(
   globs: string[],

@@ -2,7 +2,7 @@
 import { existsSync, lstatSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
-import { readArtifacts } from '../scenario/artifacts.js';
+import { readArtifacts } from '../runner/artifacts.js';
 import { isUnsuccessful } from '../scenario/types.js';
 import { interruptedExitCode } from './interruptible.js';
 import { runCommandLine } from './run.js';

@@ -6,8 +6,8 @@
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { suiteChain } from '../scenario/needs.js';
-import type { RunnerOptions, StepReplay } from '../scenario/run-options.js';
-import { runFiles } from '../scenario/runner.js';
+import type { RunnerOptions, StepReplay } from '../runner/options.js';
+import { runFiles } from '../runner/run-scenarios.js';
 import type { ScenarioResult, StepResult } from '../scenario/types.js';
 import { resolveBackend } from '../testnet/binaries.js';
 import type { BackendSpec } from '../testnet/backends.js';

@@ -3,7 +3,7 @@
 // spent. The real wallet flips a coin between 1 and 2 inputs whenever one output can pay; a simulator that drew for
 // itself would diverge there in the fee, the change and every balance after.
 import { resolve } from 'node:path';
-import type { StepReplay } from '../scenario/run-options.js';
+import type { StepReplay } from '../runner/options.js';
 import { SIM_REPLAY_HEADER } from '../sim/index.js';
 import type { ScenarioResult } from '../scenario/types.js';
 

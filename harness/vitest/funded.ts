@@ -1,8 +1,8 @@
 // Fresh wallets funded ahead: the global setup's `freshWallets` option (or config key) names amounts and
 // counts. Above difficulty 1 the setup restores a cached state in which that many wallets of each amount are paid
 // (from main, in FUNDING_OUTPUTS outputs, as freshWallet's own funding pays) and unlocked: the payments are made once
-// per machine at difficulty 1 (scenario/ahead-state.ts, as for a run's scenarios). `freshWallet({ unlocked })` of such
-// an amount then claims one of those wallets, copies its files into its own folder and opens it: no transfer, no
+// per machine at difficulty 1 (runner/funded-state-cache.ts, as for a run's scenarios). `freshWallet({ unlocked })` of
+// such an amount then claims one of those wallets, copies its files into its own folder and opens it: no transfer, no
 // block mined, no chain lock. When they are all claimed, or for any other amount, it pays from main (fundFresh).
 //
 // A claim is a file created with O_EXCL in the testnet's workdir, so two workers never take the same wallet. The
@@ -10,8 +10,8 @@
 // opens its copy with it over its loopback JSON-RPC, never on a command line.
 import { copyFileSync, mkdirSync, openSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
-import { paidAhead, startShared } from '../scenario/ahead-state.js';
-import { fundsAhead, type AheadPayment, type AheadWords } from '../scenario/fund-ahead.js';
+import { paidAhead, startShared } from '../runner/funded-state-cache.js';
+import { fundsAhead, type AheadPayment, type AheadWords } from '../runner/prepaid-wallets.js';
 import { scaled } from '../common/timeouts.js';
 import { createDaemonClient } from '../rpc/daemon.js';
 import { createWalletClient, type WalletClient } from '../rpc/wallet.js';

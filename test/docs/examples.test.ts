@@ -12,7 +12,7 @@ import { ParsedOnly, saltnetCli } from '../../harness/cli/program.js';
 import { parseAcceptFile } from '../../harness/diff/accept.js';
 import { validateConfig } from '../../harness/config/validate.js';
 import { parseScenario } from '../../harness/scenario/parse.js';
-import { runFiles } from '../../harness/scenario/runner.js';
+import { runFiles } from '../../harness/runner/run-scenarios.js';
 import { allBlocks, docFiles, ROOT, type Block } from './blocks.js';
 import { commandsOf, saltnetArgs } from './shell.js';
 import { typecheckSnippets, runLibrarySnippet, snippetsOf } from './snippets.js';
@@ -149,7 +149,7 @@ describe('every example of the docs', () => {
     expect(blocks.filter((b) => ['yaml', 'yml'].includes(b.lang) && yamlKind(b) === 'scenario').length).toBeGreaterThan(
       0,
     );
-    if (scenarios.length === 0) return; // every one is an example scenario: test/scenario/runner.test.ts runs them
+    if (scenarios.length === 0) return; // every one is an example scenario: test/runner/run-scenarios.test.ts runs them
     const files = scenarios.map((b) => {
       const f = join(WORK, `${b.where.replace(/[/:.]/g, '_')}.yaml`);
       writeFileSync(f, b.text);

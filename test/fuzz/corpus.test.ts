@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { expandFiles } from '../../harness/cli/run.js';
-import { runFiles } from '../../harness/scenario/runner.js';
+import { runFiles } from '../../harness/runner/run-scenarios.js';
 import { cleanup, tempDir } from '../helpers/sim.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

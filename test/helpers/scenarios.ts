@@ -2,8 +2,8 @@
 // afterwards: what the step-kind tests (mine, automine) need.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RunnerOptions } from '../../harness/scenario/run-options.js';
-import { runFiles } from '../../harness/scenario/runner.js';
+import type { RunnerOptions } from '../../harness/runner/options.js';
+import { runFiles } from '../../harness/runner/run-scenarios.js';
 import type { ScenarioResult } from '../../harness/scenario/types.js';
 
 /** `[name, body]`: the body is everything of the file after its `name:` line. */

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runFiles } from '../../harness/scenario/runner.js';
+import { runFiles } from '../../harness/runner/run-scenarios.js';
 import { CLI, startUntilReady, stopStarted, type Started } from '../cli/helpers.js';
 import { cleanup, rpc, tempDir, waitFor } from '../helpers/sim.js';
 

@@ -13,7 +13,7 @@ import { execa, type ResultPromise } from 'execa';
 import { afterAll, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { isAlive } from '../../harness/process/registry.js';
-import { runFiles } from '../../harness/scenario/runner.js';
+import { runFiles } from '../../harness/runner/run-scenarios.js';
 import { createWalletClient } from '../../harness/rpc/wallet.js';
 import { fixtureAddresses } from '../../harness/testnet/fixture-wallets.js';
 import { CLI, startUntilReady, type Started } from '../cli/helpers.js';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { isAlive } from '../../harness/process/registry.js';
-import { runScenario } from '../../harness/scenario/api.js';
+import { runScenario } from '../../harness/runner/api.js';
 import { startTestnet, type Testnet } from '../../harness/testnet/testnet.js';
 import { CACHE_DIR, describeReal, REAL, SAL1 } from './real.js';
 

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { suiteChain } from '../../harness/scenario/needs.js';
-import { runFiles } from '../../harness/scenario/runner.js';
+import { runFiles } from '../../harness/runner/run-scenarios.js';
 import { BACKENDS } from '../../harness/testnet/backends.js';
 import { BIN_DIR, CACHE_DIR, describeReal } from './real.js';
 

@@ -1,10 +1,11 @@
 // A scenario's wallets refresh when the runner refreshes them: their wallet RPC's own refresh (every 20 s) is off for
-// the steps, and on again after, so it cannot scan a block that mining pops again at once (harness/scenario/run-one.ts
-// autoRefresh). Seen in the wallet RPCs' own log files, which say so on each change as the real one does.
+// the steps, and on again after, so it cannot scan a block that mining pops again at once
+// (harness/runner/one-scenario.ts autoRefresh). Seen in the wallet RPCs' own log files, which say so on each change as
+// the real one does.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { runScenario } from '../../harness/scenario/api.js';
+import { runScenario } from '../../harness/runner/api.js';
 import { startTestnet, type Testnet } from '../../harness/testnet/testnet.js';
 import { cleanup, tempDir } from '../helpers/sim.js';
 

@@ -14,7 +14,7 @@ import {
   resolveMetadataFile,
 } from '../../harness/scenario/files.js';
 import { loadScenario, parseScenario } from '../../harness/scenario/parse.js';
-import { runFiles } from '../../harness/scenario/runner.js';
+import { runFiles } from '../../harness/runner/run-scenarios.js';
 import { ScenarioError } from '../../harness/scenario/types.js';
 
 let root: string;

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseScenario } from '../../harness/scenario/parse.js';
-import { runFiles } from '../../harness/scenario/runner.js';
+import { runFiles } from '../../harness/runner/run-scenarios.js';
 import { scenarioJsonSchema } from '../../harness/scenario/schema.js';
 import { defineStep } from '../../harness/scenario/steps/kind.js';
 import { registerStep, unregisterStep } from '../../harness/scenario/steps/registry.js';

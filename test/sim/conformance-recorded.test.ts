@@ -17,7 +17,7 @@ import { checkScenarios, planAgainst, type ScenarioCheck } from '../../harness/d
 import { newestRecording, readRecording, type Recording } from '../../harness/diff/recording.js';
 import type { DiffResult } from '../../harness/diff/types.js';
 import { suiteChain } from '../../harness/scenario/needs.js';
-import { runFiles } from '../../harness/scenario/runner.js';
+import { runFiles } from '../../harness/runner/run-scenarios.js';
 import { cleanup, tempDir } from '../helpers/sim.js';
 import { resolveBackend } from '../../harness/testnet/binaries.js';
 

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAlive } from '../../harness/process/registry.js';
-import { runScenario } from '../../harness/scenario/api.js';
+import { runScenario } from '../../harness/runner/api.js';
 import { cleanup, tempDir } from '../helpers/sim.js';
 import { startTestnet, type Testnet } from '../../harness/testnet/testnet.js';
 

@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runFiles } from '../../harness/scenario/runner.js';
+import { runFiles } from '../../harness/runner/run-scenarios.js';
 import { RpcError } from '../../harness/rpc/errors.js';
 import type { DaemonClient } from '../../harness/rpc/daemon.js';
 import type { WalletClient } from '../../harness/rpc/wallet.js';

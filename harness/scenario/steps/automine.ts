@@ -1,6 +1,6 @@
 // automine: switch the testnet's automine for the steps that follow — `on` (a block as soon as the
 // pool holds a transaction), `off` (manual), or {mine_on_tx, block_time}. The runner puts the mode
-// back as it was when the scenario ends (run-one.ts), so the next scenario on a shared testnet starts
+// back as it was when the scenario ends (runner/one-scenario.ts), so the next scenario on a shared testnet starts
 // as every scenario does.
 import { z } from 'zod';
 import { MAX_BLOCK_TIME } from '../../limits.js';

@@ -9,19 +9,19 @@ import pMap from 'p-map';
 import type { BackendSpec } from '../testnet/backends.js';
 import { resolveBackend } from '../testnet/binaries.js';
 import type { Testnet, WalletHandle } from '../testnet/testnet.js';
-import { checkScenarioFiles } from './files.js';
-import { interruptionMessage, messageOf, retryOnce } from './infra.js';
-import { loadScenario } from './parse.js';
-import { chainOf, heldBy, heldCost, skipReason, tokenPayments, walletPayments } from './needs.js';
+import { checkScenarioFiles } from '../scenario/files.js';
+import { interruptionMessage, messageOf, retryOnce } from './infrastructure.js';
+import { loadScenario } from '../scenario/parse.js';
+import { chainOf, heldBy, heldCost, skipReason, tokenPayments, walletPayments } from '../scenario/needs.js';
 import { makeHeldTokens, payHeldTokens } from './held-tokens.js';
-import { endedEarly, runOne, type Prepared } from './run-one.js';
-import { payBetweenWallets, waitUnlocked, workerPool, type RunContext } from './run-context.js';
-import { planOfFiles, sharedPlan, startShared } from './ahead-state.js';
-import { prepareFresh, runFresh } from './run-fresh.js';
+import { endedEarly, runOne, type Prepared } from './one-scenario.js';
+import { payBetweenWallets, waitUnlocked, workerPool, type RunContext } from './context.js';
+import { planOfFiles, sharedPlan, startShared } from './funded-state-cache.js';
+import { prepareFresh, runFresh } from './own-testnets.js';
 import { sharedRandomx } from './randomx-choice.js';
-import { testnetPart, type RunnerOptions } from './run-options.js';
-import type { Scenario } from './model.js';
-import { isUnsuccessful, ScenarioError, type ScenarioResult } from './types.js';
+import { testnetPart, type RunnerOptions } from './options.js';
+import type { Scenario } from '../scenario/model.js';
+import { isUnsuccessful, ScenarioError, type ScenarioResult } from '../scenario/types.js';
 
 export async function runFiles(files: string[], o: RunnerOptions): Promise<ScenarioResult[]> {
   const results: ScenarioResult[] = [];
@@ -105,7 +105,7 @@ function notRun(scenarios: Scenario[], ran: ScenarioResult[], o: RunnerOptions):
     }));
 }
 
-/** A worker's testnet, and the wallets funded on it ahead of their scenarios (fund-ahead.ts). */
+/** A worker's testnet, and the wallets funded on it ahead of their scenarios (prepaid-wallets.ts). */
 interface SharedTestnet {
   t: Testnet;
   ahead: ReadonlySet<string>;

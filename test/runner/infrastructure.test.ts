@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runFiles } from '../../harness/scenario/runner.js';
+import { runFiles } from '../../harness/runner/run-scenarios.js';
 import { toJUnit } from '../../harness/scenario/report/junit.js';
 import { cleanup, SIM_BIN_DIR, tempDir } from '../helpers/sim.js';
 import { startTestnet, type Testnet, type TestnetOptions } from '../../harness/testnet/testnet.js';

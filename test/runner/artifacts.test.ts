@@ -9,7 +9,7 @@ import {
   folderTimestamp,
   readArtifacts,
   slugify,
-} from '../../harness/scenario/artifacts.js';
+} from '../../harness/runner/artifacts.js';
 import type { ScenarioResult } from '../../harness/scenario/types.js';
 
 let root: string;

@@ -1,12 +1,13 @@
-// A scenario's own testnet above difficulty 1 (harness/scenario/fresh-ahead.ts): its wallets paid, and the height its
-// steps begin by mining to reached, in a cached state built once per machine at difficulty 1; later runs restore it.
+// A scenario's own testnet above difficulty 1 (harness/runner/own-testnet-funds.ts): its wallets paid, and the height
+// its steps begin by mining to reached, in a cached state built once per machine at difficulty 1; later runs restore
+// it.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshPlan, leadingHeight } from '../../harness/scenario/fresh-ahead.js';
+import { freshPlan, leadingHeight } from '../../harness/runner/own-testnet-funds.js';
 import { loadScenario, parseScenario } from '../../harness/scenario/parse.js';
-import { scenarioRandomx } from '../../harness/scenario/randomx-choice.js';
-import { runFiles } from '../../harness/scenario/runner.js';
+import { scenarioRandomx } from '../../harness/runner/randomx-choice.js';
+import { runFiles } from '../../harness/runner/run-scenarios.js';
 import { BACKENDS } from '../../harness/testnet/backends.js';
 import { cleanup, tempDir } from '../helpers/sim.js';
 

@@ -1,5 +1,5 @@
 // Funded wallets in the cache. Above difficulty 1 a shared run pays its scenarios' wallets
-// ahead (fund-ahead.ts). Done at the served difficulty, that costs eleven blocks there, and on real
+// ahead (prepaid-wallets.ts). Done at the served difficulty, that costs eleven blocks there, and on real
 // Salvium at 500 the first of them waits for the daemon's RandomX dataset (about a minute). So the
 // payments are made once per machine at the prefix difficulty (1), where a block costs a hash, and the
 // state is saved as a chain state of its own: the run's key, `-ahead-` and a digest of the payments.
@@ -21,15 +21,15 @@ import {
   SCENARIO_WORDS,
   type AheadPayment,
   type AheadWords,
-} from './fund-ahead.js';
-import { chainOf, fundingBucket, requiredFunds, requiredHeight, skipReason } from './needs.js';
-import { loadScenario } from './parse.js';
-import type { Scenario } from './model.js';
-import { messageOf } from './infra.js';
+} from './prepaid-wallets.js';
+import { chainOf, fundingBucket, requiredFunds, requiredHeight, skipReason } from '../scenario/needs.js';
+import { loadScenario } from '../scenario/parse.js';
+import type { Scenario } from '../scenario/model.js';
+import { messageOf } from './infrastructure.js';
 import { tokensAhead } from './held-tokens.js';
 import { sharedMineTo } from './shared-height.js';
 
-/** A change to how payments ahead are made (fund-ahead.ts, sendFunding) makes every saved one another state. */
+/** A change to how payments ahead are made (prepaid-wallets.ts, sendFunding) makes every saved one another state. */
 const AHEAD_FORMAT = 1;
 
 export interface FundedTestnet {
@@ -81,7 +81,7 @@ export interface AheadOptions {
   lookahead?: boolean;
   /**
    * Once the payments are made, mine to this height (a scenario's own testnet whose steps begin with `mine: {to: N}`:
-   * fresh-ahead.ts). Part of the state's key.
+   * own-testnet-funds.ts). Part of the state's key.
    */
   to?: number;
 }
@@ -95,7 +95,7 @@ export interface SharedPlan {
    * worker and every shard), in the order they are asked for: a file the plan holds twice gets its places in turn.
    */
   prefixes(run: Scenario[]): string[];
-  /** What is paid ahead above difficulty 1 (fund-ahead.ts). */
+  /** What is paid ahead above difficulty 1 (prepaid-wallets.ts). */
   pays: AheadPayment[];
   /**
    * What the state paid ahead holds besides the payments: the wallets made with the testnet's subaddress lookahead (as

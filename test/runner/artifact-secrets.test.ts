@@ -5,7 +5,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { slugify } from '../../harness/scenario/artifacts.js';
+import { slugify } from '../../harness/runner/artifacts.js';
 import { cleanup, tempDir } from '../helpers/sim.js';
 import { ARTIFACT_CASES, checkModes, type ArtifactRun } from './artifact-cases.js';
 

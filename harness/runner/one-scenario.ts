@@ -1,7 +1,7 @@
 // One scenario on a prepared testnet: its wallets' clients, its steps in order, its artifacts, and
 // how it ended — passed, failed (the scenario's own failure) or error (the infrastructure's).
 import { logTails } from './log-tails.js';
-import { UNIQUE_SEED } from './interpolate.js';
+import { UNIQUE_SEED } from '../scenario/interpolate.js';
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createDaemonClient } from '../rpc/daemon.js';
@@ -10,13 +10,20 @@ import { createWalletClient } from '../rpc/wallet.js';
 import type { Testnet, WalletHandle } from '../testnet/testnet.js';
 import type { AutomineMode } from '../testnet/automine.js';
 import { createArtifacts, type Artifacts } from './artifacts.js';
-import { createRedaction, type Redaction } from './redaction.js';
-import { interruptionMessage, messageOf, RunInterrupted, untilAborted, watchDeaths, type DeathWatch } from './infra.js';
-import { startMetadataServer, type MetadataServer } from './metadata.js';
-import { refreshScope, runStep, type ScenarioWallet, type StepContext } from './steps.js';
-import type { RunnerOptions } from './run-options.js';
-import type { Scenario } from './model.js';
-import { isUnsuccessful, type ScenarioResult, type StepResult } from './types.js';
+import { createRedaction, type Redaction } from '../scenario/redaction.js';
+import {
+  interruptionMessage,
+  messageOf,
+  RunInterrupted,
+  untilAborted,
+  watchDeaths,
+  type DeathWatch,
+} from './infrastructure.js';
+import { startMetadataServer, type MetadataServer } from '../scenario/metadata.js';
+import { refreshScope, runStep, type ScenarioWallet, type StepContext } from '../scenario/steps.js';
+import type { RunnerOptions } from './options.js';
+import type { Scenario } from '../scenario/model.js';
+import { isUnsuccessful, type ScenarioResult, type StepResult } from '../scenario/types.js';
 
 export interface Prepared {
   testnet: Testnet;

@@ -15,8 +15,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
 import { redact as defaultRedact } from '../common/redact.js';
-import { orderResult, safeStringify, toPlain } from './report/json.js';
-import type { ScenarioResult } from './types.js';
+import { orderResult, safeStringify, toPlain } from '../scenario/report/json.js';
+import type { ScenarioResult } from '../scenario/types.js';
 import { makeDirs } from '../common/mkdir.js';
 
 export const ARTIFACT_FILES = {

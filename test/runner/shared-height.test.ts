@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { planOfFiles, sharedPlan } from '../../harness/scenario/ahead-state.js';
+import { planOfFiles, sharedPlan } from '../../harness/runner/funded-state-cache.js';
 import { parseScenario } from '../../harness/scenario/parse.js';
-import { sharedMineTo } from '../../harness/scenario/shared-height.js';
+import { sharedMineTo } from '../../harness/runner/shared-height.js';
 import { BACKENDS } from '../../harness/testnet/backends.js';
 
 const scenario = (steps: string, nodes = 1): ReturnType<typeof parseScenario> =>

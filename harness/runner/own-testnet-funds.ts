@@ -2,7 +2,7 @@
 // difficulty 1. Paying the scenario's wallets as it came up, at the served difficulty, would cost on
 // real Salvium at 500 about twelve blocks per funded wallet, the first of them after the daemon's
 // RandomX dataset (about a minute). So its wallets are paid once per machine at the prefix difficulty
-// (1) into a cached state of their own (ahead-state.ts), and every later run restores it and only
+// (1) into a cached state of their own (funded-state-cache.ts), and every later run restores it and only
 // opens them. A scenario whose steps begin by bringing the chain to a height (`mine: {to: N}`, to
 // start at the same height on every run whatever the funding took) gets that height in the state
 // too: those blocks are mined at 1 with the funding, as the prefix below `requires.height` is, and
@@ -10,10 +10,10 @@
 // other steps mine, which can make light RandomX the cheaper mode (randomx-choice.ts).
 import type { BackendSpec } from '../testnet/backends.js';
 import type { TestnetOptions } from '../testnet/types.js';
-import { aheadState, restOf } from './ahead-state.js';
-import { fundsAhead, scenarioPayments, type AheadPayment, type AheadWords } from './fund-ahead.js';
-import { messageOf } from './infra.js';
-import type { Scenario } from './model.js';
+import { aheadState, restOf } from './funded-state-cache.js';
+import { fundsAhead, scenarioPayments, type AheadPayment, type AheadWords } from './prepaid-wallets.js';
+import { messageOf } from './infrastructure.js';
+import type { Scenario } from '../scenario/model.js';
 
 /** What a scenario's own testnet starts from: its options, and what is in the state it restores. */
 export interface FreshStart {
@@ -54,7 +54,7 @@ const words = (s: Scenario, paid: number): AheadWords => ({
 
 /**
  * The options that start the scenario's testnet on its state paid ahead (built here, once per machine, when missing),
- * or `options` as they are where nothing is done ahead or no state can be kept (ahead-state.ts, aheadState).
+ * or `options` as they are where nothing is done ahead or no state can be kept (funded-state-cache.ts, aheadState).
  */
 export async function freshStart(
   s: Scenario,

@@ -2,9 +2,9 @@
 // happened, with the same defaults as the command line; optionally on a testnet the caller started.
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import type { RunnerOptions } from './run-options.js';
-import { runFiles } from './runner.js';
-import type { ScenarioResult } from './types.js';
+import type { RunnerOptions } from './options.js';
+import { runFiles } from './run-scenarios.js';
+import type { ScenarioResult } from '../scenario/types.js';
 
 export type RunScenarioOptions = Partial<RunnerOptions>;
 

@@ -1,13 +1,13 @@
-// Funding ahead (harness/scenario/fund-ahead.ts): a shared testnet pays the wallets of every scenario it may run when
-// it is up, so that no scenario mines for its funds as it starts; the payments are the ones each scenario would have
-// got itself, and what cannot be paid ahead is paid as before.
+// Funding ahead (harness/runner/prepaid-wallets.ts): a shared testnet pays the wallets of every scenario it may run
+// when it is up, so that no scenario mines for its funds as it starts; the payments are the ones each scenario would
+// have got itself, and what cannot be paid ahead is paid as before.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { aheadKey } from '../../harness/scenario/ahead-state.js';
-import { aheadPayments, fundAhead, fundsAhead } from '../../harness/scenario/fund-ahead.js';
+import { aheadKey } from '../../harness/runner/funded-state-cache.js';
+import { aheadPayments, fundAhead, fundsAhead } from '../../harness/runner/prepaid-wallets.js';
 import { parseScenario } from '../../harness/scenario/parse.js';
-import { runFiles } from '../../harness/scenario/runner.js';
+import { runFiles } from '../../harness/runner/run-scenarios.js';
 import { BACKENDS } from '../../harness/testnet/backends.js';
 import type { Testnet } from '../../harness/testnet/types.js';
 import { cleanup, tempDir } from '../helpers/sim.js';

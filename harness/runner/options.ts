@@ -2,8 +2,8 @@
 // runner's own (how scenarios share testnets, workers, artifacts, hooks, interruption…).
 import type { BackendName } from '../testnet/backends.js';
 import type { Testnet, TestnetOptions } from '../testnet/testnet.js';
-import type { Scenario } from './model.js';
-import type { ScenarioResult, StepResult } from './types.js';
+import type { Scenario } from '../scenario/model.js';
+import type { ScenarioResult, StepResult } from '../scenario/types.js';
 
 export interface RunnerHooks {
   scenarioStart?(s: { file: string; name: string }): void;
@@ -58,7 +58,7 @@ export interface RunnerOwnOptions {
   /**
    * The chain state each shared testnet starts from (see suiteChain): computed over the whole suite
    * before sharding, so every CI shard asks for the same state — one snapshot key for all jobs. With
-   * `files` (the whole suite's), the wallets paid ahead are the whole suite's too (ahead-state.ts): every
+   * `files` (the whole suite's), the wallets paid ahead are the whole suite's too (funded-state-cache.ts): every
    * shard restores one state with them.
    */
   chain?: { height: number; unlocked: bigint; files?: string[] } | 'suite';

@@ -5,15 +5,15 @@
 // itself from about 11 blocks on. A scenario's blocks at the served difficulty are counted from its
 // steps and its wallets' funding: fewer than that, and every node of its testnet runs light; a
 // step that mines by itself (automine, or a wait that mines) counts as many. What the state its testnet
-// restores did ahead (wallets paid, a height reached: fresh-ahead.ts) is not counted.
+// restores did ahead (wallets paid, a height reached: own-testnet-funds.ts) is not counted.
 import { FULL_RANDOMX_FROM, type BackendSpec, type RandomxChoice } from '../testnet/backends.js';
-import { heldTokens, requiredHeight, tokenPayments } from './needs.js';
-import type { Scenario } from './model.js';
+import { heldTokens, requiredHeight, tokenPayments } from '../scenario/needs.js';
+import type { Scenario } from '../scenario/model.js';
 
 /** Blocks from which full mode pays for its dataset (see the header). */
 export const FULL_MODE_BLOCKS = 11;
 
-/** What the state a scenario's testnet restores did ahead (fresh-ahead.ts): wallets paid, a height reached. */
+/** What the state a scenario's testnet restores did ahead (own-testnet-funds.ts): wallets paid, a height reached. */
 export interface DoneAhead {
   ahead: ReadonlySet<string>;
   to?: number;

@@ -1,12 +1,12 @@
 // `--isolation fresh` takes each scenario's testnet from a pool that started it while the scenarios
-// before it ran (harness/scenario/run-fresh.ts), on the simulator: which scenarios got a testnet
+// before it ran (harness/runner/own-testnets.ts), on the simulator: which scenarios got a testnet
 // started ahead, `pool: 1` starting none ahead, and that a testnet started for a scenario that then
 // never ran (--bail) is stopped with the run: no daemon of the run is left.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunnerOptions } from '../../harness/scenario/run-options.js';
-import { runFiles } from '../../harness/scenario/runner.js';
+import type { RunnerOptions } from '../../harness/runner/options.js';
+import { runFiles } from '../../harness/runner/run-scenarios.js';
 import { cleanup, tempDir } from '../helpers/sim.js';
 
 const FAST = { SALTNET_SIM_HASHRATE: '250000' };

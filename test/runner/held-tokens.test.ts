@@ -1,11 +1,11 @@
-// Tokens held before the steps (harness/scenario/held-tokens.ts): `requires.tokens` and `wallets.<name>.tokens` are
+// Tokens held before the steps (harness/runner/held-tokens.ts): `requires.tokens` and `wallets.<name>.tokens` are
 // parsed and checked at their line, their cost is funded on top of `unlocked`, and a run makes them before the first
 // step: as the scenario starts, or (a shared run above difficulty 1) in the cached state funded ahead, where a later
 // run finds them made and mines nothing for them.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { aheadKey } from '../../harness/scenario/ahead-state.js';
-import { aheadPayments } from '../../harness/scenario/fund-ahead.js';
+import { aheadKey } from '../../harness/runner/funded-state-cache.js';
+import { aheadPayments } from '../../harness/runner/prepaid-wallets.js';
 import {
   heldCost,
   ownFunds,
@@ -14,7 +14,7 @@ import {
   tokenPayments,
   walletPayments,
 } from '../../harness/scenario/needs.js';
-import { blocksMined } from '../../harness/scenario/randomx-choice.js';
+import { blocksMined } from '../../harness/runner/randomx-choice.js';
 import { parseScenario } from '../../harness/scenario/parse.js';
 import { ScenarioError } from '../../harness/scenario/types.js';
 import { BACKENDS } from '../../harness/testnet/backends.js';

@@ -7,11 +7,11 @@
 // scenarios that then do not run (--bail, Ctrl-C) are stopped when the run ends. Under `--randomx
 // auto`, a scenario that mines too few blocks for full mode's dataset to pay gets light mode
 // (randomx-choice.ts). Above difficulty 1 a testnet starts on a cached state with its scenario's
-// wallets paid ahead at difficulty 1 (fresh-ahead.ts), built once per machine.
+// wallets paid ahead at difficulty 1 (own-testnet-funds.ts), built once per machine.
 import { fundingAsset, type BackendSpec } from '../testnet/backends.js';
 import { startTestnet, type Testnet, type TestnetOptions, type WalletHandle } from '../testnet/testnet.js';
 import { createTestnetPool, type TestnetPool } from '../pool/testnets.js';
-import { messageOf, retryOnce } from './infra.js';
+import { messageOf, retryOnce } from './infrastructure.js';
 import {
   declaredFunds,
   fundingBucket,
@@ -21,14 +21,14 @@ import {
   requiredHeight,
   skipReason,
   tokenPayments,
-} from './needs.js';
+} from '../scenario/needs.js';
 import { makeHeldTokens, payHeldTokens } from './held-tokens.js';
-import { endedEarly, runOne, type Prepared } from './run-one.js';
-import { payBetweenWallets, waitUnlocked, workerPool, type RunContext } from './run-context.js';
-import { freshStart, type FreshStart } from './fresh-ahead.js';
+import { endedEarly, runOne, type Prepared } from './one-scenario.js';
+import { payBetweenWallets, waitUnlocked, workerPool, type RunContext } from './context.js';
+import { freshStart, type FreshStart } from './own-testnet-funds.js';
 import { scenarioRandomx } from './randomx-choice.js';
-import type { Scenario } from './model.js';
-import type { ScenarioResult } from './types.js';
+import type { Scenario } from '../scenario/model.js';
+import type { ScenarioResult } from '../scenario/types.js';
 
 /** The options of the testnet a scenario runs on alone, before anything is done ahead. */
 function freshOptions(s: Scenario, spec: BackendSpec, base: TestnetOptions): TestnetOptions {
@@ -42,8 +42,9 @@ function freshOptions(s: Scenario, spec: BackendSpec, base: TestnetOptions): Tes
 }
 
 /**
- * How the scenario's testnet starts on a run's testnets `base`: on its state paid ahead where one is kept (built here
- * when missing: fresh-ahead.ts), in the RandomX mode that the blocks left to mine at the served difficulty call for.
+ * How the scenario's testnet starts on a run's testnets `base`: on its state paid ahead where one is kept (built
+ * here when missing: own-testnet-funds.ts), in the RandomX mode that the blocks left to mine at the served difficulty
+ * call for.
  */
 export async function freshTestnetStart(
   s: Scenario,

@@ -7,11 +7,11 @@
 import { formatAmountShort } from '../testnet/amounts.js';
 import type { BackendSpec } from '../testnet/backends.js';
 import type { Testnet, WalletHandle } from '../testnet/testnet.js';
-import type { AheadPayment } from './fund-ahead.js';
-import { messageOf } from './infra.js';
-import type { TokenPayment } from './needs.js';
-import { payBetweenWallets, waitUnlocked } from './run-context.js';
-import type { HeldToken } from './model.js';
+import type { AheadPayment } from './prepaid-wallets.js';
+import { messageOf } from './infrastructure.js';
+import type { TokenPayment } from '../scenario/needs.js';
+import { payBetweenWallets, waitUnlocked } from './context.js';
+import type { HeldToken } from '../scenario/model.js';
 
 const assetOf = (t: HeldToken): string => `sal${t.ticker}`;
 const atomic = (t: HeldToken, spec: BackendSpec): bigint => BigInt(t.supply) * 10n ** BigInt(spec.coin.decimals);

@@ -8,9 +8,9 @@
 import type { BackendSpec } from '../testnet/backends.js';
 import { sendFunding } from '../testnet/funding.js';
 import type { Testnet } from '../testnet/types.js';
-import { messageOf } from './infra.js';
-import { heldTokens, walletPayments } from './needs.js';
-import type { HeldToken, Scenario } from './model.js';
+import { messageOf } from './infrastructure.js';
+import { heldTokens, walletPayments } from '../scenario/needs.js';
+import type { HeldToken, Scenario } from '../scenario/model.js';
 
 export interface AheadPayment {
   /** The wallet's name on the testnet: `<prefix>-<wallet>` as prepareShared names it, or its own on a fresh one. */
@@ -42,7 +42,7 @@ export const SCENARIO_WORDS: AheadWords = {
 
 /** What to pay ahead for these scenarios (each with the prefix its wallets get): one payment per funded wallet. */
 export function aheadPayments(items: { s: Scenario; prefix: string }[], spec: BackendSpec): AheadPayment[] {
-  // A scenario of several nodes gets a testnet of its own (its wallets are paid ahead there: fresh-ahead.ts).
+  // A scenario of several nodes gets a testnet of its own (its wallets are paid ahead there: own-testnet-funds.ts).
   return items.flatMap(({ s, prefix }) => (s.nodes > 1 ? [] : scenarioPayments(s, spec, (w) => `${prefix}-${w}`)));
 }
 

@@ -1,4 +1,4 @@
-// What the two ways of running scenarios (run-fresh.ts, and the shared runs of runner.ts) share:
+// What the two ways of running scenarios (own-testnets.ts, and the shared runs of run-scenarios.ts) share:
 // the run's context, the worker pool that spreads scenarios over workers, and funding one wallet
 // of a testnet from another.
 import pMap, { pMapSkip } from 'p-map';
@@ -6,9 +6,9 @@ import type { BackendSpec } from '../testnet/backends.js';
 import { fundFromWallet } from '../testnet/funding.js';
 import { fundWallet } from '../testnet/mining.js';
 import type { Testnet, TestnetOptions, WalletHandle } from '../testnet/testnet.js';
-import type { RunnerOptions } from './run-options.js';
-import type { Scenario } from './model.js';
-import type { ScenarioResult } from './types.js';
+import type { RunnerOptions } from './options.js';
+import type { Scenario } from '../scenario/model.js';
+import type { ScenarioResult } from '../scenario/types.js';
 
 /**
  * What runFresh and runShared share: the run's options, the testnet options of every start, and the bail bookkeeping.

@@ -3,13 +3,13 @@
 // every later one starts at N or above. Above difficulty 1 the run's state paid ahead is mined there at the prefix
 // difficulty, after its payments and its tokens made ahead (a token made ahead at HF11 is still made at HF11): those
 // blocks then cost a hash each, once per machine, instead of the served difficulty in the scenario's steps.
-import type { Scenario } from './model.js';
+import type { Scenario } from '../scenario/model.js';
 
 /** The highest `mine: {to: N}` among the steps of these scenarios of one node, where it is above `height`. */
 export function sharedMineTo(scenarios: readonly Scenario[], height: number): number | undefined {
   let top = height;
   for (const s of scenarios) {
-    // A scenario of several nodes gets a testnet of its own (its leading height: fresh-ahead.ts).
+    // A scenario of several nodes gets a testnet of its own (its leading height: own-testnet-funds.ts).
     if (s.nodes > 1) continue;
     for (const step of s.steps) {
       const a = step.action as { kind: string; to?: number };

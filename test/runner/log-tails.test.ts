@@ -4,7 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { fileTail, logTails, meaningfulLines } from '../../harness/scenario/log-tails.js';
+import { fileTail, logTails, meaningfulLines } from '../../harness/runner/log-tails.js';
 import { cleanup, tempDir } from '../helpers/sim.js';
 
 let dir: string;

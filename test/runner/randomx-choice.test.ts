@@ -1,15 +1,10 @@
-// Which RandomX mode a testnet of one scenario runs under `--randomx auto` (harness/scenario/randomx-choice.ts):
+// Which RandomX mode a testnet of one scenario runs under `--randomx auto` (harness/runner/randomx-choice.ts):
 // light when the scenario mines fewer blocks than the full-mode dataset pays for, as most example scenarios of
 // several nodes do.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseScenario } from '../../harness/scenario/parse.js';
-import {
-  blocksMined,
-  FULL_MODE_BLOCKS,
-  scenarioRandomx,
-  sharedRandomx,
-} from '../../harness/scenario/randomx-choice.js';
+import { blocksMined, FULL_MODE_BLOCKS, scenarioRandomx, sharedRandomx } from '../../harness/runner/randomx-choice.js';
 import { BACKENDS } from '../../harness/testnet/backends.js';
 
 const salvium = BACKENDS.salvium!;
