@@ -31,7 +31,7 @@ export {
   type BackendSpec,
   type RandomxChoice,
   type RandomxMode,
-} from './testnet/backends.js';
+} from './coin/backends.js';
 export { resolveBackend, MissingBinaryError, type ResolvedBackend } from './testnet/binaries.js';
 export { createDaemonClient, type DaemonClient } from './rpc/daemon.js';
 export { createWalletClient, type WalletClient } from './rpc/wallet.js';

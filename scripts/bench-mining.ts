@@ -4,7 +4,7 @@
 // reported on its own: in full mode it may wait for the dataset the daemon builds from its start.
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { RandomxMode } from '../harness/testnet/backends.js';
+import type { RandomxMode } from '../harness/coin/backends.js';
 import { startTestnet, type TestnetOptions } from '../harness/testnet/testnet.js';
 import { median, ms, type Report } from './bench-up.js';
 

@@ -24,6 +24,7 @@ const LAYERS: Record<string, number> = {
   network: 1, // the links between a testnet's nodes: TCP proxies saltnet owns
   sim: 1,
   snapshot: 2,
+  coin: 2, // each chain's facts: backends, coins, amounts, transaction types
   install: 2,
   testnet: 3,
   ui: 4, // the explorer: a page over a running testnet's RPCs (the control endpoint and the CLI start it)

@@ -13,9 +13,9 @@ import { DEFAULT_ACCEPT_FILE } from '../diff/accept.js';
 import { diffAgainstRecording, diffScenarios, type DiffHooks, type DiffOptions } from '../diff/diff.js';
 import { describeSide, diffToText, diffToJson, diffToJUnit } from '../diff/report.js';
 import type { DiffResult, DiffSide } from '../diff/types.js';
-import type { BackendName } from '../testnet/backends.js';
+import type { BackendName } from '../coin/backends.js';
 import { expandFiles } from './run.js';
-import { backendChoices, backendSpec } from '../testnet/backends.js';
+import { backendChoices, backendSpec } from '../coin/backends.js';
 import { testnetOptions, toTestnetOptions, type TestnetArgsOf } from './testnet-options.js';
 
 type Backend = BackendName | 'auto';

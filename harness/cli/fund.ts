@@ -15,8 +15,8 @@ import {
   type BodyOf,
 } from '../control/client.js';
 import { interruptible } from './interruptible.js';
-import { coinsToAtomic, formatAmountShort } from '../testnet/amounts.js';
-import { backendSpec, fundingAsset } from '../testnet/backends.js';
+import { coinsToAtomic, formatAmountShort } from '../coin/amounts.js';
+import { backendSpec, fundingAsset } from '../coin/backends.js';
 import { pickRun, runInfo } from './runs.js';
 
 interface FundArgs {

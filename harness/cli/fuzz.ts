@@ -7,7 +7,7 @@ import type { CommandModule } from 'yargs';
 import { runFuzz, fuzzSummaryLine, type FuzzReport } from '../fuzz/fuzz.js';
 import { acceptFile, side, sideOptions } from './diff.js';
 import { testnetOptions, toTestnetOptions, type TestnetArgsOf } from './testnet-options.js';
-import type { BackendName } from '../testnet/backends.js';
+import type { BackendName } from '../coin/backends.js';
 
 type Backend = BackendName | 'auto';
 

@@ -3,7 +3,7 @@ import type { CommandModule } from 'yargs';
 import { NUMBER_RULES, numberOption } from '../config/numbers.js';
 import { MAX_HEIGHT } from '../limits.js';
 import { createDaemonClient } from '../rpc/daemon.js';
-import { backendSpec } from '../testnet/backends.js';
+import { backendSpec } from '../coin/backends.js';
 import { mineTo } from '../testnet/mining.js';
 import { createProgress, progressMode } from '../testnet/progress.js';
 import { scaled } from '../common/timeouts.js';

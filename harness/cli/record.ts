@@ -11,7 +11,7 @@ import { MAX_WALLETS } from '../scenario/bounds.js';
 import { NAME_RE } from '../scenario/schema/vocabulary.js';
 import { recordSession, type RecordSession, type RecordWalletOption } from '../record/session.js';
 import { recordingToScenario } from '../record/write.js';
-import { backendSpec, fundingAsset } from '../testnet/backends.js';
+import { backendSpec, fundingAsset } from '../coin/backends.js';
 import type { SessionRecording } from '../record/types.js';
 import { interrupted } from '../process/interrupt.js';
 import { addressAt } from '../testnet/mining.js';

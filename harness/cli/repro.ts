@@ -6,7 +6,7 @@ import { readArtifacts } from '../runner/artifacts.js';
 import { isUnsuccessful } from '../scenario/types.js';
 import { interruptedExitCode } from './interruptible.js';
 import { runCommandLine } from './run.js';
-import type { BackendChoice } from '../testnet/backends.js';
+import type { BackendChoice } from '../coin/backends.js';
 import { makeDirs } from '../common/mkdir.js';
 
 export const reproCommand: CommandModule<object, { dir: string; keep: boolean; binDir?: string }> = {

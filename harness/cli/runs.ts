@@ -1,6 +1,6 @@
 // Finding the runs `saltnet up` registered, for down, status and mine.
 import { isAlive, isRunId, listRuns, type RunRecord } from '../process/registry.js';
-import type { BackendName } from '../testnet/backends.js';
+import type { BackendName } from '../coin/backends.js';
 import type { ControlInfo } from '../control/client.js';
 
 export interface RunInfo {

@@ -2,7 +2,7 @@
 // environment variable, its built-in default and what to say when it is wrong. The file schema, the
 // environment mapping, the flag mapping, the defaults and the README's key table all follow from it.
 import { z } from 'zod';
-import { formatAmountShort, isAmountString } from '../testnet/amounts.js';
+import { formatAmountShort, isAmountString } from '../coin/amounts.js';
 import { describeRule, NUMBER_RULES, ranged, type NumberRule } from './numbers.js';
 import { RUN_POOL_ROW, RUN_WORKERS_ROW } from './run-rows.js';
 import { FRESH_WALLETS_ROW } from './vitest-rows.js';
@@ -14,7 +14,7 @@ import {
   perBackend,
   RANDOMX_CHOICES,
   type BackendChoice,
-} from '../testnet/backends.js';
+} from '../coin/backends.js';
 import { PREFIX_MODES } from '../testnet/chain-cache.js';
 import { LOOKAHEAD_KEY_ROW } from '../testnet/lookahead.js';
 import { PORT_CHOICES } from '../testnet/standard-ports.js';

@@ -2,9 +2,9 @@
 // testnet wants atomic units of the backend's coin. The conversion is exact (decimal text, never
 // floating point arithmetic on atomic units): a number of coins is read as the shortest decimal
 // that is that number (what was typed), and more decimals than the coin has are an error, never rounded.
-import { amountError, EXPONENT_RE, parseAmount } from '../testnet/amounts.js';
-import { AUTO_ORDER, backendSpec, type BackendChoice } from '../testnet/backends.js';
-import { unitsOf } from '../testnet/coins.js';
+import { amountError, EXPONENT_RE, parseAmount } from '../coin/amounts.js';
+import { AUTO_ORDER, backendSpec, type BackendChoice } from '../coin/backends.js';
+import { unitsOf } from '../coin/coins.js';
 
 /** `v` as plain decimal digits, exactly as JavaScript prints it but without an exponent (1e-7 → "0.0000001"). */
 export function plainDecimal(v: number): string {

@@ -1,6 +1,6 @@
 // Rows of the config table (schema.ts) for the vitest integration.
 import { z } from 'zod';
-import { isAmountString } from '../testnet/amounts.js';
+import { isAmountString } from '../coin/amounts.js';
 
 /** At most this many fresh wallets of one amount are kept funded ahead. */
 export const MAX_FUNDED_COUNT = 32;

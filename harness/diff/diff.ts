@@ -10,7 +10,7 @@ import type { RunnerOptions, StepReplay } from '../runner/options.js';
 import { runFiles } from '../runner/run-scenarios.js';
 import type { ScenarioResult, StepResult } from '../scenario/types.js';
 import { resolveBackend } from '../testnet/binaries.js';
-import type { BackendSpec } from '../testnet/backends.js';
+import type { BackendSpec } from '../coin/backends.js';
 import type { TestnetOptions } from '../testnet/types.js';
 import { applyAccept, loadAcceptFile } from './accept.js';
 import { builtTxids } from './inputs.js';

@@ -23,8 +23,8 @@ import type { ScenarioResult } from '../scenario/types.js';
 import { recordScenario } from './scrub.js';
 import { binaryHashes } from '../testnet/chain-cache.js';
 import { binaryVersion, resolveBackend } from '../testnet/binaries.js';
-import type { BackendName } from '../testnet/backends.js';
-import { backendNameSchema } from '../testnet/backends.js';
+import type { BackendName } from '../coin/backends.js';
+import { backendNameSchema } from '../coin/backends.js';
 import { makeDirsAsync } from '../common/mkdir.js';
 
 export const RECORDING_FORMAT = 1;

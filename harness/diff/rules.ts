@@ -2,8 +2,8 @@
 // table of rules, first match wins; a value no rule matches is compared exactly. To teach the diff
 // about another random or machine-dependent field, add a row to DIFF_RULES (and a case to
 // test/diff/rules.test.ts).
-import { BACKENDS } from '../testnet/backends.js';
-import { addressKindOf } from '../testnet/coins.js';
+import { BACKENDS } from '../coin/backends.js';
+import { addressKindOf } from '../coin/coins.js';
 import type { PathSegment } from '../common/path.js';
 
 /**

@@ -1,6 +1,6 @@
 // What `saltnet diff` and `diffScenarios` return: per scenario, how each side ended and every
 // divergence between them, with the accept entry that covers it, if any.
-import type { BackendName } from '../testnet/backends.js';
+import type { BackendName } from '../coin/backends.js';
 import type { ScenarioStatus } from '../scenario/types.js';
 import type { ValueDivergence } from './compare.js';
 

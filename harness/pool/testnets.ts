@@ -8,7 +8,7 @@
 // are cores (at least two: the one a test uses and the next one).
 import { rmSync } from 'node:fs';
 import { availableParallelism, freemem } from 'node:os';
-import { randomxMode, type BackendSpec } from '../testnet/backends.js';
+import { randomxMode, type BackendSpec } from '../coin/backends.js';
 import { startTestnet, type Testnet, type TestnetOptions } from '../testnet/testnet.js';
 import { Pool, type PoolDefinition } from './pool.js';
 

@@ -1,6 +1,6 @@
 import { recordedForm } from '../scenario/steps/registry.js';
 import { isPlainObject } from '../common/plain-object.js';
-import type { BackendSpec } from '../testnet/backends.js';
+import type { BackendSpec } from '../coin/backends.js';
 import type { RecordedCall } from './types.js';
 
 /** A step's action: its key (the step kind) and its value. */

@@ -6,7 +6,7 @@ import { realpathSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { createDaemonClient } from '../rpc/daemon.js';
 import { fundingBucket } from '../scenario/needs.js';
-import { backendSpec, fundingAsset, type BackendSpec } from '../testnet/backends.js';
+import { backendSpec, fundingAsset, type BackendSpec } from '../coin/backends.js';
 import { fundFromWallet } from '../testnet/funding.js';
 import type { MiningAddresses } from '../testnet/mining.js';
 import { startTestnet, type Testnet, type TestnetOptions, type WalletHandle } from '../testnet/testnet.js';

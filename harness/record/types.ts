@@ -1,6 +1,6 @@
 // What a recording session hands to the scenario writer: the chain and wallets it started from and,
 // in order, every request that crossed a proxy and every run of blocks mined between requests.
-import type { BackendSpec } from '../testnet/backends.js';
+import type { BackendSpec } from '../coin/backends.js';
 import type { MiningAddresses } from '../testnet/mining.js';
 
 export interface RecordedWallet {

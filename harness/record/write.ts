@@ -2,10 +2,10 @@
 // step per request (readable form or `call`), `mine` steps where blocks were mined, `expect` /
 // `expect_error` from the answers, saves and placeholders between steps; commented with when and on
 // what it was recorded. The text is checked by the scenario parser before it is handed out.
-import { fundingAsset } from '../testnet/backends.js';
+import { fundingAsset } from '../coin/backends.js';
 import { dirname, join, relative } from 'node:path';
 import { Document, isMap, isSeq, visit } from 'yaml';
-import { formatAmountShort } from '../testnet/amounts.js';
+import { formatAmountShort } from '../coin/amounts.js';
 import { packageRoot } from '../common/paths.js';
 import { parseScenario } from '../scenario/parse.js';
 import { ScenarioError } from '../scenario/types.js';

@@ -2,7 +2,7 @@
 // the run's context, the worker pool that spreads scenarios over workers, and funding one wallet
 // of a testnet from another.
 import pMap, { pMapSkip } from 'p-map';
-import type { BackendSpec } from '../testnet/backends.js';
+import type { BackendSpec } from '../coin/backends.js';
 import { fundFromWallet } from '../testnet/funding.js';
 import { fundWallet } from '../testnet/mining.js';
 import type { Testnet, TestnetOptions, WalletHandle } from '../testnet/testnet.js';

@@ -13,7 +13,7 @@ import { listSnapshots } from '../snapshot/store.js';
 import { resolveBackend } from '../testnet/binaries.js';
 import { chainKey, chainSpecFor } from '../testnet/chain-cache.js';
 import { startTestnet, type Testnet, type TestnetOptions } from '../testnet/testnet.js';
-import type { BackendSpec } from '../testnet/backends.js';
+import type { BackendSpec } from '../coin/backends.js';
 import {
   aheadPayments,
   fundAhead,

@@ -4,8 +4,8 @@
 // where the wallet is funded: in a shared run above difficulty 1, in the cached chain at difficulty 1 with the
 // wallets paid ahead (tokensAhead, once per machine); otherwise as the scenario starts (makeHeldTokens). Either way
 // the scenario's first step finds the whole supply unlocked.
-import { formatAmountShort } from '../testnet/amounts.js';
-import type { BackendSpec } from '../testnet/backends.js';
+import { formatAmountShort } from '../coin/amounts.js';
+import type { BackendSpec } from '../coin/backends.js';
 import type { Testnet, WalletHandle } from '../testnet/testnet.js';
 import type { AheadPayment } from './prepaid-wallets.js';
 import { messageOf } from './infrastructure.js';

@@ -1,6 +1,6 @@
 // The options of a run of scenario files: the testnets' options it passes on as they are, and the
 // runner's own (how scenarios share testnets, workers, artifacts, hooks, interruption…).
-import type { BackendName } from '../testnet/backends.js';
+import type { BackendName } from '../coin/backends.js';
 import type { Testnet, TestnetOptions } from '../testnet/testnet.js';
 import type { Scenario } from '../scenario/model.js';
 import type { ScenarioResult, StepResult } from '../scenario/types.js';

@@ -8,7 +8,7 @@
 // too: those blocks are mined at 1 with the funding, as the prefix below `requires.height` is, and
 // the step then finds the chain there. Its blocks at the served difficulty are then only what its
 // other steps mine, which can make light RandomX the cheaper mode (randomx-choice.ts).
-import type { BackendSpec } from '../testnet/backends.js';
+import type { BackendSpec } from '../coin/backends.js';
 import type { TestnetOptions } from '../testnet/types.js';
 import { aheadState, restOf } from './funded-state-cache.js';
 import { fundsAhead, scenarioPayments, type AheadPayment, type AheadWords } from './prepaid-wallets.js';

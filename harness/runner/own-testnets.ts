@@ -8,7 +8,7 @@
 // auto`, a scenario that mines too few blocks for full mode's dataset to pay gets light mode
 // (randomx-choice.ts). Above difficulty 1 a testnet starts on a cached state with its scenario's
 // wallets paid ahead at difficulty 1 (own-testnet-funds.ts), built once per machine.
-import { fundingAsset, type BackendSpec } from '../testnet/backends.js';
+import { fundingAsset, type BackendSpec } from '../coin/backends.js';
 import { startTestnet, type Testnet, type TestnetOptions, type WalletHandle } from '../testnet/testnet.js';
 import { createTestnetPool, type TestnetPool } from '../pool/testnets.js';
 import { messageOf, retryOnce } from './infrastructure.js';

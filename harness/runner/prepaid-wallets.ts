@@ -5,7 +5,7 @@
 // those of funding at the start (FUNDING_OUTPUTS outputs, the same amounts), so every balance a scenario sees is the
 // same; only their heights are earlier. What cannot be paid ahead (an asset other than the funding one, a payment
 // that failed) is paid as the scenario starts.
-import type { BackendSpec } from '../testnet/backends.js';
+import type { BackendSpec } from '../coin/backends.js';
 import { sendFunding } from '../testnet/funding.js';
 import type { Testnet } from '../testnet/types.js';
 import { messageOf } from './infrastructure.js';

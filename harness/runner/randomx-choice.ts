@@ -6,7 +6,7 @@
 // steps and its wallets' funding: fewer than that, and every node of its testnet runs light; a
 // step that mines by itself (automine, or a wait that mines) counts as many. What the state its testnet
 // restores did ahead (wallets paid, a height reached: own-testnet-funds.ts) is not counted.
-import { FULL_RANDOMX_FROM, type BackendSpec, type RandomxChoice } from '../testnet/backends.js';
+import { FULL_RANDOMX_FROM, type BackendSpec, type RandomxChoice } from '../coin/backends.js';
 import { heldTokens, requiredHeight, tokenPayments } from '../scenario/needs.js';
 import type { Scenario } from '../scenario/model.js';
 

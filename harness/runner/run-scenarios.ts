@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname } from 'node:path';
 import pMap from 'p-map';
-import type { BackendSpec } from '../testnet/backends.js';
+import type { BackendSpec } from '../coin/backends.js';
 import { resolveBackend } from '../testnet/binaries.js';
 import type { Testnet, WalletHandle } from '../testnet/testnet.js';
 import { checkScenarioFiles } from '../scenario/files.js';

@@ -1,10 +1,10 @@
 // The funds a scenario asks for, bounded: never more than its asset's whole supply (the coin's,
 // BACKENDS), and the fund asset in all (with what each held token costs) no more than MAX_FUNDING_BLOCKS
 // blocks of mining pay: every unit a scenario's wallets get is mined first.
-import { amountUnits, backendOfUnit, BACKENDS, fundingAsset, type BackendSpec } from '../testnet/backends.js';
+import { amountUnits, backendOfUnit, BACKENDS, fundingAsset, type BackendSpec } from '../coin/backends.js';
 import { isPlainObject } from '../common/plain-object.js';
 import { fundingBlocks } from '../testnet/funding.js';
-import { formatAmountShort, parseAmount } from '../testnet/amounts.js';
+import { formatAmountShort, parseAmount } from '../coin/amounts.js';
 import type { PathSegment } from '../common/path.js';
 import { MAX_FUNDING_BLOCKS } from './bounds.js';
 import { problem, type Obj, type SchemaProblem } from './schema/problem.js';

@@ -1,6 +1,6 @@
 // The "Limits" section of docs/scenario-language.md, from the bounds themselves.
 import { MAX_HEIGHT } from '../limits.js';
-import { BACKENDS, fundingAsset } from '../testnet/backends.js';
+import { BACKENDS, fundingAsset } from '../coin/backends.js';
 import {
   formatBytes,
   MAX_BLOCKS_MINED,

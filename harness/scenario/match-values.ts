@@ -1,8 +1,8 @@
 // Values in expectations: deep equality (numbers, amounts and bigints compared exactly), subsets,
 // and how expected and actual values are shown in failures.
 import { isPlainObject } from '../common/plain-object.js';
-import { formatAmount, isAmountString, parseAmount } from '../testnet/amounts.js';
-import { amountUnits } from '../testnet/backends.js';
+import { formatAmount, isAmountString, parseAmount } from '../coin/amounts.js';
+import { amountUnits } from '../coin/backends.js';
 
 export const isEmptyArray = (v: unknown): boolean => Array.isArray(v) && v.length === 0;
 

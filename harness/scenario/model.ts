@@ -31,7 +31,7 @@
 // Every step has exactly one action key plus optional common keys:
 //   name, wallet (which wallet runs it; default main), expect, expect_error, save.
 
-import type { BackendName } from '../testnet/backends.js';
+import type { BackendName } from '../coin/backends.js';
 import type { Action } from './steps/registry.js';
 import type { StepCommon } from './types.js';
 

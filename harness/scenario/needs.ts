@@ -2,7 +2,7 @@
 // the unlocked funds of their wallets, alone and for a whole suite (rounded so that suites share cached
 // chain states).
 import { needsTokens as stepNeedsTokens } from './steps/registry.js';
-import type { BackendSpec } from '../testnet/backends.js';
+import type { BackendSpec } from '../coin/backends.js';
 import type { WalletHandle } from '../testnet/testnet.js';
 import { maxFundable } from './fund-limits.js';
 import { loadScenario } from './parse.js';

@@ -11,7 +11,7 @@ import { dirname } from 'node:path';
 import { z } from 'zod';
 import { describeValue } from '../common/describe.js';
 import { formatPath, type PathSegment } from '../common/path.js';
-import { backendNameSchema, backendNames } from '../testnet/backends.js';
+import { backendNameSchema, backendNames } from '../coin/backends.js';
 import { MAX_HEIGHT, MAX_PROBLEMS_COLLECTED, sizeProblems } from './bounds.js';
 import { limitProblems } from './limit-checks.js';
 import { MAX_NODES } from '../limits.js';
@@ -30,7 +30,7 @@ export { MATCHER_EXPECTED, matcherIssues } from './schema/matchers.js';
 export type { LeafIssue } from './schema/leaves.js';
 export { checkRules } from './schema/rules.js';
 export type { SchemaProblem } from './schema/problem.js';
-export { ASSET_RE, NAME_RE, RESERVED_WALLET_NAMES, RESPONSE_ROOTS, STEP_COMMON_KEYS } from './schema/vocabulary.js';
+export { assetPattern, NAME_RE, RESERVED_WALLET_NAMES, RESPONSE_ROOTS, STEP_COMMON_KEYS } from './schema/vocabulary.js';
 export { ACTION_KEYS, KNOWN_PARAMS, WALLET_METHODS, type ActionKey } from './steps/registry.js';
 
 const expectError = z

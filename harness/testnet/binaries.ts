@@ -7,7 +7,7 @@ import which from 'which';
 import { execa } from 'execa';
 import { binRootOf, listInstalled } from '../install/marker.js';
 import { platformFor } from '../install/platform.js';
-import { AUTO_ORDER, backendSpec, type BackendChoice, type BackendSpec } from './backends.js';
+import { AUTO_ORDER, backendSpec, type BackendChoice, type BackendSpec } from '../coin/backends.js';
 
 export interface ResolvedBackend {
   spec: BackendSpec;

@@ -12,7 +12,7 @@ import { basename, join } from 'node:path';
 import { cacheKey, fileSha256, type CacheKeyInput } from '../snapshot/key.js';
 import type { Manifest, ManifestWallet } from '../snapshot/manifest.js';
 import { saveSnapshot } from '../snapshot/store.js';
-import { fundingAsset } from './backends.js';
+import { fundingAsset } from '../coin/backends.js';
 import type { ResolvedBackend } from './binaries.js';
 import { fixtureWallet } from './fixture-wallets.js';
 import {

@@ -9,7 +9,7 @@ import { cacheKey } from '../snapshot/key.js';
 import type { Manifest } from '../snapshot/manifest.js';
 import { importArchive, type ImportOptions } from '../snapshot/import.js';
 import { loadSnapshot, type LoadSnapshotResult } from '../snapshot/load.js';
-import { backendNames, backendSpec, type BackendName } from './backends.js';
+import { backendNames, backendSpec, type BackendName } from '../coin/backends.js';
 import { chainKeyOf, stateDirs } from './chain-cache.js';
 
 /** The shape of a chain cache key (chain-cache.ts): `<backend>-d<difficulty>-h<target height>-<12 hex>`. */

@@ -9,7 +9,7 @@ import { httpProbe } from '../process/probes.js';
 import { waitUntilReady } from '../process/ready.js';
 import type { Supervisor } from '../process/supervisor.js';
 import { createDaemonClient, type DaemonClient } from '../rpc/daemon.js';
-import type { RandomxMode } from './backends.js';
+import type { RandomxMode } from '../coin/backends.js';
 import type { ResolvedBackend } from './binaries.js';
 import type { ProgramDefinition } from './program.js';
 

@@ -15,9 +15,10 @@ import { toBigInt } from '../rpc/json.js';
 import type { WalletClient } from '../rpc/wallet.js';
 import { clip, CLIP_CHARS } from '../common/describe.js';
 import { suggest } from '../common/suggest.js';
-import { formatAmountShort } from './amounts.js';
-import { BACKENDS, fundingAsset, type BackendSpec } from './backends.js';
-import { addressKindOf } from './coins.js';
+import { formatAmountShort } from '../coin/amounts.js';
+import { BACKENDS, fundingAsset, type BackendSpec } from '../coin/backends.js';
+import { addressKindOf } from '../coin/coins.js';
+import { assetTransfer } from '../coin/transactions.js';
 
 export interface FundRequest {
   address: string;
@@ -230,9 +231,7 @@ async function waitForUnlock(
 /** The payment: transfer_split (a token payment is two transactions; a large one may be several). */
 async function pay(d: FaucetDeps, address: string, amount: bigint, asset: string): Promise<string[]> {
   const dest = { address, amount, ...(d.spec.fundAsset ? { asset_type: asset } : {}) };
-  const params = d.spec.fundAsset
-    ? { destinations: [dest], source_asset: asset, dest_asset: asset, tx_type: 3 }
-    : { destinations: [dest] };
+  const params = d.spec.fundAsset ? assetTransfer([dest], asset) : { destinations: [dest] };
   try {
     const r = await d.main.call<{ tx_hash_list: string[] }>('transfer_split', params);
     return r.tx_hash_list;

@@ -10,9 +10,10 @@
 import type { DaemonClient } from '../rpc/daemon.js';
 import type { WalletClient } from '../rpc/wallet.js';
 import { RpcError } from '../rpc/errors.js';
-import { fundingAsset, type BackendSpec } from './backends.js';
+import { fundingAsset, type BackendSpec } from '../coin/backends.js';
 import { addressAt, fundWallet, mineTo, type MineOptions, type MiningAddresses } from './mining.js';
 import type { Progress } from './progress.js';
+import { assetTransfer } from '../coin/transactions.js';
 
 export interface PlanInput {
   /** Chain height now. */
@@ -277,6 +278,6 @@ async function sendPart(o: SendFundingOptions, address: string, amount: bigint, 
   }));
   await o.from.call(
     fundAsset ? 'transfer' : 'transfer_split',
-    o.asset ? { destinations, source_asset: o.asset, dest_asset: o.asset, tx_type: 3 } : { destinations },
+    o.asset ? assetTransfer(destinations, o.asset) : { destinations },
   );
 }

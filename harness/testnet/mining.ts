@@ -6,7 +6,7 @@
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import type { DaemonClient } from '../rpc/daemon.js';
 import type { WalletClient } from '../rpc/wallet.js';
-import type { BackendSpec } from './backends.js';
+import type { BackendSpec } from '../coin/backends.js';
 import type { Progress } from './progress.js';
 
 export interface MiningAddresses {

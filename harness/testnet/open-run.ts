@@ -8,7 +8,7 @@ import { newTempWorkdir } from '../process/workdir.js';
 import { createSupervisor, type Supervisor } from '../process/supervisor.js';
 import { setTimeoutFactor } from '../common/timeouts.js';
 import { MAX_NODES, MAX_THREADS } from '../limits.js';
-import { randomxMode, type BackendSpec } from './backends.js';
+import { randomxMode, type BackendSpec } from '../coin/backends.js';
 import { resolveBackend } from './binaries.js';
 import { chainSpecFor, stateDirs } from './chain-cache.js';
 import { runEvents } from './events.js';

@@ -4,7 +4,7 @@
 // named with what holds it (pid and program, where /proc tells), and the testnet does not start.
 import { PortsTakenError } from '../process/port-holder.js';
 import { assertPortsFree } from '../process/ports.js';
-import type { BackendSpec } from './backends.js';
+import type { BackendSpec } from '../coin/backends.js';
 
 export const PORT_CHOICES = ['random', 'standard'] as const;
 export type PortChoice = (typeof PORT_CHOICES)[number];

@@ -3,7 +3,7 @@ import type { Supervisor } from '../process/supervisor.js';
 import type { DaemonClient } from '../rpc/daemon.js';
 import type { Recovery } from '../rpc/http.js';
 import type { Manifest } from '../snapshot/manifest.js';
-import type { BackendName, RandomxChoice, RandomxMode } from './backends.js';
+import type { BackendName, RandomxChoice, RandomxMode } from '../coin/backends.js';
 import type { PrefixMode } from './chain-cache.js';
 import type { ResolvedBackend } from './binaries.js';
 import type { MiningAddresses } from './mining.js';

@@ -11,21 +11,7 @@ import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import type { DaemonClient } from '../rpc/daemon.js';
 import type { WalletClient } from '../rpc/wallet.js';
 import type { AutomineMode } from '../testnet/automine.js';
-
-/** Transaction types (cryptonote::transaction_type in Salvium's src/cryptonote_basic/cryptonote_basic.h). */
-export const TX_TYPES: Record<number, string> = {
-  0: 'unset',
-  1: 'miner',
-  2: 'protocol',
-  3: 'transfer',
-  4: 'convert',
-  5: 'burn',
-  6: 'stake',
-  7: 'return',
-  8: 'audit',
-  9: 'create-token',
-  10: 'rollup',
-};
+import { TX_TYPES } from '../coin/transactions.js';
 
 export interface TxView {
   hash: string;

@@ -2,8 +2,8 @@
 // (strings, numbers, booleans), because vitest sends it to every worker process. Everything a
 // worker needs to reach the testnet, and to start wallet RPC processes of its own, is here.
 import type { ControlInfo } from '../control/client.js';
-import { fundingAsset } from '../testnet/backends.js';
-import type { BackendName } from '../testnet/backends.js';
+import { fundingAsset } from '../coin/backends.js';
+import type { BackendName } from '../coin/backends.js';
 import type { Testnet } from '../testnet/testnet.js';
 
 /** The CN (or only) address and, on Salvium, the Carrot one. */

@@ -30,7 +30,7 @@ import { scaled, setTimeoutFactor } from '../common/timeouts.js';
 import { createDaemonClient } from '../rpc/daemon.js';
 import type { Credentials } from '../rpc/http.js';
 import { createWalletClient, type WalletClient } from '../rpc/wallet.js';
-import { backendSpec } from '../testnet/backends.js';
+import { backendSpec } from '../coin/backends.js';
 import type { ResolvedBackend } from '../testnet/binaries.js';
 import { addressAt, type MiningAddresses } from '../testnet/mining.js';
 import { generateSecret } from '../testnet/secrets.js';

@@ -15,7 +15,7 @@ import { fundsAhead, type AheadPayment, type AheadWords } from '../runner/prepai
 import { scaled } from '../common/timeouts.js';
 import { createDaemonClient } from '../rpc/daemon.js';
 import { createWalletClient, type WalletClient } from '../rpc/wallet.js';
-import { backendSpec, type BackendSpec } from '../testnet/backends.js';
+import { backendSpec, type BackendSpec } from '../coin/backends.js';
 import { fundFromWallet } from '../testnet/funding.js';
 import type { MiningAddresses } from '../testnet/mining.js';
 import { withChainLock } from './chain-lock.js';
@@ -23,7 +23,7 @@ import { resolveBackend } from '../testnet/binaries.js';
 import { readPasswordFile, walletPasswordFile } from '../testnet/secrets.js';
 import type { Testnet, TestnetOptions } from '../testnet/testnet.js';
 import { unlockedAtomic } from '../config/unlocked.js';
-import { formatAmountShort } from '../testnet/amounts.js';
+import { formatAmountShort } from '../coin/amounts.js';
 import type { ContextFunded, SaltnetContext } from './context.js';
 
 /** Fresh wallets to keep funded ahead: `count` wallets holding `unlocked` (atomic units, or coins / "10 SAL1"). */

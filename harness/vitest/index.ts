@@ -5,7 +5,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { scaled, setTimeoutFactor } from '../common/timeouts.js';
 import { createDaemonClient, type DaemonClient } from '../rpc/daemon.js';
 import { createWalletClient, type WalletClient } from '../rpc/wallet.js';
-import { backendSpec } from '../testnet/backends.js';
+import { backendSpec } from '../coin/backends.js';
 import { mineTo } from '../testnet/mining.js';
 import { syncWallets } from '../testnet/sync.js';
 import { withChainLock } from './chain-lock.js';

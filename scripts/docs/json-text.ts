@@ -1,7 +1,7 @@
 // Markdown from a JSON Schema node: types, defaults, descriptions, alternatives and field tables.
 import { isPlainObject } from '../../harness/common/plain-object.js';
-import { AMOUNT_FORMS } from '../../harness/testnet/amounts.js';
-import { ASSET_RE, NAME_RE } from '../../harness/scenario/schema.js';
+import { AMOUNT_FORMS } from '../../harness/coin/amounts.js';
+import { assetPattern, NAME_RE } from '../../harness/scenario/schema.js';
 
 export type Json = Record<string, unknown>;
 
@@ -59,7 +59,7 @@ const MAX_INT = Number.MAX_SAFE_INTEGER;
 
 export function keyKind(node: Json): string {
   const pattern = obj(node.propertyNames).pattern;
-  if (pattern === ASSET_RE.source) return 'asset';
+  if (pattern === assetPattern()) return 'asset';
   if (pattern === NAME_RE.source) return 'name';
   return 'key';
 }

@@ -7,11 +7,11 @@
 import { isPlainObject } from '../../harness/common/plain-object.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { AMOUNT_FORMS, amountError, parseAmount } from '../../harness/testnet/amounts.js';
-import { amountUnits } from '../../harness/testnet/backends.js';
+import { AMOUNT_FORMS, amountError, parseAmount } from '../../harness/coin/amounts.js';
+import { amountUnits } from '../../harness/coin/backends.js';
 import { limitsMarkdown } from '../../harness/scenario/limits-docs.js';
 import {
-  ASSET_RE,
+  assetPattern,
   KNOWN_PARAMS,
   NAME_RE,
   RESERVED_WALLET_NAMES,
@@ -242,7 +242,7 @@ function namesSection(schema: Json): string {
     '',
     `- **Names** of wallets, saved values, metadata and snapshots: letters, digits and \`_\`, not starting with a digit (\`${NAME_RE.source}\`).`,
     `  Wallets cannot be named ${RESERVED_WALLET_NAMES.map(code).join(', ')}; saved values cannot take those names or a wallet's name.`,
-    `- **Assets** (the keys of \`unlocked\`): \`SAL1\`, \`SAL\`, \`XMR\`, or a token: lower-case \`sal\` + 4 upper-case letters or digits, e.g. \`salABCD\` (\`${ASSET_RE.source}\`).`,
+    `- **Assets** (the keys of \`unlocked\`): \`SAL1\`, \`SAL\`, \`XMR\`, or a token: lower-case \`sal\` + 4 upper-case letters or digits, e.g. \`salABCD\` (\`${assetPattern()}\`).`,
     `- **Backends** (\`backends:\`): ${backends.map(code).join(', ')}. A scenario that lists backends is skipped on the others; a scenario with a \`create_token\` step is skipped on \`monero\`, which has no tokens.`,
   ].join('\n');
 }

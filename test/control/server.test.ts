@@ -11,7 +11,7 @@ import { MAX_BODY, startControlServer, type ControlServer } from '../../harness/
 import type { ControlRoute, RouteEnv } from '../../harness/control/operation.js';
 import type { TestnetEvent } from '../../harness/testnet/events.js';
 import type { Testnet } from '../../harness/testnet/types.js';
-import { BACKENDS } from '../../harness/testnet/backends.js';
+import { BACKENDS } from '../../harness/coin/backends.js';
 import { payFromMain, type FaucetDeps, type FundOptions, type FundRequest } from '../../harness/testnet/faucet.js';
 
 interface Fake {

@@ -2,7 +2,7 @@
 // one testnet takes by backend and RandomX mode.
 import { describe, expect, it } from 'vitest';
 import { optionsKey, poolCapacity, testnetMemory } from '../../harness/pool/testnets.js';
-import { BACKENDS } from '../../harness/testnet/backends.js';
+import { BACKENDS } from '../../harness/coin/backends.js';
 
 const GiB = 2 ** 30;
 

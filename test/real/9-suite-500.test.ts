@@ -17,7 +17,7 @@ import { basename, join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { suiteChain } from '../../harness/scenario/needs.js';
 import { runFiles } from '../../harness/runner/run-scenarios.js';
-import { BACKENDS } from '../../harness/testnet/backends.js';
+import { BACKENDS } from '../../harness/coin/backends.js';
 import { BIN_DIR, CACHE_DIR, describeReal } from './real.js';
 
 /** The five that mine most at 500: run last (see the header). */

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { recordingToScenario } from '../../harness/record/write.js';
 import type { RecordedCall, RecordedEvent, SessionRecording } from '../../harness/record/types.js';
-import { BACKENDS } from '../../harness/testnet/backends.js';
+import { BACKENDS } from '../../harness/coin/backends.js';
 
 const MAIN = {
   cn: 'SaLvTyLFta9BiAXeUfFkKvViBkFt4ay5nEUcd6mtt5fYEHWvLf2nhMt9gjwbyQ4XV9VVhUYKsTFsjiYTrmm5BXXrdbPSLpxAzH4',

@@ -17,7 +17,7 @@ import {
 import { blocksMined } from '../../harness/runner/randomx-choice.js';
 import { parseScenario } from '../../harness/scenario/parse.js';
 import { ScenarioError } from '../../harness/scenario/types.js';
-import { BACKENDS } from '../../harness/testnet/backends.js';
+import { BACKENDS } from '../../harness/coin/backends.js';
 import { runScenarioTexts } from '../helpers/scenarios.js';
 import { cleanup, tempDir } from '../helpers/sim.js';
 

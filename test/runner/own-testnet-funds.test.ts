@@ -8,7 +8,7 @@ import { freshPlan, leadingHeight } from '../../harness/runner/own-testnet-funds
 import { loadScenario, parseScenario } from '../../harness/scenario/parse.js';
 import { scenarioRandomx } from '../../harness/runner/randomx-choice.js';
 import { runFiles } from '../../harness/runner/run-scenarios.js';
-import { BACKENDS } from '../../harness/testnet/backends.js';
+import { BACKENDS } from '../../harness/coin/backends.js';
 import { cleanup, tempDir } from '../helpers/sim.js';
 
 const SAL = BACKENDS.salvium!;

@@ -8,7 +8,7 @@ import { aheadKey } from '../../harness/runner/funded-state-cache.js';
 import { aheadPayments, fundAhead, fundsAhead } from '../../harness/runner/prepaid-wallets.js';
 import { parseScenario } from '../../harness/scenario/parse.js';
 import { runFiles } from '../../harness/runner/run-scenarios.js';
-import { BACKENDS } from '../../harness/testnet/backends.js';
+import { BACKENDS } from '../../harness/coin/backends.js';
 import type { Testnet } from '../../harness/testnet/types.js';
 import { cleanup, tempDir } from '../helpers/sim.js';
 

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseScenario } from '../../harness/scenario/parse.js';
 import { blocksMined, FULL_MODE_BLOCKS, scenarioRandomx, sharedRandomx } from '../../harness/runner/randomx-choice.js';
-import { BACKENDS } from '../../harness/testnet/backends.js';
+import { BACKENDS } from '../../harness/coin/backends.js';
 
 const salvium = BACKENDS.salvium!;
 const scenario = (steps: string, head = ''): ReturnType<typeof parseScenario> =>

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { planOfFiles, sharedPlan } from '../../harness/runner/funded-state-cache.js';
 import { parseScenario } from '../../harness/scenario/parse.js';
 import { sharedMineTo } from '../../harness/runner/shared-height.js';
-import { BACKENDS } from '../../harness/testnet/backends.js';
+import { BACKENDS } from '../../harness/coin/backends.js';
 
 const scenario = (steps: string, nodes = 1): ReturnType<typeof parseScenario> =>
   parseScenario(`name: s\n${nodes > 1 ? `nodes: ${nodes}\n` : ''}steps:\n${steps}`, 's.yaml');

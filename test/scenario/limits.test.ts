@@ -2,7 +2,7 @@
 // value is refused when the file is read, with its line, field, the limit and why; a huge broken file
 // costs about as much as a small one; problems are reported 20 at a time.
 import { describe, expect, it } from 'vitest';
-import { BACKENDS } from '../../harness/testnet/backends.js';
+import { BACKENDS } from '../../harness/coin/backends.js';
 import { fundingBlocks, planMining } from '../../harness/testnet/funding.js';
 import {
   MAX_BLOCKS_PER_STEP,

@@ -1,7 +1,7 @@
 // The chain state's difficulty and the served one: which difficulty a state is mined at (and so
 // its key), which RandomX mode a daemon runs in, and what the daemon's environment then says.
 import { describe, expect, it } from 'vitest';
-import { BACKENDS, FULL_RANDOMX_FROM, randomxMode } from '../../harness/testnet/backends.js';
+import { BACKENDS, FULL_RANDOMX_FROM, randomxMode } from '../../harness/coin/backends.js';
 import { resolveBackend } from '../../harness/testnet/binaries.js';
 import { chainKey, chainSpecFor } from '../../harness/testnet/chain-cache.js';
 import { sameSettings } from '../../harness/testnet/daemon.js';

@@ -1,7 +1,7 @@
 // The faucet's refusals that need no chain: an asset that cannot be one is said quoted (a control character in it
 // never reaches the terminal raw), before the faucet asks the wallet anything.
 import { describe, expect, it } from 'vitest';
-import { BACKENDS } from '../../harness/testnet/backends.js';
+import { BACKENDS } from '../../harness/coin/backends.js';
 import { payFromMain, type FaucetDeps } from '../../harness/testnet/faucet.js';
 
 const asked: string[] = [];

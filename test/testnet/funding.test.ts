@@ -10,7 +10,7 @@ import { runFiles } from '../../harness/runner/run-scenarios.js';
 import { RpcError } from '../../harness/rpc/errors.js';
 import type { DaemonClient } from '../../harness/rpc/daemon.js';
 import type { WalletClient } from '../../harness/rpc/wallet.js';
-import { BACKENDS } from '../../harness/testnet/backends.js';
+import { BACKENDS } from '../../harness/coin/backends.js';
 import { FUNDING_TX_INPUTS, fundingTransfers, sendFunding } from '../../harness/testnet/funding.js';
 import { cleanup, tempDir } from '../helpers/sim.js';
 

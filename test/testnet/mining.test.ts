@@ -3,7 +3,7 @@
 // daemon that cannot pop keeps its overshoot rather than failing the mine.
 import { describe, expect, it } from 'vitest';
 import { type DaemonClient, unrelayedTxs } from '../../harness/rpc/daemon.js';
-import { BACKENDS } from '../../harness/testnet/backends.js';
+import { BACKENDS } from '../../harness/coin/backends.js';
 import { MAX_POLL_MS, mineTo, pollDelay, settleRelay } from '../../harness/testnet/mining.js';
 
 /** A daemon whose miner finds `perPoll` blocks between two height polls; `txAt` marks blocks holding a tx. */

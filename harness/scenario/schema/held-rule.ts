@@ -4,7 +4,7 @@
 // here, at the line, rather than by a refusal as the scenario starts.
 import { formatPath, type PathSegment } from '../../common/path.js';
 import { isPlainObject } from '../../common/plain-object.js';
-import { amountError, parseAmount } from '../../testnet/amounts.js';
+import { amountError, parseAmount } from '../../coin/amounts.js';
 import { ruleProblem, type RuleCtx } from './rule-kit.js';
 
 /** A mapping under `requires` (the main wallet's) and under each declared wallet: `tokens` or `unlocked`. */

@@ -2,13 +2,13 @@
 // response paths, endpoints), shared by the step kinds' schemas.
 import { z } from 'zod';
 import { isPlainObject } from '../../common/plain-object.js';
-import { AMOUNT_FORMS, amountError, parseAmount } from '../../testnet/amounts.js';
+import { AMOUNT_FORMS, amountError, parseAmount } from '../../coin/amounts.js';
 import { describeValue } from '../../common/describe.js';
 import { parsePath, type PathSegment } from '../../common/path.js';
 import { suggest } from '../../common/suggest.js';
 import { NODE_NAME } from '../../network/topology.js';
 import { isTemplateString } from '../interpolate.js';
-import { ASSET_RE, NAME_RE, RESPONSE_ROOTS, didYouMean, showShort } from './vocabulary.js';
+import { amountPattern, assetPattern, NAME_RE, RESPONSE_ROOTS, didYouMean, showShort } from './vocabulary.js';
 
 /** A problem inside one value, relative to it. */
 export interface LeafIssue {
@@ -46,7 +46,6 @@ export function leaf(
 }
 
 const TEMPLATE_PATTERN = '\\$\\{';
-const AMOUNT_PATTERN = '^\\s*(\\d+|\\d+(\\.\\d{1,8})?\\s+(SAL1|SAL)|\\d+(\\.\\d{1,12})?\\s+XMR)\\s*$';
 const PLACEHOLDER_NOTE = 'or a "${…}" placeholder';
 
 /** An amount (converted to bigint); with `templates`, a string holding `${…}` is kept as written. */
@@ -57,7 +56,7 @@ export function amountLeaf(templates: boolean): z.ZodType {
     {
       anyOf: [
         { type: 'integer', minimum: 0 },
-        { type: 'string', pattern: templates ? `${AMOUNT_PATTERN}|${TEMPLATE_PATTERN}` : AMOUNT_PATTERN },
+        { type: 'string', pattern: templates ? `${amountPattern()}|${TEMPLATE_PATTERN}` : amountPattern() },
       ],
     },
     (v) => {
@@ -147,7 +146,7 @@ export const assetAmounts = (whose: string) =>
   z
     .record(z.string(), amountLeaf(false))
     .describe(`${whose}: asset (SAL1, SAL, XMR or a token such as salABCD) → amount, e.g. {SAL1: "1100 SAL1"}`)
-    .meta({ propertyNames: { pattern: ASSET_RE.source } });
+    .meta({ propertyNames: { pattern: assetPattern() } });
 
 const RAW_PARAMS_EXAMPLE: Record<string, string> = {
   get_transfers: '{in: true, pending: true}',

@@ -2,7 +2,7 @@
 // suggest the matcher meant, and their JSON Schema.
 import { z } from 'zod';
 import { isPlainObject } from '../../common/plain-object.js';
-import { AMOUNT_FORMS, amountError } from '../../testnet/amounts.js';
+import { AMOUNT_FORMS, amountError } from '../../coin/amounts.js';
 import { describeValue } from '../../common/describe.js';
 import { suggest } from '../../common/suggest.js';
 import { isTemplateString } from '../interpolate.js';

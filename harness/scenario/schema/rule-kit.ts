@@ -9,7 +9,7 @@ import { MAX_PROBLEMS_COLLECTED } from '../bounds.js';
 import { RESPONSE_PATH_EXPECTED, addressText, responsePathProblem } from './leaves.js';
 import type { SchemaProblem } from './problem.js';
 import { NAME_RE, didYouMean, isAsset } from './vocabulary.js';
-import { amountUnits } from '../../testnet/backends.js';
+import { amountUnits } from '../../coin/backends.js';
 import { NODE_NAME, unknownNode } from '../../network/topology.js';
 
 export interface RuleCtx {

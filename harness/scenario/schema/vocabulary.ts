@@ -1,5 +1,5 @@
 // The scenario language's words and small helpers every part of its validation shares.
-import { amountUnits } from '../../testnet/backends.js';
+import { amountUnits } from '../../coin/backends.js';
 import { describeValue } from '../../common/describe.js';
 import { SCOPE_ROOTS } from '../interpolate.js';
 
@@ -9,13 +9,29 @@ export const STEP_COMMON_KEYS = ['name', 'wallet', 'node', 'expect', 'expect_err
 export const RESERVED_WALLET_NAMES: readonly string[] = ['main', ...SCOPE_ROOTS];
 /** Wallet, save, metadata and snapshot names. */
 export const NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
-/** Assets in `unlocked` maps: SAL1, SAL, XMR, or a token such as salABCD. */
 /**
  * A token's asset type: `sal` + 4 upper-case letters or digits (erc…: the pre-rename form some answers still carry).
  */
-const TOKEN_RE = /^(sal|erc)[0-9A-Z]{4}$/;
-/** The built-in backends' assets, for the JSON Schema (isAsset() also knows registered backends' coins). */
-export const ASSET_RE = /^(SAL1|SAL|XMR|sal[0-9A-Z]{4}|erc[0-9A-Z]{4})$/;
+const TOKEN = '(sal|erc)[0-9A-Z]{4}';
+const TOKEN_RE = new RegExp(`^${TOKEN}$`);
+/** The units of the backends' coins (coin/backends.ts), longest first, as a regular expression's alternatives. */
+const unitAlternatives = (units: Iterable<string>): string =>
+  [...units]
+    .sort((a, b) => b.length - a.length)
+    .map((u) => u.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('|');
+/** Assets in `unlocked` maps, for the JSON Schema: a unit of a backend's coin (SAL1, SAL, XMR, …) or a token. */
+export const assetPattern = (): string => `^(${unitAlternatives(amountUnits().keys())}|${TOKEN})$`;
+/**
+ * An amount as written in a scenario, for the JSON Schema: atomic units, or a decimal number and a unit, with at most
+ * as many decimals as that unit has.
+ */
+export function amountPattern(): string {
+  const byDecimals = new Map<number, string[]>();
+  for (const [unit, decimals] of amountUnits()) byDecimals.set(decimals, [...(byDecimals.get(decimals) ?? []), unit]);
+  const units = [...byDecimals].map(([d, us]) => `\\d+(\\.\\d{1,${d}})?\\s+(${unitAlternatives(us)})`);
+  return `^\\s*(\\d+|${units.join('|')})\\s*$`;
+}
 /** An asset: a unit of a backend's coin (BACKENDS) or a token. */
 export const isAsset = (k: string): boolean => amountUnits().has(k) || TOKEN_RE.test(k);
 /** Roots of response paths: the response is `{ result }` or `{ error }`. */

@@ -2,9 +2,9 @@
 // the helpers every step kind uses to fail with a located message.
 import type { DaemonClient } from '../../rpc/daemon.js';
 import type { WalletClient } from '../../rpc/wallet.js';
-import type { BackendSpec } from '../../testnet/backends.js';
+import type { BackendSpec } from '../../coin/backends.js';
 import { addressAt, type Testnet, type WalletHandle } from '../../testnet/testnet.js';
-import { parseAmount } from '../../testnet/amounts.js';
+import { parseAmount } from '../../coin/amounts.js';
 import type { Scope } from '../interpolate.js';
 import type { MetadataServer } from '../metadata.js';
 import type { StepFailure } from '../types.js';

@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import type { SourcePos } from '../../common/locator.js';
 import type { PathSegment } from '../../common/path.js';
 import type { RuleArgs, RuleCtx } from '../schema/rule-kit.js';
-import type { BackendSpec } from '../../testnet/backends.js';
+import type { BackendSpec } from '../../coin/backends.js';
 import type { StepCommon } from '../types.js';
 import type { StepContext } from './context.js';
 

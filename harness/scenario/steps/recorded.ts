@@ -2,9 +2,9 @@
 // when the runner, filling it in, sends exactly the recorded request again — so a recording always
 // replays byte for byte. Each form's `fromRecorded` (kind.ts) builds its candidate with these.
 import { isPlainObject } from '../../common/plain-object.js';
-import type { BackendSpec } from '../../testnet/backends.js';
-import { fundingAsset } from '../../testnet/backends.js';
-import { formatAmountShort } from '../../testnet/amounts.js';
+import type { BackendSpec } from '../../coin/backends.js';
+import { fundingAsset } from '../../coin/backends.js';
+import { formatAmountShort } from '../../coin/amounts.js';
 
 /** JSON text with sorted keys, bigints and integral numbers alike: equal requests give equal text. */
 export function canonical(v: unknown): string {

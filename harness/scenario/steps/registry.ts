@@ -6,7 +6,7 @@ import { callStep } from './call.js';
 import { createToken } from './create-token.js';
 import { getTokens } from './get-tokens.js';
 import { getTransfers } from './get-transfers.js';
-import type { BackendSpec } from '../../testnet/backends.js';
+import type { BackendSpec } from '../../coin/backends.js';
 import type { StepKind } from './kind.js';
 import { logStep } from './log.js';
 import { metadataStep } from './metadata.js';

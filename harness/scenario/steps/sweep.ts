@@ -4,7 +4,7 @@ import type { PathSegment } from '../../common/path.js';
 import { addressText, amountLeaf } from '../schema/leaves.js';
 import { checkAddressValue, ruleProblem, type RuleCtx } from '../schema/rule-kit.js';
 import { has } from '../schema/vocabulary.js';
-import { fundingAsset, type BackendSpec } from '../../testnet/backends.js';
+import { fundingAsset, type BackendSpec } from '../../coin/backends.js';
 import { verified } from './recorded.js';
 import { sweepRequest, walletStep } from './wallet.js';
 

@@ -2,12 +2,12 @@
 // request (destinations in atomic units with asset_type, source/dest asset, tx_type 3).
 import { isPlainObject } from '../../common/plain-object.js';
 import { z } from 'zod';
-import { AMOUNT_FORMS } from '../../testnet/amounts.js';
+import { AMOUNT_FORMS } from '../../coin/amounts.js';
 import type { PathSegment } from '../../common/path.js';
 import { addressText, amountLeaf } from '../schema/leaves.js';
 import { checkAddressValue, ruleProblem, type RuleCtx } from '../schema/rule-kit.js';
 import { has } from '../schema/vocabulary.js';
-import { fundingAsset, type BackendSpec } from '../../testnet/backends.js';
+import { fundingAsset, type BackendSpec } from '../../coin/backends.js';
 import { readableAmount, verified } from './recorded.js';
 import { transferRequest, walletStep } from './wallet.js';
 

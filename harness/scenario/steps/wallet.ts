@@ -3,13 +3,14 @@
 // readable fields become the real request.
 import { isPlainObject } from '../../common/plain-object.js';
 import type { z } from 'zod';
-import type { BackendSpec } from '../../testnet/backends.js';
+import type { BackendSpec } from '../../coin/backends.js';
 import { interpolate } from '../interpolate.js';
 import { checkRawKeys } from '../schema/rule-kit.js';
 
 import type { StepCommon } from '../types.js';
 import { amount, fail, replayOf, walletOf, type StepContext } from './context.js';
 import { defineStep, type StepDocs, type StepExchange, type StepKind } from './kind.js';
+import { assetTransfer } from '../../coin/transactions.js';
 
 /** A readable wallet form: `params` is what the user wrote; the runner fills in the rest. */
 export interface WalletAction<M extends string = string> {
@@ -101,9 +102,7 @@ export function transferRequest(
     };
   });
   const a = (asset ?? dests[0]?.asset_type ?? defaultAsset) as string;
-  return hasAssets(spec)
-    ? { destinations: dests, source_asset: a, dest_asset: a, tx_type: 3, ...rest }
-    : { destinations: dests, ...rest };
+  return hasAssets(spec) ? { ...assetTransfer(dests, a), ...rest } : { destinations: dests, ...rest };
 }
 
 /** sweep_all / sweep_single: `to` as address, `asset` as asset_type (reference §7). */

@@ -4,7 +4,7 @@ import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { unlockedAtomic } from '../../harness/config/unlocked.js';
 import { scenarioJsonSchema } from '../../harness/scenario/schema.js';
-import { amountUnits, AUTO_ORDER, backendChoices, backendNames, BACKENDS } from '../../harness/testnet/backends.js';
+import { amountUnits, AUTO_ORDER, backendChoices, backendNames, BACKENDS } from '../../harness/coin/backends.js';
 import { resolveBackend } from '../../harness/testnet/binaries.js';
 import { CLI } from '../cli/helpers.js';
 

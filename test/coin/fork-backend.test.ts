@@ -11,17 +11,18 @@ import { unlockedAtomic } from '../../harness/config/unlocked.js';
 import { addressKind } from '../../harness/diff/rules.js';
 import { parseScenario } from '../../harness/scenario/parse.js';
 import { ScenarioError } from '../../harness/scenario/types.js';
-import { amountError, formatAmount, parseAmount } from '../../harness/testnet/amounts.js';
+import { amountError, formatAmount, parseAmount } from '../../harness/coin/amounts.js';
 import {
   backendChoices,
   BACKENDS,
   registerBackend,
   unregisterBackend,
   type BackendSpec,
-} from '../../harness/testnet/backends.js';
+} from '../../harness/coin/backends.js';
 import { resolveBackend } from '../../harness/testnet/binaries.js';
 import { encode } from '../../harness/sim/crypto/base58.js';
 import { encodeVarint } from '../../harness/sim/crypto/varint.js';
+import { amountPattern, assetPattern } from '../../harness/scenario/schema/vocabulary.js';
 
 const FRK_TESTNET_CN = 0x2a1f0;
 const FORK: BackendSpec = {
@@ -81,6 +82,13 @@ describe('a made-up fork backend, registered as one entry', () => {
     }
     expect(err).toBeInstanceOf(ScenarioError);
     expect((err as Error).message).toMatch(/the whole supply is 21000000 FRK/);
+  });
+
+  it('the editor schema takes its unit as an asset and in amounts, with its decimals', () => {
+    const assets = new RegExp(assetPattern());
+    const amounts = new RegExp(amountPattern());
+    expect(['FRK', 'SAL1', 'salABCD'].map((a) => assets.test(a))).toEqual([true, true, true]);
+    expect(['1.123456 FRK', '1.1234567 FRK', '1.5 SAL1'].map((a) => amounts.test(a))).toEqual([true, false, true]);
   });
 
   it("the diff's address rule knows its addresses", () => {

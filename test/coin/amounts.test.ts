@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatAmount, isAmountString, parseAmount } from '../../harness/testnet/amounts.js';
+import { formatAmount, isAmountString, parseAmount } from '../../harness/coin/amounts.js';
 
 describe('parseAmount', () => {
   it('takes atomic units as numbers, bigints and digit strings, exactly', () => {

@@ -1,0 +1,19 @@
+// Salvium's transaction types (cryptonote::transaction_type, as the simulator models them) by number and by name, and
+// the params of a wallet transfer of one asset: a token's, or SAL1 named as an asset, which the wallet sends as a
+// TRANSFER whose source and destination asset are that asset.
+import { TxType } from '../sim/index.js';
+
+/** Each transaction type's name by its number: 3 → 'transfer', 9 → 'create-token'. */
+export const TX_TYPES: Readonly<Record<number, string>> = Object.fromEntries(
+  Object.entries(TxType)
+    .filter((e): e is [string, number] => typeof e[1] === 'number')
+    .map(([name, n]) => [n, name.toLowerCase().replace(/_/g, '-')]),
+);
+
+/** The `transfer`/`transfer_split` params that send `destinations` in `asset` (source and destination asset both). */
+export function assetTransfer<D>(
+  destinations: D[],
+  asset: string,
+): { destinations: D[]; source_asset: string; dest_asset: string; tx_type: number } {
+  return { destinations, source_asset: asset, dest_asset: asset, tx_type: TxType.TRANSFER };
+}
