@@ -16,7 +16,7 @@ import {
   type BackendChoice,
 } from '../coin/backends.js';
 import { PREFIX_MODES } from '../testnet/chain-cache.js';
-import { LOOKAHEAD_KEY_ROW } from '../testnet/lookahead.js';
+import { DEFAULT_LOOKAHEAD, LOOKAHEAD_EXPECTED, WALLET2_LOOKAHEAD, lookaheadSchema } from '../testnet/lookahead.js';
 import { PORT_CHOICES } from '../testnet/standard-ports.js';
 
 export const LOGIN_CHOICES = ['none', 'digest'] as const;
@@ -197,7 +197,16 @@ export const KEY_TABLE = [
     default: 'cli',
     describe: "restore the fixture wallets with the wallet CLI, or with the wallet RPC's restore_deterministic_wallet",
   },
-  LOOKAHEAD_KEY_ROW,
+  {
+    key: 'subaddressLookahead',
+    testnet: 'any',
+    schema: lookaheadSchema,
+    expected: LOOKAHEAD_EXPECTED,
+    flag: 'subaddress-lookahead',
+    env: 'SALTNET_SUBADDRESS_LOOKAHEAD',
+    default: DEFAULT_LOOKAHEAD,
+    describe: `subaddress lookahead (major:minor) of the wallets saltnet creates with the wallet CLI; small, so that a wallet RPC starts fast. A payment to a subaddress beyond it is not seen until the wallet creates that subaddress (${WALLET2_LOOKAHEAD}: the wallet's own default)`,
+  },
   {
     key: 'threads',
     testnet: 'any',

@@ -2,7 +2,8 @@
 // control sequences and redrawn progress, and matched against the patterns a wait looks for.
 import { StringDecoder } from 'node:string_decoder';
 import { stripVTControlCharacters } from 'node:util';
-import type { TextPattern } from './process-types.js';
+
+export type TextPattern = RegExp | string;
 
 export function describePattern(p: TextPattern | readonly TextPattern[]): string {
   const list = Array.isArray(p) ? p : [p];

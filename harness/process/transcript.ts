@@ -5,9 +5,14 @@ import { closeSync, fchmodSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Readable } from 'node:stream';
 import { ProcessExitedError, ReadinessTimeout, type ExitInfo } from './errors.js';
-import { LineSplitter, cleanLine, describePattern, matcher } from './output.js';
-import type { TextPattern, WaitForTextOptions } from './process-types.js';
+import { LineSplitter, cleanLine, describePattern, matcher, type TextPattern } from './output.js';
 import { makeDirs } from '../common/mkdir.js';
+
+export interface WaitForTextOptions {
+  /** Deadline (scaled); Infinity waits until the process exits or `signal` aborts. */
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
 
 /** How long a partial line must stay unchanged before waits may match it. */
 const PARTIAL_QUIET_MS = 25;

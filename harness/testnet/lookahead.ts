@@ -44,15 +44,3 @@ export const lookaheadSchema = z
   .string()
   .refine((s) => parseLookahead(s) !== undefined, { error: `expected ${LOOKAHEAD_EXPECTED}` })
   .transform((s) => formatLookahead(parseLookahead(s)!));
-
-/** The option's row in the configuration's key table (config/schema.ts). */
-export const LOOKAHEAD_KEY_ROW = {
-  key: 'subaddressLookahead',
-  testnet: 'any',
-  schema: lookaheadSchema,
-  expected: LOOKAHEAD_EXPECTED,
-  flag: 'subaddress-lookahead',
-  env: 'SALTNET_SUBADDRESS_LOOKAHEAD',
-  default: DEFAULT_LOOKAHEAD,
-  describe: `subaddress lookahead (major:minor) of the wallets saltnet creates with the wallet CLI; small, so that a wallet RPC starts fast. A payment to a subaddress beyond it is not seen until the wallet creates that subaddress (${WALLET2_LOOKAHEAD}: the wallet's own default)`,
-} as const;
