@@ -14,7 +14,7 @@ import type { DatasetState, NodeHandle } from './nodes.js';
 import type { TestnetEvent } from './events.js';
 import type { CrashReport } from './program.js';
 import type { ProgressMode } from './progress.js';
-import type { SnapshotInfo } from './state.js';
+import type { SnapshotInfo } from './state-source.js';
 import type { WalletHandle } from './wallets.js';
 import type { AutomineChange, AutomineMode } from './automine.js';
 import type { FundOptions, FundRequest, FundResult } from './faucet.js';

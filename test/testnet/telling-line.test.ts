@@ -1,7 +1,7 @@
-// The line a "died while mining" error quotes (testnet/object.ts tellingLine): the error, wherever it arrived in the
+// The line a "died while mining" error quotes (testnet/testnet-object.ts tellingLine): the error, wherever it arrived in the
 // tail, since a program's stdout and stderr are two pipes read in no fixed order.
 import { describe, expect, it } from 'vitest';
-import { tellingLine } from '../../harness/testnet/object.js';
+import { tellingLine } from '../../harness/testnet/testnet-object.js';
 
 describe('tellingLine', () => {
   it('quotes the last error line, even when another line arrived after it', () => {

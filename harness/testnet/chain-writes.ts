@@ -2,11 +2,11 @@
 // from main (the faucet), and stop every program for checkpoints, reverts and saves. Each of them
 // holds the chain lock (chain-lock.ts): one miner and one spender of main at a time, in this process
 // and across the processes of a vitest run. The operations themselves (on one node or several) are
-// object.ts's; this file puts them under the lock and runs automine and the faucet over them.
+// testnet-object.ts's; this file puts them under the lock and runs automine and the faucet over them.
 import { Automine } from './automine.js';
 import { chainLock } from './chain-lock.js';
 import { payFromMain } from './faucet.js';
-import type { Parts, Run } from './run.js';
+import type { Parts, Run } from './up-phases.js';
 import type { Testnet } from './types.js';
 
 /** The chain operations before the lock. */

@@ -9,12 +9,12 @@ import { describeExit, refusalLine } from '../process/errors.js';
 import { checkpointState, revertState } from './checkpoint.js';
 import { assertCanRewind, markChain, rewindChain, type ChainMark } from './chain-mark.js';
 import { addressAt, mineTo } from './mining.js';
-import { mineOptions, unresponsive, type Parts, type Run } from './run.js';
-import type { SnapshotInfo } from './state.js';
+import { mineOptions, unresponsive, type Parts, type Run } from './up-phases.js';
+import type { SnapshotInfo } from './state-source.js';
 import { mineTarget, syncWallets, type MineRequest } from './sync.js';
 import type { NodeHandle } from './nodes.js';
 import type { Testnet } from './types.js';
-import { chainOps, type InnerOps } from './chain-ops.js';
+import { chainOps, type InnerOps } from './chain-writes.js';
 
 /** Stopping and starting every program together, for saves, checkpoints and reverts. */
 export interface StateOps {

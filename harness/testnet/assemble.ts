@@ -3,9 +3,9 @@
 import type { Manifest } from '../snapshot/manifest.js';
 import { binaryVersion } from './binaries.js';
 import { saveChain } from './chain-cache.js';
-import { testnetObject, type StateOps } from './object.js';
-import { phase, unresponsive, type Parts, type Run } from './run.js';
-import type { SnapshotInfo } from './state.js';
+import { testnetObject, type StateOps } from './testnet-object.js';
+import { phase, unresponsive, type Parts, type Run } from './up-phases.js';
+import type { SnapshotInfo } from './state-source.js';
 import type { Testnet } from './types.js';
 
 function stateOps(run: Run, p: Parts): StateOps {

@@ -13,7 +13,7 @@ import { resolveBackend } from './binaries.js';
 import { chainSpecFor, stateDirs } from './chain-cache.js';
 import { runEvents } from './events.js';
 import { NodeSet } from './nodes.js';
-import type { Mining, Run } from './run.js';
+import type { Mining, Run } from './up-phases.js';
 import type { TestnetOptions } from './types.js';
 import { makeWorkdir } from './workdir.js';
 import { claimFixedPorts } from './standard-ports.js';

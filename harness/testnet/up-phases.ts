@@ -13,7 +13,7 @@ import { BUSY_MS, type MiningAddresses } from './mining.js';
 import type { NodeSet } from './nodes.js';
 import type { Program, ProgramOptions } from './program.js';
 import type { FixedPorts } from './standard-ports.js';
-import type { SnapshotInfo } from './state.js';
+import type { SnapshotInfo } from './state-source.js';
 import type { MiningInfo, TestnetOptions } from './types.js';
 import type { WalletAddresses } from './wallet-setup.js';
 import type { WalletHandle, WalletSet } from './wallets.js';
