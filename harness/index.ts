@@ -7,14 +7,14 @@ export {
   type WalletHandle,
   type SnapshotInfo,
 } from './testnet/testnet.js';
-export { chainKey, CHEAP_DIFFICULTY, type ChainSpec, type PrefixMode } from './testnet/chain-cache.js';
+export { chainKey, CHEAP_DIFFICULTY, type ChainSpec, type PrefixMode } from './testnet/chain/chain-cache.js';
 /** Import a chain state archive: every file checked, the key computed again, the height read from the chain. */
-export { importSnapshot } from './testnet/chain-check.js';
+export { importSnapshot } from './testnet/chain/chain-check.js';
 export type { MiningInfo, MiningOptions } from './testnet/types.js';
-export { describeAutomine, type AutomineMode, type AutomineChange } from './testnet/automine.js';
-export { FaucetError, type FundRequest, type FundResult } from './testnet/faucet.js';
+export { describeAutomine, type AutomineMode, type AutomineChange } from './testnet/mining/automine.js';
+export { FaucetError, type FundRequest, type FundResult } from './testnet/mining/faucet.js';
 export { PortsTakenError, type PortHolder } from './process/port-holder.js';
-export { fixtureWallet, FIXTURE_WALLETS_DIR, type FixtureWallet } from './testnet/fixture-wallets.js';
+export { fixtureWallet, FIXTURE_WALLETS_DIR, type FixtureWallet } from './testnet/programs/fixture-wallets.js';
 export {
   cacheDir,
   listSnapshots,
@@ -32,7 +32,7 @@ export {
   type RandomxChoice,
   type RandomxMode,
 } from './coin/backends.js';
-export { resolveBackend, MissingBinaryError, type ResolvedBackend } from './testnet/binaries.js';
+export { resolveBackend, MissingBinaryError, type ResolvedBackend } from './testnet/programs/binaries.js';
 export { createDaemonClient, type DaemonClient } from './rpc/daemon.js';
 export { createWalletClient, type WalletClient } from './rpc/wallet.js';
 export { RpcError, HttpStatusError, ConnectionError } from './rpc/errors.js';

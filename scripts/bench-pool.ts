@@ -7,7 +7,7 @@ import { startControlServer } from '../harness/control/server.js';
 import { createTestnetPool } from '../harness/pool/testnets.js';
 import { contextOf } from '../harness/vitest/context.js';
 import { acquireTestnet, mainPool } from '../harness/vitest/pool.js';
-import { resolveBackend } from '../harness/testnet/binaries.js';
+import { resolveBackend } from '../harness/testnet/programs/binaries.js';
 import { startTestnet, type TestnetOptions } from '../harness/testnet/testnet.js';
 import { ms, type Report } from './bench-up.js';
 

@@ -15,7 +15,7 @@ import { suiteChain } from '../harness/scenario/needs.js';
 import { loadScenario } from '../harness/scenario/parse.js';
 import { freshTestnetStart } from '../harness/runner/own-testnets.js';
 import { runFiles } from '../harness/runner/run-scenarios.js';
-import { resolveBackend } from '../harness/testnet/binaries.js';
+import { resolveBackend } from '../harness/testnet/programs/binaries.js';
 import { startTestnet, type Testnet } from '../harness/testnet/testnet.js';
 import { ms, upColdWarm, type Report } from './bench-up.js';
 import { mineOne, mineRun } from './bench-mining.js';

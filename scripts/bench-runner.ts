@@ -8,7 +8,7 @@ import { glob } from 'tinyglobby';
 import { createDaemonClient } from '../harness/rpc/daemon.js';
 import { suiteChain } from '../harness/scenario/needs.js';
 import { runFiles } from '../harness/runner/run-scenarios.js';
-import { resolveBackend } from '../harness/testnet/binaries.js';
+import { resolveBackend } from '../harness/testnet/programs/binaries.js';
 import { startTestnet } from '../harness/testnet/testnet.js';
 import { cleanup, tempDir } from '../test/helpers/sim.js';
 import { ms, type Report } from './bench-up.js';

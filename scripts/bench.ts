@@ -36,8 +36,8 @@ import {
   tempDir,
   waitFor,
 } from '../test/helpers/sim.js';
-import { fixtureWallet } from '../harness/testnet/fixture-wallets.js';
-import { readHugePages } from '../harness/testnet/hugepages.js';
+import { fixtureWallet } from '../harness/testnet/programs/fixture-wallets.js';
+import { readHugePages } from '../harness/testnet/programs/hugepages.js';
 import { startTestnet, type Testnet } from '../harness/testnet/testnet.js';
 import { poolAcquire, poolAcquireVitest } from './bench-pool.js';
 import { ms, upColdWarm } from './bench-up.js';

@@ -5,7 +5,7 @@
 import type { CommandModule } from 'yargs';
 import { NUMBER_RULES, numberOrThrow } from '../config/numbers.js';
 import { operate } from '../control/client.js';
-import { describeAutomine, type AutomineChange } from '../testnet/automine.js';
+import { describeAutomine, type AutomineChange } from '../testnet/mining/automine.js';
 import { pickRun, runInfo } from './runs.js';
 
 const MODES = ['on', 'off', 'interval', 'status'] as const;

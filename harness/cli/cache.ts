@@ -9,8 +9,8 @@ import {
   pruneSnapshots,
   removeSnapshot,
 } from '../snapshot/store.js';
-import { resolveBackend } from '../testnet/binaries.js';
-import { chainKey, chainSpecFor } from '../testnet/chain-cache.js';
+import { resolveBackend } from '../testnet/programs/binaries.js';
+import { chainKey, chainSpecFor } from '../testnet/chain/chain-cache.js';
 import { startTestnet } from '../testnet/testnet.js';
 import { skipReason, suiteChain } from '../scenario/needs.js';
 import { loadScenario } from '../scenario/parse.js';

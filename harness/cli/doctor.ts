@@ -8,8 +8,8 @@ import { binRootOf, listInstalled } from '../install/marker.js';
 import { platformFor } from '../install/platform.js';
 import { DEFAULT_TABLE_FILE, loadReleaseTable } from '../install/releases.js';
 import { BACKENDS, type BackendName } from '../coin/backends.js';
-import { binaryVersion, resolveBackend } from '../testnet/binaries.js';
-import { hugePagesNote, pagesFor, readHugePages } from '../testnet/hugepages.js';
+import { binaryVersion, resolveBackend } from '../testnet/programs/binaries.js';
+import { hugePagesNote, pagesFor, readHugePages } from '../testnet/programs/hugepages.js';
 import { ownerAlive } from './runs.js';
 
 interface DoctorArgs {

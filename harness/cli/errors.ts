@@ -1,9 +1,9 @@
 // Turn any failure into one message that names the problem and the fix; never a bare stack trace.
 import { ProcessExitedError, ReadinessTimeout } from '../process/errors.js';
 import { ConnectionError, HttpStatusError, RpcError } from '../rpc/errors.js';
-import { MissingBinaryError } from '../testnet/binaries.js';
-import { MiningError } from '../testnet/mining.js';
-import { WalletCreationError } from '../testnet/wallet-cli.js';
+import { MissingBinaryError } from '../testnet/programs/binaries.js';
+import { MiningError } from '../testnet/mining/mining.js';
+import { WalletCreationError } from '../testnet/programs/wallet-cli.js';
 
 export function explain(err: unknown): string {
   if (err instanceof MissingBinaryError) return `${err.message}\n(or use --backend sim for the built-in simulator)`;

@@ -4,13 +4,13 @@ import { NUMBER_RULES, numberOption } from '../config/numbers.js';
 import { MAX_HEIGHT } from '../limits.js';
 import { createDaemonClient } from '../rpc/daemon.js';
 import { backendSpec } from '../coin/backends.js';
-import { mineTo } from '../testnet/mining.js';
-import { createProgress, progressMode } from '../testnet/progress.js';
+import { mineTo } from '../testnet/mining/mining.js';
+import { createProgress, progressMode } from '../testnet/mining/progress.js';
 import { scaled } from '../common/timeouts.js';
 import { pickRun, runInfo } from './runs.js';
 import { operate } from '../control/client.js';
 import { createWalletClient } from '../rpc/wallet.js';
-import { syncWallets } from '../testnet/sync.js';
+import { syncWallets } from '../testnet/mining/sync.js';
 
 interface MineArgs {
   blocks?: number;

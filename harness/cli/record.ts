@@ -14,7 +14,7 @@ import { recordingToScenario } from '../record/write.js';
 import { backendSpec, fundingAsset } from '../coin/backends.js';
 import type { SessionRecording } from '../record/types.js';
 import { interrupted } from '../process/interrupt.js';
-import { addressAt } from '../testnet/mining.js';
+import { addressAt } from '../testnet/mining/mining.js';
 import { interruptible } from './interruptible.js';
 import { pickRun, runInfo } from './runs.js';
 import { testnetOptions, toTestnetOptions, type TestnetArgs } from './testnet-options.js';

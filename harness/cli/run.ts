@@ -17,7 +17,7 @@ import { suiteChain } from '../scenario/needs.js';
 import { regexMatcher } from '../scenario/regex.js';
 import type { RunnerOptions } from '../runner/options.js';
 import { runFiles } from '../runner/run-scenarios.js';
-import { resolveBackend } from '../testnet/binaries.js';
+import { resolveBackend } from '../testnet/programs/binaries.js';
 import { testnetOptions, toTestnetOptions, type TestnetArgsOf } from './testnet-options.js';
 import { isUnsuccessful, type ScenarioResult } from '../scenario/types.js';
 import { progressLog } from './progress-log.js';

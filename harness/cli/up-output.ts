@@ -1,7 +1,7 @@
 // What `saltnet up` prints when the testnet is ready: one JSON line (`--json`), or the same facts
 // for people. `up --detach` prints them from the JSON line its background `up` wrote.
 import type { Testnet } from '../testnet/testnet.js';
-import { describeAutomine, type AutomineMode } from '../testnet/automine.js';
+import { describeAutomine, type AutomineMode } from '../testnet/mining/automine.js';
 
 export interface ReadySummary {
   event: 'ready';

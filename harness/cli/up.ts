@@ -12,8 +12,8 @@ import { configOption } from '../config/yargs.js';
 import { closeExplorer, explorer } from '../ui/explorer.js';
 import { PortsTakenError } from '../process/port-holder.js';
 import { assertPortsFree } from '../process/ports.js';
-import { resolveBackend } from '../testnet/binaries.js';
-import { fixedPorts } from '../testnet/standard-ports.js';
+import { resolveBackend } from '../testnet/programs/binaries.js';
+import { fixedPorts } from '../testnet/programs/standard-ports.js';
 import { uiPortOption } from './ui.js';
 import { progressLog } from './progress-log.js';
 

@@ -15,9 +15,14 @@ import {
   RANDOMX_CHOICES,
   type BackendChoice,
 } from '../coin/backends.js';
-import { PREFIX_MODES } from '../testnet/chain-cache.js';
-import { DEFAULT_LOOKAHEAD, LOOKAHEAD_EXPECTED, WALLET2_LOOKAHEAD, lookaheadSchema } from '../testnet/lookahead.js';
-import { PORT_CHOICES } from '../testnet/standard-ports.js';
+import { PREFIX_MODES } from '../testnet/chain/chain-cache.js';
+import {
+  DEFAULT_LOOKAHEAD,
+  LOOKAHEAD_EXPECTED,
+  WALLET2_LOOKAHEAD,
+  lookaheadSchema,
+} from '../testnet/programs/lookahead.js';
+import { PORT_CHOICES } from '../testnet/programs/standard-ports.js';
 
 export const LOGIN_CHOICES = ['none', 'digest'] as const;
 export const WALLET_CREATION_CHOICES = ['cli', 'rpc'] as const;

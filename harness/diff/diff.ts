@@ -9,7 +9,7 @@ import { suiteChain } from '../scenario/needs.js';
 import type { RunnerOptions, StepReplay } from '../runner/options.js';
 import { runFiles } from '../runner/run-scenarios.js';
 import type { ScenarioResult, StepResult } from '../scenario/types.js';
-import { resolveBackend } from '../testnet/binaries.js';
+import { resolveBackend } from '../testnet/programs/binaries.js';
 import type { BackendSpec } from '../coin/backends.js';
 import type { TestnetOptions } from '../testnet/types.js';
 import { applyAccept, loadAcceptFile } from './accept.js';

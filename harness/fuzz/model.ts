@@ -8,7 +8,7 @@ export const COIN = 100_000_000n;
 export const FEE_MAX = COIN / 10n;
 /** Blocks after its block until an output is spendable (CRYPTONOTE_DEFAULT_TX_SPENDABLE_AGE), plus one. */
 export const UNLOCK_BLOCKS = 11;
-/** Funding arrives as this many equal outputs (harness/testnet/funding.ts FUNDING_OUTPUTS). */
+/** Funding arrives as this many equal outputs (harness/testnet/mining/funding.ts FUNDING_OUTPUTS). */
 export const FUNDED_OUTPUTS = 6;
 
 /** An output the model counts on once it is unlocked: received in a mined block, seen by its wallet. */

@@ -1,7 +1,7 @@
 import { formatPath, type PathSegment } from '../common/path.js';
 import { isPlainObject } from '../common/plain-object.js';
 import { classify, nearestKey } from '../diff/rules.js';
-import { addressAt } from '../testnet/mining.js';
+import { addressAt } from '../testnet/mining/mining.js';
 import type { BackendSpec } from '../coin/backends.js';
 import type { RecordedWallet } from './types.js';
 

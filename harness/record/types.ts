@@ -1,7 +1,7 @@
 // What a recording session hands to the scenario writer: the chain and wallets it started from and,
 // in order, every request that crossed a proxy and every run of blocks mined between requests.
 import type { BackendSpec } from '../coin/backends.js';
-import type { MiningAddresses } from '../testnet/mining.js';
+import type { MiningAddresses } from '../testnet/mining/mining.js';
 
 export interface RecordedWallet {
   /** The scenario's name for it: `main` or a name given with `--wallet`. */

@@ -3,8 +3,8 @@
 // of a testnet from another.
 import pMap, { pMapSkip } from 'p-map';
 import type { BackendSpec } from '../coin/backends.js';
-import { fundFromWallet } from '../testnet/funding.js';
-import { fundWallet } from '../testnet/mining.js';
+import { fundFromWallet } from '../testnet/mining/funding.js';
+import { fundWallet } from '../testnet/mining/mining.js';
 import type { Testnet, TestnetOptions, WalletHandle } from '../testnet/testnet.js';
 import type { RunnerOptions } from './options.js';
 import type { Scenario } from '../scenario/model.js';

@@ -10,8 +10,8 @@ import { createHash } from 'node:crypto';
 import { cacheDir as resolveCacheDir } from '../common/cache-dir.js';
 import { acquireKeyLock } from '../snapshot/lock.js';
 import { listSnapshots } from '../snapshot/store.js';
-import { resolveBackend } from '../testnet/binaries.js';
-import { chainKey, chainSpecFor } from '../testnet/chain-cache.js';
+import { resolveBackend } from '../testnet/programs/binaries.js';
+import { chainKey, chainSpecFor } from '../testnet/chain/chain-cache.js';
 import { startTestnet, type Testnet, type TestnetOptions } from '../testnet/testnet.js';
 import type { BackendSpec } from '../coin/backends.js';
 import {

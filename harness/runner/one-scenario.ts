@@ -8,7 +8,7 @@ import { createDaemonClient } from '../rpc/daemon.js';
 import type { Endpoint } from '../rpc/http.js';
 import { createWalletClient } from '../rpc/wallet.js';
 import type { Testnet, WalletHandle } from '../testnet/testnet.js';
-import type { AutomineMode } from '../testnet/automine.js';
+import type { AutomineMode } from '../testnet/mining/automine.js';
 import { createArtifacts, type Artifacts } from './artifacts.js';
 import { createRedaction, type Redaction } from '../scenario/redaction.js';
 import {

@@ -6,7 +6,7 @@
 // same; only their heights are earlier. What cannot be paid ahead (an asset other than the funding one, a payment
 // that failed) is paid as the scenario starts.
 import type { BackendSpec } from '../coin/backends.js';
-import { sendFunding } from '../testnet/funding.js';
+import { sendFunding } from '../testnet/mining/funding.js';
 import type { Testnet } from '../testnet/types.js';
 import { messageOf } from './infrastructure.js';
 import { heldTokens, walletPayments } from '../scenario/needs.js';

@@ -7,7 +7,7 @@ import { availableParallelism } from 'node:os';
 import { dirname } from 'node:path';
 import pMap from 'p-map';
 import type { BackendSpec } from '../coin/backends.js';
-import { resolveBackend } from '../testnet/binaries.js';
+import { resolveBackend } from '../testnet/programs/binaries.js';
 import type { Testnet, WalletHandle } from '../testnet/testnet.js';
 import { checkScenarioFiles } from '../scenario/files.js';
 import { interruptionMessage, messageOf, retryOnce } from './infrastructure.js';

@@ -3,7 +3,7 @@
 // blocks of mining pay: every unit a scenario's wallets get is mined first.
 import { amountUnits, backendOfUnit, BACKENDS, fundingAsset, type BackendSpec } from '../coin/backends.js';
 import { isPlainObject } from '../common/plain-object.js';
-import { fundingBlocks } from '../testnet/funding.js';
+import { fundingBlocks } from '../testnet/mining/funding.js';
 import { formatAmountShort, parseAmount } from '../coin/amounts.js';
 import type { PathSegment } from '../common/path.js';
 import { MAX_FUNDING_BLOCKS } from './bounds.js';
@@ -23,7 +23,7 @@ function fundingBackend(asset: string): BackendSpec | undefined {
 }
 
 /**
- * The most of its fund asset that `blocks` blocks of funding give (testnet/funding.ts fundingBlocks: a block of
+ * The most of its fund asset that `blocks` blocks of funding give (testnet/mining/funding.ts fundingBlocks: a block of
  * `typicalReward` each, and one of margin).
  */
 export function maxFundable(spec: BackendSpec, blocks = MAX_FUNDING_BLOCKS): bigint {

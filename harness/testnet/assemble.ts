@@ -1,11 +1,11 @@
 // The Testnet object over a testnet's running programs: saves, checkpoints and reverts stop and start
 // every program together.
 import type { Manifest } from '../snapshot/manifest.js';
-import { binaryVersion } from './binaries.js';
-import { saveChain } from './chain-cache.js';
+import { binaryVersion } from './programs/binaries.js';
+import { saveChain } from './chain/chain-cache.js';
 import { testnetObject, type StateOps } from './testnet-object.js';
 import { phase, unresponsive, type Parts, type Run } from './up-phases.js';
-import type { SnapshotInfo } from './state-source.js';
+import type { SnapshotInfo } from './chain/state-source.js';
 import type { Testnet } from './types.js';
 
 function stateOps(run: Run, p: Parts): StateOps {

@@ -3,7 +3,7 @@
 // status` shows what runs now, restarting or failed), and a crash after ready keeps the temporary
 // workdir with its logs.
 import type { Supervisor } from '../process/supervisor.js';
-import type { ProgramEvent } from './program.js';
+import type { ProgramEvent } from './programs/program.js';
 
 /** What happens to the testnet: its programs' events, and its workdir gone from under it (the testnet then stops). */
 export type TestnetEvent = ProgramEvent | { event: 'workdir-gone'; workdir: string; message: string; at: string };

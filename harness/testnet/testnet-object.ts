@@ -6,15 +6,15 @@ import { nodeIndex, nodeName, partitionProblems } from '../network/topology.js';
 import type { Manifest } from '../snapshot/manifest.js';
 import { assertKey } from '../snapshot/snapshot-dir.js';
 import { describeExit, refusalLine } from '../process/errors.js';
-import { checkpointState, revertState } from './checkpoint.js';
-import { assertCanRewind, markChain, rewindChain, type ChainMark } from './chain-mark.js';
-import { addressAt, mineTo } from './mining.js';
+import { checkpointState, revertState } from './chain/checkpoint.js';
+import { assertCanRewind, markChain, rewindChain, type ChainMark } from './chain/chain-mark.js';
+import { addressAt, mineTo } from './mining/mining.js';
 import { mineOptions, unresponsive, type Parts, type Run } from './up-phases.js';
-import type { SnapshotInfo } from './state-source.js';
-import { mineTarget, syncWallets, type MineRequest } from './sync.js';
-import type { NodeHandle } from './nodes.js';
+import type { SnapshotInfo } from './chain/state-source.js';
+import { mineTarget, syncWallets, type MineRequest } from './mining/sync.js';
+import type { NodeHandle } from './programs/nodes.js';
 import type { Testnet } from './types.js';
-import { chainOps, type InnerOps } from './chain-writes.js';
+import { chainOps, type InnerOps } from './chain/chain-writes.js';
 
 /** Stopping and starting every program together, for saves, checkpoints and reverts. */
 export interface StateOps {

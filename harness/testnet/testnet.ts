@@ -2,7 +2,7 @@
 // from fixed seeds, mined to the target height, wallet RPC ready, funds unlocked — and every
 // process it started is gone when it stops (or when the harness dies: see harness/process).
 //
-// The testnet is built from programs (harness/testnet/program.ts): the daemon and one wallet RPC
+// The testnet is built from programs (harness/testnet/programs/program.ts): the daemon and one wallet RPC
 // per wallet, each with one definition and the same lifecycle. A program that crashes at any phase
 // is reported and started again on the same data and endpoint (three times per run by default).
 //
@@ -21,31 +21,37 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { WalletClient } from '../rpc/wallet.js';
-import { hugePagesNote, poolBefore, readHugePages } from './hugepages.js';
-import { sameSettings } from './daemon.js';
-import { mineChain, mineForWallet, topUp, type MinedChain, type MineForOptions } from './funding.js';
-import { addressMismatch, fixtureAddresses } from './fixture-wallets.js';
-import type { MiningAddresses } from './mining.js';
-import type { NodeHandle } from './nodes.js';
-import { createProgress, progressMode } from './progress.js';
+import { hugePagesNote, poolBefore, readHugePages } from './programs/hugepages.js';
+import { sameSettings } from './programs/daemon.js';
+import { mineChain, mineForWallet, topUp, type MinedChain, type MineForOptions } from './mining/funding.js';
+import { addressMismatch, fixtureAddresses } from './programs/fixture-wallets.js';
+import type { MiningAddresses } from './mining/mining.js';
+import type { NodeHandle } from './programs/nodes.js';
+import { createProgress, progressMode } from './mining/progress.js';
 import { assemble } from './assemble.js';
 import { mineOptions, phase, type Daemon, type Run } from './up-phases.js';
 import { openRun } from './up-start.js';
-import { walletPassword, walletPasswordFile } from './secrets.js';
-import { chooseState } from './state-source.js';
+import { walletPassword, walletPasswordFile } from './programs/secrets.js';
+import { chooseState } from './chain/state-source.js';
 import type { Testnet, TestnetOptions } from './types.js';
-import { readAddresses, restoreWithCli, restoreWithRpc, writeAddresses, type WalletAddresses } from './wallet-setup.js';
-import { WalletSet, type WalletHandle } from './wallets.js';
+import {
+  readAddresses,
+  restoreWithCli,
+  restoreWithRpc,
+  writeAddresses,
+  type WalletAddresses,
+} from './programs/wallet-setup.js';
+import { WalletSet, type WalletHandle } from './programs/wallets.js';
 
 export type { Testnet, TestnetOptions } from './types.js';
-export type { SnapshotInfo } from './state-source.js';
-export type { WalletHandle } from './wallets.js';
-export type { NodeHandle } from './nodes.js';
-export type { CrashReport } from './program.js';
+export type { SnapshotInfo } from './chain/state-source.js';
+export type { WalletHandle } from './programs/wallets.js';
+export type { NodeHandle } from './programs/nodes.js';
+export type { CrashReport } from './programs/program.js';
 export type { TestnetEvent } from './events.js';
 // Kept here too: scenario steps and tests import it with the testnet (it lives in mining.ts, which funding.ts can
 // import without a cycle).
-export { addressAt } from './mining.js';
+export { addressAt } from './mining/mining.js';
 
 const UP = 'while the testnet was up';
 

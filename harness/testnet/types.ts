@@ -4,20 +4,20 @@ import type { DaemonClient } from '../rpc/daemon.js';
 import type { Recovery } from '../rpc/http.js';
 import type { Manifest } from '../snapshot/manifest.js';
 import type { BackendName, RandomxChoice, RandomxMode } from '../coin/backends.js';
-import type { PrefixMode } from './chain-cache.js';
-import type { ResolvedBackend } from './binaries.js';
-import type { MiningAddresses } from './mining.js';
-import type { MineRequest } from './sync.js';
+import type { PrefixMode } from './chain/chain-cache.js';
+import type { ResolvedBackend } from './programs/binaries.js';
+import type { MiningAddresses } from './mining/mining.js';
+import type { MineRequest } from './mining/sync.js';
 import type { LinkInfo } from '../network/links.js';
 import type { LinkState } from '../network/proxy.js';
-import type { DatasetState, NodeHandle } from './nodes.js';
+import type { DatasetState, NodeHandle } from './programs/nodes.js';
 import type { TestnetEvent } from './events.js';
-import type { CrashReport } from './program.js';
-import type { ProgressMode } from './progress.js';
-import type { SnapshotInfo } from './state-source.js';
-import type { WalletHandle } from './wallets.js';
-import type { AutomineChange, AutomineMode } from './automine.js';
-import type { FundOptions, FundRequest, FundResult } from './faucet.js';
+import type { CrashReport } from './programs/program.js';
+import type { ProgressMode } from './mining/progress.js';
+import type { SnapshotInfo } from './chain/state-source.js';
+import type { WalletHandle } from './programs/wallets.js';
+import type { AutomineChange, AutomineMode } from './mining/automine.js';
+import type { FundOptions, FundRequest, FundResult } from './mining/faucet.js';
 
 export interface TestnetOptions {
   backend?: BackendName | 'auto';
@@ -42,7 +42,7 @@ export interface TestnetOptions {
   walletCreation?: 'cli' | 'rpc';
   /**
    * The subaddress lookahead (`major:minor`) of the wallets created with the wallet CLI (default 2:20; wallet2's own is
-   * 50:200): payments to subaddresses beyond it are not seen until the wallet creates them (testnet/lookahead.ts).
+   * 50:200): payments to subaddresses beyond it are not seen until the wallet creates them (testnet/programs/lookahead.ts).
    */
   subaddressLookahead?: string;
   timeoutFactor?: number;

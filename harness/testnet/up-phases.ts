@@ -4,19 +4,19 @@
 import type { Supervisor } from '../process/supervisor.js';
 import type { DaemonClient } from '../rpc/daemon.js';
 import { scaled } from '../common/timeouts.js';
-import type { ResolvedBackend } from './binaries.js';
-import type { ChainSpec } from './chain-cache.js';
-import type { DaemonHandle } from './daemon.js';
+import type { ResolvedBackend } from './programs/binaries.js';
+import type { ChainSpec } from './chain/chain-cache.js';
+import type { DaemonHandle } from './programs/daemon.js';
 import type { RunEvents } from './events.js';
-import type { MineForOptions } from './funding.js';
-import { BUSY_MS, type MiningAddresses } from './mining.js';
-import type { NodeSet } from './nodes.js';
-import type { Program, ProgramOptions } from './program.js';
-import type { FixedPorts } from './standard-ports.js';
-import type { SnapshotInfo } from './state-source.js';
+import type { MineForOptions } from './mining/funding.js';
+import { BUSY_MS, type MiningAddresses } from './mining/mining.js';
+import type { NodeSet } from './programs/nodes.js';
+import type { Program, ProgramOptions } from './programs/program.js';
+import type { FixedPorts } from './programs/standard-ports.js';
+import type { SnapshotInfo } from './chain/state-source.js';
 import type { MiningInfo, TestnetOptions } from './types.js';
-import type { WalletAddresses } from './wallet-setup.js';
-import type { WalletHandle, WalletSet } from './wallets.js';
+import type { WalletAddresses } from './programs/wallet-setup.js';
+import type { WalletHandle, WalletSet } from './programs/wallets.js';
 
 /** A daemon's settings with the threads `mine` asks it for (the shape Testnet.mining shows). */
 export type Mining = MiningInfo;

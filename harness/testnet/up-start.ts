@@ -9,14 +9,14 @@ import { createSupervisor, type Supervisor } from '../process/supervisor.js';
 import { setTimeoutFactor } from '../common/timeouts.js';
 import { MAX_NODES, MAX_THREADS } from '../limits.js';
 import { randomxMode, type BackendSpec } from '../coin/backends.js';
-import { resolveBackend } from './binaries.js';
-import { chainSpecFor, stateDirs } from './chain-cache.js';
+import { resolveBackend } from './programs/binaries.js';
+import { chainSpecFor, stateDirs } from './chain/chain-cache.js';
 import { runEvents } from './events.js';
-import { NodeSet } from './nodes.js';
+import { NodeSet } from './programs/nodes.js';
 import type { Mining, Run } from './up-phases.js';
 import type { TestnetOptions } from './types.js';
 import { makeWorkdir } from './workdir.js';
-import { claimFixedPorts } from './standard-ports.js';
+import { claimFixedPorts } from './programs/standard-ports.js';
 import { cacheDir } from '../common/cache-dir.js';
 import { diskFull, guardWorkdir, selfDescription, type WorkdirGuard } from './workdir-guard.js';
 

@@ -4,7 +4,7 @@
 import { createDaemonClient } from '../rpc/daemon.js';
 import { createWalletClient, type WalletClient } from '../rpc/wallet.js';
 import type { ProgramStatus } from '../testnet/events.js';
-import { addressAt } from '../testnet/mining.js';
+import { addressAt } from '../testnet/mining/mining.js';
 import type { Testnet } from '../testnet/types.js';
 import type { UiSource } from './state.js';
 

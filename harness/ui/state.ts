@@ -10,7 +10,7 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import type { DaemonClient } from '../rpc/daemon.js';
 import type { WalletClient } from '../rpc/wallet.js';
-import type { AutomineMode } from '../testnet/automine.js';
+import type { AutomineMode } from '../testnet/mining/automine.js';
 import { TX_TYPES } from '../coin/transactions.js';
 
 export interface TxView {

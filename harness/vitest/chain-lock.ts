@@ -2,8 +2,8 @@
 // Every vitest worker talks to the same testnet: two fundings at once would have the main wallet
 // build two transactions over the same chain state, and two miners stop each other's mining
 // (mineTo answers "Already mining" by stopping it). The testnet's own mining in vitest's main
-// process (automine, the faucet) takes the same lock (harness/testnet/chain-lock.ts).
-import { chainLock, chainLockPath, type ChainLock } from '../testnet/chain-lock.js';
+// process (automine, the faucet) takes the same lock (harness/testnet/chain/chain-lock.ts).
+import { chainLock, chainLockPath, type ChainLock } from '../testnet/chain/chain-lock.js';
 import type { SaltnetContext } from './context.js';
 
 /** The lock file's target (the lock itself is this path + `.lock`). */

@@ -6,13 +6,13 @@ import { scaled, setTimeoutFactor } from '../common/timeouts.js';
 import { createDaemonClient, type DaemonClient } from '../rpc/daemon.js';
 import { createWalletClient, type WalletClient } from '../rpc/wallet.js';
 import { backendSpec } from '../coin/backends.js';
-import { mineTo } from '../testnet/mining.js';
-import { syncWallets } from '../testnet/sync.js';
+import { mineTo } from '../testnet/mining/mining.js';
+import { syncWallets } from '../testnet/mining/sync.js';
 import { withChainLock } from './chain-lock.js';
 import { checkContext, type SaltnetContext } from './context.js';
 import { operate } from '../control/client.js';
-import type { AutomineChange, AutomineMode } from '../testnet/automine.js';
-import type { FundRequest, FundResult } from '../testnet/faucet.js';
+import type { AutomineChange, AutomineMode } from '../testnet/mining/automine.js';
+import type { FundRequest, FundResult } from '../testnet/mining/faucet.js';
 import { freshWallet, liveFreshWallets, type FreshWallet, type FreshWalletOptions } from './fresh-wallet.js';
 
 export { checkContext, type ContextAddresses, type SaltnetContext } from './context.js';
@@ -21,8 +21,8 @@ export { withChainLock } from './chain-lock.js';
 export { acquireTestnet, useTestnet, type OwnTestnet } from './pool.js';
 export type { DaemonClient } from '../rpc/daemon.js';
 export type { WalletClient } from '../rpc/wallet.js';
-export type { AutomineChange, AutomineMode } from '../testnet/automine.js';
-export type { FundRequest, FundResult } from '../testnet/faucet.js';
+export type { AutomineChange, AutomineMode } from '../testnet/mining/automine.js';
+export type { FundRequest, FundResult } from '../testnet/mining/faucet.js';
 
 export interface Connection {
   daemon: DaemonClient;

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { unlockedAtomic } from '../../harness/config/unlocked.js';
 import { scenarioJsonSchema } from '../../harness/scenario/schema.js';
 import { amountUnits, AUTO_ORDER, backendChoices, backendNames, BACKENDS } from '../../harness/coin/backends.js';
-import { resolveBackend } from '../../harness/testnet/binaries.js';
+import { resolveBackend } from '../../harness/testnet/programs/binaries.js';
 import { CLI } from '../cli/helpers.js';
 
 describe('backends as data', () => {

@@ -19,7 +19,7 @@ import {
   unregisterBackend,
   type BackendSpec,
 } from '../../harness/coin/backends.js';
-import { resolveBackend } from '../../harness/testnet/binaries.js';
+import { resolveBackend } from '../../harness/testnet/programs/binaries.js';
 import { encode } from '../../harness/sim/crypto/base58.js';
 import { encodeVarint } from '../../harness/sim/crypto/varint.js';
 import { amountPattern, assetPattern } from '../../harness/scenario/schema/vocabulary.js';

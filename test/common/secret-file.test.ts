@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeSecretFile } from '../../harness/common/secret-file.js';
-import { walletPassword, walletPasswordFile } from '../../harness/testnet/secrets.js';
+import { walletPassword, walletPasswordFile } from '../../harness/testnet/programs/secrets.js';
 
 let dir: string;
 beforeEach(() => {

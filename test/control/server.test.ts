@@ -12,7 +12,12 @@ import type { ControlRoute, RouteEnv } from '../../harness/control/operation.js'
 import type { TestnetEvent } from '../../harness/testnet/events.js';
 import type { Testnet } from '../../harness/testnet/types.js';
 import { BACKENDS } from '../../harness/coin/backends.js';
-import { payFromMain, type FaucetDeps, type FundOptions, type FundRequest } from '../../harness/testnet/faucet.js';
+import {
+  payFromMain,
+  type FaucetDeps,
+  type FundOptions,
+  type FundRequest,
+} from '../../harness/testnet/mining/faucet.js';
 
 interface Fake {
   testnet: Testnet;

@@ -7,7 +7,7 @@ import { addressKind, classify, near, opaqueShape, shapeOf } from '../../harness
 import { decodeAddress, encodeAddress } from '../../harness/sim/crypto/address.js';
 import { walletFromSeed } from '../../harness/sim/crypto/keys.js';
 import { wordsToSeed } from '../../harness/sim/crypto/mnemonic.js';
-import { fixtureWallet } from '../../harness/testnet/fixture-wallets.js';
+import { fixtureWallet } from '../../harness/testnet/programs/fixture-wallets.js';
 
 const hex = (c: string): string => c.repeat(64);
 const main = walletFromSeed(wordsToSeed(fixtureWallet('main').seed), 'testnet');

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ParsedOnly, saltnetCli } from '../../harness/cli/program.js';
 import { installSalvium } from '../../harness/install/install.js';
 import { platformFor } from '../../harness/install/platform.js';
-import { resolveBackend } from '../../harness/testnet/binaries.js';
+import { resolveBackend } from '../../harness/testnet/programs/binaries.js';
 import { CLI } from '../cli/helpers.js';
 import { commandsOf, saltnetArgs } from '../docs/shell.js';
 import { cleanupDirs, fakeLdd, tempDir, VERSION, writeProgramsFolder, writeTable } from './helpers.js';

@@ -8,9 +8,9 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ProcessExitedError, refusalLine, reportLines } from '../../harness/process/errors.js';
 import { createSupervisor, type Supervisor } from '../../harness/process/supervisor.js';
-import { resolveBackend } from '../../harness/testnet/binaries.js';
-import { defineDaemon } from '../../harness/testnet/daemon.js';
-import { Program } from '../../harness/testnet/program.js';
+import { resolveBackend } from '../../harness/testnet/programs/binaries.js';
+import { defineDaemon } from '../../harness/testnet/programs/daemon.js';
+import { Program } from '../../harness/testnet/programs/program.js';
 import { cleanup, tempDir } from '../helpers/sim.js';
 
 const FIXTURE = fileURLToPath(

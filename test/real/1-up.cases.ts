@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { isAlive } from '../../harness/process/registry.js';
 import { runFiles } from '../../harness/runner/run-scenarios.js';
 import { createWalletClient } from '../../harness/rpc/wallet.js';
-import { fixtureAddresses } from '../../harness/testnet/fixture-wallets.js';
+import { fixtureAddresses } from '../../harness/testnet/programs/fixture-wallets.js';
 import { CLI, startUntilReady, type Started } from '../cli/helpers.js';
 import { BIN_DIR, CACHE_DIR, describeReal, SAL1 } from './real.js';
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { fixtureWallet } from '../../harness/testnet/fixture-wallets.js';
+import { fixtureWallet } from '../../harness/testnet/programs/fixture-wallets.js';
 import { BIN_DIR, describeReal } from './real.js';
 
 const NOT_MINE = { code: -2, message: "Address doesn't belong to the wallet" };

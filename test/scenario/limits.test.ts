@@ -3,7 +3,7 @@
 // costs about as much as a small one; problems are reported 20 at a time.
 import { describe, expect, it } from 'vitest';
 import { BACKENDS } from '../../harness/coin/backends.js';
-import { fundingBlocks, planMining } from '../../harness/testnet/funding.js';
+import { fundingBlocks, planMining } from '../../harness/testnet/mining/funding.js';
 import {
   MAX_BLOCKS_PER_STEP,
   MAX_FUNDING_BLOCKS,

@@ -19,7 +19,7 @@ import type { DiffResult } from '../../harness/diff/types.js';
 import { suiteChain } from '../../harness/scenario/needs.js';
 import { runFiles } from '../../harness/runner/run-scenarios.js';
 import { cleanup, tempDir } from '../helpers/sim.js';
-import { resolveBackend } from '../../harness/testnet/binaries.js';
+import { resolveBackend } from '../../harness/testnet/programs/binaries.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CORPUS = join(ROOT, 'fixtures', 'conformance');

@@ -2,8 +2,8 @@
 // says it in extra.lookahead, and the key computed again from the manifest must include it (chain-check.ts).
 import { describe, expect, it } from 'vitest';
 import { cacheKey } from '../../harness/snapshot/key.js';
-import { chainKeyOf } from '../../harness/testnet/chain-cache.js';
-import { chainManifestProblem } from '../../harness/testnet/chain-check.js';
+import { chainKeyOf } from '../../harness/testnet/chain/chain-cache.js';
+import { chainManifestProblem } from '../../harness/testnet/chain/chain-check.js';
 import { manifestOf, SIM_BINARIES, UNLOCKED } from './craft.js';
 
 const files = new Map([['daemon/blocks.json', Buffer.from('[]')]]);

@@ -6,7 +6,7 @@ import { gzipSync } from 'node:zlib';
 import { Header, type HeaderData } from 'tar';
 import { cacheKey } from '../../harness/snapshot/key.js';
 import type { Manifest, ManifestFile } from '../../harness/snapshot/manifest.js';
-import { chainKeyOf } from '../../harness/testnet/chain-cache.js';
+import { chainKeyOf } from '../../harness/testnet/chain/chain-cache.js';
 
 export const SIM_CHAIN = 'daemon/testnet/19/lmdb/sim-blocks.jsonl';
 export const LMDB_CHAIN = 'daemon/testnet/19/lmdb/data.mdb';

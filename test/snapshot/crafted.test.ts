@@ -11,7 +11,7 @@ import { gzipSync } from 'node:zlib';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { importSnapshot } from '../../harness/index.js';
-import { restoreChain } from '../../harness/testnet/chain-check.js';
+import { restoreChain } from '../../harness/testnet/chain/chain-check.js';
 import { chainFiles, chainTar, manifestOf } from './craft.js';
 import { CRAFTED_ARCHIVES, seedCache } from './crafted-archives.js';
 import { cleanup, tempDir } from './helpers.js';

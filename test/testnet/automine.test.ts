@@ -3,7 +3,7 @@
 // takes effect, and that an error is said once and retried. The real programs and the simulator are
 // in test/cli/loop.test.ts and test/real/7-loop.test.ts.
 import { afterEach, describe, expect, it } from 'vitest';
-import { applyChange, Automine, describeAutomine, MANUAL, STUCK_AFTER } from '../../harness/testnet/automine.js';
+import { applyChange, Automine, describeAutomine, MANUAL, STUCK_AFTER } from '../../harness/testnet/mining/automine.js';
 import { waitFor } from '../helpers/sim.js';
 
 /** A daemon with a pool: a block takes every pool tx except those in `never`. */

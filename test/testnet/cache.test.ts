@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, rpc, tempDir } from '../helpers/sim.js';
 import { listSnapshots, removeSnapshot } from '../../harness/snapshot/store.js';
-import { chainKey } from '../../harness/testnet/chain-cache.js';
-import { resolveBackend } from '../../harness/testnet/binaries.js';
-import { fixtureWallet } from '../../harness/testnet/fixture-wallets.js';
+import { chainKey } from '../../harness/testnet/chain/chain-cache.js';
+import { resolveBackend } from '../../harness/testnet/programs/binaries.js';
+import { fixtureWallet } from '../../harness/testnet/programs/fixture-wallets.js';
 import { startTestnet, type Testnet, type TestnetOptions } from '../../harness/testnet/testnet.js';
 
 const FAST = { SALTNET_SIM_HASHRATE: '250000' };

@@ -3,7 +3,7 @@
 // being built says how long it waited for it. On the simulator (no RandomX) none of this applies;
 // test/real/1-up.cases.ts checks the flag and the log on the real daemon.
 import { describe, expect, it } from 'vitest';
-import { daemonArgs, type DaemonOptions } from '../../harness/testnet/daemon.js';
+import { daemonArgs, type DaemonOptions } from '../../harness/testnet/programs/daemon.js';
 import { datasetNote } from '../../harness/scenario/steps/mine.js';
 
 const ports = { rpc: 1, zmq: 2, p2p: 3 };

@@ -2,9 +2,9 @@
 // its key), which RandomX mode a daemon runs in, and what the daemon's environment then says.
 import { describe, expect, it } from 'vitest';
 import { BACKENDS, FULL_RANDOMX_FROM, randomxMode } from '../../harness/coin/backends.js';
-import { resolveBackend } from '../../harness/testnet/binaries.js';
-import { chainKey, chainSpecFor } from '../../harness/testnet/chain-cache.js';
-import { sameSettings } from '../../harness/testnet/daemon.js';
+import { resolveBackend } from '../../harness/testnet/programs/binaries.js';
+import { chainKey, chainSpecFor } from '../../harness/testnet/chain/chain-cache.js';
+import { sameSettings } from '../../harness/testnet/programs/daemon.js';
 
 const sim = resolveBackend('sim');
 

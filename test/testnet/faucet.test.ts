@@ -2,7 +2,7 @@
 // never reaches the terminal raw), before the faucet asks the wallet anything.
 import { describe, expect, it } from 'vitest';
 import { BACKENDS } from '../../harness/coin/backends.js';
-import { payFromMain, type FaucetDeps } from '../../harness/testnet/faucet.js';
+import { payFromMain, type FaucetDeps } from '../../harness/testnet/mining/faucet.js';
 
 const asked: string[] = [];
 const deps = {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { walletFromSeed } from '../../harness/sim/crypto/keys.js';
 import { wordsToSeed } from '../../harness/sim/crypto/mnemonic.js';
-import { addressMismatch, fixtureAddresses, fixtureWallet } from '../../harness/testnet/fixture-wallets.js';
+import { addressMismatch, fixtureAddresses, fixtureWallet } from '../../harness/testnet/programs/fixture-wallets.js';
 
 describe('fixture wallet addresses', () => {
   it("list, for the simulator, the addresses its keys derive from each seed, which are real Salvium's", () => {

@@ -1,4 +1,4 @@
-// Paying a funding from one wallet to another (harness/testnet/funding.ts sendFunding): a transaction spends at most 64
+// Paying a funding from one wallet to another (harness/testnet/mining/funding.ts sendFunding): a transaction spends at most 64
 // inputs and the paying wallet holds mostly coinbase outputs of about a block's reward, so a large funding goes in
 // several transfers of six outputs each. On the simulator, which refuses a transfer needing more than 64 inputs with
 // -18 as the real wallet does, a scenario wallet asking for 20000 SAL1 is funded, whether paid ahead or as its
@@ -11,7 +11,7 @@ import { RpcError } from '../../harness/rpc/errors.js';
 import type { DaemonClient } from '../../harness/rpc/daemon.js';
 import type { WalletClient } from '../../harness/rpc/wallet.js';
 import { BACKENDS } from '../../harness/coin/backends.js';
-import { FUNDING_TX_INPUTS, fundingTransfers, sendFunding } from '../../harness/testnet/funding.js';
+import { FUNDING_TX_INPUTS, fundingTransfers, sendFunding } from '../../harness/testnet/mining/funding.js';
 import { cleanup, tempDir } from '../helpers/sim.js';
 
 const SAL = BACKENDS.salvium;

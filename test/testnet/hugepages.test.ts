@@ -3,7 +3,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { heldPages, hugePagesNote, pagesFor, poolBefore, readHugePages } from '../../harness/testnet/hugepages.js';
+import {
+  heldPages,
+  hugePagesNote,
+  pagesFor,
+  poolBefore,
+  readHugePages,
+} from '../../harness/testnet/programs/hugepages.js';
 import { cleanup, tempDir } from '../helpers/sim.js';
 
 const dir = tempDir('saltnet-hugepages-');

@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { resetTimeoutFactor, setTimeoutFactor } from '../../harness/common/timeouts.js';
-import { watchLiveness, type Unresponsive } from '../../harness/testnet/liveness.js';
+import { watchLiveness, type Unresponsive } from '../../harness/testnet/programs/liveness.js';
 import { cleanup, fake } from '../process/helpers.js';
 
 beforeAll(() => setTimeoutFactor(0.1));

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { type DaemonClient, unrelayedTxs } from '../../harness/rpc/daemon.js';
 import { BACKENDS } from '../../harness/coin/backends.js';
-import { MAX_POLL_MS, mineTo, pollDelay, settleRelay } from '../../harness/testnet/mining.js';
+import { MAX_POLL_MS, mineTo, pollDelay, settleRelay } from '../../harness/testnet/mining/mining.js';
 
 /** A daemon whose miner finds `perPoll` blocks between two height polls; `txAt` marks blocks holding a tx. */
 function fakeDaemon(o: {

@@ -9,7 +9,7 @@ import { freePorts, PortTakenError } from '../../harness/process/ports.js';
 import { tcpProbe } from '../../harness/process/probes.js';
 import { createSupervisor, type Supervisor } from '../../harness/process/supervisor.js';
 import { createEndpoint } from '../../harness/rpc/http.js';
-import { Program, type Instance } from '../../harness/testnet/program.js';
+import { Program, type Instance } from '../../harness/testnet/programs/program.js';
 import { cleanup, tempDir } from '../helpers/sim.js';
 
 let sup: Supervisor | undefined;

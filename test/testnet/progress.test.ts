@@ -1,7 +1,7 @@
 // Mining progress in plain lines (CI logs): the first line after 5 s of mining, an ETA only once the
 // rate means something (a two-second build printed `ETA 1456s` from its first slow blocks).
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
-import { createProgress } from '../../harness/testnet/progress.js';
+import { createProgress } from '../../harness/testnet/mining/progress.js';
 
 beforeEach(() => {
   vi.useFakeTimers();

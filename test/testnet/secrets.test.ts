@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { generateSecret } from '../../harness/testnet/secrets.js';
+import { generateSecret } from '../../harness/testnet/programs/secrets.js';
 
 it('generates secrets that a boost command line cannot mistake for an option', () => {
   // A password starting with "-" made `--password <pw>` fail about once in 64 starts.

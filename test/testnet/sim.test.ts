@@ -7,7 +7,7 @@ import { isAlive } from '../../harness/process/registry.js';
 import { cleanup, SIM_BIN_DIR, tempDir } from '../helpers/sim.js';
 import { wordsToSeed } from '../../harness/sim/crypto/mnemonic.js';
 import { walletFromSeed } from '../../harness/sim/crypto/keys.js';
-import { fixtureAddresses, fixtureWallet } from '../../harness/testnet/fixture-wallets.js';
+import { fixtureAddresses, fixtureWallet } from '../../harness/testnet/programs/fixture-wallets.js';
 import { startTestnet, type Testnet } from '../../harness/testnet/testnet.js';
 
 /** The simulator at ~500 blocks/s: difficulty 500 and a fast simulated hash rate. */

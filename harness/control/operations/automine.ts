@@ -1,6 +1,6 @@
 // Read or change the testnet's automine mode (`saltnet automine`, automine()).
 import { z } from 'zod';
-import { applyChange, type AutomineChange, type AutomineMode } from '../../testnet/automine.js';
+import { applyChange, type AutomineChange, type AutomineMode } from '../../testnet/mining/automine.js';
 import { asRequestError, defineOperation } from '../operation.js';
 
 export interface AutomineAnswer {

@@ -1,6 +1,6 @@
 // Pay an address from the main wallet and mine until it can spend it (`saltnet fund`, fund()).
 import { z } from 'zod';
-import { FaucetRefusal, type FundResult } from '../../testnet/faucet.js';
+import { FaucetRefusal, type FundResult } from '../../testnet/mining/faucet.js';
 import { RequestError } from '../body.js';
 import { defineOperation } from '../operation.js';
 

@@ -1,7 +1,7 @@
 // Mine blocks, or up to a height, on a node of the testnet, then sync its wallets (`saltnet mine`, mine()).
 import { z } from 'zod';
 import { MAX_HEIGHT } from '../../limits.js';
-import { mineTarget, type MineRequest } from '../../testnet/sync.js';
+import { mineTarget, type MineRequest } from '../../testnet/mining/sync.js';
 import { RequestError } from '../body.js';
 import { defineOperation, whole } from '../operation.js';
 import { nodeOf } from './network.js';

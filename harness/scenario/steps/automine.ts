@@ -4,7 +4,7 @@
 // as every scenario does.
 import { z } from 'zod';
 import { MAX_BLOCK_TIME } from '../../limits.js';
-import type { AutomineChange } from '../../testnet/automine.js';
+import type { AutomineChange } from '../../testnet/mining/automine.js';
 import { defineStep } from './kind.js';
 
 export interface AutomineAction {

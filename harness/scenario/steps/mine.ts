@@ -8,7 +8,7 @@ import { checkNodeRef, ruleProblem } from '../schema/rule-kit.js';
 import { has } from '../schema/vocabulary.js';
 import { daemonOf } from './context.js';
 import { defineStep } from './kind.js';
-import type { DatasetState } from '../../testnet/nodes.js';
+import type { DatasetState } from '../../testnet/programs/nodes.js';
 
 export interface MineAction {
   kind: 'mine';

@@ -15,7 +15,7 @@ import {
   subaddressViewKey,
   type SubaddressBase,
 } from '../../../harness/sim/crypto/subaddress.js';
-import { fixtureWallet } from '../../../harness/testnet/fixture-wallets.js';
+import { fixtureWallet } from '../../../harness/testnet/programs/fixture-wallets.js';
 
 interface Recorded {
   payment_id: string;

@@ -3,11 +3,11 @@
 // holds the chain lock (chain-lock.ts): one miner and one spender of main at a time, in this process
 // and across the processes of a vitest run. The operations themselves (on one node or several) are
 // testnet-object.ts's; this file puts them under the lock and runs automine and the faucet over them.
-import { Automine } from './automine.js';
+import { Automine } from '../mining/automine.js';
 import { chainLock } from './chain-lock.js';
-import { payFromMain } from './faucet.js';
-import type { Parts, Run } from './up-phases.js';
-import type { Testnet } from './types.js';
+import { payFromMain } from '../mining/faucet.js';
+import type { Parts, Run } from '../up-phases.js';
+import type { Testnet } from '../types.js';
 
 /** The chain operations before the lock. */
 export type InnerOps = Pick<Testnet, 'mine' | 'sync' | 'checkpoint' | 'revert' | 'checkpoints' | 'saveSnapshot'>;

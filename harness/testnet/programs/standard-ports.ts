@@ -2,9 +2,9 @@
 // ZMQ 29082) and the main wallet's RPC on the port the public guides use (29088), so a guide's curl
 // lines run as written. Every one of them is checked before anything starts: a port that is taken is
 // named with what holds it (pid and program, where /proc tells), and the testnet does not start.
-import { PortsTakenError } from '../process/port-holder.js';
-import { assertPortsFree } from '../process/ports.js';
-import type { BackendSpec } from '../coin/backends.js';
+import { PortsTakenError } from '../../process/port-holder.js';
+import { assertPortsFree } from '../../process/ports.js';
+import type { BackendSpec } from '../../coin/backends.js';
 
 export const PORT_CHOICES = ['random', 'standard'] as const;
 export type PortChoice = (typeof PORT_CHOICES)[number];

@@ -5,9 +5,9 @@ import { accessSync, constants, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import which from 'which';
 import { execa } from 'execa';
-import { binRootOf, listInstalled } from '../install/marker.js';
-import { platformFor } from '../install/platform.js';
-import { AUTO_ORDER, backendSpec, type BackendChoice, type BackendSpec } from '../coin/backends.js';
+import { binRootOf, listInstalled } from '../../install/marker.js';
+import { platformFor } from '../../install/platform.js';
+import { AUTO_ORDER, backendSpec, type BackendChoice, type BackendSpec } from '../../coin/backends.js';
 
 export interface ResolvedBackend {
   spec: BackendSpec;

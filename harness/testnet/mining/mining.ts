@@ -4,9 +4,9 @@
 // that stop; `BUSY` — the daemon is not synchronized with its peers yet — for at most BUSY_MS), and a
 // stop at the target with at most a block or two of overshoot.
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
-import type { DaemonClient } from '../rpc/daemon.js';
-import type { WalletClient } from '../rpc/wallet.js';
-import type { BackendSpec } from '../coin/backends.js';
+import type { DaemonClient } from '../../rpc/daemon.js';
+import type { WalletClient } from '../../rpc/wallet.js';
+import type { BackendSpec } from '../../coin/backends.js';
 import type { Progress } from './progress.js';
 
 export interface MiningAddresses {

@@ -8,18 +8,18 @@
 // reads when no `:password` follows the user (password_container::prompt reads one line from a
 // stdin that is not a terminal).
 import { join } from 'node:path';
-import { ProcessExitedError } from '../process/errors.js';
-import type { ManagedProcess } from '../process/managed.js';
-import { PortTakenError, takenPorts, withFreshPorts } from '../process/ports.js';
-import { httpProbe } from '../process/probes.js';
-import { waitUntilReady } from '../process/ready.js';
-import type { Supervisor } from '../process/supervisor.js';
-import type { Credentials } from '../rpc/http.js';
-import { createWalletClient, type WalletClient } from '../rpc/wallet.js';
+import { ProcessExitedError } from '../../process/errors.js';
+import type { ManagedProcess } from '../../process/managed.js';
+import { PortTakenError, takenPorts, withFreshPorts } from '../../process/ports.js';
+import { httpProbe } from '../../process/probes.js';
+import { waitUntilReady } from '../../process/ready.js';
+import type { Supervisor } from '../../process/supervisor.js';
+import type { Credentials } from '../../rpc/http.js';
+import { createWalletClient, type WalletClient } from '../../rpc/wallet.js';
 import type { ResolvedBackend } from './binaries.js';
 import type { ProgramDefinition } from './program.js';
 import { generateSecret, passwordLine } from './secrets.js';
-import { ringdbArgs } from './workdir.js';
+import { ringdbArgs } from '../workdir.js';
 
 export interface WalletRpcHandle {
   proc: ManagedProcess;

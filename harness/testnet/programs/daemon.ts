@@ -2,14 +2,14 @@
 // ports, ready when its log says so and its RPC answers, retried on a port race. A node of a testnet
 // of several runs without `--offline`, connected only to its peers' link proxies (networkArgs).
 import { join } from 'node:path';
-import { nodeName } from '../network/topology.js';
-import type { ManagedProcess } from '../process/managed.js';
-import { PortTakenError, takenPorts, withFreshPorts } from '../process/ports.js';
-import { httpProbe } from '../process/probes.js';
-import { waitUntilReady } from '../process/ready.js';
-import type { Supervisor } from '../process/supervisor.js';
-import { createDaemonClient, type DaemonClient } from '../rpc/daemon.js';
-import type { RandomxMode } from '../coin/backends.js';
+import { nodeName } from '../../network/topology.js';
+import type { ManagedProcess } from '../../process/managed.js';
+import { PortTakenError, takenPorts, withFreshPorts } from '../../process/ports.js';
+import { httpProbe } from '../../process/probes.js';
+import { waitUntilReady } from '../../process/ready.js';
+import type { Supervisor } from '../../process/supervisor.js';
+import { createDaemonClient, type DaemonClient } from '../../rpc/daemon.js';
+import type { RandomxMode } from '../../coin/backends.js';
 import type { ResolvedBackend } from './binaries.js';
 import type { ProgramDefinition } from './program.js';
 

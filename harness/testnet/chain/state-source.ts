@@ -1,9 +1,9 @@
 // Where a testnet's chain state comes from: the workdir's own (reused), the cache (a hit), or
 // nothing yet (a miss: built, then saved). One builder per cache key: a run that finds another
 // building the same key waits for it, then restores its snapshot.
-import { cacheDir as resolveCacheDir } from '../common/cache-dir.js';
-import { acquireKeyLock } from '../snapshot/lock.js';
-import type { ResolvedBackend } from './binaries.js';
+import { cacheDir as resolveCacheDir } from '../../common/cache-dir.js';
+import { acquireKeyLock } from '../../snapshot/lock.js';
+import type { ResolvedBackend } from '../programs/binaries.js';
 import { chainKey, type ChainSpec } from './chain-cache.js';
 import { restoreChain } from './chain-check.js';
 

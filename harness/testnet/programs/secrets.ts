@@ -5,7 +5,7 @@
 // password reaches the wallet programs as `--password-file wallets/.password` (mode 0600), and the
 // Digest login password through the wallet RPC's stdin (`--rpc-login <user>` without `:password`
 // makes it read the password from stdin: src/common/password.cpp, rpc_args.cpp).
-import { writeSecretFile } from '../common/secret-file.js';
+import { writeSecretFile } from '../../common/secret-file.js';
 import { chmodSync, existsSync, lstatSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';

@@ -15,9 +15,9 @@
 // - unresponsive for 60 s: SIGKILL, and the crash path starts it again on the same data (counted
 //   against its restarts). Not while a debugger is attached: then it is only reported.
 import { request } from 'undici';
-import { hasProcfs, readStat, tracerPid } from '../process/procfs.js';
-import type { ManagedProcess } from '../process/managed.js';
-import { scaled } from '../common/timeouts.js';
+import { hasProcfs, readStat, tracerPid } from '../../process/procfs.js';
+import type { ManagedProcess } from '../../process/managed.js';
+import { scaled } from '../../common/timeouts.js';
 
 /** How often the watch looks (not scaled: a poll interval). */
 export const LIVENESS_POLL_MS = 1000;

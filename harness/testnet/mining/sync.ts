@@ -2,7 +2,7 @@
 // `generate` followed by `sync_all`. A wallet RPC refreshes on its own only every 20 s; without
 // this a transfer right after `mine: 1` finds the funds the block unlocked still locked.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { WalletClient } from '../rpc/wallet.js';
+import type { WalletClient } from '../../rpc/wallet.js';
 
 export interface SyncTarget {
   name: string;

@@ -5,11 +5,11 @@
 // A state whose manifest does not match is set aside (restore) or refused (import), so that a
 // crafted or damaged archive never replaces a cached chain.
 import { join } from 'node:path';
-import { cacheKey } from '../snapshot/key.js';
-import type { Manifest } from '../snapshot/manifest.js';
-import { importArchive, type ImportOptions } from '../snapshot/import.js';
-import { loadSnapshot, type LoadSnapshotResult } from '../snapshot/load.js';
-import { backendNames, backendSpec, type BackendName } from '../coin/backends.js';
+import { cacheKey } from '../../snapshot/key.js';
+import type { Manifest } from '../../snapshot/manifest.js';
+import { importArchive, type ImportOptions } from '../../snapshot/import.js';
+import { loadSnapshot, type LoadSnapshotResult } from '../../snapshot/load.js';
+import { backendNames, backendSpec, type BackendName } from '../../coin/backends.js';
 import { chainKeyOf, stateDirs } from './chain-cache.js';
 
 /** The shape of a chain cache key (chain-cache.ts): `<backend>-d<difficulty>-h<target height>-<12 hex>`. */

@@ -7,13 +7,13 @@
 // Funding one wallet from another (the scenario runner's extra wallets, the vitest integration's
 // fresh wallets) is here too: a transfer in a few outputs (several transfers for a large amount: a
 // transaction spends at most 64 inputs), then a wait until they are unlocked.
-import type { DaemonClient } from '../rpc/daemon.js';
-import type { WalletClient } from '../rpc/wallet.js';
-import { RpcError } from '../rpc/errors.js';
-import { fundingAsset, type BackendSpec } from '../coin/backends.js';
+import type { DaemonClient } from '../../rpc/daemon.js';
+import type { WalletClient } from '../../rpc/wallet.js';
+import { RpcError } from '../../rpc/errors.js';
+import { fundingAsset, type BackendSpec } from '../../coin/backends.js';
 import { addressAt, fundWallet, mineTo, type MineOptions, type MiningAddresses } from './mining.js';
 import type { Progress } from './progress.js';
-import { assetTransfer } from '../coin/transactions.js';
+import { assetTransfer } from '../../coin/transactions.js';
 
 export interface PlanInput {
   /** Chain height now. */

@@ -4,7 +4,7 @@
 // pool and sends the marked pool transactions again. On salviumd, popping a block removes what its
 // transactions did (a token's creation included), as a reorganisation does; the RandomX seed does not
 // change below height 2112, so the dataset is kept.
-import type { DaemonClient } from '../rpc/daemon.js';
+import type { DaemonClient } from '../../rpc/daemon.js';
 
 export interface ChainMark {
   height: number;

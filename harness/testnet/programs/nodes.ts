@@ -8,16 +8,16 @@
 // while the links inside the group are cut (a node that popped alone would get them back from its
 // peers), then the links are open again.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { scaled } from '../common/timeouts.js';
-import { LinkSet } from '../network/links.js';
-import type { LinkState } from '../network/proxy.js';
-import { allLinks, linkName, nodeName, type Link } from '../network/topology.js';
-import type { Supervisor } from '../process/supervisor.js';
-import { createDaemonClient, type DaemonClient } from '../rpc/daemon.js';
-import type { Recovery } from '../rpc/http.js';
+import { scaled } from '../../common/timeouts.js';
+import { LinkSet } from '../../network/links.js';
+import type { LinkState } from '../../network/proxy.js';
+import { allLinks, linkName, nodeName, type Link } from '../../network/topology.js';
+import type { Supervisor } from '../../process/supervisor.js';
+import { createDaemonClient, type DaemonClient } from '../../rpc/daemon.js';
+import type { Recovery } from '../../rpc/http.js';
 import type { ResolvedBackend } from './binaries.js';
 import { defineDaemon, type DaemonHandle, type DaemonSettings } from './daemon.js';
-import { copyChainToNodes } from './node-chains.js';
+import { copyChainToNodes } from '../chain/node-chains.js';
 import { Program, type CrashReport, type ProgramOptions } from './program.js';
 
 /** A node's RandomX dataset (full mode): its daemon's start, and when the dataset was built (absent: building). */

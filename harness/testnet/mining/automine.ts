@@ -9,7 +9,7 @@
 // once in the log). A token transfer is two transactions, the ROLLUP mined one block before the
 // token's own: that one is mined by the next block, as it should be.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { MAX_BLOCK_TIME } from '../limits.js';
+import { MAX_BLOCK_TIME } from '../../limits.js';
 
 export interface AutomineMode {
   /** Mine a block as soon as the pool holds a transaction. */

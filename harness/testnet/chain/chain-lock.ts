@@ -6,7 +6,7 @@
 // Within a process a promise chain queues the callers (a file lock is per process); across
 // processes a file lock in the testnet's folder does, taken over if its holder died.
 import { join } from 'node:path';
-import { acquireFileLock } from '../snapshot/lock.js';
+import { acquireFileLock } from '../../snapshot/lock.js';
 
 /** The lock file's target (the lock itself is this path + `.lock`). */
 export function chainLockPath(workdir: string): string {

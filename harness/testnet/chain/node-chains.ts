@@ -1,7 +1,7 @@
 // Every node of a testnet starts from the same chain state: n0's data dir, built or restored first, copied to the
 // others (without the files that belong to one node) before they start, so they agree from the first block.
 import { cpSync, existsSync, readdirSync } from 'node:fs';
-import { nodeDataDir } from './daemon.js';
+import { nodeDataDir } from '../programs/daemon.js';
 
 /** Files of a data dir that are not the chain: the lock, logs, the peer list of another node's port. */
 const notChain = (path: string): boolean => /(^|\/)(lock\.mdb|p2pstate\.bin)$|\.log(-\d.*)?$/.test(path);

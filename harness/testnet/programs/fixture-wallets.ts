@@ -4,9 +4,9 @@
 // wallet CLI restores the wallets, instead of after (the restore's addresses are checked against them).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { packageRoot } from '../common/paths.js';
+import { packageRoot } from '../../common/paths.js';
 import { z } from 'zod';
-import type { MiningAddresses } from './mining.js';
+import type { MiningAddresses } from '../mining/mining.js';
 
 const AddressesSchema = z.strictObject({ cn: z.string().min(1), carrot: z.string().min(1).optional() });
 

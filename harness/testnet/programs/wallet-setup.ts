@@ -6,10 +6,10 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import pMap from 'p-map';
-import type { Supervisor } from '../process/supervisor.js';
-import type { WalletClient } from '../rpc/wallet.js';
+import type { Supervisor } from '../../process/supervisor.js';
+import type { WalletClient } from '../../rpc/wallet.js';
 import type { ResolvedBackend } from './binaries.js';
-import type { MiningAddresses } from './mining.js';
+import type { MiningAddresses } from '../mining/mining.js';
 import { createWalletWithCli } from './wallet-cli.js';
 
 export const ADDRESSES_FILE = 'addresses.json';

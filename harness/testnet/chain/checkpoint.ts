@@ -6,9 +6,9 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { loadSnapshot, saveSnapshot } from '../snapshot/store.js';
+import { loadSnapshot, saveSnapshot } from '../../snapshot/store.js';
 import { excludeFromSnapshot, stateDirs } from './chain-cache.js';
-import { nodeDataDir, nodeProgram } from './daemon.js';
+import { nodeDataDir, nodeProgram } from '../programs/daemon.js';
 
 const CHECKPOINT_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 

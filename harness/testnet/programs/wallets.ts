@@ -1,4 +1,4 @@
-// The wallets of a testnet, each served by a wallet RPC program of its own (harness/testnet/program.ts):
+// The wallets of a testnet, each served by a wallet RPC program of its own (harness/testnet/programs/program.ts):
 // `main`, restored by `up`, and any added later. Each has one client for the testnet's lifetime
 // whose requests survive a crash of its wallet RPC (they wait for the restart and are repeated
 // when that is safe), so callers never see a new endpoint.
@@ -6,11 +6,11 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import pMap from 'p-map';
-import type { Supervisor } from '../process/supervisor.js';
-import type { Credentials, Recovery } from '../rpc/http.js';
-import { createWalletClient, type WalletClient } from '../rpc/wallet.js';
+import type { Supervisor } from '../../process/supervisor.js';
+import type { Credentials, Recovery } from '../../rpc/http.js';
+import { createWalletClient, type WalletClient } from '../../rpc/wallet.js';
 import type { ResolvedBackend } from './binaries.js';
-import type { MiningAddresses } from './mining.js';
+import type { MiningAddresses } from '../mining/mining.js';
 import { Program, type CrashReport, type ProgramOptions } from './program.js';
 import { createWithCli, walletAddresses } from './wallet-setup.js';
 import { defineWalletRpc, type WalletRpcHandle } from './wallet-rpc.js';

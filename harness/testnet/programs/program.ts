@@ -17,11 +17,11 @@ import {
   refusalLine,
   reportLines,
   type ExitInfo,
-} from '../process/errors.js';
-import { killTree } from '../process/kill.js';
-import type { ManagedProcess } from '../process/managed.js';
-import { PortTakenError } from '../process/ports.js';
-import type { ConnectionProblem, Recovery } from '../rpc/http.js';
+} from '../../process/errors.js';
+import { killTree } from '../../process/kill.js';
+import type { ManagedProcess } from '../../process/managed.js';
+import { PortTakenError } from '../../process/ports.js';
+import type { ConnectionProblem, Recovery } from '../../rpc/http.js';
 import { watchLiveness, type LivenessProbe, type LivenessWatch, type Unresponsive } from './liveness.js';
 
 export interface Instance {

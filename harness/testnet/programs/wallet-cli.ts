@@ -14,12 +14,12 @@
 // empty line the next answer ("N") would become the passphrase and a different wallet would be
 // restored (seen with monero-wallet-cli 0.18).
 import { join } from 'node:path';
-import { reportLines } from '../process/errors.js';
-import type { ManagedProcess } from '../process/managed.js';
-import type { Supervisor } from '../process/supervisor.js';
+import { reportLines } from '../../process/errors.js';
+import type { ManagedProcess } from '../../process/managed.js';
+import type { Supervisor } from '../../process/supervisor.js';
 import type { ResolvedBackend } from './binaries.js';
 import { watchLiveness } from './liveness.js';
-import { ringdbArgs } from './workdir.js';
+import { ringdbArgs } from '../workdir.js';
 
 export interface CreatedWallet {
   file: string;

@@ -9,20 +9,20 @@
 // served difficulty instead (a key of its own).
 import { createHash } from 'node:crypto';
 import { basename, join } from 'node:path';
-import { cacheKey, fileSha256, type CacheKeyInput } from '../snapshot/key.js';
-import type { Manifest, ManifestWallet } from '../snapshot/manifest.js';
-import { saveSnapshot } from '../snapshot/store.js';
-import { fundingAsset } from '../coin/backends.js';
-import type { ResolvedBackend } from './binaries.js';
-import { fixtureWallet } from './fixture-wallets.js';
+import { cacheKey, fileSha256, type CacheKeyInput } from '../../snapshot/key.js';
+import type { Manifest, ManifestWallet } from '../../snapshot/manifest.js';
+import { saveSnapshot } from '../../snapshot/store.js';
+import { fundingAsset } from '../../coin/backends.js';
+import type { ResolvedBackend } from '../programs/binaries.js';
+import { fixtureWallet } from '../programs/fixture-wallets.js';
 import {
   DEFAULT_LOOKAHEAD,
   formatLookahead,
   LOOKAHEAD_EXPECTED,
   parseLookahead,
   WALLET2_LOOKAHEAD,
-} from './lookahead.js';
-import type { MiningAddresses } from './mining.js';
+} from '../programs/lookahead.js';
+import type { MiningAddresses } from '../mining/mining.js';
 
 /** Bump when the way a chain state is built changes (what is mined to whom, files kept): every snapshot is rebuilt. */
 export const CHAIN_FORMAT_VERSION = 1;

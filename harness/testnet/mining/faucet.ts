@@ -9,16 +9,16 @@
 // What is wrong is said before anything is sent: an address of another chain or network (a Salvium
 // mainnet one, a Monero one), a CN address where the chain takes only Carrot ones, an asset main does
 // not hold (with what it holds), an amount over what main holds (unlocked and locked).
-import type { DaemonClient } from '../rpc/daemon.js';
-import { RpcError } from '../rpc/errors.js';
-import { toBigInt } from '../rpc/json.js';
-import type { WalletClient } from '../rpc/wallet.js';
-import { clip, CLIP_CHARS } from '../common/describe.js';
-import { suggest } from '../common/suggest.js';
-import { formatAmountShort } from '../coin/amounts.js';
-import { BACKENDS, fundingAsset, type BackendSpec } from '../coin/backends.js';
-import { addressKindOf } from '../coin/coins.js';
-import { assetTransfer } from '../coin/transactions.js';
+import type { DaemonClient } from '../../rpc/daemon.js';
+import { RpcError } from '../../rpc/errors.js';
+import { toBigInt } from '../../rpc/json.js';
+import type { WalletClient } from '../../rpc/wallet.js';
+import { clip, CLIP_CHARS } from '../../common/describe.js';
+import { suggest } from '../../common/suggest.js';
+import { formatAmountShort } from '../../coin/amounts.js';
+import { BACKENDS, fundingAsset, type BackendSpec } from '../../coin/backends.js';
+import { addressKindOf } from '../../coin/coins.js';
+import { assetTransfer } from '../../coin/transactions.js';
 
 export interface FundRequest {
   address: string;
