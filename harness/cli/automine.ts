@@ -6,7 +6,7 @@ import type { CommandModule } from 'yargs';
 import { NUMBER_RULES, numberOrThrow } from '../config/numbers.js';
 import { operate } from '../control/client.js';
 import { describeAutomine, type AutomineChange } from '../testnet/mining/automine.js';
-import { pickRun, runInfo } from './runs.js';
+import { pickControl } from './runs.js';
 
 const MODES = ['on', 'off', 'interval', 'status'] as const;
 
@@ -49,12 +49,7 @@ export function changeOf(a: Pick<AutomineArgs, 'mode' | 'seconds'>): AutomineCha
 
 async function automine(argv: AutomineArgs): Promise<void> {
   const change = changeOf(argv);
-  const r = pickRun(argv.run);
-  const info = runInfo(r);
-  if (!info.control)
-    throw new Error(
-      `run ${r.runId} has no control endpoint (it is still starting, or an older saltnet started it); try again when \`saltnet up\` says it is up`,
-    );
-  const { mode } = await operate(info.control, 'automine', change === undefined ? {} : { change });
+  const { control } = pickControl(argv.run);
+  const { mode } = await operate(control, 'automine', change === undefined ? {} : { change });
   process.stdout.write(argv.json ? `${JSON.stringify(mode)}\n` : `automine: ${describeAutomine(mode)}\n`);
 }

@@ -17,7 +17,7 @@ import {
 import { interruptible } from './interruptible.js';
 import { coinsToAtomic, formatAmountShort } from '../coin/amounts.js';
 import { backendSpec, fundingAsset } from '../coin/backends.js';
-import { pickRun, runInfo } from './runs.js';
+import { pickControl } from './runs.js';
 
 interface FundArgs {
   address: string;
@@ -49,17 +49,14 @@ export const fundCommand: CommandModule<object, FundArgs> = {
 };
 
 async function fund(argv: FundArgs): Promise<void> {
-  const r = pickRun(argv.run);
-  const info = runInfo(r);
-  if (!info.control || !info.backend)
-    throw new Error(
-      `run ${r.runId} has no control endpoint (it is still starting, or an older saltnet started it); try again when \`saltnet up\` says it is up`,
-    );
+  const { run, info, control } = pickControl(argv.run);
+  if (!info.backend)
+    throw new Error(`run ${run.runId} does not say which backend it runs (an older saltnet started it)`);
   const spec = backendSpec(info.backend);
   const amount = coinsToAtomic(String(argv.amount), spec.coin.decimals, '<amount>');
   if (amount === 0n) throw new Error('<amount>: 0 pays nothing; give more than 0');
   const res = await payInterruptibly(
-    info.control,
+    control,
     { address: argv.address, amount: amount.toString(), ...(argv.asset ? { asset: argv.asset } : {}) },
     argv.json,
   );

@@ -1,22 +1,16 @@
 // `saltnet partition`, `saltnet heal`, `saltnet link`, `saltnet sync`: the links between the nodes of
 // a running `saltnet up --nodes N`, changed by the process that owns them (its control endpoint).
 import type { CommandModule } from 'yargs';
-import { operate, type AnswerOf } from '../control/client.js';
+import { operate, type AnswerOf, type ControlInfo } from '../control/client.js';
 import { LINK_MODES, type LinkMode } from '../network/proxy.js';
-import { pickRun, runInfo } from './runs.js';
+import { pickControl } from './runs.js';
 
 interface RunArgs {
   run?: string;
   json?: boolean;
 }
 
-/** The control endpoint of the one running testnet (or the one named). */
-function controlOf(runId: string | undefined): NonNullable<ReturnType<typeof runInfo>['control']> {
-  const r = pickRun(runId);
-  const control = runInfo(r).control;
-  if (!control) throw new Error(`run ${r.runId} is still starting; try again when \`saltnet up\` says it is up`);
-  return control;
-}
+const controlOf = (runId: string | undefined): ControlInfo => pickControl(runId).control;
 
 function print(a: AnswerOf<'sync'>, json: boolean | undefined): void {
   if (json) {

@@ -14,6 +14,7 @@ import { fundCommand } from './fund.js';
 import { fuzzCommand } from './fuzz.js';
 import { installCommand } from './install.js';
 import { mineCommand } from './mine.js';
+import { operateCommand } from './operate.js';
 import { healCommand, linkCommand, partitionCommand, syncCommand } from './network.js';
 import { recordCommand } from './record.js';
 import { reproCommand } from './repro.js';
@@ -35,6 +36,7 @@ const COMMANDS = [
   healCommand,
   linkCommand,
   syncCommand,
+  operateCommand,
   doctorCommand,
   runCommand,
   diffCommand,

@@ -60,3 +60,17 @@ export function pickRun(runId?: string): RunRecord {
     );
   return live[0]!;
 }
+
+/**
+ * The run (the one running testnet, or the one named) and its control endpoint, or an error saying why there is none
+ * yet: it is still starting, or an older saltnet started it.
+ */
+export function pickControl(runId: string | undefined): { run: RunRecord; info: RunInfo; control: ControlInfo } {
+  const run = pickRun(runId);
+  const info = runInfo(run);
+  if (!info.control)
+    throw new Error(
+      `run ${run.runId} has no control endpoint (it is still starting, or an older saltnet started it); try again when \`saltnet up\` says it is up`,
+    );
+  return { run, info, control: info.control };
+}

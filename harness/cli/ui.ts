@@ -3,7 +3,7 @@
 import type { CommandModule } from 'yargs';
 import { parseNumberText } from '../config/numbers.js';
 import { operate } from '../control/client.js';
-import { pickRun, runInfo } from './runs.js';
+import { pickControl } from './runs.js';
 
 interface UiArgs {
   run?: string;
@@ -40,13 +40,8 @@ export const uiCommand: CommandModule<object, UiArgs> = {
 };
 
 async function ui(argv: UiArgs): Promise<void> {
-  const r = pickRun(argv.run);
-  const info = runInfo(r);
-  if (!info.control)
-    throw new Error(
-      `run ${r.runId} has no control endpoint (it is still starting, or an older saltnet started it); try again when \`saltnet up\` says it is up`,
-    );
-  const { url } = await operate(info.control, 'ui', argv.uiPort !== undefined ? { port: argv.uiPort } : {});
+  const { control } = pickControl(argv.run);
+  const { url } = await operate(control, 'ui', argv.uiPort !== undefined ? { port: argv.uiPort } : {});
   process.stdout.write(
     argv.json ? `${JSON.stringify({ url })}\n` : `explorer: ${url}\n(read-only; it lives as long as the testnet)\n`,
   );

@@ -10,7 +10,7 @@ import { mineTo } from '../testnet/mining/mining.js';
 import { syncWallets } from '../testnet/mining/sync.js';
 import { withChainLock } from './chain-lock.js';
 import { checkContext, type SaltnetContext } from './context.js';
-import { operate } from '../control/client.js';
+import { operate, type AnswerOf, type BodyOf, type OperationName } from '../control/client.js';
 import type { AutomineChange, AutomineMode } from '../testnet/mining/automine.js';
 import type { FundRequest, FundResult } from '../testnet/mining/faucet.js';
 import { freshWallet, liveFreshWallets, type FreshWallet, type FreshWalletOptions } from './fresh-wallet.js';
@@ -169,4 +169,18 @@ export async function fund(context: SaltnetContext, req: FundRequest): Promise<F
     amount: req.amount.toString(),
     ...(req.asset ? { asset: req.asset } : {}),
   });
+}
+
+/**
+ * Any operation of the testnet by its name (harness/control/operations/: mine, fund, partition, … and those a fork
+ * registers), its body as the control endpoint takes it: what `saltnet operate <name> <body>` asks.
+ */
+export function operation<N extends OperationName>(
+  context: SaltnetContext,
+  name: N,
+  body: BodyOf<N>,
+): Promise<AnswerOf<N>>;
+export function operation(context: SaltnetContext, name: string, body: unknown): Promise<unknown>;
+export function operation(context: SaltnetContext, name: string, body: unknown): Promise<unknown> {
+  return operate(controlOf(checkContext(context), name), name, body);
 }

@@ -75,6 +75,14 @@ describe('saltnet up --detach, for CI scripts', { timeout: 150_000 }, () => {
     const runs = JSON.parse((await saltnet(['status', '--json'])).stdout as string);
     expect(runs).toMatchObject([{ runId: ready.runId, state: 'running' }]);
     expect((await saltnet(['mine', '2'])).exitCode).toBe(0);
+    // Any operation by name, its body as JSON: the answer as JSON.
+    const op = await saltnet(['operate', 'mine', '{"blocks": 1, "sync": false}']);
+    expect([op.exitCode, JSON.parse(op.stdout as string)], op.all as string).toEqual([0, { height: 33, synced: [] }]);
+    const typo = await saltnet(['operate', 'mien']);
+    expect([typo.exitCode, typo.stderr]).toEqual([
+      1,
+      expect.stringContaining('no operation mien (did you mean mine?)'),
+    ]);
     expect((await saltnet(['down'])).exitCode).toBe(0);
     await waitFor('the detached up and its programs to stop', async () =>
       [ready.ownerPid, ...pidsOf(ready)].every((p) => !isAlive(p)),

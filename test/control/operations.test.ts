@@ -1,5 +1,6 @@
 // An operation is defined once (harness/control/operation.ts): a made-up one, added here, is served by the control
-// endpoint at POST /<name> and asked for by name through the client, its body checked like the built-in ones'.
+// endpoint at POST /<name> and asked for by name through the client and from a vitest test (`saltnet operate <name>`
+// asks the same endpoint: test/cli/cli.test.ts), its body checked like the built-in ones'.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +11,8 @@ import { defineOperation } from '../../harness/control/operation.js';
 import { operationNamed, operations, registerOperation } from '../../harness/control/operations/index.js';
 import { startControlServer, type ControlServer } from '../../harness/control/server.js';
 import type { Testnet } from '../../harness/testnet/types.js';
+import type { SaltnetContext } from '../../harness/vitest/context.js';
+import { operation } from '../../harness/vitest/index.js';
 
 const echo = defineOperation({
   name: 'echo-height',
@@ -56,6 +59,13 @@ describe('the table of operations', () => {
     );
     await expect(operate(server.info, 'echo-height', { plus: 1, plu: 2 })).rejects.toThrow(
       'cannot echo the height: unknown field "plu" (did you mean plus?); this request takes plus',
+    );
+  });
+
+  it('is asked from a vitest test by name, on the context of its global setup', async () => {
+    const context = { version: 1, daemonUrl: 'http://127.0.0.1:1', wallet: { url: 'http://127.0.0.1:1' } };
+    expect(await operation({ ...context, control: server.info } as SaltnetContext, 'echo-height', { plus: 0 })).toEqual(
+      { height: 30 },
     );
   });
 
