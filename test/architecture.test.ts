@@ -269,7 +269,7 @@ describe('a public API a user can hold', () => {
 /** A JSDoc node (a comment TypeScript keeps in the tree). */
 const isDoc = (n: ts.Node): boolean => n.kind >= ts.SyntaxKind.FirstJSDocNode && n.kind <= ts.SyntaxKind.LastJSDocNode;
 
-/** The lines of `root` that hold code: a token of it (comments and blank lines do not count; `skip` leaves more out). */
+/** The lines of `root` that hold a token of code: comments and blank lines do not count (`skip` leaves out more). */
 function codeLines(src: ts.SourceFile, root: ts.Node, skip?: (n: ts.Node) => boolean): number {
   const lines = new Set<number>();
   const visit = (n: ts.Node): void => {

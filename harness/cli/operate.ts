@@ -36,7 +36,7 @@ async function operateOnRun(a: OperateArgs): Promise<void> {
   try {
     body = JSON.parse(a.body ?? '{}');
   } catch (err) {
-    throw new Error(`<body> must be a JSON object, e.g. '{"blocks": 2}': ${(err as Error).message}`);
+    throw new Error(`<body> must be a JSON object, e.g. '{"blocks": 2}': ${(err as Error).message}`, { cause: err });
   }
   const { control } = pickControl(a.run);
   process.stdout.write(`${JSON.stringify(await operate(control, a.name, body))}\n`);

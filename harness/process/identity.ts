@@ -74,7 +74,8 @@ function look(pid: number): Seen | undefined {
 
 /**
  * What a process started as `command args` runs once it is going: `nice [-n N] program args…` (a full-mode daemon,
- * testnet/programs/daemon.ts) execs the program, in the same process, under the same start time: known by that command line.
+ * testnet/programs/daemon.ts) execs the program, in the same process, under the same start time: known by that command
+ * line.
  */
 export function execTarget(command: string, args: readonly string[]): [string, readonly string[]] {
   if (basename(command) !== 'nice') return [command, args];

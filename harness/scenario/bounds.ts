@@ -38,8 +38,8 @@ export const MAX_BLOCKS_MINED = 100_000;
 /**
  * Blocks of mining a scenario's funding may cost in all (`requires.unlocked`, `wallets.<name>.unlocked`, and each held
  * token's cost): every unit of the fund asset a scenario's wallets get is mined first, at the backend's typical reward
- * a block (testnet/mining/funding.ts fundingBlocks). 2000 blocks take about 2.5 minutes on real Salvium at difficulty 1 (where
- * the chain states are built) and half an hour at 500; the example scenarios need under 100.
+ * a block (testnet/mining/funding.ts fundingBlocks). 2000 blocks take about 2.5 minutes on real Salvium at difficulty 1
+ * (where the chain states are built) and half an hour at 500; the example scenarios need under 100.
  */
 export const MAX_FUNDING_BLOCKS = 2000;
 /** The longest a `wait` waits; also the bound of a wait that gives only `blocks`. */

@@ -42,7 +42,8 @@ export interface TestnetOptions {
   walletCreation?: 'cli' | 'rpc';
   /**
    * The subaddress lookahead (`major:minor`) of the wallets created with the wallet CLI (default 2:20; wallet2's own is
-   * 50:200): payments to subaddresses beyond it are not seen until the wallet creates them (testnet/programs/lookahead.ts).
+   * 50:200): payments to subaddresses beyond it are not seen until the wallet creates them
+   * (testnet/programs/lookahead.ts).
    */
   subaddressLookahead?: string;
   timeoutFactor?: number;

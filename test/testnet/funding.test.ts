@@ -1,8 +1,8 @@
-// Paying a funding from one wallet to another (harness/testnet/mining/funding.ts sendFunding): a transaction spends at most 64
-// inputs and the paying wallet holds mostly coinbase outputs of about a block's reward, so a large funding goes in
-// several transfers of six outputs each. On the simulator, which refuses a transfer needing more than 64 inputs with
-// -18 as the real wallet does, a scenario wallet asking for 20000 SAL1 is funded, whether paid ahead or as its
-// scenario starts.
+// Paying a funding from one wallet to another (harness/testnet/mining/funding.ts sendFunding): a transaction spends at
+// most 64 inputs and the paying wallet holds mostly coinbase outputs of about a block's reward, so a large funding goes
+// in several transfers of six outputs each. On the simulator, which refuses a transfer needing more than 64 inputs with
+// -18 as the real wallet does, a scenario wallet asking for 20000 SAL1 is funded, whether paid ahead or as its scenario
+// starts.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
-// The line a "died while mining" error quotes (testnet/testnet-object.ts tellingLine): the error, wherever it arrived in the
-// tail, since a program's stdout and stderr are two pipes read in no fixed order.
+// The line a "died while mining" error quotes (testnet/testnet-object.ts tellingLine): the error, wherever it arrived
+// in the tail, since a program's stdout and stderr are two pipes read in no fixed order.
 import { describe, expect, it } from 'vitest';
 import { tellingLine } from '../../harness/testnet/testnet-object.js';
 
