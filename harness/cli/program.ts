@@ -5,6 +5,7 @@ import { packageVersion } from '../common/paths.js';
 import { CONFIG_OPTION, configOption } from '../config/yargs.js';
 import { applyConfig } from './config.js';
 import { positionalsAfterDashDash } from './dash-dash.js';
+import { suggest } from '../common/suggest.js';
 import { automineCommand } from './automine.js';
 import { cacheCommand } from './cache.js';
 import { diffCommand } from './diff.js';
@@ -56,6 +57,16 @@ const TAKES_POSITIONALS = new Map(
   }),
 );
 
+/** yargs' `Unknown argument: upp` for a first word that is no command, said as one with the command meant. */
+function unknownCommand(msg: string, first: string | undefined): string | undefined {
+  const names = [...TAKES_POSITIONALS.keys()];
+  if (first === undefined || first.startsWith('-') || names.includes(first)) return undefined;
+  if (!new RegExp(`^Unknown arguments?: ${first.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(,|$)`).test(msg))
+    return undefined;
+  const near = suggest(first, names);
+  return `unknown command ${first}${near ? ` (did you mean ${near}?)` : ''}; the commands are ${names.join(', ')}`;
+}
+
 /** Thrown instead of running a command when the line is only checked (`parseOnly`). */
 export class ParsedOnly extends Error {
   constructor(readonly argv: Record<string, unknown>) {
@@ -97,13 +108,10 @@ export function saltnetCli(args: string[], o: { parseOnly?: boolean } = {}): Arg
   for (const c of COMMANDS) y.command(c);
   skipHelpCache(y);
   return y
-    .demandCommand(
-      1,
-      'say what to do: saltnet up | down | status | mine | automine | fund | ui | partition | heal | link | sync | run | diff | fuzz | repro | record | cache | snapshot | install | doctor',
-    )
+    .demandCommand(1, `say what to do: saltnet ${[...TAKES_POSITIONALS.keys()].join(' | ')}`)
     .strict()
     .fail((msg, err) => {
-      throw err ?? new Error(msg);
+      throw err ?? new Error(unknownCommand(msg, args[0]) ?? msg);
     })
     .help();
 }

@@ -23,3 +23,6 @@ export function clip(text: string, max = CLIP_CHARS): string {
   if (text.length <= max) return JSON.stringify(text);
   return `${JSON.stringify(`${text.slice(0, max)}…`)} (${text.length} characters)`;
 }
+
+/** `n` and the noun, plural unless n is 1: counted(1, 'link') is "1 link", counted(3, 'link') "3 links". */
+export const counted = (n: number, noun: string, plural = `${noun}s`): string => `${n} ${n === 1 ? noun : plural}`;

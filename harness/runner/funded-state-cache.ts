@@ -189,7 +189,7 @@ export async function startShared(base: TestnetOptions, pays: AheadPayment[], o:
     try {
       const from = { snapshotKey: key, unlocked: restOf(base, pays, be.spec.feeMargin) };
       const t = await startTestnet({ ...base, ...from });
-      o.log(`saltnet: funded ${pays.length} ${words.wallets} ahead: restored with snapshot ${key}`);
+      o.log(`saltnet: funded ${words.wallets(pays.length)} ahead: restored with snapshot ${key}`);
       return { t, ahead: new Set(pays.map((p) => p.wallet)), from };
     } catch (err) {
       if (o.signal?.aborted) throw err;

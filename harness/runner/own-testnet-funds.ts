@@ -14,6 +14,7 @@ import { aheadState, restOf } from './funded-state-cache.js';
 import { fundsAhead, scenarioPayments, type AheadPayment, type AheadWords } from './prepaid-wallets.js';
 import { messageOf } from './infrastructure.js';
 import type { Scenario } from '../scenario/model.js';
+import { counted } from '../common/describe.js';
 
 /** What a scenario's own testnet starts from: its options, and what is in the state it restores. */
 export interface FreshStart {
@@ -45,8 +46,8 @@ export function freshPlan(s: Scenario, spec: BackendSpec, difficulty: number): F
   return { pays, ...(to !== undefined ? { to } : {}) };
 }
 
-const words = (s: Scenario, paid: number): AheadWords => ({
-  wallets: `${paid === 1 ? 'wallet' : 'wallets'} of "${s.name}"`,
+const words = (s: Scenario): AheadWords => ({
+  wallets: (n) => `${counted(n, 'wallet')} of "${s.name}"`,
   the: `the wallets of "${s.name}"`,
   otherwise: 'as the scenario starts',
   later: 'later runs of this scenario start with its wallets funded',
@@ -68,7 +69,7 @@ export async function freshStart(
   try {
     key = await aheadState(options, plan.pays, {
       log: o.log,
-      words: words(s, plan.pays.length),
+      words: words(s),
       ...(o.signal ? { signal: o.signal } : {}),
       ...(plan.to !== undefined ? { to: plan.to } : {}),
     });

@@ -11,6 +11,7 @@ import type { Testnet } from '../testnet/types.js';
 import { messageOf } from './infrastructure.js';
 import { heldTokens, walletPayments } from '../scenario/needs.js';
 import type { HeldToken, Scenario } from '../scenario/model.js';
+import { counted } from '../common/describe.js';
 
 export interface AheadPayment {
   /** The wallet's name on the testnet: `<prefix>-<wallet>` as prepareShared names it, or its own on a fresh one. */
@@ -23,8 +24,8 @@ export interface AheadPayment {
 
 /** How the log lines name the wallets paid ahead: a run's scenarios' (default), or the vitest setup's fresh wallets. */
 export interface AheadWords {
-  /** `funded 6 scenario wallets ahead` */
-  wallets: string;
+  /** `funded 6 scenario wallets ahead`: the wallets counted. */
+  wallets(n: number): string;
   /** `funding the scenarios' wallets at difficulty 1` */
   the: string;
   /** `the others are funded as their scenario starts` */
@@ -34,7 +35,7 @@ export interface AheadWords {
 }
 
 export const SCENARIO_WORDS: AheadWords = {
-  wallets: 'scenario wallets',
+  wallets: (n) => counted(n, 'scenario wallet'),
   the: "the scenarios' wallets",
   otherwise: 'as their scenario starts',
   later: 'later runs of these scenarios start with their wallets funded',
@@ -130,7 +131,7 @@ export async function fundAhead(
   }
   const blocks = h0 === undefined ? 0 : (await t.daemon.client.height().catch(() => h0!)) - h0;
   log(
-    `saltnet: funded ${paid.size} ${words.wallets} ahead in ${((Date.now() - t0) / 1000).toFixed(1)} s (${blocks} blocks)`,
+    `saltnet: funded ${words.wallets(paid.size)} ahead in ${((Date.now() - t0) / 1000).toFixed(1)} s (${blocks} blocks)`,
   );
   return paid;
 }

@@ -42,6 +42,7 @@ import {
   type WalletAddresses,
 } from './programs/wallet-setup.js';
 import { WalletSet, type WalletHandle } from './programs/wallets.js';
+import { counted } from '../common/describe.js';
 
 export type { Testnet, TestnetOptions } from './types.js';
 export type { SnapshotInfo } from './chain/state-source.js';
@@ -74,7 +75,7 @@ async function startOtherNodes(run: Run): Promise<void> {
   await phase(run, 'nodesReady', () => run.nodes.startAll());
   const others = run.nodes.programs.slice(1).map((p) => `${p.name} at ${p.current.url} (pid ${p.current.proc.pid})`);
   run.log(
-    `saltnet: ${others.join(', ')} ready; ${run.nodes.count} nodes connected through ${run.nodes.links!.info().length} links`,
+    `saltnet: ${others.join(', ')} ready; ${run.nodes.count} nodes connected through ${counted(run.nodes.links!.info().length, 'link')}`,
   );
 }
 

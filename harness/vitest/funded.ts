@@ -25,6 +25,7 @@ import type { Testnet, TestnetOptions } from '../testnet/testnet.js';
 import { unlockedAtomic } from '../config/unlocked.js';
 import { formatAmountShort } from '../coin/amounts.js';
 import type { ContextFunded, SaltnetContext } from './context.js';
+import { counted } from '../common/describe.js';
 
 /** Fresh wallets to keep funded ahead: `count` wallets holding `unlocked` (atomic units, or coins / "10 SAL1"). */
 export interface FreshWalletsOption {
@@ -33,7 +34,7 @@ export interface FreshWalletsOption {
 }
 
 const WORDS: AheadWords = {
-  wallets: 'fresh wallets',
+  wallets: (n) => counted(n, 'fresh wallet'),
   the: 'the fresh wallets (freshWallets)',
   otherwise: 'by freshWallet as it is asked for them',
   later: 'later vitest runs hand these fresh wallets out funded',

@@ -271,6 +271,14 @@ describe('nothing survives the harness', { timeout: 150_000 }, () => {
 });
 
 describe('errors name the problem and the fix', () => {
+  it('a misspelt command: the command meant, and the commands there are', async () => {
+    const r = await saltnet(['upp']);
+    expect([r.exitCode, r.stderr]).toEqual([
+      1,
+      expect.stringMatching(/^saltnet: unknown command upp \(did you mean up\?\); the commands are up, down, status, /),
+    ]);
+  });
+
   it('a missing binary folder', async () => {
     const r = await saltnet(['up', '--backend', 'salvium', '--bin-dir', '/nonexistent/bin']);
     expect(r.exitCode).toBe(1);

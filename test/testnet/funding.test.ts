@@ -117,7 +117,7 @@ describe('a scenario wallet of 20000 SAL1 (sim)', () => {
         log: (l) => lines.push(l),
       });
       expect([r!.status, r!.failure?.message], lines.join('\n')).toEqual(['passed', undefined]);
-      if (difficulty > 1) expect(lines.join('\n')).toMatch(/funded 1 scenario wallets ahead/);
+      if (difficulty > 1) expect(lines.join('\n')).toMatch(/funded 1 scenario wallet ahead/);
     },
     180_000,
   );
