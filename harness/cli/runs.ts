@@ -16,6 +16,8 @@ export interface RunInfo {
   control?: ControlInfo;
   /** Every node (n0 is `daemon`). */
   nodes?: { name: string; url: string; pid: number; dataDir: string }[];
+  /** The explorer's address, once it is served (`saltnet up --ui`, `saltnet ui`). */
+  ui?: string;
   /** `up`: a testnet of `saltnet up`; `test`: one a test run holds for as long as its command runs. */
   holder?: 'up' | 'test';
 }

@@ -6,7 +6,10 @@ import { isSameProcess } from '../process/identity.js';
 import { scanRuns, type RunRecord } from '../process/registry.js';
 import { createDaemonClient } from '../rpc/daemon.js';
 import type { ProgramStatus } from '../testnet/events.js';
-import { isUpRun, ownerAlive, runInfo } from './runs.js';
+import { operate, type AnswerOf } from '../control/client.js';
+import type { LinkInfo } from '../network/links.js';
+import { describeAutomine, type AutomineMode } from '../testnet/mining/automine.js';
+import { isUpRun, ownerAlive, runInfo, type RunInfo } from './runs.js';
 
 export const statusCommand: CommandModule<object, { json: boolean }> = {
   command: 'status',
@@ -80,6 +83,33 @@ async function heightAt(url: string): Promise<number | undefined> {
   }
 }
 
+/** What the run's owner says it is doing now (automine, links), if it has a control endpoint and answers in 3 s. */
+async function liveState(info: RunInfo, state: string): Promise<AnswerOf<'state'> | undefined> {
+  if (!info.control || state === 'stale') return undefined;
+  return operate(info.control, 'state', {}, { signal: AbortSignal.timeout(3000) }).catch(() => undefined);
+}
+
+/** What only the owner knows, as `status` prints it: the automine mode, the explorer, the links. */
+interface OwnerView {
+  ui?: string | undefined;
+  automine?: AutomineMode | undefined;
+  groups?: string[][] | undefined;
+  links?: LinkInfo[] | undefined;
+}
+
+function ownerLines(r: OwnerView): string {
+  const links = (r.links ?? []).map((l) => `${l.link} ${l.mode}${l.delayMs ? ` (delay ${l.delayMs} ms)` : ''}`);
+  const split =
+    r.groups && r.groups.length > 1 ? ` (partitioned: ${r.groups.map((g) => g.join(' ')).join(' | ')})` : '';
+  return [
+    ...(r.automine ? [`  automine ${describeAutomine(r.automine)}`] : []),
+    ...(r.ui ? [`  explorer ${r.ui}`] : []),
+    ...(links.length ? [`  links ${links.join(', ')}${split}`] : []),
+  ]
+    .map((l) => `${l}\n`)
+    .join('');
+}
+
 async function status(argv: { json: boolean }): Promise<void> {
   const rows = [];
   const { runs, invalid } = scanRuns();
@@ -91,6 +121,7 @@ async function status(argv: { json: boolean }): Promise<void> {
     const state = runState(r, programs);
     let height: number | undefined;
     if (info.daemon && state !== 'stale') height = await heightAt(info.daemon);
+    const live = await liveState(info, state);
     const nodes = [];
     for (const n of info.nodes ?? [])
       nodes.push({ ...n, height: state === 'stale' ? undefined : await heightAt(n.url) });
@@ -107,6 +138,12 @@ async function status(argv: { json: boolean }): Promise<void> {
       addresses: info.addresses,
       workdir: info.workdir ?? r.workdir,
       processes: programs,
+      // The control endpoint (its bearer token in the 0600 file tokenFile), and what its owner says it does now.
+      control: info.control,
+      ui: info.ui,
+      automine: live?.automine,
+      groups: live?.groups,
+      links: live?.links,
     });
   }
   if (argv.json) {
@@ -124,6 +161,7 @@ async function status(argv: { json: boolean }): Promise<void> {
       for (const n of r.nodes)
         process.stdout.write(`  node ${n.name} ${n.url}  height ${n.height ?? '?'}  (data dir ${n.dataDir})\n`);
     process.stdout.write(`  wallet ${r.wallet ?? '?'}\n  workdir ${r.workdir}\n`);
+    process.stdout.write(ownerLines(r));
     for (const p of r.processes) process.stdout.write(programLine(p));
   }
 }

@@ -62,6 +62,13 @@ describe('the developer loop on the simulator', { timeout: 300_000 }, () => {
     const mode = await saltnet(['automine', '--json']);
     expect(mode.exitCode, mode.all as string).toBe(0);
     expect(JSON.parse(mode.stdout as string)).toEqual({ mineOnTx: true, blockTime: 0 });
+    // status says it too, and names the control endpoint's token file (docs/daily-loop.md).
+    const [st] = JSON.parse((await saltnet(['status', '--json'])).stdout as string);
+    expect(st).toMatchObject({
+      automine: { mineOnTx: true },
+      control: { tokenFile: expect.stringMatching(/\.control-token$/) },
+    });
+    expect((await saltnet(['status'])).stdout).toContain('  automine mine-on-tx');
   });
 
   it('saltnet fund makes a fresh external wallet spendable in one command; its transfers confirm with no mine', async (ctx) => {

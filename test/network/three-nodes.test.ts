@@ -43,6 +43,8 @@ describe('saltnet up --nodes 3 (sim)', { timeout: 300_000 }, () => {
     expect(up.ready.nodes.map((n: { name: string }) => n.name)).toEqual(['n0', 'n1', 'n2']);
     const links = (up.ready.links as { link: string; mode: string }[]).map((l) => `${l.link} ${l.mode}`);
     expect(links).toEqual(['n0-n1 open', 'n0-n2 open', 'n1-n2 open']);
+    // status lists the links too (docs/multi-node.md), as the process that owns them says they are now.
+    expect((await saltnet(['status'])).stdout).toContain('  links n0-n1 open, n0-n2 open, n1-n2 open\n');
     const [a, b, c] = await tops(up.ready.nodes);
     expect([b, c]).toEqual([a, a]);
   });

@@ -9,6 +9,7 @@ import { fundOperation } from './fund.js';
 import { mineOperation } from './mine.js';
 import { healOperation, linkOperation, partitionOperation, syncOperation } from './network.js';
 import { snapshotOperation } from './snapshot.js';
+import { stateOperation } from './state.js';
 import { uiOperation } from './ui.js';
 
 const BUILTIN = {
@@ -21,6 +22,7 @@ const BUILTIN = {
   heal: healOperation,
   link: linkOperation,
   sync: syncOperation,
+  state: stateOperation,
 };
 
 type Builtin = typeof BUILTIN;
