@@ -1,7 +1,7 @@
 // The shape of the code, checked (docs/architecture.md says why): dependencies between the folders of
 // harness/ point one way, down; the simulator is a program of its own; no import cycle; and every
 // source file and function stays small enough to read.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { globSync } from 'tinyglobby';
@@ -224,6 +224,31 @@ describe('one definition of each shared helper', () => {
       visit(src);
     }
     expect(copies, `import isPlainObject from ${PLAIN_OBJECT_HOME} instead:\n  ${copies.join('\n  ')}`).toEqual([]);
+  });
+});
+
+describe('docs/architecture.md says what the code is', () => {
+  const doc = readFileSync(join(ROOT, 'docs', 'architecture.md'), 'utf8');
+  /** The layer table's rows: `| 3 | \`testnet/\` | … |`. */
+  const rows = [...doc.matchAll(/^\| (\d+) \| `([^`]+)` \| (.*) \|$/gm)].map((m) => ({
+    layer: Number(m[1]),
+    folder: m[2]!.replace(/\/$/, ''),
+    text: m[3]!,
+  }));
+
+  it('its table gives every folder the layer the test gives it', () => {
+    const documented = Object.fromEntries(rows.map((r) => [r.folder === 'index.ts' ? '.' : r.folder, r.layer]));
+    expect(documented).toEqual(LAYERS);
+  });
+
+  it('every file its table names is there', () => {
+    const missing = rows.flatMap((r) =>
+      [...r.text.matchAll(/`([\w./-]+\.ts)`/g)]
+        .map((m) => m[1]!)
+        .filter((f) => !existsSync(join(HARNESS, r.folder === 'index.ts' ? '.' : r.folder, f)))
+        .map((f) => `${r.folder}/${f}`),
+    );
+    expect(missing).toEqual([]);
   });
 });
 
