@@ -1,9 +1,9 @@
-// Did-you-mean: the distance is leven's Levenshtein plus transpositions of adjacent letters, exactly as the
-// optimal-string-alignment matrix the harness computed before (kept here as the reference).
+// Did-you-mean: the distance is leven's Levenshtein plus transpositions of adjacent letters, exactly the optimal
+// string alignment distance (computed here by its matrix, as the reference).
 import { describe, expect, it } from 'vitest';
 import { suggest } from '../../harness/common/suggest.js';
 
-/** The former hand-written distance: optimal string alignment (Levenshtein with adjacent transpositions). */
+/** Optimal string alignment, by its matrix (Levenshtein with adjacent transpositions): the reference. */
 function osa(a: string, b: string): number {
   const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
     Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
