@@ -258,7 +258,7 @@ describe('a real vitest run of the example project', () => {
     try {
       const r = await vitest(['example.spec.ts']).done;
       expect(r.exitCode, r.output).toBe(0);
-      expect(r.output).toMatch(/saltnet: funded 1 fresh wallets ahead: restored with snapshot sim-d1-\S+-ahead-/);
+      expect(r.output).toMatch(/saltnet: funded 1 fresh wallet ahead: restored with snapshot sim-d1-\S+-ahead-/);
       expect(r.output).toMatch(/Tests\s+3 passed \(3\)/);
       await nothingLeft(r.runs);
     } finally {
