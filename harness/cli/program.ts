@@ -61,8 +61,7 @@ const TAKES_POSITIONALS = new Map(
 function unknownCommand(msg: string, first: string | undefined): string | undefined {
   const names = [...TAKES_POSITIONALS.keys()];
   if (first === undefined || first.startsWith('-') || names.includes(first)) return undefined;
-  if (!new RegExp(`^Unknown arguments?: ${first.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(,|$)`).test(msg))
-    return undefined;
+  if (msg !== `Unknown argument: ${first}` && !msg.startsWith(`Unknown arguments: ${first}, `)) return undefined;
   const near = suggest(first, names);
   return `unknown command ${first}${near ? ` (did you mean ${near}?)` : ''}; the commands are ${names.join(', ')}`;
 }

@@ -69,10 +69,15 @@ export function pickRun(runId?: string): RunRecord {
  */
 export function pickControl(runId: string | undefined): { run: RunRecord; info: RunInfo; control: ControlInfo } {
   const run = pickRun(runId);
-  const info = runInfo(run);
-  if (!info.control)
+  return { run, info: runInfo(run), control: controlOfRun(run) };
+}
+
+/** The control endpoint of `run`, or an error saying why it has none yet. */
+export function controlOfRun(run: RunRecord): ControlInfo {
+  const { control } = runInfo(run);
+  if (!control)
     throw new Error(
       `run ${run.runId} has no control endpoint (it is still starting, or an older saltnet started it); try again when \`saltnet up\` says it is up`,
     );
-  return { run, info, control: info.control };
+  return control;
 }

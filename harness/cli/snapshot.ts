@@ -13,9 +13,9 @@ import { lockOutput } from '../process/output-lock.js';
 import { removeSnapshot } from '../snapshot/store.js';
 import { resolveBackend } from '../testnet/programs/binaries.js';
 import { binaryHashes } from '../testnet/chain/chain-cache.js';
-import { operate, type ControlInfo } from '../control/client.js';
+import { operate } from '../control/client.js';
 import type { RunRecord } from '../process/registry.js';
-import { pickRun, runInfo } from './runs.js';
+import { controlOfRun, pickRun, runInfo } from './runs.js';
 import { up, upOptions, type UpArgs } from './up.js';
 import { numberOption } from '../config/numbers.js';
 
@@ -71,11 +71,7 @@ async function saveTo(a: SaveArgs, r: RunRecord | undefined): Promise<void> {
     process.stdout.write(`wrote ${a.file}: ${m.key}, ${m.backend} height ${m.height}\n`);
     return;
   }
-  const control = (r.info as { control?: ControlInfo } | undefined)?.control;
-  if (!control)
-    throw new Error(
-      `run ${r.runId} is still starting (or was started by an older saltnet); try again when saltnet up says it is up`,
-    );
+  const control = controlOfRun(r);
   const key = `saved-${runInfo(r).backend ?? 'x'}-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '')}-${randomBytes(3).toString('hex')}`;
   process.stderr.write(`saltnet: stopping the processes of ${r.runId} for a moment to save a consistent state\n`);
   const saved = await operate(control, 'snapshot', { key });

@@ -3,7 +3,8 @@
 
 export const REDACTED = '***';
 
-function escapeRegExp(s: string): string {
+/** `s` as a regular expression that matches it literally. */
+export function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 

@@ -1,5 +1,6 @@
 import { formatPath, type PathSegment } from '../common/path.js';
 import { isPlainObject } from '../common/plain-object.js';
+import { escapeRegExp } from '../common/redact.js';
 import { classify, nearestKey, type Format } from '../diff/rules.js';
 import { escapeText, SECRET_KEY } from './links.js';
 
@@ -37,8 +38,6 @@ export interface ExpectContext {
   localPaths?: readonly string[];
 }
 
-const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /**
  * A pattern for a text that names a folder of the recording machine or holds a hash: each such folder matched by
  * `.+` (a replay's workdir, temporary or home folder is another), each hash by its form; undefined when it has neither.
@@ -50,7 +49,7 @@ export function portablePattern(text: string, localPaths: readonly string[] = []
   // Split at the folders (longest first), escape the pieces, and join them with `.+`.
   let pieces = [text];
   for (const p of paths) pieces = pieces.flatMap((x) => x.split(p));
-  const escaped = pieces.map((x) => escapeRe(x).replace(/[0-9a-f]{64}/g, '[0-9a-f]{64}'));
+  const escaped = pieces.map((x) => escapeRegExp(x).replace(/[0-9a-f]{64}/g, '[0-9a-f]{64}'));
   return `^${escaped.join('.+')}$`;
 }
 

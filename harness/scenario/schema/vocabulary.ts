@@ -1,6 +1,7 @@
 // The scenario language's words and small helpers every part of its validation shares.
 import { amountUnits } from '../../coin/backends.js';
 import { describeValue } from '../../common/describe.js';
+import { escapeRegExp } from '../../common/redact.js';
 import { SCOPE_ROOTS } from '../interpolate.js';
 
 /** Keys every step may have besides its one action. */
@@ -18,7 +19,7 @@ const TOKEN_RE = new RegExp(`^${TOKEN}$`);
 const unitAlternatives = (units: Iterable<string>): string =>
   [...units]
     .sort((a, b) => b.length - a.length)
-    .map((u) => u.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .map(escapeRegExp)
     .join('|');
 /** Assets in `unlocked` maps, for the JSON Schema: a unit of a backend's coin (SAL1, SAL, XMR, …) or a token. */
 export const assetPattern = (): string => `^(${unitAlternatives(amountUnits().keys())}|${TOKEN})$`;
