@@ -30,15 +30,16 @@ const LAYERS: Record<string, number> = {
   ui: 4, // the explorer: a page over a running testnet's RPCs (the control endpoint and the CLI start it)
   pool: 4, // testnets started ahead, handed out by acquire/release (the runner's fresh runs, the vitest integration)
   config: 4,
-  scenario: 4, // the scenario language
-  control: 5, // the operations of a running testnet and the control endpoint that serves them
-  runner: 5, // running scenario files on testnets
-  diff: 6,
-  vitest: 6,
-  record: 7, // above diff: it checks answers with the diff's table of volatile values
-  fuzz: 7, // above diff: its programs run through diffScenarios
-  cli: 8,
-  '.': 9, // harness/index.ts and harness/limits.ts (see below)
+  operations: 5, // the operations of a running testnet, each defined once with its faces
+  scenario: 6, // the scenario language (an operation's step face is one of its step kinds)
+  control: 6, // the control endpoint that serves the operations
+  runner: 7, // running scenario files on testnets
+  diff: 8,
+  vitest: 8,
+  record: 9, // above diff: it checks answers with the diff's table of volatile values
+  fuzz: 9, // above diff: its programs run through diffScenarios
+  cli: 10,
+  '.': 11, // harness/index.ts and harness/limits.ts (see below)
 };
 /** Top-level modules that are leaves (constants every layer may read). */
 const LEAF_MODULES = new Set(['limits.ts']);

@@ -1,9 +1,9 @@
-// `saltnet operate <name> [body]`: any operation of a running testnet (control/operations/), by its name, with its
+// `saltnet operate <name> [body]`: any operation of a running testnet (harness/operations/), by its name, with its
 // request body as JSON; prints the answer as JSON. The commands of their own (mine, fund, partition, …) say the same
 // things in words; this one reaches every operation, those a fork registers included, from a script.
 import type { CommandModule } from 'yargs';
 import { operate } from '../control/client.js';
-import { operations } from '../control/operations/index.js';
+import { operations } from '../operations/index.js';
 import { suggest } from '../common/suggest.js';
 import { pickControl } from './runs.js';
 

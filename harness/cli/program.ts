@@ -6,60 +6,51 @@ import { CONFIG_OPTION, configOption } from '../config/yargs.js';
 import { applyConfig } from './config.js';
 import { positionalsAfterDashDash } from './dash-dash.js';
 import { suggest } from '../common/suggest.js';
-import { automineCommand } from './automine.js';
 import { cacheCommand } from './cache.js';
 import { diffCommand } from './diff.js';
 import { doctorCommand } from './doctor.js';
 import { downCommand } from './down.js';
-import { fundCommand } from './fund.js';
 import { fuzzCommand } from './fuzz.js';
 import { installCommand } from './install.js';
-import { mineCommand } from './mine.js';
 import { operateCommand } from './operate.js';
-import { healCommand, linkCommand, partitionCommand, syncCommand } from './network.js';
+import { operationCommands } from './operation-commands.js';
 import { recordCommand } from './record.js';
 import { reproCommand } from './repro.js';
 import { runCommand } from './run.js';
 import { snapshotCommand } from './snapshot.js';
 import { statusCommand } from './status.js';
 import { upCommand } from './up.js';
-import { uiCommand } from './ui.js';
 
-const COMMANDS = [
-  upCommand,
-  downCommand,
-  statusCommand,
-  mineCommand,
-  automineCommand,
-  fundCommand,
-  uiCommand,
-  partitionCommand,
-  healCommand,
-  linkCommand,
-  syncCommand,
-  operateCommand,
-  doctorCommand,
-  runCommand,
-  diffCommand,
-  fuzzCommand,
-  reproCommand,
-  recordCommand,
-  cacheCommand,
-  snapshotCommand,
-  installCommand,
-] as unknown as CommandModule[];
+/** Every command, those of operations registered so far included. */
+const commands = (): CommandModule[] =>
+  [
+    upCommand,
+    downCommand,
+    statusCommand,
+    ...operationCommands(),
+    operateCommand,
+    doctorCommand,
+    runCommand,
+    diffCommand,
+    fuzzCommand,
+    reproCommand,
+    recordCommand,
+    cacheCommand,
+    snapshotCommand,
+    installCommand,
+  ] as unknown as CommandModule[];
 
 /** Each command's name, and whether it declares positionals (`fund <address> <amount>`: yes; `record`: no). */
-const TAKES_POSITIONALS = new Map(
-  COMMANDS.map((c) => {
-    const [name = '', ...rest] = String([c.command].flat()[0] ?? '').split(' ');
-    return [name, rest.some((w) => /^[<[]/.test(w))] as const;
-  }),
-);
+const takesPositionals = (all: CommandModule[]): Map<string, boolean> =>
+  new Map(
+    all.map((c) => {
+      const [name = '', ...rest] = String([c.command].flat()[0] ?? '').split(' ');
+      return [name, rest.some((w) => /^[<[]/.test(w))] as const;
+    }),
+  );
 
 /** yargs' `Unknown argument: upp` for a first word that is no command, said as one with the command meant. */
-function unknownCommand(msg: string, first: string | undefined): string | undefined {
-  const names = [...TAKES_POSITIONALS.keys()];
+function unknownCommand(msg: string, first: string | undefined, names: string[]): string | undefined {
   if (first === undefined || first.startsWith('-') || names.includes(first)) return undefined;
   if (msg !== `Unknown argument: ${first}` && !msg.startsWith(`Unknown arguments: ${first}, `)) return undefined;
   const near = suggest(first, names);
@@ -90,7 +81,10 @@ function skipHelpCache(y: Argv): void {
  * checks) but no command does: a line that passes rejects with ParsedOnly.
  */
 export function saltnetCli(args: string[], o: { parseOnly?: boolean } = {}): Argv {
-  const y = yargs(positionalsAfterDashDash(args, TAKES_POSITIONALS))
+  const all = commands();
+  const positionals = takesPositionals(all);
+  const names = [...positionals.keys()];
+  const y = yargs(positionalsAfterDashDash(args, positionals))
     .scriptName('saltnet')
     // yargs would look for a package.json from the working directory up: "unknown" outside the package.
     .version(packageVersion())
@@ -104,13 +98,13 @@ export function saltnetCli(args: string[], o: { parseOnly?: boolean } = {}): Arg
           }
         : applyConfig,
     );
-  for (const c of COMMANDS) y.command(c);
+  for (const c of all) y.command(c);
   skipHelpCache(y);
   return y
-    .demandCommand(1, `say what to do: saltnet ${[...TAKES_POSITIONALS.keys()].join(' | ')}`)
+    .demandCommand(1, `say what to do: saltnet ${names.join(' | ')}`)
     .strict()
     .fail((msg, err) => {
-      throw err ?? new Error(unknownCommand(msg, args[0]) ?? msg);
+      throw err ?? new Error(unknownCommand(msg, args[0], names) ?? msg);
     })
     .help();
 }

@@ -14,7 +14,7 @@ import { PortsTakenError } from '../process/port-holder.js';
 import { assertPortsFree } from '../process/ports.js';
 import { resolveBackend } from '../testnet/programs/binaries.js';
 import { fixedPorts } from '../testnet/programs/standard-ports.js';
-import { uiPortOption } from './ui.js';
+import { uiPortOption } from '../operations/ui.js';
 import { progressLog } from './progress-log.js';
 
 export interface UpArgs extends TestnetArgs {

@@ -4,8 +4,8 @@
 // faucet's payment once it is being sent) is no longer aborted: it finishes, and `/cancel` answers
 // what it is finishing.
 import { z } from 'zod';
-import { HttpError, parseBody } from './body.js';
-import type { ControlRoute } from './operation.js';
+import { HttpError, parseBody } from '../operations/body.js';
+import type { ControlRoute } from '../operations/operation.js';
 
 /** The header a client names its request with, so that it can cancel it (`/cancel`). */
 export const REQUEST_HEADER = 'x-saltnet-request';

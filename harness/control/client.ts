@@ -1,14 +1,14 @@
 // Asking a running `saltnet up` through its control endpoint (harness/control/server.ts).
 import { readFileSync } from 'node:fs';
 import { request } from 'undici';
-import type { AnswerOf, BodyOf, OperationName } from './operations/index.js';
-import { operationNamed } from './operations/index.js';
+import type { AnswerOf, BodyOf, OperationName } from '../operations/index.js';
+import { operationNamed } from '../operations/index.js';
 import { REQUEST_HEADER, type CancelAnswer } from './cancel.js';
 import { TOKEN_HEADER, type ControlInfo } from './server.js';
 
 export type { CancelAnswer } from './cancel.js';
 export type { ControlInfo } from './server.js';
-export type { AnswerOf, BodyOf, OperationName } from './operations/index.js';
+export type { AnswerOf, BodyOf, OperationName } from '../operations/index.js';
 
 export interface AskOptions {
   /** Names the request, so that `requestCancel` can cancel it. */

@@ -13,10 +13,10 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Testnet } from '../testnet/types.js';
-import { HttpError } from './body.js';
+import { HttpError } from '../operations/body.js';
 import { REQUEST_HEADER, UnderwayRequests, type Underway } from './cancel.js';
-import type { ControlRoute } from './operation.js';
-import { operationRoutes } from './operations/index.js';
+import type { ControlRoute } from '../operations/operation.js';
+import { operationRoutes } from '../operations/index.js';
 
 export interface ControlInfo {
   url: string;

@@ -172,7 +172,7 @@ export async function fund(context: SaltnetContext, req: FundRequest): Promise<F
 }
 
 /**
- * Any operation of the testnet by its name (harness/control/operations/: mine, fund, partition, … and those a fork
+ * Any operation of the testnet by its name (harness/operations/: mine, fund, partition, … and those a fork
  * registers), its body as the control endpoint takes it: what `saltnet operate <name> <body>` asks.
  */
 export function operation<N extends OperationName>(

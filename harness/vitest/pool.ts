@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
 import { ask } from '../control/client.js';
-import type { ControlRoute } from '../control/operation.js';
+import type { ControlRoute } from '../operations/operation.js';
 import { startControlServer, type ControlServer } from '../control/server.js';
 import { Pool, type PoolStats } from '../pool/pool.js';
 import { createBoundedPool, startPooled } from '../pool/testnets.js';

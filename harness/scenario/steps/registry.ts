@@ -11,6 +11,7 @@ import type { StepKind } from './kind.js';
 import { logStep } from './log.js';
 import { metadataStep } from './metadata.js';
 import { mineStep } from './mine.js';
+import { operationSteps } from './operation.js';
 import { healStep, partitionStep, syncStep } from './partition.js';
 import { restartStep } from './restart.js';
 import { revertStep, snapshotStep } from './snapshot.js';
@@ -46,8 +47,11 @@ const BUILTIN = [
   healStep,
   syncStep,
 ] as const;
-/** Every step kind now: the built-in ones, then any added with registerStep(). */
-export const STEP_KINDS: StepKind[] = [...(BUILTIN as readonly StepKind[])];
+/**
+ * Every step kind now: the built-in ones, those of the operations with a step face (steps/operation.ts: `fund`), then
+ * any added with registerStep() or with an operation registered later.
+ */
+export const STEP_KINDS: StepKind[] = [...(BUILTIN as readonly StepKind[]), ...operationSteps((k) => registerStep(k))];
 
 type Kind = (typeof BUILTIN)[number];
 /** A step kind's YAML key: call, transfer, mine, … */

@@ -1,8 +1,8 @@
 // Save the testnet's state as a snapshot in the cache (`saltnet snapshot save` on a running `up`).
 import { z } from 'zod';
-import { assertKey } from '../../snapshot/snapshot-dir.js';
-import { summarize, type SnapshotSummary } from '../../snapshot/manifest.js';
-import { asRequestError, defineOperation } from '../operation.js';
+import { assertKey } from '../snapshot/snapshot-dir.js';
+import { summarize, type SnapshotSummary } from '../snapshot/manifest.js';
+import { asRequestError, defineOperation } from './operation.js';
 
 export interface SaveAnswer {
   key: string;

@@ -1,9 +1,10 @@
 // The table of operations a running testnet serves: each defined once in its own module (operation.ts says what a
-// definition holds). The control endpoint serves every one of them, and the client asks any of them by name with its
-// body's and answer's types read from here. An operation added at run time (registerOperation) is served and asked
-// like the built-in ones.
+// definition holds and the faces it shows). The control endpoint serves every one of them, the client asks any of
+// them by name with its body's and answer's types read from here, the CLI makes a command of each command face and the
+// scenario language a step kind of each step face. An operation added at run time (registerOperation) is served,
+// asked and shown like the built-in ones.
 import type { z } from 'zod';
-import { routeOf, type ControlRoute, type Operation } from '../operation.js';
+import { routeOf, type ControlRoute, type Operation } from './operation.js';
 import { automineOperation } from './automine.js';
 import { fundOperation } from './fund.js';
 import { mineOperation } from './mine.js';
@@ -33,6 +34,7 @@ export type BodyOf<N extends OperationName> = z.input<Builtin[N]['body']>;
 export type AnswerOf<N extends OperationName> = Awaited<ReturnType<Builtin[N]['run']>>;
 
 const added = new Map<string, Operation>();
+const listeners: ((op: Operation) => void)[] = [];
 /** Names the control endpoint keeps for itself (server.ts: /cancel). */
 const RESERVED = new Set(['cancel']);
 
@@ -51,6 +53,12 @@ export function registerOperation(op: Operation): void {
   if (operationNamed(op.name) || RESERVED.has(op.name)) throw new Error(`an operation named ${op.name} exists already`);
   if (!/^[a-z][a-z0-9-]*$/.test(op.name)) throw new Error(`an operation's name is lower-case letters, digits and -`);
   added.set(op.name, op);
+  for (const l of listeners) l(op);
+}
+
+/** Call `listener` with each operation registered from now on (the scenario language adds its step face). */
+export function onOperationAdded(listener: (op: Operation) => void): void {
+  listeners.push(listener);
 }
 
 /** The routes of every operation, at POST /<name>. */

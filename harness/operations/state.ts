@@ -1,8 +1,8 @@
 // What a running testnet is doing now that only the process that owns it knows: its automine mode and its network
 // (`saltnet status` asks it; it changes nothing, and is answered beside any other request).
 import { z } from 'zod';
-import type { AutomineMode } from '../../testnet/mining/automine.js';
-import { defineOperation } from '../operation.js';
+import type { AutomineMode } from '../testnet/mining/automine.js';
+import { defineOperation } from './operation.js';
 import type { NetworkAnswer } from './network.js';
 
 export interface StateAnswer extends NetworkAnswer {

@@ -1,9 +1,11 @@
-// Mine blocks, or up to a height, on a node of the testnet, then sync its wallets (`saltnet mine`, mine()).
+// Mine blocks, or up to a height, on a node of the testnet, then sync its wallets (`saltnet mine <blocks> | --to
+// <height>`, mine()); the address switch at the Carrot height is the miner's.
 import { z } from 'zod';
-import { MAX_HEIGHT } from '../../limits.js';
-import { mineTarget, type MineRequest } from '../../testnet/mining/sync.js';
-import { RequestError } from '../body.js';
-import { defineOperation, whole } from '../operation.js';
+import { NUMBER_RULES, numberOption } from '../config/numbers.js';
+import { MAX_HEIGHT } from '../limits.js';
+import { mineTarget, type MineRequest } from '../testnet/mining/sync.js';
+import { RequestError } from './body.js';
+import { defineOperation, whole } from './operation.js';
 import { nodeOf } from './network.js';
 
 export interface MineAnswer {
@@ -38,5 +40,25 @@ export const mineOperation = defineOperation({
     if (target <= start) return { height: start, synced: [], already: true };
     const height = await t.mine(what, { sync, signal, ...(node !== undefined ? { node } : {}) });
     return { height, synced: sync ? [...t.wallets().keys()] : [] };
+  },
+  command: {
+    usage: 'mine [blocks]',
+    describe: 'mine blocks on the running testnet',
+    positionals: { blocks: numberOption('blocks', NUMBER_RULES.blocks, 'how many blocks', true) },
+    options: {
+      to: numberOption('to', NUMBER_RULES.height, 'mine until this height'),
+      node: { type: 'string', describe: 'the node that mines (saltnet up --nodes N: n0 to n<N-1>; default n0)' },
+    },
+    check(a) {
+      if (a.blocks === undefined && a.to === undefined)
+        throw new Error('say how far: `saltnet mine 10` or `saltnet mine --to 1300`');
+      if (a.blocks !== undefined && a.to !== undefined)
+        throw new Error('say how far once: `saltnet mine 10` or `saltnet mine --to 1300`, not both');
+    },
+    body: (a) => ({
+      ...(a.to !== undefined ? { to: a.to as number } : { blocks: (a.blocks as number | undefined) ?? 1 }),
+      ...(a.node !== undefined ? { node: String(a.node) } : {}),
+    }),
+    say: (res) => (res.already ? `already at height ${res.height}` : `height ${res.height}`),
   },
 });
