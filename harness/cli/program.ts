@@ -91,6 +91,11 @@ export function saltnetCli(args: string[], o: { parseOnly?: boolean } = {}): Arg
     .usage('$0 <command> [options]\n\nA private, throwaway Salvium testnet.')
     .option('timeout-factor', { ...configOption('timeoutFactor'), global: true })
     .option('config', { ...CONFIG_OPTION, global: true })
+    .option('verbose', {
+      type: 'boolean',
+      global: true,
+      describe: 'also print each step on the way: programs ready, snapshots restored and saved, blocks automine mines',
+    })
     .middleware(
       o.parseOnly
         ? (argv) => {

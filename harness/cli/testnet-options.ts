@@ -7,6 +7,7 @@ import { KEYS, TESTNET_SCOPES, type ConfigValues, type TestnetKey, type TestnetS
 import { testnetOptionsOf } from '../config/testnet.js';
 import { configOption } from '../config/yargs.js';
 import type { TestnetOptions } from '../testnet/testnet.js';
+import { progressLog } from './progress-log.js';
 
 type Flat = ConfigValues & { [K in keyof ConfigValues['run'] as `run.${K & string}`]: ConfigValues['run'][K] };
 
@@ -40,5 +41,7 @@ export function testnetOptions<T, S extends TestnetScope = 'chain'>(
  * is checked here.
  */
 export function toTestnetOptions(a: object, overrides: Partial<TestnetOptions> = {}): TestnetOptions {
-  return testnetOptionsOf(a, overrides);
+  // --verbose (every command's): the lines a testnet keeps to itself otherwise (TestnetOptions.detail).
+  const verbose = (a as { verbose?: boolean }).verbose === true;
+  return testnetOptionsOf(a, { ...(verbose ? { detail: progressLog } : {}), ...overrides });
 }

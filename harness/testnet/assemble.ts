@@ -104,7 +104,7 @@ export function assemble(
     await phase(run, 'snapshotSave', async () => {
       try {
         const m = await ops.saveState(cacheDir, key);
-        run.log(
+        run.detail(
           `saltnet: saved snapshot ${key} (${m.files.length} files, ${(m.files.reduce((n, f) => n + f.size, 0) / 2 ** 20).toFixed(1)} MiB); the next run starts from it`,
         );
       } catch (err) {

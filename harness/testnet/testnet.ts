@@ -65,7 +65,7 @@ async function startDaemons(run: Run, building: boolean): Promise<Daemon> {
   const nodes = run.nodes;
   if (!building) await nodes.network();
   const h = await phase(run, 'daemonReady', () => nodes.startFirst());
-  run.log(`saltnet: daemon ready at ${h.url} (pid ${h.proc.pid})`);
+  run.detail(`saltnet: daemon ready at ${h.url} (pid ${h.proc.pid})`);
   if (nodes.links) await startOtherNodes(run);
   return { program: nodes.programs[0]!, client: nodes.rawClient(0) };
 }
@@ -119,7 +119,7 @@ async function buildChain(
     main = await phase(run, 'walletRpcReady', () => wallets.start('main', { dirMode: false }));
     const extra = await phase(run, 'funded', () => topUp(daemon.client, main.client, mining(addresses.main!)));
     if (start < chain.height)
-      run.log(
+      run.detail(
         `saltnet: mined ${plan.height + extra - start} blocks, ${plan.plan.fundBlocks + extra} of them to the main wallet`,
       );
   } else {
@@ -138,7 +138,7 @@ async function buildChain(
     );
     const r = await phase(run, 'mined', () => mineForWallet(daemon.client, main.client, mining(main.addresses)));
     if (start < chain.height)
-      run.log(
+      run.detail(
         `saltnet: mined ${r.height - start} blocks, ${r.plan.fundBlocks + r.extraBlocks} of them to the main wallet`,
       );
   }
@@ -214,6 +214,7 @@ export async function startTestnet(opts: TestnetOptions = {}): Promise<Testnet> 
         hadState: run.hadState,
         signal: run.aborter.signal,
         log: run.log,
+        detail: run.detail,
         ...pick(opts, 'snapshots', 'cacheDir', 'snapshotKey'),
       }),
     );
@@ -293,7 +294,7 @@ function announce(run: Run, daemon: Daemon, main: WalletHandle, minerAddresses: 
     workdir: run.workdir,
     mining: { difficulty: run.serve.difficulty, threads: run.serve.threads },
   });
-  run.log(
+  run.detail(
     `saltnet: wallet ${main.file} ready at ${main.url}: ${main.addresses.cn}${main.addresses.carrot ? ` / ${main.addresses.carrot}` : ''}`,
   );
 }
@@ -334,7 +335,9 @@ async function serve(run: Run): Promise<void> {
       : s.randomx
         ? ', RandomX light'
         : '';
-  run.log(`saltnet: mining at difficulty ${s.difficulty}${mode}, ${s.threads} thread${s.threads === 1 ? '' : 's'}`);
+  (mode ? run.log : run.detail)(
+    `saltnet: mining at difficulty ${s.difficulty}${mode}, ${s.threads} thread${s.threads === 1 ? '' : 's'}`,
+  );
 }
 
 function pick<T extends object, K extends keyof T>(o: T, ...keys: K[]): Partial<Pick<T, K>> {

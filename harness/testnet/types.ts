@@ -48,8 +48,13 @@ export interface TestnetOptions {
   subaddressLookahead?: string;
   timeoutFactor?: number;
   progress?: 'auto' | ProgressMode;
-  /** Human-readable progress lines (default: stderr). */
+  /** Human-readable lines of what the user caused or must know: building a chain state, a crash (default: stderr). */
   log?: (line: string) => void;
+  /**
+   * The lines only a verbose run shows: a program ready, a snapshot restored or saved, how blocks are mined, each
+   * block automine mines (default: none; `saltnet --verbose` prints them).
+   */
+  detail?: (line: string) => void;
   /** Stop everything on SIGINT/SIGTERM (default true). */
   trapSignals?: boolean;
   /**

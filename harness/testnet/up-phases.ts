@@ -25,6 +25,8 @@ export type Mining = MiningInfo;
 export interface Run {
   opts: TestnetOptions;
   log: (line: string) => void;
+  /** TestnetOptions.detail, or nothing. */
+  detail: (line: string) => void;
   backend: ResolvedBackend;
   /** `--ports standard`: the ports to bind (undefined: free ones). */
   ports?: FixedPorts;

@@ -72,6 +72,7 @@ export async function openRun(opts: TestnetOptions): Promise<Run> {
   const run: Run = {
     opts,
     log,
+    detail: opts.detail ?? (() => undefined),
     backend,
     ...(ports ? { ports } : {}),
     chain,

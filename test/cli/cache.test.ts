@@ -113,6 +113,7 @@ describe('saltnet cache key --for', { timeout: 150_000 }, () => {
         shard,
         '--artifacts',
         join(root, 'arts'),
+        '--verbose',
       ]);
       expect(r.exitCode, r.all).toBe(0);
       expect(r.stderr).toMatch(new RegExp(`(no snapshot|restored snapshot) ${key}`));
@@ -206,10 +207,16 @@ describe('saltnet cache build --for: the states of scenarios on a testnet of the
       'sim',
       '--artifacts',
       join(root, 'arts-own'),
+      '--verbose',
     ]);
     expect(r.exitCode, r.all).toBe(0);
     expect(r.stderr).toContain(`restored snapshot ${twoKey} (height 1000)`);
     expect(r.stderr).not.toMatch(/no snapshot/);
+    expect(r.stderr).toMatch(/daemon ready at http/);
+    // Without --verbose the same run keeps those lines to itself: nothing it did is worth the user's attention.
+    const quiet = await saltnet(['run', join(suite, 'two.yaml'), '--backend', 'sim', '--artifacts', join(root, 'q')]);
+    expect(quiet.exitCode, quiet.all).toBe(0);
+    expect(quiet.stderr).not.toMatch(/restored snapshot|daemon ready at|ready at http/);
     // Fresh isolation: every scenario runs on its own testnet, so each funded one has its own state.
     const f = await saltnet(['cache', 'build', '--backend', 'sim', '--for', files, '--isolation', 'fresh']);
     expect(f.exitCode, f.all).toBe(0);

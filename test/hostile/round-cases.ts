@@ -32,7 +32,7 @@ export const ROUND_CASES: HostileCase[] = [
     id: 'a cache folder that is a file: said before a workdir is made (none left behind)',
     files: { afile: 'not a folder' },
     env: { SALTNET_CACHE_DIR: 'afile' },
-    args: ['up', '--backend', 'sim'],
+    args: ['up', '--verbose', '--backend', 'sim'],
     says: [/the cache folder \S*afile cannot be created: a part of the path is not a folder/],
     never: [/logs kept in/, /daemon ready/],
     maxOutput: 400,

@@ -55,6 +55,7 @@ describeReal('example scenarios on real Salvium at difficulty 500', () => {
       chain: { ...(await suiteChain(all, BACKENDS.salvium!)), files: all },
       artifactsRoot: join(dir, 'artifacts'),
       log: (l) => lines.push(l),
+      detail: (l) => lines.push(l),
     });
     const took = (Date.now() - t0) / 1000;
     expect(

@@ -81,6 +81,7 @@ describe('a scenario of several nodes at 500, funded ahead (sim)', () => {
       difficulty,
       artifactsRoot: join(dir, artifacts),
       log: (l) => lines.push(l),
+      detail: (l) => lines.push(l),
     });
     expect([r!.status, r!.failure?.message], lines.join('\n')).toEqual(['passed', undefined]);
     return { log: lines.join('\n'), height: (r!.steps[1]!.response as { result: { height: number } }).result.height };

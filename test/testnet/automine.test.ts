@@ -23,6 +23,7 @@ function fakeChain(o: { never?: string[]; failFirst?: number } = {}) {
       return ++state.height;
     },
     log: (l: string) => void state.logs.push(l),
+    detail: (l: string) => void state.logs.push(l),
   };
   return { state, host };
 }

@@ -27,6 +27,7 @@ const opts = (o: Partial<TestnetOptions> = {}): TestnetOptions => ({
   trapSignals: false,
   daemonEnv: FAST,
   log: (l) => logs.push(l),
+  detail: (l) => logs.push(l),
   cacheDir: cache,
   height: 300,
   unlocked: 100n * SAL1,
@@ -206,7 +207,7 @@ describe('a run killed while saving', () => {
     const killCache = join(root, 'kill-cache');
     const child = spawn(
       process.execPath,
-      [CLI, 'up', '--backend', 'sim', '--height', '200', '--unlocked', '10', '--cache-dir', killCache],
+      [CLI, 'up', '--verbose', '--backend', 'sim', '--height', '200', '--unlocked', '10', '--cache-dir', killCache],
       {
         // a run registry of its own: `saltnet down` below must not touch other tests' testnets
         env: { ...process.env, ...FAST, SALTNET_STATE_DIR: join(root, 'kill-state') },

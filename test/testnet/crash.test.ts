@@ -18,6 +18,9 @@ const SLOW = { SALTNET_SIM_HASHRATE: '10000' };
 const AT_500 = { prefixDifficulty: 'same' as const };
 const quiet = { progress: 'none' as const, trapSignals: false, backend: 'sim' as const };
 
+/** One listener for both a testnet's lines and its verbose ones ("daemon ready at …" is one of the latter). */
+const both = (l: (line: string) => void): { log: typeof l; detail: typeof l } => ({ log: l, detail: l });
+
 /** The pid of the process whose command line contains `text`. */
 function pidOf(text: string): number {
   for (const d of readdirSync('/proc')) {
@@ -59,7 +62,7 @@ describe('crash recovery (sim)', () => {
       daemonEnv: SLOW,
       height: 400,
       unlocked: 100n * 100_000_000n,
-      log: killOn(/daemon ready at \S+ \(pid (\d+)\)/, 'SIGKILL', 2500, lines),
+      ...both(killOn(/daemon ready at \S+ \(pid (\d+)\)/, 'SIGKILL', 2500, lines)),
     });
     try {
       expect(t.readyHeight).toBeGreaterThanOrEqual(400);
@@ -90,14 +93,14 @@ describe('crash recovery (sim)', () => {
       daemonEnv: SLOW,
       height: 400,
       unlocked: 50n * 100_000_000n,
-      log: (l) => {
+      ...both((l) => {
         lines.push(l);
         if (!/daemon ready/.test(l)) return;
         setTimeout(() => {
           killed = pidOf(`${workdir}/logs/wallet-rpc-file.log`);
           process.kill(killed, 'SIGSEGV');
         }, 3000);
-      },
+      }),
     });
     try {
       expect(killed).toBeGreaterThan(0);
@@ -201,7 +204,7 @@ describe('crash recovery (sim)', () => {
       snapshots: false,
       daemonEnv: SLOW,
       maxRestarts: 0,
-      log: killOn(/daemon ready at \S+ \(pid (\d+)\)/, 'SIGKILL', 2500, lines),
+      ...both(killOn(/daemon ready at \S+ \(pid (\d+)\)/, 'SIGKILL', 2500, lines)),
     }).then(
       () => undefined,
       (e: unknown) => e,

@@ -26,6 +26,7 @@ export function chainOps(run: Run, p: Parts, inner: InnerOps): ChainOps {
       poolHashes: () => daemon.poolHashes(),
       mineBlock: (signal) => lock.run(() => inner.mine({ blocks: 1 }, { signal })),
       log: run.log,
+      detail: run.detail,
     },
     { mineOnTx: run.opts.mineOnTx ?? false, blockTime: run.opts.blockTime ?? 0 },
   );

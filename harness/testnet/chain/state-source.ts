@@ -43,6 +43,8 @@ export interface ChooseStateOptions {
   snapshotKey?: string;
   signal: AbortSignal;
   log: (line: string) => void;
+  /** Lines only a verbose run shows (a snapshot restored). */
+  detail: (line: string) => void;
 }
 
 export async function chooseState(o: ChooseStateOptions): Promise<StateChoice> {
@@ -62,7 +64,7 @@ export async function chooseState(o: ChooseStateOptions): Promise<StateChoice> {
     const r = await restoreChain(cdir, key, o.workdir);
     const restoreMs = Date.now() - t0;
     if ('manifest' in r) {
-      o.log(`saltnet: restored snapshot ${key} (height ${r.manifest.height}) in ${r.ms.toFixed(0)} ms`);
+      o.detail(`saltnet: restored snapshot ${key} (height ${r.manifest.height}) in ${r.ms.toFixed(0)} ms`);
       await releaseLock?.();
       return {
         snapshot: {

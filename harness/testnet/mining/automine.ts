@@ -34,6 +34,8 @@ export interface AutomineHost {
   /** Mine one block (under the chain lock), sync every wallet, return the new height. */
   mineBlock(signal: AbortSignal): Promise<number>;
   log(line: string): void;
+  /** A line only a verbose run shows (each block it mines). */
+  detail(line: string): void;
 }
 
 /** The mode after `change`, checked: a clear error names the bad field. */
@@ -159,7 +161,7 @@ export class Automine {
   private async mineOne(d: { why: string; pool: string[] }, signal: AbortSignal): Promise<void> {
     const height = await this.host.mineBlock(signal);
     this.lastBlockAt = Date.now();
-    this.host.log(`saltnet: automine: block ${height - 1} (${d.why})`);
+    this.host.detail(`saltnet: automine: block ${height - 1} (${d.why})`);
     if (!this.mode.mineOnTx || d.pool.length === 0) return;
     const still = new Set(await this.host.poolHashes());
     for (const h of [...this.survived.keys()]) if (!still.has(h)) this.survived.delete(h);

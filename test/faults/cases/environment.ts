@@ -195,7 +195,7 @@ export const ENVIRONMENT_CASES: FaultCase[] = [
       const server = await listenWhenFree(0);
       const port = (server.address() as AddressInfo).port;
       try {
-        const u = ctx.start(['--ui', '--ui-port', String(port)]);
+        const u = ctx.start(['--verbose', '--ui', '--ui-port', String(port)]);
         const exit = await u.exit(30_000);
         expect(exit.code).toBe(1);
         expect(u.err()).toContain(`--ui-port: a port is taken:\n  port ${port} (the explorer) is taken`);

@@ -148,7 +148,7 @@ export const FREEZE_CASES: FaultCase[] = [
     id: 'daemon frozen while the chain is built: noticed; thawed: the build goes on to ready',
     kind: 'freeze',
     async run(ctx) {
-      const u = ctx.start([], { env: BUILD(ctx) });
+      const u = ctx.start(['--verbose'], { env: BUILD(ctx) });
       const pid = Number((await u.waitErr(/daemon ready at \S+ \(pid (\d+)\)/)).match(/pid (\d+)/)![1]);
       signal(pid, 'SIGSTOP');
       try {
@@ -271,7 +271,7 @@ export const KILL_CASES: FaultCase[] = [
     id: 'daemon killed while the chain is built: started again, the build goes on to ready',
     kind: 'kill',
     async run(ctx) {
-      const u = ctx.start([], { env: BUILD(ctx) });
+      const u = ctx.start(['--verbose'], { env: BUILD(ctx) });
       const pid = Number((await u.waitErr(/daemon ready at \S+ \(pid (\d+)\)/)).match(/pid (\d+)/)![1]);
       signal(pid, 'SIGKILL');
       await u.waitErr(new RegExp(`daemon \\(pid ${pid}\\) exited with signal SIGKILL`));
