@@ -6,7 +6,7 @@
 // setup puts the timeouts in the context; the setup file (saltnet/vitest/setup) applies them to
 // every test file with vi.setConfig.
 import { realpathSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BackendName } from '../coin/backends.js';
 import { KEY_TABLE } from '../config/schema.js';
@@ -72,23 +72,23 @@ export interface BackendLineInputs {
 export function backendLine(o: BackendLineInputs): string {
   const on = `${o.description}${o.version ? ` ${o.version}` : ''} at difficulty ${o.difficulty}`;
   const other = o.backend === 'sim' ? 'salvium for real Salvium' : 'sim for the simulator';
-  const short =
-    (o.configured.test ?? 0) !== 0 && (o.configured.test ?? 0) < o.timeouts.test
-      ? `testTimeout ${seconds(o.configured.test!)}`
-      : (o.configured.hook ?? 0) !== 0 && (o.configured.hook ?? 0) < o.timeouts.hook
-        ? `hookTimeout ${seconds(o.configured.hook!)}`
-        : undefined;
+  const tooShort = (c: number | undefined, need: number): boolean => c !== undefined && c !== 0 && c < need;
+  const short = tooShort(o.configured.test, o.timeouts.test)
+    ? `tests need up to ${seconds(o.timeouts.test)} but vitest's testTimeout ${seconds(o.configured.test!)} applies`
+    : tooShort(o.configured.hook, o.timeouts.hook)
+      ? `hooks need up to ${seconds(o.timeouts.hook)} but vitest's hookTimeout ${seconds(o.configured.hook!)} applies`
+      : undefined;
   const limits =
     o.setupApplied || !short
       ? `tests may take ${seconds(o.timeouts.test)}, hooks ${seconds(o.timeouts.hook)}`
-      : `tests need up to ${seconds(o.timeouts.test)} but vitest's ${short} applies: add setupFiles: ['saltnet/vitest/setup'] to vitest.config`;
+      : `${short}: add setupFiles: ['saltnet/vitest/setup'] to vitest.config`;
   return `saltnet: testing on ${on}; ${limits} (set ${BACKEND_ENV}=${other})`;
 }
 
-/** This folder's setup module (setup.js built, setup.ts in the sources), without its extension. */
-const SETUP = join(dirname(fileURLToPath(import.meta.url)), 'setup');
+/** This module's folder, where saltnet/vitest/setup is (setup.js built, setup.ts in the sources). */
+const HERE = dirname(fileURLToPath(import.meta.url));
 
-/** Whether one of vitest's resolved setup files is saltnet/vitest/setup. */
+/** Whether one of vitest's resolved setup files is saltnet/vitest/setup (symbolic links followed). */
 export function hasSaltnetSetup(setupFiles: readonly string[] | undefined): boolean {
   const real = (p: string): string => {
     try {
@@ -97,9 +97,9 @@ export function hasSaltnetSetup(setupFiles: readonly string[] | undefined): bool
       return p;
     }
   };
-  const ours = real(dirname(SETUP));
+  const ours = real(HERE);
   return (setupFiles ?? []).some((f) => {
     const r = real(f);
-    return dirname(r) === ours && /^setup\.[cm]?[jt]s$/.test(r.slice(ours.length + 1));
+    return dirname(r) === ours && /^setup\.[cm]?[jt]s$/.test(basename(r));
   });
 }

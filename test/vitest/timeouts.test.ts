@@ -80,6 +80,9 @@ describe('the line that says what a run tests on', () => {
     expect(backendLine({ ...real, setupApplied: false })).toBe(
       "saltnet: testing on real Salvium v1.1.3c at difficulty 500; tests need up to 274 s but vitest's testTimeout 5 s applies: add setupFiles: ['saltnet/vitest/setup'] to vitest.config (set SALTNET_BACKEND=sim for the simulator)",
     );
+    expect(backendLine({ ...real, setupApplied: false, configured: { test: 600_000, hook: 10_000 } })).toContain(
+      "hooks need up to 334 s but vitest's hookTimeout 10 s applies: add setupFiles",
+    );
     // vitest's own are long enough: nothing to add
     expect(backendLine({ ...real, setupApplied: false, configured: { test: 0, hook: 600_000 } })).toContain(
       'tests may take 274 s, hooks 334 s',
