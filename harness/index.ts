@@ -41,6 +41,7 @@ export { SIM_BIN_DIR, SIM_VERSION_LINE } from './sim/index.js';
 export { runFiles } from './runner/run-scenarios.js';
 export type { RunnerOptions } from './runner/options.js';
 export { runScenario, runScenarios, type RunScenarioOptions } from './runner/api.js';
+export { EXAMPLE_SCENARIOS_DIR } from './scenario/examples.js';
 export { parseScenario, loadScenario } from './scenario/parse.js';
 export type { Scenario } from './scenario/model.js';
 export {

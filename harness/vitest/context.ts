@@ -5,6 +5,7 @@ import type { ControlInfo } from '../control/client.js';
 import { fundingAsset } from '../coin/backends.js';
 import type { BackendName } from '../coin/backends.js';
 import type { Testnet } from '../testnet/testnet.js';
+import type { VitestTimeouts } from './timeouts.js';
 
 /** The CN (or only) address and, on Salvium, the Carrot one. */
 export interface ContextAddresses {
@@ -53,6 +54,11 @@ export interface SaltnetContext {
   mining?: { difficulty: number; threads: number };
   /** The global setup's timeout factor: workers scale their deadlines the same way. */
   timeoutFactor: number;
+  /**
+   * The test and hook timeouts (ms) that fit the backend and difficulty, never below vitest's configured ones:
+   * saltnet/vitest/setup applies them to every test file.
+   */
+  timeouts?: VitestTimeouts;
   /** A testnet of several nodes (`nodes: 2` or more): each node's daemon, n0 first. */
   nodes?: { name: string; url: string }[];
   /**
@@ -70,6 +76,7 @@ export function contextOf(
   timeoutFactor: number,
   control?: ControlInfo,
   funded?: ContextFunded[],
+  timeouts?: VitestTimeouts,
 ): SaltnetContext {
   const spec = t.backend.spec;
   const plain = (a: { cn: string; carrot?: string | undefined }): ContextAddresses => ({
@@ -107,6 +114,7 @@ export function contextOf(
     snapshot: { status: t.snapshot.status, ...(t.snapshot.key ? { key: t.snapshot.key } : {}) },
     mining: { difficulty: t.mining.difficulty, threads: t.mining.threads },
     timeoutFactor,
+    ...(timeouts ? { timeouts } : {}),
     ...(control ? { control: { url: control.url, tokenFile: control.tokenFile } } : {}),
     ...(t.nodes.length > 1 ? { nodes: t.nodes.map((n) => ({ name: n.name, url: n.url })) } : {}),
     ...(funded?.length ? { funded } : {}),

@@ -7,6 +7,11 @@
 // SALTNET_TIMEOUT_FACTOR) < options given in code to saltnetGlobalSetup(). The config's `workdir`
 // is not used: a test run gets a fresh temporary folder (pass `workdir` in code to keep one).
 //
+// Timeouts: the context carries the test and hook timeouts the backend and difficulty need (never
+// below vitest's configured ones; timeouts.ts), which the setup file saltnet/vitest/setup applies to
+// every test file; the run's one `saltnet: testing on …` line says them, and how to pick another
+// backend, or what to add when vitest's are shorter and the setup file is missing.
+//
 // Signals: the testnet's supervisor keeps its default, trapSignals: true. That is the safe choice
 // in vitest's main process, and trapSignals: false is not, because of how the listeners interact:
 // - vitest's logger listens with process.once('SIGINT'/'SIGTERM'), sets the exit code and calls
@@ -37,6 +42,9 @@ import { resolveCacheDir } from '../common/cache-dir.js';
 import { contextOf } from './context.js';
 import { mainPool } from './pool.js';
 import { startWithFresh, type FreshWalletsOption } from './funded.js';
+import { atLeast, backendLine, fittedTimeouts, hasSaltnetSetup } from './timeouts.js';
+import { tagOf } from '../install/checks.js';
+import { binaryVersion } from '../testnet/programs/binaries.js';
 
 export type { SaltnetContext } from './context.js';
 
@@ -106,8 +114,28 @@ export function saltnetGlobalSetup(
       ...(pooled ? { fresh: pooled } : {}),
     });
     const control = await startControlServer(t, cacheDir, pool.routes);
-    const ctx = contextOf(t, opts.timeoutFactor ?? 1, control.info, funded);
+    const timeoutFactor = opts.timeoutFactor ?? 1;
+    const spec = t.backend.spec;
+    const configured = { test: project.config.testTimeout, hook: project.config.hookTimeout };
+    const timeouts = atLeast(
+      configured,
+      fittedTimeouts({ backend: spec.name, difficulty: t.mining.difficulty, timeoutFactor }),
+    );
+    const ctx = contextOf(t, timeoutFactor, control.info, funded, timeouts);
     project.provide('saltnet', ctx);
+    // Once per run, on stderr: which testnet the tests run on, how long they may take, and how to pick another.
+    const version = spec.bundledBinDir ? undefined : tagOf(await binaryVersion(t.backend.paths.daemon).catch(() => ''));
+    log(
+      backendLine({
+        backend: spec.name,
+        description: spec.description,
+        version,
+        difficulty: t.mining.difficulty,
+        timeouts,
+        setupApplied: hasSaltnetSetup(project.config.setupFiles),
+        configured,
+      }),
+    );
     log(
       `saltnet: testnet ready for the tests: daemon ${ctx.daemonUrl}, wallet ${ctx.wallet.url}, height ${ctx.height}, snapshot ${ctx.snapshot.status}`,
     );

@@ -108,7 +108,10 @@ export async function mineOn(context: SaltnetContext, node: string, blocks = 1):
 }
 
 export interface UseFreshWalletOptions extends FreshWalletOptions {
-  /** The beforeAll hook's timeout in ms (default 120 000 times the timeout factor: funding waits for blocks). */
+  /**
+   * The beforeAll hook's timeout in ms (default: the context's hook timeout, which fits the backend and difficulty;
+   * funding waits for blocks).
+   */
   hookTimeout?: number;
 }
 
@@ -124,7 +127,7 @@ export function useFreshWallet(context: SaltnetContext, opts: UseFreshWalletOpti
     async () => {
       wallet = await freshWallet(c, walletOpts);
     },
-    hookTimeout ?? 120_000 * c.timeoutFactor,
+    hookTimeout ?? c.timeouts?.hook ?? 120_000 * c.timeoutFactor,
   );
   afterAll(async () => {
     await wallet?.stop();

@@ -63,6 +63,21 @@ describe("import { startTestnet, runScenario } from 'saltnet'", () => {
     expect(r.failure?.message).toMatch(/bad\.yaml:3:/);
   });
 
+  it('a scenario file that is not there is an error naming it and where it was looked for, before anything starts', async () => {
+    // As in a project that depends on saltnet: its relative scenarios/ is the project's, not saltnet's.
+    await expect(saltnet.runScenario('examples/transfer-groups.yaml', { backend: 'sim' })).rejects.toThrow(
+      `no such scenario file: examples/transfer-groups.yaml (looked for ${join(process.cwd(), 'examples/transfer-groups.yaml')}: relative to the working directory); saltnet's own example is ${join(saltnet.EXAMPLE_SCENARIOS_DIR, 'transfer-groups.yaml')} (join(EXAMPLE_SCENARIOS_DIR, 'transfer-groups.yaml'))`,
+    );
+    const ok = join(dir, 'there.yaml');
+    writeFileSync(ok, 'name: there\nsteps:\n  - get_balance: {}\n');
+    const missing = join(dir, 'gone', 'mine.yaml');
+    await expect(saltnet.runScenarios([ok, missing, join(ok, 'x.yaml')], { backend: 'sim' })).rejects.toThrow(
+      `no such scenario files:\n  ${missing}\n  ${join(ok, 'x.yaml')}`,
+    );
+    // The exported folder is the package's own, with the example the README runs.
+    expect(existsSync(join(saltnet.EXAMPLE_SCENARIOS_DIR, 'transfer-groups.yaml'))).toBe(true);
+  });
+
   it('publishes type declarations that a TypeScript consumer compiles against', async () => {
     const dts = join(ROOT, 'dist', 'harness', 'index.d.ts');
     expect(existsSync(dts)).toBe(true);

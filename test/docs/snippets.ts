@@ -1,6 +1,7 @@
 // The TypeScript and JavaScript snippets of the docs: split into their files (a `// name.ts` line
 // starts one), type-checked together against the package's sources, and the library snippet run.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { execa } from 'execa';
 import ts from 'typescript';
@@ -70,23 +71,27 @@ export function typecheckSnippets(snippets: Snippet[], dir: string): string[] {
 }
 
 /**
- * Run a JavaScript snippet as a module of the project (so `import … from 'saltnet'` is the package itself, as in a
- * user's project), from the project's folder.
+ * Run a JavaScript snippet as a user's project runs it: a module of a temporary project (`name` in a folder of its own
+ * with node_modules/saltnet, this repository: `import … from 'saltnet'` is the package itself), from that folder, where
+ * nothing of this repository (its scenarios/, its fixtures/) is.
  */
 export async function runLibrarySnippet(
   b: Block | Snippet,
-  file: string,
+  name: string,
 ): Promise<{ exitCode: number; stdout: string; stderr: string }> {
   // TypeScript is compiled as a user's build would (await using included, for Node 20), then run.
   const js = /\.m?ts$/.test('name' in b ? b.name : '')
     ? ts.transpileModule(b.text, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext } })
         .outputText
     : b.text;
-  writeFileSync(file, js);
+  const project = mkdtempSync(join(tmpdir(), 'saltnet-doc-project-'));
   try {
-    const r = await execa(process.execPath, [file], { cwd: ROOT, reject: false, timeout: 180_000, all: false });
+    mkdirSync(join(project, 'node_modules'));
+    symlinkSync(ROOT, join(project, 'node_modules', 'saltnet'));
+    writeFileSync(join(project, name), js);
+    const r = await execa(process.execPath, [name], { cwd: project, reject: false, timeout: 180_000, all: false });
     return { exitCode: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };
   } finally {
-    rmSync(file, { force: true });
+    rmSync(project, { recursive: true, force: true });
   }
 }

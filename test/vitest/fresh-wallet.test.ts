@@ -258,17 +258,24 @@ describe('the global setup', () => {
   it('starts the testnet the config describes, provides its context and stops it in the teardown', async () => {
     const dir = tempDir('saltnet-vitest-config-');
     const provided = new Map<string, unknown>();
+    // vitest's defaults, and no saltnet/vitest/setup among the setup files.
     const project = {
-      config: { root: dir },
+      config: { root: dir, testTimeout: 5_000, hookTimeout: 10_000, setupFiles: [] },
       provide: (k: string, v: unknown) => provided.set(k, v),
     } as unknown as TestProject;
+    const lines: string[] = [];
     try {
       // A small chain of its own: 30 blocks, nothing to fund (the cache is this test run's: SALTNET_CACHE_DIR).
       writeFileSync(join(dir, 'saltnet.config.yaml'), 'backend: sim\nheight: 30\nunlocked: 0\n');
-      const teardown = await saltnetGlobalSetup({ daemonEnv: FAST, log: () => undefined })(project);
+      const teardown = await saltnetGlobalSetup({ daemonEnv: FAST, log: (l) => lines.push(l) })(project);
       const ctx = checkContext(provided.get('saltnet'));
       try {
         expect(ctx.backend).toBe('sim');
+        // The simulator's timeouts, above vitest's defaults; said once, with what to add to apply them.
+        expect(ctx.timeouts).toEqual({ test: 60_000, hook: 120_000 });
+        expect(lines.filter((l) => l.startsWith('saltnet: testing on'))).toEqual([
+          "saltnet: testing on the built-in simulator at difficulty 500; tests need up to 60 s but vitest's testTimeout 5 s applies: add setupFiles: ['saltnet/vitest/setup'] to vitest.config (set SALTNET_BACKEND=salvium for real Salvium)",
+        ]);
         expect(ctx.height).toBeGreaterThanOrEqual(30);
         expect(ctx.height).toBeLessThan(40);
         // the chain state mined at difficulty 1, served at the backend's 500

@@ -171,6 +171,18 @@ it('forgets to stop its fresh wallet', async () => {
 });
 `;
 
+// vitest's defaults are 5 s per test and 10 s per hook: the setup file gave this file the context's.
+const TIMEOUTS = `import { expect, inject, it } from 'vitest';
+
+const saltnet = inject('saltnet');
+
+it('runs with the timeouts the testnet needs', ({ task }) => {
+  expect(saltnet.timeouts).toEqual({ test: 60_000, hook: 120_000 });
+  expect(task.timeout).toBe(60_000);
+  console.log('TIMEOUTS OK');
+});
+`;
+
 const LOOP = `import { expect, inject, it } from 'vitest';
 import { automine, freshWallet, fund } from 'saltnet/vitest';
 
@@ -250,6 +262,21 @@ describe('a real vitest run of the example project', () => {
     const names = r.runs.flatMap((x) => x.processes.map((p) => p.name));
     expect(names).toEqual(expect.arrayContaining(['daemon', 'wallet-rpc', 'wallet-rpc-alice', 'wallet-rpc-bob']));
     await nothingLeft(r.runs);
+  }, 300_000);
+
+  it('gives every test the timeouts the testnet needs (saltnet/vitest/setup) and says once what it tests on', async () => {
+    writeFileSync(join(project, 'timeouts.spec.ts'), TIMEOUTS);
+    try {
+      const r = await vitest(['timeouts.spec.ts']).done;
+      expect(r.exitCode, r.output).toBe(0);
+      expect(r.output).toContain('TIMEOUTS OK');
+      const line =
+        'saltnet: testing on the built-in simulator at difficulty 500; tests may take 60 s, hooks 120 s (set SALTNET_BACKEND=salvium for real Salvium)';
+      expect(r.output.split('\n').filter((l) => l.includes('saltnet: testing on'))).toEqual([line]);
+      await nothingLeft(r.runs);
+    } finally {
+      cleanup(join(project, 'timeouts.spec.ts'));
+    }
   }, 300_000);
 
   it('with freshWallets in saltnet.config.yaml, alice is a wallet funded ahead (nothing mined for her)', async () => {

@@ -2,9 +2,10 @@
 // prompts (password, seed language, background mining) read line by line, wallet generation and
 // opening, `--command`, and an interactive loop with the commonly used commands.
 import { existsSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { loadSimConfig } from '../common/config.js';
 import { createLogger } from '../common/log.js';
+import { defaultLogFile } from '../common/default-log.js';
 import { formatMoney as money } from '../common/format.js';
 import { failParse, OptionError, parseOptions, type ParsedOptions } from '../common/options.js';
 import { VERSION_LINE } from '../common/version.js';
@@ -275,7 +276,7 @@ async function main(): Promise<void> {
   out(VERSION_LINE);
   if (opts.has('help') || opts.has('version')) return;
   // The CLI wallet logs to its file only, never to the console.
-  const logFile = opts.get('log-file') ?? join(dirname(process.argv[1] ?? '.'), 'salvium-wallet-cli.log');
+  const logFile = opts.get('log-file') ?? defaultLogFile('salvium-wallet-cli');
   out(`Logging to ${logFile}`);
   const log = createLogger({
     file: resolve(logFile),

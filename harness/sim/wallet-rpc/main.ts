@@ -3,10 +3,11 @@
 // the automatic refresh every 20 s in the same queue.
 import { randomBytes } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { loadSimConfig } from '../common/config.js';
 import { handlerErrorLine, isLoopback } from '../common/format.js';
 import { createLogger, type Logger } from '../common/log.js';
+import { defaultLogFile } from '../common/default-log.js';
 import { promptPassword, readPasswordFile } from '../common/password.js';
 import { failParse, OptionError, parseOptions, requireOption, type ParsedOptions } from '../common/options.js';
 import { VERSION_LINE } from '../common/version.js';
@@ -212,14 +213,14 @@ async function serve(
   }
 }
 
-/** The version lines, then the logger (console and --log-file, or the default file beside the program). */
+/** The version lines, then the logger (console and --log-file, or the default file in the cache folder's logs/). */
 function startLogging(opts: ParsedOptions): Logger {
   process.stdout.write(
     'This is the RPC Salvium wallet. It needs to connect to a Salvium daemon to work correctly.\n\n',
   );
   process.stdout.write(`${VERSION_LINE}\n`);
   if (opts.has('help') || opts.has('version')) process.exit(0);
-  const logFile = resolve(opts.get('log-file') ?? join(dirname(process.argv[1] ?? '.'), 'salvium-wallet-rpc.log'));
+  const logFile = resolve(opts.get('log-file') ?? defaultLogFile('salvium-wallet-rpc'));
   process.stdout.write(`Logging to ${logFile}\n`);
   return createLogger({
     file: logFile,

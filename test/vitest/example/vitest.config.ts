@@ -7,10 +7,10 @@ export default defineConfig({
   test: {
     // The default exclude keeps node_modules out.
     include: ['**/*.spec.ts'],
-    // By package name: vitest resolves it from this project's node_modules.
+    // By package name: vitest resolves them from this project's node_modules.
     globalSetup: ['saltnet/vitest/global-setup'],
-    // Funding a wallet waits for blocks: a few seconds on the simulator, longer on real Salvium.
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
+    // Test and hook timeouts that fit the testnet: a minute on the simulator, minutes on real Salvium at
+    // difficulty 500 (funding a wallet waits for blocks). The run's `saltnet: testing on …` line says them.
+    setupFiles: ['saltnet/vitest/setup'],
   },
 });
