@@ -108,23 +108,54 @@ export interface Chain {
   pool(): Promise<TxView[]>;
 }
 
-export function chainOf(daemon: DaemonClient): Chain {
+type Decoded = Map<string, Json & { decoded: Json }>;
+
+/** The daemon's /get_transactions, decoded, in chunks; only well-formed hashes are asked for. */
+async function fetchTxs(daemon: DaemonClient, hashes: string[]): Promise<Decoded> {
+  const out: Decoded = new Map();
+  const wanted = [...new Set(hashes.filter(isHash))];
+  for (let i = 0; i < wanted.length; i += CHUNK) {
+    const r = await daemon.post<{ txs?: (Json & { tx_hash: string; as_json?: string })[] }>('/get_transactions', {
+      txs_hashes: wanted.slice(i, i + CHUNK),
+      decode_as_json: true,
+    });
+    for (const t of r.txs ?? []) out.set(t.tx_hash, { ...t, decoded: parse(t.as_json) });
+  }
+  return out;
+}
+
+/** Headers of blocks `start` to `end`, in chunks. */
+async function headers(daemon: DaemonClient, start: number, end: number): Promise<Header[]> {
+  const out: Header[] = [];
+  for (let from = start; from <= end; from += CHUNK) {
+    const r = await daemon.call<{ headers?: Header[] }>('get_block_headers_range', {
+      start_height: from,
+      end_height: Math.min(end, from + CHUNK - 1),
+    });
+    out.push(...(r.headers ?? []));
+  }
+  return out;
+}
+
+/** A header by height (digits) or hash, undefined when the daemon says it has none. */
+async function header(daemon: DaemonClient, id: string): Promise<Header | undefined> {
+  const byHeight = /^\d+$/.test(id);
+  if (!byHeight && !isHash(id)) return undefined;
+  try {
+    const r = await daemon.call<{ block_header: Header }>(
+      byHeight ? 'get_block_header_by_height' : 'get_block_header_by_hash',
+      byHeight ? { height: Number(id) } : { hash: id.toLowerCase() },
+    );
+    return r.block_header;
+  } catch (err) {
+    if (err instanceof RpcError) return undefined;
+    throw err;
+  }
+}
+
+export function chainReader(daemon: DaemonClient): Chain {
   const blocks = new Map<string, BlockView>();
   const txs = new Map<string, TxView>();
-
-  /** The daemon's /get_transactions, decoded, in chunks; only well-formed hashes are asked for. */
-  const fetchTxs = async (hashes: string[]): Promise<Map<string, Json & { decoded: Json }>> => {
-    const out = new Map<string, Json & { decoded: Json }>();
-    const wanted = [...new Set(hashes.filter(isHash))];
-    for (let i = 0; i < wanted.length; i += CHUNK) {
-      const r = await daemon.post<{ txs?: (Json & { tx_hash: string; as_json?: string })[] }>('/get_transactions', {
-        txs_hashes: wanted.slice(i, i + CHUNK),
-        decode_as_json: true,
-      });
-      for (const t of r.txs ?? []) out.set(t.tx_hash, { ...t, decoded: parse(t.as_json) });
-    }
-    return out;
-  };
 
   const summary = async (h: Header): Promise<BlockView> => {
     const cached = blocks.get(h.hash);
@@ -132,7 +163,7 @@ export function chainOf(daemon: DaemonClient): Chain {
     const r = await daemon.call<Json>('get_block', { hash: h.hash });
     const j = parse(r.json);
     const ids = ((j.tx_hashes ?? []) as string[]).slice();
-    const decoded = await fetchTxs(ids);
+    const decoded = await fetchTxs(daemon, ids);
     const list = [
       txView(String(r.miner_tx_hash ?? ''), (j.miner_tx ?? {}) as Json),
       ...(j.protocol_tx ? [txView(String(r.protocol_tx_hash ?? ''), j.protocol_tx as Json)] : []),
@@ -142,50 +173,22 @@ export function chainOf(daemon: DaemonClient): Chain {
     return keep(blocks, h.hash, { height: h.height, hash: h.hash, timestamp: Number(h.timestamp), txs: list });
   };
 
-  const headers = async (start: number, end: number): Promise<Header[]> => {
-    const out: Header[] = [];
-    for (let from = start; from <= end; from += CHUNK) {
-      const r = await daemon.call<{ headers?: Header[] }>('get_block_headers_range', {
-        start_height: from,
-        end_height: Math.min(end, from + CHUNK - 1),
-      });
-      out.push(...(r.headers ?? []));
-    }
-    return out;
-  };
-
-  /** A header by height or hash, undefined when the daemon says it has none. */
-  const header = async (id: string): Promise<Header | undefined> => {
-    const byHeight = /^\d+$/.test(id);
-    if (!byHeight && !isHash(id)) return undefined;
-    try {
-      const r = await daemon.call<{ block_header: Header }>(
-        byHeight ? 'get_block_header_by_height' : 'get_block_header_by_hash',
-        byHeight ? { height: Number(id) } : { hash: id.toLowerCase() },
-      );
-      return r.block_header;
-    } catch (err) {
-      if (err instanceof RpcError) return undefined;
-      throw err;
-    }
-  };
-
   return {
     height: () => daemon.height(),
     async blocks(top, n) {
       if (top < 0 || n <= 0) return [];
-      const list = await headers(Math.max(0, top - n + 1), top);
+      const list = await headers(daemon, Math.max(0, top - n + 1), top);
       const out: BlockView[] = [];
       for (const h of list.reverse()) out.push(await summary(h));
       return out;
     },
     async block(id) {
-      const h = await header(id);
+      const h = await header(daemon, id);
       return h && summary(h);
     },
     async views(hashes) {
       const missing = hashes.filter((h) => !txs.has(h));
-      if (missing.length) for (const [h, t] of await fetchTxs(missing)) keep(txs, h, txView(h, t.decoded));
+      if (missing.length) for (const [h, t] of await fetchTxs(daemon, missing)) keep(txs, h, txView(h, t.decoded));
       const out = new Map<string, TxView>();
       for (const h of hashes) {
         const v = txs.get(h);
@@ -195,7 +198,7 @@ export function chainOf(daemon: DaemonClient): Chain {
     },
     async tx(hash) {
       const h = hash.toLowerCase();
-      const t = (await fetchTxs([h])).get(h);
+      const t = (await fetchTxs(daemon, [h])).get(h);
       if (!t) return undefined;
       const view = keep(txs, h, txView(h, t.decoded));
       if (t.in_pool === true) return { view, inPool: true };
@@ -209,7 +212,7 @@ export function chainOf(daemon: DaemonClient): Chain {
     },
     async pool() {
       const hashes = await daemon.poolHashes();
-      const decoded = await fetchTxs(hashes);
+      const decoded = await fetchTxs(daemon, hashes);
       return hashes.map((h) => txView(h, decoded.get(h)?.decoded ?? {}));
     },
   };

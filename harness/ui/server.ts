@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeTaken, portHolder } from '../process/port-holder.js';
 import { appRegistry, UiRequestError, type AppRegistry } from './apps.js';
-import { chainOf } from './chain.js';
+import { chainReader } from './chain.js';
 import { collector, type Collector } from './collect.js';
 import { pages, type Pages } from './pages.js';
 import type { UiSource } from './state.js';
@@ -135,7 +135,7 @@ const WRITES = 'the explorer only reads the testnet (GET and HEAD); POST and DEL
 export async function startUiServer(src: UiSource, o: UiServerOptions = {}): Promise<UiServer> {
   const token = randomBytes(16).toString('hex');
   const prefix = `/t/${token}/`;
-  const chain = chainOf(src.daemon);
+  const chain = chainReader(src.daemon);
   const apps = appRegistry();
   const pictures = collector(src, chain, apps);
   const api: Api = { pictures, pages: pages(chain, pictures), apps, source: src };

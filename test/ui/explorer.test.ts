@@ -210,7 +210,8 @@ describe.skipIf(why !== undefined)('the explorer in chromium (sim)', { timeout: 
     await expect.poll(async () => (await heights()).at(-1)).toBe(0);
     await page.screenshot({ path: join(shots, '8-genesis.png'), fullPage: true });
 
-    // Block 1200 (the sim's treasury mints: 1100, 1120, …, 1240): its miner tx pays the miner, the treasury and the mint.
+    // Block 1200 (the sim's treasury mints: 1100, 1120, …, 1240): its miner tx pays the miner, the treasury and its
+    // mint.
     await page.goto(`${up.ready.ui}#/block/1200`);
     await page.locator('body[data-page="block"]').waitFor();
     const miner = page.getByTestId('block-txs').locator('[data-type="miner"]');
@@ -218,7 +219,8 @@ describe.skipIf(why !== undefined)('the explorer in chromium (sim)', { timeout: 
     expect(await miner.locator('[data-pay="miner"]').count()).toBe(1);
     await page.screenshot({ path: join(shots, '9-treasury-mint.png'), fullPage: true });
 
-    // The search: a height, a block's hash, a tx's hash, an address, a ticker, a wallet's name; and what it does not know.
+    // The search: a height, a block's hash, a tx's hash, an address, a ticker, a wallet's name; and what it does not
+    // know.
     const hash = await page.locator('[data-fact="hash"]').textContent();
     const result = page.getByTestId('search-result');
     const search = async (q: string): Promise<string> => {
