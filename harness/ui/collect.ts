@@ -36,12 +36,17 @@ const newestFirst = (a: { height: number }, b: { height: number }): number =>
 
 /**
  * The wallet's balances in every asset. Salvium's get_balance names one asset (SAL1 unless told) even with
- * all_assets, and a wallet that never held it answers "Source asset … not found": one it has transfers in is named.
+ * all_assets, and a wallet that never held it answers "Source asset … not found": one it has transfers in is named
+ * then, and a wallet with none has no balances. (Monero's answer is flat: one balance, shown as XMR.)
  */
 async function balancesOf(client: WalletClient, assets: string[]): Promise<WalletView['balances']> {
-  if (assets.length === 0) return [];
-  const asset = assets.includes('SAL1') ? 'SAL1' : assets[0]!;
-  const bal = await client.call<Json>('get_balance', { asset_type: asset, all_assets: true });
+  const asset = assets.length === 0 || assets.includes('SAL1') ? undefined : assets[0];
+  const res = await client.raw('get_balance', { ...(asset ? { asset_type: asset } : {}), all_assets: true });
+  if (res.error) {
+    if (res.error.code === -1 && /not found in wallet/.test(res.error.message)) return [];
+    throw new Error(`get_balance: ${res.error.code} ${res.error.message}`);
+  }
+  const bal = (res.result ?? {}) as Json;
   const list = Array.isArray(bal.balances) ? (bal.balances as Json[]) : [{ ...bal, asset_type: 'XMR' }];
   return list.map((b) => ({
     asset: String(b.asset_type),
