@@ -34,9 +34,9 @@ export default tseslint.config(
     },
   },
   {
-    // The explorer's page runs in the browser (harness/ui/page).
+    // The explorer's page runs in the browser as ES modules (harness/ui/page).
     files: ['harness/ui/page/**/*.js'],
-    languageOptions: { globals: globals.browser, sourceType: 'script' },
+    languageOptions: { globals: globals.browser, sourceType: 'module' },
   },
   {
     // The simulator's launchers are CommonJS (harness/sim/bin/package.json): plain scripts, named like the programs

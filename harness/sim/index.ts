@@ -11,7 +11,7 @@ export { BLOCKS_FILE as SIM_BLOCKS_FILE } from './chain/height.js';
 export { VERSION_LINE as SIM_VERSION_LINE } from './common/version.js';
 export { decode as base58Decode } from './crypto/base58.js';
 export { decodeVarint } from './crypto/varint.js';
-export { TxType } from './chain/constants.js';
+export { TREASURY_MINT, TxType } from './chain/constants.js';
 export { REPLAY_HEADER as SIM_REPLAY_HEADER } from './http/replay.js';
 
 /** The folder with the simulated `salviumd`, `salvium-wallet-cli` and `salvium-wallet-rpc` (a drop-in --bin-dir). */

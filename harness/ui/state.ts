@@ -1,29 +1,33 @@
 // What the explorer shows, gathered from the programs' own RPCs (nothing new in any backend): the
-// chain's last blocks with their transactions and types, the pool, the tokens with their holders
-// among the testnet's wallets, each wallet's balances and transfers, and the programs with their
-// logs' tails. Read-only: only `get_*` requests, never a refresh or a transfer.
-//
-// A block never changes once it has a hash: its summary is kept by hash, so a poll fetches only the
-// blocks that are new. A wallet RPC answers one request at a time (a transfer being built holds it):
-// each wallet is asked with a short deadline, and one that does not answer in time is shown with
-// what it answered last, marked busy.
+// chain's blocks with their transactions and types, the pool, the tokens with their holders among the
+// testnet's wallets and the wallets apps register, each wallet's balances and transfers, and the
+// programs with their logs' tails. It only reads the testnet: only `get_*` requests, never a refresh
+// or a transfer. Amounts are atomic units as decimal strings (they may exceed 2^53).
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import type { DaemonClient } from '../rpc/daemon.js';
 import type { WalletClient } from '../rpc/wallet.js';
 import type { AutomineMode } from '../testnet/mining/automine.js';
-import { TX_TYPES } from '../coin/transactions.js';
+
+/** What a coinbase output pays, and to whom: the miner, the treasury (its share or its mint), a token's supply. */
+export interface Payment {
+  asset: string;
+  amount: string;
+  to: 'miner' | 'treasury' | 'treasury mint' | 'minted supply' | 'protocol';
+}
 
 export interface TxView {
   hash: string;
   type: string;
   /** The asset the transaction spends (a token transfer's token; SAL1 otherwise). */
   asset?: string;
-  fee?: number;
-  burnt?: number;
-  /** A miner or protocol tx: what its outputs pay (atomic units per asset). */
-  outputs?: Record<string, number>;
+  fee?: string;
+  burnt?: string;
+  /** A miner or protocol tx: what its outputs pay. */
+  pays?: Payment[];
   /** A create-token tx: its ticker and metadata. */
   token?: { ticker: string; supply: number; name: string; url: string };
+  /** What the explorer's wallets saw it move (sent, else received): the chain hides amounts. */
+  moved?: { amount: string; asset: string };
 }
 
 export interface BlockView {
@@ -33,24 +37,78 @@ export interface BlockView {
   txs: TxView[];
 }
 
+export interface TransferView {
+  /** The wallet RPC's kind: in, out, block (a coinbase's output), pool, pending, failed. */
+  type: string;
+  txid: string;
+  height: number;
+  amount: string;
+  asset: string;
+  confirmations?: number;
+  /** The transaction's type on the chain (create-token, rollup, transfer, miner, protocol, …), once it is known. */
+  txType?: string;
+  /** From the chain: what the transaction burnt and its fee (the wallet's `fee` counts the burn in). */
+  burnt?: string;
+  fee?: string;
+  /** A create-token's asset type. */
+  token?: string;
+}
+
 export interface WalletView {
   name: string;
   address: string;
+  /** A wallet an app registered with the explorer (its wallet RPC's URL), not one of the testnet's. */
+  app?: boolean;
+  url?: string;
   busy?: boolean;
   balances: { asset: string; balance: string; unlocked: string; blocksToUnlock: number }[];
-  transfers: { type: string; txid: string; height: number; amount: string; asset: string; confirmations?: number }[];
+  /** Newest first (the state's list: the last few; a wallet's page: all it keeps). */
+  transfers: TransferView[];
 }
 
 export interface TokenView {
   assetType: string;
+  ticker: string;
   name: string;
+  /** In whole tokens, as the daemon reports it. */
   supply: number;
   url: string;
   size: number;
-  /** The testnet wallet the supply was minted to, if it is one of them. */
+  /** The wallet the supply was minted to, if the explorer knows it. */
   creator?: string;
   createdAt?: number;
-  holders: { wallet: string; balance: string; unlocked: string }[];
+  creationTx?: string;
+  holders: { wallet: string; balance: string; unlocked: string; app?: boolean }[];
+  /** What the holders shown hold together (atomic units). */
+  held: string;
+}
+
+/** A token with every transaction of its life, oldest first. */
+export interface TokenPage extends TokenView {
+  history: (TxView & { height: number })[];
+}
+
+export interface TxPage {
+  tx: TxView;
+  inPool: boolean;
+  height?: number;
+  blockHash?: string;
+  timestamp?: number;
+  confirmations?: number;
+  /** Each of the explorer's wallets' entries for it. */
+  wallets: { wallet: string; type: string; amount: string; asset: string }[];
+}
+
+export interface BlockPage {
+  /** The chain's height (blocks 0 … height − 1). */
+  height: number;
+  block: BlockView;
+}
+
+export interface BlocksPage {
+  /** The chain's height (blocks 0 … height − 1). */
+  height: number;
+  blocks: BlockView[];
 }
 
 export interface ProgramView {
@@ -90,104 +148,12 @@ export interface UiSource {
   automine(): AutomineMode;
 }
 
-/** How many of the last blocks the page shows. */
+/** How many of the last blocks the main page shows (the chain's pages go back to genesis). */
 export const BLOCKS_SHOWN = 15;
 const TAIL_LINES = 12;
 
-type Json = Record<string, unknown>;
-
-/** A tx's decoded JSON as its view. */
-export function txView(hash: string, j: Json): TxView {
-  const type = TX_TYPES[Number(j.type)] ?? `type ${String(j.type)}`;
-  const rct = (j.rct_signatures ?? {}) as Json;
-  const view: TxView = { hash, type };
-  const source = j.source_asset_type;
-  if (typeof source === 'string' && source) view.asset = source;
-  if (typeof rct.txnFee === 'number') view.fee = rct.txnFee;
-  if (typeof j.amount_burnt === 'number' && j.amount_burnt > 0) view.burnt = j.amount_burnt;
-  if (type === 'miner' || type === 'protocol') {
-    const outputs: Record<string, number> = {};
-    for (const o of (j.vout ?? []) as Json[]) {
-      const target = Object.values((o.target ?? {}) as Record<string, Json>)[0] ?? {};
-      const asset = String(target.asset_type ?? '?');
-      outputs[asset] = (outputs[asset] ?? 0) + Number(o.amount ?? 0);
-    }
-    view.outputs = outputs;
-  }
-  const meta = (j.token_metadata ?? undefined) as Json | undefined;
-  const sal = ((meta?.token as Json | undefined)?.sal_token ?? undefined) as Json | undefined;
-  if (meta && sal)
-    view.token = {
-      ticker: String(meta.asset_type ?? ''),
-      supply: Number(sal.supply ?? 0),
-      name: String(sal.name ?? ''),
-      url: String(sal.url ?? ''),
-    };
-  return view;
-}
-
-const parse = (text: unknown): Json => {
-  try {
-    return typeof text === 'string' ? (JSON.parse(text) as Json) : {};
-  } catch {
-    return {};
-  }
-};
-
-/** Decoded transactions by hash (the daemon's /get_transactions, pool ones included). */
-async function decodeTxs(daemon: DaemonClient, hashes: string[]): Promise<Map<string, Json>> {
-  const out = new Map<string, Json>();
-  if (hashes.length === 0) return out;
-  const r = await daemon.post<{ txs?: { tx_hash: string; as_json?: string }[] }>('/get_transactions', {
-    txs_hashes: hashes,
-    decode_as_json: true,
-  });
-  for (const t of r.txs ?? []) out.set(t.tx_hash, parse(t.as_json));
-  return out;
-}
-
-/** The last `n` blocks, newest first; summaries of blocks seen before come from `cache` (by hash). */
-export async function lastBlocks(
-  daemon: DaemonClient,
-  height: number,
-  cache: Map<string, BlockView>,
-  n = BLOCKS_SHOWN,
-): Promise<BlockView[]> {
-  const start = Math.max(0, height - n);
-  const headers = (
-    await daemon.call<{ headers: { hash: string; height: number; timestamp: number }[] }>('get_block_headers_range', {
-      start_height: start,
-      end_height: height - 1,
-    })
-  ).headers;
-  const out: BlockView[] = [];
-  for (const h of [...headers].reverse()) {
-    let b = cache.get(h.hash);
-    if (!b) {
-      const r = await daemon.call<Json>('get_block', { hash: h.hash });
-      const j = parse(r.json);
-      const ids = ((j.tx_hashes ?? []) as string[]).slice();
-      const decoded = await decodeTxs(daemon, ids);
-      const txs = [
-        txView(String(r.miner_tx_hash ?? ''), (j.miner_tx ?? {}) as Json),
-        ...(j.protocol_tx ? [txView(String(r.protocol_tx_hash ?? ''), j.protocol_tx as Json)] : []),
-        ...ids.map((id) => txView(id, decoded.get(id) ?? {})),
-      ];
-      b = { height: h.height, hash: h.hash, timestamp: h.timestamp, txs };
-      cache.set(h.hash, b);
-    }
-    out.push(b);
-  }
-  if (cache.size > 4 * n) for (const k of [...cache.keys()].slice(0, cache.size - 2 * n)) cache.delete(k);
-  return out;
-}
-
-/** The pool's transactions with their types. */
-export async function poolView(daemon: DaemonClient): Promise<TxView[]> {
-  const hashes = await daemon.poolHashes();
-  const decoded = await decodeTxs(daemon, hashes);
-  return hashes.map((h) => txView(h, decoded.get(h) ?? {}));
-}
+/** A token's ticker from its asset type: salLIFE → LIFE. */
+export const tickerOf = (assetType: string): string => (assetType.startsWith('sal') ? assetType.slice(3) : assetType);
 
 /** The last `lines` lines of a log file (its last 16 KiB read), empty when it cannot be read. */
 export function tailOf(file: string, lines = TAIL_LINES): string[] {

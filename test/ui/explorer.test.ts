@@ -1,8 +1,11 @@
 // The explorer in a real browser (chromium through playwright-core), on the simulator: `saltnet up
 // --ui` serves the page; it shows the chain, the pool, tokens, wallets and programs and follows a
 // token's life live (created: in the pool; mined: in a block and in the tokens; sent: a token
-// transfer in a block, main's balance down). Screenshots of each step are kept in
-// .saltnet/screenshots/explorer-sim (printed). The page is read-only and needs its token.
+// transfer in a block, main's balance down). Then one drills into it: the token's page with both
+// holders (main, and an app's wallet registered on the page) and its history, the creation tx, the
+// wallets; the chain's pages back to genesis, a block with the treasury's mint, the search; and a
+// token whose name is HTML stays text. Screenshots of each step and page are kept in
+// .saltnet/screenshots/explorer-sim (printed). The page needs its token.
 // The real programs: test/real/7-loop.test.ts.
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
@@ -20,6 +23,11 @@ const running: ResultPromise[] = [];
 const saltnet = (args: string[]) => execa(process.execPath, [CLI, ...args], { env: env(), reject: false, all: true });
 let up: Started;
 let browser: Browser;
+let shots: string;
+/** The app's own wallet RPC (not one of the testnet's), which holds the token sent to it. */
+let app: { port: number; address: string };
+let creation: string;
+let sentTx: string;
 
 describe.skipIf(why !== undefined)('the explorer in chromium (sim)', { timeout: 300_000 }, () => {
   beforeAll(async () => {
@@ -60,7 +68,7 @@ describe.skipIf(why !== undefined)('the explorer in chromium (sim)', { timeout: 
 
   it("shows the chain, main's balances and the programs, and a token's life as it happens", async () => {
     const page = browser.page;
-    const shots = screenshotDir('explorer-sim');
+    shots = screenshotDir('explorer-sim');
     await page.goto(up.ready.ui as string);
     await page.locator(`body[data-height="${up.ready.height}"]`).waitFor();
     // Blocks with their miner tx; the daemon and main wallet with their pids; main's SAL1.
@@ -78,7 +86,7 @@ describe.skipIf(why !== undefined)('the explorer in chromium (sim)', { timeout: 
     const port = Number(new URL(up.ready.wallet.url as string).port);
     const created = await rpc(port, 'create_token', { ticker: 'LIFE', supply: 1000, name: 'Life token' });
     expect(created.error, JSON.stringify(created.error)).toBeUndefined();
-    const tx = created.result.tx_hash_list[0] as string;
+    const tx = (creation = created.result.tx_hash_list[0] as string);
     await page.locator(`#pool [data-tx="${tx}"][data-type="create-token"]`).waitFor();
     await page.screenshot({ path: join(shots, '1-created.png'), fullPage: true });
 
@@ -94,15 +102,167 @@ describe.skipIf(why !== undefined)('the explorer in chromium (sim)', { timeout: 
     await page.screenshot({ path: join(shots, '2-mined.png'), fullPage: true });
 
     // Sent: 5 LIFE to another address with the faucet (a token transfer, mined until spendable there).
-    const app = await externalWallet(Number(new URL(up.ready.daemon.url as string).port), appDir);
+    app = await externalWallet(Number(new URL(up.ready.daemon.url as string).port), appDir);
     const sent = await saltnet(['fund', app.address, '5', '--asset', 'salLIFE', '--json']);
     expect(sent.exitCode, sent.all as string).toBe(0);
     const hashes = JSON.parse(sent.stdout as string).txHashes as string[];
+    sentTx = hashes.at(-1)!;
     await page.locator(`#blocks [data-tx="${hashes.at(-1)}"][data-type="transfer"]`).waitFor();
     await expect
       .poll(() => page.locator(`[data-wallet="main"] [data-transfer="${hashes.at(-1)}"]`).count())
       .toBeGreaterThan(0);
     await page.screenshot({ path: join(shots, '3-sent.png'), fullPage: true });
+  });
+
+  it("follows the token through its pages: its holders (an app's wallet registered on the page), its history, the creation tx, the wallets", async () => {
+    const page = browser.page;
+    const view = page.getByTestId('view');
+    // The app's wallet: it refreshes itself (the explorer only reads), and is registered with the page's form.
+    expect((await rpc(app.port, 'refresh')).error).toBeUndefined();
+    await page.goto(up.ready.ui as string);
+    await page.getByTestId('add-wallet-name').fill('app');
+    await page.getByTestId('add-wallet-url').fill(`http://127.0.0.1:${app.port}`);
+    await page.getByRole('button', { name: 'add' }).click();
+    await expect
+      .poll(() => page.getByTestId('add-wallet-result').textContent())
+      .toContain(`added app (${app.address})`);
+    await page.locator('[data-wallet="app"]').waitFor();
+
+    // The ticker column shows the ticker; its link is the token's page: both holders, adding up to the supply.
+    const row = page.locator('[data-token="salLIFE"]');
+    expect(await row.locator('[data-field="ticker"]').textContent()).toBe('LIFE');
+    await expect.poll(() => row.locator('[data-holder="app"]').textContent()).toContain('5 LIFE');
+    await row.locator('[data-field="ticker"] a').click();
+    await page.locator('body[data-page="token"]').waitFor();
+    expect(page.url()).toMatch(/#\/token\/LIFE$/);
+    const holders = page.getByTestId('holders');
+    await expect.poll(() => holders.locator('[data-holder="main"]').textContent()).toContain('995 LIFE');
+    expect(await holders.locator('[data-holder="app"]').textContent()).toContain('app (app): 5 LIFE');
+    expect(await page.locator('#view [data-field="held"]').textContent()).toBe(
+      'held by the wallets shown: 1000 of 1000 LIFE',
+    );
+    expect(await page.locator('[data-fact="creator"]').textContent()).toBe('main');
+    expect(await page.locator('[data-fact="name"]').textContent()).toBe('Life token');
+    // Its history, oldest first: the block of its creation (in the block's order: the protocol tx that mints the
+    // supply, then the create-token, which burns 1000 SAL1), then the transfer of 5 LIFE.
+    const history = page.getByTestId('history');
+    const kinds = await history.locator('li').evaluateAll((lis) => lis.map((li) => li.getAttribute('data-type')));
+    expect(kinds.slice(0, 2)).toEqual(['protocol', 'create-token']);
+    expect(await history.locator(`[data-tx="${creation}"] [data-field="burnt"]`).textContent()).toBe(
+      ' burns 1000 SAL1',
+    );
+    expect(await history.locator('[data-type="protocol"] [data-pay="minted supply"]').textContent()).toBe(
+      ' minted supply 1000 LIFE',
+    );
+    expect(await history.locator(`[data-tx="${sentTx}"] [data-field="moved"]`).textContent()).toBe(' moves 5 LIFE');
+    await page.screenshot({ path: join(shots, '4-token.png'), fullPage: true });
+
+    // The creation tx: a create-token that burns 1000 SAL1, in main's wallet.
+    await page.locator('[data-fact="creation"] a').click();
+    await page.locator('body[data-page="tx"]').waitFor();
+    expect(page.url()).toContain(`#/tx/${creation}`);
+    expect(await page.locator('[data-fact="type"]').textContent()).toBe('create-token');
+    expect(await page.locator('[data-fact="burnt"]').textContent()).toBe('1000 SAL1');
+    expect(await page.locator('[data-entry="main"]').textContent()).toContain('out');
+    await page.screenshot({ path: join(shots, '5-creation-tx.png'), fullPage: true });
+
+    // Main's wallet: the creation shows its burn, the supply is labelled as minted.
+    await page.locator('[data-entry="main"] a').click();
+    await page.locator('body[data-page="wallet"]').waitFor();
+    const made = view.locator(`[data-transfer="${creation}"]`);
+    expect(await made.getAttribute('data-label')).toBe('create-token');
+    expect(await made.locator('[data-field="burnt"]').textContent()).toBe('burns 1000 SAL1');
+    expect(await made.textContent()).toContain('creates LIFE');
+    const minted = view.locator('[data-label="minted supply"]');
+    expect(await minted.locator('[data-field="amount"]').textContent()).toBe('1000 LIFE');
+    expect(
+      await view.locator(`[data-transfer="${sentTx}"][data-label="sent"] [data-field="amount"]`).textContent(),
+    ).toBe('5 LIFE');
+    await page.screenshot({ path: join(shots, '6-wallet-main.png'), fullPage: true });
+
+    // Back to the token, and to the app's wallet: it received 5 LIFE in the transfer.
+    await page.goBack();
+    await page.goBack();
+    await page.locator('body[data-page="token"]').waitFor();
+    await page.getByTestId('holders').locator('[data-wallet-link="app"]').click();
+    await page.locator('body[data-page="wallet"]').waitFor();
+    expect(await page.locator('[data-fact="address"]').textContent()).toBe(app.address);
+    const got = view.locator(`[data-transfer="${sentTx}"]`);
+    expect(await got.getAttribute('data-label')).toBe('received');
+    expect(await got.locator('[data-field="amount"]').textContent()).toBe('5 LIFE');
+    await page.screenshot({ path: join(shots, '7-wallet-app.png'), fullPage: true });
+  });
+
+  it("pages through the chain back to genesis; a block's page labels the treasury's mint; the search finds each kind", async () => {
+    const page = browser.page;
+    await page.goto(`${up.ready.ui}#/blocks`);
+    await page.locator('body[data-page="blocks"]').waitFor();
+    const heights = () =>
+      page
+        .getByTestId('all-blocks')
+        .locator('tbody > tr')
+        .evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-height'))));
+    const first = await heights();
+    expect(first).toHaveLength(20);
+    await page.locator('nav.pager [rel="next"]').first().click();
+    await expect.poll(async () => (await heights())[0]).toBe(first.at(-1)! - 1);
+    await page.locator('nav.pager').first().getByText('genesis »').click();
+    await expect.poll(async () => (await heights()).at(-1)).toBe(0);
+    await page.screenshot({ path: join(shots, '8-genesis.png'), fullPage: true });
+
+    // Block 1200 (the sim's treasury mints: 1100, 1120, …, 1240): its miner tx pays the miner, the treasury and its
+    // mint.
+    await page.goto(`${up.ready.ui}#/block/1200`);
+    await page.locator('body[data-page="block"]').waitFor();
+    const miner = page.getByTestId('block-txs').locator('[data-type="miner"]');
+    expect(await miner.locator('[data-pay="treasury mint"]').textContent()).toBe(' treasury mint 1300000 SAL1');
+    expect(await miner.locator('[data-pay="miner"]').count()).toBe(1);
+    await page.screenshot({ path: join(shots, '9-treasury-mint.png'), fullPage: true });
+
+    // The search: a height, a block's hash, a tx's hash, an address, a ticker, a wallet's name; and what it does not
+    // know.
+    const hash = await page.locator('[data-fact="hash"]').textContent();
+    const result = page.getByTestId('search-result');
+    const search = async (q: string): Promise<string> => {
+      const before = new URL(page.url()).hash;
+      await result.evaluate((e) => (e.textContent = ''));
+      await page.getByTestId('search').fill(q);
+      await page.getByRole('button', { name: 'search' }).click();
+      await expect
+        .poll(async () => (await result.textContent()) !== '' || new URL(page.url()).hash !== before)
+        .toBe(true);
+      return (await result.textContent()) || decodeURIComponent(new URL(page.url()).hash);
+    };
+    expect(await search('5')).toBe('#/block/5');
+    expect(await search(hash!)).toBe(`#/block/${hash}`);
+    expect(await search(creation)).toBe(`#/tx/${creation}`);
+    expect(await search(app.address)).toBe('#/wallet/app');
+    expect(await search('life')).toBe('#/token/LIFE');
+    expect(await search('main')).toBe('#/wallet/main');
+    await page.locator('body[data-page="wallet"]').waitFor();
+    expect(await search('NOPE')).toBe('nothing on the chain or among the wallets matches "NOPE"');
+    expect(await search('99999999')).toMatch(/^no block at height 99999999: the chain has blocks 0 to \d+$/);
+  });
+
+  it('shows a token whose name is HTML as text: no element is made of it, nothing runs', async () => {
+    const page = browser.page;
+    const port = Number(new URL(up.ready.wallet.url as string).port);
+    // (No double quote: the wallet writes the name into the token's JSON metadata as it is.)
+    const name = '<img src=x onerror=document.title=1><script>document.title=2</script>';
+    const created = await rpc(port, 'create_token', { ticker: 'EVIL', supply: 7, name });
+    expect(created.error, JSON.stringify(created.error)).toBeUndefined();
+    expect((await saltnet(['mine', '1'])).exitCode).toBe(0);
+    await page.goto(up.ready.ui as string);
+    await page.locator('[data-token="salEVIL"]').waitFor();
+    expect(await page.locator('[data-token="salEVIL"] td').nth(1).textContent()).toBe(name);
+    await page.goto(`${up.ready.ui}#/token/EVIL`);
+    await page.locator('body[data-page="token"]').waitFor();
+    expect(await page.locator('[data-fact="name"]').textContent()).toBe(name);
+    await page.locator('[data-fact="creation"] a').click();
+    await page.locator('body[data-page="tx"]').waitFor();
+    expect(await page.locator('#view').textContent()).toContain(name);
+    expect(await page.locator('img, main script').count()).toBe(0);
+    expect(await page.title()).toBe('saltnet explorer');
   });
 });
 

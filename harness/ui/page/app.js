@@ -1,216 +1,134 @@
-// The explorer page: asks the harness for the testnet's picture (api/state) every second and draws
-// it. Plain DOM, text only (a token's name or a log line is never parsed as HTML).
-'use strict';
+// The explorer page: a client-side route (#/block/<height|hash>, #/tx/<hash>, #/token/<ticker>,
+// #/wallet/<name>, #/blocks/<top>; the main page otherwise) says what to ask the harness for, and
+// the answer is drawn every second. The search box asks the harness which page a height, hash,
+// address, ticker or wallet name is on; the form on the main page registers an app's wallet.
+import { ui } from './dom.js';
+import { drawHome } from './home.js';
+import { blocksView, blockView, problemView, tokenView, txView, walletView } from './views.js';
 
 const POLL_MS = 1000;
-let decimals = 8;
 
-/** An element with text or children; attributes as given (data-*, class). */
-function el(tag, attrs, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) if (v !== undefined) e.setAttribute(k, String(v));
-  for (const c of children) if (c !== undefined && c !== null) e.append(c instanceof Node ? c : String(c));
-  return e;
-}
+const ROUTES = [
+  [/^#\/blocks(?:\/(\d+))?$/, (m) => [`api/blocks${m[1] ? `?top=${m[1]}` : ''}`, blocksView, 'blocks']],
+  [/^#\/block\/([^/]+)$/, (m) => [`api/block/${m[1]}`, blockView, 'block']],
+  [/^#\/tx\/([^/]+)$/, (m) => [`api/tx/${m[1]}`, txView, 'tx']],
+  [/^#\/token\/([^/]+)$/, (m) => [`api/token/${m[1]}`, tokenView, 'token']],
+  [/^#\/wallet\/([^/]+)$/, (m) => [`api/wallet/${m[1]}`, walletView, 'wallet']],
+];
 
-/** Atomic units as coins: "1234.5" (trailing zeros dropped). */
-function coins(atomic) {
-  const s = String(atomic).padStart(decimals + 1, '0');
-  const whole = s.slice(0, s.length - decimals);
-  const frac = s.slice(s.length - decimals).replace(/0+$/, '');
-  return frac ? `${whole}.${frac}` : whole;
-}
-
-const short = (h) => (h && h.length > 16 ? `${h.slice(0, 8)}…${h.slice(-6)}` : h || '');
-
-function txItem(tx) {
-  const parts = [el('span', { class: `type type-${tx.type}`, 'data-type': tx.type }, tx.type)];
-  parts.push(el('span', { class: 'hash', title: tx.hash }, short(tx.hash)));
-  if (tx.token)
-    parts.push(` ${tx.token.ticker} (supply ${tx.token.supply}${tx.token.name ? `, ${tx.token.name}` : ''})`);
-  else if (tx.asset && tx.asset !== 'SAL1') parts.push(` ${tx.asset}`);
-  if (tx.outputs) {
-    const paid = Object.entries(tx.outputs)
-      .filter(([, v]) => v > 0)
-      .map(([a, v]) => `${coins(v)} ${a}`);
-    if (paid.length) parts.push(` pays ${paid.join(', ')}`);
+/** What the current route asks for, how it is drawn, and the page's name (the main page: home). */
+function current() {
+  for (const [re, make] of ROUTES) {
+    const m = re.exec(location.hash);
+    if (m) return make(m);
   }
-  if (tx.burnt) parts.push(` burns ${coins(tx.burnt)}`);
-  if (tx.fee) parts.push(el('span', { class: 'muted' }, ` fee ${coins(tx.fee)}`));
-  return el('li', { 'data-tx': tx.hash, 'data-type': tx.type }, ...parts);
+  return ['api/state', drawHome, 'home'];
 }
 
-function replace(id, ...children) {
-  const box = document.getElementById(id);
-  box.replaceChildren(...children);
-}
+let timer;
+let lastText;
+/** The chain's decimals: the main page's picture says; another page asks for it once. */
+let decimalsKnown = false;
 
-function drawBlocks(blocks) {
-  replace(
-    'blocks',
-    ...blocks.map((b) =>
-      el(
-        'tr',
-        { 'data-height': b.height },
-        el('td', {}, el('strong', {}, b.height), el('div', { class: 'hash', title: b.hash }, short(b.hash))),
-        el('td', {}, new Date(b.timestamp * 1000).toLocaleTimeString()),
-        el('td', {}, el('ul', { class: 'txs' }, ...b.txs.map(txItem))),
-      ),
-    ),
-  );
-}
-
-function drawPool(pool) {
-  replace('pool', ...(pool.length ? pool.map(txItem) : [el('li', { class: 'empty' }, 'empty')]));
-}
-
-function drawTokens(tokens) {
-  if (!tokens.length) return replace('tokens', el('tr', {}, el('td', { colspan: 6, class: 'empty' }, 'no token yet')));
-  replace(
-    'tokens',
-    ...tokens.map((t) =>
-      el(
-        'tr',
-        { 'data-token': t.assetType },
-        el('td', {}, el('strong', {}, t.assetType)),
-        el('td', {}, t.name),
-        el('td', { 'data-field': 'supply' }, t.supply),
-        el(
-          'td',
-          { 'data-field': 'creator' },
-          t.creator || 'not a testnet wallet',
-          t.createdAt ? ` (block ${t.createdAt})` : '',
-        ),
-        el('td', {}, t.url ? el('code', {}, t.url) : '', t.size ? ` ${t.size} bytes` : ''),
-        el(
-          'td',
-          { 'data-field': 'holders' },
-          ...(t.holders.length
-            ? t.holders.map((h) =>
-                el(
-                  'div',
-                  { 'data-holder': h.wallet },
-                  `${h.wallet}: ${coins(h.balance)} (${coins(h.unlocked)} unlocked)`,
-                ),
-              )
-            : ['none among the testnet wallets']),
-        ),
-      ),
-    ),
-  );
-}
-
-function drawWallet(w) {
-  const balances = el(
-    'table',
-    {},
-    el(
-      'thead',
-      {},
-      el('tr', {}, el('th', {}, 'asset'), el('th', {}, 'balance'), el('th', {}, 'unlocked'), el('th', {}, 'locked')),
-    ),
-    el(
-      'tbody',
-      {},
-      ...w.balances.map((b) =>
-        el(
-          'tr',
-          { 'data-asset': b.asset },
-          el('td', {}, b.asset),
-          el('td', { 'data-field': 'balance' }, coins(b.balance)),
-          el('td', { 'data-field': 'unlocked' }, coins(b.unlocked)),
-          el(
-            'td',
-            { 'data-field': 'locked' },
-            coins(BigInt(b.balance) - BigInt(b.unlocked)),
-            b.blocksToUnlock ? ` (${b.blocksToUnlock} blocks)` : '',
-          ),
-        ),
-      ),
-    ),
-  );
-  const transfers = el(
-    'ul',
-    { class: 'txs' },
-    ...(w.transfers.length
-      ? w.transfers.map((t) =>
-          el(
-            'li',
-            { 'data-transfer': t.txid, 'data-kind': t.type },
-            el('span', { class: `type type-${t.type}` }, t.type),
-            `${coins(t.amount)} ${t.asset || ''} `,
-            el('span', { class: 'muted' }, t.height ? `block ${t.height}` : 'unconfirmed'),
-            ' ',
-            el('span', { class: 'hash', title: t.txid }, short(t.txid)),
-          ),
-        )
-      : [el('li', { class: 'empty' }, 'no transfers')]),
-  );
-  return el(
-    'div',
-    { class: 'card', 'data-wallet': w.name },
-    el('h3', {}, w.name, w.busy ? el('span', { class: 'busy' }, ' (busy: last known)') : ''),
-    el('div', { class: 'address hash' }, w.address),
-    balances,
-    el('h4', {}, 'transfers'),
-    transfers,
-  );
-}
-
-function drawPrograms(programs) {
-  replace(
-    'programs',
-    ...programs.map((p) =>
-      el(
-        'div',
-        { class: 'card', 'data-program': p.name },
-        el('h3', {}, p.name),
-        el('div', {}, `pid ${p.pid}, ${p.state}, ${p.restarts} restart${p.restarts === 1 ? '' : 's'}`),
-        el('div', { class: 'muted hash' }, p.log),
-        el('pre', {}, p.tail.join('\n') || '(empty log)'),
-      ),
-    ),
-  );
-}
-
-function automineText(m) {
-  const parts = [];
-  if (m.mineOnTx) parts.push('mine-on-tx');
-  if (m.blockTime > 0) parts.push(`every ${m.blockTime} s`);
-  return parts.length ? parts.join(' + ') : 'manual';
-}
-
-function draw(s) {
-  decimals = s.decimals;
-  document.getElementById('height').textContent = String(s.height);
-  document.getElementById('backend').textContent = s.backend;
-  document.getElementById('automine').textContent = automineText(s.automine);
-  document.getElementById('run').textContent = s.runId;
-  document.getElementById('updated').textContent = new Date(s.at).toLocaleTimeString();
-  const problems = document.getElementById('problems');
-  problems.hidden = s.problems.length === 0;
-  problems.textContent = s.problems.join('; ');
-  drawBlocks(s.blocks);
-  drawPool(s.pool);
-  drawTokens(s.tokens);
-  replace('wallets', ...s.wallets.map(drawWallet));
-  drawPrograms(s.programs);
-  document.body.dataset.height = String(s.height);
+function show(page, text, draw, ok) {
+  const home = page === 'home';
+  document.getElementById('home').hidden = !home;
+  document.getElementById('view').hidden = home;
+  if (!home) document.getElementById('problems').hidden = true;
+  if (text === lastText) return;
+  lastText = text;
+  const body = JSON.parse(text);
+  if (!ok && home) throw new Error(body.error);
+  if (!ok) document.getElementById('view').replaceChildren(...problemView(body.error));
+  else if (home) {
+    ui.decimals = body.decimals;
+    decimalsKnown = true;
+    draw(body);
+  } else document.getElementById('view').replaceChildren(...draw(body));
+  document.body.dataset.page = ok ? page : `${page}-not-found`;
+  document.body.dataset.route = location.hash || '#/';
 }
 
 async function poll() {
+  clearTimeout(timer);
+  const [api, draw, page] = current();
+  const asked = location.hash;
   try {
-    const res = await fetch('api/state', { cache: 'no-store' });
-    const body = await res.json();
-    if (!res.ok) throw new Error(body.error || `HTTP ${res.status}`);
-    draw(body);
+    if (page !== 'home' && !decimalsKnown) {
+      const s = await fetch('api/state', { cache: 'no-store' });
+      if (s.ok) [ui.decimals, decimalsKnown] = [(await s.json()).decimals, true];
+    }
+    const res = await fetch(api, { cache: 'no-store' });
+    const text = await res.text();
+    if (location.hash !== asked) return;
+    if (res.status >= 500) throw new Error(JSON.parse(text).error || `HTTP ${res.status}`);
+    show(page, text, draw, res.ok);
   } catch (err) {
     const problems = document.getElementById('problems');
     problems.hidden = false;
     problems.textContent = `the harness did not answer: ${err.message} (is saltnet up still running?)`;
   } finally {
-    setTimeout(poll, POLL_MS);
+    if (location.hash === asked) timer = setTimeout(poll, POLL_MS);
   }
 }
+
+async function post(path, method, body) {
+  const res = await fetch(path, {
+    method,
+    headers: body ? { 'content-type': 'application/json' } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const answer = await res.json();
+  if (!res.ok) throw new Error(answer.error || `HTTP ${res.status}`);
+  return answer;
+}
+
+document.getElementById('search').addEventListener('submit', async (e) => {
+  e.preventDefault();
+  const out = document.getElementById('search-result');
+  const q = new FormData(e.target).get('q');
+  try {
+    const res = await fetch(`api/search?q=${encodeURIComponent(q)}`, { cache: 'no-store' });
+    const answer = await res.json();
+    if (!res.ok) throw new Error(answer.error);
+    out.textContent = '';
+    location.hash = answer.route;
+  } catch (err) {
+    out.textContent = err.message;
+  }
+});
+
+document.getElementById('add-wallet').addEventListener('submit', async (e) => {
+  e.preventDefault();
+  const out = document.getElementById('add-wallet-result');
+  const f = new FormData(e.target);
+  try {
+    const w = await post('api/wallets', 'POST', { name: f.get('name'), url: f.get('url') });
+    out.textContent = `added ${w.name} (${w.address})`;
+    e.target.reset();
+    poll();
+  } catch (err) {
+    out.textContent = err.message;
+  }
+});
+
+document.getElementById('wallets').addEventListener('click', async (e) => {
+  const name = e.target instanceof Element ? e.target.getAttribute('data-remove') : null;
+  if (name === null) return;
+  const out = document.getElementById('add-wallet-result');
+  try {
+    await post(`api/wallets/${encodeURIComponent(name)}`, 'DELETE');
+    out.textContent = `removed ${name}`;
+    poll();
+  } catch (err) {
+    out.textContent = err.message;
+  }
+});
+
+window.addEventListener('hashchange', () => {
+  lastText = undefined;
+  window.scrollTo(0, 0);
+  poll();
+});
 
 poll();
