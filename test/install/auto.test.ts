@@ -108,6 +108,19 @@ describe('saltnet doctor', () => {
     });
   });
 
+  it('binDir unset: the config section names the programs that run and the installed release they come from', async () => {
+    const { cache } = await cacheWith(['v1.1.3']);
+    const bin = join(cache, 'bin', 'salvium-v1.1.3');
+    const config = (await doctor(cache)).config as Record<string, Record<string, unknown>>;
+    expect(config.binDir).toEqual({
+      value: null,
+      source: 'default',
+      unset: `salviumd, salvium-wallet-cli and salvium-wallet-rpc from the newest installed release, v1.1.3 in ${bin}`,
+    });
+    const none = (await doctor(join(tempDir(), 'cache'))).config as Record<string, Record<string, unknown>>;
+    expect(none.binDir!.unset).toMatch(/^none found: salviumd, .* not found on PATH, and no release is installed in /);
+  });
+
   it('without one: every hint parses as a saltnet command, and `--version V` alone only for a pinned V', async () => {
     const root = tempDir();
     const hintsOf = async (table: string): Promise<string[]> =>
