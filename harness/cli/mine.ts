@@ -11,6 +11,7 @@ import { pickRun, runInfo } from './runs.js';
 import { operate } from '../control/client.js';
 import { createWalletClient } from '../rpc/wallet.js';
 import { syncWallets } from '../testnet/mining/sync.js';
+import { counted } from '../common/describe.js';
 
 interface MineArgs {
   blocks?: number;
@@ -66,7 +67,7 @@ async function mine(argv: MineArgs): Promise<void> {
     target = argv.to ?? start + (argv.blocks ?? 1);
     if (target > MAX_HEIGHT)
       throw new Error(
-        `mining ${argv.blocks} blocks from height ${start} would pass height ${MAX_HEIGHT}, the highest saltnet mines to`,
+        `${argv.to !== undefined ? `mining to height ${argv.to}` : `mining ${counted(argv.blocks ?? 1, 'block')} from height ${start}`} would pass height ${MAX_HEIGHT}, the highest saltnet mines to`,
       );
     if (target <= start) {
       process.stdout.write(`already at height ${start}\n`);

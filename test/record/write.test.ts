@@ -66,6 +66,17 @@ describe('recordingToScenario', () => {
     });
   });
 
+  it('describes what it recorded with the right number: 1 request, 2 requests', () => {
+    const one = scenario([call('get_balance', {}, { result: {} })]).doc.description;
+    expect(one).toBe(
+      'Recorded by saltnet record on the salvium backend: 1 request as it was sent, and what came back.',
+    );
+    const two = scenario([call('get_balance', {}, { result: {} }), call('get_height', {}, { result: {} })]).doc;
+    expect(two.description).toBe(
+      'Recorded by saltnet record on the salvium backend: 2 requests as they were sent, and what came back.',
+    );
+  });
+
   it('saves a value an answer produced where a later request sends it, and escapes ${ in text', () => {
     const { doc } = scenario([
       call('transfer', sent('SAL1', 100), { result: { tx_hash: HASH } }),
