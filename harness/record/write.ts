@@ -124,8 +124,15 @@ function drafts(rec: SessionRecording, callOnly: ReadonlySet<number>): StepDraft
     }
     const last = out.at(-1);
     if (e.kind === 'mine') {
-      if (last && comments.length === 0 && typeof last.step.mine === 'number') last.step.mine += e.blocks;
-      else out.push({ step: { mine: e.blocks }, comments });
+      const note = e.overshoot
+        ? [
+            ` mining: ${counted(e.blocks, 'block')} the app waited for (the height its last poll saw); the daemon mined ${e.overshoot} more before mining stopped, which a replay does not`,
+          ]
+        : [];
+      if (last && comments.length === 0 && typeof last.step.mine === 'number') {
+        last.step.mine += e.blocks;
+        last.comments.push(...note);
+      } else out.push({ step: { mine: e.blocks }, comments: [...comments, ...note] });
     } else out.push({ step: callStep(e, out.length, rec, linker, !callOnly.has(out.length)), comments });
     comments = [];
   }
