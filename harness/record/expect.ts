@@ -105,8 +105,8 @@ const UNORDERED = /^(in|out|pending|pool|failed|transfers)$/;
  * of 2 (`{all: [{gte: f/2}, {lte: 2f}]}`; a zero fee stays 0).
  */
 function feeRange(v: unknown): Expectation {
-  if (typeof v !== 'number' && typeof v !== 'bigint') return { type: typeOf(v) };
-  const f = BigInt(v);
+  if (typeof v !== 'bigint' && !Number.isSafeInteger(v)) return { type: typeOf(v) };
+  const f = BigInt(v as number | bigint);
   return f <= 0n ? 0 : { all: [{ gte: asNumber((f + 1n) / 2n) }, { lte: asNumber(f * 2n) }] };
 }
 
