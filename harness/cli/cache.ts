@@ -20,6 +20,7 @@ import type { TestnetOptions } from '../testnet/types.js';
 import { expandFiles } from './run.js';
 import { testnetOptions, toTestnetOptions, type TestnetArgs } from './testnet-options.js';
 import { progressLog } from './progress-log.js';
+import { counted } from '../common/describe.js';
 
 const mib = (n: number): string => `${(n / 2 ** 20).toFixed(1)} MiB`;
 const dirOf = (a: { cacheDir?: string }): string => resolveCacheDir(a.cacheDir ? { cacheDir: a.cacheDir } : {});
@@ -54,7 +55,7 @@ const ls: CommandModule<object, { cacheDir?: string; json: boolean }> = {
     if (rows.length === 0) process.stdout.write('  no snapshots (saltnet up or saltnet cache build makes one)\n');
     for (const r of rows)
       process.stdout.write(
-        `  ${r.key}  ${r.backend}  height ${r.height}  difficulty ${r.difficulty}  ${mib(r.size)} in ${r.files} files  ${r.createdAt}\n`,
+        `  ${r.key}  ${r.backend}  height ${r.height}  difficulty ${r.difficulty}  ${mib(r.size)} in ${counted(r.files, 'file')}  ${r.createdAt}\n`,
       );
     for (const c of corrupt)
       process.stdout.write(`  ${c.name}  CORRUPT (set aside ${c.setAsideAt}, never used)  ${mib(c.size)}\n`);
@@ -145,7 +146,7 @@ async function buildAheadFor(
     const key = await aheadState(base, plan.pays, { log, ...plan.extras });
     if (key)
       process.stdout.write(
-        `${key} holds their ${plan.pays.length} scenario wallets funded ahead (${secs(t0)}; for difficulty ${difficulty})\n`,
+        `${key} holds their ${counted(plan.pays.length, 'scenario wallet')} funded ahead (${secs(t0)}; for difficulty ${difficulty})\n`,
       );
   }
   for (const file of files) {
@@ -186,7 +187,7 @@ const clear: CommandModule<object, { cacheDir?: string; key?: string }> = {
       process.stdout.write(`removed ${a.key}\n`);
       return;
     }
-    process.stdout.write(`removed ${clearSnapshots(dir)} entries from ${dir}\n`);
+    process.stdout.write(`removed ${counted(clearSnapshots(dir), 'entry', 'entries')} from ${dir}\n`);
   },
 };
 

@@ -8,7 +8,7 @@ import { binRootOf, listInstalled } from '../install/marker.js';
 import { platformFor } from '../install/platform.js';
 import { DEFAULT_TABLE_FILE, loadReleaseTable } from '../install/releases.js';
 import { BACKENDS, type BackendName } from '../coin/backends.js';
-import { binaryVersion, resolveBackend } from '../testnet/programs/binaries.js';
+import { binaryVersion, resolveBackend, type ResolvedBackend } from '../testnet/programs/binaries.js';
 import { hugePagesNote, pagesFor, readHugePages } from '../testnet/programs/hugepages.js';
 import { ownerAlive } from './runs.js';
 
@@ -85,6 +85,7 @@ async function doctor(argv: DoctorArgs): Promise<void> {
   for (const name of Object.keys(BACKENDS) as BackendName[]) {
     try {
       const b = resolveBackend(name, name === 'salvium' ? binDir : undefined, where);
+      if (name === 'salvium' && binDir === undefined && cfg.entries?.binDir) cfg.entries.binDir.unset = runsFrom(b);
       backends[name] = {
         found: true,
         source: b.source,
@@ -93,6 +94,8 @@ async function doctor(argv: DoctorArgs): Promise<void> {
       };
     } catch (err) {
       backends[name] = { found: false, problem: err instanceof Error ? err.message : String(err) };
+      if (name === 'salvium' && binDir === undefined && cfg.entries?.binDir)
+        cfg.entries.binDir.unset = `none found: ${err instanceof Error ? err.message : String(err)}`;
     }
   }
   report.backends = backends;
@@ -144,6 +147,15 @@ async function doctor(argv: DoctorArgs): Promise<void> {
     if (k === 'config') printConfig(cfg);
     else print(k, v);
   }
+}
+
+/**
+ * What runs when no folder is given, found as `up` finds it (PATH, then the newest installed release): `salviumd,
+ * salvium-wallet-cli and salvium-wallet-rpc from the newest installed release, v1.1.3c in <cache>/bin/salvium-v1.1.3c`.
+ */
+function runsFrom(b: ResolvedBackend): string {
+  const names = Object.values(b.spec.binaries);
+  return `${names.slice(0, -1).join(', ')} and ${names.at(-1)} from ${b.source}`;
 }
 
 /**

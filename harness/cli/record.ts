@@ -106,7 +106,7 @@ function writeScenario(rec: SessionRecording, file: string, name: string | undef
   if (rec.events.every((e) => e.kind === 'skipped')) {
     const skipped = rec.events.length;
     process.stderr.write(
-      `saltnet record: nothing was recorded: ${skipped ? `none of the ${skipped} requests can be replayed by a scenario` : 'no request reached the proxies'} and no block was mined, so no scenario was written to ${file} (it would have no steps)\n`,
+      `saltnet record: nothing was recorded: ${skipped ? (skipped === 1 ? 'the one request cannot be replayed by a scenario' : `none of the ${skipped} requests can be replayed by a scenario`) : 'no request reached the proxies'} and no block was mined, so no scenario was written to ${file} (it would have no steps)\n`,
     );
     return;
   }

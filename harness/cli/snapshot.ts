@@ -18,6 +18,7 @@ import type { RunRecord } from '../process/registry.js';
 import { controlOfRun, pickRun, runInfo } from './runs.js';
 import { up, upOptions, type UpArgs } from './up.js';
 import { numberOption } from '../config/numbers.js';
+import { counted } from '../common/describe.js';
 
 interface SaveArgs {
   file: string;
@@ -78,7 +79,7 @@ async function saveTo(a: SaveArgs, r: RunRecord | undefined): Promise<void> {
   try {
     const m = await exportSnapshot(saved.cacheDir, key, a.file);
     process.stdout.write(
-      `wrote ${a.file}: ${m.backend} height ${m.height}, ${m.files.length} files; bring it up with: saltnet snapshot load ${a.file}\n`,
+      `wrote ${a.file}: ${m.backend} height ${m.height}, ${counted(m.files.length, 'file')}; bring it up with: saltnet snapshot load ${a.file}\n`,
     );
   } finally {
     removeSnapshot(saved.cacheDir, key);

@@ -101,7 +101,7 @@ export const KEY_TABLE = [
     expected: 'a folder (relative to the config file)',
     flag: 'bin-dir',
     env: 'SALTNET_BIN_DIR',
-    unset: 'look on PATH',
+    unset: 'look on PATH, then the newest release `saltnet install` put in the cache',
     path: 'path',
     describe: 'folder with salviumd, salvium-wallet-cli, salvium-wallet-rpc',
   },

@@ -12,6 +12,7 @@ import type { FuzzStep } from './forms.js';
 import { checkInvariants, type Violation } from './invariants.js';
 import { generateProgram, programYaml, withInvariants, type FuzzProgram } from './program.js';
 import { shrink } from './shrink.js';
+import { counted } from '../common/describe.js';
 
 export interface FuzzOptions {
   /** Program i (from 0) is drawn from seed + i. */
@@ -202,7 +203,7 @@ function header(
     `saltnet fuzz: program ${first.index + 1} of seed ${o.seed}; its own seed ${p.seed} (saltnet fuzz --seed ${p.seed} --programs 1 --steps ${o.steps} draws it again)`,
     sidesLine(o),
     shrunkOutcome
-      ? `shrunk from ${first.steps} steps to ${p.steps.length} in ${runs} runs`
+      ? `shrunk from ${first.steps} steps to ${p.steps.length} in ${counted(runs, 'run')}`
       : `not shrunk: ${runs ? `it did not ${o.invariants ? 'break the invariant' : 'diverge'} when run alone (${plural(runs, 'run')})` : 'as drawn'}`,
   ];
   const shown = shrunkOutcome ?? first;
@@ -256,7 +257,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
   const progress: DiffHooks | undefined = o.progress && {
     scenarioEnd: (side, r) =>
       o.progress!(
-        `side ${side.toUpperCase()}: ${++done[side]} of ${files.length} programs run (${r.name}: ${r.status})`,
+        `side ${side.toUpperCase()}: ${++done[side]} of ${counted(files.length, 'program')} run (${r.name}: ${r.status})`,
       ),
   };
   const { diffs, results } = await runAll(o, files, progress);

@@ -4,7 +4,7 @@
 // <cacheDir>/bin/salvium-<version>/ in one rename (stage.ts). `--from` (from.ts) installs an
 // archive or folder that is already on this machine the same way.
 //
-//   <cacheDir>/bin/salvium-<version>/                 a finished install (what the archive holds)
+//   <cacheDir>/bin/salvium-<version>/                 a finished install (what the archive's single top folder holds)
 //   <cacheDir>/bin/salvium-<version>/.saltnet-install.json   marker (marker.ts)
 //   <cacheDir>/bin/.tmp-salvium-<version>-<pid>-<rand>/      an install in progress (archive + tree/)
 //   <cacheDir>/bin/trusted-sha256.json                       hashes accepted on first use (trust.ts)

@@ -1,8 +1,8 @@
 // The steps every install shares, whatever the programs came from (a download, a local archive, a
 // folder): a staging folder in the cache that a killed install leaves behind at most; the programs
 // found in the staged tree, made executable and checked (checks.ts); the marker written last; and
-// one rename that publishes the tree as <cacheDir>/bin/salvium-<version>/.
-import { mkdir } from 'node:fs/promises';
+// one rename that publishes the tree (without the archive's single top folder) as <cacheDir>/bin/salvium-<version>/.
+import { mkdir, readdir } from 'node:fs/promises';
 import { makeDirsAsync } from '../common/mkdir.js';
 import { join, relative, sep } from 'node:path';
 import { cleanStale, publish, removeQuietly, stagingName, startHeartbeat } from '../common/staging.js';
@@ -79,8 +79,21 @@ export interface PublishInput {
   record?: TrustedHash;
 }
 
-/** Write the marker, record the hash when asked, and publish the tree as salvium-<version> in one rename. */
+/**
+ * What is published of an unpacked tree: the archive's single top folder (`salvium-v1.1.3c/` of the release tarball),
+ * so that the programs land in `<cacheDir>/bin/salvium-<version>/` itself; the tree when it holds anything else.
+ */
+async function publishedRoot(tree: string): Promise<string> {
+  const entries = await readdir(tree, { withFileTypes: true });
+  return entries.length === 1 && entries[0]!.isDirectory() ? join(tree, entries[0]!.name) : tree;
+}
+
+/**
+ * Write the marker, record the hash when asked, and publish the tree (its single top folder, if that is all it holds)
+ * as salvium-<version> in one rename.
+ */
 export async function publishInstall(p: PublishInput): Promise<InstallResult> {
+  const root = await publishedRoot(p.tree);
   const marker: Marker = {
     version: p.version,
     platform: p.platform,
@@ -88,14 +101,14 @@ export async function publishInstall(p: PublishInput): Promise<InstallResult> {
     sha256: p.sha256,
     hashFrom: p.hashFrom,
     from: p.from,
-    binDir: relative(p.tree, p.inspected.found.dir).split(sep).join('/'),
+    binDir: relative(root, p.inspected.found.dir).split(sep).join('/'),
     programVersion: p.inspected.checked.programVersion,
     programs: p.inspected.checked.programs,
     installedAt: new Date().toISOString(),
   };
-  await writeMarker(p.tree, marker);
+  await writeMarker(root, marker);
   if (p.record) await recordTrusted(p.binRoot, p.record);
   const key = `salvium-${p.version}`;
-  await publish(p.binRoot, p.tree, key);
+  await publish(p.binRoot, root, key);
   return resultOf(join(p.binRoot, key), marker, false);
 }

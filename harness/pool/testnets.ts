@@ -11,6 +11,7 @@ import { availableParallelism, freemem } from 'node:os';
 import { randomxMode, type BackendSpec } from '../coin/backends.js';
 import { startTestnet, type Testnet, type TestnetOptions } from '../testnet/testnet.js';
 import { Pool, type PoolDefinition } from './pool.js';
+import { counted } from '../common/describe.js';
 
 const GiB = 2 ** 30;
 
@@ -45,13 +46,18 @@ export function poolCapacity(m: {
   const capacity = Math.max(m.max ?? Math.min(byMemory, byCores), m.min ?? 1);
   const starting = Math.max(1, Math.min(capacity, Math.floor(m.cores / 2)));
   const gib = (b: number): string => (b / GiB).toFixed(1);
+  const head = `up to ${counted(capacity, 'testnet')} at once, ${starting} starting at a time`;
+  const asked =
+    capacity > (m.max ?? capacity) ? `${m.max} asked for, raised to the ${counted(capacity, 'worker')}` : 'as asked';
+  const cores = m.cores === 1 ? `the 1 core allows ${byCores}` : `the ${m.cores} cores allow ${byCores}`;
+  const workers = m.min && m.min > 1 ? `; the ${m.min} workers need ${m.min}` : '';
   return {
     capacity: Math.max(1, capacity),
     starting,
     why:
       m.max !== undefined
-        ? `${capacity} live (asked for${capacity > m.max ? `: ${m.max}, raised to the workers` : ''}), ${starting} starting at once`
-        : `${capacity} live (memory: ${byMemory} of ${gib(m.perTestnet)} GiB in 80% of ${gib(m.freeBytes)} GiB available; cores: ${byCores}${m.min && m.min > 1 ? `; workers: ${m.min}` : ''}), ${starting} starting at once`,
+        ? `${head} (${asked})`
+        : `${head} (each needs about ${gib(m.perTestnet)} GiB: 80% of the ${gib(m.freeBytes)} GiB free holds ${byMemory}; ${cores}${workers})`,
   };
 }
 

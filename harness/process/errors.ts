@@ -1,5 +1,6 @@
 // Errors that tell the reader what happened without opening another file: the process, how it
 // ended, the last lines it printed and where its full log is.
+import { counted } from '../common/describe.js';
 
 /** The longest line shown in a message or report (a program's log keeps up to output.ts's MAX_LINE_CHARS). */
 export const SHOWN_LINE_CHARS = 1000;
@@ -58,8 +59,8 @@ function tailBlock(tail: readonly string[], logFile: string | undefined): string
   const head = !lines.length
     ? 'no output'
     : why !== undefined
-      ? `the line that says why, and the last ${last.length} lines of output`
-      : `last ${last.length} line${last.length === 1 ? '' : 's'} of output`;
+      ? `the line that says why, and the last ${counted(last.length, 'line')} of output`
+      : `last ${counted(last.length, 'line')} of output`;
   const where = logFile ? ` (full log: ${logFile})` : '';
   return `\n--- ${head}${where} ---${lines.length ? `\n${lines.join('\n')}\n---` : ''}`;
 }

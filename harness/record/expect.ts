@@ -1,6 +1,7 @@
 import { formatPath, type PathSegment } from '../common/path.js';
 import { isPlainObject } from '../common/plain-object.js';
 import { escapeRegExp } from '../common/redact.js';
+import { isTxObject } from '../diff/inputs.js';
 import { classify, nearestKey, type Format } from '../diff/rules.js';
 import { escapeText, SECRET_KEY } from './links.js';
 
@@ -98,6 +99,23 @@ function leaf(path: PathSegment[], v: unknown, c: ExpectContext): Expectation {
  */
 const UNORDERED = /^(in|out|pending|pool|failed|transfers)$/;
 
+/**
+ * A transaction's fee follows how many inputs its wallet chose, and Salvium picks 1 or 2 at random when one can pay
+ * (diff/inputs.ts): a replay's fee is of the same order, not the same. So a recorded fee is expected within a factor
+ * of 2 (`{all: [{gte: f/2}, {lte: 2f}]}`; a zero fee stays 0).
+ */
+function feeRange(v: unknown): Expectation {
+  if (typeof v !== 'bigint' && !Number.isSafeInteger(v)) return { type: typeOf(v) };
+  const f = BigInt(v as number | bigint);
+  return f <= 0n ? 0 : { all: [{ gte: asNumber((f + 1n) / 2n) }, { lte: asNumber(f * 2n) }] };
+}
+
+/** A bigint as a number when that is exact (as the answer wrote it), else as a string of digits. */
+const asNumber = (n: bigint): number | string => (n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n.toString());
+
+/** The fee fields of a transaction (a transfer answer or entry; not get_fee_estimate's `fee`, a rate). */
+const isFeeOf = (o: Record<string, unknown>, k: string): boolean => (k === 'fee' || k === 'fee_list') && isTxObject(o);
+
 /** The fields of a list entry a replay answers exactly (placeholders included), for `contains`. */
 function exactPart(path: PathSegment[], v: unknown, c: ExpectContext): unknown {
   if (Array.isArray(v)) {
@@ -107,6 +125,8 @@ function exactPart(path: PathSegment[], v: unknown, c: ExpectContext): unknown {
   if (isPlainObject(v)) {
     const out: Record<string, unknown> = {};
     for (const [k, x] of Object.entries(v)) {
+      // a fee is not exact (feeRange), and a matcher cannot go inside `contains`: left out
+      if (isFeeOf(v, k)) continue;
       const part = exactPart([...path, k], x, c);
       if (part !== undefined) out[k] = part;
     }
@@ -144,7 +164,12 @@ function walk(path: PathSegment[], v: unknown, c: ExpectContext, out: Record<str
   if (isPlainObject(v)) {
     const keys = Object.keys(v);
     if (keys.length === 0) out[formatPath(path)] = { type: 'object' };
-    for (const k of keys) walk([...path, k], v[k], c, out);
+    for (const k of keys) {
+      const x = v[k];
+      if (isFeeOf(v, k) && Array.isArray(x)) x.forEach((f, i) => (out[formatPath([...path, k, i])] = feeRange(f)));
+      else if (isFeeOf(v, k)) out[formatPath([...path, k])] = feeRange(x);
+      else walk([...path, k], x, c, out);
+    }
     return;
   }
   out[formatPath(path)] = leaf(path, v, c);

@@ -2,8 +2,18 @@
 // (`/start_mining` … `/stop_mining`, which `saltnet mine` and the clients of a recording send) is an
 // episode: the requests it makes meanwhile (height polls, mining status, popping overshoot) are
 // part of it, not steps, and when the next other request arrives the episode ends as one `mine`
-// step of the blocks it added. Blocks mined around the proxy are seen by polling the height and
-// become a `mine` step before the next request.
+// step. Blocks mined around the proxy are seen by polling the height and become a `mine` step
+// before the next request.
+//
+// How many blocks an episode's step mines is what the app waited for, not what the daemon mined: a
+// miner goes on between the app's last look at the height and its stop_mining (the simulator mines a
+// block every few milliseconds, so a loop that waits for 10 may stop at 165), and a replay cannot
+// repeat that. The app's height polls (/get_height, get_info, get_block_count,
+// get_last_block_header) say what it saw; its last poll before stop_mining is the height it accepted,
+// so the step mines that height minus the height when mining started (at most what the chain really
+// gained, so that blocks the app popped stay popped). An episode without such a poll (the app mined
+// for a while, or until something other than the height), or whose last poll saw no new block, keeps
+// what the chain gained.
 import { barePath, peekMethod } from './exchanges.js';
 
 /** Daemon requests a mining episode makes: URI endpoints and JSON-RPC methods. */
@@ -35,24 +45,61 @@ export interface MiningTracker {
    * settling the blocks mined since the last step. `mined(blocks)` is called for those.
    */
   before(target: string, path: string, body: Buffer): Promise<boolean>;
+  /** A request's answer (the height polls of a mining episode are read from them). */
+  answered(target: string, path: string, body: Buffer, answer: Buffer): void;
   /** End an open episode (the session stops). */
   finish(): Promise<void>;
   close(): void;
 }
 
+/** What a mining episode settles as: the blocks the app waited for, and those mined past them. */
+export interface Mined {
+  blocks: number;
+  /** Blocks the daemon mined after the app's last height poll, before mining stopped: not replayed. */
+  overshoot?: number;
+}
+
+/** The chain height a height poll's answer gives (`/get_height`, get_info, get_block_count, …), if it is one. */
+export function polledHeight(path: string, body: Buffer, answer: Buffer): number | undefined {
+  const p = barePath(path);
+  const method = p === '/json_rpc' ? peekMethod(body) : undefined;
+  if (p !== '/json_rpc' && !EPISODE_PATHS.has(p)) return undefined;
+  let v: unknown;
+  try {
+    v = JSON.parse(answer.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  const o = (p === '/json_rpc' ? (v as { result?: unknown } | null)?.result : v) as Record<string, unknown> | undefined;
+  if (!o || typeof o !== 'object') return undefined;
+  const n = (x: unknown): number | undefined =>
+    Number.isSafeInteger(x) && (x as number) >= 0 ? (x as number) : undefined;
+  if (['/get_height', '/getheight', '/get_info', '/getinfo'].includes(p) || method === 'get_info') return n(o.height);
+  if (method === 'get_block_count' || method === 'getblockcount') return n(o.count);
+  if (method === 'get_last_block_header' || method === 'getlastblockheader') {
+    const h = n((o.block_header as Record<string, unknown> | undefined)?.height);
+    return h === undefined ? undefined : h + 1;
+  }
+  return undefined;
+}
+
 export function trackMining(
   height: () => Promise<number>,
-  mined: (blocks: number) => void,
+  mined: (m: Mined) => void,
   startHeight: number,
   pollMs = 250,
 ): MiningTracker {
   let accounted = startHeight;
   let observed = startHeight;
-  let episode: { stopped: boolean } | undefined;
+  /** `polled`: the height the app's last poll saw, while mining had not been stopped yet. */
+  let episode: { stopped: boolean; polled?: number } | undefined;
   const settle = async (): Promise<void> => {
     const h = await height();
     observed = Math.max(observed, h);
-    if (h > accounted) mined(h - accounted);
+    // A stopped episode whose app polled the height: what it waited for (see the header).
+    const waited = episode?.stopped && episode.polled !== undefined ? Math.min(episode.polled, h) : h;
+    if (waited > accounted) mined({ blocks: waited - accounted, ...(h > waited ? { overshoot: h - waited } : {}) });
+    else if (h > accounted) mined({ blocks: h - accounted });
     accounted = h;
   };
   const timer = setInterval(() => {
@@ -68,7 +115,8 @@ export function trackMining(
       const p = barePath(path);
       if (target === 'daemon') {
         if (p === '/start_mining') {
-          if (!episode) await settle();
+          // a new episode: the one before (if any) is settled first
+          if (!episode || episode.stopped) await settle();
           episode = { stopped: false };
           return false;
         }
@@ -79,14 +127,20 @@ export function trackMining(
       }
       if (episode) {
         // Another request: the episode's blocks so far are one step (mining may go on, as a next one).
-        if (episode.stopped) episode = undefined;
         await settle();
+        if (episode.stopped) episode = undefined;
+        else episode.polled = undefined;
       } else if (observed !== accounted) await settle();
       return true;
     },
+    answered(target, path, body, answer) {
+      if (target !== 'daemon' || !episode || episode.stopped) return;
+      const h = polledHeight(path, body, answer);
+      if (h !== undefined) episode.polled = h;
+    },
     async finish() {
-      episode = undefined;
       await settle().catch(() => undefined);
+      episode = undefined;
     },
     close: () => clearInterval(timer),
   };

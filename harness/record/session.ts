@@ -11,7 +11,7 @@ import { fundFromWallet } from '../testnet/mining/funding.js';
 import type { MiningAddresses } from '../testnet/mining/mining.js';
 import { startTestnet, type Testnet, type TestnetOptions, type WalletHandle } from '../testnet/testnet.js';
 import { toCall } from './exchanges.js';
-import { trackMining, type MiningTracker } from './mining.js';
+import { trackMining, type Mined, type MiningTracker } from './mining.js';
 import { startRecordingProxy, type RawExchange, type RecordingProxy } from './proxy.js';
 import type { RecordedEvent, RecordedWallet, SessionRecording } from './types.js';
 
@@ -159,10 +159,10 @@ function realpathOr(p: string): string {
 }
 
 /** The exchanges recorded and the blocks mined between them, in the order they happened. */
-function inOrder(raw: RawExchange[], mines: { seq: number; blocks: number }[]): RecordedEvent[] {
+function inOrder(raw: RawExchange[], mines: { seq: number; mined: Mined }[]): RecordedEvent[] {
   const events: (RecordedEvent & { seq: number })[] = [
     ...raw.map((e) => ({ ...toCall(e), seq: e.seq })),
-    ...mines.map((m) => ({ kind: 'mine' as const, blocks: m.blocks, seq: m.seq })),
+    ...mines.map((m) => ({ kind: 'mine' as const, ...m.mined, seq: m.seq })),
   ];
   events.sort((a, b) => a.seq - b.seq);
   return events.map(({ seq: _s, ...e }) => e as RecordedEvent);
@@ -176,7 +176,7 @@ export async function recordSession(o: RecordSessionOptions = {}): Promise<Recor
   const src: Source & { height?: number } = o.attach ? attached(o.attach) : await ownTestnet(o);
   const daemon = createDaemonClient(src.daemonUrl);
   const raw: RawExchange[] = [];
-  const mines: { seq: number; blocks: number }[] = [];
+  const mines: { seq: number; mined: Mined }[] = [];
   let seq = 0;
   let current = 0;
   const proxies: RecordingProxy[] = [];
@@ -187,7 +187,7 @@ export async function recordSession(o: RecordSessionOptions = {}): Promise<Recor
     sessionHeight = await daemon.height();
     tracker = trackMining(
       () => daemon.height(),
-      (blocks) => void mines.push({ seq: current - 0.5, blocks }),
+      (mined) => void mines.push({ seq: current - 0.5, mined }),
       sessionHeight,
     );
     const t = tracker;
@@ -196,7 +196,10 @@ export async function recordSession(o: RecordSessionOptions = {}): Promise<Recor
         current = at;
         return t.before(target, path, body);
       },
-      exchange: (e: RawExchange) => void (e.keep && raw.push(e)),
+      exchange: (e: RawExchange) => {
+        t.answered(e.target, e.path, e.requestBody, e.responseBody);
+        if (e.keep) raw.push(e);
+      },
     };
     const next = (): number => ++seq;
     proxies.push(await startRecordingProxy(src.daemonUrl, 'daemon', hooks, next));

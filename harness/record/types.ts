@@ -40,7 +40,10 @@ export interface SkippedCall {
 
 export interface MinedBlocks {
   kind: 'mine';
+  /** The blocks the app waited for (mining.ts): what a replay mines. */
   blocks: number;
+  /** Blocks the daemon mined past them before the app stopped mining: not replayed. */
+  overshoot?: number;
 }
 
 export type RecordedEvent = RecordedCall | SkippedCall | MinedBlocks;

@@ -14,6 +14,7 @@ import { draftAction } from './forms.js';
 import { createLinker } from './links.js';
 import { EPISODE_METHODS, EPISODE_PATHS } from './mining.js';
 import type { RecordedCall, RecordedEvent, SessionRecording } from './types.js';
+import { counted } from '../common/describe.js';
 
 export interface ToScenarioOptions {
   /** Where the file will be (its `$schema` comment is relative to it; messages name it). */
@@ -46,6 +47,7 @@ function spentByMain(rec: SessionRecording): bigint {
 }
 
 function header(rec: SessionRecording, o: ToScenarioOptions): Record<string, unknown> {
+  const calls = rec.events.filter((e) => e.kind === 'call').length;
   const main = rec.wallets.find((w) => w.name === 'main')!;
   const coin = fundingAsset(rec.spec);
   const mainFunds = main.history === 'fresh' ? main.funded : { [coin]: spentByMain(rec) };
@@ -67,7 +69,7 @@ function header(rec: SessionRecording, o: ToScenarioOptions): Record<string, unk
   );
   return {
     name: o.name ?? `recorded session ${rec.startedAt.replace('T', ' ').slice(0, 19)}`,
-    description: `Recorded by saltnet record on the ${rec.spec.name} backend: ${rec.events.filter((e) => e.kind === 'call').length} requests as they were sent, and what came back.`,
+    description: `Recorded by saltnet record on the ${rec.spec.name} backend: ${counted(calls, 'request')} as ${calls === 1 ? 'it was' : 'they were'} sent, and what came back.`,
     tags: ['recorded'],
     requires: { height: rec.height, ...(Object.keys(unlocked).length ? { unlocked } : {}) },
     ...(Object.keys(wallets).length ? { wallets } : {}),
@@ -122,8 +124,15 @@ function drafts(rec: SessionRecording, callOnly: ReadonlySet<number>): StepDraft
     }
     const last = out.at(-1);
     if (e.kind === 'mine') {
-      if (last && comments.length === 0 && typeof last.step.mine === 'number') last.step.mine += e.blocks;
-      else out.push({ step: { mine: e.blocks }, comments });
+      const note = e.overshoot
+        ? [
+            ` mining: ${counted(e.blocks, 'block')} the app waited for (the height its last poll saw); the daemon mined ${e.overshoot} more before mining stopped, which a replay does not`,
+          ]
+        : [];
+      if (last && comments.length === 0 && typeof last.step.mine === 'number') {
+        last.step.mine += e.blocks;
+        last.comments.push(...note);
+      } else out.push({ step: { mine: e.blocks }, comments: [...comments, ...note] });
     } else out.push({ step: callStep(e, out.length, rec, linker, !callOnly.has(out.length)), comments });
     comments = [];
   }

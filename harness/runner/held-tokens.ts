@@ -12,6 +12,7 @@ import { messageOf } from './infrastructure.js';
 import type { TokenPayment } from '../scenario/needs.js';
 import { payBetweenWallets, waitUnlocked } from './context.js';
 import type { HeldToken } from '../scenario/model.js';
+import { counted } from '../common/describe.js';
 
 const assetOf = (t: HeldToken): string => `sal${t.ticker}`;
 const atomic = (t: HeldToken, spec: BackendSpec): bigint => BigInt(t.supply) * 10n ** BigInt(spec.coin.decimals);
@@ -124,7 +125,7 @@ export async function tokensAhead(
   }
   const blocks = (await t.daemon.client.height().catch(() => h0)) - h0;
   log(
-    `saltnet: made ${tokens.length - missing} of ${tokens.length} tokens ahead in ${((Date.now() - t0) / 1000).toFixed(1)} s (${blocks} blocks)`,
+    `saltnet: made ${tokens.length - missing} of ${counted(tokens.length, 'token')} ahead in ${((Date.now() - t0) / 1000).toFixed(1)} s (${counted(blocks, 'block')})`,
   );
   return missing;
 }

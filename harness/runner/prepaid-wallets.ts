@@ -131,7 +131,7 @@ export async function fundAhead(
   }
   const blocks = h0 === undefined ? 0 : (await t.daemon.client.height().catch(() => h0!)) - h0;
   log(
-    `saltnet: funded ${words.wallets(paid.size)} ahead in ${((Date.now() - t0) / 1000).toFixed(1)} s (${blocks} blocks)`,
+    `saltnet: funded ${words.wallets(paid.size)} ahead in ${((Date.now() - t0) / 1000).toFixed(1)} s (${counted(blocks, 'block')})`,
   );
   return paid;
 }

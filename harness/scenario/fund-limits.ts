@@ -8,6 +8,7 @@ import { formatAmountShort, parseAmount } from '../coin/amounts.js';
 import type { PathSegment } from '../common/path.js';
 import { MAX_FUNDING_BLOCKS } from './bounds.js';
 import { problem, type Obj, type SchemaProblem } from './schema/problem.js';
+import { counted } from '../common/describe.js';
 
 /**
  * Atomic units of the whole supply of an asset: its coin's (BACKENDS); a token's is bounded by Salvium's money supply,
@@ -122,7 +123,7 @@ export function fundProblems(doc: Obj): SchemaProblem[] {
       out.push(
         problem(
           f.path,
-          `funding ${what} costs ${fundingBlocks(total, spec.typicalReward)} blocks of mining (${showAmount(spec.typicalReward, f.asset)} a block); a scenario's funding is at most ${MAX_FUNDING_BLOCKS} blocks, so at most ${showAmount(max, f.asset)} in all`,
+          `funding ${what} costs ${counted(fundingBlocks(total, spec.typicalReward), 'block')} of mining (${showAmount(spec.typicalReward, f.asset)} a block); a scenario's funding is at most ${MAX_FUNDING_BLOCKS} blocks, so at most ${showAmount(max, f.asset)} in all`,
           `at most ${showAmount(max, f.asset)} in all`,
         ),
       );

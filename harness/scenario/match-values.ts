@@ -141,13 +141,17 @@ export function showExpected(v: unknown): string {
   return showValue(v);
 }
 
-/** An actual value; when the expectation was written as an amount, also in that unit. */
-export function showActual(found: boolean, v: unknown, expected?: unknown): string {
+/**
+ * An actual value; when the expectation was written as an amount, also in coins: of `asset` (the asset of the record
+ * the value is in: a token's balance in the token, `25.00000000 salTST1`), else of the unit the amount was written in.
+ */
+export function showActual(found: boolean, v: unknown, expected?: unknown, asset?: string): string {
   if (!found) return '(absent)';
   if (isAmountString(expected)) {
-    const unit = expected.trim().split(/\s+/)[1] ?? 'SAL1';
+    const unit = asset ?? expected.trim().split(/\s+/)[1] ?? 'SAL1';
     const n = toNum(v);
-    if (n && 'int' in n && amountUnits().has(unit)) return `${showValue(v)} (${formatAmount(n.int, unit)})`;
+    if (n && 'int' in n && (asset !== undefined || amountUnits().has(unit)))
+      return `${showValue(v)} (${formatAmount(n.int, unit)})`;
   }
   return showValue(v);
 }

@@ -96,13 +96,15 @@ const CMP: Record<string, { sym: string; ok: (c: number) => boolean }> = {
   eq: { sym: '==', ok: (c) => c === 0 },
 };
 
-type MatchFn = (found: boolean, actual: unknown, op: unknown, key: MatcherKey) => Mismatch | undefined;
+/** `asset`: the asset of the record the value is in (its `asset_type`), the unit an amount is shown in. */
+type MatchFn = (found: boolean, actual: unknown, op: unknown, key: MatcherKey, asset?: string) => Mismatch | undefined;
 
-const act = (found: boolean, actual: unknown, op: unknown): string => showActual(found, actual, op);
+const act = (found: boolean, actual: unknown, op: unknown, asset?: string): string =>
+  showActual(found, actual, op, asset);
 
-function equality(found: boolean, actual: unknown, op: unknown): Mismatch | undefined {
+function equality(found: boolean, actual: unknown, op: unknown, asset?: string): Mismatch | undefined {
   if (!found) return isEmptyArray(op) ? undefined : { expected: showExpected(op), actual: '(absent)' };
-  return valuesEqual(actual, op) ? undefined : { expected: showExpected(op), actual: act(found, actual, op) };
+  return valuesEqual(actual, op) ? undefined : { expected: showExpected(op), actual: act(found, actual, op, asset) };
 }
 
 /** In a contains operand, a matcher is evaluated on the value found there (`eq` keeps its operand literal). */
@@ -173,16 +175,20 @@ const length: MatchFn = (found, actual, op) => {
       };
 };
 
-const comparison: MatchFn = (found, actual, op, key) => {
+const comparison: MatchFn = (found, actual, op, key, asset) => {
   const c = CMP[key]!;
   const expected = `${c.sym} ${showExpected(op)}`;
   if (!found) return { expected, actual: '(absent)' };
   const a = toNum(actual);
   const e = toNum(op);
   if (!e)
-    return { expected, actual: act(found, actual, op), note: `${key} needs a number or an amount to compare with` };
-  if (!a) return { expected, actual: act(found, actual, op), note: 'not a number' };
-  return c.ok(compareNums(a, e)) ? undefined : { expected, actual: act(found, actual, op) };
+    return {
+      expected,
+      actual: act(found, actual, op, asset),
+      note: `${key} needs a number or an amount to compare with`,
+    };
+  if (!a) return { expected, actual: act(found, actual, op, asset), note: 'not a number' };
+  return c.ok(compareNums(a, e)) ? undefined : { expected, actual: act(found, actual, op, asset) };
 };
 
 const matches: MatchFn = (found, actual, op) => {
@@ -209,11 +215,11 @@ const matches: MatchFn = (found, actual, op) => {
 /** Each matcher (MATCHER_KEYS), by name. */
 const MATCHERS: Record<MatcherKey, MatchFn> = {
   // The operand is always a literal, even when it looks like a matcher.
-  eq: (found, actual, op) => equality(found, actual, op),
-  ne: (found, actual, op) => {
+  eq: (found, actual, op, _key, asset) => equality(found, actual, op, asset),
+  ne: (found, actual, op, _key, asset) => {
     if (!found) return { expected: `not ${showExpected(op)}`, actual: '(absent)' };
     return valuesEqual(actual, op)
-      ? { expected: `not ${showExpected(op)}`, actual: act(found, actual, op) }
+      ? { expected: `not ${showExpected(op)}`, actual: act(found, actual, op, asset) }
       : undefined;
   },
   contains,
@@ -242,10 +248,10 @@ const MATCHERS: Record<MatcherKey, MatchFn> = {
       ? undefined
       : { expected, actual: `${act(found, actual, op)} (type ${typeName(actual)})` };
   },
-  all: (found, actual, op) => {
+  all: (found, actual, op, _key, asset) => {
     const subs = Array.isArray(op) ? op : [op];
     for (let i = 0; i < subs.length; i++) {
-      const m = matchValue(found, actual, subs[i]);
+      const m = matchValue(found, actual, subs[i], asset);
       if (m) return { ...m, note: `all[${i}]${m.note ? `: ${m.note}` : ''}` };
     }
     return undefined;
@@ -256,10 +262,21 @@ const MATCHERS: Record<MatcherKey, MatchFn> = {
  * Apply a matcher (or a plain value: equality) to the value found at a path.
  * Returns undefined when it holds, else what was expected and what was there.
  */
-export function matchValue(found: boolean, actual: unknown, matcher: unknown): Mismatch | undefined {
-  if (!isMatcher(matcher)) return equality(found, actual, matcher);
+export function matchValue(found: boolean, actual: unknown, matcher: unknown, asset?: string): Mismatch | undefined {
+  if (!isMatcher(matcher)) return equality(found, actual, matcher, asset);
   const [key, op] = Object.entries(matcher)[0] as [MatcherKey, unknown];
-  return MATCHERS[key](found, actual, op, key);
+  return MATCHERS[key](found, actual, op, key, asset);
+}
+
+/**
+ * The asset of the record a value is in: the `asset_type` beside it (`result.balances[0].unlocked_balance` is of
+ * `result.balances[0].asset_type`), so that a token's amount is shown in the token, not in the unit it was written in.
+ */
+function assetBeside(response: Response, segs: readonly PathSegment[]): string | undefined {
+  if (segs.length < 2) return undefined;
+  const parent = getPath(response, segs.slice(0, -1));
+  const a = isPlainObject(parent.value) ? parent.value.asset_type : undefined;
+  return typeof a === 'string' && /^[A-Za-z0-9]{1,32}$/.test(a) ? a : undefined;
 }
 
 // ---- responses ----
@@ -329,7 +346,7 @@ export function checkExpectations(response: Response, exp: Expectations, scope: 
   const failures: StepFailure[] = [];
   for (const [key, segs, value] of entries) {
     const { found, value: actual } = getPath(response, segs);
-    const m = matchValue(found, actual, value);
+    const m = matchValue(found, actual, value, assetBeside(response, segs));
     if (m) failures.push(failure(formatPath(segs) || key, m));
   }
   const [first, ...more] = failures;

@@ -7,6 +7,7 @@ import { testnetObject, type StateOps } from './testnet-object.js';
 import { phase, unresponsive, type Parts, type Run } from './up-phases.js';
 import type { SnapshotInfo } from './chain/state-source.js';
 import type { Testnet } from './types.js';
+import { counted } from '../common/describe.js';
 
 function stateOps(run: Run, p: Parts): StateOps {
   const { daemon, wallets } = p;
@@ -105,7 +106,7 @@ export function assemble(
       try {
         const m = await ops.saveState(cacheDir, key);
         run.detail(
-          `saltnet: saved snapshot ${key} (${m.files.length} files, ${(m.files.reduce((n, f) => n + f.size, 0) / 2 ** 20).toFixed(1)} MiB); the next run starts from it`,
+          `saltnet: saved snapshot ${key} (${counted(m.files.length, 'file')}, ${(m.files.reduce((n, f) => n + f.size, 0) / 2 ** 20).toFixed(1)} MiB); the next run starts from it`,
         );
       } catch (err) {
         snapshot = { ...snapshot, saveError: err instanceof Error ? err.message : String(err) };

@@ -120,7 +120,7 @@ async function buildChain(
     const extra = await phase(run, 'funded', () => topUp(daemon.client, main.client, mining(addresses.main!)));
     if (start < chain.height)
       run.detail(
-        `saltnet: mined ${plan.height + extra - start} blocks, ${plan.plan.fundBlocks + extra} of them to the main wallet`,
+        `saltnet: mined ${counted(plan.height + extra - start, 'block')}, ${plan.plan.fundBlocks + extra} of them to the main wallet`,
       );
   } else {
     main = await phase(run, 'walletRpcReady', () =>
@@ -139,7 +139,7 @@ async function buildChain(
     const r = await phase(run, 'mined', () => mineForWallet(daemon.client, main.client, mining(main.addresses)));
     if (start < chain.height)
       run.detail(
-        `saltnet: mined ${r.height - start} blocks, ${r.plan.fundBlocks + r.extraBlocks} of them to the main wallet`,
+        `saltnet: mined ${counted(r.height - start, 'block')}, ${r.plan.fundBlocks + r.extraBlocks} of them to the main wallet`,
       );
   }
   if (addresses.main && addresses.main.cn !== main.addresses.cn)

@@ -86,7 +86,7 @@ export async function startWithFresh(
   if (total > unlocked) {
     const unit = be.spec.coin.unit;
     throw new Error(
-      `freshWallets: ${pays.length} wallets funded ahead take ${formatAmountShort(total, unit)} with fees, more than unlocked (${formatAmountShort(unlocked, unit)}): raise unlocked in saltnet.config (or the global setup's options), or keep fewer or smaller wallets`,
+      `freshWallets: ${counted(pays.length, 'wallet')} funded ahead ${pays.length === 1 ? 'takes' : 'take'} ${formatAmountShort(total, unit)} with fees, more than unlocked (${formatAmountShort(unlocked, unit)}): raise unlocked in saltnet.config (or the global setup's options), or keep fewer or smaller wallets`,
     );
   }
   // Created with the testnet's subaddress lookahead (2:20 by default): a claimed wallet opens in a fraction of the time

@@ -109,7 +109,7 @@ describe('configOption: every flag of a config key is declared from its row in K
 
   it('says the environment variable and what unset means in the help text', () => {
     expect(configOption('binDir').describe).toContain('SALTNET_BIN_DIR');
-    expect(configOption('binDir').describe).toContain('look on PATH');
+    expect(configOption('binDir').describe).toContain('look on PATH, then the newest release');
     expect(configOption('difficulty', 'own text').describe).toMatch(/^own text/);
   });
 });

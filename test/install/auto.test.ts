@@ -1,17 +1,18 @@
 // `auto` (and --backend salvium) finding what `saltnet install` put in the cache — after --bin-dir,
 // SALTNET_BIN_DIR and PATH, before the simulator — and `doctor` saying so, or suggesting only
 // install commands that work as they stand. The releases are fake: scripts that print a version.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ParsedOnly, saltnetCli } from '../../harness/cli/program.js';
 import { installSalvium } from '../../harness/install/install.js';
+import { MARKER_FILE } from '../../harness/install/marker.js';
 import { platformFor } from '../../harness/install/platform.js';
 import { resolveBackend } from '../../harness/testnet/programs/binaries.js';
 import { CLI } from '../cli/helpers.js';
 import { commandsOf, saltnetArgs } from '../docs/shell.js';
-import { cleanupDirs, fakeLdd, tempDir, VERSION, writeProgramsFolder, writeTable } from './helpers.js';
+import { cleanupDirs, fakeLdd, PROGRAM_NAMES, tempDir, VERSION, writeProgramsFolder, writeTable } from './helpers.js';
 
 const saved = { PATH: process.env.PATH, SALTNET_BIN_DIR: process.env.SALTNET_BIN_DIR };
 
@@ -48,6 +49,21 @@ describe('backend resolution and installed releases', () => {
     // --backend salvium finds it too
     expect(resolveBackend('salvium', undefined, { cacheDir: cache }).paths.walletRpc).toBe(
       join(dir, 'salvium-wallet-rpc'),
+    );
+  });
+
+  it("an install in the earlier layout (the archive's top folder kept, <cache>/bin/salvium-V/salvium-V/) is still found", async () => {
+    const { cache } = await cacheWith(['v1.1.3']);
+    const dir = join(cache, 'bin', 'salvium-v1.1.3');
+    // as an earlier saltnet left it: the programs one folder down, and the marker saying where
+    mkdirSync(join(dir, 'salvium-v1.1.3'));
+    for (const n of PROGRAM_NAMES) renameSync(join(dir, n), join(dir, 'salvium-v1.1.3', n));
+    const marker = JSON.parse(readFileSync(join(dir, MARKER_FILE), 'utf8')) as Record<string, unknown>;
+    writeFileSync(join(dir, MARKER_FILE), JSON.stringify({ ...marker, binDir: 'salvium-v1.1.3' }));
+    const r = resolveBackend('auto', undefined, { cacheDir: cache });
+    expect(r.paths.daemon).toBe(join(dir, 'salvium-v1.1.3', 'salviumd'));
+    expect(r.reason).toBe(
+      `auto: picked real Salvium (the newest installed release, v1.1.3 in ${join(dir, 'salvium-v1.1.3')})`,
     );
   });
 
@@ -106,6 +122,19 @@ describe('saltnet doctor', () => {
       installed: [`v1.1.3 in ${bin}: salviumd: Salvium 'Fake' (v1.1.3-fake) (sha256 of a folder copy, local)`],
       pinned: expect.stringMatching(/^none for /),
     });
+  });
+
+  it('binDir unset: the config section names the programs that run and the installed release they come from', async () => {
+    const { cache } = await cacheWith(['v1.1.3']);
+    const bin = join(cache, 'bin', 'salvium-v1.1.3');
+    const config = (await doctor(cache)).config as Record<string, Record<string, unknown>>;
+    expect(config.binDir).toEqual({
+      value: null,
+      source: 'default',
+      unset: `salviumd, salvium-wallet-cli and salvium-wallet-rpc from the newest installed release, v1.1.3 in ${bin}`,
+    });
+    const none = (await doctor(join(tempDir(), 'cache'))).config as Record<string, Record<string, unknown>>;
+    expect(none.binDir!.unset).toMatch(/^none found: salviumd, .* not found on PATH, and no release is installed in /);
   });
 
   it('without one: every hint parses as a saltnet command, and `--version V` alone only for a pinned V', async () => {

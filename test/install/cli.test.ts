@@ -63,7 +63,7 @@ describe('saltnet install', () => {
     );
     expect(r.exitCode, String(r.stderr)).toBe(0);
     const out = JSON.parse(String(r.stdout));
-    const binDir = join(cache, 'bin', `salvium-${VERSION}`, `salvium-${VERSION}`);
+    const binDir = join(cache, 'bin', `salvium-${VERSION}`);
     expect(out).toMatchObject({
       version: VERSION,
       asset: ASSET,

@@ -81,10 +81,14 @@ describe('--from an archive', () => {
       hashFrom: 'local',
       from: tarball,
       installDir,
-      binDir: join(installDir, 'salvium-v1.2.3'),
+      binDir: installDir,
       programVersion: `salviumd: Salvium 'Fake' (${PRINTED})`,
       alreadyInstalled: false,
     });
+    // the programs are where the docs say, <cacheDir>/bin/salvium-<version>/: the archive's top folder is not kept
+    expect(readdirSync(installDir).sort()).toEqual(
+      [MARKER_FILE, 'LICENSE', 'SHA256SUMS', 'salvium-wallet-cli', 'salvium-wallet-rpc', 'salviumd'].sort(),
+    );
     expect(readFileSync(join(r.binDir, 'LICENSE'), 'utf8')).toBe('BSD-3');
     const marker = JSON.parse(readFileSync(join(installDir, MARKER_FILE), 'utf8'));
     expect(marker.programs.walletRpc).toBe(sha256(Buffer.from(fakeProgram('salvium-wallet-rpc', PRINTED))));

@@ -99,7 +99,7 @@ describe('a good archive', () => {
       sha256: sha256(bytes),
       hashFrom: 'pinned',
       installDir,
-      binDir: join(installDir, `salvium-${VERSION}`, 'bin'),
+      binDir: join(installDir, 'bin'),
       alreadyInstalled: false,
       from: `${server.url}/${VERSION}/${TAR}`,
     });
@@ -109,12 +109,13 @@ describe('a good archive', () => {
     );
     expect(JSON.parse(readFileSync(join(installDir, MARKER_FILE), 'utf8'))).toMatchObject({
       sha256: sha256(bytes),
-      binDir: `salvium-${VERSION}/bin`,
+      binDir: 'bin',
       programVersion: `salviumd: Salvium 'Fake' (${VERSION})`,
       programs: { daemon: sha256(Buffer.from(fakeProgram('salviumd'))) },
     });
     expect(r.programVersion).toBe(`salviumd: Salvium 'Fake' (${VERSION})`);
     expect(readdirSync(binRoot(cache))).toEqual([`salvium-${VERSION}`]); // no temp folder, no archive left
+    expect(readFileSync(join(installDir, 'README'), 'utf8')).toBe('hi'); // the archive's top folder is the install
     expect(existsSync(join(installDir, TAR))).toBe(false);
     expect(server.requests).toEqual([`/${VERSION}/${TAR}`]);
 

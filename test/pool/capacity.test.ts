@@ -23,8 +23,20 @@ describe('poolCapacity', () => {
     expect(poolCapacity({ cores: 2, freeBytes: 20 * GiB, perTestnet: 0.2 * GiB, max: 5 }).capacity).toBe(5);
     const c = poolCapacity({ cores: 2, freeBytes: 20 * GiB, perTestnet: 0.2 * GiB, max: 1, min: 3 });
     expect(c.capacity).toBe(3);
-    expect(c.why).toBe('3 live (asked for: 1, raised to the workers), 1 starting at once');
+    expect(c.why).toBe('up to 3 testnets at once, 1 starting at a time (1 asked for, raised to the 3 workers)');
     expect(poolCapacity({ cores: 2, freeBytes: 1 * GiB, perTestnet: 2.7 * GiB, min: 4 }).capacity).toBe(4);
+  });
+
+  it('says its bounds in plain words: how many at once, what one needs, what memory and cores allow', () => {
+    expect(poolCapacity({ cores: 2, freeBytes: 22.2 * GiB, perTestnet: 0.2 * GiB }).why).toBe(
+      'up to 2 testnets at once, 1 starting at a time (each needs about 0.2 GiB: 80% of the 22.2 GiB free holds 88; the 2 cores allow 2)',
+    );
+    expect(poolCapacity({ cores: 1, freeBytes: 1 * GiB, perTestnet: 2.7 * GiB, min: 3 }).why).toBe(
+      'up to 3 testnets at once, 1 starting at a time (each needs about 2.7 GiB: 80% of the 1.0 GiB free holds 1; the 1 core allows 2; the 3 workers need 3)',
+    );
+    expect(poolCapacity({ cores: 2, freeBytes: 20 * GiB, perTestnet: 0.2 * GiB, max: 1 }).why).toBe(
+      'up to 1 testnet at once, 1 starting at a time (as asked)',
+    );
   });
 });
 

@@ -65,7 +65,7 @@ describe('fresh isolation with a pool of testnets', () => {
       ['pc', 'passed'],
     ]);
     expect(lines.find((l) => l.startsWith('saltnet: testnet pool: '))).toMatch(
-      /^saltnet: testnet pool: \d+ live \(memory: /,
+      /^saltnet: testnet pool: up to \d+ testnets? at once, \d+ starting at a time \(each needs about /,
     );
     // The first one is waited for (it started when the run did); the others were started ahead of them.
     expect(ahead.map((l) => l.match(/"(\w+)"/)![1])).toEqual(expect.arrayContaining(['pb', 'pc']));
@@ -78,7 +78,7 @@ describe('fresh isolation with a pool of testnets', () => {
     const tag = `pool-one-${process.pid}`;
     const { results, lines, ahead } = await run(files, { pool: 1 }, tag);
     expect(results.map((r) => r.status)).toEqual(['passed', 'passed']);
-    expect(lines).toContain('saltnet: testnet pool: 1 live (asked for), 1 starting at once');
+    expect(lines).toContain('saltnet: testnet pool: up to 1 testnet at once, 1 starting at a time (as asked)');
     expect(ahead).toEqual([]);
   }, 120_000);
 

@@ -83,6 +83,20 @@ describe('equality', () => {
       actual: '18440000000000000000',
     });
     expect(ok({ 'result.balances[0].asset_type': { eq: 'SAL1' } })).toBeUndefined();
+  });
+
+  it("shows a token's amount in the token (the asset_type of its record), not in the unit it was written in", () => {
+    const token = { result: { balances: [{ asset_type: 'salTST1', balance: 2500000000, unlocked_balance: 0 }] } };
+    const f = checkExpectations(token, { 'result.balances[0].balance': { gte: '30 SAL1' } }, {});
+    expect(f?.message).toBe(
+      'result.balances[0].balance: expected >= "30 SAL1" (3000000000), got 2500000000 (25.00000000 salTST1)',
+    );
+    expect(checkExpectations(token, { 'result.balances[0].balance': '26 SAL1' }, {})?.actual).toBe(
+      '2500000000 (25.00000000 salTST1)',
+    );
+    expect(
+      checkExpectations(token, { 'result.balances[0].unlocked_balance': { all: [{ gt: '1 SAL1' }] } }, {})?.actual,
+    ).toBe('0 (0.00000000 salTST1)');
     expect(ok({ 'result.balances[0].asset_type': { ne: 'SAL' } })).toBeUndefined();
     expect(ok({ 'result.balances[0].asset_type': { ne: 'SAL1' } })).toMatchObject({ expected: 'not "SAL1"' });
     expect(ok({ 'result.tokens': [] })).toBeUndefined(); // omitted empty array equals []

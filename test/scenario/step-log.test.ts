@@ -86,7 +86,7 @@ describe('log', () => {
     const r = results.get('a line from before the previous step is not seen')!;
     expect(r.status).toBe('failed');
     expect(r.failure?.message).toMatch(
-      /^log: no line containing "Found block" in the daemon's log \S+daemon\.log within 1 s \(\d+ lines since the previous step started/,
+      /^log: no line containing "Found block" in the daemon's log \S+daemon\.log within 1 s \(\d+ lines? since the previous step started/,
     );
     expect(r.failure?.pos?.line).toBe(8);
   });

@@ -214,3 +214,12 @@ describe('fresh wallets funded ahead, on the simulator at difficulty 500', () =>
     await expect(loadConfigFile(file)).rejects.toThrow(/freshWallets/);
   });
 });
+
+describe('fresh wallets funded ahead: the refusal', () => {
+  it('counts one wallet in the singular', async () => {
+    const opts = { backend: 'sim' as const, progress: 'none' as const, log: () => undefined, trapSignals: false };
+    await expect(startWithFresh(opts, [{ unlocked: '1200 SAL1', count: 1 }], () => undefined)).rejects.toThrow(
+      /^freshWallets: 1 wallet funded ahead takes 1201 SAL1 with fees, more than unlocked \(1100 SAL1\): raise unlocked/,
+    );
+  });
+});

@@ -332,7 +332,7 @@ describe('a real vitest run of the example project', () => {
       // Three testnets, none of them the shared one; the first started on demand, the others ahead.
       expect(new Set(got.map((g) => g.url)).size).toBe(3);
       expect(got.filter((g) => g.from === 'started')).toHaveLength(1);
-      expect(r.output).toMatch(/saltnet: testnet pool: \d+ live/);
+      expect(r.output).toMatch(/saltnet: testnet pool: up to \d+ testnets? at once/);
       await nothingLeft(r.runs);
     } finally {
       for (const f of files) cleanup(f);

@@ -149,7 +149,7 @@ function outOfBounds(
     return `must be ${iss.inclusive ? 'at least' : 'more than'} ${min}, got ${showShort(input)}`;
   }
   const max = String(iss.maximum);
-  if (iss.origin === 'array') return `has more than ${max} items`;
+  if (iss.origin === 'array') return `has more than ${max} ${max === '1' ? 'item' : 'items'}`;
   if (iss.origin === 'string') return `is longer than ${max} characters`;
   const why = limitReason(path);
   return `must be ${iss.inclusive ? 'at most' : 'less than'} ${max}, got ${showShort(input)}${why ? ` (${why})` : ''}`;

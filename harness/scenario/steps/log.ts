@@ -12,6 +12,7 @@ import { has } from '../schema/vocabulary.js';
 import { fail, walletOf, type StepContext } from './context.js';
 import type { StepCommon } from '../types.js';
 import { defineStep } from './kind.js';
+import { counted } from '../../common/describe.js';
 
 export interface LogAction {
   kind: 'log';
@@ -142,7 +143,7 @@ export const logStep = defineStep<'log', LogAction>({
       .map((l) => `  ${l}`)
       .join('\n');
     return fail(
-      `log: no line ${describe(a)} in the ${a.program}'s log ${file} within ${a.within} s (${lines.length} lines since ${a.since === 'scenario' ? 'the scenario' : 'the previous step'} started${tail ? `; the last:\n${tail}` : ''})`,
+      `log: no line ${describe(a)} in the ${a.program}'s log ${file} within ${a.within} s (${counted(lines.length, 'line')} since ${a.since === 'scenario' ? 'the scenario' : 'the previous step'} started${tail ? `; the last:\n${tail}` : ''})`,
     );
   },
   docs: {

@@ -14,6 +14,7 @@ import { has } from '../schema/vocabulary.js';
 import type { Expectations, StepCommon } from '../types.js';
 import { StepFailed, fail, refreshScope, refreshWallets, type StepContext } from './context.js';
 import { defineStep, type StepExchange, type StepKind } from './kind.js';
+import { counted } from '../../common/describe.js';
 
 export interface WaitAction<C extends { kind: string } = { kind: string }> {
   kind: 'wait';
@@ -135,7 +136,7 @@ async function runWait(
     const outOfBlocks = blocks !== undefined && h - startHeight >= blocks;
     if (outOfTime || outOfBlocks) {
       fail(
-        `wait: still not true after ${tries} tries, ${Math.round((Date.now() - started) / 1000)} s and ${h - startHeight} blocks: ${failure.message}`,
+        `wait: still not true after ${counted(tries, 'try', 'tries')}, ${Math.round((Date.now() - started) / 1000)} s and ${counted(h - startHeight, 'block')}: ${failure.message}`,
         { ...failure, pos: step.pos },
       );
     }

@@ -10,6 +10,7 @@
 // token's own: that one is mined by the next block, as it should be.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MAX_BLOCK_TIME } from '../../limits.js';
+import { counted } from '../../common/describe.js';
 
 export interface AutomineMode {
   /** Mine a block as soon as the pool holds a transaction. */
@@ -172,7 +173,7 @@ export class Automine {
       if (n >= STUCK_AFTER) {
         this.ignored.add(h);
         this.host.log(
-          `saltnet: automine: tx ${h} is still in the pool after ${n} blocks (the daemon does not mine it); mine-on-tx leaves it there`,
+          `saltnet: automine: tx ${h} is still in the pool after ${counted(n, 'block')} (the daemon does not mine it); mine-on-tx leaves it there`,
         );
       }
     }

@@ -19,6 +19,7 @@ import { formatAmountShort } from '../../coin/amounts.js';
 import { BACKENDS, fundingAsset, type BackendSpec } from '../../coin/backends.js';
 import { addressKindOf } from '../../coin/coins.js';
 import { assetTransfer } from '../../coin/transactions.js';
+import { counted } from '../../common/describe.js';
 
 export interface FundRequest {
   address: string;
@@ -137,7 +138,7 @@ async function holdings(main: WalletClient, spec: BackendSpec): Promise<Held[]> 
 
 const heldText = (h: Held): string =>
   `${formatAmountShort(h.balance, h.asset)} (${formatAmountShort(h.unlocked, h.asset)} unlocked${
-    h.balance > h.unlocked ? `, the rest unlocks in ${h.blocksToUnlock} blocks` : ''
+    h.balance > h.unlocked ? `, the rest unlocks in ${counted(h.blocksToUnlock, 'block')}` : ''
   })`;
 
 /** What main holds, for messages: "SAL1 2958 (2958 unlocked), salTST1 995 (990 unlocked, the rest …)". */
@@ -221,7 +222,9 @@ async function waitForUnlock(
   while (h.unlocked < amount) {
     const height = await d.daemon.height();
     if (height - start >= d.spec.coinbaseUnlock) throw short(h);
-    d.log?.(`saltnet: fund: main's ${asset} is locked for ${h.blocksToUnlock} more blocks; mining them`);
+    d.log?.(
+      `saltnet: fund: main's ${asset} is locked for ${counted(h.blocksToUnlock, 'more block', 'more blocks')}; mining ${h.blocksToUnlock === 1 ? 'it' : 'them'}`,
+    );
     await d.mineTo(height + Math.max(1, Math.min(h.blocksToUnlock, d.spec.coinbaseUnlock)), signal);
     await d.main.refresh();
     h = holdingOf(await holdings(d.main, d.spec), asset);
@@ -258,7 +261,7 @@ async function confirm(d: FaucetDeps, txHashes: string[]): Promise<number> {
     if (pending.length === 0) return Math.max(...txs.map((t) => t.block_height));
     if (mined >= MAX_CONFIRM_BLOCKS)
       throw new FaucetError(
-        `the daemon did not mine ${pending.join(', ')} in ${mined} blocks (still in its pool); see the daemon's log`,
+        `the daemon did not mine ${pending.join(', ')} in ${counted(mined, 'block')} (still in its pool); see the daemon's log`,
       );
     await d.mineTo((await d.daemon.height()) + 1);
   }

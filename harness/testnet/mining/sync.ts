@@ -3,6 +3,7 @@
 // this a transfer right after `mine: 1` finds the funds the block unlocked still locked.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { WalletClient } from '../../rpc/wallet.js';
+import { counted } from '../../common/describe.js';
 
 export interface SyncTarget {
   name: string;
@@ -56,7 +57,7 @@ export function mineTarget(req: MineRequest, height: number): number {
     if (!Number.isInteger(req) || req < 1) bad(`blocks must be a whole number >= 1, got ${String(req)}`);
     if (req >= height)
       bad(
-        `mine(${req}) mines ${req} blocks, more than the chain's ${height}: to mine up to height ${req}, ` +
+        `mine(${req}) mines ${counted(req, 'block')}, more than the chain's ${height}: to mine up to height ${req}, ` +
           `call mine({ to: ${req} }); for that many blocks, mine({ blocks: ${req} })`,
       );
     return height + req;
