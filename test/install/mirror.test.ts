@@ -97,7 +97,7 @@ describe('an unpinned version from a mirror', () => {
       sha256: sha256(GOOD),
       hashFrom: 'sha256-option',
       from: `${server.url}${PATH}`,
-      binDir: join(bin, `salvium-${VERSION}`, `salvium-${VERSION}`),
+      binDir: join(bin, `salvium-${VERSION}`),
       programVersion: `salviumd: Salvium 'Fake' (${VERSION})`,
       alreadyInstalled: false,
     });
