@@ -1,6 +1,8 @@
 // `npm run bench`: prints the numbers the issues ask for. Nothing here asserts a time; it measures.
 //   sim.mine1300     time for the simulator to mine 1300 blocks (the default fast pace, and SALTNET_SIM_PACE=steady)
 //   sim.getBalance   1000 sequential get_balance calls against a wallet that mined those blocks
+//   up.start.sim.*   `saltnet up` (the installed bin) to its ready line, warm, at height 1201 and 20,000: best and
+//                    median of 5 (`npm run bench -- --start-only` runs only those)
 //   up.<backend>.*   each phase of `saltnet up`, cold (build + save a snapshot) and warm (restore),
 //                    and the harness's overhead against the same steps by hand
 //   wallet.*         a wallet that mined every block against the test wallet fed only its funding blocks
@@ -47,6 +49,7 @@ import { checkpointRevert } from './bench-checkpoint.js';
 import { freshWallets } from './bench-fresh.js';
 import { exampleSuite, runnerOverhead } from './bench-runner.js';
 import { recordOverhead } from './bench-record.js';
+import { upStart } from './bench-start.js';
 import { findRealBinaries } from './real-binaries.js';
 
 interface Row {
@@ -276,10 +279,12 @@ async function main(): Promise<void> {
   if (process.argv.includes('--suite-only')) return suitePart();
   if (process.argv.includes('--checkpoint-only')) return checkpointPart();
   if (process.argv.includes('--fresh-only')) return freshPart();
+  if (process.argv.includes('--start-only')) return upStart(report);
   await mine1300('fast', 500, {});
   await mine1300('steady', 500, { SALTNET_SIM_PACE: 'steady' });
   await getBalance1000();
   process.stdout.write('\n');
+  await upStart(report);
   const paced = await upPhases('sim', {});
   report(
     'up.sim.cold',

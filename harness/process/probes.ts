@@ -16,6 +16,12 @@ export interface Probe {
   everyMs?: number;
 }
 
+/**
+ * The poll interval for a program started on this machine and reached over loopback: a refused connection costs next
+ * to nothing, and every interval waited after the program answers is added to a testnet's start.
+ */
+export const LOOPBACK_PROBE_MS = 20;
+
 /** The longest one wait-on run lasts: how long a probe may poll on after its wait has ended. */
 const SLICE_MS = 1000;
 

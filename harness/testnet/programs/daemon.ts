@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { nodeName } from '../../network/topology.js';
 import type { ManagedProcess } from '../../process/managed.js';
 import { PortTakenError, takenPorts, withFreshPorts } from '../../process/ports.js';
-import { httpProbe } from '../../process/probes.js';
-import { waitUntilReady } from '../../process/ready.js';
+import { httpProbe, LOOPBACK_PROBE_MS } from '../../process/probes.js';
+import { waitUntilReady, type ReadyStrategy } from '../../process/ready.js';
 import type { Supervisor } from '../../process/supervisor.js';
 import { createDaemonClient, type DaemonClient } from '../../rpc/daemon.js';
 import type { RandomxMode } from '../../coin/backends.js';
@@ -154,11 +154,7 @@ async function launchDaemon(
   const url = `http://127.0.0.1:${ports.rpc}`;
   const client = createDaemonClient(url, { timeoutMs: 30_000 });
   try {
-    await waitUntilReady(
-      proc,
-      [{ kind: 'log', patterns: be.spec.daemonReadyLines }, httpProbe(`${url}/get_info`, { name: 'get_info' })],
-      { timeoutMs: o.timeoutMs },
-    );
+    await waitUntilReady(proc, daemonReadiness(be, url), { timeoutMs: o.timeoutMs });
   } catch (err) {
     await client.close();
     await proc.stop({ graceMs: 2000 });
@@ -178,6 +174,14 @@ async function launchDaemon(
   };
   const dataDir = nodeDataDir(o.workdir, o.node ?? 0);
   return { proc, client, url, ports, dataDir, logFile, settings, ...(dataset ? { dataset } : {}) };
+}
+
+/** A daemon is ready when its log says so and its /get_info answers (polled often: it is on this machine). */
+export function daemonReadiness(be: ResolvedBackend, url: string): ReadyStrategy[] {
+  return [
+    { kind: 'log', patterns: be.spec.daemonReadyLines },
+    httpProbe(`${url}/get_info`, { name: 'get_info', everyMs: LOOPBACK_PROBE_MS }),
+  ];
 }
 
 /** Note when the daemon's log says its RandomX dataset is built. */

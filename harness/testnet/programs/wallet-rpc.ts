@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { ProcessExitedError } from '../../process/errors.js';
 import type { ManagedProcess } from '../../process/managed.js';
 import { PortTakenError, takenPorts, withFreshPorts } from '../../process/ports.js';
-import { httpProbe } from '../../process/probes.js';
-import { waitUntilReady } from '../../process/ready.js';
+import { httpProbe, LOOPBACK_PROBE_MS } from '../../process/probes.js';
+import { waitUntilReady, type ReadyStrategy } from '../../process/ready.js';
 import type { Supervisor } from '../../process/supervisor.js';
 import type { Credentials } from '../../rpc/http.js';
 import { createWalletClient, type WalletClient } from '../../rpc/wallet.js';
@@ -149,15 +149,7 @@ async function launchWalletRpc(
   const url = `http://127.0.0.1:${port}`;
   const client = createWalletClient(url, { timeoutMs: 120_000, ...(credentials ? { auth: credentials } : {}) });
   try {
-    await waitUntilReady(
-      proc,
-      [
-        { kind: 'log', patterns: [/Starting wallet RPC server/] },
-        // With a login, its answer to a request without one is 401 and a Digest challenge.
-        httpProbe(`${url}/json_rpc`, { name: 'json_rpc', answers: (s) => s === 200 || (!!credentials && s === 401) }),
-      ],
-      { timeoutMs: o.timeoutMs },
-    );
+    await waitUntilReady(proc, walletRpcReadiness(url, !!credentials), { timeoutMs: o.timeoutMs });
   } catch (err) {
     await client.close();
     await proc.stop({ graceMs: 2000 });
@@ -168,6 +160,19 @@ async function launchWalletRpc(
     throw err;
   }
   return { proc, client, url, port, ...(credentials ? { credentials } : {}), logFile, crashes };
+}
+
+/** A wallet RPC is ready when its log says so and its /json_rpc answers (polled often: it is on this machine). */
+export function walletRpcReadiness(url: string, login: boolean): ReadyStrategy[] {
+  return [
+    { kind: 'log', patterns: [/Starting wallet RPC server/] },
+    // With a login, its answer to a request without one is 401 and a Digest challenge.
+    httpProbe(`${url}/json_rpc`, {
+      name: 'json_rpc',
+      answers: (s) => s === 200 || (login && s === 401),
+      everyMs: LOOPBACK_PROBE_MS,
+    }),
+  ];
 }
 
 export interface WalletRpcDefinitionOptions extends Omit<WalletRpcOptions, 'restarts' | 'credentials' | 'name'> {

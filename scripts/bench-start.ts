@@ -1,0 +1,58 @@
+// `saltnet up` as a user starts it, warm: the installed command (node dist/harness/cli/main.js, not npx) on sim, timed
+// from its start to its ready line on stdout, at the default height and at 20,000. Each height's chain state is built
+// once first (not timed), then `up` starts warm five times; the best and the median are reported.
+import { execa } from 'execa';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import { cleanup, tempDir } from '../test/helpers/sim.js';
+import { median, ms, type Report } from './bench-up.js';
+
+const MAIN = fileURLToPath(new URL('../harness/cli/main.js', import.meta.url));
+const READY = 'saltnet is up';
+const RUNS = 5;
+
+/** One `saltnet up` to its ready line (ms), then Ctrl-C and its exit awaited. */
+async function upToReady(cacheDir: string, height: number | undefined): Promise<number> {
+  const t0 = performance.now();
+  const up = execa(
+    process.execPath,
+    [MAIN, 'up', '--backend', 'sim', '--cache-dir', cacheDir, ...(height ? ['--height', String(height)] : [])],
+    { buffer: false, reject: false, stdin: 'ignore', stderr: 'pipe' },
+  );
+  let out = '';
+  let err = '';
+  up.stderr.on('data', (d: Buffer) => void (err += String(d)));
+  try {
+    return await new Promise<number>((ok, fail) => {
+      up.stdout.on('data', (d: Buffer) => {
+        out += String(d);
+        if (out.includes(READY)) ok(performance.now() - t0);
+      });
+      void up.then((r) => fail(new Error(`saltnet up exited (${r.exitCode ?? r.signal}) before ready:\n${err}`)));
+    });
+  } finally {
+    up.kill('SIGINT');
+    await up;
+  }
+}
+
+/** The warm start of `saltnet up` on sim at these heights (undefined: the default, 1201). */
+export async function upStart(report: Report, heights: (number | undefined)[] = [undefined, 20_000]): Promise<void> {
+  for (const height of heights) {
+    const cache = tempDir('saltnet-bench-start-');
+    const label = `up.start.sim.h${height ?? 1201}`;
+    try {
+      await upToReady(cache, height);
+      const times: number[] = [];
+      for (let i = 0; i < RUNS; i++) times.push(await upToReady(cache, height));
+      report(
+        `${label}.best`,
+        ms(Math.min(...times)),
+        `saltnet up (installed bin) to its ready line, warm, best of ${RUNS}`,
+      );
+      report(`${label}.median`, ms(median(times)), times.map((t) => t.toFixed(0)).join(', '));
+    } finally {
+      cleanup(cache);
+    }
+  }
+}
