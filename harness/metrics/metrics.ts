@@ -58,7 +58,7 @@ class Watched {
     if (Date.now() - this.lastAsked > IDLE_MS) {
       clearInterval(this.timer);
       this.timer = undefined;
-    } else if (!this.underway) void this.sampleOnce();
+    } else if (!this.underway) this.sampleOnce().catch(() => undefined);
   }
 
   /** One sample at a time: an ask during one joins it. */

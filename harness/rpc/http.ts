@@ -50,8 +50,6 @@ export interface RpcObservation {
   method: string;
   /** From the request's turn on its connection to its answer (or failure), recoveries included. */
   seconds: number;
-  /** Answered 200 (a JSON-RPC error answer included). */
-  ok: boolean;
 }
 
 const rpcChannel = channel(RPC_CHANNEL);
@@ -194,16 +192,6 @@ export function createEndpoint(url: string, opts: EndpointOptions = {}): Endpoin
     const body = stringifyJson(request);
     const t0 = Date.now();
     const observed = !opts.unobserved && rpcChannel.hasSubscribers ? performance.now() : undefined;
-    const publish = (ok: boolean): void => {
-      if (observed === undefined) return;
-      const o: RpcObservation = {
-        url: base,
-        method: methodOf(path, request),
-        seconds: (performance.now() - observed) / 1000,
-        ok,
-      };
-      rpcChannel.publish(o);
-    };
     let r: Answer;
     try {
       r = await sendRecovering(path, request, body, timeoutMs, headers);
@@ -211,11 +199,16 @@ export function createEndpoint(url: string, opts: EndpointOptions = {}): Endpoin
         conn.challenged(r.wwwAuth);
         r = await conn.send(path, body, timeoutMs, headers);
       }
-    } catch (err) {
-      publish(false);
-      throw err;
+    } finally {
+      if (observed !== undefined) {
+        const o: RpcObservation = {
+          url: base,
+          method: methodOf(path, request),
+          seconds: (performance.now() - observed) / 1000,
+        };
+        rpcChannel.publish(o);
+      }
     }
-    publish(r.status === 200);
     let response: unknown = r.text;
     if (r.status === 200 && r.text) {
       try {
