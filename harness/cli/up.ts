@@ -10,6 +10,7 @@ import { humanReady, summary } from './up-output.js';
 import { testnetOptions, toTestnetOptions, type TestnetArgs } from './testnet-options.js';
 import { configOption } from '../config/yargs.js';
 import { closeExplorer, explorer } from '../ui/explorer.js';
+import { beginMetrics, endMetrics } from '../metrics/metrics.js';
 import { PortsTakenError } from '../process/port-holder.js';
 import { assertPortsFree } from '../process/ports.js';
 import { resolveBackend } from '../testnet/programs/binaries.js';
@@ -112,6 +113,7 @@ export async function up(argv: ArgumentsCamelCase<UpArgs>, extra: Partial<Testne
     t.snapshot.cacheDir ?? resolveCacheDir(argv.cacheDir ? { cacheDir: argv.cacheDir } : {}),
   );
   t.supervisor.updateInfo({ control: control.info });
+  beginMetrics(t);
   const ui = argv.ui ? await explorer(t, argv.uiPort !== undefined ? { port: argv.uiPort } : {}) : undefined;
   const s = { ...summary(t), ...(ui ? { ui: ui.url } : {}) };
   if (argv.json) process.stdout.write(`${JSON.stringify(s)}\n`);
@@ -129,6 +131,7 @@ export async function up(argv: ArgumentsCamelCase<UpArgs>, extra: Partial<Testne
   await control.drain(scaled(5000));
   await control.close();
   await closeExplorer(t);
+  await endMetrics(t);
   await t.stop();
   if (failed.event === 'workdir-gone') throw new Error(failed.message);
   const itsLog = failed.logFile ? `; its log: ${failed.logFile}` : '';

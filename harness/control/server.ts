@@ -2,7 +2,8 @@
 // the testnet to do what only it can do safely — save the state with its processes stopped
 // (`saltnet snapshot save`), mine and then sync every wallet it owns (`saltnet mine`). Bound to
 // 127.0.0.1 on a free port, with a bearer token kept in a 0600 file of the workdir; the run record
-// says where. Operations run one at a time, in the order they came (a later one waits); a request
+// says where. An operation with a text face is also served at GET /<name> (Prometheus scrapes GET
+// /metrics). Operations run one at a time, in the order they came (a later one waits); a request
 // whose body never arrives in full (a client that stops sending, or disconnects) is dropped without
 // holding anything, and one over MAX_BODY is answered 413.
 // A request is cancelled when its client goes away or asks for it (cancel.ts).
@@ -71,6 +72,16 @@ function readBody(req: IncomingMessage): Promise<unknown> {
     req.on('error', (e) => done(() => fail(e)));
     req.on('close', () => done(() => fail(new HttpError(400, 'the client went away'))));
   });
+}
+
+/**
+ * The request carries the token: in the x-saltnet-token header, or as `Authorization: Bearer <token>` (what
+ * Prometheus sends from a scrape config's `authorization.credentials_file`).
+ */
+function tokenGiven(req: IncomingMessage, token: string): boolean {
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+  const given = Buffer.from(String(req.headers[TOKEN_HEADER] ?? bearer ?? ''));
+  return given.length === token.length && timingSafeEqual(given, Buffer.from(token));
 }
 
 /** `work`, or a 503 as soon as a program of the testnet stops answering (the work would only wait on it). */
@@ -161,14 +172,16 @@ export async function startControlServer(
       const close = status === 413 && !req.complete ? { connection: 'close' } : {};
       res.writeHead(status, { 'content-type': 'application/json', ...close }).end(JSON.stringify(body));
     };
-    const given = Buffer.from(String(req.headers[TOKEN_HEADER] ?? ''));
-    if (given.length !== token.length || !timingSafeEqual(given, Buffer.from(token)))
-      return answer(403, { error: 'wrong or missing token' });
-    const route = req.method === 'POST' ? all[req.url ?? ''] : undefined;
-    if (!route)
+    if (!tokenGiven(req, token)) return answer(403, { error: 'wrong or missing token' });
+    const found = all[req.url ?? ''];
+    const route = req.method === 'POST' || (req.method === 'GET' && found?.get) ? found : undefined;
+    if (!route) {
+      const gets = Object.keys(all).filter((k) => all[k]!.get);
       return answer(404, {
-        error: `unknown request ${req.method} ${clip(req.url ?? '')}; the requests are POST ${Object.keys(all).join(', ')}`,
+        error: `unknown request ${req.method} ${clip(req.url ?? '')}; the requests are POST ${Object.keys(all).join(', ')}${gets.length ? `; GET ${gets.join(', ')}` : ''}`,
       });
+    }
+    const text = req.method === 'GET' ? route.get : undefined;
     const failed = (err: unknown): void =>
       answer(err instanceof HttpError ? err.status : 500, { error: err instanceof Error ? err.message : String(err) });
     let request: ReturnType<UnderwayRequests['start']>;
@@ -182,7 +195,11 @@ export async function startControlServer(
       if (!res.writableFinished) request.underway.cancel(new HttpError(400, 'the client went away'));
     });
     answered = serve(route, req, request.underway)
-      .then((body) => answer(200, body), failed)
+      .then((body) => {
+        if (!text) return answer(200, body);
+        if (!res.headersSent && !res.destroyed)
+          res.writeHead(200, { 'content-type': text.contentType }).end(text.text(body));
+      }, failed)
       .finally(request.end);
   });
   await new Promise<void>((ok, fail) => server.once('error', fail).listen(0, '127.0.0.1', ok));

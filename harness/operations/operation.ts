@@ -31,6 +31,14 @@ export interface ControlRoute {
    */
   concurrent?: true;
   run(t: Testnet, body: unknown, env: RouteEnv): Promise<unknown>;
+  /** Also served at GET, its answer as text (see Operation.get). */
+  get?: TextFace<unknown>;
+}
+
+/** An answer served as text at GET /<name>: its content type, and the text of an answer. */
+export interface TextFace<A> {
+  contentType: string;
+  text(answer: A): string;
 }
 
 /** What a face knows of the testnet it speaks for: its backend (units, decimals, address kinds). */
@@ -93,6 +101,11 @@ export interface Operation<B extends z.ZodObject = z.ZodObject, A = unknown> {
   /** It may run beside the others (see ControlRoute.concurrent). */
   concurrent?: true;
   run(t: Testnet, body: z.infer<B>, env: RouteEnv): Promise<A>;
+  /**
+   * Also served at GET /<name> with an empty body, its answer as text (Prometheus scrapes GET /metrics); for an
+   * operation whose body has no required field.
+   */
+  get?: TextFace<A>;
   /** Its `saltnet` command, when it has one of its own. */
   command?: CommandFace<z.input<B>, A>;
   /** Its scenario step, when it has one. */
@@ -106,6 +119,7 @@ export const defineOperation = <B extends z.ZodObject, A>(op: Operation<B, A>): 
 export function routeOf(op: Operation): ControlRoute {
   return {
     ...(op.concurrent ? { concurrent: true as const } : {}),
+    ...(op.get ? { get: op.get } : {}),
     run: (t, body, env) => op.run(t, parseBody(op.body, body), env),
   };
 }

@@ -2,6 +2,7 @@
 // connection, with HTTP Digest login when credentials are given. epee keeps one Digest nonce per
 // connection and expects the nonce count to grow on it, so requests go one at a time.
 import { randomBytes } from 'node:crypto';
+import { channel } from 'node:diagnostics_channel';
 import { Client } from 'undici';
 import { digestAuthorizationHeader } from '../digest/digest.js';
 import { ConnectionError, HttpStatusError } from './errors.js';
@@ -32,7 +33,31 @@ export interface EndpointOptions {
    * crashed): resolve true to send it again (e.g. once the program was restarted). At most 3 times.
    */
   recover?: Recovery;
+  /** Its requests are not published on RPC_CHANNEL (a metrics sampler's own polling, which would swamp it). */
+  unobserved?: boolean;
 }
+
+/**
+ * Every request of an endpoint, once answered or failed, is published on this node:diagnostics_channel (nothing is
+ * done while no one subscribes): an RpcObservation. The metrics of a testnet read their RPC latency from it.
+ */
+export const RPC_CHANNEL = 'saltnet:rpc';
+
+export interface RpcObservation {
+  /** The endpoint's base URL (`http://127.0.0.1:port`). */
+  url: string;
+  /** The JSON-RPC method for /json_rpc, else the URI endpoint without its slash (`get_height`). */
+  method: string;
+  /** From the request's turn on its connection to its answer (or failure), recoveries included. */
+  seconds: number;
+}
+
+const rpcChannel = channel(RPC_CHANNEL);
+
+const methodOf = (path: string, request: unknown): string => {
+  const m = (request as { method?: unknown } | null)?.method;
+  return path === '/json_rpc' && typeof m === 'string' ? m : path.replace(/^\//, '');
+};
 
 /** EndpointOptions.recover, and what a request waits for before it is sent. */
 export interface Recovery {
@@ -166,10 +191,23 @@ export function createEndpoint(url: string, opts: EndpointOptions = {}): Endpoin
   ): Promise<unknown> => {
     const body = stringifyJson(request);
     const t0 = Date.now();
-    let r = await sendRecovering(path, request, body, timeoutMs, headers);
-    if (r.status === 401 && opts.auth && r.wwwAuth) {
-      conn.challenged(r.wwwAuth);
-      r = await conn.send(path, body, timeoutMs, headers);
+    const observed = !opts.unobserved && rpcChannel.hasSubscribers ? performance.now() : undefined;
+    let r: Answer;
+    try {
+      r = await sendRecovering(path, request, body, timeoutMs, headers);
+      if (r.status === 401 && opts.auth && r.wwwAuth) {
+        conn.challenged(r.wwwAuth);
+        r = await conn.send(path, body, timeoutMs, headers);
+      }
+    } finally {
+      if (observed !== undefined) {
+        const o: RpcObservation = {
+          url: base,
+          method: methodOf(path, request),
+          seconds: (performance.now() - observed) / 1000,
+        };
+        rpcChannel.publish(o);
+      }
     }
     let response: unknown = r.text;
     if (r.status === 200 && r.text) {

@@ -38,6 +38,7 @@ import type { ConfigValues } from '../config/schema.js';
 import { testnetOptionsOf } from '../config/testnet.js';
 import type { TestnetOptions } from '../testnet/testnet.js';
 import { startControlServer } from '../control/server.js';
+import { endMetrics } from '../metrics/metrics.js';
 import { resolveCacheDir } from '../common/cache-dir.js';
 import { contextOf } from './context.js';
 import { mainPool } from './pool.js';
@@ -143,6 +144,7 @@ export function saltnetGlobalSetup(
       process.off('exit', removeWorkdir);
       await control.close();
       await pool.close();
+      await endMetrics(t);
       await t.stop();
     };
   };

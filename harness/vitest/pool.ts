@@ -10,6 +10,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { ask } from '../control/client.js';
 import type { ControlRoute } from '../operations/operation.js';
 import { startControlServer, type ControlServer } from '../control/server.js';
+import { endMetrics } from '../metrics/metrics.js';
 import { Pool, type PoolStats } from '../pool/pool.js';
 import { createBoundedPool, startPooled } from '../pool/testnets.js';
 import type { Testnet, TestnetOptions } from '../testnet/testnet.js';
@@ -66,6 +67,7 @@ export function mainPool(o: {
     };
     const stop = async (p: Pooled): Promise<void> => {
       await p.control.close();
+      await endMetrics(p.testnet);
       await p.testnet.stop();
     };
     return (pool = createBoundedPool(bounds, start, stop));

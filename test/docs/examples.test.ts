@@ -25,7 +25,7 @@ afterAll(() => rmSync(WORK, { recursive: true, force: true }));
 
 const SHELL = new Set(['sh', 'bash', 'shell', 'console']);
 const OUTPUT = new Set(['', 'text', 'markdown']);
-type YamlKind = 'scenario' | 'steps' | 'accept' | 'config' | 'workflow' | 'comment' | 'invalid';
+type YamlKind = 'scenario' | 'steps' | 'accept' | 'config' | 'workflow' | 'prometheus' | 'comment' | 'invalid';
 
 function yamlKind(b: Block): YamlKind {
   let v: unknown;
@@ -42,6 +42,8 @@ function yamlKind(b: Block): YamlKind {
   const o = v as Record<string, unknown>;
   if ('steps' in o) return 'scenario';
   if ('accept' in o) return 'accept';
+  // A Prometheus scrape config: test/cli/metrics.test.ts scrapes a running testnet with it.
+  if ('scrape_configs' in o) return 'prometheus';
   return 'config';
 }
 
