@@ -30,6 +30,7 @@ const LAYERS: Record<string, number> = {
   ui: 4, // the explorer: a page over a running testnet's RPCs (the control endpoint and the CLI start it)
   pool: 4, // testnets started ahead, handed out by acquire/release (the runner's fresh runs, the vitest integration)
   config: 4,
+  load: 4, // traffic from wallets funded ahead: the load operation's generator
   operations: 5, // the operations of a running testnet, each defined once with its faces
   scenario: 6, // the scenario language (an operation's step face is one of its step kinds)
   control: 6, // the control endpoint that serves the operations

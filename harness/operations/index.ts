@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import { routeOf, type ControlRoute, type Operation } from './operation.js';
 import { automineOperation } from './automine.js';
 import { fundOperation } from './fund.js';
+import { loadOperation } from './load.js';
 import { mineOperation } from './mine.js';
 import { healOperation, linkOperation, partitionOperation, syncOperation } from './network.js';
 import { snapshotOperation } from './snapshot.js';
@@ -24,6 +25,7 @@ const BUILTIN = {
   link: linkOperation,
   sync: syncOperation,
   state: stateOperation,
+  load: loadOperation,
 };
 
 type Builtin = typeof BUILTIN;
