@@ -12,7 +12,7 @@
 //   the suite (cold and warm up, a pooled testnet, mining, checkpoint and freshWallet); `-- --checkpoint-only` only a
 //   checkpoint and a revert there; `-- --fresh-only` only freshWallet at 500, funded ahead and paid, on sim and real;
 //   `-- --load-only` only `saltnet load` on the simulator)
-//   load.sim.*       `saltnet load` at 20 tx/s for 30 s on the simulator: the rate achieved and the confirmation latency
+//   load.sim.*       `saltnet load` at 20 tx/s for 30 s on the simulator: the rate achieved, confirmation latency
 //   fresh.*          freshWallet({ unlocked }) at 500: taken from the setup's freshWallets against paid and mined
 //   *.salvium.*      on real Salvium when its binaries are found (SALTNET_BIN_DIR or ../shared/salvium/),
 //                    at the default difficulty 500 (prefix mined at 1): cold up to token-ready by phase

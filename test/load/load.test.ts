@@ -1,5 +1,5 @@
 // `saltnet load` on the simulator, as a user runs it: `saltnet up --backend sim`, then a load of 20 tx/s whose every
-// transaction is confirmed, its report consistent (the rate it achieves is a benchmark's figure: scripts/bench-load.ts);
+// transaction is confirmed, its report consistent (the rate it achieves is a benchmark's: scripts/bench-load.ts);
 // its words refused before anything is sent; and the chain watch that times confirmations, against a made-up daemon
 // whose blocks are popped and mined again (as Testnet.mine pops the empty blocks a miner found past its target).
 import { execa, type ResultPromise } from 'execa';
