@@ -19,7 +19,7 @@ export interface LoadWallet {
   subaddress?: string;
 }
 
-export interface Prepared {
+export interface LoadWallets {
   wallets: LoadWallet[];
   blocks: number;
   seconds: number;
@@ -41,7 +41,7 @@ export const outputValue = (t: Testnet): bigint => t.backend.spec.feeMargin;
 export async function prepareWallets(
   t: Testnet,
   o: { count: number; outputs: number; subaddresses: boolean; signal?: AbortSignal; detail?: (l: string) => void },
-): Promise<Prepared> {
+): Promise<LoadWallets> {
   const t0 = Date.now();
   const h0 = await t.height();
   const stamp = Date.now().toString(36);
