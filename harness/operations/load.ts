@@ -6,6 +6,7 @@ import { suggest } from '../common/suggest.js';
 import type { NumberRule } from '../config/numbers.js';
 import { numberOption } from '../config/numbers.js';
 import { LoadOptionsError, runLoad } from '../load/run.js';
+import { LoadSetupError } from '../load/wallets.js';
 import {
   MAX_LOAD_BLOCKS,
   MAX_LOAD_SECONDS,
@@ -83,7 +84,7 @@ export const loadOperation = defineOperation({
     try {
       return await runLoad(t, { ...body, signal });
     } catch (err) {
-      if (err instanceof LoadOptionsError) throw new RequestError(err.message);
+      if (err instanceof LoadOptionsError || err instanceof LoadSetupError) throw new RequestError(err.message);
       throw err;
     }
   },
