@@ -12,7 +12,9 @@
 //   (`npm run bench -- --sim-only` stops after the simulator's numbers; `-- --real-only` gives only real Salvium's;
 //   `-- --suite-only` only the example suite on real Salvium at 1 and at 500; `-- --up-only` real Salvium's part but
 //   the suite (cold and warm up, a pooled testnet, mining, checkpoint and freshWallet); `-- --checkpoint-only` only a
-//   checkpoint and a revert there; `-- --fresh-only` only freshWallet at 500, funded ahead and paid, on sim and real)
+//   checkpoint and a revert there; `-- --fresh-only` only freshWallet at 500, funded ahead and paid, on sim and real;
+//   `-- --load-only` only `saltnet load` on the simulator)
+//   load.sim.*       `saltnet load` at 20 tx/s for 30 s on the simulator: the rate achieved, confirmation latency
 //   fresh.*          freshWallet({ unlocked }) at 500: taken from the setup's freshWallets against paid and mined
 //   *.salvium.*      on real Salvium when its binaries are found (SALTNET_BIN_DIR or ../shared/salvium/),
 //                    at the default difficulty 500 (prefix mined at 1): cold up to token-ready by phase
@@ -47,6 +49,7 @@ import { fileURLToPath } from 'node:url';
 import { benchReal, suiteReal, upReal } from './bench-real.js';
 import { checkpointRevert } from './bench-checkpoint.js';
 import { freshWallets } from './bench-fresh.js';
+import { loadThroughput } from './bench-load.js';
 import { exampleSuite, runnerOverhead } from './bench-runner.js';
 import { recordOverhead } from './bench-record.js';
 import { upStart } from './bench-start.js';
@@ -280,6 +283,7 @@ async function main(): Promise<void> {
   if (process.argv.includes('--checkpoint-only')) return checkpointPart();
   if (process.argv.includes('--fresh-only')) return freshPart();
   if (process.argv.includes('--start-only')) return upStart(report);
+  if (process.argv.includes('--load-only')) return loadThroughput('sim', { backend: 'sim' }, report);
   await mine1300('fast', 500, {});
   await mine1300('steady', 500, { SALTNET_SIM_PACE: 'steady' });
   await getBalance1000();
@@ -302,6 +306,7 @@ async function main(): Promise<void> {
   await poolAcquire('sim', { backend: 'sim', daemonEnv: fast }, report);
   await poolAcquireVitest('sim', { backend: 'sim', daemonEnv: fast }, report);
   await freshWallets('sim', { backend: 'sim', daemonEnv: fast }, report);
+  await loadThroughput('sim', { backend: 'sim' }, report);
   const u0 = performance.now();
   const uncached = await startTestnet({
     backend: 'sim',

@@ -31,6 +31,7 @@ const LAYERS: Record<string, number> = {
   pool: 4, // testnets started ahead, handed out by acquire/release (the runner's fresh runs, the vitest integration)
   config: 4,
   metrics: 4, // a running testnet's metrics (prom-client), served by the control endpoint through an operation
+  load: 4, // traffic from wallets funded ahead: the load operation's generator
   operations: 5, // the operations of a running testnet, each defined once with its faces
   scenario: 6, // the scenario language (an operation's step face is one of its step kinds)
   control: 6, // the control endpoint that serves the operations

@@ -8,6 +8,7 @@ import { routeOf, type ControlRoute, type Operation } from './operation.js';
 import { automineOperation } from './automine.js';
 import { fundOperation } from './fund.js';
 import { metricsOperation } from './metrics.js';
+import { loadOperation } from './load.js';
 import { mineOperation } from './mine.js';
 import { healOperation, linkOperation, partitionOperation, syncOperation } from './network.js';
 import { snapshotOperation } from './snapshot.js';
@@ -26,6 +27,7 @@ const BUILTIN = {
   sync: syncOperation,
   state: stateOperation,
   metrics: metricsOperation,
+  load: loadOperation,
 };
 
 type Builtin = typeof BUILTIN;

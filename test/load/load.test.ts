@@ -1,0 +1,118 @@
+// `saltnet load` on the simulator, as a user runs it: `saltnet up --backend sim`, then a load of 20 tx/s whose every
+// transaction is confirmed, its report consistent (the rate it achieves is a benchmark's: scripts/bench-load.ts);
+// its words refused before anything is sent; and the chain watch that times confirmations, against a made-up daemon
+// whose blocks are popped and mined again (as Testnet.mine pops the empty blocks a miner found past its target).
+import { execa, type ResultPromise } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadOperation } from '../../harness/operations/load.js';
+import { parseBody } from '../../harness/operations/body.js';
+import { ChainWatch } from '../../harness/load/watch.js';
+import { outputsNeeded, percentiles } from '../../harness/load/stats.js';
+import type { LoadReport } from '../../harness/load/types.js';
+import type { Testnet } from '../../harness/testnet/types.js';
+import { cleanup, tempDir } from '../helpers/sim.js';
+import { CLI, startUntilReady, stopStarted } from '../cli/helpers.js';
+
+let state: string;
+let cache: string;
+const env = (): Record<string, string> => ({ SALTNET_STATE_DIR: state, SALTNET_CACHE_DIR: cache, CI: '1' });
+const running: ResultPromise[] = [];
+const saltnet = (args: string[]) => execa(process.execPath, [CLI, ...args], { env: env(), reject: false, all: true });
+
+describe('saltnet load on the simulator', { timeout: 180_000 }, () => {
+  beforeAll(async () => {
+    state = tempDir('saltnet-state-');
+    cache = tempDir('saltnet-cache-');
+    await startUntilReady(['up', '--backend', 'sim'], env(), running, 150_000);
+  }, 160_000);
+  afterAll(async () => {
+    await stopStarted(running, env(), 'SIGINT');
+    cleanup(state);
+    cleanup(cache);
+  });
+
+  it('confirms every transaction it sends, and reports its rate, latency and pool consistently', async () => {
+    const res = await saltnet(['load', '--tps', '20', '--duration', '5', '--mix', 'transfers,subaddresses', '--json']);
+    expect(res.exitCode, res.all as string).toBe(0);
+    const r = JSON.parse(res.stdout as string) as LoadReport;
+    expect(r.mining).toEqual({ by: 'load', blockTime: 1 });
+    expect(r.counts).toMatchObject({ scheduled: 100, sent: 100, confirmed: 100, rejected: 0 });
+    expect(r.rejections).toEqual([]);
+    expect(r.unconfirmed).toEqual([]);
+    expect(r.byKind).toEqual({
+      transfers: { sent: 50, confirmed: 50, rejected: 0 },
+      subaddresses: { sent: 50, confirmed: 50, rejected: 0 },
+    });
+    for (const q of [r.latency.blocks, r.latency.seconds]) {
+      expect(q.p50).toBeLessThanOrEqual(q.p90);
+      expect(q.p90).toBeLessThanOrEqual(q.p99);
+      expect(q.p99).toBeLessThanOrEqual(q.max);
+    }
+    expect(r.latency.blocks.p50).toBeGreaterThanOrEqual(1);
+    expect(r.latency.seconds.p50).toBeGreaterThan(0);
+    expect(r.tps.achieved).toBeCloseTo(r.counts.sent / r.seconds.sending, 1);
+    expect(r.seconds.sending).toBeGreaterThanOrEqual(5);
+    expect(r.pool.max).toBeGreaterThanOrEqual(r.pool.end);
+    expect(r.pool.samples.length).toBeGreaterThan(0);
+    expect(r.heights.end).toBeGreaterThan(r.heights.start);
+    // Its wallets' RPCs are stopped again: of the testnet's programs only the daemon and main's wallet RPC run.
+    const [st] = JSON.parse((await saltnet(['status', '--json'])).stdout as string) as {
+      processes: { name: string; alive: boolean }[];
+    }[];
+    const load = st!.processes.filter((p) => p.name.startsWith('wallet-rpc-load-'));
+    expect(load).toHaveLength(4);
+    expect(load.filter((p) => p.alive)).toEqual([]);
+  });
+
+  it('refuses a kind of transaction it does not send, naming it, before anything is sent', async () => {
+    const res = await saltnet(['load', '--tps', '2', '--duration', '1', '--mix', 'transfer,sweeps']);
+    expect(res.exitCode).not.toBe(0);
+    expect(res.stderr).toContain(
+      '--mix: "transfer" is not a kind of transaction a load sends (did you mean transfers?); the kinds are transfers, subaddresses',
+    );
+    expect(res.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('the load request', () => {
+  it('says which field is wrong and what it takes', () => {
+    expect(() => parseBody(loadOperation.body, { tps: 0, duration: 5 })).toThrow(/tps must be transactions a second/);
+    expect(() => parseBody(loadOperation.body, { tps: 5, duration: 5, mix: ['swaps'] })).toThrow(/mix/);
+  });
+
+  it('funds each wallet two outputs a transaction for the blocks its change is locked, never more than it sends', () => {
+    expect(outputsNeeded({ tps: 20, duration: 30, wallets: 4, spendableAge: 10, blockSeconds: 1 })).toBe(152);
+    expect(outputsNeeded({ tps: 2, duration: 2, wallets: 2, spendableAge: 10, blockSeconds: 1 })).toBe(6);
+  });
+
+  it('takes percentiles by nearest rank', () => {
+    expect(percentiles([3, 1, 2, 4, 5, 6, 7, 8, 9, 10])).toEqual({ p50: 5, p90: 9, p99: 10, max: 10 });
+    expect(percentiles([])).toEqual({ p50: 0, p90: 0, p99: 0, max: 0 });
+  });
+});
+
+describe('the chain watch', () => {
+  it('looks again at a height whose block was popped and mined anew, and confirms what the new block holds', async () => {
+    // Blocks by height: [hash, txs]. The watch sees 11 (an empty block found past a target), then it is popped and a
+    // block holding tx "a" is mined at its height.
+    const chain: [string, string[]][] = Array.from({ length: 11 }, (_, i) => [`h${i}`, []]);
+    const daemon = {
+      getInfo: async () => ({ status: 'OK', height: chain.length, tx_pool_size: 0 }),
+      call: async (_m: string, p: { height: number }) => {
+        const b = chain[p.height];
+        if (!b) throw new Error('no such block');
+        return { block_header: { hash: b[0] }, tx_hashes: b[1] };
+      },
+    };
+    const t = { height: async () => 10, daemon: { client: daemon } } as unknown as Testnet;
+    const watch = new ChainWatch(t, Date.now());
+    await watch.begin();
+    watch.track({ txHash: 'a', wallet: 'w', kind: 'transfers', at: 0, height: 10 });
+    await watch.poll();
+    chain[10] = ['h10b', ['a']];
+    await watch.poll();
+    await watch.end();
+    expect(watch.pending.size).toBe(0);
+    expect(watch.confirmed).toMatchObject([{ txHash: 'a', index: 10, blocks: 1 }]);
+  });
+});
