@@ -8,16 +8,8 @@ import { describeAutomine } from '../testnet/mining/automine.js';
 import type { Testnet } from '../testnet/types.js';
 import { outputsNeeded, percentiles, secondsOf } from './stats.js';
 import { sendAll, type Sending } from './traffic.js';
-import {
-  MAX_LOAD_SECONDS,
-  MAX_LOAD_TPS,
-  MAX_LOAD_WALLETS,
-  MIX_KINDS,
-  type LoadOptions,
-  type LoadReport,
-  type MixKind,
-  type Rejection,
-} from './types.js';
+import type { z } from 'zod';
+import { LOAD_OPTIONS, type LoadOptions, type LoadReport, type MixKind, type Rejection } from './types.js';
 import { ChainWatch, miner, WATCH_POLL_MS } from './watch.js';
 import { closeWallets, prepareWallets } from './wallets.js';
 
@@ -29,27 +21,25 @@ const DEFAULT_BLOCK_TIME = 1;
 /** A load asked for with a value it cannot take: names the option, what it takes and what it got. */
 export class LoadOptionsError extends Error {}
 
-/** The options checked, defaults filled in (the control endpoint's schema says the same; a library call gets this). */
+/** The options checked against LOAD_OPTIONS (the control endpoint's body), defaults filled in. */
 export function checkLoadOptions(o: LoadOptions): Required<Omit<LoadOptions, 'signal' | 'detail'>> {
-  const bad = (name: string, takes: string, v: unknown): never => {
-    throw new LoadOptionsError(`load: ${name} must be ${takes}, got ${JSON.stringify(v) ?? String(v)}`);
-  };
-  const number = (name: string, v: unknown, max: number): number =>
-    typeof v === 'number' && Number.isFinite(v) && v > 0 && v <= max
-      ? v
-      : bad(name, `a number above 0, at most ${max}`, v);
-  const wallets = o.wallets ?? DEFAULT_WALLETS;
-  if (!Number.isInteger(wallets) || wallets < 1 || wallets > MAX_LOAD_WALLETS)
-    bad('wallets', `a whole number from 1 to ${MAX_LOAD_WALLETS}`, wallets);
-  const mix = [...(o.mix ?? ['transfers'])];
-  if (mix.length === 0 || mix.some((k) => !(MIX_KINDS as readonly string[]).includes(k)))
-    bad('mix', `a list of ${MIX_KINDS.join(', ')}`, mix);
+  const { signal: _signal, detail: _detail, ...asked } = o;
+  const r = LOAD_OPTIONS.safeParse(asked);
+  if (!r.success) {
+    const issue = r.error.issues[0]!;
+    const field = String(issue.path[0] ?? '');
+    const takes = (LOAD_OPTIONS.shape as Record<string, z.ZodType | undefined>)[field]?.description ?? issue.message;
+    throw new LoadOptionsError(
+      `load: ${field || 'options'} must be ${takes}, got ${JSON.stringify((asked as Record<string, unknown>)[field]) ?? 'nothing'}`,
+    );
+  }
+  const v = r.data;
   return {
-    tps: number('tps', o.tps, MAX_LOAD_TPS),
-    duration: number('duration', o.duration, MAX_LOAD_SECONDS),
-    wallets,
-    mix: [...new Set(mix)] as MixKind[],
-    blockTime: number('blockTime', o.blockTime ?? DEFAULT_BLOCK_TIME, 3600),
+    tps: v.tps,
+    duration: v.duration,
+    wallets: v.wallets ?? DEFAULT_WALLETS,
+    mix: [...new Set(v.mix ?? ['transfers'])] as MixKind[],
+    blockTime: v.blockTime ?? DEFAULT_BLOCK_TIME,
   };
 }
 

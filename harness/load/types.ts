@@ -1,6 +1,7 @@
 // The shapes of a load (saltnet load, Testnet traffic from wallets funded ahead): what it is asked for and what it
 // reports. The generator is run.ts; its wallets wallets.ts; its transactions traffic.ts; what it watches on the
 // chain (confirmations, the pool, its own blocks) watch.ts; the report's figures stats.ts.
+import { z } from 'zod';
 
 /**
  * The kinds of transaction a load sends, taken in turn: a transfer to the next wallet's address, or to a subaddress
@@ -17,6 +18,35 @@ export const MAX_LOAD_SECONDS = 3600;
 export const MAX_LOAD_WALLETS = 32;
 /** The most blocks a load mines: its wallets' funding, a block a second while it sends, and its drain. */
 export const MAX_LOAD_BLOCKS = MAX_LOAD_SECONDS + 400;
+/** The longest time between the blocks a load mines itself, in seconds. */
+export const MAX_LOAD_BLOCK_TIME = 3600;
+
+const positive = (max: number, what: string): z.ZodNumber =>
+  z.number().positive().max(max).describe(`${what} above 0, at most ${max}`);
+
+/**
+ * What a load may be asked for (LoadOptions without its signal and log), each field described: the control
+ * endpoint's body of the load operation, and what runLoad checks a library call against.
+ */
+export const LOAD_OPTIONS = z.strictObject({
+  tps: positive(MAX_LOAD_TPS, 'transactions a second: a number'),
+  duration: positive(MAX_LOAD_SECONDS, 'seconds: a number'),
+  wallets: z
+    .int()
+    .min(1)
+    .max(MAX_LOAD_WALLETS)
+    .optional()
+    .describe(`a whole number of wallets from 1 to ${MAX_LOAD_WALLETS}`),
+  mix: z
+    .array(z.enum(MIX_KINDS))
+    .min(1)
+    .optional()
+    .describe(`a list of ${MIX_KINDS.join(', ')}`),
+  blockTime: positive(
+    MAX_LOAD_BLOCK_TIME,
+    'seconds between the blocks the load mines when automine is off: a number',
+  ).optional(),
+});
 
 export interface LoadOptions {
   /** Transactions a second to send, spread evenly over the wallets. */

@@ -1,13 +1,14 @@
 // Traffic from wallets funded ahead (`saltnet load --tps 20 --duration 30`, the scenario step `load:`, runLoad()):
 // sustained transactions at a rate, confirmed by the testnet's mining, and what they achieved (the generator is
 // harness/load/).
-import { z } from 'zod';
 import { suggest } from '../common/suggest.js';
 import type { NumberRule } from '../config/numbers.js';
 import { numberOption } from '../config/numbers.js';
 import { LoadOptionsError, runLoad } from '../load/run.js';
 import { LoadSetupError } from '../load/wallets.js';
 import {
+  LOAD_OPTIONS,
+  MAX_LOAD_BLOCK_TIME,
   MAX_LOAD_BLOCKS,
   MAX_LOAD_SECONDS,
   MAX_LOAD_TPS,
@@ -17,17 +18,14 @@ import {
   type MixKind,
 } from '../load/types.js';
 import { RequestError } from './body.js';
-import { defineOperation, whole } from './operation.js';
+import { defineOperation } from './operation.js';
 
 const RULES = {
   tps: { whole: false, min: 0, minExclusive: true, max: MAX_LOAD_TPS },
   duration: { whole: false, min: 0, minExclusive: true, max: MAX_LOAD_SECONDS },
   wallets: { whole: true, min: 1, max: MAX_LOAD_WALLETS, maxWhy: 'each is a wallet RPC of its own' },
-  blockTime: { whole: false, min: 0, minExclusive: true, max: 3600 },
+  blockTime: { whole: false, min: 0, minExclusive: true, max: MAX_LOAD_BLOCK_TIME },
 } as const satisfies Record<string, NumberRule>;
-
-const positive = (max: number, what: string): z.ZodNumber =>
-  z.number().positive().max(max).describe(`${what} above 0, at most ${max}`);
 
 /** `--mix transfers,subaddresses`: the kinds, each checked (a typo gets its did-you-mean). */
 function mixOf(v: unknown): MixKind[] {
@@ -69,17 +67,7 @@ export function sayLoad(r: LoadReport): string {
 export const loadOperation = defineOperation({
   name: 'load',
   what: 'run the load',
-  body: z.strictObject({
-    tps: positive(MAX_LOAD_TPS, 'transactions a second: a number'),
-    duration: positive(MAX_LOAD_SECONDS, 'seconds: a number'),
-    wallets: whole(1, MAX_LOAD_WALLETS, 'a whole number of wallets'),
-    mix: z
-      .array(z.enum(MIX_KINDS))
-      .min(1)
-      .optional()
-      .describe(`a list of ${MIX_KINDS.join(', ')}`),
-    blockTime: positive(3600, 'seconds between the blocks the load mines when automine is off: a number').optional(),
-  }),
+  body: LOAD_OPTIONS,
   async run(t, body, { signal }): Promise<LoadReport> {
     try {
       return await runLoad(t, { ...body, signal });
