@@ -15,6 +15,7 @@ import { installCommand } from './install.js';
 import { operateCommand } from './operate.js';
 import { operationCommands } from './operation-commands.js';
 import { recordCommand } from './record.js';
+import { reportCommand } from './report.js';
 import { reproCommand } from './repro.js';
 import { runCommand } from './run.js';
 import { snapshotCommand } from './snapshot.js';
@@ -31,6 +32,7 @@ const commands = (): CommandModule[] =>
     operateCommand,
     doctorCommand,
     runCommand,
+    reportCommand,
     diffCommand,
     fuzzCommand,
     reproCommand,
