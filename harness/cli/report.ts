@@ -10,7 +10,8 @@ import { mergeReports, reportFormatOf, type ReportFormat, type ShardReport } fro
 interface MergeArgs {
   files: string[];
   output?: string;
-  reporter?: ReportFormat;
+  /** Typed, or run.reporter of the config file; `human` (its default) says nothing of a merge. */
+  reporter?: ReportFormat | 'human';
 }
 
 function readReport(path: string): ShardReport {
@@ -35,12 +36,13 @@ const merge: CommandModule<object, MergeArgs> = {
       .option('output', { type: 'string', describe: 'write the merged report to this file (default: stdout)' })
       .option('reporter', {
         choices: ['json', 'junit'] as const,
-        describe: 'the format of the reports (default: that of the first)',
+        describe:
+          'the format of the reports (default: run.reporter of the config file if json or junit, else that of the first)',
       }) as unknown as Argv<MergeArgs>,
   handler: async (a) => {
     if (a.output) checkOutputPath('--output', a.output, a.files);
     const reports = a.files.map(readReport);
-    const format = a.reporter ?? reportFormatOf(reports[0]!.text);
+    const format = a.reporter === 'json' || a.reporter === 'junit' ? a.reporter : reportFormatOf(reports[0]!.text);
     if (!format) throw new Error(`${reports[0]!.path}: not a saltnet report (neither JSON nor JUnit XML)`);
     const text = mergeReports(reports, format);
     if (!a.output) return void process.stdout.write(text);

@@ -175,12 +175,16 @@ export function mergeJUnitReports(reports: readonly ShardReport[]): string {
 
 /** The reports joined into one in `format`; a report in the other format is named. */
 export function mergeReports(reports: readonly ShardReport[], format: ReportFormat): string {
+  reports.forEach((r, i) => {
+    if (reports.findIndex((o) => o.path === r.path) !== i)
+      throw new Error(`${r.path} is given twice: give each shard's report once`);
+  });
   for (const r of reports) {
     const f = reportFormatOf(r.text);
     if (f === undefined) throw new Error(`${r.path}: not a saltnet report (neither JSON nor JUnit XML)`);
     if (f !== format)
       throw new Error(
-        `${r.path} is a ${f === 'json' ? 'JSON' : 'JUnit'} report; every report merged must be ${format}`,
+        `${r.path} is a ${f === 'json' ? 'JSON' : 'JUnit'} report; every report merged must be ${format} (--reporter, or run.reporter of the config file)`,
       );
   }
   return format === 'json' ? mergeJsonReports(reports) : mergeJUnitReports(reports);

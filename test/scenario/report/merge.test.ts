@@ -53,7 +53,9 @@ describe('report merge: JSON', () => {
       { path: 'a.json', text: toJson([passing]) },
       { path: 'b.xml', text: toJUnit([failing]) },
     ];
-    expect(() => mergeReports(reports, 'json')).toThrow('b.xml is a JUnit report; every report merged must be json');
+    expect(() => mergeReports(reports, 'json')).toThrow(
+      'b.xml is a JUnit report; every report merged must be json (--reporter',
+    );
   });
 });
 
