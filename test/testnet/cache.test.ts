@@ -6,7 +6,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { cleanup, rpc, tempDir } from '../helpers/sim.js';
 import { listSnapshots, removeSnapshot } from '../../harness/snapshot/store.js';
 import { chainKey } from '../../harness/testnet/chain/chain-cache.js';
@@ -214,6 +214,8 @@ describe('a run killed while saving', () => {
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );
+    // A test that fails before its kill (a line never said) leaves no testnet running: its watchdog reaps the rest.
+    onTestFinished(() => void (child.exitCode === null && child.signalCode === null && child.kill('SIGKILL')));
     let err = '';
     const killed = new Promise<void>((ok) => {
       child.stderr.on('data', (d: Buffer) => {
