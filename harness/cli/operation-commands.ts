@@ -49,7 +49,7 @@ async function runCommand(
   if (!info.backend)
     throw new Error(`run ${run.runId} does not say which backend it runs (an older saltnet started it)`);
   const facts: Facts = { spec: backendSpec(info.backend) };
-  const body = face.body(argv, facts);
+  const body = face.body ? face.body(argv, facts) : {};
   const answer = await askInterruptibly(op, control, body, face.interrupted ?? generic(op), argv.json);
   if (answer === NONE) return;
   process.stdout.write(

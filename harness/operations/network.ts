@@ -7,7 +7,7 @@ import { LINK_MODES } from '../network/proxy.js';
 import { partitionProblems, unknownNode } from '../network/topology.js';
 import type { Testnet } from '../testnet/types.js';
 import { RequestError } from './body.js';
-import { defineOperation, whole } from './operation.js';
+import { defineOperation, NO_BODY, whole } from './operation.js';
 
 /** The network after a partition, a heal or a link change. */
 export interface NetworkAnswer {
@@ -24,7 +24,8 @@ export function nodeOf(t: Testnet, name: string): Testnet['nodes'][number] {
   return t.nodes.find((n) => n.name === name)!;
 }
 
-const NONE = z.strictObject({});
+/** The longest delay a link may add, in milliseconds. */
+const MAX_DELAY_MS = 600_000;
 
 /** The network in words: its groups, then each link. */
 const say = (a: NetworkAnswer): string =>
@@ -68,7 +69,7 @@ export const partitionOperation = defineOperation({
 export const healOperation = defineOperation({
   name: 'heal',
   what: 'heal the links',
-  body: NONE,
+  body: NO_BODY,
   async run(t, _body, { signal }): Promise<NetworkAnswer> {
     await t.heal({ signal });
     return network(t);
@@ -76,7 +77,6 @@ export const healOperation = defineOperation({
   command: {
     usage: 'heal',
     describe: 'open every link between the nodes again (the heavier chain then wins)',
-    body: () => ({}),
     say,
   },
 });
@@ -91,7 +91,7 @@ export const linkOperation = defineOperation({
       .enum(LINK_MODES)
       .optional()
       .describe(`one of ${LINK_MODES.join(', ')}`),
-    delayMs: whole(0, 600_000, 'a whole number of milliseconds'),
+    delayMs: whole(0, MAX_DELAY_MS, 'a whole number of milliseconds'),
   }),
   async run(t, { a, b, mode, delayMs }, { signal }): Promise<NetworkAnswer> {
     if (mode === undefined && delayMs === undefined) throw new RequestError('say what to change: mode or delayMs');
@@ -112,8 +112,8 @@ export const linkOperation = defineOperation({
     check(a) {
       if (a.mode === undefined && a.delay === undefined) throw new Error('say what to change: --mode or --delay');
       const d = a.delay;
-      if (d !== undefined && (typeof d !== 'number' || !Number.isInteger(d) || d < 0 || d > 600_000))
-        throw new Error(`--delay: ${String(d)} is not a whole number of milliseconds from 0 to 600000`);
+      if (d !== undefined && (typeof d !== 'number' || !Number.isInteger(d) || d < 0 || d > MAX_DELAY_MS))
+        throw new Error(`--delay: ${String(d)} is not a whole number of milliseconds from 0 to ${MAX_DELAY_MS}`);
     },
     body: (o) => ({
       a: String(o.a),
@@ -128,7 +128,7 @@ export const linkOperation = defineOperation({
 export const syncOperation = defineOperation({
   name: 'sync',
   what: 'sync the nodes',
-  body: NONE,
+  body: NO_BODY,
   async run(t, _body, { signal }): Promise<NetworkAnswer> {
     await t.sync({ signal });
     return network(t);
@@ -137,7 +137,6 @@ export const syncOperation = defineOperation({
     usage: 'sync',
     describe:
       "wait until the nodes of each group stand on one top block, and refresh every wallet to its node's height",
-    body: () => ({}),
     say,
   },
 });

@@ -66,8 +66,8 @@ export interface CommandFace<B, A> {
   options?: Record<string, Options>;
   /** A check of the words together (yargs' .check): throws an Error that says what to write. */
   check?(args: Record<string, unknown>): void;
-  /** The request body of the words given; throws an Error naming the word for a bad one. */
-  body(args: Record<string, unknown>, facts: Facts): B;
+  /** The request body of the words given; throws an Error naming the word for a bad one (default: `{}`). */
+  body?(args: Record<string, unknown>, facts: Facts): B;
   /** The answer in words (one or more lines); with --json the answer is printed as JSON instead (`json`). */
   say(answer: A, facts: Facts): string;
   /** What --json prints (default: the whole answer). */
@@ -111,6 +111,9 @@ export interface Operation<B extends z.ZodObject = z.ZodObject, A = unknown> {
   /** Its scenario step, when it has one. */
   step?: StepFace<z.input<B>>;
 }
+
+/** The body of an operation that takes no field. */
+export const NO_BODY = z.strictObject({});
 
 /** An operation, its types kept (the client's request and answer types are read from it). */
 export const defineOperation = <B extends z.ZodObject, A>(op: Operation<B, A>): Operation<B, A> => op;

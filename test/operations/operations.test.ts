@@ -98,7 +98,7 @@ describe('its command and its step kind', () => {
       (e: unknown) => (e instanceof ParsedOnly ? e.argv : e),
     );
     expect(parsed).toMatchObject({ _: ['echo-height'], plus: 3, run: 'r1', json: true });
-    expect(echo.command!.body({ plus: 3 }, {} as never)).toEqual({ plus: 3 });
+    expect(echo.command!.body!({ plus: 3 }, {} as never)).toEqual({ plus: 3 });
   });
 
   it('is a step kind: in the JSON Schema, a placeholder allowed, a bad value refused at its line', () => {
