@@ -18,8 +18,8 @@ const PROGRAMS = [
   'harness/sim/wallet-cli/main.js',
 ];
 // Loaded only when a command waits on an endpoint (process/probes.ts), with its dependencies: left out, not parsed at
-// every start.
-const EXTERNAL = ['wait-on'];
+// every start. koffi is a native module (a build per platform), loaded only when saltnet mines with RandomX itself.
+const EXTERNAL = ['wait-on', 'koffi'];
 
 async function bundle(module: string): Promise<boolean> {
   const input = DIST + module;

@@ -23,6 +23,7 @@ const LAYERS: Record<string, number> = {
   process: 1,
   network: 1, // the links between a testnet's nodes: TCP proxies saltnet owns
   sim: 1,
+  randomx: 1, // saltnet's own RandomX miner: librandomx through koffi, the dataset kept in the cache folder
   snapshot: 2,
   coin: 2, // each chain's facts: backends, coins, amounts, transaction types
   install: 2,

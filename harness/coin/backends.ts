@@ -128,6 +128,13 @@ export type RandomxMode = 'light' | 'full';
 export const RANDOMX_CHOICES = ['auto', 'light', 'full'] as const;
 export type RandomxChoice = (typeof RANDOMX_CHOICES)[number];
 /**
+ * Who mines the blocks after ready on a RandomX backend: saltnet itself (get_block_template and submit_block, hashed
+ * in-process with the machine's librandomx and the dataset kept in the cache folder), the daemon's own miner
+ * (/start_mining), or `auto`: saltnet where librandomx loads, the daemon elsewhere.
+ */
+export const MINER_CHOICES = ['auto', 'saltnet', 'daemon'] as const;
+export type MinerChoice = (typeof MINER_CHOICES)[number];
+/**
  * `auto` mines in full mode from this difficulty on: below it a block takes under a second in
  * light mode, and the dataset (2 GiB, ~55 s of both cores) does not pay for itself.
  */

@@ -12,6 +12,7 @@ import {
   backendNameSchema,
   FULL_RANDOMX_FROM,
   perBackend,
+  MINER_CHOICES,
   RANDOMX_CHOICES,
   type BackendChoice,
 } from '../coin/backends.js';
@@ -137,7 +138,18 @@ export const KEY_TABLE = [
     flag: 'randomx',
     env: 'SALTNET_RANDOMX',
     default: 'auto',
-    describe: `RandomX mode of the real daemon: full (2 GiB dataset, initialised in the background; ~5x the hash rate), light, or auto (full from difficulty ${FULL_RANDOMX_FROM})`,
+    describe: `RandomX mode of the miner: full (the 2 GiB dataset: ~10x the hash rate of light), light, or auto (saltnet's own miner: the cheaper for each job; the daemon's: full from difficulty ${FULL_RANDOMX_FROM})`,
+  },
+  {
+    key: 'miner',
+    testnet: 'any',
+    schema: z.enum(MINER_CHOICES),
+    expected: choices(MINER_CHOICES),
+    flag: 'miner',
+    env: 'SALTNET_MINER',
+    default: 'auto',
+    describe:
+      'who mines the blocks after ready on real Salvium: saltnet (it hashes them itself with librandomx, its dataset kept in the cache folder), daemon (its own miner, /start_mining), or auto (saltnet where librandomx is installed)',
   },
   {
     key: 'height',

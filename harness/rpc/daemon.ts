@@ -34,8 +34,25 @@ export interface DaemonClient {
   unrelayed(): Promise<string[]>;
   /** How many transactions (besides the miner's) the block at this height holds. */
   txCount(height: number): Promise<number>;
+  /** `get_block_template` paying `address`: a block to find a nonce for. */
+  blockTemplate(address: string): Promise<BlockTemplate>;
+  /** `submit_block` of a block blob (hex); throws RpcError when the daemon refuses it. */
+  submitBlock(blob: string): Promise<void>;
   stopDaemon(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** The fields of a get_block_template answer a miner reads. */
+export interface BlockTemplate {
+  blocktemplate_blob: string;
+  blockhashing_blob: string;
+  difficulty: number;
+  wide_difficulty?: string;
+  height: number;
+  prev_hash: string;
+  /** RandomX's seed hash (the key of its cache and dataset). */
+  seed_hash?: string;
+  [key: string]: unknown;
 }
 
 export function createDaemonClient(url: string, opts: EndpointOptions = {}): DaemonClient {
@@ -71,6 +88,10 @@ export function createDaemonClient(url: string, opts: EndpointOptions = {}): Dae
     txCount: async (height) =>
       (await call<{ block_header: { num_txes: number } }>('get_block_header_by_height', { height })).block_header
         .num_txes,
+    blockTemplate: (address) => call<BlockTemplate>('get_block_template', { wallet_address: address, reserve_size: 8 }),
+    submitBlock: async (blob) => {
+      await call('submit_block', [blob]);
+    },
     stopDaemon: async () => {
       await post('/stop_daemon');
     },

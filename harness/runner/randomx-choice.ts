@@ -6,7 +6,8 @@
 // steps and its wallets' funding: fewer than that, and every node of its testnet runs light; a
 // step that mines by itself (automine, or a wait that mines) counts as many. What the state its testnet
 // restores did ahead (wallets paid, a height reached: own-testnet-funds.ts) is not counted.
-import { FULL_RANDOMX_FROM, type BackendSpec, type RandomxChoice } from '../coin/backends.js';
+import { FULL_RANDOMX_FROM, type BackendSpec, type MinerChoice, type RandomxChoice } from '../coin/backends.js';
+import { loadRandomx } from '../randomx/library.js';
 import { heldTokens, requiredHeight, tokenPayments } from '../scenario/needs.js';
 import type { Scenario } from '../scenario/model.js';
 
@@ -43,16 +44,29 @@ export function blocksMined(s: Scenario, spec: BackendSpec, done?: DoneAhead): n
   return blocks;
 }
 
-/** Whether `auto` picks the mode: a backend with RandomX, no mode given, a difficulty where full mode can pay. */
-function autoDecides(spec: BackendSpec, o: { randomx?: RandomxChoice; difficulty?: number }): boolean {
-  return !!spec.randomx && (o.randomx ?? 'auto') === 'auto' && (o.difficulty ?? spec.difficulty) >= FULL_RANDOMX_FROM;
+/**
+ * Whether `auto` picks the daemon's mode here: a backend with RandomX whose daemon mines (saltnet's own miner picks
+ * the mode of each job by cost, and keeps its dataset in the cache folder), no mode given, a difficulty where full
+ * mode can pay.
+ */
+function autoDecides(
+  spec: BackendSpec,
+  o: { randomx?: RandomxChoice; miner?: MinerChoice; difficulty?: number },
+): boolean {
+  const daemonMines = o.miner === 'daemon' || (o.miner !== 'saltnet' && 'missing' in loadRandomx());
+  return (
+    !!spec.randomx &&
+    daemonMines &&
+    (o.randomx ?? 'auto') === 'auto' &&
+    (o.difficulty ?? spec.difficulty) >= FULL_RANDOMX_FROM
+  );
 }
 
 /** The mode for the scenario's own testnet: light when `auto` would run full for fewer blocks than pay for it. */
 export function scenarioRandomx(
   s: Scenario,
   spec: BackendSpec,
-  o: { randomx?: RandomxChoice; difficulty?: number },
+  o: { randomx?: RandomxChoice; miner?: MinerChoice; difficulty?: number },
   done?: DoneAhead,
 ): RandomxChoice | undefined {
   if (!autoDecides(spec, o)) return o.randomx;
@@ -67,7 +81,7 @@ export function scenarioRandomx(
 export function sharedRandomx(
   scenarios: readonly Scenario[],
   spec: BackendSpec,
-  o: { randomx?: RandomxChoice; difficulty?: number },
+  o: { randomx?: RandomxChoice; miner?: MinerChoice; difficulty?: number },
 ): RandomxChoice | undefined {
   if (!autoDecides(spec, o)) return o.randomx;
   let blocks = 0;

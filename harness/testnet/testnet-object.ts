@@ -42,6 +42,7 @@ export function testnetObject(
     if (stopped) return;
     stopped = true;
     await stopAutomine();
+    run.dataset?.release();
     // What does not answer goes first, at once: a wallet waiting on a frozen daemon then hears of it and stops too.
     for (const prog of [...nodes.programs, ...wallets.programs()]) if (prog.unresponsive) await prog.stop();
     await wallets.closeClients();
@@ -63,7 +64,7 @@ export function testnetObject(
     get snapshot() {
       return snapshot();
     },
-    mining: { ...run.serve },
+    mining: miningInfo(run.serve),
     phases: run.phases,
     readyHeight: height,
     height: () => n0.client.height(),
@@ -274,4 +275,9 @@ function networkOf(run: Run): Pick<Testnet, 'partition' | 'heal' | 'setLink' | '
  */
 export function tellingLine(tail: readonly string[]): string | undefined {
   return refusalLine(tail) ?? [...tail].reverse().find((l) => /\t[EF] |\bError\b|Exception/.test(l)) ?? tail.at(-1);
+}
+
+/** What Testnet.mining shows of the served settings (saltnet's miner named, not handed out). */
+function miningInfo({ hasher: _, ...info }: Run['serve']): Testnet['mining'] {
+  return info;
 }

@@ -27,7 +27,9 @@ import { mineChain, mineForWallet, topUp, type MinedChain, type MineForOptions }
 import { addressMismatch, fixtureAddresses } from './programs/fixture-wallets.js';
 import type { MiningAddresses } from './mining/mining.js';
 import type { NodeHandle } from './programs/nodes.js';
-import { createProgress, progressMode } from './mining/progress.js';
+import { createProgress, datasetProgress, progressMode } from './mining/progress.js';
+import { holdDataset } from './mining/template-mining.js';
+import type { RandomxMiner } from '../randomx/miner.js';
 import { assemble } from './assemble.js';
 import { mineOptions, phase, type Daemon, type Run } from './up-phases.js';
 import { openRun } from './up-start.js';
@@ -225,6 +227,11 @@ export async function startTestnet(opts: TestnetOptions = {}): Promise<Testnet> 
     if (building) run.mining = run.build;
     closers.push(() => run.nodes.close());
     const daemon = await startDaemons(run, building);
+    // From the daemon's start: a dataset to build has the whole chain build's time.
+    if (run.serve.hasher) {
+      run.dataset = await holdDataset(daemon.client, run.serve.hasher, run.serve.threads);
+      closers.push(async () => run.dataset?.release());
+    }
     const password = walletPassword(run.workdir);
     const wallets = new WalletSet({
       sup: run.sup,
@@ -261,6 +268,7 @@ export async function startTestnet(opts: TestnetOptions = {}): Promise<Testnet> 
     // Built on n0 alone: the other nodes get a copy of its chain and the network starts.
     if (run.nodes.count > 1 && !run.nodes.links) await phase(run, 'nodesReady', () => t.network());
     await serve(run);
+    if (run.dataset) reportDataset(run, run.dataset.miner);
     run.sup.updateInfo({ nodes: run.nodes.programs.map((_, i) => nodeInfo(run.nodes.handle(i))) });
     await releaseLock?.();
     releaseLock = undefined;
@@ -326,6 +334,10 @@ async function serve(run: Run): Promise<void> {
       await run.nodes.waitConnected();
     });
   const s = run.serve;
+  if (s.miner === 'saltnet')
+    return run.detail(
+      `saltnet: mining at difficulty ${s.difficulty} with saltnet's own RandomX miner, ${s.threads} thread${s.threads === 1 ? '' : 's'} (the daemon verifies in light mode)`,
+    );
   const pids = run.nodes.programs.map((p) => p.pid);
   const pages =
     s.randomx === 'full' ? hugePagesNote(run.nodes.programs.length, poolBefore(readHugePages(), pids)) : undefined;
@@ -338,6 +350,22 @@ async function serve(run: Run): Promise<void> {
   (mode ? run.log : run.detail)(
     `saltnet: mining at difficulty ${s.difficulty}${mode}, ${s.threads} thread${s.threads === 1 ? '' : 's'}`,
   );
+}
+
+/**
+ * Where saltnet's RandomX dataset is, once the testnet is ready: loading from the cache folder (quiet), or built in the
+ * background (said, with its progress on the log while it goes: it takes both cores for about half a minute, once per
+ * machine).
+ */
+function reportDataset(run: Run, miner: RandomxMiner): void {
+  const s = miner.state;
+  if (s.kind === 'ready' || s.kind === 'loading') return;
+  if (s.kind === 'failed')
+    return run.log(`saltnet: the RandomX dataset cannot be made (${s.reason}): mining in light mode`);
+  run.log(
+    `saltnet: building RandomX's dataset in ${run.serve.hasher!.dir} (once per machine, ~${Math.ceil(miner.readyInMs() / 1000)} s); until it is ready, each mining job picks the cheaper of light mode and waiting for it`,
+  );
+  datasetProgress(miner, run.log);
 }
 
 function pick<T extends object, K extends keyof T>(o: T, ...keys: K[]): Partial<Pick<T, K>> {

@@ -3,7 +3,7 @@ import type { Supervisor } from '../process/supervisor.js';
 import type { DaemonClient } from '../rpc/daemon.js';
 import type { Recovery } from '../rpc/http.js';
 import type { Manifest } from '../snapshot/manifest.js';
-import type { BackendName, RandomxChoice, RandomxMode } from '../coin/backends.js';
+import type { BackendName, MinerChoice, RandomxChoice, RandomxMode } from '../coin/backends.js';
 import type { PrefixMode } from './chain/chain-cache.js';
 import type { ResolvedBackend } from './programs/binaries.js';
 import type { MiningAddresses } from './mining/mining.js';
@@ -29,8 +29,13 @@ export interface TestnetOptions {
    * `difficulty` too (`same`).
    */
   prefixDifficulty?: PrefixMode;
-  /** RandomX mode of the daemon (real programs): `auto` (default) is full from difficulty 100, light below. */
+  /**
+   * RandomX mode of the miner (real programs): `auto` (default) picks, for each job of saltnet's own miner, the cheaper
+   * of light mode and the dataset; the daemon's miner runs full from difficulty 100, light below.
+   */
   randomx?: RandomxChoice;
+  /** Who mines after ready: saltnet itself (librandomx), the daemon's own miner, or `auto` (saltnet where it can). */
+  miner?: MinerChoice;
   /** Target height (block count); default: the backend's (1201 on Salvium: tokens active). */
   height?: number;
   /** Unlocked amount (atomic units) of the backend's asset the main wallet must hold; 0n for none. */
@@ -242,13 +247,14 @@ export interface Testnet {
 }
 
 /** The options that say how blocks are mined (a runner, a diff or the CLI passes them through as they are). */
-export type MiningOptions = Pick<TestnetOptions, 'prefixDifficulty' | 'randomx' | 'threads'>;
+export type MiningOptions = Pick<TestnetOptions, 'prefixDifficulty' | 'randomx' | 'miner' | 'threads'>;
 
 /** The mining options set in `o`, for passing on. */
 export function miningOptionsOf(o: MiningOptions): MiningOptions {
   return {
     ...(o.prefixDifficulty ? { prefixDifficulty: o.prefixDifficulty } : {}),
     ...(o.randomx ? { randomx: o.randomx } : {}),
+    ...(o.miner ? { miner: o.miner } : {}),
     ...(o.threads ? { threads: o.threads } : {}),
   };
 }
@@ -258,4 +264,9 @@ export interface MiningInfo {
   /** Undefined: the backend has no RandomX (the simulator). */
   randomx?: RandomxMode;
   threads: number;
+  /**
+   * `saltnet`: it hashes the blocks itself (the daemon verifies them in light mode, `randomx` says so); `daemon`: the
+   * daemon's own miner. Undefined: the backend has no RandomX.
+   */
+  miner?: 'saltnet' | 'daemon';
 }

@@ -9,6 +9,8 @@ import type { ChainSpec } from './chain/chain-cache.js';
 import type { DaemonHandle } from './programs/daemon.js';
 import type { RunEvents } from './events.js';
 import type { MineForOptions } from './mining/funding.js';
+import type { BlockHasher } from './mining/job.js';
+import type { RandomxMiner } from '../randomx/miner.js';
 import { BUSY_MS, type MiningAddresses } from './mining/mining.js';
 import type { NodeSet } from './programs/nodes.js';
 import type { Program, ProgramOptions } from './programs/program.js';
@@ -18,8 +20,11 @@ import type { MiningInfo, TestnetOptions } from './types.js';
 import type { WalletAddresses } from './programs/wallet-setup.js';
 import type { WalletHandle, WalletSet } from './programs/wallets.js';
 
-/** A daemon's settings with the threads `mine` asks it for (the shape Testnet.mining shows). */
-export type Mining = MiningInfo;
+/**
+ * A daemon's settings with the threads `mine` asks it for (the shape Testnet.mining shows), and saltnet's own miner
+ * when it hashes the blocks itself.
+ */
+export type Mining = MiningInfo & { hasher?: BlockHasher };
 
 /** What one `up` shares between its phases. */
 export interface Run {
@@ -51,6 +56,8 @@ export interface Run {
   keepWorkdir(): void;
   /** The daemons: n0 and, on a testnet of several nodes, the others and their links. */
   nodes: NodeSet;
+  /** The RandomX dataset saltnet's own miner holds while the testnet runs (loaded, or built in the background). */
+  dataset?: { miner: RandomxMiner; release: () => void };
 }
 
 export interface Daemon {
@@ -87,6 +94,7 @@ export function mineOptions(run: Run): Omit<MineForOptions, 'miner' | 'main' | '
     busyMs: scaled(BUSY_MS),
     signal: run.aborter.signal,
     threads: run.mining.threads,
+    ...(run.mining.hasher ? { hasher: run.mining.hasher } : {}),
   };
 }
 

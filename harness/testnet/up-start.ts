@@ -18,6 +18,8 @@ import type { TestnetOptions } from './types.js';
 import { makeWorkdir } from './workdir.js';
 import { claimFixedPorts } from './programs/standard-ports.js';
 import { cacheDir } from '../common/cache-dir.js';
+import { loadRandomx } from '../randomx/library.js';
+import { randomxDir } from '../randomx/dataset-files.js';
 import { diskFull, guardWorkdir, selfDescription, type WorkdirGuard } from './workdir-guard.js';
 
 const UP = 'while the testnet was up';
@@ -27,7 +29,8 @@ const nonEmpty = (dir: string): boolean => existsSync(dir) && readdirSync(dir).l
 export async function openRun(opts: TestnetOptions): Promise<Run> {
   if (opts.timeoutFactor) setTimeoutFactor(opts.timeoutFactor);
   const log = opts.log ?? ((l: string) => process.stderr.write(`${l}\n`));
-  const { backend, chain, build, serve } = chooseBackend(opts, log);
+  const { backend, chain, build, serve: served } = chooseBackend(opts, log);
+  const serve = withOwnMiner(backend.spec, opts, served, opts.detail ?? (() => undefined));
   const ports = await clearGround(opts, backend.spec, log);
   const ownWorkdir = opts.workdir === undefined;
   const workdir = resolve(opts.workdir ?? newTempWorkdir());
@@ -153,6 +156,29 @@ function chooseBackend(
   const build = miningFor(backend.spec, opts, chain.prefixDifficulty);
   const serve = miningFor(backend.spec, opts, chain.difficulty);
   return { backend, chain, build, serve };
+}
+
+/**
+ * saltnet's own miner for the blocks after ready (MinerChoice): where librandomx loads, saltnet hashes them and the
+ * daemon needs no dataset (light mode verifies a block in milliseconds); elsewhere the daemon's miner, as asked.
+ * Difficulty 1 stays with the daemon's miner: a block is one hash, and the daemon builds blocks faster than a
+ * template's round trip.
+ */
+function withOwnMiner(spec: BackendSpec, opts: TestnetOptions, serve: Mining, detail: (line: string) => void): Mining {
+  const choice = opts.miner ?? 'auto';
+  if (!spec.randomx) {
+    if (choice === 'saltnet') throw new Error(`--miner saltnet: the ${spec.name} backend has no RandomX to mine with`);
+    return serve;
+  }
+  if (choice === 'daemon' || (choice === 'auto' && serve.difficulty <= 1)) return { ...serve, miner: 'daemon' };
+  const lib = loadRandomx();
+  if ('missing' in lib) {
+    if (choice === 'saltnet') throw new Error(`--miner saltnet: ${lib.missing}`);
+    detail(`saltnet: the daemon's own miner mines: ${lib.missing}`);
+    return { ...serve, miner: 'daemon' };
+  }
+  const dir = randomxDir(cacheDir(opts.cacheDir ? { cacheDir: opts.cacheDir } : {}));
+  return { ...serve, randomx: 'light', miner: 'saltnet', hasher: { lib, dir, choice: opts.randomx ?? 'auto' } };
 }
 
 /** The run's daemons: n0 and, with `nodes`, the others (each start takes the run's settings of the moment). */

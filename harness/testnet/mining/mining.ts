@@ -6,34 +6,11 @@
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import type { DaemonClient } from '../../rpc/daemon.js';
 import type { WalletClient } from '../../rpc/wallet.js';
-import type { BackendSpec } from '../../coin/backends.js';
-import type { Progress } from './progress.js';
+import { MiningError, miningAddress, settleRelay, type MineOptions } from './job.js';
+import { mineWithTemplates } from './template-mining.js';
 
-export interface MiningAddresses {
-  cn: string;
-  carrot?: string;
-}
-
-export interface MineOptions {
-  spec: BackendSpec;
-  addresses: MiningAddresses;
-  threads?: number;
-  /**
-   * Height poll interval right after a block (default: the backend's heightPollMs, else 5 ms: real Salvium mines ~5-10
-   * blocks/s at difficulty 1); it backs off while no block comes (see pollDelay).
-   */
-  pollMs?: number;
-  timeoutMs: number;
-  progress?: Progress;
-  /** Aborted when a process of the testnet dies, or its caller gives up: mining stops at once with that reason. */
-  signal?: AbortSignal;
-  /** How long /start_mining may answer BUSY before mining fails (default BUSY_MS). */
-  busyMs?: number;
-  /** Told why the chain ends above the target when the blocks past it could not be popped. */
-  warn?: (line: string) => void;
-}
-
-export class MiningError extends Error {}
+export { addressAt, MiningError, miningAddress, settleRelay } from './job.js';
+export type { MineOptions, MiningAddresses } from './job.js';
 
 /** The longest wait between two height polls while mining (see pollDelay). */
 export const MAX_POLL_MS = 100;
@@ -75,24 +52,12 @@ function busyWatch(busyMs: number): (status: string, height: number) => void {
 const pause = (ms: number, signal: AbortSignal | undefined): Promise<unknown> =>
   sleep(ms, undefined, signal ? { signal } : {}).catch(() => undefined);
 
-/** The address to send to on a chain of this height: Carrot from the Carrot height, CN before (and on Monero). */
-export function addressAt(spec: BackendSpec, a: MiningAddresses, height: number): string {
-  return spec.carrotHeight !== undefined && a.carrot && height >= spec.carrotHeight ? a.carrot : a.cn;
-}
-
-export function miningAddress(spec: BackendSpec, a: MiningAddresses, height: number): string {
-  if (spec.carrotHeight !== undefined && height >= spec.carrotHeight) {
-    if (!a.carrot) throw new MiningError(`height ${height} needs a Carrot address to mine to, and the wallet has none`);
-    return a.carrot;
-  }
-  return a.cn;
-}
-
 export async function mineTo(
   daemon: DaemonClient,
   target: number,
   o: MineOptions,
 ): Promise<{ height: number; restarts: number; ms: number }> {
+  if (o.hasher) return mineWithTemplates(daemon, target, o.hasher, o);
   const t0 = Date.now();
   const deadline = t0 + o.timeoutMs;
   const poll = o.pollMs ?? o.spec.heightPollMs ?? 5;
@@ -161,23 +126,6 @@ export async function mineTo(
   if (start < target) h = await trimOvershoot(daemon, target, await daemon.height(), o.warn);
   o.progress?.done(h);
   return { height: h, restarts, ms: Date.now() - t0 };
-}
-
-/**
- * Wait, at most `maxMs`, until the daemon has relayed every transaction of its pool: one submitted a moment ago may not
- * be minable yet (see BackendSpec.relaySettleMs). A pool of settled transactions costs one request; a daemon that does
- * not answer is left to the mining that follows.
- */
-export async function settleRelay(daemon: DaemonClient, maxMs: number): Promise<void> {
-  const end = Date.now() + maxMs;
-  while (Date.now() < end) {
-    try {
-      if ((await daemon.unrelayed()).length === 0) return;
-    } catch {
-      return;
-    }
-    await sleep(10);
-  }
 }
 
 /**

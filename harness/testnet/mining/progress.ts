@@ -1,5 +1,6 @@
 // Mining progress: a bar with height and ETA on a terminal, plain lines otherwise (CI logs).
 import { SingleBar } from 'cli-progress';
+import type { DatasetStatus } from '../../randomx/miner.js';
 
 export interface Progress {
   update(height: number): void;
@@ -70,4 +71,26 @@ export function createProgress(
       log(`${label}: height ${h} reached in ${((Date.now() - t0) / 1000).toFixed(1)}s`);
     },
   };
+}
+
+/** Lines for a RandomX dataset build: one every LINE_EVERY_MS with its share built and an estimate, and its end. */
+export function datasetProgress(
+  miner: { state: DatasetStatus; readyInMs(): number; onState(l: (s: DatasetStatus) => void): () => void },
+  log: (line: string) => void,
+): () => void {
+  let last = Date.now();
+  const off = miner.onState((s) => {
+    if (s.kind === 'ready') {
+      off();
+      if (s.source === 'built') log(`saltnet: RandomX dataset built in ${(s.ms / 1000).toFixed(1)}s`);
+      return;
+    }
+    if (s.kind === 'failed' || s.kind === 'absent') return void off();
+    if (s.kind !== 'building' || Date.now() - last < LINE_EVERY_MS) return;
+    last = Date.now();
+    log(
+      `saltnet: RandomX dataset ${Math.floor((100 * s.done) / s.total)}% built${s.elsewhere ? ' (by another saltnet)' : ''}, ETA ${Math.ceil(miner.readyInMs() / 1000)}s`,
+    );
+  });
+  return off;
 }
