@@ -22,6 +22,7 @@ import { mineOne, mineRun } from './bench-mining.js';
 import { checkpointRevert } from './bench-checkpoint.js';
 import { freshWallets } from './bench-fresh.js';
 import { poolAcquire, poolAcquireVitest } from './bench-pool.js';
+import { difficultyFloor } from './bench-difficulty.js';
 
 /**
  * Cold then warm `up` on real Salvium at the default difficulty, each phase reported, and the cold total against mining
@@ -155,4 +156,5 @@ export async function suiteReal(binDir: string, report: Report): Promise<void> {
 export async function benchReal(binDir: string, report: Report): Promise<void> {
   await upReal(binDir, report);
   await suiteReal(binDir, report);
+  await difficultyFloor(binDir, report);
 }

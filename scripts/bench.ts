@@ -13,7 +13,8 @@
 //   `-- --suite-only` only the example suite on real Salvium at 1 and at 500; `-- --up-only` real Salvium's part but
 //   the suite (cold and warm up, a pooled testnet, mining, checkpoint and freshWallet); `-- --checkpoint-only` only a
 //   checkpoint and a revert there; `-- --fresh-only` only freshWallet at 500, funded ahead and paid, on sim and real;
-//   `-- --load-only` only `saltnet load` on the simulator)
+//   `-- --load-only` only `saltnet load` on the simulator; `-- --difficulty-only` only what a user sees at difficulty
+//   500 from the command line with saltnet's own RandomX miner: warm up, first block, fund, two scenarios at 500 vs 1)
 //   load.sim.*       `saltnet load` at 20 tx/s for 30 s on the simulator: the rate achieved, confirmation latency
 //   fresh.*          freshWallet({ unlocked }) at 500: taken from the setup's freshWallets against paid and mined
 //   *.salvium.*      on real Salvium when its binaries are found (SALTNET_BIN_DIR or ../shared/salvium/),
@@ -54,6 +55,7 @@ import { exampleSuite, runnerOverhead } from './bench-runner.js';
 import { recordOverhead } from './bench-record.js';
 import { upStart } from './bench-start.js';
 import { findRealBinaries } from './real-binaries.js';
+import { difficultyFloor } from './bench-difficulty.js';
 
 interface Row {
   name: string;
@@ -284,6 +286,7 @@ async function main(): Promise<void> {
   if (process.argv.includes('--fresh-only')) return freshPart();
   if (process.argv.includes('--start-only')) return upStart(report);
   if (process.argv.includes('--load-only')) return loadThroughput('sim', { backend: 'sim' }, report);
+  if (process.argv.includes('--difficulty-only')) return realPart(difficultyFloor);
   await mine1300('fast', 500, {});
   await mine1300('steady', 500, { SALTNET_SIM_PACE: 'steady' });
   await getBalance1000();

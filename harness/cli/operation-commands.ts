@@ -1,7 +1,8 @@
 // The `saltnet` command of each operation with a command face (operations/operation.ts: fund, …): its words read
 // into the request body, sent to the running testnet's control endpoint, and its answer said in words (or printed as
 // JSON with --json). Interrupted (Ctrl-C, SIGTERM, SIGHUP), the command asks the testnet to cancel the request and
-// says what became of it: given up, or — once past its point of no return — finishing, and with what.
+// says what became of it: given up, or — once past its point of no return — finishing, and with what. While it runs,
+// the testnet's mining progress is said on stderr (progress-lines.ts).
 import type { CommandModule } from 'yargs';
 import { randomUUID } from 'node:crypto';
 import { backendSpec } from '../coin/backends.js';
@@ -9,6 +10,7 @@ import { operate, requestCancel, type CancelAnswer, type ControlInfo } from '../
 import { operations } from '../operations/index.js';
 import type { CommandFace, Facts, InterruptedWords, Operation } from '../operations/operation.js';
 import { interruptible } from './interruptible.js';
+import { progressPrinter } from './progress-lines.js';
 import { pickControl } from './runs.js';
 
 interface CommonArgs {
@@ -103,7 +105,14 @@ function askInterruptibly(
     };
     interruption.addEventListener('abort', onInterrupt, { once: true });
     try {
-      const res = await operate(control, op.name, body, { id, signal: giveUp.signal }).finally(() => (settled = true));
+      const onProgress = progressPrinter(op.what, {
+        json,
+        terminal: process.stderr.isTTY === true,
+        write: (line) => process.stderr.write(`${line}\n`),
+      });
+      const res = await operate(control, op.name, body, { id, signal: giveUp.signal, onProgress }).finally(
+        () => (settled = true),
+      );
       await told;
       return res;
     } catch (err) {

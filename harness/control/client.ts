@@ -4,7 +4,8 @@ import { request } from 'undici';
 import type { AnswerOf, BodyOf, OperationName } from '../operations/index.js';
 import { operationNamed } from '../operations/index.js';
 import { REQUEST_HEADER, type CancelAnswer } from './cancel.js';
-import { TOKEN_HEADER, type ControlInfo } from './server.js';
+import { PROGRESS_TYPE, TOKEN_HEADER, type ControlInfo } from './server.js';
+import type { MiningProgress } from '../testnet/types.js';
 
 export type { CancelAnswer } from './cancel.js';
 export type { ControlInfo } from './server.js';
@@ -15,6 +16,8 @@ export interface AskOptions {
   id?: string;
   /** Gives up the request (its connection closes; the testnet then cancels its work, see server.ts). */
   signal?: AbortSignal;
+  /** Told of the testnet's mining progress while the request runs (server.ts PROGRESS_TYPE). */
+  onProgress?: (p: MiningProgress) => void;
 }
 
 /** POST `body` to a route of the control endpoint; its answer, or an error that says what could not be done. */
@@ -40,12 +43,14 @@ export async function ask<T>(
       [TOKEN_HEADER]: token,
       'content-type': 'application/json',
       ...(o.id ? { [REQUEST_HEADER]: o.id } : {}),
+      ...(o.onProgress ? { accept: PROGRESS_TYPE } : {}),
     },
     body: JSON.stringify(body),
     headersTimeout: 3_600_000,
     bodyTimeout: 3_600_000,
     ...(o.signal ? { signal: o.signal } : {}),
   });
+  if (o.onProgress && res.headers['content-type'] === PROGRESS_TYPE) return streamed<T>(res.body, what, o.onProgress);
   const text = await res.body.text();
   let answer: (T & { error?: unknown }) | undefined;
   try {
@@ -58,6 +63,30 @@ export async function ask<T>(
     throw new Error(`cannot ${what}: ${why}`);
   }
   return answer;
+}
+
+/** An answer that comes as progress lines, then the answer (or the error) on the last line. */
+async function streamed<T>(
+  body: AsyncIterable<Buffer>,
+  what: string,
+  onProgress: (p: MiningProgress) => void,
+): Promise<T> {
+  let rest = '';
+  let last: { answer?: T; error?: unknown } | undefined;
+  for await (const chunk of body) {
+    const lines = (rest + chunk.toString('utf8')).split('\n');
+    rest = lines.pop()!;
+    for (const line of lines) {
+      if (!line) continue;
+      const item = JSON.parse(line) as { progress?: MiningProgress; answer?: T; error?: unknown };
+      if (item.progress) onProgress(item.progress);
+      else last = item;
+    }
+  }
+  if (rest) last = JSON.parse(rest) as typeof last;
+  if (last && 'answer' in last) return last.answer as T;
+  const why = typeof last?.error === 'string' ? last.error : 'the testnet ended the answer early';
+  throw new Error(`cannot ${what}: ${why}`);
 }
 
 /** Ask a running `saltnet up` to cancel the request sent with `id` (AskOptions.id): what became of it. */

@@ -6,7 +6,8 @@
 // /metrics). Operations run one at a time, in the order they came (a later one waits); a request
 // whose body never arrives in full (a client that stops sending, or disconnects) is dropped without
 // holding anything, and one over MAX_BODY is answered 413.
-// A request is cancelled when its client goes away or asks for it (cancel.ts).
+// A request is cancelled when its client goes away or asks for it (cancel.ts). A client that asks for progress
+// (PROGRESS_TYPE) hears of each block mined meanwhile.
 import { clip } from '../common/describe.js';
 import { writeSecretFile } from '../common/secret-file.js';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
@@ -25,6 +26,11 @@ export interface ControlInfo {
 }
 
 export const TOKEN_HEADER = 'x-saltnet-token';
+/**
+ * The answer type a client asks for (Accept) to hear an operation's progress: `{"progress": …}` lines while it runs
+ * (Testnet.onProgress), then `{"answer": …}`, or `{"error": …, "status": …}`.
+ */
+export const PROGRESS_TYPE = 'application/x-ndjson';
 /** A request body larger than this is refused (every request is a small JSON object). */
 export const MAX_BODY = 64 * 1024;
 /** Past this, the rest of an oversized body is not read: the connection is closed after the 413. */
@@ -166,7 +172,13 @@ export async function startControlServer(
   const all: Record<string, ControlRoute> = { ...routes, '/cancel': underway.route };
   let answered: Promise<unknown> = Promise.resolve();
   const server: Server = createServer((req, res) => {
+    let streaming = false;
     const answer = (status: number, body: unknown): void => {
+      if (streaming) {
+        if (res.writableEnded || res.destroyed) return;
+        const last = status === 200 ? { answer: body } : { ...(body as object), status };
+        return void res.end(`${JSON.stringify(last)}\n`);
+      }
       if (res.headersSent || res.destroyed) return;
       // An oversized body may still be arriving: the connection ends with the answer.
       const close = status === 413 && !req.complete ? { connection: 'close' } : {};
@@ -194,6 +206,15 @@ export async function startControlServer(
     res.on('close', () => {
       if (!res.writableFinished) request.underway.cancel(new HttpError(400, 'the client went away'));
     });
+    // A client that asks for progress gets it as it comes, one JSON line each, and the answer as the last line.
+    if (!text && req.headers.accept === PROGRESS_TYPE) {
+      streaming = true;
+      res.writeHead(200, { 'content-type': PROGRESS_TYPE });
+      const off = t.onProgress((p) => {
+        if (!res.writableEnded && !res.destroyed) res.write(`${JSON.stringify({ progress: p })}\n`);
+      });
+      res.on('close', off);
+    }
     answered = serve(route, req, request.underway)
       .then((body) => {
         if (!text) return answer(200, body);

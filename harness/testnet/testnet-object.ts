@@ -8,8 +8,9 @@ import { assertKey } from '../snapshot/snapshot-dir.js';
 import { describeExit, refusalLine } from '../process/errors.js';
 import { checkpointState, revertState } from './chain/checkpoint.js';
 import { assertCanRewind, markChain, rewindChain, type ChainMark } from './chain/chain-mark.js';
-import { addressAt, mineTo } from './mining/mining.js';
-import { mineOptions, unresponsive, type Parts, type Run } from './up-phases.js';
+import { addressAt, mineTo, type MineOptions } from './mining/mining.js';
+import type { DatasetStatus } from '../randomx/miner.js';
+import { mineOptions, tellProgress, unresponsive, type Parts, type Run } from './up-phases.js';
 import type { SnapshotInfo } from './chain/state-source.js';
 import { mineTarget, syncWallets, type MineRequest } from './mining/sync.js';
 import type { NodeHandle } from './programs/nodes.js';
@@ -94,6 +95,10 @@ export function testnetObject(
       } else await wallets.restart(name ?? 'main');
     },
     onEvent: (listener) => run.events.on(listener),
+    onProgress: (listener) => {
+      run.progress.add(listener);
+      return () => void run.progress.delete(listener);
+    },
     get failure() {
       return run.events.failure;
     },
@@ -215,6 +220,7 @@ function miningOf(run: Run, p: Parts): Pick<InnerOps, 'mine' | 'sync'> {
         signal,
         addresses: p.minerAddresses,
         warn: run.log,
+        ...progressOf(run, nodeName(i), await client.height(), target),
       });
       // Then the blocks reach the node's group (a node that is not connected yet gets them when it is).
       if (nodes.links)
@@ -238,6 +244,32 @@ function miningOf(run: Run, p: Parts): Pick<InnerOps, 'mine' | 'sync'> {
     }
   };
   return { mine, sync };
+}
+
+/** A mining job's progress and its waits for the RandomX dataset, told to the testnet's progress listeners. */
+function progressOf(
+  run: Run,
+  node: string,
+  start: number,
+  target: number,
+): Pick<MineOptions, 'progress' | 'onDataset'> {
+  if (run.progress.size === 0) return {};
+  const t0 = Date.now();
+  return {
+    progress: {
+      update: (height) => tellProgress(run, { event: 'block', node, height, start, target, ms: Date.now() - t0 }),
+      done: () => undefined,
+    },
+    onDataset: (_, miner) => {
+      const tell = (s: DatasetStatus): void => {
+        if (s.kind !== 'building' && s.kind !== 'loading') return void off();
+        const percent = s.kind === 'building' ? Math.floor((100 * s.done) / s.total) : 100;
+        tellProgress(run, { event: 'dataset', state: s.kind, percent, etaMs: miner.readyInMs() });
+      };
+      const off = miner.onState(tell);
+      tell(miner.state);
+    },
+  };
 }
 
 /** Partitions, heals and the links between the nodes. */

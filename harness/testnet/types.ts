@@ -164,6 +164,11 @@ export interface Testnet {
   recoverUnresponsive(): Promise<string[]>;
   /** Be told of every crash, pid change, purposeful stop and failure from now on; returns the unsubscribe function. */
   onEvent(listener: (e: TestnetEvent) => void): () => void;
+  /**
+   * Be told of each block `mine` (and what mines through it: fund, automine) finds, and of the RandomX dataset a
+   * mining job waits for; returns the unsubscribe function. `saltnet mine` and `fund` print them.
+   */
+  onProgress(listener: (p: MiningProgress) => void): () => void;
   /** The `failed` event that ended this testnet (a program crashed once more than its restarts allow), if one did. */
   readonly failure: TestnetEvent | undefined;
   /**
@@ -258,6 +263,20 @@ export function miningOptionsOf(o: MiningOptions): MiningOptions {
     ...(o.threads ? { threads: o.threads } : {}),
   };
 }
+
+/** A long mining job's progress: a block found, or the RandomX dataset it waits for. */
+export type MiningProgress =
+  | {
+      event: 'block';
+      node: string;
+      /** The height now, and the job's: from `start` to `target`. */
+      height: number;
+      start: number;
+      target: number;
+      /** Since the job started. */
+      ms: number;
+    }
+  | { event: 'dataset'; state: 'loading' | 'building'; percent: number; etaMs: number };
 
 export interface MiningInfo {
   difficulty: number;

@@ -16,7 +16,7 @@ import type { NodeSet } from './programs/nodes.js';
 import type { Program, ProgramOptions } from './programs/program.js';
 import type { FixedPorts } from './programs/standard-ports.js';
 import type { SnapshotInfo } from './chain/state-source.js';
-import type { MiningInfo, TestnetOptions } from './types.js';
+import type { MiningInfo, MiningProgress, TestnetOptions } from './types.js';
 import type { WalletAddresses } from './programs/wallet-setup.js';
 import type { WalletHandle, WalletSet } from './programs/wallets.js';
 
@@ -56,6 +56,8 @@ export interface Run {
   keepWorkdir(): void;
   /** The daemons: n0 and, on a testnet of several nodes, the others and their links. */
   nodes: NodeSet;
+  /** Who hears of mining progress (Testnet.onProgress). */
+  progress: Set<(p: MiningProgress) => void>;
   /** The RandomX dataset saltnet's own miner holds while the testnet runs (loaded, or built in the background). */
   dataset?: { miner: RandomxMiner; release: () => void };
 }
@@ -96,6 +98,17 @@ export function mineOptions(run: Run): Omit<MineForOptions, 'miner' | 'main' | '
     threads: run.mining.threads,
     ...(run.mining.hasher ? { hasher: run.mining.hasher } : {}),
   };
+}
+
+/** Tell every progress listener (one that throws does not stop the others, nor the mining). */
+export function tellProgress(run: Run, p: MiningProgress): void {
+  for (const l of [...run.progress]) {
+    try {
+      l(p);
+    } catch {
+      /* a listener's bug is its own */
+    }
+  }
 }
 
 /** The programs that do not answer now (every node's daemon, every wallet), each with its pid and why. */

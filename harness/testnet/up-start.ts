@@ -89,6 +89,7 @@ export async function openRun(opts: TestnetOptions): Promise<Run> {
     aborter,
     events,
     phases: {},
+    progress: new Set(),
     activity: 'while the testnet was starting',
     programs: {
       log,
