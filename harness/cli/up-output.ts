@@ -90,7 +90,10 @@ const SNAPSHOT_WORDS: Record<string, string> = {
   off: 'mined from scratch (cache off)',
 };
 
-/** "difficulty 500 (the chain state to height 1201 was mined at difficulty 1), RandomX full, 2 threads". */
+/**
+ * "difficulty 500 (the chain state to height 1201 was mined at difficulty 1), saltnet's RandomX miner, 2 threads", or
+ * with the daemon's own miner its RandomX mode: "…, RandomX full, 2 threads".
+ */
 export function miningWords(s: Pick<ReadySummary, 'mining' | 'snapshot'>): string {
   const m = s.mining;
   const p = s.snapshot.prefix;
@@ -98,7 +101,8 @@ export function miningWords(s: Pick<ReadySummary, 'mining' | 'snapshot'>): strin
     p && p.difficulty !== m.difficulty
       ? ` (the chain state to height ${p.height} was mined at difficulty ${p.difficulty})`
       : '';
-  return `difficulty ${m.difficulty}${prefix}${m.randomx ? `, RandomX ${m.randomx}` : ''}, ${m.threads} thread${m.threads === 1 ? '' : 's'}`;
+  const how = m.miner === 'saltnet' ? ", saltnet's RandomX miner" : m.randomx ? `, RandomX ${m.randomx}` : '';
+  return `difficulty ${m.difficulty}${prefix}${how}, ${m.threads} thread${m.threads === 1 ? '' : 's'}`;
 }
 
 /** The ready summary for people; `stop` says how to stop it (Ctrl-C, or saltnet down for a detached one). */

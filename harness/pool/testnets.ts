@@ -3,7 +3,8 @@
 // Memory per testnet, as measured on v1.1.3c and the simulator (docs/difficulty.md, docs/pool.md):
 // a real daemon holds ~0.3 GiB in light RandomX mode and ~2.4 GiB in full mode (the 2 GiB
 // dataset, built at every daemon start), a real wallet RPC ~0.3 GiB; the simulator's programs
-// ~0.1 GiB each. Cores: starting a testnet keeps a core busy for a few seconds (the wallet RPC's
+// ~0.1 GiB each. With saltnet's own RandomX miner every daemon runs light, and the process holds one
+// dataset (2.1 GiB) for all its testnets: not a testnet's cost. Cores: starting a testnet keeps a core busy for a few seconds (the wallet RPC's
 // start is CPU-bound), so one starts at a time per two cores; and as many testnets live as there
 // are cores (at least two: the one a test uses and the next one).
 import { rmSync } from 'node:fs';
@@ -12,15 +13,20 @@ import { randomxMode, type BackendSpec } from '../coin/backends.js';
 import { startTestnet, type Testnet, type TestnetOptions } from '../testnet/testnet.js';
 import { Pool, type PoolDefinition } from './pool.js';
 import { counted } from '../common/describe.js';
+import { loadRandomx } from '../randomx/library.js';
 
 const GiB = 2 ** 30;
 
 /** The memory one testnet of `o` takes, in bytes (see the header). */
-export function testnetMemory(spec: BackendSpec, o: Pick<TestnetOptions, 'difficulty' | 'randomx' | 'nodes'>): number {
+export function testnetMemory(
+  spec: BackendSpec,
+  o: Pick<TestnetOptions, 'difficulty' | 'randomx' | 'miner' | 'nodes'>,
+): number {
   const nodes = Math.max(1, o.nodes ?? 1);
   // No RandomX: the simulator's programs.
   if (!spec.randomx) return nodes * 0.1 * GiB + 0.1 * GiB;
-  const mode = randomxMode(spec, o.randomx ?? 'auto', o.difficulty ?? spec.difficulty);
+  const ownMiner = o.miner === 'saltnet' || (o.miner !== 'daemon' && !('missing' in loadRandomx()));
+  const mode = ownMiner ? 'light' : randomxMode(spec, o.randomx ?? 'auto', o.difficulty ?? spec.difficulty);
   const daemon = mode === 'full' ? 2.4 * GiB : 0.3 * GiB;
   return nodes * daemon + 0.3 * GiB;
 }

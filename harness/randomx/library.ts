@@ -19,6 +19,8 @@ export interface RandomxLib {
   initCache(cache: Address, key: Buffer): Promise<void>;
   releaseCache(cache: Address): void;
   allocDataset(flags: number): Address;
+  /** randomx_alloc_dataset, or 0 where it cannot (RANDOMX_FLAG_LARGE_PAGES with too few huge pages reserved). */
+  tryAllocDataset(flags: number): Address;
   datasetMemory(dataset: Address): Address;
   initDataset(dataset: Address, cache: Address, start: number, count: number): Promise<void>;
   releaseDataset(dataset: Address): void;
@@ -36,6 +38,8 @@ export interface RandomxLib {
 
 /** RANDOMX_FLAG_FULL_MEM: a VM over the dataset rather than the cache. */
 export const FLAG_FULL_MEM = 4;
+/** RANDOMX_FLAG_LARGE_PAGES: memory from the machine's reserved huge pages (vm.nr_hugepages). */
+export const FLAG_LARGE_PAGES = 1;
 /** Library names tried in order; SALTNET_LIBRANDOMX names one file first. */
 const NAMES = ['librandomx.so.0', 'librandomx.so', 'librandomx.dylib'];
 const MADV_HUGEPAGE = 14;
@@ -126,6 +130,7 @@ function bind(path: string, lib: Library, libc: Library): RandomxLib {
     initCache: (cache, key) => later(initCache, cache, key, key.length),
     releaseCache: (cache) => void releaseCache(cache),
     allocDataset: (flags) => address(allocDataset(flags)),
+    tryAllocDataset: (flags) => Number(allocDataset(flags)),
     datasetMemory: (dataset) => address(datasetMemory(dataset)),
     initDataset: (dataset, cache, start, count) => later(initDataset, dataset, cache, start, count),
     releaseDataset: (dataset) => void releaseDataset(dataset),

@@ -20,7 +20,7 @@ import {
   recordPartial,
   removeDataset,
 } from './dataset-files.js';
-import { FLAG_FULL_MEM, type Address, type RandomxLib } from './library.js';
+import { FLAG_FULL_MEM, FLAG_LARGE_PAGES, type Address, type RandomxLib } from './library.js';
 
 export type HashMode = 'light' | 'full';
 /** How a job picks its mode: by cost, or as given. */
@@ -298,9 +298,13 @@ export class RandomxMiner {
 
   private allocDataset(): Address {
     if (!this.dataset) {
-      this.dataset = this.lib.allocDataset(this.lib.flags | FLAG_FULL_MEM);
-      // Before a byte is touched: the kernel then backs it with 2 MiB pages where it can.
-      this.lib.adviseHugePages(this.lib.datasetMemory(this.dataset), this.lib.itemCount * ITEM_BYTES);
+      // The machine's reserved huge pages where there are enough free (no compaction, every page 2 MiB); otherwise
+      // normal memory, advised before a byte is touched, which the kernel then backs with 2 MiB pages where it can.
+      this.dataset = this.lib.tryAllocDataset(this.lib.flags | FLAG_FULL_MEM | FLAG_LARGE_PAGES);
+      if (!this.dataset) {
+        this.dataset = this.lib.allocDataset(this.lib.flags | FLAG_FULL_MEM);
+        this.lib.adviseHugePages(this.lib.datasetMemory(this.dataset), this.lib.itemCount * ITEM_BYTES);
+      }
     }
     return this.dataset;
   }

@@ -25,10 +25,10 @@ import { hugePagesNote, poolBefore, readHugePages } from './programs/hugepages.j
 import { sameSettings } from './programs/daemon.js';
 import { mineChain, mineForWallet, topUp, type MinedChain, type MineForOptions } from './mining/funding.js';
 import { addressMismatch, fixtureAddresses } from './programs/fixture-wallets.js';
-import type { MiningAddresses } from './mining/mining.js';
+import { addressAt, type MiningAddresses } from './mining/mining.js';
 import type { NodeHandle } from './programs/nodes.js';
 import { createProgress, datasetProgress, progressMode } from './mining/progress.js';
-import { holdDataset } from './mining/template-mining.js';
+import { holdDataset, warmVerifier } from './mining/template-mining.js';
 import type { RandomxMiner } from '../randomx/miner.js';
 import { assemble } from './assemble.js';
 import { mineOptions, phase, type Daemon, type Run } from './up-phases.js';
@@ -227,11 +227,14 @@ export async function startTestnet(opts: TestnetOptions = {}): Promise<Testnet> 
     if (building) run.mining = run.build;
     closers.push(() => run.nodes.close());
     const daemon = await startDaemons(run, building);
-    // From the daemon's start: a dataset to build has the whole chain build's time.
-    if (run.serve.hasher) {
+    // A chain built here: the dataset (to build, most likely) has the whole build's time. A restored one: it is read
+    // once the testnet is ready, so that its 2 GiB do not slow the wallet RPC's start.
+    const holdRandomx = async (): Promise<void> => {
+      if (!run.serve.hasher || run.dataset) return;
       run.dataset = await holdDataset(daemon.client, run.serve.hasher, run.serve.threads);
-      closers.push(async () => run.dataset?.release());
-    }
+    };
+    closers.push(async () => run.dataset?.release());
+    if (building) await holdRandomx();
     const password = walletPassword(run.workdir);
     const wallets = new WalletSet({
       sup: run.sup,
@@ -268,7 +271,9 @@ export async function startTestnet(opts: TestnetOptions = {}): Promise<Testnet> 
     // Built on n0 alone: the other nodes get a copy of its chain and the network starts.
     if (run.nodes.count > 1 && !run.nodes.links) await phase(run, 'nodesReady', () => t.network());
     await serve(run);
+    await holdRandomx();
     if (run.dataset) reportDataset(run, run.dataset.miner);
+    if (run.serve.hasher) warmVerifiers(run, minerAddresses);
     run.sup.updateInfo({ nodes: run.nodes.programs.map((_, i) => nodeInfo(run.nodes.handle(i))) });
     await releaseLock?.();
     releaseLock = undefined;
@@ -366,6 +371,19 @@ function reportDataset(run: Run, miner: RandomxMiner): void {
     `saltnet: building RandomX's dataset in ${run.serve.hasher!.dir} (once per machine, ~${Math.ceil(miner.readyInMs() / 1000)} s); until it is ready, each mining job picks the cheaper of light mode and waiting for it`,
   );
   datasetProgress(miner, run.log);
+}
+
+/** Each daemon's RandomX cache made in the background (warmVerifier): its first block then costs no more than others. */
+function warmVerifiers(run: Run, addresses: MiningAddresses): void {
+  for (let i = 0; i < run.nodes.count; i++) {
+    const client = run.nodes.rawClient(i);
+    void client
+      .height()
+      .then((h) => warmVerifier(client, addressAt(run.backend.spec, addresses, h)))
+      .catch((err: unknown) =>
+        run.detail(`saltnet: n${i} did not make its RandomX cache ahead: ${(err as Error).message}`),
+      );
+  }
 }
 
 function pick<T extends object, K extends keyof T>(o: T, ...keys: K[]): Partial<Pick<T, K>> {

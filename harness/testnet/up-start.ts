@@ -29,8 +29,7 @@ const nonEmpty = (dir: string): boolean => existsSync(dir) && readdirSync(dir).l
 export async function openRun(opts: TestnetOptions): Promise<Run> {
   if (opts.timeoutFactor) setTimeoutFactor(opts.timeoutFactor);
   const log = opts.log ?? ((l: string) => process.stderr.write(`${l}\n`));
-  const { backend, chain, build, serve: served } = chooseBackend(opts, log);
-  const serve = withOwnMiner(backend.spec, opts, served, opts.detail ?? (() => undefined));
+  const { backend, chain, build, serve } = chooseBackend(opts, log);
   const ports = await clearGround(opts, backend.spec, log);
   const ownWorkdir = opts.workdir === undefined;
   const workdir = resolve(opts.workdir ?? newTempWorkdir());
@@ -154,8 +153,10 @@ function chooseBackend(
   log(`saltnet: ${backend.reason}`);
   // A broken fixture wallet file fails here.
   const chain = chainSpecFor(backend, opts);
-  const build = miningFor(backend.spec, opts, chain.prefixDifficulty);
-  const serve = miningFor(backend.spec, opts, chain.difficulty);
+  // A prefix mined at the served difficulty (`same`) is mined by saltnet's own miner too.
+  const detail = opts.detail ?? (() => undefined);
+  const build = withOwnMiner(backend.spec, opts, miningFor(backend.spec, opts, chain.prefixDifficulty), detail);
+  const serve = withOwnMiner(backend.spec, opts, miningFor(backend.spec, opts, chain.difficulty), detail);
   return { backend, chain, build, serve };
 }
 

@@ -10,7 +10,7 @@ import { ask, requestCancel } from '../../harness/control/client.js';
 import { MAX_BODY, startControlServer, type ControlServer } from '../../harness/control/server.js';
 import type { ControlRoute, RouteEnv } from '../../harness/operations/operation.js';
 import type { TestnetEvent } from '../../harness/testnet/events.js';
-import type { Testnet } from '../../harness/testnet/types.js';
+import type { MiningProgress, Testnet } from '../../harness/testnet/types.js';
 import { BACKENDS } from '../../harness/coin/backends.js';
 import {
   payFromMain,
@@ -23,10 +23,12 @@ interface Fake {
   testnet: Testnet;
   silent: string[];
   emit(e: TestnetEvent): void;
+  progress(p: MiningProgress): void;
 }
 
 function fakeTestnet(workdir: string): Fake {
   const listeners = new Set<(e: TestnetEvent) => void>();
+  const watchers = new Set<(p: MiningProgress) => void>();
   // The faucet over a main wallet that holds nothing it is asked about: a request it refuses never gets that far.
   const faucet = {
     spec: BACKENDS.sim,
@@ -37,6 +39,7 @@ function fakeTestnet(workdir: string): Fake {
   const fake: Fake = {
     silent: [],
     emit: (e) => [...listeners].forEach((l) => l(e)),
+    progress: (p) => [...watchers].forEach((l) => l(p)),
     testnet: {
       workdir,
       nodes: [{ name: 'n0' }],
@@ -45,6 +48,10 @@ function fakeTestnet(workdir: string): Fake {
       onEvent: (l: (e: TestnetEvent) => void) => {
         listeners.add(l);
         return () => listeners.delete(l);
+      },
+      onProgress: (l: (p: MiningProgress) => void) => {
+        watchers.add(l);
+        return () => watchers.delete(l);
       },
     } as unknown as Testnet,
   };
@@ -151,6 +158,45 @@ describe('control endpoint', () => {
     await g.finish(1);
     expect(await b).toEqual({ i: 1 });
     expect(log).toEqual(['start 0', 'end 0', 'start 1', 'end 1']);
+  });
+});
+
+describe('control endpoint: progress', () => {
+  const block = (height: number): MiningProgress => ({
+    event: 'block',
+    node: 'n0',
+    height,
+    start: 10,
+    target: 12,
+    ms: 5,
+  });
+
+  it('streams the progress told while a request runs to a client that asks for it, then the answer', async () => {
+    const log: string[] = [];
+    const g = gated(log);
+    const fake = await serve(g.route);
+    const heard: MiningProgress[] = [];
+    const answer = ask<{ i: number }>(server!.info, '/work', {}, 'work', { onProgress: (p) => heard.push(p) });
+    await expect.poll(() => log).toEqual(['start 0']);
+    fake.progress(block(11));
+    fake.progress({ event: 'dataset', state: 'building', percent: 40, etaMs: 9000 });
+    await expect.poll(() => heard.length).toBe(2);
+    fake.progress(block(12));
+    await g.finish(0);
+    expect(await answer).toEqual({ i: 0 });
+    expect(heard).toEqual([block(11), { event: 'dataset', state: 'building', percent: 40, etaMs: 9000 }, block(12)]);
+  });
+
+  it('gives a client that asks for progress the error as a thrown error, and one that does not plain JSON', async () => {
+    await serve({
+      run: async () => {
+        throw new Error('the daemon refused 3 blocks in a row');
+      },
+    });
+    await expect(ask(server!.info, '/work', {}, 'mine', { onProgress: () => undefined })).rejects.toThrow(
+      'cannot mine: the daemon refused 3 blocks in a row',
+    );
+    expect(await post('/work', '{}')).toEqual({ status: 500, error: 'the daemon refused 3 blocks in a row' });
   });
 });
 

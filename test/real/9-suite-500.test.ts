@@ -2,10 +2,9 @@
 // at difficulty 1 against the simulator): all 33, on the suite's chain state (mined at 1, shared with 3-suite) served
 // at 500. The wallets funded ahead at 1, with the testnet's subaddress lookahead (2:20), and restored; tokens held
 // before the steps made ahead with them; the chain mined ahead to the highest `mine: {to: N}` of the suite
-// (token-hard-forks' 1401) at 1 as well; full RandomX with its dataset built in the background, checkpoints and
-// reverts that keep the daemon (and its dataset); each scenario of several nodes on a testnet of its own, started on
-// its own state funded ahead (reorg-double-spend's at its height of its own), its nodes in the RandomX mode its
-// blocks at 500 call for. Those states are built beside the sim tier, at 1, by `saltnet cache build --for` (2-ahead),
+// (token-hard-forks' 1401) at 1 as well; blocks at 500 hashed by saltnet's own RandomX miner with the dataset cached
+// in the tier's cache folder; each scenario of several nodes on a testnet of its own, started on its own state funded
+// ahead (reorg-double-spend's at its height of its own). Those states are built beside the sim tier, at 1, by `saltnet cache build --for` (2-ahead),
 // and restored here; run alone, this file builds them first. It runs beside the real tier's other files (the real
 // project's two workers, vitest.config.ts): the five that mine most at 500 last, once those are done, so that their
 // blocks have both cores (token-hard-forks, token-receiver, multi-asset, transfer-lookup, reorg-payment). Layouts
@@ -71,10 +70,10 @@ describeReal('example scenarios on real Salvium at difficulty 500', () => {
     // ... and the chain brought to token-hard-forks' 1401 ahead, after its tokens: its first token is made at HF11.
     const forks = results.find((r) => r.file.endsWith('token-hard-forks.yaml'))!;
     expect(JSON.stringify(forks.steps[0]!.response)).toMatch(/"version":13\b/);
-    // reorg-double-spend (two nodes) started on a state of its own: its wallet paid and its height reached at 1, so its
-    // nodes mine its three blocks in light mode, with no dataset to build.
+    // reorg-double-spend (two nodes) started on a state of its own: its wallet paid and its height reached at 1; its
+    // nodes' blocks are hashed by saltnet's own miner, the daemons verifying in light mode.
     expect(log).toMatch(/restored snapshot salvium-d1-\S+-ahead-[0-9a-f]{12} \(height 1290\)/);
-    expect(log).toMatch(/mining at difficulty 500, RandomX light/);
+    expect(log).toMatch(/mining at difficulty 500 with saltnet's own RandomX miner/);
     // Served at 500: the block template says so.
     const mining = results.find((r) => r.file.endsWith('daemon-mining.yaml'))!;
     expect(JSON.stringify(mining.steps.map((s) => s.response))).toContain('"difficulty":500');

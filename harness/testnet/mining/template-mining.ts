@@ -30,6 +30,21 @@ export async function holdDataset(
   return { miner, release: miner.hold() };
 }
 
+/**
+ * Have the daemon make its RandomX cache for the chain's seed now (`calc_pow` of a template): it verifies each block
+ * saltnet submits in light mode, and builds that cache (256 MiB, about a second of one core) at the first one. Done
+ * as the testnet comes up, the first block costs its hashes only. A daemon that cannot is left to do it then.
+ */
+export async function warmVerifier(daemon: DaemonClient, address: string): Promise<void> {
+  const tpl = await daemon.blockTemplate(address);
+  await daemon.call('calc_pow', {
+    major_version: Buffer.from(tpl.blocktemplate_blob.slice(0, 2), 'hex')[0],
+    height: tpl.height,
+    block_blob: tpl.blockhashing_blob,
+    seed_hash: tpl.seed_hash ?? '',
+  });
+}
+
 export async function mineWithTemplates(
   daemon: DaemonClient,
   target: number,
@@ -72,6 +87,7 @@ export async function mineWithTemplates(
         stale: async () => (await daemon.height()) !== tpl.height,
       })
       .finally(release);
+    console.error('rx', mode, miner.state.kind, JSON.stringify({ ...found, hash: undefined }), miner.rates);
     if ('stale' in found) {
       h = await daemon.height();
       continue;
