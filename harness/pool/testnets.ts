@@ -1,12 +1,11 @@
 // A pool of testnets (pool.ts) and its bounds: how many fit in this machine's memory and cores.
 //
-// Memory per testnet, as measured on v1.1.3c and the simulator (docs/difficulty.md, docs/pool.md):
-// a real daemon holds ~0.3 GiB in light RandomX mode and ~2.4 GiB in full mode (the 2 GiB
-// dataset, built at every daemon start), a real wallet RPC ~0.3 GiB; the simulator's programs
-// ~0.1 GiB each. With saltnet's own RandomX miner every daemon runs light, and the process holds one
-// dataset (2.1 GiB) for all its testnets: not a testnet's cost. Cores: starting a testnet keeps a core busy for a few seconds (the wallet RPC's
-// start is CPU-bound), so one starts at a time per two cores; and as many testnets live as there
-// are cores (at least two: the one a test uses and the next one).
+// Memory per testnet, as measured on v1.1.3c and the simulator (docs/difficulty.md, docs/pool.md): a real daemon holds
+// ~0.3 GiB in light RandomX mode and ~2.4 GiB in full mode (the 2 GiB dataset, built at every daemon start), a real
+// wallet RPC ~0.3 GiB; the simulator's programs ~0.1 GiB each. With saltnet's own RandomX miner every daemon runs
+// light, and the process holds one dataset (2.1 GiB) for all its testnets: not a testnet's cost. Cores: starting a
+// testnet keeps a core busy for a few seconds (the wallet RPC's start is CPU-bound), so one starts at a time per two
+// cores; and as many testnets live as there are cores (at least two: the one a test uses and the next one).
 import { rmSync } from 'node:fs';
 import { availableParallelism, freemem } from 'node:os';
 import { randomxMode, type BackendSpec } from '../coin/backends.js';

@@ -373,7 +373,7 @@ function reportDataset(run: Run, miner: RandomxMiner): void {
   datasetProgress(miner, run.log);
 }
 
-/** Each daemon's RandomX cache made in the background (warmVerifier): its first block then costs no more than others. */
+/** Each daemon's RandomX cache made in the background (warmVerifier): its first block costs no more than others. */
 function warmVerifiers(run: Run, addresses: MiningAddresses): void {
   for (let i = 0; i < run.nodes.count; i++) {
     const client = run.nodes.rawClient(i);

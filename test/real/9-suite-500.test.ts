@@ -2,14 +2,14 @@
 // at difficulty 1 against the simulator): all 33, on the suite's chain state (mined at 1, shared with 3-suite) served
 // at 500. The wallets funded ahead at 1, with the testnet's subaddress lookahead (2:20), and restored; tokens held
 // before the steps made ahead with them; the chain mined ahead to the highest `mine: {to: N}` of the suite
-// (token-hard-forks' 1401) at 1 as well; blocks at 500 hashed by saltnet's own RandomX miner with the dataset cached
-// in the tier's cache folder; each scenario of several nodes on a testnet of its own, started on its own state funded
-// ahead (reorg-double-spend's at its height of its own). Those states are built beside the sim tier, at 1, by `saltnet cache build --for` (2-ahead),
-// and restored here; run alone, this file builds them first. It runs beside the real tier's other files (the real
-// project's two workers, vitest.config.ts): the five that mine most at 500 last, once those are done, so that their
-// blocks have both cores (token-hard-forks, token-receiver, multi-asset, transfer-lookup, reorg-payment). Layouts
-// measured against CI's 45 minutes: docs/difficulty.md. `npm run bench -- --suite-only` measures the whole suite
-// against difficulty 1.
+// (token-hard-forks' 1401) at 1 as well; blocks at 500 hashed by saltnet's own RandomX miner with the dataset cached in
+// the tier's cache folder; each scenario of several nodes on a testnet of its own, started on its own state funded
+// ahead (reorg-double-spend's at its height of its own). Those states are built beside the sim tier, at 1, by `saltnet
+// cache build --for` (2-ahead), and restored here; run alone, this file builds them first. It runs beside the real
+// tier's other files (the real project's two workers, vitest.config.ts): the five that mine most at 500 last, once
+// those are done, so that their blocks have both cores (token-hard-forks, token-receiver, multi-asset, transfer-lookup,
+// reorg-payment). Layouts measured against CI's 45 minutes: docs/difficulty.md. `npm run bench -- --suite-only`
+// measures the whole suite against difficulty 1.
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
