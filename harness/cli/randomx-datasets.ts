@@ -13,7 +13,7 @@ import {
 } from '../randomx/dataset-files.js';
 
 /** Items of RandomX's dataset (2080 MiB), as librandomx's randomx_dataset_item_count() says. */
-export const RANDOMX_ITEMS = 34_078_719;
+const RANDOMX_ITEMS = 34_078_719;
 const DATASET_BYTES = RANDOMX_ITEMS * 64;
 
 /** What a user is told where there is none yet. */

@@ -93,21 +93,24 @@ describe("saltnet cache and the RandomX datasets of saltnet's own miner", () => 
   it('ls lists them (seed, state, size, what it cost or how far it got); prune and clear --key keep them', async () => {
     const dir = join(root, 'rx-ls');
     const rx = writeDatasets(dir);
+    writeFileSync(join(rx, `${'c3'.repeat(32)}.dataset`), Buffer.alloc(128)); // not RandomX's size
     const env = { SALTNET_CACHE_DIR: dir };
     const ls = await saltnet(['cache', 'ls'], env);
     expect(ls.exitCode, ls.all).toBe(0);
     expect(ls.stdout).toContain(
       '  RandomX dataset a1a1a1a1a1a1  ready  2080.0 MiB  built 2026-11-30T01:00:00.000Z in 31.2 s on 2 threads\n' +
-        '  RandomX dataset b2b2b2b2b2b2  partial: 50% built  1040.0 MiB  (the next testnet at difficulty > 1 goes on with it)',
+        '  RandomX dataset b2b2b2b2b2b2  partial: 50% built  1040.0 MiB  (the next testnet at difficulty > 1 goes on with it)\n' +
+        `  RandomX dataset c3c3c3c3c3c3  wrong size (128 bytes, not ${DATASET_BYTES}): built again when a testnet needs it  0.0 MiB`,
     );
     const json = JSON.parse((await saltnet(['cache', 'ls', '--json'], env)).stdout);
     expect(json.datasets).toEqual([
       { seed: READY_SEED, state: 'ready', bytes: DATASET_BYTES, percent: 100, building: false, meta: READY_META },
       { seed: PARTIAL_SEED, state: 'partial', bytes: HALF_ITEMS * 64, percent: 50, building: false },
+      { seed: 'c3'.repeat(32), state: 'ready', bytes: 128, percent: 100, building: false, wrongSize: true },
     ]);
     expect((await saltnet(['cache', 'prune'], env)).stdout).toBe(`nothing to prune in ${dir}`);
     expect((await saltnet(['cache', 'clear', '--key', 'nope'], env)).exitCode).toBe(1);
-    expect(readdirSync(rx).length).toBe(4);
+    expect(readdirSync(rx).length).toBe(5);
   });
 
   it('clear removes them with the snapshots, but not one a live saltnet is building', async () => {
