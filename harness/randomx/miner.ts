@@ -89,7 +89,7 @@ export function nonceOffset(blob: Buffer): number {
 
 const TWO_256 = 1n << 256n;
 
-/** Whether a RandomX hash (256 bits, little-endian) meets `difficulty`: hash · difficulty < 2^256, as daemons check. */
+/** Whether a RandomX hash (little-endian, 256 bits) meets `difficulty`: hash × difficulty < 2^256. */
 export function meetsDifficulty(hash: Buffer, difficulty: bigint): boolean {
   const value = BigInt(`0x${Buffer.from(hash).reverse().toString('hex')}`);
   return value * difficulty < TWO_256;

@@ -11,6 +11,8 @@ export const FAKE_ITEMS = 4096;
 const ITEM = 64;
 /** Regions are this far apart: an address is base + offset, the offset below it. */
 const REGION = 0x1000_0000;
+/** RANDOMX_FLAG_LARGE_PAGES */
+const LARGE_PAGES = 1;
 
 const sha = (...parts: Buffer[]): Buffer => {
   const h = createHash('sha256');
@@ -55,6 +57,10 @@ export interface FakeLib extends RandomxLib {
   onHash?: (n: number) => void;
   /** Items initialised so far (every initDataset call adds its count). */
   initialised: number;
+  /** randomx_alloc_dataset that may fail: 0 for RANDOMX_FLAG_LARGE_PAGES unless `hugePagesFree`. */
+  tryAllocDataset(flags: number): Address;
+  /** Whether a dataset in reserved huge pages can be allocated (default false: none reserved). */
+  hugePagesFree: boolean;
   /** The memory of the one dataset allocated (what full VMs read). */
   datasetBytes(): Buffer;
   /** Handles allocated and not released (caches, datasets, VMs). */
@@ -99,6 +105,8 @@ export function fakeLib(items = FAKE_ITEMS): FakeLib {
       regions.set(h, Buffer.alloc(items * ITEM));
       return h;
     },
+    hugePagesFree: false,
+    tryAllocDataset: (flags) => (flags & LARGE_PAGES && !lib.hugePagesFree ? 0 : lib.allocDataset(flags)),
     datasetMemory: (dataset) => dataset,
     initDataset: async (dataset, cache, start, count) => {
       const seed = caches.get(cache);
