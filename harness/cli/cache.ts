@@ -1,4 +1,5 @@
-// `saltnet cache ls | build | key | prune | clear`: the chain-state cache.
+// `saltnet cache ls | build | key | prune | clear`: the chain-state cache, and the RandomX datasets of saltnet's own
+// miner beside it (ls lists them, clear removes them, prune keeps them).
 import type { Argv, CommandModule } from 'yargs';
 import { cacheDir, resolveCacheDir } from '../common/cache-dir.js';
 import {
@@ -21,6 +22,7 @@ import { expandFiles } from './run.js';
 import { testnetOptions, toTestnetOptions, type TestnetArgs } from './testnet-options.js';
 import { progressLog } from './progress-log.js';
 import { counted } from '../common/describe.js';
+import { clearDatasets, datasetRows, describeDataset } from './randomx-datasets.js';
 
 const mib = (n: number): string => `${(n / 2 ** 20).toFixed(1)} MiB`;
 const dirOf = (a: { cacheDir?: string }): string => resolveCacheDir(a.cacheDir ? { cacheDir: a.cacheDir } : {});
@@ -44,13 +46,15 @@ async function keyFor(a: CacheArgs): Promise<string> {
 
 const ls: CommandModule<object, { cacheDir?: string; json: boolean }> = {
   command: 'ls',
-  describe: 'list the cached chain states',
+  describe: 'list the cached chain states and RandomX datasets',
   builder: (y) => y.option('cache-dir', { type: 'string' }).option('json', { type: 'boolean', default: false }),
-  handler: (a) => {
+  handler: async (a) => {
     const dir = dirOf(a);
     const rows = listSnapshots(dir);
     const corrupt = listCorrupt(dir);
-    if (a.json) return void process.stdout.write(`${JSON.stringify({ cacheDir: dir, snapshots: rows, corrupt })}\n`);
+    const datasets = await datasetRows(dir);
+    if (a.json)
+      return void process.stdout.write(`${JSON.stringify({ cacheDir: dir, snapshots: rows, corrupt, datasets })}\n`);
     process.stdout.write(`cache ${dir}\n`);
     if (rows.length === 0) process.stdout.write('  no snapshots (saltnet up or saltnet cache build makes one)\n');
     for (const r of rows)
@@ -64,6 +68,7 @@ const ls: CommandModule<object, { cacheDir?: string; json: boolean }> = {
         `  ${corrupt.length === 1 ? 'the corrupt one is' : `the ${corrupt.length} corrupt ones are`} kept for a look: ` +
           `\`saltnet cache prune\` removes ${corrupt.length === 1 ? 'it' : 'them'} (a save does after ${CORRUPT_KEPT_MS / 86_400_000} days)\n`,
       );
+    for (const d of datasets) process.stdout.write(`  RandomX dataset ${describeDataset(d)}\n`);
   },
 };
 
@@ -163,7 +168,8 @@ async function buildAheadFor(
 
 const prune: CommandModule<object, { cacheDir?: string; json: boolean }> = {
   command: 'prune',
-  describe: 'remove the snapshots set aside as corrupt and abandoned temporary folders (the valid snapshots stay)',
+  describe:
+    'remove the snapshots set aside as corrupt and abandoned temporary folders (the valid snapshots and the RandomX datasets stay)',
   builder: (y) => y.option('cache-dir', { type: 'string' }).option('json', { type: 'boolean', default: false }),
   handler: (a) => {
     const dir = dirOf(a);
@@ -177,17 +183,24 @@ const prune: CommandModule<object, { cacheDir?: string; json: boolean }> = {
 
 const clear: CommandModule<object, { cacheDir?: string; key?: string }> = {
   command: 'clear',
-  describe: 'remove cached chain states (all, or --key K)',
+  describe: 'remove the cached chain states and RandomX datasets (or --key K: one snapshot)',
   builder: (y) =>
     y.option('cache-dir', { type: 'string' }).option('key', { type: 'string', describe: 'remove only this snapshot' }),
-  handler: (a) => {
+  handler: async (a) => {
     const dir = dirOf(a);
     if (a.key) {
       if (!removeSnapshot(dir, a.key)) throw new Error(`no snapshot ${a.key} in ${dir} (saltnet cache ls lists them)`);
       process.stdout.write(`removed ${a.key}\n`);
       return;
     }
-    process.stdout.write(`removed ${counted(clearSnapshots(dir), 'entry', 'entries')} from ${dir}\n`);
+    const snapshots = clearSnapshots(dir);
+    const { removed, building } = await clearDatasets(dir);
+    const datasets = removed.length ? ` and ${counted(removed.length, 'RandomX dataset')}` : '';
+    process.stdout.write(`removed ${counted(snapshots, 'entry', 'entries')}${datasets} from ${dir}\n`);
+    for (const seed of building)
+      process.stdout.write(
+        `kept the RandomX dataset ${seed.slice(0, 12)}: a running saltnet is building it (clear again once it is done)\n`,
+      );
   },
 };
 

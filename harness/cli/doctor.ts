@@ -1,5 +1,7 @@
 // `saltnet doctor`: what this machine has for each backend, and what might get in the way.
+import { readFileSync } from 'node:fs';
 import { freemem, totalmem } from 'node:os';
+import { basename } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { CONFIG_OPTION, formatSource, givenFlags, KEYS, resolveConfig, type ResolvedConfig } from '../config/index.js';
 import { isPortFree } from '../process/ports.js';
@@ -10,7 +12,11 @@ import { DEFAULT_TABLE_FILE, loadReleaseTable } from '../install/releases.js';
 import { BACKENDS, type BackendName } from '../coin/backends.js';
 import { binaryVersion, resolveBackend, type ResolvedBackend } from '../testnet/programs/binaries.js';
 import { hugePagesNote, pagesFor, readHugePages } from '../testnet/programs/hugepages.js';
+import { loadRandomx } from '../randomx/library.js';
+import { randomxDir } from '../randomx/dataset-files.js';
+import { resolveCacheDir } from '../common/cache-dir.js';
 import { ownerAlive } from './runs.js';
+import { datasetRows, describeDataset, NO_DATASET } from './randomx-datasets.js';
 
 interface DoctorArgs {
   binDir?: string;
@@ -100,6 +106,10 @@ async function doctor(argv: DoctorArgs): Promise<void> {
   }
   report.backends = backends;
   report.install = installReport(where.cacheDir, (backends.salvium as { found: boolean }).found);
+  report.randomx = await randomxReport(
+    resolveCacheDir(where.cacheDir ? { cacheDir: where.cacheDir } : {}),
+    cfg.resolved?.values.miner ?? 'auto',
+  );
   report.auto = (() => {
     try {
       // printed under the key `auto`: the reason without its own `auto: `
@@ -145,6 +155,7 @@ async function doctor(argv: DoctorArgs): Promise<void> {
   for (const [k, v] of Object.entries(report)) {
     if (k === 'configFile') continue;
     if (k === 'config') printConfig(cfg);
+    else if (k === 'randomx') printRandomx(v as RandomxReport);
     else print(k, v);
   }
 }
@@ -219,6 +230,59 @@ function runsReport(): Record<string, unknown> {
     process.exitCode = 1;
     return { stateDir: dir, stateDirFrom: source, error: err instanceof Error ? err.message : String(err) };
   }
+}
+
+type RandomxReport = Awaited<ReturnType<typeof randomxReport>>;
+
+/**
+ * saltnet's own RandomX miner: whether librandomx loads (and from which file) or why not, and the datasets in the cache
+ * folder, each with what it cost to build.
+ */
+async function randomxReport(cacheDirPath: string, choice: unknown) {
+  const lib = loadRandomx();
+  const datasets = await datasetRows(cacheDirPath);
+  const file = 'missing' in lib ? undefined : loadedFile('librandomx');
+  let miner =
+    choice === 'saltnet'
+      ? "saltnet's own mines the blocks after ready on real Salvium (miner: saltnet)"
+      : "saltnet's own mines the blocks after ready on real Salvium above difficulty 1 (miner: auto)";
+  if (choice === 'daemon') miner = "the daemon's own (miner: daemon)";
+  else if ('missing' in lib)
+    miner =
+      choice === 'saltnet'
+        ? 'miner: saltnet cannot mine without librandomx: a testnet on real Salvium fails to start'
+        : "the daemon's own mines every block (saltnet's own needs librandomx)";
+  return {
+    library: 'missing' in lib ? null : lib.path,
+    ...(file ? { libraryFile: file } : {}),
+    ...('missing' in lib ? { missing: lib.missing } : {}),
+    miner,
+    datasetDir: randomxDir(cacheDirPath),
+    datasets,
+    ...(datasets.length ? {} : { note: 'missing' in lib ? 'none (none is built without librandomx)' : NO_DATASET }),
+  };
+}
+
+/** The file of a shared library this process has loaded (Linux: /proc/self/maps), by the start of its name. */
+function loadedFile(prefix: string): string | undefined {
+  try {
+    return readFileSync('/proc/self/maps', 'utf8')
+      .split('\n')
+      .map((l) => l.trim().split(/\s+/)[5])
+      .find((f) => f !== undefined && basename(f).startsWith(prefix));
+  } catch {
+    return undefined;
+  }
+}
+
+function printRandomx(r: RandomxReport): void {
+  const lib = r.library
+    ? `${r.library}${r.libraryFile && r.libraryFile !== r.library ? ` (${r.libraryFile})` : ''}`
+    : `not loaded: ${r.missing}`;
+  process.stdout.write(`randomx:\n  library: ${lib}\n  miner: ${r.miner}\n`);
+  if (r.note) return void process.stdout.write(`  datasets in ${r.datasetDir}: ${r.note}\n`);
+  process.stdout.write(`  datasets in ${r.datasetDir}:\n`);
+  for (const d of r.datasets) process.stdout.write(`    - ${describeDataset(d)}\n`);
 }
 
 /** `  backend: sim   (config file /x/saltnet.config.yaml:2)`, one line per key. */

@@ -124,6 +124,9 @@ export function listDatasets(dir: string): DatasetOnDisk[] {
   return out;
 }
 
+/** A build lock not refreshed for this long is taken to be a dead process's. */
+const LOCK_STALE_MS = 30_000;
+
 /**
  * Take the build lock of `seed`, or undefined when another process holds it (it is building). The lock is a folder
  * proper-lockfile keeps fresh while held: one whose holder died goes stale and is taken over.
@@ -132,9 +135,14 @@ export async function lockBuild(dir: string, seed: string): Promise<(() => Promi
   makeDirs(dir, 0o700);
   const { lock } = datasetPaths(dir, seed);
   try {
-    return await lockfile.lock(lock, { realpath: false, stale: 30_000, update: 5_000 });
+    return await lockfile.lock(lock, { realpath: false, stale: LOCK_STALE_MS, update: 5_000 });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ELOCKED') return undefined;
     throw err;
   }
+}
+
+/** Whether a live process holds the build lock of `seed` (it is building that dataset now). */
+export function isBuilding(dir: string, seed: string): Promise<boolean> {
+  return lockfile.check(datasetPaths(dir, seed).lock, { realpath: false, stale: LOCK_STALE_MS });
 }

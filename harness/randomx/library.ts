@@ -50,13 +50,14 @@ let loaded: Loaded | undefined;
 
 /** The library, loaded once per process, or why it cannot be. */
 export function loadRandomx(env: NodeJS.ProcessEnv = process.env): Loaded {
-  loaded ??= load(env);
+  loaded ??= loadRandomxFrom(env);
   return loaded;
 }
 
 type Fn = ((...args: unknown[]) => unknown) & { async: (...args: unknown[]) => void };
 
-function load(env: NodeJS.ProcessEnv): Loaded {
+/** The library as `env` finds it, loaded again (loadRandomx keeps the first answer of the process). */
+export function loadRandomxFrom(env: NodeJS.ProcessEnv): Loaded {
   let koffi: typeof import('koffi');
   try {
     // A native module: required where it is needed, not at every start.

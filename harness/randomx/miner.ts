@@ -69,6 +69,10 @@ export interface MinerOptions {
   seed: string;
   /** Hashing and build threads. */
   threads: number;
+  /** Steps of a build (default BUILD_STEPS). */
+  buildSteps?: number;
+  /** How often the file of another process's build is looked for (default POLL_ELSEWHERE_MS). */
+  pollMs?: number;
 }
 
 /** The nonce offset in a block's hashing blob: after the major, minor and timestamp varints and the 32-byte prev id. */
@@ -329,7 +333,7 @@ export class RandomxMiner {
       // Another process builds it: say how far it got, look again in a moment.
       const got = partialItems(this.o.dir, this.seed, items);
       this.set({ kind: 'building', done: got, total: items, startedAt: Date.now(), resumedFrom: got, elsewhere: true });
-      await new Promise((r) => setTimeout(r, POLL_ELSEWHERE_MS));
+      await new Promise((r) => setTimeout(r, this.o.pollMs ?? POLL_ELSEWHERE_MS));
     }
   }
 
@@ -376,7 +380,7 @@ export class RandomxMiner {
     const t0 = Date.now();
     const fd = openSync(p.partial, resumedFrom > 0 ? 'r+' : 'w', 0o600);
     try {
-      const step = Math.ceil(items / BUILD_STEPS);
+      const step = Math.ceil(items / (this.o.buildSteps ?? BUILD_STEPS));
       let done = resumedFrom;
       this.set({ kind: 'building', done, total: items, startedAt: t0, resumedFrom });
       while (done < items) {

@@ -1,11 +1,13 @@
 // `saltnet cache` and `saltnet snapshot` as users run them: keys for CI caches, build/ls/clear,
 // and a running testnet saved to a file and brought up again from it elsewhere.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, tempDir } from '../helpers/sim.js';
+import { lockBuild, recordPartial } from '../../harness/randomx/dataset-files.js';
 import { CLI, startUntilReady, stopStarted } from './helpers.js';
+import { DATASET_BYTES, HALF_ITEMS, PARTIAL_SEED, READY_META, READY_SEED, writeDatasets } from './randomx-fixtures.js';
 
 let root: string;
 let cache: string;
@@ -84,6 +86,57 @@ describe('saltnet cache ls and prune: snapshots set aside as corrupt', () => {
     expect(existsSync(join(dir, 'snapshots', 'sim-d1-h200-ba9876543210'))).toBe(true);
     expect(JSON.parse((await saltnet(['cache', 'ls', '--json'], env)).stdout).corrupt).toEqual([]);
     expect((await saltnet(['cache', 'prune'], env)).stdout).toBe(`nothing to prune in ${dir}`);
+  });
+});
+
+describe("saltnet cache and the RandomX datasets of saltnet's own miner", () => {
+  it('ls lists them (seed, state, size, what it cost or how far it got); prune and clear --key keep them', async () => {
+    const dir = join(root, 'rx-ls');
+    const rx = writeDatasets(dir);
+    writeFileSync(join(rx, `${'c3'.repeat(32)}.dataset`), Buffer.alloc(128)); // not RandomX's size
+    const env = { SALTNET_CACHE_DIR: dir };
+    const ls = await saltnet(['cache', 'ls'], env);
+    expect(ls.exitCode, ls.all).toBe(0);
+    expect(ls.stdout).toContain(
+      '  RandomX dataset a1a1a1a1a1a1  ready  2080.0 MiB  built 2026-11-30T01:00:00.000Z in 31.2 s on 2 threads\n' +
+        '  RandomX dataset b2b2b2b2b2b2  partial: 50% built  1040.0 MiB  (the next testnet at difficulty > 1 goes on with it)\n' +
+        `  RandomX dataset c3c3c3c3c3c3  wrong size (128 bytes, not ${DATASET_BYTES}): built again when a testnet needs it  0.0 MiB`,
+    );
+    const json = JSON.parse((await saltnet(['cache', 'ls', '--json'], env)).stdout);
+    expect(json.datasets).toEqual([
+      { seed: READY_SEED, state: 'ready', bytes: DATASET_BYTES, percent: 100, building: false, meta: READY_META },
+      { seed: PARTIAL_SEED, state: 'partial', bytes: HALF_ITEMS * 64, percent: 50, building: false },
+      { seed: 'c3'.repeat(32), state: 'ready', bytes: 128, percent: 100, building: false, wrongSize: true },
+    ]);
+    expect((await saltnet(['cache', 'prune'], env)).stdout).toBe(`nothing to prune in ${dir}`);
+    expect((await saltnet(['cache', 'clear', '--key', 'nope'], env)).exitCode).toBe(1);
+    expect(readdirSync(rx).length).toBe(5);
+  });
+
+  it('clear removes them with the snapshots, but not one a live saltnet is building', async () => {
+    const dir = join(root, 'rx-clear');
+    const rx = writeDatasets(dir);
+    writeFileSync(join(rx, `${READY_SEED}.partial.json.tmp`), '{"items"'); // a record a killed build was writing
+    const busy = 'c3'.repeat(32);
+    const unlock = await lockBuild(rx, busy);
+    writeFileSync(join(rx, `${busy}.partial`), Buffer.alloc(64));
+    recordPartial(rx, busy, 1);
+    const env = { SALTNET_CACHE_DIR: dir };
+    try {
+      const r = await saltnet(['cache', 'clear'], env);
+      expect(r.exitCode, r.all).toBe(0);
+      expect(r.stdout).toBe(
+        `removed 0 entries and 2 RandomX datasets from ${dir}\n` +
+          'kept the RandomX dataset c3c3c3c3c3c3: a running saltnet is building it (clear again once it is done)',
+      );
+      expect(readdirSync(rx).sort()).toEqual([`${busy}.dataset.lock`, `${busy}.partial`, `${busy}.partial.json`]);
+    } finally {
+      await unlock?.();
+    }
+    const again = await saltnet(['cache', 'clear'], env);
+    expect(again.stdout).toBe(`removed 0 entries and 1 RandomX dataset from ${dir}`);
+    expect(readdirSync(rx)).toEqual([]);
+    expect(JSON.parse((await saltnet(['cache', 'ls', '--json'], env)).stdout).datasets).toEqual([]);
   });
 });
 
