@@ -10,7 +10,7 @@ export {
 export { chainKey, CHEAP_DIFFICULTY, type ChainSpec, type PrefixMode } from './testnet/chain/chain-cache.js';
 /** Import a chain state archive: every file checked, the key computed again, the height read from the chain. */
 export { importSnapshot } from './testnet/chain/chain-check.js';
-export type { MiningInfo, MiningOptions } from './testnet/types.js';
+export type { MiningInfo, MiningOptions, MiningProgress } from './testnet/types.js';
 export { describeAutomine, type AutomineMode, type AutomineChange } from './testnet/mining/automine.js';
 export { FaucetError, type FundRequest, type FundResult } from './testnet/mining/faucet.js';
 export { runLoad, LoadOptionsError } from './load/run.js';

@@ -3,7 +3,7 @@
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { resolveCacheDir } from '../common/cache-dir.js';
 import { scaled } from '../common/timeouts.js';
-import { startTestnet, type TestnetEvent, type TestnetOptions } from '../testnet/testnet.js';
+import { startTestnet, type MiningProgress, type TestnetEvent, type TestnetOptions } from '../testnet/testnet.js';
 import { startControlServer } from '../control/server.js';
 import { DETACHED_ENV, detach, quietAfterReady } from './detach.js';
 import { humanReady, summary } from './up-output.js';
@@ -103,6 +103,9 @@ export async function up(argv: ArgumentsCamelCase<UpArgs>, extra: Partial<Testne
     ...toTestnetOptions(argv),
     ...(argv.snapshot ? { snapshotKey: argv.snapshot } : {}),
     log,
+    // With --json the mining progress of the start (a cold build's blocks, the RandomX dataset) comes as JSON lines on
+    // stderr: stdout's first line stays the ready line.
+    ...(argv.json ? { onProgress: (p: MiningProgress) => log(JSON.stringify(p)) } : {}),
     holder: 'up',
     ...extra,
   };

@@ -255,9 +255,15 @@ function progressOf(
 ): Pick<MineOptions, 'progress' | 'onDataset'> {
   if (run.progress.size === 0) return {};
   const t0 = Date.now();
+  let last = start;
   return {
     progress: {
-      update: (height) => tellProgress(run, { event: 'block', node, height, start, target, ms: Date.now() - t0 }),
+      // Once per new height: the daemon's miner is polled many times a block.
+      update: (height) => {
+        if (height <= last) return;
+        last = height;
+        tellProgress(run, { event: 'block', node, height, start, target, ms: Date.now() - t0 });
+      },
       done: () => undefined,
     },
     onDataset: (_, miner) => {

@@ -27,11 +27,11 @@ import { mineChain, mineForWallet, topUp, type MinedChain, type MineForOptions }
 import { addressMismatch, fixtureAddresses } from './programs/fixture-wallets.js';
 import { addressAt, type MiningAddresses } from './mining/mining.js';
 import type { NodeHandle } from './programs/nodes.js';
-import { createProgress, datasetProgress, progressMode } from './mining/progress.js';
+import { createProgress, datasetProgress, progressMode, type Progress } from './mining/progress.js';
 import { holdDataset, warmVerifier } from './mining/template-mining.js';
 import type { RandomxMiner } from '../randomx/miner.js';
 import { assemble } from './assemble.js';
-import { mineOptions, phase, type Daemon, type Run } from './up-phases.js';
+import { mineOptions, phase, tellProgress, type Daemon, type Run } from './up-phases.js';
 import { openRun } from './up-start.js';
 import { walletPassword, walletPasswordFile } from './programs/secrets.js';
 import { chooseState } from './chain/state-source.js';
@@ -46,7 +46,7 @@ import {
 import { WalletSet, type WalletHandle } from './programs/wallets.js';
 import { counted } from '../common/describe.js';
 
-export type { Testnet, TestnetOptions } from './types.js';
+export type { MiningProgress, Testnet, TestnetOptions } from './types.js';
 export type { SnapshotInfo } from './chain/state-source.js';
 export type { WalletHandle } from './programs/wallets.js';
 export type { NodeHandle } from './programs/nodes.js';
@@ -102,7 +102,10 @@ async function buildChain(
   const start = await daemon.client.height();
   const progress =
     start < chain.height
-      ? createProgress('mining', start, chain.height, progressMode(run.opts.progress), run.log)
+      ? toldProgress(run, createProgress('mining', start, chain.height, progressMode(run.opts.progress), run.log), {
+          start,
+          target: chain.height,
+        })
       : undefined;
   const mining = (main: MiningAddresses): MineForOptions => ({
     ...mineOptions(run),
@@ -232,6 +235,7 @@ export async function startTestnet(opts: TestnetOptions = {}): Promise<Testnet> 
     const holdRandomx = async (): Promise<void> => {
       if (!run.serve.hasher || run.dataset) return;
       run.dataset = await holdDataset(daemon.client, run.serve.hasher, run.serve.threads);
+      if (run.dataset) reportDataset(run, run.dataset.miner);
     };
     closers.push(async () => run.dataset?.release());
     if (building) await holdRandomx();
@@ -272,7 +276,6 @@ export async function startTestnet(opts: TestnetOptions = {}): Promise<Testnet> 
     if (run.nodes.count > 1 && !run.nodes.links) await phase(run, 'nodesReady', () => t.network());
     await serve(run);
     await holdRandomx();
-    if (run.dataset) reportDataset(run, run.dataset.miner);
     if (run.serve.hasher) warmVerifiers(run, minerAddresses);
     run.sup.updateInfo({ nodes: run.nodes.programs.map((_, i) => nodeInfo(run.nodes.handle(i))) });
     await releaseLock?.();
@@ -365,12 +368,33 @@ async function serve(run: Run): Promise<void> {
 function reportDataset(run: Run, miner: RandomxMiner): void {
   const s = miner.state;
   if (s.kind === 'ready' || s.kind === 'loading') return;
+  const off = miner.onState((now) => {
+    if (now.kind !== 'building') return void off();
+    const percent = Math.floor((100 * now.done) / now.total);
+    tellProgress(run, { event: 'dataset', state: 'building', percent, etaMs: miner.readyInMs() });
+  });
   if (s.kind === 'failed')
     return run.log(`saltnet: the RandomX dataset cannot be made (${s.reason}): mining in light mode`);
   run.log(
     `saltnet: building RandomX's dataset in ${run.serve.hasher!.dir} (once per machine, ~${Math.ceil(miner.readyInMs() / 1000)} s); until it is ready, each mining job picks the cheaper of light mode and waiting for it`,
   );
   datasetProgress(miner, run.log);
+}
+
+/** A cold build's mining progress, told to the progress listeners too (TestnetOptions.onProgress). */
+function toldProgress(run: Run, shown: Progress, job: { start: number; target: number }): Progress {
+  const t0 = Date.now();
+  let last = job.start;
+  return {
+    update: (height) => {
+      shown.update(height);
+      // Told once per new height (the daemon's miner is polled many times a block).
+      if (height <= last) return;
+      last = height;
+      tellProgress(run, { event: 'block', node: 'n0', ...job, height, ms: Date.now() - t0 });
+    },
+    done: (height) => shown.done(height),
+  };
 }
 
 /** Each daemon's RandomX cache made in the background (warmVerifier): its first block costs no more than others. */

@@ -69,6 +69,11 @@ export interface TestnetOptions {
   holder?: 'up' | 'test';
   /** Told the workdir as soon as it is chosen, before anything starts in it (the testnet pool removes it on exit). */
   onWorkdir?: (workdir: string) => void;
+  /**
+   * Told the mining progress from the start: the blocks of a cold build, the RandomX dataset being built, and every
+   * mining job's blocks once ready (Testnet.onProgress). `saltnet up --json` prints them on stderr.
+   */
+  onProgress?: (p: MiningProgress) => void;
   /** Mining threads (default: 1 at difficulty 1, where a block costs one hash; every core above). */
   threads?: number;
   /** Extra environment for the daemon (e.g. the simulator's knobs). */

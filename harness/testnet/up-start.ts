@@ -88,7 +88,7 @@ export async function openRun(opts: TestnetOptions): Promise<Run> {
     aborter,
     events,
     phases: {},
-    progress: new Set(),
+    progress: new Set(opts.onProgress ? [opts.onProgress] : []),
     activity: 'while the testnet was starting',
     programs: {
       log,
