@@ -24,6 +24,7 @@ describe('built-in defaults', () => {
       subaddressLookahead: '2:20',
       prefixDifficulty: 'cheap',
       randomx: 'auto',
+      miner: 'auto',
       mineOnTx: false,
       ports: 'random',
       ui: false,
