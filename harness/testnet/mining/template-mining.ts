@@ -87,7 +87,6 @@ export async function mineWithTemplates(
         stale: async () => (await daemon.height()) !== tpl.height,
       })
       .finally(release);
-    console.error('rx', mode, miner.state.kind, JSON.stringify({ ...found, hash: undefined }), miner.rates);
     if ('stale' in found) {
       h = await daemon.height();
       continue;
