@@ -50,11 +50,12 @@ describe('freshPlan', () => {
     );
   });
 
-  it('lets reorg-double-spend run light at 500 once its funding and its height of its own are in the state', async () => {
+  it('lets reorg-double-spend run light at 500 (the daemon mining) once its funding and its height of its own are in the state', async () => {
     const rds = await loadScenario('scenarios/reorg-double-spend.yaml');
-    expect(scenarioRandomx(rds, SAL, {})).toBeUndefined(); // auto: full, for the ~90 blocks it would mine
+    const daemon = { miner: 'daemon' } as const;
+    expect(scenarioRandomx(rds, SAL, daemon)).toBeUndefined(); // auto: full, for the ~90 blocks it would mine
     const plan = freshPlan(rds, SAL, 500);
-    expect(scenarioRandomx(rds, SAL, {}, { ahead: new Set(plan.pays.map((p) => p.wallet)), to: plan.to })).toBe(
+    expect(scenarioRandomx(rds, SAL, daemon, { ahead: new Set(plan.pays.map((p) => p.wallet)), to: plan.to })).toBe(
       'light',
     );
   });

@@ -61,10 +61,12 @@ describe('progress told to listeners (Testnet.onProgress, TestnetOptions.onProgr
       off();
       await t.mine(1);
       const blocks = heard.filter((p) => p.event === 'block');
-      // The simulated daemon's miner is polled many times a block: each height is told once, in order.
+      // The simulated daemon's miner is polled many times a block: each height is told once, in order (a poll may see
+      // two new blocks at once on a loaded machine: the first told is above the start, not always start + 1).
       const heights = blocks.map((p) => p.height);
+      expect(heights.length).toBeGreaterThan(0);
       expect(heights).toEqual([...new Set(heights)].sort((a, b) => a - b));
-      expect(heights[0]).toBe(start + 1);
+      expect(heights[0]).toBeGreaterThan(start);
       expect(heights.at(-1)).toBeGreaterThanOrEqual(end);
       expect(blocks.every((p) => p.start === start && p.target === start + 3 && p.node === 'n0')).toBe(true);
       // Unsubscribed: the last block was not told to it; the listener given at the start heard both jobs.
