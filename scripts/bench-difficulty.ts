@@ -1,6 +1,6 @@
 // The bench's difficulty-floor part (`npm run bench -- --difficulty-only`): what a user sees at the default
 // difficulty 500 on real Salvium, from the command line, with saltnet's own RandomX miner and its dataset cached:
-// a warm `npx saltnet up` (in the foreground) to its ready line (best of 3), the first `saltnet mine 1` right after it, a `saltnet fund`
+// a warm `npx saltnet up` to its ready line (best of 3), the first `saltnet mine 1` right after it, a `saltnet fund`
 // right after another (median of 3), and one `saltnet run` of two example scenarios at 500 against the same at 1, each
 // in its own process. The dataset's build (from its meta) and load are reported beside them.
 import { performance } from 'node:perf_hooks';
@@ -24,27 +24,15 @@ async function saltnet(args: string[], env: NodeJS.ProcessEnv): Promise<{ ms: nu
   return { ms: took, stdout: r.stdout };
 }
 
-/** The ready line's facts: the run id and the miner's Carrot address. */
-function readyOf(line: string): { runId: string; address: string } | undefined {
-  if (!line.startsWith('{')) return undefined;
-  const e = JSON.parse(line) as { event?: string; runId: string; miner: { addresses: { carrot: string } } };
-  return e.event === 'ready' ? { runId: e.runId, address: e.miner.addresses.carrot } : undefined;
-}
-
-/**
- * A warm `npx saltnet up --json` at 500 in the foreground, as a user types it: its time to the ready line, its run id
- * and the miner's Carrot address. `down` stops it.
- */
-async function up(
-  env: NodeJS.ProcessEnv,
-): Promise<{ ms: number; runId: string; address: string; done: Promise<unknown> }> {
-  const t0 = performance.now();
-  const p = execa('npx', ['--no-install', 'saltnet', 'up', '--json'], { cwd: ROOT, env, reject: false });
-  for await (const line of p) {
-    const ready = readyOf(String(line));
-    if (ready) return { ms: performance.now() - t0, ...ready, done: p };
-  }
-  throw new Error(`saltnet up ended without a ready line (${(await p).exitCode}):\n${(await p).stderr}`);
+/** A warm `up --detach` at 500: its time to the ready line, its run id and the miner's Carrot address. */
+async function up(env: NodeJS.ProcessEnv): Promise<{ ms: number; runId: string; address: string }> {
+  const r = await saltnet(['up', '--detach', '--json'], env);
+  const ready = r.stdout
+    .split('\n')
+    .map((l) => (l.startsWith('{') ? (JSON.parse(l) as Record<string, unknown>) : {}))
+    .find((e) => e.event === 'ready') as { runId: string; miner: { addresses: { carrot: string } } } | undefined;
+  if (!ready) throw new Error(`saltnet up printed no ready line:\n${r.stdout}`);
+  return { ms: r.ms, runId: ready.runId, address: ready.miner.addresses.carrot };
 }
 
 export async function difficultyFloor(binDir: string, report: Report): Promise<void> {
@@ -61,14 +49,12 @@ export async function difficultyFloor(binDir: string, report: Report): Promise<v
       firsts.push((await saltnet(['mine', '1', '--run', u.runId], env)).ms);
     } finally {
       await saltnet(['down', '--run', u.runId], env);
-      await u.done;
     }
     const v = await up(env);
     try {
       funds.push((await saltnet(['fund', v.address, '5', '--run', v.runId], env)).ms);
     } finally {
       await saltnet(['down', '--run', v.runId], env);
-      await v.done;
     }
   }
   report(
