@@ -40,7 +40,7 @@ export interface RandomxLib {
 export const FLAG_FULL_MEM = 4;
 /** RANDOMX_FLAG_LARGE_PAGES: memory from the machine's reserved huge pages (vm.nr_hugepages). */
 export const FLAG_LARGE_PAGES = 1;
-/** Library names tried in order; SALTNET_LIBRANDOMX names one file first. */
+/** Library names tried in order; SALTNET_LIBRANDOMX names the one file to load instead. */
 const NAMES = ['librandomx.so.0', 'librandomx.so', 'librandomx.dylib'];
 const MADV_HUGEPAGE = 14;
 const HUGE_PAGE = 2 * 1024 * 1024;
