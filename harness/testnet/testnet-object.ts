@@ -9,8 +9,7 @@ import { describeExit, refusalLine } from '../process/errors.js';
 import { checkpointState, revertState } from './chain/checkpoint.js';
 import { assertCanRewind, markChain, rewindChain, type ChainMark } from './chain/chain-mark.js';
 import { addressAt, mineTo, type MineOptions } from './mining/mining.js';
-import type { DatasetStatus } from '../randomx/miner.js';
-import { mineOptions, tellProgress, unresponsive, type Parts, type Run } from './up-phases.js';
+import { blockProgress, mineOptions, tellDataset, unresponsive, type Parts, type Run } from './up-phases.js';
 import type { SnapshotInfo } from './chain/state-source.js';
 import { mineTarget, syncWallets, type MineRequest } from './mining/sync.js';
 import type { NodeHandle } from './programs/nodes.js';
@@ -254,28 +253,7 @@ function progressOf(
   target: number,
 ): Pick<MineOptions, 'progress' | 'onDataset'> {
   if (run.progress.size === 0) return {};
-  const t0 = Date.now();
-  let last = start;
-  return {
-    progress: {
-      // Once per new height: the daemon's miner is polled many times a block.
-      update: (height) => {
-        if (height <= last) return;
-        last = height;
-        tellProgress(run, { event: 'block', node, height, start, target, ms: Date.now() - t0 });
-      },
-      done: () => undefined,
-    },
-    onDataset: (_, miner) => {
-      const tell = (s: DatasetStatus): void => {
-        if (s.kind !== 'building' && s.kind !== 'loading') return void off();
-        const percent = s.kind === 'building' ? Math.floor((100 * s.done) / s.total) : 100;
-        tellProgress(run, { event: 'dataset', state: s.kind, percent, etaMs: miner.readyInMs() });
-      };
-      const off = miner.onState(tell);
-      tell(miner.state);
-    },
-  };
+  return { progress: blockProgress(run, { node, start, target }), onDataset: (_, miner) => tellDataset(run, miner) };
 }
 
 /** Partitions, heals and the links between the nodes. */

@@ -27,11 +27,11 @@ import { mineChain, mineForWallet, topUp, type MinedChain, type MineForOptions }
 import { addressMismatch, fixtureAddresses } from './programs/fixture-wallets.js';
 import { addressAt, type MiningAddresses } from './mining/mining.js';
 import type { NodeHandle } from './programs/nodes.js';
-import { createProgress, datasetProgress, progressMode, type Progress } from './mining/progress.js';
+import { createProgress, datasetProgress, progressMode } from './mining/progress.js';
 import { holdDataset, warmVerifier } from './mining/template-mining.js';
 import type { RandomxMiner } from '../randomx/miner.js';
 import { assemble } from './assemble.js';
-import { mineOptions, phase, tellProgress, type Daemon, type Run } from './up-phases.js';
+import { blockProgress, mineOptions, phase, tellDataset, type Daemon, type Run } from './up-phases.js';
 import { openRun } from './up-start.js';
 import { walletPassword, walletPasswordFile } from './programs/secrets.js';
 import { chooseState } from './chain/state-source.js';
@@ -102,10 +102,11 @@ async function buildChain(
   const start = await daemon.client.height();
   const progress =
     start < chain.height
-      ? toldProgress(run, createProgress('mining', start, chain.height, progressMode(run.opts.progress), run.log), {
-          start,
-          target: chain.height,
-        })
+      ? blockProgress(
+          run,
+          { node: 'n0', start, target: chain.height },
+          createProgress('mining', start, chain.height, progressMode(run.opts.progress), run.log),
+        )
       : undefined;
   const mining = (main: MiningAddresses): MineForOptions => ({
     ...mineOptions(run),
@@ -368,33 +369,13 @@ async function serve(run: Run): Promise<void> {
 function reportDataset(run: Run, miner: RandomxMiner): void {
   const s = miner.state;
   if (s.kind === 'ready' || s.kind === 'loading') return;
-  const off = miner.onState((now) => {
-    if (now.kind !== 'building') return void off();
-    const percent = Math.floor((100 * now.done) / now.total);
-    tellProgress(run, { event: 'dataset', state: 'building', percent, etaMs: miner.readyInMs() });
-  });
   if (s.kind === 'failed')
     return run.log(`saltnet: the RandomX dataset cannot be made (${s.reason}): mining in light mode`);
+  tellDataset(run, miner);
   run.log(
     `saltnet: building RandomX's dataset in ${run.serve.hasher!.dir} (once per machine, ~${Math.ceil(miner.readyInMs() / 1000)} s); until it is ready, each mining job picks the cheaper of light mode and waiting for it`,
   );
   datasetProgress(miner, run.log);
-}
-
-/** A cold build's mining progress, told to the progress listeners too (TestnetOptions.onProgress). */
-function toldProgress(run: Run, shown: Progress, job: { start: number; target: number }): Progress {
-  const t0 = Date.now();
-  let last = job.start;
-  return {
-    update: (height) => {
-      shown.update(height);
-      // Told once per new height (the daemon's miner is polled many times a block).
-      if (height <= last) return;
-      last = height;
-      tellProgress(run, { event: 'block', node: 'n0', ...job, height, ms: Date.now() - t0 });
-    },
-    done: (height) => shown.done(height),
-  };
 }
 
 /** Each daemon's RandomX cache made in the background (warmVerifier): its first block costs no more than others. */

@@ -10,7 +10,8 @@ import type { DaemonHandle } from './programs/daemon.js';
 import type { RunEvents } from './events.js';
 import type { MineForOptions } from './mining/funding.js';
 import type { BlockHasher } from './mining/job.js';
-import type { RandomxMiner } from '../randomx/miner.js';
+import type { DatasetStatus, RandomxMiner } from '../randomx/miner.js';
+import type { Progress } from './mining/progress.js';
 import { BUSY_MS, type MiningAddresses } from './mining/mining.js';
 import type { NodeSet } from './programs/nodes.js';
 import type { Program, ProgramOptions } from './programs/program.js';
@@ -98,6 +99,39 @@ export function mineOptions(run: Run): Omit<MineForOptions, 'miner' | 'main' | '
     threads: run.mining.threads,
     ...(run.mining.hasher ? { hasher: run.mining.hasher } : {}),
   };
+}
+
+/**
+ * A mining job's blocks told to the progress listeners, once per new height (the daemon's miner is polled many times a
+ * block); `shown` (a bar, or lines) sees every update.
+ */
+export function blockProgress(
+  run: Run,
+  job: { node: string; start: number; target: number },
+  shown?: Progress,
+): Progress {
+  const t0 = Date.now();
+  let last = job.start;
+  return {
+    update: (height) => {
+      shown?.update(height);
+      if (height <= last) return;
+      last = height;
+      tellProgress(run, { event: 'block', ...job, height, ms: Date.now() - t0 });
+    },
+    done: (height) => shown?.done(height),
+  };
+}
+
+/** The RandomX dataset's build (or load) told to the progress listeners, from its state now until it is ready. */
+export function tellDataset(run: Run, miner: RandomxMiner): void {
+  const tell = (s: DatasetStatus): void => {
+    if (s.kind !== 'building' && s.kind !== 'loading') return void off();
+    const percent = s.kind === 'building' ? Math.floor((100 * s.done) / s.total) : 100;
+    tellProgress(run, { event: 'dataset', state: s.kind, percent, etaMs: miner.readyInMs() });
+  };
+  const off = miner.onState(tell);
+  tell(miner.state);
 }
 
 /** Tell every progress listener (one that throws does not stop the others, nor the mining). */
