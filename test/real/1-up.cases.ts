@@ -84,9 +84,9 @@ describeReal('saltnet up on real Salvium', () => {
       expect(info.difficulty).toBe(500);
       const cmdline = readFileSync(`/proc/${u.ready.daemon.pid}/cmdline`, 'utf8').split('\0');
       expect(cmdline.join(' ')).toContain('--fixed-difficulty 500');
-      // A block at 500, found by saltnet and accepted by the daemon: its header says so. The dataset of the chain's seed
-      // (the genesis id) is built into the cache folder from this cold up on, once for the machine: finished, or part
-      // of it (a loaded machine may not have finished it yet; the block was then mined in light mode).
+      // A block at 500, found by saltnet and accepted by the daemon: its header says so. The dataset of the chain's
+      // seed (the genesis id) is built into the cache folder from this cold up on, once for the machine: finished, or
+      // part of it (a loaded machine may not have finished it yet; the block was then mined in light mode).
       const mined = await cli(['mine', '1', '--json']);
       expect(mined.exitCode, mined.stderr).toBe(0);
       expect(await header(u.ready.daemon.url, 'get_last_block_header', {})).toMatchObject({
