@@ -43,6 +43,8 @@ export const BUILD_MS_ONE_THREAD = 60_000;
 const BUILD_STEPS = 128;
 /** How often, while a job waits for another process's build, the dataset file is looked for. */
 const POLL_ELSEWHERE_MS = 1000;
+/** One read of a dataset file: 32 MiB, some milliseconds from the page cache. */
+const READ_STEP = 32 * 1024 * 1024;
 
 export interface SearchJob {
   /** The block's hashing blob (get_block_template's blockhashing_blob). */
@@ -73,6 +75,8 @@ export interface MinerOptions {
   buildSteps?: number;
   /** How often the file of another process's build is looked for (default POLL_ELSEWHERE_MS). */
   pollMs?: number;
+  /** Bytes of one read of a dataset file (default READ_STEP): a load nobody holds stops between two. */
+  readStep?: number;
 }
 
 /** The nonce offset in a block's hashing blob: after the major, minor and timestamp varints and the 32-byte prev id. */
@@ -341,29 +345,41 @@ export class RandomxMiner {
     const t0 = Date.now();
     this.set({ kind: 'loading' });
     const memory = this.lib.datasetMemory(this.allocDataset());
-    await this.readRange(file, memory, 0, this.lib.itemCount * ITEM_BYTES);
-    this.set({ kind: 'ready', source: 'cache', ms: Date.now() - t0 });
+    // Given up when nobody holds it any more (a testnet stopped right after its start exits at once).
+    const whole = await this.readRange(file, memory, 0, this.lib.itemCount * ITEM_BYTES, () => this.users === 0);
+    if (whole) this.set({ kind: 'ready', source: 'cache', ms: Date.now() - t0 });
   }
 
-  private async readRange(file: string, memory: Address, from: number, to: number): Promise<void> {
+  /**
+   * Read bytes [from, to) of `file` into memory: four pieces at once on libuv's threads, each read in steps (READ_STEP:
+   * some milliseconds each) so that `stop()` ends it between two; false if it did.
+   */
+  private async readRange(
+    file: string,
+    memory: Address,
+    from: number,
+    to: number,
+    stop: () => boolean = () => false,
+  ): Promise<boolean> {
     const fd = openSync(file, 'r');
     try {
-      // In pieces of 256 MiB: four reads on libuv's threads at once.
-      const piece = 256 * 1024 * 1024;
+      const piece = Math.ceil((to - from) / 4);
+      const step = this.o.readStep ?? READ_STEP;
       const jobs: Promise<void>[] = [];
       for (let at = from; at < to; at += piece) {
-        const len = Math.min(piece, to - at);
+        const end = Math.min(at + piece, to);
         jobs.push(
           (async () => {
-            for (let got = 0; got < len;) {
-              const n = await this.lib.readInto(fd, memory + at + got, len - got, at + got);
-              if (n <= 0) throw new Error(`${file} ends at ${at + got} bytes, before ${to}`);
-              got += n;
+            for (let pos = at; pos < end && !stop();) {
+              const n = await this.lib.readInto(fd, memory + pos, Math.min(step, end - pos), pos);
+              if (n <= 0) throw new Error(`${file} ends at ${pos} bytes, before ${to}`);
+              pos += n;
             }
           })(),
         );
       }
       await Promise.all(jobs);
+      return !stop();
     } finally {
       closeSync(fd);
     }

@@ -85,13 +85,15 @@ async function startOtherNodes(run: Run): Promise<void> {
  * The wallets and the chain. Cold (wallets restored with the CLI): mine to the target first, with
  * no wallet RPC running (none is needed, and a real one scanning while blocks arrive is where
  * Salvium's wallet crashed), then start the main wallet's RPC and wait for its funds. Otherwise the
- * wallet RPC comes first (it restores the wallets, or finds the funds a reused state holds).
+ * wallet RPC comes first (it restores the wallets, or finds the funds a reused state holds); `early` is the main
+ * wallet's, started beside the daemon (startMainBeside).
  */
 async function buildChain(
   run: Run,
   daemon: Daemon,
   wallets: WalletSet,
   password: string,
+  early: Promise<WalletHandle> | undefined,
 ): Promise<{ main: WalletHandle; addresses: WalletAddresses }> {
   const { dirs, chain } = run;
   const seeds = { miner: chain.seeds[0]!, main: chain.seeds[1]! };
@@ -129,19 +131,22 @@ async function buildChain(
         `saltnet: mined ${counted(plan.height + extra - start, 'block')}, ${plan.plan.fundBlocks + extra} of them to the main wallet`,
       );
   } else {
-    main = await phase(run, 'walletRpcReady', () =>
-      wallets.start('main', {
-        dirMode: viaRpc,
-        prepare: viaRpc
-          ? async (c: WalletClient) => {
-              if (!fresh) return void (await c.call('open_wallet', { filename: 'main', password }));
-              addresses.miner = await restoreWithRpc(c, { name: 'miner', seed: seeds.miner, password });
-              await c.call('close_wallet', {});
-              addresses.main = await restoreWithRpc(c, { name: 'main', seed: seeds.main, password });
-            }
-          : undefined,
-      }),
-    );
+    main = await (early ??
+      phase(run, 'walletRpcReady', () =>
+        wallets.start('main', {
+          dirMode: viaRpc,
+          prepare: viaRpc
+            ? async (c: WalletClient) => {
+                if (!fresh) return void (await c.call('open_wallet', { filename: 'main', password }));
+                addresses.miner = await restoreWithRpc(c, { name: 'miner', seed: seeds.miner, password });
+                await c.call('close_wallet', {});
+                addresses.main = await restoreWithRpc(c, { name: 'main', seed: seeds.main, password });
+              }
+            : undefined,
+        }),
+      ));
+    // Started beside the daemon on the address planned for it: pointed at the one the daemon has, if it had to move.
+    if (early) await wallets.followFirstNode();
     const r = await phase(run, 'mined', () => mineForWallet(daemon.client, main.client, mining(main.addresses)));
     if (start < chain.height)
       run.detail(
@@ -230,6 +235,22 @@ export async function startTestnet(opts: TestnetOptions = {}): Promise<Testnet> 
       choice.snapshot.status === 'built' || choice.snapshot.status === 'rebuilt' || choice.snapshot.status === 'off';
     if (building) run.mining = run.build;
     closers.push(() => run.nodes.close());
+    await run.nodes.planFirst();
+    const password = walletPassword(run.workdir);
+    const wallets = new WalletSet({
+      sup: run.sup,
+      backend: run.backend,
+      walletsDir: run.dirs.wallets,
+      workdir: run.workdir,
+      password,
+      passwordFile: walletPasswordFile(run.workdir),
+      daemonUrl: () => run.nodes.firstUrl,
+      login: opts.login ?? 'none',
+      programs: run.programs,
+      ...(run.ports ? { mainPort: run.ports.walletRpc } : {}),
+    });
+    closers.push(() => wallets.closeClients());
+    const early = building ? undefined : startMainBeside(run, wallets);
     const daemon = await startDaemons(run, building);
     // A chain built here: the dataset (to build, most likely) has the whole build's time. A restored one: it is read
     // once the testnet is ready, so that its 2 GiB do not slow the wallet RPC's start.
@@ -240,21 +261,7 @@ export async function startTestnet(opts: TestnetOptions = {}): Promise<Testnet> 
     };
     closers.push(async () => run.dataset?.release());
     if (building) await holdRandomx();
-    const password = walletPassword(run.workdir);
-    const wallets = new WalletSet({
-      sup: run.sup,
-      backend: run.backend,
-      walletsDir: run.dirs.wallets,
-      workdir: run.workdir,
-      password,
-      passwordFile: walletPasswordFile(run.workdir),
-      daemonUrl: daemon.program.current.url,
-      login: opts.login ?? 'none',
-      programs: run.programs,
-      ...(run.ports ? { mainPort: run.ports.walletRpc } : {}),
-    });
-    closers.push(() => wallets.closeClients());
-    const { main, addresses } = await buildChain(run, daemon, wallets, password);
+    const { main, addresses } = await buildChain(run, daemon, wallets, password, early);
     const writeLogin = (): void => writeLoginFile(run.dirs.wallets, main);
     writeLogin();
     const minerAddresses = addresses.miner ?? main.addresses;
@@ -286,6 +293,20 @@ export async function startTestnet(opts: TestnetOptions = {}): Promise<Testnet> 
   } catch (err) {
     throw await failedStart(run, err, [...closers, async () => await releaseLock?.()]);
   }
+}
+
+/**
+ * The main wallet's RPC started on its file beside the daemon, where the state on disk (restored or reused) has it:
+ * loading the wallet is the real program's longest wait (about two seconds, most of it the key its message transport's
+ * TLS context generates) and needs no daemon. Its first refresh does: it finds the daemon ready by then, or the
+ * refresh before funding does. Undefined where the wallet is made first, or opened through the RPC.
+ */
+function startMainBeside(run: Run, wallets: WalletSet): Promise<WalletHandle> | undefined {
+  if (run.opts.walletCreation === 'rpc' || !existsSync(join(run.dirs.wallets, 'main.keys'))) return undefined;
+  const started = phase(run, 'walletRpcReady', () => wallets.start('main', { dirMode: false }));
+  // Awaited once the daemon is ready; a daemon that fails first must not leave it unheard.
+  started.catch(() => undefined);
+  return started;
 }
 
 /** A node as the run record keeps it (`saltnet status`). */

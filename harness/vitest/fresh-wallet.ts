@@ -335,7 +335,7 @@ function walletProgram(
     name: `wallet-rpc-${o.name}`,
     walletDir: o.walletsDir,
     password: o.password,
-    daemonUrl: c.daemonUrl,
+    daemonUrl: () => c.daemonUrl,
     workdir: o.dir,
     login: c.wallet.credentials ? 'digest' : 'none',
     // Unscaled: the readiness wait applies --timeout-factor.

@@ -202,6 +202,35 @@ describe('RandomxMiner: the dataset built, loaded, resumed', () => {
     expect(lib.live()).toBe(0);
   });
 
+  it('a load nobody holds any more stops between two reads (a testnet stopped at once exits at once); a later hold loads it whole', async () => {
+    const dir = tmp();
+    const first = miner(fakeLib(), { dir });
+    const r1 = first.hold();
+    await ready(first);
+    r1();
+    const lib = fakeLib();
+    const read = lib.readInto.bind(lib);
+    let reads = 0;
+    let release = (): void => undefined;
+    // Released during the second round of reads (the first four start within hold()).
+    lib.readInto = async (...a) => {
+      if (++reads === 5) release();
+      return read(...a);
+    };
+    // 4096 items of 64 bytes in reads of 1 KiB: 256 reads for the whole file.
+    const m = miner(lib, { dir, readStep: 1024 });
+    release = m.hold();
+    await m.prepare();
+    expect(m.state.kind).toBe('absent');
+    expect(reads).toBeLessThanOrEqual(8);
+    const again = m.hold();
+    await ready(m);
+    again();
+    expect(m.state).toMatchObject({ kind: 'ready', source: 'cache' });
+    expect(reads).toBeGreaterThanOrEqual(256);
+    expect(lib.datasetBytes().equals(fakeDataset(SEED))).toBe(true);
+  });
+
   it('a damaged dataset file: full mode disagrees with light mode; discardDataset removes it and a hold builds it', async () => {
     const dir = tmp();
     const p = datasetPaths(dir, SEED);

@@ -96,6 +96,8 @@ describe('up with the chain-state cache', () => {
       expect(t.miner.addresses).toEqual(built.miner);
       expect(t.phases.walletCreated).toBeUndefined();
       expect(t.phases.snapshotSave).toBeUndefined();
+      // The main wallet's RPC starts beside the daemon (its wallet is on disk): its phase begins first.
+      expect(Object.keys(t.phases)).toEqual(['snapshotRestore', 'walletRpcReady', 'daemonReady', 'mined']);
       expect((await t.wallet.client.balance('SAL1')).unlocked).toBeGreaterThanOrEqual(100n * SAL1);
     } finally {
       await t.stop();

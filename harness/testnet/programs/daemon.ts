@@ -83,6 +83,11 @@ export interface DaemonOptions extends DaemonSettings {
   env?: Record<string, string>;
   /** Start on these ports (a restart keeps its endpoints); default: fresh free ports. */
   ports?: DaemonHandle['ports'];
+  /**
+   * Try these ports first (picked ahead, so that a wallet RPC can be told the daemon's address before it answers);
+   * taken meanwhile by another program, fresh ones are picked as without.
+   */
+  plannedPorts?: DaemonHandle['ports'];
 }
 
 /** Lines the daemon prints when a port it needs is taken. */
@@ -123,6 +128,13 @@ export function daemonArgs(o: DaemonOptions, ports: DaemonHandle['ports']): stri
 
 export async function startDaemon(sup: Supervisor, be: ResolvedBackend, o: DaemonOptions): Promise<DaemonHandle> {
   if (o.ports) return launchDaemon(sup, be, o, o.ports);
+  if (o.plannedPorts) {
+    const planned = await launchDaemon(sup, be, o, o.plannedPorts).catch((err: unknown) => {
+      if (err instanceof PortTakenError) return undefined;
+      throw err;
+    });
+    if (planned) return planned;
+  }
   return withFreshPorts(3, ([rpc, zmq, p2p]) => launchDaemon(sup, be, o, { rpc: rpc!, zmq: zmq!, p2p: p2p! }), {
     retries: 3,
     isBindError: (err) => err instanceof PortTakenError,
@@ -197,20 +209,24 @@ function watchDataset(proc: ManagedProcess): DatasetWatch {
 
 /**
  * The daemon as a program of the testnet: a restart keeps its ports and data dir, and takes the
- * settings `settings()` gives then (a testnet switches from building its chain state to serving).
+ * settings `settings()` gives then (a testnet switches from building its chain state to serving). Its first start
+ * tries the ports `planned()` gives, if any.
  */
 export function defineDaemon(
   sup: Supervisor,
   be: ResolvedBackend,
   o: Omit<DaemonOptions, keyof DaemonSettings>,
   settings: () => DaemonSettings,
+  planned: () => DaemonHandle['ports'] | undefined = () => undefined,
 ): ProgramDefinition<DaemonHandle> {
   return {
     name: nodeProgram(o.node ?? 0),
     async start(previous) {
       if (previous) await previous.client.close().catch(() => undefined);
       const now = { ...o, ...settings() };
-      return startDaemon(sup, be, previous ? { ...now, ports: previous.ports } : now);
+      if (previous) return startDaemon(sup, be, { ...now, ports: previous.ports });
+      const plannedPorts = planned();
+      return startDaemon(sup, be, plannedPorts ? { ...now, plannedPorts } : now);
     },
     health: async (h) => (await h.client.getInfo()).status === 'OK',
     probe: (h) => ({ url: `${h.url}/get_height`, body: '{}' }),

@@ -13,6 +13,7 @@ import { LinkSet } from '../../network/links.js';
 import type { LinkState } from '../../network/proxy.js';
 import { allLinks, linkName, nodeName, type Link } from '../../network/topology.js';
 import type { Supervisor } from '../../process/supervisor.js';
+import { freePorts } from '../../process/ports.js';
 import { createDaemonClient, type DaemonClient } from '../../rpc/daemon.js';
 import type { Recovery } from '../../rpc/http.js';
 import type { ResolvedBackend } from './binaries.js';
@@ -61,6 +62,8 @@ export class NodeSet {
   readonly programs: Program<DaemonHandle>[];
   private readonly rawClients: DaemonClient[] = [];
   private linkSet: LinkSet | undefined;
+  /** n0's ports picked ahead of its first start (firstUrl). */
+  private plannedPorts: DaemonHandle['ports'] | undefined;
 
   constructor(private readonly o: NodeSetOptions) {
     this.programs = Array.from(
@@ -78,6 +81,7 @@ export class NodeSet {
               ...(i === 0 && o.firstPorts ? { ports: o.firstPorts } : {}),
             },
             () => this.settingsOf(i),
+            () => (i === 0 ? this.plannedPorts : undefined),
           ),
           o.programs,
         ),
@@ -130,6 +134,23 @@ export class NodeSet {
   private async startOne(i: number): Promise<void> {
     const h = await this.programs[i]!.start();
     this.rawClients[i] ??= createDaemonClient(h.url, { timeoutMs: 30_000, recover: this.programs[i]!.recover });
+  }
+
+  /**
+   * Pick n0's ports ahead of its first start (unless `--ports standard` fixed them), so that its address is known
+   * before it answers (firstUrl): a wallet RPC can start beside it.
+   */
+  async planFirst(): Promise<void> {
+    if (this.o.firstPorts || this.plannedPorts || this.started(0)) return;
+    const [rpc, zmq, p2p] = await freePorts(3);
+    this.plannedPorts = { rpc: rpc!, zmq: zmq!, p2p: p2p! };
+  }
+
+  /** n0's address: where it runs, or where it will (planFirst; another one if a port was taken meanwhile). */
+  get firstUrl(): string {
+    const ports = this.started(0)?.ports ?? this.o.firstPorts ?? this.plannedPorts;
+    if (!ports) throw new Error('n0 has no address yet: neither started nor planned');
+    return `http://127.0.0.1:${ports.rpc}`;
   }
 
   /** Start n0 alone (the chain state is built or restored on it first). */

@@ -28,6 +28,8 @@ export interface WalletRpcHandle {
   port: number;
   credentials?: Credentials;
   logFile: string;
+  /** The daemon it was started on (`--daemon-address`). */
+  daemonUrl: string;
   /** Startup attempts that crashed before this one succeeded. */
   crashes: string[];
 }
@@ -159,7 +161,7 @@ async function launchWalletRpc(
     }
     throw err;
   }
-  return { proc, client, url, port, ...(credentials ? { credentials } : {}), logFile, crashes };
+  return { proc, client, url, port, ...(credentials ? { credentials } : {}), logFile, daemonUrl: o.daemonUrl, crashes };
 }
 
 /** A wallet RPC is ready when its log says so and its /json_rpc answers (polled often: it is on this machine). */
@@ -175,8 +177,13 @@ export function walletRpcReadiness(url: string, login: boolean): ReadyStrategy[]
   ];
 }
 
-export interface WalletRpcDefinitionOptions extends Omit<WalletRpcOptions, 'restarts' | 'credentials' | 'name'> {
+export interface WalletRpcDefinitionOptions extends Omit<
+  WalletRpcOptions,
+  'restarts' | 'credentials' | 'name' | 'daemonUrl'
+> {
   name: string;
+  /** The daemon to start on, asked at each start (its address is known before it answers: NodeSet.firstUrl). */
+  daemonUrl: () => string;
   /** The wallet to open after each start when serving a folder (none before it exists). */
   open?: () => { filename: string; password: string } | undefined;
 }
@@ -197,7 +204,7 @@ export function defineWalletRpc(
       const again = previous
         ? { port: previous.port, ...(previous.credentials ? { credentials: previous.credentials } : {}) }
         : {};
-      const h = await startWalletRpc(sup, be, { ...o, ...again, restarts: 0 });
+      const h = await startWalletRpc(sup, be, { ...o, daemonUrl: o.daemonUrl(), ...again, restarts: 0 });
       const open = o.open?.();
       if (open) await h.client.call('open_wallet', open);
       return h;

@@ -43,8 +43,11 @@ export interface WalletSetOptions {
   password: string;
   /** The file that holds `password` (`--password-file` of a wallet RPC on a wallet file). */
   passwordFile: string;
-  /** The daemon of node n0 (the main wallet's); a wallet added on another node says which (addWallet). */
-  daemonUrl: string;
+  /**
+   * The daemon of node n0 (the main wallet's), asked at each start: known before n0 answers (NodeSet.firstUrl); a
+   * wallet added on another node says which (addWallet).
+   */
+  daemonUrl: () => string;
   login: 'none' | 'digest';
   programs: ProgramOptions;
   /** The main wallet's RPC port (`--ports standard`); default, and every other wallet's: a free one. */
@@ -106,7 +109,7 @@ export class WalletSet {
       name: name === 'main' ? 'wallet-rpc' : `wallet-rpc-${name}`,
       password: this.o.password,
       passwordFile: this.o.passwordFile,
-      daemonUrl: o.node?.url ?? this.o.daemonUrl,
+      daemonUrl: () => o.node?.url ?? this.o.daemonUrl(),
       workdir: this.o.workdir,
       login: this.o.login,
       timeoutMs: 300_000,
@@ -180,7 +183,8 @@ export class WalletSet {
       if (!NAME.test(n)) throw new Error(`wallet name ${JSON.stringify(n)} must be letters, digits, - or _`);
       if (existsSync(join(this.o.walletsDir, `${n}.keys`))) throw new Error(`the testnet already has a wallet ${n}`);
     }
-    if (lookahead) return createWithCli(this.o.sup, this.o.backend, { ...this.o, names, lookahead });
+    if (lookahead)
+      return createWithCli(this.o.sup, this.o.backend, { ...this.o, daemonUrl: this.o.daemonUrl(), names, lookahead });
     const halves = [names.filter((_, i) => i % 2 === 0), names.filter((_, i) => i % 2 === 1)].filter((h) => h.length);
     const made = await Promise.allSettled(halves.map((h) => this.createOn(h)));
     const failed = made.find((m) => m.status === 'rejected');
@@ -222,6 +226,19 @@ export class WalletSet {
     await e.handle.client.close().catch(() => undefined);
     await e.program.stop();
     this.pastCrashes.push(...e.program.crashes);
+  }
+
+  /**
+   * Every wallet RPC of n0 pointed at n0's address now (`set_daemon`) where it was started on another: the main
+   * wallet's starts beside its daemon on the address planned for it, which a port taken meanwhile changes.
+   */
+  async followFirstNode(): Promise<void> {
+    const url = this.o.daemonUrl();
+    for (const e of this.entries.values()) {
+      if (e.handle.node !== 'n0' || e.program.current.daemonUrl === url) continue;
+      const address = url.replace(/^https?:\/\//, '');
+      await e.handle.client.call('set_daemon', { address, trusted: true, ssl_support: 'disabled' });
+    }
   }
 
   /** Stop a wallet RPC gracefully (its wallet stored) and start it again on the same endpoint. */
