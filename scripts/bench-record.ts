@@ -36,7 +36,12 @@ export async function recordOverhead(report: Report): Promise<void> {
           height: number;
         }
       ).height;
-    const tracker = trackMining(height, () => undefined, await height());
+    const tracker = trackMining({
+      height,
+      pop: async () => undefined,
+      mined: () => undefined,
+      startHeight: await height(),
+    });
     let seq = 0;
     const proxy = await startRecordingProxy(
       upstream,

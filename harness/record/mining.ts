@@ -11,9 +11,11 @@
 // repeat that. The app's height polls (/get_height, get_info, get_block_count,
 // get_last_block_header) say what it saw; its last poll before stop_mining is the height it accepted,
 // so the step mines that height minus the height when mining started (at most what the chain really
-// gained, so that blocks the app popped stay popped). An episode without such a poll (the app mined
-// for a while, or until something other than the height), or whose last poll saw no new block, keeps
-// what the chain gained.
+// gained, so that blocks the app popped stay popped). The blocks mined past it are popped before the
+// app's next request goes on, so that the app goes on from the chain a replay has (a transfer's
+// confirmations, what is unlocked). An episode without such a poll (the app mined for a while, or
+// until something other than the height), or whose last poll saw no new block, keeps what the chain
+// gained.
 import { barePath, peekMethod } from './exchanges.js';
 
 /** Daemon requests a mining episode makes: URI endpoints and JSON-RPC methods. */
@@ -57,6 +59,21 @@ export interface Mined {
   blocks: number;
   /** Blocks the daemon mined after the app's last height poll, before mining stopped: not replayed. */
   overshoot?: number;
+  /** The overshoot was popped before the app went on (false: the daemon refused, the app saw a longer chain). */
+  popped?: boolean;
+}
+
+export interface MiningTrackerOptions {
+  /** The daemon's height now. */
+  height: () => Promise<number>;
+  /** Pop the top `n` blocks (an episode's overshoot). */
+  pop: (n: number) => Promise<void>;
+  /** Told of each settled episode, or blocks mined around the proxy. */
+  mined: (m: Mined) => void;
+  /** The height the session starts at. */
+  startHeight: number;
+  /** How often the height is looked at between requests, outside an episode (default 250 ms). */
+  pollMs?: number;
 }
 
 /** The chain height a height poll's answer gives (`/get_height`, get_info, get_block_count, …), if it is one. */
@@ -83,23 +100,28 @@ export function polledHeight(path: string, body: Buffer, answer: Buffer): number
   return undefined;
 }
 
-export function trackMining(
-  height: () => Promise<number>,
-  mined: (m: Mined) => void,
-  startHeight: number,
-  pollMs = 250,
-): MiningTracker {
-  let accounted = startHeight;
-  let observed = startHeight;
+export function trackMining(o: MiningTrackerOptions): MiningTracker {
+  const { height, mined } = o;
+  let accounted = o.startHeight;
+  let observed = o.startHeight;
   /** `polled`: the height the app's last poll saw, while mining had not been stopped yet. */
   let episode: { stopped: boolean; polled?: number } | undefined;
   const settle = async (): Promise<void> => {
-    const h = await height();
+    let h = await height();
     observed = Math.max(observed, h);
     // A stopped episode whose app polled the height: what it waited for (see the header).
     const waited = episode?.stopped && episode.polled !== undefined ? Math.min(episode.polled, h) : h;
-    if (waited > accounted) mined({ blocks: waited - accounted, ...(h > waited ? { overshoot: h - waited } : {}) });
-    else if (h > accounted) mined({ blocks: h - accounted });
+    if (waited > accounted) {
+      const overshoot = h - waited;
+      const popped =
+        overshoot > 0 &&
+        (await o.pop(overshoot).then(
+          () => true,
+          () => false,
+        ));
+      if (popped) h = observed = waited;
+      mined({ blocks: waited - accounted, ...(overshoot > 0 ? { overshoot, popped } : {}) });
+    } else if (h > accounted) mined({ blocks: h - accounted });
     accounted = h;
   };
   const timer = setInterval(() => {
@@ -108,7 +130,7 @@ export function trackMining(
       (h) => void (observed = h),
       () => undefined,
     );
-  }, pollMs);
+  }, o.pollMs ?? 250);
   timer.unref();
   return {
     async before(target, path, body) {

@@ -185,11 +185,12 @@ export async function recordSession(o: RecordSessionOptions = {}): Promise<Recor
   try {
     // From here on, blocks are the session's: funding the wallets mined some before.
     sessionHeight = await daemon.height();
-    tracker = trackMining(
-      () => daemon.height(),
-      (mined) => void mines.push({ seq: current - 0.5, mined }),
-      sessionHeight,
-    );
+    tracker = trackMining({
+      height: () => daemon.height(),
+      pop: async (n) => void (await daemon.popBlocks(n)),
+      mined: (mined) => void mines.push({ seq: current - 0.5, mined }),
+      startHeight: sessionHeight,
+    });
     const t = tracker;
     const hooks = {
       before: (target: string, path: string, body: Buffer, at: number) => {

@@ -44,6 +44,8 @@ export interface MinedBlocks {
   blocks: number;
   /** Blocks the daemon mined past them before the app stopped mining: not replayed. */
   overshoot?: number;
+  /** The overshoot was popped before the app went on, as a replay never mines it. */
+  popped?: boolean;
 }
 
 export type RecordedEvent = RecordedCall | SkippedCall | MinedBlocks;

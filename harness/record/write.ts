@@ -126,7 +126,7 @@ function drafts(rec: SessionRecording, callOnly: ReadonlySet<number>): StepDraft
     if (e.kind === 'mine') {
       const note = e.overshoot
         ? [
-            ` mining: ${counted(e.blocks, 'block')} the app waited for (the height its last poll saw); the daemon mined ${e.overshoot} more before mining stopped, which a replay does not`,
+            ` mining: ${counted(e.blocks, 'block')} the app waited for (the height its last poll saw); the daemon mined ${e.overshoot} more before mining stopped, ${e.popped ? 'which saltnet popped before the app went on, as a replay never mines them' : 'which a replay does not'}`,
           ]
         : [];
       if (last && comments.length === 0 && typeof last.step.mine === 'number') {

@@ -11,16 +11,22 @@ const EMPTY: Buffer = Buffer.alloc(0);
 let tracker: MiningTracker | undefined;
 afterEach(() => tracker?.close());
 
-/** A tracker on a chain whose height the test sets, and what it settled. */
-function track(start: number) {
+/** A tracker on a chain whose height the test sets (popping lowers it), and what it settled. */
+function track(start: number, pop: (n: number) => Promise<void> = async () => undefined) {
   const chain = { height: start };
   const mined: Mined[] = [];
-  tracker = trackMining(
-    async () => chain.height,
-    (m) => void mined.push(m),
-    start,
-    60_000,
-  );
+  const popped: number[] = [];
+  tracker = trackMining({
+    height: async () => chain.height,
+    pop: async (n) => {
+      await pop(n);
+      popped.push(n);
+      chain.height -= n;
+    },
+    mined: (m) => void mined.push(m),
+    startHeight: start,
+    pollMs: 60_000,
+  });
   const t = tracker;
   /** A daemon request the app sends (and its answer, for a poll). */
   const daemon = async (path: string, answer?: unknown, body: Buffer = EMPTY): Promise<boolean> => {
@@ -28,7 +34,7 @@ function track(start: number) {
     if (answer !== undefined) t.answered('daemon', path, body, json(answer));
     return step;
   };
-  return { chain, mined, t, daemon };
+  return { chain, mined, popped, t, daemon };
 }
 
 describe('a mining episode', () => {
@@ -44,7 +50,42 @@ describe('a mining episode', () => {
     chain.height = 265;
     expect(await daemon('/get_height', { height: 265 })).toBe(false); // after the stop: not what it waited for
     expect(await t.before('wallet:main', '/json_rpc', rpc('refresh'))).toBe(true);
-    expect(mined).toEqual([{ blocks: 11, overshoot: 154 }]);
+    expect(mined).toEqual([{ blocks: 11, overshoot: 154, popped: true }]);
+  });
+
+  it("pops the overshoot before the app's next request goes on: the app goes on from the chain a replay has", async () => {
+    const { chain, mined, popped, t, daemon } = track(100);
+    await daemon('/start_mining', { status: 'OK' });
+    chain.height = 102;
+    await daemon('/get_height', { height: 102 });
+    chain.height = 112;
+    await daemon('/stop_mining', { status: 'OK' });
+    expect(popped).toEqual([]);
+    expect(await t.before('wallet:main', '/json_rpc', rpc('get_transfers'))).toBe(true);
+    expect(popped).toEqual([10]);
+    expect(chain.height).toBe(102);
+    expect(mined).toEqual([{ blocks: 2, overshoot: 10, popped: true }]);
+    // the next episode counts from there
+    await daemon('/start_mining', { status: 'OK' });
+    chain.height = 105;
+    await daemon('/get_height', { height: 105 });
+    await daemon('/stop_mining', { status: 'OK' });
+    await t.finish();
+    expect(mined.at(-1)).toEqual({ blocks: 3 });
+  });
+
+  it('a daemon that refuses the pop: the overshoot stays, said as not replayed', async () => {
+    const { chain, mined, t, daemon } = track(100, async () => {
+      throw new Error('pop_blocks refused');
+    });
+    await daemon('/start_mining', { status: 'OK' });
+    chain.height = 102;
+    await daemon('/get_height', { height: 102 });
+    chain.height = 107;
+    await daemon('/stop_mining', { status: 'OK' });
+    await t.finish();
+    expect(chain.height).toBe(107);
+    expect(mined).toEqual([{ blocks: 2, overshoot: 5, popped: false }]);
   });
 
   it('reads the height from get_info, get_block_count and get_last_block_header too', () => {
@@ -85,8 +126,8 @@ describe('a mining episode', () => {
       [3, 50],
       [2, 7],
     ] as const) {
+      await daemon('/start_mining', { status: 'OK' }); // settles the loop before: its overshoot popped
       const from = chain.height;
-      await daemon('/start_mining', { status: 'OK' });
       chain.height = from + polled;
       await daemon('/get_height', { height: chain.height });
       chain.height += overshoot;
@@ -94,8 +135,8 @@ describe('a mining episode', () => {
     }
     await t.finish();
     expect(mined).toEqual([
-      { blocks: 3, overshoot: 50 },
-      { blocks: 2, overshoot: 7 },
+      { blocks: 3, overshoot: 50, popped: true },
+      { blocks: 2, overshoot: 7, popped: true },
     ]);
   });
 });

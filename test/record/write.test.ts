@@ -106,6 +106,10 @@ describe('recordingToScenario', () => {
     expect(text).toContain(
       '# mining: 11 blocks the app waited for (the height its last poll saw); the daemon mined 154 more before mining stopped, which a replay does not',
     );
+    const popped = scenario([{ kind: 'mine', blocks: 11, overshoot: 154, popped: true }, call('get_balance', {}, {})]);
+    expect(popped.text).toContain(
+      'the daemon mined 154 more before mining stopped, which saltnet popped before the app went on, as a replay never mines them',
+    );
   });
 
   it('saves a value an answer produced where a later request sends it, and escapes ${ in text', () => {
