@@ -4,11 +4,11 @@
 // until none is pending, at most DRAIN_BLOCKS blocks (or, under an automine interval, that many of its intervals).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { counted } from '../common/describe.js';
+import { checkFields } from '../common/fields.js';
 import { describeAutomine } from '../testnet/mining/automine.js';
 import type { Testnet } from '../testnet/types.js';
 import { outputsNeeded, percentiles, secondsOf } from './stats.js';
 import { sendAll, type Sending } from './traffic.js';
-import type { z } from 'zod';
 import { LOAD_OPTIONS, type LoadOptions, type LoadReport, type MixKind, type Rejection } from './types.js';
 import { ChainWatch, miner, WATCH_POLL_MS } from './watch.js';
 import { closeWallets, prepareWallets } from './wallets.js';
@@ -24,15 +24,8 @@ export class LoadOptionsError extends Error {}
 /** The options checked against LOAD_OPTIONS (the control endpoint's body), defaults filled in. */
 export function checkLoadOptions(o: LoadOptions): Required<Omit<LoadOptions, 'signal' | 'detail'>> {
   const { signal: _signal, detail: _detail, ...asked } = o;
-  const r = LOAD_OPTIONS.safeParse(asked);
-  if (!r.success) {
-    const issue = r.error.issues[0]!;
-    const field = String(issue.path[0] ?? '');
-    const takes = (LOAD_OPTIONS.shape as Record<string, z.ZodType | undefined>)[field]?.description ?? issue.message;
-    throw new LoadOptionsError(
-      `load: ${field || 'options'} must be ${takes}, got ${JSON.stringify((asked as Record<string, unknown>)[field]) ?? 'nothing'}`,
-    );
-  }
+  const r = checkFields(LOAD_OPTIONS, asked, { whole: 'its options', taker: 'a load' });
+  if ('problem' in r) throw new LoadOptionsError(`load: ${r.problem}`);
   const v = r.data;
   return {
     tps: v.tps,

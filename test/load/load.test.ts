@@ -6,6 +6,7 @@ import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadOperation } from '../../harness/operations/load.js';
 import { parseBody } from '../../harness/operations/body.js';
+import { checkLoadOptions } from '../../harness/load/run.js';
 import { ChainWatch } from '../../harness/load/watch.js';
 import { outputsNeeded, percentiles } from '../../harness/load/stats.js';
 import type { LoadReport } from '../../harness/load/types.js';
@@ -78,6 +79,16 @@ describe('the load request', () => {
   it('says which field is wrong and what it takes', () => {
     expect(() => parseBody(loadOperation.body, { tps: 0, duration: 5 })).toThrow(/tps must be transactions a second/);
     expect(() => parseBody(loadOperation.body, { tps: 5, duration: 5, mix: ['swaps'] })).toThrow(/mix/);
+  });
+
+  it("the library's options: the same words, said as a load's", () => {
+    expect(() => checkLoadOptions({ tps: 0, duration: 5 })).toThrow(
+      /^load: tps must be transactions a second.*, got the number 0$/,
+    );
+    expect(() => checkLoadOptions({ tps: 1, duration: 5, walets: 2 } as never)).toThrow(
+      'load: unknown field "walets" (did you mean wallets?); a load takes',
+    );
+    expect(checkLoadOptions({ tps: 1, duration: 5 })).toMatchObject({ wallets: 4, mix: ['transfers'], blockTime: 1 });
   });
 
   it('funds each wallet two outputs a transaction for the blocks its change is locked, never more than it sends', () => {
