@@ -18,9 +18,13 @@ export interface RandomxLib {
   allocCache(flags: number): Address;
   initCache(cache: Address, key: Buffer): Promise<void>;
   releaseCache(cache: Address): void;
-  allocDataset(flags: number): Address;
-  /** randomx_alloc_dataset, or 0 where it cannot (RANDOMX_FLAG_LARGE_PAGES with too few huge pages reserved). */
-  tryAllocDataset(flags: number): Address;
+  /**
+   * randomx_alloc_dataset on a libuv thread: in reserved huge pages the kernel zeroes all 2 GiB before it returns
+   * (~0.2 s), which must not hold the event loop.
+   */
+  allocDataset(flags: number): Promise<Address>;
+  /** allocDataset, or 0 where it cannot (RANDOMX_FLAG_LARGE_PAGES with too few huge pages reserved). */
+  tryAllocDataset(flags: number): Promise<Address>;
   datasetMemory(dataset: Address): Address;
   initDataset(dataset: Address, cache: Address, start: number, count: number): Promise<void>;
   releaseDataset(dataset: Address): void;
@@ -130,8 +134,8 @@ function bind(path: string, lib: Library, libc: Library): RandomxLib {
     allocCache: (flags) => address(allocCache(flags)),
     initCache: (cache, key) => later(initCache, cache, key, key.length),
     releaseCache: (cache) => void releaseCache(cache),
-    allocDataset: (flags) => address(allocDataset(flags)),
-    tryAllocDataset: (flags) => Number(allocDataset(flags)),
+    allocDataset: async (flags) => address(await later(allocDataset, flags)),
+    tryAllocDataset: async (flags) => Number(await later(allocDataset, flags)),
     datasetMemory: (dataset) => address(datasetMemory(dataset)),
     initDataset: (dataset, cache, start, count) => later(initDataset, dataset, cache, start, count),
     releaseDataset: (dataset) => void releaseDataset(dataset),

@@ -304,15 +304,18 @@ export class RandomxMiner {
     return this.cacheReady;
   }
 
-  private allocDataset(): Address {
+  private async allocDataset(): Promise<Address> {
     if (!this.dataset) {
       // The machine's reserved huge pages where there are enough free (no compaction, every page 2 MiB); otherwise
       // normal memory, advised before a byte is touched, which the kernel then backs with 2 MiB pages where it can.
-      this.dataset = this.lib.tryAllocDataset(this.lib.flags | FLAG_FULL_MEM | FLAG_LARGE_PAGES);
-      if (!this.dataset) {
-        this.dataset = this.lib.allocDataset(this.lib.flags | FLAG_FULL_MEM);
-        this.lib.adviseHugePages(this.lib.datasetMemory(this.dataset), this.lib.itemCount * ITEM_BYTES);
+      let dataset = await this.lib.tryAllocDataset(this.lib.flags | FLAG_FULL_MEM | FLAG_LARGE_PAGES);
+      if (!dataset) {
+        dataset = await this.lib.allocDataset(this.lib.flags | FLAG_FULL_MEM);
+        this.lib.adviseHugePages(this.lib.datasetMemory(dataset), this.lib.itemCount * ITEM_BYTES);
       }
+      // Another caller may have allocated one meanwhile: one dataset per miner.
+      if (this.dataset) this.lib.releaseDataset(dataset);
+      else this.dataset = dataset;
     }
     return this.dataset;
   }
@@ -344,7 +347,7 @@ export class RandomxMiner {
   private async load(file: string): Promise<void> {
     const t0 = Date.now();
     this.set({ kind: 'loading' });
-    const memory = this.lib.datasetMemory(this.allocDataset());
+    const memory = this.lib.datasetMemory(await this.allocDataset());
     // Given up when nobody holds it any more (a testnet stopped right after its start exits at once).
     const whole = await this.readRange(file, memory, 0, this.lib.itemCount * ITEM_BYTES, () => this.users === 0);
     if (whole) this.set({ kind: 'ready', source: 'cache', ms: Date.now() - t0 });
@@ -388,7 +391,7 @@ export class RandomxMiner {
   private async build(): Promise<void> {
     const items = this.lib.itemCount;
     const p = datasetPaths(this.o.dir, this.seed);
-    const dataset = this.allocDataset();
+    const dataset = await this.allocDataset();
     const memory = this.lib.datasetMemory(dataset);
     const cache = await this.lightCache();
     const resumedFrom = partialItems(this.o.dir, this.seed, items);

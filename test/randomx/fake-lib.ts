@@ -58,7 +58,7 @@ export interface FakeLib extends RandomxLib {
   /** Items initialised so far (every initDataset call adds its count). */
   initialised: number;
   /** randomx_alloc_dataset that may fail: 0 for RANDOMX_FLAG_LARGE_PAGES unless `hugePagesFree`. */
-  tryAllocDataset(flags: number): Address;
+  tryAllocDataset(flags: number): Promise<Address>;
   /** Whether a dataset in reserved huge pages can be allocated (default false: none reserved). */
   hugePagesFree: boolean;
   /** The memory of the one dataset allocated (what full VMs read). */
@@ -100,13 +100,14 @@ export function fakeLib(items = FAKE_ITEMS): FakeLib {
       caches.set(cache, Buffer.from(key));
     },
     releaseCache: (cache) => void caches.delete(cache),
-    allocDataset: () => {
+    allocDataset: async () => {
+      await turn();
       const h = handle();
       regions.set(h, Buffer.alloc(items * ITEM));
       return h;
     },
     hugePagesFree: false,
-    tryAllocDataset: (flags) => (flags & LARGE_PAGES && !lib.hugePagesFree ? 0 : lib.allocDataset(flags)),
+    tryAllocDataset: async (flags) => (flags & LARGE_PAGES && !lib.hugePagesFree ? 0 : lib.allocDataset(flags)),
     datasetMemory: (dataset) => dataset,
     initDataset: async (dataset, cache, start, count) => {
       const seed = caches.get(cache);

@@ -39,7 +39,7 @@ describe('librandomx', () => {
     async () => {
       const rx = real!;
       const dir = mkdtempSync(join(tmpdir(), 'saltnet-librandomx-'));
-      const dataset = rx.allocDataset(rx.flags | FLAG_FULL_MEM);
+      const dataset = await rx.allocDataset(rx.flags | FLAG_FULL_MEM);
       try {
         const bytes = randomBytes(10_000);
         writeFileSync(join(dir, 'in'), Buffer.concat([Buffer.alloc(3000), bytes]));
