@@ -19,6 +19,7 @@ import type { ManagedProcess } from '../../process/managed.js';
 import type { Supervisor } from '../../process/supervisor.js';
 import type { ResolvedBackend } from './binaries.js';
 import { watchLiveness } from './liveness.js';
+import { daemonAddress } from './wallet-rpc.js';
 import { ringdbArgs } from '../workdir.js';
 
 export interface CreatedWallet {
@@ -68,9 +69,7 @@ export async function createWalletWithCli(
   be: ResolvedBackend,
   o: CreateWalletOptions,
 ): Promise<CreatedWallet> {
-  const daemon = o.offline
-    ? ['--offline']
-    : ['--daemon-address', (o.daemonUrl ?? '127.0.0.1:29081').replace(/^https?:\/\//, '')];
+  const daemon = o.offline ? ['--offline'] : ['--daemon-address', daemonAddress(o.daemonUrl ?? '127.0.0.1:29081')];
   const name = o.name ?? 'wallet-cli';
   const restore = o.seed ? ['--restore-deterministic-wallet', '--restore-height', '0'] : [];
   const proc = sup.start({

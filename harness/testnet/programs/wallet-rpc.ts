@@ -58,6 +58,9 @@ export interface WalletRpcOptions {
   credentials?: Credentials;
 }
 
+/** A daemon's URL as the wallet programs take it (`--daemon-address`, `set_daemon`): host and port, no scheme. */
+export const daemonAddress = (url: string): string => url.replace(/^https?:\/\//, '');
+
 /** How the wallet RPC finds its wallet: a file (its password from a file) or a folder. */
 function walletArgs(o: WalletRpcOptions): string[] {
   if (!o.walletFile) return ['--wallet-dir', o.walletDir ?? join(o.workdir, 'wallets')];
@@ -116,7 +119,7 @@ async function launchWalletRpc(
     '--testnet',
     ...walletArgs(o),
     '--daemon-address',
-    o.daemonUrl.replace(/^https?:\/\//, ''),
+    daemonAddress(o.daemonUrl),
     '--rpc-bind-ip',
     '127.0.0.1',
     '--rpc-bind-port',

@@ -13,7 +13,7 @@ import type { ResolvedBackend } from './binaries.js';
 import type { MiningAddresses } from '../mining/mining.js';
 import { Program, type CrashReport, type ProgramOptions } from './program.js';
 import { createWithCli, walletAddresses } from './wallet-setup.js';
-import { defineWalletRpc, type WalletRpcHandle } from './wallet-rpc.js';
+import { daemonAddress, defineWalletRpc, type WalletRpcHandle } from './wallet-rpc.js';
 
 /** A wallet of the testnet: `main` (restored by up) or one added with addWallet. */
 export interface WalletHandle {
@@ -236,8 +236,7 @@ export class WalletSet {
     const url = this.o.daemonUrl();
     for (const e of this.entries.values()) {
       if (e.handle.node !== 'n0' || e.program.current.daemonUrl === url) continue;
-      const address = url.replace(/^https?:\/\//, '');
-      await e.handle.client.call('set_daemon', { address, trusted: true, ssl_support: 'disabled' });
+      await e.handle.client.call('set_daemon', { address: daemonAddress(url), trusted: true, ssl_support: 'disabled' });
     }
   }
 
