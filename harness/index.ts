@@ -14,8 +14,10 @@ export type { MiningInfo, MiningOptions, MiningProgress } from './testnet/types.
 export { describeAutomine, type AutomineMode, type AutomineChange } from './testnet/mining/automine.js';
 export { FaucetError, type FundRequest, type FundResult } from './testnet/mining/faucet.js';
 export { runLoad, LoadOptionsError } from './load/run.js';
-export { LoadSetupError } from './load/wallets.js';
-export { MIX_KINDS, type LoadOptions, type LoadReport, type MixKind, type Percentiles } from './load/types.js';
+export {
+  LoadSetupError,
+  MIX_KINDS,
+  type LoadOptions, type LoadReport, type MixKind, type Percentiles } from './load/types.js';
 export { PortsTakenError, type PortHolder } from './process/port-holder.js';
 export { fixtureWallet, FIXTURE_WALLETS_DIR, type FixtureWallet } from './testnet/programs/fixture-wallets.js';
 export {

@@ -7,11 +7,12 @@ import { counted } from '../common/describe.js';
 import { checkFields } from '../common/fields.js';
 import { describeAutomine } from '../testnet/mining/automine.js';
 import type { Testnet } from '../testnet/types.js';
-import { outputsNeeded, percentiles, secondsOf } from './stats.js';
+import { outputsNeeded, percentiles, secondsOf, shareOf } from './stats.js';
+import { prepareLoadToken } from './token.js';
 import { sendAll, type Sending } from './traffic.js';
 import { LOAD_OPTIONS, type LoadOptions, type LoadReport, type MixKind, type Rejection } from './types.js';
 import { ChainWatch, miner, WATCH_POLL_MS } from './watch.js';
-import { closeWallets, prepareWallets } from './wallets.js';
+import { closeWallets, prepareWallets, tokenOutputValue, type FundingPlan } from './wallets.js';
 
 /** Blocks the load waits for its last transactions after it stops sending. */
 export const DRAIN_BLOCKS = 10;
@@ -42,11 +43,13 @@ export async function runLoad(t: Testnet, options: LoadOptions): Promise<LoadRep
   const mode = t.automine();
   const automine = mode.mineOnTx || mode.blockTime > 0;
   const blockSeconds = automine ? (mode.mineOnTx ? 1 : mode.blockTime) : o.blockTime;
-  const outputs = outputsNeeded({ ...o, spendableAge: t.backend.spec.spendableAge ?? 10, blockSeconds });
-  options.detail?.(`saltnet: load: funding ${counted(o.wallets, 'wallet')} with ${counted(outputs, 'output')} each`);
+  const plan = fundingPlan(o, t.backend.spec.spendableAge ?? 10, blockSeconds);
+  options.detail?.(`saltnet: load: funding ${counted(o.wallets, 'wallet')} ahead`);
+  if (plan.tokenOutputs > 0)
+    plan.token = await prepareLoadToken(t, tokenOutputValue(t) * BigInt(plan.tokenOutputs * o.wallets), options.detail);
   const prepared = await prepareWallets(t, {
     count: o.wallets,
-    outputs,
+    plan,
     subaddresses: o.mix.includes('subaddresses'),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.detail ? { detail: options.detail } : {}),
@@ -81,7 +84,13 @@ export async function runLoad(t: Testnet, options: LoadOptions): Promise<LoadRep
     const unconfirmed = await whereAre(t, watch);
     return {
       ...report,
-      setup: { seconds: secondsOf(prepared.seconds * 1000), blocks: prepared.blocks, outputsPerWallet: outputs },
+      setup: {
+        seconds: secondsOf(prepared.seconds * 1000),
+        blocks: prepared.blocks,
+        outputsPerWallet: plan.outputs,
+        ...(plan.token ? { tokenOutputsPerWallet: plan.tokenOutputs, token: plan.token } : {}),
+        ...(plan.deposits > 0 ? { depositsPerWallet: plan.deposits } : {}),
+      },
       unconfirmed,
     };
   } finally {
@@ -89,6 +98,31 @@ export async function runLoad(t: Testnet, options: LoadOptions): Promise<LoadRep
     await watch.end().catch(() => undefined);
     await closeWallets(t, prepared.wallets);
   }
+}
+
+/**
+ * What each wallet is paid ahead for the mix (stats.ts: outputsNeeded at the rate of the kinds that spend them):
+ * outputs of the coin for transfers, and for tokens' ROLLUPs, which pay their fees in it; outputs of the token for
+ * tokens; a deposit subaddress per sweep of a window (a sweep spends its one output and leaves no change).
+ */
+export function fundingPlan(
+  o: Pick<ReturnType<typeof checkLoadOptions>, 'tps' | 'duration' | 'wallets' | 'mix'>,
+  spendableAge: number,
+  blockSeconds: number,
+): FundingPlan {
+  const need = (kinds: MixKind[], inputs?: number): number =>
+    outputsNeeded({
+      ...o,
+      tps: o.tps * shareOf(o.mix, kinds),
+      spendableAge,
+      blockSeconds,
+      ...(inputs ? { inputs } : {}),
+    });
+  return {
+    outputs: need(['transfers', 'subaddresses', 'tokens']),
+    tokenOutputs: need(['tokens']),
+    deposits: need(['sweeps'], 1),
+  };
 }
 
 /** Wait until no sent transaction is pending, at most DRAIN_BLOCKS blocks of `blockSeconds` (and a few seconds). */

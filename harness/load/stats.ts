@@ -12,8 +12,13 @@ export function percentiles(values: readonly number[]): Percentiles {
 /** Seconds rounded to milliseconds, for the report. */
 export const secondsOf = (ms: number): number => Math.round(ms) / 1000;
 
-/** The kind of the i-th transaction: the mix's kinds in turn. */
-export const kindAt = (mix: readonly MixKind[], i: number): MixKind => mix[i % mix.length]!;
+/**
+ * The kind of the i-th transaction, sent by wallet i mod `wallets`: each wallet takes the mix's kinds in turn, from a
+ * kind of its own, so that every wallet sends every kind (taken by i alone, a mix as long as the wallets are many
+ * would give each wallet one kind, and its outputs of that kind would run out while the others' lie unused).
+ */
+export const kindAt = (mix: readonly MixKind[], i: number, wallets: number): MixKind =>
+  mix[(Math.floor(i / wallets) + (i % wallets)) % mix.length]!;
 
 /**
  * Inputs a transaction spends: the wallet's input selection takes two outputs where it holds two (wallet2, and the
@@ -22,9 +27,10 @@ export const kindAt = (mix: readonly MixKind[], i: number): MixKind => mix[i % m
 export const INPUTS_PER_TX = 2;
 
 /**
- * Outputs each wallet needs so that it never waits for its change: a transaction spends INPUTS_PER_TX outputs, and
- * its change (and what the others pay it) is spendable `spendableAge` blocks later; half as many again for blocks
- * that come late, and never more than the wallet sends in all (plus two).
+ * Outputs each wallet needs so that it never waits for its change: a transaction spends `inputs` outputs
+ * (INPUTS_PER_TX by default), and its change (and what the others pay it) is spendable `spendableAge` blocks later;
+ * half as many again for blocks that come late, and never more than the wallet sends in all (plus two). `tps` is the
+ * rate of the transactions that spend these outputs.
  */
 export function outputsNeeded(o: {
   tps: number;
@@ -32,9 +38,15 @@ export function outputsNeeded(o: {
   wallets: number;
   spendableAge: number;
   blockSeconds: number;
+  inputs?: number;
 }): number {
+  if (o.tps === 0) return 0;
   const perWallet = o.tps / o.wallets;
   const inAll = Math.ceil(perWallet * o.duration);
   const window = Math.ceil(perWallet * o.spendableAge * o.blockSeconds * 1.5);
-  return Math.min(inAll, window) * INPUTS_PER_TX + 2;
+  return Math.min(inAll, window) * (o.inputs ?? INPUTS_PER_TX) + 2;
 }
+
+/** The share of the mix's transactions that are of one of `kinds` (the mix is taken in turn). */
+export const shareOf = (mix: readonly MixKind[], kinds: readonly MixKind[]): number =>
+  mix.filter((k) => kinds.includes(k)).length / mix.length;

@@ -1,14 +1,16 @@
-// A load's transactions, sent on a schedule: the i-th at i / tps seconds, by wallet i mod N to the next wallet (the
-// mix's kind i mod its length), each wallet sending one at a time (a wallet RPC builds one transaction at a time
-// anyway). A wallet that falls behind sends late; what it has not sent by the end of the duration (and a second's
-// grace) is not sent at all and counted `behind`: the achieved rate says the generator could not keep up.
+// A load's transactions, sent on a schedule: the i-th at i / tps seconds, by wallet i mod N to the next wallet (each
+// wallet takes the mix's kinds in turn: stats.ts kindAt), each wallet sending one at a time (a wallet RPC builds one
+// transaction at a time anyway). A wallet that falls behind sends late; what it has not sent by the end of the
+// duration (and a second's grace) is not sent at all and counted `behind`: the achieved rate says the generator could
+// not keep up.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { assetTransfer } from '../coin/transactions.js';
 import { RpcError } from '../rpc/errors.js';
 import type { Testnet } from '../testnet/types.js';
 import type { Sent } from './watch.js';
+import { sendPayment } from './payments.js';
 import type { LoadWallet } from './wallets.js';
 import { kindAt } from './stats.js';
+import { LOAD_ASSET } from './token.js';
 import type { MixKind, Rejection } from './types.js';
 
 /** The amount of each transaction, in atomic units: small, so that each spends one output. */
@@ -44,13 +46,13 @@ export async function sendAll(t: Testnet, wallets: LoadWallet[], s: Schedule, t0
   const one = async (i: number): Promise<void> => {
     const from = wallets[i % wallets.length]!;
     const to = wallets[(i + 1) % wallets.length]!;
-    const kind = kindAt(s.mix, i);
+    const kind = kindAt(s.mix, i, wallets.length);
     if (Date.now() > deadline || s.signal?.aborted) {
       r.behind++;
       return;
     }
     try {
-      const txHash = await sendOne(t, from, to, kind);
+      const txHash = await SEND[kind](t, from, to);
       r.sent++;
       s.onSent({ txHash, wallet: from.name, kind, at: Date.now() - t0, height: s.height() });
     } catch (err) {
@@ -69,17 +71,36 @@ export async function sendAll(t: Testnet, wallets: LoadWallet[], s: Schedule, t0
   return r;
 }
 
-/** One transaction of a kind: its hash, once the wallet has sent it to the daemon. */
-async function sendOne(t: Testnet, from: LoadWallet, to: LoadWallet, kind: MixKind): Promise<string> {
-  const address = kind === 'subaddresses' ? to.subaddress! : to.address;
-  const asset = t.backend.spec.fundAsset;
-  const destinations = [{ address, amount: LOAD_AMOUNT, ...(asset ? { asset_type: asset } : {}) }];
-  const res = await from.client.call<{ tx_hash: string }>(
-    'transfer',
-    asset ? assetTransfer(destinations, asset) : { destinations },
-  );
-  return res.tx_hash;
-}
+/** One transaction of each kind of the mix, sent by `from` to `to`: its hash, once the wallet has sent it. */
+const SEND: Record<MixKind, (t: Testnet, from: LoadWallet, to: LoadWallet) => Promise<string>> = {
+  transfers: (t, from, to) => transfer(t, from, to.address, t.backend.spec.fundAsset),
+  subaddresses: (t, from, to) => transfer(t, from, to.subaddress!, t.backend.spec.fundAsset),
+  tokens: (t, from, to) => transfer(t, from, to.address, LOAD_ASSET),
+  // sweep_all of one deposit subaddress alone, to the next wallet's deposit of the same turn: what it received there
+  // is swept on a whole round of deposits later, when it is long spendable.
+  sweeps: async (t, from, to) => {
+    const d = from.deposits!;
+    const k = d.next;
+    d.next = (k + 1) % d.indices.length;
+    const asset = t.backend.spec.fundAsset;
+    const res = await from.client.call<{ tx_hash_list: string[] }>('sweep_all', {
+      address: to.deposits!.addresses[k]!,
+      account_index: 0,
+      subaddr_indices: [d.indices[k]!],
+      ...(asset ? { asset_type: asset } : {}),
+    });
+    return res.tx_hash_list[0]!;
+  },
+};
+
+/**
+ * A transfer of LOAD_AMOUNT to `address`, in `asset` (undefined: the backend's only coin), from the wallet's main
+ * address alone: its deposits are for its sweeps.
+ */
+const transfer = (t: Testnet, from: LoadWallet, address: string, asset: string | undefined): Promise<string> =>
+  sendPayment(t, from.client, [{ address, amount: LOAD_AMOUNT, ...(asset ? { asset_type: asset } : {}) }], asset, {
+    subaddr_indices: [0],
+  });
 
 /** What a rejection says: the wallet's answer (its code and message), or what went wrong. */
 function reasonOf(err: unknown): string {

@@ -5,9 +5,11 @@ import { z } from 'zod';
 
 /**
  * The kinds of transaction a load sends, taken in turn: a transfer to the next wallet's address, or to a subaddress
- * of it.
+ * of it; a transfer of the load's token to the next wallet (a backend with tokens); a sweep of one of the wallet's
+ * deposit subaddresses (sweep_all of that subaddress alone) to one of the next wallet's, as an exchange sweeps its
+ * deposits.
  */
-export const MIX_KINDS = ['transfers', 'subaddresses'] as const;
+export const MIX_KINDS = ['transfers', 'subaddresses', 'tokens', 'sweeps'] as const;
 export type MixKind = (typeof MIX_KINDS)[number];
 
 /** The most transactions a second a load is asked for. */
@@ -47,6 +49,9 @@ export const LOAD_OPTIONS = z.strictObject({
     'seconds between the blocks the load mines when automine is off: a number',
   ).optional(),
 });
+
+/** The load could not fund its wallets: what main answered and holds, or what the testnet lacks. */
+export class LoadSetupError extends Error {}
 
 export interface LoadOptions {
   /** Transactions a second to send, spread evenly over the wallets. */
@@ -103,8 +108,18 @@ export interface LoadReport {
   pool: { max: number; end: number; samples: { at: number; size: number }[] };
   /** The chain's height as the load started sending and as it ended. */
   heights: { start: number; end: number };
-  /** Funding the wallets ahead: seconds, blocks, and outputs each wallet got. */
-  setup: { seconds: number; blocks: number; outputsPerWallet: number };
+  /**
+   * Funding the wallets ahead: seconds, blocks, and outputs each wallet got (of the coin; of the load's token when
+   * the mix has tokens; one in each of its deposit subaddresses when it has sweeps), and the token's asset.
+   */
+  setup: {
+    seconds: number;
+    blocks: number;
+    outputsPerWallet: number;
+    tokenOutputsPerWallet?: number;
+    depositsPerWallet?: number;
+    token?: string;
+  };
   rejections: Rejection[];
   /** Transactions accepted but not in a block when the load stopped waiting, with where they are. */
   unconfirmed: { txHash: string; wallet: string; state: 'in the pool' | 'not in the pool' }[];

@@ -5,7 +5,7 @@ import { suggest } from '../common/suggest.js';
 import type { NumberRule } from '../config/numbers.js';
 import { numberOption } from '../config/numbers.js';
 import { LoadOptionsError, runLoad } from '../load/run.js';
-import { LoadSetupError } from '../load/wallets.js';
+import { LoadSetupError } from '../load/types.js';
 import {
   LOAD_OPTIONS,
   MAX_LOAD_BLOCK_TIME,
@@ -27,7 +27,7 @@ const RULES = {
   blockTime: { whole: false, min: 0, minExclusive: true, max: MAX_LOAD_BLOCK_TIME },
 } as const satisfies Record<string, NumberRule>;
 
-/** `--mix transfers,subaddresses`: the kinds, each checked (a typo gets its did-you-mean). */
+/** `--mix transfers,tokens`: the kinds, each checked (a typo gets its did-you-mean). */
 function mixOf(v: unknown): MixKind[] {
   const words = String(v)
     .split(',')
@@ -106,7 +106,7 @@ export const loadOperation = defineOperation({
     name: (v) => `load ${String(v.tps)} tx/s for ${String(v.duration)} s`,
     blocks: MAX_LOAD_BLOCKS,
     docs: {
-      note: "Traffic: `tps` transactions a second for `duration` seconds from `wallets` wallets (default 4) funded ahead, the kinds of `mix` (transfers, subaddresses) in turn, confirmed by the testnet's automine, or by a block the load mines every `blockTime` seconds (default 1) when automine is off. The answer is `{result: <the report>}`: `tps.achieved`, `counts` (scheduled, sent, confirmed, rejected, behind), `latency.blocks` and `latency.seconds` (p50, p90, p99, max), `pool` (max, end, samples), `rejections`, `unconfirmed` (see docs/load.md).",
+      note: `Traffic: \`tps\` transactions a second for \`duration\` seconds from \`wallets\` wallets (default 4) funded ahead, the kinds of \`mix\` (${MIX_KINDS.join(', ')}; default transfers) in turn, confirmed by the testnet's automine, or by a block the load mines every \`blockTime\` seconds (default 1) when automine is off. The answer is \`{result: <the report>}\`: \`tps.achieved\`, \`counts\` (scheduled, sent, confirmed, rejected, behind), \`byKind\`, \`latency.blocks\` and \`latency.seconds\` (p50, p90, p99, max), \`pool\` (max, end, samples), \`rejections\`, \`unconfirmed\` (see docs/load.md).`,
       example: {
         steps: ['- load: { tps: 5, duration: 2, wallets: 2 }', '  expect:', '    result.counts.rejected: 0'].join('\n'),
       },

@@ -6,9 +6,10 @@ import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadOperation } from '../../harness/operations/load.js';
 import { parseBody } from '../../harness/operations/body.js';
-import { checkLoadOptions } from '../../harness/load/run.js';
+import { checkLoadOptions, fundingPlan } from '../../harness/load/run.js';
+import { prepareLoadToken } from '../../harness/load/token.js';
 import { ChainWatch } from '../../harness/load/watch.js';
-import { outputsNeeded, percentiles } from '../../harness/load/stats.js';
+import { kindAt, outputsNeeded, percentiles } from '../../harness/load/stats.js';
 import type { LoadReport } from '../../harness/load/types.js';
 import type { Testnet } from '../../harness/testnet/types.js';
 import { cleanup, tempDir } from '../helpers/sim.js';
@@ -65,11 +66,35 @@ describe('saltnet load on the simulator', { timeout: 180_000 }, () => {
     expect(load.filter((p) => p.alive)).toEqual([]);
   });
 
+  it('sends every kind of the mix from every wallet: tokens of its own token, sweeps of deposit subaddresses', async () => {
+    const mix = 'transfers,subaddresses,tokens,sweeps';
+    const res = await saltnet(['load', '--tps', '20', '--duration', '5', '--mix', mix, '--json']);
+    expect(res.exitCode, res.all as string).toBe(0);
+    const r = JSON.parse(res.stdout as string) as LoadReport;
+    expect(r.rejections).toEqual([]);
+    expect(r.unconfirmed).toEqual([]);
+    for (const kind of ['transfers', 'subaddresses', 'tokens', 'sweeps'] as const)
+      expect(r.byKind[kind], kind).toEqual({ sent: 25, confirmed: 25, rejected: 0 });
+    expect(r.setup).toMatchObject({ token: 'salLOAD', tokenOutputsPerWallet: expect.any(Number) as number });
+    expect(r.setup.depositsPerWallet).toBeGreaterThan(0);
+    // A token's transaction goes in the block after its ROLLUP: the slowest confirmation is two blocks at least.
+    expect(r.latency.blocks.max).toBeGreaterThanOrEqual(2);
+    // Main spreads its funds before paying: a few rounds of 11 blocks and the token's first 61, where paying the 28
+    // transactions of coin one at a time would take 11 blocks each (308).
+    expect(r.setup.blocks).toBeLessThan(200);
+    // A second load finds the token made: main makes it once.
+    const again = await saltnet(['load', '--tps', '4', '--duration', '2', '--mix', 'tokens', '--json']);
+    expect(again.exitCode, again.all as string).toBe(0);
+    const r2 = JSON.parse(again.stdout as string) as LoadReport;
+    expect(r2.byKind.tokens).toEqual({ sent: 8, confirmed: 8, rejected: 0 });
+    expect(r2.setup.blocks).toBeLessThan(61);
+  });
+
   it('refuses a kind of transaction it does not send, naming it, before anything is sent', async () => {
     const res = await saltnet(['load', '--tps', '2', '--duration', '1', '--mix', 'transfer,sweeps']);
     expect(res.exitCode).not.toBe(0);
     expect(res.stderr).toContain(
-      '--mix: "transfer" is not a kind of transaction a load sends (did you mean transfers?); the kinds are transfers, subaddresses',
+      '--mix: "transfer" is not a kind of transaction a load sends (did you mean transfers?); the kinds are transfers, subaddresses, tokens, sweeps',
     );
     expect(res.stderr).not.toMatch(/\n\s+at /);
   });
@@ -94,6 +119,36 @@ describe('the load request', () => {
   it('funds each wallet two outputs a transaction for the blocks its change is locked, never more than it sends', () => {
     expect(outputsNeeded({ tps: 20, duration: 30, wallets: 4, spendableAge: 10, blockSeconds: 1 })).toBe(152);
     expect(outputsNeeded({ tps: 2, duration: 2, wallets: 2, spendableAge: 10, blockSeconds: 1 })).toBe(6);
+  });
+
+  it('pays each wallet what the mix spends: the coin for transfers and tokens (their ROLLUPs), a deposit per sweep', () => {
+    const o = { tps: 20, duration: 30, wallets: 4 };
+    expect(fundingPlan({ ...o, mix: ['transfers'] }, 10, 1)).toEqual({ outputs: 152, tokenOutputs: 0, deposits: 0 });
+    expect(fundingPlan({ ...o, mix: ['sweeps'] }, 10, 1)).toEqual({ outputs: 0, tokenOutputs: 0, deposits: 77 });
+    const all = fundingPlan({ ...o, mix: ['transfers', 'subaddresses', 'tokens', 'sweeps'] }, 10, 1);
+    expect(all).toEqual({ outputs: 116, tokenOutputs: 40, deposits: 21 });
+  });
+
+  it('has every wallet send every kind of the mix, however many wallets there are', () => {
+    const mix = ['transfers', 'subaddresses', 'tokens', 'sweeps'] as const;
+    for (const wallets of [1, 2, 3, 4, 8]) {
+      const byWallet = new Map<number, Set<string>>();
+      for (let i = 0; i < wallets * mix.length; i++) {
+        const w = i % wallets;
+        byWallet.set(w, (byWallet.get(w) ?? new Set()).add(kindAt(mix, i, wallets)));
+      }
+      for (const kinds of byWallet.values()) expect([...kinds].sort(), `${wallets} wallets`).toEqual([...mix].sort());
+    }
+  });
+
+  it('refuses tokens on a backend without them, and below the height where they activate, naming both', async () => {
+    const t = (spec: object, height: number) => ({ backend: { spec }, height: () => Promise.resolve(height) }) as never;
+    await expect(prepareLoadToken(t({ name: 'monero' }, 2000), 1n)).rejects.toThrow(
+      "the mix's tokens need a backend with tokens; monero has none",
+    );
+    await expect(prepareLoadToken(t({ name: 'salvium', tokenHeight: 1200 }, 1150), 1n)).rejects.toThrow(
+      "the mix's tokens need tokens active, from height 1200; the testnet is at 1150: mine 50 blocks first (saltnet mine 50)",
+    );
   });
 
   it('takes percentiles by nearest rank', () => {
