@@ -40,5 +40,5 @@ export async function simCodeHash(): Promise<string> {
 
 /** The height of the simulated chain in a daemon's blocks file (SIM_BLOCKS_FILE), as the simulator would load it. */
 export async function simChainHeight(file: string): Promise<number> {
-  return blocksFileHeight(await readFile(file, 'utf8'));
+  return blocksFileHeight(await readFile(file));
 }

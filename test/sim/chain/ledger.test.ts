@@ -12,6 +12,7 @@ import {
 } from '../../../harness/sim/chain/ledger.js';
 import { mineBlock, templateError } from '../../../harness/sim/chain/build.js';
 import { BLOCKS_FILE, openChain } from '../../../harness/sim/chain/store.js';
+import { blocksFileHeight } from '../../../harness/sim/chain/height.js';
 import type { Tx } from '../../../harness/sim/chain/types.js';
 import { walletFromSeed } from '../../../harness/sim/crypto/keys.js';
 import { cleanup, tempDir } from '../../helpers/sim.js';
@@ -238,5 +239,24 @@ describe('chain store', () => {
     again.store.appendBlock(mineBlock(again.ledger, alice.cn.address, 1_800_000_000, 1n).block);
     expect(height(openChain(dir).ledger)).toBe(22);
     expect(readFileSync(join(dir, BLOCKS_FILE), 'utf8').split('\n').filter(Boolean)).toHaveLength(21);
+  });
+});
+
+describe('the height of a stored chain, read without loading it', () => {
+  const heightOf = (text: string): number => blocksFileHeight(Buffer.from(text));
+  const line = (index: number, rest = '"hash":"h"}'): string => `{"index":${index},${rest}`;
+  it('counts the lines in order up to a torn last one, as openChain loads them', () => {
+    const three = [1, 2, 3].map((i) => line(i)).join('\n') + '\n';
+    expect(heightOf('')).toBe(1);
+    expect(heightOf(three)).toBe(4);
+    expect(heightOf(three + '{"index":4,"hash":"tor')).toBe(4);
+    // A last line cut right after its index's comma still is no block.
+    expect(heightOf(three + '{"index":4,')).toBe(4);
+    expect(heightOf(three + line(5))).toBe(4);
+    expect(heightOf([1, 3].map((i) => line(i)).join('\n'))).toBe(2);
+    // A line written with another key first is parsed whole.
+    expect(heightOf(`${line(1)}\n{"hash":"h","index":2}\n`)).toBe(3);
+    // A blank line ends the chain.
+    expect(heightOf(`${line(1)}\n\n${line(2)}\n`)).toBe(2);
   });
 });
