@@ -22,6 +22,13 @@ export interface Payment {
 export const PAYMENT_OUTPUTS = 7;
 /** Transactions one transfer_split request builds, at most: a request's answer stays quick. */
 const TXS_PER_REQUEST = 7;
+
+/**
+ * Destinations one request pays: TXS_PER_REQUEST transactions of the coin, or one of a token (its ROLLUP pays for the
+ * request's first token transaction alone on Salvium 1.1.3c: the others would wait in the pool for ever).
+ */
+const perRequest = (t: Testnet, asset: string | undefined): number =>
+  PAYMENT_OUTPUTS * (isToken(t, asset) ? 1 : TXS_PER_REQUEST);
 /** Rounds of spreading, at most: each multiplies main's outputs by up to PAYMENT_OUTPUTS / INPUTS_PER_TX. */
 const MAX_ROUNDS = 6;
 
@@ -66,10 +73,10 @@ export async function payAll(
   if (payments.length === 0) return;
   const txs = Math.ceil(payments.length / PAYMENT_OUTPUTS);
   if (txs > 1) await spread(t, asset, txs * INPUTS_PER_TX, partValue(t, payments[0]!.amount), signal);
-  const perRequest = PAYMENT_OUTPUTS * TXS_PER_REQUEST;
-  for (let i = 0; i < payments.length; i += perRequest) {
+  const size = perRequest(t, asset);
+  for (let i = 0; i < payments.length; i += size) {
     signal?.throwIfAborted();
-    const chunk = payments.slice(i, i + perRequest);
+    const chunk = payments.slice(i, i + size);
     try {
       await sendSplit(t, chunk, asset);
     } catch (err) {
@@ -122,8 +129,8 @@ async function spread(
     signal?.throwIfAborted();
     const round = Array.from({ length: count }, () => ({ address: self, amount: values[r]! }));
     try {
-      for (let i = 0; i < round.length; i += PAYMENT_OUTPUTS * TXS_PER_REQUEST)
-        await sendSplit(t, round.slice(i, i + PAYMENT_OUTPUTS * TXS_PER_REQUEST), asset);
+      const size = perRequest(t, asset);
+      for (let i = 0; i < round.length; i += size) await sendSplit(t, round.slice(i, i + size), asset);
     } catch (err) {
       // Spreading only speeds the payments up: a round refused leaves what was spread so far.
       if (!(err instanceof RpcError)) throw err;

@@ -199,4 +199,30 @@ describe('token transfers', () => {
     expect(swept.tx_hash_list).toHaveLength(2);
     expect((await rpc(aliceRpc.port, 'get_balance', { asset_type: 'salTOK1' })).result).toEqual({});
   });
+
+  it("a request's ROLLUP pays for its first token tx alone: of a transfer_split of two, the second stays in the pool", async () => {
+    expect((await send(aliceRpc.port, 'transfer', bob, 5 * SAL1, 'SAL1')).error).toBeUndefined();
+    await mine(11);
+    const destinations = Array.from({ length: 8 }, () => ({
+      address: alice.carrot,
+      amount: SAL1,
+      asset_type: 'salTOK1',
+    }));
+    const r = await rpc(bobRpc.port, 'transfer_split', {
+      destinations,
+      source_asset: 'salTOK1',
+      dest_asset: 'salTOK1',
+      tx_type: 3,
+    });
+    const [rollup, first, second] = r.result.tx_hash_list as string[];
+    expect(r.result.tx_hash_list).toHaveLength(3);
+    await mine(5);
+    const where = async (txid: string): Promise<boolean> =>
+      ((await post(daemon.port, '/get_transactions', { txs_hashes: [txid] })).json as any).txs[0].in_pool;
+    expect(await where(rollup!)).toBe(false);
+    expect(await where(first!)).toBe(false);
+    expect(await where(second!)).toBe(true);
+    const pending = (await rpc(bobRpc.port, 'get_transfers', { pending: true })).result.pending;
+    expect(pending.map((e: any) => e.txid)).toEqual([second]);
+  });
 });

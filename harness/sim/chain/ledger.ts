@@ -124,7 +124,7 @@ export function applyBlock(l: Ledger, block: Block): void {
   for (const tx of block.txs) {
     for (const o of tx.outputs) l.outputs.set(o.id, { output: o, blockIndex: block.index, coinbase: false });
     for (const i of tx.inputs) l.spentKeyImages.add(i.keyImage);
-    for (const id of tx.rollup ?? []) l.paid.add(id);
+    for (const id of paidBy(tx)) l.paid.add(id);
     if (tx.token) {
       const t = tx.token;
       l.tokens.set(`sal${t.ticker}`, {
@@ -181,6 +181,14 @@ export function isTokenTransfer(tx: Tx): boolean {
 }
 
 /** Can this pool tx go into the next block? A token transfer waits for its ROLLUP to be on chain. */
+/**
+ * The token txs a ROLLUP pays for on chain: the first it lists alone. Salvium 1.1.3c's is_tx_paid_for finds only the
+ * first of a request's token txs (all under one rollup binding tag), so of a transfer_split that builds several, the
+ * others wait in the pool for ever. Established on the real programs: 24 token outputs paid in one request (a ROLLUP
+ * and four token txs) had one token tx mined, three left pending fifty blocks on.
+ */
+export const paidBy = (tx: Tx): string[] => (tx.rollup ?? []).slice(0, 1);
+
 export const readyToMine = (l: Ledger, tx: Tx): boolean => !isTokenTransfer(tx) || l.paid.has(tx.txid);
 
 /**
@@ -308,7 +316,7 @@ export function popBlock(l: Ledger, now: number): Block | undefined {
   for (const tx of block.txs) {
     for (const i of tx.inputs) l.spentKeyImages.delete(i.keyImage);
     if (tx.token) l.tokens.delete(`sal${tx.token.ticker}`);
-    for (const id of tx.rollup ?? []) l.paid.delete(id);
+    for (const id of paidBy(tx)) l.paid.delete(id);
     l.pool.set(tx.txid, tx);
     l.poolArrival.set(tx.txid, now);
     l.kept.add(tx.txid);
