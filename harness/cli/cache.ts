@@ -23,6 +23,8 @@ import { testnetOptions, toTestnetOptions, type TestnetArgs } from './testnet-op
 import { progressLog } from './progress-log.js';
 import { counted } from '../common/describe.js';
 import { clearDatasets, datasetRows, describeDataset } from './randomx-datasets.js';
+import { resolveConfig } from '../config/resolve.js';
+import { buildFreshState } from '../vitest/funded.js';
 
 const mib = (n: number): string => `${(n / 2 ** 20).toFixed(1)} MiB`;
 const dirOf = (a: { cacheDir?: string }): string => resolveCacheDir(a.cacheDir ? { cacheDir: a.cacheDir } : {});
@@ -89,7 +91,8 @@ type BuildArgs = CacheArgs & { force: boolean; isolation: 'shared' | 'fresh' };
 
 const build: CommandModule<object, BuildArgs> = {
   command: 'build',
-  describe: 'build the chain state the options describe and save it (nothing to do on a hit)',
+  describe:
+    "build the chain state the options describe and save it (nothing to do on a hit); without --for, also the config's freshWallets funded ahead",
   builder: (y) =>
     testnetOptions(y)
       .option('for', FOR)
@@ -120,8 +123,26 @@ const build: CommandModule<object, BuildArgs> = {
       `${t.snapshot.key} ${t.snapshot.status === 'hit' ? 'was cached already' : 'built and saved'} (${((Date.now() - t0) / 1000).toFixed(1)} s; ${serves}) in ${t.snapshot.cacheDir}\n`,
     );
     if (a.for?.length) await buildAheadFor(a.for, o, a.isolation, log);
+    else await buildFreshFor(a, o, log);
   },
 };
+
+/**
+ * Without --for, above difficulty 1: the state the vitest global setup restores when the config keeps `freshWallets`
+ * funded ahead, so that no vitest run (or shard of one) pays them itself.
+ */
+async function buildFreshFor(a: CacheArgs, o: TestnetOptions, log: (l: string) => void): Promise<void> {
+  const config = (a as { config?: string }).config;
+  const { values } = await resolveConfig({ env: process.env, ...(config ? { argv: { config } } : {}) });
+  if (!values.freshWallets?.length) return;
+  const t0 = Date.now();
+  const key = await buildFreshState({ ...o, snapshots: true }, values.freshWallets, log);
+  const n = values.freshWallets.reduce((sum, e) => sum + e.count, 0);
+  if (key)
+    process.stdout.write(
+      `${key} holds the vitest global setup's ${counted(n, 'fresh wallet')} funded ahead (freshWallets; ${((Date.now() - t0) / 1000).toFixed(1)} s; for difficulty ${chainSpecFor(resolveBackend(o.backend ?? 'auto', o.binDir), o).difficulty})\n`,
+    );
+}
 
 /** `build --force`: the state, and the states built on it with wallets funded ahead (`<key>-ahead-…`), go. */
 function forget(dir: string, key: string): void {

@@ -1,5 +1,5 @@
 // `saltnet report merge <files…>`: the JSON or JUnit reports of a suite's shards, run on separate
-// runners with `saltnet run --shard i/n`, joined into one report.
+// runners with `saltnet run --shard i/n` (or the JUnit reports of `vitest run --shard i/n`), joined into one report.
 import { readFileSync } from 'node:fs';
 import type { Argv, CommandModule } from 'yargs';
 import { errnoWords } from '../common/errno.js';
@@ -31,7 +31,8 @@ const merge: CommandModule<object, MergeArgs> = {
         type: 'string',
         array: true,
         demandOption: true,
-        describe: 'the reports saltnet run --reporter json|junit --output wrote, one per shard',
+        describe:
+          'the reports saltnet run --reporter json|junit --output wrote (or vitest --reporter=junit), one per shard',
       })
       .option('output', { type: 'string', describe: 'write the merged report to this file (default: stdout)' })
       .option('reporter', {

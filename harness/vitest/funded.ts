@@ -10,7 +10,7 @@
 // opens its copy with it over its loopback JSON-RPC, never on a command line.
 import { copyFileSync, mkdirSync, openSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
-import { paidAhead, startShared } from '../runner/funded-state-cache.js';
+import { aheadState, paidAhead, startShared } from '../runner/funded-state-cache.js';
 import { fundsAhead, type AheadPayment, type AheadWords } from '../runner/prepaid-wallets.js';
 import { scaled } from '../common/timeouts.js';
 import { createDaemonClient } from '../rpc/daemon.js';
@@ -74,6 +74,43 @@ export async function startWithFresh(
   entries: FreshWalletsOption[] | undefined,
   log: (line: string) => void,
 ): Promise<FundedStart> {
+  const { pays, unlocked } = freshPlan(opts, entries, log);
+  // Created with the testnet's subaddress lookahead (2:20 by default): a claimed wallet opens in a fraction of the time
+  const { t, ahead, from } = await startShared({ ...opts, unlocked }, pays, { log, words: WORDS, lookahead: true });
+  if (pays.length > 0 && !fundsAhead(t.mining.difficulty))
+    log(
+      `saltnet: freshWallets: none funded ahead at difficulty ${t.mining.difficulty}, where freshWallet's own funding mines cheap blocks`,
+    );
+  const funded = new Map<string, string[]>();
+  for (const p of pays) {
+    if (!ahead.has(p.wallet)) continue;
+    const key = p.amount.toString();
+    funded.set(key, [...(funded.get(key) ?? []), p.wallet]);
+  }
+  const list = [...funded].map(([amount, wallets]) => ({ unlocked: amount, wallets }));
+  return { t, funded: list, ...(from && list.length ? { pooled: { options: from, funded: list } } : {}) };
+}
+
+/**
+ * What `saltnet cache build` builds for a vitest suite: the cached state in which the global setup with these
+ * options finds its fresh wallets funded ahead, built when missing (paid at the prefix difficulty, no testnet served
+ * after). Its key, or undefined when the setup funds none ahead (no freshWallets, difficulty 1, snapshots off).
+ */
+export async function buildFreshState(
+  opts: TestnetOptions,
+  entries: FreshWalletsOption[] | undefined,
+  log: (line: string) => void,
+): Promise<string | undefined> {
+  const { pays, unlocked } = freshPlan(opts, entries, log);
+  return pays.length ? aheadState({ ...opts, unlocked }, pays, { log, words: WORDS, lookahead: true }) : undefined;
+}
+
+/** The payments `freshWallets` asks for, and the main wallet's `unlocked`, checked to cover them all. */
+function freshPlan(
+  opts: TestnetOptions,
+  entries: FreshWalletsOption[] | undefined,
+  log: (line: string) => void,
+): { pays: AheadPayment[]; unlocked: bigint } {
   const be = resolveBackend(opts.backend ?? 'auto', opts.binDir);
   let pays = entries?.length ? freshPays(entries, be.spec) : [];
   if (pays.length > 0 && opts.workdir) {
@@ -89,20 +126,7 @@ export async function startWithFresh(
       `freshWallets: ${counted(pays.length, 'wallet')} funded ahead ${pays.length === 1 ? 'takes' : 'take'} ${formatAmountShort(total, unit)} with fees, more than unlocked (${formatAmountShort(unlocked, unit)}): raise unlocked in saltnet.config (or the global setup's options), or keep fewer or smaller wallets`,
     );
   }
-  // Created with the testnet's subaddress lookahead (2:20 by default): a claimed wallet opens in a fraction of the time
-  const { t, ahead, from } = await startShared({ ...opts, unlocked }, pays, { log, words: WORDS, lookahead: true });
-  if (pays.length > 0 && !fundsAhead(t.mining.difficulty))
-    log(
-      `saltnet: freshWallets: none funded ahead at difficulty ${t.mining.difficulty}, where freshWallet's own funding mines cheap blocks`,
-    );
-  const funded = new Map<string, string[]>();
-  for (const p of pays) {
-    if (!ahead.has(p.wallet)) continue;
-    const key = p.amount.toString();
-    funded.set(key, [...(funded.get(key) ?? []), p.wallet]);
-  }
-  const list = [...funded].map(([amount, wallets]) => ({ unlocked: amount, wallets }));
-  return { t, funded: list, ...(from && list.length ? { pooled: { options: from, funded: list } } : {}) };
+  return { pays, unlocked };
 }
 
 /**

@@ -14,7 +14,7 @@ import { validateConfig } from '../../harness/config/validate.js';
 import { parseScenario } from '../../harness/scenario/parse.js';
 import { runFiles } from '../../harness/runner/run-scenarios.js';
 import { allBlocks, docFiles, ROOT, type Block } from './blocks.js';
-import { commandsOf, saltnetArgs } from './shell.js';
+import { commandsOf, dockerfileShell, saltnetArgs } from './shell.js';
 import { typecheckSnippets, runLibrarySnippet, snippetsOf } from './snippets.js';
 
 const blocks = allBlocks();
@@ -25,7 +25,8 @@ afterAll(() => rmSync(WORK, { recursive: true, force: true }));
 
 const SHELL = new Set(['sh', 'bash', 'shell', 'console']);
 const OUTPUT = new Set(['', 'text', 'markdown']);
-type YamlKind = 'scenario' | 'steps' | 'accept' | 'config' | 'workflow' | 'prometheus' | 'comment' | 'invalid';
+type YamlKind =
+  'scenario' | 'steps' | 'accept' | 'config' | 'workflow' | 'prometheus' | 'compose' | 'comment' | 'invalid';
 
 function yamlKind(b: Block): YamlKind {
   let v: unknown;
@@ -44,6 +45,8 @@ function yamlKind(b: Block): YamlKind {
   if ('accept' in o) return 'accept';
   // A Prometheus scrape config: test/cli/metrics.test.ts scrapes a running testnet with it.
   if ('scrape_configs' in o) return 'prometheus';
+  // A compose file (docs/scale-out.md's sketch): checked for the services it names, below.
+  if ('services' in o) return 'compose';
   return 'config';
 }
 
@@ -58,7 +61,7 @@ const bare = (t: string): string =>
 describe('every example of the docs', () => {
   it('has a kind this suite knows how to check', () => {
     const known = (b: Block): boolean =>
-      SHELL.has(b.lang) || OUTPUT.has(b.lang) || ['yaml', 'yml', 'ts', 'js', 'json'].includes(b.lang);
+      SHELL.has(b.lang) || OUTPUT.has(b.lang) || ['yaml', 'yml', 'ts', 'js', 'json', 'dockerfile'].includes(b.lang);
     expect(blocks.filter((b) => !known(b)).map((b) => `${b.where}: \`\`\`${b.lang}`)).toEqual([]);
     expect(blocks.length).toBeGreaterThan(40);
   });
@@ -78,7 +81,17 @@ describe('every example of the docs', () => {
       const b: Block = { where: file, file, line: 1, lang: 'yaml', text: '' };
       for (const job of Object.values(wf.jobs)) workflowRuns.push(...runsOf(b, job.steps));
     }
-    for (const { b, c } of [...lines, ...workflowRuns]) {
+    // A Dockerfile's RUN, CMD and HEALTHCHECK lines (docs/scale-out.md's image).
+    const dockerRuns = blocks
+      .filter((b) => b.lang === 'dockerfile')
+      .flatMap((b) =>
+        dockerfileShell(b.text).flatMap((d) => commandsOf(d.shell).map((c) => ({ b, c: { ...c, line: d.line } }))),
+      );
+    expect(
+      dockerRuns.some(({ c }) => saltnetArgs(c.words)),
+      'a saltnet command in a Dockerfile',
+    ).toBe(true);
+    for (const { b, c } of [...lines, ...workflowRuns, ...dockerRuns]) {
       const args = saltnetArgs(c.words);
       if (!args) continue;
       checked++;
@@ -119,6 +132,26 @@ describe('every example of the docs', () => {
         }
       } catch (err) {
         problems.push(`${b.where}: ${(err as Error).message}`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('a compose file names only its own services: depends_on and every --add-exclusive-node peer', () => {
+    const composes = blocks.filter((b) => ['yaml', 'yml'].includes(b.lang) && yamlKind(b) === 'compose');
+    expect(composes.length).toBeGreaterThan(0);
+    const problems: string[] = [];
+    for (const b of composes) {
+      const { services } = parseYaml(b.text, { merge: true }) as {
+        services: Record<string, { depends_on?: Record<string, unknown>; command?: string | string[] }>;
+      };
+      for (const [name, svc] of Object.entries(services)) {
+        for (const dep of Object.keys(svc.depends_on ?? {}))
+          if (!(dep in services)) problems.push(`${b.where}: ${name} depends on ${dep}, no service of the file`);
+        const command = [svc.command ?? []].flat().join(' ');
+        for (const m of command.matchAll(/--add-exclusive-node\s+([^\s:]+):\d+/g))
+          if (!(m[1]! in services) || m[1] === name)
+            problems.push(`${b.where}: ${name} peers with ${m[1]}, not another service of the file`);
       }
     }
     expect(problems).toEqual([]);

@@ -54,3 +54,26 @@ export function saltnetArgs(words: string[]): string[] | undefined {
   if (words[0] === 'npx' && words[1] === 'saltnet') return words.slice(2);
   return undefined;
 }
+
+/** A Dockerfile's instructions that run commands (RUN, CMD, ENTRYPOINT, HEALTHCHECK … CMD), as shell text each. */
+export function dockerfileShell(text: string): Array<{ line: number; shell: string }> {
+  const out: Array<{ line: number; shell: string }> = [];
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const start = i;
+    let line = lines[i]!;
+    while (line.endsWith('\\') && i + 1 < lines.length) line = line.slice(0, -1) + ' ' + lines[++i]!;
+    const m = /^\s*(RUN|CMD|ENTRYPOINT|HEALTHCHECK)\s+(.*)$/i.exec(line);
+    if (!m) continue;
+    let rest = m[2]!;
+    if (m[1]!.toUpperCase() === 'HEALTHCHECK') {
+      const cmd = /(?:^|\s)CMD\s+(.*)$/i.exec(rest);
+      if (!cmd) continue; // HEALTHCHECK NONE
+      rest = cmd[1]!;
+    }
+    // The exec form, a JSON array of words: as the shell line that runs the same.
+    const exec = rest.trim().startsWith('[') ? (JSON.parse(rest) as string[]) : undefined;
+    out.push({ line: start + 1, shell: exec ? exec.map((w) => `'${w.replace(/'/g, `'\\''`)}'`).join(' ') : rest });
+  }
+  return out;
+}

@@ -1,8 +1,10 @@
 // The reports of a suite's shards (`saltnet run --shard i/n` on separate runners) joined into one, as
 // `saltnet report merge` writes it: every scenario once, in file order, the totals recomputed.
-// The JUnit side reads only what `toJUnit` writes (its layout is fixed: one `<testsuite>` per
-// scenario, two spaces in, every attribute value escaped); the package ships no XML parser, and
-// a report that is not one of ours is refused rather than half understood.
+// The JUnit side reads two fixed layouts: what `toJUnit` writes (one `<testsuite>` per scenario, two spaces in, its
+// file in a `file` attribute) and what vitest's junit reporter writes (one `<testsuite>` per test file, four spaces
+// in, named after the file), every attribute value escaped in both; so the shards of a vitest suite, and the
+// scenarios and vitest files of one CI run, join into one JUnit file. The package ships no XML parser, and a report
+// in another layout is refused rather than half understood.
 import type { ScenarioResult, ScenarioStatus } from '../types.js';
 import { parseJsonReport, toJson } from './json.js';
 import { escapeXmlAttr } from './junit.js';
@@ -24,22 +26,25 @@ export function reportFormatOf(text: string): ReportFormat | undefined {
 
 const STATUSES: readonly ScenarioStatus[] = ['passed', 'failed', 'error', 'interrupted', 'skipped'];
 
-/** Which report first held each scenario file; a second one is a shard overlap. */
+/** Which report first held each scenario (or vitest test) file; a second one is a shard overlap. */
 class Seen {
   private readonly at = new Map<string, string>();
 
-  add(file: string, name: string, path: string): void {
+  /** `what` names the file in an error: `the scenario "name" (file)`, `the test file file`. */
+  add(file: string, what: string, path: string): void {
     const before = this.at.get(file);
     if (before !== undefined)
       throw new Error(
         before === path
-          ? `${path}: the scenario ${JSON.stringify(name)} (${file}) is in it twice`
-          : `${path} and ${before} both ran the scenario ${JSON.stringify(name)} (${file}): the shards overlap; ` +
+          ? `${path}: ${what} is in it twice`
+          : `${path} and ${before} both ran ${what}: the shards overlap; ` +
               'merge the reports of one split of the suite (--shard 1/n … n/n)',
       );
     this.at.set(file, path);
   }
 }
+
+const scenarioWords = (name: string, file: string): string => `the scenario ${JSON.stringify(name)} (${file})`;
 
 function checkResult(r: unknown, i: number, path: string): ScenarioResult {
   const o = r as Partial<ScenarioResult> | null;
@@ -68,7 +73,7 @@ export function mergedResults(reports: readonly ShardReport[]): ScenarioResult[]
     }
     doc.results.forEach((r, i) => {
       const res = checkResult(r, i, path);
-      seen.add(res.file, res.name, path);
+      seen.add(res.file, scenarioWords(res.name, res.file), path);
       all.push(res);
     });
   }
@@ -88,8 +93,12 @@ function byFile<T>(items: T[], file: (t: T) => string): T[] {
 }
 
 const HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n';
+/** vitest's junit reporter: a space before `?>`, and its root element named so. */
+const VITEST_HEAD = '<?xml version="1.0" encoding="UTF-8" ?>\n';
+const VITEST_ROOT = 'vitest tests';
 const ROOT = /^<testsuites((?: [a-z]+="[^"<>]*")*)(\/>|>\n([\s\S]*)\n<\/testsuites>)\n?$/;
-const SUITE = /^ {2}<testsuite((?: [a-z]+="[^"<>]*")*)>\n[\s\S]*?\n {2}<\/testsuite>$/gm;
+/** A `<testsuite>` element, two spaces in (saltnet's) or four (vitest's), its closing tag as far in. */
+const SUITE = /^( {2}| {4})<testsuite((?: [a-z]+="[^"<>]*")*)>(?:\n[\s\S]*?)?\n\1<\/testsuite>$/gm;
 const COUNTS = ['tests', 'failures', 'errors', 'skipped'] as const;
 
 function unescapeXml(s: string): string {
@@ -108,15 +117,19 @@ function attributes(s: string): Record<string, string> {
 
 interface Suite {
   xml: string;
+  /** Written by vitest's junit reporter: the suite of a test file. */
+  vitest: boolean;
   file: string;
   name: string;
   counts: Record<(typeof COUNTS)[number], number>;
   ms: number;
 }
 
-function suiteOf(xml: string, attrText: string, path: string): Suite {
+function suiteOf(xml: string, attrText: string, path: string, vitest: boolean): Suite {
   const a = attributes(attrText);
   const where = `${path}: <testsuite name="${a.name ?? '?'}">`;
+  // vitest names a suite after its test file (relative to the root) and says nothing else of it.
+  if (vitest && a.name !== undefined) a.file ??= a.name;
   if (a.file === undefined || a.name === undefined) throw new Error(`${where} has no file or name attribute`);
   const counts = {} as Suite['counts'];
   for (const k of COUNTS) {
@@ -124,26 +137,36 @@ function suiteOf(xml: string, attrText: string, path: string): Suite {
     counts[k] = Number(a[k]);
   }
   if (!/^\d+(\.\d+)?$/.test(a.time ?? '')) throw new Error(`${where}: time="${a.time ?? ''}" is not seconds`);
-  return { xml, file: a.file, name: a.name, counts, ms: Math.round(Number(a.time) * 1000) };
+  return { xml, vitest, file: a.file, name: a.name, counts, ms: Math.round(Number(a.time) * 1000) };
 }
 
 function junitSuites(path: string, text: string): { name: string; suites: Suite[] } {
   const notOurs = (why: string): Error =>
-    new Error(`${path}: not a saltnet JUnit report (${why}); merge the reports saltnet run --reporter junit wrote`);
-  if (!text.startsWith(HEAD)) throw notOurs(`it does not begin with ${JSON.stringify(HEAD.trim())}`);
-  const root = ROOT.exec(text.slice(HEAD.length));
-  if (!root) throw notOurs('no <testsuites> element as saltnet writes it, or text after it');
+    new Error(
+      `${path}: not a saltnet JUnit report (${why}); merge the reports saltnet run --reporter junit or vitest's ` +
+        'junit reporter wrote',
+    );
+  const head = [HEAD, VITEST_HEAD].find((h) => text.startsWith(h));
+  if (!head) throw notOurs(`it does not begin with ${JSON.stringify(HEAD.trim())}`);
+  const root = ROOT.exec(text.slice(head.length));
+  if (!root) throw notOurs('no <testsuites> element as saltnet or vitest writes it, or text after it');
+  const name = attributes(root[1]!).name ?? 'saltnet';
+  const vitest = head === VITEST_HEAD && name === VITEST_ROOT;
   const body = root[3] ?? '';
   const suites: Suite[] = [];
-  for (const m of body.matchAll(SUITE)) suites.push(suiteOf(m[0], m[1]!, path));
+  for (const m of body.matchAll(SUITE)) {
+    if ((m[1] === '    ') !== vitest) throw notOurs(`a <testsuite> ${m[1]!.length} spaces in`);
+    suites.push(suiteOf(m[0], m[2]!, path, vitest));
+  }
   const rest = body.replace(SUITE, '').trim();
   if (rest !== '') throw notOurs(`unexpected content in <testsuites>: ${JSON.stringify(rest.slice(0, 60))}`);
-  return { name: attributes(root[1]!).name ?? 'saltnet', suites };
+  return { name, suites };
 }
 
 /**
- * JUnit reports written by `toJUnit` joined into one: their `<testsuite>` elements as they are, sorted by file, under
- * one `<testsuites>` whose tests, failures, errors, skipped and time are the sums of theirs.
+ * JUnit reports written by `toJUnit` or vitest's junit reporter joined into one: their `<testsuite>` elements as they
+ * are, sorted by file, under one `<testsuites>` (named as the first report's) whose tests, failures, errors, skipped
+ * and time are the sums of theirs.
  */
 export function mergeJUnitReports(reports: readonly ShardReport[]): string {
   const seen = new Seen();
@@ -153,7 +176,7 @@ export function mergeJUnitReports(reports: readonly ShardReport[]): string {
     const r = junitSuites(path, text);
     name ??= r.name;
     for (const s of r.suites) {
-      seen.add(s.file, s.name, path);
+      seen.add(s.file, s.vitest ? `the test file ${s.file}` : scenarioWords(s.name, s.file), path);
       all.push(s);
     }
   }

@@ -95,3 +95,85 @@ describe('report merge: JUnit', () => {
     expect(() => mergeReports(reports, 'junit')).toThrow(message);
   });
 });
+
+/** A JUnit report as vitest's junit reporter writes it (vitest 4): one `<testsuite>` per test file, four spaces in. */
+function vitestJUnit(files: Array<{ file: string; tests: string[]; failed?: string; skipped?: string }>): string {
+  const suites = files.map(({ file, tests, failed, skipped }) => {
+    const cases = tests.map((t) => {
+      const inner =
+        t === failed
+          ? `            <failure message="expected 1 to be 2" type="AssertionError">\nAssertionError: expected 1 to be 2\n ❯ ${file}:3:7\n            </failure>\n`
+          : t === skipped
+            ? '            <skipped/>\n'
+            : '';
+      return `        <testcase classname="${file}" name="${t}" time="0.25">\n${inner}        </testcase>\n`;
+    });
+    const counts = `tests="${tests.length}" failures="${failed ? 1 : 0}" errors="0" skipped="${skipped ? 1 : 0}"`;
+    return (
+      `    <testsuite name="${file}" timestamp="2026-01-01T00:00:00.000Z" hostname="ci" ${counts} time="${tests.length * 0.25}">\n` +
+      `${cases.join('')}    </testsuite>\n`
+    );
+  });
+  const total = files.reduce((n, f) => n + f.tests.length, 0);
+  const failures = files.filter((f) => f.failed).length;
+  return (
+    '<?xml version="1.0" encoding="UTF-8" ?>\n' +
+    `<testsuites name="vitest tests" tests="${total}" failures="${failures}" errors="0" time="${total * 0.25}">\n` +
+    `${suites.join('')}</testsuites>\n`
+  );
+}
+
+describe("report merge: vitest's JUnit", () => {
+  const shard1 = vitestJUnit([{ file: 'wallet.spec.ts', tests: ['pays', 'fails'], failed: 'fails' }]);
+  const shard2 = vitestJUnit([
+    { file: 'a.spec.ts', tests: ['one', 'later'], skipped: 'later' },
+    { file: 'z/deep.spec.ts', tests: ['deep'] },
+  ]);
+
+  it('joins the shards of a vitest suite: every test file once, in file order, the totals summed', () => {
+    const merged = mergeReports(
+      [
+        { path: 'junit-1.xml', text: shard1 },
+        { path: 'junit-2.xml', text: shard2 },
+      ],
+      'junit',
+    );
+    expect(merged.split('\n', 2)[1]).toBe(
+      '<testsuites name="vitest tests" tests="5" failures="1" errors="0" skipped="1" time="1.250">',
+    );
+    expect([...merged.matchAll(/^ {4}<testsuite name="([^"]+)"/gm)].map((m) => m[1])).toEqual([
+      'a.spec.ts',
+      'wallet.spec.ts',
+      'z/deep.spec.ts',
+    ]);
+    // Each file's element as vitest wrote it, its failure text included.
+    expect(merged).toContain(shard1.split('\n').slice(2, -2).join('\n'));
+  });
+
+  it("joins saltnet's scenarios and vitest's test files into one report", () => {
+    const merged = mergeJUnitReports([
+      { path: 'scenarios.xml', text: toJUnit([passing, failing]) },
+      { path: 'vitest.xml', text: shard1 },
+    ]);
+    expect(merged.match(/<testsuite /g)).toHaveLength(3);
+    const root = merged.split('\n', 2)[1]!;
+    const tests = (t: string): number => Number(/ tests="(\d+)"/.exec(t)![1]);
+    expect(tests(root)).toBe(tests(toJUnit([passing, failing]).split('\n', 2)[1]!) + 2);
+  });
+
+  it('refuses two vitest shards that ran the same test file, naming both reports', () => {
+    expect(() =>
+      mergeJUnitReports([
+        { path: 'junit-1.xml', text: shard1 },
+        { path: 'junit-3.xml', text: shard1 },
+      ]),
+    ).toThrow('junit-3.xml and junit-1.xml both ran the test file wallet.spec.ts: the shards overlap');
+  });
+
+  it('refuses a report in neither layout: a vitest root with suites two spaces in', () => {
+    const text = shard1.replace(/^ {4}(<\/?testsuite)/gm, '  $1');
+    expect(() => mergeJUnitReports([{ path: 'odd.xml', text }])).toThrow(
+      /^odd\.xml: not a saltnet JUnit report \(a <testsuite> 2 spaces in\)/,
+    );
+  });
+});
