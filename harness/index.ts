@@ -17,7 +17,11 @@ export { runLoad, LoadOptionsError } from './load/run.js';
 export {
   LoadSetupError,
   MIX_KINDS,
-  type LoadOptions, type LoadReport, type MixKind, type Percentiles } from './load/types.js';
+  type LoadOptions,
+  type LoadReport,
+  type MixKind,
+  type Percentiles,
+} from './load/types.js';
 export { PortsTakenError, type PortHolder } from './process/port-holder.js';
 export { fixtureWallet, FIXTURE_WALLETS_DIR, type FixtureWallet } from './testnet/programs/fixture-wallets.js';
 export {
