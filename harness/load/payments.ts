@@ -13,7 +13,7 @@ import type { Testnet } from '../testnet/types.js';
 import { INPUTS_PER_TX } from './stats.js';
 import { LoadSetupError } from './types.js';
 
-export interface Payment {
+export interface LoadPayment {
   address: string;
   amount: bigint;
 }
@@ -66,7 +66,7 @@ const isToken = (t: Testnet, asset: string | undefined): boolean => !!asset && a
  */
 export async function payAll(
   t: Testnet,
-  payments: Payment[],
+  payments: LoadPayment[],
   asset: string | undefined,
   signal?: AbortSignal,
 ): Promise<void> {
@@ -90,7 +90,7 @@ export async function payAll(
 }
 
 /** One transfer_split request from main: its transactions of PAYMENT_OUTPUTS outputs each. */
-async function sendSplit(t: Testnet, payments: Payment[], asset: string | undefined): Promise<void> {
+async function sendSplit(t: Testnet, payments: LoadPayment[], asset: string | undefined): Promise<void> {
   const destinations = payments.map((p) => ({ ...p, ...(asset ? { asset_type: asset } : {}) }));
   await t.wallet.client.call('transfer_split', asset ? assetTransfer(destinations, asset) : { destinations });
 }
@@ -141,7 +141,12 @@ async function spread(
   }
 }
 
-async function setupError(t: Testnet, err: unknown, payments: Payment[], asset: string | undefined): Promise<Error> {
+async function setupError(
+  t: Testnet,
+  err: unknown,
+  payments: LoadPayment[],
+  asset: string | undefined,
+): Promise<Error> {
   const named = asset ?? fundingAsset(t.backend.spec);
   const need = payments.reduce((sum, p) => sum + p.amount, 0n);
   const held = await t.wallet.client.balance(named).catch(() => undefined);

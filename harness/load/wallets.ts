@@ -6,7 +6,7 @@ import { counted } from '../common/describe.js';
 import type { WalletClient } from '../rpc/wallet.js';
 import { addressAt } from '../testnet/mining/mining.js';
 import type { Testnet } from '../testnet/types.js';
-import { payAll, settle, type Payment } from './payments.js';
+import { payAll, settle, type LoadPayment } from './payments.js';
 
 export interface LoadWallet {
   name: string;
@@ -69,8 +69,8 @@ export async function prepareWallets(
       if (o.subaddresses) w.subaddress = (await createAddresses(w.client, 1)).addresses[0]!;
       if (plan.deposits > 0) w.deposits = { ...(await createAddresses(w.client, plan.deposits)), next: 0 };
     }
-    const coin: Payment[] = [];
-    const token: Payment[] = [];
+    const coin: LoadPayment[] = [];
+    const token: LoadPayment[] = [];
     for (const w of wallets) {
       for (let i = 0; i < plan.outputs; i++) coin.push({ address: w.address, amount: outputValue(t) });
       for (const address of w.deposits?.addresses ?? []) coin.push({ address, amount: outputValue(t) });
