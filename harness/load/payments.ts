@@ -1,8 +1,8 @@
 // Main paying a load's wallets ahead: many outputs of one value (of the coin, or of the load's token). Main's change is
 // locked for spendableAge blocks after each transaction, and main holds its funds in a few large outputs, so paid one
 // transaction at a time the payments would take spendableAge blocks each. Main first spreads the funds over enough
-// outputs (rounds of payments to itself, each round's outputs paying the next's), then pays every transaction of a
-// round at once; a round waits for the last one's to be spendable.
+// outputs (rounds of payments to itself, each round's outputs paying the next's, each round mined until spendable),
+// then pays the wallets from them without waiting between transactions.
 import { fundingAsset } from '../coin/backends.js';
 import { formatAmountShort } from '../coin/amounts.js';
 import { assetTransfer } from '../coin/transactions.js';
@@ -61,8 +61,8 @@ const isToken = (t: Testnet, asset: string | undefined): boolean => !!asset && a
 
 /**
  * Pay `payments` (all of one amount) in `asset` from main: spread main's funds first when they take more than one
- * transaction, then a round of transactions at a time. A refused round is mined until main's change is spendable and
- * tried once more; a refusal then is final, and says what main holds.
+ * transaction, then pay them a request at a time, one after the other. A refused request is mined until main's change
+ * is spendable and tried once more; a refusal then is final, and says what main holds.
  */
 export async function payAll(
   t: Testnet,
