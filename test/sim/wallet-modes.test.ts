@@ -1,8 +1,10 @@
 // Wallets made from keys, passwords and background sync in the simulated wallet RPC, as recorded from
-// salvium-wallet-rpc v1.1.3c (2026-11-26): generate_from_keys keeps the CN keys and address it is
-// given and, as v1.1.3c does, sets up no Carrot keys (its Carrot address is of zero keys); a
-// watch-only wallet refuses its secrets; change_wallet_password checks the old one; while a wallet
-// syncs in the background, the commands that need its spend key answer -52.
+// salvium-wallet-rpc v1.1.3c (2026-11-26, 2026-11-30): generate_from_keys keeps the CN keys and address it is
+// given and, from a CN address, sets up no Carrot keys (its Carrot address is of zero keys); from a Carrot address
+// it takes the view key as the view-balance secret s_vb, with CN keys of zero; a watch-only wallet refuses its
+// secrets; change_wallet_password checks the old one; while a wallet syncs in the background, the commands that
+// need its spend key answer -52.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, rpc, startDaemon, startWalletRpc, stopAll, tempDir, type SimWalletRpc } from '../helpers/sim.js';
@@ -15,6 +17,7 @@ const SYNCING = {
   message: 'This command is disabled while background syncing. Stop background syncing to use this command.',
 };
 
+const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'wallets');
 let dir: string;
 let w: SimWalletRpc;
 let keys: { address: string; spendkey: string; viewkey: string };
@@ -91,6 +94,59 @@ describe('generate_from_keys', () => {
     expect((await rpc(w.port, 'setup_background_sync', { background_sync_type: 'off' })).error).toEqual({
       code: -29,
       message: 'Watch-only wallet cannot enable background sync',
+    });
+  });
+});
+
+describe('generate_from_keys of a Carrot address', () => {
+  // Recorded from salvium-wallet-rpc v1.1.3c on a testnet past height 1100, with the fixture wallet main: its Carrot
+  // address, its CN view key (query_key view_key) and its view-balance secret (query_key s_view_balance).
+  const main = {
+    seed: JSON.parse(readFileSync(join(FIXTURES, 'main.json'), 'utf8')).seed as string,
+    carrot: 'SC1TorbMnM1FD945vpj2w1ji4y9SMuxu8htsHHVMmnkyd33EPwECrkuFqGVR7tLFFEL3MVkbQKKS3Ut93MhPYoyFBEFnGwgTm6Z',
+    viewKey: '8cf78f8ebf2bdeac7c373600aa63b345e99d6eec85d325e96fc6c7c126febf0f',
+    viewBalance: 'eb76e5436a0ae910abfe5e82c61fd595338365db6cebe97a1df64b1846c66fad',
+  };
+  const ZERO_CN =
+    'SaLvTyKnku5111111111111111111111111111111111111111111111111111111111111111111111111111111111111CSZo43';
+
+  it("takes the key as the view-balance secret: with s_view_balance, the wallet's own Carrot address", async () => {
+    const restored = await rpc(w.port, 'restore_deterministic_wallet', {
+      filename: 'main',
+      password: '',
+      seed: main.seed,
+      restore_height: 0,
+      language: 'English',
+    });
+    expect(restored.error).toBeUndefined();
+    expect((await rpc(w.port, 'query_key', { key_type: 's_view_balance' })).result.key).toBe(main.viewBalance);
+    expect((await rpc(w.port, 'query_key', { key_type: 'view_key' })).result.key).toBe(main.viewKey);
+    const gen = await rpc(w.port, 'generate_from_keys', {
+      filename: 'main-view',
+      address: main.carrot,
+      viewkey: main.viewBalance,
+      password: '',
+    });
+    expect(gen.result).toEqual({ address: ZERO_CN, info: 'Watch-only wallet has been generated successfully.' });
+    const a = (await rpc(w.port, 'get_address')).result.addresses[0];
+    expect(a).toMatchObject({ address_cn: ZERO_CN, address_carrot: main.carrot });
+    const q = async (key_type: string): Promise<string> => (await rpc(w.port, 'query_key', { key_type })).result.key;
+    expect(await q('view_key')).toBe('0'.repeat(64));
+    expect(await q('s_view_balance')).toBe(main.viewBalance);
+    expect(await q('k_view_incoming')).toBe('c99467cb3de3aefa3b7ca09c30a69bcbac22c6635a49e6c2a3f6c427c742f409');
+  });
+
+  it('with the CN view key instead, a Carrot address of another view key (one that sees nothing of the wallet)', async () => {
+    await rpc(w.port, 'generate_from_keys', {
+      filename: 'main-wrong',
+      address: main.carrot,
+      viewkey: main.viewKey,
+      password: '',
+    });
+    expect((await rpc(w.port, 'get_address')).result.addresses[0]).toMatchObject({
+      address_cn: ZERO_CN,
+      address_carrot:
+        'SC1TorbMnM1FD945vpj2w1ji4y9SMuxu8htsHHVMmnkyd33EPwo7Pn2PCkjt4W5JVMgnyytnhFR2ves5TbVpziEhV1Jc2P8UXgx',
     });
   });
 });
