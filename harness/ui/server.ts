@@ -4,7 +4,8 @@
 // node:http on 127.0.0.1 only; every path is under a random token (`/t/<token>/…`), as Jupyter's, so
 // another user of the machine cannot read the page. It only reads the testnet: GET and HEAD are
 // answered, and POST and DELETE on api/wallets only, which register an app's wallet with the
-// explorer and remove it (apps.ts).
+// explorer and remove it (apps.ts; one registered by address and view key is opened view-only by a wallet RPC the
+// explorer runs, view-wallets.ts).
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -109,9 +110,9 @@ function answer(api: Api, req: IncomingMessage, rest: string, query: URLSearchPa
     if (req.method === 'POST' && !arg)
       return jsonBody(req).then(async (body) => {
         const taken = api.source.wallets().map((w) => w.name);
-        const { name, url, address } = await api.apps.add(body, taken);
+        const { name, url, address, viewOnly } = await api.apps.add(body, taken);
         api.pictures.forget();
-        return { name, url, address };
+        return { name, url, address, ...(viewOnly ? { viewOnly: true } : {}) };
       });
     if (req.method === 'DELETE' && arg)
       return api.apps.remove(arg).then(() => {
@@ -136,7 +137,7 @@ export async function startUiServer(src: UiSource, o: UiServerOptions = {}): Pro
   const token = randomBytes(16).toString('hex');
   const prefix = `/t/${token}/`;
   const chain = chainReader(src.daemon);
-  const apps = appRegistry();
+  const apps = appRegistry(src.viewWallets);
   const pictures = collector(src, chain, apps);
   const api: Api = { pictures, pages: pages(chain, pictures), apps, source: src };
   const server: Server = createServer((req, res) => {

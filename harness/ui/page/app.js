@@ -102,9 +102,15 @@ document.getElementById('add-wallet').addEventListener('submit', async (e) => {
   e.preventDefault();
   const out = document.getElementById('add-wallet-result');
   const f = new FormData(e.target);
+  const name = f.get('name');
+  // Its wallet RPC's URL if given, else its address and view key (the explorer opens it view-only).
+  const body = f.get('url')
+    ? { name, url: f.get('url') }
+    : { name, address: f.get('address'), viewKey: f.get('viewKey') };
+  out.textContent = body.url ? '' : `opening ${name} view-only (its first scan may take a while)…`;
   try {
-    const w = await post('api/wallets', 'POST', { name: f.get('name'), url: f.get('url') });
-    out.textContent = `added ${w.name} (${w.address})`;
+    const w = await post('api/wallets', 'POST', body);
+    out.textContent = `added ${w.name} (${w.address})${w.viewOnly ? ', view-only' : ''}`;
     e.target.reset();
     poll();
   } catch (err) {
