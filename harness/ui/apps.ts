@@ -64,32 +64,33 @@ const BODY =
 export function checkViewKey(coin: CoinSpec, address: string, viewKey: string): void {
   // An address as its start and end, a line's worth.
   const shown = address.length > 40 ? JSON.stringify(`${address.slice(0, 12)}…${address.slice(-6)}`) : clip(address);
-  const bad = (message: string): never => {
+  // Typed, so that a refusal narrows what follows it.
+  const bad: (message: string) => never = (message) => {
     throw new UiRequestError(400, message);
   };
   const a = decodeAddress(coin, address);
-  const own = coin.addressPrefixes.filter((p) => p.network === 'testnet' && p.type === 'standard');
-  const kinds = own.map((p) => `${p.family === 'cn' ? 'CN' : 'Carrot'}`).join(' or ');
+  const families = new Set(coin.addressPrefixes.map((p) => (p.family === 'cn' ? 'CN' : 'Carrot')));
+  const kinds = [...families].join(' or ');
   if (!a) bad(`address ${shown} is not an address of this testnet (a ${coin.chain} testnet ${kinds} address)`);
-  if (a!.network !== 'testnet')
-    bad(`address ${shown} is a ${coin.chain} ${a!.network} address; this testnet's addresses are testnet ones`);
-  if (a!.type !== 'standard')
+  if (a.network !== 'testnet')
+    bad(`address ${shown} is a ${coin.chain} ${a.network} address; this testnet's addresses are testnet ones`);
+  if (a.type !== 'standard')
     bad(
-      `address ${shown} is ${a!.type === 'integrated' ? 'an integrated address' : 'a subaddress'}; ` +
+      `address ${shown} is ${a.type === 'integrated' ? 'an integrated address' : 'a subaddress'}; ` +
         "give the wallet's main address (get_address's address)",
     );
   if (!/^[0-9a-fA-F]{64}$/.test(viewKey))
     bad(`viewKey must be 64 hex digits (a secret key), got ${viewKey.length} characters that are not`);
-  if (a!.family === 'cn') {
+  if (a.family === 'cn') {
     const k = secretKeyScalar(viewKey);
     if (k === undefined) bad('viewKey is not a secret key (a scalar below the group order of ed25519)');
-    if (!pairsWith(k!, a!.viewPublicKey))
+    if (!pairsWith(k, a.viewPublicKey))
       bad(`viewKey does not match address ${shown}: a CN address pairs with its wallet's query_key view_key`);
     return;
   }
-  if (pairsWith(carrotViewIncoming(Buffer.from(viewKey, 'hex')), a!.viewPublicKey)) return;
+  if (pairsWith(carrotViewIncoming(Buffer.from(viewKey, 'hex')), a.viewPublicKey)) return;
   const k = secretKeyScalar(viewKey);
-  if (k !== undefined && pairsWith(k, a!.viewPublicKey))
+  if (k !== undefined && pairsWith(k, a.viewPublicKey))
     bad(
       `viewKey is the incoming view key (k_view_incoming) of address ${shown}; generate_from_keys takes a ` +
         "Carrot address's view-balance secret: give the wallet's query_key s_view_balance",

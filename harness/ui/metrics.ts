@@ -63,9 +63,10 @@ const perLabel = (values: MetricJson['values'], label: string): Record<string, n
 
 /**
  * The q-quantile of a histogram from its cumulative buckets ([upper bound, count]), as Prometheus' histogram_quantile:
- * linear within the bucket the rank falls in; in the +Inf bucket, the largest finite bound. Null for no observation.
+ * linear within the bucket the rank falls in (`whole`: its upper bound); in the +Inf bucket, the largest finite bound.
+ * Null for no observation.
  */
-export function quantile(q: number, buckets: [number, number][]): number | null {
+export function quantile(q: number, buckets: [number, number][], o: { whole?: boolean } = {}): number | null {
   const sorted = [...buckets].sort((a, b) => a[0] - b[0]);
   const total = sorted.at(-1)?.[1] ?? 0;
   if (total === 0) return null;
@@ -74,7 +75,9 @@ export function quantile(q: number, buckets: [number, number][]): number | null 
   for (const [bound, count] of sorted) {
     if (count >= rank) {
       if (bound === Infinity) return lower;
-      return count === below ? bound : lower + ((bound - lower) * (rank - below)) / (count - below);
+      // Whole numbers (blocks): the bucket's bound, not a fraction of a block.
+      if (o.whole || count === below) return bound;
+      return lower + ((bound - lower) * (rank - below)) / (count - below);
     }
     [lower, below] = [bound, count];
   }
@@ -100,14 +103,15 @@ function histograms(values: MetricJson['values'], name: string) {
   return [...series.values()];
 }
 
-function quantiles(ms: MetricJson[], name: string): Quantiles {
+function quantiles(ms: MetricJson[], name: string, whole = false): Quantiles {
   const h = histograms(byName(ms, name), name)[0];
   const b = h?.buckets ?? [];
-  return { count: h?.count ?? 0, p50: quantile(0.5, b), p90: quantile(0.9, b), p99: quantile(0.99, b) };
+  const at = (q: number): number | null => quantile(q, b, { whole });
+  return { count: h?.count ?? 0, p50: at(0.5), p90: at(0.9), p99: at(0.99) };
 }
 
 /** What one reading of the metrics says now (its point aside). */
-export function summarize(ms: MetricJson[]): Omit<MetricsView, 'points'> {
+export function summarizeMetrics(ms: MetricJson[]): Omit<MetricsView, 'points'> {
   const rpc = histograms(byName(ms, 'saltnet_rpc_request_seconds'), 'saltnet_rpc_request_seconds')
     .filter((s) => s.count > 0)
     .map((s) => ({
@@ -122,7 +126,7 @@ export function summarize(ms: MetricJson[]): Omit<MetricsView, 'points'> {
   return {
     confirmation: {
       ...quantiles(ms, 'saltnet_confirmation_seconds'),
-      blocks: quantiles(ms, 'saltnet_confirmation_blocks'),
+      blocks: quantiles(ms, 'saltnet_confirmation_blocks', true),
     },
     rpc,
     restarts: perLabel(byName(ms, 'saltnet_program_restarts_total'), 'program'),
@@ -152,7 +156,7 @@ export function metricsSeries(read: MetricsReader, now: () => number = Date.now)
     const ms = await read();
     points.push(pointOf(ms, at));
     if (points.length > POINTS) points.splice(0, points.length - POINTS);
-    return { points: [...points], ...summarize(ms) };
+    return { points: [...points], ...summarizeMetrics(ms) };
   };
   return {
     view() {

@@ -3,7 +3,7 @@
 // one reading a second however many pages ask, the last POINTS only).
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { metricsSeries, POINTS, quantile, summarize, type MetricJson } from '../../harness/ui/metrics.js';
+import { metricsSeries, POINTS, quantile, summarizeMetrics, type MetricJson } from '../../harness/ui/metrics.js';
 
 describe('quantile', () => {
   it('interpolates within the bucket the rank falls in, and says null for no observation', () => {
@@ -52,14 +52,14 @@ function registry(): { r: Registry; height: Gauge<'node'>; rpc: Histogram<'serve
   return { r, height, rpc, conf };
 }
 
-describe('summarize', () => {
+describe('summarizeMetrics', () => {
   it('gives the confirmation quantiles and the slowest methods first', async () => {
     const { r, rpc, conf } = registry();
     for (const s of [0.5, 0.5, 1.5, 4]) conf.observe(s);
     rpc.observe({ server: 'daemon', method: 'get_info' }, 0.005);
     rpc.observe({ server: 'wallet', method: 'transfer' }, 0.5);
     rpc.observe({ server: 'wallet', method: 'transfer' }, 0.7);
-    const s = summarize((await r.getMetricsAsJSON()) as MetricJson[]);
+    const s = summarizeMetrics((await r.getMetricsAsJSON()) as MetricJson[]);
     expect(s.confirmation).toMatchObject({ count: 4, p50: 1 });
     expect(s.confirmation.blocks).toEqual({ count: 0, p50: null, p90: null, p99: null });
     expect(s.rpc.map((m) => [m.method, m.count])).toEqual([

@@ -95,7 +95,7 @@ export function metricsView(d) {
         ['p50', secs(c.p50), 'p50'],
         ['p90', secs(c.p90), 'p90'],
         ['p99', secs(c.p99), 'p99'],
-        ['blocks p50 / p90', c.blocks.count ? `${num(c.blocks.p50)} / ${num(c.blocks.p90)}` : '–', 'blocks'],
+        ['blocks p50 / p90', c.blocks.count ? `≤ ${c.blocks.p50} / ≤ ${c.blocks.p90}` : '–', 'blocks'],
       ]),
     ),
     el('h3', {}, 'Slowest RPC methods ', el('span', { class: 'muted' }, "(the harness's own requests, by mean)")),
