@@ -7,7 +7,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, rpc, startDaemon, startWalletRpc, stopAll, tempDir, type SimWalletRpc } from '../helpers/sim.js';
+import {
+  cleanup,
+  mineTo,
+  rpc,
+  startDaemon,
+  startWalletRpc,
+  stopAll,
+  tempDir,
+  type SimWalletRpc,
+} from '../helpers/sim.js';
 
 /** What v1.1.3c's get_address answers as the Carrot address of a wallet generated from keys. */
 const ZERO_CARROT =
@@ -19,12 +28,14 @@ const SYNCING = {
 
 const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'wallets');
 let dir: string;
+let daemonPort: number;
 let w: SimWalletRpc;
 let keys: { address: string; spendkey: string; viewkey: string };
 
 beforeAll(async () => {
   dir = tempDir('saltnet-wallet-modes-');
-  const daemon = await startDaemon(dir);
+  const daemon = await startDaemon(dir, { env: { SALTNET_SIM_MIN_BLOCK_MS: '0' } });
+  daemonPort = daemon.port;
   w = await startWalletRpc(['--wallet-dir', join(dir, 'wallets')], daemon.port);
   await rpc(w.port, 'create_wallet', { filename: 'source', password: 'pw', language: 'English' });
   const key = async (key_type: string): Promise<string> => (await rpc(w.port, 'query_key', { key_type })).result.key;
@@ -95,6 +106,47 @@ describe('generate_from_keys', () => {
       code: -29,
       message: 'Watch-only wallet cannot enable background sync',
     });
+  });
+});
+
+describe('a view-only wallet of a CN address', () => {
+  // As salvium-wallet-rpc v1.1.3c did on a chain below height 1100 (2026-11-30): main's view-only wallet (its CN
+  // address and query_key view_key) counted 420534532706 after main spent an output, main 395791248672: the spent
+  // output (24743284034) still counted, the change of the spend counted too. It knows no key image, so no spend.
+  it('counts all its address received, change included, and none of its spends', async () => {
+    await rpc(w.port, 'create_wallet', { filename: 'payer', password: '', language: 'English' });
+    const payer = (await rpc(w.port, 'get_address')).result.addresses[0].address_cn as string;
+    const viewkey = (await rpc(w.port, 'query_key', { key_type: 'view_key' })).result.key as string;
+    // SAL1 from height 815 (HF6); its first coinbases unlocked 60 blocks later.
+    await mineTo(daemonPort, payer, 900);
+    await rpc(w.port, 'refresh');
+    const sent = await rpc(w.port, 'transfer', {
+      destinations: [{ address: keys.address, amount: 100_000_000, asset_type: 'SAL1' }],
+      source_asset: 'SAL1',
+      dest_asset: 'SAL1',
+      tx_type: 3,
+    });
+    expect(sent.error, JSON.stringify(sent.error)).toBeUndefined();
+    await mineTo(daemonPort, keys.address, 902);
+    await rpc(w.port, 'refresh');
+    const balance = async (): Promise<bigint> => {
+      const r = (await rpc(w.port, 'get_balance', { all_assets: true })).result;
+      return BigInt(r.balances.find((b: { asset_type: string }) => b.asset_type === 'SAL1').balance);
+    };
+    const own = await balance();
+    const all = (await rpc(w.port, 'incoming_transfers', { transfer_type: 'all' })).result.transfers as {
+      amount: number;
+      spent: boolean;
+    }[];
+    const spent = all.filter((t) => t.spent).reduce((sum, t) => sum + BigInt(t.amount), 0n);
+    expect(spent).toBeGreaterThan(0n);
+
+    await rpc(w.port, 'generate_from_keys', { filename: 'payer-view', address: payer, viewkey, password: '' });
+    await rpc(w.port, 'refresh');
+    expect(await balance()).toBe(own + spent);
+    const seen = (await rpc(w.port, 'get_transfers', { in: true, out: true })).result;
+    expect(seen.out).toBeUndefined();
+    expect(seen.in.map((t: { txid: string }) => t.txid)).toContain(sent.result.tx_hash);
   });
 });
 
