@@ -9,13 +9,13 @@ import { DETACHED_ENV, detach, quietAfterReady } from './detach.js';
 import { humanReady, summary } from './up-output.js';
 import { testnetOptions, toTestnetOptions, type TestnetArgs } from './testnet-options.js';
 import { configOption } from '../config/yargs.js';
-import { closeExplorer, explorer } from '../ui/explorer.js';
+import { closeExplorer } from '../ui/explorer.js';
 import { beginMetrics, endMetrics } from '../metrics/metrics.js';
 import { PortsTakenError } from '../process/port-holder.js';
 import { assertPortsFree } from '../process/ports.js';
 import { resolveBackend } from '../testnet/programs/binaries.js';
 import { fixedPorts } from '../testnet/programs/standard-ports.js';
-import { uiPortOption } from '../operations/ui.js';
+import { openExplorer, uiPortOption } from '../operations/ui.js';
 import { progressLog } from './progress-log.js';
 
 export interface UpArgs extends TestnetArgs {
@@ -117,7 +117,7 @@ export async function up(argv: ArgumentsCamelCase<UpArgs>, extra: Partial<Testne
   );
   t.supervisor.updateInfo({ control: control.info });
   beginMetrics(t);
-  const ui = argv.ui ? await explorer(t, argv.uiPort !== undefined ? { port: argv.uiPort } : {}) : undefined;
+  const ui = argv.ui ? await openExplorer(t, argv.uiPort) : undefined;
   const s = { ...summary(t), ...(ui ? { ui: ui.url } : {}) };
   if (argv.json) process.stdout.write(`${JSON.stringify(s)}\n`);
   else process.stdout.write(humanReady(s, 'Press Ctrl-C to stop.'));

@@ -2,7 +2,10 @@
 // chain, pool, tokens, wallets and programs.
 import { z } from 'zod';
 import { parseNumberText } from '../config/numbers.js';
+import { readMetrics } from '../metrics/metrics.js';
+import type { Testnet } from '../testnet/types.js';
 import { explorer } from '../ui/explorer.js';
+import type { UiServer } from '../ui/server.js';
 import { defineOperation, whole } from './operation.js';
 
 export interface UiAnswer {
@@ -27,13 +30,18 @@ export const uiPortOption = {
   coerce: uiPort,
 } as const;
 
+/** The testnet's explorer (started on first use), its metrics view reading the testnet's metrics registry. */
+export function openExplorer(t: Testnet, port?: number): Promise<UiServer> {
+  return explorer(t, { ...(port !== undefined ? { port } : {}), metrics: async () => (await readMetrics(t)).metrics });
+}
+
 export const uiOperation = defineOperation({
   name: 'ui',
   what: 'start the explorer',
   body: z.strictObject({ port: whole(1, 65535, 'a TCP port') }),
   concurrent: true,
   async run(t, { port }): Promise<UiAnswer> {
-    return { url: (await explorer(t, port !== undefined ? { port } : {})).url };
+    return { url: (await openExplorer(t, port)).url };
   },
   command: {
     usage: 'ui',

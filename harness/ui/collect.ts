@@ -187,10 +187,11 @@ export function collector(src: UiSource, chain: Chain, apps: AppRegistry): Colle
       client: WalletClient;
       app?: true;
       url?: string;
+      viewOnly?: unknown;
     }[];
     const wallets = await Promise.all(
       everyWallet.map(async (w) => {
-        const own = { ...(w.app ? { app: true, url: w.url } : {}) };
+        const own = { ...(w.app ? { app: true, url: w.url } : {}), ...(w.viewOnly ? { viewOnly: true } : {}) };
         try {
           const v = { ...(await deadline(walletView(w.name, w.address, w.client), WALLET_DEADLINE_MS)), ...own };
           lastWallets.set(w.name, v);

@@ -23,7 +23,7 @@ export async function explorer(t: Testnet, o: UiServerOptions = {}): Promise<UiS
     return served;
   }
   const e = (async (): Promise<UiServer> => {
-    const src = testnetSource(t);
+    const src = testnetSource(t, o.log ?? ((line) => process.stderr.write(`${line}\n`)));
     try {
       const server = await startUiServer(src, o);
       t.supervisor.updateInfo({ ui: server.url });

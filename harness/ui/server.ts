@@ -1,10 +1,12 @@
 // The explorer's server (`saltnet up --ui`, `saltnet ui`): a plain page (page/: HTML, CSS and
 // scripts, no framework, no build step) and its JSON answers under api/: the testnet's picture
-// (collect.ts), which the page asks for every second, and the pages one can drill into (pages.ts).
+// (collect.ts), which the page asks for every second, the pages one can drill into (pages.ts), and the testnet's
+// metrics over time (metrics.ts).
 // node:http on 127.0.0.1 only; every path is under a random token (`/t/<token>/…`), as Jupyter's, so
 // another user of the machine cannot read the page. It only reads the testnet: GET and HEAD are
 // answered, and POST and DELETE on api/wallets only, which register an app's wallet with the
-// explorer and remove it (apps.ts).
+// explorer and remove it (apps.ts; one registered by address and view key is opened view-only by a wallet RPC the
+// explorer runs, view-wallets.ts).
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -15,6 +17,7 @@ import { describeTaken, portHolder } from '../process/port-holder.js';
 import { appRegistry, UiRequestError, type AppRegistry } from './apps.js';
 import { chainReader } from './chain.js';
 import { collector, type Collector } from './collect.js';
+import { metricsSeries, type MetricsReader, type MetricsSeries } from './metrics.js';
 import { pages, type Pages } from './pages.js';
 import type { UiSource } from './state.js';
 
@@ -32,6 +35,7 @@ const FILES = new Map([
   ['app.js', { file: 'app.js', type: JS }],
   ['dom.js', { file: 'dom.js', type: JS }],
   ['home.js', { file: 'home.js', type: JS }],
+  ['metrics.js', { file: 'metrics.js', type: JS }],
   ['views.js', { file: 'views.js', type: JS }],
   ['style.css', { file: 'style.css', type: 'text/css; charset=utf-8' }],
 ]);
@@ -50,6 +54,8 @@ export interface UiServerOptions {
   /** Listen on this port (default: a free one). */
   port?: number;
   log?: (line: string) => void;
+  /** The testnet's metrics (its registry as JSON), for the metrics view (api/metrics); none: that view says so. */
+  metrics?: MetricsReader;
 }
 
 function send(res: ServerResponse, status: number, type: string, body: string | Buffer, head: boolean): void {
@@ -98,6 +104,7 @@ interface Api {
   pages: Pages;
   apps: AppRegistry;
   source: UiSource;
+  metrics: MetricsSeries | undefined;
 }
 
 /** The answer to an api/ request (its path after api/), or undefined when there is no such route. */
@@ -109,9 +116,9 @@ function answer(api: Api, req: IncomingMessage, rest: string, query: URLSearchPa
     if (req.method === 'POST' && !arg)
       return jsonBody(req).then(async (body) => {
         const taken = api.source.wallets().map((w) => w.name);
-        const { name, url, address } = await api.apps.add(body, taken);
+        const { name, url, address, viewOnly } = await api.apps.add(body, taken);
         api.pictures.forget();
-        return { name, url, address };
+        return { name, url, address, ...(viewOnly ? { viewOnly: true } : {}) };
       });
     if (req.method === 'DELETE' && arg)
       return api.apps.remove(arg).then(() => {
@@ -127,6 +134,10 @@ function answer(api: Api, req: IncomingMessage, rest: string, query: URLSearchPa
   if (route === 'token' && arg) return api.pages.token(arg);
   if (route === 'wallet' && arg) return api.pages.wallet(arg);
   if (route === 'search' && !arg) return api.pages.search(query.get('q') ?? '');
+  if (route === 'metrics' && !arg)
+    return api.metrics
+      ? api.metrics.view()
+      : Promise.reject(new UiRequestError(404, 'this explorer shows no metrics (it was started without them)'));
   return undefined;
 }
 
@@ -136,9 +147,10 @@ export async function startUiServer(src: UiSource, o: UiServerOptions = {}): Pro
   const token = randomBytes(16).toString('hex');
   const prefix = `/t/${token}/`;
   const chain = chainReader(src.daemon);
-  const apps = appRegistry();
+  const apps = appRegistry(src.viewWallets);
   const pictures = collector(src, chain, apps);
-  const api: Api = { pictures, pages: pages(chain, pictures), apps, source: src };
+  const metrics = o.metrics ? metricsSeries(o.metrics) : undefined;
+  const api: Api = { pictures, pages: pages(chain, pictures), apps, source: src, metrics };
   const server: Server = createServer((req, res) => {
     const head = req.method === 'HEAD';
     const json = (status: number, body: unknown): void =>

@@ -1,14 +1,16 @@
 // The explorer's view of a running Testnet: its daemon and wallets through clients of the
 // explorer's own (short deadlines, no crash recovery: a program restarting shows as a problem for
-// a poll, not as a page that hangs), and its programs from the run record the testnet keeps.
+// a poll, not as a page that hangs), and its programs from the run record the testnet keeps; the view-only wallets
+// apps register are opened on it (view-wallets.ts).
 import { createDaemonClient } from '../rpc/daemon.js';
 import { createWalletClient, type WalletClient } from '../rpc/wallet.js';
 import type { ProgramStatus } from '../testnet/events.js';
 import { addressAt } from '../testnet/mining/mining.js';
 import type { Testnet } from '../testnet/types.js';
 import type { UiSource } from './state.js';
+import { viewWalletOpener } from './view-wallets.js';
 
-export function testnetSource(t: Testnet): UiSource & { close(): Promise<void> } {
+export function testnetSource(t: Testnet, log?: (line: string) => void): UiSource & { close(): Promise<void> } {
   const daemon = createDaemonClient(t.daemon.url, { timeoutMs: 10_000 });
   const clients = new Map<string, WalletClient>();
   const clientOf = (url: string, auth?: { username: string; password: string }): WalletClient => {
@@ -48,6 +50,7 @@ export function testnetSource(t: Testnet): UiSource & { close(): Promise<void> }
         }));
     },
     automine: () => t.automine(),
+    viewWallets: { coin: t.backend.spec.coin, opener: viewWalletOpener(t, log) },
     async close() {
       await daemon.close();
       for (const c of clients.values()) await c.close();

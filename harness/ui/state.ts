@@ -7,6 +7,7 @@ import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import type { DaemonClient } from '../rpc/daemon.js';
 import type { WalletClient } from '../rpc/wallet.js';
 import type { AutomineMode } from '../testnet/mining/automine.js';
+import type { ViewWallets } from './apps.js';
 
 /** What a coinbase output pays, and to whom: the miner, the treasury (its share or its mint), a token's supply. */
 export interface Payment {
@@ -60,6 +61,8 @@ export interface WalletView {
   /** A wallet an app registered with the explorer (its wallet RPC's URL), not one of the testnet's. */
   app?: boolean;
   url?: string;
+  /** Registered by address and view key: a view-only wallet the explorer runs (what it shows: apps.ts). */
+  viewOnly?: boolean;
   busy?: boolean;
   balances: { asset: string; balance: string; unlocked: string; blocksToUnlock: number }[];
   /** Newest first (the state's list: the last few; a wallet's page: all it keeps). */
@@ -146,6 +149,8 @@ export interface UiSource {
   wallets(): { name: string; address: string; client: WalletClient }[];
   programs(): Omit<ProgramView, 'tail'>[];
   automine(): AutomineMode;
+  /** How to open the view-only wallets apps register by address and view key (none: they are refused). */
+  viewWallets?: ViewWallets;
 }
 
 /** How many of the last blocks the main page shows (the chain's pages go back to genesis). */

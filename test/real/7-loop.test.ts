@@ -2,8 +2,9 @@
 // cache; an app's own wallet (a salvium-wallet-rpc of its own, a fresh wallet) funded with `saltnet
 // fund` and spendable at once; the app's transfer confirmed without a `saltnet mine`; then, in
 // chromium, the explorer following a token's life (created, mined, sent), with screenshots in
-// .saltnet/screenshots/explorer-real. At difficulty 1, as the rest of the tier (the served difficulty
-// 500 was probed by hand: docs/daily-loop.md).
+// .saltnet/screenshots/explorer-real; and the app's wallet opened view-only by the explorer from its
+// address and view-balance secret (the same balance as the app's own, its spend seen). At difficulty
+// 1, as the rest of the tier (the served difficulty 500 was probed by hand: docs/daily-loop.md).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -149,4 +150,27 @@ describeReal('the developer loop on real Salvium', () => {
     );
     expect(BigInt(life.unlocked_balance)).toBe(5n * SAL1);
   }, 900_000);
+
+  it("the explorer opens the app's wallet view-only from its Carrot address and s_view_balance: same balance, its spend seen", async (ctx) => {
+    if (!app) return ctx.skip();
+    const viewKey = (await rpc(app.url, 'query_key', { key_type: 's_view_balance' })).result.key as string;
+    const r = await fetch(`${up.ready.ui}api/wallets`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'app-view', address: app.address, viewKey }),
+    });
+    const added = (await r.json()) as { url: string; address: string; viewOnly?: boolean; error?: string };
+    expect(r.status, added.error).toBe(201);
+    expect(added).toMatchObject({ address: app.address, viewOnly: true });
+    await rpc(app.url, 'refresh');
+    await rpc(added.url, 'refresh');
+    const balances = async (url: string): Promise<string[]> =>
+      ((await rpc(url, 'get_balance', { all_assets: true })).result.balances as any[]).map(
+        (b) => `${b.asset_type} ${b.balance}`,
+      );
+    // The 5 SAL1 it was funded with, less the 1 SAL1 and the fee it sent: the view-balance wallet sees the spend.
+    expect(await balances(added.url)).toEqual(await balances(app.url));
+    const out = (await rpc(added.url, 'get_transfers', { out: true })).result.out as { amount: number }[];
+    expect(out.map((t) => BigInt(t.amount))).toContain(SAL1);
+  }, 600_000);
 });

@@ -4,12 +4,16 @@
 // transfer in a block, main's balance down). Then one drills into it: the token's page with both
 // holders (main, and an app's wallet registered on the page) and its history, the creation tx, the
 // wallets; the chain's pages back to genesis, a block with the treasury's mint, the search; and a
-// token whose name is HTML stays text. Screenshots of each step and page are kept in
-// .saltnet/screenshots/explorer-sim (printed). The page needs its token.
+// token whose name is HTML stays text. The app's wallet registered again, by its address and view-balance
+// secret instead of its wallet RPC: the explorer opens it view-only and it holds the same 5 LIFE. The metrics
+// view draws the height, the pool and the transactions per second as a transfer waits and blocks come.
+// Screenshots of each step and page are kept in .saltnet/screenshots/explorer-sim (printed). The page needs its
+// token.
 // The real programs: test/real/7-loop.test.ts.
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assetTransfer } from '../../harness/coin/transactions.js';
 import { cleanup, rpc, stopAll, tempDir } from '../helpers/sim.js';
 import { noBrowser, openBrowser, screenshotDir, type Browser } from '../helpers/browser.js';
 import { CLI, externalWallet, startUntilReady, type Started, stopStarted } from '../cli/helpers.js';
@@ -242,6 +246,92 @@ describe.skipIf(why !== undefined)('the explorer in chromium (sim)', { timeout: 
     await page.locator('body[data-page="wallet"]').waitFor();
     expect(await search('NOPE')).toBe('nothing on the chain or among the wallets matches "NOPE"');
     expect(await search('99999999')).toMatch(/^no block at height 99999999: the chain has blocks 0 to \d+$/);
+  });
+
+  it("registers the app's wallet by its address and view-balance secret: the explorer opens it view-only and counts it among the token's holders", async () => {
+    const page = browser.page;
+    // The app's Carrot address and its s_view_balance (what generate_from_keys takes for a Carrot address on v1.1.3c).
+    const key = (await rpc(app.port, 'query_key', { key_type: 's_view_balance' })).result.key as string;
+    await page.goto(up.ready.ui as string);
+    // The same wallet is shown once: the app's wallet RPC is removed first (its holdings would count twice).
+    await page.locator('[data-wallet="app"] [data-remove="app"]').click();
+    await expect.poll(() => page.getByTestId('add-wallet-result').textContent()).toBe('removed app');
+    // A view key that is not the address's is refused, naming the field, before any wallet RPC starts.
+    await page.getByTestId('add-wallet-name').fill('app-view');
+    await page.getByTestId('add-wallet-address').fill(app.address);
+    await page.getByTestId('add-wallet-view-key').fill('1'.repeat(64));
+    await page.getByRole('button', { name: 'add' }).click();
+    await expect
+      .poll(() => page.getByTestId('add-wallet-result').textContent())
+      .toMatch(
+        /^viewKey does not match address "SC1T.*": a Carrot address pairs with its wallet's view-balance secret/,
+      );
+    await page.getByTestId('add-wallet-view-key').fill(key);
+    await page.getByRole('button', { name: 'add' }).click();
+    await expect
+      .poll(() => page.getByTestId('add-wallet-result').textContent(), { timeout: 120_000 })
+      .toBe(`added app-view (${app.address}), view-only`);
+    const card = page.locator('[data-wallet="app-view"]');
+    await card.waitFor();
+    expect(await card.locator('h3').textContent()).toContain('(app, view-only: http://127.0.0.1:');
+    // It sees what the app's own wallet saw: 5 LIFE, among the token's holders, which hold the whole supply again.
+    const row = page.locator('[data-token="salLIFE"]');
+    await expect.poll(() => row.locator('[data-holder="app-view"]').textContent()).toContain('5 LIFE');
+    expect(await row.locator('[data-field="held"]').textContent()).toBe('held 1000 of 1000 LIFE');
+    // Its wallet RPC is the explorer's: a program of the testnet's supervisor, with the view-only wallet in the
+    // workdir's explorer-wallets/ folder.
+    await expect.poll(() => page.locator('[data-program="wallet-rpc-view-app-view"]').count()).toBe(1);
+    await page.screenshot({ path: join(shots, '7b-view-only.png'), fullPage: true });
+    await page.goto(`${up.ready.ui}#/wallet/app-view`);
+    await page.locator('body[data-page="wallet"]').waitFor();
+    expect(await page.locator('[data-field="view-only"]').textContent()).toContain('View-only');
+    // The token's transfer as the app's own wallet listed it: received, 5 LIFE.
+    const got = page.getByTestId('view').locator(`[data-transfer="${sentTx}"]`);
+    expect(await got.getAttribute('data-label')).toBe('received');
+    expect(await got.locator('[data-field="amount"]').textContent()).toBe('5 LIFE');
+    await page.screenshot({ path: join(shots, '7c-wallet-view-only.png'), fullPage: true });
+  });
+
+  it('draws the metrics live: the height, the pool and the transactions per second change as blocks and a transfer come', async () => {
+    const page = browser.page;
+    await page.goto(up.ready.ui as string);
+    await page.getByTestId('metrics-link').click();
+    await page.locator('body[data-page="metrics"]').waitFor();
+    const chart = (name: string) => page.locator(`[data-chart="${name}"]`);
+    const last = async (name: string): Promise<number> => Number(await chart(name).getAttribute('data-last'));
+    await expect.poll(async () => Number(await chart('height').getAttribute('data-points'))).toBeGreaterThan(1);
+    // Blocks: main's change from the token's transfer unlocks after 10.
+    const before = await last('height');
+    expect((await saltnet(['mine', '10'])).exitCode).toBe(0);
+    await expect.poll(() => last('height'), { timeout: 30_000 }).toBe(before + 10);
+    const height = await last('height');
+    const mined = await last('mined');
+    // A transfer waits in the pool (the pool chart shows it), then a block confirms it.
+    const port = Number(new URL(up.ready.wallet.url as string).port);
+    const sent = await rpc(
+      port,
+      'transfer',
+      assetTransfer([{ address: app.address, amount: 100_000_000, asset_type: 'SAL1' }], 'SAL1'),
+    );
+    expect(sent.error, JSON.stringify(sent.error)).toBeUndefined();
+    await expect.poll(() => last('pool'), { timeout: 30_000 }).toBeGreaterThan(0);
+    await page.screenshot({ path: join(shots, '11-metrics-pool.png'), fullPage: true });
+    expect((await saltnet(['mine', '2'])).exitCode).toBe(0);
+    await expect.poll(() => last('height'), { timeout: 30_000 }).toBe(height + 2);
+    await expect.poll(() => last('pool')).toBe(0);
+    await expect.poll(() => last('mined')).toBeGreaterThan(mined);
+    await expect.poll(() => last('tps')).toBeGreaterThan(0);
+    // The transfer's time from the pool to a block, and the RPC methods the harness asked (mining's among them).
+    const confirmation = page.getByTestId('confirmation');
+    await expect.poll(async () => Number(await confirmation.getAttribute('data-count'))).toBeGreaterThan(0);
+    expect(await confirmation.locator('[data-fact="p50"]').textContent()).toMatch(/^\d+(\.\d+)? m?s$/);
+    expect(await page.getByTestId('rpc').locator('tr[data-method]').count()).toBeGreaterThan(0);
+    // The height chart's line has a point for each reading.
+    const line = chart('height').locator('polyline[data-series="n0"]');
+    expect((await line.getAttribute('points'))!.split(' ').length).toBe(
+      Number(await chart('height').getAttribute('data-points')),
+    );
+    await page.screenshot({ path: join(shots, '12-metrics.png'), fullPage: true });
   });
 
   it('shows a token whose name is HTML as text: no element is made of it, nothing runs', async () => {

@@ -114,7 +114,7 @@ describe("registering an app's wallet", () => {
       [{ name: 'app', url: 'file:///etc/passwd' }, 400, 'must start with http://'],
       [{ name: 'app', url: 'not a url' }, 400, 'url "not a url" is not a URL'],
       [{ name: 'app', url: 'http://127.0.0.1:29088/admin?x=1' }, 400, "must be the wallet RPC's address alone"],
-      [{ name: 'main', url: rpcUrl }, 409, 'a wallet named "main" is already shown; choose another name'],
+      [{ name: 'main', url: rpcUrl }, 409, 'name "main" is taken: a wallet of that name is already shown'],
       [{ name: '<b>x</b>', url: rpcUrl }, 400, 'name "<b>x</b>" must be 1 to 32 letters'],
       [{ name: 'app' }, 400, 'the body must be a JSON object {"name": "…", "url": "http://127.0.0.1:PORT"}'],
       [{ name: 'app', url: rpcUrl, extra: 1 }, 400, 'the body must be a JSON object'],

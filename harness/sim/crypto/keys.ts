@@ -159,11 +159,12 @@ export function carrotDestinationAddress(address: string, selfSendViewSecret?: s
 }
 
 /**
- * Simulated key image of an output: keccak256(utf8(lowercase spendSecretHex) ‖ 0x3a ':' ‖ utf8(outputId)),
- * 64 hex chars. Deterministic per (wallet, output); not a real key image.
+ * Simulated key image of an output: keccak256(utf8(lowercase secretHex) ‖ 0x3a ':' ‖ utf8(outputId)), 64 hex chars,
+ * of the wallet's Carrot generate-image key k_gi (as a real Carrot key image needs k_gi and no spend secret: a
+ * view-balance wallet knows it, a CN view-only wallet does not). Deterministic per (wallet, output); not a real one.
  */
-export function keyImage(spendSecretHex: string, outputId: string): string {
-  return toHex(keccak_256(TEXT.encode(`${spendSecretHex.toLowerCase()}:${outputId}`)));
+export function keyImage(secretHex: string, outputId: string): string {
+  return toHex(keccak_256(TEXT.encode(`${secretHex.toLowerCase()}:${outputId}`)));
 }
 
 /** `bytes` random bytes from node:crypto, as lowercase hex. */

@@ -106,7 +106,7 @@ function receivedIn(
       asset: o.asset,
       blockIndex: block.index,
       coinbase,
-      keyImage: keyImage(w.keys.carrot.spendSecret, o.id),
+      keyImage: keyImage(w.keys.carrot.generateImage, o.id),
       unlockHeight: block.index + (coinbase ? MINED_MONEY_UNLOCK_WINDOW : DEFAULT_TX_SPENDABLE_AGE),
       unlockTime: tx.unlockTime,
       address: o.address,

@@ -1,7 +1,9 @@
 // An open simulated wallet: its keys, its scan state, and where and how it is saved.
 import { randomBytes } from 'node:crypto';
 import { decodeAddress, encodeAddress, inFamily } from '../crypto/address.js';
-import { toHex } from '../crypto/hex.js';
+import { deriveBytes32, deriveScalar, transcript } from '../crypto/carrot.js';
+import { numberToBytesLE, scalarMultBase } from '../crypto/ed25519.js';
+import { fromHex, toHex } from '../crypto/hex.js';
 import { walletFromSeed } from '../crypto/keys.js';
 import { decode, encode } from '../chain/codec.js';
 import { HF_CARROT, hardForkAt } from '../chain/constants.js';
@@ -209,19 +211,21 @@ export function emptyState(refreshFrom: number): WalletState {
 const ZERO_KEY = '0'.repeat(64);
 
 /**
- * The keys of a wallet file. A wallet generated from keys has the CN keys and address it was given
- * and, as on v1.1.3c (whose generate_from_keys sets up no Carrot keys), a Carrot address of zero keys.
+ * The keys of a wallet file. A wallet generated from keys has, as on v1.1.3c (recorded: test/sim/wallet-modes.test.ts),
+ * from a CN address: the CN keys and address it was given and a Carrot address of zero keys (it sees no Carrot-era
+ * payment); from a Carrot address: CN keys of zero, and Carrot keys with the view key taken as the view-balance secret
+ * s_vb (k_vi, k_gi and s_ga derived from it, K_s the address's): given the wallet's own s_vb (query_key
+ * s_view_balance) its Carrot address is the one it was given, and it sees what the wallet receives and, its key images
+ * known, what it spends.
  */
 export function keysOf(k: KeysFile): WalletKeys {
   if (!k.fromKeys) return walletFromSeed(new Uint8Array(Buffer.from(k.seed, 'hex')), 'testnet');
   const zero = new Uint8Array(32);
-  // A Carrot address given is not taken as CN keys: v1.1.3c answers the CN address of zero keys (recorded, the
-  // wallet-upkeep example).
   const given = decodeAddress(k.fromKeys.address);
   const d = given?.family === 'carrot' ? undefined : given;
   const cn = {
     spendSecret: k.fromKeys.spendSecret || ZERO_KEY,
-    viewSecret: k.fromKeys.viewSecret,
+    viewSecret: given?.family === 'carrot' ? ZERO_KEY : k.fromKeys.viewSecret,
     spendPublic: d ? toHex(d.spendPublicKey) : ZERO_KEY,
     viewPublic: d ? toHex(d.viewPublicKey) : ZERO_KEY,
     address: d
@@ -234,24 +238,53 @@ export function keysOf(k: KeysFile): WalletKeys {
           viewPublicKey: zero,
         }),
   };
-  const carrotAddress = encodeAddress({
-    network: 'testnet',
-    family: 'carrot',
-    type: 'standard',
-    spendPublicKey: zero,
-    viewPublicKey: zero,
-  });
-  const carrot = {
+  const carrot =
+    given?.family === 'carrot' ? viewBalanceKeys(given.spendPublicKey, k.fromKeys.viewSecret) : zeroCarrotKeys();
+  return { seed: '', network: 'testnet', cn, carrot, viewKeyHex: cn.viewSecret };
+}
+
+/** A Carrot account of zero keys (generate_from_keys of a CN address). */
+function zeroCarrotKeys(): WalletKeys['carrot'] {
+  const zero = new Uint8Array(32);
+  return {
     spendSecret: ZERO_KEY,
     viewSecret: ZERO_KEY,
     spendPublic: ZERO_KEY,
     viewPublic: ZERO_KEY,
-    address: carrotAddress,
+    address: encodeAddress({
+      network: 'testnet',
+      family: 'carrot',
+      type: 'standard',
+      spendPublicKey: zero,
+      viewPublicKey: zero,
+    }),
     viewBalance: ZERO_KEY,
     generateImage: ZERO_KEY,
     generateAddress: ZERO_KEY,
   };
-  return { seed: '', network: 'testnet', cn, carrot, viewKeyHex: cn.viewSecret };
+}
+
+/** The Carrot keys of a wallet generated from a Carrot address's spend key K_s and a view-balance secret s_vb. */
+function viewBalanceKeys(spendPublic: Uint8Array, viewBalanceHex: string): WalletKeys['carrot'] {
+  const sVb = fromHex(viewBalanceHex);
+  const viewIncoming = deriveScalar(sVb, transcript('Carrot incoming view key'));
+  const viewPublic = scalarMultBase(viewIncoming);
+  return {
+    spendSecret: ZERO_KEY,
+    viewSecret: toHex(numberToBytesLE(viewIncoming)),
+    spendPublic: toHex(spendPublic),
+    viewPublic: toHex(viewPublic),
+    address: encodeAddress({
+      network: 'testnet',
+      family: 'carrot',
+      type: 'standard',
+      spendPublicKey: spendPublic,
+      viewPublicKey: viewPublic,
+    }),
+    viewBalance: toHex(sVb),
+    generateImage: toHex(numberToBytesLE(deriveScalar(sVb, transcript('Carrot generate-image key')))),
+    generateAddress: toHex(deriveBytes32(sVb, transcript('Carrot generate-address secret'))),
+  };
 }
 
 /** A wallet without its spend key (generate_from_keys without one). */

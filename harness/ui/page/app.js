@@ -1,9 +1,10 @@
 // The explorer page: a client-side route (#/block/<height|hash>, #/tx/<hash>, #/token/<ticker>,
-// #/wallet/<name>, #/blocks/<top>; the main page otherwise) says what to ask the harness for, and
+// #/wallet/<name>, #/blocks/<top>, #/metrics; the main page otherwise) says what to ask the harness for, and
 // the answer is drawn every second. The search box asks the harness which page a height, hash,
 // address, ticker or wallet name is on; the form on the main page registers an app's wallet.
 import { ui } from './dom.js';
 import { drawHome } from './home.js';
+import { metricsView } from './metrics.js';
 import { blocksView, blockView, problemView, tokenView, txView, walletView } from './views.js';
 
 const POLL_MS = 1000;
@@ -14,6 +15,7 @@ const ROUTES = [
   [/^#\/tx\/([^/]+)$/, (m) => [`api/tx/${m[1]}`, txView, 'tx']],
   [/^#\/token\/([^/]+)$/, (m) => [`api/token/${m[1]}`, tokenView, 'token']],
   [/^#\/wallet\/([^/]+)$/, (m) => [`api/wallet/${m[1]}`, walletView, 'wallet']],
+  [/^#\/metrics$/, () => ['api/metrics', metricsView, 'metrics']],
 ];
 
 /** What the current route asks for, how it is drawn, and the page's name (the main page: home). */
@@ -102,9 +104,15 @@ document.getElementById('add-wallet').addEventListener('submit', async (e) => {
   e.preventDefault();
   const out = document.getElementById('add-wallet-result');
   const f = new FormData(e.target);
+  const name = f.get('name');
+  // Its wallet RPC's URL if given, else its address and view key (the explorer opens it view-only).
+  const body = f.get('url')
+    ? { name, url: f.get('url') }
+    : { name, address: f.get('address'), viewKey: f.get('viewKey') };
+  out.textContent = body.url ? '' : `opening ${name} view-only (its first scan may take a while)…`;
   try {
-    const w = await post('api/wallets', 'POST', { name: f.get('name'), url: f.get('url') });
-    out.textContent = `added ${w.name} (${w.address})`;
+    const w = await post('api/wallets', 'POST', body);
+    out.textContent = `added ${w.name} (${w.address})${w.viewOnly ? ', view-only' : ''}`;
     e.target.reset();
     poll();
   } catch (err) {

@@ -133,7 +133,7 @@ function drawWallet(w) {
       'h3',
       {},
       walletLink(w.name),
-      w.app ? el('span', { class: 'muted' }, ` (app: ${w.url})`) : '',
+      w.app ? el('span', { class: 'muted' }, w.viewOnly ? ` (app, view-only: ${w.url})` : ` (app: ${w.url})`) : '',
       w.busy ? el('span', { class: 'busy' }, ' (busy: last known)') : '',
       w.app ? el('button', { type: 'button', class: 'remove', 'data-remove': w.name }, 'remove') : '',
     ),

@@ -138,7 +138,21 @@ export function tokenView(d) {
 
 export function walletView(w) {
   return [
-    el('h2', {}, 'Wallet ', el('span', {}, w.name), w.app ? el('span', { class: 'muted' }, ` (app: ${w.url})`) : ''),
+    el(
+      'h2',
+      {},
+      'Wallet ',
+      el('span', {}, w.name),
+      w.app ? el('span', { class: 'muted' }, w.viewOnly ? ` (app, view-only: ${w.url})` : ` (app: ${w.url})`) : '',
+    ),
+    w.viewOnly
+      ? el(
+          'p',
+          { class: 'muted', 'data-field': 'view-only' },
+          'View-only: a Carrot address with its view-balance secret shows what the wallet receives and spends; a CN ' +
+            'address shows what it received before Carrot and no spends (its balance is all it received).',
+        )
+      : '',
     el('div', { class: 'address hash', 'data-fact': 'address' }, w.address),
     w.busy ? el('p', { class: 'busy' }, 'busy: what it answered last') : '',
     balancesTable(w),
