@@ -203,6 +203,18 @@ describe('token transfers', () => {
   it("a request's ROLLUP pays for its first token tx alone: of a transfer_split of two, the second stays in the pool", async () => {
     expect((await send(aliceRpc.port, 'transfer', bob, 5 * SAL1, 'SAL1')).error).toBeUndefined();
     await mine(11);
+    // Bob splits his tokens into outputs of 10 first, so that both token txs below find inputs whichever ones the
+    // first takes (one input or two, at random, where one can pay).
+    const own = (await rpc(bobRpc.port, 'get_address')).result.address;
+    const split = Array.from({ length: 7 }, () => ({ address: own, amount: 10 * SAL1, asset_type: 'salTOK1' }));
+    const splitting = await rpc(bobRpc.port, 'transfer_split', {
+      destinations: split,
+      source_asset: 'salTOK1',
+      dest_asset: 'salTOK1',
+      tx_type: 3,
+    });
+    expect(splitting.result.tx_hash_list).toHaveLength(2);
+    await mine(12);
     const destinations = Array.from({ length: 8 }, () => ({
       address: alice.carrot,
       amount: SAL1,
