@@ -15,22 +15,22 @@
 //   scale.tps.*     `saltnet load` on the simulator at 20 … 400 tx/s (a wallet per 5 tx/s, at most 32): achieved, p99
 //                   confirmation in blocks; and on real Salvium (when its binaries are found) at 1, 2 and 5 tx/s at
 //                   difficulty 1 and 500, with saltnet's CPU time against the programs'
-// `--curves chain,wallets,pool,tps,real` picks some of them; `--rates 200,400` other rates for the simulator's load,
-// `--difficulties 500` only some difficulties for real Salvium's.
+// The loads are in bench-scaling-load.ts. `--curves chain,wallets,pool,tps,real` picks some of them; `--rates 200,400`
+// other rates for the simulator's load, `--difficulties 500` only some difficulties for real Salvium's.
 import { availableParallelism, freemem, loadavg } from 'node:os';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pMap from 'p-map';
 import { resolveCacheDir } from '../harness/common/cache-dir.js';
-import { runLoad } from '../harness/load/run.js';
 import { assetTransfer } from '../harness/coin/transactions.js';
 import { fundAhead } from '../harness/runner/prepaid-wallets.js';
 import { mineTo } from '../harness/testnet/mining/mining.js';
-import { startTestnet, type TestnetOptions } from '../harness/testnet/testnet.js';
+import { startTestnet } from '../harness/testnet/testnet.js';
 import type { WalletClient } from '../harness/rpc/wallet.js';
 import { cleanup, post, rpc, tempDir } from '../test/helpers/sim.js';
-import { cpuSeconds, describeShape, rssMb, shapeOf, type Point } from './bench-shape.js';
+import { push, rssMb, shapes, type Point } from './bench-shape.js';
+import { RICH, realCurve, SIM_RATES, tpsCurve } from './bench-scaling-load.js';
 import { upToReady } from './bench-start.js';
 import { median, ms, type Report } from './bench-up.js';
 
@@ -93,19 +93,6 @@ async function mustPost(port: number, path: string): Promise<unknown> {
   if (r.status !== 200) throw new Error(`${path} on port ${port} answered HTTP ${r.status}`);
   return r.json;
 }
-
-/** Rows of each metric's shape over the sizes. */
-function shapes(report: Report, prefix: string, series: Record<string, Point[]>): void {
-  for (const [metric, points] of Object.entries(series)) {
-    const usable = points.filter((p) => p.cost > 0);
-    if (usable.length < 2) continue;
-    report(`${prefix}.${metric}.shape`, shapeOf(usable).slope.toFixed(2), describeShape(shapeOf(usable)));
-  }
-}
-
-const push = (series: Record<string, Point[]>, metric: string, size: number, cost: number | undefined): void => {
-  if (cost !== undefined) (series[metric] ??= []).push({ size, cost });
-};
 
 // ---------------------------------------------------------------------------------------------------------------
 // 1. The chain's height
@@ -183,8 +170,6 @@ const hasChain = (cache: string, height: number): boolean =>
 // 2. Wallets
 
 export const WALLET_COUNTS = [1, 10, 100, 1000];
-/** Main's funds for the wallet and pool curves: enough for 1000 wallets of 10 SAL1, or 22,000 outputs of 0.1. */
-const RICH = 30_000n * COIN;
 
 async function walletsCurve(report: Report, cache: string): Promise<void> {
   const series: Record<string, Point[]> = {};
@@ -349,151 +334,6 @@ async function poolCurve(report: Report, cache: string): Promise<void> {
     await t.stop();
   }
   shapes(report, 'scale.pool', series);
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// 4. Sustained transactions a second
-
-export const SIM_RATES = [20, 50, 100, 200, 400];
-export const REAL_RATES = [1, 2, 5];
-const SIM_SECONDS = 20;
-const REAL_SECONDS = 20;
-/** A wallet per this many tx/s (each wallet sends one at a time), at least 4 and at most 32 (what a load takes). */
-export const walletsFor = (tps: number): number => Math.min(32, Math.max(4, Math.ceil(tps / 5)));
-
-/**
- * CPU seconds of every process below this one by pid (the programs, and saltnet's reaper), sampled twice a second
- * until stopped: each pid's last sample counts, so a process that ends loses at most half a second. The tree is walked
- * through /proc/<pid>/task/<tid>/children, which costs far less than reading every process of the machine.
- */
-class ChildCpu {
-  private readonly last = new Map<number, { name: string; cpu: number }>();
-  private readonly timer: NodeJS.Timeout;
-  constructor() {
-    this.sample();
-    this.timer = setInterval(() => this.sample(), 500);
-  }
-  private sample(): void {
-    const todo = childrenOf(process.pid);
-    for (let pid = todo.pop(); pid !== undefined; pid = todo.pop()) {
-      todo.push(...childrenOf(pid));
-      const cpu = cpuSeconds(pid);
-      if (cpu > 0) this.last.set(pid, { name: commOf(pid), cpu });
-    }
-  }
-  /** Seconds by program name so far. */
-  stop(): Map<string, number> {
-    clearInterval(this.timer);
-    this.sample();
-    const by = new Map<string, number>();
-    for (const { name, cpu } of this.last.values()) by.set(name, (by.get(name) ?? 0) + cpu);
-    return by;
-  }
-}
-
-function childrenOf(pid: number): number[] {
-  try {
-    return readdirSync(`/proc/${pid}/task`).flatMap((tid) =>
-      readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
-    );
-  } catch {
-    return [];
-  }
-}
-
-function commOf(pid: number): string {
-  try {
-    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
-  } catch {
-    return '?';
-  }
-}
-
-/** saltnet's own processes below the bench (its reaper): counted with saltnet, not with the programs. */
-const SALTNET_PROCESSES = new Set(['saltnet-reaper']);
-
-/** One load on a fresh testnet: its report's figures, and the CPU seconds of saltnet and of the programs. */
-async function loadOnce(
-  options: TestnetOptions,
-  tps: number,
-  seconds: number,
-): Promise<{
-  achieved: number;
-  p99: number;
-  p99s: number;
-  sent: number;
-  behind: number;
-  rejected: number;
-  why: string;
-  saltnet: number;
-  programs: Map<string, number>;
-}> {
-  const t = await startTestnet({ ...quiet, ...options });
-  try {
-    const cpu = new ChildCpu();
-    const c0 = process.cpuUsage();
-    const r = await runLoad(t, { tps, duration: seconds, wallets: walletsFor(tps) });
-    const c = process.cpuUsage(c0);
-    const all = cpu.stop();
-    const own = [...all].filter(([name]) => SALTNET_PROCESSES.has(name)).reduce((a, [, v]) => a + v, 0);
-    const programs = new Map([...all].filter(([name]) => !SALTNET_PROCESSES.has(name)));
-    return {
-      achieved: r.tps.achieved,
-      p99: r.latency.blocks.p99,
-      p99s: r.latency.seconds.p99,
-      sent: r.counts.sent,
-      behind: r.counts.behind,
-      rejected: r.counts.rejected,
-      why: [...new Set(r.rejections.map((x) => x.reason))].join('; '),
-      saltnet: (c.user + c.system) / 1e6 + own,
-      programs,
-    };
-  } finally {
-    await t.stop();
-  }
-}
-
-async function tpsCurve(report: Report, cache: string, rates: readonly number[]): Promise<void> {
-  const series: Record<string, Point[]> = {};
-  for (const tps of rates) {
-    const r = await loadOnce({ backend: 'sim', cacheDir: cache, unlocked: RICH }, tps, SIM_SECONDS);
-    const programs = [...r.programs.values()].reduce((a, b) => a + b, 0);
-    report(
-      `scale.tps.sim.r${tps}`,
-      `${r.achieved} tx/s`,
-      `asked ${tps} for ${SIM_SECONDS} s from ${walletsFor(tps)} wallets: ${r.sent} sent, ${r.behind} behind, ${r.rejected} refused${r.why ? ` (${r.why})` : ''}; p99 ${r.p99} blocks (${r.p99s} s); CPU saltnet ${r.saltnet.toFixed(1)} s, programs ${programs.toFixed(1)} s`,
-    );
-    push(series, 'achieved', tps, r.achieved);
-  }
-  shapes(report, 'scale.tps.sim', series);
-}
-
-async function realCurve(
-  report: Report,
-  binDir: string,
-  cache: string,
-  difficulties: readonly number[],
-): Promise<void> {
-  for (const difficulty of difficulties) {
-    for (const tps of REAL_RATES) {
-      // The daemon's own miner: the blocks' hashing is the programs' work, not saltnet's (its own RandomX miner would
-      // count in the bench's process).
-      const options = { backend: 'salvium', binDir, cacheDir: cache, difficulty, miner: 'daemon' } as const;
-      const r = await loadOnce(options, tps, REAL_SECONDS);
-      const programs = [...r.programs.values()].reduce((a, b) => a + b, 0);
-      const each = [...r.programs.entries()].map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ');
-      report(
-        `scale.tps.salvium.d${difficulty}.r${tps}`,
-        `${r.achieved} tx/s`,
-        `asked ${tps} for ${REAL_SECONDS} s: ${r.sent} sent, ${r.behind} behind, ${r.rejected} refused${r.why ? ` (${r.why})` : ''}; p99 ${r.p99} blocks (${r.p99s} s)`,
-      );
-      report(
-        `scale.tps.salvium.d${difficulty}.r${tps}.cpu`,
-        `${((100 * r.saltnet) / programs).toFixed(1)} %`,
-        `saltnet's CPU ${r.saltnet.toFixed(2)} s (the bench's process and its reaper) against the programs' ${programs.toFixed(1)} s (${each}); target ≤ 5 %`,
-      );
-    }
-  }
 }
 
 /** The scaling curves asked for (every one by default), each a table of rows and its shape. */

@@ -2,6 +2,7 @@
 // curve (the slope of a least-squares line through log(cost) against log(size), and the cost per unit at the largest
 // size against the smallest), and what /proc says of a process (its resident memory, its CPU time).
 import { readFileSync } from 'node:fs';
+import type { Report } from './bench-up.js';
 
 export interface Point {
   size: number;
@@ -110,3 +111,16 @@ export function cpuSeconds(pid: number): number {
     return 0;
   }
 }
+
+/** Rows of each metric's shape over the sizes. */
+export function shapes(report: Report, prefix: string, series: Record<string, Point[]>): void {
+  for (const [metric, points] of Object.entries(series)) {
+    const usable = points.filter((p) => p.cost > 0);
+    if (usable.length < 2) continue;
+    report(`${prefix}.${metric}.shape`, shapeOf(usable).slope.toFixed(2), describeShape(shapeOf(usable)));
+  }
+}
+
+export const push = (series: Record<string, Point[]>, metric: string, size: number, cost: number | undefined): void => {
+  if (cost !== undefined) (series[metric] ??= []).push({ size, cost });
+};

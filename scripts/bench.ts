@@ -338,14 +338,7 @@ async function main(): Promise<void> {
   process.stdout.write('\n');
   await runnerOverhead(report);
   await recordOverhead(report);
-  const suiteCache = tempDir('saltnet-bench-cache-');
-  try {
-    await exampleSuite(1, suiteCache, 'cold', report);
-    await exampleSuite(1, suiteCache, 'warm', report);
-    await exampleSuite(2, suiteCache, 'warm', report);
-  } finally {
-    cleanup(suiteCache);
-  }
+  await exampleSuites();
   process.stdout.write('\n');
   if (process.argv.includes('--sim-only')) return scaling(report, ['--curves', 'chain,wallets,pool,tps']);
   await scalingPart();
@@ -403,6 +396,18 @@ async function freshPart(): Promise<void> {
     await freshWallets('salvium', { backend: 'salvium', binDir: real.dir, cacheDir }, report);
   } finally {
     rmSync(cacheDir, { recursive: true, force: true });
+  }
+}
+
+/** The example suite on sim: cold and warm with one worker, warm with two. */
+async function exampleSuites(): Promise<void> {
+  const suiteCache = tempDir('saltnet-bench-cache-');
+  try {
+    await exampleSuite(1, suiteCache, 'cold', report);
+    await exampleSuite(1, suiteCache, 'warm', report);
+    await exampleSuite(2, suiteCache, 'warm', report);
+  } finally {
+    cleanup(suiteCache);
   }
 }
 

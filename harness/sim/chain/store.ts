@@ -70,19 +70,7 @@ export function openChain(dir: string): { ledger: Ledger; store: ChainStore } {
     }
   }
   const journalPath = join(dir, POOL_JOURNAL);
-  if (existsSync(journalPath)) {
-    for (const line of readFileSync(journalPath, 'utf8').split('\n')) {
-      if (!line.trim()) break;
-      let taken: { tx: Tx; at: number };
-      try {
-        taken = decode<{ tx: Tx; at: number }>(line);
-      } catch {
-        break; // torn final write
-      }
-      ledger.pool.set(taken.tx.txid, taken.tx);
-      ledger.poolArrival.set(taken.tx.txid, taken.at);
-    }
-  }
+  if (existsSync(journalPath)) readJournal(ledger, readFileSync(journalPath, 'utf8'));
   if (existsSync(poolPath) || existsSync(journalPath)) revalidatePool(ledger);
   const store: ChainStore = {
     dir,
@@ -113,4 +101,19 @@ export function openChain(dir: string): { ledger: Ledger; store: ChainStore } {
     },
   };
   return { ledger, store };
+}
+
+/** The transactions a POOL_JOURNAL's text holds, put in the pool, up to the first torn line (a crash mid-write). */
+function readJournal(ledger: Ledger, text: string): void {
+  for (const line of text.split('\n')) {
+    if (!line.trim()) return;
+    let taken: { tx: Tx; at: number };
+    try {
+      taken = decode<{ tx: Tx; at: number }>(line);
+    } catch {
+      return;
+    }
+    ledger.pool.set(taken.tx.txid, taken.tx);
+    ledger.poolArrival.set(taken.tx.txid, taken.at);
+  }
 }
