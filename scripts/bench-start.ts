@@ -11,13 +11,17 @@ const MAIN = fileURLToPath(new URL('../harness/cli/main.js', import.meta.url));
 const READY = 'saltnet is up';
 const RUNS = 5;
 
-/** One `saltnet up` to its ready line (ms), then Ctrl-C and its exit awaited. */
-async function upToReady(cacheDir: string, height: number | undefined): Promise<number> {
+/** One `saltnet up` to its ready line (ms), then Ctrl-C and its exit awaited; `env` is added to its environment. */
+export async function upToReady(
+  cacheDir: string,
+  height: number | undefined,
+  env: Record<string, string> = {},
+): Promise<number> {
   const t0 = performance.now();
   const up = execa(
     process.execPath,
     [MAIN, 'up', '--backend', 'sim', '--cache-dir', cacheDir, ...(height ? ['--height', String(height)] : [])],
-    { buffer: false, reject: false, stdin: 'ignore', stderr: 'pipe' },
+    { buffer: false, reject: false, stdin: 'ignore', stderr: 'pipe', env },
   );
   let out = '';
   let err = '';

@@ -16,6 +16,10 @@
 //   `-- --load-only` only `saltnet load` on the simulator; `-- --difficulty-only` only what a user sees at difficulty
 //   500 from the command line with saltnet's own RandomX miner: warm up, first block, fund, two scenarios at 500 vs 1)
 //   load.sim.*       `saltnet load` at 20 tx/s for 30 s on the simulator: the rate achieved, confirmation latency
+//   scale.*          how the cost grows (bench-scaling.ts, docs/scaling.md): the chain's height to 100,000, 1 to 1000
+//                    wallets, a pool of 100 to 10,000 transactions, `saltnet load` at rising rates on the simulator and
+//                    at 1 to 5 tx/s on real Salvium; each curve's rows, then its shape (`-- --scaling-only` runs only
+//                    those, `-- --scaling-only --curves chain,pool` some of them)
 //   fresh.*          freshWallet({ unlocked }) at 500: taken from the setup's freshWallets against paid and mined
 //   *.salvium.*      on real Salvium when its binaries are found (SALTNET_BIN_DIR or ../shared/salvium/),
 //                    at the default difficulty 500 (prefix mined at 1): cold up to token-ready by phase
@@ -56,6 +60,7 @@ import { recordOverhead } from './bench-record.js';
 import { upStart } from './bench-start.js';
 import { findRealBinaries } from './real-binaries.js';
 import { difficultyFloor } from './bench-difficulty.js';
+import { scaling } from './bench-scaling.js';
 
 interface Row {
   name: string;
@@ -287,6 +292,7 @@ async function main(): Promise<void> {
   if (process.argv.includes('--start-only')) return upStart(report);
   if (process.argv.includes('--load-only')) return loadThroughput('sim', { backend: 'sim' }, report);
   if (process.argv.includes('--difficulty-only')) return realPart(difficultyFloor);
+  if (process.argv.includes('--scaling-only')) return scalingPart();
   await mine1300('fast', 500, {});
   await mine1300('steady', 500, { SALTNET_SIM_PACE: 'steady' });
   await getBalance1000();
@@ -332,15 +338,10 @@ async function main(): Promise<void> {
   process.stdout.write('\n');
   await runnerOverhead(report);
   await recordOverhead(report);
-  const suiteCache = tempDir('saltnet-bench-cache-');
-  try {
-    await exampleSuite(1, suiteCache, 'cold', report);
-    await exampleSuite(1, suiteCache, 'warm', report);
-    await exampleSuite(2, suiteCache, 'warm', report);
-  } finally {
-    cleanup(suiteCache);
-  }
-  if (process.argv.includes('--sim-only')) return;
+  await exampleSuites();
+  process.stdout.write('\n');
+  if (process.argv.includes('--sim-only')) return scaling(report, ['--curves', 'chain,wallets,pool,tps']);
+  await scalingPart();
   if (execaSync('sh', ['-c', 'command -v monerod'], { reject: false }).exitCode === 0) {
     process.stdout.write('\n');
     const m = await upPhases('monero', {}, 1);
@@ -396,6 +397,24 @@ async function freshPart(): Promise<void> {
   } finally {
     rmSync(cacheDir, { recursive: true, force: true });
   }
+}
+
+/** The example suite on sim: cold and warm with one worker, warm with two. */
+async function exampleSuites(): Promise<void> {
+  const suiteCache = tempDir('saltnet-bench-cache-');
+  try {
+    await exampleSuite(1, suiteCache, 'cold', report);
+    await exampleSuite(1, suiteCache, 'warm', report);
+    await exampleSuite(2, suiteCache, 'warm', report);
+  } finally {
+    cleanup(suiteCache);
+  }
+}
+
+/** Only the scaling curves (`npm run bench -- --scaling-only [--curves chain,wallets,pool,tps,real]`). */
+async function scalingPart(): Promise<void> {
+  const real = await findRealBinaries(fileURLToPath(new URL('../..', import.meta.url)));
+  await scaling(report, process.argv, 'dir' in real ? real.dir : undefined);
 }
 
 async function realPart(part: typeof benchReal = benchReal): Promise<void> {

@@ -8,7 +8,18 @@ import { decode, encode, toHex } from '../../harness/sim/chain/codec.js';
 import { TxType } from '../../harness/sim/chain/constants.js';
 import type { Block, Tx } from '../../harness/sim/chain/types.js';
 import { walletFromSeed } from '../../harness/sim/crypto/keys.js';
-import { cleanup, mineAcrossCarrot, post, rpc, startDaemon, stopAll, tempDir, type SimDaemon } from '../helpers/sim.js';
+import {
+  cleanup,
+  height,
+  mineAcrossCarrot,
+  mineTo,
+  post,
+  rpc,
+  startDaemon,
+  stopAll,
+  tempDir,
+  type SimDaemon,
+} from '../helpers/sim.js';
 
 const alice = walletFromSeed(new Uint8Array(32).fill(9), 'testnet');
 
@@ -162,5 +173,25 @@ describe('flushing', () => {
       code: -5,
       message: `transaction not found in pool: ${tx.txid}`,
     });
+  });
+});
+
+describe('a daemon killed', () => {
+  const restart = async (): Promise<void> => {
+    await daemon.stop('SIGKILL');
+    daemon = await startDaemon(dir, { port: daemon.port, zmqPort: daemon.zmqPort });
+  };
+  const poolHashes = async (): Promise<string[]> =>
+    (await post(daemon.port, '/get_transaction_pool_hashes', {})).json.tx_hashes ?? [];
+
+  it('keeps a transaction its pool took since the pool was last saved whole, and not once a block took it', async () => {
+    const sent = (await post(daemon.port, '/send_raw_transaction', { tx_as_hex: toHex(encode(tx)) })).json;
+    expect(sent.status, JSON.stringify(sent)).toBe('OK');
+    await restart();
+    expect(await poolHashes()).toEqual([tx.txid]);
+    await mineTo(daemon.port, alice.carrot.address, (await height(daemon.port)) + 1);
+    expect(await poolHashes()).toEqual([]);
+    await restart();
+    expect(await poolHashes()).toEqual([]);
   });
 });

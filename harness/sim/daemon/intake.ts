@@ -43,6 +43,6 @@ export function acceptBlock(ctx: DaemonContext, block: Block, o: { relay: boolea
 export function acceptPeerTxs(ctx: DaemonContext, txs: readonly Tx[], from: Peer): void {
   const taken = txs.filter((tx) => !ctx.ledger.pool.has(tx.txid) && addToPool(ctx.ledger, tx, now()) === null);
   if (taken.length === 0) return;
-  ctx.poolChanged();
+  ctx.poolTook(taken);
   ctx.p2p?.relayTxs(taken, from);
 }

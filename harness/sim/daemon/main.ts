@@ -88,6 +88,7 @@ function guardedStore(store: ReturnType<typeof openChain>['store'], log: Logger,
     appendBlock: guard((b) => store.appendBlock(b)),
     rewrite: guard((l) => store.rewrite(l)),
     savePool: guard((l) => store.savePool(l)),
+    poolTook: guard((l, txs) => store.poolTook(l, txs)),
   };
 }
 
@@ -362,6 +363,7 @@ async function main(): Promise<void> {
     difficulty: st.difficulty,
     startTime: Math.floor(Date.now() / 1000),
     poolChanged: () => store.savePool(ledger),
+    poolTook: (txs) => store.poolTook(ledger, txs),
     popped: 0,
     chainRewritten: () => {
       store.rewrite(ledger);

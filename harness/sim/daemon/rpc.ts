@@ -108,7 +108,7 @@ function sendRawTransaction(ctx: DaemonContext, hex: string): Record<string, unk
       too_big: reason === 'tx too big',
     };
   }
-  ctx.poolChanged();
+  ctx.poolTook([tx]);
   // With peers it goes to them at once; offline (or cut off) the real daemon says it could not send it.
   if (ctx.p2p && ctx.p2p.peers().length > 0) ctx.p2p.relayTxs([tx]);
   else {

@@ -5,7 +5,7 @@ import { VERSION_FULL } from '../common/version.js';
 import { DIFFICULTY_TARGET, TESTNET_HARD_FORKS, nextHardFork } from '../chain/constants.js';
 import { baseReward, splitReward } from '../chain/emission.js';
 import { height, topBlock, type Ledger } from '../chain/ledger.js';
-import type { Block } from '../chain/types.js';
+import type { Block, Tx } from '../chain/types.js';
 import type { AltBlocks } from '../chain/alt.js';
 import { BLOCKS_FILE } from '../chain/store.js';
 import type { Miner } from './miner.js';
@@ -64,8 +64,10 @@ export interface DaemonContext {
   restricted: boolean;
   difficulty: () => bigint;
   startTime: number;
-  /** Called after the pool changed (to persist it). */
+  /** Called after the pool lost transactions (to persist it whole). */
   poolChanged: () => void;
+  /** Called after the pool took these transactions (to persist them: a journal line each). */
+  poolTook: (txs: readonly Tx[]) => void;
   /** Called after blocks were popped (to persist the shorter chain and the pool). */
   chainRewritten: () => void;
   /** Blocks popped since the daemon started (hard_fork_info's window remembers them). */
