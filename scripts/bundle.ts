@@ -13,13 +13,14 @@ const DIST = fileURLToPath(new URL('../', import.meta.url));
 const PROGRAMS = [
   'harness/cli/saltnet.js',
   'harness/process/reaper-main.js',
+  // The readiness probes' thread, wait-on and its dependencies with it (parsed from one file, not hundreds).
+  'harness/process/probe-thread.js',
   'harness/sim/daemon/main.js',
   'harness/sim/wallet-rpc/main.js',
   'harness/sim/wallet-cli/main.js',
 ];
-// Loaded only when a command waits on an endpoint (process/probes.ts), with its dependencies: left out, not parsed at
-// every start. koffi is a native module (a build per platform), loaded only when saltnet mines with RandomX itself.
-const EXTERNAL = ['wait-on', 'koffi'];
+// koffi is a native module (a build per platform), loaded only when saltnet mines with RandomX itself.
+const EXTERNAL = ['koffi'];
 
 async function bundle(module: string): Promise<boolean> {
   const input = DIST + module;

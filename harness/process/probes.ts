@@ -1,6 +1,10 @@
-// Probes of whether a started program answers: over HTTP (its RPC) or TCP, polled with wait-on.
-// wait-on has no way to be cancelled: it is run in slices of at most SLICE_MS, and a probe whose
-// wait has ended (ready, exited or timed out) stops polling at the end of its slice.
+// Probes of whether a started program answers: over HTTP (its RPC) or TCP, polled with wait-on on a thread of its own
+// (probe-thread.ts), one per process, started by the first probe or ahead of it (warmProbes).
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { programFile } from '../common/bundle.js';
+import type { FromThread, PollRequest, ToThread } from './probe-thread.js';
+import { EARLY_PROBE_THREAD } from './probe-thread-early.js';
 
 /** A readiness probe: a named check of whether a program answers yet. */
 export interface Probe {
@@ -22,50 +26,95 @@ export interface Probe {
  */
 export const LOOPBACK_PROBE_MS = 20;
 
-/** The longest one wait-on run lasts: how long a probe may poll on after its wait has ended. */
-const SLICE_MS = 1000;
+// The thread's module (its bundle, when fresh: common/bundle.ts) beside this one once built; run from the sources
+// (the tests), the build's. ../process/: the same file from the saltnet CLI's bundle, one folder over.
+const THREAD_FILE = programFile(
+  fileURLToPath(
+    new URL(
+      import.meta.url.endsWith('.ts') ? '../../dist/harness/process/probe-thread.js' : '../process/probe-thread.js',
+      import.meta.url,
+    ),
+  ),
+);
 
-interface ResourceOptions {
-  everyMs: number;
-  requestTimeoutMs: number;
-  validateStatus?: (status: number) => boolean;
+interface Waiting {
+  settle: (available: boolean | Error) => void;
+  note: (what: string) => void;
 }
 
-/** Poll `resource` (a wait-on resource: http:, http-get:, tcp:) until it is available (true) or `signal` aborts. */
-async function pollResource(resource: string, o: ResourceOptions, signal: AbortSignal): Promise<boolean> {
-  // Loaded on the first probe, not with the module: wait-on (with rxjs, joi and axios) takes about 0.3 s of CPU to
-  // load, a fifth to a third of a saltnet start, and most commands never probe.
-  const { default: waitOn } = await import('wait-on');
-  while (!signal.aborted) {
-    try {
-      await waitOn({
-        resources: [resource],
-        interval: Math.max(10, Math.round(o.everyMs)),
-        timeout: SLICE_MS,
-        httpTimeout: Math.round(o.requestTimeoutMs),
-        tcpTimeout: Math.round(o.requestTimeoutMs),
-        // wait-on waits that long for a resource to stay available: a program's RPC answering once is enough.
-        window: 0,
-        followRedirect: false,
-        proxy: false,
-        ...(o.validateStatus ? { validateStatus: o.validateStatus } : {}),
-      });
-      return true;
-    } catch (err) {
-      // wait-on's own timeout (the slice is over): poll on unless the wait has ended. Anything else (a malformed
-      // resource) goes to the caller, which notes it and tries again later.
-      if (!(err instanceof Error && err.message.startsWith('Timed out waiting for'))) throw err;
-    }
-  }
-  return false;
+interface ProbeThread {
+  worker: Worker;
+  waiting: Map<number, Waiting>;
+}
+
+let thread: ProbeThread | undefined;
+let nextId = 1;
+
+/** The process's probe thread, started if need be. It keeps the process alive only while a poll waits on it. */
+function probeThread(): ProbeThread {
+  if (thread) return thread;
+  const early = (globalThis as Record<symbol, unknown>)[EARLY_PROBE_THREAD];
+  delete (globalThis as Record<symbol, unknown>)[EARLY_PROBE_THREAD];
+  // A thread a launcher started (cli/main.ts), unless it has stopped already (its threadId is then -1).
+  const worker = early instanceof Worker && early.threadId >= 0 ? early : new Worker(THREAD_FILE);
+  const t: ProbeThread = { worker, waiting: new Map() };
+  worker.unref();
+  worker.on('message', (m: FromThread) => {
+    const w = t.waiting.get(m.id);
+    if (!w) return;
+    if (m.kind === 'status') return w.note(`HTTP ${m.status}`);
+    w.settle(m.kind === 'done' ? m.available : new Error(m.message));
+  });
+  const lost = (err: Error): void => {
+    if (thread === t) thread = undefined;
+    for (const w of [...t.waiting.values()]) w.settle(err);
+  };
+  worker.on('error', lost);
+  worker.on('exit', (code) => lost(new Error(`the probe thread stopped (exit code ${code})`)));
+  thread = t;
+  return t;
+}
+
+/** Start the probe thread now, so that wait-on is loaded by the time the first probe polls (a testnet's start). */
+export function warmProbes(): void {
+  probeThread();
+}
+
+/** Poll a wait-on resource until it is available (true) or `signal` aborts (false). */
+function pollResource(
+  request: Omit<PollRequest, 'kind' | 'id'>,
+  signal: AbortSignal,
+  note: (what: string) => void,
+): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  const t = probeThread();
+  const id = nextId++;
+  return new Promise<boolean>((resolve, reject) => {
+    const settle = (available: boolean | Error): void => {
+      t.waiting.delete(id);
+      signal.removeEventListener('abort', aborted);
+      if (t.waiting.size === 0) t.worker.unref();
+      if (available instanceof Error) reject(available);
+      else resolve(available);
+    };
+    // The thread stops polling at the end of its slice; nobody waits for it.
+    const aborted = (): void => {
+      t.worker.postMessage({ kind: 'cancel', id } satisfies ToThread);
+      settle(false);
+    };
+    t.waiting.set(id, { settle, note });
+    signal.addEventListener('abort', aborted, { once: true });
+    t.worker.ref();
+    t.worker.postMessage({ kind: 'poll', id, ...request } satisfies ToThread);
+  });
 }
 
 export interface HttpProbeOptions {
   name?: string;
   /** HEAD or GET (default GET); epee answers both alike. */
   method?: 'GET' | 'HEAD';
-  /** Which status means the RPC answers (default: 2xx). */
-  answers?: (status: number) => boolean;
+  /** The statuses that mean the RPC answers (default: any 2xx). */
+  answers?: readonly number[];
   /** Poll interval (default 200 ms). */
   everyMs?: number;
   /** Per request (default 2000, not scaled: a request that hangs is tried again). */
@@ -75,7 +124,6 @@ export interface HttpProbeOptions {
 /** A probe that succeeds once `url` answers with a status `answers` accepts (e.g. a daemon's /get_info, 200). */
 export function httpProbe(url: string, opts: HttpProbeOptions = {}): Probe {
   const method = opts.method ?? 'GET';
-  const answers = opts.answers ?? ((s: number) => s >= 200 && s < 300);
   const everyMs = opts.everyMs ?? 200;
   const resource = method === 'GET' ? url.replace(/^http:/, 'http-get:') : url;
   return {
@@ -84,16 +132,8 @@ export function httpProbe(url: string, opts: HttpProbeOptions = {}): Probe {
     everyMs,
     check: (signal, note) => {
       note('no answer');
-      const validateStatus = (status: number): boolean => {
-        const ok = answers(status);
-        if (!ok) note(`HTTP ${status}`);
-        return ok;
-      };
-      return pollResource(
-        resource,
-        { everyMs, requestTimeoutMs: opts.requestTimeoutMs ?? 2000, validateStatus },
-        signal,
-      );
+      const request = { resource, everyMs, requestTimeoutMs: opts.requestTimeoutMs ?? 2000 };
+      return pollResource(opts.answers ? { ...request, answers: opts.answers } : request, signal, note);
     },
   };
 }
@@ -107,7 +147,7 @@ export function tcpProbe(port: number, host = '127.0.0.1', opts: { name?: string
     everyMs,
     check: (signal, note) => {
       note('no connection');
-      return pollResource(`tcp:${host}:${port}`, { everyMs, requestTimeoutMs: 2000 }, signal);
+      return pollResource({ resource: `tcp:${host}:${port}`, everyMs, requestTimeoutMs: 2000 }, signal, note);
     },
   };
 }

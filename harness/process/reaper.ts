@@ -3,6 +3,7 @@
 // watches the owner and reaps the run once the owner is dead.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { programFile } from '../common/bundle.js';
@@ -57,6 +58,13 @@ export function startReaper(runId: string): Reaper {
   });
   child.on('error', () => undefined);
   child.stdin?.on('error', () => undefined);
+  // It waits, mostly: its start (a node process) gives way to the programs a testnet's start is waiting for.
+  if (child.pid !== undefined)
+    try {
+      setPriority(child.pid, 10);
+    } catch {
+      // a lower priority is a courtesy
+    }
   child.unref();
   (child.stdin as unknown as Socket | null)?.unref?.();
   return {

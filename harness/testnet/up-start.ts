@@ -3,6 +3,7 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
+import { warmProbes } from '../process/probes.js';
 import { reapStale } from '../process/registry.js';
 import { newTempWorkdir } from '../process/workdir.js';
 import { createSupervisor, type Supervisor } from '../process/supervisor.js';
@@ -28,6 +29,8 @@ const nonEmpty = (dir: string): boolean => existsSync(dir) && readdirSync(dir).l
 
 export async function openRun(opts: TestnetOptions): Promise<Run> {
   if (opts.timeoutFactor) setTimeoutFactor(opts.timeoutFactor);
+  // The programs' readiness probes load beside the start (their thread has a quarter of a second of CPU to spend).
+  warmProbes();
   const log = opts.log ?? ((l: string) => process.stderr.write(`${l}\n`));
   const { backend, chain, build, serve } = chooseBackend(opts, log);
   const ports = await clearGround(opts, backend.spec, log);

@@ -115,7 +115,7 @@ describe('waitUntilReady', () => {
   it("which statuses count as an answer is the caller's (a Digest login answers 401)", async () => {
     const url = await rpc(() => 401);
     const p = fake(['forever']);
-    const probe = httpProbe(`${url}/json_rpc`, { name: 'json_rpc', answers: (s) => s === 200 || s === 401 });
+    const probe = httpProbe(`${url}/json_rpc`, { name: 'json_rpc', answers: [200, 401] });
     expect((await waitUntilReady(p, [probe], { timeoutMs: 5000 })).by).toBe('json_rpc');
   });
 

@@ -174,7 +174,7 @@ export function walletRpcReadiness(url: string, login: boolean): ReadyStrategy[]
     // With a login, its answer to a request without one is 401 and a Digest challenge.
     httpProbe(`${url}/json_rpc`, {
       name: 'json_rpc',
-      answers: (s) => s === 200 || (login && s === 401),
+      answers: login ? [200, 401] : [200],
       everyMs: LOOPBACK_PROBE_MS,
     }),
   ];
