@@ -1,10 +1,22 @@
 // Persistence of the simulated chain inside the daemon's data dir, in the folder where the
 // real daemon keeps LMDB (`<data-dir>/testnet/19/lmdb/`). Blocks are appended one JSON line
-// each, so saving is O(1) per block; a torn last line (a crash mid-write) is ignored on load.
+// each, so saving is O(1) per block; a torn last line (a crash mid-write) is ignored on load. The daemon opens its
+// chain lazily (openChainLazily): the last block is read from the file's end at once, the rest behind its start.
 // The pool is saved whole (POOL_FILE) when it loses transactions (a block, a flush, a pop), and a
 // transaction it takes is appended to POOL_JOURNAL, one line each, which the next whole save
 // empties: taking a transaction costs the same with 10 or 10,000 in the pool.
-import { appendFileSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  closeSync,
+  existsSync,
+  fstatSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  writeFileSync,
+} from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { decode, encode } from './codec.js';
 import { applyBlock, newLedger, revalidatePool, type Ledger } from './ledger.js';
@@ -29,35 +41,157 @@ export interface ChainStore {
   poolTook(l: Ledger, txs: readonly Tx[]): void;
 }
 
+/** The chain in `dir`, loaded whole before this returns. */
 export function openChain(dir: string): { ledger: Ledger; store: ChainStore } {
   makeDirs(dir);
   const ledger = newLedger();
   const blocksPath = join(dir, BLOCKS_FILE);
   if (existsSync(blocksPath)) {
     const lines = readFileSync(blocksPath, 'utf8').split('\n');
-    let intact = 0;
-    for (const line of lines) {
-      if (!line.trim()) break;
-      let block: Block;
-      try {
-        block = decode<Block>(line);
-      } catch {
-        break; // torn final write: everything before it is intact
-      }
-      if (block.index !== ledger.blocks.length) break;
-      applyBlock(ledger, block);
-      intact++;
-    }
-    // Cut a torn tail so that later appends follow the last intact block.
-    if (intact < lines.filter((l) => l.trim()).length)
-      writeFileSync(
-        blocksPath,
-        lines
-          .slice(0, intact)
-          .map((l) => l + '\n')
-          .join(''),
-      );
+    applyLines(ledger, lines, 0, lines.length);
+    cutTornTail(blocksPath, lines, ledger);
   }
+  loadPool(ledger, dir);
+  return { ledger, store: chainStore(dir) };
+}
+
+/**
+ * A chain whose blocks load behind the daemon's start, as a real daemon opens its database at once whatever its size.
+ * Until `load()` has finished (it yields between chunks of blocks), `ledger` holds part of the chain and its pool is
+ * not loaded: only `tip` (the file's last intact block, read from the end of the file alone) and `poolEmpty` may be
+ * answered from; everything else waits for `load()`.
+ */
+export interface LazyChain {
+  readonly ledger: Ledger;
+  readonly store: ChainStore;
+  /** The height and top block hash: from the file's end until loaded, then the ledger's. */
+  tip(): { height: number; hash: string };
+  /** No transaction was saved in the pool (its answers need no chain). */
+  readonly poolEmpty: boolean;
+  loaded(): boolean;
+  /** Load the whole chain (once: every call returns the same promise). */
+  load(): Promise<void>;
+}
+
+/** Blocks applied between two turns of the event loop while a chain loads behind (a few milliseconds' work). */
+const LOAD_CHUNK = 250;
+/** How much of the blocks file's end is read for its last block (a block's line is a few KB at most). */
+const TIP_WINDOW = 1 << 20;
+
+export function openChainLazily(dir: string): LazyChain {
+  const tip = readTip(join(dir, BLOCKS_FILE));
+  // Nothing to read behind: an empty chain (or an end that does not parse) is loaded at once.
+  if (!tip) {
+    const { ledger, store } = openChain(dir);
+    const whole = Promise.resolve();
+    const top = (): { height: number; hash: string } => ({ height: ledger.blocks.length, hash: topHash(ledger) });
+    return { ledger, store, tip: top, poolEmpty: ledger.pool.size === 0, loaded: () => true, load: () => whole };
+  }
+  makeDirs(dir);
+  const ledger = newLedger();
+  let done = false;
+  let loading: Promise<void> | undefined;
+  const blocksPath = join(dir, BLOCKS_FILE);
+  const load = async (): Promise<void> => {
+    const lines = (await readFile(blocksPath, 'utf8')).split('\n');
+    for (let from = 0; from < lines.length; from += LOAD_CHUNK) {
+      if (!applyLines(ledger, lines, from, Math.min(lines.length, from + LOAD_CHUNK))) break;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    cutTornTail(blocksPath, lines, ledger);
+    loadPool(ledger, dir);
+    done = true;
+  };
+  return {
+    ledger,
+    store: chainStore(dir),
+    tip: () => (done ? { height: ledger.blocks.length, hash: topHash(ledger) } : tip),
+    poolEmpty: savedPoolEmpty(dir),
+    loaded: () => done,
+    load: () => (loading ??= load()),
+  };
+}
+
+const topHash = (l: Ledger): string => l.blocks[l.blocks.length - 1]!.hash;
+
+/**
+ * Apply the blocks of `lines[from, to)` in order; false at the first line that is blank, torn (a crash mid-write) or
+ * out of order: the chain ends before it.
+ */
+function applyLines(ledger: Ledger, lines: string[], from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const line = lines[i]!;
+    if (!line.trim()) return false;
+    let block: Block;
+    try {
+      block = decode<Block>(line);
+    } catch {
+      return false;
+    }
+    if (block.index !== ledger.blocks.length) return false;
+    applyBlock(ledger, block);
+  }
+  return true;
+}
+
+/** Cut what follows the last intact block, so that later appends follow it. */
+function cutTornTail(blocksPath: string, lines: string[], ledger: Ledger): void {
+  const intact = ledger.blocks.length - 1;
+  if (intact < lines.filter((l) => l.trim()).length)
+    writeFileSync(
+      blocksPath,
+      lines
+        .slice(0, intact)
+        .map((l) => l + '\n')
+        .join(''),
+    );
+}
+
+/** The last block of a blocks file that parses (its height and hash), read from the end alone; undefined: none. */
+function readTip(blocksPath: string): { height: number; hash: string } | undefined {
+  let fd: number;
+  try {
+    fd = openSync(blocksPath, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const size = fstatSync(fd).size;
+    const n = Math.min(size, TIP_WINDOW);
+    const buf = Buffer.alloc(n);
+    readSync(fd, buf, 0, n, size - n);
+    const lines = buf.toString('utf8').split('\n');
+    // The window's first line is cut unless the window starts the file.
+    for (let i = lines.length - 1; i >= (n < size ? 1 : 0); i--) {
+      if (!lines[i]!.trim()) continue;
+      try {
+        const b = JSON.parse(lines[i]!) as { index?: unknown; hash?: unknown };
+        if (typeof b.index === 'number' && typeof b.hash === 'string') return { height: b.index + 1, hash: b.hash };
+      } catch {
+        // a torn last line: the one before it is the top
+      }
+    }
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The saved pool and its journal hold no transaction (or are absent). */
+function savedPoolEmpty(dir: string): boolean {
+  const journal = join(dir, POOL_JOURNAL);
+  if (existsSync(journal) && readFileSync(journal, 'utf8').trim() !== '') return false;
+  const pool = join(dir, POOL_FILE);
+  if (!existsSync(pool)) return true;
+  try {
+    return decode<{ txs: unknown[] }>(readFileSync(pool, 'utf8')).txs.length === 0;
+  } catch {
+    return true; // unreadable: loading drops it
+  }
+}
+
+/** The saved pool and the journal of what it took since, checked against the chain. */
+function loadPool(ledger: Ledger, dir: string): void {
   const poolPath = join(dir, POOL_FILE);
   if (existsSync(poolPath)) {
     try {
@@ -72,7 +206,14 @@ export function openChain(dir: string): { ledger: Ledger; store: ChainStore } {
   const journalPath = join(dir, POOL_JOURNAL);
   if (existsSync(journalPath)) readJournal(ledger, readFileSync(journalPath, 'utf8'));
   if (existsSync(poolPath) || existsSync(journalPath)) revalidatePool(ledger);
-  const store: ChainStore = {
+}
+
+/** Appends and rewrites of the chain and the pool in `dir`. */
+function chainStore(dir: string): ChainStore {
+  const blocksPath = join(dir, BLOCKS_FILE);
+  const poolPath = join(dir, POOL_FILE);
+  const journalPath = join(dir, POOL_JOURNAL);
+  return {
     dir,
     appendBlock(block) {
       appendFileSync(blocksPath, encode(block) + '\n');
@@ -100,7 +241,6 @@ export function openChain(dir: string): { ledger: Ledger; store: ChainStore } {
       appendFileSync(journalPath, txs.map((tx) => encode({ tx, at: l.poolArrival.get(tx.txid) ?? 0 }) + '\n').join(''));
     },
   };
-  return { ledger, store };
 }
 
 /** The transactions a POOL_JOURNAL's text holds, put in the pool, up to the first torn line (a crash mid-write). */

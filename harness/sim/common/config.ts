@@ -18,6 +18,8 @@ export interface SimConfig {
   tokenMintVisible: boolean;
   /** Delay of the offline banner after `Starting p2p net loop...` (real: about 1 s). */
   bannerDelayMs: number;
+  /** How long an idle daemon waits before it loads its chain behind its start (daemon/loading.ts). */
+  chainLoadDelayMs: number;
   /**
    * TEST ONLY: appended to the message of every JSON-RPC error the daemon and wallet RPC answer (a simulator that
    * answers differently, for `saltnet diff`'s tests).
@@ -63,6 +65,7 @@ export function loadSimConfig(): SimConfig {
     restartDelayMs: num('SALTNET_SIM_RESTART_DELAY_MS', 150),
     tokenMintVisible: process.env.SALTNET_SIM_TOKEN_MINT_VISIBLE !== '0',
     bannerDelayMs: num('SALTNET_SIM_BANNER_DELAY_MS', 1000),
+    chainLoadDelayMs: num('SALTNET_SIM_CHAIN_LOAD_DELAY_MS', 1000),
     testErrorSuffix: process.env.SALTNET_SIM_TEST_ERROR_SUFFIX ?? '',
     txPropagationTimeoutS: process.env.SALTNET_SIM_TEST_TX_PROPAGATION_S
       ? num('SALTNET_SIM_TEST_TX_PROPAGATION_S', 0)

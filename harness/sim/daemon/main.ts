@@ -11,13 +11,14 @@ import { failParse, OptionError, parseOptions, type ParsedOptions } from '../com
 import { VERSION_LINE } from '../common/version.js';
 import { TESTNET_PORTS, TESTNET_VERSION } from '../chain/constants.js';
 import { decodeAddress } from '../crypto/address.js';
-import { openChain } from '../chain/store.js';
+import { openChainLazily, type LazyChain } from '../chain/store.js';
 import type { Block } from '../chain/types.js';
 import { startRpcServer, type RpcServer } from '../http/server.js';
 import { createMiner } from './miner.js';
 import { DAEMON_OPTIONS } from './options.js';
 import { daemonJsonRpcMethods } from './json-rpc.js';
 import { daemonUriEndpoints, type DaemonContext } from './rpc.js';
+import { servedWhileLoading } from './loading.js';
 import { newNodeState } from './views.js';
 import { dialTargets, startP2p } from './p2p.js';
 import { testStall } from '../common/test-stall.js';
@@ -66,7 +67,7 @@ function fail(log: Logger, reason: string): never {
  * A chain store whose writes, when they fail (a full disk), end the daemon with one error line, not a stack: `halt`
  * stops what would write more (the miner), the line is flushed, then the daemon exits.
  */
-function guardedStore(store: ReturnType<typeof openChain>['store'], log: Logger, halt: () => void): typeof store {
+function guardedStore(store: LazyChain['store'], log: Logger, halt: () => void): typeof store {
   let dying = false;
   const guard =
     <A extends unknown[]>(f: (...a: A) => void) =>
@@ -155,8 +156,11 @@ function settings(opts: ReturnType<typeof parse>) {
 }
 type Settings = ReturnType<typeof settings>;
 
-/** core::init: the chain opened, the option checks it makes. */
-function initCore(opts: ReturnType<typeof parse>, st: Settings): ReturnType<typeof openChain> {
+/**
+ * core::init: the chain opened (its blocks load behind: loading.ts), the option checks it makes. A chain that cannot
+ * be read once its load has begun ends the daemon with one error line.
+ */
+function initCore(opts: ReturnType<typeof parse>, st: Settings): LazyChain {
   const { log } = st;
   log.log('I', 'Initializing core...');
   log.log('I', `Loading blockchain from folder ${st.dbDir} ...`);
@@ -165,7 +169,15 @@ function initCore(opts: ReturnType<typeof parse>, st: Settings): ReturnType<type
     log.log('E', `Invalid argument to --dns-versions-check: ${checkUpdates}`);
     fail(log, 'Failed to initialize core');
   }
-  const chain = openChain(st.dbDir);
+  const opened = openChainLazily(st.dbDir);
+  const chain: LazyChain = {
+    ...opened,
+    load: () =>
+      opened.load().catch((err: unknown) => {
+        log.log('E', `Failed to load the blockchain: ${err instanceof Error ? err.message : String(err)}`);
+        return exitFlushed(1);
+      }),
+  };
   log.log('I', 'Loading checkpoints');
   const startMiningAddr = opts.get('start-mining');
   if (startMiningAddr !== undefined) {
@@ -182,10 +194,17 @@ function initCore(opts: ReturnType<typeof parse>, st: Settings): ReturnType<type
 }
 
 /** The p2p server and its peers (online only: p2p.ts), then the RPC bind checks. */
-async function initNetwork(opts: ReturnType<typeof parse>, st: Settings, ctx: DaemonContext): Promise<void> {
+async function initNetwork(
+  opts: ReturnType<typeof parse>,
+  st: Settings,
+  ctx: DaemonContext,
+  chain: LazyChain,
+): Promise<void> {
   const { log } = st;
   log.log('I', 'Initializing p2p server...');
   if (!st.offline) {
+    // Peers sync against the whole chain.
+    await chain.load();
     try {
       ctx.p2p = await startP2p(ctx, {
         bindIp: opts.get('p2p-bind-ip') ?? '0.0.0.0',
@@ -222,16 +241,20 @@ async function startServers(
   ctx: DaemonContext,
   sockets: Server[],
   config: ReturnType<typeof loadSimConfig>,
+  chain: LazyChain,
 ): Promise<RpcServer> {
   const { log } = st;
   const stall = testStall((l) => log.log('W', l));
+  const jsonRpcMethods = daemonJsonRpcMethods(ctx);
+  const uriEndpoints = daemonUriEndpoints(ctx);
+  servedWhileLoading(chain, uriEndpoints, jsonRpcMethods, config.chainLoadDelayMs);
   let server: RpcServer;
   try {
     server = await startRpcServer({
       host: st.rpcIp,
       port: st.rpcPort,
-      jsonRpcMethods: daemonJsonRpcMethods(ctx),
-      uriEndpoints: daemonUriEndpoints(ctx),
+      jsonRpcMethods,
+      uriEndpoints,
       maxBodyBytes: 1024 * 1024,
       // the fast miner's next block waits for a request (miner.ts)
       onRequest: () => ctx.miner.requested(),
@@ -282,7 +305,7 @@ function banner(log: Settings['log'], offline: boolean, delayMs: number): NodeJS
 }
 
 /** The interactive console (without --non-interactive): exit, print_height; EOF stops the daemon. */
-function readConsole(log: Settings['log'], ledger: DaemonContext['ledger'], shutdown: () => void): void {
+function readConsole(log: Settings['log'], chain: LazyChain, shutdown: () => void): void {
   process.stdin.setEncoding('utf8');
   let buffered = '';
   process.stdin.on('data', (chunk: string) => {
@@ -292,7 +315,7 @@ function readConsole(log: Settings['log'], ledger: DaemonContext['ledger'], shut
       const cmd = buffered.slice(0, nl).trim();
       buffered = buffered.slice(nl + 1);
       if (cmd === 'exit' || cmd === 'q' || cmd === 'stop_daemon') shutdown();
-      else if (cmd === 'print_height') process.stdout.write(`${ledger.blocks.length}\n`);
+      else if (cmd === 'print_height') process.stdout.write(`${chain.tip().height}\n`);
       else if (cmd) process.stdout.write(`Unknown command: ${cmd}\n`);
     }
   });
@@ -312,11 +335,11 @@ async function main(): Promise<void> {
   if (opts.has('pidfile')) writeFileSync(opts.get('pidfile') as string, `${process.pid}\n`);
   log.log('I', 'Initializing cryptonote protocol...');
   log.log('I', 'Cryptonote protocol initialized OK');
-  const core = initCore(opts, st);
-  const { ledger } = core;
+  const chain = initCore(opts, st);
+  const { ledger } = chain;
   // The miner, once made: a failed write stops it (guardedStore).
   const halt = { miner: (): void => undefined };
-  const store = guardedStore(core.store, log, () => halt.miner());
+  const store = guardedStore(chain.store, log, () => halt.miner());
   const sockets: Server[] = [];
   let server: RpcServer | undefined;
   let shuttingDown = false;
@@ -337,7 +360,8 @@ async function main(): Promise<void> {
     shuttingDown = true;
     if (bannerTimer) clearTimeout(bannerTimer);
     miner.stop();
-    store.savePool(ledger);
+    // A pool not loaded yet is the one on disk.
+    if (chain.loaded()) store.savePool(ledger);
     for (const line of ['p2p net loop stopped', 'Stopping core RPC server...', 'Node stopped.']) log.log('I', line);
     await server?.close();
     log.log('I', 'Deinitializing core RPC server...');
@@ -373,14 +397,14 @@ async function main(): Promise<void> {
     blockAdded: onBlock,
     state: newNodeState(),
   };
-  await initNetwork(opts, st, ctx);
-  server = await startServers(opts, st, ctx, sockets, config);
+  await initNetwork(opts, st, ctx, chain);
+  server = await startServers(opts, st, ctx, sockets, config, chain);
   for (const line of ['Starting core RPC server...', 'core RPC server started ok', 'Starting p2p net loop...'])
     log.log('I', line);
   process.on('SIGINT', () => void shutdown());
   process.on('SIGTERM', () => void shutdown());
   bannerTimer = banner(log, st.offline, config.bannerDelayMs);
-  if (!opts.has('non-interactive')) readConsole(log, ledger, () => void shutdown());
+  if (!opts.has('non-interactive')) readConsole(log, chain, () => void shutdown());
 }
 
 dieOnUncaught();

@@ -188,11 +188,14 @@ async function launchDaemon(
   return { proc, client, url, ports, dataDir, logFile, settings, ...(dataset ? { dataset } : {}) };
 }
 
-/** A daemon is ready when its log says so and its /get_info answers (polled often: it is on this machine). */
+/**
+ * A daemon is ready when its log says so and its /get_height answers (polled often: it is on this machine): the
+ * cheapest answer, which a simulated daemon gives before its chain has loaded (get_info waits for it).
+ */
 export function daemonReadiness(be: ResolvedBackend, url: string): ReadyStrategy[] {
   return [
     { kind: 'log', patterns: be.spec.daemonReadyLines },
-    httpProbe(`${url}/get_info`, { name: 'get_info', everyMs: LOOPBACK_PROBE_MS }),
+    httpProbe(`${url}/get_height`, { name: 'get_height', everyMs: LOOPBACK_PROBE_MS }),
   ];
 }
 

@@ -11,7 +11,7 @@ import {
   type Ledger,
 } from '../../../harness/sim/chain/ledger.js';
 import { mineBlock, templateError } from '../../../harness/sim/chain/build.js';
-import { BLOCKS_FILE, openChain } from '../../../harness/sim/chain/store.js';
+import { BLOCKS_FILE, openChain, openChainLazily } from '../../../harness/sim/chain/store.js';
 import { blocksFileHeight } from '../../../harness/sim/chain/height.js';
 import type { Tx } from '../../../harness/sim/chain/types.js';
 import { walletFromSeed } from '../../../harness/sim/crypto/keys.js';
@@ -239,6 +239,42 @@ describe('chain store', () => {
     again.store.appendBlock(mineBlock(again.ledger, alice.cn.address, 1_800_000_000, 1n).block);
     expect(height(openChain(dir).ledger)).toBe(22);
     expect(readFileSync(join(dir, BLOCKS_FILE), 'utf8').split('\n').filter(Boolean)).toHaveLength(21);
+  });
+
+  it('opened lazily: the tip is read from the end of the file, the blocks load on demand, a torn line is cut', async () => {
+    const lazyDir = tempDir();
+    try {
+      const { ledger, store } = openChain(lazyDir);
+      for (let i = 0; i < 30; i++) store.appendBlock(mineBlock(ledger, alice.cn.address, 1_700_000_000 + i, 1n).block);
+      const top = ledger.blocks[30]!.hash;
+      appendFileSync(join(lazyDir, BLOCKS_FILE), '{"index":31,"hash":"tor');
+      const lazy = openChainLazily(lazyDir);
+      expect(lazy.loaded()).toBe(false);
+      expect(lazy.tip()).toEqual({ height: 31, hash: top });
+      expect(lazy.ledger.blocks).toHaveLength(1); // the genesis block alone until loaded
+      expect(lazy.poolEmpty).toBe(true);
+      const first = lazy.load();
+      expect(lazy.load()).toBe(first);
+      await first;
+      expect(lazy.loaded()).toBe(true);
+      expect(height(lazy.ledger)).toBe(31);
+      expect(lazy.tip()).toEqual({ height: 31, hash: top });
+      expect(readFileSync(join(lazyDir, BLOCKS_FILE), 'utf8').split('\n').filter(Boolean)).toHaveLength(30);
+    } finally {
+      cleanup(lazyDir);
+    }
+  });
+
+  it('opened lazily with no block after genesis: loaded at once', async () => {
+    const emptyDir = tempDir();
+    try {
+      const lazy = openChainLazily(emptyDir);
+      expect(lazy.loaded()).toBe(true);
+      expect(lazy.tip()).toEqual({ height: 1, hash: lazy.ledger.blocks[0]!.hash });
+      await lazy.load();
+    } finally {
+      cleanup(emptyDir);
+    }
   });
 });
 
