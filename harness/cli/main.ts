@@ -10,7 +10,9 @@ import { EARLY_PROBE_THREAD } from '../process/probe-thread-early.js';
 const STARTS_PROGRAMS = new Set(['up', 'run', 'fuzz', 'repro', 'record', 'cache']);
 
 if (STARTS_PROGRAMS.has(process.argv[2] ?? '')) {
-  const thread = new Worker(programFile(fileURLToPath(new URL('../process/probe-thread.js', import.meta.url))));
+  const file = programFile(fileURLToPath(new URL('../process/probe-thread.js', import.meta.url)));
+  // As probes.ts starts it: none of the command's node flags.
+  const thread = new Worker(file, { execArgv: [] });
   // Until probes.ts takes it over: a thread that fails is started again there.
   thread.on('error', () => undefined);
   thread.unref();

@@ -37,6 +37,9 @@ const THREAD_FILE = programFile(
   ),
 );
 
+/** The thread runs wait-on alone: none of the process's node flags (an --input-type, a loader) apply to it. */
+const THREAD_OPTIONS = { execArgv: [] };
+
 interface Waiting {
   settle: (available: boolean | Error) => void;
   note: (what: string) => void;
@@ -56,9 +59,8 @@ function probeThread(): ProbeThread {
   const early = (globalThis as Record<symbol, unknown>)[EARLY_PROBE_THREAD];
   delete (globalThis as Record<symbol, unknown>)[EARLY_PROBE_THREAD];
   // A thread a launcher started (cli/main.ts), unless it has stopped already (its threadId is then -1).
-  const worker = early instanceof Worker && early.threadId >= 0 ? early : new Worker(THREAD_FILE);
+  const worker = early instanceof Worker && early.threadId >= 0 ? early : new Worker(THREAD_FILE, THREAD_OPTIONS);
   const t: ProbeThread = { worker, waiting: new Map() };
-  worker.unref();
   worker.on('message', (m: FromThread) => {
     const w = t.waiting.get(m.id);
     if (!w) return;
@@ -71,6 +73,8 @@ function probeThread(): ProbeThread {
   };
   worker.on('error', lost);
   worker.on('exit', (code) => lost(new Error(`the probe thread stopped (exit code ${code})`)));
+  // After the listeners: adding a 'message' listener refs the thread again.
+  worker.unref();
   thread = t;
   return t;
 }

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { execa } from 'execa';
 import { ProcessExitedError, ReadinessTimeout } from '../../harness/process/errors.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -225,5 +226,24 @@ describe('waitUntilReady', () => {
     expect(took).toBeGreaterThanOrEqual(390);
     expect(took).toBeLessThan(1500);
     expect(err.waitedMs).toBeLessThan(1500);
+  });
+});
+
+describe('the probe thread', () => {
+  // A command that has finished exits: the thread (wait-on) is started ahead and polls, but holds no process open.
+  it('never keeps a process alive: warmed and never used, or once its probe has settled', async () => {
+    const probes = new URL('../../dist/harness/process/probes.js', import.meta.url).href;
+    const scripts = [
+      `const m = await import(${JSON.stringify(probes)}); m.warmProbes();`,
+      `const m = await import(${JSON.stringify(probes)}); await m.tcpProbe(1).check(AbortSignal.timeout(300), () => {});`,
+    ];
+    for (const script of scripts) {
+      const r = await execa(process.execPath, ['--input-type=module', '-e', script], {
+        timeout: 20_000,
+        reject: false,
+      });
+      expect(r.timedOut, script).toBe(false);
+      expect(r.exitCode, `${script}\n${r.stderr}`).toBe(0);
+    }
   });
 });

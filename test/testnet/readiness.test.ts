@@ -11,10 +11,10 @@ const probeIntervals = (strategies: ReadyStrategy[]): number[] =>
   strategies.flatMap((s) => (s.kind === 'probe' ? [s.everyMs ?? 200] : []));
 
 describe('readiness of a testnet program', () => {
-  it("waits for the daemon's ready line and polls its /get_info at most every 50 ms", () => {
+  it("waits for the daemon's ready line and polls its /get_height at most every 50 ms", () => {
     const be = { spec: backendSpec('sim') } as ResolvedBackend;
     const s = daemonReadiness(be, 'http://127.0.0.1:1');
-    expect(s.map((x) => (x.kind === 'log' ? 'log' : x.name))).toEqual(['log', 'get_info']);
+    expect(s.map((x) => (x.kind === 'log' ? 'log' : x.name))).toEqual(['log', 'get_height']);
     expect(probeIntervals(s)).toHaveLength(1);
     for (const ms of probeIntervals(s)) expect(ms).toBeLessThanOrEqual(50);
   });
