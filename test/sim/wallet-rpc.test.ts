@@ -1,7 +1,7 @@
 // The simulated wallet RPC as a process: startup failures, Digest login, wallet files, and a
 // two-wallet story across HF10 and HF11 covering transfers, the transfer groups, splitting,
 // the 64-input limit, sweeps, failed transactions, token minting and bad input.
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -495,6 +495,16 @@ describe('wallet RPC after HF11', () => {
     });
     expect((await rpc(r.port, 'get_height')).result.height).toBeGreaterThan(0);
     await r.stop();
+  });
+
+  it('writes its wallet file as the real wallet RPC does: on store, not after a transfer or a refresh', async () => {
+    const before = statSync(alice.path).mtimeMs;
+    expect((await transfer(aliceRpc.port, bob.carrot, [SAL1])).result?.tx_hash).toMatch(/^[0-9a-f]{64}$/);
+    await mine(1);
+    await sync(aliceRpc.port);
+    expect(statSync(alice.path).mtimeMs).toBe(before);
+    expect((await rpc(aliceRpc.port, 'store')).result).toBeDefined();
+    expect(statSync(alice.path).mtimeMs).toBeGreaterThan(before);
   });
 });
 

@@ -9,7 +9,7 @@ import { commit, type Built, type BuildContext } from '../wallet/build.js';
 import type { DaemonClient } from '../wallet/daemon-client.js';
 import { txKey } from '../wallet/proofs.js';
 import { refresh, type ScanOptions } from '../wallet/scan.js';
-import { saveWallet, type Wallet } from '../wallet/state.js';
+import type { Wallet } from '../wallet/state.js';
 
 export interface WalletRpcContext {
   wallet: Wallet | null;
@@ -65,7 +65,10 @@ export async function buildContext(ctx: WalletRpcContext, priority: number): Pro
   };
 }
 
-/** Submit built txs to the daemon (unless do_not_relay), then mark them pending. */
+/**
+ * Submit built txs to the daemon (unless do_not_relay), then mark them pending. Not saved: like the real wallet RPC,
+ * the file is written by `store`, when a wallet is opened, closed or made, and when the server stops.
+ */
 export async function relay(
   ctx: WalletRpcContext,
   w: Wallet,
@@ -82,7 +85,6 @@ export async function relay(
     }
   }
   commit(w, built);
-  saveWallet(w);
 }
 
 /**
@@ -137,12 +139,12 @@ export function splitResponse(
   };
 }
 
+/** A refresh, its events logged; not saved, as the real wallet RPC's (`relay`). */
 export async function doRefresh(
   ctx: WalletRpcContext,
   w: Wallet,
 ): Promise<{ blocksFetched: number; receivedMoney: boolean }> {
   const r = await refresh(w, ctx.daemon, ctx.scan);
   for (const e of r.events) ctx.log.log('W', e);
-  if (r.blocksFetched > 0 || r.receivedMoney) saveWallet(w);
   return r;
 }

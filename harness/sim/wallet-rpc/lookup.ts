@@ -4,7 +4,7 @@
 // test/sim/wallet-recorded.test.ts).
 import { RpcError } from '../http/server.js';
 import { bool, list, params, str, u32, u64 } from '../http/params.js';
-import { scanPool } from '../wallet/pool.js';
+import { lookAtPool } from '../wallet/pool.js';
 import type { InRecord, Wallet } from '../wallet/state.js';
 import { familyAt, numAccounts, subaddress } from '../wallet/subaddresses.js';
 import { getTransfers, MAX_BLOCK_NUMBER, transfersByTxid } from '../wallet/views.js';
@@ -36,7 +36,7 @@ export const hexBytes = (text: string): number | undefined =>
 
 /** update_pool_state, as get_transfers with pool and get_transfer_by_txid do before they answer. */
 async function refreshPool(ctx: WalletRpcContext, w: Wallet): Promise<void> {
-  scanPool(w, await ctx.daemon.pool(), { refreshed: false, incremental: false });
+  await lookAtPool(w, ctx.daemon, { refreshed: false, incremental: false });
 }
 
 /** A payment's id as wallet2 keys m_payments: 32 bytes, a short id padded with zeros. */

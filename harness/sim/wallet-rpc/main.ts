@@ -145,7 +145,7 @@ async function openWalletFile(
   return wallet;
 }
 
-/** One background refresh, in the server's queue (never beside a request), unless stopping. */
+/** One background refresh, in the server's queue (never beside a request), unless stopping; not saved (`relay`). */
 async function backgroundRefresh(server: RpcServer, ctx: WalletRpcContext, stopping: () => boolean): Promise<void> {
   await server
     .runExclusive(async () => {
@@ -153,7 +153,6 @@ async function backgroundRefresh(server: RpcServer, ctx: WalletRpcContext, stopp
       if (!w || stopping()) return;
       const r = await refresh(w, ctx.daemon, ctx.scan);
       for (const e of r.events) ctx.log.log('W', e);
-      if (r.blocksFetched > 0) saveWallet(w);
     })
     .catch(() => undefined);
 }

@@ -13,7 +13,7 @@ import { notModelled } from '../http/not-modelled.js';
 import { bool, list, params, str, u32, u64 } from '../http/params.js';
 import { commit, makeTx, type Built } from '../wallet/build.js';
 import { findTx } from '../wallet/chain-index.js';
-import { isWatchOnly, saveWallet, type OutRecord, type Wallet } from '../wallet/state.js';
+import { isWatchOnly, type OutRecord, type Wallet } from '../wallet/state.js';
 import {
   RESTRICTED,
   buildContext,
@@ -101,7 +101,6 @@ async function relayTx(ctx: WalletRpcContext, raw: unknown): Promise<Record<stri
   const record = { ...m.record, destinations: m.record.destinations.map((d) => ({ ...d, address: asCn(d.address) })) };
   const inputs = w.state.outputs.filter((o) => m.record.inputs.includes(o.id));
   commit(w, [{ tx: m.tx, record, inputs, fee: 0n, amount: 0n, destAmounts: [] }]);
-  saveWallet(w);
   return { tx_hash: m.tx.txid };
 }
 

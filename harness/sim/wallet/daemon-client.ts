@@ -12,10 +12,17 @@ export interface DaemonClient {
   height(): Promise<number>;
   blocks(start: number): Promise<{ blocks: Block[]; currentHeight: number }>;
   pool(): Promise<Tx[]>;
+  /** The ids of the pool's transactions (/get_transaction_pool_hashes), in the pool's order. */
+  poolHashes(): Promise<string[]>;
+  /** The transactions of these ids still in the pool or the chain (/get_transactions; the others left out). */
+  transactions(ids: readonly string[]): Promise<Tx[]>;
   send(tx: Tx): Promise<{ ok: boolean; reason: string }>;
   nextHardFork(): Promise<number>;
   fees(): Promise<bigint[]>;
 }
+
+/** Transactions asked for in one /get_transactions request. */
+const TXS_PER_REQUEST = 200;
 
 export const NO_DAEMON = (): RpcError => new RpcError(-38, 'no connection to daemon');
 
@@ -81,6 +88,19 @@ export function createDaemonClient(address: string): DaemonClient {
       // tx_json is the real daemon's decoded form; tx_blob holds the simulator's own encoding.
       const txs = (res.transactions as { tx_blob: string }[] | undefined) ?? [];
       return txs.map((t) => decode<Tx>(fromHex(t.tx_blob)));
+    },
+    async poolHashes() {
+      return ((await post('/get_transaction_pool_hashes', {})).tx_hashes as string[] | undefined) ?? [];
+    },
+    async transactions(ids) {
+      const txs: Tx[] = [];
+      // The daemon answers at most 1000 a request (MAX_GET_TRANSACTIONS_COUNT).
+      for (let i = 0; i < ids.length; i += TXS_PER_REQUEST) {
+        const res = await post('/get_transactions', { txs_hashes: ids.slice(i, i + TXS_PER_REQUEST) });
+        for (const t of (res.txs as { as_hex: string; pruned_as_hex: string }[] | undefined) ?? [])
+          txs.push(decode<Tx>(fromHex(t.as_hex || t.pruned_as_hex)));
+      }
+      return txs;
     },
     async send(tx) {
       const res = await post('/send_raw_transaction', { tx_as_hex: toHex(encode(tx)), do_not_relay: false });

@@ -1,6 +1,7 @@
 // The wallet's view of the daemon's pool (wallet2::update_pool_state): incoming payments still in the pool, and
 // the state of the wallet's own pending sends.
 import type { Tx } from '../chain/types.js';
+import type { DaemonClient } from './daemon-client.js';
 import { groupPayments, type Paid, ZERO_PAYMENT_ID } from './payments.js';
 import type { Wallet } from './state.js';
 import { indexOfAddress } from './subaddresses.js';
@@ -49,19 +50,38 @@ function checkPending(w: Wallet, inPool: ReadonlySet<string>, check: PoolCheck):
 }
 
 /**
+ * A look at the daemon's pool, as wallet2::update_pool_state takes it: the pool's transaction ids, then only the
+ * transactions this wallet has not looked at yet (neither its own sends, nor payments to it already listed, nor others
+ * it found nothing in), then scanPool.
+ */
+export async function lookAtPool(w: Wallet, daemon: DaemonClient, check: PoolCheck): Promise<void> {
+  const ids = await daemon.poolHashes();
+  const mine = new Set(w.state.outs.map((r) => r.txid));
+  const known = new Set(w.state.pool.map((p) => p.txid));
+  const scanned = w.poolScanned ?? new Set<string>();
+  const unseen = ids.filter((id) => !mine.has(id) && !known.has(id) && !scanned.has(id));
+  const txs = unseen.length > 0 ? await daemon.transactions(unseen) : [];
+  scanPool(w, ids, txs, check);
+}
+
+/**
  * Pool: incoming unconfirmed payments, and the state of pending sends (checkPending). A payment the daemon's pool no
  * longer holds is forgotten only by a refresh (wallet2::remove_obsolete_pool_txs runs when `refreshed`), after the
  * refresh's blocks have turned a mined one into an incoming transfer: until then get_transfers and get_transfer_by_txid
- * still list it in `pool`.
+ * still list it in `pool`. `ids` are the pool's, `txs` those of its transactions to look at for payments.
  */
-export function scanPool(w: Wallet, pool: Tx[], check: PoolCheck): void {
+export function scanPool(w: Wallet, ids: readonly string[], txs: readonly Tx[], check: PoolCheck): void {
   const st = w.state;
-  const inPool = new Set(pool.map((t) => t.txid));
+  const inPool = new Set(ids);
   checkPending(w, inPool, check);
   const mine = new Set(st.outs.map((r) => r.txid));
   const known = new Set(st.pool.map((p) => p.txid));
   st.pool = st.pool.filter((p) => inPool.has(p.txid) || !check.refreshed);
-  for (const tx of pool) {
+  // What the pool no longer holds is forgotten: the set stays the size of the pool.
+  const scanned = new Set([...(w.poolScanned ?? [])].filter((id) => inPool.has(id)));
+  w.poolScanned = scanned;
+  for (const tx of txs) {
+    scanned.add(tx.txid);
     if (mine.has(tx.txid) || known.has(tx.txid)) continue;
     const outs: Paid[] = [];
     for (const o of tx.outputs) {

@@ -11,7 +11,7 @@ import type { DaemonClient } from './daemon-client.js';
 import { emptyState, type OwnedOutput, type Wallet } from './state.js';
 import { indexOfAddress } from './subaddresses.js';
 import { groupPayments, subOf, ZERO_PAYMENT_ID } from './payments.js';
-import { scanPool } from './pool.js';
+import { lookAtPool } from './pool.js';
 
 export interface RefreshResult {
   blocksFetched: number;
@@ -243,7 +243,7 @@ export async function refresh(w: Wallet, daemon: DaemonClient, opts: ScanOptions
     if (scanBlocks(w, blocks, opts, events)) received = true;
     if (blocks.length === 0 || w.state.height >= currentHeight) break;
   }
-  scanPool(w, await daemon.pool(), {
+  await lookAtPool(w, daemon, {
     refreshed: true,
     incremental: w.poolQueried === true,
     timeoutS: opts.txPropagationTimeoutS,

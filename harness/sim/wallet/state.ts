@@ -192,6 +192,11 @@ export interface Wallet {
    * only learn what was added since, so a tx once seen there and gone stays `pending_in_pool` (scan.ts's scanPool).
    */
   poolQueried?: boolean;
+  /**
+   * The pool transactions this process has looked at for payments (wallet2's m_scanned_pool_txs): a later look at the
+   * pool fetches only those it has not (pool.ts lookAtPool).
+   */
+  poolScanned?: Set<string>;
 }
 
 export function emptyState(refreshFrom: number): WalletState {

@@ -39,12 +39,12 @@ interface Found {
   block?: Block;
 }
 
-/** A tx in the chain (the real miner tx, the protocol tx, a user tx) or in the pool. */
+/** A tx in the pool, or in the chain (the real miner tx, the protocol tx, a user tx): the pool is looked in first. */
 function lookUp(l: Ledger, txid: string): Found | undefined {
-  const block = blockOfTx(l, txid);
-  if (block) return { t: chainTxs(block).find((t) => t.txid === txid)!, block };
   const tx = l.pool.get(txid);
-  return tx ? { t: { txid, outputs: tx.outputs, kind: 'user', tx } } : undefined;
+  if (tx) return { t: { txid, outputs: tx.outputs, kind: 'user', tx } };
+  const block = blockOfTx(l, txid);
+  return block ? { t: chainTxs(block).find((t) => t.txid === txid)!, block } : undefined;
 }
 
 /** One entry of /get_transactions' `txs`, as on_get_transactions fills it. */
