@@ -6,6 +6,7 @@
 // alternative blocks are added, and the popped blocks become an alternative chain in turn.
 import { applyBlock, height, popBlock, tickerTaken, topBlock, validateTx, type Ledger } from './ledger.js';
 import type { Block, Tx } from './types.js';
+import { TxPool } from './tx-pool.js';
 
 /** The alternative blocks a node knows, by hash. */
 export type AltBlocks = Map<string, Block>;
@@ -31,7 +32,7 @@ export type Arrival =
 /** Why these transactions cannot be mined on top of the chain now (each checked after the ones before), or null. */
 export function txsProblem(l: Ledger, txs: readonly Tx[]): string | null {
   const saved = l.pool;
-  l.pool = new Map();
+  l.pool = new TxPool();
   try {
     for (const tx of txs) {
       const why = tickerTaken(l, tx, l.pool.values()) ? 'token already being created' : validateTx(l, tx);

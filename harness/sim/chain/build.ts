@@ -28,6 +28,7 @@ import {
   type Ledger,
 } from './ledger.js';
 import type { Block, Tx, TxOutput } from './types.js';
+import { TxPool } from './tx-pool.js';
 
 export interface PoolSelection {
   /** What the next block takes, in the order the block holds them. */
@@ -54,7 +55,7 @@ export function selectPoolTxs(l: Ledger): PoolSelection {
   const saved = l.pool;
   const txs: Tx[] = [];
   const dropped: string[] = [];
-  l.pool = new Map();
+  l.pool = new TxPool();
   try {
     for (const tx of byFeeRate(saved.values())) {
       if (tickerTaken(l, tx, txs)) continue;

@@ -19,6 +19,7 @@ import {
 } from './constants.js';
 import { baseReward, feeEstimate } from './emission.js';
 import type { Block, IndexedOutput, TokenRecord, Tx } from './types.js';
+import { TxPool } from './tx-pool.js';
 
 /** Where the premine and the treasury's outputs go: fixed addresses no harness wallet owns. */
 export const PREMINE_ADDRESS = 'premine';
@@ -29,7 +30,7 @@ export interface Ledger {
   outputs: Map<string, IndexedOutput>;
   spentKeyImages: Set<string>;
   tokens: Map<string, TokenRecord>;
-  pool: Map<string, Tx>;
+  pool: TxPool;
   /** Unix seconds at which each pool tx arrived. */
   poolArrival: Map<string, number>;
   /** Global index of each block's first output (outputs are numbered in chain order, genesis first). */
@@ -100,7 +101,7 @@ export function newLedger(): Ledger {
     outputs: new Map(),
     spentKeyImages: new Set(),
     tokens: new Map(),
-    pool: new Map(),
+    pool: new TxPool(),
     poolArrival: new Map(),
     firstOutput: [],
     paid: new Set(),
@@ -235,12 +236,10 @@ export function validateTx(l: Ledger, tx: Tx): string | null {
   if (hf >= HF_CARROT && (tx.outputs.length < fewest || tx.outputs.length > CARROT_MAX_OUTPUTS))
     return 'wrong number of outputs';
   if (tx.weight > MAX_TX_WEIGHT) return 'tx too big';
-  const pooledKeyImages = new Set<string>();
-  for (const p of l.pool.values()) for (const i of p.inputs) pooledKeyImages.add(i.keyImage);
   const sums = new Map<string, bigint>();
   const seen = new Set<string>();
   for (const input of tx.inputs) {
-    if (seen.has(input.keyImage) || l.spentKeyImages.has(input.keyImage) || pooledKeyImages.has(input.keyImage))
+    if (seen.has(input.keyImage) || l.spentKeyImages.has(input.keyImage) || l.pool.spends(input.keyImage))
       return 'double spend';
     seen.add(input.keyImage);
     const out = l.outputs.get(input.outputId);
