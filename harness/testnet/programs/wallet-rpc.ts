@@ -193,7 +193,7 @@ export interface WalletRpcDefinitionOptions extends Omit<
 
 /**
  * A wallet RPC as a program of the testnet: the first start takes `port`, else a free one (and generates
- * Digest credentials when asked); a restart keeps port and credentials, and opens its wallet again.
+ * Digest credentials when asked); a restart keeps port and credentials, and opens its wallet again and refreshes it.
  */
 export function defineWalletRpc(
   sup: Supervisor,
@@ -209,7 +209,12 @@ export function defineWalletRpc(
         : {};
       const h = await startWalletRpc(sup, be, { ...o, daemonUrl: o.daemonUrl(), ...again, restarts: 0 });
       const open = o.open?.();
-      if (open) await h.client.call('open_wallet', open);
+      if (open) {
+        await h.client.call('open_wallet', open);
+        // The file holds what the wallet had at its last store (a wallet RPC writes it on store, open, close and stop,
+        // not after a transfer or a refresh): a restart after a crash scans what came since before it serves again.
+        await h.client.call('refresh');
+      }
       return h;
     },
     async beforeStop(h) {
