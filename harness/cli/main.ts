@@ -1,15 +1,14 @@
 #!/usr/bin/env node
 // The `saltnet` command: runs saltnet.js, or the bundle of it the build writes beside it (half the start-up CPU).
-// A command that starts programs waits on their readiness probes: their thread (process/probe-thread.ts, wait-on)
-// starts first, and loads while the command's own bundle does.
+// `saltnet up` waits on its programs' readiness probes: their thread (process/probe-thread.ts, wait-on) starts first,
+// and loads while the command's own bundle does. Other commands start it when they start a testnet (warmProbes): a
+// command refused at its input spends nothing on it.
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { programFile } from '../common/bundle.js';
 import { EARLY_PROBE_THREAD } from '../process/probe-thread-early.js';
 
-const STARTS_PROGRAMS = new Set(['up', 'run', 'fuzz', 'repro', 'record', 'cache']);
-
-if (STARTS_PROGRAMS.has(process.argv[2] ?? '')) {
+if (process.argv[2] === 'up') {
   const file = programFile(fileURLToPath(new URL('../process/probe-thread.js', import.meta.url)));
   // As probes.ts starts it: none of the command's node flags.
   const thread = new Worker(file, { execArgv: [] });
