@@ -14,12 +14,13 @@ import {
   readFileSync,
   readSync,
   renameSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { decode, encode } from './codec.js';
-import { applyBlock, newLedger, revalidatePool, type Ledger } from './ledger.js';
+import { applyBlock, height, newLedger, revalidatePool, topBlock, type Ledger } from './ledger.js';
 import type { Block, Tx } from './types.js';
 import { makeDirs } from '../common/mkdir.js';
 import { BLOCKS_FILE } from './height.js';
@@ -84,8 +85,14 @@ export function openChainLazily(dir: string): LazyChain {
   if (!tip) {
     const { ledger, store } = openChain(dir);
     const whole = Promise.resolve();
-    const top = (): { height: number; hash: string } => ({ height: ledger.blocks.length, hash: topHash(ledger) });
-    return { ledger, store, tip: top, poolEmpty: ledger.pool.size === 0, loaded: () => true, load: () => whole };
+    return {
+      ledger,
+      store,
+      tip: () => tipOf(ledger),
+      poolEmpty: ledger.pool.size === 0,
+      loaded: () => true,
+      load: () => whole,
+    };
   }
   makeDirs(dir);
   const ledger = newLedger();
@@ -105,14 +112,14 @@ export function openChainLazily(dir: string): LazyChain {
   return {
     ledger,
     store: chainStore(dir),
-    tip: () => (done ? { height: ledger.blocks.length, hash: topHash(ledger) } : tip),
+    tip: () => (done ? tipOf(ledger) : tip),
     poolEmpty: savedPoolEmpty(dir),
     loaded: () => done,
     load: () => (loading ??= load()),
   };
 }
 
-const topHash = (l: Ledger): string => l.blocks[l.blocks.length - 1]!.hash;
+const tipOf = (l: Ledger): { height: number; hash: string } => ({ height: height(l), hash: topBlock(l).hash });
 
 /**
  * Apply the blocks of `lines[from, to)` in order; false at the first line that is blank, torn (a crash mid-write) or
@@ -177,12 +184,17 @@ function readTip(blocksPath: string): { height: number; hash: string } | undefin
   }
 }
 
-/** The saved pool and its journal hold no transaction (or are absent). */
+/** An empty pool as POOL_FILE holds it is a few dozen bytes: a larger file is not decoded at start to find out. */
+const EMPTY_POOL_MAX_BYTES = 1024;
+
+/** The saved pool and its journal hold no transaction (or are absent); read at start, so without decoding a pool. */
 function savedPoolEmpty(dir: string): boolean {
   const journal = join(dir, POOL_JOURNAL);
-  if (existsSync(journal) && readFileSync(journal, 'utf8').trim() !== '') return false;
+  // A whole save empties the journal: anything in it is a transaction taken since.
+  if (existsSync(journal) && statSync(journal).size > 0) return false;
   const pool = join(dir, POOL_FILE);
   if (!existsSync(pool)) return true;
+  if (statSync(pool).size > EMPTY_POOL_MAX_BYTES) return false;
   try {
     return decode<{ txs: unknown[] }>(readFileSync(pool, 'utf8')).txs.length === 0;
   } catch {

@@ -68,21 +68,18 @@ export async function lookAtPool(w: Wallet, daemon: DaemonClient, check: PoolChe
  * Pool: incoming unconfirmed payments, and the state of pending sends (checkPending). A payment the daemon's pool no
  * longer holds is forgotten only by a refresh (wallet2::remove_obsolete_pool_txs runs when `refreshed`), after the
  * refresh's blocks have turned a mined one into an incoming transfer: until then get_transfers and get_transfer_by_txid
- * still list it in `pool`. `ids` are the pool's, `txs` those of its transactions to look at for payments.
+ * still list it in `pool`. `ids` are the pool's, `txs` those of its transactions not looked at yet (lookAtPool).
  */
-export function scanPool(w: Wallet, ids: readonly string[], txs: readonly Tx[], check: PoolCheck): void {
+function scanPool(w: Wallet, ids: readonly string[], txs: readonly Tx[], check: PoolCheck): void {
   const st = w.state;
   const inPool = new Set(ids);
   checkPending(w, inPool, check);
-  const mine = new Set(st.outs.map((r) => r.txid));
-  const known = new Set(st.pool.map((p) => p.txid));
   st.pool = st.pool.filter((p) => inPool.has(p.txid) || !check.refreshed);
   // What the pool no longer holds is forgotten: the set stays the size of the pool.
   const scanned = new Set([...(w.poolScanned ?? [])].filter((id) => inPool.has(id)));
   w.poolScanned = scanned;
   for (const tx of txs) {
     scanned.add(tx.txid);
-    if (mine.has(tx.txid) || known.has(tx.txid)) continue;
     const outs: Paid[] = [];
     for (const o of tx.outputs) {
       const subaddr = indexOfAddress(w, o.address);

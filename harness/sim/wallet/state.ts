@@ -189,7 +189,7 @@ export interface Wallet {
   loaded?: boolean;
   /**
    * The wallet's refresh has asked the daemon for its pool before (wallet2's m_pool_info_query_time): later refreshes
-   * only learn what was added since, so a tx once seen there and gone stays `pending_in_pool` (scan.ts's scanPool).
+   * only learn what was added since, so a tx once seen there and gone stays `pending_in_pool` (pool.ts's scanPool).
    */
   poolQueried?: boolean;
   /**
