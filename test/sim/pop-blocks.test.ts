@@ -105,6 +105,27 @@ describe('/pop_blocks', () => {
     expect((await rpc(daemon.port, 'get_block_header_by_height', { height: h })).result.block_header.num_txes).toBe(1);
   });
 
+  it('a new wallet whose blocks were popped under it before it scanned any follows the shorter chain', async () => {
+    // A wallet created at the top (the simulator's refresh height is the daemon's height then), the top popped: its
+    // refresh answers (it never stood below the chain it was made on) and it then stands at the daemon's height.
+    const dirRpc = await startWalletRpc(
+      ['--wallet-dir', join(dir, 'made'), '--log-file', join(dir, 'made-rpc.log')],
+      daemon.port,
+    );
+    expect(
+      (await rpc(dirRpc.port, 'create_wallet', { filename: 'fresh', password: 'pw', language: 'English' })).error,
+    ).toBeUndefined();
+    const h = await height(daemon.port);
+    await pop(5);
+    const answer = await rpc(dirRpc.port, 'refresh');
+    expect(answer.error).toBeUndefined();
+    expect((await rpc(dirRpc.port, 'get_height')).result.height).toBe(h - 5);
+    // Mined on past where it was made, it follows.
+    await mineTo(daemon.port, alice.carrot, h + 2);
+    await rpc(dirRpc.port, 'refresh');
+    expect((await rpc(dirRpc.port, 'get_height')).result.height).toBe(h + 2);
+  });
+
   it('never pops the genesis block', async () => {
     const h = await height(daemon.port);
     expect((await pop(h + 10)).height).toBe(1);

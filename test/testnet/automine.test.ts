@@ -12,8 +12,9 @@ function fakeChain(o: { never?: string[]; failFirst?: number } = {}) {
   const never = new Set(o.never ?? []);
   const host = {
     poolHashes: async () => [...state.pool],
-    mineBlock: async (signal: AbortSignal) => {
+    mineBlock: async (signal: AbortSignal, due: () => boolean) => {
       signal.throwIfAborted();
+      if (!due()) return undefined;
       if (state.fails < (o.failFirst ?? 0)) {
         state.fails++;
         throw new Error('the daemon is restarting');
@@ -63,6 +64,30 @@ describe('automine', () => {
     await waitFor('block for b and c', async () => state.mined.length === 2);
     expect(state.mined).toEqual([['a'], ['b', 'c']]);
     expect(state.logs).toContain('saltnet: automine: block 101 (2 txs in the pool)');
+  });
+
+  it('mines nothing for a transaction it saw when the mode changes before the chain lock is held', async () => {
+    const { state, host } = fakeChain();
+    // The lock is held elsewhere (a scenario's own mine) while automine sees the pool and asks for it.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let asked = false;
+    const locked = {
+      ...host,
+      mineBlock: async (signal: AbortSignal, due: () => boolean) => {
+        asked = true;
+        await held;
+        return host.mineBlock(signal, due);
+      },
+    };
+    state.pool.push('tx1');
+    const a = started(locked, { mineOnTx: true, blockTime: 0 });
+    await waitFor('automine to ask for the lock', async () => asked);
+    a.set('off');
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(state.mined).toEqual([]);
+    expect(state.height).toBe(100);
   });
 
   it('leaves a transaction the daemon never mines after a few blocks, and says so once', async () => {

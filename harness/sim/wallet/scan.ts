@@ -236,7 +236,7 @@ export async function refresh(w: Wallet, daemon: DaemonClient, opts: ScanOptions
       (blocks.length > 0 && w.state.topHash && blocks[0]!.prevHash !== w.state.topHash)
     ) {
       const split = await splitHeight(w, daemon);
-      if (split === undefined) resetScan(w);
+      if (split === undefined) resetScan(w, currentHeight);
       else detach(w, split, events);
       continue;
     }
@@ -285,9 +285,14 @@ export function detach(w: Wallet, h: number, events: string[]): void {
   events.push(`Detached blockchain on height ${h}, transfers detached ${gone}, blocks detached ${blocksDetached}`);
 }
 
-/** Forget everything scanned (e.g. the daemon now serves a different chain) and scan again. */
-export function resetScan(w: Wallet): void {
+/**
+ * Forget everything scanned (e.g. the daemon now serves a different chain) and scan again, from the refresh height or
+ * from `below` when the daemon's chain is shorter than that (blocks popped under a wallet that had scanned none of its
+ * own: it stands at the daemon's top, and scans from its refresh height on as the chain grows again).
+ */
+export function resetScan(w: Wallet, below?: number): void {
   const kept = w.state.meta;
   w.state = emptyState(w.state.refreshFrom);
+  if (below !== undefined && w.state.height > below) w.state.height = below;
   if (kept) w.state.meta = kept;
 }

@@ -24,7 +24,8 @@ export function chainOps(run: Run, p: Parts, inner: InnerOps): ChainOps {
   const automine = new Automine(
     {
       poolHashes: () => daemon.poolHashes(),
-      mineBlock: (signal) => lock.run(() => inner.mine({ blocks: 1 }, { signal })),
+      mineBlock: (signal, due) =>
+        lock.run(async () => (due() ? await inner.mine({ blocks: 1 }, { signal }) : undefined)),
       log: run.log,
       detail: run.detail,
     },

@@ -32,8 +32,11 @@ export const STUCK_AFTER = 3;
 export interface AutomineHost {
   /** The hashes of the transactions in the daemon's pool. */
   poolHashes(): Promise<string[]>;
-  /** Mine one block (under the chain lock), sync every wallet, return the new height. */
-  mineBlock(signal: AbortSignal): Promise<number>;
+  /**
+   * Mine one block (under the chain lock), sync every wallet, return the new height; or, when `due()` answers false
+   * once the lock is held (the mode changed while it waited), mine nothing and return undefined.
+   */
+  mineBlock(signal: AbortSignal, due: () => boolean): Promise<number | undefined>;
   log(line: string): void;
   /** A line only a verbose run shows (each block it mines). */
   detail(line: string): void;
@@ -125,7 +128,7 @@ export class Automine {
       this.wake = new AbortController();
       try {
         const why = await this.due();
-        if (why) await this.mineOne(why, signal);
+        if (why) await this.mineOne(why, signal, this.wake.signal);
         else await this.pause(this.waitMs());
         this.lastError = undefined;
       } catch (err) {
@@ -159,8 +162,13 @@ export class Automine {
     return Math.min(interval, m.mineOnTx ? POOL_POLL_MS : Infinity);
   }
 
-  private async mineOne(d: { why: string; pool: string[] }, signal: AbortSignal): Promise<void> {
-    const height = await this.host.mineBlock(signal);
+  /**
+   * Mine the block `d` is due for, unless the mode changes (`changed`) before the chain lock is held: a scenario that
+   * puts automine back to manual and then waits for the lock must find no block mined after it.
+   */
+  private async mineOne(d: { why: string; pool: string[] }, signal: AbortSignal, changed: AbortSignal): Promise<void> {
+    const height = await this.host.mineBlock(signal, () => !changed.aborted);
+    if (height === undefined) return;
     this.lastBlockAt = Date.now();
     this.host.detail(`saltnet: automine: block ${height - 1} (${d.why})`);
     if (!this.mode.mineOnTx || d.pool.length === 0) return;
