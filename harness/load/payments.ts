@@ -105,8 +105,11 @@ const feeRoom = (t: Testnet): bigint => t.backend.spec.feeMargin;
 /**
  * Have main hold at least `parts` outputs of at least `value` of `asset`, unlocked: rounds of payments to itself,
  * each of the round's transactions spending INPUTS_PER_TX outputs of the round before into PAYMENT_OUTPUTS of the
- * next. The first round spends whatever main holds. Main's unlocked funds that do not cover it leave main as it is:
- * the payments then go a transaction at a time, as they do past a round the wallet refused.
+ * next. The first round spends whatever main holds, and is the deepest of the rounds main can pay from it: a main of
+ * many mined outputs pays the last round's outputs at once, one of a few large outputs starts higher up (the first
+ * request of each round, from the last back, tells: a refused request sends nothing). Main's unlocked funds that do
+ * not cover the last round leave main as it is: the payments then go a transaction at a time, as they do past a round
+ * the wallet refused.
  */
 async function spread(
   t: Testnet,
@@ -121,24 +124,53 @@ async function spread(
     counts.unshift(INPUTS_PER_TX * Math.ceil(counts[0]! / PAYMENT_OUTPUTS));
   const values = counts.map(() => value);
   for (let r = counts.length - 2; r >= 0; r--) values[r] = partValue(t, values[r + 1]!);
-  const first = BigInt(counts[0]!) * values[0]! + feeRoom(t);
+  const least = BigInt(parts) * value + feeRoom(t);
   const held = await t.wallet.client.balance(asset ?? fundingAsset(t.backend.spec)).catch(() => undefined);
-  if (!held || held.unlocked < first) return;
+  if (!held || held.unlocked < least) return;
+  const size = perRequest(t, asset);
   const self = t.wallet.address;
-  for (const [r, count] of counts.entries()) {
+  const round = (r: number): LoadPayment[] =>
+    Array.from({ length: counts[r]! }, () => ({ address: self, amount: values[r]! }));
+  let first = counts.length - 1;
+  while (first >= 0 && !(await accepted(() => sendSplit(t, round(first).slice(0, size), asset)))) first--;
+  for (let r = Math.max(first, 0); r < counts.length && first >= 0; r++) {
     signal?.throwIfAborted();
-    const round = Array.from({ length: count }, () => ({ address: self, amount: values[r]! }));
-    try {
-      const size = perRequest(t, asset);
-      for (let i = 0; i < round.length; i += size) await sendSplit(t, round.slice(i, i + size), asset);
-    } catch (err) {
-      // Spreading only speeds the payments up: a round refused leaves what was spread so far.
-      if (!(err instanceof RpcError)) throw err;
-      await settle(t, asset);
-      return;
-    }
+    // Spreading only speeds the payments up: a round refused after a settle leaves what was spread so far.
+    if (!(await sendRound(t, round(r).slice(r === first ? size : 0), asset, signal))) return;
     await settle(t, asset);
   }
+}
+
+/** Whether the wallet took the request (a refusal is an RpcError; anything else is thrown). */
+async function accepted(send: () => Promise<void>): Promise<boolean> {
+  try {
+    await send();
+    return true;
+  } catch (err) {
+    if (err instanceof RpcError) return false;
+    throw err;
+  }
+}
+
+/**
+ * Send a round of payments to main a request at a time; a refused request is sent again once main's change is
+ * spendable. False: refused again (what was sent stays sent).
+ */
+async function sendRound(
+  t: Testnet,
+  round: LoadPayment[],
+  asset: string | undefined,
+  signal: AbortSignal | undefined,
+): Promise<boolean> {
+  const size = perRequest(t, asset);
+  for (let i = 0; i < round.length; i += size) {
+    signal?.throwIfAborted();
+    const chunk = round.slice(i, i + size);
+    if (await accepted(() => sendSplit(t, chunk, asset))) continue;
+    await settle(t, asset);
+    if (!(await accepted(() => sendSplit(t, chunk, asset)))) return false;
+  }
+  return true;
 }
 
 async function setupError(
