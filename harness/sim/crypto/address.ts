@@ -3,6 +3,7 @@
 // where checksum = first 4 bytes of Keccak-256 (original Keccak, not NIST SHA3)
 // of everything before it. The prefix alone tells coin, network, family and type.
 import { keccak_256 } from '@noble/hashes/sha3.js';
+import { LRUCache } from 'lru-cache';
 import { decode as base58Decode, encode as base58Encode } from './base58.js';
 import { isValidPublicKey } from './ed25519.js';
 import { concatBytes } from './hex.js';
@@ -124,10 +125,24 @@ export function inFamily(text: string, family: AddressFamily): string {
 }
 
 /**
+ * Addresses decoded lately, by text: checking that an address's keys are curve points is most of what a transfer
+ * costs the simulated wallet and daemon, and a testnet pays the same few addresses again and again.
+ */
+const decoded = new LRUCache<string, { address: DecodedAddress | null }>({ max: 4096 });
+
+/**
  * Decodes an address; null if not base58, unknown prefix, wrong length, bad
- * checksum, or a key that is not a valid ed25519 point.
+ * checksum, or a key that is not a valid ed25519 point. The answer is shared: never change it.
  */
 export function decodeAddress(text: string): DecodedAddress | null {
+  const known = decoded.get(text);
+  if (known) return known.address;
+  const address = decodeUncached(text);
+  decoded.set(text, { address });
+  return address;
+}
+
+function decodeUncached(text: string): DecodedAddress | null {
   const raw = base58Decode(text);
   if (raw === null) return null;
   const tag = decodeVarint(raw);

@@ -8,8 +8,9 @@ import { nodeEndpoints } from './methods/node.js';
 import { poolEndpoints } from './methods/pool.js';
 import { methods } from './methods/table.js';
 import { transactionEndpoints } from './methods/transactions.js';
-import type { Tx } from '../chain/types.js';
+import type { Block, Tx } from '../chain/types.js';
 import type { Handler } from '../http/server.js';
+import { Escaped, escapeString } from '../http/json-print.js';
 import { bool, list, params, str, u64 } from '../http/params.js';
 import { STATUS, info, miningStatus, now, type DaemonContext, synced } from './views.js';
 
@@ -154,14 +155,23 @@ export function daemonUriEndpoints(ctx: DaemonContext): Map<string, Handler> {
   }
   // Wallet-facing endpoints. The real daemon speaks epee binary on /getblocks.bin; the simulated
   // wallet and daemon exchange the simulator's JSON there instead (never used by the supervisor).
+  // Each block's wire form (with the index of its first output) is encoded and escaped once: every wallet of a
+  // testnet asks for the same blocks. A block object holds one place in one chain, so its form never changes.
+  const wire = new WeakMap<Block, string>();
+  const wireOf = (b: Block): string => {
+    let text = wire.get(b);
+    if (text === undefined) {
+      text = escapeString(encode({ ...b, firstOutputIndex: l.firstOutput[b.index] }));
+      wire.set(b, text);
+    }
+    return text;
+  };
   m.set('/getblocks.bin', (raw) => {
     const p = blocksParams.parse(raw);
     const start = Number(p.start_height);
     const count = Math.min(Number(p.count), 5000);
-    const blocks = l.blocks
-      .slice(start, start + count)
-      .map((b) => ({ ...b, firstOutputIndex: l.firstOutput[b.index] }));
-    return { blocks_json: encode(blocks), current_height: height(l), ...STATUS };
+    const blocks = l.blocks.slice(start, start + count).map(wireOf);
+    return { blocks_json: new Escaped(`[${blocks.join(',')}]`), current_height: height(l), ...STATUS };
   });
   const send: Handler = (raw) => sendRawTransaction(ctx, rawTxParams.parse(raw).tx_as_hex);
   m.set('/send_raw_transaction', send).set('/sendrawtransaction', send);

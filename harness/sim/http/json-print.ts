@@ -20,7 +20,7 @@ export function formatDouble(v: number): string {
 }
 
 /** epee's transform_to_escape_sequence. */
-function escapeString(s: string): string {
+export function escapeString(s: string): string {
   return s.replace(/[\b\f\n\r\t\v"\\/]/g, (ch) => {
     switch (ch) {
       case '\b':
@@ -43,6 +43,14 @@ function escapeString(s: string): string {
         return '\\/';
     }
   });
+}
+
+/**
+ * A string field's text already escaped (escapeString): printed as it is. An answer that holds large text assembled
+ * from parts (the simulated wallet's blocks) escapes each part once, not the whole at each answer.
+ */
+export class Escaped {
+  constructor(readonly text: string) {}
 }
 
 /**
@@ -124,6 +132,7 @@ function print(v: unknown, indent: number, bytes: Bytes[]): string {
       return 'null';
   }
   if (v instanceof RawNumber) return printNumberLike(v);
+  if (v instanceof Escaped) return `"${v.text}"`;
   if (v instanceof Bytes) {
     bytes.push(v);
     return `"${BYTES_MARK}${bytes.length - 1}${BYTES_MARK}"`;

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseEpeeJson } from '../../../harness/sim/http/json.js';
 import { RawNumber, type Parsed } from '../../../harness/sim/http/json-values.js';
-import { formatDouble, toEpeeJson } from '../../../harness/sim/http/json-print.js';
+import { Escaped, escapeString, formatDouble, toEpeeJson } from '../../../harness/sim/http/json-print.js';
 import { plain } from './helpers.js';
 
 const ok = (text: string): unknown => {
@@ -180,6 +180,15 @@ describe('parseEpeeJson', () => {
 });
 
 describe('toEpeeJson', () => {
+  it('prints text escaped ahead (in parts, joined) exactly as the whole text', () => {
+    const parts = ['{"a":"x/y"}', '{"b":"q\\"\n"}'];
+    const whole = `[${parts.join(',')}]`;
+    expect(toEpeeJson({ blocks_json: new Escaped(`[${parts.map(escapeString).join(',')}]`) })).toBe(
+      toEpeeJson({ blocks_json: whole }),
+    );
+    expect(JSON.parse(toEpeeJson({ blocks_json: new Escaped(escapeString(whole)) })).blocks_json).toBe(whole);
+  });
+
   it('sorts keys, indents by 2 with CRLF, prints arrays on one line', () => {
     expect(toEpeeJson({ b: 1, a: { d: [1, 2], c: 'x' } })).toBe(
       '{\r\n  "a": {\r\n    "c": "x",\r\n    "d": [1,2]\r\n  },\r\n  "b": 1\r\n}',
