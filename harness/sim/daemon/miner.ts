@@ -1,6 +1,6 @@
 // The simulated miner: produces blocks at difficulty / (hash rate × threads) seconds each, or at the fast pace as fast
-// as the daemon's clients ask about the height (see `requested`), and stops itself, like the real one, when it can no longer
-// build a template (CN address at HF10).
+// as the daemon's clients ask about the height (see `requested`), and stops itself, like the real one, when it can no
+// longer build a template (CN address at HF10).
 import { decodeAddress } from '../crypto/address.js';
 import type { SimConfig } from '../common/config.js';
 import type { Logger } from '../common/log.js';
@@ -27,11 +27,11 @@ export interface Miner {
   start(address: string, threads: number): void;
   stop(): void;
   /**
-   * A client asked where the chain stands (main.ts HEIGHT_POLLS). At the fast pace (`minBlockMs` above 0) the first block comes at once, then each
-   * request lets the miner find one more, and one more for every RAMP it found since /start_mining; with none left it
-   * waits for the next request, or `minBlockMs` for one block. So a client that polls the height while it mines stops
-   * it a block or two past the height it waits for (about a tenth past it on a long run), and the more it polls the
-   * faster blocks come.
+   * A client asked where the chain stands (main.ts HEIGHT_POLLS). At the fast pace (`minBlockMs` above 0) the first
+   * block comes at once, then each such request lets the miner find one more, and one more for every RAMP it found
+   * since /start_mining; with none left it waits for the next request, or `minBlockMs` for one block. So a client
+   * that polls the height while it mines stops it a block or two past the height it waits for (about a tenth past it
+   * on a long run), and the more it polls the faster blocks come.
    */
   requested(): void;
 }
