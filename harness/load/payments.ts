@@ -133,7 +133,8 @@ async function spread(
     Array.from({ length: counts[r]! }, () => ({ address: self, amount: values[r]! }));
   let first = counts.length - 1;
   while (first >= 0 && !(await accepted(() => sendSplit(t, round(first).slice(0, size), asset)))) first--;
-  for (let r = Math.max(first, 0); r < counts.length && first >= 0; r++) {
+  if (first < 0) return;
+  for (let r = first; r < counts.length; r++) {
     signal?.throwIfAborted();
     // Spreading only speeds the payments up: a round refused after a settle leaves what was spread so far.
     if (!(await sendRound(t, round(r).slice(r === first ? size : 0), asset, signal))) return;

@@ -126,9 +126,10 @@ export class Automine {
     while (!signal.aborted) {
       // A change of mode from here on cuts the pause below short.
       this.wake = new AbortController();
+      const changed = this.wake.signal;
       try {
         const why = await this.due();
-        if (why) await this.mineOne(why, signal, this.wake.signal);
+        if (why) await this.mineOne(why, signal, changed);
         else await this.pause(this.waitMs());
         this.lastError = undefined;
       } catch (err) {
