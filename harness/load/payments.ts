@@ -73,21 +73,16 @@ export async function payAll(
   if (payments.length === 0) return;
   const txs = Math.ceil(payments.length / PAYMENT_OUTPUTS);
   if (txs > 1) await spread(t, asset, txs * INPUTS_PER_TX, partValue(t, payments[0]!.amount), signal);
-  const size = perRequest(t, asset);
-  for (let i = 0; i < payments.length; i += size) {
-    signal?.throwIfAborted();
-    const chunk = payments.slice(i, i + size);
-    try {
-      await sendSplit(t, chunk, asset);
-    } catch (err) {
-      if (!(err instanceof RpcError)) throw await setupError(t, err, payments, asset);
-      await settle(t, asset);
-      await sendSplit(t, chunk, asset).catch(async (again: unknown) => {
-        throw await setupError(t, again, payments, asset);
-      });
-    }
-  }
+  // A request that fails other than by the wallet's refusal says what main holds too.
+  const send: Send = (tn, chunk, a) =>
+    sendSplit(tn, chunk, a).catch(async (err: unknown) => {
+      throw err instanceof RpcError ? err : await setupError(t, err, payments, asset);
+    });
+  const refused = await sendRequests(t, payments, asset, signal, send);
+  if (refused) throw await setupError(t, refused, payments, asset);
 }
+
+type Send = (t: Testnet, payments: LoadPayment[], asset: string | undefined) => Promise<void>;
 
 /** One transfer_split request from main: its transactions of PAYMENT_OUTPUTS outputs each. */
 async function sendSplit(t: Testnet, payments: LoadPayment[], asset: string | undefined): Promise<void> {
@@ -132,46 +127,48 @@ async function spread(
   const round = (r: number): LoadPayment[] =>
     Array.from({ length: counts[r]! }, () => ({ address: self, amount: values[r]! }));
   let first = counts.length - 1;
-  while (first >= 0 && !(await accepted(() => sendSplit(t, round(first).slice(0, size), asset)))) first--;
+  while (first >= 0 && (await refusal(sendSplit(t, round(first).slice(0, size), asset)))) first--;
   if (first < 0) return;
   for (let r = first; r < counts.length; r++) {
     signal?.throwIfAborted();
     // Spreading only speeds the payments up: a round refused after a settle leaves what was spread so far.
-    if (!(await sendRound(t, round(r).slice(r === first ? size : 0), asset, signal))) return;
+    if (await sendRequests(t, round(r).slice(r === first ? size : 0), asset, signal)) return;
     await settle(t, asset);
   }
 }
 
-/** Whether the wallet took the request (a refusal is an RpcError; anything else is thrown). */
-async function accepted(send: () => Promise<void>): Promise<boolean> {
+/** The wallet's refusal of a request (an RpcError), or undefined when it took it; any other failure is thrown. */
+async function refusal(sent: Promise<void>): Promise<RpcError | undefined> {
   try {
-    await send();
-    return true;
+    await sent;
+    return undefined;
   } catch (err) {
-    if (err instanceof RpcError) return false;
+    if (err instanceof RpcError) return err;
     throw err;
   }
 }
 
 /**
- * Send a round of payments to main a request at a time; a refused request is sent again once main's change is
- * spendable. False: refused again (what was sent stays sent).
+ * Send `payments` from main a request at a time; a refused request is sent again once main's change is spendable.
+ * Answers the refusal of a request refused again (the requests before it stay sent, the rest are not sent).
  */
-async function sendRound(
+async function sendRequests(
   t: Testnet,
-  round: LoadPayment[],
+  payments: LoadPayment[],
   asset: string | undefined,
   signal: AbortSignal | undefined,
-): Promise<boolean> {
+  send: Send = sendSplit,
+): Promise<RpcError | undefined> {
   const size = perRequest(t, asset);
-  for (let i = 0; i < round.length; i += size) {
+  for (let i = 0; i < payments.length; i += size) {
     signal?.throwIfAborted();
-    const chunk = round.slice(i, i + size);
-    if (await accepted(() => sendSplit(t, chunk, asset))) continue;
+    const chunk = payments.slice(i, i + size);
+    if (!(await refusal(send(t, chunk, asset)))) continue;
     await settle(t, asset);
-    if (!(await accepted(() => sendSplit(t, chunk, asset)))) return false;
+    const again = await refusal(send(t, chunk, asset));
+    if (again) return again;
   }
-  return true;
+  return undefined;
 }
 
 async function setupError(
