@@ -6,12 +6,11 @@
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { programFile } from '../common/bundle.js';
-import { EARLY_PROBE_THREAD } from '../process/probe-thread-early.js';
+import { EARLY_PROBE_THREAD, PROBE_THREAD_OPTIONS } from '../process/probe-thread-early.js';
 
 if (process.argv[2] === 'up') {
   const file = programFile(fileURLToPath(new URL('../process/probe-thread.js', import.meta.url)));
-  // As probes.ts starts it: none of the command's node flags.
-  const thread = new Worker(file, { execArgv: [] });
+  const thread = new Worker(file, PROBE_THREAD_OPTIONS);
   // Until probes.ts takes it over: a thread that fails is started again there.
   thread.on('error', () => undefined);
   thread.unref();

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { programFile } from '../common/bundle.js';
 import type { FromThread, PollRequest, ToThread } from './probe-thread.js';
-import { EARLY_PROBE_THREAD } from './probe-thread-early.js';
+import { EARLY_PROBE_THREAD, PROBE_THREAD_OPTIONS } from './probe-thread-early.js';
 
 /** A readiness probe: a named check of whether a program answers yet. */
 export interface Probe {
@@ -37,9 +37,6 @@ const THREAD_FILE = programFile(
   ),
 );
 
-/** The thread runs wait-on alone: none of the process's node flags (an --input-type, a loader) apply to it. */
-const THREAD_OPTIONS = { execArgv: [] };
-
 interface Waiting {
   settle: (available: boolean | Error) => void;
   note: (what: string) => void;
@@ -59,7 +56,7 @@ function probeThread(): ProbeThread {
   const early = (globalThis as Record<symbol, unknown>)[EARLY_PROBE_THREAD];
   delete (globalThis as Record<symbol, unknown>)[EARLY_PROBE_THREAD];
   // A thread a launcher started (cli/main.ts), unless it has stopped already (its threadId is then -1).
-  const worker = early instanceof Worker && early.threadId >= 0 ? early : new Worker(THREAD_FILE, THREAD_OPTIONS);
+  const worker = early instanceof Worker && early.threadId >= 0 ? early : new Worker(THREAD_FILE, PROBE_THREAD_OPTIONS);
   const t: ProbeThread = { worker, waiting: new Map() };
   worker.on('message', (m: FromThread) => {
     const w = t.waiting.get(m.id);
