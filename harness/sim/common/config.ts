@@ -61,7 +61,9 @@ export function loadSimConfig(): SimConfig {
     pace,
     hashRatePerThread: realistic ? REALISTIC_HASHRATE : num('SALTNET_SIM_HASHRATE', 50_000),
     jitter: realistic || process.env.SALTNET_SIM_JITTER === '1',
-    minBlockMs: num('SALTNET_SIM_MIN_BLOCK_MS', 2),
+    // At the fast pace: a block every 100 ms while no client asks where the chain stands, real Salvium's pace at
+    // difficulty 1 (5-10 blocks a second); the paced paces' floor on block times.
+    minBlockMs: num('SALTNET_SIM_MIN_BLOCK_MS', pace === 'fast' ? 100 : 2),
     restartDelayMs: num('SALTNET_SIM_RESTART_DELAY_MS', 150),
     tokenMintVisible: process.env.SALTNET_SIM_TOKEN_MINT_VISIBLE !== '0',
     bannerDelayMs: num('SALTNET_SIM_BANNER_DELAY_MS', 1000),

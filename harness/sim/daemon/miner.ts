@@ -28,10 +28,11 @@ export interface Miner {
   stop(): void;
   /**
    * A client asked where the chain stands (main.ts HEIGHT_POLLS). At the fast pace (`minBlockMs` above 0) the first
-   * block comes at once, then each such request lets the miner find one more, and one more for every RAMP it found
-   * since /start_mining; with none left it waits for the next request, or `minBlockMs` for one block. So a client
-   * that polls the height while it mines stops it a block or two past the height it waits for (about a tenth past it
-   * on a long run), and the more it polls the faster blocks come.
+   * block comes at once; then a request that comes once the top block has been told (a request before it was
+   * answered with it) lets the miner find one more, and one more for every RAMP it found since /start_mining; with
+   * none left it waits for such a request, or `minBlockMs` for one block. So a client that polls the height while it
+   * mines sees every block and stops the miner at the height it waits for, or a block past it when another client
+   * asked meanwhile (about a tenth past it on a long run); the more it polls the faster blocks come.
    */
   requested(): void;
 }
@@ -77,8 +78,8 @@ interface Pace {
   more(): boolean;
   started(): void;
   found(): void;
-  /** A request came: true if a next block that waits on a timer comes now. */
-  requested(): boolean;
+  /** A request came, with the chain's height then: true if a next block that waits on a timer comes now. */
+  requested(top: number): boolean;
 }
 
 function createPace(deps: MinerDeps): Pace {
@@ -89,6 +90,8 @@ function createPace(deps: MinerDeps): Pace {
   let found = 0;
   let allowance = 0;
   let until = 0;
+  /** The height a request came at last: a request at a new height is the first to be told its top block. */
+  let told = -1;
   return {
     delay: (threads) => (!fast ? blockDelay(deps, threads) : unthrottled || allowance > 0 ? 0 : deps.config.minBlockMs),
     turn() {
@@ -106,8 +109,14 @@ function createPace(deps: MinerDeps): Pace {
       found++;
       allowance = Math.max(allowance - 1, 0);
     },
-    requested() {
+    requested(top) {
       if (!fast) return false;
+      // The first request at a new height is answered with the block just found: the client that waits for that
+      // height stops the miner now, and no block is found for it while its stop is on the way.
+      if (top !== told) {
+        told = top;
+        return false;
+      }
       allowance = Math.max(allowance, 1 + Math.floor(found / RAMP));
       return true;
     },
@@ -201,7 +210,7 @@ export function createMiner(deps: MinerDeps): Miner {
       if (active) halt();
     },
     requested() {
-      if (!pace.requested() || !active || !waiting) return;
+      if (!pace.requested(height(deps.ledger)) || !active || !waiting) return;
       cancel?.();
       schedule();
     },
