@@ -79,7 +79,9 @@ export class ChainWatch {
     const second = Math.floor(now / 1000);
     if (this.samples.length === 0 || Math.floor(this.samples[this.samples.length - 1]!.at) < second)
       this.samples.push({ at: Math.round(now) / 1000, size: this.poolNow });
-    await this.rewind();
+    // The chain is as the last look left it when it is as high and its top block is the one looked at then: nothing
+    // was popped or replaced, and no block need be asked for.
+    if (info.height !== this.height || info.top_block_hash !== this.hashes.get(this.height - 1)) await this.rewind();
     // Mining exactly (Testnet.mine) pops the empty blocks a miner found past its target: a height the info gave may
     // be gone by the time its block is asked for; it is looked at at the next look.
     for (; this.height < info.height; this.height++) {

@@ -157,20 +157,44 @@ describe('the load request', () => {
   });
 });
 
+/** A daemon's chain of 11 blocks (by height: [hash, txs]) for the watch, and how many blocks it was asked for. */
+function fakeChain(): { chain: [string, string[]][]; t: Testnet; asked: () => number } {
+  const chain: [string, string[]][] = Array.from({ length: 11 }, (_, i) => [`h${i}`, []]);
+  let asked = 0;
+  const daemon = {
+    getInfo: async () => ({
+      status: 'OK',
+      height: chain.length,
+      top_block_hash: chain[chain.length - 1]![0],
+      tx_pool_size: 0,
+    }),
+    call: async (_m: string, p: { height: number }) => {
+      asked++;
+      const b = chain[p.height];
+      if (!b) throw new Error('no such block');
+      return { block_header: { hash: b[0] }, tx_hashes: b[1] };
+    },
+  };
+  const t = { height: async () => 10, daemon: { client: daemon } } as unknown as Testnet;
+  return { chain, t, asked: () => asked };
+}
+
 describe('the chain watch', () => {
+  it('asks for no block while the top block is the one it looked at last', async () => {
+    const { t, asked } = fakeChain();
+    const watch = new ChainWatch(t, Date.now());
+    watch.height = 10; // where begin() would start it, without its loop of looks beside these
+    await watch.poll();
+    expect(asked()).toBe(1); // block 10, new to the watch
+    await watch.poll();
+    await watch.poll();
+    expect(asked()).toBe(1);
+  });
+
   it('looks again at a height whose block was popped and mined anew, and confirms what the new block holds', async () => {
     // Blocks by height: [hash, txs]. The watch sees 11 (an empty block found past a target), then it is popped and a
     // block holding tx "a" is mined at its height.
-    const chain: [string, string[]][] = Array.from({ length: 11 }, (_, i) => [`h${i}`, []]);
-    const daemon = {
-      getInfo: async () => ({ status: 'OK', height: chain.length, tx_pool_size: 0 }),
-      call: async (_m: string, p: { height: number }) => {
-        const b = chain[p.height];
-        if (!b) throw new Error('no such block');
-        return { block_header: { hash: b[0] }, tx_hashes: b[1] };
-      },
-    };
-    const t = { height: async () => 10, daemon: { client: daemon } } as unknown as Testnet;
+    const { chain, t } = fakeChain();
     const watch = new ChainWatch(t, Date.now());
     await watch.begin();
     watch.track({ txHash: 'a', wallet: 'w', kind: 'transfers', at: 0, height: 10 });
