@@ -203,9 +203,12 @@ describe('createSupervisor (in process)', () => {
       logFile: join(workdir, 'd.log'),
     });
     await waitUntilReady(p, [{ kind: 'log', patterns: ['up'] }], { timeoutMs: 5000 });
+    // The shell creates the file before it writes the pid: wait for the pid itself.
+    const pidIn = (): number => (existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8')) : 0);
     const t0 = Date.now();
-    while (!existsSync(pidFile) && Date.now() - t0 < 5000) await sleep(20);
-    const escaped = Number(readFileSync(pidFile, 'utf8'));
+    while (!(pidIn() > 0) && Date.now() - t0 < 5000) await sleep(20);
+    const escaped = pidIn();
+    expect(escaped).toBeGreaterThan(0);
     expect(isAlive(escaped)).toBe(true);
     await sup.stopAll();
     await waitGone([escaped], 2000);
