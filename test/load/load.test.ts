@@ -13,6 +13,7 @@ import { kindAt, outputsNeeded, percentiles } from '../../harness/load/stats.js'
 import type { LoadReport } from '../../harness/load/types.js';
 import type { Testnet } from '../../harness/testnet/types.js';
 import { cleanup, tempDir } from '../helpers/sim.js';
+import { expectLoadReportConsistent } from '../helpers/load-report.js';
 import { CLI, startUntilReady, stopStarted } from '../cli/helpers.js';
 
 let state: string;
@@ -45,18 +46,10 @@ describe('saltnet load on the simulator', { timeout: 180_000 }, () => {
       transfers: { sent: 50, confirmed: 50, rejected: 0 },
       subaddresses: { sent: 50, confirmed: 50, rejected: 0 },
     });
-    for (const q of [r.latency.blocks, r.latency.seconds]) {
-      expect(q.p50).toBeLessThanOrEqual(q.p90);
-      expect(q.p90).toBeLessThanOrEqual(q.p99);
-      expect(q.p99).toBeLessThanOrEqual(q.max);
-    }
-    expect(r.latency.blocks.p50).toBeGreaterThanOrEqual(1);
-    expect(r.latency.seconds.p50).toBeGreaterThan(0);
+    expectLoadReportConsistent(r);
     expect(r.tps.achieved).toBeCloseTo(r.counts.sent / r.seconds.sending, 1);
     expect(r.seconds.sending).toBeGreaterThanOrEqual(5);
-    expect(r.pool.max).toBeGreaterThanOrEqual(r.pool.end);
     expect(r.pool.samples.length).toBeGreaterThan(0);
-    expect(r.heights.end).toBeGreaterThan(r.heights.start);
     // Its wallets' RPCs are stopped again: of the testnet's programs only the daemon and main's wallet RPC run.
     const [st] = JSON.parse((await saltnet(['status', '--json'])).stdout as string) as {
       processes: { name: string; alive: boolean }[];

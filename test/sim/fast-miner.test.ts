@@ -3,7 +3,7 @@
 // here: SALTNET_SIM_MIN_BLOCK_MS of a minute). So a client that polls the height while it mines stops the miner at
 // the height it waits for, however slow its stop is to come.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, height, post, startDaemon, stopAll, tempDir, type SimDaemon } from '../helpers/sim.js';
+import { cleanup, height, post, startDaemon, stopAll, tempDir, waitFor, type SimDaemon } from '../helpers/sim.js';
 import { walletFromSeed } from '../../harness/sim/crypto/index.js';
 
 const ADDRESS = walletFromSeed('11'.repeat(32), 'testnet').cn.address;
@@ -25,13 +25,17 @@ const start = async (): Promise<void> => {
 };
 const stop = async (): Promise<void> => void (await post(daemon.port, '/stop_mining', {}));
 
-/** Poll /get_height, as a mining client does, until the chain is above `h`; the height seen. */
-async function pollAbove(h: number): Promise<number> {
-  for (;;) {
-    const now = await height(daemon.port);
-    if (now > h) return now;
-  }
-}
+/** Poll /get_height every millisecond, as a mining client does, until the chain is above `h`; the height seen. */
+const pollAbove = (h: number): Promise<number> =>
+  waitFor(
+    `a height above ${h}`,
+    async () => {
+      const now = await height(daemon.port);
+      return now > h && now;
+    },
+    10_000,
+    1,
+  );
 
 describe('the simulated fast miner', () => {
   it('stops at the block a polling client waits for: the poll that tells it makes no more', async () => {
